@@ -1,0 +1,77 @@
+package task
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Config is .bh/config.yaml. Unset fields take the defaults below.
+type Config struct {
+	Prefix       string         `yaml:"prefix" json:"prefix"`
+	Agent        AgentConfig    `yaml:"agent,omitempty" json:"agent"`
+	HumanTimeout string         `yaml:"humanTimeout,omitempty" json:"humanTimeout,omitempty"`
+	OnTimeout    string         `yaml:"onTimeout,omitempty" json:"onTimeout,omitempty"`
+	Gate         GateConfig     `yaml:"gate,omitempty" json:"gate"`
+	Notify       []NotifyConfig `yaml:"notify,omitempty" json:"notify,omitempty"`
+}
+
+// AgentConfig picks and tunes the coding agent the worker runs.
+type AgentConfig struct {
+	Kind           string   `yaml:"kind,omitempty" json:"kind,omitempty"` // claude (default) or command
+	Binary         string   `yaml:"binary,omitempty" json:"binary,omitempty"`
+	Model          string   `yaml:"model,omitempty" json:"model,omitempty"`
+	PermissionMode string   `yaml:"permissionMode,omitempty" json:"permissionMode,omitempty"`
+	AllowedTools   []string `yaml:"allowedTools,omitempty" json:"allowedTools,omitempty"`
+	ExtraArgs      []string `yaml:"extraArgs,omitempty" json:"extraArgs,omitempty"`
+	Command        []string `yaml:"command,omitempty" json:"command,omitempty"` // argv for kind: command
+	Timeout        string   `yaml:"timeout,omitempty" json:"timeout,omitempty"`
+}
+
+// GateConfig holds the conditions that hold a completion for approval.
+type GateConfig struct {
+	BelowConfidence float64 `yaml:"belowConfidence,omitempty" json:"belowConfidence,omitempty"`
+}
+
+// NotifyConfig is one notifier and the events it listens to.
+type NotifyConfig struct {
+	Events  []string `yaml:"events,omitempty" json:"events,omitempty"`
+	Command string   `yaml:"command,omitempty" json:"command,omitempty"`
+	Webhook string   `yaml:"webhook,omitempty" json:"webhook,omitempty"`
+	Desktop bool     `yaml:"desktop,omitempty" json:"desktop,omitempty"`
+	Timeout string   `yaml:"timeout,omitempty" json:"timeout,omitempty"`
+}
+
+// DefaultPrefix prefixes task IDs unless the config says otherwise.
+const DefaultPrefix = "tm"
+
+func loadConfig(path string) (Config, error) {
+	c := Config{Prefix: DefaultPrefix}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return c, fmt.Errorf("read config: %w", err)
+	}
+	if err := yaml.Unmarshal(b, &c); err != nil {
+		return c, fmt.Errorf("%s: %w", path, err)
+	}
+	if c.Prefix == "" {
+		c.Prefix = DefaultPrefix
+	}
+	if !ValidPrefix(c.Prefix) {
+		return c, fmt.Errorf("%s: prefix %q must be lower-case letters and digits, starting with a letter", path, c.Prefix)
+	}
+	for _, d := range []string{c.HumanTimeout, c.Agent.Timeout} {
+		if d != "" {
+			if _, err := time.ParseDuration(d); err != nil {
+				return c, fmt.Errorf("%s: %w", path, err)
+			}
+		}
+	}
+	return c, nil
+}

@@ -1,0 +1,112 @@
+package task
+
+import (
+	"crypto/rand"
+	"fmt"
+	"math/big"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+var (
+	prefixRe = regexp.MustCompile(`^[a-z][a-z0-9]{0,15}$`)
+	// refRe is what a user may type for an ID: the full ID, the part after
+	// the prefix, or a prefix of either. Nothing else reaches the file system.
+	refRe = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]*)?$`)
+)
+
+const base36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+// ValidPrefix reports whether p can prefix task IDs.
+func ValidPrefix(p string) bool { return prefixRe.MatchString(p) }
+
+// idLength grows with the store so that two branches creating tasks at once
+// stay unlikely to collide: about 1000 free IDs for every existing one.
+func idLength(count int) int {
+	n, space := 4, 36*36*36*36
+	for space < (count+1)*1000 {
+		n++
+		space *= 36
+	}
+	return n
+}
+
+// NewID returns a random ID not in taken.
+func NewID(prefix string, taken map[string]bool) (string, error) {
+	n := idLength(len(taken))
+	for range 100 {
+		var b strings.Builder
+		b.WriteString(prefix)
+		b.WriteByte('-')
+		for range n {
+			i, err := rand.Int(rand.Reader, big.NewInt(36))
+			if err != nil {
+				return "", fmt.Errorf("new id: %w", err)
+			}
+			b.WriteByte(base36[i.Int64()])
+		}
+		if id := b.String(); !taken[id] {
+			return id, nil
+		}
+	}
+	return "", fmt.Errorf("new id: no free id after 100 tries")
+}
+
+// BadIDError is input that is not shaped like a task ID.
+type BadIDError struct{ Ref string }
+
+func (e *BadIDError) Error() string {
+	return fmt.Sprintf("%q is not a task id (ids look like tm-a1b2)", e.Ref)
+}
+
+// NotFoundError is a well-formed reference that matches no task.
+type NotFoundError struct{ Ref string }
+
+func (e *NotFoundError) Error() string { return fmt.Sprintf("no task matches %q", e.Ref) }
+
+// AmbiguousError is a reference that matches several tasks.
+type AmbiguousError struct {
+	Ref        string
+	Candidates []string
+}
+
+func (e *AmbiguousError) Error() string {
+	return fmt.Sprintf("%q matches %d tasks: %s", e.Ref, len(e.Candidates), strings.Join(e.Candidates, ", "))
+}
+
+// CheckRef normalizes a user's ID reference or refuses it.
+func CheckRef(ref string) (string, error) {
+	r := strings.ToLower(strings.TrimSpace(ref))
+	if !refRe.MatchString(r) {
+		return "", &BadIDError{Ref: ref}
+	}
+	return r, nil
+}
+
+// ResolveID finds the one ID among ids that ref names: exactly, or as a
+// prefix of the full ID or of the part after the task prefix.
+func ResolveID(ref string, ids []string) (string, error) {
+	r, err := CheckRef(ref)
+	if err != nil {
+		return "", err
+	}
+	var found []string
+	for _, id := range ids {
+		if id == r {
+			return id, nil
+		}
+		_, suffix, _ := strings.Cut(id, "-")
+		if strings.HasPrefix(id, r) || strings.HasPrefix(suffix, r) {
+			found = append(found, id)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return "", &NotFoundError{Ref: ref}
+	case 1:
+		return found[0], nil
+	}
+	sort.Strings(found)
+	return "", &AmbiguousError{Ref: ref, Candidates: found}
+}

@@ -1,0 +1,161 @@
+package task
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// IDs lists the IDs of every task file, readable or not.
+func (s *Store) IDs() ([]string, error) {
+	ents, err := os.ReadDir(filepath.Join(s.Dir, "tasks"))
+	if err != nil {
+		return nil, fmt.Errorf("read tasks: %w", err)
+	}
+	ids := make([]string, 0, len(ents))
+	for _, e := range ents {
+		if n := e.Name(); strings.HasSuffix(n, ".yaml") && !strings.HasPrefix(n, ".") {
+			ids = append(ids, strings.TrimSuffix(n, ".yaml"))
+		}
+	}
+	return ids, nil
+}
+
+// Resolve turns what a user typed into one task ID.
+func (s *Store) Resolve(ref string) (string, error) {
+	r, err := CheckRef(ref)
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(s.Path(r)); err == nil {
+		return r, nil // the common case, without listing the folder
+	}
+	ids, err := s.IDs()
+	if err != nil {
+		return "", err
+	}
+	return ResolveID(r, ids)
+}
+
+// Get reads one task by its exact ID.
+func (s *Store) Get(id string) (*Task, error) {
+	p := s.Path(id)
+	b, err := os.ReadFile(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, &NotFoundError{Ref: id}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", id, err)
+	}
+	return Decode(s.relOrAbs(p), b, id)
+}
+
+// Create stores a new task, filling in its ID, defaults and first event.
+func (s *Store) Create(t *Task) (*Task, error) {
+	ids, err := s.IDs()
+	if err != nil {
+		return nil, err
+	}
+	taken := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		taken[id] = true
+	}
+	if t.ID, err = NewID(s.Config.Prefix, taken); err != nil {
+		return nil, err
+	}
+	if t.Type == "" {
+		t.Type = "code"
+	}
+	if t.Priority == "" {
+		t.Priority = "P2"
+	}
+	t.State = Open
+	now := s.now()
+	t.CreatedAt = now
+	t.Record(now, Event{Kind: EventCreated, To: Open})
+	l, err := s.lock(t.ID)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Unlock()
+	if _, err := os.Stat(s.Path(t.ID)); err == nil {
+		return nil, fmt.Errorf("create: %s exists", t.ID)
+	}
+	return t, s.write(t)
+}
+
+// Update applies fn to the task under its lock and writes the result
+// atomically. If fn fails, or the file cannot be read, nothing is written.
+func (s *Store) Update(id string, fn func(t *Task) error) (*Task, error) {
+	l, err := s.lock(id)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Unlock()
+	t, err := s.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	if err := fn(t); err != nil {
+		return nil, err
+	}
+	t.UpdatedAt = s.now()
+	return t, s.write(t)
+}
+
+// Put replaces a task's file with t as given (bh edit), after checking that
+// it is a valid task. It takes the task's lock.
+func (s *Store) Put(t *Task) error {
+	l, err := s.lock(t.ID)
+	if err != nil {
+		return err
+	}
+	defer l.Unlock()
+	return s.write(t)
+}
+
+func (s *Store) write(t *Task) error {
+	b, err := Encode(t)
+	if err != nil {
+		return err
+	}
+	// Refuse to write what bh could not read back.
+	if _, err := Decode(s.RelPath(t.ID), b, t.ID); err != nil {
+		return fmt.Errorf("write %s: %w", t.ID, err)
+	}
+	if err := writeAtomic(filepath.Join(s.Dir, "tmp"), s.Path(t.ID), b); err != nil {
+		return fmt.Errorf("write %s: %w", t.ID, err)
+	}
+	return nil
+}
+
+// List reads every task. Unreadable files do not stop it: they come back
+// as errors beside the tasks that could be read.
+func (s *Store) List() ([]*Task, []error, error) {
+	ids, err := s.IDs()
+	if err != nil {
+		return nil, nil, err
+	}
+	sort.Strings(ids)
+	tasks := make([]*Task, 0, len(ids))
+	var bad []error
+	for _, id := range ids {
+		t, err := s.Get(id)
+		if err != nil {
+			bad = append(bad, err)
+			continue
+		}
+		tasks = append(tasks, t)
+	}
+	return tasks, bad, nil
+}
+
+func (s *Store) relOrAbs(p string) string {
+	if r, err := filepath.Rel(s.Root, p); err == nil {
+		return filepath.ToSlash(r)
+	}
+	return p
+}

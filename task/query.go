@@ -1,0 +1,67 @@
+package task
+
+import "sort"
+
+// Index gives quick lookups over a listing.
+type Index map[string]*Task
+
+// NewIndex indexes tasks by ID.
+func NewIndex(tasks []*Task) Index {
+	ix := make(Index, len(tasks))
+	for _, t := range tasks {
+		ix[t.ID] = t
+	}
+	return ix
+}
+
+// IsReady reports whether the worker may take t now: open, and every
+// dependency closed. A dependency bh cannot find holds the task back.
+func (ix Index) IsReady(t *Task) bool {
+	if t.State != Open {
+		return false
+	}
+	for _, d := range t.DependsOn {
+		if dep, ok := ix[d]; !ok || dep.State != Closed {
+			return false
+		}
+	}
+	return true
+}
+
+// Ready is the queue in the order a worker takes it: priority, then age,
+// then ID so that the order is total.
+func Ready(tasks []*Task) []*Task {
+	ix := NewIndex(tasks)
+	var out []*Task
+	for _, t := range tasks {
+		if ix.IsReady(t) {
+			out = append(out, t)
+		}
+	}
+	SortQueue(out)
+	return out
+}
+
+// SortQueue orders tasks by priority, then creation time, then ID.
+func SortQueue(ts []*Task) {
+	sort.SliceStable(ts, func(i, j int) bool {
+		a, b := ts[i], ts[j]
+		if a.Priority.Rank() != b.Priority.Rank() {
+			return a.Priority.Rank() < b.Priority.Rank()
+		}
+		if !a.CreatedAt.Equal(b.CreatedAt) {
+			return a.CreatedAt.Before(b.CreatedAt)
+		}
+		return a.ID < b.ID
+	})
+}
+
+// LastAsked is when the current question was asked, from the history.
+func (t *Task) LastAsked() (at Event, ok bool) {
+	for i := len(t.History) - 1; i >= 0; i-- {
+		if t.History[i].Kind == EventInputRequested {
+			return t.History[i], true
+		}
+	}
+	return Event{}, false
+}

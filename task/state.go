@@ -1,0 +1,76 @@
+package task
+
+import (
+	"fmt"
+	"time"
+)
+
+// State is where a task is in its life.
+type State string
+
+// The states a task can be in.
+const (
+	Open          State = "open"
+	InProgress    State = "in_progress"
+	AwaitingInput State = "awaiting_input"
+	Blocked       State = "blocked"
+	Deferred      State = "deferred"
+	Failed        State = "failed"
+	Closed        State = "closed"
+)
+
+// States lists every state, in display order.
+var States = []State{Open, InProgress, AwaitingInput, Blocked, Deferred, Failed, Closed}
+
+// transitions is the whole state machine: from -> allowed targets.
+// A human may always close a task or put it aside; only the worker (or a
+// hand claim) moves it into in_progress, and only from open.
+var transitions = map[State][]State{
+	Open:          {InProgress, Blocked, Deferred, Closed},
+	InProgress:    {Open, AwaitingInput, Blocked, Deferred, Failed, Closed},
+	AwaitingInput: {Open, Blocked, Deferred, Failed, Closed},
+	Blocked:       {Open, Deferred, Failed, Closed},
+	Deferred:      {Open, Closed},
+	Failed:        {Open, Closed},
+	Closed:        {Open},
+}
+
+// ParseState validates a state name.
+func ParseState(s string) (State, error) {
+	return parseEnum("state", State(s), States)
+}
+
+// CanMove reports whether the table allows from -> to.
+func CanMove(from, to State) bool {
+	for _, s := range transitions[from] {
+		if s == to {
+			return true
+		}
+	}
+	return false
+}
+
+// TransitionError is a move the state table forbids.
+type TransitionError struct {
+	ID       string
+	From, To State
+}
+
+func (e *TransitionError) Error() string {
+	if e.From == e.To {
+		return fmt.Sprintf("%s is already %s", e.ID, e.From)
+	}
+	return fmt.Sprintf("cannot move %s from %s to %s", e.ID, e.From, e.To)
+}
+
+// SetState moves the task to a new state if the table allows it, and
+// records the change (with an optional note) in the history.
+func (t *Task) SetState(to State, now time.Time, by, note string) error {
+	if !CanMove(t.State, to) {
+		return &TransitionError{ID: t.ID, From: t.State, To: to}
+	}
+	from := t.State
+	t.State = to
+	t.Record(now, Event{Kind: EventState, From: from, To: to, By: by, Text: note})
+	return nil
+}

@@ -1,0 +1,183 @@
+// Package task is bh's model: tasks, their states and history, IDs, and the
+// YAML store under .bh/. It does no terminal I/O.
+package task
+
+import (
+	"fmt"
+	"time"
+)
+
+// Task is one unit of work, stored as .bh/tasks/<id>.yaml. Field names are
+// part of bh's file format and of its --json output: keep them stable.
+type Task struct {
+	ID          string   `yaml:"id" json:"id"`
+	Title       string   `yaml:"title" json:"title"`
+	Description string   `yaml:"description,omitempty" json:"description,omitempty"`
+	Type        Type     `yaml:"type" json:"type"`
+	Priority    Priority `yaml:"priority" json:"priority"`
+	Size        Size     `yaml:"size,omitempty" json:"size,omitempty"`
+	State       State    `yaml:"state" json:"state"`
+	Parent      string   `yaml:"parent,omitempty" json:"parent,omitempty"`
+	DependsOn   []string `yaml:"dependsOn,omitempty" json:"dependsOn,omitempty"`
+	Labels      []string `yaml:"labels,omitempty" json:"labels,omitempty"`
+
+	// The current question, kept flat for the simple one-question case.
+	Question         string     `yaml:"question,omitempty" json:"question,omitempty"`
+	QuestionContext  string     `yaml:"questionContext,omitempty" json:"questionContext,omitempty"`
+	HumanResponse    string     `yaml:"humanResponse,omitempty" json:"humanResponse,omitempty"`
+	HumanRespondedAt *time.Time `yaml:"humanRespondedAt,omitempty" json:"humanRespondedAt,omitempty"`
+	// Questions holds every typed question of the current and past rounds.
+	Questions []Question `yaml:"questions,omitempty" json:"questions,omitempty"`
+
+	SessionID string   `yaml:"sessionId,omitempty" json:"sessionId,omitempty"`
+	Agent     string   `yaml:"agent,omitempty" json:"agent,omitempty"`
+	Summary   string   `yaml:"summary,omitempty" json:"summary,omitempty"`
+	Details   string   `yaml:"details,omitempty" json:"details,omitempty"`
+	Issues    []string `yaml:"issues,omitempty" json:"issues,omitempty"`
+	Lease     *Lease   `yaml:"lease,omitempty" json:"lease,omitempty"`
+
+	// Human-in-the-loop policy; empty means the config's default.
+	Gate         string `yaml:"gate,omitempty" json:"gate,omitempty"`
+	Human        *bool  `yaml:"human,omitempty" json:"human,omitempty"`
+	HumanTimeout string `yaml:"humanTimeout,omitempty" json:"humanTimeout,omitempty"`
+	OnTimeout    string `yaml:"onTimeout,omitempty" json:"onTimeout,omitempty"`
+	NeedsReview  bool   `yaml:"needsReview,omitempty" json:"needsReview,omitempty"`
+
+	CreatedAt time.Time `yaml:"createdAt" json:"createdAt"`
+	UpdatedAt time.Time `yaml:"updatedAt" json:"updatedAt"`
+	History   []Event   `yaml:"history,omitempty" json:"history,omitempty"`
+}
+
+// Lease records which worker holds an in_progress task, so a dead worker's
+// task can be recovered instead of staying in_progress forever.
+type Lease struct {
+	Worker    string    `yaml:"worker" json:"worker"`
+	PID       int       `yaml:"pid" json:"pid"`
+	Host      string    `yaml:"host" json:"host"`
+	Heartbeat time.Time `yaml:"heartbeat" json:"heartbeat"`
+	StartedAt time.Time `yaml:"startedAt" json:"startedAt"`
+}
+
+// Question is one typed question an agent asked, with its own lifecycle.
+type Question struct {
+	ID          string     `yaml:"id" json:"id"`
+	Question    string     `yaml:"question" json:"question"`
+	Header      string     `yaml:"header,omitempty" json:"header,omitempty"`
+	Type        string     `yaml:"type,omitempty" json:"type,omitempty"`
+	Options     []Option   `yaml:"options,omitempty" json:"options,omitempty"`
+	MultiSelect bool       `yaml:"multiSelect,omitempty" json:"multiSelect,omitempty"`
+	Default     string     `yaml:"default,omitempty" json:"default,omitempty"`
+	Context     string     `yaml:"context,omitempty" json:"context,omitempty"`
+	Status      string     `yaml:"status" json:"status"`
+	Answer      []string   `yaml:"answer,omitempty" json:"answer,omitempty"`
+	AskedAt     time.Time  `yaml:"askedAt" json:"askedAt"`
+	AnsweredAt  *time.Time `yaml:"answeredAt,omitempty" json:"answeredAt,omitempty"`
+	ExpiresAt   *time.Time `yaml:"expiresAt,omitempty" json:"expiresAt,omitempty"`
+}
+
+// Option is one choice of a choice question.
+type Option struct {
+	Label       string `yaml:"label" json:"label"`
+	Description string `yaml:"description,omitempty" json:"description,omitempty"`
+}
+
+// Question lifecycle, separate from the decision an answer carries.
+const (
+	QuestionPending   = "pending"
+	QuestionAnswered  = "answered"
+	QuestionExpired   = "expired"
+	QuestionCancelled = "cancelled"
+)
+
+// Event is one entry of a task's audit trail. History is only ever appended.
+type Event struct {
+	At         time.Time `yaml:"at" json:"at"`
+	Kind       string    `yaml:"kind" json:"kind"`
+	From       State     `yaml:"from,omitempty" json:"from,omitempty"`
+	To         State     `yaml:"to,omitempty" json:"to,omitempty"`
+	By         string    `yaml:"by,omitempty" json:"by,omitempty"`
+	QuestionID string    `yaml:"questionId,omitempty" json:"questionId,omitempty"`
+	Text       string    `yaml:"text,omitempty" json:"text,omitempty"`
+	Context    string    `yaml:"context,omitempty" json:"context,omitempty"`
+	Status     string    `yaml:"status,omitempty" json:"status,omitempty"`
+	Session    string    `yaml:"session,omitempty" json:"session,omitempty"`
+	Commit     string    `yaml:"commit,omitempty" json:"commit,omitempty"`
+}
+
+// Event kinds. The dotted ones double as notification event names.
+const (
+	EventCreated        = "created"
+	EventState          = "state"
+	EventUpdated        = "updated"
+	EventInputRequested = "input.requested"
+	EventInputReceived  = "input.received"
+	EventInputExpired   = "input.expired"
+	EventRunStarted     = "run.started"
+	EventRunFinished    = "run.finished"
+	EventCommit         = "commit"
+	EventRollback       = "rollback"
+	EventParked         = "parked"
+	EventUnparked       = "unparked"
+	EventStopped        = "stopped"
+)
+
+// Record appends an event stamped at now and bumps UpdatedAt.
+func (t *Task) Record(now time.Time, e Event) {
+	e.At = now.UTC()
+	t.History = append(t.History, e)
+	t.UpdatedAt = e.At
+}
+
+// Type is the kind of work; it picks the prompt template.
+type Type string
+
+// Priority runs from P0 (most urgent) to P4.
+type Priority string
+
+// Size is a rough estimate of the work.
+type Size string
+
+// Types, priorities and sizes, in display order.
+var (
+	Types      = []Type{"code", "design", "review", "test", "docs"}
+	Priorities = []Priority{"P0", "P1", "P2", "P3", "P4"}
+	Sizes      = []Size{"small", "medium", "large"}
+)
+
+// Rank orders priorities: P0 is 0.
+func (p Priority) Rank() int {
+	for i, q := range Priorities {
+		if q == p {
+			return i
+		}
+	}
+	return len(Priorities)
+}
+
+// ParseType, ParsePriority and ParseSize validate user input.
+func ParseType(s string) (Type, error) {
+	return parseEnum("type", Type(s), Types)
+}
+
+func ParsePriority(s string) (Priority, error) {
+	if len(s) == 1 && s[0] >= '0' && s[0] <= '4' {
+		s = "P" + s
+	}
+	if len(s) == 2 && s[0] == 'p' {
+		s = "P" + s[1:]
+	}
+	return parseEnum("priority", Priority(s), Priorities)
+}
+
+func ParseSize(s string) (Size, error) {
+	return parseEnum("size", Size(s), Sizes)
+}
+
+func parseEnum[T ~string](what string, v T, allowed []T) (T, error) {
+	for _, a := range allowed {
+		if a == v {
+			return v, nil
+		}
+	}
+	return v, fmt.Errorf("unknown %s %q (want one of %v)", what, string(v), allowed)
+}
