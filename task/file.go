@@ -2,11 +2,13 @@ package task
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/gofrs/flock"
 	"gopkg.in/yaml.v3"
@@ -32,14 +34,14 @@ func (e *FileError) Hint() string { return e.Tip }
 
 var (
 	conflictRe = regexp.MustCompile(`(?m)^(<<<<<<<|=======|>>>>>>>)( |$)`)
-	yamlLineRe = regexp.MustCompile(`line (\d+)`)
+	yamlLineRe = regexp.MustCompile(`^(?:yaml: )?line (\d+)`)
 )
 
 // Decode parses one task file. path is only used in errors, and id (when
 // not empty) must match the id inside.
 func Decode(path string, b []byte, id string) (*Task, error) {
-	if loc := conflictRe.FindIndex(b); loc != nil {
-		return nil, &FileError{Path: path, Line: 1 + bytes.Count(b[:loc[0]], []byte("\n")),
+	if loc := conflictMarker(b); loc >= 0 {
+		return nil, &FileError{Path: path, Line: 1 + bytes.Count(b[:loc], []byte("\n")),
 			Msg: "git conflict markers", Tip: "resolve the merge conflict in this file (keep one side of each <<<<<<< ======= >>>>>>> block), then run bh again"}
 	}
 	var doc yaml.Node
@@ -60,6 +62,8 @@ func Decode(path string, b []byte, id string) (*Task, error) {
 	switch {
 	case t.ID == "":
 		return nil, bad("id", "missing id")
+	case !validID(t.ID):
+		return nil, bad("id", fmt.Sprintf("id %q is not a task id", t.ID))
 	case id != "" && t.ID != id:
 		return nil, bad("id", fmt.Sprintf("id %q does not match the file name", t.ID))
 	case t.Title == "":
@@ -82,11 +86,31 @@ func Decode(path string, b []byte, id string) (*Task, error) {
 	return &t, nil
 }
 
-func yamlError(path string, err error) error {
-	fe := &FileError{Path: path, Msg: err.Error()}
-	if m := yamlLineRe.FindStringSubmatch(err.Error()); m != nil {
-		fe.Line, _ = strconv.Atoi(m[1])
+// conflictMarker finds the first line git writes around a merge conflict,
+// or returns -1. The regexp only runs on files that may hold one.
+func conflictMarker(b []byte) int {
+	if !bytes.Contains(b, []byte("<<<<<<<")) && !bytes.Contains(b, []byte("=======")) && !bytes.Contains(b, []byte(">>>>>>>")) {
+		return -1
 	}
+	if loc := conflictRe.FindIndex(b); loc != nil {
+		return loc[0]
+	}
+	return -1
+}
+
+// yamlError turns yaml.v3's error into a FileError at the line it names.
+func yamlError(path string, err error) error {
+	msg := err.Error()
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		msg = te.Errors[0]
+	}
+	fe := &FileError{Path: path, Msg: msg, Tip: "fix the YAML by hand, or take the committed version back with git checkout -- " + path}
+	if m := yamlLineRe.FindStringSubmatchIndex(msg); m != nil {
+		fe.Line, _ = strconv.Atoi(msg[m[2]:m[3]])
+		fe.Msg = strings.TrimPrefix(msg[m[1]:], ": ")
+	}
+	fe.Msg = strings.TrimPrefix(fe.Msg, "yaml: ")
 	return fe
 }
 
@@ -113,7 +137,7 @@ func Encode(t *Task) ([]byte, error) {
 // writeAtomic replaces path with data so that readers see the old file or
 // the new one, never a torn one, even across a crash.
 func writeAtomic(tmpDir, path string, data []byte) error {
-	if err := os.MkdirAll(tmpDir, 0o755); err != nil {
+	if err := localDir(tmpDir); err != nil {
 		return err
 	}
 	f, err := os.CreateTemp(tmpDir, filepath.Base(path)+".*")
@@ -145,8 +169,11 @@ func writeAtomic(tmpDir, path string, data []byte) error {
 
 // lock takes the per-task lock that serializes read-modify-write.
 func (s *Store) lock(id string) (*flock.Flock, error) {
+	if !validID(id) {
+		return nil, &BadIDError{Ref: id}
+	}
 	dir := filepath.Join(s.Dir, "locks")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := localDir(dir); err != nil {
 		return nil, fmt.Errorf("lock %s: %w", id, err)
 	}
 	l := flock.New(filepath.Join(dir, id+".lock"))

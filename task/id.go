@@ -84,6 +84,22 @@ func CheckRef(ref string) (string, error) {
 	return r, nil
 }
 
+// validID reports whether id is safe as a file name in .bh/tasks: the
+// shape of an ID (lower-case letters, digits, one dash), no dots or slashes.
+func validID(id string) bool {
+	dash := false
+	for i := 0; i < len(id); i++ {
+		switch c := id[i]; {
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+		case c == '-' && !dash && i > 0:
+			dash = true
+		default:
+			return false
+		}
+	}
+	return id != ""
+}
+
 // ResolveID finds the one ID among ids that ref names: exactly, or as a
 // prefix of the full ID or of the part after the task prefix.
 func ResolveID(ref string, ids []string) (string, error) {

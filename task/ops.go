@@ -6,20 +6,25 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 )
 
-// IDs lists the IDs of every task file, readable or not.
+// IDs lists the IDs of every task file, readable or not, sorted.
 func (s *Store) IDs() ([]string, error) {
-	ents, err := os.ReadDir(filepath.Join(s.Dir, "tasks"))
+	ids, err := s.ids()
+	sort.Strings(ids)
+	return ids, err
+}
+
+// ids is IDs unsorted: names only, no stat or parse of any file.
+func (s *Store) ids() ([]string, error) {
+	d, err := os.Open(filepath.Join(s.Dir, "tasks"))
 	if err != nil {
 		return nil, fmt.Errorf("read tasks: %w", err)
 	}
-	ids := make([]string, 0, len(ents))
-	for _, e := range ents {
-		if n := e.Name(); strings.HasSuffix(n, ".yaml") && !strings.HasPrefix(n, ".") {
-			ids = append(ids, strings.TrimSuffix(n, ".yaml"))
-		}
+	defer d.Close()
+	ids, err := readNames(d)
+	if err != nil {
+		return nil, fmt.Errorf("read tasks: %w", err)
 	}
 	return ids, nil
 }
@@ -33,7 +38,7 @@ func (s *Store) Resolve(ref string) (string, error) {
 	if _, err := os.Stat(s.Path(r)); err == nil {
 		return r, nil // the common case, without listing the folder
 	}
-	ids, err := s.IDs()
+	ids, err := s.ids()
 	if err != nil {
 		return "", err
 	}
@@ -42,6 +47,9 @@ func (s *Store) Resolve(ref string) (string, error) {
 
 // Get reads one task by its exact ID.
 func (s *Store) Get(id string) (*Task, error) {
+	if !validID(id) {
+		return nil, &BadIDError{Ref: id}
+	}
 	p := s.Path(id)
 	b, err := os.ReadFile(p)
 	if errors.Is(err, os.ErrNotExist) {
@@ -55,7 +63,7 @@ func (s *Store) Get(id string) (*Task, error) {
 
 // Create stores a new task, filling in its ID, defaults and first event.
 func (s *Store) Create(t *Task) (*Task, error) {
-	ids, err := s.IDs()
+	ids, err := s.ids()
 	if err != nil {
 		return nil, err
 	}
@@ -130,27 +138,6 @@ func (s *Store) write(t *Task) error {
 		return fmt.Errorf("write %s: %w", t.ID, err)
 	}
 	return nil
-}
-
-// List reads every task. Unreadable files do not stop it: they come back
-// as errors beside the tasks that could be read.
-func (s *Store) List() ([]*Task, []error, error) {
-	ids, err := s.IDs()
-	if err != nil {
-		return nil, nil, err
-	}
-	sort.Strings(ids)
-	tasks := make([]*Task, 0, len(ids))
-	var bad []error
-	for _, id := range ids {
-		t, err := s.Get(id)
-		if err != nil {
-			bad = append(bad, err)
-			continue
-		}
-		tasks = append(tasks, t)
-	}
-	return tasks, bad, nil
 }
 
 func (s *Store) relOrAbs(p string) string {

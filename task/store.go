@@ -60,7 +60,11 @@ func Init(dir string) (s *Store, created bool, err error) {
 		if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
 			created = true
 		}
-		if err := os.MkdirAll(p, 0o755); err != nil {
+		mk := localDir // local state ignores itself
+		if d == "tasks" {
+			mk = func(p string) error { return os.MkdirAll(p, 0o755) }
+		}
+		if err := mk(p); err != nil {
 			return nil, false, fmt.Errorf("init: %w", err)
 		}
 	}

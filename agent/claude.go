@@ -1,0 +1,93 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// ClaudeConfig configures the Claude Code adapter.
+type ClaudeConfig struct {
+	Binary         string // default "claude", looked up on PATH
+	Model          string // --model; empty keeps claude's default
+	PermissionMode string // default "acceptEdits"
+	AllowedTools   []string
+	ExtraArgs      []string      // appended after bh's own flags
+	Timeout        time.Duration // default for requests without their own; 0 means none
+}
+
+// Claude runs Claude Code in print mode (claude -p --output-format json),
+// starting a session under the request's UUID or resuming it.
+type Claude struct {
+	cfg   ClaudeConfig
+	grace time.Duration // SIGTERM to SIGKILL; tests shorten it
+}
+
+// NewClaude returns a Runner for Claude Code.
+func NewClaude(cfg ClaudeConfig) *Claude {
+	if cfg.Binary == "" {
+		cfg.Binary = "claude"
+	}
+	if cfg.PermissionMode == "" {
+		cfg.PermissionMode = "acceptEdits"
+	}
+	return &Claude{cfg: cfg}
+}
+
+// Args is claude's command line for req. The prompt is not in it: Run feeds
+// it on stdin, so a prompt starting with "-" or longer than the kernel's
+// argument limit reaches claude intact.
+func (c *Claude) Args(req Request) []string {
+	args := []string{"-p", "--output-format", "json", "--json-schema", Schema}
+	if req.Resume {
+		args = append(args, "--resume", req.SessionID)
+	} else {
+		args = append(args, "--session-id", req.SessionID)
+	}
+	args = append(args, "--permission-mode", c.cfg.PermissionMode)
+	if c.cfg.Model != "" {
+		args = append(args, "--model", c.cfg.Model)
+	}
+	// One --allowedTools=<tool> each: the bare flag is variadic and would
+	// swallow the next argument, and a tool rule may hold commas or spaces.
+	for _, t := range c.cfg.AllowedTools {
+		args = append(args, "--allowedTools="+t)
+	}
+	return append(args, c.cfg.ExtraArgs...)
+}
+
+// Run runs claude once in req.Dir.
+func (c *Claude) Run(ctx context.Context, req Request) (*Outcome, error) {
+	if err := uuid.Validate(req.SessionID); err != nil {
+		return nil, runErrorf(err, "claude session id %q is not a uuid", req.SessionID)
+	}
+	env := append([]string{"BH_TASK_ID=" + req.TaskID, "BH_SESSION_ID=" + req.SessionID}, req.Env...)
+	p := proc{argv: append([]string{c.cfg.Binary}, c.Args(req)...), dir: req.Dir, env: env,
+		stdin: req.Prompt, timeout: timeoutOf(req, c.cfg.Timeout), grace: c.grace}
+	res, err := p.run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out, err := ParseClaude(res.stdout)
+	var re *RunError
+	errors.As(err, &re)
+	if res.exitCode != 0 {
+		// claude exits 1 after an API error yet prints its JSON result,
+		// whose message says more than the bare status.
+		if re == nil || !errors.Is(re, ErrClaudeReported) {
+			re = res.exitError()
+		}
+		re.ExitCode, re.Stderr = res.exitCode, res.stderr
+		return nil, re
+	}
+	if err != nil {
+		if re != nil {
+			re.Stderr, re.ExitCode = res.stderr, 0
+		}
+		return nil, err
+	}
+	out.Stderr, out.Duration = res.stderr, res.duration
+	return out, nil
+}

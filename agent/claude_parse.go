@@ -1,0 +1,79 @@
+package agent
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrClaudeReported is the cause of a RunError for a run claude itself
+// marked as failed (is_error), such as an API error or a turn limit.
+var ErrClaudeReported = errors.New("claude reported an error")
+
+// claudeResult is the part of claude's --output-format json object bh reads.
+type claudeResult struct {
+	Type             string          `json:"type"`
+	Subtype          string          `json:"subtype"`
+	IsError          bool            `json:"is_error"`
+	Result           string          `json:"result"`
+	Errors           []string        `json:"errors"`
+	SessionID        string          `json:"session_id"`
+	StructuredOutput json.RawMessage `json:"structured_output"`
+}
+
+// ParseClaude reads the stdout of claude -p --output-format json. The answer
+// is taken from structured_output (the --json-schema tool call) or else from
+// the result text. Every failure is a *RunError that keeps stdout.
+func ParseClaude(stdout []byte) (*Outcome, error) {
+	cr, ok := findClaudeResult(stdout)
+	if !ok {
+		return nil, &RunError{Reason: "claude printed no json result: " + snippet(stdout, 200), Raw: stdout}
+	}
+	if cr.IsError || strings.HasPrefix(cr.Subtype, "error") {
+		msg := cr.Result
+		if msg == "" {
+			msg = strings.Join(cr.Errors, "; ")
+		}
+		if cr.Subtype != "" && cr.Subtype != "success" {
+			msg = strings.TrimSpace(cr.Subtype + " " + msg)
+		}
+		return nil, &RunError{Reason: fmt.Sprintf("%v: %s", ErrClaudeReported, msg), Raw: stdout,
+			Err: ErrClaudeReported}
+	}
+	var soErr error
+	if len(cr.StructuredOutput) > 0 && string(cr.StructuredOutput) != "null" {
+		result, err := ParseResult(cr.StructuredOutput)
+		if err == nil {
+			return &Outcome{Result: result, SessionID: cr.SessionID, Raw: stdout}, nil
+		}
+		soErr = err
+	}
+	result, err := ParseResult([]byte(cr.Result))
+	if err != nil {
+		if soErr != nil { // the schema-checked answer explains more
+			err = soErr
+		}
+		return nil, &RunError{Reason: "claude answered without a result: " + err.Error(), Raw: stdout, Err: err}
+	}
+	return &Outcome{Result: result, SessionID: cr.SessionID, Raw: stdout}, nil
+}
+
+// findClaudeResult accepts the single JSON object claude prints, and also
+// tolerates stray lines around it (warnings, or stream-json output) by
+// taking the last line that is a result object.
+func findClaudeResult(stdout []byte) (claudeResult, bool) {
+	var cr claudeResult
+	if json.Unmarshal(bytes.TrimSpace(stdout), &cr) == nil && cr.Type == "result" {
+		return cr, true
+	}
+	lines := bytes.Split(stdout, []byte("\n"))
+	for i := len(lines) - 1; i >= 0; i-- {
+		cr = claudeResult{}
+		if json.Unmarshal(bytes.TrimSpace(lines[i]), &cr) == nil && cr.Type == "result" {
+			return cr, true
+		}
+	}
+	return claudeResult{}, false
+}

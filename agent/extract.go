@@ -1,0 +1,33 @@
+package agent
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// jsonObjects returns the outermost JSON objects found in text, in order.
+// Agents wrap their result in prose or ```json fences; scanning for every
+// decodable object covers both without trusting the fence markup.
+func jsonObjects(text []byte) [][]byte {
+	trimmed := bytes.TrimSpace(text)
+	if json.Valid(trimmed) && len(trimmed) > 0 && trimmed[0] == '{' {
+		return [][]byte{trimmed}
+	}
+	var objs [][]byte
+	for i := 0; i < len(text); {
+		j := bytes.IndexByte(text[i:], '{')
+		if j < 0 {
+			break
+		}
+		start := i + j
+		dec := json.NewDecoder(bytes.NewReader(text[start:]))
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			i = start + 1
+			continue
+		}
+		objs = append(objs, raw)
+		i = start + int(dec.InputOffset())
+	}
+	return objs
+}

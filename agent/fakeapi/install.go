@@ -1,0 +1,117 @@
+package fakeapi
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// ClaudeVersion is the Claude Code release the tests are written against.
+const ClaudeVersion = "2.1.330"
+
+var install struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// Claude returns the absolute path of the real claude binary: $BH_CLAUDE_BIN
+// when set, else <module root>/.cache/claude, installed there with npm on
+// first use. Failing to install fails the test: CI must run these tests.
+func Claude(t testing.TB) string {
+	t.Helper()
+	install.once.Do(func() { install.path, install.err = findClaude() })
+	if install.err != nil {
+		t.Fatalf("fakeapi: %v", install.err)
+	}
+	return install.path
+}
+
+func findClaude() (string, error) {
+	if bin := os.Getenv("BH_CLAUDE_BIN"); bin != "" {
+		abs, err := filepath.Abs(bin)
+		if err != nil {
+			return "", fmt.Errorf("BH_CLAUDE_BIN: %w", err)
+		}
+		return abs, checkClaude(abs)
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return "", err
+	}
+	cache := filepath.Join(root, ".cache")
+	prefix := filepath.Join(cache, "claude")
+	bin := filepath.Join(prefix, "node_modules", ".bin", "claude")
+	if checkClaude(bin) == nil {
+		return bin, nil
+	}
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		return "", fmt.Errorf("create %s: %w", cache, err)
+	}
+	// Test binaries of several packages run at once; one installs, the
+	// others wait and then find it installed.
+	lock := flock.New(filepath.Join(cache, "claude.lock"))
+	if err := lock.Lock(); err != nil {
+		return "", fmt.Errorf("lock %s: %w", lock.Path(), err)
+	}
+	defer lock.Unlock()
+	if checkClaude(bin) == nil {
+		return bin, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "npm", "install", "--prefix", prefix, "--no-audit", "--no-fund",
+		"@anthropic-ai/claude-code@"+ClaudeVersion)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("install claude: npm install: %w\n%s", err, out)
+	}
+	if err := checkClaude(bin); err != nil {
+		return "", fmt.Errorf("install claude: %w\nnpm output:\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// checkClaude runs --version: npm leaves a stub in place when the native
+// binary's postinstall step did not run.
+func checkClaude(bin string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var out bytes.Buffer
+	cmd := exec.CommandContext(ctx, bin, "--version")
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s --version: %w: %s", bin, err, strings.TrimSpace(out.String()))
+	}
+	if !strings.Contains(out.String(), ClaudeVersion) {
+		return fmt.Errorf("%s is version %q, want %s", bin, strings.TrimSpace(out.String()), ClaudeVersion)
+	}
+	return nil
+}
+
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("find module root: %w", err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("find module root: no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}

@@ -1,0 +1,166 @@
+// Package agent runs a coding agent on a prompt and reads back its answer:
+// the Runner interface, the Claude Code adapter, a generic command adapter,
+// and the parsing of the result contract the agent must answer with.
+package agent
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Status is how the agent says its run ended.
+type Status string
+
+const (
+	StatusCompleted  Status = "completed"
+	StatusFailed     Status = "failed"
+	StatusBlocked    Status = "blocked"
+	StatusNeedsInput Status = "needs_input"
+)
+
+// Valid reports whether s is one of the four statuses of the contract.
+func (s Status) Valid() bool {
+	switch s {
+	case StatusCompleted, StatusFailed, StatusBlocked, StatusNeedsInput:
+		return true
+	}
+	return false
+}
+
+// Question types; an empty type means freeform.
+const (
+	QuestionApproval = "approval"
+	QuestionChoice   = "choice"
+	QuestionFreeform = "freeform"
+)
+
+// Option is one answer offered by a choice question.
+type Option struct {
+	Label       string `json:"label"`
+	Description string `json:"description,omitempty"`
+}
+
+// Question is one thing the agent asks the human; several may come at once.
+type Question struct {
+	Question    string   `json:"question"`
+	Header      string   `json:"header,omitempty"`
+	Type        string   `json:"type,omitempty"` // approval, choice or freeform
+	Options     []Option `json:"options,omitempty"`
+	MultiSelect bool     `json:"multiSelect,omitempty"`
+	Default     string   `json:"default,omitempty"`
+}
+
+// Result is the contract every agent run must end with.
+type Result struct {
+	Status          Status     `json:"status"`
+	Summary         string     `json:"summary"`
+	Details         string     `json:"details,omitempty"`
+	Question        string     `json:"question,omitempty"`
+	QuestionContext string     `json:"questionContext,omitempty"`
+	Questions       []Question `json:"questions,omitempty"`
+	Issues          []string   `json:"issues,omitempty"`
+	Confidence      *float64   `json:"confidence,omitempty"`
+}
+
+// ErrNoResult is wrapped by ParseResult when the text holds no result object.
+var ErrNoResult = errors.New("no result object with a valid status")
+
+// ParseResult reads an agent's answer: the whole text as a JSON object, or
+// else the last JSON object inside it (fenced or bare) whose status is valid.
+// It then normalises questions so that callers can rely on them.
+func ParseResult(text []byte) (Result, error) {
+	objs := jsonObjects(text)
+	var firstErr error
+	for i := len(objs) - 1; i >= 0; i-- {
+		r, err := decodeResult(objs[i])
+		if err == nil {
+			return r, nil
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	if firstErr != nil {
+		return Result{}, fmt.Errorf("%w: %w", ErrNoResult, firstErr)
+	}
+	return Result{}, fmt.Errorf("%w in %s", ErrNoResult, snippet(text, 120))
+}
+
+// decodeResult decodes one object and checks and completes it. Fields are
+// decoded one by one so that a wrongly typed optional field (say
+// "confidence": "high") is dropped instead of losing the whole answer.
+func decodeResult(obj []byte) (Result, error) {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(obj, &raw); err != nil {
+		return Result{}, fmt.Errorf("decode %s: %w", snippet(obj, 80), err)
+	}
+	fields := make(map[string]json.RawMessage, len(raw))
+	for k, v := range raw {
+		fields[strings.ToLower(k)] = v
+	}
+	var r Result
+	var status string
+	field(fields, "status", &status)
+	r.Status = Status(strings.ReplaceAll(strings.ToLower(strings.TrimSpace(status)), "-", "_"))
+	if !r.Status.Valid() {
+		return Result{}, fmt.Errorf("invalid status %q", r.Status)
+	}
+	field(fields, "summary", &r.Summary)
+	field(fields, "details", &r.Details)
+	field(fields, "question", &r.Question)
+	field(fields, "questioncontext", &r.QuestionContext)
+	field(fields, "questions", &r.Questions)
+	field(fields, "issues", &r.Issues)
+	field(fields, "confidence", &r.Confidence)
+	r.normalizeQuestions()
+	if r.Status == StatusNeedsInput && r.Question == "" {
+		return Result{}, errors.New("needs_input result without a question or summary")
+	}
+	return r, nil
+}
+
+// field decodes fields[key] into dst, leaving dst alone if it does not fit.
+func field[T any](fields map[string]json.RawMessage, key string, dst *T) {
+	var v T
+	if raw, ok := fields[key]; ok && json.Unmarshal(raw, &v) == nil {
+		*dst = v
+	}
+}
+
+// normalizeQuestions makes Question and Questions agree: a lone question
+// becomes Questions[0], the first of several becomes Question, and a
+// needs_input result with neither asks its summary.
+func (r *Result) normalizeQuestions() {
+	for i := range r.Questions {
+		q := &r.Questions[i]
+		q.Type = strings.ToLower(strings.TrimSpace(q.Type))
+		switch q.Type {
+		case QuestionApproval, QuestionChoice:
+		default:
+			q.Type = QuestionFreeform
+		}
+		if q.Type == QuestionChoice && len(q.Options) == 0 {
+			q.Type = QuestionFreeform
+		}
+	}
+	if r.Question == "" && len(r.Questions) > 0 {
+		r.Question = r.Questions[0].Question
+	}
+	if r.Question == "" && r.Status == StatusNeedsInput {
+		r.Question = r.Summary
+	}
+	if r.Question != "" && len(r.Questions) == 0 {
+		r.Questions = []Question{{Question: r.Question, Type: QuestionFreeform}}
+	}
+}
+
+// snippet shortens b for error messages.
+func snippet(b []byte, n int) string {
+	s := strings.TrimSpace(string(b))
+	if len(s) > n {
+		s = s[:n] + "..."
+	}
+	return fmt.Sprintf("%q", s)
+}

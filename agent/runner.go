@@ -1,0 +1,62 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Request is one agent run.
+type Request struct {
+	Prompt    string
+	Dir       string        // repository root, the agent's working directory
+	SessionID string        // UUID naming the conversation
+	Resume    bool          // continue SessionID instead of starting it
+	TaskID    string        // for the agent's environment and logs
+	Timeout   time.Duration // 0 means none beyond the runner's own
+	Env       []string      // extra environment, "KEY=value", overriding the inherited one
+}
+
+// Outcome is a run that ended with a readable result.
+type Outcome struct {
+	Result    Result
+	SessionID string // as reported by the agent
+	Raw       []byte // stdout
+	Stderr    []byte
+	Duration  time.Duration
+}
+
+// Runner runs an agent.
+type Runner interface {
+	Run(ctx context.Context, req Request) (*Outcome, error)
+}
+
+// RunnerFunc adapts a function to Runner.
+type RunnerFunc func(ctx context.Context, req Request) (*Outcome, error)
+
+// Run calls f.
+func (f RunnerFunc) Run(ctx context.Context, req Request) (*Outcome, error) { return f(ctx, req) }
+
+// RunError is a run that produced no usable result: a non-zero exit, garbage
+// output, an error reported by the agent, a timeout or a cancellation. It
+// keeps the raw output so that the caller can still log it.
+type RunError struct {
+	Reason   string
+	Raw      []byte // stdout
+	Stderr   []byte
+	ExitCode int   // -1 when the process did not exit on its own
+	Err      error // underlying cause, if any (context.Canceled, ErrNoResult, ...)
+}
+
+func (e *RunError) Error() string {
+	if e.Err != nil && e.Reason == "" {
+		return "agent run: " + e.Err.Error()
+	}
+	return e.Reason
+}
+
+func (e *RunError) Unwrap() error { return e.Err }
+
+func runErrorf(err error, format string, args ...any) *RunError {
+	return &RunError{Reason: fmt.Sprintf(format, args...), Err: err, ExitCode: -1}
+}

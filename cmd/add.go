@@ -1,0 +1,92 @@
+package cmd
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/spf13/cobra"
+)
+
+type AddOptions struct {
+	base
+	Title       string
+	Description string
+	Type        string
+	Priority    string
+	Size        string
+	Parent      string
+	DependsOn   []string
+	Labels      []string
+}
+
+func newCmdAdd(f *Factory, runF func(*AddOptions) error) *cobra.Command {
+	opts := &AddOptions{}
+	c := &cobra.Command{
+		Use:   "add <title>",
+		Short: "Create a task",
+		Long: `Create an open task and print its id (with --json, the whole task).
+The words of the title may be given unquoted.`,
+		Example: `  bh add "Add a login page" --priority P1 --label ui
+  bh add Write the docs --type docs --parent tm-a1b2 --depends-on c3`,
+		Args: argsRange(1, -1, "title"),
+		RunE: func(_ *cobra.Command, args []string) error {
+			opts.base = f.base()
+			opts.Title = strings.TrimSpace(strings.Join(args, " "))
+			if runF != nil {
+				return runF(opts)
+			}
+			return addRun(opts)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVarP(&opts.Description, "description", "d", "", "what needs doing, in detail")
+	fl.StringVar(&opts.Type, "type", "code", "kind of work: code, design, review, test or docs")
+	fl.StringVar(&opts.Priority, "priority", "P2", "P0 (most urgent) to P4")
+	fl.StringVar(&opts.Size, "size", "", "rough size: small, medium or large")
+	fl.StringVar(&opts.Parent, "parent", "", "id of the parent task")
+	fl.StringArrayVar(&opts.DependsOn, "depends-on", nil, "id of a task that must be closed first (repeatable)")
+	fl.StringArrayVar(&opts.Labels, "label", nil, "label the task (repeatable)")
+	completeEnums(c)
+	completeFlagIDs(c, f, "parent", "depends-on")
+	return c
+}
+
+func addRun(opts *AddOptions) error {
+	if opts.Title == "" {
+		return usageErrorf("the title is empty")
+	}
+	t := &task.Task{Title: opts.Title, Description: opts.Description, Labels: cleanLabels(opts.Labels)}
+	var err error
+	if t.Type, err = parseEnum("type", opts.Type, task.ParseType); err != nil {
+		return err
+	}
+	if t.Priority, err = parseEnum("priority", opts.Priority, task.ParsePriority); err != nil {
+		return err
+	}
+	if opts.Size != "" {
+		if t.Size, err = parseEnum("size", opts.Size, task.ParseSize); err != nil {
+			return err
+		}
+	}
+	s, err := opts.Store()
+	if err != nil {
+		return err
+	}
+	if opts.Parent != "" {
+		if t.Parent, err = s.Resolve(opts.Parent); err != nil {
+			return fmt.Errorf("parent: %w", err)
+		}
+	}
+	if t.DependsOn, err = resolveAll(s, "depends-on", opts.DependsOn); err != nil {
+		return err
+	}
+	if t, err = s.Create(t); err != nil {
+		return err
+	}
+	if opts.JSON {
+		return writeJSON(opts.IO.Out, t)
+	}
+	fmt.Fprintln(opts.IO.Out, t.ID)
+	return nil
+}

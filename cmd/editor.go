@@ -1,0 +1,74 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// runEditor opens path in the editor and waits for it to exit. The editor
+// may carry arguments ("code --wait"), so it runs through the shell, as git
+// runs it. It gets the terminal, never a pipe meant for --json data.
+func runEditor(io *IOStreams, editor, path string) error {
+	c := exec.Command("sh", "-c", editor+` "$@"`, editor, path)
+	c.Stdin = io.In
+	c.Stdout = io.ErrOut
+	if io.IsTTY {
+		c.Stdout = io.Out
+	}
+	c.Stderr = io.ErrOut
+	if err := c.Run(); err != nil {
+		return fmt.Errorf("editor %q: %w", editor, err)
+	}
+	return nil
+}
+
+// scratchFile writes data to a new file under .bh/tmp/ for the user to edit.
+// It is only removed once what the user wrote has been saved, so a refused
+// edit is never lost. rel is its path from the repository's top.
+func scratchFile(s *task.Store, pattern string, data []byte) (path, rel string, err error) {
+	dir := filepath.Join(s.Dir, "tmp")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", "", err
+	}
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return "", "", err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return "", "", err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return "", "", err
+	}
+	rel, err = filepath.Rel(s.Root, f.Name())
+	if err != nil {
+		rel = f.Name()
+	}
+	return f.Name(), filepath.ToSlash(rel), nil
+}
+
+// editScratch writes data to a scratch file, opens it in the editor and
+// returns what the user saved. If the editor fails the file is removed:
+// quitting the editor with an error (vim's :cq) means "never mind".
+func editScratch(io *IOStreams, editor string, s *task.Store, pattern string, data []byte) (path, rel string, out []byte, err error) {
+	path, rel, err = scratchFile(s, pattern, data)
+	if err != nil {
+		return "", "", nil, err
+	}
+	if err := runEditor(io, editor, path); err != nil {
+		os.Remove(path)
+		return "", "", nil, err
+	}
+	out, err = os.ReadFile(path)
+	if err != nil {
+		return "", "", nil, err
+	}
+	return path, rel, out, nil
+}

@@ -1,0 +1,121 @@
+package cmd
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// Exit codes, documented in bh --help.
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+// usageError is a mistake in how bh was called: exit code 2.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usageErrorf(format string, a ...any) error {
+	return &usageError{fmt.Errorf(format, a...)}
+}
+
+// hintError adds advice to an error; the advice is printed as "hint: ...".
+type hintError struct {
+	err  error
+	hint string
+}
+
+func (e *hintError) Error() string { return e.err.Error() }
+func (e *hintError) Unwrap() error { return e.err }
+func (e *hintError) Hint() string  { return e.hint }
+
+func withHint(err error, hint string) error { return &hintError{err: err, hint: hint} }
+
+// hintFor finds advice for err: its own Hint, else a known case.
+func hintFor(err error) string {
+	var h interface{ Hint() string }
+	if errors.As(err, &h) && h.Hint() != "" {
+		return h.Hint()
+	}
+	var (
+		nf *task.NotFoundError
+		am *task.AmbiguousError
+		tr *task.TransitionError
+		fe *task.FileError
+	)
+	switch {
+	case errors.Is(err, task.ErrNoStore):
+		return "run 'bh init' in your git repository"
+	case errors.Is(err, task.ErrNoRepo):
+		return "run 'git init' first, or cd into your git repository"
+	case errors.As(err, &nf):
+		return "run 'bh list --all' to see the task ids"
+	case errors.As(err, &am):
+		return "type more of the id to pick one"
+	case errors.As(err, &fe):
+		return "fix the file with bh edit, or by hand; bh leaves it as it is"
+	case errors.As(err, &tr) && tr.From != tr.To:
+		return fmt.Sprintf("from %s a task can move to: %s", tr.From, strings.Join(allowedFrom(tr.From), ", "))
+	}
+	return ""
+}
+
+func allowedFrom(from task.State) []string {
+	var out []string
+	for _, s := range task.States {
+		if task.CanMove(from, s) {
+			out = append(out, string(s))
+		}
+	}
+	return out
+}
+
+func exitCode(err error) int {
+	var u *usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &u):
+		return exitUsage
+	}
+	return exitError
+}
+
+// printError writes err for a human ("bh: msg" and "hint: ...") or, with
+// --json, as one JSON object, so that agents can parse stderr too.
+func printError(w io.Writer, jsonMode bool, err error, hint string) {
+	if jsonMode {
+		b, _ := json.Marshal(struct {
+			Error string `json:"error"`
+			Hint  string `json:"hint,omitempty"`
+		}{err.Error(), hint})
+		fmt.Fprintf(w, "%s\n", b)
+		return
+	}
+	fmt.Fprintf(w, "bh: %s\n", err)
+	if hint != "" {
+		fmt.Fprintf(w, "hint: %s\n", hint)
+	}
+}
+
+// warn reports a problem that does not stop the command, such as one
+// unreadable task file in a listing.
+func warn(io *IOStreams, jsonMode bool, err error) {
+	if jsonMode {
+		b, _ := json.Marshal(struct {
+			Warning string `json:"warning"`
+			Hint    string `json:"hint,omitempty"`
+		}{err.Error(), hintFor(err)})
+		fmt.Fprintf(io.ErrOut, "%s\n", b)
+		return
+	}
+	fmt.Fprintf(io.ErrOut, "bh: warning: %s\n", err)
+}

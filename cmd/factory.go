@@ -1,0 +1,57 @@
+package cmd
+
+import (
+	"os"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// Factory carries what commands need from the outside world. It is built
+// fresh for every run, and tests swap its parts.
+type Factory struct {
+	IO      *IOStreams
+	WorkDir func() (string, error)
+	Store   func() (*task.Store, error)
+	Now     func() time.Time
+	Editor  func() string
+
+	// Global flags, set by the root command before any command runs.
+	JSON    bool
+	NoColor bool
+}
+
+func newFactory() *Factory {
+	f := &Factory{
+		IO:      systemIO(),
+		WorkDir: os.Getwd,
+		Now:     time.Now,
+		Editor:  editorFromEnv,
+	}
+	f.Store = func() (*task.Store, error) {
+		dir, err := f.WorkDir()
+		if err != nil {
+			return nil, err
+		}
+		s, err := task.Find(dir)
+		if err != nil {
+			return nil, err
+		}
+		s.Now = f.Now
+		return s, nil
+	}
+	return f
+}
+
+// editorFromEnv picks the user's editor the way git does.
+func editorFromEnv() string {
+	for _, v := range []string{"VISUAL", "EDITOR"} {
+		if e := os.Getenv(v); e != "" {
+			return e
+		}
+	}
+	return "vi"
+}
+
+// stamp is the time bh records in task files: UTC, whole seconds.
+func stamp(now func() time.Time) time.Time { return now().UTC().Truncate(time.Second) }

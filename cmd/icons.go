@@ -1,0 +1,53 @@
+package cmd
+
+import (
+	"github.com/bh-tracker/bh/task"
+)
+
+// stateIcons mark each state in lists and trees; they stay readable
+// without colour.
+var stateIcons = map[task.State]string{
+	task.Open:          "○",
+	task.InProgress:    "◐",
+	task.AwaitingInput: "❓",
+	task.Blocked:       "⊘",
+	task.Deferred:      "⏸",
+	task.Failed:        "✗",
+	task.Closed:        "✓",
+}
+
+func stateIcon(io *IOStreams, s task.State) string {
+	icon, ok := stateIcons[s]
+	if !ok {
+		icon = "?"
+	}
+	return paintState(io, s, icon)
+}
+
+// paintState colours text the way its state is coloured everywhere.
+func paintState(io *IOStreams, s task.State, text string) string {
+	switch s {
+	case task.InProgress:
+		return io.Cyan(text)
+	case task.AwaitingInput:
+		return io.Magenta(text)
+	case task.Blocked, task.Failed:
+		return io.Red(text)
+	case task.Deferred:
+		return io.Faint(text)
+	case task.Closed:
+		return io.Green(text)
+	}
+	return text
+}
+
+// priorityText colours the urgent priorities.
+func priorityText(io *IOStreams, p task.Priority) string {
+	switch p {
+	case "P0":
+		return io.Red(string(p))
+	case "P1":
+		return io.Yellow(string(p))
+	}
+	return string(p)
+}

@@ -1,0 +1,48 @@
+package cmd
+
+import (
+	"fmt"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/spf13/cobra"
+)
+
+type InitOptions struct {
+	IO      *IOStreams
+	WorkDir func() (string, error)
+}
+
+func newCmdInit(f *Factory, runF func(*InitOptions) error) *cobra.Command {
+	opts := &InitOptions{}
+	return &cobra.Command{
+		Use:   "init",
+		Short: "Start tracking tasks in this git repository",
+		Long: `Create .bh/ at the top of the current git repository. Running it again is
+harmless: nothing that exists is changed.`,
+		Args: argsRange(0, 0, "no arguments"),
+		RunE: func(*cobra.Command, []string) error {
+			opts.IO, opts.WorkDir = f.IO, f.WorkDir
+			if runF != nil {
+				return runF(opts)
+			}
+			return initRun(opts)
+		},
+	}
+}
+
+func initRun(opts *InitOptions) error {
+	dir, err := opts.WorkDir()
+	if err != nil {
+		return err
+	}
+	s, created, err := task.Init(dir)
+	if err != nil {
+		return err
+	}
+	if created {
+		fmt.Fprintf(opts.IO.ErrOut, "initialized bh in %s\n", s.Dir)
+	} else {
+		fmt.Fprintf(opts.IO.ErrOut, "bh is already initialized in %s\n", s.Dir)
+	}
+	return nil
+}

@@ -1,0 +1,73 @@
+package cmd
+
+import (
+	"bytes"
+	"io"
+	"os"
+
+	"github.com/fatih/color"
+	"golang.org/x/term"
+)
+
+// IOStreams is the one place that knows where bh reads and writes, whether
+// those are terminals, and whether to colour. Commands never ask os directly.
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+
+	IsTTY      bool // stdout is a terminal
+	IsStdinTTY bool // stdin is a terminal: bh may open an editor or prompt
+
+	color bool
+}
+
+// systemIO wires the process's streams. BH_FORCE_TTY=1 makes bh behave as on
+// a terminal (for tests of the terminal paths); NO_COLOR turns colour off.
+func systemIO() *IOStreams {
+	force := os.Getenv("BH_FORCE_TTY") == "1"
+	s := &IOStreams{
+		In:         os.Stdin,
+		Out:        os.Stdout,
+		ErrOut:     os.Stderr,
+		IsTTY:      force || term.IsTerminal(int(os.Stdout.Fd())),
+		IsStdinTTY: force || term.IsTerminal(int(os.Stdin.Fd())),
+	}
+	s.color = s.IsTTY && os.Getenv("NO_COLOR") == ""
+	return s
+}
+
+// testIO returns streams backed by buffers, not a terminal, without colour.
+func testIO() (s *IOStreams, in, out, errOut *bytes.Buffer) {
+	in, out, errOut = new(bytes.Buffer), new(bytes.Buffer), new(bytes.Buffer)
+	return &IOStreams{In: in, Out: out, ErrOut: errOut}, in, out, errOut
+}
+
+// DisableColor is --no-color.
+func (s *IOStreams) DisableColor() { s.color = false }
+
+// ColorEnabled reports whether output is coloured.
+func (s *IOStreams) ColorEnabled() bool { return s.color }
+
+// paint colours text through a color value of its own, so that the decision
+// made here holds, whatever fatih/color's global NoColor guessed at start-up.
+func (s *IOStreams) paint(text string, attrs ...color.Attribute) string {
+	if text == "" {
+		return ""
+	}
+	c := color.New(attrs...)
+	if s.color {
+		c.EnableColor()
+	} else {
+		c.DisableColor()
+	}
+	return c.Sprint(text)
+}
+
+func (s *IOStreams) Bold(t string) string    { return s.paint(t, color.Bold) }
+func (s *IOStreams) Faint(t string) string   { return s.paint(t, color.Faint) }
+func (s *IOStreams) Red(t string) string     { return s.paint(t, color.FgRed) }
+func (s *IOStreams) Green(t string) string   { return s.paint(t, color.FgGreen) }
+func (s *IOStreams) Yellow(t string) string  { return s.paint(t, color.FgYellow) }
+func (s *IOStreams) Cyan(t string) string    { return s.paint(t, color.FgCyan) }
+func (s *IOStreams) Magenta(t string) string { return s.paint(t, color.FgMagenta) }

@@ -1,0 +1,158 @@
+package cmd
+
+import (
+	"slices"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/spf13/cobra"
+)
+
+type ListOptions struct {
+	base
+	All        bool
+	Ready      bool
+	Awaiting   bool
+	States     []string
+	Types      []string
+	Priorities []string
+	Labels     []string
+	Parent     string
+}
+
+func newCmdList(f *Factory, runF func(*ListOptions) error) *cobra.Command {
+	opts := &ListOptions{}
+	c := &cobra.Command{
+		Use:   "list",
+		Short: "List tasks",
+		Long: `List tasks in queue order: priority, then age. Closed tasks are hidden unless
+--all or --state asks for them. Filters combine: a task must pass them all.
+
+--awaiting shows each question waiting for you, with its context and when it
+was asked; answer one with bh respond. When stdout is not a terminal, each task
+is one tab-separated line; use --json for every field.`,
+		Aliases: []string{"ls"},
+		Args:    argsRange(0, 0, "no arguments"),
+		RunE: func(*cobra.Command, []string) error {
+			opts.base = f.base()
+			if runF != nil {
+				return runF(opts)
+			}
+			return listRun(opts)
+		},
+	}
+	fl := c.Flags()
+	fl.BoolVarP(&opts.All, "all", "a", false, "include closed tasks")
+	fl.BoolVar(&opts.Ready, "ready", false, "only tasks the worker may take now, in its order")
+	fl.BoolVar(&opts.Awaiting, "awaiting", false, "only tasks waiting for your answer, with their questions")
+	fl.StringSliceVar(&opts.States, "state", nil, "only these states (repeatable or comma-separated)")
+	fl.StringSliceVar(&opts.Types, "type", nil, "only these types")
+	fl.StringSliceVar(&opts.Priorities, "priority", nil, "only these priorities")
+	fl.StringArrayVar(&opts.Labels, "label", nil, "only tasks with this label (repeatable: all must match)")
+	fl.StringVar(&opts.Parent, "parent", "", "only the children of this task")
+	completeEnums(c)
+	completeFlagIDs(c, f, "parent")
+	return c
+}
+
+func listRun(opts *ListOptions) error {
+	if opts.Ready && opts.Awaiting {
+		return usageErrorf("--ready and --awaiting cannot be used together")
+	}
+	keep, err := listFilter(opts)
+	if err != nil {
+		return err
+	}
+	s, err := opts.Store()
+	if err != nil {
+		return err
+	}
+	if opts.Parent != "" {
+		p, err := s.Resolve(opts.Parent)
+		if err != nil {
+			return err
+		}
+		keep = append(keep, func(t *task.Task) bool { return t.Parent == p })
+	}
+	tasks, bad, err := s.List()
+	if err != nil {
+		return err
+	}
+	warnFiles(opts.IO, opts.JSON, bad)
+	var queue []*task.Task
+	if opts.Ready {
+		queue = task.Ready(tasks)
+	} else {
+		queue = slices.Clone(tasks) // the store's slice is not ours to sort
+		task.SortQueue(queue)
+	}
+	shown := make([]*task.Task, 0, len(queue))
+	for _, t := range queue {
+		if all(keep, t) {
+			shown = append(shown, t)
+		}
+	}
+	if opts.Awaiting {
+		return printAwaiting(opts.base, shown)
+	}
+	return printTasks(opts.base, shown, "no tasks match")
+}
+
+// listFilter turns the flags into tests a listed task must pass.
+func listFilter(o *ListOptions) ([]func(*task.Task) bool, error) {
+	states, err := parseAll("state", o.States, task.ParseState)
+	if err != nil {
+		return nil, err
+	}
+	types, err := parseAll("type", o.Types, task.ParseType)
+	if err != nil {
+		return nil, err
+	}
+	prios, err := parseAll("priority", o.Priorities, task.ParsePriority)
+	if err != nil {
+		return nil, err
+	}
+	keep := []func(*task.Task) bool{
+		func(t *task.Task) bool { return len(types) == 0 || slices.Contains(types, t.Type) },
+		func(t *task.Task) bool { return len(prios) == 0 || slices.Contains(prios, t.Priority) },
+		func(t *task.Task) bool { return hasAll(t.Labels, o.Labels) },
+	}
+	switch {
+	case o.Awaiting:
+		keep = append(keep, func(t *task.Task) bool { return t.State == task.AwaitingInput })
+	case len(states) > 0:
+		keep = append(keep, func(t *task.Task) bool { return slices.Contains(states, t.State) })
+	case !o.All:
+		keep = append(keep, func(t *task.Task) bool { return t.State != task.Closed })
+	}
+	return keep, nil
+}
+
+func parseAll[T any](flag string, values []string, parse func(string) (T, error)) ([]T, error) {
+	out := make([]T, 0, len(values))
+	for _, v := range values {
+		p, err := parseEnum(flag, v, parse)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+func all(tests []func(*task.Task) bool, t *task.Task) bool {
+	for _, ok := range tests {
+		if !ok(t) {
+			return false
+		}
+	}
+	return true
+}
+
+func hasAll(have, want []string) bool {
+	for _, w := range want {
+		if !slices.Contains(have, w) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,117 @@
+package cmd
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// printTasks shows a list of tasks: a table on a terminal, tab-separated
+// rows (id, state, priority, type, size, title, labels) in a pipe, or JSON.
+func printTasks(o base, tasks []*task.Task, empty string) error {
+	if o.JSON {
+		return writeJSON(o.IO.Out, tasks)
+	}
+	if !o.IO.IsTTY {
+		for _, t := range tasks {
+			fmt.Fprintln(o.IO.Out, strings.Join([]string{t.ID, string(t.State), string(t.Priority),
+				string(t.Type), string(t.Size), flatten(t.Title), strings.Join(t.Labels, ",")}, "\t"))
+		}
+		return nil
+	}
+	if len(tasks) == 0 {
+		fmt.Fprintln(o.IO.ErrOut, empty)
+		return nil
+	}
+	rows := make([][]string, 0, len(tasks))
+	for _, t := range tasks {
+		title := t.Title
+		if t.State == task.Closed {
+			title = o.IO.Faint(title)
+		}
+		rows = append(rows, []string{stateIcon(o.IO, t.State) + " " + o.IO.Cyan(t.ID),
+			priorityText(o.IO, t.Priority), string(t.Type), string(t.Size), title, labelText(o.IO, t.Labels)})
+	}
+	printTable(o.IO.Out, rows)
+	return nil
+}
+
+func labelText(io *IOStreams, labels []string) string {
+	if len(labels) == 0 {
+		return ""
+	}
+	return io.Faint("#" + strings.Join(labels, " #"))
+}
+
+// printAwaiting shows what each waiting task asks. In a pipe each question is
+// one row: id, priority, size, title, question, context, asked at (RFC 3339).
+func printAwaiting(o base, tasks []*task.Task) error {
+	if o.JSON {
+		return writeJSON(o.IO.Out, tasks)
+	}
+	now := o.Now()
+	for i, t := range tasks {
+		at := askedAt(t)
+		if !o.IO.IsTTY {
+			for _, q := range openQuestions(t) {
+				fmt.Fprintln(o.IO.Out, strings.Join([]string{t.ID, string(t.Priority), string(t.Size),
+					flatten(t.Title), flatten(q.Text), flatten(q.Context), at.UTC().Format(time.RFC3339)}, "\t"))
+			}
+			continue
+		}
+		if i > 0 {
+			fmt.Fprintln(o.IO.Out)
+		}
+		size := string(t.Size)
+		if size == "" {
+			size = "-"
+		}
+		fmt.Fprintf(o.IO.Out, "%s  %s  %s  %s\n", o.IO.Cyan(t.ID), priorityText(o.IO, t.Priority), size, o.IO.Bold(t.Title))
+		for _, q := range openQuestions(t) {
+			printQuestion(o.IO, q, "  ")
+		}
+		fmt.Fprintf(o.IO.Out, "     %s\n", o.IO.Faint(fmt.Sprintf("asked %s · answer with: bh respond %s", relTime(now, at), t.ID)))
+	}
+	if len(tasks) == 0 && o.IO.IsTTY {
+		fmt.Fprintln(o.IO.ErrOut, "no task is waiting for your answer")
+	}
+	return nil
+}
+
+// printQuestion writes "❓ question", then its context and choices indented.
+func printQuestion(io *IOStreams, q asked, indent string) {
+	fmt.Fprintf(io.Out, "%s❓ %s\n", indent, io.Bold(indentLines(q.Text, indent+"   ")))
+	if q.Context != "" {
+		fmt.Fprintf(io.Out, "%s   %s\n", indent, indentLines(q.Context, indent+"   "))
+	}
+	for _, opt := range q.Options {
+		line := "- " + opt.Label
+		if opt.Description != "" {
+			line += ": " + opt.Description
+		}
+		fmt.Fprintf(io.Out, "%s   %s\n", indent, line)
+	}
+}
+
+// indentLines puts indent before every line but the first.
+func indentLines(s, indent string) string {
+	return strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+indent)
+}
+
+// flatten makes text fit one tab-separated field.
+func flatten(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// warnFiles reports the task files a listing had to skip, one line each,
+// and what to do about them once.
+func warnFiles(io *IOStreams, jsonMode bool, errs []error) {
+	for _, err := range errs {
+		warn(io, jsonMode, err)
+	}
+	if len(errs) > 0 && !jsonMode {
+		if h := hintFor(errs[0]); h != "" {
+			fmt.Fprintf(io.ErrOut, "hint: %s\n", h)
+		}
+	}
+}

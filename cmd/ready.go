@@ -1,0 +1,43 @@
+package cmd
+
+import (
+	"github.com/bh-tracker/bh/task"
+	"github.com/spf13/cobra"
+)
+
+type ReadyOptions struct{ base }
+
+func newCmdReady(f *Factory, runF func(*ReadyOptions) error) *cobra.Command {
+	opts := &ReadyOptions{}
+	return &cobra.Command{
+		Use:   "ready",
+		Short: "Show the tasks the worker may take now, in the order it takes them",
+		Long: `Show the ready queue: open tasks whose dependencies are all closed, by
+priority, then age. This is the order in which bh worker takes them.`,
+		Args: argsRange(0, 0, "no arguments"),
+		RunE: func(*cobra.Command, []string) error {
+			opts.base = f.base()
+			if runF != nil {
+				return runF(opts)
+			}
+			return readyRun(opts)
+		},
+	}
+}
+
+func readyRun(opts *ReadyOptions) error {
+	s, err := opts.Store()
+	if err != nil {
+		return err
+	}
+	tasks, bad, err := s.List()
+	if err != nil {
+		return err
+	}
+	warnFiles(opts.IO, opts.JSON, bad)
+	queue := task.Ready(tasks)
+	if queue == nil {
+		queue = []*task.Task{}
+	}
+	return printTasks(opts.base, queue, "nothing is ready: no open task has all its dependencies closed")
+}

@@ -1,0 +1,33 @@
+package cmd
+
+import (
+	"fmt"
+	"time"
+)
+
+// relTime says how long before now t was, in words: "2 hours ago".
+// A time in the future (a skewed clock) reads as "just now".
+func relTime(now, t time.Time) string {
+	d := now.Sub(t)
+	const day = 24 * time.Hour
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return ago(int(d/time.Minute), "minute")
+	case d < day:
+		return ago(int(d/time.Hour), "hour")
+	case d < 30*day:
+		return ago(int(d/day), "day")
+	case d < 365*day:
+		return ago(int(d/(30*day)), "month")
+	}
+	return ago(int(d/(365*day)), "year")
+}
+
+func ago(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit + " ago"
+	}
+	return fmt.Sprintf("%d %ss ago", n, unit)
+}

@@ -1,0 +1,111 @@
+// Package cmd is bh's command line. It is the only package that knows about
+// flags, terminals and colour; the work itself happens in task and worker.
+package cmd
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"slices"
+	"syscall"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/spf13/cobra"
+)
+
+// Main runs bh with the process's arguments and returns its exit code.
+func Main() int { return run(newFactory(), os.Args[1:]) }
+
+func run(f *Factory, args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	root := newRootCmd(f)
+	root.SetArgs(args)
+	c, err := root.ExecuteContextC(ctx)
+	if err == nil {
+		return exitOK
+	}
+	// cobra reports an unknown command as a plain error: find it again.
+	if _, _, ferr := root.Find(args); ferr != nil {
+		err = &usageError{ferr}
+	}
+	hint := hintFor(err)
+	if hint == "" && exitCode(err) == exitUsage && c != nil {
+		hint = "run '" + c.CommandPath() + " --help' for usage"
+	}
+	jsonMode := f.JSON || slices.Contains(beforeDashDash(args), "--json")
+	printError(f.IO.ErrOut, jsonMode, err, hint)
+	return exitCode(err)
+}
+
+func beforeDashDash(args []string) []string {
+	if i := slices.Index(args, "--"); i >= 0 {
+		return args[:i]
+	}
+	return args
+}
+
+const rootLong = `bh is a git-native task tracker for AI coding agents.
+
+Tasks live as YAML files under .bh/tasks/ in your git repository. Wherever a
+command takes a task id, you may type the full id (tm-a1b2), the part after
+the prefix (a1b2), or any unique prefix of either (a1).
+
+Exit codes:
+  0  success
+  1  error
+  2  usage error: unknown command, bad flags or arguments`
+
+func newRootCmd(f *Factory) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "bh <command>",
+		Short:         "A git-native task tracker for AI coding agents",
+		Long:          rootLong,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		PersistentPreRunE: func(*cobra.Command, []string) error {
+			if f.NoColor {
+				f.IO.DisableColor()
+			}
+			return nil
+		},
+	}
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.SetIn(f.IO.In)
+	root.SetOut(f.IO.Out)
+	root.SetErr(f.IO.ErrOut)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	root.PersistentFlags().BoolVar(&f.JSON, "json", false, "print machine-readable JSON (errors go to stderr as JSON too)")
+	root.PersistentFlags().BoolVar(&f.NoColor, "no-color", false, "never colour the output (NO_COLOR does the same)")
+
+	root.AddCommand(
+		newCmdInit(f, nil),
+		newCmdAdd(f, nil),
+		newCmdUpdate(f, nil),
+		newCmdClose(f, nil),
+		newCmdReopen(f, nil),
+		newCmdDefer(f, nil),
+		newCmdEdit(f, nil),
+		newCmdList(f, nil),
+		newCmdReady(f, nil),
+		newCmdShow(f, nil),
+		newCmdTree(f, nil),
+		newCmdRespond(f, nil),
+		newCmdCompletion(f),
+	)
+	return root
+}
+
+// base is what most commands' options share; each RunE fills it in after
+// the flags are parsed.
+type base struct {
+	IO    *IOStreams
+	Store func() (*task.Store, error)
+	Now   func() time.Time
+	JSON  bool
+}
+
+func (f *Factory) base() base {
+	return base{IO: f.IO, Store: f.Store, Now: f.Now, JSON: f.JSON}
+}

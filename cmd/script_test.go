@@ -1,0 +1,76 @@
+package cmd
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets testscript run bh as a command of its own, in a fresh
+// process, as a user would.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"bh": func() { os.Exit(run(scriptFactory(), os.Args[1:])) },
+	})
+}
+
+// scriptFactory is the real factory, with the clock fixed by BH_NOW
+// (RFC 3339) so that scripts can check "asked 2 hours ago".
+func scriptFactory() *Factory {
+	f := newFactory()
+	if v := os.Getenv("BH_NOW"); v != "" {
+		now, err := time.Parse(time.RFC3339, v)
+		if err != nil {
+			panic("BH_NOW: " + err.Error())
+		}
+		f.Now = func() time.Time { return now }
+	}
+	return f
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// stdout2env NAME sets $NAME to the last command's stdout, trimmed:
+			// how a script learns the id bh add printed.
+			"stdout2env": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 1 {
+					ts.Fatalf("usage: stdout2env NAME")
+				}
+				ts.Setenv(args[0], strings.TrimSpace(ts.ReadFile("stdout")))
+			},
+			// exits N command args... runs a command like exec and checks its
+			// exact exit code, which ! exec cannot.
+			"exits": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) < 2 {
+					ts.Fatalf("usage: exits N command [args...]")
+				}
+				want, err := strconv.Atoi(args[0])
+				ts.Check(err)
+				got := 0
+				if err := ts.Exec(args[1], args[2:]...); err != nil {
+					var ee *exec.ExitError
+					if !errors.As(err, &ee) {
+						ts.Fatalf("%s: %v", args[1], err)
+					}
+					got = ee.ExitCode()
+				}
+				if got != want {
+					ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
+				}
+			},
+		},
+	})
+}

@@ -1,0 +1,59 @@
+package cmd
+
+import (
+	"github.com/bh-tracker/bh/task"
+	"github.com/spf13/cobra"
+)
+
+type ShowOptions struct {
+	base
+	ID string
+}
+
+func newCmdShow(f *Factory, runF func(*ShowOptions) error) *cobra.Command {
+	opts := &ShowOptions{}
+	return &cobra.Command{
+		Use:   "show <id>",
+		Short: "Show a task: every field, its question and its whole history",
+		Long: `Show every field of a task, the question it waits on with its context, and
+its history: each question asked, each answer given and each change of state,
+with times. With --json, print the task object.`,
+		Args:              argsRange(1, 1, "task id"),
+		ValidArgsFunction: completeIDs(f, 1, nil),
+		RunE: func(_ *cobra.Command, args []string) error {
+			opts.base, opts.ID = f.base(), args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return showRun(opts)
+		},
+	}
+}
+
+func showRun(opts *ShowOptions) error {
+	s, err := opts.Store()
+	if err != nil {
+		return err
+	}
+	id, err := s.Resolve(opts.ID)
+	if err != nil {
+		return err
+	}
+	t, err := s.Get(id)
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		return writeJSON(opts.IO.Out, t)
+	}
+	// Related tasks are shown with their state and title when readable.
+	lookup := func(id string) *task.Task {
+		r, err := s.Get(id)
+		if err != nil {
+			return nil
+		}
+		return r
+	}
+	printShow(opts.IO, opts.Now(), t, lookup)
+	return nil
+}

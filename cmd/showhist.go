@@ -1,0 +1,74 @@
+package cmd
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// printQuestions lists every typed question of every round with its status.
+func printQuestions(io *IOStreams, qs []task.Question) {
+	if len(qs) == 0 {
+		return
+	}
+	fmt.Fprintf(io.Out, "\n%s\n", io.Bold("questions"))
+	for _, q := range qs {
+		fmt.Fprintf(io.Out, "  %s [%s] %s\n", q.ID, q.Status, indentLines(q.Question, "    "))
+		if len(q.Answer) > 0 {
+			fmt.Fprintf(io.Out, "    → %s\n", indentLines(strings.Join(q.Answer, ", "), "      "))
+		}
+	}
+}
+
+// histPad lines text up under an event's text, past "  <time>  ".
+var histPad = strings.Repeat(" ", len("  2006-01-02T15:04:05Z  "))
+
+// printHistory writes the audit trail, oldest first, one event a line (and
+// the text of questions and answers in full below).
+func printHistory(io *IOStreams, events []task.Event) {
+	if len(events) == 0 {
+		return
+	}
+	fmt.Fprintf(io.Out, "\n%s\n", io.Bold("history"))
+	for _, e := range events {
+		fmt.Fprintf(io.Out, "  %s  %s\n", io.Faint(e.At.UTC().Format(time.RFC3339)), eventText(io, e))
+		if e.Kind == task.EventInputRequested && e.Context != "" {
+			fmt.Fprintf(io.Out, "%scontext: %s\n", histPad, indentLines(e.Context, histPad+"  "))
+		}
+	}
+}
+
+func eventText(io *IOStreams, e task.Event) string {
+	var b strings.Builder
+	switch e.Kind {
+	case task.EventState:
+		fmt.Fprintf(&b, "%s → %s", paintState(io, e.From, string(e.From)), paintState(io, e.To, string(e.To)))
+	case task.EventInputRequested:
+		b.WriteString(io.Magenta("❓ asked"))
+	case task.EventInputReceived:
+		b.WriteString(io.Green("answered"))
+	default:
+		b.WriteString(e.Kind)
+	}
+	if e.QuestionID != "" {
+		fmt.Fprintf(&b, " [%s]", e.QuestionID)
+	}
+	if e.By != "" {
+		fmt.Fprintf(&b, " by %s", e.By)
+	}
+	if e.Session != "" {
+		fmt.Fprintf(&b, " (session %s)", e.Session)
+	}
+	if e.Commit != "" {
+		fmt.Fprintf(&b, " (commit %.12s)", e.Commit)
+	}
+	if e.Status != "" {
+		fmt.Fprintf(&b, " (%s)", e.Status)
+	}
+	if e.Text != "" {
+		fmt.Fprintf(&b, ": %s", indentLines(e.Text, histPad))
+	}
+	return b.String()
+}

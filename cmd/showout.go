@@ -1,0 +1,102 @@
+package cmd
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// printShow writes a task for a reader: a header, fields, the open question,
+// the last answer, and the history.
+func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) *task.Task) {
+	w := io.Out
+	fmt.Fprintf(w, "%s  %s\n", io.Cyan(t.ID), io.Bold(t.Title))
+	fmt.Fprintf(w, "%s %s · %s · %s\n", stateIcon(io, t.State), paintState(io, t.State, string(t.State)),
+		priorityText(io, t.Priority), t.Type)
+	ref := func(id string) string {
+		if r := lookup(id); r != nil {
+			return fmt.Sprintf("%s %s  %s", stateIcon(io, r.State), id, r.Title)
+		}
+		return id + io.Red("  (missing)")
+	}
+	var rows [][]string
+	field := func(k, v string) {
+		if v != "" && k != "" {
+			rows = append(rows, []string{io.Faint(k + ":"), v})
+		} else if v != "" {
+			rows = append(rows, []string{"", v})
+		}
+	}
+	field("size", string(t.Size))
+	if t.Parent != "" {
+		field("parent", ref(t.Parent))
+	}
+	for i, d := range t.DependsOn {
+		k := "depends on"
+		if i > 0 {
+			k = "" // one dependency a line, under the first
+		}
+		field(k, ref(d))
+	}
+	field("labels", strings.Join(t.Labels, ", "))
+	field("created", when(now, t.CreatedAt))
+	field("updated", when(now, t.UpdatedAt))
+	field("agent", t.Agent)
+	field("session", t.SessionID)
+	if l := t.Lease; l != nil {
+		field("lease", fmt.Sprintf("%s (pid %d on %s), heartbeat %s", l.Worker, l.PID, l.Host, when(now, l.Heartbeat)))
+	}
+	field("gate", t.Gate)
+	if t.Human != nil {
+		field("human", strconv.FormatBool(*t.Human))
+	}
+	field("human timeout", t.HumanTimeout)
+	field("on timeout", t.OnTimeout)
+	if t.NeedsReview {
+		field("needs review", "yes")
+	}
+	printTable(w, rows)
+
+	section(io, "description", t.Description)
+	if t.State == task.AwaitingInput {
+		fmt.Fprintf(w, "\n%s\n", io.Bold(fmt.Sprintf("waiting for your answer (asked %s)", relTime(now, askedAt(t)))))
+		for _, q := range openQuestions(t) {
+			printQuestion(io, q, "  ")
+		}
+		fmt.Fprintf(w, "  %s\n", io.Faint("answer with: bh respond "+t.ID))
+	} else if t.Question != "" {
+		section(io, "last question", t.Question)
+		section(io, "its context", t.QuestionContext)
+	}
+	if t.HumanResponse != "" {
+		title := "last answer"
+		if t.HumanRespondedAt != nil {
+			title += " (" + when(now, *t.HumanRespondedAt) + ")"
+		}
+		section(io, title, t.HumanResponse)
+	}
+	section(io, "summary", t.Summary)
+	section(io, "details", t.Details)
+	section(io, "issues", strings.Join(t.Issues, "\n"))
+	printQuestions(io, t.Questions)
+	printHistory(io, t.History)
+}
+
+// section writes a titled block of text, indented; nothing when empty.
+func section(io *IOStreams, title, text string) {
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	fmt.Fprintf(io.Out, "\n%s\n  %s\n", io.Bold(title), indentLines(text, "  "))
+}
+
+// when is an exact time, with how long ago it was.
+func when(now, t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return fmt.Sprintf("%s (%s)", t.UTC().Format(time.RFC3339), relTime(now, t))
+}

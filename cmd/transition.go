@@ -1,0 +1,43 @@
+package cmd
+
+import (
+	"fmt"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// moveTask changes a task's state as a human asked, through the state table,
+// and records it. verb names the move in the message ("closed").
+func moveTask(o base, ref string, to task.State, note, verb string) error {
+	s, err := o.Store()
+	if err != nil {
+		return err
+	}
+	id, err := s.Resolve(ref)
+	if err != nil {
+		return err
+	}
+	now := stamp(o.Now)
+	t, err := s.Update(id, func(t *task.Task) error {
+		return t.SetState(to, now, "human", note)
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(o.IO.ErrOut, "%s %s %s\n", stateIcon(o.IO, t.State), verb, t.ID)
+	if o.JSON {
+		return writeJSON(o.IO.Out, t)
+	}
+	return nil
+}
+
+func notState(states ...task.State) func(*task.Task) bool {
+	return func(t *task.Task) bool {
+		for _, s := range states {
+			if t.State == s {
+				return false
+			}
+		}
+		return true
+	}
+}

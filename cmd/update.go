@@ -1,0 +1,136 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/spf13/cobra"
+)
+
+type UpdateOptions struct {
+	base
+	ID string
+	// Only the fields whose flags were given are set.
+	Title, Description, Type, Priority, Size, Parent *string
+	DependsOn, Labels                                *[]string
+}
+
+func newCmdUpdate(f *Factory, runF func(*UpdateOptions) error) *cobra.Command {
+	opts := &UpdateOptions{}
+	var v struct{ title, desc, typ, prio, size, parent string }
+	var deps, labels []string
+	c := &cobra.Command{
+		Use:   "update <id>",
+		Short: "Change a task's fields",
+		Long: `Change the fields given as flags and record the change in the task's history.
+--depends-on and --label replace the whole list; give "" to empty it, and
+--parent "" to detach the task from its parent.`,
+		Example:           `  bh update a1b2 --priority P0 --label urgent --label backend`,
+		Args:              argsRange(1, 1, "task id"),
+		ValidArgsFunction: completeIDs(f, 1, nil),
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.base, opts.ID = f.base(), args[0]
+			fl := c.Flags()
+			given := func(name string, v *string) *string {
+				if fl.Changed(name) {
+					return v
+				}
+				return nil
+			}
+			opts.Title, opts.Description = given("title", &v.title), given("description", &v.desc)
+			opts.Type, opts.Priority = given("type", &v.typ), given("priority", &v.prio)
+			opts.Size, opts.Parent = given("size", &v.size), given("parent", &v.parent)
+			if fl.Changed("depends-on") {
+				opts.DependsOn = &deps
+			}
+			if fl.Changed("label") {
+				opts.Labels = &labels
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return updateRun(opts)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&v.title, "title", "", "new title")
+	fl.StringVarP(&v.desc, "description", "d", "", "new description")
+	fl.StringVar(&v.typ, "type", "", "code, design, review, test or docs")
+	fl.StringVar(&v.prio, "priority", "", "P0 (most urgent) to P4")
+	fl.StringVar(&v.size, "size", "", `small, medium, large, or "" for none`)
+	fl.StringVar(&v.parent, "parent", "", `id of the parent task, or "" for none`)
+	fl.StringArrayVar(&deps, "depends-on", nil, "id of a task that must be closed first (repeatable)")
+	fl.StringArrayVar(&labels, "label", nil, "label (repeatable)")
+	completeEnums(c)
+	completeFlagIDs(c, f, "parent", "depends-on")
+	return c
+}
+
+// errUnchanged stops store.Update from writing when nothing would change.
+var errUnchanged = errors.New("unchanged")
+
+func updateRun(opts *UpdateOptions) error {
+	if opts.Title == nil && opts.Description == nil && opts.Type == nil && opts.Priority == nil &&
+		opts.Size == nil && opts.Parent == nil && opts.DependsOn == nil && opts.Labels == nil {
+		return usageErrorf("nothing to update: give at least one flag, such as --title or --priority")
+	}
+	s, err := opts.Store()
+	if err != nil {
+		return err
+	}
+	id, err := s.Resolve(opts.ID)
+	if err != nil {
+		return err
+	}
+	ch, err := resolveChanges(s, id, opts)
+	if err != nil {
+		return err
+	}
+	now := stamp(opts.Now)
+	var changed []string
+	t, err := s.Update(id, func(t *task.Task) error {
+		changed = ch.apply(t)
+		if len(changed) == 0 {
+			return errUnchanged
+		}
+		t.Record(now, task.Event{Kind: task.EventUpdated, By: "human", Text: "changed " + strings.Join(changed, ", ")})
+		return nil
+	})
+	if errors.Is(err, errUnchanged) {
+		fmt.Fprintf(opts.IO.ErrOut, "%s is unchanged\n", id)
+		if opts.JSON {
+			t, err = s.Get(id)
+			if err != nil {
+				return err
+			}
+			return writeJSON(opts.IO.Out, t)
+		}
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "updated %s: %s\n", id, strings.Join(changed, ", "))
+	if opts.JSON {
+		return writeJSON(opts.IO.Out, t)
+	}
+	return nil
+}
+
+// set assigns v to *dst if it differs, and notes the field's name.
+func set[T comparable](changed *[]string, name string, dst *T, v *T) {
+	if v != nil && *dst != *v {
+		*dst = *v
+		*changed = append(*changed, name)
+	}
+}
+
+func setList(changed *[]string, name string, dst *[]string, v *[]string) {
+	if v != nil && !slices.Equal(*dst, *v) {
+		*dst = *v
+		*changed = append(*changed, name)
+	}
+}

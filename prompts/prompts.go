@@ -1,0 +1,105 @@
+// Package prompts renders the text bh hands a coding agent: an embedded
+// preamble (the result contract and when to ask), one template per task
+// type, and the resume prompt that carries a human's answers. Any template
+// can be overridden by a file of the same name in .bh/prompts/.
+package prompts
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/template"
+)
+
+//go:embed templates/*.md
+var builtin embed.FS
+
+// Ref names a related task.
+type Ref struct{ ID, Title string }
+
+// Dep is a finished dependency and what its agent reported.
+type Dep struct{ ID, Title, Summary string }
+
+// Round is one question with its answer, in the order asked.
+type Round struct{ Header, Question, Answer string }
+
+// Data is everything a template may use. It is plain data: prompts knows
+// nothing of how tasks are stored.
+type Data struct {
+	ID, Title, Description string
+	Type, Priority, Size   string
+	Parent                 *Ref
+	Deps                   []Dep
+	Rounds                 []Round
+	Feedback               string
+}
+
+// Types are the task types with a template of their own.
+var Types = []string{"code", "design", "review", "test", "docs"}
+
+// Set renders prompts, preferring files in Dir (usually .bh/prompts).
+type Set struct{ Dir string }
+
+// Task is the first prompt of a task: the preamble, then its type's part.
+func (s Set) Task(d Data) (string, error) {
+	pre, err := s.render("preamble", d)
+	if err != nil {
+		return "", err
+	}
+	typ := d.Type
+	if typ == "" {
+		typ = "code"
+	}
+	body, err := s.render(typ, d)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(pre) + "\n\n" + strings.TrimSpace(body) + "\n", nil
+}
+
+// Resume is the prompt that continues the same agent session after a human
+// answered (or a reviewer rejected the result).
+func (s Set) Resume(d Data) (string, error) {
+	out, err := s.render("resume", d)
+	return strings.TrimSpace(out) + "\n", err
+}
+
+func (s Set) render(name string, d Data) (string, error) {
+	t := template.New(name).Funcs(template.FuncMap{"inc": func(i int) int { return i + 1 }})
+	for _, n := range []string{"context", name} {
+		src, err := s.source(n)
+		if err != nil {
+			return "", err
+		}
+		if _, err := t.New(n).Parse(src); err != nil {
+			return "", fmt.Errorf("prompt %s: %w", n, err)
+		}
+	}
+	var b strings.Builder
+	if err := t.ExecuteTemplate(&b, name, d); err != nil {
+		return "", fmt.Errorf("prompt %s: %w", name, err)
+	}
+	return b.String(), nil
+}
+
+// source is the override file when there is one, else the built-in.
+func (s Set) source(name string) (string, error) {
+	if s.Dir != "" {
+		b, err := os.ReadFile(filepath.Join(s.Dir, name+".md"))
+		if err == nil {
+			return string(b), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("prompt override: %w", err)
+		}
+	}
+	b, err := builtin.ReadFile("templates/" + name + ".md")
+	if err != nil {
+		return "", fmt.Errorf("no prompt template %q", name)
+	}
+	return string(b), nil
+}

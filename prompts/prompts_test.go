@@ -1,0 +1,66 @@
+package prompts
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestTaskPromptCarriesContext(t *testing.T) {
+	d := Data{ID: "tm-ab12", Title: "Add login", Description: "Use OAuth.", Type: "code", Priority: "P1",
+		Parent: &Ref{ID: "tm-p", Title: "Auth epic"},
+		Deps:   []Dep{{ID: "tm-d", Title: "Schema", Summary: "added users table"}}}
+	for _, typ := range Types {
+		d.Type = typ
+		got, err := Set{}.Task(d)
+		if err != nil {
+			t.Fatal(typ, err)
+		}
+		for _, want := range []string{"needs_input", "Ask instead of guessing", "tm-ab12: Add login", "Type: " + typ,
+			"Use OAuth.", "tm-p: Auth epic", "tm-d: Schema — added users table"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("%s prompt lacks %q:\n%s", typ, want, got)
+			}
+		}
+	}
+}
+
+func TestUnknownTypeIsAnError(t *testing.T) {
+	if _, err := (Set{}).Task(Data{Type: "poetry"}); err == nil || !strings.Contains(err.Error(), "poetry") {
+		t.Fatalf("want error naming the type, got %v", err)
+	}
+}
+
+func TestResumeListsEveryRound(t *testing.T) {
+	got, err := Set{}.Resume(Data{ID: "tm-x", Title: "T", Rounds: []Round{
+		{Question: "Which DB?", Answer: "Postgres"}, {Header: "Auth", Question: "OAuth or SAML?", Answer: "OAuth"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Human Response to Your Question", "Question 1", "Which DB?", "Answer: Postgres",
+		"Question 2 (Auth)", "OAuth or SAML?", "Answer: OAuth"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("resume lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "Reviewer feedback") {
+		t.Error("feedback section without feedback")
+	}
+}
+
+func TestOverrideWins(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "docs.md"), []byte("DOCS {{.Title}}"), 0o644)
+	got, err := Set{Dir: dir}.Task(Data{Type: "docs", Title: "Readme"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "DOCS Readme") || !strings.Contains(got, "needs_input") {
+		t.Fatalf("override not used or preamble lost:\n%s", got)
+	}
+	os.WriteFile(filepath.Join(dir, "code.md"), []byte("{{.Nope"), 0o644)
+	if _, err := (Set{Dir: dir}).Task(Data{Type: "code"}); err == nil || !strings.Contains(err.Error(), "prompt code") {
+		t.Fatalf("broken override: want a parse error naming it, got %v", err)
+	}
+}

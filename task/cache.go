@@ -1,0 +1,134 @@
+package task
+
+import (
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"unsafe"
+)
+
+// The list cache, .bh/cache/tasks.bin, is local and disposable: every task
+// as last read, with the stamp its file had then. List trusts an entry only
+// while the file's stamp is unchanged and settled; a cache that is stale,
+// torn, corrupt or from another version of bh is ignored and rebuilt.
+//
+// Layout: magic (8 bytes), cacheLayout (8), CRC-32C of the body (4), then
+// the body: the tasks folder's stamp and whether it settled, the entry
+// count, and the entries sorted by ID.
+
+const cacheMagic = "bhcache1"
+
+const cacheHeader = 20
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+type cacheEntry struct {
+	id      string
+	st      stamp
+	settled bool   // see stamp.settled
+	rec     string // the encoded task; empty for a file that did not parse
+}
+
+type listCache struct {
+	dir        stamp // the tasks folder: while it holds, so do the names
+	dirSettled bool
+	entries    []cacheEntry
+}
+
+func (s *Store) cachePath() string { return filepath.Join(s.Dir, "cache", "tasks.bin") }
+
+// loadCache returns nil for a missing or unusable cache.
+func loadCache(path string) *listCache {
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) < cacheHeader || string(b[:8]) != cacheMagic ||
+		binary.LittleEndian.Uint64(b[8:]) != cacheLayout {
+		return nil
+	}
+	body := b[cacheHeader:]
+	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(b[16:]) {
+		return nil
+	}
+	// Decoded tasks point into body, which nothing writes to again.
+	d := &dec{s: unsafe.String(unsafe.SliceData(body), len(body))}
+	c := &listCache{dir: d.stamp(), dirSettled: d.bool()}
+	n, _ := d.count()
+	c.entries = make([]cacheEntry, n)
+	for i := range c.entries {
+		e := &c.entries[i]
+		e.id, e.st, e.settled, e.rec = d.str(), d.stamp(), d.bool(), d.str()
+		if d.bad || i > 0 && e.id <= c.entries[i-1].id {
+			return nil
+		}
+	}
+	if d.bad || d.i != len(d.s) {
+		return nil
+	}
+	return c
+}
+
+// save writes the cache atomically. No fsync: after a crash a torn cache
+// fails its checksum and is rebuilt.
+func (c *listCache) save(path string) error {
+	size := cacheHeader + 64
+	for _, e := range c.entries {
+		size += len(e.id) + len(e.rec) + 48
+	}
+	e := &enc{b: make([]byte, cacheHeader, size)}
+	copy(e.b, cacheMagic)
+	binary.LittleEndian.PutUint64(e.b[8:], cacheLayout)
+	e.stamp(c.dir)
+	e.bool(c.dirSettled)
+	e.count(len(c.entries), false)
+	for _, x := range c.entries {
+		e.str(x.id)
+		e.stamp(x.st)
+		e.bool(x.settled)
+		e.str(x.rec)
+	}
+	binary.LittleEndian.PutUint32(e.b[16:], crc32.Checksum(e.b[cacheHeader:], castagnoli))
+
+	dir := filepath.Dir(path)
+	if err := localDir(dir); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".tasks.bin.*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name()) // a no-op after the rename
+	_, err = f.Write(e.b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+func (e *enc) stamp(st stamp) {
+	e.int(st.size)
+	e.int(st.mtime)
+	e.int(st.ctime)
+	e.uint(st.ino)
+}
+
+func (d *dec) stamp() stamp {
+	return stamp{size: d.int(), mtime: d.int(), ctime: d.int(), ino: d.uint()}
+}
+
+// localDir creates a folder of machine-local state that ignores itself, so
+// that its files stay out of git status even where .bh/.gitignore was
+// edited or predates the folder.
+func localDir(dir string) error {
+	err := os.Mkdir(dir, 0o755)
+	if errors.Is(err, os.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("*\n"), 0o644)
+}

@@ -1,0 +1,122 @@
+package task
+
+import (
+	"errors"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+const goodFile = `id: tm-abcd
+title: Fix the parser
+type: code
+priority: P2
+state: open
+createdAt: 2025-01-02T03:04:05Z
+updatedAt: 2025-01-02T03:04:05Z
+`
+
+func TestDecodeErrors(t *testing.T) {
+	for _, c := range []struct {
+		name, body string
+		line       int
+		msg, hint  string
+	}{
+		{"bad yaml", "id: tm-abcd\ntitle: x\ndescription: \"never closed\nstate: open\n", 5, "found unexpected end of stream", "git checkout -- .bh/tasks/tm-abcd.yaml"},
+		{"bad indent", "id: tm-abcd\ntitle: x\n  state: open\n", 3, "mapping values are not allowed", "fix the YAML"},
+		{"conflict", "id: tm-abcd\ntitle: x\n<<<<<<< HEAD\nstate: open\n=======\nstate: closed\n>>>>>>> theirs\n", 3, "git conflict markers", "resolve the merge conflict"},
+		{"conflict, middle only", "id: tm-abcd\ntitle: x\n=======\n", 3, "git conflict markers", "resolve the merge conflict"},
+		{"unknown state", strings.Replace(goodFile, "state: open", "state: done", 1), 5, `unknown state "done"`, "bh edit"},
+		{"unknown type", strings.Replace(goodFile, "type: code", "type: chore", 1), 3, `unknown type "chore"`, ""},
+		{"unknown priority", strings.Replace(goodFile, "priority: P2", "priority: urgent", 1), 4, `unknown priority "urgent"`, ""},
+		{"id mismatch", strings.Replace(goodFile, "id: tm-abcd", "id: tm-zzzz", 1), 1, `id "tm-zzzz" does not match the file name`, ""},
+		{"id shape", "title: x\nid: ../abcd\n", 2, `id "../abcd" is not a task id`, ""},
+		{"missing id", "title: x\nstate: open\n", 1, "missing id", ""},
+		{"missing title", "id: tm-abcd\nstate: open\n", 1, "missing title", ""},
+		{"not a mapping", "- id: tm-abcd\n", 1, "not a task", ""},
+		{"empty", "", 1, "not a task", ""},
+		{"wrong type", goodFile + "labels: ui\n", 8, "cannot unmarshal !!str `ui` into []string", "fix the YAML"},
+		{"bad time", strings.Replace(goodFile, "createdAt: 2025-01-02T03:04:05Z", "createdAt: yesterday", 1), 6, "into time.Time", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Decode(".bh/tasks/tm-abcd.yaml", []byte(c.body), "tm-abcd")
+			var fe *FileError
+			if !errors.As(err, &fe) {
+				t.Fatalf("want FileError, got %v", err)
+			}
+			if fe.Path != ".bh/tasks/tm-abcd.yaml" || fe.Line != c.line || !strings.Contains(fe.Msg, c.msg) || !strings.Contains(fe.Hint(), c.hint) {
+				t.Fatalf("got %q (line %d), hint %q", err, fe.Line, fe.Hint())
+			}
+			if want := ".bh/tasks/tm-abcd.yaml:" + strconv.Itoa(c.line) + ": "; !strings.HasPrefix(err.Error(), want) {
+				t.Fatalf("error %q should start with %q", err, want)
+			}
+			if strings.Contains(fe.Msg, "yaml: line") || strings.Contains(fe.Msg, "\n") {
+				t.Fatalf("message repeats the line or spans lines: %q", fe.Msg)
+			}
+		})
+	}
+}
+
+func TestDecodeGood(t *testing.T) {
+	tk, err := Decode("x", []byte(goodFile+"labels: [a, b]\nunknownField: kept out\n"), "tm-abcd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Task{ID: "tm-abcd", Title: "Fix the parser", Type: "code", Priority: "P2", State: Open, Labels: []string{"a", "b"},
+		CreatedAt: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC), UpdatedAt: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)}
+	if !reflect.DeepEqual(tk, want) {
+		t.Fatalf("got %+v", tk)
+	}
+	// A description may hold lines that look like markers, indented.
+	body := goodFile + "description: |\n  Heading\n  =======\n  <<<<<<< not a conflict\n"
+	if _, err := Decode("x", []byte(body), ""); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// FuzzDecode: Decode never panics, and whatever it accepts survives
+// Encode -> Decode unchanged, and the list cache's codec as well.
+func FuzzDecode(f *testing.F) {
+	for i := range 12 {
+		b, err := Encode(genTask(i, 12))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(goodFile))
+	f.Add([]byte(goodFile + "human: true\nlease:\n  worker: w\n  pid: 7\n  heartbeat: 2025-01-02T03:04:05.5+02:00\n"))
+	f.Add([]byte(goodFile + "labels: []\nquestions:\n- id: q\n  question: why\n  options: [{label: a}]\n  answer: []\n"))
+	f.Add([]byte("id: tm-abcd\ntitle: \"\\xff\\u2028\\t x\"\ntype: code\npriority: P2\nstate: open\n"))
+	f.Add([]byte("id: tm-abcd\ntitle: x\n<<<<<<< HEAD\n"))
+	f.Add([]byte("{id: tm-abcd, title: y, type: docs, priority: '1', state: closed, createdAt: 2001-12-14 21:59:43.10 -5}"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		t1, err := Decode("f.yaml", b, "")
+		if err != nil {
+			var fe *FileError
+			if !errors.As(err, &fe) || fe.Path != "f.yaml" {
+				t.Fatalf("error is not a FileError for the file: %v", err)
+			}
+			return
+		}
+		out, err := Encode(t1)
+		if err != nil {
+			t.Fatalf("accepted but cannot encode: %v", err)
+		}
+		t2, err := Decode("f.yaml", out, t1.ID)
+		if err != nil {
+			t.Fatalf("encoded form does not decode: %v\n%s", err, out)
+		}
+		if !reflect.DeepEqual(t1, t2) {
+			t.Fatalf("round trip changed the task:\n%#v\n%#v\n%s", t1, t2, out)
+		}
+		var e enc
+		encodeTask(&e, t1)
+		var t3 Task
+		if !decodeTask(&dec{s: string(e.b)}, &t3) || !reflect.DeepEqual(t1, &t3) {
+			t.Fatalf("cache codec changed the task:\n%#v\n%#v", t1, &t3)
+		}
+	})
+}

@@ -1,0 +1,26 @@
+//go:build !linux && !darwin
+
+package task
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// statAt stamps a name in dir by size and mtime only: portable, slower and
+// a little less sure than the unix version.
+func statAt(_ uintptr, dirPath, name string) stamp {
+	fi, err := os.Stat(filepath.Join(dirPath, name))
+	if err != nil {
+		return gone
+	}
+	return stamp{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+}
+
+func statFile(f *os.File) stamp {
+	fi, err := f.Stat()
+	if err != nil {
+		return gone
+	}
+	return stamp{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+}

@@ -1,0 +1,150 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/task"
+)
+
+// apply turns the agent's answer into git and task state.
+func (w *worker) apply(kill context.Context, r *run, out *agent.Outcome, runErr error) error {
+	if out != nil && out.SessionID != "" {
+		r.session = out.SessionID // a resumed session may continue under a new id
+	}
+	logPath := w.writeLog(r, out, runErr)
+	if runErr != nil || out == nil {
+		if kill.Err() != nil {
+			return w.stop(r, runErr)
+		}
+		return w.agentError(r, runErr, logPath)
+	}
+	switch res := out.Result; res.Status {
+	case agent.StatusCompleted:
+		return w.complete(r, res)
+	case agent.StatusFailed:
+		return w.fail(r, res)
+	case agent.StatusBlocked:
+		return w.park(r, res, task.Blocked)
+	case agent.StatusNeedsInput:
+		return w.park(r, res, task.AwaitingInput)
+	default:
+		return w.agentError(r, fmt.Errorf("unknown result status %q", res.Status), logPath)
+	}
+}
+
+// complete commits exactly the agent's changes with the closed task file.
+// The user's own changes stay uncommitted.
+func (w *worker) complete(r *run, res agent.Result) error {
+	id := r.t.ID
+	paths, err := w.repo.Changed(r.base)
+	if err != nil {
+		return fmt.Errorf("%s: changes: %w", id, err)
+	}
+	var before task.Task
+	t, err := w.s.Update(id, func(t *task.Task) error {
+		before = *t // appends below leave its slices as they were
+		at := now(w.s)
+		if err := t.SetState(task.Closed, at, w.opt.Name, ""); err != nil {
+			return err
+		}
+		t.Summary, t.Details, t.Issues, t.Lease = res.Summary, res.Details, res.Issues, nil
+		t.SessionID = r.session
+		t.Record(at, task.Event{Kind: task.EventRunFinished, By: w.opt.Name, Status: string(res.Status),
+			Session: r.session, Text: res.Summary})
+		// The commit's own hash cannot be inside the commit: git log
+		// --grep "bh-task: <id>" finds it.
+		t.Record(at, task.Event{Kind: task.EventCommit, By: w.opt.Name, Text: strings.Join(paths, ", ")})
+		return nil
+	})
+	if err != nil {
+		return w.salvage(r, paths, err)
+	}
+	hash, err := w.repo.Commit(append(paths, w.s.RelPath(id)), commitMessage(t))
+	if err != nil {
+		// Back to the running task, then fail it with the work kept aside.
+		if perr := w.s.Put(&before); perr != nil {
+			return fmt.Errorf("%s: commit: %w (and restoring the task: %v)", id, err, perr)
+		}
+		return w.agentError(r, fmt.Errorf("commit failed: %w", err), "")
+	}
+	removeBaseline(w.s, id)
+	w.finished(r, Event{Outcome: Completed, Summary: res.Summary, Commit: hash, Paths: paths})
+	return nil
+}
+
+func commitMessage(t *task.Task) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s\n\n", t.ID, t.Title)
+	if s := strings.TrimSpace(t.Summary); s != "" {
+		b.WriteString(s + "\n\n")
+	}
+	fmt.Fprintf(&b, "bh-task: %s\n", t.ID)
+	return b.String()
+}
+
+// fail rolls back exactly the agent's changes.
+func (w *worker) fail(r *run, res agent.Result) error {
+	id := r.t.ID
+	paths, err := w.repo.Changed(r.base)
+	if err != nil {
+		return fmt.Errorf("%s: changes: %w", id, err)
+	}
+	if err := w.repo.Rollback(r.base, paths); err != nil {
+		return w.salvage(r, paths, fmt.Errorf("rollback: %w", err))
+	}
+	_, err = w.s.Update(id, func(t *task.Task) error {
+		at := now(w.s)
+		if err := t.SetState(task.Failed, at, w.opt.Name, ""); err != nil {
+			return err
+		}
+		t.Summary, t.Details, t.Issues, t.Lease, t.SessionID = res.Summary, res.Details, res.Issues, nil, r.session
+		t.Record(at, task.Event{Kind: task.EventRunFinished, By: w.opt.Name, Status: string(res.Status),
+			Session: r.session, Text: res.Summary})
+		if len(paths) > 0 {
+			t.Record(at, task.Event{Kind: task.EventRollback, By: w.opt.Name, Text: strings.Join(paths, ", ")})
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", id, err)
+	}
+	removeBaseline(w.s, id)
+	w.finished(r, Event{Outcome: Failed, Summary: res.Summary, Paths: paths})
+	return nil
+}
+
+// salvage handles a result that could not be recorded (say, someone
+// edited the task meanwhile): the work is parked so nothing is lost, and
+// the error stops the worker.
+func (w *worker) salvage(r *run, paths []string, cause error) error {
+	if len(paths) > 0 {
+		if _, err := w.repo.Park(ParkRef(r.t.ID), r.base, paths, "bh: "+r.t.ID+" (salvaged)"); err != nil {
+			return fmt.Errorf("%s: %w (and parking the work: %v)", r.t.ID, cause, err)
+		}
+		return fmt.Errorf("%s: %w (the agent's work is parked under %s)", r.t.ID, cause, ParkRef(r.t.ID))
+	}
+	return fmt.Errorf("%s: %w", r.t.ID, cause)
+}
+
+func (w *worker) finished(r *run, e Event) {
+	e.Kind, e.Task, e.Title, e.Session = Finished, r.t.ID, r.t.Title, r.session
+	e.Elapsed = time.Since(r.started)
+	w.report(e)
+}
+
+// reason is an agent error as one line for the task.
+func reason(err error) string {
+	var re *agent.RunError
+	if errors.As(err, &re) && re.Reason != "" {
+		return re.Reason
+	}
+	if err == nil {
+		return "the agent returned no result"
+	}
+	return err.Error()
+}

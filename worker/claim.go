@@ -1,0 +1,111 @@
+package worker
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// HandWorker names the lease of a task a human claimed. Such leases are
+// never recovered automatically: only the human knows when they are done.
+const HandWorker = "hand"
+
+// ErrNothingReady means no task can be taken now.
+var ErrNothingReady = errors.New("no task is ready")
+
+// NotReadyError is a claim of a task that is not open or still waits on
+// dependencies.
+type NotReadyError struct {
+	ID      string
+	State   task.State
+	Waiting []string // dependencies not closed yet (or missing)
+}
+
+func (e *NotReadyError) Error() string {
+	if e.State != task.Open {
+		return fmt.Sprintf("%s is %s, not open", e.ID, e.State)
+	}
+	return fmt.Sprintf("%s waits on %s", e.ID, strings.Join(e.Waiting, ", "))
+}
+
+// HandLease is the lease of `bh claim`: PID 0, so no worker ever mistakes
+// it for one of its own.
+func HandLease(now time.Time) task.Lease {
+	now = now.UTC().Truncate(time.Second)
+	return task.Lease{Worker: HandWorker, Host: hostname(), Heartbeat: now, StartedAt: now}
+}
+
+// workerLease is the lease a running worker puts on its task.
+func workerLease(name string, now time.Time) task.Lease {
+	now = now.UTC().Truncate(time.Second)
+	return task.Lease{Worker: name, PID: os.Getpid(), Host: hostname(), Heartbeat: now, StartedAt: now}
+}
+
+// Claim takes one task for the lease holder. Readiness is checked again on
+// the freshly read file under the task's lock, so of two claimers (a human
+// and a worker, or two processes) exactly one wins.
+func Claim(s *task.Store, id string, lease task.Lease) (*task.Task, error) {
+	t, err := s.Update(id, func(t *task.Task) error {
+		if err := ready(s, t); err != nil {
+			return err
+		}
+		if err := t.SetState(task.InProgress, now(s), lease.Worker, "claimed"); err != nil {
+			return err
+		}
+		t.Lease = &lease
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("claim %s: %w", id, err)
+	}
+	return t, nil
+}
+
+// ClaimNext claims the first ready task in queue order (priority, then
+// age). A task someone else claimed first is skipped; ErrNothingReady says
+// none was left.
+func ClaimNext(s *task.Store, lease task.Lease) (*task.Task, error) {
+	tasks, _, err := s.List() // unreadable files are bh list's to report
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range task.Ready(tasks) {
+		t, err := Claim(s, c.ID, lease)
+		var nr *NotReadyError
+		if errors.As(err, &nr) {
+			continue // lost the race, or changed since the listing
+		}
+		return t, err
+	}
+	return nil, ErrNothingReady
+}
+
+// ready checks t against the dependencies' current files.
+func ready(s *task.Store, t *task.Task) error {
+	if t.State != task.Open {
+		return &NotReadyError{ID: t.ID, State: t.State}
+	}
+	var waiting []string
+	for _, d := range t.DependsOn {
+		dep, err := s.Get(d)
+		if err != nil || dep.State != task.Closed {
+			waiting = append(waiting, d)
+		}
+	}
+	if len(waiting) > 0 {
+		return &NotReadyError{ID: t.ID, State: t.State, Waiting: waiting}
+	}
+	return nil
+}
+
+func now(s *task.Store) time.Time {
+	clock := s.Now
+	if clock == nil {
+		clock = time.Now
+	}
+	return clock().UTC().Truncate(time.Second)
+}

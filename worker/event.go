@@ -1,0 +1,54 @@
+package worker
+
+import "time"
+
+// Kind is what an Event reports.
+type Kind string
+
+// Progress events. The worker never prints: cmd turns these into lines.
+const (
+	Started   Kind = "started"   // a task was claimed and its agent starts
+	Finished  Kind = "finished"  // a run ended; Outcome says how
+	Waiting   Kind = "waiting"   // nothing is ready; the worker idles
+	Recovered Kind = "recovered" // a dead worker's task went back to open
+	Answered  Kind = "answered"  // a human answered (bh demo narrates it)
+)
+
+// Outcome is how a run ended.
+type Outcome string
+
+// Outcomes of a run. The first four are the agent's own statuses.
+const (
+	Completed  Outcome = "completed"
+	Failed     Outcome = "failed"
+	Blocked    Outcome = "blocked"
+	NeedsInput Outcome = "needs_input"
+	AgentError Outcome = "error"    // the agent crashed, timed out or answered garbage
+	Stopped    Outcome = "stopped"  // the kill context stopped the agent
+	Conflict   Outcome = "conflict" // parked work could not be restored; nothing ran
+)
+
+// Event is one step of the worker's progress.
+type Event struct {
+	Kind    Kind
+	Task    string
+	Title   string
+	Outcome Outcome
+	Resume  bool   // Started: the agent resumes an earlier session
+	Session string // the agent session
+	Summary string
+	// Questions are the texts of the questions the task now waits on
+	// (needs_input, blocked, conflict); Question is the first of them.
+	Question  string
+	Questions []string
+	Commit    string   // Completed: the commit made
+	Paths     []string // the agent's changed paths (committed, rolled back or parked)
+	Elapsed   time.Duration
+	Err       error // AgentError: what went wrong
+}
+
+func (w *worker) report(e Event) {
+	if w.opt.Report != nil {
+		w.opt.Report(e)
+	}
+}

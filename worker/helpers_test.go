@@ -1,0 +1,197 @@
+package worker
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/task"
+)
+
+// newStore makes a real git repository with one commit and bh initialised
+// (and committed) in it.
+func newStore(t testing.TB) *task.Store {
+	t.Helper()
+	dir := t.TempDir()
+	if err := demoRepo(dir); err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := task.Init(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gitT(t, dir, "add", ".bh")
+	gitT(t, dir, "commit", "-q", "-m", "bh init")
+	return s
+}
+
+func gitT(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimRight(string(out), "\n")
+}
+
+func lines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	l := strings.Split(s, "\n")
+	sort.Strings(l)
+	return l
+}
+
+// committed lists the paths the commit at rev changed.
+func committed(t testing.TB, dir, rev string) []string {
+	return lines(gitT(t, dir, "show", "--name-only", "--format=", rev))
+}
+
+// tree lists every path in rev's tree.
+func tree(t testing.TB, dir, rev string) []string {
+	return lines(gitT(t, dir, "ls-tree", "-r", "--name-only", rev))
+}
+
+func writeFile(t testing.TB, dir, name, body string) {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readFile(t testing.TB, dir, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func exists(dir, name string) bool {
+	_, err := os.Stat(filepath.Join(dir, name))
+	return err == nil
+}
+
+func addTask(t testing.TB, s *task.Store, title string, deps ...string) *task.Task {
+	t.Helper()
+	tk, err := s.Create(&task.Task{Title: title, DependsOn: deps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tk
+}
+
+func getTask(t testing.TB, s *task.Store, id string) *task.Task {
+	t.Helper()
+	tk, err := s.Get(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tk
+}
+
+// fake is a scripted agent: each call runs the next step and records the
+// request it got.
+type fake struct {
+	mu    sync.Mutex
+	steps []stepFn
+	reqs  []agent.Request
+}
+
+func (f *fake) Run(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
+	f.mu.Lock()
+	f.reqs = append(f.reqs, req)
+	if len(f.steps) == 0 {
+		f.mu.Unlock()
+		return nil, &agent.RunError{Reason: "fake agent: no step left", ExitCode: -1}
+	}
+	step := f.steps[0]
+	f.steps = f.steps[1:]
+	f.mu.Unlock()
+	return step(ctx, req)
+}
+
+func (f *fake) requests() []agent.Request {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]agent.Request(nil), f.reqs...)
+}
+
+// step writes files (name -> body; "" deletes) into the repository and
+// answers with res.
+type stepFn = func(ctx context.Context, req agent.Request) (*agent.Outcome, error)
+
+func step(files map[string]string, res agent.Result) stepFn {
+	return func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
+		for name, body := range files {
+			p := filepath.Join(req.Dir, name)
+			if body == "" {
+				os.Remove(p)
+				continue
+			}
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+				return nil, err
+			}
+		}
+		return &agent.Outcome{Result: res, SessionID: req.SessionID}, nil
+	}
+}
+
+func done(summary string) agent.Result {
+	return agent.Result{Status: agent.StatusCompleted, Summary: summary}
+}
+
+// runOnce runs a worker until nothing is ready and returns its events.
+func runOnce(t testing.TB, s *task.Store, r agent.Runner) []Event {
+	t.Helper()
+	var mu sync.Mutex
+	var evs []Event
+	opt := Options{Runner: r, Once: true, Report: func(e Event) { mu.Lock(); evs = append(evs, e); mu.Unlock() }}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := Run(ctx, ctx, s, opt); err != nil {
+		t.Fatalf("worker: %v", err)
+	}
+	return evs
+}
+
+func finishedEvents(evs []Event) []Event {
+	var out []Event
+	for _, e := range evs {
+		if e.Kind == Finished {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func lastEvent(t *task.Task, kind string) (task.Event, bool) {
+	for i := len(t.History) - 1; i >= 0; i-- {
+		if t.History[i].Kind == kind {
+			return t.History[i], true
+		}
+	}
+	return task.Event{}, false
+}
+
+func refExists(dir, ref string) bool {
+	cmd := exec.Command("git", "rev-parse", "-q", "--verify", ref)
+	cmd.Dir = dir
+	return cmd.Run() == nil
+}

@@ -1,0 +1,67 @@
+package worker
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// Holder is who holds .bh/worker.lock.
+type Holder struct {
+	PID   int       `json:"pid"`
+	Host  string    `json:"host"`
+	Since time.Time `json:"since"`
+}
+
+// BusyError refuses a second worker in the same working tree.
+type BusyError struct {
+	Holder Holder // zero when the file could not be read
+}
+
+func (e *BusyError) Error() string {
+	h := e.Holder
+	if h.PID == 0 {
+		return "another worker is already running in this working tree (it holds .bh/worker.lock)"
+	}
+	return fmt.Sprintf("another worker is already running in this working tree (pid %d on %s, since %s)",
+		h.PID, h.Host, h.Since.Local().Format("2006-01-02 15:04:05"))
+}
+
+// lockWorker takes .bh/worker.lock for the life of a worker, so two
+// workers never race over one index and working tree. The flock goes away
+// with the process, so a crashed worker never leaves a stale lock.
+func lockWorker(bhDir string, now time.Time) (unlock func(), err error) {
+	path := filepath.Join(bhDir, "worker.lock")
+	l := flock.New(path, flock.SetPermissions(0o644))
+	ok, err := l.TryLock()
+	if err != nil {
+		return nil, fmt.Errorf("worker lock: %w", err)
+	}
+	if !ok {
+		e := &BusyError{}
+		if b, err := os.ReadFile(path); err == nil {
+			json.Unmarshal(b, &e.Holder) // best effort: the error stands without it
+		}
+		return nil, e
+	}
+	h := Holder{PID: os.Getpid(), Host: hostname(), Since: now.UTC()}
+	b, _ := json.Marshal(h)
+	// Rewriting in place keeps the inode the flock is on.
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		l.Unlock()
+		return nil, fmt.Errorf("worker lock: %w", err)
+	}
+	return func() { l.Unlock() }, nil
+}
+
+func hostname() string {
+	h, err := os.Hostname()
+	if err != nil || h == "" {
+		return "localhost"
+	}
+	return h
+}

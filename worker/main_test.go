@@ -1,0 +1,69 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/task"
+)
+
+// The test binary doubles as a second bh process, so that claims and
+// crashes are tested across real processes. BH_WORKER_HELPER picks the role.
+func TestMain(m *testing.M) {
+	switch os.Getenv("BH_WORKER_HELPER") {
+	case "":
+		os.Exit(m.Run())
+	case "claim":
+		os.Exit(helperClaim())
+	case "hang":
+		os.Exit(helperHang())
+	}
+	fmt.Fprintln(os.Stderr, "unknown helper")
+	os.Exit(2)
+}
+
+// helperClaim races for the next task and prints what it won.
+func helperClaim() int {
+	s, err := task.Find(".")
+	if err != nil {
+		fmt.Println("error:", err)
+		return 1
+	}
+	t, err := ClaimNext(s, HandLease(now(s)))
+	switch {
+	case errors.Is(err, ErrNothingReady):
+		fmt.Println("none")
+	case err != nil:
+		fmt.Println("error:", err)
+		return 1
+	default:
+		fmt.Println("won", t.ID)
+	}
+	return 0
+}
+
+// helperHang runs a worker whose agent leaves partial work and then hangs
+// until the process is killed.
+func helperHang() int {
+	s, err := task.Find(".")
+	if err != nil {
+		fmt.Println("error:", err)
+		return 1
+	}
+	hang := agent.RunnerFunc(func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
+		os.WriteFile(filepath.Join(req.Dir, "half.txt"), []byte("half done\n"), 0o644)
+		fmt.Println("started", req.SessionID)
+		select {}
+	})
+	ctx := context.Background()
+	if err := Run(ctx, ctx, s, Options{Runner: hang, Once: true}); err != nil {
+		fmt.Println("error:", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,117 @@
+package notify
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// DefaultTimeout bounds one delivery attempt when the config sets none.
+const DefaultTimeout = 10 * time.Second
+
+// sink is one target of one config entry, with its own queue and goroutine
+// so a slow webhook never holds up a desktop popup.
+type sink struct {
+	name    string // for log lines; never holds a webhook's secret path
+	all     bool
+	events  []string
+	deliver func(ctx context.Context, e Event) error
+	queue   chan Event
+}
+
+func (s *sink) wants(name string) bool { return s.all || slices.Contains(s.events, name) }
+
+// build turns the config entries into sinks, or says which entry is wrong.
+func build(cfgs []task.NotifyConfig, n *Notifier) ([]*sink, error) {
+	var sinks []*sink
+	for i, c := range cfgs {
+		s, err := buildEntry(c, n)
+		if err != nil {
+			return nil, fmt.Errorf("notify entry %d (%s): %w", i+1, describe(c), err)
+		}
+		sinks = append(sinks, s...)
+	}
+	return sinks, nil
+}
+
+func buildEntry(c task.NotifyConfig, n *Notifier) ([]*sink, error) {
+	timeout := DefaultTimeout
+	if c.Timeout != "" {
+		d, err := time.ParseDuration(c.Timeout)
+		if err != nil || d <= 0 {
+			return nil, fmt.Errorf("timeout %q must be a positive duration such as 10s", c.Timeout)
+		}
+		timeout = d
+	}
+	if len(c.Events) == 0 {
+		return nil, fmt.Errorf(`no events listed (use "*" for all)`)
+	}
+	for _, ev := range c.Events {
+		if !slices.Contains(known, ev) {
+			return nil, fmt.Errorf("unknown event %q (known: %s)", ev, strings.Join(known, ", "))
+		}
+	}
+	var out []*sink
+	add := func(name string, deliver func(context.Context, Event) error) {
+		out = append(out, &sink{
+			name: name, all: slices.Contains(c.Events, AllEvents), events: c.Events,
+			deliver: deliver, queue: make(chan Event, n.tune.queue),
+		})
+	}
+	if strings.TrimSpace(c.Command) != "" {
+		cmd := &command{line: c.Command, timeout: timeout}
+		add("command "+short(c.Command), cmd.deliver)
+	}
+	if c.Webhook != "" {
+		u, err := url.Parse(c.Webhook)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf("webhook must be an http or https URL")
+		}
+		w := &webhook{url: c.Webhook, timeout: timeout, attempts: n.tune.attempts, backoff: n.tune.backoff}
+		add("webhook "+u.Scheme+"://"+u.Host, w.deliver)
+	}
+	if c.Desktop {
+		d := &desktop{timeout: timeout, logf: n.logf}
+		add("desktop", d.deliver)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no command, webhook or desktop target")
+	}
+	return out, nil
+}
+
+// describe names an entry in errors without printing a webhook's full URL,
+// whose path is often a secret token.
+func describe(c task.NotifyConfig) string {
+	var parts []string
+	if c.Command != "" {
+		parts = append(parts, "command "+short(c.Command))
+	}
+	if c.Webhook != "" {
+		if u, err := url.Parse(c.Webhook); err == nil && u.Host != "" {
+			parts = append(parts, "webhook "+u.Scheme+"://"+u.Host)
+		} else {
+			parts = append(parts, "webhook")
+		}
+	}
+	if c.Desktop {
+		parts = append(parts, "desktop")
+	}
+	if len(parts) == 0 {
+		return "empty"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func short(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 40 {
+		s = string(r[:39]) + "…"
+	}
+	return fmt.Sprintf("%q", s)
+}

@@ -1,0 +1,74 @@
+package notify
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// Notification event names. The input.* ones are task history kinds too.
+const (
+	EventInputRequested = task.EventInputRequested
+	EventInputReceived  = task.EventInputReceived
+	EventInputExpired   = task.EventInputExpired
+	EventInputReminder  = "input.reminder"
+	EventTaskCompleted  = "task.completed"
+	EventTaskFailed     = "task.failed"
+	EventTaskBlocked    = "task.blocked"
+	// AllEvents in a notifier's events list matches every event.
+	AllEvents = "*"
+)
+
+// known is what a config's events list may name.
+var known = []string{
+	EventInputRequested, EventInputReceived, EventInputExpired, EventInputReminder,
+	EventTaskCompleted, EventTaskFailed, EventTaskBlocked, AllEvents,
+}
+
+// Event is one notification. Its JSON is the webhook body and BH_EVENT_JSON,
+// so field names are part of bh's interface: keep them stable.
+type Event struct {
+	Name       string    `json:"event"`
+	TaskID     string    `json:"taskId"`
+	Title      string    `json:"title"`
+	State      string    `json:"state,omitempty"`
+	Question   string    `json:"question,omitempty"`
+	QuestionID string    `json:"questionId,omitempty"`
+	Summary    string    `json:"summary,omitempty"`
+	At         time.Time `json:"at"`
+}
+
+// FromTask builds the event name for t as it stands now: its state, its
+// current question (the pending one, if any) and its summary.
+func FromTask(name string, t *task.Task, now time.Time) Event {
+	e := Event{
+		Name: name, TaskID: t.ID, Title: t.Title, State: string(t.State),
+		Question: t.Question, Summary: t.Summary, At: now.UTC(),
+	}
+	for i := len(t.Questions) - 1; i >= 0; i-- {
+		if q := t.Questions[i]; q.Status == task.QuestionPending {
+			e.QuestionID = q.ID
+			if e.Question == "" {
+				e.Question = q.Question
+			}
+			break
+		}
+	}
+	return e
+}
+
+// env is the environment a command notifier sees on top of bh's own.
+func (e Event) env() []string {
+	b, _ := json.Marshal(e) // cannot fail: strings and a time
+	return []string{
+		"BH_EVENT=" + e.Name,
+		"BH_TASK_ID=" + e.TaskID,
+		"BH_TASK_TITLE=" + e.Title,
+		"BH_QUESTION=" + e.Question,
+		"BH_QUESTION_ID=" + e.QuestionID,
+		"BH_STATE=" + e.State,
+		"BH_SUMMARY=" + e.Summary,
+		"BH_EVENT_JSON=" + string(b),
+	}
+}

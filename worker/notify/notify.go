@@ -1,0 +1,138 @@
+// Package notify delivers bh's notifications (the notify: list of
+// .bh/config.yaml) to shell commands, webhooks and the desktop. Delivery
+// happens in the background: a failing or slow notifier is logged and never
+// holds up or stops the worker.
+package notify
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// Notifier fans events out to the configured targets. A nil *Notifier is
+// valid and does nothing, so callers need not check whether any are set.
+type Notifier struct {
+	sinks []*sink
+	tune  tuning
+
+	logMu sync.Mutex
+	log   func(format string, args ...any)
+
+	mu     sync.RWMutex // guards closed against Send racing Close
+	closed bool
+	wg     sync.WaitGroup
+	ctx    context.Context // cancelled when Close gives up waiting
+	cancel context.CancelFunc
+}
+
+// tuning holds knobs tests turn down; New uses the defaults.
+type tuning struct {
+	queue    int           // events waiting per target before Send drops
+	attempts int           // webhook tries per event
+	backoff  time.Duration // first wait between webhook tries, doubled after each
+}
+
+var defaults = tuning{queue: 64, attempts: 3, backoff: 500 * time.Millisecond}
+
+// New checks cfgs and starts one delivery goroutine per target. Errors name
+// the bad entry (1-based). logf receives every delivery failure; it is never
+// called from two goroutines at once. A nil logf discards.
+func New(cfgs []task.NotifyConfig, logf func(format string, args ...any)) (*Notifier, error) {
+	return newNotifier(cfgs, logf, defaults)
+}
+
+func newNotifier(cfgs []task.NotifyConfig, logf func(string, ...any), tune tuning) (*Notifier, error) {
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	n := &Notifier{log: logf, tune: tune}
+	sinks, err := build(cfgs, n)
+	if err != nil {
+		return nil, err
+	}
+	n.sinks = sinks
+	n.ctx, n.cancel = context.WithCancel(context.Background())
+	for _, s := range sinks {
+		n.wg.Add(1)
+		go n.run(s)
+	}
+	return n, nil
+}
+
+// logf serialises calls to the caller's logger.
+func (n *Notifier) logf(format string, args ...any) {
+	n.logMu.Lock()
+	defer n.logMu.Unlock()
+	n.log(format, args...)
+}
+
+// Send queues e for every target that listens to e.Name and returns at once.
+// A target whose queue is full drops e with a log line. A zero e.At is
+// stamped with the current time.
+func (n *Notifier) Send(e Event) {
+	if n == nil {
+		return
+	}
+	if e.At.IsZero() {
+		e.At = time.Now().UTC()
+	}
+	n.mu.RLock()
+	defer n.mu.RUnlock()
+	if n.closed {
+		n.logf("notify: %s for %s after close, dropped", e.Name, e.TaskID)
+		return
+	}
+	for _, s := range n.sinks {
+		if !s.wants(e.Name) {
+			continue
+		}
+		select {
+		case s.queue <- e:
+		default:
+			n.logf("notify: %s: queue full, dropped %s for %s", s.name, e.Name, e.TaskID)
+		}
+	}
+}
+
+func (n *Notifier) run(s *sink) {
+	defer n.wg.Done()
+	for e := range s.queue {
+		if n.ctx.Err() != nil {
+			continue // Close gave up: drop the rest quietly
+		}
+		if err := s.deliver(n.ctx, e); err != nil && n.ctx.Err() == nil {
+			n.logf("notify: %s: %s for %s: %v", s.name, e.Name, e.TaskID, err)
+		}
+	}
+}
+
+// Close stops accepting events and waits for queued ones to be delivered.
+// If ctx ends first, deliveries in flight are cancelled, the rest dropped,
+// and Close returns ctx's error.
+func (n *Notifier) Close(ctx context.Context) error {
+	if n == nil {
+		return nil
+	}
+	n.mu.Lock()
+	if !n.closed {
+		n.closed = true
+		for _, s := range n.sinks {
+			close(s.queue)
+		}
+	}
+	n.mu.Unlock()
+	done := make(chan struct{})
+	go func() { n.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		n.cancel()
+		return nil
+	case <-ctx.Done():
+		n.cancel()
+		return fmt.Errorf("notify: close: pending notifications dropped: %w", context.Cause(ctx))
+	}
+}

@@ -1,0 +1,85 @@
+package worker
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/bh-tracker/bh/prompts"
+	"github.com/bh-tracker/bh/task"
+)
+
+// Prompt renders what the agent is told for t: the task prompt on a first
+// run, the resume prompt (every question and answer so far) when resume.
+// A resume with nothing answered yet (after a crash or a stop) repeats the
+// task prompt in the same session.
+func Prompt(s *task.Store, t *task.Task, resume bool) (string, error) {
+	set := prompts.Set{Dir: filepath.Join(s.Dir, "prompts")}
+	d := promptData(s, t)
+	if resume && len(d.Rounds) > 0 {
+		return set.Resume(d)
+	}
+	return set.Task(d)
+}
+
+func promptData(s *task.Store, t *task.Task) prompts.Data {
+	d := prompts.Data{ID: t.ID, Title: t.Title, Description: t.Description,
+		Type: string(t.Type), Priority: string(t.Priority), Size: string(t.Size), Rounds: rounds(t)}
+	if t.Parent != "" {
+		ref := &prompts.Ref{ID: t.Parent}
+		if p, err := s.Get(t.Parent); err == nil {
+			ref.Title = p.Title
+		}
+		d.Parent = ref
+	}
+	for _, id := range t.DependsOn {
+		if dep, err := s.Get(id); err == nil && dep.State == task.Closed {
+			d.Deps = append(d.Deps, prompts.Dep{ID: dep.ID, Title: dep.Title, Summary: dep.Summary})
+		}
+	}
+	return d
+}
+
+// rounds lists every question asked and every answer given so far, in the
+// order asked: typed questions from t.Questions, and flat ones (a task
+// answered by an older bh or by hand) from the history.
+func rounds(t *task.Task) []prompts.Round {
+	var out []prompts.Round
+	seen := map[string]bool{}
+	flat := -1 // the flat question still waiting for its answer
+	for _, e := range t.History {
+		switch e.Kind {
+		case task.EventInputRequested:
+			if e.QuestionID != "" {
+				if q := findQuestion(t, e.QuestionID); q != nil && !seen[q.ID] {
+					seen[q.ID] = true
+					out = append(out, prompts.Round{Header: q.Header, Question: q.Question,
+						Answer: strings.Join(q.Answer, ", ")})
+				}
+				continue
+			}
+			out = append(out, prompts.Round{Question: e.Text})
+			flat = len(out) - 1
+		case task.EventInputReceived:
+			if e.QuestionID == "" && flat >= 0 {
+				out[flat].Answer = e.Text
+				flat = -1
+			}
+		}
+	}
+	// Questions no event mentions (hand-edited files) still count.
+	for _, q := range t.Questions {
+		if !seen[q.ID] {
+			out = append(out, prompts.Round{Header: q.Header, Question: q.Question, Answer: strings.Join(q.Answer, ", ")})
+		}
+	}
+	return out
+}
+
+func findQuestion(t *task.Task, id string) *task.Question {
+	for i := range t.Questions {
+		if t.Questions[i].ID == id {
+			return &t.Questions[i]
+		}
+	}
+	return nil
+}

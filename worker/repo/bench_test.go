@@ -1,0 +1,94 @@
+package repo
+
+import (
+	"fmt"
+	"testing"
+)
+
+// benchRepo is a committed 5,000-file repository in 100 directories, with
+// a user in the middle of some work of their own.
+func benchRepo(b *testing.B) *Repo {
+	b.Helper()
+	r := newRepo(b)
+	files := map[string]string{".gitignore": "build/\n"}
+	for i := range 5000 {
+		files[fmt.Sprintf("pkg%03d/file%04d.go", i/50, i)] = fmt.Sprintf("package pkg\n\n// file %d\n", i)
+	}
+	commitFiles(b, r, files)
+	writeT(b, r, "pkg000/file0000.go", "package pkg // user edit\n")
+	writeT(b, r, "notes.txt", "user notes\n")
+	writeT(b, r, "build/out.o", "ignored")
+	return r
+}
+
+// BenchmarkOverhead5000 is the worker's git overhead per task: baseline,
+// the agent writes two files, find its changes, commit them.
+func BenchmarkOverhead5000(b *testing.B) {
+	r := benchRepo(b)
+	n := 0
+	for b.Loop() {
+		n++
+		base, err := r.Baseline()
+		if err != nil {
+			b.Fatal(err)
+		}
+		writeT(b, r, "pkg042/file2100.go", fmt.Sprintf("package pkg\n\n// agent run %d\n", n))
+		writeT(b, r, fmt.Sprintf("pkg099/new%d.go", n), "package pkg\n")
+		changed, err := r.Changed(base)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(changed) != 2 {
+			b.Fatalf("changed %q", changed)
+		}
+		if _, err := r.Commit(changed, "agent work"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkBaseline5000(b *testing.B) {
+	r := benchRepo(b)
+	for b.Loop() {
+		if _, err := r.Baseline(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkChanged5000(b *testing.B) {
+	r := benchRepo(b)
+	base, err := r.Baseline()
+	if err != nil {
+		b.Fatal(err)
+	}
+	writeT(b, r, "pkg042/file2100.go", "package pkg // agent\n")
+	for b.Loop() {
+		if _, err := r.Changed(base); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkParkUnpark5000 parks two changed files and brings them back.
+func BenchmarkParkUnpark5000(b *testing.B) {
+	r := benchRepo(b)
+	for b.Loop() {
+		base, err := r.Baseline()
+		if err != nil {
+			b.Fatal(err)
+		}
+		writeT(b, r, "pkg042/file2100.go", "package pkg // agent\n")
+		writeT(b, r, "pkg099/new.go", "package pkg\n")
+		changed, _ := r.Changed(base)
+		if _, err := r.Park(parkRef, base, changed, "park"); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := r.Unpark(parkRef); err != nil {
+			b.Fatal(err)
+		}
+		if err := r.Rollback(base, changed); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,116 @@
+package repo
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+)
+
+// gitError is a git command that failed; Stderr carries git's own words.
+type gitError struct {
+	Args   []string
+	Code   int
+	Stdout string
+	Stderr string
+	Err    error
+}
+
+func (e *gitError) Error() string {
+	msg := strings.TrimSpace(e.Stderr)
+	if msg == "" {
+		msg = strings.TrimSpace(e.Stdout)
+	}
+	if msg == "" {
+		msg = e.Err.Error()
+	}
+	msg = strings.TrimPrefix(msg, "fatal: ")
+	msg = strings.TrimPrefix(msg, "error: ")
+	return fmt.Sprintf("git %s: %s", e.Args[0], msg)
+}
+
+func (e *gitError) Unwrap() error { return e.Err }
+
+// gitEnv makes git's output parseable and our pathspecs literal: a file named
+// "*.go" must never stand for every Go file.
+func gitEnv() []string {
+	return append(os.Environ(), "LC_ALL=C", "GIT_LITERAL_PATHSPECS=1", "GIT_TERMINAL_PROMPT=0")
+}
+
+func runGit(dir string, stdin []byte, args ...string) ([]byte, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = gitEnv()
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		ge := &gitError{Args: args, Code: -1, Stdout: stdout.String(), Stderr: stderr.String(), Err: err}
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			ge.Code = ee.ExitCode()
+		}
+		return stdout.Bytes(), ge
+	}
+	return stdout.Bytes(), nil
+}
+
+// git runs a command that may write the index, the working tree or refs.
+func (r *Repo) git(stdin []byte, args ...string) ([]byte, error) {
+	return runGit(r.Root, stdin, args...)
+}
+
+// read runs a read-only command without taking optional locks, so bh never
+// competes with the user's editor or shell prompt for index.lock.
+func (r *Repo) read(stdin []byte, args ...string) ([]byte, error) {
+	return runGit(r.Root, stdin, append([]string{"--no-optional-locks"}, args...)...)
+}
+
+// nulJoin is the stdin of --pathspec-from-file=- --pathspec-file-nul.
+func nulJoin(paths []string) []byte {
+	var b bytes.Buffer
+	for _, p := range paths {
+		b.WriteString(p)
+		b.WriteByte(0)
+	}
+	return b.Bytes()
+}
+
+// splitNul splits -z output, dropping the empty tail.
+func splitNul(out []byte) []string {
+	var fields []string
+	for len(out) > 0 {
+		i := bytes.IndexByte(out, 0)
+		if i < 0 {
+			fields = append(fields, string(out))
+			break
+		}
+		fields = append(fields, string(out[:i]))
+		out = out[i+1:]
+	}
+	return fields
+}
+
+// batches splits paths into argument lists small enough for any exec limit.
+func batches(paths []string) [][]string {
+	const limit = 64 << 10
+	var out [][]string
+	var cur []string
+	size := 0
+	for _, p := range paths {
+		if size+len(p)+1 > limit && len(cur) > 0 {
+			out = append(out, cur)
+			cur, size = nil, 0
+		}
+		cur = append(cur, p)
+		size += len(p) + 1
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
+}

@@ -1,0 +1,130 @@
+// Package repo is everything bh does to the user's git repository.
+//
+// The git binary does whatever touches the index or the working tree (status,
+// add, commit, restore, update-index): it honours the user's ignore rules,
+// filters, hooks and locks. go-git only reads objects and writes bh's own
+// snapshot objects; bh's refs live under refs/bh/. See /work/shared/GIT.md.
+//
+// Paths are repository-relative with forward slashes, exactly as git prints
+// them with -z: spaces, newlines and non-ASCII names need no quoting.
+package repo
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+)
+
+// Repo is a git working tree.
+type Repo struct {
+	Root string // top level of the working tree
+
+	gitDir    string // this worktree's git dir: HEAD, MERGE_HEAD, index
+	commonDir string // objects and refs, shared by all worktrees
+
+	storeOnce sync.Once
+	store     *filesystem.Storage
+
+	modeOnce sync.Once
+	fileMode bool // core.fileMode: whether the exec bit counts
+}
+
+// Open finds the repository containing dir.
+func Open(dir string) (*Repo, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open repository: %w", err)
+	}
+	out, err := runGit(abs, nil, "rev-parse", "--show-toplevel", "--absolute-git-dir",
+		"--git-common-dir", "--show-object-format")
+	if err != nil {
+		var ge *gitError
+		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "not a git repository") {
+			return nil, fmt.Errorf("open repository: %s is not inside a git repository", abs)
+		}
+		return nil, fmt.Errorf("open repository %s: %w", abs, err)
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) != 4 {
+		return nil, fmt.Errorf("open repository %s: unexpected rev-parse output %q", abs, out)
+	}
+	if lines[3] != "sha1" {
+		return nil, fmt.Errorf("open repository %s: %s object format is not supported", abs, lines[3])
+	}
+	common := lines[2]
+	if !filepath.IsAbs(common) {
+		common = filepath.Join(abs, common)
+	}
+	return &Repo{Root: lines[0], gitDir: lines[1], commonDir: filepath.Clean(common)}, nil
+}
+
+// storage opens the object and ref store directly rather than through
+// git.PlainOpen, which refuses repositories with extensions.worktreeConfig
+// (go-git#1943); bh only needs objects and refs, which that extension leaves alone.
+func (r *Repo) storage() *filesystem.Storage {
+	r.storeOnce.Do(func() {
+		r.store = filesystem.NewStorageWithOptions(osfs.New(r.commonDir),
+			cache.NewObjectLRUDefault(), filesystem.Options{AlternatesFS: osfs.New("/")})
+	})
+	return r.store
+}
+
+// honourFileMode reports core.fileMode (default true).
+func (r *Repo) honourFileMode() bool {
+	r.modeOnce.Do(func() {
+		out, err := r.read(nil, "config", "--type=bool", "core.fileMode")
+		r.fileMode = err != nil || strings.TrimSpace(string(out)) != "false"
+	})
+	return r.fileMode
+}
+
+// Head returns the commit HEAD points to, or "" on an unborn branch.
+func (r *Repo) Head() (string, error) {
+	out, err := r.read(nil, "rev-parse", "-q", "--verify", "HEAD^{commit}")
+	if err != nil {
+		var ge *gitError
+		if errors.As(err, &ge) && ge.Code == 1 && strings.TrimSpace(ge.Stderr) == "" {
+			return "", nil
+		}
+		return "", fmt.Errorf("read HEAD: %w", err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// InProgressOp names the operation the user is in the middle of: "merge",
+// "rebase", "am", "cherry-pick", "revert", "bisect", or "" when none.
+// Committing for an agent in the middle of one would mix their work into it.
+func (r *Repo) InProgressOp() (string, error) {
+	checks := []struct{ file, op string }{
+		{"rebase-merge", "rebase"},
+		{"rebase-apply/applying", "am"},
+		{"rebase-apply", "rebase"},
+		{"MERGE_HEAD", "merge"},
+		{"CHERRY_PICK_HEAD", "cherry-pick"},
+		{"REVERT_HEAD", "revert"},
+		{"BISECT_LOG", "bisect"},
+	}
+	for _, c := range checks {
+		_, err := os.Lstat(filepath.Join(r.gitDir, c.file))
+		if err == nil {
+			return c.op, nil
+		}
+		if !errors.Is(err, os.ErrNotExist) {
+			return "", fmt.Errorf("check in-progress operation: %w", err)
+		}
+	}
+	return "", nil
+}
+
+// isBhPath reports whether p belongs to bh's own task files, which the worker
+// commits and restores itself.
+func isBhPath(p string) bool {
+	return p == ".bh" || strings.HasPrefix(p, ".bh/")
+}

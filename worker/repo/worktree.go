@@ -1,0 +1,126 @@
+package repo
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"syscall"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+)
+
+// fileState is what one path holds in the working tree. Data is the raw bytes
+// (a symlink's target), before any clean filter.
+type fileState struct {
+	Exists bool
+	Mode   filemode.FileMode
+	Data   []byte
+}
+
+func (f fileState) hash() plumbing.Hash {
+	return plumbing.ComputeHash(plumbing.BlobObject, f.Data)
+}
+
+func (r *Repo) abs(p string) string { return filepath.Join(r.Root, filepath.FromSlash(p)) }
+
+// readFile reads p from the working tree. Anything that is not a regular file
+// or a symlink (a directory, a socket) counts as absent: git cannot track it.
+func (r *Repo) readFile(p string) (fileState, error) {
+	full := r.abs(p)
+	fi, err := os.Lstat(full)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			return fileState{}, nil
+		}
+		return fileState{}, err
+	}
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(full)
+		if err != nil {
+			return fileState{}, err
+		}
+		return fileState{Exists: true, Mode: filemode.Symlink, Data: []byte(target)}, nil
+	case fi.Mode().IsRegular():
+		data, err := os.ReadFile(full)
+		if err != nil {
+			return fileState{}, err
+		}
+		mode := filemode.Regular
+		if fi.Mode()&0o100 != 0 {
+			mode = filemode.Executable
+		}
+		return fileState{Exists: true, Mode: mode, Data: data}, nil
+	}
+	return fileState{}, nil
+}
+
+// sameMode compares modes the way git does: the exec bit only counts when
+// core.fileMode is on.
+func (r *Repo) sameMode(a, b filemode.FileMode) bool {
+	if a == b {
+		return true
+	}
+	regular := func(m filemode.FileMode) bool { return m == filemode.Regular || m == filemode.Executable }
+	return !r.honourFileMode() && regular(a) && regular(b)
+}
+
+// writeFile puts data at p with mode, atomically: a reader (or a crash) sees
+// the old content or the new, never half of it.
+func (r *Repo) writeFile(p string, mode filemode.FileMode, data []byte) error {
+	full := r.abs(p)
+	if fi, err := os.Lstat(full); err == nil && fi.IsDir() {
+		// a directory the agent made where a file was: its files are gone by now
+		if err := os.Remove(full); err != nil {
+			return fmt.Errorf("restore %s: a directory is in the way: %w", p, err)
+		}
+	}
+	dir := filepath.Dir(full)
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return fmt.Errorf("restore %s: %w", p, err)
+	}
+	tmp := filepath.Join(dir, fmt.Sprintf(".bh-restore-%d-%s", os.Getpid(), path.Base(p)))
+	if len(tmp)-len(dir) > 200 {
+		tmp = filepath.Join(dir, fmt.Sprintf(".bh-restore-%d", os.Getpid()))
+	}
+	_ = os.Remove(tmp)
+	if mode == filemode.Symlink {
+		if err := os.Symlink(string(data), tmp); err != nil {
+			return fmt.Errorf("restore %s: %w", p, err)
+		}
+	} else {
+		perm := os.FileMode(0o666)
+		if mode == filemode.Executable {
+			perm = 0o777
+		}
+		if err := os.WriteFile(tmp, data, perm); err != nil {
+			_ = os.Remove(tmp)
+			return fmt.Errorf("restore %s: %w", p, err)
+		}
+	}
+	if err := os.Rename(tmp, full); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("restore %s: %w", p, err)
+	}
+	return nil
+}
+
+// removeFile deletes p, then each parent directory left empty, up to the
+// root. Only files and empty directories go: never a directory with content.
+func (r *Repo) removeFile(p string) error {
+	full := r.abs(p)
+	err := os.Remove(full)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+		return fmt.Errorf("remove %s: %w", p, err)
+	}
+	for dir := path.Dir(p); dir != "." && dir != "/"; dir = path.Dir(dir) {
+		if os.Remove(r.abs(dir)) != nil {
+			break
+		}
+	}
+	return nil
+}

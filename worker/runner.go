@@ -1,0 +1,45 @@
+package worker
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/task"
+)
+
+// DefaultAgentTimeout bounds one agent run when the config sets none.
+const DefaultAgentTimeout = 30 * time.Minute
+
+// NewRunner builds the agent the config asks for: Claude Code by default,
+// or any command that speaks bh's result contract.
+func NewRunner(cfg task.AgentConfig) (agent.Runner, error) {
+	timeout := DefaultAgentTimeout
+	if cfg.Timeout != "" {
+		d, err := time.ParseDuration(cfg.Timeout)
+		if err != nil || d <= 0 {
+			return nil, fmt.Errorf("agent timeout %q: want a duration such as 30m", cfg.Timeout)
+		}
+		timeout = d
+	}
+	switch cfg.Kind {
+	case "", "claude":
+		return agent.NewClaude(agent.ClaudeConfig{Binary: cfg.Binary, Model: cfg.Model,
+			PermissionMode: cfg.PermissionMode, AllowedTools: cfg.AllowedTools, ExtraArgs: cfg.ExtraArgs,
+			Timeout: timeout}), nil
+	case "command":
+		if len(cfg.Command) == 0 {
+			return nil, fmt.Errorf("agent kind command needs a command: list in .bh/config.yaml")
+		}
+		return agent.NewCommand(agent.CommandConfig{Argv: cfg.Command, Timeout: timeout}), nil
+	}
+	return nil, fmt.Errorf("unknown agent kind %q (want claude or command)", cfg.Kind)
+}
+
+// agentName is what the task records as the agent that worked on it.
+func agentName(cfg task.AgentConfig) string {
+	if cfg.Kind == "command" && len(cfg.Command) > 0 {
+		return "command:" + cfg.Command[0]
+	}
+	return "claude"
+}

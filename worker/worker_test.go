@@ -1,0 +1,204 @@
+package worker
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/task"
+)
+
+func TestDeadWorkerIsRecovered(t *testing.T) {
+	s := newStore(t)
+	tk := addTask(t, s, "Interrupted")
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Dir = s.Root
+	cmd.Env = append(os.Environ(), "BH_WORKER_HELPER=hang")
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	if !strings.HasPrefix(line, "started ") {
+		cmd.Process.Kill()
+		t.Fatalf("helper said %q", line)
+	}
+	session := strings.TrimSpace(strings.TrimPrefix(line, "started "))
+	cmd.Process.Kill() // no chance to clean up: a crash
+	cmd.Wait()
+	if got := getTask(t, s, tk.ID); got.State != task.InProgress || got.Lease.PID != cmd.Process.Pid {
+		t.Fatalf("before recovery: %+v", got)
+	}
+
+	var sawHalf bool
+	f := &fake{steps: []stepFn{func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
+		sawHalf = exists(req.Dir, "half.txt")
+		return step(map[string]string{"rest.txt": "rest\n"}, done("finished after recovery"))(ctx, req)
+	}}}
+	evs := runOnce(t, s, f)
+	if len(evs) == 0 || evs[0].Kind != Recovered || evs[0].Task != tk.ID {
+		t.Fatalf("events: %+v", evs)
+	}
+	got := getTask(t, s, tk.ID)
+	var note bool
+	for _, e := range got.History {
+		note = note || e.Kind == task.EventState && e.To == task.Open && strings.Contains(e.Text, "recovered")
+	}
+	if !note || got.State != task.Closed {
+		t.Fatalf("after recovery: state %s, history note %v", got.State, note)
+	}
+	r := f.requests()[0]
+	if !r.Resume || r.SessionID != session || !sawHalf {
+		t.Fatalf("recovered run: resume %v session %q (want %q), partial work back %v", r.Resume, r.SessionID, session, sawHalf)
+	}
+	if c := committed(t, s.Root, "HEAD"); len(c) != 3 || c[1] != "half.txt" {
+		t.Fatalf("commit after recovery: %v", c)
+	}
+}
+
+func TestSecondWorkerIsRefused(t *testing.T) {
+	s := newStore(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	waiting := make(chan struct{}, 1)
+	errc := make(chan error, 1)
+	go func() {
+		errc <- Run(ctx, ctx, s, Options{Runner: &fake{}, Report: func(e Event) {
+			if e.Kind == Waiting {
+				waiting <- struct{}{}
+			}
+		}})
+	}()
+	<-waiting
+	err := Run(ctx, ctx, s, Options{Runner: &fake{}, Once: true})
+	var busy *BusyError
+	if !errors.As(err, &busy) || busy.Holder.PID != os.Getpid() || busy.Holder.Host != hostname() {
+		t.Fatalf("second worker: %v", err)
+	}
+	if !strings.Contains(err.Error(), "pid ") || !strings.Contains(err.Error(), "since") {
+		t.Fatalf("error does not name the first worker: %v", err)
+	}
+	cancel()
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(context.Background(), context.Background(), s, Options{Runner: &fake{}, Once: true}); err != nil {
+		t.Fatalf("worker after the first stopped: %v", err)
+	}
+}
+
+func TestRefusesDuringMerge(t *testing.T) {
+	s := newStore(t)
+	writeFile(t, s.Root, ".git/MERGE_HEAD", gitT(t, s.Root, "rev-parse", "HEAD")+"\n")
+	err := Run(context.Background(), context.Background(), s, Options{Runner: &fake{}, Once: true})
+	if err == nil || !strings.Contains(err.Error(), "merge is in progress") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// An idle worker wakes on file events alone: the tick is an hour.
+func TestIdleWorkerWakesOnNewTaskAndAnswer(t *testing.T) {
+	s := newStore(t)
+	calls := make(chan agent.Request, 4)
+	ask := agent.Result{Status: agent.StatusNeedsInput, Summary: "?", Question: "Which?"}
+	f := &fake{}
+	f.steps = []stepFn{
+		func(ctx context.Context, req agent.Request) (*agent.Outcome, error) { calls <- req; return step(nil, ask)(ctx, req) },
+		func(ctx context.Context, req agent.Request) (*agent.Outcome, error) { calls <- req; return step(nil, done("ok"))(ctx, req) },
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errc := make(chan error, 1)
+	go func() { errc <- Run(ctx, ctx, s, Options{Runner: f, Tick: time.Hour}) }()
+	time.Sleep(100 * time.Millisecond) // idle
+	tk := addTask(t, s, "Arrives later")
+	select {
+	case <-calls:
+	case <-time.After(5 * time.Second):
+		t.Fatal("idle worker did not pick up a new task")
+	}
+	waitState(t, s, tk.ID, task.AwaitingInput)
+	if _, err := Respond(s, tk.ID, []Answer{{Values: []string{"that one"}}}, ""); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case req := <-calls:
+		if !req.Resume {
+			t.Fatal("answer did not resume")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("idle worker did not pick up the answer")
+	}
+	waitState(t, s, tk.ID, task.Closed)
+	cancel()
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+}
+
+func waitState(t *testing.T, s *task.Store, id string, want task.State) {
+	t.Helper()
+	for range 500 {
+		if tk, err := s.Get(id); err == nil && tk.State == want {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%s never reached %s", id, want)
+}
+
+func TestUnparkConflictWaitsForAHuman(t *testing.T) {
+	s := newStore(t)
+	tk := addTask(t, s, "Edit README")
+	ask := agent.Result{Status: agent.StatusNeedsInput, Summary: "?", Question: "Tone?"}
+	f := &fake{steps: []stepFn{step(map[string]string{"README.md": "# agent's title\n"}, ask)}}
+	runOnce(t, s, f)
+	writeFile(t, s.Root, "README.md", "# the user's title\n")
+	gitT(t, s.Root, "commit", "-q", "-am", "user edits README")
+	if _, err := Respond(s, tk.ID, []Answer{{Values: []string{"formal"}}}, ""); err != nil {
+		t.Fatal(err)
+	}
+	evs := runOnce(t, s, f)
+	if len(f.requests()) != 1 {
+		t.Fatal("the agent ran despite the conflict")
+	}
+	got := getTask(t, s, tk.ID)
+	if got.State != task.AwaitingInput || !strings.Contains(got.Question, "README.md") || len(Pending(got)) != 1 {
+		t.Fatalf("conflicted task: state %s question %q", got.State, got.Question)
+	}
+	if !refExists(s.Root, ParkRef(tk.ID)) || readFile(t, s.Root, "README.md") != "# the user's title\n" {
+		t.Fatal("conflict lost the parked work or touched the user's file")
+	}
+	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != Conflict {
+		t.Fatalf("finished: %+v", fin)
+	}
+	if _, err := os.Stat(filepath.Join(s.Dir, "runs", tk.ID, "baseline.json")); !os.IsNotExist(err) {
+		t.Fatal("baseline left behind")
+	}
+}
+
+func TestDemo(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "demo")
+	var kinds []string
+	err := RunDemo(context.Background(), dir, func(e Event) { kinds = append(kinds, string(e.Kind)+":"+string(e.Outcome)) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := gitT(t, dir, "log", "--format=%s")
+	if n := strings.Count(log, "\n") + 1; n != 4 {
+		t.Fatalf("demo log:\n%s", log)
+	}
+	if !exists(dir, "LICENSE") || !exists(dir, "hello.sh") || gitT(t, dir, "status", "--porcelain", "--", "LICENSE", "NOTICE") != "" {
+		t.Fatal("demo's files not committed")
+	}
+	want := "started: finished:completed started: finished:needs_input answered: started: finished:completed"
+	if got := strings.Join(kinds, " "); got != want {
+		t.Fatalf("demo events:\n got %s\nwant %s", got, want)
+	}
+}
