@@ -15,6 +15,7 @@ import (
 )
 
 func TestClaudeWritesAndCompletes(t *testing.T) {
+	t.Parallel()
 	e := newE2E(t, ClaudeConfig{}, fakeapi.Sequence(
 		fakeapi.Reply(fakeapi.Text("Creating the file."), fakeapi.Write("hello.txt", "hello\n")),
 		fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "completed", "summary": "wrote hello.txt",
@@ -85,6 +86,7 @@ func jsonEqual(a, b any) bool {
 }
 
 func TestClaudeNeedsInputThenResume(t *testing.T) {
+	t.Parallel()
 	const answer = "Use Postgres."
 	e := newE2E(t, ClaudeConfig{}, func(req *fakeapi.Request) fakeapi.Turn {
 		switch {
@@ -123,17 +125,16 @@ func TestClaudeNeedsInputThenResume(t *testing.T) {
 	if texts := resumed.UserTexts(); !slices.Contains(texts, "set up the database") || texts[len(texts)-1] != answer {
 		t.Errorf("resumed request user texts = %q, want the first prompt and then the answer", texts)
 	}
-	var tools []string
-	for _, b := range resumed.ToolUses() {
-		tools = append(tools, b.Name+" "+string(b.Input))
-	}
-	if len(tools) != 2 || !strings.HasPrefix(tools[0], `Write {"content":"draft\n","file_path":"db.txt"}`) ||
-		!strings.HasPrefix(tools[1], "StructuredOutput") {
-		t.Errorf("resumed request tool calls = %q, want the earlier Write and StructuredOutput", tools)
+	calls := resumed.ToolUses()
+	var write map[string]string
+	if len(calls) != 2 || calls[0].Name != "Write" || json.Unmarshal(calls[0].Input, &write) != nil ||
+		write["file_path"] != "db.txt" || write["content"] != "draft\n" || calls[1].Name != "StructuredOutput" {
+		t.Errorf("resumed request tool calls = %+v, want the earlier Write and StructuredOutput", calls)
 	}
 }
 
 func TestClaudeFencedJSONWithoutStructuredOutput(t *testing.T) {
+	t.Parallel()
 	reply := "Done.\n```json\n{\"status\": \"blocked\", \"summary\": \"the CI token is missing\"}\n```"
 	e := newE2E(t, ClaudeConfig{}, func(*fakeapi.Request) fakeapi.Turn { return fakeapi.Reply(fakeapi.Text(reply)) })
 	out, err := e.run(t, "deploy", uuid.NewString(), false)
@@ -151,6 +152,7 @@ func TestClaudeFencedJSONWithoutStructuredOutput(t *testing.T) {
 }
 
 func TestClaudeAPIError(t *testing.T) {
+	t.Parallel()
 	e := newE2E(t, ClaudeConfig{}, func(*fakeapi.Request) fakeapi.Turn {
 		return fakeapi.Fail(500, "api_error", "the fake model is down")
 	})

@@ -2,7 +2,10 @@ package agent
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -72,5 +75,27 @@ func TestParseResultErrors(t *testing.T) {
 				t.Errorf("ParseResult = %+v, %v; want an error wrapping ErrNoResult", r, err)
 			}
 		})
+	}
+}
+
+func BenchmarkParseResultFenced(b *testing.B) {
+	text := []byte(strings.Repeat("Changed func f() { return } in a.go.\n", 200) +
+		"```json\n{\"status\":\"completed\",\"summary\":\"done\",\"issues\":[\"x\"]}\n```\n")
+	for b.Loop() {
+		if _, err := ParseResult(text); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkParseClaude(b *testing.B) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "claude", "success_structured.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := ParseClaude(raw); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

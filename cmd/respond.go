@@ -39,6 +39,7 @@ context: write the answer below the marker line.`,
 		ValidArgsFunction: completeIDs(f, 1, func(t *task.Task) bool { return t.State == task.AwaitingInput }),
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts.base, opts.Editor, opts.ID = f.base(), f.Editor, args[0]
+			opts.Answer, opts.HasAnswer = "", false
 			if len(args) == 2 {
 				opts.Answer, opts.HasAnswer = args[1], true
 			}

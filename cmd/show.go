@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"github.com/bh-tracker/bh/task"
 	"github.com/spf13/cobra"
 )
 
@@ -46,14 +45,7 @@ func showRun(opts *ShowOptions) error {
 	if opts.JSON {
 		return writeJSON(opts.IO.Out, t)
 	}
-	// Related tasks are shown with their state and title when readable.
-	lookup := func(id string) *task.Task {
-		r, err := s.Get(id)
-		if err != nil {
-			return nil
-		}
-		return r
-	}
-	printShow(opts.IO, opts.Now(), t, lookup)
+	// Related tasks are shown with their state and title.
+	printShow(opts.IO, opts.Now(), t, s.Get)
 	return nil
 }

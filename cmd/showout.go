@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -11,16 +12,21 @@ import (
 
 // printShow writes a task for a reader: a header, fields, the open question,
 // the last answer, and the history.
-func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) *task.Task) {
+func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (*task.Task, error)) {
 	w := io.Out
 	fmt.Fprintf(w, "%s  %s\n", io.Cyan(t.ID), io.Bold(t.Title))
 	fmt.Fprintf(w, "%s %s · %s · %s\n", stateIcon(io, t.State), paintState(io, t.State, string(t.State)),
 		priorityText(io, t.Priority), t.Type)
 	ref := func(id string) string {
-		if r := lookup(id); r != nil {
+		r, err := lookup(id)
+		var nf *task.NotFoundError
+		switch {
+		case err == nil:
 			return fmt.Sprintf("%s %s  %s", stateIcon(io, r.State), id, r.Title)
+		case errors.As(err, &nf):
+			return id + io.Red("  (missing)")
 		}
-		return id + io.Red("  (missing)")
+		return id + io.Red("  (unreadable: see bh show "+id+")")
 	}
 	var rows [][]string
 	field := func(k, v string) {
@@ -74,7 +80,7 @@ func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) *
 	if t.HumanResponse != "" {
 		title := "last answer"
 		if t.HumanRespondedAt != nil {
-			title += " (" + when(now, *t.HumanRespondedAt) + ")"
+			title += ", " + when(now, *t.HumanRespondedAt)
 		}
 		section(io, title, t.HumanResponse)
 	}

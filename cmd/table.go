@@ -14,7 +14,7 @@ var ansiRe = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 func width(s string) int { return runewidth.StringWidth(ansiRe.ReplaceAllString(s, "")) }
 
 // printTable writes rows with aligned columns two spaces apart. Cells may
-// be coloured; the last column is not padded.
+// be coloured; the last column is not padded, and empty columns are left out.
 func printTable(w io.Writer, rows [][]string) {
 	var widths []int
 	for _, r := range rows {
@@ -28,6 +28,9 @@ func printTable(w io.Writer, rows [][]string) {
 	for _, r := range rows {
 		var b strings.Builder
 		for i, c := range r {
+			if widths[i] == 0 {
+				continue
+			}
 			b.WriteString(c)
 			if i < len(r)-1 {
 				b.WriteString(strings.Repeat(" ", widths[i]-width(c)+2))

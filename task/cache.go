@@ -29,6 +29,7 @@ type cacheEntry struct {
 	st      stamp
 	settled bool   // see stamp.settled
 	rec     string // the encoded task; empty for a file that did not parse
+	task    *Task  // the task to encode when rec is not known yet
 }
 
 type listCache struct {
@@ -74,6 +75,9 @@ func (c *listCache) save(path string) error {
 	size := cacheHeader + 64
 	for _, e := range c.entries {
 		size += len(e.id) + len(e.rec) + 48
+		if e.rec == "" && e.task != nil {
+			size += 1024
+		}
 	}
 	e := &enc{b: make([]byte, cacheHeader, size)}
 	copy(e.b, cacheMagic)
@@ -85,7 +89,18 @@ func (c *listCache) save(path string) error {
 		e.str(x.id)
 		e.stamp(x.st)
 		e.bool(x.settled)
-		e.str(x.rec)
+		if x.rec != "" || x.task == nil {
+			e.str(x.rec)
+			continue
+		}
+		// Encode in place after a length placeholder, then fix the length.
+		at := len(e.b)
+		e.b = append(e.b, make([]byte, binary.MaxVarintLen64)...)
+		encodeTask(e, x.task)
+		n := len(e.b) - at - binary.MaxVarintLen64
+		hdr := binary.AppendUvarint(nil, uint64(n))
+		copy(e.b[at:], hdr)
+		e.b = append(e.b[:at+len(hdr)], e.b[at+binary.MaxVarintLen64:]...)
 	}
 	binary.LittleEndian.PutUint32(e.b[16:], crc32.Checksum(e.b[cacheHeader:], castagnoli))
 

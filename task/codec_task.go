@@ -6,7 +6,7 @@ package task
 
 // cacheLayout names the shape of Task that the codec below writes. Caches
 // written for another shape are ignored and rebuilt.
-const cacheLayout uint64 = 0x8a9f0a2e6d3b5c41
+const cacheLayout uint64 = 0x8713394795d9c453
 
 func encodeTask(e *enc, t *Task) {
 	e.str(t.ID)

@@ -83,7 +83,7 @@ func TestManyProcesses(t *testing.T) {
 		"BH_TEST_N="+strconv.Itoa(updates), "BH_TEST_STOP="+stop)
 	run := func(name string) *exec.Cmd {
 		c := exec.Command(os.Args[0], "-test.run=^$")
-		c.Env = append(env, childEnv+"="+name)
+		c.Env = append(slices.Clip(env), childEnv+"="+name)
 		c.Stderr = os.Stderr
 		return c
 	}

@@ -24,7 +24,7 @@ func TestDecodeErrors(t *testing.T) {
 		line       int
 		msg, hint  string
 	}{
-		{"bad yaml", "id: tm-abcd\ntitle: x\ndescription: \"never closed\nstate: open\n", 5, "found unexpected end of stream", "git checkout -- .bh/tasks/tm-abcd.yaml"},
+		{"bad yaml", "id: tm-abcd\ntitle: x\ndescription: \"never closed\nstate: open\n", 3, "found unexpected end of stream", "git checkout -- .bh/tasks/tm-abcd.yaml"},
 		{"bad indent", "id: tm-abcd\ntitle: x\n  state: open\n", 3, "mapping values are not allowed", "fix the YAML"},
 		{"conflict", "id: tm-abcd\ntitle: x\n<<<<<<< HEAD\nstate: open\n=======\nstate: closed\n>>>>>>> theirs\n", 3, "git conflict markers", "resolve the merge conflict"},
 		{"conflict, middle only", "id: tm-abcd\ntitle: x\n=======\n", 3, "git conflict markers", "resolve the merge conflict"},
@@ -38,7 +38,8 @@ func TestDecodeErrors(t *testing.T) {
 		{"not a mapping", "- id: tm-abcd\n", 1, "not a task", ""},
 		{"empty", "", 1, "not a task", ""},
 		{"wrong type", goodFile + "labels: ui\n", 8, "cannot unmarshal !!str `ui` into []string", "fix the YAML"},
-		{"bad time", strings.Replace(goodFile, "createdAt: 2025-01-02T03:04:05Z", "createdAt: yesterday", 1), 6, "into time.Time", ""},
+		{"bad time", strings.Replace(goodFile, "createdAt: 2025-01-02T03:04:05Z", "createdAt: yesterday", 1), 6, `createdAt: parsing time "yesterday"`, ""},
+		{"bad time in history", goodFile + "history:\n- at: 2025-01-02T03:04:05Z\n  kind: created\n- at: soon\n", 8, `history: parsing time "soon"`, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Decode(".bh/tasks/tm-abcd.yaml", []byte(c.body), "tm-abcd")

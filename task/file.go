@@ -52,10 +52,10 @@ func Decode(path string, b []byte, id string) (*Task, error) {
 		return nil, &FileError{Path: path, Line: 1, Msg: "not a task (expected a YAML mapping)"}
 	}
 	var t Task
-	if err := doc.Decode(&t); err != nil {
-		return nil, yamlError(path, err)
-	}
 	m := doc.Content[0]
+	if err := doc.Decode(&t); err != nil {
+		return nil, fieldError(path, m, err)
+	}
 	bad := func(key, msg string) error {
 		return &FileError{Path: path, Line: keyLine(m, key), Msg: msg, Tip: "fix it with bh edit, or by hand"}
 	}
@@ -83,7 +83,28 @@ func Decode(path string, b []byte, id string) (*Task, error) {
 			return nil, bad("size", err.Error())
 		}
 	}
+	t.tidy()
 	return &t, nil
+}
+
+// tidy makes empty lists nil, as they are after a round trip through the
+// file (which omits them), so that a task equals its own re-read.
+func (t *Task) tidy() {
+	nilIfEmpty(&t.DependsOn)
+	nilIfEmpty(&t.Labels)
+	nilIfEmpty(&t.Issues)
+	nilIfEmpty(&t.Questions)
+	nilIfEmpty(&t.History)
+	for i := range t.Questions {
+		nilIfEmpty(&t.Questions[i].Options)
+		nilIfEmpty(&t.Questions[i].Answer)
+	}
+}
+
+func nilIfEmpty[T any](s *[]T) {
+	if len(*s) == 0 {
+		*s = nil
+	}
 }
 
 // conflictMarker finds the first line git writes around a merge conflict,
@@ -111,6 +132,24 @@ func yamlError(path string, err error) error {
 		fe.Msg = strings.TrimPrefix(msg[m[1]:], ": ")
 	}
 	fe.Msg = strings.TrimPrefix(fe.Msg, "yaml: ")
+	return fe
+}
+
+// fieldError places an error that yaml.v3 gave without a line, such as a
+// bad time, at the first top-level field that fails on its own.
+func fieldError(path string, m *yaml.Node, err error) error {
+	fe := yamlError(path, err).(*FileError)
+	if fe.Line > 0 {
+		return fe
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		one := &yaml.Node{Kind: yaml.MappingNode, Content: m.Content[i : i+2]}
+		var t Task
+		if ferr := one.Decode(&t); ferr != nil {
+			fe.Line, fe.Msg = m.Content[i].Line, m.Content[i].Value+": "+fe.Msg
+			break
+		}
+	}
 	return fe
 }
 

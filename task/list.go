@@ -18,10 +18,22 @@ import (
 // It parses only the files whose stamp changed since the list cache was
 // written, and rewrites the cache when that would spare later lists work.
 func (s *Store) List() ([]*Task, []error, error) {
+	tasks, bad, _, err := s.list()
+	return tasks, bad, err
+}
+
+// listReport tells tests what a listing cost.
+type listReport struct {
+	readDir bool // the folder was read rather than taken from the cache
+	parsed  int  // files read and decoded
+	saved   bool // the cache was rewritten
+}
+
+func (s *Store) list() (tasks []*Task, errs []error, r listReport, err error) {
 	start := time.Now() // before any stat: see stamp.settled
 	d, err := os.Open(filepath.Join(s.Dir, "tasks"))
 	if err != nil {
-		return nil, nil, fmt.Errorf("read tasks: %w", err)
+		return nil, nil, r, fmt.Errorf("read tasks: %w", err)
 	}
 	defer d.Close()
 	dirSt := statFile(d)
@@ -34,65 +46,61 @@ func (s *Store) List() ([]*Task, []error, error) {
 			names[i] = e.id
 		}
 	} else if names, err = readNames(d); err != nil {
-		return nil, nil, fmt.Errorf("read tasks: %w", err)
+		return nil, nil, r, fmt.Errorf("read tasks: %w", err)
+	} else {
+		r.readDir = true
 	}
 	slices.Sort(names) // a no-op on the cache's names
 	stamps := statAll(d, names)
 
 	// Walk the names and the cache's entries together: both are sorted.
-	next := &listCache{dir: dirSt, dirSettled: dirSt.settled(start), entries: make([]cacheEntry, 0, len(names))}
 	pool := make([]Task, len(names))
+	recs := make([]string, len(names)) // the cached record of each hit
 	var miss []int
+	repair := false
 	j := 0
 	for i, id := range names {
-		st := stamps[i]
-		if st == gone {
+		if stamps[i] == gone {
 			continue
 		}
-		e := cacheEntry{id: id, st: st, settled: st.settled(start)}
 		for old != nil && j < len(old.entries) && old.entries[j].id < id {
 			j++
 		}
 		if old != nil && j < len(old.entries) && old.entries[j].id == id {
-			if o := old.entries[j]; o.settled && o.st == st && o.rec != "" &&
-				decodeTask(&dec{s: o.rec}, &pool[i]) && pool[i].ID == id {
-				e.rec = o.rec
+			if o := old.entries[j]; o.settled && o.st == stamps[i] && o.rec != "" {
+				if decodeTask(&dec{s: o.rec}, &pool[i]) && pool[i].ID == id {
+					recs[i] = o.rec
+					continue
+				}
+				repair = true // a bad record in a cache that passed its checksum
 			}
 		}
-		if e.rec == "" {
-			miss = append(miss, i)
+		miss = append(miss, i)
+	}
+	bad := s.parseMissing(names, miss, pool)
+	r.parsed = len(miss)
+
+	next := &listCache{dir: dirSt, dirSettled: dirSt.settled(start), entries: make([]cacheEntry, 0, len(names))}
+	tasks = make([]*Task, 0, len(names))
+	for i, id := range names {
+		err := bad[i]
+		if stamps[i] == gone || errors.Is(err, os.ErrNotExist) {
+			continue // removed since the folder was read
+		}
+		e := cacheEntry{id: id, st: stamps[i], settled: stamps[i].settled(start), rec: recs[i]}
+		if err == nil {
+			tasks = append(tasks, &pool[i])
+			e.task = &pool[i]
+		} else {
+			errs = append(errs, err)
 		}
 		next.entries = append(next.entries, e)
 	}
-	bad := s.parseMissing(names, miss, pool)
-
-	tasks := make([]*Task, 0, len(names))
-	var errs []error
-	k := 0
-	for i := range names {
-		if stamps[i] == gone {
-			continue
-		}
-		e := &next.entries[k]
-		k++
-		switch err := bad[i]; {
-		case err == nil:
-			tasks = append(tasks, &pool[i])
-			if e.rec == "" {
-				var en enc
-				encodeTask(&en, &pool[i])
-				e.rec = string(en.b)
-			}
-		case errors.Is(err, os.ErrNotExist): // removed since the stat
-			e.st, e.settled = gone, false
-		default:
-			errs = append(errs, err)
-		}
+	if old == nil || repair || next.gains(old) {
+		// A cache that cannot be written only makes the next list slower.
+		r.saved = next.save(s.cachePath()) == nil
 	}
-	if old == nil || next.gains(old) {
-		_ = next.save(s.cachePath()) // a cache that cannot be written is only slower
-	}
-	return tasks, errs, nil
+	return tasks, errs, r, nil
 }
 
 // gains reports whether writing next would spare later lists any work that
@@ -103,7 +111,7 @@ func (next *listCache) gains(old *listCache) bool {
 	}
 	for i, e := range next.entries {
 		o := old.entries[i]
-		if e.id != o.id || e.st != o.st || e.settled != o.settled || (e.rec == "") != (o.rec == "") {
+		if e.id != o.id || e.st != o.st || e.settled != o.settled || (e.task == nil) != (o.rec == "") {
 			return true
 		}
 	}

@@ -60,19 +60,25 @@ type Lease struct {
 
 // Question is one typed question an agent asked, with its own lifecycle.
 type Question struct {
-	ID          string     `yaml:"id" json:"id"`
-	Question    string     `yaml:"question" json:"question"`
-	Header      string     `yaml:"header,omitempty" json:"header,omitempty"`
-	Type        string     `yaml:"type,omitempty" json:"type,omitempty"`
-	Options     []Option   `yaml:"options,omitempty" json:"options,omitempty"`
-	MultiSelect bool       `yaml:"multiSelect,omitempty" json:"multiSelect,omitempty"`
-	Default     string     `yaml:"default,omitempty" json:"default,omitempty"`
-	Context     string     `yaml:"context,omitempty" json:"context,omitempty"`
-	Status      string     `yaml:"status" json:"status"`
-	Answer      []string   `yaml:"answer,omitempty" json:"answer,omitempty"`
-	AskedAt     time.Time  `yaml:"askedAt" json:"askedAt"`
-	AnsweredAt  *time.Time `yaml:"answeredAt,omitempty" json:"answeredAt,omitempty"`
-	ExpiresAt   *time.Time `yaml:"expiresAt,omitempty" json:"expiresAt,omitempty"`
+	ID          string   `yaml:"id" json:"id"`
+	Question    string   `yaml:"question" json:"question"`
+	Header      string   `yaml:"header,omitempty" json:"header,omitempty"`
+	Type        string   `yaml:"type,omitempty" json:"type,omitempty"`
+	Options     []Option `yaml:"options,omitempty" json:"options,omitempty"`
+	MultiSelect bool     `yaml:"multiSelect,omitempty" json:"multiSelect,omitempty"`
+	Default     string   `yaml:"default,omitempty" json:"default,omitempty"`
+	Context     string   `yaml:"context,omitempty" json:"context,omitempty"`
+	Status      string   `yaml:"status" json:"status"`
+	// Answer is the decision: "yes"/"no" for approval, option labels for
+	// choice, the text for freeform. Comment is free text beside it: a
+	// reviewer's feedback, or the text of an "Other" choice.
+	Answer  []string `yaml:"answer,omitempty" json:"answer,omitempty"`
+	Comment string   `yaml:"comment,omitempty" json:"comment,omitempty"`
+	// Gate marks the approval question the worker asks before committing.
+	Gate       bool       `yaml:"gate,omitempty" json:"gate,omitempty"`
+	AskedAt    time.Time  `yaml:"askedAt" json:"askedAt"`
+	AnsweredAt *time.Time `yaml:"answeredAt,omitempty" json:"answeredAt,omitempty"`
+	ExpiresAt  *time.Time `yaml:"expiresAt,omitempty" json:"expiresAt,omitempty"`
 }
 
 // Option is one choice of a choice question.

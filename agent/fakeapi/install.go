@@ -43,7 +43,7 @@ func findClaude() (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("BH_CLAUDE_BIN: %w", err)
 		}
-		return abs, checkClaude(abs)
+		return abs, checkClaude(abs, "")
 	}
 	root, err := moduleRoot()
 	if err != nil {
@@ -52,7 +52,7 @@ func findClaude() (string, error) {
 	cache := filepath.Join(root, ".cache")
 	prefix := filepath.Join(cache, "claude")
 	bin := filepath.Join(prefix, "node_modules", ".bin", "claude")
-	if checkClaude(bin) == nil {
+	if checkClaude(bin, ClaudeVersion) == nil {
 		return bin, nil
 	}
 	if err := os.MkdirAll(cache, 0o755); err != nil {
@@ -65,7 +65,7 @@ func findClaude() (string, error) {
 		return "", fmt.Errorf("lock %s: %w", lock.Path(), err)
 	}
 	defer lock.Unlock()
-	if checkClaude(bin) == nil {
+	if checkClaude(bin, ClaudeVersion) == nil {
 		return bin, nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
@@ -76,15 +76,16 @@ func findClaude() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("install claude: npm install: %w\n%s", err, out)
 	}
-	if err := checkClaude(bin); err != nil {
+	if err := checkClaude(bin, ClaudeVersion); err != nil {
 		return "", fmt.Errorf("install claude: %w\nnpm output:\n%s", err, out)
 	}
 	return bin, nil
 }
 
-// checkClaude runs --version: npm leaves a stub in place when the native
-// binary's postinstall step did not run.
-func checkClaude(bin string) error {
+// checkClaude runs --version, which fails on the stub npm leaves when the
+// native binary's postinstall step did not run. An empty want accepts any
+// version, for a binary the developer chose with BH_CLAUDE_BIN.
+func checkClaude(bin, want string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var out bytes.Buffer
@@ -93,8 +94,8 @@ func checkClaude(bin string) error {
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("%s --version: %w: %s", bin, err, strings.TrimSpace(out.String()))
 	}
-	if !strings.Contains(out.String(), ClaudeVersion) {
-		return fmt.Errorf("%s is version %q, want %s", bin, strings.TrimSpace(out.String()), ClaudeVersion)
+	if !strings.Contains(out.String(), want) {
+		return fmt.Errorf("%s is version %q, want %s", bin, strings.TrimSpace(out.String()), want)
 	}
 	return nil
 }

@@ -1,6 +1,3 @@
-// Package fakeapi is a fake Anthropic Messages API for driving the real
-// Claude Code CLI in tests: a script plays the model, and every request is
-// recorded so tests can assert what claude sent.
 package fakeapi
 
 import (
@@ -147,33 +144,6 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *Request) {
 	}
 }
 
-func (s *Server) build(req *Request, turn Turn) (message, []any, error) {
-	stop := "end_turn"
-	var blocks []any
-	out := 0
-	for _, p := range turn.Parts {
-		if p.Tool == "" {
-			blocks = append(blocks, textBlock{Type: "text", Text: p.Text})
-			out += len(p.Text)
-			continue
-		}
-		input, err := p.inputJSON()
-		if err != nil {
-			return message{}, nil, fmt.Errorf("marshal %s input: %w", p.Tool, err)
-		}
-		s.mu.Lock()
-		s.toolSeq++
-		id := fmt.Sprintf("toolu_fake%04d", s.toolSeq)
-		s.mu.Unlock()
-		blocks = append(blocks, toolBlock{Type: "tool_use", ID: id, Name: p.Tool, Input: input})
-		out += len(input)
-		stop = "tool_use"
-	}
-	msg := message{ID: fmt.Sprintf("msg_fake%04d", req.N), Type: "message", Role: "assistant", Model: req.Model,
-		StopReason: &stop, Usage: usage{InputTokens: len(req.Body)/4 + 1, OutputTokens: out/4 + 1}}
-	return msg, blocks, nil
-}
-
 func readBody(r *http.Request) ([]byte, error) {
 	var rd io.Reader = r.Body
 	if strings.Contains(r.Header.Get("Content-Encoding"), "gzip") {
@@ -184,23 +154,4 @@ func readBody(r *http.Request) ([]byte, error) {
 		rd = gz
 	}
 	return io.ReadAll(rd)
-}
-
-// String summarises a turn for logs.
-func (t Turn) String() string {
-	if t.Delay > 0 {
-		return fmt.Sprintf("delay %s then %s", t.Delay, Turn{Parts: t.Parts, Status: t.Status, ErrType: t.ErrType})
-	}
-	if t.Status != 0 {
-		return fmt.Sprintf("HTTP %d %s", t.Status, t.ErrType)
-	}
-	var parts []string
-	for _, p := range t.Parts {
-		if p.Tool != "" {
-			parts = append(parts, p.Tool)
-		} else {
-			parts = append(parts, fmt.Sprintf("text %.40q", p.Text))
-		}
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
 }

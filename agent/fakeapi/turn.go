@@ -2,6 +2,8 @@ package fakeapi
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"time"
 )
 
@@ -80,4 +82,23 @@ func (p Part) inputJSON() ([]byte, error) {
 		return []byte("{}"), nil
 	}
 	return json.Marshal(p.Input)
+}
+
+// String summarises a turn for logs.
+func (t Turn) String() string {
+	if t.Delay > 0 {
+		return fmt.Sprintf("delay %s then %s", t.Delay, Turn{Parts: t.Parts, Status: t.Status, ErrType: t.ErrType})
+	}
+	if t.Status != 0 {
+		return fmt.Sprintf("HTTP %d %s", t.Status, t.ErrType)
+	}
+	var parts []string
+	for _, p := range t.Parts {
+		if p.Tool != "" {
+			parts = append(parts, p.Tool)
+		} else {
+			parts = append(parts, fmt.Sprintf("text %.40q", p.Text))
+		}
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }

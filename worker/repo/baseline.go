@@ -73,7 +73,7 @@ func (r *Repo) Baseline() (*Baseline, error) {
 			if err != nil {
 				return nil, fmt.Errorf("baseline: store %s: %w", se.Path, err)
 			}
-			e.Mode, e.Blob = f.Mode.String(), h.String()
+			e.Mode, e.Blob = fmt.Sprintf("%06o", uint32(f.Mode)), h.String()
 		}
 		b.Entries[se.Path] = e
 	}

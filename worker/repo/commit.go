@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 var (
@@ -33,17 +35,11 @@ func (r *Repo) Commit(paths []string, message string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("commit: %w", err)
 	}
-	head, err := r.Head()
-	if err != nil {
-		return "", fmt.Errorf("commit: %w", err)
-	}
-	tree, err := r.commitTree(head)
-	if err != nil {
-		return "", fmt.Errorf("commit: %w", err)
-	}
 	// git refuses a pathspec that names nothing it knows, so a deleted file
 	// is staged only if the index has it and committed only if HEAD has it.
 	var add, commit []string
+	var tree *object.Tree // HEAD's, read only when a path is gone
+	treeRead := false
 	for _, p := range paths {
 		if _, err := os.Lstat(r.abs(p)); err == nil {
 			add, commit = append(add, p), append(commit, p)
@@ -51,6 +47,12 @@ func (r *Repo) Commit(paths []string, message string) (string, error) {
 		}
 		if _, ok := saved[p]; ok {
 			add = append(add, p)
+		}
+		if !treeRead {
+			if tree, err = r.headTree(); err != nil {
+				return "", fmt.Errorf("commit: %w", err)
+			}
+			treeRead = true
 		}
 		if inTree(tree, p) {
 			commit = append(commit, p)
@@ -105,6 +107,15 @@ func (r *Repo) indexEntries(paths []string) (map[string]string, error) {
 	return entries, nil
 }
 
+// hasIdentity reports whether git can name an author and a committer.
+func (r *Repo) hasIdentity() bool {
+	_, err := r.read(nil, "var", "GIT_AUTHOR_IDENT")
+	if err == nil {
+		_, err = r.read(nil, "var", "GIT_COMMITTER_IDENT")
+	}
+	return err == nil
+}
+
 // commitFailed puts the index entries of paths back as they were before
 // Commit staged them, so a failed commit leaves the user's index untouched,
 // and explains the failure.
@@ -120,13 +131,14 @@ func (r *Repo) commitFailed(saved map[string]string, paths []string, cause error
 	if _, err := r.git(info.Bytes(), "update-index", "-z", "--index-info"); err != nil {
 		restoreErr = fmt.Errorf("restore index: %w", err)
 	}
+	// Told apart by exit status rather than by git's (translated) words:
+	// "nothing to commit" is exit 1 with the status on stdout and nothing on
+	// stderr, where a failing hook writes.
 	var ge *gitError
 	switch {
-	case errors.As(cause, &ge) && ge.Code == 1 && (strings.Contains(ge.Stdout, "nothing to commit") ||
-		strings.Contains(ge.Stdout, "nothing added to commit") || strings.Contains(ge.Stdout, "no changes added to commit")):
+	case errors.As(cause, &ge) && ge.Code == 1 && ge.Stderr == "" && ge.Stdout != "":
 		cause = ErrNothingToCommit
-	case errors.As(cause, &ge) && (strings.Contains(ge.Stderr, "tell me who you are") ||
-		strings.Contains(ge.Stderr, "unable to auto-detect email") || strings.Contains(ge.Stderr, "empty ident name")):
+	case errors.As(cause, &ge) && ge.Code == 128 && !r.hasIdentity():
 		cause = fmt.Errorf("%w\nhint: run git config user.name \"Your Name\" and git config user.email you@example.com", ErrNoIdentity)
 	}
 	return errors.Join(fmt.Errorf("commit: %w", cause), restoreErr)

@@ -179,3 +179,55 @@ func TestCommitWithoutIdentity(t *testing.T) {
 	}
 	equalT(t, "status after failed commit", statusT(t, r), before)
 }
+
+// The agent deleting a file git never knew is a change Rollback can undo
+// but nothing to commit; it must not break the commit of the rest.
+func TestCommitSkipsDeletedUntracked(t *testing.T) {
+	r := newRepo(t)
+	commitFiles(t, r, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
+	writeT(t, r, "scratch.txt", "user scratch\n")
+	writeT(t, r, "staged-new.txt", "staged\n")
+	gitT(t, r.Root, "add", "staged-new.txt")
+	b, _ := r.Baseline()
+	removeT(t, r, "scratch.txt")
+	removeT(t, r, "staged-new.txt")
+	removeT(t, r, "b.txt")
+	writeT(t, r, "a.txt", "agent\n")
+	changed, _ := r.Changed(b)
+	equalT(t, "changed", changed, []string{"a.txt", "b.txt", "scratch.txt", "staged-new.txt"})
+	hash, err := r.Commit(changed, "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalT(t, "committed", commitPaths(t, r, hash), []string{"a.txt", "b.txt"})
+	equalT(t, "status", gitT(t, r.Root, "status", "--porcelain"), "")
+}
+
+// A failing hook is reported as such, and the index goes back as it was.
+func TestCommitHookFails(t *testing.T) {
+	for name, hook := range map[string]string{"loud": "echo lint failed >&2; exit 1", "silent": "exit 1"} {
+		t.Run(name, func(t *testing.T) {
+			r := newRepo(t)
+			commitFiles(t, r, map[string]string{"a.txt": "a\n"})
+			writeT(t, r, ".git/hooks/pre-commit", "#!/bin/sh\n"+hook+"\n")
+			if err := os.Chmod(r.abs(".git/hooks/pre-commit"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			writeT(t, r, "a.txt", "user staged\n")
+			gitT(t, r.Root, "add", "a.txt")
+			b, _ := r.Baseline()
+			writeT(t, r, "new.txt", "agent\n")
+			writeT(t, r, "a.txt", "agent too\n")
+			changed, _ := r.Changed(b)
+			before := statusT(t, r)
+			_, err := r.Commit(changed, "m")
+			if err == nil || errors.Is(err, ErrNothingToCommit) {
+				t.Fatalf("err = %v", err)
+			}
+			if name == "loud" && !strings.Contains(err.Error(), "lint failed") {
+				t.Errorf("hook output missing: %v", err)
+			}
+			equalT(t, "status", statusT(t, r), before)
+		})
+	}
+}

@@ -33,16 +33,17 @@ func (e *gitError) Error() string {
 
 func (e *gitError) Unwrap() error { return e.Err }
 
-// gitEnv makes git's output parseable and our pathspecs literal: a file named
-// "*.go" must never stand for every Go file.
-func gitEnv() []string {
-	return append(os.Environ(), "LC_ALL=C", "GIT_LITERAL_PATHSPECS=1", "GIT_TERMINAL_PROMPT=0")
+// gitEnv makes our pathspecs literal (a file named "*.go" must never stand
+// for every Go file) and never lets git wait for a password.
+func gitEnv(extra ...string) []string {
+	env := append(os.Environ(), "GIT_LITERAL_PATHSPECS=1", "GIT_TERMINAL_PROMPT=0")
+	return append(env, extra...)
 }
 
-func runGit(dir string, stdin []byte, args ...string) ([]byte, error) {
+func runGit(dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
-	cmd.Env = gitEnv()
+	cmd.Env = env
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
@@ -60,14 +61,15 @@ func runGit(dir string, stdin []byte, args ...string) ([]byte, error) {
 }
 
 // git runs a command that may write the index, the working tree or refs.
+// The user's locale stays: their commit hooks run under it.
 func (r *Repo) git(stdin []byte, args ...string) ([]byte, error) {
-	return runGit(r.Root, stdin, args...)
+	return runGit(r.Root, gitEnv(), stdin, args...)
 }
 
 // read runs a read-only command without taking optional locks, so bh never
 // competes with the user's editor or shell prompt for index.lock.
 func (r *Repo) read(stdin []byte, args ...string) ([]byte, error) {
-	return runGit(r.Root, stdin, append([]string{"--no-optional-locks"}, args...)...)
+	return runGit(r.Root, gitEnv("LC_ALL=C"), stdin, append([]string{"--no-optional-locks"}, args...)...)
 }
 
 // nulJoin is the stdin of --pathspec-from-file=- --pathspec-file-nul.

@@ -63,6 +63,15 @@ func (r *Repo) commitTree(commit string) (*object.Tree, error) {
 	return t, nil
 }
 
+// headTree is the current HEAD's tree, nil on an unborn branch.
+func (r *Repo) headTree() (*object.Tree, error) {
+	head, err := r.Head()
+	if err != nil {
+		return nil, err
+	}
+	return r.commitTree(head)
+}
+
 // treeFile looks p up in t; ok is false when t is nil or p is not a file there.
 func treeFile(t *object.Tree, p string) (e object.TreeEntry, ok bool) {
 	if t == nil {

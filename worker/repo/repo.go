@@ -18,7 +18,9 @@ import (
 	"sync"
 
 	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
@@ -42,7 +44,7 @@ func Open(dir string) (*Repo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open repository: %w", err)
 	}
-	out, err := runGit(abs, nil, "rev-parse", "--show-toplevel", "--absolute-git-dir",
+	out, err := runGit(abs, gitEnv("LC_ALL=C"), nil, "rev-parse", "--show-toplevel", "--absolute-git-dir",
 		"--git-common-dir", "--show-object-format")
 	if err != nil {
 		var ge *gitError
@@ -85,8 +87,31 @@ func (r *Repo) honourFileMode() bool {
 	return r.fileMode
 }
 
-// Head returns the commit HEAD points to, or "" on an unborn branch.
+// Head returns the commit HEAD points to, or "" on an unborn branch. It
+// reads HEAD and the refs in-process (no git process per call), and asks
+// git when the refs are in a form go-git cannot read.
 func (r *Repo) Head() (string, error) {
+	data, err := os.ReadFile(filepath.Join(r.gitDir, "HEAD"))
+	if err != nil {
+		return "", fmt.Errorf("read HEAD: %w", err)
+	}
+	head := strings.TrimSpace(string(data))
+	if target, ok := strings.CutPrefix(head, "ref: "); ok && target != "refs/heads/.invalid" {
+		ref, err := storer.ResolveReference(r.storage(), plumbing.ReferenceName(target))
+		if errors.Is(err, plumbing.ErrReferenceNotFound) {
+			return "", nil
+		}
+		if err == nil {
+			return ref.Hash().String(), nil
+		}
+	} else if plumbing.IsHash(head) {
+		return head, nil
+	}
+	return r.headFromGit()
+}
+
+// headFromGit is Head for ref storage go-git does not know (reftable).
+func (r *Repo) headFromGit() (string, error) {
 	out, err := r.read(nil, "rev-parse", "-q", "--verify", "HEAD^{commit}")
 	if err != nil {
 		var ge *gitError

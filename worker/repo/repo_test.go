@@ -117,3 +117,50 @@ func TestBaselineJSONRoundTrip(t *testing.T) {
 		t.Fatal("accepted an unknown version")
 	}
 }
+
+func TestHead(t *testing.T) {
+	r := newRepo(t)
+	commitFiles(t, r, map[string]string{"a.txt": "a\n"})
+	want := strings.TrimSpace(gitT(t, r.Root, "rev-parse", "HEAD"))
+	gitT(t, r.Root, "pack-refs", "--all")
+	if head, err := r.Head(); head != want || err != nil {
+		t.Fatalf("packed refs: %q, %v", head, err)
+	}
+	gitT(t, r.Root, "checkout", "-q", "--detach")
+	if head, err := r.Head(); head != want || err != nil {
+		t.Fatalf("detached: %q, %v", head, err)
+	}
+	gitT(t, r.Root, "checkout", "-q", "main")
+
+	// a linked worktree has its own HEAD and shares the refs
+	wt := filepath.Join(t.TempDir(), "wt")
+	gitT(t, r.Root, "worktree", "add", "-q", "-b", "side", wt)
+	w, err := Open(wt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeT(t, w, "side.txt", "side\n")
+	b, _ := w.Baseline()
+	writeT(t, w, "agent.txt", "agent\n")
+	changed, _ := w.Changed(b)
+	hash, err := w.Commit(changed, "on side")
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalT(t, "side branch", strings.TrimSpace(gitT(t, r.Root, "rev-parse", "side")), hash)
+	if head, _ := r.Head(); head != want {
+		t.Fatalf("main worktree HEAD moved to %s", head)
+	}
+}
+
+// bh's own task files are the worker's business, never the agent's changes.
+func TestChangedSkipsBhFiles(t *testing.T) {
+	r := newRepo(t)
+	commitFiles(t, r, map[string]string{".bh/tasks/tm-1.yaml": "state: ready\n"})
+	b, _ := r.Baseline()
+	writeT(t, r, ".bh/tasks/tm-1.yaml", "state: done\n")
+	writeT(t, r, ".bh/runs/tm-1/baseline.json", "{}")
+	writeT(t, r, ".bhx", "agent\n")
+	changed, _ := r.Changed(b)
+	equalT(t, "changed", changed, []string{".bhx"})
+}

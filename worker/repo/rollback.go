@@ -17,11 +17,7 @@ import (
 //
 // Untracked and ignored files not in paths are never looked at.
 func (r *Repo) Rollback(b *Baseline, paths []string) error {
-	head, err := r.Head()
-	if err != nil {
-		return fmt.Errorf("rollback: %w", err)
-	}
-	tree, err := r.commitTree(head)
+	tree, err := r.headTree()
 	if err != nil {
 		return fmt.Errorf("rollback: %w", err)
 	}

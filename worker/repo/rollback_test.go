@@ -116,3 +116,25 @@ func TestRollbackModesAndSymlinks(t *testing.T) {
 		t.Errorf("run.sh mode %v", fi.Mode())
 	}
 }
+
+// Restoring a file keeps its permissions: a private file stays private.
+func TestRollbackKeepsPermissions(t *testing.T) {
+	r := newRepo(t)
+	commitFiles(t, r, map[string]string{"a.txt": "a\n"})
+	writeT(t, r, "secret.txt", "mine\n")
+	if err := os.Chmod(r.abs("secret.txt"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := r.Baseline()
+	if err := os.WriteFile(r.abs("secret.txt"), []byte("agent\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	changed, _ := r.Changed(b)
+	if err := r.Rollback(b, changed); err != nil {
+		t.Fatal(err)
+	}
+	equalT(t, "content", readT(t, r, "secret.txt"), "mine\n")
+	if fi, _ := os.Stat(r.abs("secret.txt")); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", fi.Mode())
+	}
+}

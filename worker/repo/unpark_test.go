@@ -106,3 +106,15 @@ func TestUnparkNothing(t *testing.T) {
 		t.Fatal("unparked nothing")
 	}
 }
+
+// Edits the user made while the work was parked are merged, not lost.
+func TestUnparkMergesUserEditsSameHead(t *testing.T) {
+	r := newRepo(t)
+	parkEdit(t, r)
+	writeT(t, r, "f.txt", strings.Replace(tenLines, "l9\n", "l9 user meanwhile\n", 1))
+	if _, err := r.Unpark(parkRef); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(strings.Replace(tenLines, "l9\n", "l9 user meanwhile\n", 1), "l2\n", "l2 agent\n", 1)
+	equalT(t, "merged", readT(t, r, "f.txt"), want)
+}

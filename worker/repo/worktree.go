@@ -73,7 +73,20 @@ func (r *Repo) sameMode(a, b filemode.FileMode) bool {
 // the old content or the new, never half of it.
 func (r *Repo) writeFile(p string, mode filemode.FileMode, data []byte) error {
 	full := r.abs(p)
-	if fi, err := os.Lstat(full); err == nil && fi.IsDir() {
+	perm := os.FileMode(0o666) // as git creates files; the umask applies
+	if mode == filemode.Executable {
+		perm = 0o777
+	}
+	keep := false
+	fi, err := os.Lstat(full)
+	if err == nil && fi.Mode().IsRegular() {
+		// keep the permissions the file has (a private 0600 stays private)
+		perm, keep = fi.Mode().Perm()&^0o111, true
+		if mode == filemode.Executable {
+			perm |= (perm & 0o444) >> 2
+		}
+	}
+	if err == nil && fi.IsDir() {
 		// a directory the agent made where a file was: its files are gone by now
 		if err := os.Remove(full); err != nil {
 			return fmt.Errorf("restore %s: a directory is in the way: %w", p, err)
@@ -93,11 +106,11 @@ func (r *Repo) writeFile(p string, mode filemode.FileMode, data []byte) error {
 			return fmt.Errorf("restore %s: %w", p, err)
 		}
 	} else {
-		perm := os.FileMode(0o666)
-		if mode == filemode.Executable {
-			perm = 0o777
+		err := os.WriteFile(tmp, data, perm)
+		if err == nil && keep {
+			err = os.Chmod(tmp, perm)
 		}
-		if err := os.WriteFile(tmp, data, perm); err != nil {
+		if err != nil {
 			_ = os.Remove(tmp)
 			return fmt.Errorf("restore %s: %w", p, err)
 		}

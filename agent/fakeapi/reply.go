@@ -6,6 +6,35 @@ import (
 	"net/http"
 )
 
+// build turns a scripted turn into the assistant message and its content
+// blocks; any tool call makes the stop reason tool_use, as with the real API.
+func (s *Server) build(req *Request, turn Turn) (message, []any, error) {
+	stop := "end_turn"
+	var blocks []any
+	out := 0
+	for _, p := range turn.Parts {
+		if p.Tool == "" {
+			blocks = append(blocks, textBlock{Type: "text", Text: p.Text})
+			out += len(p.Text)
+			continue
+		}
+		input, err := p.inputJSON()
+		if err != nil {
+			return message{}, nil, fmt.Errorf("marshal %s input: %w", p.Tool, err)
+		}
+		s.mu.Lock()
+		s.toolSeq++
+		id := fmt.Sprintf("toolu_fake%04d", s.toolSeq)
+		s.mu.Unlock()
+		blocks = append(blocks, toolBlock{Type: "tool_use", ID: id, Name: p.Tool, Input: input})
+		out += len(input)
+		stop = "tool_use"
+	}
+	msg := message{ID: fmt.Sprintf("msg_fake%04d", req.N), Type: "message", Role: "assistant", Model: req.Model,
+		StopReason: &stop, Usage: usage{InputTokens: len(req.Body)/4 + 1, OutputTokens: out/4 + 1}}
+	return msg, blocks, nil
+}
+
 // message is the non-streaming form of a reply, and the skeleton the
 // streaming events are cut from.
 type message struct {

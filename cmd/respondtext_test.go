@@ -1,0 +1,107 @@
+package cmd
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+func TestParseAnswer(t *testing.T) {
+	for _, tc := range []struct {
+		name, text, want string
+		err              error
+	}{
+		{"below the marker", "# q\n" + answerMarker + "\nyes\n", "yes", nil},
+		{"lines above are ignored", "I typed here\n# q\n" + answerMarker + "\n\n  Use X.\n\nThen Y.\n\n", "Use X.\n\nThen Y.", nil},
+		{"comments below are kept", answerMarker + "\n# a heading\ntext", "# a heading\ntext", nil},
+		{"indented marker", "  " + answerMarker + "  \nok", "ok", nil},
+		{"windows line ends", "# q\r\n" + answerMarker + "\r\nyes\r\n", "yes", nil},
+		{"only the first marker counts", answerMarker + "\n" + answerMarker + "\n", answerMarker, nil},
+		{"empty answer", "# q\n" + answerMarker + "\n\n   \n", "", nil},
+		{"marker removed", "# q\nyes\n", "", errNoMarker},
+		{"marker changed", "# Write your answer below\nyes", "", errNoMarker},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := parseAnswer(tc.text)
+			if !errors.Is(err, tc.err) || got != tc.want {
+				t.Errorf("parseAnswer = %q, %v; want %q, %v", got, err, tc.want, tc.err)
+			}
+		})
+	}
+}
+
+func TestAnswerTemplateRoundTrip(t *testing.T) {
+	tk := &task.Task{ID: "tm-ab12", Title: "Pick", State: task.AwaitingInput,
+		Question: "Flat question?", QuestionContext: "flat context",
+		Questions: []task.Question{
+			{ID: "q1", Question: "First?\nSecond line", Context: "ctx one", Status: task.QuestionPending,
+				Options: []task.Option{{Label: "A", Description: "the first"}, {Label: "B"}}},
+			{ID: "q2", Question: "Other?", Status: task.QuestionPending},
+			{ID: "q0", Question: "Old?", Status: task.QuestionAnswered},
+		}}
+	tmpl := answerTemplate(tk)
+	for _, want := range []string{
+		"# Answering tm-ab12: Pick\n",
+		"# Question 1 (q1):\n#   First?\n#   Second line\n",
+		"# Context:\n#   ctx one\n",
+		"# Choices:\n#   - A: the first\n#   - B\n",
+		"# Question 2 (q2):\n#   Other?\n",
+		answerMarker + "\n",
+	} {
+		if !strings.Contains(tmpl, want) {
+			t.Errorf("template lacks %q:\n%s", want, tmpl)
+		}
+	}
+	// typed questions take the place of the flat one; answered ones are gone
+	for _, not := range []string{"Flat question?", "Old?"} {
+		if strings.Contains(tmpl, not) {
+			t.Errorf("template shows %q:\n%s", not, tmpl)
+		}
+	}
+	// the untouched template is an empty answer, not an error
+	if got, err := parseAnswer(tmpl); err != nil || got != "" {
+		t.Errorf("parseAnswer(template) = %q, %v", got, err)
+	}
+	if got, _ := parseAnswer(tmpl + "B, because.\n"); got != "B, because." {
+		t.Errorf("parseAnswer(template+answer) = %q", got)
+	}
+}
+
+func TestRespondAnswersEveryPendingQuestion(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	tk := &task.Task{ID: "tm-ab12", State: task.AwaitingInput, Questions: []task.Question{
+		{ID: "q0", Status: task.QuestionAnswered, Answer: []string{"old"}},
+		{ID: "q1", Status: task.QuestionPending},
+		{ID: "q2", Status: task.QuestionPending},
+	}}
+	if err := tk.Respond("yes", now, "human"); err != nil {
+		t.Fatal(err)
+	}
+	if tk.State != task.Open || tk.HumanResponse != "yes" || !tk.HumanRespondedAt.Equal(now) {
+		t.Errorf("task = %s %q %v", tk.State, tk.HumanResponse, tk.HumanRespondedAt)
+	}
+	if q := tk.Questions[0]; q.Answer[0] != "old" {
+		t.Errorf("an answered question changed: %+v", q)
+	}
+	for _, q := range tk.Questions[1:] {
+		if q.Status != task.QuestionAnswered || q.Answer[0] != "yes" || !q.AnsweredAt.Equal(now) {
+			t.Errorf("question %s = %+v", q.ID, q)
+		}
+	}
+	got := tk.History[len(tk.History)-2]
+	if got.Kind != task.EventInputReceived || got.QuestionID != "q1,q2" || got.By != "human" || got.Text != "yes" {
+		t.Errorf("event = %+v", got)
+	}
+	// answering again fails and changes nothing
+	before := len(tk.History)
+	var na *task.NotAwaitingError
+	if err := tk.Respond("again", now, "human"); !errors.As(err, &na) || na.State != task.Open {
+		t.Errorf("second Respond = %v", err)
+	}
+	if len(tk.History) != before || tk.HumanResponse != "yes" {
+		t.Errorf("second Respond changed the task")
+	}
+}
