@@ -88,6 +88,9 @@ func (c *Claude) Run(ctx context.Context, req Request) (*Outcome, error) {
 		}
 		return nil, err
 	}
+	if out.SessionID == "" {
+		out.SessionID = req.SessionID
+	}
 	out.Stderr, out.Duration = res.stderr, res.duration
 	return out, nil
 }

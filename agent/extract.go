@@ -20,6 +20,10 @@ func jsonObjects(text []byte) [][]byte {
 			break
 		}
 		start := i + j
+		if !objectStart(text[start+1:]) {
+			i = start + 1
+			continue
+		}
 		dec := json.NewDecoder(bytes.NewReader(text[start:]))
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
@@ -30,4 +34,11 @@ func jsonObjects(text []byte) [][]byte {
 		i = start + int(dec.InputOffset())
 	}
 	return objs
+}
+
+// objectStart cheaply rejects braces that cannot open a JSON object (code
+// such as "func f() {"), which would otherwise each cost a decode attempt.
+func objectStart(rest []byte) bool {
+	rest = bytes.TrimLeft(rest, " \t\r\n")
+	return len(rest) > 0 && (rest[0] == '"' || rest[0] == '}')
 }

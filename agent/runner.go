@@ -49,10 +49,13 @@ type RunError struct {
 }
 
 func (e *RunError) Error() string {
-	if e.Err != nil && e.Reason == "" {
-		return "agent run: " + e.Err.Error()
+	switch {
+	case e.Reason != "":
+		return e.Reason
+	case e.Err != nil:
+		return "agent run failed: " + e.Err.Error()
 	}
-	return e.Reason
+	return "agent run failed"
 }
 
 func (e *RunError) Unwrap() error { return e.Err }

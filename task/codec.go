@@ -76,7 +76,32 @@ func (e *enc) timePtr(t *time.Time) {
 type dec struct {
 	s   string
 	i   int
-	bad bool // set on any overrun; the caller checks it once at the end
+	bad bool   // set on any overrun; the caller checks it once at the end
+	a   *arena // where slices come from; nil for plain make
+}
+
+// arena hands out slices carved from large blocks, so that decoding
+// thousands of tasks makes a few allocations instead of tens of thousands.
+// Each slice is capped at its length: an append copies it elsewhere.
+type arena struct {
+	events []Event
+	strs   []string
+}
+
+func carve[T any](block *[]T, n int) []T {
+	if n > len(*block) {
+		*block = make([]T, max(n, 2048))
+	}
+	s := (*block)[:n:n]
+	*block = (*block)[n:]
+	return s
+}
+
+func (d *dec) events(n int) []Event {
+	if d.a == nil {
+		return make([]Event, n)
+	}
+	return carve(&d.a.events, n)
 }
 
 func (d *dec) uint() uint64 {
@@ -142,7 +167,12 @@ func (d *dec) strs() []string {
 	if isNil {
 		return nil
 	}
-	ss := make([]string, n)
+	var ss []string
+	if d.a == nil {
+		ss = make([]string, n)
+	} else {
+		ss = carve(&d.a.strs, n)
+	}
 	for i := range ss {
 		ss[i] = d.str()
 	}

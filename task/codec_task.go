@@ -6,7 +6,7 @@ package task
 
 // cacheLayout names the shape of Task that the codec below writes. Caches
 // written for another shape are ignored and rebuilt.
-const cacheLayout uint64 = 0x8713394795d9c453
+const cacheLayout uint64 = 0x477ef38d0a0349e2
 
 func encodeTask(e *enc, t *Task) {
 	e.str(t.ID)
@@ -71,6 +71,8 @@ func encodeQuestion(e *enc, q *Question) {
 	e.str(q.Context)
 	e.str(q.Status)
 	e.strs(q.Answer)
+	e.str(q.Comment)
+	e.bool(q.Gate)
 	e.time(q.AskedAt)
 	e.timePtr(q.AnsweredAt)
 	e.timePtr(q.ExpiresAt)
@@ -133,7 +135,7 @@ func decodeTask(d *dec, t *Task) bool {
 	t.CreatedAt = d.time()
 	t.UpdatedAt = d.time()
 	if n, isNil := d.count(); !isNil {
-		t.History = make([]Event, n)
+		t.History = d.events(n)
 		for i := range t.History {
 			decodeEvent(d, &t.History[i])
 		}
@@ -157,6 +159,8 @@ func decodeQuestion(d *dec, q *Question) {
 	q.Context = d.str()
 	q.Status = d.str()
 	q.Answer = d.strs()
+	q.Comment = d.str()
+	q.Gate = d.bool()
 	q.AskedAt = d.time()
 	q.AnsweredAt = d.timePtr()
 	q.ExpiresAt = d.timePtr()

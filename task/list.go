@@ -51,31 +51,30 @@ func (s *Store) list() (tasks []*Task, errs []error, r listReport, err error) {
 		r.readDir = true
 	}
 	slices.Sort(names) // a no-op on the cache's names
-	stamps := statAll(d, names)
 
-	// Walk the names and the cache's entries together: both are sorted.
+	// Stat every file while decoding what the cache holds for it: the stat
+	// calls wait on the kernel, the decoding does not.
+	var stamps []stamp
+	stats := make(chan struct{})
+	go func() { stamps = statAll(d, names); close(stats) }()
 	pool := make([]Task, len(names))
-	recs := make([]string, len(names)) // the cached record of each hit
+	recs := old.match(names)
+	decodeAll(recs, pool)
+	<-stats
+
 	var miss []int
 	repair := false
-	j := 0
-	for i, id := range names {
-		if stamps[i] == gone {
-			continue
+	for i := range names {
+		switch {
+		case stamps[i] == gone:
+		case recs[i].rec == "" || recs[i].st != stamps[i]:
+			recs[i].rec = ""
+			miss = append(miss, i)
+		case pool[i].ID != names[i]:
+			repair = true // a bad record in a cache that passed its checksum
+			recs[i].rec = ""
+			miss = append(miss, i)
 		}
-		for old != nil && j < len(old.entries) && old.entries[j].id < id {
-			j++
-		}
-		if old != nil && j < len(old.entries) && old.entries[j].id == id {
-			if o := old.entries[j]; o.settled && o.st == stamps[i] && o.rec != "" {
-				if decodeTask(&dec{s: o.rec}, &pool[i]) && pool[i].ID == id {
-					recs[i] = o.rec
-					continue
-				}
-				repair = true // a bad record in a cache that passed its checksum
-			}
-		}
-		miss = append(miss, i)
 	}
 	bad := s.parseMissing(names, miss, pool)
 	r.parsed = len(miss)
@@ -87,7 +86,7 @@ func (s *Store) list() (tasks []*Task, errs []error, r listReport, err error) {
 		if stamps[i] == gone || errors.Is(err, os.ErrNotExist) {
 			continue // removed since the folder was read
 		}
-		e := cacheEntry{id: id, st: stamps[i], settled: stamps[i].settled(start), rec: recs[i]}
+		e := cacheEntry{id: id, st: stamps[i], settled: stamps[i].settled(start), rec: recs[i].rec}
 		if err == nil {
 			tasks = append(tasks, &pool[i])
 			e.task = &pool[i]
@@ -101,6 +100,43 @@ func (s *Store) list() (tasks []*Task, errs []error, r listReport, err error) {
 		r.saved = next.save(s.cachePath()) == nil
 	}
 	return tasks, errs, r, nil
+}
+
+// match finds each name's entry in the cache, where it may be trusted
+// if the file's stamp is unchanged. Both lists are sorted.
+func (c *listCache) match(names []string) []cacheEntry {
+	out := make([]cacheEntry, len(names))
+	if c == nil {
+		return out
+	}
+	j := 0
+	for i, id := range names {
+		for j < len(c.entries) && c.entries[j].id < id {
+			j++
+		}
+		if j < len(c.entries) && c.entries[j].id == id && c.entries[j].settled {
+			out[i] = c.entries[j]
+		}
+	}
+	return out
+}
+
+// decodeAll decodes the records into pool, in two halves at once. A record
+// that does not decode leaves its task with an empty ID.
+func decodeAll(recs []cacheEntry, pool []Task) {
+	var wg sync.WaitGroup
+	for half := range 2 {
+		lo, hi := half*len(recs)/2, (half+1)*len(recs)/2
+		wg.Go(func() {
+			a := &arena{}
+			for i := lo; i < hi; i++ {
+				if recs[i].rec != "" && !decodeTask(&dec{s: recs[i].rec, a: a}, &pool[i]) {
+					pool[i] = Task{}
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // gains reports whether writing next would spare later lists any work that

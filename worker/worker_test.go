@@ -142,7 +142,7 @@ func TestIdleWorkerWakesOnNewTaskAndAnswer(t *testing.T) {
 	}
 }
 
-func waitState(t *testing.T, s *task.Store, id string, want task.State) {
+func waitState(t testing.TB, s *task.Store, id string, want task.State) {
 	t.Helper()
 	for range 500 {
 		if tk, err := s.Get(id); err == nil && tk.State == want {

@@ -20,6 +20,7 @@ type Server struct {
 	t      testing.TB
 	http   *httptest.Server
 	script Script
+	closed chan struct{} // ends delayed turns when the test is over
 
 	scriptMu sync.Mutex // serialises script calls so scripts need no locking
 	mu       sync.Mutex
@@ -36,7 +37,7 @@ func New(t testing.TB, script Script) *Server {
 	if script == nil {
 		script = func(*Request) Turn { return Reply(Text("ok")) }
 	}
-	s := &Server{t: t, script: script}
+	s := &Server{t: t, script: script, closed: make(chan struct{})}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("fakeapi: listen: %v", err)
@@ -44,7 +45,10 @@ func New(t testing.TB, script Script) *Server {
 	s.http = &httptest.Server{Listener: ln, Config: &http.Server{Handler: http.HandlerFunc(s.serve)}}
 	s.http.Start()
 	s.URL = s.http.URL
-	t.Cleanup(s.http.Close)
+	t.Cleanup(func() {
+		close(s.closed)
+		s.http.Close()
+	})
 	return s
 }
 
@@ -124,6 +128,9 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *Request) {
 		select {
 		case <-time.After(turn.Delay):
 		case <-r.Context().Done():
+			return
+		case <-s.closed:
+			writeError(w, http.StatusServiceUnavailable, "api_error", "fakeapi: server closed")
 			return
 		}
 	}

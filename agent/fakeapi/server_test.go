@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func post(t *testing.T, srv *Server, path, body string) *http.Response {
@@ -112,5 +113,28 @@ func TestFailTurn(t *testing.T) {
 	body, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != 529 || !strings.Contains(string(body), `"type":"overloaded_error"`) {
 		t.Errorf("got %d %s", resp.StatusCode, body)
+	}
+}
+
+func TestCloseEndsHangingTurn(t *testing.T) {
+	var status int
+	done := make(chan struct{})
+	t.Run("hang", func(t *testing.T) {
+		srv := New(t, func(*Request) Turn { return Hang() })
+		go func() {
+			defer close(done)
+			resp, err := http.Post(srv.URL+"/v1/messages", "application/json", strings.NewReader(mainBody))
+			if err == nil {
+				status = resp.StatusCode
+				resp.Body.Close()
+			}
+		}()
+		for len(srv.Requests()) == 0 {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}) // the subtest's cleanup closes the server while the turn hangs
+	<-done
+	if status != http.StatusServiceUnavailable {
+		t.Errorf("hanging request ended with status %d", status)
 	}
 }
