@@ -15,6 +15,7 @@ type Factory struct {
 	Store   func() (*task.Store, error)
 	Now     func() time.Time
 	Editor  func() string
+	Picker  func(*IOStreams) picker
 
 	// Global flags, set by the root command before any command runs.
 	JSON    bool
@@ -27,6 +28,7 @@ func newFactory() *Factory {
 		WorkDir: os.Getwd,
 		Now:     time.Now,
 		Editor:  editorFromEnv,
+		Picker:  newHuhPicker,
 	}
 	f.Store = func() (*task.Store, error) {
 		dir, err := f.WorkDir()

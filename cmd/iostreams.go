@@ -18,6 +18,9 @@ type IOStreams struct {
 
 	IsTTY      bool // stdout is a terminal
 	IsStdinTTY bool // stdin is a terminal: bh may open an editor or prompt
+	// Accessible asks for plain numbered prompts instead of drawn widgets,
+	// for screen readers (ACCESSIBLE=1, as charm's tools have it).
+	Accessible bool
 
 	color bool
 }
@@ -32,6 +35,7 @@ func systemIO() *IOStreams {
 		ErrOut:     os.Stderr,
 		IsTTY:      force || term.IsTerminal(int(os.Stdout.Fd())),
 		IsStdinTTY: force || term.IsTerminal(int(os.Stdin.Fd())),
+		Accessible: os.Getenv("ACCESSIBLE") != "",
 	}
 	s.color = s.IsTTY && os.Getenv("NO_COLOR") == ""
 	return s

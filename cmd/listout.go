@@ -46,7 +46,8 @@ func labelText(io *IOStreams, labels []string) string {
 }
 
 // printAwaiting shows what each waiting task asks. In a pipe each question is
-// one row: id, priority, size, title, question, context, asked at (RFC 3339).
+// one row: id, priority, size, title, question, context, asked at and
+// expires at (RFC 3339; empty when it never expires).
 func printAwaiting(o base, tasks []*task.Task) error {
 	if o.JSON {
 		return writeJSON(o.IO.Out, tasks)
@@ -56,8 +57,12 @@ func printAwaiting(o base, tasks []*task.Task) error {
 		at := askedAt(t)
 		if !o.IO.IsTTY {
 			for _, q := range openQuestions(t) {
+				exp := ""
+				if q.ExpiresAt != nil {
+					exp = q.ExpiresAt.UTC().Format(time.RFC3339)
+				}
 				fmt.Fprintln(o.IO.Out, strings.Join([]string{t.ID, string(t.Priority), string(t.Size),
-					flatten(t.Title), flatten(q.Text), flatten(q.Context), at.UTC().Format(time.RFC3339)}, "\t"))
+					flatten(t.Title), flatten(q.Question), flatten(q.Context), at.UTC().Format(time.RFC3339), exp}, "\t"))
 			}
 			continue
 		}
@@ -70,9 +75,9 @@ func printAwaiting(o base, tasks []*task.Task) error {
 		}
 		fmt.Fprintf(o.IO.Out, "%s  %s  %s  %s\n", o.IO.Cyan(t.ID), priorityText(o.IO, t.Priority), size, o.IO.Bold(t.Title))
 		for _, q := range openQuestions(t) {
-			printQuestion(o.IO, q, "  ")
+			printQuestion(o.IO, now, q, "  ")
 		}
-		fmt.Fprintf(o.IO.Out, "     %s\n", o.IO.Faint(fmt.Sprintf("asked %s · answer with: bh respond %s", relTime(now, at), t.ID)))
+		fmt.Fprintf(o.IO.Out, "     %s\n", o.IO.Faint(fmt.Sprintf("asked %s · answer with: %s", relTime(now, at), respondHint(t))))
 	}
 	if len(tasks) == 0 && o.IO.IsTTY {
 		fmt.Fprintln(o.IO.ErrOut, "no task is waiting for your answer")
@@ -80,9 +85,14 @@ func printAwaiting(o base, tasks []*task.Task) error {
 	return nil
 }
 
-// printQuestion writes "❓ question", then its context and choices indented.
-func printQuestion(io *IOStreams, q asked, indent string) {
-	fmt.Fprintf(io.Out, "%s❓ %s\n", indent, io.Bold(indentLines(q.Text, indent+"   ")))
+// printQuestion writes "❓ question", then its context, choices and expiry
+// indented.
+func printQuestion(io *IOStreams, now time.Time, q task.Question, indent string) {
+	text := io.Bold(indentLines(q.Question, indent+"   "))
+	if note := kindNote(q); note != "" {
+		text += " " + io.Faint(note)
+	}
+	fmt.Fprintf(io.Out, "%s❓ %s\n", indent, text)
 	if q.Context != "" {
 		fmt.Fprintf(io.Out, "%s   %s\n", indent, indentLines(q.Context, indent+"   "))
 	}
@@ -92,6 +102,9 @@ func printQuestion(io *IOStreams, q asked, indent string) {
 			line += ": " + opt.Description
 		}
 		fmt.Fprintf(io.Out, "%s   %s\n", indent, line)
+	}
+	if q.ExpiresAt != nil {
+		fmt.Fprintf(io.Out, "%s   %s\n", indent, io.Yellow(expiryText(now, *q.ExpiresAt)))
 	}
 }
 

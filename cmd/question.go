@@ -1,34 +1,23 @@
 package cmd
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/bh-tracker/bh/task"
 )
 
-// asked is one question a task is waiting on.
-type asked struct {
-	ID, Text, Context string
-	Options           []task.Option
-}
-
-// openQuestions are what a task waits for: its pending typed questions, or
-// else its flat question.
-func openQuestions(t *task.Task) []asked {
-	var out []asked
-	for _, q := range t.Questions {
-		if q.Status == task.QuestionPending {
-			out = append(out, asked{ID: q.ID, Text: q.Question, Context: q.Context, Options: q.Options})
+// openQuestions are what a task waits for (task.Pending), with a stand-in
+// for a flat question the agent left empty.
+func openQuestions(t *task.Task) []task.Question {
+	qs := t.Pending()
+	for i := range qs {
+		if strings.TrimSpace(qs[i].Question) == "" {
+			qs[i].Question = "(the agent asked no question)"
 		}
 	}
-	if len(out) == 0 && (t.Question != "" || t.State == task.AwaitingInput) {
-		text := t.Question
-		if text == "" {
-			text = "(the agent asked no question)"
-		}
-		out = append(out, asked{Text: text, Context: t.QuestionContext})
-	}
-	return out
+	return qs
 }
 
 // askedAt is when the current question was asked: its input.requested
@@ -38,4 +27,71 @@ func askedAt(t *task.Task) time.Time {
 		return e.At
 	}
 	return t.UpdatedAt
+}
+
+// expiresAt is when the first of t's pending questions expires, if any does.
+func expiresAt(t *task.Task) (time.Time, bool) {
+	var first time.Time
+	for _, q := range t.Pending() {
+		if q.ExpiresAt != nil && (first.IsZero() || q.ExpiresAt.Before(first)) {
+			first = *q.ExpiresAt
+		}
+	}
+	return first, !first.IsZero()
+}
+
+// expiryText says when a question expires: "expires in 3h", "expired 5m ago".
+func expiryText(now, at time.Time) string {
+	if at.After(now) {
+		return "expires in " + shortDur(at.Sub(now))
+	}
+	return "expired " + shortDur(now.Sub(at)) + " ago"
+}
+
+// shortDur writes a duration the way people say it: 45s, 12m, 2h, 3d.
+func shortDur(d time.Duration) string {
+	const day = 24 * time.Hour
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d/time.Second))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d/time.Minute))
+	case d < day:
+		return fmt.Sprintf("%dh", int(d/time.Hour))
+	}
+	return fmt.Sprintf("%dd", int(d/day))
+}
+
+// kindNote is how a question is answered, shown beside it: "[yes/no]".
+func kindNote(q task.Question) string {
+	switch q.Kind() {
+	case task.ApprovalQuestion:
+		return "[yes/no]"
+	case task.ChoiceQuestion:
+		if q.MultiSelect {
+			return "[pick one or more]"
+		}
+		return "[pick one]"
+	}
+	return ""
+}
+
+// respondHint is the command that answers what t waits on.
+func respondHint(t *task.Task) string {
+	qs := t.Pending()
+	if len(qs) != 1 {
+		return "bh respond " + t.ID
+	}
+	return "bh respond " + t.ID + flagsFor(qs[0])
+}
+
+// flagsFor is how bh respond's flags answer a question, after the id.
+func flagsFor(q task.Question) string {
+	switch q.Kind() {
+	case task.ApprovalQuestion:
+		return ` --yes | --no "feedback"`
+	case task.ChoiceQuestion:
+		return " --choice LABEL | --other TEXT"
+	}
+	return ""
 }

@@ -3,9 +3,6 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"strings"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/spf13/cobra"
@@ -14,51 +11,102 @@ import (
 type RespondOptions struct {
 	base
 	Editor    func() string
+	Picker    func(*IOStreams) picker
 	ID        string
 	Answer    string
 	HasAnswer bool // an answer argument was given ("-" means stdin)
 	Edit      bool
+	Yes, No   bool
+	Choices   []string
+	Other     string
+	HasOther  bool
+	Question  string // --question N|ID
+	Template  string
+	All       bool
 }
+
+// decided reports whether flags carry a decision (approval or choice).
+func (o *RespondOptions) decided() bool {
+	return o.Yes || o.No || len(o.Choices) > 0 || o.HasOther
+}
+
+const respondLong = `Answer what a task that is awaiting_input asks. The agent may ask several
+questions at once, each of one type:
+
+  approval  yes or no:          --yes, or --no "feedback for the agent"
+  choice    among its options:  --choice LABEL (repeat it where several may be
+                                picked), or --other TEXT in your own words
+  freeform  in words:           the answer argument, "-" to read it from stdin,
+                                --edit, or --template NAME
+
+Text given beside --yes, --no or --choice is a comment on that decision: for
+a rejected approval gate, the reviewer's feedback. When several questions
+wait, each flag goes to the question of its type; when that is not clear,
+say which with --question N (as bh status numbers them) or --question ID.
+Questions left unanswered keep the task waiting. Once every one is answered
+the task is open again, and the worker resumes the agent's session with
+your answers.
+
+On a terminal, with no answer given, bh asks each question in turn: a picker
+for approvals and choices ("Other…" lets you type your own), your editor for
+questions in words (write the answer below the marker line). ACCESSIBLE=1
+turns the picker into plain numbered prompts. --all walks every waiting task
+in priority order; an empty answer skips a task.
+
+Templates are answers you give often, kept as .bh/templates/<name>.md.
+--template NAME sends one; with --edit, or on a terminal, it opens in your
+editor first so that you can change it.`
 
 func newCmdRespond(f *Factory, runF func(*RespondOptions) error) *cobra.Command {
 	opts := &RespondOptions{}
 	c := &cobra.Command{
 		Use:   "respond <id> [<answer> | -]",
-		Short: "Answer the question a task is waiting on",
-		Long: `Answer a task that is awaiting_input. The answer is recorded in the task and
-its history, and the task is opened again, so that the worker resumes the
-agent's session with your answer.
-
-Give the answer as an argument, or "-" to read it from stdin. With --edit, or
-with no answer on a terminal, your editor opens on the question and its
-context: write the answer below the marker line.`,
+		Short: "Answer the questions a task is waiting on",
+		Long:  respondLong,
 		Example: `  bh respond a1b2 "Use PostgreSQL"
   git diff | bh respond a1b2 -
-  bh respond a1b2 --edit`,
-		Args:              argsRange(1, 2, "task id, then the answer"),
+  bh respond a1b2 --yes
+  bh respond a1b2 --no "the migration needs a rollback step"
+  bh respond a1b2 --choice GitHub --choice Google
+  bh respond a1b2 --question 2 --other "neither: use GitLab"
+  bh respond a1b2 --template lgtm
+  bh respond --all`,
+		Args:              argsRange(0, 2, "task id, then the answer"),
 		ValidArgsFunction: completeIDs(f, 1, func(t *task.Task) bool { return t.State == task.AwaitingInput }),
-		RunE: func(_ *cobra.Command, args []string) error {
-			opts.base, opts.Editor, opts.ID = f.base(), f.Editor, args[0]
-			opts.Answer, opts.HasAnswer = "", false
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.base, opts.Editor, opts.Picker = f.base(), f.Editor, f.Picker
+			opts.ID, opts.Answer, opts.HasAnswer = "", "", false
+			if len(args) > 0 {
+				opts.ID = args[0]
+			}
 			if len(args) == 2 {
 				opts.Answer, opts.HasAnswer = args[1], true
 			}
+			opts.HasOther = c.Flags().Changed("other")
 			if runF != nil {
 				return runF(opts)
 			}
 			return respondRun(opts)
 		},
 	}
-	c.Flags().BoolVarP(&opts.Edit, "edit", "e", false, "write the answer in your editor")
+	fl := c.Flags()
+	fl.BoolVarP(&opts.Edit, "edit", "e", false, "write the answer in your editor")
+	fl.BoolVarP(&opts.Yes, "yes", "y", false, "approve (an approval question)")
+	fl.BoolVarP(&opts.No, "no", "n", false, "reject (an approval question); the answer text is your feedback")
+	fl.StringArrayVarP(&opts.Choices, "choice", "c", nil, "pick the option with this label (a choice question; repeatable)")
+	fl.StringVar(&opts.Other, "other", "", "answer a choice question in your own words")
+	fl.StringVarP(&opts.Question, "question", "q", "", "answer this question only: its number or id")
+	fl.StringVarP(&opts.Template, "template", "t", "", "answer with .bh/templates/`NAME`.md")
+	fl.BoolVarP(&opts.All, "all", "a", false, "answer every waiting task in turn, on a terminal")
 	return c
 }
 
 func respondRun(opts *RespondOptions) error {
-	switch {
-	case opts.Edit && opts.HasAnswer:
-		return usageErrorf("give the answer or --edit, not both")
-	case !opts.HasAnswer && !opts.Edit && !opts.IO.IsStdinTTY:
-		return usageErrorf("no answer given: pass it as an argument, \"-\" to read it from stdin, or use --edit")
+	if opts.All {
+		return respondAll(opts)
+	}
+	if err := checkRespondFlags(opts); err != nil {
+		return err
 	}
 	s, err := opts.Store()
 	if err != nil {
@@ -75,55 +123,52 @@ func respondRun(opts *RespondOptions) error {
 	if t.State != task.AwaitingInput { // before anyone writes an answer in vain
 		return notAwaiting(t)
 	}
-	answer, scratch, rel, err := readAnswer(opts, s, t)
+	qs, err := targets(t, opts.Question)
 	if err != nil {
 		return err
 	}
-	if answer == "" {
-		if scratch != "" {
-			os.Remove(scratch)
+	var rep *reply
+	if !opts.decided() && !opts.HasAnswer && opts.IO.IsStdinTTY {
+		rep, err = askTask(opts, s, t, qs, len(qs) > 1)
+		if errors.Is(err, errAborted) {
+			return fmt.Errorf("%w: nothing was changed", err)
 		}
-		return errors.New("empty answer: nothing was changed")
+	} else {
+		rep, err = fromFlags(opts, s, t, qs)
 	}
-	t, err = s.Update(id, func(t *task.Task) error { return t.Respond(answer, stamp(opts.Now), "human") })
 	if err != nil {
-		if scratch != "" {
-			return withHint(err, "your answer is kept in "+rel)
-		}
 		return err
 	}
-	if scratch != "" {
-		os.Remove(scratch)
+	if len(rep.answers) == 0 {
+		rep.draft.remove()
+		return errEmpty
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "answered %s: it is open again, and the worker will resume it with your answer\n", id)
+	t, err = saveAnswers(opts.base, s, t, rep)
+	if err != nil {
+		return err
+	}
 	if opts.JSON {
 		return writeJSON(opts.IO.Out, t)
 	}
 	return nil
 }
 
-// readAnswer gets the answer from the argument, stdin or the editor. For
-// the editor it also returns the scratch file, kept until the answer is in.
-func readAnswer(opts *RespondOptions, s *task.Store, t *task.Task) (answer, scratch, rel string, err error) {
+// checkRespondFlags refuses flags that do not go together, before anything
+// is read.
+func checkRespondFlags(o *RespondOptions) error {
 	switch {
-	case opts.HasAnswer && opts.Answer == "-":
-		b, err := io.ReadAll(opts.IO.In)
-		if err != nil {
-			return "", "", "", fmt.Errorf("read answer: %w", err)
-		}
-		return strings.TrimSpace(string(b)), "", "", nil
-	case opts.HasAnswer:
-		return strings.TrimSpace(opts.Answer), "", "", nil
+	case o.ID == "":
+		return usageErrorf("missing task id")
+	case o.Yes && o.No:
+		return usageErrorf("--yes and --no cannot be used together")
+	case o.Edit && o.HasAnswer:
+		return usageErrorf("give the answer or --edit, not both")
+	case o.Template != "" && o.HasAnswer:
+		return usageErrorf("give the answer or --template, not both")
+	case o.HasOther && o.Other == "":
+		return usageErrorf("--other needs your words")
 	}
-	scratch, rel, b, err := editScratch(opts.IO, opts.Editor(), s, "respond-"+t.ID+"-*.md", []byte(answerTemplate(t)))
-	if err != nil {
-		return "", "", "", err
-	}
-	answer, err = parseAnswer(string(b))
-	if err != nil {
-		return "", "", "", withHint(err, "nothing was changed; your text is kept in "+rel)
-	}
-	return answer, scratch, rel, nil
+	return nil
 }
 
 func notAwaiting(t *task.Task) error {

@@ -15,11 +15,11 @@ const answerMarker = "# Write your answer below this line. Lines above it are ig
 var errNoMarker = errors.New("the answer marker line was removed, so bh cannot tell your answer from the question")
 
 // answerTemplate is what the editor opens on for bh respond: the task, the
-// question and its context as comments, then the marker line.
-func answerTemplate(t *task.Task) string {
+// questions the text answers and their context as comments, then the marker
+// line, then prefill (a response template's text) to start the answer from.
+func answerTemplate(t *task.Task, qs []task.Question, prefill string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Answering %s: %s\n", t.ID, t.Title)
-	qs := openQuestions(t)
 	for i, q := range qs {
 		head := "Question"
 		if len(qs) > 1 {
@@ -28,7 +28,7 @@ func answerTemplate(t *task.Task) string {
 		if q.ID != "" {
 			head += " (" + q.ID + ")"
 		}
-		comment(&b, head, q.Text)
+		comment(&b, head, q.Question)
 		comment(&b, "Context", q.Context)
 		var opts []string
 		for _, o := range q.Options {
@@ -38,6 +38,9 @@ func answerTemplate(t *task.Task) string {
 	}
 	b.WriteString("#\n# Save and quit to send the answer; an empty answer sends nothing.\n")
 	b.WriteString(answerMarker + "\n\n")
+	if prefill = strings.TrimSpace(prefill); prefill != "" {
+		b.WriteString(prefill + "\n")
+	}
 	return b.String()
 }
 

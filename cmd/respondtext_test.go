@@ -42,7 +42,7 @@ func TestAnswerTemplateRoundTrip(t *testing.T) {
 			{ID: "q2", Question: "Other?", Status: task.QuestionPending},
 			{ID: "q0", Question: "Old?", Status: task.QuestionAnswered},
 		}}
-	tmpl := answerTemplate(tk)
+	tmpl := answerTemplate(tk, openQuestions(tk), "")
 	for _, want := range []string{
 		"# Answering tm-ab12: Pick\n",
 		"# Question 1 (q1):\n#   First?\n#   Second line\n",
@@ -68,6 +68,11 @@ func TestAnswerTemplateRoundTrip(t *testing.T) {
 	if got, _ := parseAnswer(tmpl + "B, because.\n"); got != "B, because." {
 		t.Errorf("parseAnswer(template+answer) = %q", got)
 	}
+	// a response template's text starts the answer
+	pre := answerTemplate(tk, openQuestions(tk)[1:], "  LGTM.\n\n")
+	if got, _ := parseAnswer(pre); got != "LGTM." || strings.Contains(pre, "First?") {
+		t.Errorf("prefilled template = %q:\n%s", got, pre)
+	}
 }
 
 func TestRespondAnswersEveryPendingQuestion(t *testing.T) {
@@ -91,9 +96,15 @@ func TestRespondAnswersEveryPendingQuestion(t *testing.T) {
 			t.Errorf("question %s = %+v", q.ID, q)
 		}
 	}
-	got := tk.History[len(tk.History)-2]
-	if got.Kind != task.EventInputReceived || got.QuestionID != "q1,q2" || got.By != "human" || got.Text != "yes" {
-		t.Errorf("event = %+v", got)
+	// one event per question, then the move to open
+	for i, id := range []string{"q1", "q2"} {
+		got := tk.History[i]
+		if got.Kind != task.EventInputReceived || got.QuestionID != id || got.By != "human" || got.Text != "yes" {
+			t.Errorf("event %d = %+v", i, got)
+		}
+	}
+	if len(tk.History) != 3 || tk.History[2].To != task.Open {
+		t.Errorf("history = %+v", tk.History)
 	}
 	// answering again fails and changes nothing
 	before := len(tk.History)

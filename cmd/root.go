@@ -92,6 +92,9 @@ func newRootCmd(f *Factory) *cobra.Command {
 		newCmdShow(f, nil),
 		newCmdTree(f, nil),
 		newCmdRespond(f, nil),
+		newCmdStop(f, nil),
+		newCmdStatus(f, nil),
+		newCmdLog(f, nil),
 		newCmdCompletion(f),
 	)
 	return root

@@ -16,8 +16,8 @@ func printQuestions(io *IOStreams, qs []task.Question) {
 	fmt.Fprintf(io.Out, "\n%s\n", io.Bold("questions"))
 	for _, q := range qs {
 		fmt.Fprintf(io.Out, "  %s [%s] %s\n", q.ID, q.Status, indentLines(q.Question, "    "))
-		if len(q.Answer) > 0 {
-			fmt.Fprintf(io.Out, "    → %s\n", indentLines(strings.Join(q.Answer, ", "), "      "))
+		if text := q.AnswerText(); text != "" {
+			fmt.Fprintf(io.Out, "    → %s\n", indentLines(text, "      "))
 		}
 	}
 }

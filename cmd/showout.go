@@ -70,9 +70,9 @@ func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (
 	if t.State == task.AwaitingInput {
 		fmt.Fprintf(w, "\n%s\n", io.Bold(fmt.Sprintf("waiting for your answer (asked %s)", relTime(now, askedAt(t)))))
 		for _, q := range openQuestions(t) {
-			printQuestion(io, q, "  ")
+			printQuestion(io, now, q, "  ")
 		}
-		fmt.Fprintf(w, "  %s\n", io.Faint("answer with: bh respond "+t.ID))
+		fmt.Fprintf(w, "  %s\n", io.Faint("answer with: "+respondHint(t)))
 	} else if t.Question != "" {
 		section(io, "last question", t.Question)
 		section(io, "its context", t.QuestionContext)

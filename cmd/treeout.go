@@ -80,7 +80,7 @@ func printNode(io *IOStreams, n *treeNode, lead, childLead string) {
 			bar = "│   "
 		}
 		for _, q := range openQuestions(n.Task) {
-			fmt.Fprintf(io.Out, "%s%s\n", io.Faint(childLead+bar), io.Magenta("❓ "+firstLine(q.Text)))
+			fmt.Fprintf(io.Out, "%s%s\n", io.Faint(childLead+bar), io.Magenta("❓ "+firstLine(q.Question)))
 		}
 	}
 	for i, c := range n.Children {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"unsafe"
@@ -15,8 +16,9 @@ import (
 // torn, corrupt or from another version of bh is ignored and rebuilt.
 //
 // Layout: magic (8 bytes), cacheLayout (8), CRC-32C of the body (4), then
-// the body: the tasks folder's stamp and whether it settled, the entry
-// count, and the entries sorted by ID.
+// the body: the tasks folder's stamp and whether it settled, the number of
+// events and of strings in lists over all tasks, the entry count, and the
+// entries sorted by ID.
 
 const cacheMagic = "bhcache1"
 
@@ -35,6 +37,8 @@ type cacheEntry struct {
 type listCache struct {
 	dir        stamp // the tasks folder: while it holds, so do the names
 	dirSettled bool
+	events     int // events and strings in all records, to size arenas
+	strs       int
 	entries    []cacheEntry
 }
 
@@ -42,7 +46,7 @@ func (s *Store) cachePath() string { return filepath.Join(s.Dir, "cache", "tasks
 
 // loadCache returns nil for a missing or unusable cache.
 func loadCache(path string) *listCache {
-	b, err := os.ReadFile(path)
+	b, err := readBig(path)
 	if err != nil || len(b) < cacheHeader || string(b[:8]) != cacheMagic ||
 		binary.LittleEndian.Uint64(b[8:]) != cacheLayout {
 		return nil
@@ -54,8 +58,10 @@ func loadCache(path string) *listCache {
 	// Decoded tasks point into body, which nothing writes to again.
 	d := &dec{s: unsafe.String(unsafe.SliceData(body), len(body))}
 	c := &listCache{dir: d.stamp(), dirSettled: d.bool()}
+	c.events, _ = d.count() // counts bounded by the size, as for slices
+	c.strs, _ = d.count()
 	n, _ := d.count()
-	c.entries = make([]cacheEntry, n)
+	c.entries = bigSlice[cacheEntry](n)
 	for i := range c.entries {
 		e := &c.entries[i]
 		e.id, e.st, e.settled, e.rec = d.str(), d.stamp(), d.bool(), d.str()
@@ -67,6 +73,25 @@ func loadCache(path string) *listCache {
 		return nil
 	}
 	return c
+}
+
+// readBig is os.ReadFile into a bigSlice.
+func readBig(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	b := bigSlice[byte](int(fi.Size()))
+	n, err := io.ReadFull(f, b)
+	if err == io.ErrUnexpectedEOF {
+		err = nil // shorter than it was: the checksum will tell
+	}
+	return b[:n], err
 }
 
 // save writes the cache atomically. No fsync: after a crash a torn cache
@@ -82,8 +107,20 @@ func (c *listCache) save(path string) error {
 	e := &enc{b: make([]byte, cacheHeader, size)}
 	copy(e.b, cacheMagic)
 	binary.LittleEndian.PutUint64(e.b[8:], cacheLayout)
+	events, strs := c.events, c.strs
+	for _, x := range c.entries {
+		if t := x.task; t != nil {
+			events += len(t.History)
+			strs += len(t.DependsOn) + len(t.Labels) + len(t.Issues)
+			for _, q := range t.Questions {
+				strs += len(q.Answer)
+			}
+		}
+	}
 	e.stamp(c.dir)
 	e.bool(c.dirSettled)
+	e.count(events, false)
+	e.count(strs, false)
 	e.count(len(c.entries), false)
 	for _, x := range c.entries {
 		e.str(x.id)

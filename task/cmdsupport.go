@@ -41,28 +41,40 @@ func (e *NotAwaitingError) Error() string {
 	return fmt.Sprintf("%s is %s, not awaiting_input: it has no question to answer", e.ID, e.State)
 }
 
-// Respond records a human's answer to what t is waiting on and opens t
-// again, so that the worker resumes it with the answer. Call it inside
-// Store.Update, so that it checks and changes the task's latest state.
+// TypedQuestionsError is a reply in words to a task that waits on
+// approval or choice questions, which words alone cannot answer.
+type TypedQuestionsError struct {
+	ID        string
+	Questions []Question
+}
+
+func (e *TypedQuestionsError) Error() string {
+	parts := make([]string, len(e.Questions))
+	for i, q := range e.Questions {
+		parts[i] = fmt.Sprintf("%s (%s)", q.ID, q.Kind())
+	}
+	return fmt.Sprintf("%s waits on %s, which a reply in words cannot answer", e.ID, strings.Join(parts, ", "))
+}
+
+// Respond answers every question t waits on with the same words, and opens
+// t again. It is Answer for the simple case: it refuses a task that waits on
+// approval or choice questions (TypedQuestionsError), which need Answer.
+// Call it inside Store.Update.
 func (t *Task) Respond(answer string, now time.Time, by string) error {
 	if t.State != AwaitingInput {
 		return &NotAwaitingError{ID: t.ID, State: t.State}
 	}
-	now = now.UTC()
-	t.HumanResponse = answer
-	t.HumanRespondedAt = &now
-	var ids []string
-	for i := range t.Questions {
-		if q := &t.Questions[i]; q.Status == QuestionPending {
-			at := now
-			q.Status, q.Answer, q.AnsweredAt = QuestionAnswered, []string{answer}, &at
-			ids = append(ids, q.ID)
+	var ans []Answer
+	var typed []Question
+	for _, q := range t.Pending() {
+		if q.Kind() != FreeformQuestion {
+			typed = append(typed, q)
+			continue
 		}
+		ans = append(ans, Answer{QuestionID: q.ID, Values: []string{answer}})
 	}
-	qid := strings.Join(ids, ",")
-	if e, ok := t.LastAsked(); ok && qid == "" {
-		qid = e.QuestionID
+	if len(typed) > 0 {
+		return &TypedQuestionsError{ID: t.ID, Questions: typed}
 	}
-	t.Record(now, Event{Kind: EventInputReceived, By: by, QuestionID: qid, Text: answer})
-	return t.SetState(Open, now, by, "answered")
+	return t.Answer(ans, now, by)
 }

@@ -90,7 +90,7 @@ type arena struct {
 
 func carve[T any](block *[]T, n int) []T {
 	if n > len(*block) {
-		*block = make([]T, max(n, 2048))
+		*block = bigSlice[T](max(n, 16384))
 	}
 	s := (*block)[:n:n]
 	*block = (*block)[n:]

@@ -49,3 +49,17 @@ func TestPhases(t *testing.T) {
 		t.Logf("%-16s %v", k, mins[k])
 	}
 }
+
+func TestMakeStore(t *testing.T) {
+	dir := os.Getenv("MAKESTORE")
+	if dir == "" {
+		t.Skip()
+	}
+	os.MkdirAll(dir, 0o755)
+	gitInit(t, dir)
+	s, _, err := Init(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeStore(t, s, 10000)
+}

@@ -17,6 +17,15 @@ func (w *worker) apply(kill context.Context, r *run, out *agent.Outcome, runErr 
 		r.session = out.SessionID // a resumed session may continue under a new id
 	}
 	logPath := w.writeLog(r, out, runErr)
+	// A merge or rebase begun while the agent ran owns the tree now: bh
+	// touches nothing, and the next start recovers the task from its lease.
+	if op, err := w.repo.InProgressOp(); err != nil || op != "" {
+		if err == nil {
+			err = fmt.Errorf("a git %s began while the agent ran; its work stays in the working tree, "+
+				"and the task resumes once the %s is over and the worker starts again", op, op)
+		}
+		return fmt.Errorf("%s: %w", r.t.ID, err)
+	}
 	if runErr != nil || out == nil {
 		if kill.Err() != nil {
 			return w.stop(r, runErr)

@@ -112,16 +112,26 @@ func TestBlockedParksWithTheReason(t *testing.T) {
 	s := newStore(t)
 	tk := addTask(t, s, "Deploy")
 	res := agent.Result{Status: agent.StatusBlocked, Summary: "The staging database is down."}
-	evs := runOnce(t, s, &fake{steps: []stepFn{step(map[string]string{"deploy.sh": "x\n"}, res)}})
+	f := &fake{steps: []stepFn{step(map[string]string{"deploy.sh": "x\n"}, res), step(nil, done("deployed"))}}
+	evs := runOnce(t, s, f)
 	got := getTask(t, s, tk.ID)
-	if got.State != task.Blocked || got.Question != "The staging database is down." {
-		t.Fatalf("task: state %s question %q", got.State, got.Question)
+	if got.State != task.Blocked || got.Question != "The staging database is down." || len(got.Pending()) != 0 {
+		t.Fatalf("task: state %s question %q pending %v", got.State, got.Question, got.Pending())
 	}
 	if !refExists(s.Root, ParkRef(tk.ID)) || exists(s.Root, "deploy.sh") {
 		t.Fatal("blocked work not parked")
 	}
 	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != Blocked || fin[0].Question == "" {
 		t.Fatalf("finished: %+v", fin)
+	}
+	// A human unblocks it; the same session goes on with its work back.
+	s.Update(tk.ID, func(tk *task.Task) error { return tk.SetState(task.Open, now(s), "human", "db is back") })
+	runOnce(t, s, f)
+	if r := f.requests(); !r[1].Resume || r[1].SessionID != r[0].SessionID {
+		t.Fatalf("unblocked run: %+v", r[1])
+	}
+	if c := committed(t, s.Root, "HEAD"); !slices.Equal(c, []string{".bh/tasks/" + tk.ID + ".yaml", "deploy.sh"}) {
+		t.Fatalf("unblocked commit: %v", c)
 	}
 }
 

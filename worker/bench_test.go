@@ -34,7 +34,7 @@ func BenchmarkRespondToResume(b *testing.B) {
 		waitState(b, s, tk.ID, task.AwaitingInput)
 		b.StartTimer()
 		start := time.Now()
-		if _, err := Respond(s, tk.ID, []Answer{{Values: []string{"yes"}}}, ""); err != nil {
+		if _, err := Respond(s, tk.ID, []task.Answer{{Values: []string{"yes"}}}, ""); err != nil {
 			b.Fatal(err)
 		}
 		total += (<-called).Sub(start)

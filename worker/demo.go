@@ -55,7 +55,7 @@ func RunDemo(ctx context.Context, dir string, report func(Event)) error {
 	if t.State != task.AwaitingInput {
 		return fmt.Errorf("demo: %s is %s, expected it to wait for an answer", t.ID, t.State)
 	}
-	if _, err := Respond(s, t.ID, []Answer{{Values: []string{DemoAnswer}}}, "demo"); err != nil {
+	if _, err := Respond(s, t.ID, []task.Answer{{Values: []string{DemoAnswer}}}, "demo"); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
 	if report != nil {

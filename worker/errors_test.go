@@ -160,3 +160,31 @@ func TestCommitFailureParksTheWork(t *testing.T) {
 		t.Fatal("work not parked after a failed commit")
 	}
 }
+
+func TestWorkerTimeoutStopsAHungRunner(t *testing.T) {
+	s := newStore(t)
+	tk := addTask(t, s, "Hangs in process")
+	tk, _ = s.Update(tk.ID, func(tk *task.Task) error { tk.Priority = "P0"; return nil })
+	hang := func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
+		os.WriteFile(filepath.Join(req.Dir, "stuck.txt"), []byte("stuck\n"), 0o644)
+		<-ctx.Done() // a runner with no timeout of its own
+		return nil, ctx.Err()
+	}
+	next := addTask(t, s, "After the hang")
+	ctx := context.Background()
+	err := Run(ctx, ctx, s, Options{Runner: &fake{steps: []stepFn{hang, step(nil, done("ok"))}}, Once: true,
+		Timeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := getTask(t, s, tk.ID)
+	if got.State != task.Failed || !strings.Contains(got.Summary, "timed out after 200ms") {
+		t.Fatalf("hung task: state %s summary %q", got.State, got.Summary)
+	}
+	if !refExists(s.Root, ParkRef(tk.ID)) || exists(s.Root, "stuck.txt") {
+		t.Fatal("hung run's work not parked")
+	}
+	if getTask(t, s, next.ID).State != task.Closed {
+		t.Fatal("the worker did not go on after the timeout")
+	}
+}

@@ -28,7 +28,8 @@ func (w *worker) parkWork(r *run, why string) (string, []string, error) {
 }
 
 // park handles needs_input and blocked: the work is kept aside and the
-// task waits for a human's answer, in the same agent session.
+// task waits for a human (an answer, or whatever unblocks it), to go on in
+// the same agent session.
 func (w *worker) park(r *run, res agent.Result, to task.State) error {
 	commit, paths, err := w.parkWork(r, string(to))
 	if err != nil {
@@ -41,7 +42,11 @@ func (w *worker) park(r *run, res agent.Result, to task.State) error {
 		t.Record(at, task.Event{Kind: task.EventRunFinished, By: w.opt.Name, Status: string(res.Status),
 			Session: r.session, Text: res.Summary})
 		recordParked(t, at, w.opt.Name, commit, paths)
-		texts = ask(t, at, res, w.expiry(t, at))
+		if to == task.Blocked {
+			texts = block(t, res)
+		} else {
+			texts = ask(t, at, res, w.expiry(t, at))
+		}
 		return t.SetState(to, at, w.opt.Name, res.Summary)
 	})
 	if err != nil {
@@ -56,9 +61,19 @@ func (w *worker) park(r *run, res agent.Result, to task.State) error {
 	return nil
 }
 
+// block records why the agent is blocked. It asks nothing: a human
+// unblocks the task by reopening it.
+func block(t *task.Task, res agent.Result) []string {
+	why := res.Question
+	if why == "" {
+		why = res.Summary
+	}
+	t.Question, t.QuestionContext = why, res.QuestionContext
+	return []string{why}
+}
+
 // ask makes the result's questions the task's pending ones. A result
-// without any (a blocked run, say) asks its summary, so that a human's
-// reply always has a question to answer.
+// without any asks its summary, so that an answer always has a question.
 func ask(t *task.Task, at time.Time, res agent.Result, expires *time.Time) []string {
 	qs := res.Questions
 	if len(qs) == 0 {

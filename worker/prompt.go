@@ -2,7 +2,6 @@ package worker
 
 import (
 	"path/filepath"
-	"strings"
 
 	"github.com/bh-tracker/bh/prompts"
 	"github.com/bh-tracker/bh/task"
@@ -52,8 +51,7 @@ func rounds(t *task.Task) []prompts.Round {
 			if e.QuestionID != "" {
 				if q := findQuestion(t, e.QuestionID); q != nil && !seen[q.ID] {
 					seen[q.ID] = true
-					out = append(out, prompts.Round{Header: q.Header, Question: q.Question,
-						Answer: strings.Join(q.Answer, ", ")})
+					out = append(out, prompts.Round{Header: q.Header, Question: q.Question, Answer: q.AnswerText()})
 				}
 				continue
 			}
@@ -69,7 +67,7 @@ func rounds(t *task.Task) []prompts.Round {
 	// Questions no event mentions (hand-edited files) still count.
 	for _, q := range t.Questions {
 		if !seen[q.ID] {
-			out = append(out, prompts.Round{Header: q.Header, Question: q.Question, Answer: strings.Join(q.Answer, ", ")})
+			out = append(out, prompts.Round{Header: q.Header, Question: q.Question, Answer: q.AnswerText()})
 		}
 	}
 	return out

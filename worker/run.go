@@ -56,10 +56,29 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	w.report(Event{Kind: Started, Task: t.ID, Title: t.Title, Resume: resume, Session: r.session})
 
 	stopBeat := w.heartbeat(t.ID)
-	out, runErr := w.runner.Run(kill, agent.Request{Prompt: prompt, Dir: w.s.Root, SessionID: r.session,
-		Resume: resume, TaskID: t.ID, Env: w.opt.Env})
+	out, runErr := w.runAgent(kill, agent.Request{Prompt: prompt, Dir: w.s.Root, SessionID: r.session,
+		Resume: resume, TaskID: t.ID, Env: w.opt.Env, Timeout: w.opt.Timeout})
 	stopBeat()
 	return w.apply(kill, r, out, runErr)
+}
+
+// runAgent runs the agent under the kill context and the worker's timeout.
+func (w *worker) runAgent(kill context.Context, req agent.Request) (*agent.Outcome, error) {
+	if w.opt.Timeout <= 0 {
+		return w.runner.Run(kill, req)
+	}
+	ctx, cancel := context.WithTimeout(kill, w.opt.Timeout)
+	defer cancel()
+	out, err := w.runner.Run(ctx, req)
+	if err != nil && kill.Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		re := &agent.RunError{Reason: fmt.Sprintf("the agent timed out after %s", w.opt.Timeout), ExitCode: -1, Err: err}
+		var inner *agent.RunError
+		if errors.As(err, &inner) {
+			re.Raw, re.Stderr = inner.Raw, inner.Stderr
+		}
+		err = re
+	}
+	return out, err
 }
 
 // begin gives the task its session (before the agent can create it) and
@@ -98,20 +117,6 @@ func sessionRan(t *task.Task) bool {
 	return false
 }
 
-// unpark restores the task's parked work, if any, into the working tree.
-func (w *worker) unpark(t *task.Task) (commit string, paths []string, err error) {
-	ref := ParkRef(t.ID)
-	info, err := w.repo.Parked(ref)
-	if err != nil || info == nil {
-		return "", nil, err
-	}
-	paths, err = w.repo.Unpark(ref)
-	if err != nil {
-		return "", nil, err
-	}
-	return info.Commit, paths, nil
-}
-
 // release puts a claimed task back to open after trouble before its agent
 // ran, and returns the trouble.
 func (w *worker) release(id string, cause error) error {
@@ -124,37 +129,4 @@ func (w *worker) release(id string, cause error) error {
 		return fmt.Errorf("%s: %w (and releasing it: %v)", id, cause, err)
 	}
 	return fmt.Errorf("%s: %w", id, cause)
-}
-
-// heartbeat renews the lease until the returned func is called.
-func (w *worker) heartbeat(id string) (stop func()) {
-	done, finished := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(finished)
-		tick := time.NewTicker(w.opt.Heartbeat)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-				w.s.Update(id, func(t *task.Task) error {
-					if !w.owns(t) {
-						return errNotOurs
-					}
-					t.Lease.Heartbeat = now(w.s)
-					return nil
-				})
-			}
-		}
-	}()
-	return func() { close(done); <-finished }
-}
-
-var errNotOurs = errors.New("lease taken over")
-
-// owns reports whether t is in progress under this process's lease.
-func (w *worker) owns(t *task.Task) bool {
-	l := t.Lease
-	return t.State == task.InProgress && l != nil && l.Worker == w.opt.Name && l.PID == pidSelf && l.Host == hostname()
 }

@@ -26,6 +26,9 @@ type Options struct {
 	Once   bool         // work until no task is ready, then return
 	Name   string       // the lease's worker name; default "worker"
 	Env    []string     // extra environment for the agent
+	// Timeout bounds each agent run on top of the runner's own limit, so
+	// that even a runner that ignores its config cannot hang the worker.
+	Timeout time.Duration
 
 	Heartbeat time.Duration // how often the lease is renewed; default 15s
 	LeaseTTL  time.Duration // a lease not renewed for this long is dead; default 2m

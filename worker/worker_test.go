@@ -109,8 +109,14 @@ func TestIdleWorkerWakesOnNewTaskAndAnswer(t *testing.T) {
 	ask := agent.Result{Status: agent.StatusNeedsInput, Summary: "?", Question: "Which?"}
 	f := &fake{}
 	f.steps = []stepFn{
-		func(ctx context.Context, req agent.Request) (*agent.Outcome, error) { calls <- req; return step(nil, ask)(ctx, req) },
-		func(ctx context.Context, req agent.Request) (*agent.Outcome, error) { calls <- req; return step(nil, done("ok"))(ctx, req) },
+		func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
+			calls <- req
+			return step(nil, ask)(ctx, req)
+		},
+		func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
+			calls <- req
+			return step(nil, done("ok"))(ctx, req)
+		},
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -124,7 +130,7 @@ func TestIdleWorkerWakesOnNewTaskAndAnswer(t *testing.T) {
 		t.Fatal("idle worker did not pick up a new task")
 	}
 	waitState(t, s, tk.ID, task.AwaitingInput)
-	if _, err := Respond(s, tk.ID, []Answer{{Values: []string{"that one"}}}, ""); err != nil {
+	if _, err := Respond(s, tk.ID, []task.Answer{{Values: []string{"that one"}}}, ""); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -161,7 +167,7 @@ func TestUnparkConflictWaitsForAHuman(t *testing.T) {
 	runOnce(t, s, f)
 	writeFile(t, s.Root, "README.md", "# the user's title\n")
 	gitT(t, s.Root, "commit", "-q", "-am", "user edits README")
-	if _, err := Respond(s, tk.ID, []Answer{{Values: []string{"formal"}}}, ""); err != nil {
+	if _, err := Respond(s, tk.ID, []task.Answer{{Values: []string{"formal"}}}, ""); err != nil {
 		t.Fatal(err)
 	}
 	evs := runOnce(t, s, f)
@@ -169,7 +175,7 @@ func TestUnparkConflictWaitsForAHuman(t *testing.T) {
 		t.Fatal("the agent ran despite the conflict")
 	}
 	got := getTask(t, s, tk.ID)
-	if got.State != task.AwaitingInput || !strings.Contains(got.Question, "README.md") || len(Pending(got)) != 1 {
+	if got.State != task.AwaitingInput || !strings.Contains(got.Question, "README.md") || len(got.Pending()) != 1 {
 		t.Fatalf("conflicted task: state %s question %q", got.State, got.Question)
 	}
 	if !refExists(s.Root, ParkRef(tk.ID)) || readFile(t, s.Root, "README.md") != "# the user's title\n" {
@@ -200,5 +206,33 @@ func TestDemo(t *testing.T) {
 	want := "started: finished:completed started: finished:needs_input answered: started: finished:completed"
 	if got := strings.Join(kinds, " "); got != want {
 		t.Fatalf("demo events:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestMergeBegunDuringRunTouchesNothing(t *testing.T) {
+	s := newStore(t)
+	tk := addTask(t, s, "Overlaps a merge")
+	mergeHead := filepath.Join(s.Root, ".git", "MERGE_HEAD")
+	head := gitT(t, s.Root, "rev-parse", "HEAD")
+	merging := func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
+		os.WriteFile(mergeHead, []byte(head+"\n"), 0o644) // the user starts a merge meanwhile
+		return step(map[string]string{"work.txt": "work\n"}, done("done"))(ctx, req)
+	}
+	f := &fake{steps: []stepFn{merging, step(nil, done("verified"))}}
+	ctx := context.Background()
+	err := Run(ctx, ctx, s, Options{Runner: f, Once: true})
+	if err == nil || !strings.Contains(err.Error(), "merge began") {
+		t.Fatalf("got %v", err)
+	}
+	if gitT(t, s.Root, "rev-parse", "HEAD") != head || !exists(s.Root, "work.txt") || refExists(s.Root, ParkRef(tk.ID)) {
+		t.Fatal("bh touched the tree during the merge")
+	}
+	os.Remove(mergeHead)
+	runOnce(t, s, f)
+	if r := f.requests(); !r[1].Resume {
+		t.Fatal("not resumed after the merge")
+	}
+	if c := committed(t, s.Root, "HEAD"); len(c) != 2 || c[1] != "work.txt" {
+		t.Fatalf("commit after the merge: %v", c)
 	}
 }

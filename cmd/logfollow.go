@@ -1,0 +1,127 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/fsnotify/fsnotify"
+)
+
+// logger prints the timeline, and remembers per task how many events it
+// has shown so that --follow prints only new ones.
+type logger struct {
+	o      *LogOptions
+	s      *task.Store
+	only   string // one task's id, or "" for all
+	since  time.Time
+	shown  map[string]int
+	count  int
+	warned bool
+}
+
+// catchUp prints every event not shown yet, of every task (or the one).
+func (l *logger) catchUp() error {
+	var tasks []*task.Task
+	if l.only != "" {
+		t, err := l.s.Get(l.only)
+		if err != nil {
+			return err
+		}
+		tasks = []*task.Task{t}
+	} else {
+		all, bad, err := l.s.List()
+		if err != nil {
+			return err
+		}
+		if !l.warned {
+			warnFiles(l.o.IO, l.o.JSON, bad)
+			l.warned = true
+		}
+		tasks = all
+	}
+	l.print(tasks)
+	if l.count == 0 && !l.o.Follow && l.o.IO.IsTTY {
+		fmt.Fprintln(l.o.IO.ErrOut, "no events")
+	}
+	return nil
+}
+
+// print writes the events of tasks that are new since the last print.
+func (l *logger) print(tasks []*task.Task) {
+	from := make(map[string]int, len(tasks))
+	for _, t := range tasks {
+		n := l.shown[t.ID]
+		if len(t.History) < n {
+			n = 0 // rewritten by hand: take it as it is now, from the start
+		}
+		from[t.ID], l.shown[t.ID] = n, len(t.History)
+	}
+	for _, e := range task.Timeline(tasks, l.since) {
+		if e.Seq >= from[e.TaskID] {
+			l.write(e)
+		}
+	}
+}
+
+func (l *logger) write(e task.Entry) {
+	l.count++
+	io := l.o.IO
+	if l.o.JSON {
+		b, _ := json.Marshal(toLogLine(e))
+		fmt.Fprintf(io.Out, "%s\n", b)
+		return
+	}
+	at := e.At.UTC().Format(time.RFC3339)
+	if !io.IsTTY {
+		fmt.Fprintln(io.Out, strings.Join([]string{at, e.TaskID, e.Kind, logText(e.Event)}, "\t"))
+		return
+	}
+	fmt.Fprintf(io.Out, "%s  %s  %-15s  %s\n", io.Faint(at), io.Cyan(e.TaskID), e.Kind, logText(e.Event))
+}
+
+// follow prints what there is, then new events as task files change, until
+// the context ends (Ctrl-C). The watch starts first, so that no write
+// falls between the two.
+func (l *logger) follow() error {
+	dir := filepath.Join(l.s.Dir, "tasks")
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return fmt.Errorf("follow: %w", err)
+	}
+	defer w.Close()
+	if err := w.Add(dir); err != nil {
+		return fmt.Errorf("follow %s: %w", dir, err)
+	}
+	if err := l.catchUp(); err != nil {
+		return err
+	}
+	for {
+		select {
+		case <-l.o.Ctx.Done():
+			return nil
+		case ev, ok := <-w.Events:
+			if !ok {
+				return nil
+			}
+			id, isTask := strings.CutSuffix(filepath.Base(ev.Name), ".yaml")
+			if !isTask || ev.Op == fsnotify.Chmod || l.only != "" && id != l.only {
+				continue
+			}
+			// A file half-written by hand is read again on its next write.
+			if t, err := l.s.Get(id); err == nil {
+				l.print([]*task.Task{t})
+			}
+		case _, ok := <-w.Errors:
+			if !ok {
+				return nil
+			}
+			if err := l.catchUp(); err != nil { // events were lost: look at everything
+				return err
+			}
+		}
+	}
+}

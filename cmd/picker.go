@@ -1,0 +1,104 @@
+package cmd
+
+import (
+	"errors"
+	"io"
+
+	"github.com/charmbracelet/huh"
+)
+
+// picker asks the human on a terminal. The real one draws huh's widgets;
+// tests script their own, so that what bh does with the answers is tested
+// without a terminal.
+type picker interface {
+	// Confirm asks yes or no; def is the answer offered first.
+	Confirm(title, desc string, def bool) (bool, error)
+	// Select picks the value of one option; def is the one offered first.
+	Select(title, desc string, opts []pickOpt, def string) (string, error)
+	// MultiSelect picks the values of any number of options.
+	MultiSelect(title, desc string, opts []pickOpt) ([]string, error)
+	// Input reads one line of text, which may be empty.
+	Input(title, desc string) (string, error)
+}
+
+// pickOpt is one entry of a picker: what is shown, and what it stands for.
+type pickOpt struct{ Label, Value string }
+
+// errAborted is the human leaving the picker (Ctrl-C, Esc).
+var errAborted = errors.New("cancelled")
+
+type huhPicker struct {
+	in         io.Reader
+	out        io.Writer
+	accessible bool
+}
+
+// newHuhPicker draws on stderr, so that stdout stays clean for --json.
+func newHuhPicker(s *IOStreams) picker {
+	in := s.In
+	if s.Accessible {
+		in = &lineReader{r: in}
+	}
+	return &huhPicker{in: in, out: s.ErrOut, accessible: s.Accessible}
+}
+
+func (p *huhPicker) run(f huh.Field) error {
+	err := huh.NewForm(huh.NewGroup(f)).WithInput(p.in).WithOutput(p.out).
+		WithAccessible(p.accessible).WithShowHelp(true).Run()
+	if errors.Is(err, huh.ErrUserAborted) {
+		return errAborted
+	}
+	return err
+}
+
+func (p *huhPicker) Confirm(title, desc string, def bool) (bool, error) {
+	v := def
+	err := p.run(huh.NewConfirm().Title(title).Description(desc).Affirmative("Yes").Negative("No").Value(&v))
+	return v, err
+}
+
+func (p *huhPicker) Select(title, desc string, opts []pickOpt, def string) (string, error) {
+	v := def
+	err := p.run(huh.NewSelect[string]().Title(title).Description(desc).Options(huhOptions(opts)...).Value(&v))
+	return v, err
+}
+
+func (p *huhPicker) MultiSelect(title, desc string, opts []pickOpt) ([]string, error) {
+	var v []string
+	err := p.run(huh.NewMultiSelect[string]().Title(title).Description(desc).Options(huhOptions(opts)...).Value(&v))
+	return v, err
+}
+
+func (p *huhPicker) Input(title, desc string) (string, error) {
+	var v string
+	err := p.run(huh.NewInput().Title(title).Description(desc).Value(&v))
+	return v, err
+}
+
+func huhOptions(opts []pickOpt) []huh.Option[string] {
+	out := make([]huh.Option[string], len(opts))
+	for i, o := range opts {
+		out[i] = huh.NewOption(o.Label, o.Value)
+	}
+	return out
+}
+
+// lineReader hands out at most one line per Read. huh's accessible prompts
+// each wrap the input in a scanner of their own, which would otherwise read
+// ahead into the answers meant for the next prompt.
+type lineReader struct{ r io.Reader }
+
+func (l *lineReader) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		m, err := l.r.Read(p[n : n+1])
+		n += m
+		if err != nil {
+			return n, err
+		}
+		if m == 1 && p[n-1] == '\n' {
+			break
+		}
+	}
+	return n, nil
+}

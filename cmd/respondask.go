@@ -1,0 +1,175 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// askTask asks the human on the terminal: approvals and choices on the
+// picker, then the questions in words together in the editor (starting from
+// --template's text). With skip, each question may be left for later.
+func askTask(o *RespondOptions, s *task.Store, t *task.Task, qs []task.Question, skip bool) (*reply, error) {
+	prefill, err := readTemplate(s, o.Template)
+	if err != nil {
+		return nil, err
+	}
+	rep := &reply{}
+	var words []task.Question
+	var p picker
+	for _, q := range qs {
+		if q.Kind() == task.FreeformQuestion {
+			words = append(words, q)
+			continue
+		}
+		if p == nil {
+			p = o.Picker(o.IO)
+		}
+		a, err := askOne(p, q, skip)
+		if err != nil {
+			return nil, err
+		}
+		if a != nil {
+			rep.answers = append(rep.answers, *a)
+		}
+	}
+	if len(words) == 0 {
+		return rep, nil
+	}
+	text, d, err := editText(o, s, t, words, prefill)
+	if err != nil {
+		return nil, err
+	}
+	rep.draft = d
+	if text == "" {
+		d.remove() // nothing in words: the picked answers still count
+		rep.draft = draft{}
+	}
+	for _, q := range words {
+		if text != "" {
+			rep.answers = append(rep.answers, task.Answer{QuestionID: q.ID, Values: []string{text}})
+		}
+	}
+	return rep, nil
+}
+
+// Picker values that no option label can be.
+const (
+	pickOther = "\x00other"
+	pickSkip  = "\x00skip"
+)
+
+// askOne asks one approval or choice question; nil means it was skipped.
+func askOne(p picker, q task.Question, skip bool) (*task.Answer, error) {
+	title := q.Question
+	if q.Header != "" {
+		title = q.Header + ": " + title
+	}
+	a := &task.Answer{QuestionID: q.ID}
+	if q.Kind() == task.ApprovalQuestion {
+		v, err := askApproval(p, title, q, skip)
+		if err != nil || v == pickSkip {
+			return nil, err
+		}
+		a.Values = []string{v}
+		if v == "no" {
+			a.Comment, err = p.Input("Feedback for the agent (optional)", "what should change")
+		}
+		return a, err
+	}
+	opts := make([]pickOpt, 0, len(q.Options)+2)
+	for _, o := range q.Options {
+		label := o.Label
+		if o.Description != "" {
+			label += " — " + o.Description
+		}
+		opts = append(opts, pickOpt{label, o.Label})
+	}
+	opts = append(opts, pickOpt{"Other…", pickOther})
+	var err error
+	if q.MultiSelect {
+		a.Values, err = p.MultiSelect(title, q.Context, opts)
+	} else {
+		if skip {
+			opts = append(opts, pickOpt{"Skip for now", pickSkip})
+		}
+		var v string
+		v, err = p.Select(title, q.Context, opts, q.Default)
+		a.Values = []string{v}
+	}
+	if err != nil {
+		return nil, err
+	}
+	var picked []string
+	for _, v := range a.Values {
+		if v == pickOther {
+			if a.Comment, err = p.Input("Your answer", title); err != nil {
+				return nil, err
+			}
+			if strings.TrimSpace(a.Comment) == "" {
+				continue // "Other…" left empty
+			}
+			v = task.OtherChoice
+		}
+		picked = append(picked, v)
+	}
+	a.Values = picked
+	if len(a.Values) == 0 || a.Values[0] == pickSkip {
+		return nil, nil
+	}
+	return a, nil
+}
+
+func askApproval(p picker, title string, q task.Question, skip bool) (string, error) {
+	if skip {
+		return p.Select(title, q.Context, []pickOpt{{"Yes", "yes"}, {"No", "no"}, {"Skip for now", pickSkip}},
+			strings.ToLower(q.Default))
+	}
+	ok, err := p.Confirm(title, q.Context, strings.EqualFold(q.Default, "yes"))
+	if ok {
+		return "yes", err
+	}
+	return "no", err
+}
+
+// answerText reads the answer's text from the argument, stdin ("-") or a
+// template, and opens the editor on it with --edit, or for a template on a
+// terminal.
+func answerText(o *RespondOptions, s *task.Store, t *task.Task, qs []task.Question) (string, draft, error) {
+	var text string
+	switch {
+	case o.HasAnswer && o.Answer == "-":
+		b, err := io.ReadAll(o.IO.In)
+		if err != nil {
+			return "", draft{}, fmt.Errorf("read answer: %w", err)
+		}
+		text = string(b)
+	case o.HasAnswer:
+		text = o.Answer
+	case o.Template != "":
+		var err error
+		if text, err = readTemplate(s, o.Template); err != nil {
+			return "", draft{}, err
+		}
+	}
+	if o.Edit || o.Template != "" && o.IO.IsStdinTTY {
+		return editText(o, s, t, qs, text)
+	}
+	return strings.TrimSpace(text), draft{}, nil
+}
+
+// editText opens the editor on the questions qs, below the marker line the
+// prefill, and returns what the human wrote below it.
+func editText(o *RespondOptions, s *task.Store, t *task.Task, qs []task.Question, prefill string) (string, draft, error) {
+	path, rel, b, err := editScratch(o.IO, o.Editor(), s, "respond-"+t.ID+"-*.md", []byte(answerTemplate(t, qs, prefill)))
+	if err != nil {
+		return "", draft{}, err
+	}
+	text, err := parseAnswer(string(b))
+	if err != nil {
+		return "", draft{}, withHint(err, "nothing was changed; your text is kept in "+rel)
+	}
+	return text, draft{path, rel}, nil
+}

@@ -1,0 +1,154 @@
+package cmd
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// targets are the questions an answer goes to: all pending ones, or the one
+// --question names by id or by its number (from 1, as bh status shows).
+func targets(t *task.Task, sel string) ([]task.Question, error) {
+	qs := t.Pending()
+	if sel == "" {
+		return qs, nil
+	}
+	for _, q := range qs {
+		if q.ID != "" && strings.EqualFold(q.ID, sel) {
+			return []task.Question{q}, nil
+		}
+	}
+	if n, err := strconv.Atoi(sel); err == nil && n >= 1 && n <= len(qs) {
+		return qs[n-1 : n], nil
+	}
+	return nil, withHint(usageErrorf("--question %s: %s has no such pending question", sel, t.ID), pendingHint(t))
+}
+
+// fromFlags turns the flags and the answer text into answers. Text beside a
+// decision (--yes, --no, --choice) is its comment; alone, it answers the
+// freeform questions.
+func fromFlags(o *RespondOptions, s *task.Store, t *task.Task, qs []task.Question) (*reply, error) {
+	rep := &reply{byFlags: true}
+	if o.Yes || o.No {
+		q, err := one(t, qs, task.ApprovalQuestion, "--yes and --no answer")
+		if err != nil {
+			return nil, err
+		}
+		rep.answers = append(rep.answers, task.Answer{QuestionID: q.ID, Values: []string{map[bool]string{true: "yes", false: "no"}[o.Yes]}})
+	}
+	if len(o.Choices) > 0 || o.HasOther {
+		q, err := one(t, qs, task.ChoiceQuestion, "--choice and --other answer")
+		if err != nil {
+			return nil, err
+		}
+		a := task.Answer{QuestionID: q.ID, Values: slices.Clone(o.Choices)}
+		if o.HasOther {
+			a.Values, a.Comment = append(a.Values, task.OtherChoice), o.Other
+		}
+		rep.answers = append(rep.answers, a)
+	}
+	if err := dryRun(t, rep.answers); err != nil {
+		return nil, err
+	}
+	hasText := o.HasAnswer || o.Edit || o.Template != ""
+	words := ofKind(qs, task.FreeformQuestion)
+	var textFor []task.Question // what the text answers, for the editor
+	switch {
+	case !hasText && len(rep.answers) == 0:
+		return nil, withHint(usageErrorf("no answer given: pass it as an argument, \"-\" to read it from stdin, or use --edit"), pendingHint(t))
+	case !hasText:
+		return rep, nil
+	case len(rep.answers) > 0:
+		if o.HasOther && !o.Yes && !o.No {
+			return nil, usageErrorf("--other already holds your words: give no answer text beside it")
+		}
+		textFor = []task.Question{find(qs, rep.answers[0].QuestionID)}
+	case len(words) == 0:
+		return nil, withHint(&usageError{&task.TypedQuestionsError{ID: t.ID, Questions: qs}}, pendingHint(t))
+	default:
+		textFor = words
+	}
+	text, d, err := answerText(o, s, t, textFor)
+	if err != nil {
+		return nil, err
+	}
+	rep.draft = d
+	if len(rep.answers) > 0 {
+		rep.answers[0].Comment = text
+		return rep, nil
+	}
+	if text == "" {
+		d.remove()
+		return nil, errEmpty
+	}
+	for _, q := range words {
+		rep.answers = append(rep.answers, task.Answer{QuestionID: q.ID, Values: []string{text}})
+	}
+	return rep, nil
+}
+
+// one is the single question of a kind among qs that a flag answers.
+func one(t *task.Task, qs []task.Question, kind, flags string) (task.Question, error) {
+	of := ofKind(qs, kind)
+	switch len(of) {
+	case 1:
+		return of[0], nil
+	case 0:
+		return task.Question{}, withHint(usageErrorf("%s %s questions, and %s waits on none here", flags, kind, t.ID), pendingHint(t))
+	}
+	return task.Question{}, withHint(usageErrorf("%s waits on %d %s questions: say which with --question", t.ID, len(of), kind), pendingHint(t))
+}
+
+// dryRun checks the flags' decisions on a copy of the task, so that a bad
+// one is refused before the editor opens for the comment.
+func dryRun(t *task.Task, ans []task.Answer) error {
+	if len(ans) == 0 {
+		return nil
+	}
+	c := *t
+	c.Questions, c.History = slices.Clone(t.Questions), slices.Clone(t.History)
+	if err := c.Answer(ans, c.UpdatedAt, "human"); err != nil {
+		return withHint(&usageError{err}, pendingHint(t))
+	}
+	return nil
+}
+
+func ofKind(qs []task.Question, kind string) []task.Question {
+	var out []task.Question
+	for _, q := range qs {
+		if q.Kind() == kind {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+func find(qs []task.Question, id string) task.Question {
+	for _, q := range qs {
+		if q.ID == id {
+			return q
+		}
+	}
+	return task.Question{}
+}
+
+// pendingHint lists the questions t waits on, numbered for --question, and
+// the flags that answer each kind.
+func pendingHint(t *task.Task) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s waits on:", t.ID)
+	for i, q := range t.Pending() {
+		fmt.Fprintf(&b, "\n  %d  %s  %s", i+1, q.ID, firstLine(q.Question))
+		if note := kindNote(q); note != "" {
+			b.WriteString("  " + note)
+		}
+		if labels := q.Labels(); len(labels) > 0 && q.Kind() == task.ChoiceQuestion {
+			b.WriteString(" " + strings.Join(labels, ", "))
+		}
+	}
+	b.WriteString("\nanswer approvals with --yes or --no, choices with --choice LABEL or --other TEXT, the rest with the answer text")
+	return b.String()
+}

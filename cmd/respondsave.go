@@ -1,0 +1,77 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+var errEmpty = errors.New("empty answer: nothing was changed")
+
+// reply is what the human answered one task with, before it is saved.
+type reply struct {
+	answers []task.Answer
+	draft   draft
+	// byFlags: the answers came from flags, so one that does not fit its
+	// question is a usage error.
+	byFlags bool
+}
+
+// draft is the editor's scratch file, kept until the answer is saved so
+// that a refused answer is never lost.
+type draft struct{ path, rel string }
+
+func (d draft) remove() {
+	if d.path != "" {
+		os.Remove(d.path)
+	}
+}
+
+// saveAnswers records rep in the task under its lock and says what happened.
+func saveAnswers(o base, s *task.Store, before *task.Task, rep *reply) (*task.Task, error) {
+	t, err := s.Update(before.ID, func(t *task.Task) error {
+		return t.Answer(rep.answers, stamp(o.Now), "human")
+	})
+	if err != nil {
+		var ae *task.AnswerError
+		if errors.As(err, &ae) && rep.byFlags {
+			err = &usageError{err}
+		}
+		if rep.draft.path != "" {
+			return nil, withHint(err, "your answer is kept in "+rep.draft.rel)
+		}
+		if errors.As(err, &ae) {
+			return nil, withHint(err, "bh status "+before.ID+" shows what it asks")
+		}
+		return nil, err
+	}
+	rep.draft.remove()
+	if t.State != task.AwaitingInput {
+		fmt.Fprintf(o.IO.ErrOut, "answered %s: it is open again, and the worker will resume it with your answer\n", t.ID)
+		return t, nil
+	}
+	var left []string
+	for _, q := range t.Pending() {
+		left = append(left, q.ID)
+	}
+	fmt.Fprintf(o.IO.ErrOut, "answered %s of %s; it still waits on %s (bh status %s shows them)\n",
+		strings.Join(answeredIDs(before, rep.answers), ", "), t.ID, strings.Join(left, ", "), t.ID)
+	return t, nil
+}
+
+// answeredIDs are the ids of the questions answered, in the order asked.
+func answeredIDs(t *task.Task, ans []task.Answer) []string {
+	var out []string
+	for _, q := range t.Pending() {
+		for _, a := range ans {
+			if a.QuestionID == q.ID {
+				out = append(out, q.ID)
+				break
+			}
+		}
+	}
+	return out
+}

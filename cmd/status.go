@@ -1,0 +1,196 @@
+package cmd
+
+import (
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/spf13/cobra"
+)
+
+type StatusOptions struct {
+	base
+	ID string
+}
+
+func newCmdStatus(f *Factory, runF func(*StatusOptions) error) *cobra.Command {
+	opts := &StatusOptions{}
+	return &cobra.Command{
+		Use:   "status <id>",
+		Short: "Say where a task stands and what to do next",
+		Long: `Say where a task stands: its state and for how long, its agent and session,
+the questions it waits on (numbered for bh respond --question, with their
+type, options and expiry), the worker that holds it while it runs, whether
+parked work waits under refs/bh/parked/<id>, and what to do next.
+
+With --json, print one object: id, title, state, since, agent, sessionId,
+summary, waitingSince, waitingSeconds, questions (each with number, kind and
+respond), lease (with heartbeatAgeSeconds), parked (ref and commit) and next.`,
+		Args:              argsRange(1, 1, "task id"),
+		ValidArgsFunction: completeIDs(f, 1, nil),
+		RunE: func(_ *cobra.Command, args []string) error {
+			opts.base, opts.ID = f.base(), args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return statusRun(opts)
+		},
+	}
+}
+
+// statusView is bh status --json. Its field names are part of bh's interface.
+type statusView struct {
+	ID             string           `json:"id"`
+	Title          string           `json:"title"`
+	State          task.State       `json:"state"`
+	Since          time.Time        `json:"since"` // when it entered its state
+	Agent          string           `json:"agent,omitempty"`
+	SessionID      string           `json:"sessionId,omitempty"`
+	Summary        string           `json:"summary,omitempty"`
+	WaitingSince   *time.Time       `json:"waitingSince,omitempty"`
+	WaitingSeconds int64            `json:"waitingSeconds,omitempty"`
+	Questions      []statusQuestion `json:"questions"`
+	Lease          *statusLease     `json:"lease,omitempty"`
+	Parked         *statusParked    `json:"parked"`
+	Next           []string         `json:"next"`
+}
+
+type statusQuestion struct {
+	Number int `json:"number"` // for bh respond --question
+	task.Question
+	Kind    string `json:"kind"`    // how it is answered: approval, choice or freeform
+	Respond string `json:"respond"` // the command that answers it
+}
+
+type statusLease struct {
+	task.Lease
+	HeartbeatAgeSeconds int64 `json:"heartbeatAgeSeconds"`
+}
+
+type statusParked struct {
+	Ref    string `json:"ref"`
+	Commit string `json:"commit"`
+}
+
+func statusRun(opts *StatusOptions) error {
+	s, err := opts.Store()
+	if err != nil {
+		return err
+	}
+	id, err := s.Resolve(opts.ID)
+	if err != nil {
+		return err
+	}
+	t, err := s.Get(id)
+	if err != nil {
+		return err
+	}
+	now := opts.Now().UTC()
+	v := statusView{ID: t.ID, Title: t.Title, State: t.State, Since: stateSince(t), Agent: t.Agent,
+		SessionID: t.SessionID, Summary: t.Summary, Questions: []statusQuestion{}}
+	if t.State == task.AwaitingInput {
+		at := askedAt(t)
+		v.WaitingSince, v.WaitingSeconds = &at, int64(now.Sub(at)/time.Second)
+		qs := openQuestions(t)
+		for i, q := range qs {
+			v.Questions = append(v.Questions, statusQuestion{Number: i + 1, Question: q, Kind: q.Kind(),
+				Respond: questionHint(t, q, i+1, len(qs))})
+		}
+	}
+	if l := t.Lease; l != nil {
+		v.Lease = &statusLease{Lease: *l, HeartbeatAgeSeconds: int64(now.Sub(l.Heartbeat) / time.Second)}
+	}
+	commit, err := parkedCommit(s.Root, t.ID)
+	if err != nil {
+		warn(opts.IO, opts.JSON, err)
+	} else if commit != "" {
+		v.Parked = &statusParked{Ref: parkedRef(t.ID), Commit: commit}
+	}
+	v.Next = nextSteps(t, v, s.Get)
+	if opts.JSON {
+		return writeJSON(opts.IO.Out, v)
+	}
+	printStatus(opts.IO, now, v)
+	return nil
+}
+
+// stateSince is when t entered its current state, from its history.
+func stateSince(t *task.Task) time.Time {
+	for i := len(t.History) - 1; i >= 0; i-- {
+		if e := t.History[i]; e.To == t.State && (e.Kind == task.EventState || e.Kind == task.EventCreated) {
+			return e.At
+		}
+	}
+	if t.State == task.AwaitingInput {
+		return askedAt(t)
+	}
+	return t.UpdatedAt
+}
+
+// questionHint is the command that answers question n of t's total.
+func questionHint(t *task.Task, q task.Question, n, total int) string {
+	cmd := "bh respond " + t.ID
+	if total > 1 {
+		cmd += " --question " + q.ID
+		if q.ID == "" {
+			cmd = "bh respond " + t.ID + " --question " + strconv.Itoa(n)
+		}
+	}
+	if q.Kind() == task.FreeformQuestion {
+		return cmd + ` "your answer"`
+	}
+	return cmd + flagsFor(q)
+}
+
+// nextSteps says what to do about t now.
+func nextSteps(t *task.Task, v statusView, get func(string) (*task.Task, error)) []string {
+	id := t.ID
+	switch t.State {
+	case task.AwaitingInput:
+		var out []string
+		for _, q := range v.Questions {
+			out = append(out, "answer with: "+q.Respond)
+		}
+		if len(v.Questions) > 1 {
+			out = append(out, "or answer them in turn on a terminal: bh respond "+id)
+		}
+		return out
+	case task.Open:
+		var out []string
+		for _, d := range t.DependsOn {
+			dep, err := get(d)
+			var nf *task.NotFoundError
+			switch {
+			case errors.As(err, &nf):
+				out = append(out, "it waits for "+d+", which does not exist: bh edit "+id+" to drop it")
+			case err != nil:
+				out = append(out, "it waits for "+d+", which bh cannot read: bh show "+d)
+			case dep.State != task.Closed:
+				out = append(out, "it waits for "+d+" ("+string(dep.State)+") to be closed")
+			}
+		}
+		if len(out) == 0 {
+			out = append(out, "it is ready: run bh worker to start it")
+		}
+		return out
+	case task.InProgress:
+		if t.Lease == nil {
+			return []string{"no worker holds it: run bh worker, which recovers it"}
+		}
+		return []string{"a worker is running it; to stop it: bh stop " + id + ` --reason "..."`}
+	case task.Blocked:
+		return []string{"once what blocks it is solved: bh reopen " + id}
+	case task.Deferred:
+		switch {
+		case v.Parked != nil:
+			return []string{"bh reopen " + id + ": the worker resumes its session with its parked work"}
+		case t.SessionID != "":
+			return []string{"bh reopen " + id + ": the worker resumes its session"}
+		}
+		return []string{"bh reopen " + id + ": the worker starts it"}
+	case task.Failed:
+		return []string{"to try again: bh reopen " + id}
+	}
+	return []string{"nothing: it is closed"}
+}

@@ -1,0 +1,57 @@
+package cmd
+
+import (
+	"fmt"
+	"time"
+)
+
+// printStatus writes bh status for a reader: the fields that matter now,
+// the questions waiting, then what to do next.
+func printStatus(io *IOStreams, now time.Time, v statusView) {
+	w := io.Out
+	fmt.Fprintf(w, "%s  %s\n", io.Cyan(v.ID), io.Bold(v.Title))
+	state := stateIcon(io, v.State) + " " + paintState(io, v.State, string(v.State))
+	if v.WaitingSince != nil {
+		state += ", waiting " + shortDur(now.Sub(*v.WaitingSince))
+	} else if !v.Since.IsZero() {
+		state += " for " + shortDur(now.Sub(v.Since))
+	}
+	rows := [][]string{{io.Faint("state:"), state}}
+	field := func(k, val string) {
+		if val != "" {
+			rows = append(rows, []string{io.Faint(k + ":"), val})
+		}
+	}
+	field("agent", v.Agent)
+	field("session", v.SessionID)
+	if l := v.Lease; l != nil {
+		field("worker", fmt.Sprintf("%s (pid %d on %s), heartbeat %s ago", l.Worker, l.PID, l.Host,
+			shortDur(time.Duration(l.HeartbeatAgeSeconds)*time.Second)))
+	}
+	if p := v.Parked; p != nil {
+		field("parked", fmt.Sprintf("%s (%.12s)", p.Ref, p.Commit))
+	} else {
+		field("parked", "none")
+	}
+	printTable(w, rows)
+	section(io, "summary", v.Summary)
+	if len(v.Questions) > 0 {
+		head := "waiting on your answer"
+		if len(v.Questions) > 1 {
+			head = fmt.Sprintf("waiting on %d answers", len(v.Questions))
+		}
+		fmt.Fprintf(w, "\n%s\n", io.Bold(head))
+		for _, q := range v.Questions {
+			fmt.Fprintf(w, "  %d. %s", q.Number, io.Faint(q.ID))
+			if q.Header != "" {
+				fmt.Fprintf(w, " %s", q.Header)
+			}
+			fmt.Fprintln(w)
+			printQuestion(io, now, q.Question, "  ")
+		}
+	}
+	fmt.Fprintf(w, "\n%s\n", io.Bold("next"))
+	for _, n := range v.Next {
+		fmt.Fprintf(w, "  %s\n", n)
+	}
+}

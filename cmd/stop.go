@@ -1,0 +1,90 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/spf13/cobra"
+)
+
+type StopOptions struct {
+	base
+	ID     string
+	Reason string
+}
+
+func newCmdStop(f *Factory, runF func(*StopOptions) error) *cobra.Command {
+	opts := &StopOptions{}
+	c := &cobra.Command{
+		Use:   "stop <id> --reason TEXT",
+		Short: "Stop a waiting or running task, keeping its work for later",
+		Long: `Stop a task that is waiting (awaiting_input, blocked) or running
+(in_progress). Its pending questions are cancelled, the reason is kept in its
+history, and it is deferred: the worker leaves it alone until bh reopen
+brings it back, and then resumes the same agent session with its parked
+work. A running task's worker sees the change and stops its agent.
+Parked work is never thrown away.`,
+		Example:           `  bh stop a1b2 --reason "the spec changes next week"`,
+		Args:              argsRange(1, 1, "task id"),
+		ValidArgsFunction: completeIDs(f, 1, stoppable),
+		RunE: func(_ *cobra.Command, args []string) error {
+			opts.base, opts.ID = f.base(), args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return stopRun(opts)
+		},
+	}
+	c.Flags().StringVarP(&opts.Reason, "reason", "r", "", "why the task stops (required)")
+	return c
+}
+
+func stoppable(t *task.Task) bool {
+	return t.State == task.AwaitingInput || t.State == task.InProgress || t.State == task.Blocked
+}
+
+func stopRun(opts *StopOptions) error {
+	if strings.TrimSpace(opts.Reason) == "" {
+		return usageErrorf("--reason is required: say why the task stops")
+	}
+	s, err := opts.Store()
+	if err != nil {
+		return err
+	}
+	id, err := s.Resolve(opts.ID)
+	if err != nil {
+		return err
+	}
+	var running bool
+	t, err := s.Update(id, func(t *task.Task) error {
+		running = t.State == task.InProgress
+		return t.Stop(opts.Reason, stamp(opts.Now), "human")
+	})
+	var ns *task.NotStoppableError
+	if errors.As(err, &ns) {
+		return withHint(err, stopHint(ns))
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "%s stopped %s: it is deferred; bh reopen %s brings it back\n", stateIcon(opts.IO, t.State), t.ID, t.ID)
+	if running {
+		fmt.Fprintf(opts.IO.ErrOut, "its worker will stop the agent and park its work\n")
+	}
+	if opts.JSON {
+		return writeJSON(opts.IO.Out, t)
+	}
+	return nil
+}
+
+func stopHint(e *task.NotStoppableError) string {
+	switch e.State {
+	case task.Open:
+		return "nothing runs it yet; bh defer " + e.ID + " puts it aside"
+	case task.Deferred:
+		return "it is stopped already; bh reopen " + e.ID + " brings it back"
+	}
+	return "it is finished; bh reopen " + e.ID + " starts it again"
+}

@@ -1,0 +1,191 @@
+package task
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Question types. A question of no known type, or a choice without options,
+// is answered in words: its Kind is freeform.
+const (
+	ApprovalQuestion = "approval"
+	ChoiceQuestion   = "choice"
+	FreeformQuestion = "freeform"
+)
+
+// OtherChoice is the answer value of a choice made in the human's own words
+// rather than with an option; the words are the answer's Comment. So Answer
+// only ever holds decisions, and Comment is the one place for free text.
+const OtherChoice = "other"
+
+// Answer is a human's answer to one pending question.
+type Answer struct {
+	// QuestionID picks the question; empty means the only one pending.
+	QuestionID string
+	// Values is "yes" or "no" for an approval; option labels (any case) or
+	// OtherChoice for a choice; the one text for a freeform question.
+	Values []string
+	// Comment is free text beside the decision: a reviewer's feedback on an
+	// approval, the words of an "other" choice.
+	Comment string
+}
+
+// AnswerError is an answer that does not fit its question. It changes
+// nothing: Task.Answer checks every answer before it records any.
+type AnswerError struct {
+	ID, QuestionID string
+	Reason         string
+}
+
+func (e *AnswerError) Error() string {
+	if e.QuestionID == "" {
+		return e.ID + ": " + e.Reason
+	}
+	return fmt.Sprintf("%s %s: %s", e.ID, e.QuestionID, e.Reason)
+}
+
+// Kind is how the question is answered: approval, choice or freeform.
+func (q *Question) Kind() string {
+	switch {
+	case strings.EqualFold(q.Type, ApprovalQuestion):
+		return ApprovalQuestion
+	case strings.EqualFold(q.Type, ChoiceQuestion) && len(q.Options) > 0:
+		return ChoiceQuestion
+	}
+	return FreeformQuestion
+}
+
+// AnswerText is the answer in words, for prompts, history and the flat
+// humanResponse: the decision, then the comment ("no: add tests",
+// "other: use GitLab").
+func (q *Question) AnswerText() string {
+	text := strings.Join(q.Answer, ", ")
+	switch {
+	case q.Comment == "":
+		return text
+	case text == "":
+		return q.Comment
+	}
+	return text + ": " + q.Comment
+}
+
+// Labels are the labels of the question's options.
+func (q *Question) Labels() []string {
+	out := make([]string, len(q.Options))
+	for i, o := range q.Options {
+		out[i] = o.Label
+	}
+	return out
+}
+
+// Pending lists the questions t waits on, in the order asked. A task
+// awaiting input with no pending typed question (written by hand or by an
+// older bh) waits on its flat question, given as one freeform question with
+// the id its input.requested event carried.
+func (t *Task) Pending() []Question {
+	var out []Question
+	for _, p := range t.pending() {
+		out = append(out, p.q)
+	}
+	return out
+}
+
+// pendingQ is a pending question and its index in t.Questions, or -1 for
+// the flat question, which is not stored there.
+type pendingQ struct {
+	q Question
+	i int
+}
+
+func (t *Task) pending() []pendingQ {
+	var out []pendingQ
+	for i, q := range t.Questions {
+		if q.Status == QuestionPending {
+			out = append(out, pendingQ{q, i})
+		}
+	}
+	if len(out) == 0 && t.State == AwaitingInput {
+		q := Question{Question: t.Question, Context: t.QuestionContext, Type: FreeformQuestion,
+			Status: QuestionPending, AskedAt: t.UpdatedAt}
+		if e, ok := t.LastAsked(); ok {
+			q.ID, q.AskedAt = e.QuestionID, e.At
+		}
+		out = append(out, pendingQ{q, -1})
+	}
+	return out
+}
+
+// Answer records a human's answers to some or all of the questions t waits
+// on: each becomes answered, with one input.received event. The task opens
+// again, for the worker to resume, once no question is left pending; until
+// then it stays awaiting_input. Every answer is checked first, so a bad one
+// changes nothing. Call it inside Store.Update.
+func (t *Task) Answer(ans []Answer, now time.Time, by string) error {
+	if t.State != AwaitingInput {
+		return &NotAwaitingError{ID: t.ID, State: t.State}
+	}
+	if len(ans) == 0 {
+		return &AnswerError{ID: t.ID, Reason: "no answer given"}
+	}
+	pending := t.pending()
+	done := make(map[int]Question, len(ans)) // by position in pending
+	for _, a := range ans {
+		k, err := t.match(pending, a.QuestionID)
+		if err != nil {
+			return err
+		}
+		if _, twice := done[k]; twice {
+			return &AnswerError{ID: t.ID, QuestionID: pending[k].q.ID, Reason: "answered twice"}
+		}
+		q, reason := fit(pending[k].q, a)
+		if reason != "" {
+			return &AnswerError{ID: t.ID, QuestionID: q.ID, Reason: reason}
+		}
+		done[k] = q
+	}
+	now = now.UTC()
+	for k, p := range pending { // in the order asked, not the order given
+		q, ok := done[k]
+		if !ok {
+			continue
+		}
+		at := now
+		q.Status, q.AnsweredAt = QuestionAnswered, &at
+		if p.i >= 0 {
+			t.Questions[p.i] = q
+		}
+		t.Record(now, Event{Kind: EventInputReceived, By: by, QuestionID: q.ID, Text: q.AnswerText()})
+	}
+	t.HumanResponse, t.HumanRespondedAt = roundText(t, pending, done), &now
+	if len(done) < len(pending) {
+		return nil
+	}
+	return t.SetState(Open, now, by, "answered")
+}
+
+// match finds the pending question an answer is for.
+func (t *Task) match(pending []pendingQ, id string) (int, error) {
+	found := -1
+	for k, p := range pending {
+		if id == "" && len(pending) == 1 || id != "" && p.q.ID == id {
+			if found >= 0 {
+				return 0, &AnswerError{ID: t.ID, QuestionID: id,
+					Reason: "several pending questions share this id; give each its own with bh edit"}
+			}
+			found = k
+		}
+	}
+	if found >= 0 {
+		return found, nil
+	}
+	ids := make([]string, len(pending))
+	for k, p := range pending {
+		ids[k] = p.q.ID
+	}
+	if id == "" {
+		return 0, &AnswerError{ID: t.ID, Reason: "say which question the answer is for: " + strings.Join(ids, ", ")}
+	}
+	return 0, &AnswerError{ID: t.ID, QuestionID: id,
+		Reason: "no such pending question (pending: " + strings.Join(ids, ", ") + ")"}
+}

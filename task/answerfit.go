@@ -1,0 +1,130 @@
+package task
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// fit checks an answer against its question and returns the question with
+// the answer filled in (labels spelt as the options spell them), or why
+// the answer does not fit.
+func fit(q Question, a Answer) (Question, string) {
+	var vals []string
+	for _, v := range a.Values {
+		if v = strings.TrimSpace(v); v != "" {
+			vals = append(vals, v)
+		}
+	}
+	q.Comment = strings.TrimSpace(a.Comment)
+	switch q.Kind() {
+	case ApprovalQuestion:
+		if len(vals) != 1 {
+			return q, "an approval is answered yes or no"
+		}
+		v := strings.ToLower(vals[0])
+		if v != "yes" && v != "no" {
+			return q, fmt.Sprintf("%q is not an approval: answer yes or no", vals[0])
+		}
+		q.Answer = []string{v}
+	case ChoiceQuestion:
+		if len(vals) == 0 {
+			return q, "pick " + choices(q)
+		}
+		var picked []string
+		for _, v := range vals {
+			label, ok := option(q, v)
+			if !ok {
+				return q, fmt.Sprintf("%q is not an option: pick %s", v, choices(q))
+			}
+			if !slices.Contains(picked, label) {
+				picked = append(picked, label)
+			}
+		}
+		if len(picked) > 1 && !q.MultiSelect {
+			return q, fmt.Sprintf("pick one option, not %d (%s)", len(picked), strings.Join(picked, ", "))
+		}
+		if slices.Contains(picked, OtherChoice) && q.Comment == "" {
+			return q, "an \"other\" choice needs your own words beside it"
+		}
+		q.Answer = picked
+	default:
+		if len(vals) == 0 {
+			return q, "empty answer"
+		}
+		if len(vals) > 1 {
+			return q, "a freeform question is answered with one text, not " + fmt.Sprint(len(vals))
+		}
+		q.Answer = vals
+	}
+	return q, ""
+}
+
+// option finds the option a value names, case aside. "other" is the free
+// choice, unless an option of the question is itself labelled so.
+func option(q Question, v string) (string, bool) {
+	for _, o := range q.Options {
+		if strings.EqualFold(strings.TrimSpace(o.Label), v) {
+			return o.Label, true
+		}
+	}
+	if strings.EqualFold(v, OtherChoice) {
+		return OtherChoice, true
+	}
+	return "", false
+}
+
+// choices lists what a choice question accepts, for error messages.
+func choices(q Question) string {
+	what := "one of: "
+	if q.MultiSelect {
+		what = "one or more of: "
+	}
+	return what + strings.Join(q.Labels(), ", ") + " (or other, with your own words)"
+}
+
+// roundText is the flat humanResponse: every answer of the current round
+// (the questions asked since the oldest one pending before this answer).
+// Several answers are one line each, unless they all say the same.
+func roundText(t *Task, pending []pendingQ, done map[int]Question) string {
+	since := pending[0].q.AskedAt
+	for _, p := range pending {
+		if p.q.AskedAt.Before(since) {
+			since = p.q.AskedAt
+		}
+	}
+	var qs []Question
+	if pending[0].i < 0 || since.IsZero() {
+		// The flat question is a round of its own; without times (a file
+		// written by hand) the round is what was answered now.
+		for k := range pending {
+			if q, ok := done[k]; ok {
+				qs = append(qs, q)
+			}
+		}
+	} else {
+		for _, q := range t.Questions {
+			if q.Status == QuestionAnswered && !q.AskedAt.Before(since) {
+				qs = append(qs, q)
+			}
+		}
+	}
+	var lines []string
+	same := true
+	for _, q := range qs {
+		text := q.AnswerText()
+		same = same && text == qs[0].AnswerText()
+		label := q.Header
+		if label == "" {
+			label = strings.Join(strings.Fields(q.Question), " ")
+		}
+		if label == "" {
+			label = q.ID
+		}
+		lines = append(lines, label+": "+text)
+	}
+	if same && len(qs) > 0 {
+		return qs[0].AnswerText()
+	}
+	return strings.Join(lines, "\n")
+}

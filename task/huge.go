@@ -1,0 +1,26 @@
+package task
+
+import ("os"; "unsafe")
+
+const hugePage = 2 << 20
+
+// bigSlice is make([]T, n) for the slices of megabytes that a listing
+// fills at once. Where page faults are dear (about 11 µs per 4 KB page in
+// this project's VMs, so 20 ms for 10k tasks) it places the slice on whole
+// 2 MB pages and asks the kernel for huge pages: a few faults instead of
+// thousands. The padding costs address space, not memory.
+func bigSlice[T any](n int) []T {
+	size := unsafe.Sizeof(*new(T))
+	if !hugePages || os.Getenv("NOHUGE") != "" || uintptr(n)*size < hugePage/2 {
+		return make([]T, n)
+	}
+	pad := int((hugePage + size - 1) / size)
+	s := make([]T, n+2*pad)
+	p := unsafe.Pointer(unsafe.SliceData(s))
+	base := uintptr(p)
+	start := (base+hugePage-1)&^(hugePage-1) - base // offsets from p
+	k := int((start + size - 1) / size)             // the first element on the boundary or after
+	end := (base+uintptr(k+n)*size+hugePage-1)&^(hugePage-1) - base
+	adviseHuge(unsafe.Add(p, start), end-start)
+	return s[k : k+n : k+n]
+}
