@@ -88,11 +88,16 @@ func printAwaiting(o base, tasks []*task.Task) error {
 // printQuestion writes "❓ question", then its context, choices and expiry
 // indented.
 func printQuestion(io *IOStreams, now time.Time, q task.Question, indent string) {
+	printQuestionAs(io, now, q, indent+"❓ ", indent)
+}
+
+// printQuestionAs is printQuestion with first leading the question's line.
+func printQuestionAs(io *IOStreams, now time.Time, q task.Question, first, indent string) {
 	text := io.Bold(indentLines(q.Question, indent+"   "))
 	if note := kindNote(q); note != "" {
 		text += " " + io.Faint(note)
 	}
-	fmt.Fprintf(io.Out, "%s❓ %s\n", indent, text)
+	fmt.Fprintf(io.Out, "%s%s\n", first, text)
 	if q.Context != "" {
 		fmt.Fprintf(io.Out, "%s   %s\n", indent, indentLines(q.Context, indent+"   "))
 	}

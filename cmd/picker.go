@@ -29,23 +29,27 @@ var errAborted = errors.New("cancelled")
 
 type huhPicker struct {
 	in         io.Reader
+	lines      *lineReader // in, for accessible prompts
 	out        io.Writer
 	accessible bool
 }
 
 // newHuhPicker draws on stderr, so that stdout stays clean for --json.
 func newHuhPicker(s *IOStreams) picker {
-	in := s.In
+	p := &huhPicker{in: s.In, out: s.ErrOut, accessible: s.Accessible}
 	if s.Accessible {
-		in = &lineReader{r: in}
+		p.lines = &lineReader{r: s.In}
+		p.in = p.lines
 	}
-	return &huhPicker{in: in, out: s.ErrOut, accessible: s.Accessible}
+	return p
 }
 
 func (p *huhPicker) run(f huh.Field) error {
 	err := huh.NewForm(huh.NewGroup(f)).WithInput(p.in).WithOutput(p.out).
 		WithAccessible(p.accessible).WithShowHelp(true).Run()
-	if errors.Is(err, huh.ErrUserAborted) {
+	// Accessible prompts take the end of input for the default answer:
+	// never let that pass for a choice the human made.
+	if errors.Is(err, huh.ErrUserAborted) || p.lines != nil && p.lines.eof {
 		return errAborted
 	}
 	return err
@@ -58,7 +62,12 @@ func (p *huhPicker) Confirm(title, desc string, def bool) (bool, error) {
 }
 
 func (p *huhPicker) Select(title, desc string, opts []pickOpt, def string) (string, error) {
-	v := def
+	v := opts[0].Value // a default that is no option would make huh's accessible prompt panic
+	for _, o := range opts {
+		if o.Value == def {
+			v = def
+		}
+	}
 	err := p.run(huh.NewSelect[string]().Title(title).Description(desc).Options(huhOptions(opts)...).Value(&v))
 	return v, err
 }
@@ -86,7 +95,11 @@ func huhOptions(opts []pickOpt) []huh.Option[string] {
 // lineReader hands out at most one line per Read. huh's accessible prompts
 // each wrap the input in a scanner of their own, which would otherwise read
 // ahead into the answers meant for the next prompt.
-type lineReader struct{ r io.Reader }
+// It notes the end of input, which the prompts do not report.
+type lineReader struct {
+	r   io.Reader
+	eof bool
+}
 
 func (l *lineReader) Read(p []byte) (int, error) {
 	n := 0
@@ -94,6 +107,7 @@ func (l *lineReader) Read(p []byte) (int, error) {
 		m, err := l.r.Read(p[n : n+1])
 		n += m
 		if err != nil {
+			l.eof = l.eof || errors.Is(err, io.EOF)
 			return n, err
 		}
 		if m == 1 && p[n-1] == '\n' {

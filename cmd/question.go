@@ -20,6 +20,44 @@ func openQuestions(t *task.Task) []task.Question {
 	return qs
 }
 
+// numQ is a pending question and its number in the current round.
+type numQ struct {
+	N int
+	Q task.Question
+}
+
+// numbered pairs each question t waits on with its number for --question:
+// its place among the questions of the current round (those asked since
+// the oldest pending one), answered or not, so that a number stays put as
+// answers come in.
+func numbered(t *task.Task) []numQ {
+	qs := openQuestions(t)
+	if len(qs) == 0 {
+		return nil
+	}
+	since := qs[0].AskedAt
+	for _, q := range qs {
+		if q.AskedAt.Before(since) {
+			since = q.AskedAt
+		}
+	}
+	var out []numQ
+	n := 0
+	for _, q := range t.Questions {
+		if q.AskedAt.Before(since) {
+			continue
+		}
+		n++
+		if q.Status == task.QuestionPending {
+			out = append(out, numQ{n, qs[len(out)]})
+		}
+	}
+	if len(out) == 0 { // the flat question
+		return []numQ{{1, qs[0]}}
+	}
+	return out
+}
+
 // askedAt is when the current question was asked: its input.requested
 // event, or failing that the last update.
 func askedAt(t *task.Task) time.Time {

@@ -167,6 +167,8 @@ func checkRespondFlags(o *RespondOptions) error {
 		return usageErrorf("give the answer or --template, not both")
 	case o.HasOther && o.Other == "":
 		return usageErrorf("--other needs your words")
+	case o.HasOther && !o.Yes && !o.No && (o.HasAnswer || o.Edit || o.Template != ""):
+		return usageErrorf("--other already holds your words: give no answer text beside it")
 	}
 	return nil
 }

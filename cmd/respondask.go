@@ -75,9 +75,11 @@ func askOne(p picker, q task.Question, skip bool) (*task.Answer, error) {
 		}
 		a.Values = []string{v}
 		if v == "no" {
-			a.Comment, err = p.Input("Feedback for the agent (optional)", "what should change")
+			if a.Comment, err = p.Input("Feedback for the agent (optional)", "what should change"); err != nil {
+				return nil, err
+			}
 		}
-		return a, err
+		return a, nil
 	}
 	opts := make([]pickOpt, 0, len(q.Options)+2)
 	for _, o := range q.Options {

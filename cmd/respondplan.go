@@ -10,19 +10,17 @@ import (
 )
 
 // targets are the questions an answer goes to: all pending ones, or the one
-// --question names by id or by its number (from 1, as bh status shows).
+// --question names by id or by its number (as bh status shows it).
 func targets(t *task.Task, sel string) ([]task.Question, error) {
 	qs := t.Pending()
 	if sel == "" {
 		return qs, nil
 	}
-	for _, q := range qs {
-		if q.ID != "" && strings.EqualFold(q.ID, sel) {
-			return []task.Question{q}, nil
+	n, nerr := strconv.Atoi(sel)
+	for _, q := range numbered(t) {
+		if q.Q.ID != "" && strings.EqualFold(q.Q.ID, sel) || nerr == nil && q.N == n {
+			return []task.Question{q.Q}, nil
 		}
-	}
-	if n, err := strconv.Atoi(sel); err == nil && n >= 1 && n <= len(qs) {
-		return qs[n-1 : n], nil
 	}
 	return nil, withHint(usageErrorf("--question %s: %s has no such pending question", sel, t.ID), pendingHint(t))
 }
@@ -33,14 +31,14 @@ func targets(t *task.Task, sel string) ([]task.Question, error) {
 func fromFlags(o *RespondOptions, s *task.Store, t *task.Task, qs []task.Question) (*reply, error) {
 	rep := &reply{byFlags: true}
 	if o.Yes || o.No {
-		q, err := one(t, qs, task.ApprovalQuestion, "--yes and --no answer")
+		q, err := one(t, ofKind(qs, task.ApprovalQuestion), task.ApprovalQuestion, "--yes and --no answer")
 		if err != nil {
 			return nil, err
 		}
 		rep.answers = append(rep.answers, task.Answer{QuestionID: q.ID, Values: []string{map[bool]string{true: "yes", false: "no"}[o.Yes]}})
 	}
 	if len(o.Choices) > 0 || o.HasOther {
-		q, err := one(t, qs, task.ChoiceQuestion, "--choice and --other answer")
+		q, err := one(t, accepting(ofKind(qs, task.ChoiceQuestion), o.Choices), task.ChoiceQuestion, "--choice and --other answer")
 		if err != nil {
 			return nil, err
 		}
@@ -62,9 +60,6 @@ func fromFlags(o *RespondOptions, s *task.Store, t *task.Task, qs []task.Questio
 	case !hasText:
 		return rep, nil
 	case len(rep.answers) > 0:
-		if o.HasOther && !o.Yes && !o.No {
-			return nil, usageErrorf("--other already holds your words: give no answer text beside it")
-		}
 		textFor = []task.Question{find(qs, rep.answers[0].QuestionID)}
 	case len(words) == 0:
 		return nil, withHint(&usageError{&task.TypedQuestionsError{ID: t.ID, Questions: qs}}, pendingHint(t))
@@ -90,9 +85,27 @@ func fromFlags(o *RespondOptions, s *task.Store, t *task.Task, qs []task.Questio
 	return rep, nil
 }
 
-// one is the single question of a kind among qs that a flag answers.
-func one(t *task.Task, qs []task.Question, kind, flags string) (task.Question, error) {
-	of := ofKind(qs, kind)
+// accepting narrows choice questions to those that offer every label, when
+// that leaves one: the labels then say which question they answer.
+func accepting(qs []task.Question, labels []string) []task.Question {
+	var out []task.Question
+	for _, q := range qs {
+		ok := true
+		for _, l := range labels {
+			ok = ok && slices.ContainsFunc(q.Labels(), func(o string) bool { return strings.EqualFold(o, strings.TrimSpace(l)) })
+		}
+		if ok {
+			out = append(out, q)
+		}
+	}
+	if len(out) == 1 && len(labels) > 0 {
+		return out
+	}
+	return qs
+}
+
+// one is the single question of kind, among of, that a flag answers.
+func one(t *task.Task, of []task.Question, kind, flags string) (task.Question, error) {
 	switch len(of) {
 	case 1:
 		return of[0], nil
@@ -140,12 +153,12 @@ func find(qs []task.Question, id string) task.Question {
 func pendingHint(t *task.Task) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s waits on:", t.ID)
-	for i, q := range t.Pending() {
-		fmt.Fprintf(&b, "\n  %d  %s  %s", i+1, q.ID, firstLine(q.Question))
-		if note := kindNote(q); note != "" {
+	for _, q := range numbered(t) {
+		fmt.Fprintf(&b, "\n  %d  %s  %s", q.N, q.Q.ID, firstLine(q.Q.Question))
+		if note := kindNote(q.Q); note != "" {
 			b.WriteString("  " + note)
 		}
-		if labels := q.Labels(); len(labels) > 0 && q.Kind() == task.ChoiceQuestion {
+		if labels := q.Q.Labels(); len(labels) > 0 && q.Q.Kind() == task.ChoiceQuestion {
 			b.WriteString(" " + strings.Join(labels, ", "))
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -50,6 +51,23 @@ func TestScripts(t *testing.T) {
 					ts.Fatalf("usage: stdout2env NAME")
 				}
 				ts.Setenv(args[0], strings.TrimSpace(ts.ReadFile("stdout")))
+			},
+			// waitfile FILE REGEXP waits (up to 30 s) until FILE holds a match:
+			// how a script knows a background bh log --follow printed a line.
+			"waitfile": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: waitfile FILE REGEXP")
+				}
+				re := regexp.MustCompile("(?m)" + args[1])
+				for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+					b, _ := os.ReadFile(ts.MkAbs(args[0]))
+					if re.Match(b) {
+						return
+					}
+					if time.Now().After(deadline) {
+						ts.Fatalf("%s: no match for %q after 30s:\n%s", args[0], args[1], b)
+					}
+				}
 			},
 			// exits N command args... runs a command like exec and checks its
 			// exact exit code, which ! exec cannot.

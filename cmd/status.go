@@ -92,10 +92,10 @@ func statusRun(opts *StatusOptions) error {
 	if t.State == task.AwaitingInput {
 		at := askedAt(t)
 		v.WaitingSince, v.WaitingSeconds = &at, int64(now.Sub(at)/time.Second)
-		qs := openQuestions(t)
-		for i, q := range qs {
-			v.Questions = append(v.Questions, statusQuestion{Number: i + 1, Question: q, Kind: q.Kind(),
-				Respond: questionHint(t, q, i+1, len(qs))})
+		qs := numbered(t)
+		for _, q := range qs {
+			v.Questions = append(v.Questions, statusQuestion{Number: q.N, Question: q.Q, Kind: q.Q.Kind(),
+				Respond: questionHint(t, q, len(qs))})
 		}
 	}
 	if l := t.Lease; l != nil {
@@ -128,19 +128,16 @@ func stateSince(t *task.Task) time.Time {
 	return t.UpdatedAt
 }
 
-// questionHint is the command that answers question n of t's total.
-func questionHint(t *task.Task, q task.Question, n, total int) string {
+// questionHint is the command that answers q, one of total pending.
+func questionHint(t *task.Task, q numQ, total int) string {
 	cmd := "bh respond " + t.ID
 	if total > 1 {
-		cmd += " --question " + q.ID
-		if q.ID == "" {
-			cmd = "bh respond " + t.ID + " --question " + strconv.Itoa(n)
-		}
+		cmd += " --question " + strconv.Itoa(q.N)
 	}
-	if q.Kind() == task.FreeformQuestion {
+	if q.Q.Kind() == task.FreeformQuestion {
 		return cmd + ` "your answer"`
 	}
-	return cmd + flagsFor(q)
+	return cmd + flagsFor(q.Q)
 }
 
 // nextSteps says what to do about t now.

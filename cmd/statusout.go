@@ -42,12 +42,14 @@ func printStatus(io *IOStreams, now time.Time, v statusView) {
 		}
 		fmt.Fprintf(w, "\n%s\n", io.Bold(head))
 		for _, q := range v.Questions {
-			fmt.Fprintf(w, "  %d. %s", q.Number, io.Faint(q.ID))
-			if q.Header != "" {
-				fmt.Fprintf(w, " %s", q.Header)
+			first := "  ❓ "
+			if len(v.Questions) > 1 {
+				first = fmt.Sprintf("  %d. ", q.Number)
 			}
-			fmt.Fprintln(w)
-			printQuestion(io, now, q.Question, "  ")
+			if q.ID != "" {
+				q.Question.Question += " (" + q.ID + ")"
+			}
+			printQuestionAs(io, now, q.Question, first, "  ")
 		}
 	}
 	fmt.Fprintf(w, "\n%s\n", io.Bold("next"))

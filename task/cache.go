@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 	"unsafe"
 )
 
@@ -24,7 +25,9 @@ const cacheMagic = "bhcache1"
 
 const cacheHeader = 20
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is made on first use: every bh command pays for package
+// initialisation, and most never list.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 type cacheEntry struct {
 	id      string
@@ -52,7 +55,7 @@ func loadCache(path string) *listCache {
 		return nil
 	}
 	body := b[cacheHeader:]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(b[16:]) {
+	if crc32.Checksum(body, castagnoli()) != binary.LittleEndian.Uint32(b[16:]) {
 		return nil
 	}
 	// Decoded tasks point into body, which nothing writes to again.
@@ -139,7 +142,7 @@ func (c *listCache) save(path string) error {
 		copy(e.b[at:], hdr)
 		e.b = append(e.b[:at+len(hdr)], e.b[at+binary.MaxVarintLen64:]...)
 	}
-	binary.LittleEndian.PutUint32(e.b[16:], crc32.Checksum(e.b[cacheHeader:], castagnoli))
+	binary.LittleEndian.PutUint32(e.b[16:], crc32.Checksum(e.b[cacheHeader:], castagnoli()))
 
 	dir := filepath.Dir(path)
 	if err := localDir(dir); err != nil {

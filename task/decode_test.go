@@ -60,6 +60,30 @@ func TestDecodeErrors(t *testing.T) {
 	}
 }
 
+func TestConflictMarker(t *testing.T) {
+	for body, want := range map[string]int{ // the marker's line, or 0 for none
+		"a\n<<<<<<< HEAD\n":       2,
+		"a\n=======\n":            2,
+		"a\n=======":              2,
+		"a\r\n>>>>>>> theirs\r\n": 2,
+		"<<<<<<<\n":               1,
+		"a\n========\n":           0,
+		"a\n  =======\n":          0,
+		"a: <<<<<<< x\n":          0,
+		"a\n<<<<<<<x\n":           0,
+		"=====\n":                 0,
+		"":                        0,
+	} {
+		got := 0
+		if at := conflictMarker([]byte(body)); at >= 0 {
+			got = 1 + strings.Count(body[:at], "\n")
+		}
+		if got != want {
+			t.Errorf("%q: marker on line %d, want %d", body, got, want)
+		}
+	}
+}
+
 func TestDecodeGood(t *testing.T) {
 	tk, err := Decode("x", []byte(goodFile+"labels: [a, b]\nunknownField: kept out\n"), "tm-abcd")
 	if err != nil {

@@ -1,6 +1,6 @@
 package task
 
-import ("os"; "unsafe")
+import "unsafe"
 
 const hugePage = 2 << 20
 
@@ -11,7 +11,7 @@ const hugePage = 2 << 20
 // thousands. The padding costs address space, not memory.
 func bigSlice[T any](n int) []T {
 	size := unsafe.Sizeof(*new(T))
-	if !hugePages || os.Getenv("NOHUGE") != "" || uintptr(n)*size < hugePage/2 {
+	if !hugePages || uintptr(n)*size < hugePage/2 {
 		return make([]T, n)
 	}
 	pad := int((hugePage + size - 1) / size)

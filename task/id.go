@@ -4,22 +4,48 @@ import (
 	"crypto/rand"
 	"fmt"
 	"math/big"
-	"regexp"
 	"sort"
 	"strings"
 )
 
-var (
-	prefixRe = regexp.MustCompile(`^[a-z][a-z0-9]{0,15}$`)
-	// refRe is what a user may type for an ID: the full ID, the part after
-	// the prefix, or a prefix of either. Nothing else reaches the file system.
-	refRe = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]*)?$`)
-)
-
 const base36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
-// ValidPrefix reports whether p can prefix task IDs.
-func ValidPrefix(p string) bool { return prefixRe.MatchString(p) }
+// ValidPrefix reports whether p can prefix task IDs: a lower-case letter,
+// then up to 15 lower-case letters and digits.
+func ValidPrefix(p string) bool {
+	if len(p) == 0 || len(p) > 16 || p[0] < 'a' || p[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(p); i++ {
+		if !isAlnum(p[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+
+// isRef reports whether r is what a user may type for an ID: the full ID,
+// the part after the prefix, or a prefix of either. Nothing else reaches
+// the file system.
+func isRef(r string) bool {
+	head, tail, _ := strings.Cut(r, "-")
+	if head == "" {
+		return false
+	}
+	for i := 0; i < len(head); i++ {
+		if !isAlnum(head[i]) {
+			return false
+		}
+	}
+	for i := 0; i < len(tail); i++ {
+		if !isAlnum(tail[i]) {
+			return false // a second dash among them
+		}
+	}
+	return true
+}
 
 // idLength grows with the store so that two branches creating tasks at once
 // stay unlikely to collide: about 1000 free IDs for every existing one.
@@ -78,7 +104,7 @@ func (e *AmbiguousError) Error() string {
 // CheckRef normalizes a user's ID reference or refuses it.
 func CheckRef(ref string) (string, error) {
 	r := strings.ToLower(strings.TrimSpace(ref))
-	if !refRe.MatchString(r) {
+	if !isRef(r) {
 		return "", &BadIDError{Ref: ref}
 	}
 	return r, nil

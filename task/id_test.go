@@ -15,15 +15,15 @@ func TestResolveID(t *testing.T) {
 		cands     []string // for an ambiguous ref
 		err       any
 	}{
-		{ref: "tm-a1b2", want: "tm-a1b2"},                     // full
-		{ref: "a1b2", want: "tm-a1b2"},                        // suffix
-		{ref: "x9", want: "tm-x9zz"},                          // prefix of the suffix
-		{ref: "tm-x", want: "tm-x9zz"},                        // prefix of the full id
-		{ref: "TM-A1B2", want: "tm-a1b2"},                     // upper case
-		{ref: "  b7K ", want: "tm-b7k2q"},                     // spaces
-		{ref: "tm-tm", want: "tm-tm01"},                       // prefix that looks like the prefix
-		{ref: "a1", cands: []string{"tm-a1b2", "tm-a1c3"}},    // ambiguous
-		{ref: "tm-", cands: ids},                              // every id
+		{ref: "tm-a1b2", want: "tm-a1b2"},                  // full
+		{ref: "a1b2", want: "tm-a1b2"},                     // suffix
+		{ref: "x9", want: "tm-x9zz"},                       // prefix of the suffix
+		{ref: "tm-x", want: "tm-x9zz"},                     // prefix of the full id
+		{ref: "TM-A1B2", want: "tm-a1b2"},                  // upper case
+		{ref: "  b7K ", want: "tm-b7k2q"},                  // spaces
+		{ref: "tm-tm", want: "tm-tm01"},                    // prefix that looks like the prefix
+		{ref: "a1", cands: []string{"tm-a1b2", "tm-a1c3"}}, // ambiguous
+		{ref: "tm-", cands: ids},                           // every id
 		{ref: "tm", cands: []string{"tm-a1b2", "tm-a1c3", "tm-b7k2q", "tm-tm01", "tm-x9zz"}},
 		{ref: "zz", err: &NotFoundError{}},
 		{ref: "tm-a1b2x", err: &NotFoundError{}},
@@ -74,6 +74,17 @@ func TestValidID(t *testing.T) {
 	} {
 		if validID(id) != ok {
 			t.Errorf("validID(%q) = %v", id, !ok)
+		}
+	}
+}
+
+func TestValidPrefix(t *testing.T) {
+	for p, ok := range map[string]bool{
+		"tm": true, "bh": true, "a": true, "x9": true, "abcdefghijklmnop": true,
+		"": false, "9a": false, "Tm": false, "t-m": false, "abcdefghijklmnopq": false, "tm é": false, "té": false,
+	} {
+		if ValidPrefix(p) != ok {
+			t.Errorf("ValidPrefix(%q) = %v", p, !ok)
 		}
 	}
 }

@@ -26,105 +26,130 @@ type listReport struct {
 	saved   bool // the cache was rewritten
 }
 
+// listing is one List call's view of the tasks folder, by name index.
+type listing struct {
+	start  time.Time  // taken before any stat: see stamp.settled
+	dir    stamp      // of the tasks folder
+	old    *listCache // nil when there was none to use
+	names  []string   // sorted
+	stamps []stamp
+	at     []int  // each name's entry in old, or -1
+	hit    []bool // decoded from a settled entry whose file kept its stamp
+	pool   []Task
+	bad    map[int]error // os.ErrNotExist for a file gone since the stat
+}
+
 func (s *Store) list() (tasks []*Task, errs []error, r listReport, err error) {
-	start := time.Now() // before any stat: see stamp.settled
+	l := &listing{start: time.Now()}
 	d, err := os.Open(filepath.Join(s.Dir, "tasks"))
 	if err != nil {
 		return nil, nil, r, fmt.Errorf("read tasks: %w", err)
 	}
 	defer d.Close()
-	dirSt := statFile(d)
-	old := loadCache(s.cachePath())
-
-	var names []string
-	if old != nil && old.dirSettled && old.dir == dirSt {
-		names = make([]string, len(old.entries))
-		for i, e := range old.entries {
-			names[i] = e.id
+	l.dir = statFile(d)
+	l.old = loadCache(s.cachePath())
+	if o := l.old; o != nil && o.dirSettled && o.dir == l.dir {
+		l.names = make([]string, len(o.entries))
+		for i, e := range o.entries {
+			l.names[i] = e.id
 		}
 	} else {
-		if names, err = readNames(d); err != nil {
+		if l.names, err = readNames(d); err != nil {
 			return nil, nil, r, fmt.Errorf("read tasks: %w", err)
 		}
-		slices.Sort(names)
+		slices.Sort(l.names)
 		r.readDir = true
 	}
 
 	// Stat every file while decoding what the cache holds for it: the stat
 	// calls wait on the kernel, the decoding does not.
-	var stamps []stamp
 	stats := make(chan struct{})
-	go func() { stamps = statAll(d, names); close(stats) }()
-	at := old.match(names) // each name's entry in the old cache, or -1
-	pool := bigSlice[Task](len(names))
-	old.decode(at, pool)
+	go func() { l.stamps = statAll(d, l.names); close(stats) }()
+	l.at = l.old.match(l.names)
+	l.pool = bigSlice[Task](len(l.names))
+	l.old.decode(l.at, l.pool)
 	<-stats
 
-	// A hit is a task decoded from a settled entry whose file kept its stamp.
-	hit := make([]bool, len(names))
+	l.hit = make([]bool, len(l.names))
 	var miss []int
 	repair := false
-	for i, k := range at {
+	for i, k := range l.at {
 		switch {
-		case stamps[i] == gone:
-		case k < 0 || !old.entries[k].settled || old.entries[k].st != stamps[i] || old.entries[k].rec == "":
+		case l.stamps[i] == gone:
+		case k < 0 || !l.old.entries[k].settled || l.old.entries[k].st != l.stamps[i] || l.old.entries[k].rec == "":
 			miss = append(miss, i)
-		case pool[i].ID != names[i]:
+		case l.pool[i].ID != l.names[i]:
 			repair = true // a bad record in a cache that passed its checksum
 			miss = append(miss, i)
 		default:
-			hit[i] = true
+			l.hit[i] = true
 		}
 	}
-	bad := s.parseMissing(names, miss, pool)
+	l.bad = s.parseMissing(l.names, miss, l.pool)
 	r.parsed = len(miss)
 
-	// Rewrite the cache if anything in it changed or settled since.
-	changed := old == nil || repair || old.dir != dirSt || old.dirSettled != dirSt.settled(start)
-	kept := 0
-	tasks = make([]*Task, 0, len(names))
-	for i, k := range at {
-		err := bad[i]
-		if stamps[i] == gone || errors.Is(err, os.ErrNotExist) {
-			continue // removed since the folder was read
-		}
-		if err == nil {
-			tasks = append(tasks, &pool[i])
-		} else {
+	tasks = make([]*Task, 0, len(l.names))
+	for i := range l.names {
+		switch err := l.bad[i]; {
+		case !l.present(i):
+		case err == nil:
+			tasks = append(tasks, &l.pool[i])
+		default:
 			errs = append(errs, err)
 		}
-		if k < 0 {
-			changed = true
-			continue
-		}
-		o := old.entries[k]
-		kept++
-		changed = changed || o.st != stamps[i] || o.settled != stamps[i].settled(start) || (o.rec == "") != (err != nil)
 	}
-	if changed || kept != len(old.entries) {
+	if repair || l.changed() {
 		// A cache that cannot be written only makes the next list slower.
-		r.saved = s.saveList(start, dirSt, names, stamps, at, hit, old, pool, bad) == nil
+		r.saved = l.next().save(s.cachePath()) == nil
 	}
 	return tasks, errs, r, nil
 }
 
-// saveList writes the cache for a listing: each file's stamp and task,
-// reusing the old cache's record where the task was read from it.
-func (s *Store) saveList(start time.Time, dirSt stamp, names []string, stamps []stamp, at []int, hit []bool, old *listCache, pool []Task, bad map[int]error) error {
-	next := &listCache{dir: dirSt, dirSettled: dirSt.settled(start), entries: make([]cacheEntry, 0, len(names))}
-	for i, id := range names {
-		err := bad[i]
-		if stamps[i] == gone || errors.Is(err, os.ErrNotExist) {
+// present reports whether the file of name i still exists.
+func (l *listing) present(i int) bool {
+	return l.stamps[i] != gone && !errors.Is(l.bad[i], os.ErrNotExist)
+}
+
+// changed reports whether the cache no longer says what the folder holds,
+// or whether entries in it have settled since: then a new one spares the
+// next lists work.
+func (l *listing) changed() bool {
+	o := l.old
+	if o == nil || o.dir != l.dir || o.dirSettled != l.dir.settled(l.start) {
+		return true
+	}
+	kept := 0
+	for i, k := range l.at {
+		if !l.present(i) {
 			continue
 		}
-		e := cacheEntry{id: id, st: stamps[i], settled: stamps[i].settled(start)}
-		if err == nil {
-			e.task = &pool[i]
-			if hit[i] {
-				e.rec = old.entries[at[i]].rec
+		if k < 0 {
+			return true
+		}
+		e := o.entries[k]
+		if e.st != l.stamps[i] || e.settled != l.stamps[i].settled(l.start) || (e.rec == "") != (l.bad[i] != nil) {
+			return true
+		}
+		kept++
+	}
+	return kept != len(o.entries)
+}
+
+// next is the cache for this listing, reusing the old records of hits.
+func (l *listing) next() *listCache {
+	c := &listCache{dir: l.dir, dirSettled: l.dir.settled(l.start), entries: make([]cacheEntry, 0, len(l.names))}
+	for i, id := range l.names {
+		if !l.present(i) {
+			continue
+		}
+		e := cacheEntry{id: id, st: l.stamps[i], settled: l.stamps[i].settled(l.start)}
+		if l.bad[i] == nil {
+			e.task = &l.pool[i]
+			if l.hit[i] {
+				e.rec = l.old.entries[l.at[i]].rec
 			}
 		}
-		next.entries = append(next.entries, e)
+		c.entries = append(c.entries, e)
 	}
-	return next.save(s.cachePath())
+	return c
 }

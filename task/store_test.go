@@ -20,9 +20,16 @@ func TestCreateUpdateGet(t *testing.T) {
 		len(tk.History) != 1 || tk.History[0].Kind != EventCreated {
 		t.Fatalf("created %+v", tk)
 	}
+	if fi, err := os.Stat(s.Path(tk.ID)); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Fatalf("new task file: %v %v", fi.Mode(), err)
+	}
+	os.Chmod(s.Path(tk.ID), 0o664) // a mode the user chose survives updates
 	got, err := s.Update(tk.ID, func(t *Task) error { return t.SetState(InProgress, s.now(), "me", "") })
 	if err != nil || got.State != InProgress {
 		t.Fatalf("update: %v %v", got, err)
+	}
+	if fi, _ := os.Stat(s.Path(tk.ID)); fi.Mode().Perm() != 0o664 {
+		t.Fatalf("update changed the mode to %v", fi.Mode())
 	}
 	back, err := s.Get(tk.ID)
 	if err != nil || back.State != InProgress || len(back.History) != 2 || !back.UpdatedAt.After(tk.CreatedAt) {

@@ -1,11 +1,8 @@
 package worker
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,84 +11,6 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 )
-
-func TestDeadWorkerIsRecovered(t *testing.T) {
-	s := newStore(t)
-	tk := addTask(t, s, "Interrupted")
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Dir = s.Root
-	cmd.Env = append(os.Environ(), "BH_WORKER_HELPER=hang")
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, _ := bufio.NewReader(out).ReadString('\n')
-	if !strings.HasPrefix(line, "started ") {
-		cmd.Process.Kill()
-		t.Fatalf("helper said %q", line)
-	}
-	session := strings.TrimSpace(strings.TrimPrefix(line, "started "))
-	cmd.Process.Kill() // no chance to clean up: a crash
-	cmd.Wait()
-	if got := getTask(t, s, tk.ID); got.State != task.InProgress || got.Lease.PID != cmd.Process.Pid {
-		t.Fatalf("before recovery: %+v", got)
-	}
-
-	var sawHalf bool
-	f := &fake{steps: []stepFn{func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
-		sawHalf = exists(req.Dir, "half.txt")
-		return step(map[string]string{"rest.txt": "rest\n"}, done("finished after recovery"))(ctx, req)
-	}}}
-	evs := runOnce(t, s, f)
-	if len(evs) == 0 || evs[0].Kind != Recovered || evs[0].Task != tk.ID {
-		t.Fatalf("events: %+v", evs)
-	}
-	got := getTask(t, s, tk.ID)
-	var note bool
-	for _, e := range got.History {
-		note = note || e.Kind == task.EventState && e.To == task.Open && strings.Contains(e.Text, "recovered")
-	}
-	if !note || got.State != task.Closed {
-		t.Fatalf("after recovery: state %s, history note %v", got.State, note)
-	}
-	r := f.requests()[0]
-	if !r.Resume || r.SessionID != session || !sawHalf {
-		t.Fatalf("recovered run: resume %v session %q (want %q), partial work back %v", r.Resume, r.SessionID, session, sawHalf)
-	}
-	if c := committed(t, s.Root, "HEAD"); len(c) != 3 || c[1] != "half.txt" {
-		t.Fatalf("commit after recovery: %v", c)
-	}
-}
-
-func TestSecondWorkerIsRefused(t *testing.T) {
-	s := newStore(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	waiting := make(chan struct{}, 1)
-	errc := make(chan error, 1)
-	go func() {
-		errc <- Run(ctx, ctx, s, Options{Runner: &fake{}, Report: func(e Event) {
-			if e.Kind == Waiting {
-				waiting <- struct{}{}
-			}
-		}})
-	}()
-	<-waiting
-	err := Run(ctx, ctx, s, Options{Runner: &fake{}, Once: true})
-	var busy *BusyError
-	if !errors.As(err, &busy) || busy.Holder.PID != os.Getpid() || busy.Holder.Host != hostname() {
-		t.Fatalf("second worker: %v", err)
-	}
-	if !strings.Contains(err.Error(), "pid ") || !strings.Contains(err.Error(), "since") {
-		t.Fatalf("error does not name the first worker: %v", err)
-	}
-	cancel()
-	if err := <-errc; err != nil {
-		t.Fatal(err)
-	}
-	if err := Run(context.Background(), context.Background(), s, Options{Runner: &fake{}, Once: true}); err != nil {
-		t.Fatalf("worker after the first stopped: %v", err)
-	}
-}
 
 func TestRefusesDuringMerge(t *testing.T) {
 	s := newStore(t)
@@ -186,26 +105,6 @@ func TestUnparkConflictWaitsForAHuman(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(s.Dir, "runs", tk.ID, "baseline.json")); !os.IsNotExist(err) {
 		t.Fatal("baseline left behind")
-	}
-}
-
-func TestDemo(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "demo")
-	var kinds []string
-	err := RunDemo(context.Background(), dir, func(e Event) { kinds = append(kinds, string(e.Kind)+":"+string(e.Outcome)) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := gitT(t, dir, "log", "--format=%s")
-	if n := strings.Count(log, "\n") + 1; n != 4 {
-		t.Fatalf("demo log:\n%s", log)
-	}
-	if !exists(dir, "LICENSE") || !exists(dir, "hello.sh") || gitT(t, dir, "status", "--porcelain", "--", "LICENSE", "NOTICE") != "" {
-		t.Fatal("demo's files not committed")
-	}
-	want := "started: finished:completed started: finished:needs_input answered: started: finished:completed"
-	if got := strings.Join(kinds, " "); got != want {
-		t.Fatalf("demo events:\n got %s\nwant %s", got, want)
 	}
 }
 

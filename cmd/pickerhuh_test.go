@@ -1,0 +1,51 @@
+package cmd
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// The real picker, in huh's accessible mode: numbered prompts read line by
+// line from input that arrives one byte at a time or all at once.
+func TestHuhPickerAccessible(t *testing.T) {
+	opts := []pickOpt{{"GitHub — the team uses it", "GitHub"}, {"Google", "Google"}, {"Other…", pickOther}}
+	for name, wrap := range map[string]func(string) *IOStreams{
+		"whole": func(in string) *IOStreams {
+			return &IOStreams{In: strings.NewReader(in), ErrOut: new(strings.Builder), Accessible: true}
+		},
+		"bytewise": func(in string) *IOStreams {
+			return &IOStreams{In: iotest.OneByteReader(strings.NewReader(in)), ErrOut: new(strings.Builder), Accessible: true}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			io := wrap("2\n\n1\n3\n0\ny\nmy words\n")
+			p := newHuhPicker(io)
+			if v, err := p.Select("Which?", "", opts, "nope"); err != nil || v != "Google" {
+				t.Fatalf("Select = %q, %v", v, err)
+			}
+			// an empty line takes the default, which is an option
+			if v, err := p.Select("Which?", "", opts, "Other…"); err != nil || v != "GitHub" {
+				t.Fatalf("Select with default = %q, %v", v, err)
+			}
+			if v, err := p.MultiSelect("Which?", "", opts); err != nil || !reflect.DeepEqual(v, []string{"GitHub", pickOther}) {
+				t.Fatalf("MultiSelect = %q, %v", v, err)
+			}
+			if v, err := p.Confirm("Ship?", "", false); err != nil || !v {
+				t.Fatalf("Confirm = %v, %v", v, err)
+			}
+			if v, err := p.Input("Your answer", ""); err != nil || v != "my words" {
+				t.Fatalf("Input = %q, %v", v, err)
+			}
+			// the input has ended: no default passes for an answer
+			if v, err := p.Confirm("Ship?", "", true); !errors.Is(err, errAborted) {
+				t.Fatalf("Confirm at end of input = %v, %v", v, err)
+			}
+			if out := io.ErrOut.(*strings.Builder).String(); !strings.Contains(out, "1. GitHub — the team uses it") {
+				t.Errorf("prompts:\n%s", out)
+			}
+		})
+	}
+}
