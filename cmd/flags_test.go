@@ -122,3 +122,40 @@ func TestRunMapsErrorsToExitCodes(t *testing.T) {
 		}
 	}
 }
+
+func TestRespondFlags(t *testing.T) {
+	f, _, _ := testFactory()
+	var got *RespondOptions
+	c := newCmdRespond(f, func(o *RespondOptions) error { got = o; return nil })
+	if err := execute(t, c, "ab12 because -n -c A --choice b --other x -q 2 -t lgtm"); err != nil {
+		t.Fatal(err)
+	}
+	if got.ID != "ab12" || got.Answer != "because" || !got.HasAnswer || !got.No || got.Yes ||
+		strings.Join(got.Choices, ",") != "A,b" || got.Other != "x" || !got.HasOther || got.Question != "2" || got.Template != "lgtm" {
+		t.Errorf("options = %+v", got)
+	}
+	c = newCmdRespond(f, func(o *RespondOptions) error { got = o; return nil })
+	if err := execute(t, c, "--all"); err != nil || !got.All || got.ID != "" || got.HasOther {
+		t.Errorf("--all: %v, %+v", err, got)
+	}
+	if err := execute(t, c, "a b c"); exitCode(err) != exitUsage {
+		t.Errorf("three arguments: %v", err)
+	}
+}
+
+func TestStopAndLogFlags(t *testing.T) {
+	f, _, _ := testFactory()
+	var stop *StopOptions
+	c := newCmdStop(f, func(o *StopOptions) error { stop = o; return nil })
+	if err := execute(t, c, "ab12 -r why"); err != nil || stop.ID != "ab12" || stop.Reason != "why" {
+		t.Errorf("stop: %v, %+v", err, stop)
+	}
+	var log *LogOptions
+	c = newCmdLog(f, func(o *LogOptions) error { log = o; return nil })
+	if err := execute(t, c, "-f --since 2d"); err != nil || !log.Follow || log.Since != "2d" || log.ID != "" || log.Ctx == nil {
+		t.Errorf("log: %v, %+v", err, log)
+	}
+	if err := execute(t, c, "ab12"); err != nil || log.ID != "ab12" {
+		t.Errorf("log ab12: %v, %+v", err, log)
+	}
+}

@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"fmt"
-	"io"
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
@@ -134,44 +132,4 @@ func askApproval(p picker, title string, q task.Question, skip bool) (string, er
 		return "yes", err
 	}
 	return "no", err
-}
-
-// answerText reads the answer's text from the argument, stdin ("-") or a
-// template, and opens the editor on it with --edit, or for a template on a
-// terminal.
-func answerText(o *RespondOptions, s *task.Store, t *task.Task, qs []task.Question) (string, draft, error) {
-	var text string
-	switch {
-	case o.HasAnswer && o.Answer == "-":
-		b, err := io.ReadAll(o.IO.In)
-		if err != nil {
-			return "", draft{}, fmt.Errorf("read answer: %w", err)
-		}
-		text = string(b)
-	case o.HasAnswer:
-		text = o.Answer
-	case o.Template != "":
-		var err error
-		if text, err = readTemplate(s, o.Template); err != nil {
-			return "", draft{}, err
-		}
-	}
-	if o.Edit || o.Template != "" && o.IO.IsStdinTTY {
-		return editText(o, s, t, qs, text)
-	}
-	return strings.TrimSpace(text), draft{}, nil
-}
-
-// editText opens the editor on the questions qs, below the marker line the
-// prefill, and returns what the human wrote below it.
-func editText(o *RespondOptions, s *task.Store, t *task.Task, qs []task.Question, prefill string) (string, draft, error) {
-	path, rel, b, err := editScratch(o.IO, o.Editor(), s, "respond-"+t.ID+"-*.md", []byte(answerTemplate(t, qs, prefill)))
-	if err != nil {
-		return "", draft{}, err
-	}
-	text, err := parseAnswer(string(b))
-	if err != nil {
-		return "", draft{}, withHint(err, "nothing was changed; your text is kept in "+rel)
-	}
-	return text, draft{path, rel}, nil
 }

@@ -95,6 +95,10 @@ func newRootCmd(f *Factory) *cobra.Command {
 		newCmdStop(f, nil),
 		newCmdStatus(f, nil),
 		newCmdLog(f, nil),
+		newCmdWorker(f, nil),
+		newCmdClaim(f, nil),
+		newCmdDiff(f, nil),
+		newCmdDemo(f, nil),
 		newCmdCompletion(f),
 	)
 	return root

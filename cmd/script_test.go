@@ -17,7 +17,8 @@ import (
 // process, as a user would.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"bh": func() { os.Exit(run(scriptFactory(), os.Args[1:])) },
+		"bh":        func() { os.Exit(run(scriptFactory(), os.Args[1:])) },
+		"fakeagent": func() { os.Exit(fakeAgent()) },
 	})
 }
 

@@ -45,7 +45,11 @@ func showRun(opts *ShowOptions) error {
 	if opts.JSON {
 		return writeJSON(opts.IO.Out, t)
 	}
+	parked, err := parkedCommit(s.Root, t.ID)
+	if err != nil {
+		warn(opts.IO, false, err)
+	}
 	// Related tasks are shown with their state and title.
-	printShow(opts.IO, opts.Now(), t, s.Get)
+	printShow(opts.IO, opts.Now(), t, s.Get, parked != "")
 	return nil
 }

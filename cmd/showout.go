@@ -10,9 +10,10 @@ import (
 	"github.com/bh-tracker/bh/task"
 )
 
-// printShow writes a task for a reader: a header, fields, the open question,
-// the last answer, and the history.
-func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (*task.Task, error)) {
+// printShow writes a task for a reader: a header, fields (parked says
+// whether partial work waits under the task's ref), the open question, the
+// last answer, and the history.
+func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (*task.Task, error), parked bool) {
 	w := io.Out
 	fmt.Fprintf(w, "%s  %s\n", io.Cyan(t.ID), io.Bold(t.Title))
 	fmt.Fprintf(w, "%s %s · %s · %s\n", stateIcon(io, t.State), paintState(io, t.State, string(t.State)),
@@ -52,6 +53,9 @@ func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (
 	field("updated", when(now, t.UpdatedAt))
 	field("agent", t.Agent)
 	field("session", t.SessionID)
+	if parked {
+		field("parked work", parkedRef(t.ID)+" "+io.Faint("(bh diff "+t.ID+")"))
+	}
 	if l := t.Lease; l != nil {
 		field("lease", fmt.Sprintf("%s (pid %d on %s), heartbeat %s", l.Worker, l.PID, l.Host, when(now, l.Heartbeat)))
 	}

@@ -32,7 +32,7 @@ func benchList(b *testing.B, n int) {
 	})
 	b.Run("warm", func(b *testing.B) {
 		s.List() // builds the cache, if the cold runs did not
-		if _, _, r, _ := s.list(); r.parsed != 0 || r.readDir {
+		if _, _, r, _ := s.list(false); r.parsed != 0 || r.readDir {
 			b.Fatalf("cache is not warm: %+v", r)
 		}
 		for b.Loop() {
@@ -101,7 +101,7 @@ func BenchmarkCodec10k(b *testing.B) {
 			out := make([]Task, len(tasks))
 			d := &dec{s: s}
 			for i := range out {
-				decodeTask(d, &out[i])
+				decodeTask(d, &out[i], false)
 				d.bad = false // records are back to back here
 			}
 		}

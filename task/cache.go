@@ -21,7 +21,7 @@ import (
 // events and of strings in lists over all tasks, the entry count, and the
 // entries sorted by ID.
 
-const cacheMagic = "bhcache1"
+const cacheMagic = "bhcache2" // the digit is the format: bump it with the codec
 
 const cacheHeader = 20
 

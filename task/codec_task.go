@@ -50,6 +50,13 @@ func encodeTask(e *enc, t *Task) {
 	e.bool(t.NeedsReview)
 	e.time(t.CreatedAt)
 	e.time(t.UpdatedAt)
+	// The last question asked goes twice: alone, for ListBrief, which stops
+	// there, and in the history.
+	ask, ok := t.LastAsked()
+	e.bool(ok)
+	if ok {
+		encodeEvent(e, &ask)
+	}
 	e.count(len(t.History), t.History == nil)
 	for i := range t.History {
 		encodeEvent(e, &t.History[i])
@@ -93,7 +100,8 @@ func encodeEvent(e *enc, ev *Event) {
 }
 
 // decodeTask fills t from one record and reports whether it was whole.
-func decodeTask(d *dec, t *Task) bool {
+// A brief task's History holds only the last question asked, if any.
+func decodeTask(d *dec, t *Task, brief bool) bool {
 	t.ID = d.str()
 	t.Title = d.str()
 	t.Description = d.str()
@@ -134,6 +142,19 @@ func decodeTask(d *dec, t *Task) bool {
 	t.NeedsReview = d.bool()
 	t.CreatedAt = d.time()
 	t.UpdatedAt = d.time()
+	var ask Event
+	asked := d.bool()
+	if asked {
+		decodeEvent(d, &ask)
+	}
+	if brief {
+		t.brief = true
+		if asked {
+			t.History = d.events(1)
+			t.History[0] = ask
+		}
+		return !d.bad
+	}
 	if n, isNil := d.count(); !isNil {
 		t.History = d.events(n)
 		for i := range t.History {

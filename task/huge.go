@@ -8,7 +8,8 @@ const hugePage = 2 << 20
 // fills at once. Where page faults are dear (about 11 µs per 4 KB page in
 // this project's VMs, so 20 ms for 10k tasks) it places the slice on whole
 // 2 MB pages and asks the kernel for huge pages: a few faults instead of
-// thousands. The padding costs address space, not memory.
+// thousands. The padding is never written: it costs address space, and
+// counts towards the heap size that paces the garbage collector.
 func bigSlice[T any](n int) []T {
 	size := unsafe.Sizeof(*new(T))
 	if !hugePages || uintptr(n)*size < hugePage/2 {

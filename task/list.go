@@ -15,7 +15,16 @@ import (
 // It parses only the files whose stamp changed since the list cache was
 // written, and rewrites the cache when that spares later lists work.
 func (s *Store) List() ([]*Task, []error, error) {
-	tasks, bad, _, err := s.list()
+	tasks, bad, _, err := s.list(false)
+	return tasks, bad, err
+}
+
+// ListBrief is List for commands that show many tasks at once: each task's
+// History holds only the last question asked (for LastAsked), which spares
+// most of the memory and time. Brief tasks cannot be written back: Get the
+// task to change it.
+func (s *Store) ListBrief() ([]*Task, []error, error) {
+	tasks, bad, _, err := s.list(true)
 	return tasks, bad, err
 }
 
@@ -39,7 +48,7 @@ type listing struct {
 	bad    map[int]error // os.ErrNotExist for a file gone since the stat
 }
 
-func (s *Store) list() (tasks []*Task, errs []error, r listReport, err error) {
+func (s *Store) list(brief bool) (tasks []*Task, errs []error, r listReport, err error) {
 	l := &listing{start: time.Now()}
 	d, err := os.Open(filepath.Join(s.Dir, "tasks"))
 	if err != nil {
@@ -67,7 +76,7 @@ func (s *Store) list() (tasks []*Task, errs []error, r listReport, err error) {
 	go func() { l.stamps = statAll(d, l.names); close(stats) }()
 	l.at = l.old.match(l.names)
 	l.pool = bigSlice[Task](len(l.names))
-	l.old.decode(l.at, l.pool)
+	l.old.decode(l.at, l.pool, brief)
 	<-stats
 
 	l.hit = make([]bool, len(l.names))
@@ -101,6 +110,11 @@ func (s *Store) list() (tasks []*Task, errs []error, r listReport, err error) {
 	if repair || l.changed() {
 		// A cache that cannot be written only makes the next list slower.
 		r.saved = l.next().save(s.cachePath()) == nil
+	}
+	if brief {
+		for _, i := range miss {
+			l.pool[i].trim() // after the cache took the whole task
+		}
 	}
 	return tasks, errs, r, nil
 }

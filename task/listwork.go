@@ -30,7 +30,7 @@ func (c *listCache) match(names []string) []int {
 
 // decode decodes the settled records the names have into pool, in two
 // halves at once. A record that does not decode leaves an empty task.
-func (c *listCache) decode(at []int, pool []Task) {
+func (c *listCache) decode(at []int, pool []Task, brief bool) {
 	if c == nil {
 		return
 	}
@@ -41,13 +41,23 @@ func (c *listCache) decode(at []int, pool []Task) {
 			a := c.arena(hi - lo)
 			for i := lo; i < hi; i++ {
 				if k := at[i]; k >= 0 && c.entries[k].settled && c.entries[k].rec != "" &&
-					!decodeTask(&dec{s: c.entries[k].rec, a: a}, &pool[i]) {
+					!decodeTask(&dec{s: c.entries[k].rec, a: a}, &pool[i], brief) {
 					pool[i] = Task{}
 				}
 			}
 		})
 	}
 	wg.Wait()
+}
+
+// trim makes t brief: its history cut to the last question asked.
+func (t *Task) trim() {
+	ask, ok := t.LastAsked()
+	t.History = nil
+	if ok {
+		t.History = []Event{ask}
+	}
+	t.brief = true
 }
 
 // arena sizes an arena for n of the cache's tasks from its totals.

@@ -126,6 +126,9 @@ func (s *Store) Put(t *Task) error {
 }
 
 func (s *Store) write(t *Task) error {
+	if t.brief {
+		return fmt.Errorf("write %s: listed without its history, the task cannot be written back; get it to change it", t.ID)
+	}
 	b, err := Encode(t)
 	if err != nil {
 		return err

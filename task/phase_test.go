@@ -38,7 +38,7 @@ func TestPhases(t *testing.T) {
 		t0 = rec("statAll", t0)
 		pool := make([]Task, len(names))
 		for i, e := range c.entries {
-			decodeTask(&dec{s: e.rec}, &pool[i])
+			decodeTask(&dec{s: e.rec}, &pool[i], false)
 		}
 		t0 = rec("decode", t0)
 		d.Close()

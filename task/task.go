@@ -46,6 +46,10 @@ type Task struct {
 	CreatedAt time.Time `yaml:"createdAt" json:"createdAt"`
 	UpdatedAt time.Time `yaml:"updatedAt" json:"updatedAt"`
 	History   []Event   `yaml:"history,omitempty" json:"history,omitempty"`
+
+	// brief marks a task from ListBrief, whose History was cut: bh refuses
+	// to write it back.
+	brief bool
 }
 
 // Lease records which worker holds an in_progress task, so a dead worker's

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // apply turns the agent's answer into git and task state.
@@ -25,6 +26,11 @@ func (w *worker) apply(kill context.Context, r *run, out *agent.Outcome, runErr 
 				"and the task resumes once the %s is over and the worker starts again", op, op)
 		}
 		return fmt.Errorf("%s: %w", r.t.ID, err)
+	}
+	// A human who stopped or changed the task while the agent ran has the
+	// last word: the result is not applied, the work is parked.
+	if cur, err := w.s.Get(r.t.ID); err == nil && !w.owns(cur) {
+		return w.lost(r, "", nil)
 	}
 	if runErr != nil || out == nil {
 		if kill.Err() != nil {
@@ -46,54 +52,19 @@ func (w *worker) apply(kill context.Context, r *run, out *agent.Outcome, runErr 
 	}
 }
 
-// complete commits exactly the agent's changes with the closed task file.
-// The user's own changes stay uncommitted.
+// complete commits exactly the agent's changes with the closed task file,
+// unless the completion must wait for a human's approval. The user's own
+// changes stay uncommitted.
 func (w *worker) complete(r *run, res agent.Result) error {
-	id := r.t.ID
-	paths, err := w.repo.Changed(r.base)
-	if err != nil {
-		return fmt.Errorf("%s: changes: %w", id, err)
+	p := w.policy(r.t)
+	if why := gateReason(p, res); why != "" {
+		return w.gate(r, res, p, why)
 	}
-	var before task.Task
-	t, err := w.s.Update(id, func(t *task.Task) error {
-		before = *t // appends below leave its slices as they were
-		at := now(w.s)
-		if err := t.SetState(task.Closed, at, w.opt.Name, ""); err != nil {
-			return err
-		}
-		t.Summary, t.Details, t.Issues, t.Lease = res.Summary, res.Details, res.Issues, nil
-		t.SessionID = r.session
+	return w.commit(r, "", func(t *task.Task, at time.Time) {
+		t.Summary, t.Details, t.Issues = res.Summary, res.Details, res.Issues
 		t.Record(at, task.Event{Kind: task.EventRunFinished, By: w.opt.Name, Status: string(res.Status),
 			Session: r.session, Text: res.Summary})
-		// The commit's own hash cannot be inside the commit: git log
-		// --grep "bh-task: <id>" finds it.
-		t.Record(at, task.Event{Kind: task.EventCommit, By: w.opt.Name, Text: strings.Join(paths, ", ")})
-		return nil
 	})
-	if err != nil {
-		return w.salvage(r, paths, err)
-	}
-	hash, err := w.repo.Commit(append(paths, w.s.RelPath(id)), commitMessage(t))
-	if err != nil {
-		// Back to the running task, then fail it with the work kept aside.
-		if perr := w.s.Put(&before); perr != nil {
-			return fmt.Errorf("%s: commit: %w (and restoring the task: %v)", id, err, perr)
-		}
-		return w.agentError(r, fmt.Errorf("commit failed: %w", err), "")
-	}
-	removeBaseline(w.s, id)
-	w.finished(r, Event{Outcome: Completed, Summary: res.Summary, Commit: hash, Paths: paths})
-	return nil
-}
-
-func commitMessage(t *task.Task) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s\n\n", t.ID, t.Title)
-	if s := strings.TrimSpace(t.Summary); s != "" {
-		b.WriteString(s + "\n\n")
-	}
-	fmt.Fprintf(&b, "bh-task: %s\n", t.ID)
-	return b.String()
 }
 
 // fail rolls back exactly the agent's changes.
@@ -106,8 +77,7 @@ func (w *worker) fail(r *run, res agent.Result) error {
 	if err := w.repo.Rollback(r.base, paths); err != nil {
 		return w.salvage(r, paths, fmt.Errorf("rollback: %w", err))
 	}
-	_, err = w.s.Update(id, func(t *task.Task) error {
-		at := now(w.s)
+	t, err := w.finish(r, func(t *task.Task, at time.Time) error {
 		if err := t.SetState(task.Failed, at, w.opt.Name, ""); err != nil {
 			return err
 		}
@@ -119,10 +89,14 @@ func (w *worker) fail(r *run, res agent.Result) error {
 		}
 		return nil
 	})
+	if errors.Is(err, errNotOurs) {
+		return w.lost(r, "", nil) // what was rolled back was to go anyway
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", id, err)
 	}
 	removeBaseline(w.s, id)
+	w.notify(notify.EventTaskFailed, t)
 	w.finished(r, Event{Outcome: Failed, Summary: res.Summary, Paths: paths})
 	return nil
 }

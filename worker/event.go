@@ -12,6 +12,8 @@ const (
 	Waiting   Kind = "waiting"   // nothing is ready; the worker idles
 	Recovered Kind = "recovered" // a dead worker's task went back to open
 	Answered  Kind = "answered"  // a human answered (bh demo narrates it)
+	Expired   Kind = "expired"   // questions timed out; Outcome says what onTimeout did
+	Warning   Kind = "warning"   // trouble that does not stop the worker (a notifier failing); Summary says what
 )
 
 // Outcome is how a run ended.
@@ -26,6 +28,13 @@ const (
 	AgentError Outcome = "error"    // the agent crashed, timed out or answered garbage
 	Stopped    Outcome = "stopped"  // the kill context stopped the agent
 	Conflict   Outcome = "conflict" // parked work could not be restored; nothing ran
+	Gated      Outcome = "gated"    // completed, but parked until a human approves the commit
+	Lost       Outcome = "lost"     // a human stopped or changed the task meanwhile; its work is parked
+	// What onTimeout did with an Expired task.
+	TimeoutFailed   Outcome = "timeout_failed"
+	TimeoutDeferred Outcome = "timeout_deferred"
+	TimeoutDefaults Outcome = "timeout_defaults" // defaults answered; the task resumes, marked for review
+	TimeoutReminded Outcome = "timeout_reminded"
 )
 
 // Event is one step of the worker's progress.
@@ -47,8 +56,13 @@ type Event struct {
 	Err       error // AgentError: what went wrong
 }
 
+// report hands e to Options.Report, one event at a time: notifier
+// warnings arrive from other goroutines.
 func (w *worker) report(e Event) {
-	if w.opt.Report != nil {
-		w.opt.Report(e)
+	if w.opt.Report == nil {
+		return
 	}
+	w.reportMu.Lock()
+	defer w.reportMu.Unlock()
+	w.opt.Report(e)
 }

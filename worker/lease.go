@@ -11,9 +11,16 @@ import (
 
 var pidSelf = os.Getpid()
 
-// heartbeat renews the lease until the returned func is called.
-func (w *worker) heartbeat(id string) (stop func()) {
+// heartbeat renews the lease until the returned func is called. It also
+// watches the task: when a human takes it back (bh stop defers it, an
+// edit changes it), lost is called at once, on the file event, or at the
+// latest on the next beat.
+func (w *worker) heartbeat(id string, lost func()) (stop func()) {
 	done, finished := make(chan struct{}), make(chan struct{})
+	var wake <-chan struct{}
+	if w.wt != nil {
+		wake = w.wt.wake // the loop drains and rescans after the run anyway
+	}
 	go func() {
 		defer close(finished)
 		tick := time.NewTicker(w.opt.Heartbeat)
@@ -22,14 +29,21 @@ func (w *worker) heartbeat(id string) (stop func()) {
 			select {
 			case <-done:
 				return
+			case <-wake:
+				if t, err := w.s.Get(id); err == nil && !w.owns(t) {
+					lost()
+				}
 			case <-tick.C:
-				w.s.Update(id, func(t *task.Task) error {
+				_, err := w.s.Update(id, func(t *task.Task) error {
 					if !w.owns(t) {
 						return errNotOurs
 					}
-					t.Lease.Heartbeat = now(w.s)
+					t.Lease.Heartbeat = w.now()
 					return nil
 				})
+				if errors.Is(err, errNotOurs) {
+					lost()
+				}
 			}
 		}
 	}()
@@ -39,9 +53,11 @@ func (w *worker) heartbeat(id string) (stop func()) {
 var errNotOurs = errors.New("lease taken over")
 
 // owns reports whether t is in progress under this process's lease.
-func (w *worker) owns(t *task.Task) bool {
-	l := t.Lease
-	return t.State == task.InProgress && l != nil && l.Worker == w.opt.Name && l.PID == pidSelf && l.Host == hostname()
+func (w *worker) owns(t *task.Task) bool { return t.State == task.InProgress && w.ours(t.Lease) }
+
+// ours reports whether l is this process's lease.
+func (w *worker) ours(l *task.Lease) bool {
+	return l != nil && l.Worker == w.opt.Name && l.PID == pidSelf && l.Host == hostname()
 }
 
 // dead reports whether a lease's worker is gone: on this host its process
@@ -54,7 +70,7 @@ func (w *worker) dead(l task.Lease) bool {
 	if l.Host == hostname() && (l.PID == pidSelf || !alive(l.PID)) {
 		return true
 	}
-	return now(w.s).Sub(l.Heartbeat) > w.opt.LeaseTTL
+	return w.now().Sub(l.Heartbeat) > w.opt.LeaseTTL
 }
 
 func alive(pid int) bool {

@@ -8,7 +8,8 @@ import (
 )
 
 // Prompt renders what the agent is told for t: the task prompt on a first
-// run, the resume prompt (every question and answer so far) when resume.
+// run, the resume prompt (every question and answer so far, and a
+// reviewer's feedback on a rejected completion) when resume.
 // A resume with nothing answered yet (after a crash or a stop) repeats the
 // task prompt in the same session.
 func Prompt(s *task.Store, t *task.Task, resume bool) (string, error) {
@@ -22,7 +23,8 @@ func Prompt(s *task.Store, t *task.Task, resume bool) (string, error) {
 
 func promptData(s *task.Store, t *task.Task) prompts.Data {
 	d := prompts.Data{ID: t.ID, Title: t.Title, Description: t.Description,
-		Type: string(t.Type), Priority: string(t.Priority), Size: string(t.Size), Rounds: rounds(t)}
+		Type: string(t.Type), Priority: string(t.Priority), Size: string(t.Size), Rounds: rounds(t),
+		Feedback: feedback(verdict(t))}
 	if t.Parent != "" {
 		ref := &prompts.Ref{ID: t.Parent}
 		if p, err := s.Get(t.Parent); err == nil {

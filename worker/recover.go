@@ -51,7 +51,7 @@ func (w *worker) recoverTask(id string, lease task.Lease) error {
 		if t.State != task.InProgress || !sameLease(t.Lease, lease) {
 			return errNotOurs // someone else recovered or reclaimed it meanwhile
 		}
-		at := now(w.s)
+		at := w.now()
 		t.Lease = nil
 		t.Record(at, task.Event{Kind: task.EventRunFinished, By: w.opt.Name, Status: "lost", Session: t.SessionID})
 		recordParked(t, at, w.opt.Name, commit, paths)

@@ -27,12 +27,16 @@ type run struct {
 // returned; the task is then back to open or left to recovery.
 func (w *worker) work(kill context.Context, t *task.Task) error {
 	r := &run{t: t, started: time.Now()}
+	v := verdict(t)
 	resume := sessionRan(t)
-	prompt, err := Prompt(w.s, t, resume)
-	if err != nil {
-		return w.release(t.ID, err)
+	if !approved(v) {
+		prompt, err := Prompt(w.s, t, resume)
+		if err != nil {
+			return w.release(t.ID, err)
+		}
+		r.prompt = prompt
 	}
-	r.prompt = prompt
+	var err error
 	if r.base, err = w.repo.Baseline(); err != nil {
 		return w.release(t.ID, fmt.Errorf("baseline: %w", err))
 	}
@@ -49,14 +53,20 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	if err != nil {
 		return w.release(t.ID, err)
 	}
+	if approved(v) {
+		return w.approve(r, v, unparked, paths)
+	}
 	if r.t, err = w.begin(t.ID, unparked, paths); err != nil {
 		return err
 	}
 	r.session = r.t.SessionID
 	w.report(Event{Kind: Started, Task: t.ID, Title: t.Title, Resume: resume, Session: r.session})
 
-	stopBeat := w.heartbeat(t.ID)
-	out, runErr := w.runAgent(kill, agent.Request{Prompt: prompt, Dir: w.s.Root, SessionID: r.session,
+	// The run ends early if a human takes the task back meanwhile (bh stop).
+	ctx, cancel := context.WithCancel(kill)
+	defer cancel()
+	stopBeat := w.heartbeat(t.ID, cancel)
+	out, runErr := w.runAgent(ctx, agent.Request{Prompt: r.prompt, Dir: w.s.Root, SessionID: r.session,
 		Resume: resume, TaskID: t.ID, Env: w.opt.Env, Timeout: w.opt.Timeout})
 	stopBeat()
 	return w.apply(kill, r, out, runErr)
@@ -85,7 +95,7 @@ func (w *worker) runAgent(kill context.Context, req agent.Request) (*agent.Outco
 // records the start of the run.
 func (w *worker) begin(id, unparked string, paths []string) (*task.Task, error) {
 	t, err := w.s.Update(id, func(t *task.Task) error {
-		at := now(w.s)
+		at := w.now()
 		if unparked != "" {
 			t.Record(at, task.Event{Kind: task.EventUnparked, By: w.opt.Name, Commit: unparked,
 				Text: "restored " + strings.Join(paths, ", ")})
@@ -123,7 +133,7 @@ func (w *worker) release(id string, cause error) error {
 	removeBaseline(w.s, id)
 	_, err := w.s.Update(id, func(t *task.Task) error {
 		t.Lease = nil
-		return t.SetState(task.Open, now(w.s), w.opt.Name, "not started: "+cause.Error())
+		return t.SetState(task.Open, w.now(), w.opt.Name, "not started: "+cause.Error())
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w (and releasing it: %v)", id, cause, err)

@@ -109,18 +109,3 @@ func newQuestionID(t *task.Task) string {
 		}
 	}
 }
-
-// expiry is when a question asked at `at` times out, from the task's or
-// the config's human timeout; nil when neither sets one.
-func (w *worker) expiry(t *task.Task, at time.Time) *time.Time {
-	s := t.HumanTimeout
-	if s == "" {
-		s = w.s.Config.HumanTimeout
-	}
-	d, err := time.ParseDuration(s)
-	if s == "" || err != nil || d <= 0 {
-		return nil
-	}
-	e := at.Add(d)
-	return &e
-}

@@ -1,11 +1,14 @@
 package worker
 
 import (
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/notify"
 	"github.com/bh-tracker/bh/worker/repo"
 )
 
@@ -32,16 +35,25 @@ func (w *worker) conflict(r *run, ce *repo.ConflictError) error {
 		"Commit, stash or revert your changes to those files (see the parked work with: bh diff %s), "+
 		"or drop it with: git update-ref -d %s; then answer to resume.",
 		r.t.ID, strings.Join(ce.Paths, ", "), r.t.ID, ref)
+	qs := []task.Question{{Question: q, Type: task.FreeformQuestion}}
+	p := w.policy(r.t)
+	if !p.Allowed {
+		r.session = r.t.SessionID
+		return w.noHuman(r, agent.Result{Summary: ce.Error()}, "", nil, qs, ce.Error())
+	}
 	var texts []string
-	_, err := w.s.Update(r.t.ID, func(t *task.Task) error {
-		at := now(w.s)
+	t, err := w.finish(r, func(t *task.Task, at time.Time) error {
 		t.Lease = nil
-		texts = ask(t, at, agent.Result{Question: q, QuestionContext: ce.Error()}, nil)
+		texts = ask(t, at, qs, ce.Error(), w.expiry(p, at))
 		return t.SetState(task.AwaitingInput, at, w.opt.Name, "parked work conflicts: "+strings.Join(ce.Paths, ", "))
 	})
+	if errors.Is(err, errNotOurs) {
+		return w.lost(r, "", nil)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", r.t.ID, err)
 	}
+	w.notify(notify.EventInputRequested, t)
 	w.finished(r, Event{Outcome: Conflict, Summary: ce.Error(), Question: texts[0], Questions: texts, Paths: ce.Paths})
 	return nil
 }

@@ -11,10 +11,12 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/notify"
 	"github.com/bh-tracker/bh/worker/repo"
 )
 
@@ -32,7 +34,14 @@ type Options struct {
 
 	Heartbeat time.Duration // how often the lease is renewed; default 15s
 	LeaseTTL  time.Duration // a lease not renewed for this long is dead; default 2m
-	Tick      time.Duration // idle re-check of leases, besides file events; default 30s
+	Tick      time.Duration // idle re-check of leases and timeouts, besides file events; default 30s
+
+	// Notify receives the worker's notifications. nil: Run builds one from
+	// the config's notify: list (its delivery failures become Warning
+	// events) and closes it on return; a given one is the caller's to close.
+	Notify *notify.Notifier
+	// Now is the clock for questions' expiry; nil: the store's clock.
+	Now func() time.Time
 }
 
 func (o *Options) defaults() {
@@ -51,11 +60,17 @@ func (o *Options) defaults() {
 }
 
 type worker struct {
-	s      *task.Store
-	repo   *repo.Repo
-	runner agent.Runner
-	agent  string // recorded on the task as who did the work
-	opt    Options
+	s        *task.Store
+	repo     *repo.Repo
+	runner   agent.Runner
+	agent    string // recorded on the task as who did the work
+	opt      Options
+	notifier *notify.Notifier
+	wt       *watcher
+	reportMu sync.Mutex
+	// next is the earliest expiry of a pending question known to the
+	// worker; zero when none is.
+	next time.Time
 }
 
 // Run works through ready tasks until stop is cancelled (or, with Once,
@@ -81,32 +96,48 @@ func Run(stop, kill context.Context, s *task.Store, opt Options) error {
 	if err := w.checkOp(); err != nil {
 		return err
 	}
-	unlock, err := lockWorker(s.Dir, now(s))
+	unlock, err := lockWorker(s.Dir, w.now())
 	if err != nil {
 		return err
 	}
 	defer unlock()
+	if w.notifier = opt.Notify; w.notifier == nil && len(s.Config.Notify) > 0 {
+		n, err := notify.New(s.Config.Notify, w.warnf)
+		if err != nil {
+			return fmt.Errorf("notify: %w", err)
+		}
+		w.notifier = n
+		defer w.closeNotifier()
+	}
 	if err := w.recoverDead(); err != nil {
 		return err
 	}
-	wt, err := watch(filepath.Join(s.Dir, "tasks"))
-	if err != nil {
+	if err := w.timeouts(true); err != nil {
 		return err
 	}
-	defer wt.close()
-	return w.loop(stop, kill, wt)
+	if w.wt, err = watch(filepath.Join(s.Dir, "tasks")); err != nil {
+		return err
+	}
+	defer w.wt.close()
+	return w.loop(stop, kill)
 }
 
-func (w *worker) loop(stop, kill context.Context, wt *watcher) error {
+func (w *worker) loop(stop, kill context.Context) error {
 	tick := time.NewTicker(w.opt.Tick)
 	defer tick.Stop()
+	// expiry wakes the idle worker when the next question times out.
+	expiry := time.NewTimer(time.Hour)
+	defer expiry.Stop()
 	idle := false
 	for stop.Err() == nil && kill.Err() == nil {
 		if err := w.checkOp(); err != nil {
 			return err
 		}
-		wt.drain() // the scan below sees every change made before it
-		t, err := ClaimNext(w.s, workerLease(w.opt.Name, now(w.s)))
+		w.wt.drain() // the scan below sees every change made before it
+		if err := w.timeouts(false); err != nil {
+			return err
+		}
+		t, err := ClaimNext(w.s, workerLease(w.opt.Name, w.now()))
 		if errors.Is(err, ErrNothingReady) {
 			if w.opt.Once {
 				return nil
@@ -115,12 +146,17 @@ func (w *worker) loop(stop, kill context.Context, wt *watcher) error {
 				w.report(Event{Kind: Waiting})
 				idle = true
 			}
+			w.armExpiry(expiry)
 			select {
 			case <-stop.Done():
 			case <-kill.Done():
-			case <-wt.wake:
+			case <-w.wt.wake:
+			case <-expiry.C: // the loop's timeouts check finds it due
 			case <-tick.C:
 				if err := w.recoverDead(); err != nil {
+					return err
+				}
+				if err := w.timeouts(true); err != nil {
 					return err
 				}
 			}

@@ -1,0 +1,124 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker"
+	"github.com/spf13/cobra"
+)
+
+type ClaimOptions struct {
+	base
+	ID   string
+	Next bool
+}
+
+func newCmdClaim(f *Factory, runF func(*ClaimOptions) error) *cobra.Command {
+	opts := &ClaimOptions{}
+	c := &cobra.Command{
+		Use:   "claim <id> | --next",
+		Short: "Take a ready task by hand, so that no worker takes it",
+		Long: `Take a task to work on it yourself: it moves to in_progress under a lease
+named "hand", which no worker takes over or recovers. Only an open task whose
+dependencies are all closed can be claimed, and of two claimers exactly one
+wins. --next claims the first ready task in queue order (as bh ready lists
+them). The claimed id is printed; with --json, the task.
+
+Exit codes:
+  0  claimed
+  1  the task is not ready (not open, or waiting on dependencies), or with
+     --next no task is ready
+  2  usage error`,
+		Example: `  bh claim a1b2
+  bh claim --next --json`,
+		Args:              argsRange(0, 1, "one task id"),
+		ValidArgsFunction: completeIDs(f, 1, func(t *task.Task) bool { return t.State == task.Open }),
+		RunE: func(_ *cobra.Command, args []string) error {
+			opts.base, opts.ID = f.base(), ""
+			if len(args) == 1 {
+				opts.ID = args[0]
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return claimRun(opts)
+		},
+	}
+	c.Flags().BoolVarP(&opts.Next, "next", "n", false, "claim the first ready task")
+	return c
+}
+
+func claimRun(opts *ClaimOptions) error {
+	switch {
+	case opts.Next && opts.ID != "":
+		return usageErrorf("give a task id or --next, not both")
+	case !opts.Next && opts.ID == "":
+		return usageErrorf("missing task id (or --next)")
+	}
+	s, err := opts.Store()
+	if err != nil {
+		return err
+	}
+	lease := worker.HandLease(opts.Now())
+	var t *task.Task
+	if opts.Next {
+		t, err = worker.ClaimNext(s, lease)
+		if errors.Is(err, worker.ErrNothingReady) {
+			return withHint(err, "bh list shows every task and its state; bh add creates one")
+		}
+	} else {
+		var id string
+		if id, err = s.Resolve(opts.ID); err != nil {
+			return err
+		}
+		t, err = worker.Claim(s, id, lease)
+	}
+	var nr *worker.NotReadyError
+	if errors.As(err, &nr) {
+		return notReady(s, nr)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "%s claimed %s  %s\n", stateIcon(opts.IO, t.State), t.ID, t.Title)
+	if opts.JSON {
+		return writeJSON(opts.IO.Out, t)
+	}
+	fmt.Fprintln(opts.IO.Out, t.ID)
+	return nil
+}
+
+// notReady says why a task cannot be claimed: its state, or each
+// dependency it waits on with that one's state.
+func notReady(s *task.Store, e *worker.NotReadyError) error {
+	if e.State != task.Open {
+		hint := "only open tasks can be claimed"
+		switch e.State {
+		case task.InProgress:
+			hint = "someone works on it already: bh status " + e.ID
+		case task.AwaitingInput:
+			hint = "it waits for your answer: bh respond " + e.ID
+		case task.Blocked, task.Deferred, task.Failed, task.Closed:
+			hint = "bh reopen " + e.ID + " makes it open again"
+		}
+		return withHint(fmt.Errorf("cannot claim %s: it is %s, not open", e.ID, e.State), hint)
+	}
+	deps := make([]string, len(e.Waiting))
+	for i, d := range e.Waiting {
+		dep, err := s.Get(d)
+		var nf *task.NotFoundError
+		state := "unreadable"
+		switch {
+		case err == nil:
+			state = string(dep.State)
+		case errors.As(err, &nf):
+			state = "missing"
+		}
+		deps[i] = fmt.Sprintf("%s (%s)", d, state)
+	}
+	return withHint(fmt.Errorf("cannot claim %s: it waits on %s", e.ID, strings.Join(deps, ", ")),
+		"a task is ready once all it depends on is closed; bh ready lists the tasks that are")
+}

@@ -1,0 +1,138 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker"
+	"github.com/spf13/cobra"
+)
+
+type DemoOptions struct {
+	base
+	Ctx  context.Context
+	Keep bool
+}
+
+func newCmdDemo(f *Factory, runF func(*DemoOptions) error) *cobra.Command {
+	opts := &DemoOptions{}
+	c := &cobra.Command{
+		Use:   "demo",
+		Short: "Watch bh work end to end in a throwaway repository",
+		Long: `Show bh at work in a fresh git repository in a temporary folder, offline and
+in a few seconds: two tasks are added, a scripted stand-in for a coding agent
+completes the first and asks a question on the second, whose partial work is
+parked; the question is answered as bh respond would, and the worker resumes
+the same session and commits. Finally the repository's git log is shown.
+
+The folder is removed afterwards unless --keep is given.`,
+		Args: argsRange(0, 0, "no arguments"),
+		RunE: func(c *cobra.Command, _ []string) error {
+			opts.base, opts.Ctx = f.base(), c.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			return demoRun(opts)
+		},
+	}
+	c.Flags().BoolVar(&opts.Keep, "keep", false, "keep the demo repository and print where it is")
+	return c
+}
+
+func demoRun(opts *DemoOptions) error {
+	dir, err := os.MkdirTemp("", "bh-demo-")
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	if !opts.Keep {
+		defer os.RemoveAll(dir)
+	}
+	io, w := opts.IO, opts.IO.Out
+	if !opts.JSON {
+		fmt.Fprintf(w, "%s\n\n", io.Bold("bh demo: a scripted agent works through two tasks in a fresh repository"))
+	}
+	n := &narrator{dir: dir, p: &progress{io: io, w: w, json: opts.JSON}}
+	n.p.lookup = func(id string) (*task.Task, error) {
+		s, err := task.Find(dir)
+		if err != nil {
+			return nil, err
+		}
+		return s.Get(id)
+	}
+	ctx := opts.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := worker.RunDemo(ctx, dir, n.report); err != nil {
+		return err
+	}
+	if !opts.JSON {
+		c := exec.Command("git", "-c", "color.ui=never", "log", "--stat", "--oneline")
+		c.Dir = dir
+		out, err := c.CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("demo: git log: %w: %s", err, strings.TrimSpace(string(out)))
+		}
+		fmt.Fprintf(w, "\n%s\n%s", io.Bold("$ git log --stat --oneline"), out)
+	}
+	if opts.Keep {
+		fmt.Fprintf(opts.IO.ErrOut, "the demo repository is kept in %s\n", dir)
+	}
+	return nil
+}
+
+// narrator tells the demo's story around the worker's own progress lines.
+type narrator struct {
+	dir   string
+	p     *progress
+	begun bool
+}
+
+func (n *narrator) report(e worker.Event) {
+	if n.p.json {
+		n.p.report(e)
+		return
+	}
+	io, w := n.p.io, n.p.w
+	if !n.begun {
+		n.begun = true
+		n.added()
+		fmt.Fprintf(w, "\n%s\n", io.Faint("$ bh worker --once"))
+	}
+	switch {
+	case e.Kind == worker.Answered:
+		fmt.Fprintf(w, "\n%s\n", io.Faint(fmt.Sprintf("$ bh respond %s %s", e.Task, e.Summary)))
+		n.p.report(e)
+		fmt.Fprintf(w, "\n%s\n", io.Faint("$ bh worker --once"))
+		return
+	case e.Kind == worker.Started && e.Resume:
+		fmt.Fprintf(w, "%s\n", io.Faint("the worker puts the parked work back and resumes the agent's session with the answer"))
+	}
+	n.p.report(e)
+}
+
+// added lists the tasks the demo created, as bh add would have: the
+// demo reports no event before its worker starts.
+func (n *narrator) added() {
+	io, w := n.p.io, n.p.w
+	s, err := task.Find(n.dir)
+	if err != nil {
+		return
+	}
+	tasks, _, err := s.List()
+	if err != nil {
+		return
+	}
+	task.SortQueue(tasks)
+	for _, t := range tasks {
+		line := fmt.Sprintf("added %s %s %s", io.Cyan(t.ID), priorityText(io, t.Priority), io.Bold(t.Title))
+		if len(t.DependsOn) > 0 {
+			line += io.Faint(" (depends on " + strings.Join(t.DependsOn, ", ") + ")")
+		}
+		fmt.Fprintln(w, line)
+	}
+}

@@ -1,0 +1,256 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bh-tracker/bh/agent/fakeapi"
+	"github.com/bh-tracker/bh/task"
+)
+
+// TestWorkerWithRealClaude runs bh, in process, with the real Claude Code
+// CLI against a fake Messages API scripted per task: one task completes,
+// one fails, one asks, is answered with bh respond, and resumes the same
+// claude session with the earlier turns and the answer.
+func TestWorkerWithRealClaude(t *testing.T) {
+	const (
+		titleA = "Write file a"
+		titleB = "Try file b"
+		titleC = "Draft file c"
+		answer = "use option 2"
+	)
+	// Each task's title is in its prompt; the files the conversation wrote
+	// already say how far its run got.
+	script := func(req *fakeapi.Request) fakeapi.Turn {
+		p := req.Prompt()
+		switch {
+		case strings.Contains(p, titleA) && !wrote(req, "a.txt"):
+			return fakeapi.Reply(fakeapi.Text("Writing a."), fakeapi.Write("a.txt", "a\n"))
+		case strings.Contains(p, titleA):
+			return fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "completed", "summary": "wrote a.txt"}))
+		case strings.Contains(p, titleB) && !wrote(req, "b.txt"):
+			return fakeapi.Reply(fakeapi.Write("b.txt", "b\n"))
+		case strings.Contains(p, titleB):
+			return fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "failed", "summary": "b cannot work"}))
+		case strings.Contains(p, titleC) && strings.Contains(p, answer) && !wrote(req, "c2.txt"):
+			return fakeapi.Reply(fakeapi.Write("c2.txt", "c2 with option 2\n"))
+		case strings.Contains(p, titleC) && strings.Contains(p, answer):
+			return fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "completed", "summary": "wrote c1.txt and c2.txt"}))
+		case strings.Contains(p, titleC) && !wrote(req, "c1.txt"):
+			return fakeapi.Reply(fakeapi.Write("c1.txt", "c1 draft\n"))
+		case strings.Contains(p, titleC):
+			return fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "needs_input",
+				"summary": "drafted c1.txt", "question": "Option 1 or option 2?"}))
+		}
+		t.Errorf("unexpected request #%d, prompt %q", req.N, p)
+		return fakeapi.Fail(400, "invalid_request_error", "unexpected prompt")
+	}
+	srv := fakeapi.New(t, script)
+	claude := fakeapi.Claude(t)
+	// The worker's agent inherits bh's environment, as from a user's shell.
+	env := fakeapi.Env(t, srv)
+	home := ""
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+		if k == "HOME" {
+			home = v
+		}
+	}
+
+	dir := t.TempDir()
+	gitE2E(t, dir, "init", "-q", "-b", "main")
+	gitE2E(t, dir, "config", "user.name", "bh test")
+	gitE2E(t, dir, "config", "user.email", "bh@example.com")
+	bhE2E(t, dir, "init")
+	cfg := "prefix: tm\nagent:\n  kind: claude\n  binary: " + claude + "\n  timeout: 2m\n"
+	writeE2E(t, dir, ".bh/config.yaml", cfg)
+	writeE2E(t, dir, "README.md", "# project\n")
+	gitE2E(t, dir, "add", "-A")
+	gitE2E(t, dir, "commit", "-q", "-m", "init")
+
+	// C first, so that its parked work must stay out of A's commit.
+	c := strings.TrimSpace(bhE2E(t, dir, "add", titleC, "--priority", "0"))
+	a := strings.TrimSpace(bhE2E(t, dir, "add", titleA, "--priority", "1"))
+	b := strings.TrimSpace(bhE2E(t, dir, "add", titleB, "--priority", "2"))
+	writeE2E(t, dir, "notes.txt", "the user's notes\n")
+
+	start := time.Now()
+	out := bhE2E(t, dir, "worker", "--once", "--json")
+	t.Logf("first worker run (3 tasks, 3 claude runs): %s", time.Since(start).Round(time.Millisecond))
+	outcomes := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var e eventLine
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("worker --json line %q: %v", line, err)
+		}
+		if e.Kind == "finished" {
+			outcomes[e.TaskID] = e.Outcome
+		}
+	}
+	if outcomes[a] != "completed" || outcomes[b] != "failed" || outcomes[c] != "needs_input" {
+		t.Fatalf("outcomes = %v, want A completed, B failed, C needs_input\n%s", outcomes, out)
+	}
+
+	// A: one commit with a.txt and its task file, and nothing else.
+	commitA := gitE2E(t, dir, "log", "--format=%H", "--grep", "bh-task: "+a)
+	if got := sortedLines(gitE2E(t, dir, "show", "--name-only", "--format=", commitA)); !slices.Equal(got, []string{".bh/tasks/" + a + ".yaml", "a.txt"}) {
+		t.Errorf("A's commit holds %q, want a.txt and its task file", got)
+	}
+	if got := gitE2E(t, dir, "show", commitA+":a.txt"); got != "a" {
+		t.Errorf("a.txt in A's commit = %q", got)
+	}
+	// B: rolled back; the user's untracked notes untouched.
+	if _, err := os.Stat(filepath.Join(dir, "b.txt")); !os.IsNotExist(err) {
+		t.Errorf("b.txt after B failed: %v, want it rolled back", err)
+	}
+	if got := readE2E(t, dir, "notes.txt"); got != "the user's notes\n" {
+		t.Errorf("notes.txt = %q", got)
+	}
+	// C: parked, out of the tree and out of every commit.
+	if _, err := os.Stat(filepath.Join(dir, "c1.txt")); !os.IsNotExist(err) {
+		t.Errorf("c1.txt after C asked: %v, want it parked out of the tree", err)
+	}
+	if tree := gitE2E(t, dir, "ls-tree", "-r", "--name-only", "HEAD"); strings.Contains(tree, "c1.txt") || strings.Contains(tree, "b.txt") {
+		t.Errorf("HEAD's tree holds C's or B's work:\n%s", tree)
+	}
+	if parked := gitE2E(t, dir, "ls-tree", "-r", "--name-only", "refs/bh/parked/"+c); !strings.Contains(parked, "c1.txt") {
+		t.Errorf("refs/bh/parked/%s holds %q, want c1.txt", c, parked)
+	}
+	if st := bhTask(t, dir, c); st.State != task.AwaitingInput || st.Question != "Option 1 or option 2?" {
+		t.Fatalf("C is %s asking %q", st.State, st.Question)
+	}
+	firstC := requestsFor(srv, titleC)
+	if len(firstC) != 2 {
+		t.Fatalf("C's first run made %d requests, want 2", len(firstC))
+	}
+
+	bhE2E(t, dir, "respond", c, answer)
+	start = time.Now()
+	bhE2E(t, dir, "worker", "--once")
+	t.Logf("second worker run (C resumed): %s", time.Since(start).Round(time.Millisecond))
+
+	// The resumed request carries the first prompt, the Write of c1.txt and
+	// the answer, in the session C started.
+	resumed := requestsFor(srv, titleC)[len(firstC)]
+	texts := resumed.UserTexts()
+	if !slices.Contains(texts, firstC[0].Prompt()) || !strings.Contains(resumed.Prompt(), answer) {
+		t.Errorf("resumed request's user texts = %q, want C's first prompt, then the answer", texts)
+	}
+	if !wrote(resumed, "c1.txt") {
+		t.Errorf("resumed request's tool calls = %+v, want the earlier Write of c1.txt", resumed.ToolUses())
+	}
+	ct := bhTask(t, dir, c)
+	sessions, _ := filepath.Glob(filepath.Join(home, ".claude", "projects", "*", "*.jsonl"))
+	var cSession []byte
+	for _, s := range sessions {
+		if filepath.Base(s) == ct.SessionID+".jsonl" {
+			cSession, _ = os.ReadFile(s)
+		}
+	}
+	if !strings.Contains(string(cSession), "c1 draft") || !strings.Contains(string(cSession), answer) {
+		t.Errorf("session file %s.jsonl (of %q) lacks the first run or the answer", ct.SessionID, sessions)
+	}
+
+	// One commit: c1.txt, c2.txt and C's task file.
+	if ct.State != task.Closed {
+		t.Fatalf("C is %s after the resume: %s", ct.State, ct.Summary)
+	}
+	commitC := gitE2E(t, dir, "log", "--format=%H", "--grep", "bh-task: "+c)
+	if got := sortedLines(gitE2E(t, dir, "show", "--name-only", "--format=", commitC)); !slices.Equal(got, []string{".bh/tasks/" + c + ".yaml", "c1.txt", "c2.txt"}) {
+		t.Errorf("C's commit holds %q, want c1.txt, c2.txt and its task file", got)
+	}
+	if head := gitE2E(t, dir, "rev-parse", "HEAD"); head != commitC || gitE2E(t, dir, "rev-parse", "HEAD~1") != commitA {
+		t.Errorf("history is not init, A, C:\n%s", gitE2E(t, dir, "log", "--oneline"))
+	}
+	if st := gitE2E(t, dir, "status", "--porcelain"); !strings.Contains(st, "?? notes.txt") || strings.Contains(st, "c1.txt") {
+		t.Errorf("git status after C:\n%s", st)
+	}
+}
+
+// wrote reports whether the conversation so far called Write on name.
+func wrote(req *fakeapi.Request, name string) bool {
+	for _, u := range req.ToolUses() {
+		var in struct {
+			Path string `json:"file_path"`
+		}
+		if u.Name == "Write" && json.Unmarshal(u.Input, &in) == nil && filepath.Base(in.Path) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// requestsFor lists the server's requests whose prompt names title.
+func requestsFor(srv *fakeapi.Server, title string) []*fakeapi.Request {
+	var out []*fakeapi.Request
+	for _, r := range srv.Requests() {
+		if strings.Contains(r.Prompt(), title) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// bhE2E runs bh in process in dir and returns its stdout.
+func bhE2E(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	f := newFactory()
+	var out, errOut *bytes.Buffer
+	f.IO, _, out, errOut = testIO()
+	f.WorkDir = func() (string, error) { return dir, nil }
+	if code := run(f, args); code != 0 {
+		t.Fatalf("bh %s: exit %d\n%s%s", strings.Join(args, " "), code, out.String(), errOut.String())
+	}
+	t.Logf("bh %s:\n%s", strings.Join(args, " "), errOut.String())
+	return out.String()
+}
+
+func bhTask(t *testing.T, dir, id string) *task.Task {
+	t.Helper()
+	var tk task.Task
+	if err := json.Unmarshal([]byte(bhE2E(t, dir, "show", id, "--json")), &tk); err != nil {
+		t.Fatal(err)
+	}
+	return &tk
+}
+
+func gitE2E(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	c := exec.Command("git", args...)
+	c.Dir = dir
+	out, err := c.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func writeE2E(t *testing.T, dir, name, body string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readE2E(t *testing.T, dir, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func sortedLines(s string) []string {
+	l := strings.Split(strings.TrimSpace(s), "\n")
+	slices.Sort(l)
+	return l
+}

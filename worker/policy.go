@@ -1,0 +1,59 @@
+package worker
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/task"
+)
+
+// policy is t's human-in-the-loop policy. A bad setting is reported as a
+// warning and its default used: the work goes on.
+func (w *worker) policy(t *task.Task) task.HumanPolicy {
+	p, err := t.Policy(w.s.Config)
+	if err != nil {
+		w.warnf("%v (the default applies)", err)
+	}
+	return p
+}
+
+// expiry is when a question asked at `at` times out. The worker notes it,
+// so that its timer wakes it then.
+func (w *worker) expiry(p task.HumanPolicy, at time.Time) *time.Time {
+	e := at.Add(p.Timeout)
+	w.noteExpiry(e)
+	return &e
+}
+
+func (w *worker) noteExpiry(e time.Time) {
+	if w.next.IsZero() || e.Before(w.next) {
+		w.next = e
+	}
+}
+
+// gateReason says why a completion must wait for a human's approval
+// before it is committed, or "" when it need not.
+func gateReason(p task.HumanPolicy, res agent.Result) string {
+	var why []string
+	if p.Approval {
+		why = append(why, "the task is gated (gate: approval)")
+	}
+	if !p.NoGate && p.BelowConfidence > 0 && res.Confidence != nil && *res.Confidence < p.BelowConfidence {
+		why = append(why, fmt.Sprintf("confidence %g < %g", *res.Confidence, p.BelowConfidence))
+	}
+	return strings.Join(why, "; ")
+}
+
+// span prints a duration the way people write it: 24h, 90m, 1h30m.
+func span(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
