@@ -105,7 +105,7 @@ func (n *narrator) report(e worker.Event) {
 	}
 	switch {
 	case e.Kind == worker.Answered:
-		fmt.Fprintf(w, "\n%s\n", io.Faint(fmt.Sprintf("$ bh respond %s %s", e.Task, e.Summary)))
+		fmt.Fprintf(w, "\n%s\n", io.Faint("$ "+n.respondCommand(e.Task, e.Summary)))
 		n.p.report(e)
 		fmt.Fprintf(w, "\n%s\n", io.Faint("$ bh worker --once"))
 		return
@@ -135,4 +135,18 @@ func (n *narrator) added() {
 		}
 		fmt.Fprintln(w, line)
 	}
+}
+
+// respondCommand is the bh respond command that gives the demo's answer.
+func (n *narrator) respondCommand(id, answer string) string {
+	cmd := "bh respond " + id + " "
+	if t, err := n.p.lookup(id); err == nil && len(t.Questions) > 0 {
+		switch t.Questions[len(t.Questions)-1].Kind() {
+		case task.ChoiceQuestion:
+			return cmd + "--choice " + answer
+		case task.ApprovalQuestion:
+			return cmd + "--yes"
+		}
+	}
+	return cmd + fmt.Sprintf("%q", answer)
 }

@@ -1,10 +1,8 @@
 package cmd
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -124,8 +122,9 @@ func TestWorkerWithRealClaude(t *testing.T) {
 	if parked := gitE2E(t, dir, "ls-tree", "-r", "--name-only", "refs/bh/parked/"+c); !strings.Contains(parked, "c1.txt") {
 		t.Errorf("refs/bh/parked/%s holds %q, want c1.txt", c, parked)
 	}
-	if st := bhTask(t, dir, c); st.State != task.AwaitingInput || st.Question != "Option 1 or option 2?" {
-		t.Fatalf("C is %s asking %q", st.State, st.Question)
+	asked := bhTask(t, dir, c)
+	if asked.State != task.AwaitingInput || asked.Question != "Option 1 or option 2?" || asked.SessionID == "" {
+		t.Fatalf("C is %s asking %q in session %q", asked.State, asked.Question, asked.SessionID)
 	}
 	firstC := requestsFor(srv, titleC)
 	if len(firstC) != 2 {
@@ -139,7 +138,11 @@ func TestWorkerWithRealClaude(t *testing.T) {
 
 	// The resumed request carries the first prompt, the Write of c1.txt and
 	// the answer, in the session C started.
-	resumed := requestsFor(srv, titleC)[len(firstC)]
+	allC := requestsFor(srv, titleC)
+	if len(allC) != len(firstC)+2 {
+		t.Fatalf("C's resumed run made %d requests, want 2", len(allC)-len(firstC))
+	}
+	resumed := allC[len(firstC)]
 	texts := resumed.UserTexts()
 	if !slices.Contains(texts, firstC[0].Prompt()) || !strings.Contains(resumed.Prompt(), answer) {
 		t.Errorf("resumed request's user texts = %q, want C's first prompt, then the answer", texts)
@@ -148,7 +151,14 @@ func TestWorkerWithRealClaude(t *testing.T) {
 		t.Errorf("resumed request's tool calls = %+v, want the earlier Write of c1.txt", resumed.ToolUses())
 	}
 	ct := bhTask(t, dir, c)
+	if ct.SessionID != asked.SessionID {
+		t.Errorf("C's session went from %s to %s: the resume did not keep it", asked.SessionID, ct.SessionID)
+	}
+	// One session file per task: the resume wrote on in C's own.
 	sessions, _ := filepath.Glob(filepath.Join(home, ".claude", "projects", "*", "*.jsonl"))
+	if len(sessions) != 3 {
+		t.Errorf("claude keeps %d sessions, want 3 (A, B, C): %q", len(sessions), sessions)
+	}
 	var cSession []byte
 	for _, s := range sessions {
 		if filepath.Base(s) == ct.SessionID+".jsonl" {
@@ -173,84 +183,4 @@ func TestWorkerWithRealClaude(t *testing.T) {
 	if st := gitE2E(t, dir, "status", "--porcelain"); !strings.Contains(st, "?? notes.txt") || strings.Contains(st, "c1.txt") {
 		t.Errorf("git status after C:\n%s", st)
 	}
-}
-
-// wrote reports whether the conversation so far called Write on name.
-func wrote(req *fakeapi.Request, name string) bool {
-	for _, u := range req.ToolUses() {
-		var in struct {
-			Path string `json:"file_path"`
-		}
-		if u.Name == "Write" && json.Unmarshal(u.Input, &in) == nil && filepath.Base(in.Path) == name {
-			return true
-		}
-	}
-	return false
-}
-
-// requestsFor lists the server's requests whose prompt names title.
-func requestsFor(srv *fakeapi.Server, title string) []*fakeapi.Request {
-	var out []*fakeapi.Request
-	for _, r := range srv.Requests() {
-		if strings.Contains(r.Prompt(), title) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// bhE2E runs bh in process in dir and returns its stdout.
-func bhE2E(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	f := newFactory()
-	var out, errOut *bytes.Buffer
-	f.IO, _, out, errOut = testIO()
-	f.WorkDir = func() (string, error) { return dir, nil }
-	if code := run(f, args); code != 0 {
-		t.Fatalf("bh %s: exit %d\n%s%s", strings.Join(args, " "), code, out.String(), errOut.String())
-	}
-	t.Logf("bh %s:\n%s", strings.Join(args, " "), errOut.String())
-	return out.String()
-}
-
-func bhTask(t *testing.T, dir, id string) *task.Task {
-	t.Helper()
-	var tk task.Task
-	if err := json.Unmarshal([]byte(bhE2E(t, dir, "show", id, "--json")), &tk); err != nil {
-		t.Fatal(err)
-	}
-	return &tk
-}
-
-func gitE2E(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	c := exec.Command("git", args...)
-	c.Dir = dir
-	out, err := c.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-func writeE2E(t *testing.T, dir, name, body string) {
-	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func readE2E(t *testing.T, dir, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-func sortedLines(s string) []string {
-	l := strings.Split(strings.TrimSpace(s), "\n")
-	slices.Sort(l)
-	return l
 }

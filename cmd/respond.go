@@ -60,7 +60,7 @@ editor first so that you can change it.`
 func newCmdRespond(f *Factory, runF func(*RespondOptions) error) *cobra.Command {
 	opts := &RespondOptions{}
 	c := &cobra.Command{
-		Use:   "respond <id> [<answer> | -]",
+		Use:   "respond {<id> [<answer> | -] | --all}",
 		Short: "Answer the questions a task is waiting on",
 		Long:  respondLong,
 		Example: `  bh respond a1b2 "Use PostgreSQL"
@@ -93,9 +93,9 @@ func newCmdRespond(f *Factory, runF func(*RespondOptions) error) *cobra.Command 
 	fl.BoolVarP(&opts.Edit, "edit", "e", false, "write the answer in your editor")
 	fl.BoolVarP(&opts.Yes, "yes", "y", false, "approve (an approval question)")
 	fl.BoolVarP(&opts.No, "no", "n", false, "reject (an approval question); the answer text is your feedback")
-	fl.StringArrayVarP(&opts.Choices, "choice", "c", nil, "pick the option with this label (a choice question; repeatable)")
-	fl.StringVar(&opts.Other, "other", "", "answer a choice question in your own words")
-	fl.StringVarP(&opts.Question, "question", "q", "", "answer this question only: its number or id")
+	fl.StringArrayVarP(&opts.Choices, "choice", "c", nil, "pick the option with this `LABEL` (a choice question; repeatable)")
+	fl.StringVar(&opts.Other, "other", "", "answer a choice question in your own words: `TEXT`")
+	fl.StringVarP(&opts.Question, "question", "q", "", "answer only question `N|ID`, by its number or id")
 	fl.StringVarP(&opts.Template, "template", "t", "", "answer with .bh/templates/`NAME`.md")
 	fl.BoolVarP(&opts.All, "all", "a", false, "answer every waiting task in turn, on a terminal")
 	return c

@@ -35,7 +35,11 @@ func fromFlags(o *RespondOptions, s *task.Store, t *task.Task, qs []task.Questio
 		if err != nil {
 			return nil, err
 		}
-		rep.answers = append(rep.answers, task.Answer{QuestionID: q.ID, Values: []string{map[bool]string{true: "yes", false: "no"}[o.Yes]}})
+		v := "no"
+		if o.Yes {
+			v = "yes"
+		}
+		rep.answers = append(rep.answers, task.Answer{QuestionID: q.ID, Values: []string{v}})
 	}
 	if len(o.Choices) > 0 || o.HasOther {
 		q, err := one(t, accepting(ofKind(qs, task.ChoiceQuestion), o.Choices), task.ChoiceQuestion, "--choice and --other answer")

@@ -37,7 +37,7 @@ Parked work is never thrown away.`,
 			return stopRun(opts)
 		},
 	}
-	c.Flags().StringVarP(&opts.Reason, "reason", "r", "", "why the task stops (required)")
+	c.Flags().StringVarP(&opts.Reason, "reason", "r", "", "why the task stops: `TEXT` (required)")
 	return c
 }
 

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -25,28 +24,6 @@ type progress struct {
 	ran     int        // tasks started
 }
 
-// eventLine is one event of bh worker --json. Its field names are part of
-// bh's interface; "kind" is the worker's event kind (started, finished,
-// waiting, recovered, answered) or "stopping" for a Ctrl-C.
-type eventLine struct {
-	Kind      string    `json:"kind"`
-	At        time.Time `json:"at"`
-	TaskID    string    `json:"taskId,omitempty"`
-	Title     string    `json:"title,omitempty"`
-	Outcome   string    `json:"outcome,omitempty"`
-	Resume    bool      `json:"resume,omitempty"`
-	Session   string    `json:"session,omitempty"`
-	Summary   string    `json:"summary,omitempty"`
-	Question  string    `json:"question,omitempty"`
-	Questions []string  `json:"questions,omitempty"`
-	Commit    string    `json:"commit,omitempty"`
-	Paths     []string  `json:"paths,omitempty"`
-	Elapsed   float64   `json:"elapsedSeconds,omitempty"`
-	Error     string    `json:"error,omitempty"`
-	RunLog    string    `json:"runLog,omitempty"`
-	Force     bool      `json:"force,omitempty"` // stopping: the agent is stopped too
-}
-
 func (p *progress) report(e worker.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -58,14 +35,7 @@ func (p *progress) report(e worker.Event) {
 		p.running = ""
 	}
 	if p.json {
-		l := eventLine{Kind: string(e.Kind), At: time.Now().UTC(), TaskID: e.Task, Title: e.Title,
-			Outcome: string(e.Outcome), Resume: e.Resume, Session: e.Session, Summary: e.Summary,
-			Question: e.Question, Questions: e.Questions, Commit: e.Commit, Paths: e.Paths,
-			Elapsed: e.Elapsed.Seconds(), RunLog: p.runLog(e)}
-		if e.Err != nil {
-			l.Error = e.Err.Error()
-		}
-		p.writeJSON(l)
+		p.writeJSON(p.eventLine(e))
 		return
 	}
 	p.human(e)
@@ -89,18 +59,13 @@ func (p *progress) interrupted(force bool) {
 	}
 }
 
-func (p *progress) writeJSON(l eventLine) {
-	b, _ := json.Marshal(l)
-	fmt.Fprintf(p.io.Out, "%s\n", b)
-}
-
 func (p *progress) human(e worker.Event) {
 	io, w, id := p.io, p.w, p.io.Cyan(e.Task)
 	switch e.Kind {
 	case worker.Waiting:
 		fmt.Fprintln(w, io.Faint("waiting for ready tasks…"))
 	case worker.Recovered:
-		fmt.Fprintf(w, "↺ %s recovered: %s\n", id, e.Summary)
+		fmt.Fprintf(w, "↺ %s recovered: %s\n", id, strings.TrimPrefix(e.Summary, "recovered: "))
 	case worker.Answered:
 		fmt.Fprintf(w, "✎ %s answered: %q\n", id, e.Summary)
 	case worker.Started:
@@ -179,23 +144,6 @@ func (p *progress) answerHint(id string) string {
 		}
 	}
 	return "bh respond " + id + ` "..."`
-}
-
-// runLog is where the worker kept an agent error's raw output: the task's
-// details say so.
-func (p *progress) runLog(e worker.Event) string {
-	if e.Outcome != worker.AgentError || p.lookup == nil {
-		return ""
-	}
-	t, err := p.lookup(e.Task)
-	if err != nil {
-		return ""
-	}
-	log, ok := strings.CutPrefix(t.Details, "run log: ")
-	if !ok {
-		return ""
-	}
-	return log
 }
 
 // elapsed is a run's duration as people read it: 0.4s, 12s, 3m5s.

@@ -37,6 +37,22 @@ func BenchmarkProcess(b *testing.B) {
 			s := newStore(b)
 			writeStore(b, s, n)
 			warmProcess(b, bin, s)
+			// The store alone, without bh's start-up or output: this test
+			// binary listing it in a process of its own; "start" is the
+			// same process doing nothing, to subtract.
+			for _, mode := range []string{"start", "list", "brief"} {
+				b.Run("store-"+mode, func(b *testing.B) {
+					timeRuns(b, func() error {
+						c := exec.Command(os.Args[0], "-test.run=^$")
+						c.Env = append(os.Environ(), childEnv+"="+mode, "BH_TEST_ROOT="+s.Root)
+						out, err := c.Output()
+						if err == nil && mode != "start" && string(out) != fmt.Sprintln(n) {
+							err = fmt.Errorf("listed %q tasks, want %d", out, n)
+						}
+						return err
+					})
+				})
+			}
 			for _, c := range []struct {
 				name string
 				args []string
@@ -57,24 +73,31 @@ func BenchmarkProcess(b *testing.B) {
 					if out.Len() == 0 {
 						b.Fatalf("bh %v printed nothing", c.args)
 					}
-					var times []time.Duration
-					for b.Loop() {
+					timeRuns(b, func() error {
 						out.Reset()
-						t0 := time.Now()
-						if err := runBH(bin, s.Root, &out, c.args...); err != nil {
-							b.Fatal(err)
-						}
-						times = append(times, time.Since(t0))
-					}
-					// Other work on the machine only ever adds time: the
-					// fastest run is the best estimate of bh's own cost.
-					slices.Sort(times)
-					b.ReportMetric(float64(times[0].Microseconds())/1000, "min-ms")
-					b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
+						return runBH(bin, s.Root, &out, c.args...)
+					})
 				})
 			}
 		})
 	}
+}
+
+// timeRuns runs run b.N times, reporting besides the mean the fastest run
+// and the median in ms: other work on the machine only ever adds time, so
+// the fastest run is the best estimate of the command's own cost.
+func timeRuns(b *testing.B, run func() error) {
+	var times []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		if err := run(); err != nil {
+			b.Fatal(err)
+		}
+		times = append(times, time.Since(t0))
+	}
+	slices.Sort(times)
+	b.ReportMetric(float64(times[0].Microseconds())/1000, "min-ms")
+	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
 }
 
 // warmProcess lets the files settle as the real bh sees it (after 2 s,

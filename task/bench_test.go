@@ -41,6 +41,13 @@ func benchList(b *testing.B, n int) {
 			}
 		}
 	})
+	b.Run("warm-brief", func(b *testing.B) {
+		for b.Loop() {
+			if tasks, _, _ := s.ListBrief(); len(tasks) != n {
+				b.Fatalf("%d tasks", len(tasks))
+			}
+		}
+	})
 	// One file changed since the cache was written: the usual case while
 	// a worker runs.
 	b.Run("one-changed", func(b *testing.B) {

@@ -18,7 +18,8 @@ const childEnv = "BH_TASK_TEST_CHILD"
 
 // childMain is one process of TestManyProcesses: "update" appends a label
 // per update to the tasks round-robin; "read" lists and gets in a loop
-// until told to stop, failing on any file that does not decode.
+// until told to stop, failing on any file that does not decode. For
+// BenchmarkProcess, "list" and "brief" list the store once.
 func childMain() int {
 	s, err := Find(os.Getenv("BH_TEST_ROOT"))
 	if err != nil {
@@ -29,6 +30,14 @@ func childMain() int {
 	n, _ := strconv.Atoi(os.Getenv("BH_TEST_N"))
 	me := os.Getenv(childEnv)
 	switch {
+	case me == "list" || me == "brief":
+		list := map[string]func() ([]*Task, []error, error){"list": s.List, "brief": s.ListBrief}[me]
+		tasks, _, err := list()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		fmt.Println(len(tasks))
 	case strings.HasPrefix(me, "update"):
 		for i := range n {
 			label := fmt.Sprintf("%s-%d", me, i)

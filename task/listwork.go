@@ -38,7 +38,7 @@ func (c *listCache) decode(at []int, pool []Task, brief bool) {
 	for half := range 2 {
 		lo, hi := half*len(at)/2, (half+1)*len(at)/2
 		wg.Go(func() {
-			a := c.arena(hi - lo)
+			a := c.arena(hi-lo, brief)
 			for i := lo; i < hi; i++ {
 				if k := at[i]; k >= 0 && c.entries[k].settled && c.entries[k].rec != "" &&
 					!decodeTask(&dec{s: c.entries[k].rec, a: a}, &pool[i], brief) {
@@ -60,13 +60,18 @@ func (t *Task) trim() {
 	t.brief = true
 }
 
-// arena sizes an arena for n of the cache's tasks from its totals.
-func (c *listCache) arena(n int) *arena {
+// arena sizes an arena for n of the cache's tasks from its totals. Brief
+// tasks keep one event at most, and few do.
+func (c *listCache) arena(n int, brief bool) *arena {
 	if len(c.entries) == 0 {
 		return &arena{}
 	}
 	share := func(total int) int { return total*n/len(c.entries) + 256 }
-	return &arena{events: bigSlice[Event](share(c.events)), strs: bigSlice[string](share(c.strs))}
+	a := &arena{strs: bigSlice[string](share(c.strs))}
+	if !brief {
+		a.events = bigSlice[Event](share(c.events))
+	}
+	return a
 }
 
 // parseMissing reads and decodes the files at the given indexes into pool,

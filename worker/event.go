@@ -26,10 +26,9 @@ const (
 	Blocked    Outcome = "blocked"
 	NeedsInput Outcome = "needs_input"
 	AgentError Outcome = "error"    // the agent crashed, timed out or answered garbage
-	Stopped    Outcome = "stopped"  // the kill context stopped the agent
+	Stopped    Outcome = "stopped"  // the kill context, or a human (bh stop), stopped the agent
 	Conflict   Outcome = "conflict" // parked work could not be restored; nothing ran
 	Gated      Outcome = "gated"    // completed, but parked until a human approves the commit
-	Lost       Outcome = "lost"     // a human stopped or changed the task meanwhile; its work is parked
 	// What onTimeout did with an Expired task.
 	TimeoutFailed   Outcome = "timeout_failed"
 	TimeoutDeferred Outcome = "timeout_deferred"

@@ -16,7 +16,7 @@ var t0 = time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
 
 func at(d time.Duration) func() time.Time { return func() time.Time { return t0.Add(d) } }
 
-// waiting makes a task whose agent asked res at t0, with the task's
+// askAtT0 makes a task whose agent asked res at t0, with the task's
 // policy set by edit.
 func askAtT0(t *testing.T, s *task.Store, res agent.Result, edit func(tk *task.Task)) *task.Task {
 	t.Helper()
