@@ -87,7 +87,7 @@ func (w *worker) lost(r *run, commit string, paths []string) error {
 			t.SessionID = r.session // so a reopened task resumes the right session
 		}
 		t.Record(at, task.Event{Kind: task.EventRunFinished, By: w.opt.Name, Status: string(Stopped),
-			Session: r.session, Text: fmt.Sprintf("the task became %s while its agent ran", t.State)})
+			Session: r.session, Text: fmt.Sprintf("the task became %s while the worker had it", t.State)})
 		recordParked(t, at, w.opt.Name, commit, paths)
 		state = t.State
 		return nil
@@ -97,6 +97,6 @@ func (w *worker) lost(r *run, commit string, paths []string) error {
 	}
 	removeBaseline(w.s, r.t.ID)
 	w.finished(r, Event{Outcome: Stopped, Paths: paths,
-		Summary: fmt.Sprintf("the task became %s while its agent ran; its work is parked", state)})
+		Summary: fmt.Sprintf("the task became %s while the worker had it; its work is parked", state)})
 	return nil
 }

@@ -56,7 +56,10 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	if approved(v) {
 		return w.approve(r, v, unparked, paths)
 	}
-	if r.t, err = w.begin(t.ID, unparked, paths); err != nil {
+	if r.t, err = w.begin(t.ID, unparked, paths); errors.Is(err, errNotOurs) {
+		r.t = t
+		return w.lost(r, "", nil) // stopped before its agent could start
+	} else if err != nil {
 		return err
 	}
 	r.session = r.t.SessionID
@@ -95,6 +98,9 @@ func (w *worker) runAgent(kill context.Context, req agent.Request) (*agent.Outco
 // records the start of the run.
 func (w *worker) begin(id, unparked string, paths []string) (*task.Task, error) {
 	t, err := w.s.Update(id, func(t *task.Task) error {
+		if !w.owns(t) {
+			return errNotOurs
+		}
 		at := w.now()
 		if unparked != "" {
 			t.Record(at, task.Event{Kind: task.EventUnparked, By: w.opt.Name, Commit: unparked,
@@ -107,6 +113,9 @@ func (w *worker) begin(id, unparked string, paths []string) (*task.Task, error) 
 		t.Record(at, task.Event{Kind: task.EventRunStarted, By: w.opt.Name, Session: t.SessionID})
 		return nil
 	})
+	if errors.Is(err, errNotOurs) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", id, err)
 	}
@@ -132,6 +141,9 @@ func sessionRan(t *task.Task) bool {
 func (w *worker) release(id string, cause error) error {
 	removeBaseline(w.s, id)
 	_, err := w.s.Update(id, func(t *task.Task) error {
+		if !w.owns(t) {
+			return errNotOurs // a human took it back: theirs to decide
+		}
 		t.Lease = nil
 		return t.SetState(task.Open, w.now(), w.opt.Name, "not started: "+cause.Error())
 	})
