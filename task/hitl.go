@@ -1,6 +1,7 @@
 package task
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -96,5 +97,5 @@ func joinErrs(errs []error) error {
 	for _, e := range errs[1:] {
 		msg += "; " + e.Error()
 	}
-	return fmt.Errorf("%s", msg)
+	return errors.New(msg)
 }

@@ -1,6 +1,9 @@
 // Package worker is bh's loop: it claims ready tasks one at a time, runs the
 // coding agent on each, and applies the agent's result to git and to the
-// task (commit, roll back, or park the work while a human answers).
+// task (commit, roll back, or park the work while a human answers). A
+// completion may wait for a human's approval before its commit (gates),
+// questions time out by the task's policy, and notifications go out
+// through worker/notify.
 //
 // Git operations go through worker/repo; the worker never prints, it
 // reports progress through Options.Report.
@@ -20,45 +23,6 @@ import (
 	"github.com/bh-tracker/bh/worker/repo"
 )
 
-// Options tune a worker. The zero value works: the agent comes from the
-// store's config.
-type Options struct {
-	Runner agent.Runner // nil: NewRunner(s.Config.Agent)
-	Report func(Event)  // progress; nil discards it
-	Once   bool         // work until no task is ready, then return
-	Name   string       // the lease's worker name; default "worker"
-	Env    []string     // extra environment for the agent
-	// Timeout bounds each agent run on top of the runner's own limit, so
-	// that even a runner that ignores its config cannot hang the worker.
-	Timeout time.Duration
-
-	Heartbeat time.Duration // how often the lease is renewed; default 15s
-	LeaseTTL  time.Duration // a lease not renewed for this long is dead; default 2m
-	Tick      time.Duration // idle re-check of leases and timeouts, besides file events; default 30s
-
-	// Notify receives the worker's notifications. nil: Run builds one from
-	// the config's notify: list (its delivery failures become Warning
-	// events) and closes it on return; a given one is the caller's to close.
-	Notify *notify.Notifier
-	// Now is the clock for questions' expiry; nil: the store's clock.
-	Now func() time.Time
-}
-
-func (o *Options) defaults() {
-	if o.Name == "" {
-		o.Name = "worker"
-	}
-	if o.Heartbeat <= 0 {
-		o.Heartbeat = 15 * time.Second
-	}
-	if o.LeaseTTL <= 0 {
-		o.LeaseTTL = 2 * time.Minute
-	}
-	if o.Tick <= 0 {
-		o.Tick = 30 * time.Second
-	}
-}
-
 type worker struct {
 	s        *task.Store
 	repo     *repo.Repo
@@ -77,7 +41,8 @@ type worker struct {
 // until none is ready). Cancelling stop lets the running agent finish and
 // its result be applied; cancelling kill stops the agent too, parks its
 // partial work and puts the task back to open. kill should be stop's
-// parent, so that one cancel ends both.
+// parent, so that one cancel ends both. Meanwhile it enforces the
+// questions' timeouts (see CheckTimeouts) and sends notifications.
 func Run(stop, kill context.Context, s *task.Store, opt Options) error {
 	opt.defaults()
 	w := &worker{s: s, opt: opt, runner: opt.Runner, agent: "custom"}
@@ -104,7 +69,7 @@ func Run(stop, kill context.Context, s *task.Store, opt Options) error {
 	if w.notifier = opt.Notify; w.notifier == nil && len(s.Config.Notify) > 0 {
 		n, err := notify.New(s.Config.Notify, w.warnf)
 		if err != nil {
-			return fmt.Errorf("notify: %w", err)
+			return fmt.Errorf(".bh/config.yaml: %w", err)
 		}
 		w.notifier = n
 		defer w.closeNotifier()

@@ -1,13 +1,11 @@
 package repo
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 var (
@@ -18,93 +16,119 @@ var (
 	ErrNoIdentity = errors.New("git does not know who you are")
 )
 
+// emptyTree is git's tree with no entries.
+var emptyTree = plumbing.NewHash("4b825dc642cb6eb9a060e54bf8d69288fbee4904")
+
 // Commit commits exactly paths as they are in the working tree, and nothing
 // else: the user's staged changes to other paths stay staged and out of the
 // commit, their unstaged and untracked files stay as they are. Additions,
 // modifications and deletions all work, on an unborn branch too. A path the
 // user had dirty at baseline is committed whole, their edits included.
-// Hooks run as for any commit. It returns the new commit's hash.
+// Afterwards the index holds paths as committed. It returns the new commit's
+// hash; on an error the index and HEAD are as they were.
+//
+// Where `git commit` would do nothing but write objects and move HEAD (no
+// commit hooks, no signing, default file-mode and symlink settings), bh does
+// that itself with git's plumbing, which never rescans the whole tree.
+// Otherwise `git commit --only` does the work, and the user's hooks run as
+// for any commit. Neither way starts git's automatic maintenance; see
+// Maintain.
 func (r *Repo) Commit(paths []string, message string) (string, error) {
 	if len(paths) == 0 {
 		return "", fmt.Errorf("commit: %w", ErrNothingToCommit)
 	}
-	if strings.TrimSpace(message) == "" {
+	msg := cleanMessage(message)
+	if msg == "" {
 		return "", fmt.Errorf("commit: empty commit message")
 	}
-	saved, err := r.indexEntries(paths)
+	plain := make(chan bool, 1) // read while git hashes the files
+	go func() { plain <- r.plainCommit() }()
+	head, err := r.Head()
 	if err != nil {
 		return "", fmt.Errorf("commit: %w", err)
 	}
-	// git refuses a pathspec that names nothing it knows, so a deleted file
-	// is staged only if the index has it and committed only if HEAD has it.
-	var add, commit []string
-	var tree *object.Tree // HEAD's, read only when a path is gone
-	treeRead := false
-	for _, p := range paths {
-		if _, err := os.Lstat(r.abs(p)); err == nil {
-			add, commit = append(add, p), append(commit, p)
-			continue
-		}
-		if _, ok := saved[p]; ok {
-			add = append(add, p)
-		}
-		if !treeRead {
-			if tree, err = r.headTree(); err != nil {
-				return "", fmt.Errorf("commit: %w", err)
-			}
-			treeRead = true
-		}
-		if inTree(tree, p) {
-			commit = append(commit, p)
-		}
+	base, err := r.commitTree(head)
+	if err != nil {
+		return "", fmt.Errorf("commit: %w", err)
 	}
-	if len(commit) == 0 {
+	changes, err := r.currentChanges(base, paths)
+	if err != nil {
+		return "", fmt.Errorf("commit: %w", err)
+	}
+	if !<-plain {
+		return r.commitPorcelain(paths, msg)
+	}
+	tree, err := r.buildTree(base, changes)
+	if err != nil {
+		return "", fmt.Errorf("commit: %w", err)
+	}
+	if base != nil && tree == base.Hash || base == nil && tree == emptyTree {
 		return "", fmt.Errorf("commit: %w", ErrNothingToCommit)
 	}
-	if len(add) > 0 {
-		if _, err := r.git(nulJoin(add), "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
-			return "", r.commitFailed(saved, paths, err)
-		}
+	args := []string{"commit-tree", tree.String(), "-F", "-"}
+	reflog := "commit (initial): "
+	if head != "" {
+		args = append(args, "-p", head)
+		reflog = "commit: "
 	}
-	list, err := os.CreateTemp("", "bh-commit-paths-")
+	out, err := r.git([]byte(msg), args...)
 	if err != nil {
-		return "", r.commitFailed(saved, paths, err)
+		return "", fmt.Errorf("commit: %w", r.explain(err))
 	}
-	defer os.Remove(list.Name())
-	_, err = list.Write(nulJoin(commit))
-	if cerr := list.Close(); err == nil {
-		err = cerr
+	commit := strings.TrimSpace(string(out))
+	old := head
+	if old == "" {
+		old = zeroHash // HEAD's branch must not exist yet
 	}
-	if err != nil {
-		return "", r.commitFailed(saved, paths, err)
-	}
-	// --cleanup=whitespace keeps lines starting with '#': a task title may.
-	if _, err := r.git([]byte(message), "commit", "-q", "--only", "--cleanup=whitespace", "-F", "-",
-		"--pathspec-from-file="+list.Name(), "--pathspec-file-nul"); err != nil {
-		return "", r.commitFailed(saved, paths, err)
-	}
-	hash, err := r.Head()
-	if err != nil {
+	subject, _, _ := strings.Cut(msg, "\n")
+	// The old value makes this fail, changing nothing, if HEAD moved
+	// since it was read: bh never overwrites a commit it did not see.
+	if _, err := r.git(nil, "update-ref", "-m", reflog+subject, "HEAD", commit, old); err != nil {
 		return "", fmt.Errorf("commit: %w", err)
 	}
-	return hash, nil
+	if err := r.stage(changes); err != nil {
+		return "", fmt.Errorf("commit: %w", errors.Join(err, r.undoCommit(head, commit)))
+	}
+	return commit, nil
 }
 
-// indexEntries returns the index lines (`ls-files -s -z` form) for paths.
-func (r *Repo) indexEntries(paths []string) (map[string]string, error) {
-	entries := map[string]string{}
-	for _, batch := range batches(paths) {
-		out, err := r.read(nil, append([]string{"ls-files", "-s", "-z", "--"}, batch...)...)
-		if err != nil {
-			return nil, fmt.Errorf("read index: %w", err)
+// cleanMessage is git's --cleanup=whitespace: trailing whitespace goes,
+// runs of blank lines become one, leading and trailing blank lines go, and
+// the message ends in a newline. Lines starting with '#' stay: a task title
+// may start so.
+func cleanMessage(msg string) string {
+	var b strings.Builder
+	blank := false
+	for _, line := range strings.Split(msg, "\n") {
+		line = strings.TrimRight(line, " \t\r")
+		if line == "" {
+			blank = b.Len() > 0
+			continue
 		}
-		for _, line := range splitNul(out) {
-			if _, p, ok := strings.Cut(line, "\t"); ok {
-				entries[p] += line + "\x00"
-			}
+		if blank {
+			b.WriteByte('\n')
+			blank = false
 		}
+		b.WriteString(line)
+		b.WriteByte('\n')
 	}
-	return entries, nil
+	return b.String()
+}
+
+// explain turns a failed commit into ErrNothingToCommit or ErrNoIdentity
+// where it is one of those.
+func (r *Repo) explain(err error) error {
+	var ge *gitError
+	// Told apart by exit status rather than by git's (translated) words:
+	// "nothing to commit" is exit 1 with the status on stdout and nothing on
+	// stderr, where a failing hook writes.
+	switch {
+	case errors.As(err, &ge) && ge.Code == 1 && ge.Stderr == "" && ge.Stdout != "":
+		return ErrNothingToCommit
+	case errors.As(err, &ge) && ge.Code == 128 && !r.hasIdentity():
+		return fmt.Errorf("%w\nhint: run git config user.name \"Your Name\" and git config user.email you@example.com", ErrNoIdentity)
+	}
+	return err
 }
 
 // hasIdentity reports whether git can name an author and a committer.
@@ -114,32 +138,4 @@ func (r *Repo) hasIdentity() bool {
 		_, err = r.read(nil, "var", "GIT_COMMITTER_IDENT")
 	}
 	return err == nil
-}
-
-// commitFailed puts the index entries of paths back as they were before
-// Commit staged them, so a failed commit leaves the user's index untouched,
-// and explains the failure.
-func (r *Repo) commitFailed(saved map[string]string, paths []string, cause error) error {
-	var info bytes.Buffer
-	for _, p := range paths {
-		fmt.Fprintf(&info, "0 %s\t%s\x00", zeroHash, p)
-	}
-	for _, lines := range saved {
-		info.WriteString(lines)
-	}
-	restoreErr := error(nil)
-	if _, err := r.git(info.Bytes(), "update-index", "-z", "--index-info"); err != nil {
-		restoreErr = fmt.Errorf("restore index: %w", err)
-	}
-	// Told apart by exit status rather than by git's (translated) words:
-	// "nothing to commit" is exit 1 with the status on stdout and nothing on
-	// stderr, where a failing hook writes.
-	var ge *gitError
-	switch {
-	case errors.As(cause, &ge) && ge.Code == 1 && ge.Stderr == "" && ge.Stdout != "":
-		cause = ErrNothingToCommit
-	case errors.As(cause, &ge) && ge.Code == 128 && !r.hasIdentity():
-		cause = fmt.Errorf("%w\nhint: run git config user.name \"Your Name\" and git config user.email you@example.com", ErrNoIdentity)
-	}
-	return errors.Join(fmt.Errorf("commit: %w", cause), restoreErr)
 }

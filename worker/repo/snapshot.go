@@ -2,6 +2,8 @@ package repo
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -75,21 +77,28 @@ func (r *Repo) currentChanges(base *object.Tree, paths []string) (map[string]tre
 	changes := map[string]treeChange{}
 	var regular []string
 	for _, p := range paths {
-		f, err := r.readFile(p)
+		fi, err := r.lstat(p) // regular files are read by git, not here
 		if err != nil {
 			return nil, err
 		}
 		switch {
-		case !f.Exists:
+		case fi == nil || !fi.Mode().IsRegular() && fi.Mode()&fs.ModeSymlink == 0:
 			changes[p] = treeChange{Delete: true}
-		case f.Mode == filemode.Symlink:
-			h, err := r.writeBlob(f.Data)
+		case fi.Mode()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(r.abs(p))
+			if err != nil {
+				return nil, err
+			}
+			h, err := r.writeBlob([]byte(target))
 			if err != nil {
 				return nil, fmt.Errorf("store %s: %w", p, err)
 			}
-			changes[p] = treeChange{Mode: f.Mode, Hash: h}
+			changes[p] = treeChange{Mode: filemode.Symlink, Hash: h}
 		default:
-			mode := f.Mode
+			mode := filemode.Regular
+			if fi.Mode()&0o100 != 0 {
+				mode = filemode.Executable
+			}
 			if e, ok := treeFile(base, p); ok && r.sameMode(e.Mode, mode) {
 				mode = e.Mode // core.fileMode=false: keep the recorded exec bit
 			}

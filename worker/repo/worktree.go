@@ -31,11 +31,8 @@ func (r *Repo) abs(p string) string { return filepath.Join(r.Root, filepath.From
 // or a symlink (a directory, a socket) counts as absent: git cannot track it.
 func (r *Repo) readFile(p string) (fileState, error) {
 	full := r.abs(p)
-	fi, err := os.Lstat(full)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-			return fileState{}, nil
-		}
+	fi, err := r.lstat(p)
+	if fi == nil || err != nil {
 		return fileState{}, err
 	}
 	switch {
@@ -57,6 +54,32 @@ func (r *Repo) readFile(p string) (fileState, error) {
 		return fileState{Exists: true, Mode: mode, Data: data}, nil
 	}
 	return fileState{}, nil
+}
+
+// lstat is os.Lstat of p as git sees the tree: a path below a symbolic link
+// is not in the working tree (git calls it "beyond a symbolic link"), and
+// neither is one below a file. It returns nil, nil for a path that is absent.
+func (r *Repo) lstat(p string) (fs.FileInfo, error) {
+	for i := 0; i < len(p); i++ {
+		if p[i] != '/' {
+			continue
+		}
+		fi, err := os.Lstat(r.abs(p[:i]))
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+				return nil, nil
+			}
+			return nil, err
+		}
+		if !fi.IsDir() {
+			return nil, nil
+		}
+	}
+	fi, err := os.Lstat(r.abs(p))
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return nil, nil
+	}
+	return fi, err
 }
 
 // sameMode compares modes the way git does: the exec bit only counts when

@@ -1,0 +1,48 @@
+package worker
+
+import (
+	"time"
+
+	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/worker/notify"
+)
+
+// Options tune a worker. The zero value works: the agent comes from the
+// store's config.
+type Options struct {
+	Runner agent.Runner // nil: NewRunner(s.Config.Agent)
+	Report func(Event)  // progress; nil discards it
+	Once   bool         // work until no task is ready, then return
+	Name   string       // the lease's worker name; default "worker"
+	Env    []string     // extra environment for the agent
+	// Timeout bounds each agent run on top of the runner's own limit, so
+	// that even a runner that ignores its config cannot hang the worker.
+	Timeout time.Duration
+
+	Heartbeat time.Duration // how often the lease is renewed; default 15s
+	LeaseTTL  time.Duration // a lease not renewed for this long is dead; default 2m
+	Tick      time.Duration // idle re-check of leases and timeouts, besides file events; default 30s
+
+	// Notify receives the worker's notifications. nil: Run builds one from
+	// the config's notify: list (its delivery failures become Warning
+	// events) and closes it on return; a given one is the caller's to close.
+	Notify *notify.Notifier
+	// Now is the worker's clock: what it records, and when questions
+	// expire. nil: the store's clock. Tests set it to drive timeouts.
+	Now func() time.Time
+}
+
+func (o *Options) defaults() {
+	if o.Name == "" {
+		o.Name = "worker"
+	}
+	if o.Heartbeat <= 0 {
+		o.Heartbeat = 15 * time.Second
+	}
+	if o.LeaseTTL <= 0 {
+		o.LeaseTTL = 2 * time.Minute
+	}
+	if o.Tick <= 0 {
+		o.Tick = 30 * time.Second
+	}
+}
