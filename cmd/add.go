@@ -18,21 +18,32 @@ type AddOptions struct {
 	Parent      string
 	DependsOn   []string
 	Labels      []string
+	// Human-in-the-loop settings; empty (nil) follows the config.
+	Gate, HumanTimeout, OnTimeout string
+	Human                         *bool
 }
 
 func newCmdAdd(f *Factory, runF func(*AddOptions) error) *cobra.Command {
 	opts := &AddOptions{}
+	var h hitlFlags
 	c := &cobra.Command{
 		Use:   "add <title>",
 		Short: "Create a task",
 		Long: `Create an open task and print its id (with --json, the whole task).
 The words of the title may be given unquoted.`,
 		Example: `  bh add "Add a login page" --priority P1 --label ui
-  bh add Write the docs --type docs --parent tm-a1b2 --depends-on c3`,
+  bh add Write the docs --type docs --parent tm-a1b2 --depends-on c3
+  bh add "Migrate the schema" --gate approval --human-timeout 4h --on-timeout defer
+  bh add "Bump the deps" --human=false`,
 		Args: argsRange(1, -1, "title"),
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(c *cobra.Command, args []string) error {
 			opts.base = f.base()
 			opts.Title = strings.TrimSpace(strings.Join(args, " "))
+			opts.Gate, opts.HumanTimeout, opts.OnTimeout = h.gate, h.humanTimeout, h.onTimeout
+			var err error
+			if opts.Human, err = h.humanFlag(c); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -47,6 +58,7 @@ The words of the title may be given unquoted.`,
 	fl.StringVar(&opts.Parent, "parent", "", "id of the parent task")
 	fl.StringArrayVar(&opts.DependsOn, "depends-on", nil, "id of a task that must be closed first (repeatable)")
 	fl.StringArrayVar(&opts.Labels, "label", nil, "label the task (repeatable)")
+	h.register(c, "")
 	completeEnums(c)
 	completeFlagIDs(c, f, "parent", "depends-on")
 	return c
@@ -69,6 +81,16 @@ func addRun(opts *AddOptions) error {
 			return err
 		}
 	}
+	if t.Gate, err = checkGate(opts.Gate); err != nil {
+		return err
+	}
+	if t.HumanTimeout, err = checkHumanTimeout(opts.HumanTimeout); err != nil {
+		return err
+	}
+	if t.OnTimeout, err = checkOnTimeout(opts.OnTimeout); err != nil {
+		return err
+	}
+	t.Human = opts.Human
 	s, err := opts.Store()
 	if err != nil {
 		return err

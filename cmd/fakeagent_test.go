@@ -23,6 +23,7 @@ import (
 //	match TEXT       the plan is for prompts containing TEXT (its first line)
 //	on first|resume  the lines after it run only on a first or a resumed run
 //	write PATH TEXT  write TEXT and a newline to PATH (in the repository)
+//	rm PATH          remove PATH
 //	expect TEXT      exit 3 unless the prompt contains TEXT
 //	need PATH        exit 3 unless PATH exists (parked work came back)
 //	print TEXT       print TEXT on stdout: a result, or garbage
@@ -73,6 +74,10 @@ func playPlan() error {
 		case "write":
 			path, text, _ := strings.Cut(arg, " ")
 			if err := os.WriteFile(path, []byte(text+"\n"), 0o644); err != nil {
+				return err
+			}
+		case "rm":
+			if err := os.Remove(arg); err != nil {
 				return err
 			}
 		case "expect":

@@ -12,6 +12,7 @@ type ListOptions struct {
 	All        bool
 	Ready      bool
 	Awaiting   bool
+	Review     bool
 	States     []string
 	Types      []string
 	Priorities []string
@@ -25,7 +26,7 @@ func newCmdList(f *Factory, runF func(*ListOptions) error) *cobra.Command {
 		Use:   "list",
 		Short: "List tasks",
 		Long: `List tasks in queue order: priority, then age. Closed tasks are hidden unless
---all or --state asks for them. Filters combine: a task must pass them all.
+--all, --state or --needs-review asks for them. Filters combine: a task must pass them all.
 
 --awaiting shows each question waiting for you, with its context and when it
 was asked; answer one with bh respond. When stdout is not a terminal, each task
@@ -44,6 +45,7 @@ is one tab-separated line; use --json for every field.`,
 	fl.BoolVarP(&opts.All, "all", "a", false, "include closed tasks")
 	fl.BoolVar(&opts.Ready, "ready", false, "only tasks the worker may take now, in its order")
 	fl.BoolVar(&opts.Awaiting, "awaiting", false, "only tasks waiting for your answer, with their questions")
+	fl.BoolVar(&opts.Review, "needs-review", false, "only tasks marked for review, closed ones too")
 	fl.StringSliceVar(&opts.States, "state", nil, "only these states (repeatable or comma-separated)")
 	fl.StringSliceVar(&opts.Types, "type", nil, "only these types")
 	fl.StringSliceVar(&opts.Priorities, "priority", nil, "only these priorities")
@@ -115,13 +117,14 @@ func listFilter(o *ListOptions) ([]func(*task.Task) bool, error) {
 		func(t *task.Task) bool { return len(types) == 0 || slices.Contains(types, t.Type) },
 		func(t *task.Task) bool { return len(prios) == 0 || slices.Contains(prios, t.Priority) },
 		func(t *task.Task) bool { return hasAll(t.Labels, o.Labels) },
+		func(t *task.Task) bool { return !o.Review || t.NeedsReview },
 	}
 	switch {
 	case o.Awaiting:
 		keep = append(keep, func(t *task.Task) bool { return t.State == task.AwaitingInput })
 	case len(states) > 0:
 		keep = append(keep, func(t *task.Task) bool { return slices.Contains(states, t.State) })
-	case !o.All:
+	case !o.All && !o.Review: // work to review is mostly closed already
 		keep = append(keep, func(t *task.Task) bool { return t.State != task.Closed })
 	}
 	return keep, nil

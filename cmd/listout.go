@@ -32,7 +32,8 @@ func printTasks(o base, tasks []*task.Task, empty string) error {
 			title = o.IO.Faint(title)
 		}
 		rows = append(rows, []string{stateIcon(o.IO, t.State) + " " + o.IO.Cyan(t.ID),
-			priorityText(o.IO, t.Priority), string(t.Type), string(t.Size), title, labelText(o.IO, t.Labels)})
+			priorityText(o.IO, t.Priority), string(t.Type), string(t.Size), title,
+			strings.TrimSpace(labelText(o.IO, t.Labels) + " " + hitlTags(o.IO, t))})
 	}
 	printTable(o.IO.Out, rows)
 	return nil
@@ -43,6 +44,22 @@ func labelText(io *IOStreams, labels []string) string {
 		return ""
 	}
 	return io.Faint("#" + strings.Join(labels, " #"))
+}
+
+// hitlTags marks the tasks whose human-in-the-loop settings differ from
+// the config's defaults, and those marked for review.
+func hitlTags(io *IOStreams, t *task.Task) string {
+	var tags []string
+	if t.NeedsReview {
+		tags = append(tags, io.Yellow("needs review"))
+	}
+	if t.Gate != "" {
+		tags = append(tags, io.Faint("gate:"+t.Gate))
+	}
+	if t.Human != nil && !*t.Human {
+		tags = append(tags, io.Faint("human:false"))
+	}
+	return strings.Join(tags, " ")
 }
 
 // printAwaiting shows what each waiting task asks. In a pipe each question is
@@ -113,9 +130,16 @@ func printQuestionAs(io *IOStreams, now time.Time, q task.Question, first, inden
 	}
 }
 
-// indentLines puts indent before every line but the first.
+// indentLines puts indent before every line but the first, blank lines
+// left empty.
 func indentLines(s, indent string) string {
-	return strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+indent)
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i := 1; i < len(lines); i++ {
+		if strings.TrimSpace(lines[i]) != "" {
+			lines[i] = indent + lines[i]
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // flatten makes text fit one tab-separated field.

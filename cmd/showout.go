@@ -3,7 +3,6 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -60,13 +59,11 @@ func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (
 		field("lease", fmt.Sprintf("%s (pid %d on %s), heartbeat %s", l.Worker, l.PID, l.Host, when(now, l.Heartbeat)))
 	}
 	field("gate", t.Gate)
-	if t.Human != nil {
-		field("human", strconv.FormatBool(*t.Human))
-	}
+	field("human", humanText(t.Human))
 	field("human timeout", t.HumanTimeout)
 	field("on timeout", t.OnTimeout)
 	if t.NeedsReview {
-		field("needs review", "yes")
+		field("needs review", io.Yellow("yes"))
 	}
 	printTable(w, rows)
 

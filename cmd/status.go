@@ -25,7 +25,8 @@ parked work waits under refs/bh/parked/<id>, and what to do next.
 
 With --json, print one object: id, title, state, since, agent, sessionId,
 summary, waitingSince, waitingSeconds, questions (each with number, kind and
-respond), lease (with heartbeatAgeSeconds), parked (ref and commit) and next.`,
+respond), lease (with heartbeatAgeSeconds), parked (ref and commit), next,
+and, when set, gate, human, humanTimeout, onTimeout and needsReview.`,
 		Args:              argsRange(1, 1, "task id"),
 		ValidArgsFunction: completeIDs(f, 1, nil),
 		RunE: func(_ *cobra.Command, args []string) error {
@@ -53,6 +54,12 @@ type statusView struct {
 	Lease          *statusLease     `json:"lease,omitempty"`
 	Parked         *statusParked    `json:"parked"`
 	Next           []string         `json:"next"`
+	// Human-in-the-loop settings, as the task file has them.
+	Gate         string `json:"gate,omitempty"`
+	Human        *bool  `json:"human,omitempty"`
+	HumanTimeout string `json:"humanTimeout,omitempty"`
+	OnTimeout    string `json:"onTimeout,omitempty"`
+	NeedsReview  bool   `json:"needsReview,omitempty"`
 }
 
 type statusQuestion struct {
@@ -87,7 +94,8 @@ func statusRun(opts *StatusOptions) error {
 	}
 	now := opts.Now().UTC()
 	v := statusView{ID: t.ID, Title: t.Title, State: t.State, Since: stateSince(t), Agent: t.Agent,
-		SessionID: t.SessionID, Summary: t.Summary, Questions: []statusQuestion{}}
+		SessionID: t.SessionID, Summary: t.Summary, Questions: []statusQuestion{},
+		Gate: t.Gate, Human: t.Human, HumanTimeout: t.HumanTimeout, OnTimeout: t.OnTimeout, NeedsReview: t.NeedsReview}
 	if t.State == task.AwaitingInput {
 		at := askedAt(t)
 		v.WaitingSince, v.WaitingSeconds = &at, int64(now.Sub(at)/time.Second)
@@ -107,6 +115,10 @@ func statusRun(opts *StatusOptions) error {
 		v.Parked = &statusParked{Ref: parkedRef(t.ID), Commit: commit}
 	}
 	v.Next = nextSteps(t, v, s.Get)
+	if t.NeedsReview {
+		v.Next = append(v.Next, "it is marked for review: check its work, "+
+			"then bh update "+t.ID+" --needs-review=false")
+	}
 	if opts.JSON {
 		return writeJSON(opts.IO.Out, v)
 	}

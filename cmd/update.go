@@ -16,19 +16,26 @@ type UpdateOptions struct {
 	// Only the fields whose flags were given are set.
 	Title, Description, Type, Priority, Size, Parent *string
 	DependsOn, Labels                                *[]string
+	Gate, HumanTimeout, OnTimeout                    *string
+	Human, NeedsReview                               *bool
 }
 
 func newCmdUpdate(f *Factory, runF func(*UpdateOptions) error) *cobra.Command {
 	opts := &UpdateOptions{}
 	var v struct{ title, desc, typ, prio, size, parent string }
 	var deps, labels []string
+	var h hitlFlags
+	var review bool
 	c := &cobra.Command{
 		Use:   "update <id>",
 		Short: "Change a task's fields",
 		Long: `Change the fields given as flags and record the change in the task's history.
 --depends-on and --label replace the whole list; give "" to empty it, and
---parent "" to detach the task from its parent.`,
-		Example:           `  bh update a1b2 --priority P0 --label urgent --label backend`,
+--parent "" to detach the task from its parent. --gate "", --human-timeout ""
+and --on-timeout "" go back to the config's default.`,
+		Example: `  bh update a1b2 --priority P0 --label urgent --label backend
+  bh update a1b2 --gate approval --on-timeout remind --human-timeout 2h
+  bh update a1b2 --needs-review=false`,
 		Args:              argsRange(1, 1, "task id"),
 		ValidArgsFunction: completeIDs(f, 1, nil),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -43,6 +50,15 @@ func newCmdUpdate(f *Factory, runF func(*UpdateOptions) error) *cobra.Command {
 			opts.Title, opts.Description = given("title", &v.title), given("description", &v.desc)
 			opts.Type, opts.Priority = given("type", &v.typ), given("priority", &v.prio)
 			opts.Size, opts.Parent = given("size", &v.size), given("parent", &v.parent)
+			opts.Gate, opts.OnTimeout = given("gate", &h.gate), given("on-timeout", &h.onTimeout)
+			opts.HumanTimeout = given("human-timeout", &h.humanTimeout)
+			var err error
+			if opts.Human, err = h.humanFlag(c); err != nil {
+				return err
+			}
+			if fl.Changed("needs-review") {
+				opts.NeedsReview = &review
+			}
 			if fl.Changed("depends-on") {
 				opts.DependsOn = &deps
 			}
@@ -64,6 +80,8 @@ func newCmdUpdate(f *Factory, runF func(*UpdateOptions) error) *cobra.Command {
 	fl.StringVar(&v.parent, "parent", "", `id of the parent task, or "" for none`)
 	fl.StringArrayVar(&deps, "depends-on", nil, "id of a task that must be closed first (repeatable)")
 	fl.StringArrayVar(&labels, "label", nil, "label (repeatable)")
+	h.register(c, `, or "" for the config's default`)
+	fl.BoolVar(&review, "needs-review", true, "mark the task for review; --needs-review=false clears the mark")
 	completeEnums(c)
 	completeFlagIDs(c, f, "parent", "depends-on")
 	return c
@@ -74,7 +92,9 @@ var errUnchanged = errors.New("unchanged")
 
 func updateRun(opts *UpdateOptions) error {
 	if opts.Title == nil && opts.Description == nil && opts.Type == nil && opts.Priority == nil &&
-		opts.Size == nil && opts.Parent == nil && opts.DependsOn == nil && opts.Labels == nil {
+		opts.Size == nil && opts.Parent == nil && opts.DependsOn == nil && opts.Labels == nil &&
+		opts.Gate == nil && opts.HumanTimeout == nil && opts.OnTimeout == nil && opts.Human == nil &&
+		opts.NeedsReview == nil {
 		return usageErrorf("nothing to update: give at least one flag, such as --title or --priority")
 	}
 	s, err := opts.Store()

@@ -14,6 +14,7 @@ type changes struct {
 	prio                *task.Priority
 	size                *task.Size
 	deps, labels        *[]string
+	hitl                hitlChanges
 }
 
 func resolveChanges(s *task.Store, id string, o *UpdateOptions) (*changes, error) {
@@ -52,6 +53,9 @@ func resolveChanges(s *task.Store, id string, o *UpdateOptions) (*changes, error
 	if o.Labels != nil {
 		l := cleanLabels(*o.Labels)
 		ch.labels = &l
+	}
+	if ch.hitl, err = resolveHITL(o); err != nil {
+		return nil, err
 	}
 	if o.Parent == nil && o.DependsOn == nil {
 		return ch, nil
@@ -150,5 +154,5 @@ func (ch *changes) apply(t *task.Task) []string {
 	set(&c, "parent", &t.Parent, ch.parent)
 	setList(&c, "dependsOn", &t.DependsOn, ch.deps)
 	setList(&c, "labels", &t.Labels, ch.labels)
-	return c
+	return append(c, ch.hitl.apply(t)...)
 }

@@ -36,6 +36,14 @@ each (Claude Code unless .bh/config.yaml says otherwise). Its result decides:
   needs_input  bh diff <id>) and the task waits; once answered with
                bh respond, the worker resumes the same agent session
 
+A task with gate: approval (or a completion below the config's
+gate.belowConfidence) is parked instead of committed and waits for
+bh respond <id> --yes, which commits it without running the agent again,
+or --no "feedback", which resumes the session with the feedback. A task
+with human: false fails where it would have waited for a human. A question
+nobody answers within its humanTimeout is handled as its onTimeout says:
+fail, defer, default (take each question's default answer) or remind.
+
 Your own edits and untracked files are never committed nor touched. Progress
 goes to stderr; with --json, one object per event goes to stdout.
 

@@ -11,7 +11,11 @@ import (
 
 // eventLine is one event of bh worker --json. Its field names are part of
 // bh's interface; "kind" is the worker's event kind (started, finished,
-// waiting, recovered, answered) or "stopping" for a Ctrl-C.
+// waiting, recovered, answered, expired, warning) or "stopping" for a
+// Ctrl-C. A finished event's outcome is completed, failed, blocked,
+// needs_input, error, stopped, conflict or gated (held for approval); an
+// expired one's is timeout_failed, timeout_deferred, timeout_defaults or
+// timeout_reminded. A warning's summary says what went wrong.
 type eventLine struct {
 	Kind      string    `json:"kind"`
 	At        time.Time `json:"at"`

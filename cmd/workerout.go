@@ -21,7 +21,7 @@ type progress struct {
 
 	mu      sync.Mutex // events and Ctrl-C notices come from different goroutines
 	running string     // the task whose agent runs now
-	ran     int        // tasks started
+	ran     int        // tasks taken
 }
 
 func (p *progress) report(e worker.Event) {
@@ -32,6 +32,9 @@ func (p *progress) report(e worker.Event) {
 		p.running = e.Task
 		p.ran++
 	case worker.Finished:
+		if p.running == "" {
+			p.ran++ // an approved commit or a conflict: no agent started
+		}
 		p.running = ""
 	}
 	if p.json {
@@ -68,6 +71,11 @@ func (p *progress) human(e worker.Event) {
 		fmt.Fprintf(w, "↺ %s recovered: %s\n", id, strings.TrimPrefix(e.Summary, "recovered: "))
 	case worker.Answered:
 		fmt.Fprintf(w, "✎ %s answered: %q\n", id, e.Summary)
+	case worker.Expired:
+		p.expired(e)
+	case worker.Warning:
+		// A warning is trouble, not progress: stderr even for bh demo.
+		fmt.Fprintf(io.ErrOut, "bh: warning: %s\n", e.Summary)
 	case worker.Started:
 		line := fmt.Sprintf("%s %s %s", io.Cyan("▶"), id, io.Bold(e.Title))
 		if e.Resume {
@@ -98,7 +106,11 @@ func (p *progress) finished(e worker.Event) {
 		fmt.Fprintln(w, line)
 	case worker.Failed:
 		fmt.Fprintf(w, "%s %s failed in %s: %s\n", io.Red("✗"), id, took, e.Summary)
-		if len(e.Paths) > 0 {
+		if e.Summary == worker.NoHumanSummary { // its work is parked, not rolled back
+			p.questions(e)
+			parked()
+			fmt.Fprintf(w, "  %s\n", io.Faint("to let it ask: bh update "+e.Task+" --human=true && bh reopen "+e.Task))
+		} else if len(e.Paths) > 0 {
 			fmt.Fprintf(w, "  rolled back: %s\n", strings.Join(e.Paths, ", "))
 		}
 	case worker.AgentError:
@@ -117,33 +129,26 @@ func (p *progress) finished(e worker.Event) {
 			head = "needs human input: its parked work conflicts with the working tree"
 		}
 		fmt.Fprintf(w, "%s %s %s\n", io.Magenta("❓"), id, head)
-		for _, q := range e.Questions {
-			fmt.Fprintf(w, "  Question: %s\n", io.Bold(indentLines(q, "  ")))
-		}
+		p.questions(e)
 		if e.Outcome == worker.NeedsInput {
 			parked()
 		}
 		fmt.Fprintf(w, "  %s\n", io.Faint("answer with: "+p.answerHint(e.Task)))
+	case worker.Gated:
+		p.gated(e)
+		parked()
+		fmt.Fprintf(w, "  %s\n", io.Faint(fmt.Sprintf(`approve: bh respond %s --yes | reject: bh respond %s --no "feedback"`,
+			e.Task, e.Task)))
 	case worker.Stopped:
-		fmt.Fprintf(w, "⏹ %s stopped after %s; it resumes on the next start\n", id, took)
+		if e.Summary != "" { // a human stopped the task (bh stop): it stays as they left it
+			fmt.Fprintf(w, "⏹ %s stopped after %s: %s\n", id, took, e.Summary)
+		} else {
+			fmt.Fprintf(w, "⏹ %s stopped after %s; it resumes on the next start\n", id, took)
+		}
 		parked()
 	default:
 		fmt.Fprintf(w, "%s %s: %s\n", id, e.Outcome, e.Summary)
 	}
-}
-
-// answerHint is the bh respond command for the task's pending questions.
-func (p *progress) answerHint(id string) string {
-	if p.lookup != nil {
-		if t, err := p.lookup(id); err == nil && len(t.Pending()) > 0 {
-			hint := respondHint(t)
-			if qs := t.Pending(); len(qs) == 1 && qs[0].Kind() == task.FreeformQuestion {
-				hint += ` "..."`
-			}
-			return hint
-		}
-	}
-	return "bh respond " + id + ` "..."`
 }
 
 // elapsed is a run's duration as people read it: 0.4s, 12s, 3m5s.

@@ -110,7 +110,7 @@ func warmProcess(b *testing.B, bin string, s *Store) {
 		b.Logf("bh list: %v; building the cache in process", err)
 		s.List()
 	}
-	if _, _, r, err := s.list(false); err != nil || r.parsed != 0 || r.readDir || r.saved {
+	if _, _, r, err := s.list(false); err != nil || r.parsed != 0 || r.saved {
 		b.Fatalf("cache is not warm: %+v %v", r, err)
 	}
 }

@@ -17,11 +17,11 @@ import (
 // torn, corrupt or from another version of bh is ignored and rebuilt.
 //
 // Layout: magic (8 bytes), cacheLayout (8), CRC-32C of the body (4), then
-// the body: the tasks folder's stamp and whether it settled, the number of
-// events and of strings in lists over all tasks, the entry count, and the
-// entries sorted by ID.
+// the body: the number of events and of strings in lists over all tasks,
+// the entry count, and the entries sorted by ID, each with its file's
+// stamp, whether that settled, and the task's record.
 
-const cacheMagic = "bhcache2" // the digit is the format: bump it with the codec
+const cacheMagic = "bhcache3" // the digit is the format: bump it with the codec
 
 const cacheHeader = 20
 
@@ -38,11 +38,9 @@ type cacheEntry struct {
 }
 
 type listCache struct {
-	dir        stamp // the tasks folder: while it holds, so do the names
-	dirSettled bool
-	events     int // events and strings in all records, to size arenas
-	strs       int
-	entries    []cacheEntry
+	events  int // events and strings in all records, to size arenas
+	strs    int
+	entries []cacheEntry
 }
 
 func (s *Store) cachePath() string { return filepath.Join(s.Dir, "cache", "tasks.bin") }
@@ -60,7 +58,7 @@ func loadCache(path string) *listCache {
 	}
 	// Decoded tasks point into body, which nothing writes to again.
 	d := &dec{s: unsafe.String(unsafe.SliceData(body), len(body))}
-	c := &listCache{dir: d.stamp(), dirSettled: d.bool()}
+	c := &listCache{}
 	c.events, _ = d.count() // counts bounded by the size, as for slices
 	c.strs, _ = d.count()
 	n, _ := d.count()
@@ -120,8 +118,6 @@ func (c *listCache) save(path string) error {
 			}
 		}
 	}
-	e.stamp(c.dir)
-	e.bool(c.dirSettled)
 	e.count(events, false)
 	e.count(strs, false)
 	e.count(len(c.entries), false)

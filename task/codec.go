@@ -90,7 +90,7 @@ type arena struct {
 
 func carve[T any](block *[]T, n int) []T {
 	if n > len(*block) {
-		*block = bigSlice[T](max(n, 16384))
+		*block = make([]T, max(n, 256)) // arenas are sized up front: this is the rare overflow
 	}
 	s := (*block)[:n:n]
 	*block = (*block)[n:]

@@ -30,15 +30,13 @@ func (s *Store) ListBrief() ([]*Task, []error, error) {
 
 // listReport tells tests what a listing cost.
 type listReport struct {
-	readDir bool // the folder was read rather than taken from the cache
-	parsed  int  // files read and decoded
-	saved   bool // the cache was rewritten
+	parsed int  // files read and decoded
+	saved  bool // the cache was rewritten
 }
 
 // listing is one List call's view of the tasks folder, by name index.
 type listing struct {
 	start  time.Time  // taken before any stat: see stamp.settled
-	dir    stamp      // of the tasks folder
 	old    *listCache // nil when there was none to use
 	names  []string   // sorted
 	stamps []stamp
@@ -55,29 +53,30 @@ func (s *Store) list(brief bool) (tasks []*Task, errs []error, r listReport, err
 		return nil, nil, r, fmt.Errorf("read tasks: %w", err)
 	}
 	defer d.Close()
-	l.dir = statFile(d)
-	l.old = loadCache(s.cachePath())
-	if o := l.old; o != nil && o.dirSettled && o.dir == l.dir {
-		l.names = make([]string, len(o.entries))
-		for i, e := range o.entries {
-			l.names[i] = e.id
-		}
-	} else {
-		if l.names, err = readNames(d); err != nil {
-			return nil, nil, r, fmt.Errorf("read tasks: %w", err)
-		}
-		slices.Sort(l.names)
-		r.readDir = true
-	}
 
-	// Stat every file while decoding what the cache holds for it: the stat
-	// calls wait on the kernel, the decoding does not.
-	stats := make(chan struct{})
-	go func() { l.stamps = statAll(d, l.names); close(stats) }()
+	// Read the folder and stat every file while the cache loads and
+	// decodes: on two cores the two halves take about as long.
+	var readErr error
+	named, stated := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stated)
+		l.names, readErr = readNames(d)
+		slices.Sort(l.names)
+		close(named)
+		if readErr == nil {
+			l.stamps = statAll(d, l.names)
+		}
+	}()
+	l.old = loadCache(s.cachePath())
+	<-named
+	if readErr != nil {
+		<-stated
+		return nil, nil, r, fmt.Errorf("read tasks: %w", readErr)
+	}
 	l.at = l.old.match(l.names)
 	l.pool = bigSlice[Task](len(l.names))
 	l.old.decode(l.at, l.pool, brief)
-	<-stats
+	<-stated
 
 	l.hit = make([]bool, len(l.names))
 	var miss []int
@@ -129,7 +128,7 @@ func (l *listing) present(i int) bool {
 // next lists work.
 func (l *listing) changed() bool {
 	o := l.old
-	if o == nil || o.dir != l.dir || o.dirSettled != l.dir.settled(l.start) {
+	if o == nil {
 		return true
 	}
 	kept := 0
@@ -151,7 +150,7 @@ func (l *listing) changed() bool {
 
 // next is the cache for this listing, reusing the old records of hits.
 func (l *listing) next() *listCache {
-	c := &listCache{dir: l.dir, dirSettled: l.dir.settled(l.start), entries: make([]cacheEntry, 0, len(l.names))}
+	c := &listCache{entries: make([]cacheEntry, 0, len(l.names))}
 	for i, id := range l.names {
 		if !l.present(i) {
 			continue

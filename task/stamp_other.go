@@ -16,11 +16,3 @@ func statAt(_ uintptr, dirPath, name string) stamp {
 	}
 	return stamp{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
 }
-
-func statFile(f *os.File) stamp {
-	fi, err := f.Stat()
-	if err != nil {
-		return gone
-	}
-	return stamp{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
-}

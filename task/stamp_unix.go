@@ -2,26 +2,13 @@
 
 package task
 
-import (
-	"os"
-
-	"golang.org/x/sys/unix"
-)
+import "golang.org/x/sys/unix"
 
 // statAt stamps a name relative to an open directory: fstatat spares the
 // kernel a walk of the whole path for each of thousands of files.
 func statAt(dirFd uintptr, _, name string) stamp {
 	var st unix.Stat_t
 	if err := unix.Fstatat(int(dirFd), name, &st, 0); err != nil {
-		return gone
-	}
-	return fromStat(&st)
-}
-
-// statFile stamps an open file or directory.
-func statFile(f *os.File) stamp {
-	var st unix.Stat_t
-	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
 		return gone
 	}
 	return fromStat(&st)

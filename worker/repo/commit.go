@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 var (
@@ -55,7 +57,7 @@ func (r *Repo) Commit(paths []string, message string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("commit: %w", err)
 	}
-	if !<-plain {
+	if !<-plain || touchesGitlink(base, changes) {
 		return r.commitPorcelain(paths, msg)
 	}
 	tree, err := r.buildTree(base, changes)
@@ -90,6 +92,20 @@ func (r *Repo) Commit(paths []string, message string) (string, error) {
 		return "", fmt.Errorf("commit: %w", errors.Join(err, r.undoCommit(head, commit)))
 	}
 	return commit, nil
+}
+
+// touchesGitlink reports whether a change falls on a submodule, whose
+// directory bh does not read: git add knows what to stage for it.
+func touchesGitlink(base *object.Tree, changes map[string]treeChange) bool {
+	if base == nil {
+		return false
+	}
+	for p := range changes {
+		if e, err := base.FindEntry(p); err == nil && e.Mode == filemode.Submodule {
+			return true
+		}
+	}
+	return false
 }
 
 // cleanMessage is git's --cleanup=whitespace: trailing whitespace goes,

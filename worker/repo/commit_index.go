@@ -1,7 +1,6 @@
 package repo
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -18,32 +17,33 @@ import (
 // A user's git holding index.lock is waited for a little: failing here
 // means undoing a commit already on the branch.
 func (r *Repo) stage(changes map[string]treeChange) error {
-	var add []string
-	var gone bytes.Buffer // git update-index -z --index-info
+	var add, gone []string
 	for p, c := range changes {
 		if c.Delete {
-			// --index-info rather than --remove: git refuses a path below a
-			// symlink even to drop it
-			fmt.Fprintf(&gone, "0 %s\t%s\x00", zeroHash, p)
+			gone = append(gone, p)
 		} else {
 			add = append(add, p)
 		}
 	}
-	sort.Strings(add) // a file before what lies below it: --replace sorts out file/directory swaps
-	runs := batches(add)
-	if len(runs) == 0 {
-		runs = [][]string{nil}
-	}
-	for i, batch := range runs {
-		args := []string{"update-index", "-z"}
-		var stdin []byte
-		if i == 0 && gone.Len() > 0 {
-			args, stdin = append(args, "--index-info"), gone.Bytes()
+	// Added first: with --replace, a file added where a directory was (or
+	// the other way round) drops the entries in its way. --force-remove
+	// rather than --remove: git refuses a path below a symlink even to drop
+	// it. "./" keeps a path starting with "-" from reading as an option.
+	sort.Strings(add)
+	sort.Strings(gone)
+	for len(add)+len(gone) > 0 {
+		args := []string{"update-index", "--add", "--replace"}
+		size := 0
+		for len(add) > 0 && size < 64<<10 {
+			args, size, add = append(args, "./"+add[0]), size+len(add[0])+3, add[1:]
 		}
-		if len(batch) > 0 {
-			args = append(append(args, "--add", "--replace", "--"), batch...)
+		if len(gone) > 0 && size < 64<<10 {
+			args = append(args, "--force-remove")
 		}
-		if err := r.retryLocked(func() error { _, err := r.git(stdin, args...); return err }); err != nil {
+		for len(gone) > 0 && size < 64<<10 {
+			args, size, gone = append(args, "./"+gone[0]), size+len(gone[0])+3, gone[1:]
+		}
+		if err := r.retryLocked(func() error { _, err := r.git(nil, args...); return err }); err != nil {
 			return fmt.Errorf("update the index: %w", err)
 		}
 	}

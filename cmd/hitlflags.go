@@ -1,0 +1,133 @@
+package cmd
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/spf13/cobra"
+)
+
+// hitlFlags are the human-in-the-loop flags that bh add and bh update
+// share: whether a human approves, may be asked at all, and what happens
+// when nobody answers in time.
+type hitlFlags struct {
+	gate, humanTimeout, onTimeout string
+	human, noHuman                bool
+}
+
+var gates = []string{task.GateApproval, task.GateNone}
+
+// register adds the flags to c; clear says how update empties a field.
+func (h *hitlFlags) register(c *cobra.Command, clear string) {
+	fl := c.Flags()
+	fl.StringVar(&h.gate, "gate", "", "whether each completion waits for a human's approval before it is "+
+		"committed: `approval|none`"+clear)
+	fl.BoolVar(&h.human, "human", true, "whether the agent may ask a human; with --human=false the task fails "+
+		"where it would wait for one")
+	fl.BoolVar(&h.noHuman, "no-human", false, "same as --human=false")
+	fl.StringVar(&h.humanTimeout, "human-timeout", "", "how long a question waits for an answer, 24h unless "+
+		"the config says: `DURATION`"+clear)
+	fl.StringVar(&h.onTimeout, "on-timeout", "", "what happens when a question times out: `"+
+		strings.Join(task.OnTimeouts, "|")+"`"+clear)
+	_ = c.RegisterFlagCompletionFunc("gate", cobra.FixedCompletions(gates, cobra.ShellCompDirectiveNoFileComp))
+	_ = c.RegisterFlagCompletionFunc("on-timeout",
+		cobra.FixedCompletions(task.OnTimeouts, cobra.ShellCompDirectiveNoFileComp))
+}
+
+// humanFlag is what --human and --no-human ask for; nil when neither was
+// given, so that the config's default holds.
+func (h *hitlFlags) humanFlag(c *cobra.Command) (*bool, error) {
+	yes, no := c.Flags().Changed("human"), c.Flags().Changed("no-human")
+	switch {
+	case yes && no && h.human == h.noHuman:
+		return nil, usageErrorf("--human=%t and --no-human=%t contradict each other", h.human, h.noHuman)
+	case yes:
+		v := h.human
+		return &v, nil
+	case no:
+		v := !h.noHuman
+		return &v, nil
+	}
+	return nil, nil
+}
+
+// checkGate validates --gate; "" follows the config.
+func checkGate(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s != "" && s != task.GateApproval && s != task.GateNone {
+		return "", usageErrorf("--gate: unknown gate %q (want one of %v)", s, gates)
+	}
+	return s, nil
+}
+
+// checkHumanTimeout validates --human-timeout; "" follows the config.
+func checkHumanTimeout(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", nil
+	}
+	if d, err := time.ParseDuration(s); err != nil || d <= 0 {
+		return "", usageErrorf("--human-timeout: %q is not a positive duration (want one such as 30m, 24h or 72h)", s)
+	}
+	return s, nil
+}
+
+// checkOnTimeout validates --on-timeout; "" follows the config.
+func checkOnTimeout(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s != "" && task.ValidOnTimeout(s) != nil {
+		return "", usageErrorf("--on-timeout: unknown value %q (want one of %v)", s, task.OnTimeouts)
+	}
+	return s, nil
+}
+
+// humanText shows a *bool human setting: "", "true" or "false".
+func humanText(h *bool) string {
+	if h == nil {
+		return ""
+	}
+	return fmt.Sprint(*h)
+}
+
+// hitlChanges are an update's new human-in-the-loop settings, checked.
+type hitlChanges struct {
+	gate, humanTimeout, onTimeout *string
+	human, needsReview            *bool
+}
+
+func resolveHITL(o *UpdateOptions) (hitlChanges, error) {
+	ch := hitlChanges{human: o.Human, needsReview: o.NeedsReview}
+	for _, f := range []struct {
+		in    *string
+		check func(string) (string, error)
+		out   **string
+	}{{o.Gate, checkGate, &ch.gate}, {o.HumanTimeout, checkHumanTimeout, &ch.humanTimeout},
+		{o.OnTimeout, checkOnTimeout, &ch.onTimeout}} {
+		if f.in == nil {
+			continue
+		}
+		v, err := f.check(*f.in)
+		if err != nil {
+			return ch, err
+		}
+		*f.out = &v
+	}
+	return ch, nil
+}
+
+// apply writes the changes into t and names the fields that changed.
+func (ch hitlChanges) apply(t *task.Task) []string {
+	var c []string
+	set(&c, "gate", &t.Gate, ch.gate)
+	if ch.human != nil && (t.Human == nil || *t.Human != *ch.human) {
+		v := *ch.human
+		t.Human = &v
+		c = append(c, "human")
+	}
+	set(&c, "humanTimeout", &t.HumanTimeout, ch.humanTimeout)
+	set(&c, "onTimeout", &t.OnTimeout, ch.onTimeout)
+	set(&c, "needsReview", &t.NeedsReview, ch.needsReview)
+	return c
+}
