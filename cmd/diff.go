@@ -57,11 +57,7 @@ type diffView struct {
 }
 
 func diffRun(opts *DiffOptions) error {
-	s, err := opts.Store()
-	if err != nil {
-		return err
-	}
-	id, err := s.Resolve(opts.ID)
+	s, id, err := opts.resolve(opts.ID)
 	if err != nil {
 		return err
 	}

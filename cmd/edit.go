@@ -37,11 +37,7 @@ This also works on a task file bh cannot read, to repair it.`,
 }
 
 func editRun(opts *EditOptions) error {
-	s, err := opts.Store()
-	if err != nil {
-		return err
-	}
-	id, err := s.Resolve(opts.ID)
+	s, id, err := opts.resolve(opts.ID)
 	if err != nil {
 		return err
 	}

@@ -108,15 +108,7 @@ func respondRun(opts *RespondOptions) error {
 	if err := checkRespondFlags(opts); err != nil {
 		return err
 	}
-	s, err := opts.Store()
-	if err != nil {
-		return err
-	}
-	id, err := s.Resolve(opts.ID)
-	if err != nil {
-		return err
-	}
-	t, err := s.Get(id)
+	s, t, err := opts.load(opts.ID)
 	if err != nil {
 		return err
 	}

@@ -116,3 +116,23 @@ type base struct {
 func (f *Factory) base() base {
 	return base{IO: f.IO, Store: f.Store, Now: f.Now, JSON: f.JSON}
 }
+
+// resolve opens the store and finds the one task that ref names.
+func (b base) resolve(ref string) (*task.Store, string, error) {
+	s, err := b.Store()
+	if err != nil {
+		return nil, "", err
+	}
+	id, err := s.Resolve(ref)
+	return s, id, err
+}
+
+// load is resolve that also reads the task.
+func (b base) load(ref string) (*task.Store, *task.Task, error) {
+	s, id, err := b.resolve(ref)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := s.Get(id)
+	return s, t, err
+}

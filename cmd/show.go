@@ -30,15 +30,7 @@ with times. With --json, print the task object.`,
 }
 
 func showRun(opts *ShowOptions) error {
-	s, err := opts.Store()
-	if err != nil {
-		return err
-	}
-	id, err := s.Resolve(opts.ID)
-	if err != nil {
-		return err
-	}
-	t, err := s.Get(id)
+	s, t, err := opts.load(opts.ID)
 	if err != nil {
 		return err
 	}

@@ -80,15 +80,7 @@ type statusParked struct {
 }
 
 func statusRun(opts *StatusOptions) error {
-	s, err := opts.Store()
-	if err != nil {
-		return err
-	}
-	id, err := s.Resolve(opts.ID)
-	if err != nil {
-		return err
-	}
-	t, err := s.Get(id)
+	s, t, err := opts.load(opts.ID)
 	if err != nil {
 		return err
 	}

@@ -49,11 +49,7 @@ func stopRun(opts *StopOptions) error {
 	if strings.TrimSpace(opts.Reason) == "" {
 		return usageErrorf("--reason is required: say why the task stops")
 	}
-	s, err := opts.Store()
-	if err != nil {
-		return err
-	}
-	id, err := s.Resolve(opts.ID)
+	s, id, err := opts.resolve(opts.ID)
 	if err != nil {
 		return err
 	}

@@ -97,11 +97,7 @@ func updateRun(opts *UpdateOptions) error {
 		opts.NeedsReview == nil {
 		return usageErrorf("nothing to update: give at least one flag, such as --title or --priority")
 	}
-	s, err := opts.Store()
-	if err != nil {
-		return err
-	}
-	id, err := s.Resolve(opts.ID)
+	s, id, err := opts.resolve(opts.ID)
 	if err != nil {
 		return err
 	}

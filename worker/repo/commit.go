@@ -60,6 +60,27 @@ func (r *Repo) Commit(paths []string, message string) (string, error) {
 	if !<-plain || touchesGitlink(base, changes) {
 		return r.commitPorcelain(paths, msg)
 	}
+	// A commit made meanwhile (by the user, say) is built on, as git
+	// commit would; the tree is HEAD's with the paths replaced.
+	for tries := 1; ; tries++ {
+		commit, err := r.commitOn(head, base, changes, msg)
+		if !errors.Is(err, errHeadMoved) || tries == 3 {
+			return commit, err
+		}
+		if head, err = r.Head(); err != nil {
+			return "", fmt.Errorf("commit: %w", err)
+		}
+		if base, err = r.commitTree(head); err != nil {
+			return "", fmt.Errorf("commit: %w", err)
+		}
+	}
+}
+
+var errHeadMoved = errors.New("HEAD moved while committing")
+
+// commitOn commits changes on top of head (whose tree is base) with git's
+// plumbing: objects first, then HEAD, then the index.
+func (r *Repo) commitOn(head string, base *object.Tree, changes map[string]treeChange, msg string) (string, error) {
 	tree, err := r.buildTree(base, changes)
 	if err != nil {
 		return "", fmt.Errorf("commit: %w", err)
@@ -68,24 +89,23 @@ func (r *Repo) Commit(paths []string, message string) (string, error) {
 		return "", fmt.Errorf("commit: %w", ErrNothingToCommit)
 	}
 	args := []string{"commit-tree", tree.String(), "-F", "-"}
-	reflog := "commit (initial): "
+	reflog, old := "commit (initial): ", zeroHash // zero: the branch must not exist yet
 	if head != "" {
 		args = append(args, "-p", head)
-		reflog = "commit: "
+		reflog, old = "commit: ", head
 	}
 	out, err := r.git([]byte(msg), args...)
 	if err != nil {
 		return "", fmt.Errorf("commit: %w", r.explain(err))
 	}
 	commit := strings.TrimSpace(string(out))
-	old := head
-	if old == "" {
-		old = zeroHash // HEAD's branch must not exist yet
-	}
 	subject, _, _ := strings.Cut(msg, "\n")
 	// The old value makes this fail, changing nothing, if HEAD moved
 	// since it was read: bh never overwrites a commit it did not see.
 	if _, err := r.git(nil, "update-ref", "-m", reflog+subject, "HEAD", commit, old); err != nil {
+		if now, herr := r.Head(); herr == nil && now != head {
+			return "", fmt.Errorf("commit: %w", errHeadMoved)
+		}
 		return "", fmt.Errorf("commit: %w", err)
 	}
 	if err := r.stage(changes); err != nil {
