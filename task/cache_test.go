@@ -155,7 +155,7 @@ func TestListCache(t *testing.T) {
 	defer func(d time.Duration) { racySlack = d }(racySlack)
 	racySlack = 600 * time.Millisecond
 	s := newStore(t)
-	writeStore(t, s, 40)
+	writeStore(t, s, 40) // the cache is rewritten once more than 8 files are stale
 	settle()
 	if r := listed(t, s, 40, 0); !r.saved {
 		t.Fatalf("cold list: %+v", r)
@@ -164,35 +164,37 @@ func TestListCache(t *testing.T) {
 		t.Fatalf("warm list: %+v", r)
 	}
 
-	// Same size, new mtime, same inode: an in-place edit.
+	// An in-place edit of the same size with the old mtime put back: only
+	// ctime tells, and the file is read until the cache is rewritten.
 	p := s.Path(genID(3))
-	orig := readFile(t, p)
-	edited := strings.Replace(string(orig), "Task 3:", "Task X:", 1)
-	writeFile(t, p, edited)
-	if r := listed(t, s, 1, 0); !r.saved {
-		t.Fatalf("after an in-place edit: %+v", r)
+	fi, _ := os.Stat(p)
+	writeFile(t, p, strings.Replace(string(readFile(t, p)), "Task 3:", "Task X:", 1))
+	os.Chtimes(p, fi.ModTime(), fi.ModTime())
+	for range 2 {
+		if r := listed(t, s, 1, 0); r.saved {
+			t.Fatalf("after an in-place edit: %+v", r)
+		}
 	}
 
-	// Same size and the old mtime put back: only ctime tells.
-	fi, _ := os.Stat(p)
-	settle()
-	writeFile(t, p, strings.Replace(edited, "Task X:", "Task Y:", 1))
-	os.Chtimes(p, fi.ModTime(), fi.ModTime())
-	listed(t, s, 1, 0)
-
-	// Deleted, added, and a file that stops parsing.
-	settle()
+	// Deleted, added, and a file that stops parsing: few, so read each time.
 	os.Remove(s.Path(genID(5)))
 	writeStoreFrom(t, s, 40, 42)
 	writeFile(t, s.Path(genID(7)), "id: "+genID(7)+"\ntitle: [\n")
-	// The edited file is read once more: it had not settled when last read.
-	if r := listed(t, s, 4, 1); !r.saved {
-		t.Fatalf("after files came and went: %+v", r)
+	if r := listed(t, s, 4, 1); r.saved {
+		t.Fatalf("after a few files came and went: %+v", r)
 	}
-	// Files younger than racySlack are parsed every time until they settle.
-	listed(t, s, 3, 1)
+
+	// Past the threshold the cache is rewritten, but files younger than
+	// racySlack are still read until they settle.
+	writeStoreFrom(t, s, 42, 50)
+	if r := listed(t, s, 12, 1); !r.saved {
+		t.Fatalf("after many new files: %+v", r)
+	}
+	if r := listed(t, s, 12, 1); r.saved {
+		t.Fatalf("unsettled files: %+v", r)
+	}
 	settle()
-	if r := listed(t, s, 3, 1); !r.saved {
+	if r := listed(t, s, 12, 1); !r.saved {
 		t.Fatalf("settled files were not saved: %+v", r)
 	}
 	if r := listed(t, s, 1, 1); r.saved {

@@ -50,8 +50,14 @@ func newStore(tb testing.TB) *Store {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	var mu sync.Mutex // a clock that ticks a second a call, for any goroutine
 	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
-	s.Now = func() time.Time { now = now.Add(time.Second); return now }
+	s.Now = func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		now = now.Add(time.Second)
+		return now
+	}
 	return s
 }
 

@@ -60,7 +60,13 @@ func idLength(count int) int {
 
 // NewID returns a random ID not in taken.
 func NewID(prefix string, taken map[string]bool) (string, error) {
-	n := idLength(len(taken))
+	return newID(prefix, len(taken), func(id string) bool { return taken[id] })
+}
+
+// newID returns a random ID, sized for count existing ones, that taken
+// refuses.
+func newID(prefix string, count int, taken func(id string) bool) (string, error) {
+	n := idLength(count)
 	for range 100 {
 		var b strings.Builder
 		b.WriteString(prefix)
@@ -72,7 +78,7 @@ func NewID(prefix string, taken map[string]bool) (string, error) {
 			}
 			b.WriteByte(base36[i.Int64()])
 		}
-		if id := b.String(); !taken[id] {
+		if id := b.String(); !taken(id) {
 			return id, nil
 		}
 	}

@@ -13,7 +13,7 @@ import (
 // they come back as errors beside the tasks that could be read.
 //
 // It parses only the files whose stamp changed since the list cache was
-// written, and rewrites the cache when that spares later lists work.
+// written, and rewrites the cache once enough did.
 func (s *Store) List() ([]*Task, []error, error) {
 	tasks, bad, _, err := s.list(false)
 	return tasks, bad, err
@@ -106,7 +106,7 @@ func (s *Store) list(brief bool) (tasks []*Task, errs []error, r listReport, err
 			errs = append(errs, err)
 		}
 	}
-	if repair || l.changed() {
+	if repair || l.worthSaving() {
 		// A cache that cannot be written only makes the next list slower.
 		r.saved = l.next().save(s.cachePath()) == nil
 	}
@@ -123,29 +123,35 @@ func (l *listing) present(i int) bool {
 	return l.stamps[i] != gone && !errors.Is(l.bad[i], os.ErrNotExist)
 }
 
-// changed reports whether the cache no longer says what the folder holds,
-// or whether entries in it have settled since: then a new one spares the
-// next lists work.
-func (l *listing) changed() bool {
+// stale counts the files the cache does not hold as they are: new ones,
+// changed ones, gone ones, and ones that have settled since. Each costs
+// later lists a parse until the cache is rewritten.
+func (l *listing) stale() int {
 	o := l.old
-	if o == nil {
-		return true
-	}
-	kept := 0
+	n, kept := 0, 0
 	for i, k := range l.at {
 		if !l.present(i) {
 			continue
 		}
 		if k < 0 {
-			return true
-		}
-		e := o.entries[k]
-		if e.st != l.stamps[i] || e.settled != l.stamps[i].settled(l.start) || (e.rec == "") != (l.bad[i] != nil) {
-			return true
+			n++
+			continue
 		}
 		kept++
+		e := o.entries[k]
+		if e.st != l.stamps[i] || e.settled != l.stamps[i].settled(l.start) || (e.rec == "") != (l.bad[i] != nil) {
+			n++
+		}
 	}
-	return kept != len(o.entries)
+	return n + len(o.entries) - kept
+}
+
+// worthSaving weighs a rewrite of the cache, which costs about what
+// reading all of it does, against a parse of each stale file at every
+// list. Saving once they reach a 256th of the tasks keeps those parses
+// under a tenth of the stat calls that each list makes anyway.
+func (l *listing) worthSaving() bool {
+	return l.old == nil || l.stale() > 8+len(l.names)/256
 }
 
 // next is the cache for this listing, reusing the old records of hits.

@@ -62,16 +62,10 @@ func (s *Store) Get(id string) (*Task, error) {
 }
 
 // Create stores a new task, filling in its ID, defaults and first event.
+// It reads the names in the folder, for their number, but no task.
 func (s *Store) Create(t *Task) (*Task, error) {
 	ids, err := s.ids()
 	if err != nil {
-		return nil, err
-	}
-	taken := make(map[string]bool, len(ids))
-	for _, id := range ids {
-		taken[id] = true
-	}
-	if t.ID, err = NewID(s.Config.Prefix, taken); err != nil {
 		return nil, err
 	}
 	if t.Type == "" {
@@ -84,15 +78,26 @@ func (s *Store) Create(t *Task) (*Task, error) {
 	now := s.now()
 	t.CreatedAt = now
 	t.Record(now, Event{Kind: EventCreated, To: Open})
-	l, err := s.lock(t.ID)
-	if err != nil {
-		return nil, err
+	exists := func(id string) bool {
+		_, err := os.Lstat(s.Path(id))
+		return err == nil
 	}
-	defer l.Unlock()
-	if _, err := os.Stat(s.Path(t.ID)); err == nil {
-		return nil, fmt.Errorf("create: %s exists", t.ID)
+	for range 10 {
+		if t.ID, err = newID(s.Config.Prefix, len(ids), exists); err != nil {
+			return nil, err
+		}
+		l, err := s.lock(t.ID)
+		if err != nil {
+			return nil, err
+		}
+		if !exists(t.ID) { // still free, now that it is ours
+			err = s.write(t)
+			l.Unlock()
+			return t, err
+		}
+		l.Unlock()
 	}
-	return t, s.write(t)
+	return nil, fmt.Errorf("create: no free id after 10 tries")
 }
 
 // Update applies fn to the task under its lock and writes the result

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -163,5 +164,33 @@ func TestLocalFilesStayOutOfGit(t *testing.T) {
 				t.Errorf("git status shows %s", line)
 			}
 		}
+	}
+}
+
+func TestCreateConcurrently(t *testing.T) {
+	s := newStore(t)
+	var wg sync.WaitGroup
+	ids := make([][]string, 4)
+	for g := range ids {
+		wg.Go(func() {
+			for range 50 {
+				tk, err := s.Create(&Task{Title: "parallel"})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				ids[g] = append(ids[g], tk.ID)
+			}
+		})
+	}
+	wg.Wait()
+	all := slices.Concat(ids...)
+	slices.Sort(all)
+	if len(slices.Compact(all)) != 200 {
+		t.Fatalf("%d distinct ids for 200 tasks", len(all))
+	}
+	tasks, bad, err := s.List()
+	if err != nil || len(bad) > 0 || len(tasks) != 200 {
+		t.Fatalf("%d tasks, %v, %v", len(tasks), bad, err)
 	}
 }

@@ -110,6 +110,11 @@ func (w *worker) loop(stop, kill context.Context) error {
 			if !idle {
 				w.report(Event{Kind: Waiting})
 				idle = true
+				// bh's commits skip git's auto-gc to stay fast; catch up
+				// while there is nothing else to do.
+				if err := w.repo.Maintain(); err != nil {
+					w.report(Event{Kind: Warning, Summary: "git maintenance: " + err.Error()})
+				}
 			}
 			w.armExpiry(expiry)
 			select {

@@ -9,10 +9,11 @@ import (
 	"time"
 )
 
-// stage brings the index in line with a commit bh just made of changes:
-// files are added by git (so their entries carry stat data and the next
-// status need not rehash them), gone ones are dropped. Other entries, the
-// user's staged work among them, are not touched.
+// stage puts changes into the index: files are added by git, hashed again
+// (so that their entries carry stat data and no later status rereads
+// them), gone ones are dropped. Other entries, the user's staged work
+// among them, are not touched. A file rewritten since Commit hashed it is
+// staged as it is now: visible in git status, nothing lost.
 //
 // A user's git holding index.lock is waited for a little: failing here
 // means undoing a commit already on the branch.

@@ -12,37 +12,32 @@ import (
 // repositories where a commit is more than objects and a ref: hooks,
 // signing, unusual settings. Git then refreshes the whole index, which
 // costs a scan of the tree.
-func (r *Repo) commitPorcelain(paths []string, message string) (string, error) {
+func (r *Repo) commitPorcelain(paths []string, changes map[string]treeChange, message string) (string, error) {
 	saved, err := r.indexEntries(paths)
 	if err != nil {
 		return "", fmt.Errorf("commit: %w", err)
 	}
-	// git refuses a pathspec that names nothing it knows, so a deleted file
-	// is staged only if the index has it and committed only if HEAD has it.
 	tree, err := r.headTree()
 	if err != nil {
 		return "", fmt.Errorf("commit: %w", err)
 	}
-	var add, commit []string
+	// git refuses a pathspec that names nothing it knows: a path is
+	// committed if the index has it once staged, or HEAD has it. A file
+	// turned directory is left to the files in it, which replace it: git
+	// commit would take the directory for a submodule.
+	var commit []string
 	for _, p := range paths {
-		if fi, err := r.lstat(p); fi != nil && err == nil {
-			add, commit = append(add, p), append(commit, p)
-			continue
-		}
-		if _, ok := saved[p]; ok {
-			add = append(add, p)
-		}
-		if inTree(tree, p) {
+		if c := changes[p]; !c.Delete || inTree(tree, p) && !r.isDir(p) {
 			commit = append(commit, p)
 		}
 	}
 	if len(commit) == 0 {
 		return "", fmt.Errorf("commit: %w", ErrNothingToCommit)
 	}
-	if len(add) > 0 {
-		if _, err := r.git(nulJoin(add), "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
-			return "", r.commitFailed(saved, paths, err)
-		}
+	// Staged as for the plumbing, which git add gets wrong for a file
+	// turned directory; commit --only then takes them from the tree again.
+	if err := r.stage(changes); err != nil {
+		return "", r.commitFailed(saved, paths, err)
 	}
 	list, err := os.CreateTemp("", "bh-commit-paths-")
 	if err != nil {
@@ -102,4 +97,9 @@ func (r *Repo) commitFailed(saved map[string]string, paths []string, cause error
 		restoreErr = fmt.Errorf("restore index: %w", err)
 	}
 	return errors.Join(fmt.Errorf("commit: %w", r.explain(cause)), restoreErr)
+}
+
+func (r *Repo) isDir(p string) bool {
+	fi, err := r.lstat(p)
+	return err == nil && fi != nil && fi.IsDir()
 }

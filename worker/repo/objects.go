@@ -14,6 +14,11 @@ import (
 // temporary file and a rename, which is safe next to a running git.
 func (r *Repo) writeBlob(data []byte) (plumbing.Hash, error) {
 	st := r.storage()
+	// Most blobs bh stores (a user's dirty file, at every baseline) are
+	// there already; a file written costs more than a lookup.
+	if h := plumbing.ComputeHash(plumbing.BlobObject, data); st.HasEncodedObject(h) == nil {
+		return h, nil
+	}
 	obj := st.NewEncodedObject()
 	obj.SetType(plumbing.BlobObject)
 	obj.SetSize(int64(len(data)))

@@ -1,9 +1,11 @@
 // Package repo is everything bh does to the user's git repository.
 //
-// The git binary does whatever touches the index or the working tree (status,
-// add, commit, restore, update-index): it honours the user's ignore rules,
-// filters, hooks and locks. go-git only reads objects and writes bh's own
-// snapshot objects; bh's refs live under refs/bh/. See /work/shared/GIT.md.
+// The git binary does whatever touches the index, the working tree or the
+// user's refs (status, hash-object, update-index, commit-tree, update-ref,
+// commit, restore): it honours the user's ignore rules, filters, hooks and
+// locks. go-git reads objects and writes objects git would write byte for
+// byte (trees, symlink blobs, bh's snapshot commits), never a ref outside
+// refs/bh/, never the index. See /work/shared/GIT.md.
 //
 // Paths are repository-relative with forward slashes, exactly as git prints
 // them with -z: spaces, newlines and non-ASCII names need no quoting.

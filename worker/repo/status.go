@@ -23,7 +23,9 @@ type statusResult struct {
 // records or touches them. Changes inside submodules are the submodule's
 // business, not bh's.
 func (r *Repo) status() (*statusResult, error) {
-	out, err := r.read(nil, "status", "--porcelain=v2", "-z", "--branch",
+	// --branch for the HEAD the listing is against; --no-ahead-behind
+	// skips counting commits against the upstream, a walk of history.
+	out, err := r.read(nil, "status", "--porcelain=v2", "-z", "--branch", "--no-ahead-behind",
 		"--untracked-files=all", "--no-renames", "--ignore-submodules=all")
 	if err != nil {
 		return nil, fmt.Errorf("status: %w", err)
