@@ -2,7 +2,6 @@ package task
 
 import (
 	"encoding/binary"
-	"errors"
 	"hash/crc32"
 	"io"
 	"os"
@@ -168,18 +167,4 @@ func (e *enc) stamp(st stamp) {
 
 func (d *dec) stamp() stamp {
 	return stamp{size: d.int(), mtime: d.int(), ctime: d.int(), ino: d.uint()}
-}
-
-// localDir creates a folder of machine-local state that ignores itself, so
-// that its files stay out of git status even where .bh/.gitignore was
-// edited or predates the folder.
-func localDir(dir string) error {
-	err := os.Mkdir(dir, 0o755)
-	if errors.Is(err, os.ErrExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("*\n"), 0o644)
 }

@@ -1,121 +1,12 @@
 package task
 
 import (
-	"bytes"
-	"fmt"
-	"hash/fnv"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 )
-
-// fill sets every field reachable from v to a distinct non-zero value, so
-// that a field the codec forgets cannot come back equal.
-func fill(v reflect.Value, n *int) {
-	*n++
-	switch v.Kind() {
-	case reflect.String:
-		v.SetString(fmt.Sprint("s", *n))
-	case reflect.Bool:
-		v.SetBool(true)
-	case reflect.Int, reflect.Int64:
-		v.SetInt(int64(*n * 1000003))
-	case reflect.Float64:
-		v.SetFloat(float64(*n) + 0.5)
-	case reflect.Pointer:
-		v.Set(reflect.New(v.Type().Elem()))
-		fill(v.Elem(), n)
-	case reflect.Slice:
-		v.Set(reflect.MakeSlice(v.Type(), 2, 2))
-		fill(v.Index(0), n)
-		fill(v.Index(1), n)
-	case reflect.Struct:
-		if v.Type() == reflect.TypeFor[time.Time]() {
-			zones := []*time.Location{time.UTC, time.FixedZone("", 5*3600+1800), time.FixedZone("EST", -5*3600), time.Local}
-			v.Set(reflect.ValueOf(time.Unix(int64(*n)*86400*7, int64(*n)).In(zones[*n%len(zones)])))
-			return
-		}
-		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() {
-				fill(v.Field(i), n)
-			}
-		}
-	default:
-		panic("fill: add a case for " + v.Kind().String())
-	}
-}
-
-func cacheRoundTrip(t *testing.T, in *Task) {
-	t.Helper()
-	var e enc
-	encodeTask(&e, in)
-	var out Task
-	if !decodeTask(&dec{s: string(e.b)}, &out, false) {
-		t.Fatal("record does not decode")
-	}
-	if !reflect.DeepEqual(in, &out) {
-		t.Fatalf("cache codec changed the task:\n%#v\n%#v", in, &out)
-	}
-	var brief Task
-	want := *in
-	want.trim()
-	if !decodeTask(&dec{s: string(e.b)}, &brief, true) || !reflect.DeepEqual(&brief, &want) {
-		t.Fatalf("brief decoding:\n%#v\nwant\n%#v", &brief, &want)
-	}
-	// Any cut of the record is refused, never a panic.
-	for n := range len(e.b) {
-		var cut Task
-		if decodeTask(&dec{s: string(e.b[:n])}, &cut, false) {
-			t.Fatalf("a record cut to %d of %d bytes decoded", n, len(e.b))
-		}
-	}
-}
-
-func TestCacheCodecCoversTask(t *testing.T) {
-	var full Task
-	n := 0
-	fill(reflect.ValueOf(&full).Elem(), &n)
-	cacheRoundTrip(t, &full)
-	cacheRoundTrip(t, &Task{})
-	cacheRoundTrip(t, &Task{Labels: []string{}, Questions: []Question{{Options: []Option{}}}, History: []Event{}})
-	cacheRoundTrip(t, genTask(1, 10))
-	asked := genTask(1, 10)
-	asked.Record(time.Now(), Event{Kind: EventState})
-	cacheRoundTrip(t, asked) // the question is not the last event
-}
-
-// layoutOf describes a type's shape: what the codec must follow.
-func layoutOf(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.Pointer:
-		return "*" + layoutOf(t.Elem())
-	case reflect.Slice:
-		return "[]" + layoutOf(t.Elem())
-	case reflect.Struct:
-		if t == reflect.TypeFor[time.Time]() {
-			return "time"
-		}
-		var b strings.Builder
-		b.WriteString("{")
-		for i := range t.NumField() {
-			if f := t.Field(i); f.IsExported() { // what files and caches hold
-				fmt.Fprintf(&b, "%s %s;", f.Name, layoutOf(f.Type))
-			}
-		}
-		return b.String() + "}"
-	}
-	return t.Kind().String()
-}
-
-func TestCacheLayout(t *testing.T) {
-	h := fnv.New64a()
-	h.Write([]byte(layoutOf(reflect.TypeFor[Task]())))
-	if got := h.Sum64(); got != cacheLayout {
-		t.Fatalf("Task changed shape: update encodeTask and decodeTask, then set cacheLayout = %#x", got)
-	}
-}
 
 // direct reads every task file without the cache: what List must equal.
 func direct(t *testing.T, s *Store) []*Task {
@@ -253,56 +144,5 @@ func TestListWithoutCacheFolder(t *testing.T) {
 	tasks, bad, err := s.List()
 	if err != nil || len(tasks) != 5 || len(bad) != 0 {
 		t.Fatalf("%d tasks, %v, %v", len(tasks), bad, err)
-	}
-}
-
-// TestListBrief: ListBrief is List with each history cut to the last
-// question asked, cold or warm, and its tasks cannot be written back.
-func TestListBrief(t *testing.T) {
-	s := newStore(t)
-	writeStore(t, s, 30)
-	settle()
-	check := func(when string, wantParsed int) {
-		t.Helper()
-		brief, _, r, err := s.list(true)
-		if err != nil || r.parsed != wantParsed {
-			t.Fatalf("%s: parsed %d, %v", when, r.parsed, err)
-		}
-		full, _, err := s.List()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(brief) != len(full) {
-			t.Fatalf("%s: %d brief tasks, %d full", when, len(brief), len(full))
-		}
-		asked := 0
-		for i, b := range brief {
-			want := *full[i]
-			want.trim()
-			if !reflect.DeepEqual(b, &want) {
-				t.Fatalf("%s: brief %s:\n%#v\nwant\n%#v", when, b.ID, b, &want)
-			}
-			if e, ok := b.LastAsked(); ok {
-				asked++
-				if w, _ := full[i].LastAsked(); e != w {
-					t.Fatalf("%s: %s asked %+v, want %+v", when, b.ID, e, w)
-				}
-			}
-		}
-		if asked != 3 {
-			t.Fatalf("%s: %d tasks asked something, want 3", when, asked)
-		}
-	}
-	check("cold", 30) // tasks parsed from their files, then cut
-	check("warm", 0)  // tasks decoded brief from the cache
-
-	brief, _, _ := s.ListBrief()
-	before := readFile(t, s.Path(brief[0].ID))
-	brief[0].Title = "changed"
-	if err := s.Put(brief[0]); err == nil || !strings.Contains(err.Error(), "without its history") {
-		t.Fatalf("put of a brief task: %v", err)
-	}
-	if !bytes.Equal(before, readFile(t, s.Path(brief[0].ID))) {
-		t.Fatal("a brief task was written")
 	}
 }

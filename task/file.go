@@ -2,6 +2,7 @@ package task
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -76,4 +77,18 @@ func (s *Store) lock(id string) (*flock.Flock, error) {
 		return nil, fmt.Errorf("lock %s: %w", id, err)
 	}
 	return l, nil
+}
+
+// localDir creates a folder of machine-local state that ignores itself, so
+// that its files stay out of git status even where .bh/.gitignore was
+// edited or predates the folder.
+func localDir(dir string) error {
+	err := os.Mkdir(dir, 0o755)
+	if errors.Is(err, os.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("*\n"), 0o644)
 }
