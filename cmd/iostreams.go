@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"bytes"
 	"io"
 	"os"
@@ -75,3 +76,15 @@ func (s *IOStreams) Green(t string) string   { return s.paint(t, color.FgGreen) 
 func (s *IOStreams) Yellow(t string) string  { return s.paint(t, color.FgYellow) }
 func (s *IOStreams) Cyan(t string) string    { return s.paint(t, color.FgCyan) }
 func (s *IOStreams) Magenta(t string) string { return s.paint(t, color.FgMagenta) }
+
+// buffer batches writes to stdout until the returned func runs: a listing
+// of 10k tasks is otherwise 10k write calls.
+func (s *IOStreams) buffer() (flush func()) {
+	orig := s.Out
+	w := bufio.NewWriterSize(orig, 64<<10)
+	s.Out = w
+	return func() {
+		w.Flush() // a closed pipe (bh list | head) is not an error worth reporting
+		s.Out = orig
+	}
+}

@@ -60,6 +60,7 @@ func listRun(opts *ListOptions) error {
 	if opts.Ready && opts.Awaiting {
 		return usageErrorf("--ready and --awaiting cannot be used together")
 	}
+	defer opts.IO.buffer()()
 	keep, err := listFilter(opts)
 	if err != nil {
 		return err
@@ -75,7 +76,7 @@ func listRun(opts *ListOptions) error {
 		}
 		keep = append(keep, func(t *task.Task) bool { return t.Parent == p })
 	}
-	tasks, bad, err := s.List()
+	tasks, bad, err := opts.listing(s)
 	if err != nil {
 		return err
 	}

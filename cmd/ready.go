@@ -26,11 +26,12 @@ priority, then age. This is the order in which bh worker takes them.`,
 }
 
 func readyRun(opts *ReadyOptions) error {
+	defer opts.IO.buffer()()
 	s, err := opts.Store()
 	if err != nil {
 		return err
 	}
-	tasks, bad, err := s.List()
+	tasks, bad, err := opts.listing(s)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"slices"
 	"syscall"
 	"time"
@@ -15,7 +16,10 @@ import (
 )
 
 // Main runs bh with the process's arguments and returns its exit code.
-func Main() int { return run(newFactory(), os.Args[1:]) }
+func Main() int {
+	tuneGC(os.Args[1:])
+	return run(newFactory(), os.Args[1:])
+}
 
 func run(f *Factory, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -135,4 +139,25 @@ func (b base) load(ref string) (*task.Store, *task.Task, error) {
 	}
 	t, err := s.Get(id)
 	return s, t, err
+}
+
+// listing reads every task for a view. Views for people show no history
+// beyond the last question, so they skip decoding the rest of it.
+func (b base) listing(s *task.Store) ([]*task.Task, []error, error) {
+	if b.JSON {
+		return s.List()
+	}
+	return s.ListBrief()
+}
+
+// quickCommands run briefly and allocate little: the garbage collector
+// would only cost them start-up time. The memory limit still bounds them.
+var quickCommands = map[string]bool{"list": true, "ls": true, "ready": true, "tree": true,
+	"show": true, "status": true, "add": true, "diff": true}
+
+func tuneGC(args []string) {
+	if len(args) > 0 && quickCommands[args[0]] {
+		debug.SetGCPercent(-1)
+		debug.SetMemoryLimit(1 << 30)
+	}
 }

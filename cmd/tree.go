@@ -41,6 +41,7 @@ each with a "children" array.`,
 }
 
 func treeRun(opts *TreeOptions) error {
+	defer opts.IO.buffer()()
 	s, err := opts.Store()
 	if err != nil {
 		return err
@@ -51,7 +52,7 @@ func treeRun(opts *TreeOptions) error {
 			return err
 		}
 	}
-	tasks, bad, err := s.List()
+	tasks, bad, err := opts.listing(s)
 	if err != nil {
 		return err
 	}
