@@ -131,3 +131,15 @@ func (ch hitlChanges) apply(t *task.Task) []string {
 	set(&c, "needsReview", &t.NeedsReview, ch.needsReview)
 	return c
 }
+
+// policyFields adds a task's human-in-the-loop settings to a field list;
+// field skips the empty ones.
+func policyFields(io *IOStreams, field func(k, v string), gate string, human *bool, timeout, onTimeout string, review bool) {
+	field("gate", gate)
+	field("human", humanText(human))
+	field("human timeout", timeout)
+	field("on timeout", onTimeout)
+	if review {
+		field("needs review", io.Yellow("yes"))
+	}
+}

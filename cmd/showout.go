@@ -58,13 +58,7 @@ func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (
 	if l := t.Lease; l != nil {
 		field("lease", fmt.Sprintf("%s (pid %d on %s), heartbeat %s", l.Worker, l.PID, l.Host, when(now, l.Heartbeat)))
 	}
-	field("gate", t.Gate)
-	field("human", humanText(t.Human))
-	field("human timeout", t.HumanTimeout)
-	field("on timeout", t.OnTimeout)
-	if t.NeedsReview {
-		field("needs review", io.Yellow("yes"))
-	}
+	policyFields(io, field, t.Gate, t.Human, t.HumanTimeout, t.OnTimeout, t.NeedsReview)
 	printTable(w, rows)
 
 	section(io, "description", t.Description)

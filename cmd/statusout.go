@@ -33,13 +33,7 @@ func printStatus(io *IOStreams, now time.Time, v statusView) {
 	} else {
 		field("parked", "none")
 	}
-	field("gate", v.Gate)
-	field("human", humanText(v.Human))
-	field("human timeout", v.HumanTimeout)
-	field("on timeout", v.OnTimeout)
-	if v.NeedsReview {
-		field("needs review", io.Yellow("yes"))
-	}
+	policyFields(io, field, v.Gate, v.Human, v.HumanTimeout, v.OnTimeout, v.NeedsReview)
 	printTable(w, rows)
 	section(io, "summary", v.Summary)
 	if len(v.Questions) > 0 {

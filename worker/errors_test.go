@@ -110,14 +110,7 @@ func TestKillStopsAgentAndTaskResumes(t *testing.T) {
 	if _, ok := lastEvent(got, task.EventStopped); !ok || !refExists(s.Root, ParkRef(tk.ID)) || exists(s.Root, "wip.txt") {
 		t.Fatal("killed run not parked and noted")
 	}
-	runOnce(t, s, f)
-	reqs := f.requests()
-	if !reqs[1].Resume || reqs[1].SessionID != reqs[0].SessionID {
-		t.Fatalf("no resume after kill: %+v", reqs)
-	}
-	if c := committed(t, s.Root, "HEAD"); !slices.Equal(c, []string{".bh/tasks/" + tk.ID + ".yaml", "rest.txt", "wip.txt"}) {
-		t.Fatalf("commit after resume: %v", c)
-	}
+	resumesAndCommits(t, s, f, tk.ID)
 }
 
 func TestStopLetsTheRunningAgentFinish(t *testing.T) {

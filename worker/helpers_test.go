@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -194,4 +195,20 @@ func refExists(dir, ref string) bool {
 	cmd := exec.Command("git", "rev-parse", "-q", "--verify", ref)
 	cmd.Dir = dir
 	return cmd.Run() == nil
+}
+
+// resumesAndCommits runs the worker again and checks that the second run
+// resumed the first one's session and committed its parked wip.txt with
+// the rest.txt it wrote then, in one commit with the task file.
+func resumesAndCommits(t *testing.T, s *task.Store, f *fake, id string) {
+	t.Helper()
+	runOnce(t, s, f)
+	reqs := f.requests()
+	if len(reqs) < 2 || !reqs[1].Resume || reqs[1].SessionID != reqs[0].SessionID {
+		t.Fatalf("no resume of the same session: %+v", reqs)
+	}
+	want := []string{".bh/tasks/" + id + ".yaml", "rest.txt", "wip.txt"}
+	if c := committed(t, s.Root, "HEAD"); !slices.Equal(c, want) {
+		t.Fatalf("commit after resume: %v, want %v", c, want)
+	}
 }

@@ -2,7 +2,6 @@ package worker
 
 import (
 	"context"
-	"slices"
 	"testing"
 	"time"
 
@@ -62,14 +61,7 @@ func TestStopCancelsTheRunningAgent(t *testing.T) {
 	}
 	// Reopened, it resumes the same session with its work back.
 	update(t, s, tk.ID, func(tk *task.Task) { tk.SetState(task.Open, time.Now(), "carol", "reopen") })
-	runOnce(t, s, f)
-	reqs := f.requests()
-	if !reqs[1].Resume || reqs[1].SessionID != reqs[0].SessionID {
-		t.Fatalf("no resume after the stop: %+v", reqs)
-	}
-	if c := committed(t, s.Root, "HEAD"); !slices.Equal(c, []string{".bh/tasks/" + tk.ID + ".yaml", "rest.txt", "wip.txt"}) {
-		t.Fatalf("commit after reopening: %v", c)
-	}
+	resumesAndCommits(t, s, f, tk.ID)
 }
 
 // A result that arrives after a human stopped the task never overrides
