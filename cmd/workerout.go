@@ -22,6 +22,9 @@ type progress struct {
 	mu      sync.Mutex // events and Ctrl-C notices come from different goroutines
 	running string     // the task whose agent runs now
 	ran     int        // tasks taken
+
+	every    time.Duration // how often a running task is reported; 0: tickEvery
+	tickDone chan struct{} // closed when the running task finishes
 }
 
 func (p *progress) report(e worker.Event) {
@@ -31,11 +34,13 @@ func (p *progress) report(e worker.Event) {
 	case worker.Started:
 		p.running = e.Task
 		p.ran++
+		p.startTick(e.Task)
 	case worker.Finished:
 		if p.running == "" {
 			p.ran++ // an approved commit or a conflict: no agent started
 		}
 		p.running = ""
+		p.stopTick()
 	}
 	if p.json {
 		p.writeJSON(p.eventLine(e))
