@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
@@ -100,27 +101,18 @@ func resolveAll(s *task.Store, what string, refs []string) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", what, err)
 		}
-		if !contains(ids, id) {
+		if !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}
 	}
 	return ids, nil
 }
 
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
 // cleanLabels trims labels and drops empty and repeated ones.
 func cleanLabels(in []string) []string {
 	var out []string
 	for _, l := range in {
-		if l = strings.TrimSpace(l); l != "" && !contains(out, l) {
+		if l = strings.TrimSpace(l); l != "" && !slices.Contains(out, l) {
 			out = append(out, l)
 		}
 	}

@@ -81,18 +81,17 @@ func listRun(opts *ListOptions) error {
 		return err
 	}
 	warnFiles(opts.IO, opts.JSON, bad)
-	var queue []*task.Task
 	if opts.Ready {
-		queue = task.Ready(tasks)
-	} else {
-		queue = slices.Clone(tasks) // the store's slice is not ours to sort
-		task.SortQueue(queue)
+		tasks = task.Ready(tasks)
 	}
-	shown := make([]*task.Task, 0, len(queue))
-	for _, t := range queue {
+	shown := make([]*task.Task, 0, len(tasks))
+	for _, t := range tasks {
 		if all(keep, t) {
 			shown = append(shown, t)
 		}
+	}
+	if !opts.Ready {
+		task.SortQueue(shown) // shown is our own slice; filtering first sorts fewer
 	}
 	if opts.Awaiting {
 		return printAwaiting(opts.base, shown)

@@ -3,7 +3,6 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/bh-tracker/bh/task"
 )
@@ -40,8 +39,7 @@ func respondAll(o *RespondOptions) error {
 		fmt.Fprintln(o.IO.ErrOut, "no task is waiting for your answer")
 		return nil
 	}
-	waiting = slices.Clone(waiting) // the store's slice is not ours to sort
-	task.SortQueue(waiting)
+	task.SortQueue(waiting) // waiting is our own slice, not the store's
 	answered := []*task.Task{}
 	for i, t := range waiting {
 		fmt.Fprintf(o.IO.ErrOut, "\n(%d/%d) %s  %s  %s\n", i+1, len(waiting), o.IO.Cyan(t.ID),

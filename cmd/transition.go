@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/bh-tracker/bh/task"
 )
@@ -9,11 +10,7 @@ import (
 // moveTask changes a task's state as a human asked, through the state table,
 // and records it. verb names the move in the message ("closed").
 func moveTask(o base, ref string, to task.State, note, verb string) error {
-	s, err := o.Store()
-	if err != nil {
-		return err
-	}
-	id, err := s.Resolve(ref)
+	s, id, err := o.resolve(ref)
 	if err != nil {
 		return err
 	}
@@ -32,12 +29,5 @@ func moveTask(o base, ref string, to task.State, note, verb string) error {
 }
 
 func notState(states ...task.State) func(*task.Task) bool {
-	return func(t *task.Task) bool {
-		for _, s := range states {
-			if t.State == s {
-				return false
-			}
-		}
-		return true
-	}
+	return func(t *task.Task) bool { return !slices.Contains(states, t.State) }
 }

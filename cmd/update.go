@@ -107,9 +107,11 @@ func updateRun(opts *UpdateOptions) error {
 	}
 	now := stamp(opts.Now)
 	var changed []string
+	var unchanged *task.Task // the task as read, when nothing differs
 	t, err := s.Update(id, func(t *task.Task) error {
 		changed = ch.apply(t)
 		if len(changed) == 0 {
+			unchanged = t
 			return errUnchanged
 		}
 		t.Record(now, task.Event{Kind: task.EventUpdated, By: "human", Text: "changed " + strings.Join(changed, ", ")})
@@ -118,11 +120,7 @@ func updateRun(opts *UpdateOptions) error {
 	if errors.Is(err, errUnchanged) {
 		fmt.Fprintf(opts.IO.ErrOut, "%s is unchanged\n", id)
 		if opts.JSON {
-			t, err = s.Get(id)
-			if err != nil {
-				return err
-			}
-			return writeJSON(opts.IO.Out, t)
+			return writeJSON(opts.IO.Out, unchanged)
 		}
 		return nil
 	}
