@@ -109,11 +109,15 @@ func roundText(t *Task, pending []pendingQ, done map[int]Question) string {
 			}
 		}
 	}
+	if len(qs) == 0 {
+		return ""
+	}
+	first := qs[0].AnswerText()
 	var lines []string
 	same := true
 	for _, q := range qs {
 		text := q.AnswerText()
-		same = same && text == qs[0].AnswerText()
+		same = same && text == first
 		label := q.Header
 		if label == "" {
 			label = strings.Join(strings.Fields(q.Question), " ")
@@ -123,8 +127,8 @@ func roundText(t *Task, pending []pendingQ, done map[int]Question) string {
 		}
 		lines = append(lines, label+": "+text)
 	}
-	if same && len(qs) > 0 {
-		return qs[0].AnswerText()
+	if same {
+		return first
 	}
 	return strings.Join(lines, "\n")
 }

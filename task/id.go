@@ -13,38 +13,25 @@ const base36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 // ValidPrefix reports whether p can prefix task IDs: a lower-case letter,
 // then up to 15 lower-case letters and digits.
 func ValidPrefix(p string) bool {
-	if len(p) == 0 || len(p) > 16 || p[0] < 'a' || p[0] > 'z' {
-		return false
-	}
-	for i := 1; i < len(p); i++ {
-		if !isAlnum(p[i]) {
+	return len(p) > 0 && len(p) <= 16 && p[0] >= 'a' && p[0] <= 'z' && allAlnum(p[1:])
+}
+
+// allAlnum reports whether s holds only lower-case letters and digits.
+func allAlnum(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
 			return false
 		}
 	}
 	return true
 }
 
-func isAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
-
 // isRef reports whether r is what a user may type for an ID: the full ID,
 // the part after the prefix, or a prefix of either. Nothing else reaches
 // the file system.
 func isRef(r string) bool {
 	head, tail, _ := strings.Cut(r, "-")
-	if head == "" {
-		return false
-	}
-	for i := 0; i < len(head); i++ {
-		if !isAlnum(head[i]) {
-			return false
-		}
-	}
-	for i := 0; i < len(tail); i++ {
-		if !isAlnum(tail[i]) {
-			return false // a second dash among them
-		}
-	}
-	return true
+	return head != "" && allAlnum(head) && allAlnum(tail) // a second dash fails allAlnum
 }
 
 // idLength grows with the store so that two branches creating tasks at once
@@ -56,11 +43,6 @@ func idLength(count int) int {
 		space *= 36
 	}
 	return n
-}
-
-// NewID returns a random ID not in taken.
-func NewID(prefix string, taken map[string]bool) (string, error) {
-	return newID(prefix, len(taken), func(id string) bool { return taken[id] })
 }
 
 // newID returns a random ID, sized for count existing ones, that taken

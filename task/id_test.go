@@ -112,7 +112,7 @@ func TestIDLengthGrows(t *testing.T) {
 func TestNewID(t *testing.T) {
 	taken := map[string]bool{}
 	for range 2000 {
-		id, err := NewID("bh", taken)
+		id, err := newID("bh", len(taken), func(id string) bool { return taken[id] })
 		if err != nil {
 			t.Fatal(err)
 		}

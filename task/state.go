@@ -2,6 +2,7 @@ package task
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -42,12 +43,7 @@ func ParseState(s string) (State, error) {
 
 // CanMove reports whether the table allows from -> to.
 func CanMove(from, to State) bool {
-	for _, s := range transitions[from] {
-		if s == to {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(transitions[from], to)
 }
 
 // TransitionError is a move the state table forbids.

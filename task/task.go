@@ -4,6 +4,7 @@ package task
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -156,10 +157,8 @@ var (
 
 // Rank orders priorities: P0 is 0.
 func (p Priority) Rank() int {
-	for i, q := range Priorities {
-		if q == p {
-			return i
-		}
+	if i := slices.Index(Priorities, p); i >= 0 {
+		return i
 	}
 	return len(Priorities)
 }
@@ -184,10 +183,8 @@ func ParseSize(s string) (Size, error) {
 }
 
 func parseEnum[T ~string](what string, v T, allowed []T) (T, error) {
-	for _, a := range allowed {
-		if a == v {
-			return v, nil
-		}
+	if slices.Contains(allowed, v) {
+		return v, nil
 	}
 	return v, fmt.Errorf("unknown %s %q (want one of %v)", what, string(v), allowed)
 }
