@@ -127,13 +127,10 @@ func BenchmarkChanged5000(b *testing.B) {
 func BenchmarkParkUnpark5000(b *testing.B) {
 	r := benchRepo(b)
 	for b.Loop() {
-		base, err := r.Baseline()
-		if err != nil {
-			b.Fatal(err)
-		}
+		base := baselineT(b, r)
 		writeT(b, r, "pkg042/file2100.go", "package pkg // agent\n")
 		writeT(b, r, "pkg099/new.go", "package pkg\n")
-		changed, _ := r.Changed(base)
+		changed := changedT(b, r, base)
 		if _, err := r.Park(parkRef, base, changed, "park"); err != nil {
 			b.Fatal(err)
 		}

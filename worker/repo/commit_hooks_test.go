@@ -32,10 +32,10 @@ func TestCommitRunsHooks(t *testing.T) {
 			hookT(t, dir+"/pre-commit", `git diff --cached --name-only > "$BH_TEST_OUT/staged"`)
 			hookT(t, dir+"/commit-msg", `echo "Hooked-By: commit-msg" >> "$1"`)
 			hookT(t, dir+"/post-commit", `touch "$BH_TEST_OUT/post-commit"`)
-			b, _ := r.Baseline() // hooks in the tree are the user's files
+			b := baselineT(t, r) // hooks in the tree are the user's files
 			writeT(t, r, "clean.txt", "agent\n")
 			writeT(t, r, "new.go", "package x\n")
-			changed, _ := r.Changed(b)
+			changed := changedT(t, r, b)
 			hash, err := r.Commit(changed, "agent work")
 			if err != nil {
 				t.Fatal(err)
@@ -63,9 +63,9 @@ printf '\n[GNUPG:] SIG_CREATED D 1 8 00 1 X\n' >&2
 printf -- '-----BEGIN PGP SIGNATURE-----\n\nfake\n-----END PGP SIGNATURE-----\n'`)
 	gitT(t, r.Root, "config", "gpg.program", gpg)
 	gitT(t, r.Root, "config", "commit.gpgSign", "true")
-	b, _ := r.Baseline()
+	b := baselineT(t, r)
 	writeT(t, r, "a.txt", "agent\n")
-	changed, _ := r.Changed(b)
+	changed := changedT(t, r, b)
 	hash, err := r.Commit(changed, "signed")
 	if err != nil {
 		t.Fatal(err)

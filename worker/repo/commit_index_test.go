@@ -29,12 +29,12 @@ func TestCommitKeepsUserIndex(t *testing.T) {
 			forcePorcelain(t, r)
 		}
 		user := []string{"ls-files", "--debug", "--", "mod.txt", "added.txt", "ita.txt", "gone.txt", "mode.sh"}
-		b, _ := r.Baseline()
+		b := baselineT(t, r)
 		before := gitT(t, r.Root, user...)
 		staged := gitT(t, r.Root, "diff", "--cached", "--binary", "--", "mod.txt", "added.txt", "ita.txt", "gone.txt", "mode.sh")
 		writeT(t, r, "agent.txt", "agent\n")
 		writeT(t, r, "new.txt", "new\n")
-		changed, _ := r.Changed(b)
+		changed := changedT(t, r, b)
 		if _, err := r.Commit(changed, "agent"); err != nil {
 			t.Fatal(err)
 		}
@@ -53,9 +53,9 @@ func TestCommitKeepsUserIndex(t *testing.T) {
 func TestCommitHeadMoved(t *testing.T) {
 	r := newRepo(t)
 	commitFiles(t, r, map[string]string{"a.txt": "a\n"})
-	b, _ := r.Baseline()
+	b := baselineT(t, r)
 	writeT(t, r, "agent.txt", "agent\n")
-	changed, _ := r.Changed(b)
+	changed := changedT(t, r, b)
 	head, _ := r.Head()
 	base, _ := r.commitTree(head)
 	changes, err := r.currentChanges(base, changed)
@@ -85,9 +85,9 @@ func TestCommitRefUpdateRefused(t *testing.T) {
 	r := newRepo(t)
 	userMess(t, r)
 	hookT(t, r.abs(".git/hooks/reference-transaction"), `[ "$1" = prepared ] && exit 1; exit 0`)
-	b, _ := r.Baseline()
+	b := baselineT(t, r)
 	writeT(t, r, "clean.txt", "agent\n")
-	changed, _ := r.Changed(b)
+	changed := changedT(t, r, b)
 	head, _ := r.Head()
 	before := statusT(t, r)
 	if _, err := r.Commit(changed, "m"); err == nil {
@@ -105,9 +105,9 @@ func TestCommitIndexLocked(t *testing.T) {
 	r := newRepo(t)
 	userMess(t, r)
 	lock := r.abs(".git/index.lock")
-	b, _ := r.Baseline()
+	b := baselineT(t, r)
 	writeT(t, r, "clean.txt", "agent\n")
-	changed, _ := r.Changed(b)
+	changed := changedT(t, r, b)
 	head, _ := r.Head()
 	before := statusT(t, r)
 
@@ -176,9 +176,9 @@ func TestCleanMessage(t *testing.T) {
 func TestCommitIndexLockedUnborn(t *testing.T) {
 	r := newRepo(t)
 	writeT(t, r, "mine.txt", "user\n")
-	b, _ := r.Baseline()
+	b := baselineT(t, r)
 	writeT(t, r, "agent.txt", "agent\n")
-	changed, _ := r.Changed(b)
+	changed := changedT(t, r, b)
 	before := statusT(t, r)
 	writeT(t, r, ".git/index.lock", "")
 	t.Cleanup(func() { os.Remove(r.abs(".git/index.lock")) })

@@ -82,10 +82,10 @@ func TestCommitPlumbingEqualsGitCommit(t *testing.T) {
 				writeT(t, r, "staged.txt", "staged\n")
 				gitT(t, r.Root, "add", "staged.txt")
 				writeT(t, r, "mine.txt", "untracked\n")
-				b, _ := r.Baseline()
+				b := baselineT(t, r)
 				writeT(t, r, "a/new.go", "package a\n")
 				writeT(t, r, "-x", "x\n")
-				changed, _ = r.Changed(b)
+				changed = changedT(t, r, b)
 			} else {
 				changed = oddScene(t, r)
 			}
@@ -142,13 +142,13 @@ func TestCommitOddScene(t *testing.T) {
 func TestCommitDirectoryBecameSymlink(t *testing.T) {
 	r := newRepo(t)
 	commitFiles(t, r, map[string]string{"d/x.txt": "x\n", "other/x.txt": "other x\n"})
-	b, _ := r.Baseline()
+	b := baselineT(t, r)
 	removeT(t, r, "d/x.txt")
 	removeT(t, r, "d")
 	if err := os.Symlink("other", r.abs("d")); err != nil {
 		t.Fatal(err)
 	}
-	changed, _ := r.Changed(b)
+	changed := changedT(t, r, b)
 	equalT(t, "changed", changed, []string{"d", "d/x.txt"})
 	hash, err := r.Commit(changed, "link")
 	if err != nil {

@@ -70,7 +70,7 @@ func TestCommitOnlyAgentChanges(t *testing.T) {
 	if got := readT(t, r, ".env"); got != "SECRET=1\n" {
 		t.Errorf(".env = %q", got)
 	}
-	if again, _ := r.Changed(b); len(again) != 0 {
+	if again := changedT(t, r, b); len(again) != 0 {
 		t.Errorf("changed after commit: %q", again)
 	}
 }
@@ -106,9 +106,9 @@ func TestCommitOverlapTakesWholeFile(t *testing.T) {
 	r := newRepo(t)
 	commitFiles(t, r, map[string]string{"f.txt": "1\n2\n3\n"})
 	writeT(t, r, "f.txt", "1 user\n2\n3\n")
-	b, _ := r.Baseline()
+	b := baselineT(t, r)
 	writeT(t, r, "f.txt", "1 user\n2\n3 agent\n")
-	changed, _ := r.Changed(b)
+	changed := changedT(t, r, b)
 	equalT(t, "changed", changed, []string{"f.txt"})
 	if _, err := r.Commit(changed, "overlap"); err != nil {
 		t.Fatal(err)
@@ -121,10 +121,10 @@ func TestCommitLiteralPathspec(t *testing.T) {
 	r := newRepo(t)
 	commitFiles(t, r, map[string]string{"a.txt": "a\n", "*.txt": "star\n", "[ab].txt": "x\n"})
 	writeT(t, r, "a.txt", "user edit\n")
-	b, _ := r.Baseline()
+	b := baselineT(t, r)
 	writeT(t, r, "*.txt", "agent\n")
 	writeT(t, r, ":(top)odd", "agent\n")
-	changed, _ := r.Changed(b)
+	changed := changedT(t, r, b)
 	hash, err := r.Commit(changed, "globs")
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +150,7 @@ func TestAgentCommittedItself(t *testing.T) {
 	r := newRepo(t)
 	commitFiles(t, r, map[string]string{"a.txt": "a\n"})
 	writeT(t, r, "user.txt", "untracked\n")
-	b, _ := r.Baseline()
+	b := baselineT(t, r)
 	writeT(t, r, "a.txt", "agent\n")
 	gitT(t, r.Root, "commit", "-q", "-am", "agent did it")
 	changed, err := r.Changed(b)
@@ -169,9 +169,9 @@ func TestCommitWithoutIdentity(t *testing.T) {
 	gitT(t, r.Root, "config", "--unset", "user.email")
 	gitT(t, r.Root, "config", "user.useConfigOnly", "true")
 	t.Setenv("EMAIL", "")
-	b, _ := r.Baseline()
+	b := baselineT(t, r)
 	writeT(t, r, "new.txt", "agent\n")
-	changed, _ := r.Changed(b)
+	changed := changedT(t, r, b)
 	before := statusT(t, r)
 	_, err := r.Commit(changed, "m")
 	if !errors.Is(err, ErrNoIdentity) || !strings.Contains(err.Error(), "hint: ") {
@@ -188,12 +188,12 @@ func TestCommitSkipsDeletedUntracked(t *testing.T) {
 	writeT(t, r, "scratch.txt", "user scratch\n")
 	writeT(t, r, "staged-new.txt", "staged\n")
 	gitT(t, r.Root, "add", "staged-new.txt")
-	b, _ := r.Baseline()
+	b := baselineT(t, r)
 	removeT(t, r, "scratch.txt")
 	removeT(t, r, "staged-new.txt")
 	removeT(t, r, "b.txt")
 	writeT(t, r, "a.txt", "agent\n")
-	changed, _ := r.Changed(b)
+	changed := changedT(t, r, b)
 	equalT(t, "changed", changed, []string{"a.txt", "b.txt", "scratch.txt", "staged-new.txt"})
 	hash, err := r.Commit(changed, "m")
 	if err != nil {
@@ -215,10 +215,10 @@ func TestCommitHookFails(t *testing.T) {
 			}
 			writeT(t, r, "a.txt", "user staged\n")
 			gitT(t, r.Root, "add", "a.txt")
-			b, _ := r.Baseline()
+			b := baselineT(t, r)
 			writeT(t, r, "new.txt", "agent\n")
 			writeT(t, r, "a.txt", "agent too\n")
-			changed, _ := r.Changed(b)
+			changed := changedT(t, r, b)
 			before := statusT(t, r)
 			_, err := r.Commit(changed, "m")
 			if err == nil || errors.Is(err, ErrNothingToCommit) {

@@ -11,11 +11,11 @@ func TestParkSavesWorkThenRemovesIt(t *testing.T) {
 	r := newRepo(t)
 	userMess(t, r)
 	wantStatus := statusT(t, r)
-	b, _ := r.Baseline()
+	b := baselineT(t, r)
 	wantFiles := treeFiles(t, r)
 	agentMess(t, r)
 	removeT(t, r, "build/agent.o")
-	changed, _ := r.Changed(b)
+	changed := changedT(t, r, b)
 	head, _ := r.Head()
 
 	commit, err := r.Park(parkRef, b, changed, "bh: park tm-abc")
@@ -72,9 +72,9 @@ func TestParkedMissing(t *testing.T) {
 func TestParkUnbornHead(t *testing.T) {
 	r := newRepo(t)
 	writeT(t, r, "mine.txt", "user\n")
-	b, _ := r.Baseline()
+	b := baselineT(t, r)
 	writeT(t, r, "agent.go", "package a\n")
-	changed, _ := r.Changed(b)
+	changed := changedT(t, r, b)
 	if _, err := r.Park(parkRef, b, changed, "park"); err != nil {
 		t.Fatal(err)
 	}
@@ -99,10 +99,10 @@ func TestDiffStat(t *testing.T) {
 	r := newRepo(t)
 	commitFiles(t, r, map[string]string{"f.txt": "1\n2\n3\n"})
 	writeT(t, r, "f.txt", "1 user\n2\n3\n")
-	b, _ := r.Baseline()
+	b := baselineT(t, r)
 	writeT(t, r, "f.txt", "1 user\n2\n3\n4 agent\n")
 	writeT(t, r, "brand new.txt", "a\nb\n")
-	changed, _ := r.Changed(b)
+	changed := changedT(t, r, b)
 	stat, err := r.DiffStat(b, changed)
 	if err != nil {
 		t.Fatal(err)

@@ -37,7 +37,7 @@ func TestWorktreeConfigExtension(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := r.Baseline()
+	b := baselineT(t, r)
 	writeT(t, r, "a.txt", "agent\n")
 	if _, err := r.Park(parkRef, b, []string{"a.txt"}, "park"); err != nil {
 		t.Fatal(err)
@@ -157,10 +157,10 @@ func TestHead(t *testing.T) {
 func TestChangedSkipsBhFiles(t *testing.T) {
 	r := newRepo(t)
 	commitFiles(t, r, map[string]string{".bh/tasks/tm-1.yaml": "state: ready\n"})
-	b, _ := r.Baseline()
+	b := baselineT(t, r)
 	writeT(t, r, ".bh/tasks/tm-1.yaml", "state: done\n")
 	writeT(t, r, ".bh/runs/tm-1/baseline.json", "{}")
 	writeT(t, r, ".bhx", "agent\n")
-	changed, _ := r.Changed(b)
+	changed := changedT(t, r, b)
 	equalT(t, "changed", changed, []string{".bhx"})
 }

@@ -52,7 +52,7 @@ func TestRollbackRemovesOnlyAgentChanges(t *testing.T) {
 	equalT(t, "files after rollback", treeFiles(t, r), wantFiles)
 	removeT(t, r, "build/agent.o")
 	equalT(t, "status after rollback", statusT(t, r), wantStatus)
-	if again, _ := r.Changed(b); len(again) != 0 {
+	if again := changedT(t, r, b); len(again) != 0 {
 		t.Errorf("changed after rollback: %q", again)
 	}
 }
@@ -60,12 +60,12 @@ func TestRollbackRemovesOnlyAgentChanges(t *testing.T) {
 func TestRollbackUnbornHead(t *testing.T) {
 	r := newRepo(t)
 	writeT(t, r, "mine.txt", "user\n")
-	b, _ := r.Baseline()
+	b := baselineT(t, r)
 	wantFiles := treeFiles(t, r)
 	writeT(t, r, "mine.txt", "agent\n")
 	writeT(t, r, "a/b/c.txt", "agent\n")
 	gitT(t, r.Root, "add", "-A")
-	changed, _ := r.Changed(b)
+	changed := changedT(t, r, b)
 	if err := r.Rollback(b, changed); err != nil {
 		t.Fatal(err)
 	}
@@ -77,10 +77,10 @@ func TestRollbackUnbornHead(t *testing.T) {
 func TestRollbackFileReplacedByDirectory(t *testing.T) {
 	r := newRepo(t)
 	commitFiles(t, r, map[string]string{"x": "file\n", "keep.txt": "k\n"})
-	b, _ := r.Baseline()
+	b := baselineT(t, r)
 	removeT(t, r, "x")
 	writeT(t, r, "x/inner.txt", "agent\n")
-	changed, _ := r.Changed(b)
+	changed := changedT(t, r, b)
 	equalT(t, "changed", changed, []string{"x", "x/inner.txt"})
 	if err := r.Rollback(b, changed); err != nil {
 		t.Fatal(err)
@@ -96,7 +96,7 @@ func TestRollbackModesAndSymlinks(t *testing.T) {
 	if err := os.Symlink("target.txt", r.abs("link")); err != nil {
 		t.Fatal(err)
 	}
-	b, _ := r.Baseline() // link is the user's untracked symlink
+	b := baselineT(t, r) // link is the user's untracked symlink
 	if err := os.Chmod(r.abs("run.sh"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestRollbackModesAndSymlinks(t *testing.T) {
 	if err := os.Symlink("elsewhere", r.abs("link")); err != nil {
 		t.Fatal(err)
 	}
-	changed, _ := r.Changed(b)
+	changed := changedT(t, r, b)
 	equalT(t, "changed", changed, []string{"link", "run.sh"})
 	if err := r.Rollback(b, changed); err != nil {
 		t.Fatal(err)
@@ -125,11 +125,11 @@ func TestRollbackKeepsPermissions(t *testing.T) {
 	if err := os.Chmod(r.abs("secret.txt"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	b, _ := r.Baseline()
+	b := baselineT(t, r)
 	if err := os.WriteFile(r.abs("secret.txt"), []byte("agent\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	changed, _ := r.Changed(b)
+	changed := changedT(t, r, b)
 	if err := r.Rollback(b, changed); err != nil {
 		t.Fatal(err)
 	}

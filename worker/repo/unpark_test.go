@@ -14,11 +14,11 @@ func parkEdit(t *testing.T, r *Repo) *Baseline {
 	t.Helper()
 	commitFiles(t, r, map[string]string{"f.txt": tenLines, "other.txt": "o\n"})
 	writeT(t, r, "user.txt", "untracked, user\n")
-	b, _ := r.Baseline()
+	b := baselineT(t, r)
 	writeT(t, r, "f.txt", strings.Replace(tenLines, "l2\n", "l2 agent\n", 1))
 	writeT(t, r, "src/added.go", "package src\n")
 	removeT(t, r, "other.txt")
-	changed, _ := r.Changed(b)
+	changed := changedT(t, r, b)
 	if _, err := r.Park(parkRef, b, changed, "park"); err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestUnparkUserDirtyFile(t *testing.T) {
 	commitFiles(t, r, map[string]string{"f.txt": tenLines})
 	userVersion := strings.Replace(tenLines, "l9\n", "l9 user\n", 1)
 	writeT(t, r, "f.txt", userVersion)
-	b, _ := r.Baseline()
+	b := baselineT(t, r)
 	both := strings.Replace(userVersion, "l2\n", "l2 agent\n", 1)
 	writeT(t, r, "f.txt", both)
 	if _, err := r.Park(parkRef, b, []string{"f.txt"}, "park"); err != nil {
