@@ -62,8 +62,7 @@ func (w *worker) complete(r *run, res agent.Result) error {
 	}
 	return w.commit(r, "", func(t *task.Task, at time.Time) {
 		t.Summary, t.Details, t.Issues = res.Summary, res.Details, res.Issues
-		t.Record(at, task.Event{Kind: task.EventRunFinished, By: w.opt.Name, Status: string(res.Status),
-			Session: r.session, Text: res.Summary})
+		w.recordRun(t, at, r, res)
 	})
 }
 
@@ -81,9 +80,7 @@ func (w *worker) fail(r *run, res agent.Result) error {
 		if err := t.SetState(task.Failed, at, w.opt.Name, ""); err != nil {
 			return err
 		}
-		t.Summary, t.Details, t.Issues, t.Lease, t.SessionID = res.Summary, res.Details, res.Issues, nil, r.session
-		t.Record(at, task.Event{Kind: task.EventRunFinished, By: w.opt.Name, Status: string(res.Status),
-			Session: r.session, Text: res.Summary})
+		w.takeResult(t, at, r, res)
 		if len(paths) > 0 {
 			t.Record(at, task.Event{Kind: task.EventRollback, By: w.opt.Name, Text: strings.Join(paths, ", ")})
 		}

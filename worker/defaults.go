@@ -25,20 +25,20 @@ func (w *worker) useDefaults(t *task.Task, due []int, at time.Time, why string) 
 			return TimeoutDeferred, t.SetState(task.Deferred, at, by, why+"; an approval has no default")
 		}
 	}
-	var ans []task.Answer
+	var withDefault []int
 	for _, i := range due {
-		q := t.Questions[i]
-		if strings.TrimSpace(q.Default) == "" {
+		if strings.TrimSpace(t.Questions[i].Default) == "" {
 			expireQuestion(t, i, at, by, why+"; no default")
 			continue
 		}
-		ans = append(ans, task.Answer{QuestionID: q.ID, Values: defaultValues(q), Comment: "default, " + why})
+		withDefault = append(withDefault, i)
 	}
-	for _, a := range ans {
-		err := t.Answer([]task.Answer{a}, at, by)
+	for _, i := range withDefault {
+		q := t.Questions[i]
+		err := t.Answer([]task.Answer{{QuestionID: q.ID, Values: defaultValues(q), Comment: "default, " + why}}, at, by)
 		var ae *task.AnswerError
 		if errors.As(err, &ae) {
-			expireQuestion(t, indexOf(t, a.QuestionID), at, by, why+"; its default does not fit: "+ae.Reason)
+			expireQuestion(t, i, at, by, why+"; its default does not fit: "+ae.Reason)
 			continue
 		}
 		if err != nil {
@@ -60,15 +60,6 @@ func defaultValues(q task.Question) []string {
 		return []string{q.Default}
 	}
 	return strings.Split(q.Default, ",")
-}
-
-func indexOf(t *task.Task, id string) int {
-	for i, q := range t.Questions {
-		if q.ID == id {
-			return i
-		}
-	}
-	return -1
 }
 
 // waiting reports whether any typed question of t is still pending.

@@ -26,7 +26,7 @@ func (w *worker) gate(r *run, res agent.Result, p task.HumanPolicy, why string) 
 			return fmt.Errorf("%s: %w", r.t.ID, err)
 		}
 	}
-	commit, paths, err := w.parkWork(r, "awaiting approval")
+	commit, paths, err := w.parkPaths(r, "awaiting approval", paths)
 	if err != nil {
 		return err
 	}
@@ -37,9 +37,7 @@ func (w *worker) gate(r *run, res agent.Result, p task.HumanPolicy, why string) 
 		return w.noHuman(r, res, commit, paths, []task.Question{q}, context)
 	}
 	t, err := w.finish(r, func(t *task.Task, at time.Time) error {
-		t.Summary, t.Details, t.Issues, t.Lease, t.SessionID = res.Summary, res.Details, res.Issues, nil, r.session
-		t.Record(at, task.Event{Kind: task.EventRunFinished, By: w.opt.Name, Status: string(res.Status),
-			Session: r.session, Text: res.Summary})
+		w.takeResult(t, at, r, res)
 		recordParked(t, at, w.opt.Name, commit, paths)
 		ask(t, at, []task.Question{q}, context, w.expiry(p, at))
 		return t.SetState(task.AwaitingInput, at, w.opt.Name, "held for approval: "+why)
@@ -120,10 +118,7 @@ func (w *worker) approve(r *run, q *task.Question, unparked string, paths []stri
 		by = e.By
 	}
 	return w.commit(r, "approved by "+by, func(t *task.Task, at time.Time) {
-		if unparked != "" {
-			t.Record(at, task.Event{Kind: task.EventUnparked, By: w.opt.Name, Commit: unparked,
-				Text: "restored " + strings.Join(paths, ", ")})
-		}
+		recordUnparked(t, at, w.opt.Name, unparked, paths)
 	})
 }
 

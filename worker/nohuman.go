@@ -28,8 +28,7 @@ func (w *worker) noHuman(r *run, res agent.Result, commit string, paths []string
 			res.Issues, nil, r.session
 		t.Question, t.QuestionContext = texts[0], context
 		if res.Status != "" { // a conflict asks before any run
-			t.Record(at, task.Event{Kind: task.EventRunFinished, By: w.opt.Name, Status: string(res.Status),
-				Session: r.session, Text: res.Summary})
+			w.recordRun(t, at, r, res)
 		}
 		recordParked(t, at, w.opt.Name, commit, paths)
 		return t.SetState(task.Failed, at, w.opt.Name, NoHumanSummary+" (human: false)")

@@ -19,8 +19,16 @@ func ParkRef(id string) string { return "refs/bh/parked/" + id }
 // commit. It returns the snapshot commit ("" when there was nothing).
 func (w *worker) parkWork(r *run, why string) (string, []string, error) {
 	paths, err := w.repo.Changed(r.base)
-	if err != nil || len(paths) == 0 {
+	if err != nil {
 		return "", nil, err
+	}
+	return w.parkPaths(r, why, paths)
+}
+
+// parkPaths is parkWork for paths the caller already listed.
+func (w *worker) parkPaths(r *run, why string, paths []string) (string, []string, error) {
+	if len(paths) == 0 {
+		return "", nil, nil
 	}
 	commit, err := w.repo.Park(ParkRef(r.t.ID), r.base, paths, fmt.Sprintf("bh: %s %s\n\nbh-task: %s\n", r.t.ID, why, r.t.ID))
 	if err != nil {
@@ -43,9 +51,7 @@ func (w *worker) park(r *run, res agent.Result, to task.State) error {
 	}
 	var texts []string
 	t, err := w.finish(r, func(t *task.Task, at time.Time) error {
-		t.Summary, t.Details, t.Issues, t.Lease, t.SessionID = res.Summary, res.Details, res.Issues, nil, r.session
-		t.Record(at, task.Event{Kind: task.EventRunFinished, By: w.opt.Name, Status: string(res.Status),
-			Session: r.session, Text: res.Summary})
+		w.takeResult(t, at, r, res)
 		recordParked(t, at, w.opt.Name, commit, paths)
 		if to == task.Blocked {
 			texts = block(t, res)
@@ -84,10 +90,30 @@ func block(t *task.Task, res agent.Result) []string {
 	return []string{why}
 }
 
+// takeResult puts the agent's result on t and releases the run's lease,
+// keeping the session for the next run.
+func (w *worker) takeResult(t *task.Task, at time.Time, r *run, res agent.Result) {
+	t.Summary, t.Details, t.Issues, t.Lease, t.SessionID = res.Summary, res.Details, res.Issues, nil, r.session
+	w.recordRun(t, at, r, res)
+}
+
+// recordRun records the end of r's run with the agent's result.
+func (w *worker) recordRun(t *task.Task, at time.Time, r *run, res agent.Result) {
+	t.Record(at, task.Event{Kind: task.EventRunFinished, By: w.opt.Name, Status: string(res.Status),
+		Session: r.session, Text: res.Summary})
+}
+
 func recordParked(t *task.Task, at time.Time, by, commit string, paths []string) {
 	if commit != "" {
 		t.Record(at, task.Event{Kind: task.EventParked, By: by, Commit: commit,
 			Text: ParkRef(t.ID) + ": " + strings.Join(paths, ", ")})
+	}
+}
+
+func recordUnparked(t *task.Task, at time.Time, by, commit string, paths []string) {
+	if commit != "" {
+		t.Record(at, task.Event{Kind: task.EventUnparked, By: by, Commit: commit,
+			Text: "restored " + strings.Join(paths, ", ")})
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
@@ -102,10 +101,7 @@ func (w *worker) begin(id, unparked string, paths []string) (*task.Task, error) 
 			return errNotOurs
 		}
 		at := w.now()
-		if unparked != "" {
-			t.Record(at, task.Event{Kind: task.EventUnparked, By: w.opt.Name, Commit: unparked,
-				Text: "restored " + strings.Join(paths, ", ")})
-		}
+		recordUnparked(t, at, w.opt.Name, unparked, paths)
 		if t.SessionID == "" {
 			t.SessionID = uuid.NewString()
 		}

@@ -73,7 +73,7 @@ func buildEntry(c task.NotifyConfig, n *Notifier) ([]*sink, error) {
 			return nil, fmt.Errorf("webhook must be an http or https URL")
 		}
 		w := &webhook{url: c.Webhook, timeout: timeout, attempts: n.tune.attempts, backoff: n.tune.backoff}
-		add("webhook "+u.Scheme+"://"+u.Host, w.deliver)
+		add(webhookName(u), w.deliver)
 	}
 	if c.Desktop {
 		d := &desktop{timeout: timeout, logf: n.logf}
@@ -94,7 +94,7 @@ func describe(c task.NotifyConfig) string {
 	}
 	if c.Webhook != "" {
 		if u, err := url.Parse(c.Webhook); err == nil && u.Host != "" {
-			parts = append(parts, "webhook "+u.Scheme+"://"+u.Host)
+			parts = append(parts, webhookName(u))
 		} else {
 			parts = append(parts, "webhook")
 		}
@@ -107,6 +107,10 @@ func describe(c task.NotifyConfig) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// webhookName names a webhook by scheme and host only: its path is often a
+// secret token.
+func webhookName(u *url.URL) string { return "webhook " + u.Scheme + "://" + u.Host }
 
 func short(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
