@@ -65,7 +65,7 @@ func (c *Claude) Run(ctx context.Context, req Request) (*Outcome, error) {
 	}
 	env := append([]string{"BH_TASK_ID=" + req.TaskID, "BH_SESSION_ID=" + req.SessionID}, req.Env...)
 	p := proc{argv: append([]string{c.cfg.Binary}, c.Args(req)...), dir: req.Dir, env: env,
-		stdin: req.Prompt, timeout: timeoutOf(req, c.cfg.Timeout), grace: c.grace}
+		stdin: req.Prompt, timeout: timeoutOf(req, c.cfg.Timeout), grace: c.grace, started: req.Started}
 	res, err := p.run(ctx)
 	if err != nil {
 		return nil, err

@@ -37,9 +37,13 @@ func newE2E(t *testing.T, cfg ClaudeConfig, script fakeapi.Script) *e2e {
 func (e *e2e) run(t *testing.T, prompt, session string, resume bool) (*Outcome, error) {
 	t.Helper()
 	start := time.Now()
+	pgid := 0
 	out, err := e.claude.Run(context.Background(), Request{Prompt: prompt, Dir: e.dir, SessionID: session,
-		Resume: resume, TaskID: "bh-test", Env: e.env})
+		Resume: resume, TaskID: "bh-test", Env: e.env, Started: func(g int) { pgid = g }})
 	t.Logf("claude run took %s", time.Since(start).Round(time.Millisecond))
+	if pgid <= 0 {
+		t.Errorf("Request.Started was not called with claude's process group id")
+	}
 	return out, err
 }
 

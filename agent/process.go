@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -23,6 +22,7 @@ type proc struct {
 	stdin   string
 	timeout time.Duration
 	grace   time.Duration
+	started func(pgid int) // called once the process runs; may be nil
 }
 
 // procResult is a process that exited by itself.
@@ -35,7 +35,10 @@ type procResult struct {
 // run starts p in its own process group and waits for it. A timeout or a
 // cancelled ctx stops the whole group (the agent's own children included)
 // with SIGTERM, then SIGKILL after the grace period, and yields a *RunError
-// holding whatever output there was.
+// holding whatever output there was. Each of stdout and stderr is kept up
+// to MaxOutputBytes (see capWriter). On Linux the agent is also killed if
+// the worker dies (see sysProcAttr); its children are not, which is what
+// p.started and KillGroup are for.
 func (p proc) run(ctx context.Context) (procResult, error) {
 	if len(p.argv) == 0 {
 		return procResult{}, runErrorf(nil, "agent command is empty")
@@ -44,13 +47,14 @@ func (p proc) run(ctx context.Context) (procResult, error) {
 	if grace <= 0 {
 		grace = defaultGrace
 	}
-	var stdout, stderr bytes.Buffer
+	stdout := newCapWriter(MaxOutputBytes, OutputTailBytes)
+	stderr := newCapWriter(MaxOutputBytes, OutputTailBytes)
 	cmd := exec.Command(p.argv[0], p.argv[1:]...)
 	cmd.Dir = p.dir
 	cmd.Env = append(os.Environ(), p.env...)
 	cmd.Stdin = strings.NewReader(p.stdin)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.SysProcAttr = sysProcAttr()
 	// A grandchild that escaped the group could hold the pipes open forever.
 	cmd.WaitDelay = grace
 	start := time.Now()
@@ -60,6 +64,9 @@ func (p proc) run(ctx context.Context) (procResult, error) {
 	pgid := cmd.Process.Pid
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	if p.started != nil {
+		p.started(pgid)
+	}
 
 	var timeout <-chan time.Time
 	if p.timeout > 0 {

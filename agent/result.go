@@ -69,7 +69,8 @@ var ErrNoResult = errors.New("no result object with a valid status")
 
 // ParseResult reads an agent's answer: the whole text as a JSON object, or
 // else the last JSON object inside it (fenced or bare) whose status is valid.
-// It then normalises questions so that callers can rely on them.
+// It then normalises questions so that callers can rely on them, and caps
+// each text field at MaxTextBytes.
 func ParseResult(text []byte) (Result, error) {
 	objs := jsonObjects(text)
 	var firstErr error
@@ -118,6 +119,7 @@ func decodeResult(obj []byte) (Result, error) {
 	if r.Status == StatusNeedsInput && r.Question == "" {
 		return Result{}, errors.New("needs_input result without a question or summary")
 	}
+	r.capText()
 	return r, nil
 }
 

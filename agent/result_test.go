@@ -45,6 +45,15 @@ func TestParseResult(t *testing.T) {
 				Questions: []Question{{Question: "Can you grant access?", Type: QuestionFreeform}}}},
 		{"wrongly typed optional field is dropped", `{"status":"completed","summary":"s","confidence":"high"}`,
 			Result{Status: StatusCompleted, Summary: "s"}},
+		{"after a broken object", `{"status":"failed", oops {"status":"completed","summary":"s"}`,
+			Result{Status: StatusCompleted, Summary: "s"}},
+		{"stray quote in prose before it", `I set {"x": "y} then: {"status":"completed","summary":"s"}`,
+			Result{Status: StatusCompleted, Summary: "s"}},
+		{"after 1 MB of nested unterminated json", strings.Repeat(`{"a":`, 1<<20/5) +
+			"\n```json\n{\"status\":\"completed\",\"summary\":\"s\"}\n```",
+			Result{Status: StatusCompleted, Summary: "s"}},
+		{"after 1 MB of quote braces", strings.Repeat(`{"`, 1<<20/2) + `{"status":"completed","summary":"s"}`,
+			Result{Status: StatusCompleted, Summary: "s"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -15,6 +15,11 @@ type Request struct {
 	TaskID    string        // for the agent's environment and logs
 	Timeout   time.Duration // 0 means none beyond the runner's own
 	Env       []string      // extra environment, "KEY=value", overriding the inherited one
+
+	// Started, if set, is called with the agent's process group id as soon
+	// as the agent runs, before Run waits for it, so that the caller can
+	// write it down: should the caller die, KillGroup stops what is left.
+	Started func(pgid int)
 }
 
 // Outcome is a run that ended with a readable result.

@@ -20,12 +20,12 @@ func newCmdDiff(f *Factory, runF func(*DiffOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "diff <id>",
 		Short: "Show the partial work parked for a task",
-		Long: `Show the agent's partial work that waits, out of the working tree, under
-refs/bh/parked/<id> while its task waits for an answer (or was stopped, or
-its agent failed). It is the patch of only the agent's changes, even in files
-you edited too; --stat summarises it. The worker puts it back when the task
-resumes. With --json, print one object: taskId, ref, commit, base, paths and
-diff.
+		Long: `Show the agent's partial work on a task that waits for an answer (or was
+stopped, or whose agent failed). The work stays in the task's worktree and
+is snapshotted under refs/bh/parked/<id>; this is the patch of everything
+the agent changed since its branch left yours, and --stat summarises it.
+With --json, print one object: taskId, ref, commit, base, worktree, paths
+and diff.
 
 Exit codes:
   0  the parked work was shown
@@ -48,12 +48,13 @@ Exit codes:
 
 // diffView is bh diff --json. Its field names are part of bh's interface.
 type diffView struct {
-	TaskID string   `json:"taskId"`
-	Ref    string   `json:"ref"`
-	Commit string   `json:"commit"`
-	Base   string   `json:"base"` // HEAD when the work was parked
-	Paths  []string `json:"paths"`
-	Diff   string   `json:"diff"`
+	TaskID   string   `json:"taskId"`
+	Ref      string   `json:"ref"`
+	Commit   string   `json:"commit"`
+	Base     string   `json:"base"`     // the commit the work builds on
+	Worktree string   `json:"worktree"` // where the work is, while its worktree exists
+	Paths    []string `json:"paths"`
+	Diff     string   `json:"diff"`
 }
 
 func diffRun(opts *DiffOptions) error {
@@ -66,20 +67,31 @@ func diffRun(opts *DiffOptions) error {
 		return err
 	}
 	ref := worker.ParkRef(id)
-	info, err := r.Parked(ref)
+	snap, err := r.Ref(ref)
 	if err != nil {
 		return err
 	}
-	if info == nil {
+	if snap == "" {
 		return withHint(fmt.Errorf("%s has no parked work", id), noParkHint(s, id))
 	}
-	d, err := r.ParkedDiff(ref, opts.Stat)
+	base, err := r.Parent(snap)
+	if err != nil {
+		return err
+	}
+	d, err := r.Diff(base, snap, opts.Stat)
 	if err != nil {
 		return err
 	}
 	if opts.JSON {
-		return writeJSON(opts.IO.Out, diffView{TaskID: id, Ref: ref, Commit: info.Commit, Base: info.Base,
-			Paths: info.Paths, Diff: d})
+		paths, err := r.ChangedPaths(base, snap)
+		if err != nil {
+			return err
+		}
+		v := diffView{TaskID: id, Ref: ref, Commit: snap, Base: base, Paths: paths, Diff: d}
+		if wt, _ := r.OpenWorktree(worker.WorktreePath(s, r, id), worker.Branch(id)); wt != nil {
+			v.Worktree = wt.Path
+		}
+		return writeJSON(opts.IO.Out, v)
 	}
 	_, err = fmt.Fprint(opts.IO.Out, d)
 	return err
@@ -95,7 +107,7 @@ func noParkHint(s *task.Store, id string) string {
 	case task.Closed:
 		return "its work was committed: git log --grep 'bh-task: " + id + "'"
 	case task.InProgress:
-		return "its agent works in the working tree now: git status"
+		return "its agent is working on it now, in its own worktree"
 	}
 	return ""
 }

@@ -105,16 +105,16 @@ func TestWorkerWithRealClaude(t *testing.T) {
 	if got := gitE2E(t, dir, "show", commitA+":a.txt"); got != "a" {
 		t.Errorf("a.txt in A's commit = %q", got)
 	}
-	// B: rolled back; the user's untracked notes untouched.
+	// B: discarded; the user's untracked notes untouched.
 	if _, err := os.Stat(filepath.Join(dir, "b.txt")); !os.IsNotExist(err) {
-		t.Errorf("b.txt after B failed: %v, want it rolled back", err)
+		t.Errorf("b.txt after B failed: %v, want it nowhere", err)
 	}
 	if got := readE2E(t, dir, "notes.txt"); got != "the user's notes\n" {
 		t.Errorf("notes.txt = %q", got)
 	}
-	// C: parked, out of the tree and out of every commit.
+	// C: parked in its worktree, out of the user's tree and out of every commit.
 	if _, err := os.Stat(filepath.Join(dir, "c1.txt")); !os.IsNotExist(err) {
-		t.Errorf("c1.txt after C asked: %v, want it parked out of the tree", err)
+		t.Errorf("c1.txt after C asked: %v, want it out of the user's tree", err)
 	}
 	if tree := gitE2E(t, dir, "ls-tree", "-r", "--name-only", "HEAD"); strings.Contains(tree, "c1.txt") || strings.Contains(tree, "b.txt") {
 		t.Errorf("HEAD's tree holds C's or B's work:\n%s", tree)
@@ -129,6 +129,22 @@ func TestWorkerWithRealClaude(t *testing.T) {
 	firstC := requestsFor(srv, titleC)
 	if len(firstC) != 2 {
 		t.Fatalf("C's first run made %d requests, want 2", len(firstC))
+	}
+
+	// C's work waits in its worktree, which is then removed (as a user's
+	// cleanup might): the resume recreates it at the same path, where claude
+	// files C's session, from the parked snapshot.
+	wtPath := ""
+	for _, l := range strings.Split(gitE2E(t, dir, "worktree", "list", "--porcelain"), "\n") {
+		if p, ok := strings.CutPrefix(l, "worktree "); ok && filepath.Base(p) == c {
+			wtPath = p
+		}
+	}
+	if wtPath == "" || readE2E(t, wtPath, "c1.txt") != "c1 draft\n" {
+		t.Fatalf("C's worktree %q does not hold its partial work", wtPath)
+	}
+	if err := os.RemoveAll(wtPath); err != nil {
+		t.Fatal(err)
 	}
 
 	bhE2E(t, dir, "respond", c, answer)
@@ -151,6 +167,9 @@ func TestWorkerWithRealClaude(t *testing.T) {
 		t.Errorf("resumed request's tool calls = %+v, want the earlier Write of c1.txt", resumed.ToolUses())
 	}
 	ct := bhTask(t, dir, c)
+	if e, ok := lastHistory(ct, task.EventUnparked); !ok || !strings.Contains(e.Text, "worktree recreated at "+wtPath) {
+		t.Errorf("C's history does not record its worktree recreated at %s: %+v", wtPath, e)
+	}
 	if ct.SessionID != asked.SessionID {
 		t.Errorf("C's session went from %s to %s: the resume did not keep it", asked.SessionID, ct.SessionID)
 	}
@@ -183,4 +202,13 @@ func TestWorkerWithRealClaude(t *testing.T) {
 	if st := gitE2E(t, dir, "status", "--porcelain"); !strings.Contains(st, "?? notes.txt") || strings.Contains(st, "c1.txt") {
 		t.Errorf("git status after C:\n%s", st)
 	}
+}
+
+func lastHistory(t *task.Task, kind string) (task.Event, bool) {
+	for i := len(t.History) - 1; i >= 0; i-- {
+		if t.History[i].Kind == kind {
+			return t.History[i], true
+		}
+	}
+	return task.Event{}, false
 }

@@ -15,7 +15,19 @@ const (
 	exitOK    = 0
 	exitError = 1
 	exitUsage = 2
+	// exitCannotStart is a worker that cannot work here at all (no agent,
+	// no git identity, no branch to land on): one clear error, no task touched.
+	exitCannotStart = 3
 )
+
+// exitCodeError gives an error an exit code of its own.
+type exitCodeError struct {
+	err  error
+	code int
+}
+
+func (e *exitCodeError) Error() string { return e.err.Error() }
+func (e *exitCodeError) Unwrap() error { return e.err }
 
 // usageError is a mistake in how bh was called: exit code 2.
 type usageError struct{ err error }
@@ -80,11 +92,14 @@ func allowedFrom(from task.State) []string {
 
 func exitCode(err error) int {
 	var u *usageError
+	var c *exitCodeError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &u):
 		return exitUsage
+	case errors.As(err, &c):
+		return c.code
 	}
 	return exitError
 }

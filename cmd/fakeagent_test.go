@@ -22,6 +22,7 @@ import (
 //
 //	match TEXT       the plan is for prompts containing TEXT (its first line)
 //	on first|resume  the lines after it run only on a first or a resumed run
+//	on answer TEXT   ... only when the prompt holds TEXT (on noanswer: when not)
 //	write PATH TEXT  write TEXT and a newline to PATH (in the repository)
 //	rm PATH          remove PATH
 //	expect TEXT      exit 3 unless the prompt contains TEXT
@@ -64,7 +65,16 @@ func playPlan() error {
 	for _, l := range lines {
 		verb, arg, _ := strings.Cut(l, " ")
 		if verb == "on" {
-			active = (arg == "resume") == resume
+			// on first|resume, or on answer TEXT / on noanswer TEXT: the
+			// prompt holds TEXT or not (a run killed before it asked resumes
+			// without an answer).
+			when, text, _ := strings.Cut(arg, " ")
+			switch when {
+			case "answer", "noanswer":
+				active = strings.Contains(prompt, text) == (when == "answer")
+			default:
+				active = (arg == "resume") == resume
+			}
 			continue
 		}
 		if !active {

@@ -102,6 +102,7 @@ func newRootCmd(f *Factory) *cobra.Command {
 		newCmdWorker(f, nil),
 		newCmdClaim(f, nil),
 		newCmdDiff(f, nil),
+		newCmdLand(f, nil),
 		newCmdDemo(f, nil),
 		newCmdCompletion(f),
 	)

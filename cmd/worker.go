@@ -18,6 +18,7 @@ type WorkerOptions struct {
 	base
 	Ctx      context.Context
 	Once     bool
+	Jobs     int
 	Timeout  time.Duration
 	AgentCmd string
 }
@@ -26,15 +27,24 @@ func newCmdWorker(f *Factory, runF func(*WorkerOptions) error) *cobra.Command {
 	opts := &WorkerOptions{}
 	c := &cobra.Command{
 		Use:   "worker",
-		Short: "Run the coding agent on ready tasks, one at a time",
-		Long: `Take ready tasks one at a time, in queue order, and run the coding agent on
-each (Claude Code unless .bh/config.yaml says otherwise). Its result decides:
+		Short: "Run the coding agent on ready tasks, each in its own worktree",
+		Long: `Take ready tasks in queue order, up to -j at once (workers: in the config),
+and run the coding agent on each (Claude Code unless .bh/config.yaml says
+otherwise) in a linked worktree of its own, on branch bh/<id>, outside your
+working tree. Its result decides:
 
-  completed    exactly the agent's changes are committed with the task file
-  failed       exactly the agent's changes are rolled back
-  blocked,     the partial work is parked under refs/bh/parked/<id> (see
-  needs_input  bh diff <id>) and the task waits; once answered with
-               bh respond, the worker resumes the same agent session
+  completed    the agent's changes and the task file become one commit on
+               bh/<id>, landed on your branch: rebased if the branch moved,
+               then fast-forwarded, git refusing to overwrite your changes
+               (land: branch in the config keeps it on bh/<id> instead)
+  failed       the worktree and its changes are discarded
+  blocked,     the worktree is kept as it is and snapshotted under
+  needs_input  refs/bh/parked/<id> (see bh diff <id>); once answered with
+               bh respond, the worker resumes the same agent session there
+
+A landing that git refuses because of your uncommitted changes asks you
+(land after you commit or stash them: bh land <id>, or keep the branch);
+a rebase conflict goes back to the agent's session to resolve.
 
 A task with gate: approval (or a completion below the config's
 gate.belowConfidence) is parked instead of committed and waits for
@@ -44,18 +54,24 @@ with human: false fails where it would have waited for a human. A question
 nobody answers within its humanTimeout is handled as its onTimeout says:
 fail, defer, default (take each question's default answer) or remind.
 
-Your own edits and untracked files are never committed nor touched. Progress
-goes to stderr; with --json, one object per event goes to stdout.
+Your working tree is never written by a run: only a landing touches it,
+through git merge --ff-only. Worktrees live in bh's state dir
+(worktree.dir in the config); worktree.copy and worktree.setup prepare
+them. A worker killed at any point finishes its runs on the next start.
+Progress goes to stderr; with --json, one object per event goes to stdout.
 
 The worker runs until interrupted; with --once it stops when no task is
-ready. The first Ctrl-C lets the running agent finish and its result be
-applied; a second one stops the agent, parks its work and reopens the task.
-Only one worker runs in a working tree at a time.
+ready. The first Ctrl-C lets the running agents finish and their results be
+applied; a second one stops the agents, parks their work and reopens the
+tasks. Only one worker runs in a repository at a time.
 
 Exit codes:
   0  stopped cleanly
-  1  error: another worker runs here, a git merge or rebase is in progress, ...`,
+  1  error: another worker runs here, ...
+  3  the worker cannot start: the agent is missing, git has no identity,
+     or HEAD is detached and no target branch is named`,
 		Example: `  bh worker
+  bh worker -j 3
   bh worker --once --timeout 20m
   bh worker --agent-cmd "./my-agent --fast"`,
 		Args: argsRange(0, 0, "no arguments"),
@@ -68,6 +84,7 @@ Exit codes:
 		},
 	}
 	c.Flags().BoolVar(&opts.Once, "once", false, "stop when no task is ready instead of waiting for more")
+	c.Flags().IntVarP(&opts.Jobs, "jobs", "j", 0, "run up to `N` agents at once (default: workers: in the config, else 1)")
 	c.Flags().DurationVar(&opts.Timeout, "timeout", 0, "stop an agent that runs longer than `DURATION` (20m, 1h)")
 	c.Flags().StringVar(&opts.AgentCmd, "agent-cmd", "", "run this shell `COMMAND` as the agent instead of the configured one")
 	return c
@@ -76,6 +93,9 @@ Exit codes:
 func workerRun(opts *WorkerOptions) error {
 	if opts.Timeout < 0 {
 		return usageErrorf("--timeout must be positive")
+	}
+	if opts.Jobs < 0 || opts.Jobs > task.MaxWorkers {
+		return usageErrorf("-j must be 1 to %d", task.MaxWorkers)
 	}
 	s, err := opts.Store()
 	if err != nil {
@@ -98,10 +118,15 @@ func workerRun(opts *WorkerOptions) error {
 	defer cancelStop()
 	defer onInterrupt(ctx, p, cancelStop, cancelKill)()
 
-	err = worker.Run(stop, kill, s, worker.Options{Report: p.report, Once: opts.Once, Timeout: opts.Timeout})
+	err = worker.Run(stop, kill, s, worker.Options{Report: p.report, Once: opts.Once, Jobs: opts.Jobs,
+		Timeout: opts.Timeout})
 	var busy *worker.BusyError
-	if errors.As(err, &busy) {
+	var pre *worker.PreflightError
+	switch {
+	case errors.As(err, &busy):
 		return withHint(err, "stop the other worker first, or let it do the work")
+	case errors.As(err, &pre):
+		return &exitCodeError{err: err, code: exitCannotStart}
 	}
 	if err != nil {
 		return err

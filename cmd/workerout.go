@@ -19,9 +19,10 @@ type progress struct {
 	json   bool
 	lookup func(string) (*task.Task, error) // the task behind an event; may be nil
 
-	mu      sync.Mutex // events and Ctrl-C notices come from different goroutines
-	running string     // the task whose agent runs now
-	ran     int        // tasks taken
+	mu      sync.Mutex           // events and Ctrl-C notices come from different goroutines
+	running []string             // the tasks whose agents run now, in the order they started
+	started map[string]time.Time // when each of them started
+	ran     int                  // tasks taken
 
 	every    time.Duration // how often a running task is reported; 0: tickEvery
 	tickDone chan struct{} // closed when the running task finishes
@@ -32,15 +33,13 @@ func (p *progress) report(e worker.Event) {
 	defer p.mu.Unlock()
 	switch e.Kind {
 	case worker.Started:
-		p.running = e.Task
 		p.ran++
 		p.startTick(e.Task)
 	case worker.Finished:
-		if p.running == "" {
-			p.ran++ // an approved commit or a conflict: no agent started
+		if _, ok := p.started[e.Task]; !ok {
+			p.ran++ // an approved commit or a landing decision: no agent started
 		}
-		p.running = ""
-		p.stopTick()
+		p.stopTick(e.Task)
 	}
 	if p.json {
 		p.writeJSON(p.eventLine(e))
@@ -54,16 +53,17 @@ func (p *progress) interrupted(force bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.json {
-		p.writeJSON(eventLine{Kind: "stopping", At: time.Now().UTC(), TaskID: p.running, Force: force})
+		p.writeJSON(eventLine{Kind: "stopping", At: time.Now().UTC(), TaskID: strings.Join(p.running, ","), Force: force})
 		return
 	}
+	ids := strings.Join(p.running, ", ")
 	switch {
-	case p.running == "":
+	case ids == "":
 		fmt.Fprintln(p.w, p.io.Yellow("stopping"))
 	case !force:
-		fmt.Fprintln(p.w, p.io.Yellow(fmt.Sprintf("finishing %s, press Ctrl-C again to stop it", p.running)))
+		fmt.Fprintln(p.w, p.io.Yellow(fmt.Sprintf("finishing %s, press Ctrl-C again to stop it", ids)))
 	default:
-		fmt.Fprintln(p.w, p.io.Yellow(fmt.Sprintf("stopping %s: its work will be parked", p.running)))
+		fmt.Fprintln(p.w, p.io.Yellow(fmt.Sprintf("stopping %s: its work will be parked", ids)))
 	}
 }
 
@@ -116,8 +116,19 @@ func (p *progress) finished(e worker.Event) {
 			parked()
 			fmt.Fprintf(w, "  %s\n", io.Faint("to let it ask: bh update "+e.Task+" --human=true && bh reopen "+e.Task))
 		} else if len(e.Paths) > 0 {
-			fmt.Fprintf(w, "  rolled back: %s\n", strings.Join(e.Paths, ", "))
+			fmt.Fprintf(w, "  discarded: %s\n", strings.Join(e.Paths, ", "))
 		}
+	case worker.SetupFailed:
+		fmt.Fprintf(w, "%s %s failed: %s\n", io.Red("✗"), id, e.Summary)
+		fmt.Fprintf(w, "  %s\n", io.Faint("fix worktree.copy or worktree.setup in .bh/config.yaml, then: bh reopen "+e.Task))
+	case worker.Kept:
+		fmt.Fprintf(w, "%s %s completed in %s — kept on branch bh/%s%s\n", io.Green("✓"), id, took, e.Task,
+			io.Faint(fmt.Sprintf(" (commit %.7s; land it with: bh land %s)", e.Commit, e.Task)))
+	case worker.Held:
+		fmt.Fprintf(w, "%s %s is done, but git would not land it over your uncommitted changes\n", io.Magenta("❓"), id)
+		fmt.Fprintf(w, "  %s\n", e.Summary)
+		fmt.Fprintf(w, "  %s\n", io.Faint(fmt.Sprintf("commit or stash them, then: bh land %s | keep it on its branch: bh respond %s --choice keep",
+			e.Task, e.Task)))
 	case worker.AgentError:
 		fmt.Fprintf(w, "%s %s failed in %s: agent error: %s\n", io.Red("✗"), id, took, e.Summary)
 		if l := p.runLog(e); l != "" {
@@ -128,16 +139,18 @@ func (p *progress) finished(e worker.Event) {
 		fmt.Fprintf(w, "%s %s blocked: %s\n", io.Red("⊘"), id, e.Question)
 		parked()
 		fmt.Fprintf(w, "  %s\n", io.Faint("once it is unblocked: bh reopen "+e.Task))
-	case worker.NeedsInput, worker.Conflict:
-		head := "needs human input"
-		if e.Outcome == worker.Conflict {
-			head = "needs human input: its parked work conflicts with the working tree"
+	case worker.Conflict:
+		if len(e.Questions) == 0 { // the agent resolves it: the task is open again
+			fmt.Fprintf(w, "↻ %s %s\n", id, e.Summary)
+			break
 		}
-		fmt.Fprintf(w, "%s %s %s\n", io.Magenta("❓"), id, head)
+		fmt.Fprintf(w, "%s %s needs human input: %s\n", io.Magenta("❓"), id, e.Summary)
 		p.questions(e)
-		if e.Outcome == worker.NeedsInput {
-			parked()
-		}
+		fmt.Fprintf(w, "  %s\n", io.Faint("answer with: "+p.answerHint(e.Task)))
+	case worker.NeedsInput:
+		fmt.Fprintf(w, "%s %s needs human input\n", io.Magenta("❓"), id)
+		p.questions(e)
+		parked()
 		fmt.Fprintf(w, "  %s\n", io.Faint("answer with: "+p.answerHint(e.Task)))
 	case worker.Gated:
 		p.gated(e)

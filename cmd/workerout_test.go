@@ -23,9 +23,15 @@ func TestProgressLines(t *testing.T) {
 			Paths: []string{"x.go"}, Elapsed: 1500 * time.Millisecond},
 			"⊘ tm-a1 blocked: no CI token\n  parked: x.go (bh diff tm-a1)\n  once it is unblocked: bh reopen tm-a1\n"},
 		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: worker.Conflict, Questions: []string{"Resolve x.go?"},
-			Paths: []string{"x.go"}},
-			"❓ tm-a1 needs human input: its parked work conflicts with the working tree\n  Question: Resolve x.go?\n" +
+			Summary: "landing on main conflicts in x.go", Paths: []string{"x.go"}},
+			"❓ tm-a1 needs human input: landing on main conflicts in x.go\n  Question: Resolve x.go?\n" +
 				"  answer with: bh respond tm-a1 \"...\"\n"},
+		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: worker.Conflict,
+			Summary: "landing on main conflicts in x.go; the agent resolves it"},
+			"↻ tm-a1 landing on main conflicts in x.go; the agent resolves it\n"},
+		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: worker.Failed, Summary: "cannot",
+			Paths: []string{"x.go"}, Elapsed: 2 * time.Second},
+			"✗ tm-a1 failed in 2s: cannot\n  discarded: x.go\n"},
 		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: worker.AgentError, Summary: "the agent timed out after 1m0s",
 			Elapsed: 61 * time.Second, Err: errors.New("timeout")},
 			"✗ tm-a1 failed in 1m1s: agent error: the agent timed out after 1m0s\n"},

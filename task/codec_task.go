@@ -6,7 +6,7 @@ package task
 
 // cacheLayout names the shape of Task that the codec below writes. Caches
 // written for another shape are ignored and rebuilt.
-const cacheLayout uint64 = 0x477ef38d0a0349e2
+const cacheLayout uint64 = 0xf0f6ffc385f157a6
 
 func encodeTask(e *enc, t *Task) {
 	e.str(t.ID)
@@ -48,6 +48,8 @@ func encodeTask(e *enc, t *Task) {
 	e.str(t.HumanTimeout)
 	e.str(t.OnTimeout)
 	e.bool(t.NeedsReview)
+	e.str(t.Target)
+	e.str(t.Land)
 	e.time(t.CreatedAt)
 	e.time(t.UpdatedAt)
 	// The last question asked goes twice: alone, for ListBrief, which stops
@@ -140,6 +142,8 @@ func decodeTask(d *dec, t *Task, brief bool) bool {
 	t.HumanTimeout = d.str()
 	t.OnTimeout = d.str()
 	t.NeedsReview = d.bool()
+	t.Target = d.str()
+	t.Land = d.str()
 	t.CreatedAt = d.time()
 	t.UpdatedAt = d.time()
 	var ask Event

@@ -17,6 +17,18 @@ type Config struct {
 	OnTimeout    string         `yaml:"onTimeout,omitempty" json:"onTimeout,omitempty"`
 	Gate         GateConfig     `yaml:"gate,omitempty" json:"gate"`
 	Notify       []NotifyConfig `yaml:"notify,omitempty" json:"notify,omitempty"`
+	// Workers is how many agents run at once (bh worker -j); 0 means 1.
+	Workers  int            `yaml:"workers,omitempty" json:"workers,omitempty"`
+	Target   string         `yaml:"target,omitempty" json:"target,omitempty"` // branch to land on; default: the checked-out one
+	Land     string         `yaml:"land,omitempty" json:"land,omitempty"`     // merge (default) or branch
+	Worktree WorktreeConfig `yaml:"worktree,omitempty" json:"worktree"`
+}
+
+// WorktreeConfig prepares the linked worktree each task's agent runs in.
+type WorktreeConfig struct {
+	Dir   string   `yaml:"dir,omitempty" json:"dir,omitempty"`     // parent of the task worktrees; default: bh's state dir
+	Copy  []string `yaml:"copy,omitempty" json:"copy,omitempty"`   // globs of ignored files to copy in (.env)
+	Setup string   `yaml:"setup,omitempty" json:"setup,omitempty"` // shell command run in the worktree before the agent
 }
 
 // AgentConfig picks and tunes the coding agent the worker runs.
@@ -65,6 +77,9 @@ func loadConfig(path string) (Config, error) {
 	}
 	if !ValidPrefix(c.Prefix) {
 		return c, fmt.Errorf("%s: prefix %q must be lower-case letters and digits, starting with a letter", path, c.Prefix)
+	}
+	if err := c.checkDelivery(); err != nil {
+		return c, fmt.Errorf("%s: %w", path, err)
 	}
 	for _, d := range []string{c.HumanTimeout, c.Agent.Timeout} {
 		if d != "" {

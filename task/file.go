@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/gofrs/flock"
 	"gopkg.in/yaml.v3"
@@ -61,6 +62,21 @@ func writeAtomic(tmpDir, path string, data []byte) error {
 		d.Close()
 	}
 	return nil
+}
+
+// CleanTemp removes temporary files of writes that a killed process left
+// in .bh/tmp, once they are older than age (a live writer is done within
+// milliseconds).
+func (s *Store) CleanTemp(age time.Duration) {
+	entries, err := os.ReadDir(filepath.Join(s.Dir, "tmp"))
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil && e.Name() != ".gitignore" && time.Since(fi.ModTime()) > age {
+			os.Remove(filepath.Join(s.Dir, "tmp", e.Name()))
+		}
+	}
 }
 
 // lock takes the per-task lock that serializes read-modify-write.

@@ -119,6 +119,50 @@ func (s *Store) Update(id string, fn func(t *Task) error) (*Task, error) {
 	return t, s.write(t)
 }
 
+// UpdateThen is Update with a step between deciding the new file and
+// writing it: then gets the file's new bytes, and the file is written only
+// if then succeeds, still under the task's lock. The worker lands a task's
+// commit (which holds those very bytes) this way, so that a task never
+// reads as closed without its commit, and the user's tree ends up with the
+// committed file.
+func (s *Store) UpdateThen(id string, fn func(t *Task) error, then func(data []byte) error) (*Task, error) {
+	l, err := s.lock(id)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Unlock()
+	t, err := s.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	if err := fn(t); err != nil {
+		return nil, err
+	}
+	t.UpdatedAt = s.now()
+	b, err := s.encode(t)
+	if err != nil {
+		return nil, err
+	}
+	if err := then(b); err != nil {
+		return nil, err
+	}
+	return t, s.writeFile(t.ID, b)
+}
+
+// PutFile replaces a task's file with data, which must decode as that task:
+// recovery writes back the bytes a landed commit holds.
+func (s *Store) PutFile(id string, data []byte) error {
+	if _, err := Decode(s.RelPath(id), data, id); err != nil {
+		return fmt.Errorf("write %s: %w", id, err)
+	}
+	l, err := s.lock(id)
+	if err != nil {
+		return err
+	}
+	defer l.Unlock()
+	return s.writeFile(id, data)
+}
+
 // Put replaces a task's file with t as given (bh edit), after checking that
 // it is a valid task. It takes the task's lock.
 func (s *Store) Put(t *Task) error {
@@ -131,19 +175,31 @@ func (s *Store) Put(t *Task) error {
 }
 
 func (s *Store) write(t *Task) error {
-	if t.brief {
-		return fmt.Errorf("write %s: listed without its history, the task cannot be written back; get it to change it", t.ID)
-	}
-	b, err := Encode(t)
+	b, err := s.encode(t)
 	if err != nil {
 		return err
 	}
-	// Refuse to write what bh could not read back.
-	if _, err := Decode(s.RelPath(t.ID), b, t.ID); err != nil {
-		return fmt.Errorf("write %s: %w", t.ID, err)
+	return s.writeFile(t.ID, b)
+}
+
+// encode renders t, refusing what bh could not read back.
+func (s *Store) encode(t *Task) ([]byte, error) {
+	if t.brief {
+		return nil, fmt.Errorf("write %s: listed without its history, the task cannot be written back; get it to change it", t.ID)
 	}
-	if err := writeAtomic(filepath.Join(s.Dir, "tmp"), s.Path(t.ID), b); err != nil {
-		return fmt.Errorf("write %s: %w", t.ID, err)
+	b, err := Encode(t)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := Decode(s.RelPath(t.ID), b, t.ID); err != nil {
+		return nil, fmt.Errorf("write %s: %w", t.ID, err)
+	}
+	return b, nil
+}
+
+func (s *Store) writeFile(id string, b []byte) error {
+	if err := writeAtomic(filepath.Join(s.Dir, "tmp"), s.Path(id), b); err != nil {
+		return fmt.Errorf("write %s: %w", id, err)
 	}
 	return nil
 }

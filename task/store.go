@@ -38,6 +38,9 @@ func Find(dir string) (*Store, error) {
 		return nil, err
 	}
 	for d := abs; ; d = filepath.Dir(d) {
+		if root, ok := markedRoot(d); ok {
+			return open(root)
+		}
 		if fi, err := os.Stat(filepath.Join(d, ".bh", "tasks")); err == nil && fi.IsDir() {
 			return open(d)
 		}

@@ -44,6 +44,10 @@ type Task struct {
 	OnTimeout    string `yaml:"onTimeout,omitempty" json:"onTimeout,omitempty"`
 	NeedsReview  bool   `yaml:"needsReview,omitempty" json:"needsReview,omitempty"`
 
+	// Where finished work goes; empty means the config's default.
+	Target string `yaml:"target,omitempty" json:"target,omitempty"` // the branch to land on
+	Land   string `yaml:"land,omitempty" json:"land,omitempty"`     // merge, or branch: keep it on bh/<id>
+
 	CreatedAt time.Time `yaml:"createdAt" json:"createdAt"`
 	UpdatedAt time.Time `yaml:"updatedAt" json:"updatedAt"`
 	History   []Event   `yaml:"history,omitempty" json:"history,omitempty"`

@@ -63,7 +63,7 @@ func TestCompletedCommitsOnlyTheAgentsWork(t *testing.T) {
 	if len(fin) != 1 || fin[0].Outcome != Completed || fin[0].Commit != gitT(t, dir, "rev-parse", "HEAD") {
 		t.Fatalf("finished events: %+v", fin)
 	}
-	if r := f.requests(); len(r) != 1 || r[0].Resume || r[0].SessionID != got.SessionID || r[0].Dir != dir {
+	if r := f.requests(); len(r) != 1 || r[0].Resume || r[0].SessionID != got.SessionID || r[0].Dir == dir {
 		t.Fatalf("request: %+v, task session %q", r, got.SessionID)
 	}
 }

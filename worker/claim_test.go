@@ -119,7 +119,7 @@ func TestWorkerLeavesHandClaimsAlone(t *testing.T) {
 func TestDeadLeases(t *testing.T) {
 	s := newStore(t)
 	w := &worker{s: s, opt: Options{}}
-	w.opt.defaults()
+	w.opt.defaults(s.Config)
 	gone := exec.Command("true")
 	gone.Run()
 	at := now(s)

@@ -19,7 +19,10 @@ func (w *worker) now() time.Time { return w.clock().Truncate(time.Second) }
 // armExpiry sets the timer to fire at the next known expiry, if any.
 func (w *worker) armExpiry(t *time.Timer) {
 	t.Stop()
-	if !w.next.IsZero() {
-		t.Reset(max(w.next.Sub(w.clock()), 0))
+	w.mu.Lock()
+	next := w.next
+	w.mu.Unlock()
+	if !next.IsZero() {
+		t.Reset(max(next.Sub(w.clock()), 0))
 	}
 }

@@ -27,8 +27,12 @@ const (
 	NeedsInput Outcome = "needs_input"
 	AgentError Outcome = "error"    // the agent crashed, timed out or answered garbage
 	Stopped    Outcome = "stopped"  // the kill context, or a human (bh stop), stopped the agent
-	Conflict   Outcome = "conflict" // parked work could not be restored; nothing ran
+	Conflict   Outcome = "conflict" // landing met a conflict the agent resolves next, in the same session
 	Gated      Outcome = "gated"    // completed, but parked until a human approves the commit
+	Held       Outcome = "held"     // completed, but landing it would overwrite the user's changes: a human decides
+	Kept       Outcome = "kept"     // completed and committed on its branch bh/<id>, not landed (land: branch)
+	// SetupFailed is a worktree whose setup (worktree.copy, worktree.setup) failed; no agent ran.
+	SetupFailed Outcome = "setup_failed"
 	// What onTimeout did with an Expired task.
 	TimeoutFailed   Outcome = "timeout_failed"
 	TimeoutDeferred Outcome = "timeout_deferred"

@@ -1,59 +1,11 @@
 package worker
 
 import (
-	"errors"
-	"fmt"
 	"strings"
-	"time"
 
-	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/notify"
 )
-
-// gate holds a completion for approval: nothing is committed, the work is
-// parked (so it cannot leak into another task's commit) and the task asks
-// one approval question. A yes commits it without running the agent again;
-// a no resumes the session with the reviewer's feedback.
-func (w *worker) gate(r *run, res agent.Result, p task.HumanPolicy, why string) error {
-	paths, err := w.repo.Changed(r.base)
-	if err != nil {
-		return fmt.Errorf("%s: changes: %w", r.t.ID, err)
-	}
-	stat := ""
-	if len(paths) > 0 {
-		if stat, err = w.repo.DiffStat(r.base, paths); err != nil {
-			return fmt.Errorf("%s: %w", r.t.ID, err)
-		}
-	}
-	commit, paths, err := w.parkPaths(r, "awaiting approval", paths)
-	if err != nil {
-		return err
-	}
-	q := task.Question{Question: fmt.Sprintf("Approve and commit %s?", r.t.ID), Header: "Approval",
-		Type: task.ApprovalQuestion, Gate: true}
-	context := approvalContext(res.Summary, why, stat)
-	if !p.Allowed {
-		return w.noHuman(r, res, commit, paths, []task.Question{q}, context)
-	}
-	t, err := w.finish(r, func(t *task.Task, at time.Time) error {
-		w.takeResult(t, at, r, res)
-		recordParked(t, at, w.opt.Name, commit, paths)
-		ask(t, at, []task.Question{q}, context, w.expiry(p, at))
-		return t.SetState(task.AwaitingInput, at, w.opt.Name, "held for approval: "+why)
-	})
-	if errors.Is(err, errNotOurs) {
-		return w.lost(r, commit, paths)
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %w (its work is parked under %s)", r.t.ID, err, ParkRef(r.t.ID))
-	}
-	removeBaseline(w.s, r.t.ID)
-	w.notify(notify.EventInputRequested, t)
-	w.finished(r, Event{Outcome: Gated, Summary: res.Summary, Question: q.Question, Questions: []string{q.Question},
-		Paths: paths})
-	return nil
-}
 
 // approvalContext is what the reviewer sees beside the question: the
 // agent's summary, why the completion waits, and the diff stat.
@@ -75,9 +27,15 @@ func approvalContext(summary, why, stat string) string {
 // as nothing ran or was committed since the answer: the decision the
 // worker has yet to act on. nil when there is none.
 func verdict(t *task.Task) *task.Question {
+	return decision(t, func(q *task.Question) bool { return q.Gate })
+}
+
+// decision is the latest question that match picks, once answered and not
+// yet acted on (nothing ran or was committed since); nil when none is.
+func decision(t *task.Task, match func(q *task.Question) bool) *task.Question {
 	var q *task.Question
 	for i := range t.Questions {
-		if t.Questions[i].Gate {
+		if match(&t.Questions[i]) {
 			q = &t.Questions[i]
 		}
 	}
@@ -109,17 +67,32 @@ func feedback(q *task.Question) string {
 	return "The reviewer gave no reason. Check the work against the task again and improve it."
 }
 
-// approve commits approved work: the parked work is already back in the
-// tree (r's baseline predates it), and no agent runs.
-func (w *worker) approve(r *run, q *task.Question, unparked string, paths []string) error {
+// decided is the ending a human's answer settles without running the
+// agent: an approved gate lands the work; a landing decision lands it or
+// keeps it on its branch.
+func (w *worker) decided(r *run) (ending, bool) {
+	e := ending{Outcome: Completed, Fate: landWork, State: task.Closed, Notify: notify.EventTaskCompleted,
+		Session: r.t.SessionID, Summary: r.t.Summary}
 	r.session = r.t.SessionID
-	by := "human"
-	if e, ok := lastAnswer(r.t, q.ID); ok && e.By != "" {
-		by = e.By
+	if q := verdict(r.t); approved(q) {
+		e.Note = "approved by " + answerer(r.t, q.ID)
+		return e, true
 	}
-	return w.commit(r, "approved by "+by, func(t *task.Task, at time.Time) {
-		recordUnparked(t, at, w.opt.Name, unparked, paths)
-	})
+	if q := decision(r.t, isLandQuestion); q != nil {
+		e.Note = "landing: " + q.Answer[0] + ", answered by " + answerer(r.t, q.ID)
+		if q.Answer[0] == landKeep {
+			e.Outcome = Kept
+		}
+		return e, true
+	}
+	return ending{}, false
+}
+
+func answerer(t *task.Task, qid string) string {
+	if e, ok := lastAnswer(t, qid); ok && e.By != "" {
+		return e.By
+	}
+	return "human"
 }
 
 func lastAnswer(t *task.Task, qid string) (task.Event, bool) {

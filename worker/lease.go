@@ -18,11 +18,13 @@ var pidSelf = os.Getpid()
 func (w *worker) heartbeat(id string, lost func()) (stop func()) {
 	done, finished := make(chan struct{}), make(chan struct{})
 	var wake <-chan struct{}
+	unsubscribe := func() {}
 	if w.wt != nil {
-		wake = w.wt.wake // the loop drains and rescans after the run anyway
+		wake, unsubscribe = w.wt.subscribe()
 	}
 	go func() {
 		defer close(finished)
+		defer unsubscribe()
 		tick := time.NewTicker(w.opt.Heartbeat)
 		defer tick.Stop()
 		for {

@@ -17,7 +17,15 @@ import (
 func TestMain(m *testing.M) {
 	switch os.Getenv("BH_WORKER_HELPER") {
 	case "":
-		os.Exit(m.Run())
+		// Task worktrees go to bh's state dir: a temporary one, not the home's.
+		state, err := os.MkdirTemp("", "bh-state-")
+		if err != nil {
+			panic(err)
+		}
+		os.Setenv("XDG_STATE_HOME", state)
+		code := m.Run()
+		os.RemoveAll(state)
+		os.Exit(code)
 	case "claim":
 		os.Exit(helperClaim())
 	case "hang":

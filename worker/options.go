@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
@@ -13,6 +14,7 @@ type Options struct {
 	Runner agent.Runner // nil: NewRunner(s.Config.Agent)
 	Report func(Event)  // progress; nil discards it
 	Once   bool         // work until no task is ready, then return
+	Jobs   int          // how many agents run at once; default the config's workers, else 1
 	Name   string       // the lease's worker name; default "worker"
 	Env    []string     // extra environment for the agent
 	// Timeout bounds each agent run on top of the runner's own limit, so
@@ -32,7 +34,10 @@ type Options struct {
 	Now func() time.Time
 }
 
-func (o *Options) defaults() {
+func (o *Options) defaults(c task.Config) {
+	if o.Jobs <= 0 {
+		o.Jobs = max(c.Workers, 1)
+	}
 	if o.Name == "" {
 		o.Name = "worker"
 	}

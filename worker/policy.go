@@ -28,6 +28,8 @@ func (w *worker) expiry(p task.HumanPolicy, at time.Time) *time.Time {
 }
 
 func (w *worker) noteExpiry(e time.Time) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if w.next.IsZero() || e.Before(w.next) {
 		w.next = e
 	}

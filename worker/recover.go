@@ -5,57 +5,56 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 )
 
-// recoverDead reopens tasks whose worker died mid-run, so they do not stay
-// in progress forever. It runs at start and on the idle tick, while this
-// worker holds the tree's lock and runs nothing itself.
+// recoverDead finishes what dead workers left: a task in progress under a
+// dead lease gets its journaled ending carried out (or, if its agent was
+// still running, its work parked and the task reopened, to resume the same
+// session), and a run whose task was already recorded gets its leftovers
+// cleaned up. It runs at start and on the idle tick.
 func (w *worker) recoverDead() error {
 	tasks, _, err := w.s.List()
 	if err != nil {
 		return err
 	}
 	for _, t := range tasks {
-		if t.State == task.InProgress && t.Lease != nil && w.dead(*t.Lease) {
+		if t.State == task.InProgress && t.Lease != nil && !w.isActive(t.ID) && w.dead(*t.Lease) {
 			if err := w.recoverTask(t.ID, *t.Lease); err != nil {
 				return err
 			}
 		}
 	}
-	return nil
-}
-
-// recoverTask parks what the dead run left in the working tree (told from
-// the user's changes by the run's saved baseline) and reopens the task,
-// which then resumes the same session.
-func (w *worker) recoverTask(id string, lease task.Lease) error {
-	b, err := loadBaseline(w.s, id)
+	ids, err := journaled(w.s)
 	if err != nil {
 		return err
 	}
-	var commit string
-	var paths []string
-	if b != nil {
-		r := &run{t: &task.Task{ID: id}, base: b}
-		if commit, paths, err = w.parkWork(r, "recovered"); err != nil {
-			return err
+	for _, id := range ids {
+		if t, err := w.s.Get(id); err == nil && t.State != task.InProgress && !w.isActive(id) {
+			w.tidy(t)
 		}
 	}
-	note := fmt.Sprintf("recovered: worker pid %d on %s died (last heartbeat %s)", lease.PID, lease.Host,
-		lease.Heartbeat.Format(time.RFC3339))
-	if commit != "" {
-		note += "; its partial work is parked under " + ParkRef(id)
+	return nil
+}
+
+// recoverTask takes over a dead worker's task: its leftover agent is
+// stopped, the lease becomes this worker's, and the run ends as journaled.
+func (w *worker) recoverTask(id string, lease task.Lease) error {
+	j, err := loadJournal(w.s, id)
+	if err != nil {
+		return err
 	}
+	if j != nil {
+		w.killLeftover(j)
+	}
+	mine := workerLease(w.opt.Name, w.now())
 	t, err := w.s.Update(id, func(t *task.Task) error {
 		if t.State != task.InProgress || !sameLease(t.Lease, lease) {
 			return errNotOurs // someone else recovered or reclaimed it meanwhile
 		}
-		at := w.now()
-		t.Lease = nil
-		t.Record(at, task.Event{Kind: task.EventRunFinished, By: w.opt.Name, Status: "lost", Session: t.SessionID})
-		recordParked(t, at, w.opt.Name, commit, paths)
-		return t.SetState(task.Open, at, w.opt.Name, note)
+		t.Lease = &mine
+		return nil
 	})
 	if errors.Is(err, errNotOurs) {
 		return nil
@@ -63,7 +62,64 @@ func (w *worker) recoverTask(id string, lease task.Lease) error {
 	if err != nil {
 		return fmt.Errorf("recover %s: %w", id, err)
 	}
-	removeBaseline(w.s, id)
-	w.report(Event{Kind: Recovered, Task: id, Title: t.Title, Summary: note, Paths: paths})
-	return nil
+	w.setActive(id, true)
+	defer w.setActive(id, false)
+	note := fmt.Sprintf("recovered: worker pid %d on %s died (last heartbeat %s)", lease.PID, lease.Host,
+		lease.Heartbeat.Format(time.RFC3339))
+	w.report(Event{Kind: Recovered, Task: id, Title: t.Title, Summary: note})
+	r := &run{t: t, started: time.Now(), session: t.SessionID}
+	if j == nil { // the run never got as far as its worktree: nothing to keep
+		_, err := w.s.Update(id, func(t *task.Task) error {
+			if !w.owns(t) {
+				return errNotOurs
+			}
+			t.Lease = nil
+			t.Record(w.now(), task.Event{Kind: task.EventRunFinished, By: w.opt.Name, Status: "lost", Session: t.SessionID})
+			return t.SetState(task.Open, w.now(), w.opt.Name, note)
+		})
+		if errors.Is(err, errNotOurs) {
+			return nil
+		}
+		return err
+	}
+	r.j = j
+	r.j.Lease = mine
+	if r.wt, err = w.repo.OpenWorktree(j.Worktree, j.Branch); err != nil {
+		return err
+	}
+	if j.Ending != nil {
+		return w.end(r, *j.Ending)
+	}
+	e := stopEnding(r, note)
+	e.Status, e.Note = "lost", note
+	return w.end(r, e)
+}
+
+// tidy finishes the cleanup of a run whose task already records its end.
+func (w *worker) tidy(t *task.Task) {
+	j, err := loadJournal(w.s, t.ID)
+	if err != nil || j == nil {
+		return
+	}
+	r := &run{t: t, j: j}
+	e := ending{}
+	if j.Ending != nil {
+		e = *j.Ending
+	}
+	if e.Fate == discardWork {
+		if err := w.repo.RemoveWorktree(j.Worktree, j.Branch); err != nil {
+			w.warnf("%s: %v", t.ID, err)
+			return
+		}
+	}
+	w.cleanup(r, e)
+}
+
+// killLeftover stops an agent a dead worker left running in its worktree.
+func (w *worker) killLeftover(j *journal) {
+	if j.PGID > 0 {
+		if err := agent.KillGroup(j.PGID, j.Worktree); err != nil {
+			w.warnf("%s: stop the agent left running: %v", j.Task, err)
+		}
+	}
 }

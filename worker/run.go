@@ -12,52 +12,44 @@ import (
 	"github.com/google/uuid"
 )
 
-// run is one agent run on a claimed task: what apply needs to finish it.
+// run is one agent run on a claimed task, in the task's worktree.
 type run struct {
-	t       *task.Task
-	base    *repo.Baseline
-	prompt  string
-	session string
-	started time.Time
+	t        *task.Task
+	wt       *repo.Worktree // nil once removed
+	j        *journal
+	prompt   string
+	session  string
+	restored string // the snapshot a recreated worktree was restored from
+	started  time.Time
 }
 
-// work runs the agent on a claimed task and applies its result. Only
-// trouble the worker cannot pin on the task (git, the file system) is
+// work runs the agent on a claimed task in its worktree and ends the run.
+// Only trouble the worker cannot pin on the task (git, the file system) is
 // returned; the task is then back to open or left to recovery.
 func (w *worker) work(kill context.Context, t *task.Task) error {
 	r := &run{t: t, started: time.Now()}
-	v := verdict(t)
-	resume := sessionRan(t)
-	if !approved(v) {
-		prompt, err := Prompt(w.s, t, resume)
-		if err != nil {
-			return w.release(t.ID, err)
+	if err := w.prepare(r); err != nil {
+		var se *setupError
+		if errors.As(err, &se) && r.j != nil {
+			return w.end(r, setupEnding(r, se))
 		}
-		r.prompt = prompt
-	}
-	var err error
-	if r.base, err = w.repo.Baseline(); err != nil {
-		return w.release(t.ID, fmt.Errorf("baseline: %w", err))
-	}
-	if err := saveBaseline(w.s, t.ID, r.base); err != nil {
 		return w.release(t.ID, err)
 	}
-	// Restored partial work comes after the baseline, so it counts as the
-	// agent's change: committed, rolled back or parked again with the rest.
-	unparked, paths, err := w.unpark(t)
-	var ce *repo.ConflictError
-	if errors.As(err, &ce) {
-		return w.conflict(r, ce)
+	if e, ok := w.decided(r); ok {
+		return w.end(r, e) // a human's answer settles it: no agent runs
 	}
+	resume := sessionRan(t)
+	prompt, err := Prompt(w.s, t, resume)
 	if err != nil {
 		return w.release(t.ID, err)
 	}
-	if approved(v) {
-		return w.approve(r, v, unparked, paths)
+	if rebasing, _ := r.wt.Rebasing(); rebasing {
+		prompt += conflictPrompt(r)
 	}
-	if r.t, err = w.begin(t.ID, unparked, paths); errors.Is(err, errNotOurs) {
+	r.prompt = prompt
+	if r.t, err = w.begin(r); errors.Is(err, errNotOurs) {
 		r.t = t
-		return w.lost(r, "", nil) // stopped before its agent could start
+		return w.end(r, lostEnding(r)) // stopped before its agent could start
 	} else if err != nil {
 		return err
 	}
@@ -68,10 +60,39 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	ctx, cancel := context.WithCancel(kill)
 	defer cancel()
 	stopBeat := w.heartbeat(t.ID, cancel)
-	out, runErr := w.runAgent(ctx, agent.Request{Prompt: r.prompt, Dir: w.s.Root, SessionID: r.session,
-		Resume: resume, TaskID: t.ID, Env: w.opt.Env, Timeout: w.opt.Timeout})
+	out, runErr := w.runAgent(ctx, agent.Request{Prompt: r.prompt, Dir: r.wt.Path, SessionID: r.session,
+		Resume: resume, TaskID: t.ID, Env: w.agentEnv(r), Timeout: w.opt.Timeout, Started: w.started(r)})
 	stopBeat()
-	return w.apply(kill, r, out, runErr)
+	if out != nil && out.SessionID != "" {
+		r.session = out.SessionID // a resumed session may continue under a new id
+	}
+	logPath := w.writeLog(r, out, runErr)
+	// A human who stopped or changed the task meanwhile has the last word.
+	if cur, err := w.s.Get(t.ID); err == nil && !w.owns(cur) {
+		return w.end(r, lostEnding(r))
+	}
+	e := w.decide(r, out, runErr, kill.Err() != nil)
+	if e.Outcome == AgentError && logPath != "" {
+		e.Details = "run log: " + logPath
+	}
+	return w.end(r, e)
+}
+
+// agentEnv tells the agent (and bh commands it runs) where things are.
+func (w *worker) agentEnv(r *run) []string {
+	return append([]string{"BH_WORKTREE=" + r.wt.Path, "BH_ROOT=" + w.s.Root, "BH_TARGET=" + r.j.Target},
+		w.opt.Env...)
+}
+
+// started writes the agent's process group down before anything else, so
+// that a restarted worker can stop an agent its dead predecessor left.
+func (w *worker) started(r *run) func(int) {
+	return func(pgid int) {
+		r.j.PGID = pgid
+		if err := saveJournal(w.s, r.j); err != nil {
+			w.warnf("%s: %v", r.t.ID, err)
+		}
+	}
 }
 
 // runAgent runs the agent under the kill context and the worker's timeout.
@@ -95,13 +116,16 @@ func (w *worker) runAgent(kill context.Context, req agent.Request) (*agent.Outco
 
 // begin gives the task its session (before the agent can create it) and
 // records the start of the run.
-func (w *worker) begin(id, unparked string, paths []string) (*task.Task, error) {
-	t, err := w.s.Update(id, func(t *task.Task) error {
+func (w *worker) begin(r *run) (*task.Task, error) {
+	t, err := w.s.Update(r.t.ID, func(t *task.Task) error {
 		if !w.owns(t) {
 			return errNotOurs
 		}
 		at := w.now()
-		recordUnparked(t, at, w.opt.Name, unparked, paths)
+		if r.restored != "" {
+			t.Record(at, task.Event{Kind: task.EventUnparked, By: w.opt.Name, Commit: r.restored,
+				Text: "worktree recreated at " + r.j.Worktree + " from " + ParkRef(t.ID)})
+		}
 		if t.SessionID == "" {
 			t.SessionID = uuid.NewString()
 		}
@@ -113,7 +137,7 @@ func (w *worker) begin(id, unparked string, paths []string) (*task.Task, error) 
 		return nil, err
 	}
 	if err != nil {
-		return nil, fmt.Errorf("start %s: %w", id, err)
+		return nil, fmt.Errorf("start %s: %w", r.t.ID, err)
 	}
 	return t, nil
 }
@@ -135,7 +159,7 @@ func sessionRan(t *task.Task) bool {
 // release puts a claimed task back to open after trouble before its agent
 // ran, and returns the trouble.
 func (w *worker) release(id string, cause error) error {
-	removeBaseline(w.s, id)
+	removeJournal(w.s, id)
 	_, err := w.s.Update(id, func(t *task.Task) error {
 		if !w.owns(t) {
 			return errNotOurs // a human took it back: theirs to decide

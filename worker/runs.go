@@ -3,7 +3,6 @@ package worker
 import (
 	"bytes"
 	"crypto/rand"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -13,54 +12,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/repo"
 )
-
-// .bh/runs/<id>/ (git-ignored) holds a running task's baseline, so that a
-// dead worker's partial work can be told from the user's, and one log per
-// run with the agent's raw output.
-func runsDir(s *task.Store, id string) string { return filepath.Join(s.Dir, "runs", id) }
-
-func baselinePath(s *task.Store, id string) string {
-	return filepath.Join(runsDir(s, id), "baseline.json")
-}
-
-func saveBaseline(s *task.Store, id string, b *repo.Baseline) error {
-	data, err := json.Marshal(b)
-	if err != nil {
-		return fmt.Errorf("save baseline: %w", err)
-	}
-	if err := os.MkdirAll(runsDir(s, id), 0o755); err != nil {
-		return fmt.Errorf("save baseline: %w", err)
-	}
-	// Write-then-rename: a crash must not leave half a baseline.
-	tmp := baselinePath(s, id) + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return fmt.Errorf("save baseline: %w", err)
-	}
-	if err := os.Rename(tmp, baselinePath(s, id)); err != nil {
-		return fmt.Errorf("save baseline: %w", err)
-	}
-	return nil
-}
-
-// loadBaseline returns nil, nil when the task has none.
-func loadBaseline(s *task.Store, id string) (*repo.Baseline, error) {
-	data, err := os.ReadFile(baselinePath(s, id))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("load baseline: %w", err)
-	}
-	var b repo.Baseline
-	if err := json.Unmarshal(data, &b); err != nil {
-		return nil, fmt.Errorf("load baseline %s: %w", baselinePath(s, id), err)
-	}
-	return &b, nil
-}
-
-func removeBaseline(s *task.Store, id string) { os.Remove(baselinePath(s, id)) }
 
 // writeLog keeps the run's prompt and the agent's raw output. It returns
 // the log's path relative to the repository, or "" if it could not write.

@@ -16,7 +16,7 @@ import (
 // so that tools and tests can drive it with a clock of their own.
 func CheckTimeouts(s *task.Store, now time.Time, n *notify.Notifier) error {
 	w := &worker{s: s, notifier: n, opt: Options{Now: func() time.Time { return now }}}
-	w.opt.defaults()
+	w.opt.defaults(s.Config)
 	_, err := w.checkTimeouts()
 	return err
 }
@@ -24,14 +24,19 @@ func CheckTimeouts(s *task.Store, now time.Time, n *notify.Notifier) error {
 // timeouts checks the questions when forced, or when the next expiry the
 // worker knows of has come.
 func (w *worker) timeouts(force bool) error {
-	if !force && (w.next.IsZero() || w.clock().Before(w.next)) {
+	w.mu.Lock()
+	next := w.next
+	w.mu.Unlock()
+	if !force && (next.IsZero() || w.clock().Before(next)) {
 		return nil
 	}
 	next, err := w.checkTimeouts()
 	if err != nil {
 		return err
 	}
+	w.mu.Lock()
 	w.next = next
+	w.mu.Unlock()
 	return nil
 }
 

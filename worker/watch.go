@@ -3,16 +3,22 @@ package worker
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/fsnotify/fsnotify"
 )
 
-// watcher wakes an idle worker when a task file changes. The store writes
-// by atomic rename, which shows up as a create or rename in .bh/tasks.
+// watcher wakes the worker when a task file changes: the idle loop, to
+// claim, and each run's heartbeat, to notice a human taking its task back.
+// The store writes by atomic rename, which shows up as a create or rename
+// in .bh/tasks.
 type watcher struct {
 	fs   *fsnotify.Watcher
-	wake chan struct{} // buffered: many changes while busy make one wake-up
+	wake chan struct{} // the loop's: buffered, many changes while busy make one wake-up
 	done chan struct{}
+
+	mu   sync.Mutex
+	subs map[chan struct{}]bool // the heartbeats'
 }
 
 func watch(dir string) (*watcher, error) {
@@ -24,7 +30,7 @@ func watch(dir string) (*watcher, error) {
 		fw.Close()
 		return nil, fmt.Errorf("watch %s: %w", dir, err)
 	}
-	w := &watcher{fs: fw, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	w := &watcher{fs: fw, wake: make(chan struct{}, 1), done: make(chan struct{}), subs: map[chan struct{}]bool{}}
 	go w.loop()
 	return w, nil
 }
@@ -52,9 +58,31 @@ func (w *watcher) loop() {
 }
 
 func (w *watcher) poke() {
+	signal(w.wake)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for c := range w.subs {
+		signal(c)
+	}
+}
+
+func signal(c chan struct{}) {
 	select {
-	case w.wake <- struct{}{}:
+	case c <- struct{}{}:
 	default:
+	}
+}
+
+// subscribe gives a run its own wake-ups, until cancel.
+func (w *watcher) subscribe() (c <-chan struct{}, cancel func()) {
+	ch := make(chan struct{}, 1)
+	w.mu.Lock()
+	w.subs[ch] = true
+	w.mu.Unlock()
+	return ch, func() {
+		w.mu.Lock()
+		delete(w.subs, ch)
+		w.mu.Unlock()
 	}
 }
 

@@ -1,9 +1,10 @@
-// Package worker is bh's loop: it claims ready tasks one at a time, runs the
-// coding agent on each, and applies the agent's result to git and to the
-// task (commit, roll back, or park the work while a human answers). A
-// completion may wait for a human's approval before its commit (gates),
-// questions time out by the task's policy, and notifications go out
-// through worker/notify.
+// Package worker is bh's loop: it claims ready tasks (up to Options.Jobs at
+// once), runs the coding agent on each in the task's own linked worktree,
+// and ends each run in one place (end): the work is landed on the target
+// branch, discarded, or kept while a human answers. A completion may wait
+// for a human's approval (gates), questions time out by the task's policy,
+// and notifications go out through worker/notify. Each run keeps a journal
+// so that a worker killed at any instant is recovered on restart.
 //
 // Git operations go through worker/repo; the worker never prints, it
 // reports progress through Options.Report.
@@ -32,33 +33,27 @@ type worker struct {
 	notifier *notify.Notifier
 	wt       *watcher
 	reportMu sync.Mutex
+	landMu   sync.Mutex // landings go one at a time
+	mu       sync.Mutex // guards active and next
+	active   map[string]bool
 	// next is the earliest expiry of a pending question known to the
 	// worker; zero when none is.
 	next time.Time
 }
 
 // Run works through ready tasks until stop is cancelled (or, with Once,
-// until none is ready). Cancelling stop lets the running agent finish and
-// its result be applied; cancelling kill stops the agent too, parks its
-// partial work and puts the task back to open. kill should be stop's
-// parent, so that one cancel ends both. Meanwhile it enforces the
-// questions' timeouts (see CheckTimeouts) and sends notifications.
+// until none is ready and none runs). Cancelling stop lets the running
+// agents finish and their results be applied; cancelling kill stops the
+// agents too, parks their partial work and puts the tasks back to open.
+// kill should be stop's parent, so that one cancel ends both. Meanwhile it
+// enforces the questions' timeouts (see CheckTimeouts) and sends
+// notifications.
 func Run(stop, kill context.Context, s *task.Store, opt Options) error {
-	opt.defaults()
-	w := &worker{s: s, opt: opt, runner: opt.Runner, agent: "custom"}
-	if w.runner == nil {
-		r, err := NewRunner(s.Config.Agent)
-		if err != nil {
-			return err
-		}
-		w.runner, w.agent = r, agentName(s.Config.Agent)
-	}
-	rp, err := repo.Open(s.Root)
+	w, err := newWorker(s, opt)
 	if err != nil {
 		return err
 	}
-	w.repo = rp
-	if err := w.checkOp(); err != nil {
+	if err := w.preflight(kill); err != nil {
 		return err
 	}
 	unlock, err := lockWorker(s.Dir, w.now())
@@ -66,6 +61,7 @@ func Run(stop, kill context.Context, s *task.Store, opt Options) error {
 		return err
 	}
 	defer unlock()
+	s.CleanTemp(2 * time.Second) // what writes killed with a dead worker left
 	if w.notifier = opt.Notify; w.notifier == nil && len(s.Config.Notify) > 0 {
 		n, err := notify.New(s.Config.Notify, w.warnf)
 		if err != nil {
@@ -87,71 +83,126 @@ func Run(stop, kill context.Context, s *task.Store, opt Options) error {
 	return w.loop(stop, kill)
 }
 
+func newWorker(s *task.Store, opt Options) (*worker, error) {
+	opt.defaults(s.Config)
+	w := &worker{s: s, opt: opt, runner: opt.Runner, agent: "custom", active: map[string]bool{}}
+	if w.runner == nil {
+		r, err := NewRunner(s.Config.Agent)
+		if err != nil {
+			return nil, err
+		}
+		w.runner, w.agent = r, agentName(s.Config.Agent)
+	}
+	rp, err := repo.Open(s.Root)
+	if err != nil {
+		return nil, err
+	}
+	w.repo = rp
+	return w, nil
+}
+
+// loop claims ready tasks while a slot is free and waits for a run to
+// end, a task file to change, a question to expire or the tick.
 func (w *worker) loop(stop, kill context.Context) error {
 	tick := time.NewTicker(w.opt.Tick)
 	defer tick.Stop()
 	// expiry wakes the idle worker when the next question times out.
 	expiry := time.NewTimer(time.Hour)
 	defer expiry.Stop()
-	idle := false
-	for stop.Err() == nil && kill.Err() == nil {
-		if err := w.checkOp(); err != nil {
-			return err
+	done := make(chan error, w.opt.Jobs)
+	running, idle := 0, false
+	var failed error
+	for {
+		if stop.Err() != nil || kill.Err() != nil || failed != nil {
+			break
 		}
 		w.wt.drain() // the scan below sees every change made before it
 		if err := w.timeouts(false); err != nil {
-			return err
+			failed = err
+			break
 		}
-		t, err := ClaimNext(w.s, workerLease(w.opt.Name, w.now()))
-		if errors.Is(err, ErrNothingReady) {
+		claimed, err := w.fill(kill, &running, done)
+		if err != nil {
+			failed = err
+			break
+		}
+		if running == 0 && !claimed {
 			if w.opt.Once {
-				return nil
+				break
 			}
 			if !idle {
-				w.report(Event{Kind: Waiting})
 				idle = true
-				// bh's commits skip git's auto-gc to stay fast; catch up
-				// while there is nothing else to do.
-				if err := w.repo.Maintain(); err != nil {
-					w.report(Event{Kind: Warning, Summary: "git maintenance: " + err.Error()})
-				}
+				w.idle()
 			}
-			w.armExpiry(expiry)
-			select {
-			case <-stop.Done():
-			case <-kill.Done():
-			case <-w.wt.wake:
-			case <-expiry.C: // the loop's timeouts check finds it due
-			case <-tick.C:
-				if err := w.recoverDead(); err != nil {
-					return err
-				}
-				if err := w.timeouts(true); err != nil {
-					return err
-				}
+		} else {
+			idle = false
+		}
+		w.armExpiry(expiry)
+		select {
+		case <-stop.Done():
+		case <-kill.Done():
+		case err := <-done:
+			running--
+			failed = err
+		case <-w.wt.wake:
+		case <-expiry.C: // the loop's timeouts check finds it due
+		case <-tick.C:
+			if err := w.recoverDead(); err != nil {
+				failed = err
+			} else if err := w.timeouts(true); err != nil {
+				failed = err
 			}
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		idle = false
-		if err := w.work(kill, t); err != nil {
-			return err
 		}
 	}
-	return nil
+	for ; running > 0; running-- {
+		failed = errors.Join(failed, <-done)
+	}
+	return failed
 }
 
-// checkOp refuses to work in the middle of a merge, rebase or the like:
-// a commit then would mix the agent's work into the user's operation.
-func (w *worker) checkOp() error {
-	op, err := w.repo.InProgressOp()
-	if err != nil {
-		return err
+// fill starts runs for ready tasks until every slot is busy.
+func (w *worker) fill(kill context.Context, running *int, done chan<- error) (bool, error) {
+	claimed := false
+	for *running < w.opt.Jobs {
+		t, err := ClaimNext(w.s, workerLease(w.opt.Name, w.now()))
+		if errors.Is(err, ErrNothingReady) {
+			return claimed, nil
+		}
+		if err != nil {
+			return claimed, err
+		}
+		claimed = true
+		*running++
+		w.setActive(t.ID, true)
+		go func() {
+			defer w.setActive(t.ID, false)
+			done <- w.work(kill, t)
+		}()
 	}
-	if op != "" {
-		return fmt.Errorf("a git %s is in progress; finish or abort it, then start the worker again", op)
+	return claimed, nil
+}
+
+// idle reports the wait and catches up on git's housekeeping, which bh's
+// commits skip to stay fast.
+func (w *worker) idle() {
+	w.report(Event{Kind: Waiting})
+	if err := w.repo.Maintain(); err != nil {
+		w.report(Event{Kind: Warning, Summary: "git maintenance: " + err.Error()})
 	}
-	return nil
+}
+
+func (w *worker) setActive(id string, on bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if on {
+		w.active[id] = true
+	} else {
+		delete(w.active, id)
+	}
+}
+
+func (w *worker) isActive(id string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.active[id]
 }

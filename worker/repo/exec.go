@@ -28,7 +28,20 @@ func (e *gitError) Error() string {
 	}
 	msg = strings.TrimPrefix(msg, "fatal: ")
 	msg = strings.TrimPrefix(msg, "error: ")
-	return fmt.Sprintf("git %s: %s", e.Args[0], msg)
+	return fmt.Sprintf("git %s: %s", e.subcommand(), msg)
+}
+
+// subcommand is the git command run, past options such as -c key=value.
+func (e *gitError) subcommand() string {
+	for i := 0; i < len(e.Args); i++ {
+		switch a := e.Args[i]; {
+		case a == "-c" || a == "-C":
+			i++
+		case !strings.HasPrefix(a, "-"):
+			return a
+		}
+	}
+	return strings.Join(e.Args, " ")
 }
 
 func (e *gitError) Unwrap() error { return e.Err }

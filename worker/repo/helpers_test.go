@@ -139,21 +139,3 @@ func equalT(t testing.TB, what string, got, want any) {
 }
 
 // baselineT records a baseline and fails the test on error.
-func baselineT(t testing.TB, r *Repo) *Baseline {
-	t.Helper()
-	b, err := r.Baseline()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-// changedT lists the changes since b and fails the test on error.
-func changedT(t testing.TB, r *Repo, b *Baseline) []string {
-	t.Helper()
-	changed, err := r.Changed(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return changed
-}

@@ -1,7 +1,6 @@
 package repo
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,15 +36,27 @@ func TestWorktreeConfigExtension(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := baselineT(t, r)
-	writeT(t, r, "a.txt", "agent\n")
-	if _, err := r.Park(parkRef, b, []string{"a.txt"}, "park"); err != nil {
+	head, err := r.Head()
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.Unpark(parkRef); err != nil {
+	wt, _, err := r.EnsureWorktree(filepath.Join(t.TempDir(), "tm-1"), "bh/tm-1", head, r.Root)
+	if err != nil {
 		t.Fatal(err)
 	}
-	equalT(t, "a.txt", readT(t, r, "a.txt"), "agent\n")
+	if err := os.WriteFile(filepath.Join(wt.Path, "a.txt"), []byte("agent\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	snap, paths, err := wt.Snapshot(head, "park")
+	if err != nil || len(paths) != 1 {
+		t.Fatalf("snapshot: %v %v", paths, err)
+	}
+	if err := r.SetRef("refs/bh/parked/tm-1", snap, "park"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := r.Ref("refs/bh/parked/tm-1"); err != nil || got != snap {
+		t.Fatalf("ref = %s, %v; want %s", got, err, snap)
+	}
 }
 
 func TestInProgressOp(t *testing.T) {
@@ -78,46 +89,6 @@ func TestInProgressOp(t *testing.T) {
 	}
 }
 
-func TestBaselineJSONRoundTrip(t *testing.T) {
-	r := newRepo(t)
-	commitFiles(t, r, map[string]string{"a.txt": "a\n", "gone.txt": "g\n"})
-	writeT(t, r, "a.txt", "user\n")
-	gitT(t, r.Root, "add", "a.txt")
-	writeT(t, r, "a.txt", "user again\n")
-	removeT(t, r, "gone.txt")
-	writeT(t, r, "new\nline.txt", "n\n")
-	writeT(t, r, "latin1-\xe9.txt", "not utf-8 in its name\n")
-	b, err := r.Baseline()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(b.Entries) != 4 {
-		t.Fatalf("entries: %#v", b.Entries)
-	}
-	data, err := json.Marshal(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back Baseline
-	if err := json.Unmarshal(data, &back); err != nil {
-		t.Fatal(err)
-	}
-	equalT(t, "round trip", back, *b)
-	writeT(t, r, "latin1-\xe9.txt", "agent\n")
-	changed, err := r.Changed(&back)
-	if err != nil {
-		t.Fatal(err)
-	}
-	equalT(t, "changed", changed, []string{"latin1-\xe9.txt"})
-	if err := r.Rollback(&back, changed); err != nil {
-		t.Fatal(err)
-	}
-	equalT(t, "restored", readT(t, r, "latin1-\xe9.txt"), "not utf-8 in its name\n")
-	if err := json.Unmarshal([]byte(`{"version":99}`), &back); err == nil {
-		t.Fatal("accepted an unknown version")
-	}
-}
-
 func TestHead(t *testing.T) {
 	r := newRepo(t)
 	commitFiles(t, r, map[string]string{"a.txt": "a\n"})
@@ -140,27 +111,14 @@ func TestHead(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeT(t, w, "side.txt", "side\n")
-	b, _ := w.Baseline()
-	writeT(t, w, "agent.txt", "agent\n")
-	changed, _ := w.Changed(b)
-	hash, err := w.Commit(changed, "on side")
+	gitT(t, wt, "add", "side.txt")
+	gitT(t, wt, "commit", "-q", "-m", "on side")
+	head, err := w.Head()
 	if err != nil {
 		t.Fatal(err)
 	}
-	equalT(t, "side branch", strings.TrimSpace(gitT(t, r.Root, "rev-parse", "side")), hash)
+	equalT(t, "side branch", strings.TrimSpace(gitT(t, r.Root, "rev-parse", "side")), head)
 	if head, _ := r.Head(); head != want {
 		t.Fatalf("main worktree HEAD moved to %s", head)
 	}
-}
-
-// bh's own task files are the worker's business, never the agent's changes.
-func TestChangedSkipsBhFiles(t *testing.T) {
-	r := newRepo(t)
-	commitFiles(t, r, map[string]string{".bh/tasks/tm-1.yaml": "state: ready\n"})
-	b := baselineT(t, r)
-	writeT(t, r, ".bh/tasks/tm-1.yaml", "state: done\n")
-	writeT(t, r, ".bh/runs/tm-1/baseline.json", "{}")
-	writeT(t, r, ".bhx", "agent\n")
-	changed := changedT(t, r, b)
-	equalT(t, "changed", changed, []string{".bhx"})
 }

@@ -1,0 +1,82 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestCapWriter(t *testing.T) {
+	// max 10, tail 4: the head is the first 6 bytes.
+	const text = "0123456789abcdefghij"
+	tests := []struct {
+		name   string
+		n      int   // bytes of text written
+		chunks []int // write sizes; the rest goes in one write
+		want   string
+	}{
+		{"nothing", 0, nil, ""},
+		{"under", 7, nil, "0123456"},
+		{"exactly max", 10, []int{1, 2, 3}, "0123456789"},
+		{"one over", 11, nil, "012345\n… (bh dropped 1 bytes of output here)\n789a"},
+		{"far over, one write", 20, nil, "012345\n… (bh dropped 10 bytes of output here)\nghij"},
+		{"far over, byte by byte", 20, []int{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+			"012345\n… (bh dropped 10 bytes of output here)\nghij"},
+		{"far over, odd writes", 20, []int{5, 3, 9}, "012345\n… (bh dropped 10 bytes of output here)\nghij"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newCapWriter(10, 4)
+			rest := text[:tt.n]
+			for _, c := range tt.chunks {
+				if n, err := w.Write([]byte(rest[:c])); n != c || err != nil {
+					t.Fatalf("Write = %d, %v", n, err)
+				}
+				rest = rest[c:]
+			}
+			w.Write([]byte(rest))
+			if got := string(w.Bytes()); got != tt.want {
+				t.Errorf("kept %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestCommandOutputCapped runs an agent that prints more than
+// MaxOutputBytes on both streams: the worker keeps the head and the tail,
+// and still finds the result at the end.
+func TestCommandOutputCapped(t *testing.T) {
+	const mib = 1 << 20
+	agent := script(t, fmt.Sprintf(`head -c %d /dev/zero | tr '\0' x
+head -c %d /dev/zero | tr '\0' y >&2
+echo
+echo '{"status":"completed","summary":"loud"}'
+`, 3*MaxOutputBytes, 2*MaxOutputBytes))
+	out, err := NewCommand(CommandConfig{Argv: []string{agent}}).Run(context.Background(), Request{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if out.Result.Summary != "loud" {
+		t.Errorf("result = %+v", out.Result)
+	}
+	for _, tt := range []struct {
+		name    string
+		got     []byte
+		printed int
+	}{
+		{"stdout", out.Raw, 3*MaxOutputBytes + 1 + len(`{"status":"completed","summary":"loud"}`) + 1},
+		{"stderr", out.Stderr, 2 * MaxOutputBytes},
+	} {
+		note := fmt.Sprintf("\n… (bh dropped %d bytes of output here)\n", tt.printed-MaxOutputBytes)
+		head, tail, ok := bytes.Cut(tt.got, []byte(note))
+		if !ok || len(head) != MaxOutputBytes-OutputTailBytes || len(tail) != OutputTailBytes {
+			t.Errorf("%s: kept %d bytes (%d MiB printed), want head, %q and tail", tt.name, len(tt.got),
+				tt.printed/mib, note)
+		}
+		if tt.name == "stdout" && !strings.HasSuffix(string(tail), "\"loud\"}\n") {
+			t.Errorf("stdout tail ends %q", tail[len(tail)-50:])
+		}
+	}
+}

@@ -1,0 +1,71 @@
+package task
+
+import (
+	"fmt"
+	"path"
+	"strings"
+)
+
+// How finished work reaches its target branch.
+const (
+	LandMerge  = "merge"  // fast-forward the target, rebasing first when it moved (the default)
+	LandBranch = "branch" // keep the commit on bh/<id> for review; bh land <id> lands it
+)
+
+// MaxWorkers bounds workers: N, a guard against a typo starting hundreds of agents.
+const MaxWorkers = 32
+
+// Delivery is where t's finished work goes: the branch to land on ("" for
+// the one checked out in the main tree) and how (LandMerge or LandBranch).
+func (t *Task) Delivery(c Config) (target, land string) {
+	target, land = c.Target, c.Land
+	if t.Target != "" {
+		target = t.Target
+	}
+	if t.Land != "" {
+		land = t.Land
+	}
+	if land == "" {
+		land = LandMerge
+	}
+	return target, land
+}
+
+// ValidLand checks a land: value.
+func ValidLand(s string) error {
+	if s != "" && s != LandMerge && s != LandBranch {
+		return fmt.Errorf("land %q: want %s or %s", s, LandMerge, LandBranch)
+	}
+	return nil
+}
+
+// ValidBranch rejects what cannot be a branch name, by git's main rules
+// (check-ref-format): bh must not land on "main..x" or a path outside refs/heads.
+func ValidBranch(s string) error {
+	bad := s == "" || s == "@" || strings.HasPrefix(s, "-") || strings.HasPrefix(s, "/") ||
+		strings.HasSuffix(s, "/") || strings.HasSuffix(s, ".") || strings.HasSuffix(s, ".lock") ||
+		strings.Contains(s, "..") || strings.Contains(s, "@{") || strings.Contains(s, "//") ||
+		strings.ContainsAny(s, " ~^:?*[\\\x7f") || strings.HasPrefix(path.Base(s), ".")
+	for _, r := range s {
+		bad = bad || r < 0x20
+	}
+	if bad {
+		return fmt.Errorf("branch %q is not a valid branch name", s)
+	}
+	return nil
+}
+
+func (c *Config) checkDelivery() error {
+	if c.Workers < 0 || c.Workers > MaxWorkers {
+		return fmt.Errorf("workers: %d: want 1 to %d", c.Workers, MaxWorkers)
+	}
+	if err := ValidLand(c.Land); err != nil {
+		return err
+	}
+	if c.Target != "" {
+		if err := ValidBranch(c.Target); err != nil {
+			return fmt.Errorf("target: %w", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,168 @@
+package worker
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/task"
+)
+
+// end carries out an ending: it is journaled first, then the work in the
+// worktree is handled (kept, discarded or landed), then the task records
+// it, then the run's leftovers go and the notification and report follow.
+// Each step can run again after a crash (see recoverTask).
+func (w *worker) end(r *run, e ending) error {
+	r.j.Ending = &e
+	if err := saveJournal(w.s, r.j); err != nil {
+		return fmt.Errorf("%s: %w", r.t.ID, err)
+	}
+	var err error
+	switch e.Fate {
+	case landWork:
+		return w.land(r, e)
+	case keepWork:
+		err = w.keep(r, &e)
+	case discardWork:
+		err = w.discard(r, &e)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", r.t.ID, err) // still in progress: recovery carries the ending out
+	}
+	return w.close(r, &e, nil)
+}
+
+// close records e on the task (then, if given, runs under the task's lock
+// with the file's new bytes before they are written), cleans up, notifies
+// and reports.
+func (w *worker) close(r *run, e *ending, then func([]byte) error) error {
+	update := func(t *task.Task) error {
+		if e.State != "" && !w.owns(t) {
+			return errNotOurs
+		}
+		return w.record(t, w.now(), r, e)
+	}
+	var t *task.Task
+	var err error
+	if then != nil {
+		t, err = w.s.UpdateThen(r.t.ID, update, then)
+	} else {
+		t, err = w.s.Update(r.t.ID, update)
+	}
+	if errors.Is(err, errNotOurs) && e.State != "" {
+		return w.end(r, lostEnding(r)) // a human has the last word; the work is kept
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", r.t.ID, err)
+	}
+	w.cleanup(r, *e)
+	w.notify(e.Notify, t)
+	if e.State == "" {
+		e.Summary = fmt.Sprintf("the task became %s while the worker had it; its work is parked", t.State)
+	}
+	w.finished(r, *e)
+	return nil
+}
+
+// record is the one place an ending meets the task, in a fixed order: the
+// run, its result, the work, the questions, the state.
+func (w *worker) record(t *task.Task, at time.Time, r *run, e *ending) error {
+	by := w.opt.Name
+	if e.Status != "" {
+		t.Record(at, task.Event{Kind: task.EventRunFinished, By: by, Status: e.Status, Session: e.Session,
+			Text: firstOf(e.Text, e.Result.Summary)})
+	}
+	if e.Session != "" {
+		t.SessionID = e.Session
+	}
+	if e.State != "" || w.ours(t.Lease) {
+		t.Lease = nil
+	}
+	if e.State == "" { // lost: the human's state stays
+		recordWork(t, at, by, e)
+		return nil
+	}
+	if e.Status != "" && e.Outcome != Stopped {
+		t.Summary, t.Details, t.Issues = firstOf(e.Summary, e.Result.Summary), firstOf(e.Details, e.Result.Details),
+			e.Result.Issues
+	} else if e.Summary != "" {
+		t.Summary = e.Summary
+	}
+	if e.Outcome == Stopped {
+		t.Record(at, task.Event{Kind: task.EventStopped, By: by, Text: e.Text})
+	}
+	if e.Flat != "" {
+		t.Question, t.QuestionContext = e.Flat, e.Context
+	}
+	switch {
+	case e.State == task.Blocked:
+		block(t, e.Result)
+	case len(e.Ask) > 0:
+		ask(t, at, e.Ask, e.Context, w.expiry(w.policy(t), at))
+		if e.Result.Question != "" {
+			t.Question = e.Result.Question
+		}
+	}
+	if err := t.SetState(e.State, at, by, e.Note); err != nil {
+		return err
+	}
+	recordWork(t, at, by, e)
+	return nil
+}
+
+// recordWork records what happened to the work: parked, discarded or
+// committed (whose hash cannot be inside the commit: git log --grep
+// "bh-task: <id>" finds it).
+func recordWork(t *task.Task, at time.Time, by string, e *ending) {
+	switch {
+	case e.Fate == keepWork && e.Commit != "":
+		t.Record(at, task.Event{Kind: task.EventParked, By: by, Commit: e.Commit,
+			Text: ParkRef(t.ID) + ": " + strings.Join(e.Paths, ", ")})
+	case e.Fate == discardWork && len(e.Paths) > 0:
+		t.Record(at, task.Event{Kind: task.EventRollback, By: by, Text: strings.Join(e.Paths, ", ")})
+	case e.Fate == landWork:
+		t.Record(at, task.Event{Kind: task.EventCommit, By: by, Text: strings.Join(e.Paths, ", ")})
+	}
+}
+
+// block records why the agent is blocked. It asks nothing: a human
+// unblocks the task by reopening it.
+func block(t *task.Task, res agent.Result) {
+	t.Question, t.QuestionContext = firstOf(res.Question, res.Summary), res.QuestionContext
+}
+
+func firstOf(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// finished reports the end of r's run.
+func (w *worker) finished(r *run, e ending) {
+	ev := Event{Kind: Finished, Task: r.t.ID, Title: r.t.Title, Session: e.Session, Outcome: e.Outcome,
+		Summary: firstOf(e.Summary, e.Result.Summary), Paths: e.Paths, Elapsed: time.Since(r.started)}
+	switch {
+	case e.Outcome == Completed:
+		ev.Commit = e.Commit
+	case e.Flat != "":
+		ev.Question, ev.Questions = e.Flat, []string{e.Flat}
+	case len(e.Ask) > 0:
+		ev.Questions = questionTexts(e.Ask)
+		ev.Question = firstOf(e.Result.Question, ev.Questions[0])
+	case e.Outcome == Blocked:
+		ev.Question = firstOf(e.Result.Question, e.Result.Summary)
+		ev.Questions = []string{ev.Question}
+	}
+	if e.Err != "" {
+		ev.Err = errors.New(e.Err)
+	}
+	if e.Outcome == AgentError {
+		ev.Summary = e.Err // the line reads "failed: agent error: <why>"
+	}
+	w.report(ev)
+}

@@ -1,0 +1,101 @@
+package worker
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// journal is a run's intent, written down before each step that a crash
+// could cut in two: where its worktree is, what it builds on, the agent's
+// process group while it runs, the ending once decided, and the commit
+// being landed. A restarted worker reads it to finish what the dead one
+// began (recoverTask). It lives in .bh/runs/<id>/ (git-ignored).
+type journal struct {
+	Task     string     `json:"task"`
+	Lease    task.Lease `json:"lease"`
+	Worktree string     `json:"worktree"`
+	Branch   string     `json:"branch"`
+	Target   string     `json:"target"`
+	Base     string     `json:"base"`
+	PGID     int        `json:"pgid,omitempty"`
+	Ending   *ending    `json:"ending,omitempty"`
+	Final    string     `json:"final,omitempty"` // the commit being landed
+}
+
+// .bh/runs/<id>/ holds a task's journal and one log per run.
+func runsDir(s *task.Store, id string) string { return filepath.Join(s.Dir, "runs", id) }
+
+func journalPath(s *task.Store, id string) string {
+	return filepath.Join(runsDir(s, id), "journal.json")
+}
+
+func saveJournal(s *task.Store, j *journal) error {
+	data, err := json.MarshalIndent(j, "", "  ")
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	if err := os.MkdirAll(runsDir(s, j.Task), 0o755); err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	// Write, sync, rename: a crash leaves the old journal or the new one.
+	path := journalPath(s, j.Task)
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err == nil {
+		_, err = f.Write(data)
+		if serr := f.Sync(); err == nil {
+			err = serr
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("journal: %w", err)
+	}
+	return nil
+}
+
+// loadJournal returns nil, nil when the task has none.
+func loadJournal(s *task.Store, id string) (*journal, error) {
+	data, err := os.ReadFile(journalPath(s, id))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	var j journal
+	if err := json.Unmarshal(data, &j); err != nil {
+		// A torn journal cannot be trusted: the run is recovered as if it had none.
+		return nil, nil
+	}
+	return &j, nil
+}
+
+func removeJournal(s *task.Store, id string) {
+	os.Remove(journalPath(s, id))
+	os.Remove(journalPath(s, id) + ".tmp")
+}
+
+// journaled lists the tasks that have a journal.
+func journaled(s *task.Store) ([]string, error) {
+	m, err := filepath.Glob(filepath.Join(s.Dir, "runs", "*", "journal.json"))
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(m))
+	for i, p := range m {
+		ids[i] = filepath.Base(filepath.Dir(p))
+	}
+	return ids, nil
+}

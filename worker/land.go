@@ -1,0 +1,200 @@
+package worker
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/notify"
+	"github.com/bh-tracker/bh/worker/repo"
+)
+
+// landTries bounds how often a landing chases a target that keeps moving.
+const landTries = 3
+
+// land commits the work in r's worktree as one commit on its branch and
+// lands it on the target: rebased onto the target's tip when it moved,
+// then fast-forwarded, git refusing whatever would overwrite the user's
+// changes. The task file, closed, goes into the same commit and is written
+// to the store only once the commit has landed. Landings are serialized.
+func (w *worker) land(r *run, e ending) error {
+	unlock, err := w.lockLanding()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	_, mode := r.t.Delivery(w.s.Config)
+	if e.Outcome == Kept {
+		mode = task.LandBranch
+	}
+	if done, err := w.landedBefore(r, e); done || err != nil {
+		return err
+	}
+	if r.wt == nil {
+		return fmt.Errorf("%s: its worktree %s is gone and nothing was landed; reopen the task to run it again",
+			r.t.ID, r.j.Worktree)
+	}
+	if rebasing, err := r.wt.Rebasing(); err != nil {
+		return err
+	} else if rebasing {
+		if err := r.wt.ContinueRebase(); err != nil {
+			return w.landTrouble(r, e, err)
+		}
+		if r.j.Base, err = r.wt.Base(r.j.Target); err != nil { // the rebase moved the branch
+			return fmt.Errorf("%s: %w", r.t.ID, err)
+		}
+	}
+	paths, err := r.wt.Changed(r.j.Base)
+	if err != nil {
+		return fmt.Errorf("%s: %w", r.t.ID, err)
+	}
+	e.Paths = paths
+	msg := commitMessage(r.t.ID, r.t.Title, firstOf(e.Summary, e.Result.Summary, r.t.Summary))
+	if _, err := r.wt.Commit(r.j.Base, msg); err != nil && !errors.Is(err, repo.ErrNothingToCommit) {
+		// A commit hook said no: the task fails with its work kept, as any error of the run's.
+		return w.end(r, agentErrorEnding(r, fmt.Errorf("commit failed: %w", err), ""))
+	}
+	for try := 1; ; try++ {
+		if mode == task.LandMerge {
+			if err := w.catchUp(r); err != nil {
+				return w.landTrouble(r, e, err)
+			}
+		}
+		err := w.close(r, &e, func(data []byte) error { return w.landFile(r, &e, mode, msg, data) })
+		if errors.Is(err, repo.ErrTargetMoved) && try < landTries {
+			continue
+		}
+		return w.landTrouble(r, e, err)
+	}
+}
+
+// catchUp rebases the branch onto the target's tip if the target moved.
+func (w *worker) catchUp(r *run) error {
+	tip, err := w.repo.BranchTip(r.j.Target)
+	if err != nil || tip == r.j.Base {
+		return err
+	}
+	// With no commit of its own, the branch just fast-forwards.
+	if err := r.wt.Rebase(tip); err != nil {
+		return err
+	}
+	r.j.Base = tip
+	return saveJournal(w.s, r.j)
+}
+
+// landFile builds the final commit (the branch's work plus the task file's
+// new bytes), journals it, and lands it: the last step before the task
+// file is written.
+func (w *worker) landFile(r *run, e *ending, mode, msg string, data []byte) error {
+	head, err := w.repo.BranchTip(r.j.Branch)
+	if err != nil {
+		return err
+	}
+	var final string
+	if head == r.j.Base {
+		final, err = w.repo.CommitFile(head, w.s.RelPath(r.t.ID), data, msg) // no change but the task's
+	} else {
+		final, err = w.repo.WithFile(head, w.s.RelPath(r.t.ID), data)
+	}
+	if err != nil {
+		return err
+	}
+	r.j.Final = final
+	if err := saveJournal(w.s, r.j); err != nil {
+		return err
+	}
+	e.Commit = final
+	if mode == task.LandBranch {
+		return w.repo.SetBranch(r.j.Branch, final, head)
+	}
+	return w.repo.Land(r.j.Target, final, w.s.RelPath(r.t.ID))
+}
+
+// landedBefore finishes a landing that a crash cut short after its
+// commit landed: the task file takes the bytes the commit holds.
+func (w *worker) landedBefore(r *run, e ending) (bool, error) {
+	if r.j.Final == "" {
+		return false, nil
+	}
+	ok, err := w.repo.Landed(r.j.Target, r.j.Final)
+	if err != nil || !ok {
+		return false, err
+	}
+	data, err := w.repo.FileAt(r.j.Final, w.s.RelPath(r.t.ID))
+	if err != nil {
+		return true, err
+	}
+	if err := w.s.PutFile(r.t.ID, data); err != nil {
+		return true, err
+	}
+	e.Commit = r.j.Final
+	w.cleanup(r, e)
+	w.notify(e.Notify, r.t)
+	w.finished(r, e)
+	return true, nil
+}
+
+// landTrouble turns what stopped a landing into its ending: a rebase
+// conflict goes back to the agent, a refusal to overwrite the user's
+// changes asks the human; anything else is returned.
+func (w *worker) landTrouble(r *run, e ending, err error) error {
+	var rc *repo.RebaseConflict
+	var lr *repo.LandRefused
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &rc):
+		return w.end(r, conflictEnding(r, e, rc))
+	case errors.As(err, &lr):
+		return w.end(r, heldEnding(r, e, lr))
+	}
+	return fmt.Errorf("%s: land: %w", r.t.ID, err)
+}
+
+// conflictEnding reopens the task so that the same session resolves the
+// conflict its rebase stopped on; the next run's prompt says so. A
+// conflict the agent already failed to resolve goes to a human.
+func conflictEnding(r *run, done ending, rc *repo.RebaseConflict) ending {
+	e := done
+	e.Outcome, e.Fate, e.State, e.Notify = Conflict, keepWork, task.Open, ""
+	e.Note = fmt.Sprintf("landing on %s conflicts in %s; the agent resolves it", r.j.Target, strings.Join(rc.Paths, ", "))
+	e.Summary = e.Note
+	if lastNote(r.t) == e.Note {
+		e.State, e.Notify = task.AwaitingInput, notify.EventInputRequested
+		e.Ask = []task.Question{{Header: "Conflict", Type: task.FreeformQuestion, Question: fmt.Sprintf(
+			"The agent could not resolve the conflict landing %s on %s (%s). Resolve it in %s, then answer to land.",
+			r.t.ID, r.j.Target, strings.Join(rc.Paths, ", "), r.j.Worktree)}}
+	}
+	return e
+}
+
+// heldEnding asks the human what to do with finished work that landing
+// would overwrite their uncommitted changes with.
+func heldEnding(r *run, done ending, lr *repo.LandRefused) ending {
+	e := done
+	e.Outcome, e.Fate, e.State, e.Notify = Held, keepWork, task.AwaitingInput, notify.EventInputRequested
+	e.Note = "landing refused: " + lr.Reason
+	e.Ask = []task.Question{landQuestion(r)}
+	e.Context = fmt.Sprintf("git refused to land %s on %s in %s: %s", r.t.ID, r.j.Target, lr.Dir, lr.Reason)
+	return e
+}
+
+func lastNote(t *task.Task) string {
+	for i := len(t.History) - 1; i >= 0; i-- {
+		if h := t.History[i]; h.Kind == task.EventState {
+			return h.Text
+		}
+	}
+	return ""
+}
+
+func commitMessage(id, title, summary string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s\n\n", id, title)
+	if s := strings.TrimSpace(summary); s != "" {
+		b.WriteString(s + "\n\n")
+	}
+	fmt.Fprintf(&b, "bh-task: %s\n", id)
+	return b.String()
+}

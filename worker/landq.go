@@ -1,0 +1,63 @@
+package worker
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/repo"
+	"github.com/gofrs/flock"
+)
+
+// The answers to a landing question.
+const (
+	landNow   = "land" // try again: the human committed or stashed what was in the way
+	landKeep  = "keep" // leave the work on its branch
+	landTitle = "Land"
+)
+
+func isLandQuestion(q *task.Question) bool {
+	return q.Header == landTitle && q.Kind() == task.ChoiceQuestion
+}
+
+// landQuestion asks what to do with finished work that git would not land
+// over the user's uncommitted changes.
+func landQuestion(r *run) task.Question {
+	return task.Question{Header: landTitle, Type: task.ChoiceQuestion, Default: landKeep,
+		Question: fmt.Sprintf("%s is done, but landing it on %s would overwrite your uncommitted changes. "+
+			"Commit or stash them and answer %q, or answer %q to leave the work on branch %s (bh land %s later).",
+			r.t.ID, r.j.Target, landNow, landKeep, r.j.Branch, r.t.ID),
+		Options: []task.Option{
+			{Label: landNow, Description: "land it now: your changes are committed or stashed"},
+			{Label: landKeep, Description: "keep it on branch " + r.j.Branch + " for review"},
+		}}
+}
+
+// lockLanding serializes landings: between this worker's runs, and with
+// bh land run by hand (the file lock).
+func (w *worker) lockLanding() (func(), error) {
+	w.landMu.Lock()
+	l := flock.New(filepath.Join(w.s.Dir, "locks", "land.lock"))
+	if err := l.Lock(); err != nil {
+		w.landMu.Unlock()
+		return nil, fmt.Errorf("landing lock: %w", err)
+	}
+	return func() { l.Unlock(); w.landMu.Unlock() }, nil
+}
+
+// conflictPrompt tells an agent resumed in a worktree mid-rebase what to do.
+func conflictPrompt(r *run) string {
+	paths, _ := repo.Conflicts(r.wt.Path)
+	return fmt.Sprintf(`
+
+## Your finished work conflicts with %[1]s
+While bh landed your work, %[1]s had moved on, and rebasing your work onto it
+stopped with conflicts in: %[2]s. A rebase is in progress in your worktree.
+Resolve each conflict: edit the files so that the conflict markers (<<<<<<<,
+=======, >>>>>>>) are gone and both the other change and yours take effect.
+Do not run git rebase, commit or reset yourself: bh continues the rebase and
+lands the result when you report completed. Ask (needs_input) if the two
+changes cannot be reconciled without a decision.
+`, r.j.Target, strings.Join(paths, ", "))
+}

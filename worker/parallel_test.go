@@ -1,0 +1,160 @@
+package worker
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/task"
+)
+
+// TestJobsRunTasksAtOnceEachInItsWorktree: -j 3 over 12 tasks runs three
+// agents at a time, each task once, each in a worktree of its own, and
+// lands them one after another on a linear history.
+func TestJobsRunTasksAtOnceEachInItsWorktree(t *testing.T) {
+	s := newStore(t)
+	for i := range 12 {
+		addTask(t, s, fmt.Sprintf("task %02d", i))
+	}
+	var mu sync.Mutex
+	cur, peak := 0, 0
+	runs, dirs := map[string]int{}, map[string]string{}
+	r := agent.RunnerFunc(func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
+		mu.Lock()
+		cur++
+		peak = max(peak, cur)
+		runs[req.TaskID]++
+		dirs[req.TaskID] = req.Dir
+		mu.Unlock()
+		time.Sleep(200 * time.Millisecond)
+		err := os.WriteFile(filepath.Join(req.Dir, req.TaskID+".txt"), []byte(req.TaskID+"\n"), 0o644)
+		mu.Lock()
+		cur--
+		mu.Unlock()
+		return &agent.Outcome{Result: done("wrote " + req.TaskID), SessionID: req.SessionID}, err
+	})
+	runWith(t, s, Options{Runner: r, Once: true, Jobs: 3})
+	if peak != 3 {
+		t.Errorf("at most %d agents ran at once, want 3", peak)
+	}
+	seen := map[string]bool{}
+	for id, n := range runs {
+		if n != 1 {
+			t.Errorf("%s ran %d times", id, n)
+		}
+		if d := dirs[id]; d == s.Root || seen[d] || !strings.HasSuffix(d, id) {
+			t.Errorf("%s ran in %s: want a worktree of its own", id, d)
+		}
+		seen[dirs[id]] = true
+		if got := getTask(t, s, id).State; got != task.Closed {
+			t.Errorf("%s is %s, want closed", id, got)
+		}
+		if c := committed(t, s.Root, "HEAD^{/bh-task: "+id+"}"); len(c) != 2 || c[1] != id+".txt" {
+			t.Errorf("%s's commit holds %v, want its task file and %s.txt", id, c, id)
+		}
+		if _, err := os.Stat(dirs[id]); !os.IsNotExist(err) {
+			t.Errorf("%s's worktree is still there after landing", id)
+		}
+	}
+	if len(runs) != 12 {
+		t.Errorf("%d tasks ran, want 12", len(runs))
+	}
+	// Serialized landings: a line of single-parent commits.
+	if merges := gitT(t, s.Root, "rev-list", "--merges", "HEAD"); merges != "" {
+		t.Errorf("merge commits on main: %s", merges)
+	}
+	if n := gitT(t, s.Root, "rev-list", "--count", "HEAD"); n != "14" {
+		t.Errorf("%s commits on main, want 14 (2 + 12 tasks)", n)
+	}
+}
+
+// TestLandingConflictGoesBackToTheSameSession: two tasks change the same
+// line at once. The first lands; the second's rebase conflicts, so the same
+// session is resumed with the conflict to resolve, and its resolution lands.
+func TestLandingConflictGoesBackToTheSameSession(t *testing.T) {
+	s := newStore(t)
+	writeFile(t, s.Root, "shared.txt", "one line\n")
+	gitT(t, s.Root, "add", "shared.txt")
+	gitT(t, s.Root, "commit", "-q", "-m", "shared")
+	a, b := addTask(t, s, "first edit"), addTask(t, s, "second edit")
+	var mu sync.Mutex
+	var reqs []agent.Request
+	started := make(chan struct{}, 2)
+	r := agent.RunnerFunc(func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
+		mu.Lock()
+		reqs = append(reqs, req)
+		n := len(reqs)
+		mu.Unlock()
+		body := req.TaskID + "'s line\n"
+		if n <= 2 {
+			started <- struct{}{}
+			for len(started) < 2 && ctx.Err() == nil { // both start from the same commit
+				time.Sleep(5 * time.Millisecond)
+			}
+			if req.TaskID == b.ID {
+				time.Sleep(300 * time.Millisecond) // a lands first
+			}
+		} else {
+			body = a.ID + "'s line\n" + b.ID + "'s line\n" // the resolution
+		}
+		err := os.WriteFile(filepath.Join(req.Dir, "shared.txt"), []byte(body), 0o644)
+		return &agent.Outcome{Result: done("edited"), SessionID: req.SessionID}, err
+	})
+	runWith(t, s, Options{Runner: r, Once: true, Jobs: 2})
+	if len(reqs) != 3 {
+		t.Fatalf("%d runs, want 3 (a, b, b resolving)", len(reqs))
+	}
+	last := reqs[2]
+	branch := gitT(t, s.Root, "branch", "--show-current")
+	first := reqs[0]
+	if first.TaskID != b.ID {
+		first = reqs[1]
+	}
+	if last.TaskID != b.ID || !last.Resume || last.SessionID != first.SessionID ||
+		!strings.Contains(last.Prompt, "conflicts with "+branch) || !strings.Contains(last.Prompt, "shared.txt") {
+		t.Errorf("third run: task %s resume %v session %s, prompt:\n%s", last.TaskID, last.Resume, last.SessionID, last.Prompt)
+	}
+	for _, id := range []string{a.ID, b.ID} {
+		if st := getTask(t, s, id).State; st != task.Closed {
+			t.Errorf("%s is %s, want closed", id, st)
+		}
+	}
+	if got := readFile(t, s.Root, "shared.txt"); got != a.ID+"'s line\n"+b.ID+"'s line\n" {
+		t.Errorf("shared.txt = %q, want both lines", got)
+	}
+	if st := gitT(t, s.Root, "status", "--porcelain", "--", "shared.txt"); st != "" {
+		t.Errorf("shared.txt status %q", st)
+	}
+}
+
+// BenchmarkTwelveSleepingTasks is the wall time of a worker over 12 tasks
+// whose agent sleeps 200 ms, serially and with -j 3 (about a third).
+func BenchmarkTwelveSleepingTasks(b *testing.B) {
+	for _, jobs := range []int{1, 3} {
+		b.Run(fmt.Sprintf("j=%d", jobs), func(b *testing.B) {
+			for range b.N {
+				b.StopTimer()
+				s := newStore(b)
+				for i := range 12 {
+					addTask(b, s, fmt.Sprintf("task %02d", i))
+				}
+				sleepy := agent.RunnerFunc(func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
+					time.Sleep(200 * time.Millisecond)
+					err := os.WriteFile(filepath.Join(req.Dir, req.TaskID+".txt"), []byte("x\n"), 0o644)
+					return &agent.Outcome{Result: done("slept"), SessionID: req.SessionID}, err
+				})
+				b.StartTimer()
+				ctx := context.Background()
+				if err := Run(ctx, ctx, s, Options{Runner: sleepy, Once: true, Jobs: jobs}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,118 @@
+package worker
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/notify"
+)
+
+// setupTimeout bounds worktree.setup: an install step, not a task.
+const setupTimeout = 15 * time.Minute
+
+// setupError is a worktree whose setup failed: the task's trouble (a
+// missing file, a broken install step), not the agent's.
+type setupError struct{ err error }
+
+func (e *setupError) Error() string { return "worktree setup: " + e.err.Error() }
+func (e *setupError) Unwrap() error { return e.err }
+
+// setup copies worktree.copy's files (ignored ones a build needs, such as
+// .env, which a fresh worktree lacks) from the main tree and runs
+// worktree.setup in the worktree, once per worktree.
+func (w *worker) setup(r *run) error {
+	cfg := w.s.Config.Worktree
+	if len(cfg.Copy) == 0 && cfg.Setup == "" {
+		return nil
+	}
+	if _, err := os.Stat(setupMark(w.s, r.t.ID)); err == nil {
+		return nil
+	}
+	for _, pattern := range cfg.Copy {
+		if err := copyGlob(w.s.Root, r.wt.Path, pattern); err != nil {
+			return &setupError{err}
+		}
+	}
+	if cfg.Setup != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "sh", "-c", cfg.Setup)
+		cmd.Dir = r.wt.Path
+		cmd.Env = append(os.Environ(), "BH_TASK_ID="+r.t.ID, "BH_WORKTREE="+r.wt.Path, "BH_ROOT="+w.s.Root)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return &setupError{fmt.Errorf("%q: %v: %s", cfg.Setup, err, tail(out, 500))}
+		}
+	}
+	return os.WriteFile(setupMark(w.s, r.t.ID), nil, 0o644)
+}
+
+// copyGlob copies the files of the main tree matching pattern (relative to
+// its top) to the same places in the worktree. A file already there stays.
+func copyGlob(root, dst, pattern string) error {
+	matches, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(pattern)))
+	if err != nil {
+		return fmt.Errorf("copy %q: %w", pattern, err)
+	}
+	for _, src := range matches {
+		err := filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
+			if err != nil || fi.IsDir() || !fi.Mode().IsRegular() {
+				return err
+			}
+			rel, err := filepath.Rel(root, p)
+			if err != nil {
+				return err
+			}
+			return copyFile(p, filepath.Join(dst, rel), fi.Mode().Perm())
+		})
+		if err != nil {
+			return fmt.Errorf("copy %q: %w", pattern, err)
+		}
+	}
+	return nil
+}
+
+func copyFile(src, dst string, perm os.FileMode) error {
+	if _, err := os.Lstat(dst); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func tail(b []byte, n int) string {
+	s := strings.TrimSpace(string(bytes.ToValidUTF8(b, nil)))
+	if len(s) > n {
+		s = "…" + s[len(s)-n:]
+	}
+	return s
+}
+
+// setupEnding fails a task whose worktree could not be set up. No agent
+// ran; the worktree stays for a look, and reopening the task sets it up again.
+func setupEnding(r *run, se *setupError) ending {
+	return ending{Outcome: SetupFailed, Fate: keepWork, State: task.Failed, Summary: se.Error(), Note: se.Error(),
+		Notify: notify.EventTaskFailed, Err: se.Error(), Text: se.Error()}
+}

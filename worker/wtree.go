@@ -1,0 +1,127 @@
+package worker
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/repo"
+)
+
+// ParkRef is where a task's partial work is snapshotted while the task
+// waits, so that it survives the removal of its worktree.
+func ParkRef(id string) string { return "refs/bh/parked/" + id }
+
+// Branch is the branch a task's agent works on.
+func Branch(id string) string { return "bh/" + id }
+
+// WorktreeDir is the folder holding the repository's task worktrees: the
+// config's worktree.dir, else a folder of bh's state dir named after the
+// repository. It lies outside the repository's git dir, whose files
+// Claude Code refuses to edit, and outside the user's tree.
+func WorktreeDir(s *task.Store, commonDir string) string {
+	if d := s.Config.Worktree.Dir; d != "" {
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(s.Root, d)
+		}
+		return d
+	}
+	state := os.Getenv("XDG_STATE_HOME")
+	if state == "" {
+		home, err := os.UserHomeDir()
+		if err != nil || home == "" {
+			return filepath.Join(commonDir, "bh", "worktrees")
+		}
+		state = filepath.Join(home, ".local", "state")
+	}
+	sum := sha1.Sum([]byte(commonDir))
+	return filepath.Join(state, "bh", "worktrees", filepath.Base(s.Root)+"-"+hex.EncodeToString(sum[:4]))
+}
+
+// WorktreePath is where task id's worktree lives; the same every time, since
+// Claude Code files its sessions by working directory.
+func WorktreePath(s *task.Store, r *repo.Repo, id string) string {
+	return filepath.Join(WorktreeDir(s, r.CommonDir()), id)
+}
+
+// keep snapshots the worktree under the task's park ref and leaves it as
+// it is: nothing committed, nothing discarded.
+func (w *worker) keep(r *run, e *ending) error {
+	if r.wt == nil {
+		return nil // gone already: the park ref, if any, holds the work
+	}
+	commit, paths, err := r.wt.Snapshot(r.j.Base, fmt.Sprintf("bh: %s %s\n\nbh-task: %s\n", r.t.ID, e.Outcome, r.t.ID))
+	if err != nil {
+		return fmt.Errorf("park: %w", err)
+	}
+	if commit == "" {
+		return w.repo.DeleteRef(ParkRef(r.t.ID)) // nothing to keep; no stale snapshot either
+	}
+	if err := w.repo.SetRef(ParkRef(r.t.ID), commit, "bh park"); err != nil {
+		return fmt.Errorf("park: %w", err)
+	}
+	e.Commit, e.Paths = commit, paths
+	return nil
+}
+
+// discard throws the worktree's changes away with the worktree itself.
+// Nothing outside it is touched.
+func (w *worker) discard(r *run, e *ending) error {
+	if r.wt != nil {
+		paths, err := r.wt.Changed(r.j.Base)
+		if err != nil {
+			return fmt.Errorf("discard: %w", err)
+		}
+		e.Paths = paths
+		r.j.Ending = e // a retried discard still names what went
+		if err := saveJournal(w.s, r.j); err != nil {
+			return err
+		}
+	}
+	if err := w.repo.RemoveWorktree(r.j.Worktree, r.j.Branch); err != nil {
+		return fmt.Errorf("discard: %w", err)
+	}
+	r.wt = nil
+	return w.repo.DeleteRef(ParkRef(r.t.ID))
+}
+
+// cleanup removes what a finished run leaves behind. Worktrees and
+// branches go only once their work has landed (or was discarded).
+func (w *worker) cleanup(r *run, e ending) {
+	if e.Fate == landWork {
+		branch := r.j.Branch
+		if _, land := r.t.Delivery(w.s.Config); land == task.LandBranch || e.Outcome != Completed {
+			branch = "" // the branch holds the work
+		}
+		if err := w.repo.RemoveWorktree(r.j.Worktree, branch); err != nil {
+			w.warnf("%s: remove worktree: %v", r.t.ID, err)
+		}
+		if err := w.repo.DeleteRef(ParkRef(r.t.ID)); err != nil {
+			w.warnf("%s: %v", r.t.ID, err)
+		}
+	}
+	removeJournal(w.s, r.t.ID)
+}
+
+// diffStat is the --stat of the work in r's worktree, for an approval.
+func (w *worker) diffStat(r *run) string {
+	if r.wt == nil {
+		return ""
+	}
+	snap, _, err := r.wt.Snapshot(r.j.Base, "bh: stat\n")
+	if err != nil || snap == "" {
+		return ""
+	}
+	stat, err := w.repo.Diff(r.j.Base, snap, true)
+	if err != nil {
+		return ""
+	}
+	return stat
+}
+
+// errNoTarget is a run that cannot know where its work would land.
+var errNoTarget = errors.New("HEAD is detached: name the branch to land on with target: in .bh/config.yaml (or the task), or check out a branch")
