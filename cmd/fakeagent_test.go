@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -27,6 +28,7 @@ import (
 //	rm PATH          remove PATH
 //	expect TEXT      exit 3 unless the prompt contains TEXT
 //	need PATH        exit 3 unless PATH exists (parked work came back)
+//	sh COMMAND       run COMMAND with sh -c, in the agent's directory
 //	print TEXT       print TEXT on stdout: a result, or garbage
 //	hang             wait until $FAKEAGENT_DIR/release exists (60s at most)
 //	exit N           exit with status N
@@ -97,6 +99,12 @@ func playPlan() error {
 		case "need":
 			if _, err := os.Stat(arg); err != nil {
 				return fmt.Errorf("need %s: %w", arg, err)
+			}
+		case "sh":
+			c := exec.Command("sh", "-c", arg)
+			c.Stdout, c.Stderr = os.Stderr, os.Stderr
+			if err := c.Run(); err != nil {
+				return fmt.Errorf("sh %s: %w", arg, err)
 			}
 		case "print":
 			fmt.Println(arg)

@@ -128,14 +128,14 @@ func agentErrorEnding(r *run, cause error, log string) ending {
 // task, to resume the same session on the next start.
 func stopEnding(r *run, why string) ending {
 	return ending{Outcome: Stopped, Fate: keepWork, State: task.Open, Status: string(Stopped), Session: r.session,
-		Note: "stopped; resumes on the next start", Text: why}
+		Note: "stopped; resumes on the next start", Text: why, Notify: notify.EventTaskStopped}
 }
 
 // lostEnding parks the work of a run whose task a human took back (bh stop,
 // an edit): nothing is committed and the task keeps the human's state.
 func lostEnding(r *run) ending {
 	return ending{Outcome: Stopped, Fate: keepWork, Status: string(Stopped), Session: r.session,
-		Text: "the task was taken back while the worker had it"}
+		Text: "the task was taken back while the worker had it", Notify: notify.EventTaskStopped}
 }
 
 func questionTexts(qs []task.Question) []string {

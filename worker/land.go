@@ -28,6 +28,10 @@ func (w *worker) land(r *run, e ending) error {
 	if e.Outcome == Kept {
 		mode = task.LandBranch
 	}
+	if mode == task.LandBranch {
+		e.Outcome = Kept
+		e.Note = firstOf(e.Note, "kept on branch "+r.j.Branch+" for review (bh land "+r.t.ID+")")
+	}
 	if done, err := w.landedBefore(r, e); done || err != nil {
 		return err
 	}

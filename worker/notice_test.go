@@ -36,13 +36,14 @@ func TestNotificationsFromConfig(t *testing.T) {
 	if names := h.names(blocks.ID); !slices.Equal(names, []string{notify.EventTaskBlocked}) {
 		t.Fatalf("blocked task's notifications: %v", names)
 	}
-	// The answer is the human's doing: no notification from the worker.
+	// The worker says when it takes an answer up (input.received).
 	if _, err := Respond(s, asks.ID, []task.Answer{{Values: []string{"tabs"}}}, ""); err != nil {
 		t.Fatal(err)
 	}
 	f.steps = append(f.steps, step(nil, done("Tabs.")))
 	runWith(t, s, Options{Runner: f})
-	if names := h.names(asks.ID); !slices.Equal(names, []string{notify.EventInputRequested, notify.EventTaskCompleted}) {
+	want := []string{notify.EventInputRequested, notify.EventInputReceived, notify.EventTaskCompleted}
+	if names := h.names(asks.ID); !slices.Equal(names, want) {
 		t.Fatalf("notifications: %v", names)
 	}
 }

@@ -1,9 +1,13 @@
 package worker
 
 import (
+	"slices"
+
 	"context"
 	"testing"
 	"time"
+
+	"github.com/bh-tracker/bh/worker/notify"
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
@@ -36,10 +40,16 @@ func TestStopCancelsTheRunningAgent(t *testing.T) {
 	}
 	f := &fake{steps: []stepFn{hang, step(map[string]string{"rest.txt": "rest\n"}, done("finished"))}}
 	errc := make(chan []Event, 1)
-	go func() { errc <- runWith(t, s, Options{Runner: f, Heartbeat: time.Hour}) }()
+	h := newHook(t)
+	n, closeN := h.notifier(t)
+	go func() { errc <- runWith(t, s, Options{Runner: f, Heartbeat: time.Hour, Notify: n}) }()
 	<-running
 	stopTask(t, s, tk.ID)
 	evs := <-errc
+	closeN()
+	if names := h.names(tk.ID); !slices.Equal(names, []string{notify.EventTaskStopped}) {
+		t.Errorf("notifications of the stopped task: %v", names)
+	}
 	if !cancelled {
 		t.Fatal("the agent's context was not cancelled within 10s of the stop")
 	}

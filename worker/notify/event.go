@@ -16,6 +16,7 @@ const (
 	EventTaskCompleted  = "task.completed"
 	EventTaskFailed     = "task.failed"
 	EventTaskBlocked    = "task.blocked"
+	EventTaskStopped    = "task.stopped" // a run stopped by Ctrl-C, bh stop or a dead worker's recovery
 	// AllEvents in a notifier's events list matches every event.
 	AllEvents = "*"
 )
@@ -23,7 +24,7 @@ const (
 // known is what a config's events list may name.
 var known = []string{
 	EventInputRequested, EventInputReceived, EventInputExpired, EventInputReminder,
-	EventTaskCompleted, EventTaskFailed, EventTaskBlocked, AllEvents,
+	EventTaskCompleted, EventTaskFailed, EventTaskBlocked, EventTaskStopped, AllEvents,
 }
 
 // Event is one notification. Its JSON is the webhook body and BH_EVENT_JSON,
