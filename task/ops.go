@@ -103,25 +103,12 @@ func (s *Store) Create(t *Task) (*Task, error) {
 // Update applies fn to the task under its lock and writes the result
 // atomically. If fn fails, or the file cannot be read, nothing is written.
 func (s *Store) Update(id string, fn func(t *Task) error) (*Task, error) {
-	l, err := s.lock(id)
-	if err != nil {
-		return nil, err
-	}
-	defer l.Unlock()
-	t, err := s.Get(id)
-	if err != nil {
-		return nil, err
-	}
-	if err := fn(t); err != nil {
-		return nil, err
-	}
-	t.UpdatedAt = s.now()
-	return t, s.write(t)
+	return s.UpdateThen(id, fn, nil)
 }
 
 // UpdateThen is Update with a step between deciding the new file and
 // writing it: then gets the file's new bytes, and the file is written only
-// if then succeeds, still under the task's lock. The worker lands a task's
+// if then (if not nil) succeeds, still under the task's lock. The worker lands a task's
 // commit (which holds those very bytes) this way, so that a task never
 // reads as closed without its commit, and the user's tree ends up with the
 // committed file.
@@ -143,8 +130,10 @@ func (s *Store) UpdateThen(id string, fn func(t *Task) error, then func(data []b
 	if err != nil {
 		return nil, err
 	}
-	if err := then(b); err != nil {
-		return nil, err
+	if then != nil {
+		if err := then(b); err != nil {
+			return nil, err
+		}
 	}
 	return t, s.writeFile(t.ID, b)
 }

@@ -44,13 +44,7 @@ func (w *worker) close(r *run, e *ending, then func([]byte) error) error {
 		}
 		return w.record(t, w.now(), r, e)
 	}
-	var t *task.Task
-	var err error
-	if then != nil {
-		t, err = w.s.UpdateThen(r.t.ID, update, then)
-	} else {
-		t, err = w.s.Update(r.t.ID, update)
-	}
+	t, err := w.s.UpdateThen(r.t.ID, update, then)
 	if errors.Is(err, errNotOurs) && e.State != "" {
 		return w.end(r, lostEnding(r)) // a human has the last word; the work is kept
 	}

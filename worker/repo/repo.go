@@ -38,6 +38,10 @@ type Repo struct {
 
 	modeOnce sync.Once
 	fileMode bool // core.fileMode: whether the exec bit counts
+
+	// wtMu serializes git worktree add, list and remove: git reads every
+	// worktree's admin dir, and fails on one another git is making or removing.
+	wtMu sync.Mutex
 }
 
 // Open finds the repository containing dir.

@@ -26,6 +26,8 @@ type Worktree struct {
 // bh-store marker naming storeRoot, so that bh run in the worktree finds
 // the main store.
 func (r *Repo) EnsureWorktree(path, branch, base, storeRoot string) (wt *Worktree, created bool, err error) {
+	r.wtMu.Lock()
+	defer r.wtMu.Unlock()
 	path, err = canonPath(path)
 	if err != nil {
 		return nil, false, fmt.Errorf("worktree %s: %w", path, err)
@@ -99,6 +101,8 @@ func (r *Repo) addWorktree(path, branch, base string) error {
 // OpenWorktree returns the registered worktree at path, or nil, nil when
 // there is none (or its directory is gone).
 func (r *Repo) OpenWorktree(path, branch string) (*Worktree, error) {
+	r.wtMu.Lock()
+	defer r.wtMu.Unlock()
 	path, err := canonPath(path)
 	if err != nil {
 		return nil, fmt.Errorf("worktree %s: %w", path, err)

@@ -39,7 +39,7 @@ func (w *Worktree) commit(base, message string) (string, error) {
 	// Only a tip that may be this very commit needs the whole tree's
 	// status; otherwise .bh/'s is enough, and `git add` finds the work.
 	squash := !bhMoved && tip != base && w.isSquash(tip, base, message)
-	d, err := w.dirt(!squash)
+	d, err := w.dirt(squash)
 	if err != nil {
 		return "", err
 	}

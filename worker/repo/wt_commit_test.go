@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestWtCommitSquashes(t *testing.T) {
@@ -35,6 +36,7 @@ func TestWtCommitSquashes(t *testing.T) {
 	if st := wtStatus(t, wt.Path); len(st) != 1 || st[0] != "!! debug.log" {
 		t.Fatalf("worktree not clean after Commit: %q", st)
 	}
+	time.Sleep(1100 * time.Millisecond) // a new commit would get another date, and hash
 	again, err := wt.Commit(base, "tm-1: do the thing\n\nbh-task: tm-1\n")
 	if err != nil || again != commit {
 		t.Fatalf("second Commit: %s, %v; want %s", again, err, commit)

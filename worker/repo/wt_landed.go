@@ -27,7 +27,9 @@ func (r *Repo) Landed(target, commit string) (bool, error) {
 // none has. A tree rebasing target, or one whose directory is missing,
 // refuses the landing: the branch would move under it.
 func (r *Repo) checkoutOf(target string) (string, error) {
+	r.wtMu.Lock()
 	list, err := r.worktrees()
+	r.wtMu.Unlock()
 	if err != nil {
 		return "", err
 	}

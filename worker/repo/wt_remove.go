@@ -10,6 +10,8 @@ import (
 // directory, its registration, or both) and a missing branch are fine, so
 // a rerun after a crash finishes the job.
 func (r *Repo) RemoveWorktree(path, branch string) error {
+	r.wtMu.Lock()
+	defer r.wtMu.Unlock()
 	path, err := canonPath(path)
 	if err == nil {
 		err = r.removeWorktree(path)
