@@ -67,17 +67,6 @@ func askedAt(t *task.Task) time.Time {
 	return t.UpdatedAt
 }
 
-// expiresAt is when the first of t's pending questions expires, if any does.
-func expiresAt(t *task.Task) (time.Time, bool) {
-	var first time.Time
-	for _, q := range t.Pending() {
-		if q.ExpiresAt != nil && (first.IsZero() || q.ExpiresAt.Before(first)) {
-			first = *q.ExpiresAt
-		}
-	}
-	return first, !first.IsZero()
-}
-
 // expiryText says when a question expires: "expires in 3h", "expired 5m ago".
 func expiryText(now, at time.Time) string {
 	if at.After(now) {

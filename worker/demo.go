@@ -29,7 +29,8 @@ func RunDemo(ctx context.Context, dir string, report func(Event)) error {
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	if err := git(dir, "add", ".bh"); err == nil {
+	err = git(dir, "add", ".bh")
+	if err == nil {
 		err = git(dir, "commit", "-q", "-m", "bh init")
 	}
 	if err != nil {

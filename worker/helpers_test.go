@@ -58,11 +58,6 @@ func committed(t testing.TB, dir, rev string) []string {
 	return lines(gitT(t, dir, "show", "--name-only", "--format=", rev))
 }
 
-// tree lists every path in rev's tree.
-func tree(t testing.TB, dir, rev string) []string {
-	return lines(gitT(t, dir, "ls-tree", "-r", "--name-only", rev))
-}
-
 func writeFile(t testing.TB, dir, name, body string) {
 	t.Helper()
 	p := filepath.Join(dir, name)

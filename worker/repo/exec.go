@@ -85,16 +85,6 @@ func (r *Repo) read(stdin []byte, args ...string) ([]byte, error) {
 	return runGit(r.Root, gitEnv("LC_ALL=C"), stdin, append([]string{"--no-optional-locks"}, args...)...)
 }
 
-// nulJoin is the stdin of --pathspec-from-file=- --pathspec-file-nul.
-func nulJoin(paths []string) []byte {
-	var b bytes.Buffer
-	for _, p := range paths {
-		b.WriteString(p)
-		b.WriteByte(0)
-	}
-	return b.Bytes()
-}
-
 // splitNul splits -z output, dropping the empty tail.
 func splitNul(out []byte) []string {
 	var fields []string
@@ -108,24 +98,4 @@ func splitNul(out []byte) []string {
 		out = out[i+1:]
 	}
 	return fields
-}
-
-// batches splits paths into argument lists small enough for any exec limit.
-func batches(paths []string) [][]string {
-	const limit = 64 << 10
-	var out [][]string
-	var cur []string
-	size := 0
-	for _, p := range paths {
-		if size+len(p)+1 > limit && len(cur) > 0 {
-			out = append(out, cur)
-			cur, size = nil, 0
-		}
-		cur = append(cur, p)
-		size += len(p) + 1
-	}
-	if len(cur) > 0 {
-		out = append(out, cur)
-	}
-	return out
 }

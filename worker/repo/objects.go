@@ -89,11 +89,6 @@ func treeFile(t *object.Tree, p string) (e object.TreeEntry, ok bool) {
 	return *found, true
 }
 
-func inTree(t *object.Tree, p string) bool {
-	_, ok := treeFile(t, p)
-	return ok
-}
-
 // bhSignature signs bh's snapshot commits: parking must work even where the
 // user never configured an identity.
 func bhSignature() object.Signature {

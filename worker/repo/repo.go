@@ -36,9 +36,6 @@ type Repo struct {
 	storeOnce sync.Once
 	store     *filesystem.Storage
 
-	modeOnce sync.Once
-	fileMode bool // core.fileMode: whether the exec bit counts
-
 	// wtMu serializes git worktree add, list and remove: git reads every
 	// worktree's admin dir, and fails on one another git is making or removing.
 	wtMu sync.Mutex
@@ -82,15 +79,6 @@ func (r *Repo) storage() *filesystem.Storage {
 			cache.NewObjectLRUDefault(), filesystem.Options{AlternatesFS: osfs.New("/")})
 	})
 	return r.store
-}
-
-// honourFileMode reports core.fileMode (default true).
-func (r *Repo) honourFileMode() bool {
-	r.modeOnce.Do(func() {
-		out, err := r.read(nil, "config", "--type=bool", "core.fileMode")
-		r.fileMode = err != nil || strings.TrimSpace(string(out)) != "false"
-	})
-	return r.fileMode
 }
 
 // Head returns the commit HEAD points to, or "" on an unborn branch. It
