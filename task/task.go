@@ -134,6 +134,7 @@ const (
 	EventParked         = "parked"
 	EventUnparked       = "unparked"
 	EventStopped        = "stopped"
+	EventSessionLost    = "session.lost" // the agent's session could not be resumed; a fresh one took over
 )
 
 // Record appends an event stamped at now and bumps UpdatedAt.

@@ -51,6 +51,14 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 		prompt += conflictPrompt(r)
 	}
 	r.prompt = prompt
+	if resume && !w.restoreSession(t.ID, agent.Request{Dir: r.wt.Path, SessionID: t.SessionID, Env: w.agentEnv(r)}) {
+		if err := w.freshSession(r, t.SessionID); errors.Is(err, errNotOurs) {
+			return w.end(r, lostEnding(r))
+		} else if err != nil {
+			return w.release(t.ID, err)
+		}
+		resume = false
+	}
 	if r.t, err = w.begin(r); errors.Is(err, errNotOurs) {
 		r.t = t
 		return w.end(r, lostEnding(r)) // stopped before its agent could start
@@ -64,12 +72,14 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	ctx, cancel := context.WithCancel(kill)
 	defer cancel()
 	stopBeat := w.heartbeat(t.ID, cancel)
-	out, runErr := w.runAgent(ctx, agent.Request{Prompt: r.prompt, Dir: r.wt.Path, SessionID: r.session,
-		Resume: resume, TaskID: t.ID, Env: w.agentEnv(r), Timeout: w.opt.Timeout, Started: w.started(r)})
+	req := agent.Request{Prompt: r.prompt, Dir: r.wt.Path, SessionID: r.session,
+		Resume: resume, TaskID: t.ID, Env: w.agentEnv(r), Timeout: w.opt.Timeout, Started: w.started(r)}
+	out, runErr := w.runAgent(ctx, req)
 	stopBeat()
 	if out != nil && out.SessionID != "" {
 		r.session = out.SessionID // a resumed session may continue under a new id
 	}
+	w.keepSession(r, req)
 	logPath := w.writeLog(r, out, runErr)
 	// A human who stopped or changed the task meanwhile has the last word.
 	if cur, err := w.s.Get(t.ID); err == nil && !w.owns(cur) {

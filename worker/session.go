@@ -1,0 +1,117 @@
+package worker
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/task"
+	"github.com/google/uuid"
+)
+
+// sessionFiler is an agent whose sessions live in files bh can copy.
+type sessionFiler interface {
+	SessionFile(req agent.Request) string
+}
+
+// sessionCopy is bh's copy of a session's transcript, kept with the task's
+// local state (never committed): Claude Code removes old sessions, and
+// another HOME has none.
+func sessionCopy(s *task.Store, id, session string) string {
+	return filepath.Join(runsDir(s, id), "sessions", session+".jsonl")
+}
+
+// keepSession copies the session's transcript after a run.
+func (w *worker) keepSession(r *run, req agent.Request) {
+	sf, ok := w.runner.(sessionFiler)
+	if !ok || r.session == "" {
+		return
+	}
+	req.SessionID = r.session
+	if err := copyOver(sf.SessionFile(req), sessionCopy(w.s, r.t.ID, r.session)); err != nil &&
+		!errors.Is(err, os.ErrNotExist) {
+		w.warnf("%s: keep the session's transcript: %v", r.t.ID, err)
+	}
+}
+
+// restoreSession makes sure the agent has req's session to resume: its
+// own file, or else bh's copy put back in its place. false: neither exists.
+func (w *worker) restoreSession(id string, req agent.Request) bool {
+	sf, ok := w.runner.(sessionFiler)
+	if !ok {
+		return true // sessions the agent keeps its own way: its resume tells
+	}
+	path := sf.SessionFile(req)
+	if _, err := os.Stat(path); err == nil {
+		return true
+	}
+	return copyOver(sessionCopy(w.s, id, req.SessionID), path) == nil
+}
+
+// freshSession replaces a session that cannot be resumed: a new one, whose
+// prompt carries the task, every question and answer so far and the work
+// in the worktree, and a history record of the loss.
+func (w *worker) freshSession(r *run, lost string) error {
+	t, err := w.s.Update(r.t.ID, func(t *task.Task) error {
+		if !w.owns(t) {
+			return errNotOurs
+		}
+		t.SessionID = uuid.NewString()
+		t.Record(w.now(), task.Event{Kind: task.EventSessionLost, By: w.opt.Name, Session: lost,
+			Text: "the agent's session " + lost + " could not be restored; a fresh session " + t.SessionID +
+				" starts with the task, its questions and answers, and the work so far"})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	r.t = t
+	prompt, err := Prompt(w.s, t, false)
+	if err != nil {
+		return err
+	}
+	if d := promptData(w.s, t); len(d.Rounds) > 0 || d.Feedback != "" {
+		more, err := Prompt(w.s, t, true)
+		if err != nil {
+			return err
+		}
+		prompt += "\n" + more
+	}
+	if stat := w.diffStat(r); stat != "" {
+		prompt += fmt.Sprintf("\nYour earlier session was lost. The work you had done is still in your worktree:\n\n%s", stat)
+	}
+	r.prompt = prompt
+	return nil
+}
+
+// copyOver copies src to dst (made with its folders), through a temporary
+// file, so that a reader never sees half a transcript.
+func copyOver(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+		return err
+	}
+	tmp := dst + ".bh-tmp"
+	out, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, dst)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
