@@ -21,6 +21,7 @@ type claudeResult struct {
 	Errors           []string        `json:"errors"`
 	SessionID        string          `json:"session_id"`
 	StructuredOutput json.RawMessage `json:"structured_output"`
+	APIErrorStatus   int             `json:"api_error_status"`
 }
 
 // ParseClaude reads the stdout of claude -p --output-format json. The answer
@@ -40,7 +41,7 @@ func ParseClaude(stdout []byte) (*Outcome, error) {
 			msg = strings.TrimSpace(cr.Subtype + " " + msg)
 		}
 		return nil, &RunError{Reason: fmt.Sprintf("%v: %s", ErrClaudeReported, msg), Raw: stdout,
-			Err: ErrClaudeReported}
+			Err: ErrClaudeReported, Outage: outageOfStatus(cr.APIErrorStatus)}
 	}
 	var soErr error
 	if len(cr.StructuredOutput) > 0 && string(cr.StructuredOutput) != "null" {

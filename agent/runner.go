@@ -51,6 +51,9 @@ type RunError struct {
 	Stderr   []byte
 	ExitCode int   // -1 when the process did not exit on its own
 	Err      error // underlying cause, if any (context.Canceled, ErrNoResult, ...)
+	// Outage is set when the trouble is the agent's, not the task's: its
+	// binary missing, its API refusing the key, overloaded or rate-limited.
+	Outage Outage
 }
 
 func (e *RunError) Error() string {

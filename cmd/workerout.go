@@ -78,6 +78,8 @@ func (p *progress) human(e worker.Event) {
 		fmt.Fprintf(w, "✎ %s answered: %q\n", id, e.Summary)
 	case worker.Expired:
 		p.expired(e)
+	case worker.Paused:
+		fmt.Fprintf(w, "%s %s\n", io.Yellow("⏸"), e.Summary)
 	case worker.Warning:
 		// A warning is trouble, not progress: stderr even for bh demo.
 		fmt.Fprintf(io.ErrOut, "bh: warning: %s\n", e.Summary)
@@ -118,6 +120,9 @@ func (p *progress) finished(e worker.Event) {
 		} else if len(e.Paths) > 0 {
 			fmt.Fprintf(w, "  discarded: %s\n", strings.Join(e.Paths, ", "))
 		}
+	case worker.Unavailable:
+		fmt.Fprintf(w, "⏸ %s not run: %s; it is open again, not failed\n", id, e.Summary)
+		parked()
 	case worker.SetupFailed:
 		fmt.Fprintf(w, "%s %s failed: %s\n", io.Red("✗"), id, e.Summary)
 		fmt.Fprintf(w, "  %s\n", io.Faint("fix worktree.copy or worktree.setup in .bh/config.yaml, then: bh reopen "+e.Task))

@@ -53,8 +53,13 @@ func (w *worker) decide(r *run, out *agent.Outcome, runErr error, killed bool) e
 		if killed {
 			return stopEnding(r, reason(runErr))
 		}
+		if o := agent.OutageOf(runErr); o != "" {
+			w.outage(o, reason(runErr))
+			return outageEnding(r, o, runErr)
+		}
 		return agentErrorEnding(r, runErr, "")
 	}
+	w.agentBack()
 	res := out.Result
 	e.Result, e.Status = res, string(res.Status)
 	p := w.policy(r.t)

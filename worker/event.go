@@ -13,6 +13,7 @@ const (
 	Recovered Kind = "recovered" // a dead worker's task went back to open
 	Answered  Kind = "answered"  // a human answered (bh demo narrates it)
 	Expired   Kind = "expired"   // questions timed out; Outcome says what onTimeout did
+	Paused    Kind = "paused"    // an agent-wide outage holds new runs back for Elapsed; Summary says why
 	Warning   Kind = "warning"   // trouble that does not stop the worker (a notifier failing); Summary says what
 )
 
@@ -21,16 +22,17 @@ type Outcome string
 
 // Outcomes of a run. The first four are the agent's own statuses.
 const (
-	Completed  Outcome = "completed"
-	Failed     Outcome = "failed"
-	Blocked    Outcome = "blocked"
-	NeedsInput Outcome = "needs_input"
-	AgentError Outcome = "error"    // the agent crashed, timed out or answered garbage
-	Stopped    Outcome = "stopped"  // the kill context, or a human (bh stop), stopped the agent
-	Conflict   Outcome = "conflict" // landing met a conflict the agent resolves next, in the same session
-	Gated      Outcome = "gated"    // completed, but parked until a human approves the commit
-	Held       Outcome = "held"     // completed, but landing it would overwrite the user's changes: a human decides
-	Kept       Outcome = "kept"     // completed and committed on its branch bh/<id>, not landed (land: branch)
+	Completed   Outcome = "completed"
+	Failed      Outcome = "failed"
+	Blocked     Outcome = "blocked"
+	NeedsInput  Outcome = "needs_input"
+	AgentError  Outcome = "error"       // the agent crashed, timed out or answered garbage
+	Stopped     Outcome = "stopped"     // the kill context, or a human (bh stop), stopped the agent
+	Conflict    Outcome = "conflict"    // landing met a conflict the agent resolves next, in the same session
+	Gated       Outcome = "gated"       // completed, but parked until a human approves the commit
+	Held        Outcome = "held"        // completed, but landing it would overwrite the user's changes: a human decides
+	Kept        Outcome = "kept"        // completed and committed on its branch bh/<id>, not landed (land: branch)
+	Unavailable Outcome = "unavailable" // the agent was out (auth, overload, limits): the task is open again, not failed
 	// SetupFailed is a worktree whose setup (worktree.copy, worktree.setup) failed; no agent ran.
 	SetupFailed Outcome = "setup_failed"
 	// What onTimeout did with an Expired task.

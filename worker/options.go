@@ -24,6 +24,7 @@ type Options struct {
 	Heartbeat time.Duration // how often the lease is renewed; default 15s
 	LeaseTTL  time.Duration // a lease not renewed for this long is dead; default 2m
 	Tick      time.Duration // idle re-check of leases and timeouts, besides file events; default 30s
+	Backoff   time.Duration // the first wait after an agent outage such as an overloaded API; default 30s
 
 	// Notify receives the worker's notifications. nil: Run builds one from
 	// the config's notify: list (its delivery failures become Warning
@@ -46,6 +47,9 @@ func (o *Options) defaults(c task.Config) {
 	}
 	if o.LeaseTTL <= 0 {
 		o.LeaseTTL = 2 * time.Minute
+	}
+	if o.Backoff <= 0 {
+		o.Backoff = defaultBackoff
 	}
 	if o.Tick <= 0 {
 		o.Tick = 30 * time.Second

@@ -34,8 +34,13 @@ type worker struct {
 	wt       *watcher
 	reportMu sync.Mutex
 	landMu   sync.Mutex // landings go one at a time
-	mu       sync.Mutex // guards active and next
+	mu       sync.Mutex // guards active, next and the outage state below
 	active   map[string]bool
+	// After an agent-wide outage: no new claims until pausedUntil, or
+	// none at all once fatal is set (the worker stops with it).
+	backoff     time.Duration
+	pausedUntil time.Time
+	fatal       error
 	// next is the earliest expiry of a pending question known to the
 	// worker; zero when none is.
 	next time.Time
@@ -113,7 +118,9 @@ func (w *worker) loop(stop, kill context.Context) error {
 	running, idle := 0, false
 	var failed error
 	for {
-		if stop.Err() != nil || kill.Err() != nil || failed != nil {
+		wait, fatal := w.paused()
+		if stop.Err() != nil || kill.Err() != nil || failed != nil || fatal != nil && running == 0 {
+			failed = errors.Join(failed, fatal)
 			break
 		}
 		w.wt.drain() // the scan below sees every change made before it
@@ -126,7 +133,7 @@ func (w *worker) loop(stop, kill context.Context) error {
 			failed = err
 			break
 		}
-		if running == 0 && !claimed {
+		if running == 0 && !claimed && wait == 0 {
 			if w.opt.Once {
 				break
 			}
@@ -138,7 +145,12 @@ func (w *worker) loop(stop, kill context.Context) error {
 			idle = false
 		}
 		w.armExpiry(expiry)
+		var resume <-chan time.Time
+		if wait > 0 {
+			resume = time.After(wait)
+		}
 		select {
+		case <-resume:
 		case <-stop.Done():
 		case <-kill.Done():
 		case err := <-done:
@@ -164,6 +176,9 @@ func (w *worker) loop(stop, kill context.Context) error {
 func (w *worker) fill(kill context.Context, running *int, done chan<- error) (bool, error) {
 	claimed := false
 	for *running < w.opt.Jobs {
+		if wait, fatal := w.paused(); wait > 0 || fatal != nil {
+			return claimed, nil
+		}
 		t, err := ClaimNext(w.s, workerLease(w.opt.Name, w.now()))
 		if errors.Is(err, ErrNothingReady) {
 			return claimed, nil

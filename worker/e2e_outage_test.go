@@ -1,0 +1,83 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bh-tracker/bh/agent/fakeapi"
+	"github.com/bh-tracker/bh/task"
+)
+
+// The real Claude Code CLI against an API that is overloaded once (529):
+// the task goes back to open, not failed, the worker backs off, and the
+// next try completes it.
+func TestClaudeOverloadBacksOffAndRetries(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	calls := 0
+	srv := fakeapi.New(t, func(req *fakeapi.Request) fakeapi.Turn {
+		mu.Lock()
+		calls++
+		n := calls
+		mu.Unlock()
+		switch {
+		case n == 1:
+			return fakeapi.Fail(529, "overloaded_error", "Overloaded")
+		case len(req.ToolResults()) == 0:
+			return fakeapi.Reply(fakeapi.Write("done.txt", "done\n"))
+		}
+		return fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "completed", "summary": "wrote done.txt"}))
+	})
+	s := newStore(t)
+	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Timeout: "2m"}
+	tk := addTask(t, s, "Survive an overload")
+	evs := runWith(t, s, Options{Env: fakeapi.Env(t, srv), Once: true, Backoff: 200 * time.Millisecond})
+	got := getTask(t, s, tk.ID)
+	if got.State != task.Closed {
+		t.Fatalf("%s: %s", got.State, got.Summary)
+	}
+	var paused, note bool
+	for _, e := range evs {
+		paused = paused || e.Kind == Paused && strings.Contains(e.Summary, "overloaded") && e.Elapsed == 200*time.Millisecond
+	}
+	for _, h := range got.History {
+		note = note || h.Kind == task.EventState && h.To == task.Open && strings.Contains(h.Text, "not the task's fault")
+		if h.Kind == task.EventState && h.To == task.Failed {
+			t.Errorf("the task failed on the way: %+v", h)
+		}
+	}
+	if !paused || !note {
+		t.Errorf("paused event %v, history note %v", paused, note)
+	}
+}
+
+// An API that refuses the key (401) fails no task: the one that ran is
+// open again, the other is never claimed, and the worker stops with the
+// reason.
+func TestClaudeAuthFailureStopsTheWorker(t *testing.T) {
+	t.Parallel()
+	srv := fakeapi.New(t, func(*fakeapi.Request) fakeapi.Turn {
+		return fakeapi.Fail(401, "authentication_error", "invalid x-api-key")
+	})
+	s := newStore(t)
+	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Timeout: "2m"}
+	a, b := addTask(t, s, "First"), addTask(t, s, "Second")
+	ctx := context.Background()
+	err := Run(ctx, ctx, s, Options{Env: fakeapi.Env(t, srv), Once: true})
+	var pe *PreflightError
+	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "refuses its credentials") || pe.Hint() == "" {
+		t.Fatalf("worker: %v", err)
+	}
+	for _, id := range []string{a.ID, b.ID} {
+		if st := getTask(t, s, id).State; st != task.Open {
+			t.Errorf("%s is %s, want open", id, st)
+		}
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d requests: the second task should not have run", n)
+	}
+}
