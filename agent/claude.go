@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -16,7 +17,26 @@ type ClaudeConfig struct {
 	AllowedTools   []string
 	ExtraArgs      []string      // appended after bh's own flags
 	Timeout        time.Duration // default for requests without their own; 0 means none
+	// MCP is bh's MCP server (bh mcp), which answers claude's permission
+	// prompts and gives the agent ask_human; nil runs claude without it.
+	MCP *MCPServer
+	// AllowGitWrites lifts the default ban on git commands that move refs
+	// or the index (bh commits and lands the work itself).
+	AllowGitWrites bool
 }
+
+// MCPServer is how claude starts bh's MCP server for a run.
+type MCPServer struct {
+	Command string
+	Args    []string
+	Env     map[string]string
+}
+
+// gitWrites are the git commands an agent may not run by default: bh
+// commits, rebases and lands its work, and a branch the agent moved would
+// be a surprise.
+var gitWrites = []string{"commit", "push", "reset", "checkout", "switch", "stash", "rebase", "merge",
+	"cherry-pick", "branch", "tag", "update-ref"}
 
 // Claude runs Claude Code in print mode (claude -p --output-format json),
 // starting a session under the request's UUID or resuming it.
@@ -50,12 +70,37 @@ func (c *Claude) Args(req Request) []string {
 	if c.cfg.Model != "" {
 		args = append(args, "--model", c.cfg.Model)
 	}
+	if req.Name != "" {
+		args = append(args, "--name", req.Name)
+	}
 	// One --allowedTools=<tool> each: the bare flag is variadic and would
 	// swallow the next argument, and a tool rule may hold commas or spaces.
-	for _, t := range c.cfg.AllowedTools {
+	for _, t := range append(append(c.cfg.AllowedTools, req.AllowTools...), c.mcpTools()...) {
 		args = append(args, "--allowedTools="+t)
 	}
+	if !c.cfg.AllowGitWrites {
+		for _, g := range gitWrites {
+			args = append(args, "--disallowedTools=Bash(git "+g+":*)")
+		}
+	}
+	if m := c.cfg.MCP; m != nil {
+		env := map[string]string{"BH_TASK_ID": req.TaskID}
+		for k, v := range m.Env {
+			env[k] = v
+		}
+		cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"bh": map[string]any{
+			"type": "stdio", "command": m.Command, "args": m.Args, "env": env}}})
+		args = append(args, "--mcp-config", string(cfg), "--permission-prompt-tool", "mcp__bh__permission_prompt")
+	}
 	return append(args, c.cfg.ExtraArgs...)
+}
+
+// mcpTools are bh's MCP tools the agent may call without asking.
+func (c *Claude) mcpTools() []string {
+	if c.cfg.MCP == nil {
+		return nil
+	}
+	return []string{"mcp__bh__ask_human", "mcp__bh__ready_tasks", "mcp__bh__show_task", "mcp__bh__add_task"}
 }
 
 // Run runs claude once in req.Dir.

@@ -50,6 +50,9 @@ type Question struct {
 	Options     []Option `json:"options,omitempty"`
 	MultiSelect bool     `json:"multiSelect,omitempty"`
 	Default     string   `json:"default,omitempty"`
+	// Tool is the permission rule a yes answer grants the next run (a
+	// permission prompt turned question), such as "Bash(go test ./...)".
+	Tool string `json:"tool,omitempty"`
 }
 
 // Result is the contract every agent run must end with.

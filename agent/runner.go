@@ -15,6 +15,10 @@ type Request struct {
 	TaskID    string        // for the agent's environment and logs
 	Timeout   time.Duration // 0 means none beyond the runner's own
 	Env       []string      // extra environment, "KEY=value", overriding the inherited one
+	Name      string        // a title for the session, shown by claude --resume
+	// AllowTools are tool rules a human allowed for this task (an answered
+	// permission prompt), on top of the configured ones.
+	AllowTools []string
 
 	// Started, if set, is called with the agent's process group id as soon
 	// as the agent runs, before Run waits for it, so that the caller can

@@ -103,6 +103,7 @@ func newRootCmd(f *Factory) *cobra.Command {
 		newCmdClaim(f, nil),
 		newCmdDiff(f, nil),
 		newCmdLand(f, nil),
+		newCmdMCP(f, nil),
 		newCmdDemo(f, nil),
 		newCmdCompletion(f),
 	)

@@ -17,6 +17,9 @@ import (
 // TestMain lets testscript run bh as a command of its own, in a fresh
 // process, as a user would.
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "mcp" { // claude starting bh's MCP server (worker.MCPCommand)
+		os.Exit(run(scriptFactory(), os.Args[1:]))
+	}
 	testscript.Main(m, map[string]func(){
 		"bh":        func() { os.Exit(run(scriptFactory(), os.Args[1:])) },
 		"fakeagent": func() { os.Exit(fakeAgent()) },

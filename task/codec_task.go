@@ -6,7 +6,7 @@ package task
 
 // cacheLayout names the shape of Task that the codec below writes. Caches
 // written for another shape are ignored and rebuilt.
-const cacheLayout uint64 = 0xf0f6ffc385f157a6
+const cacheLayout uint64 = 0xebfe0be0bd68654e
 
 func encodeTask(e *enc, t *Task) {
 	e.str(t.ID)
@@ -78,6 +78,7 @@ func encodeQuestion(e *enc, q *Question) {
 	e.bool(q.MultiSelect)
 	e.str(q.Default)
 	e.str(q.Context)
+	e.str(q.Tool)
 	e.str(q.Status)
 	e.strs(q.Answer)
 	e.str(q.Comment)
@@ -182,6 +183,7 @@ func decodeQuestion(d *dec, q *Question) {
 	q.MultiSelect = d.bool()
 	q.Default = d.str()
 	q.Context = d.str()
+	q.Tool = d.str()
 	q.Status = d.str()
 	q.Answer = d.strs()
 	q.Comment = d.str()

@@ -41,6 +41,9 @@ type AgentConfig struct {
 	ExtraArgs      []string `yaml:"extraArgs,omitempty" json:"extraArgs,omitempty"`
 	Command        []string `yaml:"command,omitempty" json:"command,omitempty"` // argv for kind: command
 	Timeout        string   `yaml:"timeout,omitempty" json:"timeout,omitempty"`
+	// AllowGitWrites lets the agent run git commit, push, reset and the
+	// like, which bh bans by default: it commits and lands the work itself.
+	AllowGitWrites bool `yaml:"allowGitWrites,omitempty" json:"allowGitWrites,omitempty"`
 }
 
 // GateConfig holds the conditions that hold a completion for approval.

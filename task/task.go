@@ -77,7 +77,9 @@ type Question struct {
 	MultiSelect bool     `yaml:"multiSelect,omitempty" json:"multiSelect,omitempty"`
 	Default     string   `yaml:"default,omitempty" json:"default,omitempty"`
 	Context     string   `yaml:"context,omitempty" json:"context,omitempty"`
-	Status      string   `yaml:"status" json:"status"`
+	// Tool is the permission rule a yes grants the agent on its next run.
+	Tool   string `yaml:"tool,omitempty" json:"tool,omitempty"`
+	Status string `yaml:"status" json:"status"`
 	// Answer is the decision: "yes"/"no" for approval, option labels for
 	// choice, the text for freeform. Comment is free text beside it: a
 	// reviewer's feedback, or the text of an "Other" choice.

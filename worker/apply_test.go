@@ -136,16 +136,16 @@ func TestBlockedParksWithTheReason(t *testing.T) {
 }
 
 func TestUnknownAgentKindIsAnError(t *testing.T) {
-	if _, err := NewRunner(task.AgentConfig{Kind: "gpt"}); err == nil || !strings.Contains(err.Error(), "gpt") {
+	if _, err := NewRunner(task.AgentConfig{Kind: "gpt"}, nil); err == nil || !strings.Contains(err.Error(), "gpt") {
 		t.Fatalf("got %v", err)
 	}
-	if _, err := NewRunner(task.AgentConfig{Kind: "command"}); err == nil {
+	if _, err := NewRunner(task.AgentConfig{Kind: "command"}, nil); err == nil {
 		t.Fatal("command without argv accepted")
 	}
-	if _, err := NewRunner(task.AgentConfig{Timeout: "soon"}); err == nil {
+	if _, err := NewRunner(task.AgentConfig{Timeout: "soon"}, nil); err == nil {
 		t.Fatal("bad timeout accepted")
 	}
-	if r, err := NewRunner(task.AgentConfig{}); err != nil || r == nil {
+	if r, err := NewRunner(task.AgentConfig{}, nil); err != nil || r == nil {
 		t.Fatalf("default runner: %v", err)
 	}
 }

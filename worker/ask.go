@@ -24,7 +24,7 @@ func asked(res agent.Result) []task.Question {
 	out := make([]task.Question, len(qs))
 	for i, q := range qs {
 		tq := task.Question{Question: q.Question, Header: q.Header, Type: q.Type,
-			MultiSelect: q.MultiSelect, Default: q.Default}
+			MultiSelect: q.MultiSelect, Default: q.Default, Tool: q.Tool}
 		for _, o := range q.Options {
 			tq.Options = append(tq.Options, task.Option{Label: o.Label, Description: o.Description})
 		}

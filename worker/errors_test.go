@@ -57,7 +57,7 @@ func TestHungAgentTimesOut(t *testing.T) {
 	s := newStore(t)
 	tk := addTask(t, s, "Hangs")
 	r, err := NewRunner(task.AgentConfig{Kind: "command", Timeout: "300ms",
-		Command: []string{"sh", "-c", "echo draft > draft.txt; exec sleep 30"}})
+		Command: []string{"sh", "-c", "echo draft > draft.txt; exec sleep 30"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

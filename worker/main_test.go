@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/bh-tracker/bh/worker/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 )
@@ -15,6 +18,9 @@ import (
 // The test binary doubles as a second bh process, so that claims and
 // crashes are tested across real processes. BH_WORKER_HELPER picks the role.
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "mcp" { // claude starting bh's MCP server (MCPCommand)
+		os.Exit(helperMCP())
+	}
 	switch os.Getenv("BH_WORKER_HELPER") {
 	case "":
 		// Task worktrees go to bh's state dir: a temporary one, not the home's.
@@ -71,6 +77,20 @@ func helperHang() int {
 	ctx := context.Background()
 	if err := Run(ctx, ctx, s, Options{Runner: hang, Once: true}); err != nil {
 		fmt.Println("error:", err)
+		return 1
+	}
+	return 0
+}
+
+// helperMCP is bh mcp: the MCP server of the task in $BH_TASK_ID, whose
+// store is found from the working directory (the task's worktree).
+func helperMCP() int {
+	s, err := task.Find(".")
+	if err == nil {
+		err = mcp.Serve(context.Background(), s, os.Getenv("BH_TASK_ID"), &sdk.StdioTransport{})
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bh mcp:", err)
 		return 1
 	}
 	return 0

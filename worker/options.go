@@ -11,12 +11,13 @@ import (
 // Options tune a worker. The zero value works: the agent comes from the
 // store's config.
 type Options struct {
-	Runner agent.Runner // nil: NewRunner(s.Config.Agent)
-	Report func(Event)  // progress; nil discards it
-	Once   bool         // work until no task is ready, then return
-	Jobs   int          // how many agents run at once; default the config's workers, else 1
-	Name   string       // the lease's worker name; default "worker"
-	Env    []string     // extra environment for the agent
+	Runner agent.Runner     // nil: NewRunner(s.Config.Agent, MCP)
+	MCP    *agent.MCPServer // bh's MCP server for claude; nil: MCPCommand()
+	Report func(Event)      // progress; nil discards it
+	Once   bool             // work until no task is ready, then return
+	Jobs   int              // how many agents run at once; default the config's workers, else 1
+	Name   string           // the lease's worker name; default "worker"
+	Env    []string         // extra environment for the agent
 	// Timeout bounds each agent run on top of the runner's own limit, so
 	// that even a runner that ignores its config cannot hang the worker.
 	Timeout time.Duration

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/mcp"
 	"github.com/bh-tracker/bh/worker/notify"
 	"github.com/bh-tracker/bh/worker/repo"
 	"github.com/google/uuid"
@@ -72,10 +73,18 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	ctx, cancel := context.WithCancel(kill)
 	defer cancel()
 	stopBeat := w.heartbeat(t.ID, cancel)
-	req := agent.Request{Prompt: r.prompt, Dir: r.wt.Path, SessionID: r.session,
-		Resume: resume, TaskID: t.ID, Env: w.agentEnv(r), Timeout: w.opt.Timeout, Started: w.started(r)}
+	req := agent.Request{Prompt: r.prompt, Dir: r.wt.Path, SessionID: r.session, Resume: resume, TaskID: t.ID,
+		Env: w.agentEnv(r), Timeout: w.opt.Timeout, Started: w.started(r), Name: "bh " + t.ID + ": " + t.Title,
+		AllowTools: grantedTools(r.t)}
 	out, runErr := w.runAgent(ctx, req)
 	stopBeat()
+	// Questions the agent asked through bh's MCP server (AskUserQuestion, a
+	// permission prompt, ask_human) park the run whatever it answered.
+	if qs, err := mcp.TakeAsked(w.s, t.ID); err != nil {
+		w.warnf("%s: %v", t.ID, err)
+	} else if len(qs) > 0 && kill.Err() == nil {
+		out, runErr = askedOutcome(out, qs, r.session), nil
+	}
 	if out != nil && out.SessionID != "" {
 		r.session = out.SessionID // a resumed session may continue under a new id
 	}
@@ -154,6 +163,30 @@ func (w *worker) begin(r *run) (*task.Task, error) {
 		return nil, fmt.Errorf("start %s: %w", r.t.ID, err)
 	}
 	return t, nil
+}
+
+// askedOutcome is the run's outcome once the agent asked through bh's MCP
+// server: needs_input with those questions, its own summary kept.
+func askedOutcome(out *agent.Outcome, qs []agent.Question, session string) *agent.Outcome {
+	res := agent.Result{Status: agent.StatusNeedsInput, Questions: qs}
+	if out != nil {
+		res.Summary, res.Details, res.QuestionContext = out.Result.Summary, out.Result.Details, out.Result.QuestionContext
+		return &agent.Outcome{Result: res, SessionID: firstOf(out.SessionID, session), Raw: out.Raw, Stderr: out.Stderr}
+	}
+	res.Summary = "asked the human"
+	return &agent.Outcome{Result: res, SessionID: session}
+}
+
+// grantedTools are the tool rules a human allowed in answer to the agent's
+// permission prompts.
+func grantedTools(t *task.Task) []string {
+	var out []string
+	for _, q := range t.Questions {
+		if q.Tool != "" && q.Status == task.QuestionAnswered && len(q.Answer) > 0 && q.Answer[0] == "yes" {
+			out = append(out, q.Tool)
+		}
+	}
+	return out
 }
 
 // answeredSinceRun reports whether a human answered since the task's last run.

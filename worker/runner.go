@@ -2,6 +2,7 @@ package worker
 
 import (
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
@@ -11,9 +12,23 @@ import (
 // DefaultAgentTimeout bounds one agent run when the config sets none.
 const DefaultAgentTimeout = 30 * time.Minute
 
+// MCPCommand is how the agent starts bh's MCP server: this program (or
+// $BH_EXECUTABLE, for a bh that runs wrapped) with "mcp".
+func MCPCommand() *agent.MCPServer {
+	self := os.Getenv("BH_EXECUTABLE")
+	if self == "" {
+		var err error
+		if self, err = os.Executable(); err != nil {
+			return nil
+		}
+	}
+	return &agent.MCPServer{Command: self, Args: []string{"mcp"}}
+}
+
 // NewRunner builds the agent the config asks for: Claude Code by default,
 // or any command that speaks bh's result contract.
-func NewRunner(cfg task.AgentConfig) (agent.Runner, error) {
+// mcp is bh's MCP server for claude to start; nil runs claude without it.
+func NewRunner(cfg task.AgentConfig, mcp *agent.MCPServer) (agent.Runner, error) {
 	timeout := DefaultAgentTimeout
 	if cfg.Timeout != "" {
 		d, err := time.ParseDuration(cfg.Timeout)
@@ -26,7 +41,7 @@ func NewRunner(cfg task.AgentConfig) (agent.Runner, error) {
 	case "", "claude":
 		return agent.NewClaude(agent.ClaudeConfig{Binary: cfg.Binary, Model: cfg.Model,
 			PermissionMode: cfg.PermissionMode, AllowedTools: cfg.AllowedTools, ExtraArgs: cfg.ExtraArgs,
-			Timeout: timeout}), nil
+			Timeout: timeout, MCP: mcp, AllowGitWrites: cfg.AllowGitWrites}), nil
 	case "command":
 		if len(cfg.Command) == 0 {
 			return nil, fmt.Errorf("agent kind command needs a command: list in .bh/config.yaml")

@@ -92,7 +92,11 @@ func newWorker(s *task.Store, opt Options) (*worker, error) {
 	opt.defaults(s.Config)
 	w := &worker{s: s, opt: opt, runner: opt.Runner, agent: "custom", active: map[string]bool{}}
 	if w.runner == nil {
-		r, err := NewRunner(s.Config.Agent)
+		m := opt.MCP
+		if m == nil {
+			m = MCPCommand()
+		}
+		r, err := NewRunner(s.Config.Agent, m)
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,81 @@
+// Package mcp is bh's MCP server (bh mcp), which the worker hands to the
+// agent for the length of a run: its permission prompts (Claude Code's
+// AskUserQuestion among them) and its ask_human calls become the task's
+// typed questions, and it can read the task store and add tasks.
+//
+// Questions asked during a run go to .bh/runs/<id>/asked.jsonl rather than
+// into the task file, which the worker owns while the run lasts; the
+// worker takes them when the run ends (TakeAsked).
+package mcp
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/task"
+	"github.com/gofrs/flock"
+)
+
+func askedPath(s *task.Store, id string) string {
+	return filepath.Join(s.Dir, "runs", id, "asked.jsonl")
+}
+
+// record appends questions the agent asked during its run.
+func record(s *task.Store, id string, qs ...agent.Question) error {
+	path := askedPath(s, id)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	l := flock.New(path + ".lock")
+	if err := l.Lock(); err != nil {
+		return err
+	}
+	defer l.Unlock()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	for _, q := range qs {
+		b, err := json.Marshal(q)
+		if err == nil {
+			_, err = f.Write(append(b, '\n'))
+		}
+		if err != nil {
+			f.Close()
+			return fmt.Errorf("record the question: %w", err)
+		}
+	}
+	return f.Close()
+}
+
+// TakeAsked returns the questions asked during id's run and forgets them.
+func TakeAsked(s *task.Store, id string) ([]agent.Question, error) {
+	path := askedPath(s, id)
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var qs []agent.Question
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var q agent.Question
+		if json.Unmarshal(sc.Bytes(), &q) == nil && q.Question != "" {
+			q.Question = agent.CapText(q.Question)
+			qs = append(qs, q)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read the questions asked: %w", err)
+	}
+	return qs, os.Remove(path)
+}
