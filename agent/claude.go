@@ -60,7 +60,10 @@ func NewClaude(cfg ClaudeConfig) *Claude {
 // it on stdin, so a prompt starting with "-" or longer than the kernel's
 // argument limit reaches claude intact.
 func (c *Claude) Args(req Request) []string {
-	args := []string{"-p", "--output-format", "json", "--json-schema", Schema}
+	// stream-json: one event per line as the run goes, so that the run log
+	// fills live and a killed run leaves its transcript; the last line is
+	// the same result object as json mode's.
+	args := []string{"-p", "--output-format", "stream-json", "--verbose", "--json-schema", Schema}
 	if req.Resume {
 		args = append(args, "--resume", req.SessionID)
 	} else {
@@ -110,7 +113,8 @@ func (c *Claude) Run(ctx context.Context, req Request) (*Outcome, error) {
 	}
 	env := append([]string{"BH_TASK_ID=" + req.TaskID, "BH_SESSION_ID=" + req.SessionID}, req.Env...)
 	p := proc{argv: append([]string{c.cfg.Binary}, c.Args(req)...), dir: req.Dir, env: env,
-		stdin: req.Prompt, timeout: timeoutOf(req, c.cfg.Timeout), grace: c.grace, started: req.Started}
+		stdin: req.Prompt, timeout: timeoutOf(req, c.cfg.Timeout), grace: c.grace, started: req.Started,
+		live: liveOf(req)}
 	res, err := p.run(ctx)
 	if err != nil {
 		return nil, err

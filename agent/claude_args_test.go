@@ -12,14 +12,14 @@ func TestClaudeArgs(t *testing.T) {
 		ExtraArgs: []string{"--max-turns", "40"}, AllowGitWrites: true})
 	id := "0b5c7a1e-0d55-4f6b-9a53-3c3a7d1b2f10"
 	got := c.Args(Request{Prompt: "-not an arg", SessionID: id})
-	want := []string{"-p", "--output-format", "json", "--json-schema", Schema, "--session-id", id,
+	want := []string{"-p", "--output-format", "stream-json", "--verbose", "--json-schema", Schema, "--session-id", id,
 		"--permission-mode", "acceptEdits", "--model", "sonnet",
 		"--allowedTools=Bash(git log:*)", "--allowedTools=Edit", "--max-turns", "40"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("first run args =\n%q\nwant\n%q", got, want)
 	}
 	got = NewClaude(ClaudeConfig{PermissionMode: "dontAsk", AllowGitWrites: true}).Args(Request{SessionID: id, Resume: true})
-	want = []string{"-p", "--output-format", "json", "--json-schema", Schema, "--resume", id,
+	want = []string{"-p", "--output-format", "stream-json", "--verbose", "--json-schema", Schema, "--resume", id,
 		"--permission-mode", "dontAsk"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("resume args =\n%q\nwant\n%q", got, want)

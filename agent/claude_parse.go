@@ -22,6 +22,8 @@ type claudeResult struct {
 	SessionID        string          `json:"session_id"`
 	StructuredOutput json.RawMessage `json:"structured_output"`
 	APIErrorStatus   int             `json:"api_error_status"`
+	NumTurns         int             `json:"num_turns"`
+	TotalCostUSD     float64         `json:"total_cost_usd"`
 }
 
 // ParseClaude reads the stdout of claude -p --output-format json. The answer
@@ -47,7 +49,8 @@ func ParseClaude(stdout []byte) (*Outcome, error) {
 	if len(cr.StructuredOutput) > 0 && string(cr.StructuredOutput) != "null" {
 		result, err := ParseResult(cr.StructuredOutput)
 		if err == nil {
-			return &Outcome{Result: result, SessionID: cr.SessionID, Raw: stdout}, nil
+			return &Outcome{Result: result, SessionID: cr.SessionID, Raw: stdout, Turns: cr.NumTurns,
+				CostUSD: cr.TotalCostUSD}, nil
 		}
 		soErr = err
 	}
@@ -58,7 +61,7 @@ func ParseClaude(stdout []byte) (*Outcome, error) {
 		}
 		return nil, &RunError{Reason: "claude answered without a result: " + err.Error(), Raw: stdout, Err: err}
 	}
-	return &Outcome{Result: result, SessionID: cr.SessionID, Raw: stdout}, nil
+	return &Outcome{Result: result, SessionID: cr.SessionID, Raw: stdout, Turns: cr.NumTurns, CostUSD: cr.TotalCostUSD}, nil
 }
 
 // findClaudeResult accepts the single JSON object claude prints, and also

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"io"
 	"context"
 	"errors"
 	"fmt"
@@ -23,6 +24,7 @@ type proc struct {
 	timeout time.Duration
 	grace   time.Duration
 	started func(pgid int) // called once the process runs; may be nil
+	live    io.Writer       // gets stdout as it comes; may be nil
 }
 
 // procResult is a process that exited by itself.
@@ -54,6 +56,9 @@ func (p proc) run(ctx context.Context) (procResult, error) {
 	cmd.Env = append(os.Environ(), p.env...)
 	cmd.Stdin = strings.NewReader(p.stdin)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if p.live != nil {
+		cmd.Stdout = io.MultiWriter(stdout, lenient{p.live})
+	}
 	cmd.SysProcAttr = sysProcAttr()
 	// A grandchild that escaped the group could hold the pipes open forever.
 	cmd.WaitDelay = grace
@@ -99,6 +104,15 @@ func (p proc) run(ctx context.Context) (procResult, error) {
 			Stderr: res.stderr, ExitCode: res.exitCode, Err: waitErr}
 	}
 	return res, nil
+}
+
+// lenient passes writes on and never fails: a live log that cannot be
+// written must not stop the agent's output from being read.
+type lenient struct{ w io.Writer }
+
+func (l lenient) Write(p []byte) (int, error) {
+	l.w.Write(p)
+	return len(p), nil
 }
 
 // stopGroup asks the process group to end, insists after grace, and returns

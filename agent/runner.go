@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"io"
 	"context"
 	"fmt"
 	"time"
@@ -19,6 +20,11 @@ type Request struct {
 	// AllowTools are tool rules a human allowed for this task (an answered
 	// permission prompt), on top of the configured ones.
 	AllowTools []string
+	// Live gets the agent's standard output as it comes (claude's
+	// stream-json transcript), so that a killed run leaves it behind.
+	Live io.Writer
+	// Step is told each tool call the agent makes, in a few words.
+	Step func(step string)
 
 	// Started, if set, is called with the agent's process group id as soon
 	// as the agent runs, before Run waits for it, so that the caller can
@@ -33,6 +39,8 @@ type Outcome struct {
 	Raw       []byte // stdout
 	Stderr    []byte
 	Duration  time.Duration
+	Turns     int     // as reported by the agent; 0 when it does not say
+	CostUSD   float64 // likewise
 }
 
 // Runner runs an agent.

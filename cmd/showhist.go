@@ -67,6 +67,9 @@ func eventText(io *IOStreams, e task.Event) string {
 	if e.Status != "" {
 		fmt.Fprintf(&b, " (%s)", e.Status)
 	}
+	if e.Stats != "" {
+		fmt.Fprintf(&b, " [%s]", e.Stats)
+	}
 	if e.Text != "" {
 		fmt.Fprintf(&b, ": %s", indentLines(e.Text, histPad))
 	}

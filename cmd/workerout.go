@@ -78,6 +78,8 @@ func (p *progress) human(e worker.Event) {
 		fmt.Fprintf(w, "✎ %s answered: %q\n", id, e.Summary)
 	case worker.Expired:
 		p.expired(e)
+	case worker.Step:
+		fmt.Fprintf(w, "%s\n", io.Faint("  · "+e.Task+" "+e.Summary))
 	case worker.Paused:
 		fmt.Fprintf(w, "%s %s\n", io.Yellow("⏸"), e.Summary)
 	case worker.Warning:

@@ -6,7 +6,7 @@ package task
 
 // cacheLayout names the shape of Task that the codec below writes. Caches
 // written for another shape are ignored and rebuilt.
-const cacheLayout uint64 = 0xebfe0be0bd68654e
+const cacheLayout uint64 = 0xb23cdc0092e2e37
 
 func encodeTask(e *enc, t *Task) {
 	e.str(t.ID)
@@ -100,6 +100,7 @@ func encodeEvent(e *enc, ev *Event) {
 	e.str(ev.Status)
 	e.str(ev.Session)
 	e.str(ev.Commit)
+	e.str(ev.Stats)
 }
 
 // decodeTask fills t from one record and reports whether it was whole.
@@ -205,4 +206,5 @@ func decodeEvent(d *dec, ev *Event) {
 	ev.Status = d.str()
 	ev.Session = d.str()
 	ev.Commit = d.str()
+	ev.Stats = d.str()
 }

@@ -119,6 +119,7 @@ type Event struct {
 	Status     string    `yaml:"status,omitempty" json:"status,omitempty"`
 	Session    string    `yaml:"session,omitempty" json:"session,omitempty"`
 	Commit     string    `yaml:"commit,omitempty" json:"commit,omitempty"`
+	Stats      string    `yaml:"stats,omitempty" json:"stats,omitempty"` // a run's turns, duration and cost
 }
 
 // Event kinds. The dotted ones double as notification event names.

@@ -54,6 +54,9 @@ func TestClaudeAskUserQuestionParksAndResumes(t *testing.T) {
 	if done.State != task.Closed || done.SessionID != got.SessionID {
 		t.Fatalf("after the answer: %s (%s), session %s -> %s", done.State, done.Summary, got.SessionID, done.SessionID)
 	}
+	if e, ok := lastEvent(done, task.EventRunFinished); !ok || !strings.Contains(e.Stats, "turns") {
+		t.Errorf("the run's stats are not in the history: %+v", e)
+	}
 	reqs := srv.Requests()
 	if calls := reqs[2].ToolUses(); len(calls) == 0 || calls[0].Name != "AskUserQuestion" {
 		t.Errorf("the resume lacks the earlier turns: %+v", calls)

@@ -66,7 +66,7 @@ func (w *worker) record(t *task.Task, at time.Time, r *run, e *ending) error {
 	by := w.opt.Name
 	if e.Status != "" {
 		t.Record(at, task.Event{Kind: task.EventRunFinished, By: by, Status: e.Status, Session: e.Session,
-			Text: firstOf(e.Text, e.Result.Summary)})
+			Text: firstOf(e.Text, e.Result.Summary), Stats: e.Stats})
 	}
 	if e.Session != "" {
 		t.SessionID = e.Session

@@ -33,6 +33,7 @@ type ending struct {
 	Status  string          `json:"status,omitempty"`
 	Result  agent.Result    `json:"result"`
 	Text    string          `json:"text,omitempty"`    // the run's line in the history when not the summary
+	Stats   string          `json:"stats,omitempty"`   // the run's turns, duration and cost, when reported
 	Summary string          `json:"summary,omitempty"` // the task's summary when not the result's
 	Details string          `json:"details,omitempty"`
 	Ask     []task.Question `json:"ask,omitempty"` // the questions the task will wait on

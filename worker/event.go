@@ -13,6 +13,7 @@ const (
 	Recovered Kind = "recovered" // a dead worker's task went back to open
 	Answered  Kind = "answered"  // a human answered (bh demo narrates it)
 	Expired   Kind = "expired"   // questions timed out; Outcome says what onTimeout did
+	Step      Kind = "step"      // a running agent made a tool call; Summary says which
 	Paused    Kind = "paused"    // an agent-wide outage holds new runs back for Elapsed; Summary says why
 	Warning   Kind = "warning"   // trouble that does not stop the worker (a notifier failing); Summary says what
 )

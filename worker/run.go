@@ -75,7 +75,9 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	stopBeat := w.heartbeat(t.ID, cancel)
 	req := agent.Request{Prompt: r.prompt, Dir: r.wt.Path, SessionID: r.session, Resume: resume, TaskID: t.ID,
 		Env: w.agentEnv(r), Timeout: w.opt.Timeout, Started: w.started(r), Name: "bh " + t.ID + ": " + t.Title,
-		AllowTools: grantedTools(r.t)}
+		AllowTools: grantedTools(r.t), Step: func(step string) { w.report(Event{Kind: Step, Task: t.ID, Summary: step}) }}
+	log := w.openLog(r)
+	req.Live = log.writer()
 	out, runErr := w.runAgent(ctx, req)
 	stopBeat()
 	// Questions the agent asked through bh's MCP server (AskUserQuestion, a
@@ -89,12 +91,13 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 		r.session = out.SessionID // a resumed session may continue under a new id
 	}
 	w.keepSession(r, req)
-	logPath := w.writeLog(r, out, runErr)
+	logPath := log.close(r, out, runErr)
 	// A human who stopped or changed the task meanwhile has the last word.
 	if cur, err := w.s.Get(t.ID); err == nil && !w.owns(cur) {
 		return w.end(r, lostEnding(r))
 	}
 	e := w.decide(r, out, runErr, kill.Err() != nil)
+	e.Stats = runStats(out)
 	if e.Outcome == AgentError && logPath != "" {
 		e.Details = "run log: " + logPath
 	}

@@ -1,7 +1,7 @@
 package worker
 
 import (
-	"bytes"
+	"io"
 	"crypto/rand"
 	"errors"
 	"fmt"
@@ -14,9 +14,51 @@ import (
 	"github.com/bh-tracker/bh/task"
 )
 
-// writeLog keeps the run's prompt and the agent's raw output. It returns
-// the log's path relative to the repository, or "" if it could not write.
-func (w *worker) writeLog(r *run, out *agent.Outcome, runErr error) string {
+// runLog is one run's log in .bh/runs/<id>/: the prompt, then the agent's
+// stdout as it comes (so a run that is killed or times out leaves what it
+// did), then its stderr and how it ended.
+type runLog struct {
+	f    *os.File
+	rel  string // relative to the repository; "" when it could not be made
+	live int64  // bytes of stdout written as they came
+}
+
+// openLog starts r's log. A log that cannot be written costs the run nothing.
+func (w *worker) openLog(r *run) *runLog {
+	name := r.started.UTC().Format("20060102T150405.000000000Z") + ".log"
+	path := filepath.Join(runsDir(w.s, r.t.ID), name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return &runLog{}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return &runLog{}
+	}
+	fmt.Fprintf(f, "task: %s\nsession: %s\nstarted: %s\n\n----- prompt -----\n%s\n----- stdout -----\n",
+		r.t.ID, r.session, r.started.UTC().Format(time.RFC3339), r.prompt)
+	return &runLog{f: f, rel: filepath.ToSlash(filepath.Join(".bh", "runs", r.t.ID, name))}
+}
+
+// writer is where the agent's stdout goes as it comes.
+func (l *runLog) writer() io.Writer {
+	if l.f == nil {
+		return nil
+	}
+	return l
+}
+
+func (l *runLog) Write(p []byte) (int, error) {
+	n, err := l.f.Write(p)
+	l.live += int64(n)
+	return n, err
+}
+
+// close ends the log with the agent's stderr and how the run ended, and
+// returns its path ("" when there is none).
+func (l *runLog) close(r *run, out *agent.Outcome, runErr error) string {
+	if l.f == nil {
+		return ""
+	}
 	var raw, stderr []byte
 	var re *agent.RunError
 	if errors.As(runErr, &re) {
@@ -24,25 +66,31 @@ func (w *worker) writeLog(r *run, out *agent.Outcome, runErr error) string {
 	} else if out != nil {
 		raw, stderr = out.Raw, out.Stderr
 	}
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "task: %s\nsession: %s\nstarted: %s\nelapsed: %s\n", r.t.ID, r.session,
-		r.started.UTC().Format(time.RFC3339), time.Since(r.started).Round(time.Millisecond))
+	if l.live == 0 {
+		l.f.Write(raw) // an agent that gave its output only at the end
+	}
+	fmt.Fprintf(l.f, "\n----- stderr -----\n%s\n----- end -----\nelapsed: %s\n", stderr,
+		time.Since(r.started).Round(time.Millisecond))
 	if runErr != nil {
-		fmt.Fprintf(&b, "error: %v\n", runErr)
+		fmt.Fprintf(l.f, "error: %v\n", runErr)
 	}
-	for _, part := range []struct {
-		name string
-		body []byte
-	}{{"prompt", []byte(r.prompt)}, {"stdout", raw}, {"stderr", stderr}} {
-		fmt.Fprintf(&b, "\n----- %s -----\n", part.name)
-		b.Write(part.body)
+	if out != nil && out.Turns > 0 {
+		fmt.Fprintf(l.f, "stats: %s\n", runStats(out))
 	}
-	name := r.started.UTC().Format("20060102T150405.000000000Z") + ".log"
-	path := filepath.Join(runsDir(w.s, r.t.ID), name)
-	if os.MkdirAll(filepath.Dir(path), 0o755) != nil || os.WriteFile(path, b.Bytes(), 0o644) != nil {
+	l.f.Close()
+	return l.rel
+}
+
+// runStats is a run's turns, duration and cost, as the agent reported them.
+func runStats(out *agent.Outcome) string {
+	if out == nil || out.Turns == 0 {
 		return ""
 	}
-	return filepath.ToSlash(filepath.Join(".bh", "runs", r.t.ID, name))
+	s := fmt.Sprintf("%d turns, %s", out.Turns, out.Duration.Round(100*time.Millisecond))
+	if out.CostUSD > 0 {
+		s += fmt.Sprintf(", $%.4f", out.CostUSD)
+	}
+	return s
 }
 
 const base36 = "0123456789abcdefghijklmnopqrstuvwxyz"

@@ -1,0 +1,53 @@
+package worker
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bh-tracker/bh/agent/fakeapi"
+	"github.com/bh-tracker/bh/task"
+)
+
+// The real Claude Code CLI in stream-json mode: the worker reports each
+// tool call as it happens, and a model that hangs past the timeout leaves
+// its partial transcript in the run log.
+func TestClaudeHungRunLeavesItsTranscript(t *testing.T) {
+	t.Parallel()
+	srv := fakeapi.New(t, func(req *fakeapi.Request) fakeapi.Turn {
+		if len(req.ToolResults()) == 0 {
+			return fakeapi.Reply(fakeapi.Text("Starting."), fakeapi.Write("half.txt", "half\n"))
+		}
+		return fakeapi.Hang()
+	})
+	s := newStore(t)
+	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Timeout: "2m"}
+	tk := addTask(t, s, "Hang halfway")
+	evs := runWith(t, s, Options{Env: fakeapi.Env(t, srv), Timeout: 4 * time.Second})
+	got := getTask(t, s, tk.ID)
+	if got.State != task.Failed || !strings.Contains(got.Summary, "timed out") {
+		t.Fatalf("after the hang: %s (%s)", got.State, got.Summary)
+	}
+	var step bool
+	for _, e := range evs {
+		step = step || e.Kind == Step && e.Task == tk.ID && e.Summary == "Write half.txt"
+	}
+	if !step {
+		t.Errorf("no step event for the Write: %+v", evs)
+	}
+	logs, _ := filepath.Glob(filepath.Join(runsDir(s, tk.ID), "*.log"))
+	if len(logs) != 1 {
+		t.Fatalf("run logs: %q", logs)
+	}
+	b, _ := os.ReadFile(logs[0])
+	for _, want := range []string{`"type":"assistant"`, `"name":"Write"`, "half.txt", "error: the agent timed out"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the run log lacks %s:\n%s", want, b)
+		}
+	}
+	if !refExists(s.Root, ParkRef(tk.ID)) {
+		t.Error("the hung run's partial work was not kept")
+	}
+}
