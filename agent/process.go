@@ -1,10 +1,10 @@
 package agent
 
 import (
-	"io"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -24,7 +24,7 @@ type proc struct {
 	timeout time.Duration
 	grace   time.Duration
 	started func(pgid int) // called once the process runs; may be nil
-	live    io.Writer       // gets stdout as it comes; may be nil
+	live    io.Writer      // gets stdout as it comes; may be nil
 }
 
 // procResult is a process that exited by itself.

@@ -1,9 +1,9 @@
 package agent
 
 import (
-	"io"
 	"context"
 	"fmt"
+	"io"
 	"time"
 )
 

@@ -1,10 +1,10 @@
 package worker
 
 import (
-	"io"
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	"math/big"
 	"os"
 	"path/filepath"
