@@ -76,6 +76,9 @@ func (c *Claude) Args(req Request) []string {
 	if req.Name != "" {
 		args = append(args, "--name", req.Name)
 	}
+	if req.System != "" {
+		args = append(args, "--append-system-prompt", req.System)
+	}
 	// One --allowedTools=<tool> each: the bare flag is variadic and would
 	// swallow the next argument, and a tool rule may hold commas or spaces.
 	for _, t := range append(append(c.cfg.AllowedTools, req.AllowTools...), c.mcpTools()...) {

@@ -96,7 +96,7 @@ func TestClaudeNeedsInputThenResume(t *testing.T) {
 			return fakeapi.Reply(fakeapi.Write("db.txt", "draft\n"))
 		default:
 			return fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "needs_input",
-				"summary": "Which database should I use?"}))
+				"summary": "drafted db.txt", "question": "Which database should I use?"}))
 		}
 	})
 	session := uuid.NewString()
@@ -104,7 +104,7 @@ func TestClaudeNeedsInputThenResume(t *testing.T) {
 	if err != nil {
 		t.Fatalf("first run: %v", err)
 	}
-	saveTranscript(t, "needs_input_no_question.json", first.Raw)
+	saveTranscript(t, "needs_input.json", first.Raw)
 	if first.Result.Status != StatusNeedsInput || first.Result.Question != "Which database should I use?" {
 		t.Fatalf("first result = %+v, want needs_input asking the summary", first.Result)
 	}

@@ -17,6 +17,7 @@ type Request struct {
 	Timeout   time.Duration // 0 means none beyond the runner's own
 	Env       []string      // extra environment, "KEY=value", overriding the inherited one
 	Name      string        // a title for the session, shown by claude --resume
+	System    string        // appended to the agent's system prompt (the result contract), if it has one
 	// AllowTools are tool rules a human allowed for this task (an answered
 	// permission prompt), on top of the configured ones.
 	AllowTools []string

@@ -10,7 +10,7 @@ const Schema = `{
       "enum": ["completed", "failed", "blocked", "needs_input"],
       "description": "completed: the task is done; failed: it cannot be done; blocked: something outside your control stops you; needs_input: you need a human decision to go on"
     },
-    "summary": {"type": "string", "description": "one or two sentences on what you did or why you stopped"},
+    "summary": {"type": "string", "minLength": 1, "description": "one or two sentences on what you did or why you stopped"},
     "details": {"type": "string", "description": "longer explanation, optional"},
     "question": {"type": "string", "description": "with needs_input: the question for the human"},
     "questionContext": {"type": "string", "description": "what the human needs to know to answer"},
@@ -40,5 +40,7 @@ const Schema = `{
     "issues": {"type": "array", "items": {"type": "string"}, "description": "problems noticed along the way"},
     "confidence": {"type": "number", "minimum": 0, "maximum": 1}
   },
-  "required": ["status", "summary"]
+  "required": ["status", "summary"],
+  "if": {"properties": {"status": {"const": "needs_input"}}},
+  "then": {"anyOf": [{"required": ["question"]}, {"required": ["questions"]}]}
 }`

@@ -25,7 +25,7 @@ type Ref struct{ ID, Title string }
 type Dep struct{ ID, Title, Summary string }
 
 // Round is one question with its answer, in the order asked.
-type Round struct{ Header, Question, Answer string }
+type Round struct{ Header, Question, Context, Answer string }
 
 // Data is everything a template may use. It is plain data: prompts knows
 // nothing of how tasks are stored.
@@ -59,6 +59,21 @@ func (s Set) Task(d Data) (string, error) {
 		return "", err
 	}
 	return strings.TrimSpace(pre) + "\n\n" + strings.TrimSpace(body) + "\n", nil
+}
+
+// Contract is the result contract (the preamble), which Claude Code also
+// gets as --append-system-prompt, so that it holds on every turn.
+func (s Set) Contract(d Data) (string, error) {
+	out, err := s.render("preamble", d)
+	return strings.TrimSpace(out) + "\n", err
+}
+
+// Nudge asks an agent whose final answer held no result object for one.
+func Nudge(id, title string) string {
+	return fmt.Sprintf("Task %s (%s): your last answer did not end with the result object bh needs. "+
+		"Reply now with only the result object (status, summary, and with needs_input the question), "+
+		"through the StructuredOutput tool if you have it, otherwise as one JSON object in a ```json block. "+
+		"Do not redo any work.", id, title)
 }
 
 // Resume is the prompt that continues the same agent session after a human

@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,5 +50,37 @@ func TestClaudeHungRunLeavesItsTranscript(t *testing.T) {
 	}
 	if !refExists(s.Root, ParkRef(tk.ID)) {
 		t.Error("the hung run's partial work was not kept")
+	}
+}
+
+// A model whose final answer is prose without the result object gets one
+// more turn in the same session asking for it, rather than a failed task;
+// the contract reaches it as an appended system prompt too.
+func TestClaudeProseAnswerGetsOneNudge(t *testing.T) {
+	t.Parallel()
+	srv := fakeapi.New(t, func(req *fakeapi.Request) fakeapi.Turn {
+		if strings.Contains(req.Prompt(), "did not end with the result object") {
+			return fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "completed", "summary": "all done"}))
+		}
+		return fakeapi.Reply(fakeapi.Text("All done, the file is written."))
+	})
+	s := newStore(t)
+	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Timeout: "2m"}
+	tk := addTask(t, s, "Answer in prose")
+	runWith(t, s, Options{Env: fakeapi.Env(t, srv)})
+	got := getTask(t, s, tk.ID)
+	if got.State != task.Closed || got.Summary != "all done" {
+		t.Fatalf("after the nudge: %s (%s)", got.State, got.Summary)
+	}
+	reqs := srv.Requests()
+	last := reqs[len(reqs)-1]
+	if texts := last.UserTexts(); len(texts) < 2 || !strings.Contains(texts[0], "Answer in prose") {
+		t.Errorf("the nudge did not resume the same session: %q", texts)
+	}
+	var body struct {
+		System json.RawMessage `json:"system"`
+	}
+	if json.Unmarshal(reqs[len(reqs)-1].Body, &body) != nil || !strings.Contains(string(body.System), "## How to finish") {
+		t.Error("the result contract is not in the (resumed) system prompt")
 	}
 }

@@ -21,6 +21,12 @@ func Prompt(s *task.Store, t *task.Task, resume bool) (string, error) {
 	return set.Task(d)
 }
 
+// Contract is the result contract for t, which Claude Code also gets as
+// its appended system prompt.
+func Contract(s *task.Store, t *task.Task) (string, error) {
+	return prompts.Set{Dir: filepath.Join(s.Dir, "prompts")}.Contract(promptData(s, t))
+}
+
 func promptData(s *task.Store, t *task.Task) prompts.Data {
 	d := prompts.Data{ID: t.ID, Title: t.Title, Description: t.Description,
 		Type: string(t.Type), Priority: string(t.Priority), Size: string(t.Size), Rounds: rounds(t),
@@ -53,7 +59,8 @@ func rounds(t *task.Task) []prompts.Round {
 			if e.QuestionID != "" {
 				if q := findQuestion(t, e.QuestionID); q != nil && !seen[q.ID] {
 					seen[q.ID] = true
-					out = append(out, prompts.Round{Header: q.Header, Question: q.Question, Answer: q.AnswerText()})
+					out = append(out, prompts.Round{Header: q.Header, Question: q.Question, Context: q.Context,
+						Answer: q.AnswerText()})
 				}
 				continue
 			}
@@ -69,7 +76,8 @@ func rounds(t *task.Task) []prompts.Round {
 	// Questions no event mentions (hand-edited files) still count.
 	for _, q := range t.Questions {
 		if !seen[q.ID] {
-			out = append(out, prompts.Round{Header: q.Header, Question: q.Question, Answer: q.AnswerText()})
+			out = append(out, prompts.Round{Header: q.Header, Question: q.Question, Context: q.Context,
+				Answer: q.AnswerText()})
 		}
 	}
 	return out

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/prompts"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/mcp"
 	"github.com/bh-tracker/bh/worker/notify"
@@ -76,9 +77,21 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	req := agent.Request{Prompt: r.prompt, Dir: r.wt.Path, SessionID: r.session, Resume: resume, TaskID: t.ID,
 		Env: w.agentEnv(r), Timeout: w.opt.Timeout, Started: w.started(r), Name: "bh " + t.ID + ": " + t.Title,
 		AllowTools: grantedTools(r.t), Step: func(step string) { w.report(Event{Kind: Step, Task: t.ID, Summary: step}) }}
+	if req.System, err = Contract(w.s, r.t); err != nil {
+		w.warnf("%s: %v", t.ID, err)
+	}
 	log := w.openLog(r)
 	req.Live = log.writer()
 	out, runErr := w.runAgent(ctx, req)
+	if errors.Is(runErr, agent.ErrNoResult) && ctx.Err() == nil {
+		// Prose without the result object: one more turn in the same session asks for it.
+		w.report(Event{Kind: Step, Task: t.ID, Summary: "asking for the missing result object"})
+		nudge := req
+		nudge.Prompt, nudge.Resume = prompts.Nudge(t.ID, t.Title), true
+		if out, runErr = w.runAgent(ctx, nudge); out != nil && out.SessionID != "" {
+			r.session = out.SessionID
+		}
+	}
 	stopBeat()
 	// Questions the agent asked through bh's MCP server (AskUserQuestion, a
 	// permission prompt, ask_human) park the run whatever it answered.
