@@ -104,6 +104,7 @@ func newRootCmd(f *Factory) *cobra.Command {
 		newCmdDiff(f, nil),
 		newCmdLand(f, nil),
 		newCmdMCP(f, nil),
+		newCmdContinue(f, nil),
 		newCmdDemo(f, nil),
 		newCmdCompletion(f),
 	)

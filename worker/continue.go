@@ -1,0 +1,106 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+
+	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/task"
+)
+
+// Terminal is the human's terminal, handed to the agent for a takeover.
+type Terminal struct {
+	In       io.Reader
+	Out, Err io.Writer
+}
+
+// continuable are the states whose agent session a human may take over.
+var continuable = []task.State{task.AwaitingInput, task.Blocked, task.Failed}
+
+// Continue hands a waiting, blocked or failed task's agent session to the
+// human (bh continue): claude --resume <session> in the task's worktree,
+// attached to the terminal. When the human leaves it, the task goes back
+// to open and the worker resumes the same session for its result.
+func Continue(ctx context.Context, s *task.Store, id string, term Terminal, opt Options) error {
+	w, err := newWorker(s, opt)
+	if err != nil {
+		return err
+	}
+	t, err := s.Get(id)
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(continuable, t.State) {
+		return fmt.Errorf("%s is %s: only a waiting, blocked or failed task can be continued", id, t.State)
+	}
+	if t.SessionID == "" || !sessionRan(t) {
+		return fmt.Errorf("%s has no agent session to continue", id)
+	}
+	binary := "claude"
+	if s.Config.Agent.Kind == "" || s.Config.Agent.Kind == "claude" {
+		binary = firstOf(s.Config.Agent.Binary, binary)
+	}
+	if _, err := agent.Check(ctx, binary); err != nil {
+		return err
+	}
+	path := WorktreePath(s, w.repo, id)
+	wt, err := w.takeoverWorktree(t, path)
+	if err != nil {
+		return err
+	}
+	req := agent.Request{Dir: wt, SessionID: t.SessionID, Env: []string{"BH_TASK_ID=" + id, "BH_WORKTREE=" + wt}}
+	if t.Agent == "claude" { // its session lives in a file bh can check and put back
+		w.runner = agent.NewClaude(agent.ClaudeConfig{Binary: binary})
+	}
+	if !w.restoreSession(id, req) {
+		return fmt.Errorf("%s: the agent's session %s cannot be found or restored", id, t.SessionID)
+	}
+	cmd := exec.CommandContext(ctx, binary, "--resume", t.SessionID)
+	cmd.Dir, cmd.Stdin, cmd.Stdout, cmd.Stderr = wt, term.In, term.Out, term.Err
+	cmd.Env = append(os.Environ(), req.Env...)
+	runErr := cmd.Run()
+	w.keepSession(&run{t: t, session: t.SessionID}, req)
+	var ee *exec.ExitError
+	if runErr != nil && !errors.As(runErr, &ee) {
+		return fmt.Errorf("continue %s: %w", id, runErr)
+	}
+	_, err = s.Update(id, func(t *task.Task) error {
+		at := w.now()
+		expireAll(t, at, "human", "taken over in the agent's session")
+		return t.SetState(task.Open, at, "human", "continued by hand in session "+t.SessionID+
+			"; the worker resumes it for its result")
+	})
+	return err
+}
+
+// takeoverWorktree is the task's worktree, recreated from its parked work
+// when it is gone.
+func (w *worker) takeoverWorktree(t *task.Task, path string) (string, error) {
+	snap, err := w.repo.Ref(ParkRef(t.ID))
+	if err != nil {
+		return "", err
+	}
+	start := snap
+	if snap != "" {
+		if start, err = w.repo.Parent(snap); err != nil {
+			return "", err
+		}
+	} else if start, err = w.repo.Head(); err != nil {
+		return "", err
+	}
+	wt, created, err := w.repo.EnsureWorktree(path, Branch(t.ID), start, w.s.Root)
+	if err != nil {
+		return "", err
+	}
+	if created && snap != "" {
+		if err := wt.Restore(snap); err != nil {
+			return "", err
+		}
+	}
+	return wt.Path, nil
+}
