@@ -105,6 +105,10 @@ func TestWorkerWithRealClaude(t *testing.T) {
 	if got := gitE2E(t, dir, "show", commitA+":a.txt"); got != "a" {
 		t.Errorf("a.txt in A's commit = %q", got)
 	}
+	// Its conversation reads back from the run log.
+	if tr := bhE2E(t, dir, "transcript", a); !strings.Contains(tr, "→ Write a.txt") || !strings.Contains(tr, "result:") {
+		t.Errorf("bh transcript %s:\n%s", a, tr)
+	}
 	// B: discarded; the user's untracked notes untouched.
 	if _, err := os.Stat(filepath.Join(dir, "b.txt")); !os.IsNotExist(err) {
 		t.Errorf("b.txt after B failed: %v, want it nowhere", err)

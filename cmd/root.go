@@ -105,6 +105,7 @@ func newRootCmd(f *Factory) *cobra.Command {
 		newCmdLand(f, nil),
 		newCmdMCP(f, nil),
 		newCmdContinue(f, nil),
+		newCmdTranscript(f, nil),
 		newCmdDemo(f, nil),
 		newCmdCompletion(f),
 	)

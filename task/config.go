@@ -22,6 +22,9 @@ type Config struct {
 	Target   string         `yaml:"target,omitempty" json:"target,omitempty"` // branch to land on; default: the checked-out one
 	Land     string         `yaml:"land,omitempty" json:"land,omitempty"`     // merge (default) or branch
 	Worktree WorktreeConfig `yaml:"worktree,omitempty" json:"worktree"`
+	// CaptureTranscript false stops bh keeping a copy of each agent
+	// session's transcript (which lets a lost session be restored).
+	CaptureTranscript *bool `yaml:"captureTranscript,omitempty" json:"captureTranscript,omitempty"`
 }
 
 // WorktreeConfig prepares the linked worktree each task's agent runs in.

@@ -51,6 +51,18 @@ func TestClaudeHungRunLeavesItsTranscript(t *testing.T) {
 	if !refExists(s.Root, ParkRef(tk.ID)) {
 		t.Error("the hung run's partial work was not kept")
 	}
+	entries, runs, err := RunTranscript(s, tk.ID, 0)
+	if err != nil || runs != 1 {
+		t.Fatalf("transcript: %v (%d runs)", err, runs)
+	}
+	var said, wrote bool
+	for _, e := range entries {
+		said = said || e.Role == "assistant" && e.Text == "Starting."
+		wrote = wrote || e.Role == "tool" && e.Text == "→ Write half.txt"
+	}
+	if !said || !wrote {
+		t.Errorf("the transcript of the hung run: %+v", entries)
+	}
 }
 
 // A model whose final answer is prose without the result object gets one

@@ -27,7 +27,7 @@ func sessionCopy(s *task.Store, id, session string) string {
 // keepSession copies the session's transcript after a run.
 func (w *worker) keepSession(r *run, req agent.Request) {
 	sf, ok := w.runner.(sessionFiler)
-	if !ok || r.session == "" {
+	if c := w.s.Config.CaptureTranscript; !ok || r.session == "" || c != nil && !*c {
 		return
 	}
 	req.SessionID = r.session
