@@ -101,6 +101,9 @@ func (c *Claude) Args(req Request) []string {
 	return append(args, c.cfg.ExtraArgs...)
 }
 
+// errRefused stops a claude that retries an authentication failure.
+var errRefused = errors.New("the API refuses the credentials")
+
 // mcpTools are bh's MCP tools the agent may call without asking.
 func (c *Claude) mcpTools() []string {
 	if c.cfg.MCP == nil {
@@ -115,10 +118,17 @@ func (c *Claude) Run(ctx context.Context, req Request) (*Outcome, error) {
 		return nil, runErrorf(err, "claude session id %q is not a uuid", req.SessionID)
 	}
 	env := append([]string{"BH_TASK_ID=" + req.TaskID, "BH_SESSION_ID=" + req.SessionID}, req.Env...)
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	refused := func() { cancel(errRefused) }
 	p := proc{argv: append([]string{c.cfg.Binary}, c.Args(req)...), dir: req.Dir, env: env,
 		stdin: req.Prompt, timeout: timeoutOf(req, c.cfg.Timeout), grace: c.grace, started: req.Started,
-		live: liveOf(req)}
+		live: liveOf(req, refused)}
 	res, err := p.run(ctx)
+	if errors.Is(context.Cause(ctx), errRefused) {
+		return nil, &RunError{Reason: "claude: the API refuses the credentials (401); stopped rather than retrying for minutes",
+			Raw: res.stdout, Stderr: res.stderr, ExitCode: -1, Err: errRefused, Outage: OutageAuth}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -23,6 +23,10 @@ type claudeResult struct {
 	StructuredOutput json.RawMessage `json:"structured_output"`
 	APIErrorStatus   int             `json:"api_error_status"`
 	NumTurns         int             `json:"num_turns"`
+	Denials          []struct {
+		ToolName  string         `json:"tool_name"`
+		ToolInput map[string]any `json:"tool_input"`
+	} `json:"permission_denials"`
 	TotalCostUSD     float64         `json:"total_cost_usd"`
 }
 
@@ -49,8 +53,7 @@ func ParseClaude(stdout []byte) (*Outcome, error) {
 	if len(cr.StructuredOutput) > 0 && string(cr.StructuredOutput) != "null" {
 		result, err := ParseResult(cr.StructuredOutput)
 		if err == nil {
-			return &Outcome{Result: result, SessionID: cr.SessionID, Raw: stdout, Turns: cr.NumTurns,
-				CostUSD: cr.TotalCostUSD}, nil
+			return cr.outcome(result, stdout), nil
 		}
 		soErr = err
 	}
@@ -61,7 +64,15 @@ func ParseClaude(stdout []byte) (*Outcome, error) {
 		}
 		return nil, &RunError{Reason: "claude answered without a result: " + err.Error(), Raw: stdout, Err: err}
 	}
-	return &Outcome{Result: result, SessionID: cr.SessionID, Raw: stdout, Turns: cr.NumTurns, CostUSD: cr.TotalCostUSD}, nil
+	return cr.outcome(result, stdout), nil
+}
+
+func (cr claudeResult) outcome(result Result, stdout []byte) *Outcome {
+	out := &Outcome{Result: result, SessionID: cr.SessionID, Raw: stdout, Turns: cr.NumTurns, CostUSD: cr.TotalCostUSD}
+	for _, d := range cr.Denials {
+		out.Denials = append(out.Denials, stepText(d.ToolName, d.ToolInput))
+	}
+	return out
 }
 
 // findClaudeResult accepts the single JSON object claude prints, and also

@@ -40,8 +40,9 @@ type Outcome struct {
 	Raw       []byte // stdout
 	Stderr    []byte
 	Duration  time.Duration
-	Turns     int     // as reported by the agent; 0 when it does not say
-	CostUSD   float64 // likewise
+	Denials   []string // tool calls the agent's permissions refused, in a few words
+	Turns     int      // as reported by the agent; 0 when it does not say
+	CostUSD   float64  // likewise
 }
 
 // Runner runs an agent.

@@ -9,21 +9,22 @@ import (
 )
 
 // liveOf is where a run's stdout goes as it comes: the request's Live
-// writer, and its Step callback told of each tool call in the stream.
-func liveOf(req Request) io.Writer {
-	switch {
-	case req.Step == nil:
-		return req.Live
-	case req.Live == nil:
-		return &stepWriter{step: req.Step}
+// writer, and a reader of the stream that tells req.Step of each tool call
+// and calls refused when the API refuses the credentials (claude would
+// retry that for minutes).
+func liveOf(req Request, refused func()) io.Writer {
+	sw := &stepWriter{step: req.Step, refused: refused}
+	if req.Live == nil {
+		return sw
 	}
-	return io.MultiWriter(req.Live, &stepWriter{step: req.Step})
+	return io.MultiWriter(req.Live, sw)
 }
 
-// stepWriter reads claude's stream-json lines and reports each tool call.
+// stepWriter reads claude's stream-json lines.
 type stepWriter struct {
-	step func(string)
-	line []byte
+	step    func(string) // may be nil
+	refused func()
+	line    []byte
 }
 
 func (w *stepWriter) Write(p []byte) (int, error) {
@@ -44,8 +45,10 @@ func (w *stepWriter) Write(p []byte) (int, error) {
 
 func (w *stepWriter) event(line []byte) {
 	var e struct {
-		Type    string `json:"type"`
-		Message struct {
+		Type        string `json:"type"`
+		Subtype     string `json:"subtype"`
+		ErrorStatus int    `json:"error_status"`
+		Message     struct {
 			Content []struct {
 				Type  string         `json:"type"`
 				Name  string         `json:"name"`
@@ -53,7 +56,14 @@ func (w *stepWriter) event(line []byte) {
 			} `json:"content"`
 		} `json:"message"`
 	}
-	if json.Unmarshal(line, &e) != nil || e.Type != "assistant" {
+	if json.Unmarshal(line, &e) != nil {
+		return
+	}
+	if e.Type == "system" && e.Subtype == "api_retry" && outageOfStatus(e.ErrorStatus) == OutageAuth && w.refused != nil {
+		w.refused()
+		w.refused = nil
+	}
+	if e.Type != "assistant" || w.step == nil {
 		return
 	}
 	for _, c := range e.Message.Content {

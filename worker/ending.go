@@ -66,7 +66,7 @@ func (w *worker) decide(r *run, out *agent.Outcome, runErr error, killed bool) e
 	p := w.policy(r.t)
 	switch res.Status {
 	case agent.StatusCompleted:
-		if why := gateReason(p, res); why != "" {
+		if why := w.reviewReason(r, p, out); why != "" {
 			return gateEnding(e, r.t.ID, why, w.diffStat(r), p.Allowed)
 		}
 		e.Outcome, e.Fate, e.State, e.Notify = Completed, landWork, task.Closed, notify.EventTaskCompleted

@@ -48,6 +48,25 @@ func gateReason(p task.HumanPolicy, res agent.Result) string {
 	return strings.Join(why, "; ")
 }
 
+// reviewReason is gateReason, plus what makes a completion suspect: the
+// agent moved its branch itself (bh bans git commit and the like), or some
+// of its tool calls were refused (a denied "go test" then "tests pass").
+func (w *worker) reviewReason(r *run, p task.HumanPolicy, out *agent.Outcome) string {
+	why := []string{}
+	if g := gateReason(p, out.Result); g != "" {
+		why = append(why, g)
+	}
+	if r.head != "" {
+		if tip, err := w.repo.BranchTip(r.j.Branch); err == nil && tip != r.head {
+			why = append(why, "the agent moved its branch "+r.j.Branch+" itself")
+		}
+	}
+	if len(out.Denials) > 0 {
+		why = append(why, "tool calls were denied: "+strings.Join(out.Denials, "; "))
+	}
+	return strings.Join(why, "; ")
+}
+
 // span prints a duration the way people write it: 24h, 90m, 1h30m.
 func span(d time.Duration) string {
 	s := d.String()

@@ -23,6 +23,7 @@ type run struct {
 	prompt   string
 	session  string
 	restored string // the snapshot a recreated worktree was restored from
+	head     string // the branch's tip when the agent started, to tell if it moved it
 	started  time.Time
 }
 
@@ -82,6 +83,7 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	}
 	log := w.openLog(r)
 	req.Live = log.writer()
+	r.head, _ = w.repo.BranchTip(r.j.Branch)
 	out, runErr := w.runAgent(ctx, req)
 	if errors.Is(runErr, agent.ErrNoResult) && ctx.Err() == nil {
 		// Prose without the result object: one more turn in the same session asks for it.

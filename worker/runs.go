@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
@@ -83,12 +84,15 @@ func (l *runLog) close(r *run, out *agent.Outcome, runErr error) string {
 
 // runStats is a run's turns, duration and cost, as the agent reported them.
 func runStats(out *agent.Outcome) string {
-	if out == nil || out.Turns == 0 {
+	if out == nil || out.Turns == 0 && len(out.Denials) == 0 {
 		return ""
 	}
 	s := fmt.Sprintf("%d turns, %s", out.Turns, out.Duration.Round(100*time.Millisecond))
 	if out.CostUSD > 0 {
 		s += fmt.Sprintf(", $%.4f", out.CostUSD)
+	}
+	if len(out.Denials) > 0 {
+		s += "; denied: " + strings.Join(out.Denials, "; ")
 	}
 	return s
 }
