@@ -27,7 +27,7 @@ type claudeResult struct {
 		ToolName  string         `json:"tool_name"`
 		ToolInput map[string]any `json:"tool_input"`
 	} `json:"permission_denials"`
-	TotalCostUSD     float64         `json:"total_cost_usd"`
+	TotalCostUSD float64 `json:"total_cost_usd"`
 }
 
 // ParseClaude reads the stdout of claude -p --output-format json. The answer
