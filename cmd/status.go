@@ -1,10 +1,12 @@
 package cmd
 
 import (
+	"fmt"
 	"strconv"
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker"
 	"github.com/spf13/cobra"
 )
 
@@ -107,6 +109,10 @@ func statusRun(opts *StatusOptions) error {
 		v.Parked = &statusParked{Ref: parkedRef(t.ID), Commit: commit}
 	}
 	v.Next = nextSteps(t, v, s.Get)
+	if p := worker.PausedNow(s, now); p != nil && t.State == task.Open {
+		v.Next = append(v.Next, fmt.Sprintf("the worker holds new runs back until %s: %s",
+			p.Until.Local().Format("15:04:05"), p.Reason))
+	}
 	if t.NeedsReview {
 		v.Next = append(v.Next, "it is marked for review: check its work, "+
 			"then bh update "+t.ID+" --needs-review=false")

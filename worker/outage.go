@@ -1,7 +1,10 @@
 package worker
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
@@ -45,14 +48,19 @@ func (w *worker) outage(o agent.Outage, why string) {
 	wait := w.backoff
 	w.pausedUntil = w.clock().Add(wait)
 	w.mu.Unlock()
+	w.writePause(&Pause{Until: w.clock().Add(wait).UTC(), Reason: fmt.Sprintf("%s (%s)", o, why)})
 	w.report(Event{Kind: Paused, Summary: fmt.Sprintf("%s (%s); new runs wait %s", o, why, span(wait)), Elapsed: wait})
 }
 
 // agentBack ends the backoff once a run got through.
 func (w *worker) agentBack() {
 	w.mu.Lock()
-	defer w.mu.Unlock()
+	was := w.backoff
 	w.backoff, w.pausedUntil = 0, time.Time{}
+	w.mu.Unlock()
+	if was != 0 {
+		w.writePause(nil)
+	}
 }
 
 // paused is how long new claims still wait (0: not paused), and the
@@ -68,4 +76,35 @@ func outageAdvice(o agent.Outage) string {
 		return "check the agent's credentials (ANTHROPIC_API_KEY, or log in with claude), then start the worker again"
 	}
 	return "install the agent (npm install -g @anthropic-ai/claude-code) or set agent.binary, then start the worker again"
+}
+
+// Pause is a worker holding new runs back after an agent outage, as
+// .bh/runs/pause.json records it for bh status.
+type Pause struct {
+	Until  time.Time `json:"until"`
+	Reason string    `json:"reason"`
+}
+
+func pausePath(s *task.Store) string { return filepath.Join(s.Dir, "runs", "pause.json") }
+
+func (w *worker) writePause(p *Pause) {
+	if p == nil {
+		os.Remove(pausePath(w.s))
+		return
+	}
+	b, _ := json.Marshal(p)
+	os.MkdirAll(filepath.Dir(pausePath(w.s)), 0o755)
+	if err := os.WriteFile(pausePath(w.s), b, 0o644); err != nil {
+		w.warnf("record the pause: %v", err)
+	}
+}
+
+// PausedNow is the worker's pause still in force at now, or nil.
+func PausedNow(s *task.Store, now time.Time) *Pause {
+	b, err := os.ReadFile(pausePath(s))
+	var p Pause
+	if err != nil || json.Unmarshal(b, &p) != nil || !p.Until.After(now) {
+		return nil
+	}
+	return &p
 }
