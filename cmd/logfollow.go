@@ -3,9 +3,12 @@ package cmd
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/bh-tracker/bh/worker"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/fsnotify/fsnotify"
@@ -96,6 +99,12 @@ func (l *logger) follow() error {
 	if err := w.Add(dir); err != nil {
 		return fmt.Errorf("follow %s: %w", dir, err)
 	}
+	// The agents' steps as they happen, from the workers' live feed.
+	steps := newStepFeed(worker.StepsPath(l.s))
+	runs := filepath.Dir(steps.path)
+	if os.MkdirAll(runs, 0o755) == nil {
+		w.Add(runs) // without it, steps show with the next task event
+	}
 	if err := l.catchUp(); err != nil {
 		return err
 	}
@@ -106,6 +115,9 @@ func (l *logger) follow() error {
 		case ev, ok := <-w.Events:
 			if !ok {
 				return nil
+			}
+			for _, st := range steps.read() {
+				l.writeStep(st)
 			}
 			id, isTask := strings.CutSuffix(filepath.Base(ev.Name), ".yaml")
 			if !isTask || ev.Op == fsnotify.Chmod || l.only != "" && id != l.only {

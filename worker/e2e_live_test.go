@@ -38,6 +38,9 @@ func TestClaudeHungRunLeavesItsTranscript(t *testing.T) {
 	if !step {
 		t.Errorf("no step event for the Write: %+v", evs)
 	}
+	if feed, _ := os.ReadFile(StepsPath(s)); !strings.Contains(string(feed), `"step":"Write half.txt"`) {
+		t.Errorf("the live feed lacks the step: %s", feed)
+	}
 	logs, _ := filepath.Glob(filepath.Join(runsDir(s, tk.ID), "*.log"))
 	if len(logs) != 1 {
 		t.Fatalf("run logs: %q", logs)

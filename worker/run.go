@@ -77,7 +77,7 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	stopBeat := w.heartbeat(t.ID, cancel)
 	req := agent.Request{Prompt: r.prompt, Dir: r.wt.Path, SessionID: r.session, Resume: resume, TaskID: t.ID,
 		Env: w.agentEnv(r), Timeout: w.opt.Timeout, Started: w.started(r), Name: "bh " + t.ID + ": " + t.Title,
-		AllowTools: grantedTools(r.t), Step: func(step string) { w.report(Event{Kind: Step, Task: t.ID, Summary: step}) }}
+		AllowTools: grantedTools(r.t), Step: func(step string) { w.step(t.ID, step) }}
 	if req.System, err = Contract(w.s, r.t); err != nil {
 		w.warnf("%s: %v", t.ID, err)
 	}
@@ -87,7 +87,7 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	out, runErr := w.runAgent(ctx, req)
 	if errors.Is(runErr, agent.ErrNoResult) && ctx.Err() == nil {
 		// Prose without the result object: one more turn in the same session asks for it.
-		w.report(Event{Kind: Step, Task: t.ID, Summary: "asking for the missing result object"})
+		w.step(t.ID, "asking for the missing result object")
 		nudge := req
 		nudge.Prompt, nudge.Resume = prompts.Nudge(t.ID, t.Title), true
 		if out, runErr = w.runAgent(ctx, nudge); out != nil && out.SessionID != "" {

@@ -1,0 +1,50 @@
+package worker
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// StepLine is one tool call of a running agent in .bh/runs/steps.jsonl,
+// the live feed bh log --follow shows beside the tasks' histories. It is
+// local state: steps are too many for a task's history.
+type StepLine struct {
+	At     time.Time `json:"at"`
+	TaskID string    `json:"taskId"`
+	Step   string    `json:"step"`
+}
+
+// maxSteps bounds the feed: a worker starting finds it cut back to nothing
+// once it grew past this.
+const maxSteps = 4 << 20
+
+// StepsPath is the live feed of the agents' steps.
+func StepsPath(s *task.Store) string { return filepath.Join(s.Dir, "runs", "steps.jsonl") }
+
+// step reports a running agent's tool call and adds it to the feed.
+func (w *worker) step(id, step string) {
+	w.report(Event{Kind: Step, Task: id, Summary: step})
+	b, err := json.Marshal(StepLine{At: w.clock(), TaskID: id, Step: step})
+	if err != nil {
+		return
+	}
+	path := StepsPath(w.s)
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	f.Write(append(b, '\n'))
+	f.Close()
+}
+
+// trimSteps empties a feed grown too long.
+func trimSteps(s *task.Store) {
+	if fi, err := os.Stat(StepsPath(s)); err == nil && fi.Size() > maxSteps {
+		os.Truncate(StepsPath(s), 0)
+	}
+}
