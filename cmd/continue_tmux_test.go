@@ -51,20 +51,13 @@ write final.txt done
 print {"status":"completed","summary":"finished after the takeover"}
 `)
 	dir := filepath.Join(root, "repo")
-	os.MkdirAll(dir, 0o755)
 	env := []string{"PATH=" + bin + ":" + os.Getenv("PATH"), "FAKEAGENT_DIR=" + filepath.Join(root, "agent"),
 		"XDG_STATE_HOME=" + filepath.Join(root, "state"), "GIT_CONFIG_NOSYSTEM=1", "HOME=" + root}
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
 		t.Setenv(k, v)
 	}
-	gitE2E(t, dir, "init", "-q", "-b", "main")
-	gitE2E(t, dir, "config", "user.name", "bh test")
-	gitE2E(t, dir, "config", "user.email", "bh@example.com")
-	bhE2E(t, dir, "init")
-	writeE2E(t, dir, ".bh/config.yaml", "prefix: tm\nagent:\n  kind: command\n  command: [fakeagent]\n")
-	gitE2E(t, dir, "add", "-A")
-	gitE2E(t, dir, "commit", "-q", "-m", "init")
+	repoE2E(t, dir, "prefix: tm\nagent:\n  kind: command\n  command: [fakeagent]\n")
 	id := strings.TrimSpace(bhE2E(t, dir, "add", "Needs a hand"))
 	bhE2E(t, dir, "worker", "--once")
 	asked := bhTask(t, dir, id)

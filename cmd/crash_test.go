@@ -91,17 +91,12 @@ func newCrashEnv(t *testing.T) *crashEnv {
 	}
 	// The template: a repository with bh, three tasks and the user's own work in progress.
 	dir := e.template
-	os.MkdirAll(dir, 0o755)
-	gitE2E(t, dir, "init", "-q", "-b", "main")
-	gitE2E(t, dir, "config", "user.name", "bh test")
-	gitE2E(t, dir, "config", "user.email", "bh@example.com")
-	bhE2E(t, dir, "init")
-	writeE2E(t, dir, ".bh/config.yaml", "prefix: tm\nagent:\n  kind: command\n  command: [fakeagent]\n")
+	repoE2E(t, dir, "prefix: tm\nagent:\n  kind: command\n  command: [fakeagent]\n")
 	writeE2E(t, dir, "README.md", "# project\n")
 	writeE2E(t, dir, "src.txt", "source\n")
 	writeE2E(t, dir, "staged.txt", "staged\n")
 	gitE2E(t, dir, "add", "-A")
-	gitE2E(t, dir, "commit", "-q", "-m", "init")
+	gitE2E(t, dir, "commit", "-q", "-m", "project files")
 	for _, title := range []string{"Write A", "Break B", "Ask C"} {
 		bhE2E(t, dir, "add", title)
 	}

@@ -30,13 +30,7 @@ func TestAskUserQuestionWithRealClaude(t *testing.T) {
 		t.Setenv(k, v)
 	}
 	dir := t.TempDir()
-	gitE2E(t, dir, "init", "-q", "-b", "main")
-	gitE2E(t, dir, "config", "user.name", "bh test")
-	gitE2E(t, dir, "config", "user.email", "bh@example.com")
-	bhE2E(t, dir, "init")
-	writeE2E(t, dir, ".bh/config.yaml", "prefix: tm\nagent:\n  kind: claude\n  binary: "+fakeapi.Claude(t)+"\n  timeout: 2m\n")
-	gitE2E(t, dir, "add", "-A")
-	gitE2E(t, dir, "commit", "-q", "-m", "init")
+	repoE2E(t, dir, "prefix: tm\nagent:\n  kind: claude\n  binary: "+fakeapi.Claude(t)+"\n  timeout: 2m\n")
 	id := strings.TrimSpace(bhE2E(t, dir, "add", "Pick the database"))
 
 	bhE2E(t, dir, "worker", "--once")

@@ -93,3 +93,19 @@ func wrote(req *fakeapi.Request, name string) bool {
 	}
 	return false
 }
+
+// repoE2E makes dir a git repository with bh initialised, config as its
+// .bh/config.yaml and a first commit.
+func repoE2E(t *testing.T, dir, config string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gitE2E(t, dir, "init", "-q", "-b", "main")
+	gitE2E(t, dir, "config", "user.name", "bh test")
+	gitE2E(t, dir, "config", "user.email", "bh@example.com")
+	bhE2E(t, dir, "init")
+	writeE2E(t, dir, ".bh/config.yaml", config)
+	gitE2E(t, dir, "add", "-A")
+	gitE2E(t, dir, "commit", "-q", "-m", "init")
+}
