@@ -184,9 +184,10 @@ func heldEnding(r *run, done ending, lr *repo.LandRefused) ending {
 	return e
 }
 
+// lastNote is the note of the task's last state change before its claim.
 func lastNote(t *task.Task) string {
 	for i := len(t.History) - 1; i >= 0; i-- {
-		if h := t.History[i]; h.Kind == task.EventState {
+		if h := t.History[i]; h.Kind == task.EventState && h.To != task.InProgress {
 			return h.Text
 		}
 	}

@@ -158,3 +158,44 @@ func BenchmarkTwelveSleepingTasks(b *testing.B) {
 		})
 	}
 }
+
+// An agent that cannot resolve its landing conflict is not sent back to it
+// forever: the second time, the human is asked.
+func TestUnresolvedConflictGoesToTheHuman(t *testing.T) {
+	s := newStore(t)
+	writeFile(t, s.Root, "shared.txt", "one line\n")
+	gitT(t, s.Root, "add", "shared.txt")
+	gitT(t, s.Root, "commit", "-q", "-m", "shared")
+	a, b := addTask(t, s, "first edit"), addTask(t, s, "second edit")
+	var mu sync.Mutex
+	runs := map[string]int{}
+	started := make(chan struct{}, 2)
+	r := agent.RunnerFunc(func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
+		mu.Lock()
+		runs[req.TaskID]++
+		n := runs[req.TaskID]
+		mu.Unlock()
+		if n == 1 {
+			started <- struct{}{}
+			for len(started) < 2 && ctx.Err() == nil { // both start from the same commit
+				time.Sleep(5 * time.Millisecond)
+			}
+			if req.TaskID == b.ID {
+				time.Sleep(300 * time.Millisecond) // a lands first
+			}
+			os.WriteFile(filepath.Join(req.Dir, "shared.txt"), []byte(req.TaskID+"'s line\n"), 0o644)
+		}
+		return &agent.Outcome{Result: done("edited"), SessionID: req.SessionID}, nil // b never resolves
+	})
+	runWith(t, s, Options{Runner: r, Once: true, Jobs: 2})
+	if st := getTask(t, s, a.ID).State; st != task.Closed {
+		t.Fatalf("a: %s", st)
+	}
+	got := getTask(t, s, b.ID)
+	if got.State != task.AwaitingInput || runs[b.ID] != 2 {
+		t.Fatalf("b: %s after %d runs (%s)", got.State, runs[b.ID], got.Summary)
+	}
+	if q := pendingOf(t, got); q.Header != "Conflict" || !strings.Contains(q.Question, "shared.txt") {
+		t.Errorf("question: %+v", q)
+	}
+}
