@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io"
 
+	"github.com/bh-tracker/bh/cmd/quietterm"
+
 	"github.com/charmbracelet/huh"
 )
 
@@ -45,6 +47,9 @@ func newHuhPicker(s *IOStreams) picker {
 }
 
 func (p *huhPicker) run(f huh.Field) error {
+	if !p.accessible {
+		quietterm.AskBackground() // the one moment bh may query the terminal
+	}
 	err := huh.NewForm(huh.NewGroup(f)).WithInput(p.in).WithOutput(p.out).
 		WithAccessible(p.accessible).WithShowHelp(true).Run()
 	// Accessible prompts take the end of input for the default answer:
