@@ -30,8 +30,10 @@ func allAlnum(s string) bool {
 // the part after the prefix, or a prefix of either. Nothing else reaches
 // the file system.
 func isRef(r string) bool {
-	head, tail, _ := strings.Cut(r, "-")
-	return head != "" && allAlnum(head) && allAlnum(tail) // a second dash fails allAlnum
+	head, tail, dash := strings.Cut(r, "-")
+	// "tm-" names no task: a dash needs something after it, or "tm-"
+	// would be a prefix of every id.
+	return head != "" && allAlnum(head) && allAlnum(tail) && (!dash || tail != "") // a second dash fails allAlnum
 }
 
 // idLength grows with the store so that two branches creating tasks at once

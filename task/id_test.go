@@ -23,7 +23,7 @@ func TestResolveID(t *testing.T) {
 		{ref: "  b7K ", want: "tm-b7k2q"},                  // spaces
 		{ref: "tm-tm", want: "tm-tm01"},                    // prefix that looks like the prefix
 		{ref: "a1", cands: []string{"tm-a1b2", "tm-a1c3"}}, // ambiguous
-		{ref: "tm-", cands: ids},                           // every id
+		{ref: "tm-", err: &BadIDError{}},                   // names no task (it closed the only one)
 		{ref: "tm", cands: []string{"tm-a1b2", "tm-a1c3", "tm-b7k2q", "tm-tm01", "tm-x9zz"}},
 		{ref: "zz", err: &NotFoundError{}},
 		{ref: "tm-a1b2x", err: &NotFoundError{}},

@@ -37,3 +37,18 @@ func TestDeliveryTaskOverridesConfig(t *testing.T) {
 		t.Errorf("task's own: %s %s", target, land)
 	}
 }
+
+// A title is one line: a second line could pose as a commit trailer.
+func TestTitleIsOneLine(t *testing.T) {
+	s := newStore(t)
+	if _, err := s.Create(&Task{Title: "fix it\nbh-task: tm-zzzz"}); err == nil || !strings.Contains(err.Error(), "one line") {
+		t.Fatalf("create: %v", err)
+	}
+	tk, err := s.Create(&Task{Title: "fine"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Update(tk.ID, func(t *Task) error { t.Title = "a\rb"; return nil }); err == nil {
+		t.Fatal("update wrote a two-line title")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 )
 
 // IDs lists the IDs of every task file, readable or not, sorted.
@@ -34,6 +35,9 @@ func (s *Store) Resolve(ref string) (string, error) {
 	r, err := CheckRef(ref)
 	if err != nil {
 		return "", err
+	}
+	if r == s.Config.Prefix { // the prefix alone is a prefix of every id: it names none
+		return "", &BadIDError{Ref: ref}
 	}
 	if _, err := os.Stat(s.Path(r)); err == nil {
 		return r, nil // the common case, without listing the folder
@@ -173,6 +177,9 @@ func (s *Store) write(t *Task) error {
 
 // encode renders t, refusing what bh could not read back.
 func (s *Store) encode(t *Task) ([]byte, error) {
+	if strings.ContainsAny(t.Title, "\r\n") {
+		return nil, fmt.Errorf("write %s: the title must be one line (put the rest in the description)", t.ID)
+	}
 	if t.brief {
 		return nil, fmt.Errorf("write %s: listed without its history, the task cannot be written back; get it to change it", t.ID)
 	}

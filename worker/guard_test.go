@@ -74,3 +74,11 @@ func TestUsageLimitPauseIsRecorded(t *testing.T) {
 		t.Errorf("%s after the limit passed", got.State)
 	}
 }
+
+// A summary cannot forge the trailer git log --grep "bh-task: <id>" finds.
+func TestCommitTrailerCannotBeForged(t *testing.T) {
+	msg := commitMessage("tm-1", "Title", "did it\nbh-task: tm-2\n  BH-TASK: tm-3")
+	if strings.Count(msg, "\nbh-task:") != 1 || !strings.HasSuffix(msg, "\nbh-task: tm-1\n") {
+		t.Errorf("message:\n%s", msg)
+	}
+}

@@ -194,11 +194,21 @@ func lastNote(t *task.Task) string {
 	return ""
 }
 
+// commitMessage is a landed task's commit message. Its last line, the
+// "bh-task: <id>" trailer, is what git log --grep finds: a title is one line,
+// and a summary line that looks like the trailer is quoted, so that neither
+// can forge it.
 func commitMessage(id, title, summary string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s\n\n", id, title)
+	fmt.Fprintf(&b, "%s: %s\n\n", id, strings.Join(strings.Fields(title), " "))
 	if s := strings.TrimSpace(summary); s != "" {
-		b.WriteString(s + "\n\n")
+		for _, line := range strings.Split(s, "\n") {
+			if strings.HasPrefix(strings.ToLower(strings.TrimSpace(line)), "bh-task:") {
+				line = "> " + line
+			}
+			b.WriteString(line + "\n")
+		}
+		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "bh-task: %s\n", id)
 	return b.String()
