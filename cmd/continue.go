@@ -51,7 +51,7 @@ func continueRun(opts *ContinueOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	term := worker.Terminal{In: opts.IO.In, Out: opts.IO.Out, Err: opts.IO.ErrOut}
+	term := worker.Terminal{In: opts.IO.In, Out: opts.IO.Terminal(), Err: opts.IO.Terminal()}
 	if err := worker.Continue(ctx, s, id, term, worker.Options{Name: "bh continue"}); err != nil {
 		return err
 	}

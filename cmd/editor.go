@@ -15,11 +15,11 @@ import (
 func runEditor(io *IOStreams, editor, path string) error {
 	c := exec.Command("sh", "-c", editor+` "$@"`, editor, path)
 	c.Stdin = io.In
-	c.Stdout = io.ErrOut
+	c.Stdout = io.Terminal()
 	if io.IsTTY {
 		c.Stdout = io.Out
 	}
-	c.Stderr = io.ErrOut
+	c.Stderr = io.Terminal()
 	if err := c.Run(); err != nil {
 		return fmt.Errorf("editor %q: %w", editor, err)
 	}

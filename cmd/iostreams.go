@@ -16,6 +16,12 @@ type IOStreams struct {
 	In     io.Reader
 	Out    io.Writer
 	ErrOut io.Writer
+	// Term is the raw terminal (stderr, or stdout) for what draws on it
+	// itself: the picker, an editor, a taken-over agent session. Out and
+	// ErrOut strip escape sequences from text (see safeWriter).
+	Term io.Writer
+
+	raw [2]io.Writer // Out and ErrOut without the filter, for --json
 
 	IsTTY      bool // stdout is a terminal
 	IsStdinTTY bool // stdin is a terminal: bh may open an editor or prompt
@@ -27,25 +33,45 @@ type IOStreams struct {
 }
 
 // systemIO wires the process's streams. BH_FORCE_TTY=1 makes bh behave as on
-// a terminal (for tests of the terminal paths); NO_COLOR turns colour off.
+// a terminal (for tests of the terminal paths); NO_COLOR turns colour off,
+// CLICOLOR_FORCE on where stdout is no terminal.
 func systemIO() *IOStreams {
 	force := os.Getenv("BH_FORCE_TTY") == "1"
 	s := &IOStreams{
 		In:         os.Stdin,
-		Out:        os.Stdout,
-		ErrOut:     os.Stderr,
+		Out:        safeWriter{os.Stdout},
+		ErrOut:     safeWriter{os.Stderr},
+		Term:       os.Stderr,
+		raw:        [2]io.Writer{os.Stdout, os.Stderr},
 		IsTTY:      force || term.IsTerminal(int(os.Stdout.Fd())),
 		IsStdinTTY: force || term.IsTerminal(int(os.Stdin.Fd())),
 		Accessible: os.Getenv("ACCESSIBLE") != "",
 	}
-	s.color = s.IsTTY && os.Getenv("NO_COLOR") == ""
+	force = os.Getenv("CLICOLOR_FORCE") != "" && os.Getenv("CLICOLOR_FORCE") != "0"
+	s.color = (s.IsTTY || force) && os.Getenv("NO_COLOR") == ""
 	return s
 }
 
 // testIO returns streams backed by buffers, not a terminal, without colour.
 func testIO() (s *IOStreams, in, out, errOut *bytes.Buffer) {
 	in, out, errOut = new(bytes.Buffer), new(bytes.Buffer), new(bytes.Buffer)
-	return &IOStreams{In: in, Out: out, ErrOut: errOut}, in, out, errOut
+	return &IOStreams{In: in, Out: out, ErrOut: errOut, Term: errOut}, in, out, errOut
+}
+
+// Unfiltered drops the escape filter for machine output: JSON escapes
+// control characters itself, and must carry text exactly as it is.
+func (s *IOStreams) Unfiltered() {
+	if s.raw[0] != nil {
+		s.Out, s.ErrOut = s.raw[0], s.raw[1]
+	}
+}
+
+// Terminal is Term, or ErrOut where no raw terminal was wired (tests).
+func (s *IOStreams) Terminal() io.Writer {
+	if s.Term != nil {
+		return s.Term
+	}
+	return s.ErrOut
 }
 
 // DisableColor is --no-color.

@@ -38,7 +38,7 @@ type huhPicker struct {
 
 // newHuhPicker draws on stderr, so that stdout stays clean for --json.
 func newHuhPicker(s *IOStreams) picker {
-	p := &huhPicker{in: s.In, out: s.ErrOut, accessible: s.Accessible}
+	p := &huhPicker{in: s.In, out: s.Terminal(), accessible: s.Accessible}
 	if s.Accessible {
 		p.lines = &lineReader{r: s.In}
 		p.in = p.lines

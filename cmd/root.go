@@ -122,6 +122,9 @@ type base struct {
 }
 
 func (f *Factory) base() base {
+	if f.JSON {
+		f.IO.Unfiltered()
+	}
 	return base{IO: f.IO, Store: f.Store, Now: f.Now, JSON: f.JSON}
 }
 

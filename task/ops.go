@@ -36,9 +36,6 @@ func (s *Store) Resolve(ref string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if r == s.Config.Prefix { // the prefix alone is a prefix of every id: it names none
-		return "", &BadIDError{Ref: ref}
-	}
 	if _, err := os.Stat(s.Path(r)); err == nil {
 		return r, nil // the common case, without listing the folder
 	}

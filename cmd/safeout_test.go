@@ -1,0 +1,22 @@
+package cmd
+
+import "testing"
+
+func TestSanitizeKeepsColoursDropsTheRest(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"plain\ttext\n", "plain\ttext\n"},
+		{"\x1b[36mtm-a1\x1b[0m title", "\x1b[36mtm-a1\x1b[0m title"},       // bh's own colours
+		{"evil\x1b]0;pwned\x07 title", "evil title"},                       // OSC window title
+		{"clip\x1b]52;c;ZXZpbA==\x1b\\board", "clipboard"},                 // OSC 52, ST-terminated
+		{"up\x1b[2Aover\x1b[2K", "upover"},                                 // cursor and erase
+		{"a\rb\x07c\x08d", "abcd"},                                         // carriage return, bell, backspace
+		{"safe \u202eexe.txt\u202c", "safe exe.txt"},                       // bidi override
+		{"isolate \u2066x\u2069 ok, ünïcödé 🐛", "isolate x ok, ünïcödé 🐛"}, // other text intact
+		{"cut \x1b[", "cut "},                                              // a sequence cut short
+	}
+	for _, c := range cases {
+		if got := string(sanitize([]byte(c.in))); got != c.want {
+			t.Errorf("sanitize(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
