@@ -70,7 +70,7 @@ func TestCheckHITLValues(t *testing.T) {
 		{checkHumanTimeout, "-1h", "", "not a positive duration"},
 		{checkHumanTimeout, "0s", "", "not a positive duration"},
 		{checkOnTimeout, "defer", "defer", ""},
-		{checkOnTimeout, "retry", "", `--on-timeout: unknown value "retry" (want one of [fail defer default remind])`},
+		{checkOnTimeout, "retry", "", `--on-timeout: unknown value "retry" (want one of [remind fail defer default])`},
 	} {
 		got, err := tc.check(tc.in)
 		switch {

@@ -51,7 +51,7 @@ func (e *AnswerError) Error() string {
 // then it stays awaiting_input. Every answer is checked first, so a bad one
 // changes nothing. Call it inside Store.Update.
 func (t *Task) Answer(ans []Answer, now time.Time, by string) error {
-	if t.State != AwaitingInput {
+	if t.State != AwaitingInput && !t.revive() {
 		return &NotAwaitingError{ID: t.ID, State: t.State}
 	}
 	if len(ans) == 0 {
@@ -91,6 +91,37 @@ func (t *Task) Answer(ans []Answer, now time.Time, by string) error {
 		return nil
 	}
 	return t.SetState(Open, now, by, "answered")
+}
+
+// revive takes a late answer: a task that failed or was deferred because
+// its questions timed out, and has not moved on since (no run, no other
+// change of state), waits on those questions again.
+func (t *Task) revive() bool {
+	if t.State != Failed && t.State != Deferred {
+		return false
+	}
+	expired, last := map[string]bool{}, true
+	for i := len(t.History) - 1; i >= 0; i-- {
+		switch e := t.History[i]; e.Kind {
+		case EventRunStarted, EventInputRequested:
+			i = 0 // back at the round that expired: stop looking
+		case EventInputExpired:
+			expired[e.QuestionID] = true
+		case EventState:
+			// The latest change of state must be the timeout's.
+			if last && (e.From != AwaitingInput || e.To != t.State) {
+				return false
+			}
+			last = false
+		}
+	}
+	revived := false
+	for i := range t.Questions {
+		if q := &t.Questions[i]; q.Status == QuestionExpired && expired[q.ID] {
+			q.Status, revived = QuestionPending, true
+		}
+	}
+	return revived
 }
 
 // match finds the pending question an answer is for.

@@ -22,7 +22,8 @@ const (
 )
 
 // OnTimeouts lists the onTimeout values, the default first.
-var OnTimeouts = []string{OnTimeoutFail, OnTimeoutDefer, OnTimeoutDefault, OnTimeoutRemind}
+// remind is the default: answering days later is the point of asking.
+var OnTimeouts = []string{OnTimeoutRemind, OnTimeoutFail, OnTimeoutDefer, OnTimeoutDefault}
 
 // DefaultHumanTimeout is how long a question waits when neither the task
 // nor the config says.
@@ -43,7 +44,7 @@ type HumanPolicy struct {
 // work: it falls back to the default, and the error says what was wrong.
 func (t *Task) Policy(c Config) (HumanPolicy, error) {
 	p := HumanPolicy{Allowed: t.Human == nil || *t.Human, Timeout: DefaultHumanTimeout,
-		OnTimeout: OnTimeoutFail, BelowConfidence: c.Gate.BelowConfidence}
+		OnTimeout: OnTimeoutRemind, BelowConfidence: c.Gate.BelowConfidence}
 	var errs []error
 	for _, s := range []string{c.HumanTimeout, t.HumanTimeout} {
 		if s == "" {

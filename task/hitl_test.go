@@ -15,14 +15,14 @@ func TestPolicy(t *testing.T) {
 		want HumanPolicy
 		err  string
 	}{
-		{name: "defaults", want: HumanPolicy{Allowed: true, Timeout: 24 * time.Hour, OnTimeout: OnTimeoutFail}},
+		{name: "defaults", want: HumanPolicy{Allowed: true, Timeout: 24 * time.Hour, OnTimeout: OnTimeoutRemind}},
 		{name: "config", c: Config{HumanTimeout: "2h", OnTimeout: "remind", Gate: GateConfig{BelowConfidence: 0.7}},
 			want: HumanPolicy{Allowed: true, Timeout: 2 * time.Hour, OnTimeout: OnTimeoutRemind, BelowConfidence: 0.7}},
 		{name: "task wins", t: Task{HumanTimeout: "30m", OnTimeout: "defer", Gate: "approval", Human: &no},
 			c:    Config{HumanTimeout: "2h", OnTimeout: "remind"},
 			want: HumanPolicy{Timeout: 30 * time.Minute, OnTimeout: OnTimeoutDefer, Approval: true}},
 		{name: "gate none", t: Task{Gate: "none"}, c: Config{Gate: GateConfig{BelowConfidence: 0.5}},
-			want: HumanPolicy{Allowed: true, Timeout: 24 * time.Hour, OnTimeout: OnTimeoutFail, NoGate: true, BelowConfidence: 0.5}},
+			want: HumanPolicy{Allowed: true, Timeout: 24 * time.Hour, OnTimeout: OnTimeoutRemind, NoGate: true, BelowConfidence: 0.5}},
 		{name: "bad values fall back", t: Task{ID: "tm-a", HumanTimeout: "soon", OnTimeout: "panic", Gate: "maybe"},
 			c:    Config{OnTimeout: "default"},
 			want: HumanPolicy{Allowed: true, Timeout: 24 * time.Hour, OnTimeout: OnTimeoutDefault},

@@ -45,7 +45,7 @@ func checkAt(t *testing.T, s *task.Store, d time.Duration, id string) []string {
 
 func TestQuestionsExpireAfterTheHumanTimeout(t *testing.T) {
 	s := newStore(t)
-	tk := askAtT0(t, s, oneQuestion, func(tk *task.Task) { tk.HumanTimeout = "2h" })
+	tk := askAtT0(t, s, oneQuestion, func(tk *task.Task) { tk.HumanTimeout, tk.OnTimeout = "2h", task.OnTimeoutFail })
 	q := pendingOf(t, tk)
 	if !q.AskedAt.Equal(t0) || q.ExpiresAt == nil || !q.ExpiresAt.Equal(t0.Add(2*time.Hour)) {
 		t.Fatalf("asked %v, expires %v", q.AskedAt, q.ExpiresAt)
@@ -53,7 +53,6 @@ func TestQuestionsExpireAfterTheHumanTimeout(t *testing.T) {
 	if names := checkAt(t, s, 2*time.Hour-time.Second, tk.ID); len(names) != 0 || getTask(t, s, tk.ID).State != task.AwaitingInput {
 		t.Fatalf("expired early: %v", names)
 	}
-	// The default policy is fail.
 	names := checkAt(t, s, 2*time.Hour, tk.ID)
 	got := getTask(t, s, tk.ID)
 	if got.State != task.Failed || got.Questions[0].Status != task.QuestionExpired {
@@ -162,7 +161,7 @@ func TestOnTimeoutRemindExtends(t *testing.T) {
 // tick here is an hour, so only the expiry timer can do it.
 func TestWorkerWakesAtTheNextExpiry(t *testing.T) {
 	s := newStore(t)
-	tk := update(t, s, addTask(t, s, "Times out").ID, func(tk *task.Task) { tk.HumanTimeout = "1s" })
+	tk := update(t, s, addTask(t, s, "Times out").ID, func(tk *task.Task) { tk.HumanTimeout, tk.OnTimeout = "1s", task.OnTimeoutFail })
 	expired := make(chan Event, 1)
 	report := func(e Event) {
 		if e.Kind == Expired {
@@ -204,5 +203,32 @@ func TestWorkerEnforcesTimeoutsAtStart(t *testing.T) {
 	}
 	if len(evs) == 0 || evs[0].Kind != Expired || evs[0].Outcome != TimeoutDeferred {
 		t.Fatalf("events: %+v", evs)
+	}
+}
+
+// Under onTimeout: fail, an answer that comes late is still taken while
+// the task has not moved on: the question waits again, is answered, and
+// the task reopens to resume its session. Once it has moved on, no.
+func TestLateAnswerRevivesAnExpiredQuestion(t *testing.T) {
+	s := newStore(t)
+	tk := askAtT0(t, s, oneQuestion, func(tk *task.Task) { tk.HumanTimeout, tk.OnTimeout = "1h", task.OnTimeoutFail })
+	checkAt(t, s, 2*time.Hour, tk.ID)
+	if st := getTask(t, s, tk.ID).State; st != task.Failed {
+		t.Fatalf("after the timeout: %s", st)
+	}
+	got, err := Respond(s, tk.ID, []task.Answer{{Values: []string{"8080"}}}, "late")
+	if err != nil {
+		t.Fatalf("a late answer was refused: %v", err)
+	}
+	if got.State != task.Open || got.Questions[0].Status != task.QuestionAnswered || got.Questions[0].Answer[0] != "8080" {
+		t.Fatalf("after the late answer: %s %+v", got.State, got.Questions[0])
+	}
+	// Moved on (reopened and run again): a second late answer has nothing to revive.
+	other := askAtT0(t, s, oneQuestion, func(tk *task.Task) { tk.HumanTimeout, tk.OnTimeout = "1h", task.OnTimeoutFail })
+	checkAt(t, s, 2*time.Hour, other.ID)
+	update(t, s, other.ID, func(tk *task.Task) { tk.SetState(task.Open, t0.Add(3*time.Hour), "human", "reopened") })
+	update(t, s, other.ID, func(tk *task.Task) { tk.SetState(task.Deferred, t0.Add(3*time.Hour), "human", "put aside") })
+	if _, err := Respond(s, other.ID, []task.Answer{{Values: []string{"80"}}}, "late"); err == nil {
+		t.Fatal("an answer revived a question the task had moved on from")
 	}
 }
