@@ -223,7 +223,8 @@ func TestLateAnswerRevivesAnExpiredQuestion(t *testing.T) {
 	if got.State != task.Open || got.Questions[0].Status != task.QuestionAnswered || got.Questions[0].Answer[0] != "8080" {
 		t.Fatalf("after the late answer: %s %+v", got.State, got.Questions[0])
 	}
-	// Moved on (reopened and run again): a second late answer has nothing to revive.
+	// Moved on (reopened, then put aside): a late answer has nothing to revive.
+	s = newStore(t)
 	other := askAtT0(t, s, oneQuestion, func(tk *task.Task) { tk.HumanTimeout, tk.OnTimeout = "1h", task.OnTimeoutFail })
 	checkAt(t, s, 2*time.Hour, other.ID)
 	update(t, s, other.ID, func(tk *task.Task) { tk.SetState(task.Open, t0.Add(3*time.Hour), "human", "reopened") })
