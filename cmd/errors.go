@@ -125,12 +125,27 @@ func printError(w io.Writer, jsonMode bool, err error, hint string) {
 // unreadable task file in a listing.
 func warn(io *IOStreams, jsonMode bool, err error) {
 	if jsonMode {
-		b, _ := json.Marshal(struct {
+		enc := json.NewEncoder(io.ErrOut)
+		enc.SetEscapeHTML(false) // "a -> b" reads as such
+		enc.Encode(struct {
 			Warning string `json:"warning"`
 			Hint    string `json:"hint,omitempty"`
 		}{err.Error(), hintFor(err)})
-		fmt.Fprintf(io.ErrOut, "%s\n", b)
 		return
 	}
 	fmt.Fprintf(io.ErrOut, "bh: warning: %s\n", err)
+}
+
+// warnCycles names the dependsOn cycles among tasks, whose tasks are never
+// ready, with how to break them.
+func warnCycles(io *IOStreams, jsonMode bool, tasks []*task.Task) {
+	for _, c := range task.Cycles(tasks) {
+		warn(io, jsonMode, fmt.Errorf("%s: none of these tasks will ever be ready; drop one of the dependencies with bh edit %s",
+			cycleText(c), c[0]))
+	}
+}
+
+// cycleText is a dependency cycle as people read it: a -> b -> a.
+func cycleText(c []string) string {
+	return "dependency cycle " + strings.Join(append(c, c[0]), " -> ")
 }

@@ -36,6 +36,7 @@ func readyRun(opts *ReadyOptions) error {
 		return err
 	}
 	warnFiles(opts.IO, opts.JSON, bad)
+	warnCycles(opts.IO, opts.JSON, tasks)
 	queue := task.Ready(tasks)
 	if queue == nil {
 		queue = []*task.Task{}

@@ -109,6 +109,13 @@ func statusRun(opts *StatusOptions) error {
 		v.Parked = &statusParked{Ref: parkedRef(t.ID), Commit: commit}
 	}
 	v.Next = nextSteps(t, v, s.Get)
+	if t.State == task.Open && len(t.DependsOn) > 0 {
+		if all, _, err := s.List(); err == nil {
+			if c := task.CycleOf(task.Cycles(all), t.ID); c != nil {
+				v.Next = []string{"it is on a " + cycleText(c) + " and will never be ready: drop one of them with bh edit " + t.ID}
+			}
+		}
+	}
 	if p := worker.PausedNow(s, now); p != nil && t.State == task.Open {
 		v.Next = append(v.Next, fmt.Sprintf("the worker holds new runs back until %s: %s",
 			p.Until.Local().Format("15:04:05"), p.Reason))

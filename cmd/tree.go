@@ -57,6 +57,7 @@ func treeRun(opts *TreeOptions) error {
 		return err
 	}
 	warnFiles(opts.IO, opts.JSON, bad)
+	warnCycles(opts.IO, opts.JSON, tasks)
 	forest := buildForest(tasks)
 	if id != "" {
 		n := findNode(forest, id)

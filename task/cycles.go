@@ -1,0 +1,77 @@
+package task
+
+import "sort"
+
+// Cycles finds the dependsOn cycles among tasks (which a hand edit can
+// make): the tasks on them are never ready. Each cycle is listed once, as
+// ids from its smallest, in dependency order.
+func Cycles(tasks []*Task) [][]string {
+	deps := make(map[string][]string, len(tasks))
+	for _, t := range tasks {
+		deps[t.ID] = t.DependsOn
+	}
+	const (
+		unseen = iota
+		onPath
+		done
+	)
+	mark := map[string]int{}
+	var path []string
+	var out [][]string
+	var visit func(id string)
+	visit = func(id string) {
+		mark[id] = onPath
+		path = append(path, id)
+		for _, d := range deps[id] {
+			switch mark[d] {
+			case onPath:
+				for i := len(path) - 1; i >= 0; i-- {
+					if path[i] == d {
+						out = append(out, rotate(append([]string(nil), path[i:]...)))
+						break
+					}
+				}
+			case unseen:
+				if _, ok := deps[d]; ok {
+					visit(d)
+				}
+			}
+		}
+		path = path[:len(path)-1]
+		mark[id] = done
+	}
+	ids := make([]string, 0, len(deps))
+	for id := range deps {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		if mark[id] == unseen {
+			visit(id)
+		}
+	}
+	return out
+}
+
+// rotate starts a cycle at its smallest id, so that each reads one way.
+func rotate(c []string) []string {
+	min := 0
+	for i := range c {
+		if c[i] < c[min] {
+			min = i
+		}
+	}
+	return append(c[min:], c[:min]...)
+}
+
+// CycleOf is the cycle id is on, or nil.
+func CycleOf(cycles [][]string, id string) []string {
+	for _, c := range cycles {
+		for _, x := range c {
+			if x == id {
+				return c
+			}
+		}
+	}
+	return nil
+}
