@@ -46,11 +46,18 @@ func newHuhPicker(s *IOStreams) picker {
 	return p
 }
 
-func (p *huhPicker) run(f huh.Field) error {
+func (p *huhPicker) run(f huh.Field) (err error) {
+	// huh's accessible prompts panic on input that ends after a bad entry:
+	// that is the human leaving, not a reason to lose the answers so far.
+	defer func() {
+		if recover() != nil {
+			err = errAborted
+		}
+	}()
 	if !p.accessible {
 		quietterm.AskBackground() // the one moment bh may query the terminal
 	}
-	err := huh.NewForm(huh.NewGroup(f)).WithInput(p.in).WithOutput(p.out).
+	err = huh.NewForm(huh.NewGroup(f)).WithInput(p.in).WithOutput(p.out).
 		WithAccessible(p.accessible).WithShowHelp(true).Run()
 	// Accessible prompts take the end of input for the default answer:
 	// never let that pass for a choice the human made.

@@ -123,7 +123,7 @@ func respondRun(opts *RespondOptions) error {
 	if !opts.decided() && !opts.HasAnswer && opts.IO.IsStdinTTY {
 		rep, err = askTask(opts, s, t, qs, len(qs) > 1)
 		if errors.Is(err, errAborted) {
-			return fmt.Errorf("%w: nothing was changed", err)
+			return keepGiven(opts.base, s, t, rep, err)
 		}
 	} else {
 		rep, err = fromFlags(opts, s, t, qs)
@@ -143,6 +143,18 @@ func respondRun(opts *RespondOptions) error {
 		return writeJSON(opts.IO.Out, t)
 	}
 	return nil
+}
+
+// keepGiven saves the answers given before the human left the picker, and
+// says so; the questions left still wait.
+func keepGiven(b base, s *task.Store, t *task.Task, rep *reply, cause error) error {
+	if rep == nil || len(rep.answers) == 0 {
+		return fmt.Errorf("%w: nothing was changed", cause)
+	}
+	if _, err := saveAnswers(b, s, t, rep); err != nil {
+		return fmt.Errorf("%w, and the answers given could not be saved: %v", cause, err)
+	}
+	return fmt.Errorf("%w: the %d answer(s) given are saved; the other questions still wait", cause, len(rep.answers))
 }
 
 // checkRespondFlags refuses flags that do not go together, before anything

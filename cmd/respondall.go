@@ -46,7 +46,7 @@ func respondAll(o *RespondOptions) error {
 			priorityText(o.IO, t.Priority), o.IO.Bold(t.Title))
 		rep, err := askTask(o, s, t, openQuestions(t), true)
 		if errors.Is(err, errAborted) {
-			return fmt.Errorf("%w: the answers given before are saved", err)
+			return keepGiven(o.base, s, t, rep, err)
 		}
 		if err != nil {
 			return err

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
@@ -26,6 +27,9 @@ func askTask(o *RespondOptions, s *task.Store, t *task.Task, qs []task.Question,
 			p = o.Picker(o.IO)
 		}
 		a, err := askOne(p, q, skip)
+		if errors.Is(err, errAborted) && len(rep.answers) > 0 {
+			return rep, err // the answers given so far are the caller's to keep
+		}
 		if err != nil {
 			return nil, err
 		}
