@@ -4,9 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"time"
-
-	"gopkg.in/yaml.v3"
 )
 
 // Config is .bh/config.yaml. Unset fields take the defaults below.
@@ -75,24 +72,11 @@ func loadConfig(path string) (Config, error) {
 	if err != nil {
 		return c, fmt.Errorf("read config: %w", err)
 	}
-	if err := yaml.Unmarshal(b, &c); err != nil {
-		return c, fmt.Errorf("%s: %w", path, err)
+	if err := decodeConfig(path, b, &c); err != nil {
+		return c, err
 	}
 	if c.Prefix == "" {
 		c.Prefix = DefaultPrefix
-	}
-	if !ValidPrefix(c.Prefix) {
-		return c, fmt.Errorf("%s: prefix %q must be lower-case letters and digits, starting with a letter", path, c.Prefix)
-	}
-	if err := c.checkDelivery(); err != nil {
-		return c, fmt.Errorf("%s: %w", path, err)
-	}
-	for _, d := range []string{c.HumanTimeout, c.Agent.Timeout} {
-		if d != "" {
-			if _, err := time.ParseDuration(d); err != nil {
-				return c, fmt.Errorf("%s: %w", path, err)
-			}
-		}
 	}
 	return c, nil
 }

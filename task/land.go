@@ -54,18 +54,3 @@ func ValidBranch(s string) error {
 	}
 	return nil
 }
-
-func (c *Config) checkDelivery() error {
-	if c.Workers < 0 || c.Workers > MaxWorkers {
-		return fmt.Errorf("workers: %d: want 1 to %d", c.Workers, MaxWorkers)
-	}
-	if err := ValidLand(c.Land); err != nil {
-		return err
-	}
-	if c.Target != "" {
-		if err := ValidBranch(c.Target); err != nil {
-			return fmt.Errorf("target: %w", err)
-		}
-	}
-	return nil
-}
