@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"strconv"
 
 	"github.com/fatih/color"
 	"golang.org/x/term"
@@ -28,6 +29,9 @@ type IOStreams struct {
 	// Accessible asks for plain numbered prompts instead of drawn widgets,
 	// for screen readers (ACCESSIBLE=1, as charm's tools have it).
 	Accessible bool
+	// Cols is the terminal's width, for tables and wrapped text; 0 where
+	// stdout is no terminal. $COLUMNS says it where bh cannot ask.
+	Cols int
 
 	color bool
 }
@@ -46,6 +50,9 @@ func systemIO() *IOStreams {
 		IsTTY:      force || term.IsTerminal(int(os.Stdout.Fd())),
 		IsStdinTTY: force || term.IsTerminal(int(os.Stdin.Fd())),
 		Accessible: os.Getenv("ACCESSIBLE") != "",
+	}
+	if s.IsTTY {
+		s.Cols = terminalWidth()
 	}
 	force = os.Getenv("CLICOLOR_FORCE") != "" && os.Getenv("CLICOLOR_FORCE") != "0"
 	s.color = (s.IsTTY || force) && os.Getenv("NO_COLOR") == ""
@@ -113,4 +120,15 @@ func (s *IOStreams) buffer() (flush func()) {
 		w.Flush() // a closed pipe (bh list | head) is not an error worth reporting
 		s.Out = orig
 	}
+}
+
+// terminalWidth is stdout's width: $COLUMNS, else the terminal's, else 80.
+func terminalWidth() int {
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
+		return n
+	}
+	if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil && w > 0 {
+		return w
+	}
+	return 80
 }

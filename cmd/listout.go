@@ -35,7 +35,7 @@ func printTasks(o base, tasks []*task.Task, empty string) error {
 			priorityText(o.IO, t.Priority), string(t.Type), string(t.Size), title,
 			strings.TrimSpace(labelText(o.IO, t.Labels) + " " + hitlTags(o.IO, t))})
 	}
-	printTable(o.IO.Out, rows)
+	fitTable(o.IO.Out, rows, o.IO.Cols, 4)
 	return nil
 }
 
@@ -110,7 +110,11 @@ func printQuestion(io *IOStreams, now time.Time, q task.Question, indent string)
 
 // printQuestionAs is printQuestion with first leading the question's line.
 func printQuestionAs(io *IOStreams, now time.Time, q task.Question, first, indent string) {
-	text := io.Bold(indentLines(q.Question, indent+"   "))
+	question := q.Question
+	if io.Cols > 0 {
+		question = wrap(question, io.Cols-width(indent)-3)
+	}
+	text := io.Bold(indentLines(question, indent+"   "))
 	if note := kindNote(q); note != "" {
 		text += " " + io.Faint(note)
 	}

@@ -15,14 +15,26 @@ func width(s string) int { return runewidth.StringWidth(ansiRe.ReplaceAllString(
 
 // printTable writes rows with aligned columns two spaces apart. Cells may
 // be coloured; the last column is not padded, and empty columns are left out.
-func printTable(w io.Writer, rows [][]string) {
-	var widths []int
-	for _, r := range rows {
-		for i, c := range r {
-			if i >= len(widths) {
-				widths = append(widths, 0)
+func printTable(w io.Writer, rows [][]string) { fitTable(w, rows, 0, -1) }
+
+// fitTable is printTable within cols columns of terminal (0: no limit):
+// the cells of column flex (a title) are cut, with "…", to make rows fit.
+func fitTable(w io.Writer, rows [][]string, cols, flex int) {
+	widths := colWidths(rows)
+	if cols > 0 && flex >= 0 && flex < len(widths) {
+		total := 0
+		for _, n := range widths {
+			if n > 0 {
+				total += n + 2
 			}
-			widths[i] = max(widths[i], width(c))
+		}
+		if over := total - 2 - cols; over > 0 {
+			widths[flex] = max(widths[flex]-over, 12)
+			for _, r := range rows {
+				if flex < len(r) && width(r[flex]) > widths[flex] {
+					r[flex] = cut(r[flex], widths[flex])
+				}
+			}
 		}
 	}
 	for _, r := range rows {
@@ -38,4 +50,46 @@ func printTable(w io.Writer, rows [][]string) {
 		}
 		io.WriteString(w, strings.TrimRight(b.String(), " ")+"\n")
 	}
+}
+
+func colWidths(rows [][]string) []int {
+	var widths []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], width(c))
+		}
+	}
+	return widths
+}
+
+// cut shortens s to n columns, ending in "…" (colour codes are dropped).
+func cut(s string, n int) string {
+	return runewidth.Truncate(ansiRe.ReplaceAllString(s, ""), n, "…")
+}
+
+// wrap breaks text into lines of at most n columns, at spaces; lines it
+// already has stay.
+func wrap(s string, n int) string {
+	if n <= 10 {
+		return s
+	}
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		cur := ""
+		for _, word := range strings.Fields(line) {
+			switch {
+			case cur == "":
+				cur = word
+			case runewidth.StringWidth(cur)+1+runewidth.StringWidth(word) > n:
+				out, cur = append(out, cur), word
+			default:
+				cur += " " + word
+			}
+		}
+		out = append(out, cur)
+	}
+	return strings.Join(out, "\n")
 }
