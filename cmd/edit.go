@@ -61,7 +61,7 @@ func editRun(opts *EditOptions) error {
 		return withHint(err, kept+": fix it there and copy it over, or run bh edit again")
 	}
 	t.Record(stamp(opts.Now), task.Event{Kind: task.EventUpdated, By: "human", Text: "edited by hand"})
-	if err := s.Replace(t, orig); err != nil {
+	if err := s.Replace(t, orig, edited); err != nil {
 		return withHint(err, kept+": run bh edit again to redo it on the new version")
 	}
 	os.Remove(path)

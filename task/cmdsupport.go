@@ -15,7 +15,10 @@ var ErrChanged = errors.New("the task file changed while you were editing it")
 // Replace is Put for an edit made from old, the file's bytes when the edit
 // began: under the task's lock it writes t only if the file still holds old,
 // so that a hand edit cannot silently undo what the worker wrote meanwhile.
-func (s *Store) Replace(t *Task, old []byte) error {
+//
+// edited is the file as the user wrote it: t is written on top of it, so
+// that their comments and keys stay.
+func (s *Store) Replace(t *Task, old, edited []byte) error {
 	l, err := s.lock(t.ID)
 	if err != nil {
 		return err
@@ -28,7 +31,14 @@ func (s *Store) Replace(t *Task, old []byte) error {
 	if !bytes.Equal(cur, old) {
 		return fmt.Errorf("%s: %w", t.ID, ErrChanged)
 	}
-	return s.write(t)
+	b, err := render(t, edited)
+	if err != nil {
+		return err
+	}
+	if _, err := Decode(s.RelPath(t.ID), b, t.ID); err != nil {
+		return fmt.Errorf("write %s: %w", t.ID, err)
+	}
+	return s.writeFile(t.ID, b)
 }
 
 // NotAwaitingError is an answer to a task that asks nothing.

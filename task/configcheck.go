@@ -129,7 +129,10 @@ func unknownKeyError(path string, err error) error {
 }
 
 // configKeys are the keys each part of the config knows, by Go type name.
-var configKeys = func() map[string][]string {
+var configKeys = yamlKeys(reflect.TypeOf(Config{}))
+
+// yamlKeys lists the YAML keys of t and of the structs in it, by type name.
+func yamlKeys(root reflect.Type) map[string][]string {
 	out := map[string][]string{}
 	var walk func(t reflect.Type)
 	walk = func(t reflect.Type) {
@@ -147,9 +150,9 @@ var configKeys = func() map[string][]string {
 			}
 		}
 	}
-	walk(reflect.TypeOf(Config{}))
+	walk(root)
 	return out
-}()
+}
 
 // closest is the known key nearest to key, if near enough to be a typo.
 func closest(key string, known []string) string {

@@ -1,6 +1,7 @@
 package task
 
 import (
+	"sort"
 	"bytes"
 	"errors"
 	"fmt"
@@ -60,17 +61,22 @@ func Decode(path string, b []byte, id string) (*Task, error) {
 	case t.Title == "":
 		return nil, bad("title", "missing title")
 	}
-	if _, err := ParseState(string(t.State)); err != nil {
+	if p := typoKey(m); p != nil {
+		return nil, bad(p.key, p.msg)
+	}
+	// Values are normalised as they are read: priority: 0 is P0.
+	var err error
+	if t.State, err = ParseState(string(t.State)); err != nil {
 		return nil, bad("state", err.Error())
 	}
-	if _, err := ParseType(string(t.Type)); err != nil {
+	if t.Type, err = ParseType(string(t.Type)); err != nil {
 		return nil, bad("type", err.Error())
 	}
-	if _, err := ParsePriority(string(t.Priority)); err != nil {
+	if t.Priority, err = ParsePriority(string(t.Priority)); err != nil {
 		return nil, bad("priority", err.Error())
 	}
 	if t.Size != "" {
-		if _, err := ParseSize(string(t.Size)); err != nil {
+		if t.Size, err = ParseSize(string(t.Size)); err != nil {
 			return nil, bad("size", err.Error())
 		}
 	}
@@ -163,4 +169,27 @@ func keyLine(m *yaml.Node, key string) int {
 		}
 	}
 	return m.Line
+}
+
+type keyProblem struct{ key, msg string }
+
+// typoKey finds a key bh does not know that is near one it does: a typo
+// (priorty: P0) that would otherwise be silently ignored. Other unknown
+// keys are the user's own, and are kept.
+func typoKey(m *yaml.Node) *keyProblem {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i].Value
+		if taskKeys[k] {
+			continue
+		}
+		known := make([]string, 0, len(taskKeys))
+		for key := range taskKeys {
+			known = append(known, key)
+		}
+		sort.Strings(known)
+		if s := closest(k, known); s != "" && editDistance(k, s) <= 2 {
+			return &keyProblem{k, fmt.Sprintf("unknown key %q (did you mean %q?)", k, s)}
+		}
+	}
+	return nil
 }

@@ -1,7 +1,6 @@
 package task
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -15,23 +14,7 @@ import (
 )
 
 // Encode renders a task as its YAML file.
-func Encode(t *Task) ([]byte, error) {
-	var n yaml.Node
-	if err := n.Encode(t); err != nil {
-		return nil, fmt.Errorf("encode %s: %w", t.ID, err)
-	}
-	wide := stashWide(&n)
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(&n); err != nil {
-		return nil, fmt.Errorf("encode %s: %w", t.ID, err)
-	}
-	if err := enc.Close(); err != nil {
-		return nil, err
-	}
-	return wide.Replace(buf.Bytes()), nil
-}
+func Encode(t *Task) ([]byte, error) { return render(t, nil) }
 
 // wideRunes undoes stashWide: placeholders back to the characters.
 type wideRunes map[rune]rune

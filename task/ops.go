@@ -180,7 +180,9 @@ func (s *Store) encode(t *Task) ([]byte, error) {
 	if t.brief {
 		return nil, fmt.Errorf("write %s: listed without its history, the task cannot be written back; get it to change it", t.ID)
 	}
-	b, err := Encode(t)
+	// On top of the file as it is: the user's comments and keys stay.
+	cur, _ := os.ReadFile(s.Path(t.ID))
+	b, err := render(t, cur)
 	if err != nil {
 		return nil, err
 	}
