@@ -1,10 +1,10 @@
 package task
 
 import (
-	"sort"
 	"bytes"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
