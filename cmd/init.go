@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"os/exec"
 	"fmt"
 
 	"github.com/bh-tracker/bh/task"
@@ -18,7 +19,9 @@ func newCmdInit(f *Factory, runF func(*InitOptions) error) *cobra.Command {
 		Use:   "init",
 		Short: "Start tracking tasks in this git repository",
 		Long: `Create .bh/ at the top of the current git repository. Running it again is
-harmless: nothing that exists is changed.`,
+harmless: nothing that exists is changed. It also registers bh's merge
+driver for task files in the repository's git config (merge.bh-task), so
+that two branches changing different fields of a task merge cleanly.`,
 		Args: argsRange(0, 0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
 			opts.IO, opts.WorkDir = f.IO, f.WorkDir
@@ -39,10 +42,29 @@ func initRun(opts *InitOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := registerMergeDriver(s.Root); err != nil {
+		warn(opts.IO, false, err)
+	}
 	if created {
 		fmt.Fprintf(opts.IO.ErrOut, "initialized bh in %s\n", s.Dir)
 	} else {
 		fmt.Fprintf(opts.IO.ErrOut, "bh is already initialized in %s\n", s.Dir)
+	}
+	return nil
+}
+
+// registerMergeDriver tells git how to merge task files (.bh/.gitattributes
+// names the driver; a clone needs bh init to define it).
+func registerMergeDriver(root string) error {
+	for _, kv := range [][2]string{
+		{"merge." + task.MergeDriver + ".name", "bh task files, field by field"},
+		{"merge." + task.MergeDriver + ".driver", "bh merge-file %O %A %B %P"},
+	} {
+		c := exec.Command("git", "config", kv[0], kv[1])
+		c.Dir = root
+		if out, err := c.CombinedOutput(); err != nil {
+			return fmt.Errorf("register the merge driver: git config: %v: %s", err, out)
+		}
 	}
 	return nil
 }

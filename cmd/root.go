@@ -106,6 +106,7 @@ func newRootCmd(f *Factory) *cobra.Command {
 		newCmdMCP(f, nil),
 		newCmdContinue(f, nil),
 		newCmdTranscript(f, nil),
+		newCmdMergeFile(f, nil),
 		newCmdDemo(f, nil),
 		newCmdCompletion(f),
 	)

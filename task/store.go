@@ -31,6 +31,10 @@ const gitignore = `# bh's local-only state: never committed
 /worker.lock
 `
 
+// MergeDriver names bh's merge driver for task files in .gitattributes
+// and the repository's git config.
+const MergeDriver = "bh-task"
+
 // Find opens the store of the repository containing dir.
 func Find(dir string) (*Store, error) {
 	abs, err := filepath.Abs(dir)
@@ -74,6 +78,7 @@ func Init(dir string) (s *Store, created bool, err error) {
 	// tasks/ must exist in git even while empty.
 	for name, body := range map[string]string{
 		".gitignore":     gitignore,
+		".gitattributes": "# task files merge field by field (bh merge-file)\ntasks/*.yaml merge=" + MergeDriver + "\n",
 		"config.yaml":    "# bh configuration; see bh --help\nprefix: " + DefaultPrefix + "\n",
 		"tasks/.gitkeep": "",
 	} {

@@ -143,7 +143,7 @@ func TestLocalFilesStayOutOfGit(t *testing.T) {
 	os.MkdirAll(filepath.Join(s.Dir, "runs", ids[0]), 0o755)
 	writeFile(t, filepath.Join(s.Dir, "runs", ids[0], "out.json"), "{}")
 
-	want := []string{"?? .bh/.gitignore", "?? .bh/config.yaml", "?? .bh/tasks/.gitkeep"}
+	want := []string{"?? .bh/.gitattributes", "?? .bh/.gitignore", "?? .bh/config.yaml", "?? .bh/tasks/.gitkeep"}
 	for _, id := range ids {
 		want = append(want, "?? .bh/tasks/"+id+".yaml")
 	}

@@ -1,0 +1,216 @@
+package task
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+
+	"gopkg.in/yaml.v3"
+)
+
+// MergeFiles merges two versions of a task file from their common base,
+// field by field: a field changed on one side takes that side's value,
+// updatedAt takes the later one, and history and questions are the union
+// of both sides, in time order. Fields changed on both sides differently
+// are real conflicts: the result holds git's conflict markers around
+// exactly those, and conflict is true. ours' comments and order are kept.
+func MergeFiles(base, ours, theirs []byte) (out []byte, conflict bool, err error) {
+	b, o, t, err := mappings(base, ours, theirs)
+	if err != nil {
+		return nil, false, err
+	}
+	var clashes []string
+	merged := map[string]*yaml.Node{}
+	for _, key := range keysOf(o, t) {
+		bv, ov, tv := valueOf(b, key), valueOf(o, key), valueOf(t, key)
+		switch {
+		case key == "history" || key == "questions":
+			merged[key] = unionList(ov, tv)
+		case key == "updatedAt" && ov != nil && tv != nil:
+			merged[key] = later(ov, tv)
+		case equal(ov, tv), equal(tv, bv):
+			merged[key] = ov
+		case equal(ov, bv):
+			merged[key] = tv
+		default:
+			merged[key] = ov
+			clashes = append(clashes, key)
+		}
+	}
+	oursOut, err := emit(o, merged)
+	if err != nil || len(clashes) == 0 {
+		return oursOut, false, err
+	}
+	// Text-merge three renderings that differ only in the clashing fields,
+	// so that git marks exactly those.
+	side := func(m *yaml.Node) map[string]*yaml.Node {
+		alt := map[string]*yaml.Node{}
+		for k, v := range merged {
+			alt[k] = v
+		}
+		for _, k := range clashes {
+			alt[k] = valueOf(m, k)
+		}
+		return alt
+	}
+	theirsOut, err := emit(o, side(t))
+	if err != nil {
+		return nil, false, err
+	}
+	baseOut, err := emit(o, side(b))
+	if err != nil {
+		return nil, false, err
+	}
+	out, err = mergeText(oursOut, baseOut, theirsOut)
+	return out, true, err
+}
+
+func mappings(docs ...[]byte) (b, o, t *yaml.Node, err error) {
+	var out []*yaml.Node
+	for i, d := range docs {
+		var n yaml.Node
+		if err := yaml.Unmarshal(d, &n); err != nil {
+			return nil, nil, nil, fmt.Errorf("merge: %s: %w", []string{"base", "ours", "theirs"}[i], err)
+		}
+		switch {
+		case len(n.Content) == 0:
+			out = append(out, &yaml.Node{Kind: yaml.MappingNode}) // added on both sides: no base
+		case n.Content[0].Kind != yaml.MappingNode:
+			return nil, nil, nil, errors.New("merge: not a task file")
+		default:
+			out = append(out, n.Content[0])
+		}
+	}
+	return out[0], out[1], out[2], nil
+}
+
+// keysOf lists the keys of ours in order, then those only theirs has.
+func keysOf(o, t *yaml.Node) []string {
+	var keys []string
+	seen := map[string]bool{}
+	for _, m := range []*yaml.Node{o, t} {
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if k := m.Content[i].Value; !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+	}
+	return keys
+}
+
+func valueOf(m *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+func equal(a, b *yaml.Node) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return sameValue(a, b)
+}
+
+func later(a, b *yaml.Node) *yaml.Node {
+	if b.Value > a.Value { // RFC 3339 in UTC sorts as time does
+		return b
+	}
+	return a
+}
+
+// unionList is every entry of both sides' lists, each once, in time order
+// (by their "at" or "askedAt"), entries of ours first on a tie.
+func unionList(o, t *yaml.Node) *yaml.Node {
+	var items []*yaml.Node
+	for _, l := range []*yaml.Node{o, t} {
+		if l == nil || l.Kind != yaml.SequenceNode {
+			continue
+		}
+		for _, it := range l.Content {
+			dup := false
+			for _, have := range items {
+				dup = dup || sameValue(have, it)
+			}
+			if !dup {
+				items = append(items, it)
+			}
+		}
+	}
+	stamp := func(n *yaml.Node) string { return first(scalarOf(n, "at"), scalarOf(n, "askedAt")) }
+	sort.SliceStable(items, func(i, j int) bool { return stamp(items[i]) < stamp(items[j]) })
+	return &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: items}
+}
+
+func scalarOf(m *yaml.Node, key string) string {
+	if v := valueOf(m, key); v != nil {
+		return v.Value
+	}
+	return ""
+}
+
+// emit renders ours' mapping with the merged values.
+func emit(ours *yaml.Node, vals map[string]*yaml.Node) ([]byte, error) {
+	upd := &yaml.Node{Kind: yaml.MappingNode}
+	for _, k := range keysOfMap(ours, vals) {
+		if v := vals[k]; v != nil {
+			upd.Content = append(upd.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, v)
+		}
+	}
+	doc := &yaml.Node{Kind: yaml.MappingNode, Content: append([]*yaml.Node(nil), ours.Content...)}
+	mergeMapping(doc, upd)
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), enc.Close()
+}
+
+func keysOfMap(ours *yaml.Node, vals map[string]*yaml.Node) []string {
+	keys := keysOf(ours, &yaml.Node{})
+	seen := map[string]bool{}
+	for _, k := range keys {
+		seen[k] = true
+	}
+	var rest []string
+	for k := range vals {
+		if !seen[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	return append(keys, rest...)
+}
+
+// mergeText is git merge-file on three texts, with markers named for bh.
+func mergeText(ours, base, theirs []byte) ([]byte, error) {
+	dir, err := os.MkdirTemp("", "bh-merge-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	var paths []string
+	for i, b := range [][]byte{ours, base, theirs} {
+		p := filepath.Join(dir, []string{"ours", "base", "theirs"}[i])
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			return nil, err
+		}
+		paths = append(paths, p)
+	}
+	out, err := exec.Command("git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs",
+		paths[0], paths[1], paths[2]).Output()
+	var ee *exec.ExitError
+	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() > 0 && ee.ExitCode() < 128) {
+		return nil, fmt.Errorf("merge: git merge-file: %w", err)
+	}
+	return out, nil
+}
