@@ -1,8 +1,8 @@
 package cmd
 
 import (
-	"os/exec"
 	"fmt"
+	"os/exec"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/spf13/cobra"
