@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -141,13 +142,18 @@ func (e *crashEnv) scenario(t *testing.T, at int, when string) (int, string) {
 		"GIT_CONFIG_NOSYSTEM=1")
 	bh := func(args ...string) error {
 		c := exec.Command(filepath.Join(e.bin, "bh"), args...)
-		c.Dir, c.Env = dir, env
-		if when == "random" && at > 0 && args[0] == "worker" {
+		var buf bytes.Buffer
+		c.Dir, c.Env, c.Stdout, c.Stderr = dir, env, &buf, &buf
+		err := c.Start()
+		if err == nil && when == "random" && at > 0 && args[0] == "worker" {
 			kill := time.AfterFunc(time.Duration(at)*time.Millisecond, func() { c.Process.Kill() })
 			defer kill.Stop()
 			at = 0 // once
 		}
-		out, err := c.CombinedOutput()
+		if err == nil {
+			err = c.Wait()
+		}
+		out := buf.Bytes()
 		if err != nil && !killed(err) {
 			return fmt.Errorf("bh %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
