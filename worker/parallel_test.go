@@ -78,11 +78,7 @@ func TestJobsRunTasksAtOnceEachInItsWorktree(t *testing.T) {
 // line at once. The first lands; the second's rebase conflicts, so the same
 // session is resumed with the conflict to resolve, and its resolution lands.
 func TestLandingConflictGoesBackToTheSameSession(t *testing.T) {
-	s := newStore(t)
-	writeFile(t, s.Root, "shared.txt", "one line\n")
-	gitT(t, s.Root, "add", "shared.txt")
-	gitT(t, s.Root, "commit", "-q", "-m", "shared")
-	a, b := addTask(t, s, "first edit"), addTask(t, s, "second edit")
+	s, a, b := twoEditsOfOneLine(t)
 	var mu sync.Mutex
 	var reqs []agent.Request
 	started := make(chan struct{}, 2)
@@ -162,11 +158,7 @@ func BenchmarkTwelveSleepingTasks(b *testing.B) {
 // An agent that cannot resolve its landing conflict is not sent back to it
 // forever: the second time, the human is asked.
 func TestUnresolvedConflictGoesToTheHuman(t *testing.T) {
-	s := newStore(t)
-	writeFile(t, s.Root, "shared.txt", "one line\n")
-	gitT(t, s.Root, "add", "shared.txt")
-	gitT(t, s.Root, "commit", "-q", "-m", "shared")
-	a, b := addTask(t, s, "first edit"), addTask(t, s, "second edit")
+	s, a, b := twoEditsOfOneLine(t)
 	var mu sync.Mutex
 	runs := map[string]int{}
 	started := make(chan struct{}, 2)
@@ -198,4 +190,13 @@ func TestUnresolvedConflictGoesToTheHuman(t *testing.T) {
 	if q := pendingOf(t, got); q.Header != "Conflict" || !strings.Contains(q.Question, "shared.txt") {
 		t.Errorf("question: %+v", q)
 	}
+}
+
+// twoEditsOfOneLine is a store whose shared.txt two tasks will both edit.
+func twoEditsOfOneLine(t *testing.T) (*task.Store, *task.Task, *task.Task) {
+	s := newStore(t)
+	writeFile(t, s.Root, "shared.txt", "one line\n")
+	gitT(t, s.Root, "add", "shared.txt")
+	gitT(t, s.Root, "commit", "-q", "-m", "shared")
+	return s, addTask(t, s, "first edit"), addTask(t, s, "second edit")
 }
