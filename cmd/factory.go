@@ -40,6 +40,7 @@ func newFactory() *Factory {
 			return nil, err
 		}
 		s.Now = f.Now
+		task.Register(s.Root) // for bh inbox
 		return s, nil
 	}
 	return f

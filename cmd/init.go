@@ -42,6 +42,7 @@ func initRun(opts *InitOptions) error {
 	if err != nil {
 		return err
 	}
+	task.Register(s.Root) // for bh inbox
 	if err := registerMergeDriver(s.Root); err != nil {
 		warn(opts.IO, false, err)
 	}

@@ -21,6 +21,7 @@ type RespondOptions struct {
 	Other     string
 	HasOther  bool
 	Question  string // --question N|ID
+	Repo      string // --repo PATH|NAME: answer in another repository
 	Template  string
 	All       bool
 }
@@ -98,10 +99,18 @@ func newCmdRespond(f *Factory, runF func(*RespondOptions) error) *cobra.Command 
 	fl.StringVarP(&opts.Question, "question", "q", "", "answer only question `N|ID`, by its number or id")
 	fl.StringVarP(&opts.Template, "template", "t", "", "answer with .bh/templates/`NAME`.md")
 	fl.BoolVarP(&opts.All, "all", "a", false, "answer every waiting task in turn, on a terminal")
+	fl.StringVar(&opts.Repo, "repo", "", "answer in the repository at `PATH` (or registered under that name; see bh inbox)")
 	return c
 }
 
 func respondRun(opts *RespondOptions) error {
+	if opts.Repo != "" {
+		dir, err := registeredRepo(opts.Repo)
+		if err != nil {
+			return err
+		}
+		opts.Store = func() (*task.Store, error) { return task.Find(dir) }
+	}
 	if opts.All {
 		return respondAll(opts)
 	}

@@ -107,6 +107,7 @@ func newRootCmd(f *Factory) *cobra.Command {
 		newCmdContinue(f, nil),
 		newCmdTranscript(f, nil),
 		newCmdMergeFile(f, nil),
+		newCmdInbox(f, nil),
 		newCmdDemo(f, nil),
 		newCmdCompletion(f),
 	)

@@ -20,6 +20,13 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "mcp" { // claude starting bh's MCP server (worker.MCPCommand)
 		os.Exit(run(scriptFactory(), os.Args[1:]))
 	}
+	// In-process bh commands register their repositories: in a temporary
+	// config dir, not the machine's.
+	if os.Getenv("XDG_CONFIG_HOME") == "" {
+		if dir, err := os.MkdirTemp("", "bh-config-"); err == nil {
+			os.Setenv("XDG_CONFIG_HOME", dir)
+		}
+	}
 	testscript.Main(m, map[string]func(){
 		"bh":        func() { os.Exit(run(scriptFactory(), os.Args[1:])) },
 		"fakeagent": func() { os.Exit(fakeAgent()) },
@@ -48,6 +55,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 			// The task worktrees live in bh's state dir: inside $WORK, not the real home.
 			env.Setenv("XDG_STATE_HOME", filepath.Join(env.WorkDir, ".state"))
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config")) // bh's registry of repositories
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

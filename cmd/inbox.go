@@ -1,0 +1,128 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/spf13/cobra"
+)
+
+type InboxOptions struct {
+	base
+}
+
+func newCmdInbox(f *Factory, runF func(*InboxOptions) error) *cobra.Command {
+	opts := &InboxOptions{}
+	return &cobra.Command{
+		Use:   "inbox",
+		Short: "Every question waiting for you, across your repositories",
+		Long: `List every pending question, approval and landing decision in every
+repository that uses bh (bh init, or any bh command run there, registers it
+in ~/.config/bh/repos.json), oldest first: repository, task, question,
+choices and age. Repositories that moved or vanished are named and skipped.
+Answer with bh respond <id> --repo <path or name>. With --json, one array
+of {repo, path, taskId, title, questionId, question, header, type, options,
+askedAt}.
+
+Exit codes:
+  0  the inbox was listed (even empty)
+  1  the registry cannot be read`,
+		Args: argsRange(0, 0, "no arguments"),
+		RunE: func(*cobra.Command, []string) error {
+			opts.base = f.base()
+			if runF != nil {
+				return runF(opts)
+			}
+			return inboxRun(opts)
+		},
+	}
+}
+
+// inboxItem is one pending question. Its field names are bh's interface.
+type inboxItem struct {
+	Repo       string        `json:"repo"`
+	Path       string        `json:"path"`
+	TaskID     string        `json:"taskId"`
+	Title      string        `json:"title"`
+	QuestionID string        `json:"questionId"`
+	Question   string        `json:"question"`
+	Header     string        `json:"header,omitempty"`
+	Type       string        `json:"type"`
+	Options    []task.Option `json:"options,omitempty"`
+	AskedAt    time.Time     `json:"askedAt"`
+}
+
+func inboxRun(opts *InboxOptions) error {
+	repos, err := task.Registered()
+	if err != nil {
+		return fmt.Errorf("read %s: %w", task.RegistryPath(), err)
+	}
+	items := []inboxItem{}
+	for _, root := range repos {
+		s, err := task.Find(root)
+		if err != nil {
+			warn(opts.IO, opts.JSON, fmt.Errorf("%s: skipped: %v", root, err))
+			continue
+		}
+		tasks, _, err := s.List()
+		if err != nil {
+			warn(opts.IO, opts.JSON, fmt.Errorf("%s: skipped: %v", root, err))
+			continue
+		}
+		for _, t := range tasks {
+			for _, q := range openQuestions(t) {
+				items = append(items, inboxItem{Repo: filepath.Base(root), Path: root, TaskID: t.ID, Title: t.Title,
+					QuestionID: q.ID, Question: q.Question, Header: q.Header, Type: q.Kind(), Options: q.Options,
+					AskedAt: q.AskedAt})
+			}
+		}
+	}
+	sort.SliceStable(items, func(i, j int) bool { return items[i].AskedAt.Before(items[j].AskedAt) })
+	if opts.JSON {
+		return writeJSON(opts.IO.Out, items)
+	}
+	io, now := opts.IO, opts.Now()
+	if len(items) == 0 {
+		fmt.Fprintln(io.ErrOut, "nothing is waiting for you")
+	}
+	for _, it := range items {
+		fmt.Fprintf(io.Out, "%s  %s  %s  %s\n", io.Bold(it.Repo), io.Cyan(it.TaskID), it.Title,
+			io.Faint("asked "+relTime(now, it.AskedAt)))
+		fmt.Fprintf(io.Out, "  ❓ %s\n", it.Question)
+		for _, o := range it.Options {
+			fmt.Fprintf(io.Out, "     - %s\n", o.Label)
+		}
+		fmt.Fprintf(io.Out, "  %s\n", io.Faint("answer with: bh respond "+it.TaskID+" --repo "+it.Path+` "..."`))
+	}
+	return nil
+}
+
+// registeredRepo is the repository --repo names: a folder, or the name
+// (last path element) of exactly one registered repository.
+func registeredRepo(ref string) (string, error) {
+	if fi, err := os.Stat(ref); err == nil && fi.IsDir() {
+		return filepath.Abs(ref)
+	}
+	repos, err := task.Registered()
+	if err != nil {
+		return "", err
+	}
+	var found []string
+	for _, r := range repos {
+		if filepath.Base(r) == ref {
+			found = append(found, r)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return "", withHint(fmt.Errorf("no repository %q: not a folder, nor a registered name", ref), "bh inbox lists the registered repositories")
+	}
+	return "", fmt.Errorf("%q names %d repositories: %s; give the path", ref, len(found), strings.Join(found, ", "))
+}
