@@ -19,7 +19,7 @@ func (w *worker) notify(name string, t *task.Task) {
 	if w.notifier == nil || t == nil {
 		return
 	}
-	w.notifier.Send(notify.FromTask(name, t, w.clock()))
+	w.notifier.Send(notify.FromTask(name, t, w.clock()).In(w.s.Root))
 }
 
 // warnf turns a notifier's delivery failure into a Warning event.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -33,7 +34,7 @@ func TestCommandEnv(t *testing.T) {
 		}
 	}
 	var back Event
-	if err := json.Unmarshal([]byte(got[6]), &back); err != nil || back != e {
+	if err := json.Unmarshal([]byte(got[6]), &back); err != nil || !reflect.DeepEqual(back, e) {
 		t.Errorf("BH_EVENT_JSON = %s (err %v), want %+v", got[6], err, e)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {

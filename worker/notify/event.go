@@ -2,6 +2,9 @@ package notify
 
 import (
 	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/bh-tracker/bh/task"
@@ -38,6 +41,21 @@ type Event struct {
 	QuestionID string    `json:"questionId,omitempty"`
 	Summary    string    `json:"summary,omitempty"`
 	At         time.Time `json:"at"`
+	// Where the task is and how to answer from anywhere: the repository's
+	// name and path, the pending question's choices, and the command.
+	Repo     string   `json:"repo,omitempty"`
+	RepoPath string   `json:"repoPath,omitempty"`
+	Choices  []string `json:"choices,omitempty"`
+	Respond  string   `json:"respond,omitempty"`
+}
+
+// In places e in the repository at root, with the command that answers it.
+func (e Event) In(root string) Event {
+	e.Repo, e.RepoPath = filepath.Base(root), root
+	if e.QuestionID != "" {
+		e.Respond = fmt.Sprintf("bh respond %s --repo %s \"...\"", e.TaskID, root)
+	}
+	return e
 }
 
 // FromTask builds the event name for t as it stands now: its state, its
@@ -52,6 +70,9 @@ func FromTask(name string, t *task.Task, now time.Time) Event {
 			e.QuestionID = q.ID
 			if e.Question == "" {
 				e.Question = q.Question
+			}
+			for _, o := range q.Options {
+				e.Choices = append(e.Choices, o.Label)
 			}
 			break
 		}
@@ -70,6 +91,9 @@ func (e Event) env() []string {
 		"BH_QUESTION_ID=" + e.QuestionID,
 		"BH_STATE=" + e.State,
 		"BH_SUMMARY=" + e.Summary,
+		"BH_REPO=" + e.Repo,
+		"BH_CHOICES=" + strings.Join(e.Choices, ", "),
+		"BH_RESPOND=" + e.Respond,
 		"BH_EVENT_JSON=" + string(b),
 	}
 }

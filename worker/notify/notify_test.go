@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -136,12 +137,15 @@ func TestFromTask(t *testing.T) {
 	tk := &task.Task{ID: "tm-ab", Title: "Fix it", State: task.AwaitingInput, Summary: "half done",
 		Questions: []task.Question{
 			{ID: "q1", Question: "old?", Status: task.QuestionAnswered},
-			{ID: "q2", Question: "which db?", Status: task.QuestionPending},
+			{ID: "q2", Question: "which db?", Status: task.QuestionPending,
+				Options: []task.Option{{Label: "pg"}, {Label: "sqlite"}}},
 		}}
-	e := FromTask(EventInputRequested, tk, now)
+	e := FromTask(EventInputRequested, tk, now).In("/src/shop")
 	want := Event{Name: EventInputRequested, TaskID: "tm-ab", Title: "Fix it", State: "awaiting_input",
-		Question: "which db?", QuestionID: "q2", Summary: "half done", At: now.UTC()}
-	if e != want {
+		Question: "which db?", QuestionID: "q2", Summary: "half done", At: now.UTC(),
+		Repo: "shop", RepoPath: "/src/shop", Choices: []string{"pg", "sqlite"},
+		Respond: `bh respond tm-ab --repo /src/shop "..."`}
+	if !reflect.DeepEqual(e, want) {
 		t.Errorf("FromTask = %+v, want %+v", e, want)
 	}
 }
