@@ -81,26 +81,13 @@ func Continue(ctx context.Context, s *task.Store, id string, term Terminal, opt 
 // takeoverWorktree is the task's worktree, recreated from its parked work
 // when it is gone.
 func (w *worker) takeoverWorktree(t *task.Task, path string) (string, error) {
-	snap, err := w.repo.Ref(ParkRef(t.ID))
+	head, err := w.repo.Head()
 	if err != nil {
 		return "", err
 	}
-	start := snap
-	if snap != "" {
-		if start, err = w.repo.Parent(snap); err != nil {
-			return "", err
-		}
-	} else if start, err = w.repo.Head(); err != nil {
-		return "", err
-	}
-	wt, created, err := w.repo.EnsureWorktree(path, Branch(t.ID), start, w.s.Root)
+	wt, _, _, err := w.ensureWorktree(t.ID, path, head)
 	if err != nil {
 		return "", err
-	}
-	if created && snap != "" {
-		if err := wt.Restore(snap); err != nil {
-			return "", err
-		}
 	}
 	return wt.Path, nil
 }

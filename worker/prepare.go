@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/repo"
 )
 
 // prepare readies r's worktree: it exists at the task's path on its
@@ -33,29 +34,11 @@ func (w *worker) prepare(r *run) error {
 	if err := saveJournal(w.s, r.j); err != nil {
 		return err
 	}
-	// Parked work that outlived its worktree goes back on the commit it was
-	// made on; landing rebases it later if the target moved.
-	snap, err := w.repo.Ref(ParkRef(id))
+	wt, created, snap, err := w.ensureWorktree(id, r.j.Worktree, tip)
 	if err != nil {
 		return err
 	}
-	start := tip
-	if snap != "" {
-		if start, err = w.repo.Parent(snap); err != nil {
-			return err
-		}
-	}
-	wt, created, err := w.repo.EnsureWorktree(r.j.Worktree, r.j.Branch, start, w.s.Root)
-	if err != nil {
-		return err
-	}
-	r.wt = wt
-	if created && snap != "" {
-		if err := wt.Restore(snap); err != nil {
-			return err
-		}
-		r.restored = snap
-	}
+	r.wt, r.restored = wt, snap
 	if r.j.Base, err = wt.Base(target); err != nil {
 		return err
 	}
@@ -66,6 +49,33 @@ func (w *worker) prepare(r *run) error {
 		os.Remove(setupMark(w.s, id))
 	}
 	return w.setup(r)
+}
+
+// ensureWorktree makes task id's worktree exist at path, on its branch
+// (started at tip when new). Parked work that outlived its worktree goes
+// back on the commit it was made on (landing rebases it later if the
+// target moved): restored is that snapshot, when it was put back.
+func (w *worker) ensureWorktree(id, path, tip string) (wt *repo.Worktree, created bool, restored string, err error) {
+	snap, err := w.repo.Ref(ParkRef(id))
+	if err != nil {
+		return nil, false, "", err
+	}
+	start := tip
+	if snap != "" {
+		if start, err = w.repo.Parent(snap); err != nil {
+			return nil, false, "", err
+		}
+	}
+	if wt, created, err = w.repo.EnsureWorktree(path, Branch(id), start, w.s.Root); err != nil {
+		return nil, false, "", err
+	}
+	if created && snap != "" {
+		if err := wt.Restore(snap); err != nil {
+			return nil, false, "", err
+		}
+		restored = snap
+	}
+	return wt, created, restored, nil
 }
 
 // target is the branch t's work lands on: the task's or config's, else
