@@ -51,13 +51,20 @@ func (w *worker) close(r *run, e *ending, then func([]byte) error) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", r.t.ID, err)
 	}
-	w.cleanup(r, *e)
-	w.notify(e.Notify, t)
 	if e.State == "" {
 		e.Summary = fmt.Sprintf("the task became %s while the worker had it; its work is parked", t.State)
 	}
-	w.finished(r, *e)
+	w.settled(r, *e, t)
 	return nil
+}
+
+// settled is the last of every ending, once the task records it: the
+// run's leftovers go, the notification goes out with the task as it now
+// is, and the end is reported.
+func (w *worker) settled(r *run, e ending, t *task.Task) {
+	w.cleanup(r, e)
+	w.notify(e.Notify, t)
+	w.finished(r, e)
 }
 
 // record is the one place an ending meets the task, in a fixed order: the

@@ -132,10 +132,12 @@ func (w *worker) landedBefore(r *run, e ending) (bool, error) {
 	if err := w.s.PutFile(r.t.ID, data); err != nil {
 		return true, err
 	}
+	t, err := w.s.Get(r.t.ID) // the closed task, as it landed
+	if err != nil {
+		return true, err
+	}
 	e.Commit = r.j.Final
-	w.cleanup(r, e)
-	w.notify(e.Notify, r.t)
-	w.finished(r, e)
+	w.settled(r, e, t)
 	return true, nil
 }
 

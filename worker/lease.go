@@ -63,7 +63,8 @@ func (w *worker) ours(l *task.Lease) bool {
 }
 
 // dead reports whether a lease's worker is gone: on this host its process
-// has exited (or is this very process, which runs nothing now), anywhere
+// has exited (or is this very process: the caller skips the tasks it is
+// running, so a lease of its own left over is a dead run's), anywhere
 // its heartbeat is older than the TTL. Hand claims are the human's.
 func (w *worker) dead(l task.Lease) bool {
 	if l.Worker == HandWorker || l.PID == 0 {
