@@ -11,8 +11,9 @@ import (
 // The registry is the user's list of repositories that use bh, kept in
 // $XDG_CONFIG_HOME/bh/repos.json (~/.config/bh): what bh inbox looks at.
 
-// RegistryPath is where the registry lives; "" when there is no home.
-func RegistryPath() string {
+// UserConfigDir is bh's folder in the user's config: $XDG_CONFIG_HOME/bh,
+// else ~/.config/bh; "" when there is no home.
+func UserConfigDir() string {
 	dir := os.Getenv("XDG_CONFIG_HOME")
 	if dir == "" {
 		home, err := os.UserHomeDir()
@@ -21,7 +22,15 @@ func RegistryPath() string {
 		}
 		dir = filepath.Join(home, ".config")
 	}
-	return filepath.Join(dir, "bh", "repos.json")
+	return filepath.Join(dir, "bh")
+}
+
+// RegistryPath is where the registry lives; "" when there is no home.
+func RegistryPath() string {
+	if dir := UserConfigDir(); dir != "" {
+		return filepath.Join(dir, "repos.json")
+	}
+	return ""
 }
 
 // Registered lists the repositories in the registry.

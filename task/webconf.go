@@ -1,0 +1,85 @@
+package task
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// WebConfig is where bh serve listens and the token it requires. bh serve
+// writes it on its first start, in the user's config (mode 0600: the token
+// is a password); notifications read it to link a question's page.
+type WebConfig struct {
+	URL   string `json:"url"`
+	Token string `json:"token"`
+}
+
+// WebConfigPath is $XDG_CONFIG_HOME/bh/web.json; "" when there is no home.
+func WebConfigPath() string {
+	if dir := UserConfigDir(); dir != "" {
+		return filepath.Join(dir, "web.json")
+	}
+	return ""
+}
+
+// LoadWebConfig reads the web config; a missing file is the zero value.
+func LoadWebConfig() (WebConfig, error) {
+	var w WebConfig
+	path := WebConfigPath()
+	if path == "" {
+		return w, nil
+	}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return w, nil
+	}
+	if err != nil {
+		return w, err
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return w, fmt.Errorf("%s: %w", path, err)
+	}
+	return w, nil
+}
+
+// SaveWebConfig writes w, readable by the user alone.
+func SaveWebConfig(w WebConfig) error {
+	path := WebConfigPath()
+	if path == "" {
+		return errors.New("no home folder for the web config")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	// Created 0600 first: writeAtomic keeps an existing file's mode.
+	if f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+		f.Close()
+	}
+	b, err := json.MarshalIndent(w, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeAtomic(filepath.Dir(path), path, append(b, '\n'))
+}
+
+// TaskURL is the page of task id of the repository at root, "" when bh
+// serve has never run. It carries no token: the browser holds it already.
+func (w WebConfig) TaskURL(root, id string) string {
+	if w.URL == "" {
+		return ""
+	}
+	return strings.TrimSuffix(w.URL, "/") + "/r/" + url.PathEscape(RepoKey(root)) + "/t/" + url.PathEscape(id)
+}
+
+// RepoKey names a repository in URLs: its folder name, made unique by a
+// short hash of its absolute path.
+func RepoKey(root string) string {
+	sum := sha256.Sum256([]byte(root))
+	return filepath.Base(root) + "-" + hex.EncodeToString(sum[:3])
+}
