@@ -134,6 +134,9 @@ func warn(io *IOStreams, jsonMode bool, err error) {
 		return
 	}
 	fmt.Fprintf(io.ErrOut, "bh: warning: %s\n", err)
+	if h := hintFor(err); h != "" {
+		fmt.Fprintf(io.ErrOut, "hint: %s\n", h)
+	}
 }
 
 // warnCycles names the dependsOn cycles among tasks, whose tasks are never

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,18 +15,22 @@ import (
 
 type InboxOptions struct {
 	base
+	Editor func() string
+	Picker func(*IOStreams) picker
+	Answer bool // walk the questions on the terminal
 }
 
 func newCmdInbox(f *Factory, runF func(*InboxOptions) error) *cobra.Command {
 	opts := &InboxOptions{}
-	return &cobra.Command{
+	c := &cobra.Command{
 		Use:   "inbox",
 		Short: "Every question waiting for you, across your repositories",
 		Long: `List every pending question, approval and landing decision in every
 repository that uses bh (bh init, or any bh command run there, registers it
 in ~/.config/bh/repos.json), oldest first: repository, task, question,
 choices and age. Repositories that moved or vanished are named and skipped.
-Answer with bh respond <id> --repo <path or name>. With --json, one array
+Answer with bh respond <id> --repo <path or name>, or all of them in turn
+with --answer (the picker and editor of bh respond --all). With --json, one array
 of {repo, path, taskId, title, questionId, question, header, type, options,
 askedAt}.
 
@@ -34,13 +39,15 @@ Exit codes:
   1  the registry cannot be read`,
 		Args: argsRange(0, 0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
-			opts.base = f.base()
+			opts.base, opts.Editor, opts.Picker = f.base(), f.Editor, f.Picker
 			if runF != nil {
 				return runF(opts)
 			}
 			return inboxRun(opts)
 		},
 	}
+	c.Flags().BoolVarP(&opts.Answer, "answer", "a", false, "answer each question in turn, on a terminal")
+	return c
 }
 
 // inboxItem is one pending question. Its field names are bh's interface.
@@ -58,12 +65,21 @@ type inboxItem struct {
 }
 
 func inboxRun(opts *InboxOptions) error {
+	if opts.Answer && !opts.IO.IsStdinTTY {
+		return withHint(usageErrorf("--answer asks on a terminal, and stdin is not one"),
+			"answer each with bh respond <id> --repo <repo> and its flags")
+	}
 	repos, err := task.Registered()
 	if err != nil {
 		return fmt.Errorf("read %s: %w", task.RegistryPath(), err)
 	}
 	items := []inboxItem{}
 	for _, root := range repos {
+		if _, err := os.Stat(root); errors.Is(err, os.ErrNotExist) {
+			warn(opts.IO, opts.JSON, withHint(fmt.Errorf("%s: skipped: it moved or was removed", root),
+				"any bh command run in its new place registers it there"))
+			continue
+		}
 		s, err := task.Find(root)
 		if err != nil {
 			warn(opts.IO, opts.JSON, fmt.Errorf("%s: skipped: %v", root, err))
@@ -83,6 +99,9 @@ func inboxRun(opts *InboxOptions) error {
 		}
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].AskedAt.Before(items[j].AskedAt) })
+	if opts.Answer {
+		return inboxAnswer(opts, items)
+	}
 	if opts.JSON {
 		return writeJSON(opts.IO.Out, items)
 	}

@@ -40,22 +40,45 @@ func respondAll(o *RespondOptions) error {
 		return nil
 	}
 	task.SortQueue(waiting) // waiting is our own slice, not the store's
-	answered := []*task.Task{}
+	in := make([]waitingTask, len(waiting))
 	for i, t := range waiting {
-		fmt.Fprintf(o.IO.ErrOut, "\n(%d/%d) %s  %s  %s\n", i+1, len(waiting), o.IO.Cyan(t.ID),
-			priorityText(o.IO, t.Priority), o.IO.Bold(t.Title))
-		rep, err := askTask(o, s, t, openQuestions(t), true)
+		in[i] = waitingTask{s: s, t: t}
+	}
+	return answerInTurn(o, in)
+}
+
+// waitingTask is a task waiting for answers, with the store it lives in
+// and, across repositories, the repository's name.
+type waitingTask struct {
+	s    *task.Store
+	t    *task.Task
+	repo string
+}
+
+// answerInTurn asks each task's questions on the terminal, in the order
+// given. Each task's answers are saved as soon as they are given; an empty
+// answer skips the task or question.
+func answerInTurn(o *RespondOptions, ws []waitingTask) error {
+	answered := []*task.Task{}
+	for i, w := range ws {
+		where := ""
+		if w.repo != "" {
+			where = o.IO.Bold(w.repo) + "  "
+		}
+		fmt.Fprintf(o.IO.ErrOut, "\n(%d/%d) %s%s  %s  %s\n", i+1, len(ws), where, o.IO.Cyan(w.t.ID),
+			priorityText(o.IO, w.t.Priority), o.IO.Bold(w.t.Title))
+		rep, err := askTask(o, w.s, w.t, openQuestions(w.t), true)
 		if errors.Is(err, errAborted) {
-			return keepGiven(o.base, s, t, rep, err)
+			return keepGiven(o.base, w.s, w.t, rep, err)
 		}
 		if err != nil {
 			return err
 		}
 		if len(rep.answers) == 0 {
-			fmt.Fprintf(o.IO.ErrOut, "skipped %s\n", t.ID)
+			fmt.Fprintf(o.IO.ErrOut, "skipped %s\n", w.t.ID)
 			continue
 		}
-		u, err := saveAnswers(o.base, s, t, rep)
+		u, err := saveAnswers(o.base, w.s, w.t, rep)
 		if err != nil {
 			warn(o.IO, o.JSON, err) // the worker may have changed it meanwhile: go on
 			continue
