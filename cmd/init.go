@@ -2,9 +2,9 @@ package cmd
 
 import (
 	"fmt"
-	"os/exec"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker"
 	"github.com/spf13/cobra"
 )
 
@@ -43,29 +43,13 @@ func initRun(opts *InitOptions) error {
 		return err
 	}
 	task.Register(s.Root) // for bh inbox
-	if err := registerMergeDriver(s.Root); err != nil {
+	if err := worker.RegisterMergeDriver(s.Root); err != nil {
 		warn(opts.IO, false, err)
 	}
 	if created {
 		fmt.Fprintf(opts.IO.ErrOut, "initialized bh in %s\n", s.Dir)
 	} else {
 		fmt.Fprintf(opts.IO.ErrOut, "bh is already initialized in %s\n", s.Dir)
-	}
-	return nil
-}
-
-// registerMergeDriver tells git how to merge task files (.bh/.gitattributes
-// names the driver; a clone needs bh init to define it).
-func registerMergeDriver(root string) error {
-	for _, kv := range [][2]string{
-		{"merge." + task.MergeDriver + ".name", "bh task files, field by field"},
-		{"merge." + task.MergeDriver + ".driver", "bh merge-file %O %A %B %P"},
-	} {
-		c := exec.Command("git", "config", kv[0], kv[1])
-		c.Dir = root
-		if out, err := c.CombinedOutput(); err != nil {
-			return fmt.Errorf("register the merge driver: git config: %v: %s", err, out)
-		}
 	}
 	return nil
 }

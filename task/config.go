@@ -19,6 +19,12 @@ type Config struct {
 	Target   string         `yaml:"target,omitempty" json:"target,omitempty"` // branch to land on; default: the checked-out one
 	Land     string         `yaml:"land,omitempty" json:"land,omitempty"`     // merge (default) or branch
 	Worktree WorktreeConfig `yaml:"worktree,omitempty" json:"worktree"`
+	// Remote is the git remote that machines share: with it, workers claim
+	// tasks there (refs/bh/claims/<id>) and push parked work and sessions.
+	Remote string `yaml:"remote,omitempty" json:"remote,omitempty"`
+	// AutoSync is how often the worker runs bh sync (and it syncs after
+	// each change a human needs to see); empty: never.
+	AutoSync string `yaml:"autoSync,omitempty" json:"autoSync,omitempty"`
 	// CaptureTranscript false stops bh keeping a copy of each agent
 	// session's transcript (which lets a lost session be restored).
 	CaptureTranscript *bool `yaml:"captureTranscript,omitempty" json:"captureTranscript,omitempty"`

@@ -40,10 +40,20 @@ func decodeConfig(path string, b []byte, c *Config) error {
 		{[]string{"workers"}, checkWorkers(c.Workers)},
 		{[]string{"land"}, ValidLand(c.Land)},
 		{[]string{"target"}, checkEmpty(c.Target, ValidBranch)},
+		{[]string{"autoSync"}, checkDuration(c.AutoSync)},
+		{[]string{"remote"}, checkEmpty(c.Remote, validRemote)},
 	} {
 		if v.err != nil {
 			return fmt.Errorf("%s:%d: %s: %w", path, pathLine(&root, v.key...), strings.Join(v.key, "."), v.err)
 		}
+	}
+	return nil
+}
+
+// validRemote refuses what git would read as an option or a path.
+func validRemote(r string) error {
+	if strings.HasPrefix(r, "-") || strings.ContainsAny(r, " /\\:\t\n") {
+		return fmt.Errorf("%q: want the name of a git remote, such as origin", r)
 	}
 	return nil
 }

@@ -39,7 +39,7 @@ func (r *Repo) FileAt(commit, path string) ([]byte, error) {
 
 // CommitFile commits, on top of parent, parent's tree with path holding
 // data: a finished task whose agent changed nothing still lands its task
-// file. The commit is an object only; no ref moves. The author is the
+// file. With no parent, the commit holds that one file (a claim). The commit is an object only; no ref moves. The author is the
 // user's git identity, as for any commit of theirs.
 func (r *Repo) CommitFile(parent, path string, data []byte, message string) (string, error) {
 	base, err := r.commitTree(parent)
@@ -54,7 +54,11 @@ func (r *Repo) CommitFile(parent, path string, data []byte, message string) (str
 	if err != nil {
 		return "", err
 	}
-	out, err := r.git([]byte(message), "commit-tree", tree.String(), "-p", parent, "-F", "-")
+	args := []string{"commit-tree", tree.String(), "-F", "-"}
+	if parent != "" {
+		args = append(args, "-p", parent)
+	}
+	out, err := r.git([]byte(message), args...)
 	if err != nil {
 		return "", fmt.Errorf("commit: %w", err)
 	}

@@ -1,0 +1,121 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/repo"
+	"github.com/spf13/cobra"
+)
+
+type SyncOptions struct {
+	base
+	Remote string
+	NoPush bool
+}
+
+func newCmdSync(f *Factory, runF func(*SyncOptions) error) *cobra.Command {
+	opts := &SyncOptions{}
+	c := &cobra.Command{
+		Use:   "sync",
+		Short: "Share tasks through git: commit .bh, pull with rebase, push",
+		Long: `Commit what changed under .bh/ (bh's files only: your other changes, staged
+or not, stay as they are), pull the checked-out branch with rebase (task
+files merge field by field through bh's merge driver), and push it. Parked
+work and agent sessions other machines pushed are fetched too, so that a
+question asked elsewhere can be answered and resumed here.
+
+The remote is --remote, else the config's remote:, else origin. A push that
+loses a race with another machine fetches and tries again. With autoSync:
+in .bh/config.yaml the worker syncs on that interval by itself.
+
+Exit codes:
+  0  synced
+  1  the remote cannot be reached, or the pull would overwrite your
+     uncommitted changes, or conflicts (nothing is lost: your tasks stay
+     committed here)`,
+		Example: `  bh sync
+  bh sync --no-push      # offline: commit and pull only what is already fetched
+  bh sync --remote upstream`,
+		Args: argsRange(0, 0, "no arguments"),
+		RunE: func(*cobra.Command, []string) error {
+			opts.base = f.base()
+			if runF != nil {
+				return runF(opts)
+			}
+			return syncRun(opts)
+		},
+	}
+	c.Flags().StringVar(&opts.Remote, "remote", "", "sync with the git remote `NAME`")
+	c.Flags().BoolVar(&opts.NoPush, "no-push", false, "commit and pull, but do not push")
+	return c
+}
+
+func syncRun(opts *SyncOptions) error {
+	s, err := opts.Store()
+	if err != nil {
+		return err
+	}
+	res, err := worker.Sync(s, opts.Remote, !opts.NoPush)
+	if err != nil {
+		return syncHint(err, res)
+	}
+	if opts.JSON {
+		return writeJSON(opts.IO.Out, res)
+	}
+	var did []string
+	if res.Committed {
+		did = append(did, "committed task changes")
+	}
+	if res.Pulled > 0 {
+		did = append(did, commits("pulled", res.Pulled))
+	}
+	if res.Pushed > 0 {
+		did = append(did, commits("pushed", res.Pushed))
+	}
+	if res.Offline {
+		did = append(did, "the remote is unreachable: pulled only what was fetched before")
+	}
+	if len(did) == 0 {
+		did = append(did, "already in step")
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "synced %s with %s: %s\n", res.Branch, res.Remote, strings.Join(did, ", "))
+	return nil
+}
+
+// syncHint says what to do about a sync that failed, and that nothing
+// was lost.
+func syncHint(err error, res worker.SyncResult) error {
+	var (
+		nr *worker.NoRemoteError
+		re *repo.RemoteError
+		rc *repo.RebaseConflict
+		lr *repo.LandRefused
+	)
+	kept := ""
+	if res.Committed {
+		kept = "; your task changes are committed here"
+	}
+	switch {
+	case errors.As(err, &nr):
+		return withHint(err, "add one with git remote add "+nr.Remote+" <url>, or name yours with remote: in .bh/config.yaml")
+	case errors.As(err, &rc):
+		return withHint(err, "nothing was changed"+kept+"; merge by hand with git pull --rebase "+res.Remote+" "+res.Branch)
+	case errors.As(err, &lr):
+		return withHint(err, "nothing was changed"+kept)
+	case errors.As(err, &re):
+		return withHint(err, "nothing was lost"+kept+"; bh sync --no-push works offline")
+	case errors.Is(err, repo.ErrStale):
+		return withHint(err, "others kept pushing; run bh sync again")
+	}
+	return err
+}
+
+func commits(verb string, n int) string {
+	if n == 1 {
+		return verb + " 1 commit"
+	}
+	return fmt.Sprintf("%s %d commits", verb, n)
+}

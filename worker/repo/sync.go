@@ -1,0 +1,142 @@
+package repo
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// CommitStore commits what changed under dir (bh's store, .bh) on the
+// branch checked out in the main tree, and nothing else: the user's other
+// changes, staged or not, stay as they are. false when nothing changed.
+// Hooks are skipped: this is bh's bookkeeping, not the user's work.
+func (r *Repo) CommitStore(dir, message string) (bool, error) {
+	out, err := r.read(nil, "status", "--porcelain", "-z", "--untracked-files=all", "--", dir)
+	if err != nil {
+		return false, err
+	}
+	if len(out) == 0 {
+		return false, nil
+	}
+	if _, err := r.git(nil, "add", "-A", "--", dir); err != nil {
+		return false, fmt.Errorf("stage %s: %w", dir, err)
+	}
+	// With a pathspec, commit takes only those paths (--only), leaving
+	// whatever else the user staged staged.
+	if _, err := r.git([]byte(message), "commit", "-q", "--no-verify", "-F", "-", "--", dir); err != nil {
+		return false, fmt.Errorf("commit %s: %w", dir, err)
+	}
+	return true, nil
+}
+
+// Ahead counts the commits of a not in b, and of b not in a; with no b,
+// every commit of a.
+func (r *Repo) Ahead(a, b string) (int, int, error) {
+	if b == "" {
+		out, err := r.read(nil, "rev-list", "--count", a)
+		if err != nil {
+			return 0, 0, err
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(string(out)))
+		return n, 0, err
+	}
+	out, err := r.read(nil, "rev-list", "--left-right", "--count", a+"..."+b)
+	if err != nil {
+		return 0, 0, err
+	}
+	var x, y int
+	if _, err := fmt.Sscan(string(out), &x, &y); err != nil {
+		return 0, 0, fmt.Errorf("rev-list: %q: %w", out, err)
+	}
+	return x, y, nil
+}
+
+// Integrate brings branch up to theirs: a fast-forward when branch has
+// nothing of its own, else its own commits rebased onto theirs (in a
+// scratch worktree, so the user's tree only ever moves once, and by git's
+// safety checks, which refuse to touch a file the user changed).
+// A rebase that conflicts changes nothing: *RebaseConflict.
+func (r *Repo) Integrate(branch, theirs string) error {
+	tip, err := r.BranchTip(branch)
+	if err != nil {
+		return err
+	}
+	ours, behind, err := r.Ahead(tip, theirs)
+	if err != nil || behind == 0 {
+		return err
+	}
+	if ours == 0 {
+		return r.Land(branch, theirs, "")
+	}
+	rebased, err := r.rebaseScratch(tip, theirs)
+	if err != nil {
+		return err
+	}
+	dir, err := r.checkoutOf(branch)
+	if err != nil {
+		return err
+	}
+	if dir == "" {
+		return r.moveBranch(branch, rebased, tip)
+	}
+	if head, _ := runGit(dir, gitEnv("LC_ALL=C"), nil, "rev-parse", "HEAD"); strings.TrimSpace(string(head)) != tip {
+		return ErrTargetMoved // the user committed meanwhile: the next sync rebases again
+	}
+	// What git checkout does: a two-tree merge that carries the user's
+	// staged and unstaged changes along and refuses to overwrite any.
+	if _, err := runGit(dir, gitEnv("LC_ALL=C"), nil, "read-tree", "-m", "-u", tip, rebased); err != nil {
+		return &LandRefused{Target: branch, Dir: dir, Reason: "your uncommitted changes touch files the pull changes: commit or stash them, then bh sync again"}
+	}
+	if _, err := r.git(nil, "update-ref", "-m", "bh: sync", "refs/heads/"+branch, rebased, tip); err != nil {
+		return fmt.Errorf("sync %s: %w", branch, err)
+	}
+	return nil
+}
+
+// rebaseScratch replays tip's own commits onto onto in a throwaway
+// detached worktree, task files merging through bh's merge driver.
+func (r *Repo) rebaseScratch(tip, onto string) (string, error) {
+	dir, err := os.MkdirTemp("", "bh-sync-")
+	if err != nil {
+		return "", err
+	}
+	os.Remove(dir) // worktree add wants to create it
+	defer func() {
+		r.git(nil, "worktree", "remove", "--force", dir)
+		os.RemoveAll(dir)
+	}()
+	if _, err := r.git(nil, "worktree", "add", "-q", "--detach", dir, tip); err != nil {
+		return "", fmt.Errorf("sync worktree: %w", err)
+	}
+	w := &Worktree{Path: dir, repo: r}
+	if err := w.rebaseGit("rebase", "-q", onto); err != nil {
+		paths, _ := Conflicts(dir)
+		w.rebaseGit("rebase", "--abort")
+		if len(paths) > 0 {
+			return "", &RebaseConflict{Onto: onto, Paths: paths}
+		}
+		return "", fmt.Errorf("rebase onto %s: %w", short(onto), err)
+	}
+	out, err := runGit(dir, gitEnv("LC_ALL=C"), nil, "rev-parse", "HEAD")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+
+// RegisterMergeDriver defines, in the repository's config, the merge
+// driver that .bh/.gitattributes names for task files. A fresh clone lacks
+// it until bh init or bh sync runs there.
+func (r *Repo) RegisterMergeDriver(name string) error {
+	for _, kv := range [][2]string{
+		{"merge." + name + ".name", "bh task files, field by field"},
+		{"merge." + name + ".driver", "bh merge-file %O %A %B %P"},
+	} {
+		if _, err := r.git(nil, "config", kv[0], kv[1]); err != nil {
+			return fmt.Errorf("register the merge driver: %w", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,129 @@
+package worker
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/repo"
+)
+
+// SyncResult says what a sync did.
+type SyncResult struct {
+	Remote    string `json:"remote"`
+	Branch    string `json:"branch"`
+	Committed bool   `json:"committed"` // pending task changes were committed
+	Pulled    int    `json:"pulled"`    // commits that came from the remote
+	Pushed    int    `json:"pushed"`    // commits that went to it
+	Offline   bool   `json:"offline"`   // the remote was unreachable (--no-push goes on without it)
+}
+
+// syncTries bounds the fetch-integrate-push rounds when other machines
+// keep pushing in between.
+const syncTries = 5
+
+// RegisterMergeDriver makes git merge task files with bh merge-file.
+func RegisterMergeDriver(root string) error {
+	r, err := repo.Open(root)
+	if err != nil {
+		return err
+	}
+	return r.RegisterMergeDriver(task.MergeDriver)
+}
+
+// Sync shares the store through git: it commits pending .bh changes (bh's
+// files only) on the checked-out branch, pulls with rebase (task files
+// merge field by field) and, with push, pushes. A push that loses a race
+// fetches and tries again.
+func Sync(s *task.Store, remote string, push bool) (SyncResult, error) {
+	res := SyncResult{Remote: syncRemote(s, remote)}
+	r, err := repo.Open(s.Root)
+	if err != nil {
+		return res, err
+	}
+	if r.RemoteURL(res.Remote) == "" {
+		return res, &NoRemoteError{Remote: res.Remote}
+	}
+	if res.Branch, err = r.CurrentBranch(); err != nil {
+		return res, err
+	}
+	if res.Branch == "" {
+		return res, errors.New("sync: HEAD is detached: check out the branch the tasks live on")
+	}
+	if err := r.RegisterMergeDriver(task.MergeDriver); err != nil {
+		return res, err
+	}
+	if res.Committed, err = r.CommitStore(s.Dir, "bh: sync tasks"); err != nil {
+		return res, fmt.Errorf("sync: %w", err)
+	}
+	for try := 1; ; try++ {
+		err := syncOnce(r, &res, push)
+		if err == nil || !errors.Is(err, repo.ErrStale) && !errors.Is(err, repo.ErrTargetMoved) || try == syncTries {
+			return res, err
+		}
+	}
+}
+
+func syncOnce(r *repo.Repo, res *SyncResult, push bool) error {
+	if err := r.Fetch(res.Remote, "+refs/heads/*:refs/remotes/"+res.Remote+"/*",
+		"+refs/bh/parked/*:"+remoteRefs+"parked/*", "+refs/bh/sessions/*:"+remoteRefs+"sessions/*"); err != nil {
+		if push {
+			return fmt.Errorf("sync: %w", err)
+		}
+		res.Offline = true // offline: integrate what an earlier fetch brought
+	}
+	theirs, err := r.RemoteTip(res.Remote, res.Branch)
+	if err != nil {
+		return err
+	}
+	if theirs != "" {
+		tip, err := r.BranchTip(res.Branch)
+		if err != nil {
+			return err
+		}
+		if _, behind, err := r.Ahead(tip, theirs); err != nil {
+			return err
+		} else if err := r.Integrate(res.Branch, theirs); err != nil {
+			return fmt.Errorf("sync: pull %s/%s: %w", res.Remote, res.Branch, err)
+		} else {
+			res.Pulled += behind
+		}
+	}
+	if !push {
+		return nil
+	}
+	tip, err := r.BranchTip(res.Branch)
+	if err != nil || tip == theirs {
+		return err
+	}
+	ahead, _, err := r.Ahead(tip, theirs)
+	if err != nil {
+		return err
+	}
+	if err := r.PushBranch(res.Remote, res.Branch); err != nil {
+		return fmt.Errorf("sync: %w", err)
+	}
+	res.Pushed += ahead
+	return nil
+}
+
+// remoteRefs is where bh keeps its copies of other machines' refs: never
+// fetched over its own, so a ref not pushed yet is never lost.
+const remoteRefs = "refs/bh/remote/"
+
+// syncRemote is the remote to sync with: the one given, the config's, or
+// origin.
+func syncRemote(s *task.Store, remote string) string {
+	switch {
+	case remote != "":
+		return remote
+	case s.Config.Remote != "":
+		return s.Config.Remote
+	}
+	return "origin"
+}
+
+// NoRemoteError is a sync with no remote to sync with.
+type NoRemoteError struct{ Remote string }
+
+func (e *NoRemoteError) Error() string { return "no git remote named " + e.Remote }
