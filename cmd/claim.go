@@ -12,8 +12,9 @@ import (
 
 type ClaimOptions struct {
 	base
-	ID   string
-	Next bool
+	ID     string
+	Next   bool
+	Remote bool // claim on the shared remote first
 }
 
 func newCmdClaim(f *Factory, runF func(*ClaimOptions) error) *cobra.Command {
@@ -27,13 +28,19 @@ dependencies are all closed can be claimed, and of two claimers exactly one
 wins. --next claims the first ready task in queue order (as bh ready lists
 them). The claimed id is printed; with --json, the task.
 
+With --remote, the claim is made first on the shared git remote (the
+config's remote:, else origin) as refs/bh/claims/<id>, with an atomic
+compare-and-swap push: of any number of machines racing, each task goes to
+exactly one. Tasks another machine holds or finished are skipped.
+
 Exit codes:
   0  claimed
   1  the task is not ready (not open, or waiting on dependencies), or with
      --next no task is ready
   2  usage error`,
 		Example: `  bh claim a1b2
-  bh claim --next --json`,
+  bh claim --next --json
+  bh claim --next --remote`,
 		Args:              argsRange(0, 1, "one task id"),
 		ValidArgsFunction: completeIDs(f, 1, func(t *task.Task) bool { return t.State == task.Open }),
 		RunE: func(_ *cobra.Command, args []string) error {
@@ -48,6 +55,7 @@ Exit codes:
 		},
 	}
 	c.Flags().BoolVarP(&opts.Next, "next", "n", false, "claim the first ready task")
+	c.Flags().BoolVar(&opts.Remote, "remote", false, "claim it on the shared remote first (remote:, else origin), so no other machine takes it")
 	return c
 }
 
@@ -57,6 +65,8 @@ func claimRun(opts *ClaimOptions) error {
 		return usageErrorf("give a task id or --next, not both")
 	case !opts.Next && opts.ID == "":
 		return usageErrorf("missing task id (or --next)")
+	case opts.Remote && !opts.Next:
+		return usageErrorf("--remote claims with --next")
 	}
 	s, err := opts.Store()
 	if err != nil {
@@ -65,7 +75,11 @@ func claimRun(opts *ClaimOptions) error {
 	lease := worker.HandLease(opts.Now())
 	var t *task.Task
 	if opts.Next {
-		t, err = worker.ClaimNext(s, lease)
+		if opts.Remote {
+			t, err = worker.ClaimNextRemote(s, lease)
+		} else {
+			t, err = worker.ClaimNext(s, lease)
+		}
 		if errors.Is(err, worker.ErrNothingReady) {
 			return withHint(err, "bh list shows every task and its state; bh add creates one")
 		}

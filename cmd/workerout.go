@@ -82,6 +82,8 @@ func (p *progress) human(e worker.Event) {
 		fmt.Fprintf(w, "%s\n", io.Faint("  · "+e.Task+" "+e.Summary))
 	case worker.Paused:
 		fmt.Fprintf(w, "%s %s\n", io.Yellow("⏸"), e.Summary)
+	case worker.Synced:
+		fmt.Fprintf(w, "%s\n", io.Faint("⇅ "+e.Summary))
 	case worker.Warning:
 		// A warning is trouble, not progress: stderr even for bh demo.
 		fmt.Fprintf(io.ErrOut, "bh: warning: %s\n", e.Summary)

@@ -63,6 +63,10 @@ func (w *worker) close(r *run, e *ending, then func([]byte) error) error {
 // is, and the end is reported.
 func (w *worker) settled(r *run, e ending, t *task.Task) {
 	w.cleanup(r, e)
+	w.unclaim(t)
+	if w.kick != nil {
+		w.kickSync() // a question asked, a task landed: others should see it
+	}
 	w.notify(e.Notify, t)
 	w.finished(r, e)
 }

@@ -15,6 +15,7 @@ const (
 	Expired   Kind = "expired"   // questions timed out; Outcome says what onTimeout did
 	Step      Kind = "step"      // a running agent made a tool call; Summary says which
 	Paused    Kind = "paused"    // an agent-wide outage holds new runs back for Elapsed; Summary says why
+	Synced    Kind = "synced"    // an autoSync pulled or pushed; Summary says what
 	Warning   Kind = "warning"   // trouble that does not stop the worker (a notifier failing); Summary says what
 )
 

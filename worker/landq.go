@@ -2,6 +2,7 @@ package worker
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -38,12 +39,25 @@ func landQuestion(r *run) task.Question {
 // bh land run by hand (the file lock).
 func (w *worker) lockLanding() (func(), error) {
 	w.landMu.Lock()
-	l := flock.New(filepath.Join(w.s.Dir, "locks", "land.lock"))
-	if err := l.Lock(); err != nil {
+	unlock, err := landLock(w.s)
+	if err != nil {
 		w.landMu.Unlock()
+		return nil, err
+	}
+	return func() { unlock(); w.landMu.Unlock() }, nil
+}
+
+// landLock is the file lock of everything that moves the target branch:
+// landings, bh land, bh sync.
+func landLock(s *task.Store) (func(), error) {
+	if err := os.MkdirAll(filepath.Join(s.Dir, "locks"), 0o755); err != nil {
 		return nil, fmt.Errorf("landing lock: %w", err)
 	}
-	return func() { l.Unlock(); w.landMu.Unlock() }, nil
+	l := flock.New(filepath.Join(s.Dir, "locks", "land.lock"))
+	if err := l.Lock(); err != nil {
+		return nil, fmt.Errorf("landing lock: %w", err)
+	}
+	return func() { l.Unlock() }, nil
 }
 
 // conflictPrompt tells an agent resumed in a worktree mid-rebase what to do.

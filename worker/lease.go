@@ -43,7 +43,14 @@ func (w *worker) heartbeat(id string, lost func()) (stop func()) {
 					t.Lease.Heartbeat = w.now()
 					return nil
 				})
-				if errors.Is(err, errNotOurs) {
+				if w.claims != nil && err == nil {
+					err = w.claims.renew(id, workerLease(w.opt.Name, w.now()))
+					if err != nil && !errors.Is(err, ErrClaimed) {
+						w.warnf("%s: renew the claim: %v", id, err) // unreachable: retried on the next beat
+						err = nil
+					}
+				}
+				if errors.Is(err, errNotOurs) || errors.Is(err, ErrClaimed) {
 					lost()
 				}
 			}

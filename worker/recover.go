@@ -19,8 +19,13 @@ func (w *worker) recoverDead() error {
 	if err != nil {
 		return err
 	}
+	if w.claims != nil {
+		if err := w.claims.fetch(); err != nil {
+			w.warnf("claims: %v", err) // unreachable: foreign leases count as alive
+		}
+	}
 	for _, t := range tasks {
-		if t.State == task.InProgress && t.Lease != nil && !w.isActive(t.ID) && w.dead(*t.Lease) {
+		if t.State == task.InProgress && t.Lease != nil && !w.isActive(t.ID) && w.dead(*t.Lease) && !w.foreignAlive(t) {
 			if err := w.recoverTask(t.ID, *t.Lease); err != nil {
 				return err
 			}

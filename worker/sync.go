@@ -36,6 +36,16 @@ func RegisterMergeDriver(root string) error {
 // merge field by field) and, with push, pushes. A push that loses a race
 // fetches and tries again.
 func Sync(s *task.Store, remote string, push bool) (SyncResult, error) {
+	unlock, err := landLock(s)
+	if err != nil {
+		return SyncResult{}, err
+	}
+	defer unlock()
+	return syncLocked(s, remote, push)
+}
+
+// syncLocked is Sync under the landing lock.
+func syncLocked(s *task.Store, remote string, push bool) (SyncResult, error) {
 	res := SyncResult{Remote: syncRemote(s, remote)}
 	r, err := repo.Open(s.Root)
 	if err != nil {

@@ -32,6 +32,8 @@ type worker struct {
 	opt      Options
 	notifier *notify.Notifier
 	wt       *watcher
+	claims   *claims       // the shared remote's claims; nil without remote:
+	kick     chan struct{} // asks the syncer for a sync; nil without autoSync:
 	reportMu sync.Mutex
 	landMu   sync.Mutex // landings go one at a time
 	mu       sync.Mutex // guards active, next and the outage state below
@@ -86,6 +88,12 @@ func Run(stop, kill context.Context, s *task.Store, opt Options) error {
 		return err
 	}
 	defer w.wt.close()
+	if every, _ := time.ParseDuration(s.Config.AutoSync); every > 0 {
+		w.kick = make(chan struct{}, 1)
+		done := make(chan struct{})
+		defer close(done)
+		go w.syncer(done, every)
+	}
 	return w.loop(stop, kill)
 }
 
@@ -108,6 +116,9 @@ func newWorker(s *task.Store, opt Options) (*worker, error) {
 		return nil, err
 	}
 	w.repo = rp
+	if s.Config.Remote != "" {
+		w.claims = newClaims(rp, s.Config.Remote, opt.LeaseTTL, w.now)
+	}
 	return w, nil
 }
 
@@ -184,7 +195,7 @@ func (w *worker) fill(kill context.Context, running *int, done chan<- error) (bo
 		if wait, fatal := w.paused(); wait > 0 || fatal != nil {
 			return claimed, nil
 		}
-		t, err := ClaimNext(w.s, workerLease(w.opt.Name, w.now()))
+		t, err := claimNext(w.s, w.claims, workerLease(w.opt.Name, w.now()))
 		if errors.Is(err, ErrNothingReady) {
 			return claimed, nil
 		}

@@ -70,8 +70,10 @@ func pushError(remote string, err error) error {
 	if errors.As(err, &ge) {
 		out := ge.Stdout + ge.Stderr
 		// --porcelain prints "!\t<src>:<dst>\t[rejected] (stale info)" or
-		// "(fetch first)" / "(non-fast-forward)" for a ref that moved.
-		for _, why := range []string{"stale info", "fetch first", "non-fast-forward", "[rejected]"} {
+		// "(fetch first)" / "(non-fast-forward)" for a ref that moved; the
+		// remote's own ref lock says the same when two pushes meet there.
+		for _, why := range []string{"stale info", "fetch first", "non-fast-forward", "[rejected]",
+			"cannot lock ref", "reference already exists", "but expected"} {
 			if strings.Contains(out, why) {
 				return fmt.Errorf("push to %s: %w", remote, ErrStale)
 			}

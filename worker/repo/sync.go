@@ -125,7 +125,6 @@ func (r *Repo) rebaseScratch(tip, onto string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-
 // RegisterMergeDriver defines, in the repository's config, the merge
 // driver that .bh/.gitattributes names for task files. A fresh clone lacks
 // it until bh init or bh sync runs there.

@@ -1,0 +1,187 @@
+package worker
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/repo"
+)
+
+// SessionRef is where a task's session copy travels between machines.
+func SessionRef(id string) string { return "refs/bh/sessions/" + id }
+
+// handTTL is a hand claim's lease on the remote: the human may take long.
+const handTTL = 24 * time.Hour
+
+// ClaimNextRemote claims the next ready task on the shared remote (the
+// config's remote:, else origin) and then here: of several machines
+// racing, each task goes to exactly one. ErrNothingReady says none was
+// left.
+func ClaimNextRemote(s *task.Store, lease task.Lease) (*task.Task, error) {
+	r, err := repo.Open(s.Root)
+	if err != nil {
+		return nil, err
+	}
+	remote := syncRemote(s, "")
+	if r.RemoteURL(remote) == "" {
+		return nil, &NoRemoteError{Remote: remote}
+	}
+	return claimNext(s, newClaims(r, remote, handTTL, func() time.Time { return now(s) }), lease)
+}
+
+// claimNext claims the first ready task that no machine holds: first on
+// the remote (the race is decided there), then in the local file.
+func claimNext(s *task.Store, c *claims, lease task.Lease) (*task.Task, error) {
+	if c == nil {
+		return ClaimNext(s, lease)
+	}
+	if err := c.fetch(); err != nil {
+		return nil, err
+	}
+	tasks, _, err := s.List()
+	if err != nil {
+		return nil, err
+	}
+	for _, cand := range task.Ready(tasks) {
+		prev, err := c.take(cand.ID, lease)
+		if errors.Is(err, ErrClaimed) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		t, err := Claim(s, cand.ID, lease)
+		if err != nil {
+			c.release(cand.ID, lease, false)
+			var nr *NotReadyError
+			if errors.As(err, &nr) {
+				continue
+			}
+			return nil, err
+		}
+		if prev != nil && prev.Host != lease.Host {
+			adopt(s, c, t)
+		}
+		return t, nil
+	}
+	return nil, ErrNothingReady
+}
+
+// adopt brings the parked work and session copy another machine pushed
+// for t, which it held last: theirs are newer than any kept here.
+func adopt(s *task.Store, c *claims, t *task.Task) {
+	for _, ref := range []string{ParkRef(t.ID), SessionRef(t.ID)} {
+		c.repo.Fetch(c.remote, "+"+ref+":"+ref) // none pushed: nothing to adopt
+	}
+	if t.SessionID == "" {
+		return
+	}
+	oid, err := c.repo.Ref(SessionRef(t.ID))
+	if err != nil || oid == "" {
+		return
+	}
+	if b, err := c.repo.FileAt(oid, t.SessionID+".jsonl"); err == nil {
+		dst := sessionCopy(s, t.ID, t.SessionID)
+		if os.MkdirAll(filepath.Dir(dst), 0o755) == nil {
+			os.WriteFile(dst, b, 0o644)
+		}
+	}
+}
+
+// publish pushes what another machine needs to resume t: its parked work
+// and its session copy. Best effort: a remote out of reach leaves the
+// claim held (the caller does not release it), so no one resumes without.
+func (w *worker) publish(t *task.Task) error {
+	refs := []string{}
+	if oid, _ := w.repo.Ref(ParkRef(t.ID)); oid != "" {
+		refs = append(refs, ParkRef(t.ID))
+	}
+	if t.SessionID != "" {
+		if b, err := os.ReadFile(sessionCopy(w.s, t.ID, t.SessionID)); err == nil {
+			oid, err := w.repo.CommitFile("", t.SessionID+".jsonl", b, "bh: session of "+t.ID+"\n")
+			if err != nil {
+				return err
+			}
+			if err := w.repo.SetRef(SessionRef(t.ID), oid, "bh session"); err != nil {
+				return err
+			}
+			refs = append(refs, SessionRef(t.ID))
+		}
+	}
+	return w.repo.PushRefs(w.claims.remote, refs...)
+}
+
+// unclaim ends this worker's remote claim on t as its run settles: the
+// work and session are pushed first, so that whoever takes it next has
+// them.
+func (w *worker) unclaim(t *task.Task) {
+	if w.claims == nil || w.claims.mine(t.ID) == "" {
+		return
+	}
+	lease := workerLease(w.opt.Name, w.now())
+	if t.State != task.Closed {
+		if err := w.publish(t); err != nil {
+			w.warnf("%s: push its parked work: %v (the claim stays held until it is pushed or runs out)", t.ID, err)
+			return
+		}
+	}
+	if err := w.claims.release(t.ID, lease, t.State == task.Closed); err != nil {
+		w.warnf("%s: release the claim: %v", t.ID, err)
+	}
+}
+
+// foreignAlive reports whether t, in progress under another machine's
+// lease, is still held there: on a shared remote its claim decides, not
+// the heartbeat in a file that travels only with syncs.
+func (w *worker) foreignAlive(t *task.Task) bool {
+	if w.claims == nil || t.Lease == nil || t.Lease.Host == hostname() {
+		return false
+	}
+	_, cl, err := w.claims.seen(t.ID)
+	return err != nil || !w.claims.free(cl, workerLease(w.opt.Name, w.now()))
+}
+
+// syncer runs bh sync on the autoSync interval and when kicked (after an
+// ending a human needs to see), until stop.
+func (w *worker) syncer(stop <-chan struct{}, every time.Duration) {
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+		case <-w.kick:
+		}
+		w.autoSync()
+	}
+}
+
+func (w *worker) autoSync() {
+	unlock, err := w.lockLanding()
+	if err != nil {
+		w.warnf("sync: %v", err)
+		return
+	}
+	defer unlock()
+	res, err := syncLocked(w.s, "", true)
+	if err != nil {
+		w.report(Event{Kind: Warning, Summary: fmt.Sprintf("sync: %v (retried on the next)", err)})
+		return
+	}
+	if res.Pulled > 0 || res.Pushed > 0 {
+		w.report(Event{Kind: Synced, Summary: fmt.Sprintf("synced %s with %s: pulled %d, pushed %d", res.Branch, res.Remote, res.Pulled, res.Pushed)})
+	}
+}
+
+// kickSync asks the syncer for a sync soon; kicks coalesce.
+func (w *worker) kickSync() {
+	select {
+	case w.kick <- struct{}{}:
+	default:
+	}
+}
