@@ -21,7 +21,7 @@ func TestCommandEnv(t *testing.T) {
 	e := Event{Name: EventInputRequested, TaskID: "tm-9", Title: "Pick a db", State: "awaiting_input",
 		Question: "it's \"$(touch " + filepath.Join(dir, "pwned") + ")\"\nsecond line", Summary: "sketched",
 		URL: "http://127.0.0.1:7070/r/shop-abc123/t/tm-9",
-		At: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
+		At:  time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
 	n.Send(e)
 	closeNow(t, n)
 	got := strings.Split(strings.TrimSuffix(readFile(t, out), "\x00"), "\x00")
