@@ -21,12 +21,13 @@ func shapeFor(format string, u *url.URL) (string, shape, error) {
 	case task.FormatSlack:
 		return u.String(), slack, nil
 	case task.FormatNtfy:
-		topic := path.Base(strings.TrimSuffix(u.Path, "/"))
+		p := strings.TrimSuffix(u.Path, "/")
+		topic := path.Base(p)
 		if topic == "." || topic == "/" {
 			return "", nil, errors.New("an ntfy webhook names its topic: https://ntfy.sh/<topic>")
 		}
 		root := *u
-		root.Path, root.RawPath = strings.TrimSuffix(path.Dir(strings.TrimSuffix(u.Path, "/")), "/")+"/", ""
+		root.Path, root.RawPath = strings.TrimSuffix(path.Dir(p), "/")+"/", ""
 		return root.String(), func(e Event) any { return ntfy(topic, e) }, nil
 	}
 	return u.String(), func(e Event) any { return e }, nil
@@ -63,10 +64,11 @@ func slack(e Event) any {
 		head += "\n" + slackEscape(e.Title)
 	}
 	m.Blocks = append(m.Blocks, slackBlock{Type: "section", Text: mrkdwn(head)})
-	if e.QuestionID != "" && e.Question != "" {
-		m.Blocks = append(m.Blocks, slackBlock{Type: "section", Text: mrkdwn(slackQuote(firstLines(e.Question)))})
-	} else if e.Summary != "" {
-		m.Blocks = append(m.Blocks, slackBlock{Type: "section", Text: mrkdwn(slackEscape(firstLines(e.Summary)))})
+	switch text := firstLines(said(e)); {
+	case text != "" && e.QuestionID != "":
+		m.Blocks = append(m.Blocks, slackBlock{Type: "section", Text: mrkdwn(slackQuote(text))})
+	case text != "":
+		m.Blocks = append(m.Blocks, slackBlock{Type: "section", Text: mrkdwn(slackEscape(text))})
 	}
 	if len(e.Choices) > 0 {
 		m.Blocks = append(m.Blocks, slackBlock{Type: "section",

@@ -37,26 +37,28 @@ func headline(e Event) string {
 	return h
 }
 
-// details are the lines under the headline: the task's title, then the
-// pending question's first lines and its choices, or else the summary (a
-// failed or blocked task may still hold an old question).
+// details are the lines under the headline: the task's title, then what
+// it says (see said) and the question's choices.
 func details(e Event) []string {
 	var out []string
-	add := func(s string) {
+	for _, s := range []string{e.Title, firstLines(said(e))} {
 		if s != "" {
 			out = append(out, s)
 		}
 	}
-	add(e.Title)
-	if e.QuestionID != "" || e.Summary == "" {
-		add(firstLines(e.Question))
-	} else {
-		add(firstLines(e.Summary))
-	}
 	if len(e.Choices) > 0 {
-		add("Choices: " + strings.Join(e.Choices, " · "))
+		out = append(out, "Choices: "+strings.Join(e.Choices, " · "))
 	}
 	return out
+}
+
+// said is the pending question, or else the summary: a failed or blocked
+// task may still hold an old question.
+func said(e Event) string {
+	if e.QuestionID != "" || e.Summary == "" {
+		return e.Question
+	}
+	return e.Summary
 }
 
 // urgent events are the ones someone should look at now.
