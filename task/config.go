@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 )
 
 // Config is .bh/config.yaml. Unset fields take the defaults below.
@@ -64,6 +66,32 @@ type NotifyConfig struct {
 	Webhook string   `yaml:"webhook,omitempty" json:"webhook,omitempty"`
 	Desktop bool     `yaml:"desktop,omitempty" json:"desktop,omitempty"`
 	Timeout string   `yaml:"timeout,omitempty" json:"timeout,omitempty"`
+	// Format shapes a webhook's body: json (bh's event, the default),
+	// slack (an incoming webhook's message) or ntfy (its JSON publishing).
+	Format string `yaml:"format,omitempty" json:"format,omitempty"`
+}
+
+// The webhook formats.
+const (
+	FormatJSON  = "json"
+	FormatSlack = "slack"
+	FormatNtfy  = "ntfy"
+)
+
+// NotifyFormats are the values format: takes.
+var NotifyFormats = []string{FormatJSON, FormatSlack, FormatNtfy}
+
+// CheckFormat checks a notify entry's format: a known one, on a webhook.
+func (c NotifyConfig) CheckFormat() error {
+	switch {
+	case c.Format == "":
+		return nil
+	case !slices.Contains(NotifyFormats, c.Format):
+		return fmt.Errorf("%q: want one of %s", c.Format, strings.Join(NotifyFormats, ", "))
+	case c.Webhook == "":
+		return fmt.Errorf("%q shapes a webhook's body, and this entry has no webhook", c.Format)
+	}
+	return nil
 }
 
 // DefaultPrefix prefixes task IDs unless the config says otherwise.

@@ -47,6 +47,12 @@ func decodeConfig(path string, b []byte, c *Config) error {
 			return fmt.Errorf("%s:%d: %s: %w", path, pathLine(&root, v.key...), strings.Join(v.key, "."), v.err)
 		}
 	}
+	for i, n := range c.Notify {
+		if err := n.CheckFormat(); err != nil {
+			// Numbered from 1, as the worker's own notify errors are.
+			return fmt.Errorf("%s:%d: notify entry %d: format %w", path, pathLine(&root, "notify", strconv.Itoa(i), "format"), i+1, err)
+		}
+	}
 	return nil
 }
 
@@ -97,6 +103,7 @@ func checkWorkers(n int) error {
 }
 
 // pathLine is the line of the key at path in the document, 0 if absent.
+// A number in path indexes a list.
 func pathLine(root *yaml.Node, path ...string) int {
 	n := root
 	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
@@ -104,6 +111,14 @@ func pathLine(root *yaml.Node, path ...string) int {
 	}
 	line := 0
 	for _, key := range path {
+		if i, err := strconv.Atoi(key); err == nil && n.Kind == yaml.SequenceNode {
+			if i >= len(n.Content) {
+				return line
+			}
+			n = n.Content[i]
+			line = n.Line
+			continue
+		}
 		if n.Kind != yaml.MappingNode {
 			return line
 		}

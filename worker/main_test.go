@@ -29,6 +29,8 @@ func TestMain(m *testing.M) {
 			panic(err)
 		}
 		os.Setenv("XDG_STATE_HOME", state)
+		// bh serve's web config (a notification's link) is the test's own too.
+		os.Setenv("XDG_CONFIG_HOME", filepath.Join(state, "config"))
 		code := m.Run()
 		os.RemoveAll(state)
 		os.Exit(code)

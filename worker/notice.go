@@ -13,13 +13,24 @@ import (
 // notifications still in flight.
 const notifyCloseWait = 5 * time.Second
 
-// notify sends the event name for t as it stands now. Delivery happens in
-// the background; a nil notifier does nothing.
+// notify sends the event name for t as it stands now, linked to the task's
+// page when bh serve has run. input.requested goes out once per question
+// (see claimAsked). Delivery happens in the background; without a target
+// listening to name, nothing happens.
 func (w *worker) notify(name string, t *task.Task) {
-	if w.notifier == nil || t == nil {
+	if t == nil || !w.notifier.Wants(name) {
 		return
 	}
-	w.notifier.Send(notify.FromTask(name, t, w.clock()).In(w.s.Root))
+	if name == notify.EventInputRequested {
+		if keys := askedKeys(t); len(keys) > 0 && !w.claimAsked(t, keys) {
+			return
+		}
+	}
+	web, err := task.LoadWebConfig()
+	if err != nil {
+		w.warnf("notify: %v", err) // the notification goes without its link
+	}
+	w.notifier.Send(notify.FromTask(name, t, w.clock()).In(w.s.Root, web))
 }
 
 // warnf turns a notifier's delivery failure into a Warning event.

@@ -84,6 +84,9 @@ func Run(stop, kill context.Context, s *task.Store, opt Options) error {
 	if err := w.timeouts(true); err != nil {
 		return err
 	}
+	if err := w.announce(); err != nil {
+		return err
+	}
 	if w.wt, err = watch(filepath.Join(s.Dir, "tasks")); err != nil {
 		return err
 	}

@@ -15,17 +15,18 @@ import (
 func TestCommandEnv(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "env")
-	line := `printf '%s\0' "$BH_EVENT" "$BH_TASK_ID" "$BH_TASK_TITLE" "$BH_QUESTION" "$BH_STATE" "$BH_SUMMARY" "$BH_EVENT_JSON" > '` + out + `'`
+	line := `printf '%s\0' "$BH_EVENT" "$BH_TASK_ID" "$BH_TASK_TITLE" "$BH_QUESTION" "$BH_STATE" "$BH_SUMMARY" "$BH_URL" "$BH_EVENT_JSON" > '` + out + `'`
 	n, l := start(t, fast, task.NotifyConfig{Events: []string{EventInputRequested}, Command: line})
 	// The question is agent-written text: it must reach the command as data, never as shell.
 	e := Event{Name: EventInputRequested, TaskID: "tm-9", Title: "Pick a db", State: "awaiting_input",
 		Question: "it's \"$(touch " + filepath.Join(dir, "pwned") + ")\"\nsecond line", Summary: "sketched",
-		At: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
+		URL: "http://127.0.0.1:7070/r/shop-abc123/t/tm-9",
+		At:  time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
 	n.Send(e)
 	closeNow(t, n)
 	got := strings.Split(strings.TrimSuffix(readFile(t, out), "\x00"), "\x00")
-	want := []string{e.Name, e.TaskID, e.Title, e.Question, e.State, e.Summary}
-	if len(got) != 7 {
+	want := []string{e.Name, e.TaskID, e.Title, e.Question, e.State, e.Summary, e.URL}
+	if len(got) != 8 {
 		t.Fatalf("command wrote %q", got)
 	}
 	for i, w := range want {
@@ -34,8 +35,8 @@ func TestCommandEnv(t *testing.T) {
 		}
 	}
 	var back Event
-	if err := json.Unmarshal([]byte(got[6]), &back); err != nil || !reflect.DeepEqual(back, e) {
-		t.Errorf("BH_EVENT_JSON = %s (err %v), want %+v", got[6], err, e)
+	if err := json.Unmarshal([]byte(got[7]), &back); err != nil || !reflect.DeepEqual(back, e) {
+		t.Errorf("BH_EVENT_JSON = %s (err %v), want %+v", got[7], err, e)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
 		t.Error("the question was run as shell")

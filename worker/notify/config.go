@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -67,16 +68,23 @@ func buildEntry(c task.NotifyConfig, n *Notifier) ([]*sink, error) {
 		cmd := &command{line: c.Command, timeout: timeout}
 		add("command "+short(c.Command), cmd.deliver)
 	}
+	if err := c.CheckFormat(); err != nil {
+		return nil, fmt.Errorf("format %w", err)
+	}
 	if c.Webhook != "" {
 		u, err := url.Parse(c.Webhook)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return nil, fmt.Errorf("webhook must be an http or https URL")
 		}
-		w := &webhook{url: c.Webhook, timeout: timeout, attempts: n.tune.attempts, backoff: n.tune.backoff}
+		target, shape, err := shapeFor(c.Format, u)
+		if err != nil {
+			return nil, err
+		}
+		w := &webhook{url: target, shape: shape, timeout: timeout, attempts: n.tune.attempts, backoff: n.tune.backoff}
 		add(webhookName(u), w.deliver)
 	}
 	if c.Desktop {
-		d := &desktop{timeout: timeout, logf: n.logf}
+		d := &desktop{goos: runtime.GOOS, timeout: timeout, logf: n.logf}
 		add("desktop", d.deliver)
 	}
 	if len(out) == 0 {

@@ -9,43 +9,60 @@ import (
 	"time"
 )
 
-// desktop pops a notification through notify-send. Without it on PATH the
-// target is off: said once, then silent, since that is a setup, not a failure.
+// desktop pops a notification: notify-send on Linux and the BSDs,
+// osascript on macOS. Without the program on PATH the target is off:
+// said once, then silent, since that is a setup, not a failure.
 type desktop struct {
+	goos    string // runtime.GOOS; a field so tests can be macOS
 	timeout time.Duration
 	logf    func(string, ...any)
 	missing sync.Once
 }
 
 func (d *desktop) deliver(ctx context.Context, e Event) error {
-	bin, err := exec.LookPath("notify-send")
+	name, args := desktopCommand(d.goos, e)
+	bin, err := exec.LookPath(name)
 	if err != nil {
 		d.missing.Do(func() {
-			d.logf("notify: desktop: notify-send not found on PATH; desktop notifications are off")
+			d.logf("notify: desktop: %s not found on PATH; desktop notifications are off", name)
 		})
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, d.timeout)
 	defer cancel()
-	args := []string{"--app-name=bh"}
-	if e.Name == EventInputRequested || e.Name == EventTaskFailed {
-		args = append(args, "--urgency=critical")
-	}
-	args = append(args, "bh: "+e.TaskID+" "+strings.ReplaceAll(e.Name, ".", " "), desktopBody(e))
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.WaitDelay = time.Second
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("notify-send: %w%s", err, tail(string(out)))
+		return fmt.Errorf("%s: %w%s", name, err, tail(string(out)))
 	}
 	return nil
 }
 
-func desktopBody(e Event) string {
-	body := e.Title
-	for _, s := range []string{e.Question, e.Summary} {
-		if s != "" {
-			body += "\n" + s
-		}
+// showArgv is the AppleScript that osascript runs: the texts come in as
+// its arguments, never spliced into the script, because the question is
+// the agent's text and a quote in it would otherwise end the string.
+var showArgv = []string{"-e", "on run argv", "-e", "display notification (item 2 of argv) with title (item 1 of argv)", "-e", "end run"}
+
+// desktopCommand is the program and arguments that show e on goos.
+func desktopCommand(goos string, e Event) (string, []string) {
+	title, body := headline(e), desktopBody(e)
+	if goos == "darwin" {
+		// The title starts with "bh:", so osascript takes no text for an option.
+		return "osascript", append(append([]string{}, showArgv...), title, body)
 	}
-	return body
+	args := []string{"--app-name=bh"}
+	if urgent(e) {
+		args = append(args, "--urgency=critical")
+	}
+	// "--": a body starting with a dash is text, not an option.
+	return "notify-send", append(args, "--", title, body)
+}
+
+// desktopBody is the details and the task's page.
+func desktopBody(e Event) string {
+	lines := details(e)
+	if e.URL != "" {
+		lines = append(lines, e.URL)
+	}
+	return strings.Join(lines, "\n")
 }

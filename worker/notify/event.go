@@ -42,16 +42,20 @@ type Event struct {
 	Summary    string    `json:"summary,omitempty"`
 	At         time.Time `json:"at"`
 	// Where the task is and how to answer from anywhere: the repository's
-	// name and path, the pending question's choices, and the command.
+	// name and path, the pending question's choices, the command, and the
+	// task's page in bh serve's inbox ("" when bh serve never ran).
 	Repo     string   `json:"repo,omitempty"`
 	RepoPath string   `json:"repoPath,omitempty"`
 	Choices  []string `json:"choices,omitempty"`
 	Respond  string   `json:"respond,omitempty"`
+	URL      string   `json:"url,omitempty"`
 }
 
-// In places e in the repository at root, with the command that answers it.
-func (e Event) In(root string) Event {
+// In places e in the repository at root, with the command that answers it
+// and web's page of the task.
+func (e Event) In(root string, web task.WebConfig) Event {
 	e.Repo, e.RepoPath = filepath.Base(root), root
+	e.URL = web.TaskURL(root, e.TaskID)
 	if e.QuestionID != "" {
 		e.Respond = fmt.Sprintf("bh respond %s --repo %s \"...\"", e.TaskID, root)
 	}
@@ -59,22 +63,18 @@ func (e Event) In(root string) Event {
 }
 
 // FromTask builds the event name for t as it stands now: its state, its
-// current question (the pending one, if any) and its summary.
+// summary and the first question it waits on (the one t.Question names
+// when the agent asked several), with that question's choices.
 func FromTask(name string, t *task.Task, now time.Time) Event {
 	e := Event{
 		Name: name, TaskID: t.ID, Title: t.Title, State: string(t.State),
 		Question: t.Question, Summary: t.Summary, At: now.UTC(),
 	}
-	for i := len(t.Questions) - 1; i >= 0; i-- {
-		if q := t.Questions[i]; q.Status == task.QuestionPending {
-			e.QuestionID = q.ID
-			if e.Question == "" {
-				e.Question = q.Question
-			}
-			for _, o := range q.Options {
-				e.Choices = append(e.Choices, o.Label)
-			}
-			break
+	if p := t.Pending(); len(p) > 0 {
+		q := p[0]
+		e.QuestionID, e.Question = q.ID, q.Question
+		if len(q.Options) > 0 {
+			e.Choices = q.Labels()
 		}
 	}
 	return e
@@ -94,6 +94,7 @@ func (e Event) env() []string {
 		"BH_REPO=" + e.Repo,
 		"BH_CHOICES=" + strings.Join(e.Choices, ", "),
 		"BH_RESPOND=" + e.Respond,
+		"BH_URL=" + e.URL,
 		"BH_EVENT_JSON=" + string(b),
 	}
 }

@@ -98,6 +98,20 @@ func (n *Notifier) Send(e Event) {
 	}
 }
 
+// Wants says whether a target listens to the event name: the worker
+// records a question as notified only when one does.
+func (n *Notifier) Wants(name string) bool {
+	if n == nil {
+		return false
+	}
+	for _, s := range n.sinks {
+		if s.wants(name) {
+			return true
+		}
+	}
+	return false
+}
+
 func (n *Notifier) run(s *sink) {
 	defer n.wg.Done()
 	for e := range s.queue {

@@ -3,7 +3,6 @@ package notify
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,17 +11,18 @@ import (
 	"time"
 )
 
-// webhook POSTs each event as JSON, retrying network errors, 5xx and 429
-// with doubling waits; other statuses are the receiver saying no.
+// webhook POSTs each event as JSON in its shape, retrying network errors,
+// 5xx and 429 with doubling waits; other statuses are the receiver saying no.
 type webhook struct {
 	url      string
+	shape    shape
 	timeout  time.Duration // per attempt
 	attempts int
 	backoff  time.Duration
 }
 
 func (w *webhook) deliver(ctx context.Context, e Event) error {
-	body, err := json.Marshal(e)
+	body, err := w.shape.body(e)
 	if err != nil {
 		return fmt.Errorf("encode event: %w", err)
 	}

@@ -1,0 +1,141 @@
+package notify
+
+import (
+	"encoding/json"
+	"errors"
+	"net/url"
+	"path"
+	"strings"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// shape turns an event into a webhook's JSON body.
+type shape func(Event) any
+
+// shapeFor picks the body for format and says where it is posted: the
+// webhook's URL, except for ntfy, whose JSON goes to the server's root
+// (the URL without its last segment) and names the topic (that segment).
+func shapeFor(format string, u *url.URL) (string, shape, error) {
+	switch format {
+	case task.FormatSlack:
+		return u.String(), slack, nil
+	case task.FormatNtfy:
+		p := strings.TrimSuffix(u.Path, "/")
+		topic := path.Base(p)
+		if topic == "." || topic == "/" {
+			return "", nil, errors.New("an ntfy webhook names its topic: https://ntfy.sh/<topic>")
+		}
+		root := *u
+		root.Path, root.RawPath = strings.TrimSuffix(path.Dir(p), "/")+"/", ""
+		return root.String(), func(e Event) any { return ntfy(topic, e) }, nil
+	}
+	return u.String(), func(e Event) any { return e }, nil
+}
+
+// Slack's incoming webhooks take a fallback text and blocks; Mattermost,
+// Rocket.Chat and others read the text.
+type slackMessage struct {
+	Text   string       `json:"text"`
+	Blocks []slackBlock `json:"blocks"`
+}
+
+type slackBlock struct {
+	Type     string      `json:"type"`
+	Text     *slackText  `json:"text,omitempty"`
+	Elements []slackText `json:"elements,omitempty"`
+}
+
+type slackText struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+func slack(e Event) any {
+	mrkdwn := func(s string) *slackText { return &slackText{Type: "mrkdwn", Text: s} }
+	// The text is what a push notification shows: the question, else the title.
+	text := e.Title
+	if e.QuestionID != "" && e.Question != "" {
+		text, _, _ = strings.Cut(e.Question, "\n")
+	}
+	m := slackMessage{Text: slackEscape(headline(e) + ": " + text)}
+	head := "*" + slackEscape(headline(e)) + "*"
+	if e.Title != "" {
+		head += "\n" + slackEscape(e.Title)
+	}
+	m.Blocks = append(m.Blocks, slackBlock{Type: "section", Text: mrkdwn(head)})
+	switch text := firstLines(said(e)); {
+	case text != "" && e.QuestionID != "":
+		m.Blocks = append(m.Blocks, slackBlock{Type: "section", Text: mrkdwn(slackQuote(text))})
+	case text != "":
+		m.Blocks = append(m.Blocks, slackBlock{Type: "section", Text: mrkdwn(slackEscape(text))})
+	}
+	if len(e.Choices) > 0 {
+		m.Blocks = append(m.Blocks, slackBlock{Type: "section",
+			Text: mrkdwn("*Choices:* " + slackEscape(strings.Join(e.Choices, " · ")))})
+	}
+	var answer []string
+	if e.Respond != "" {
+		answer = append(answer, "Answer with `"+slackEscape(strings.ReplaceAll(e.Respond, "`", "'"))+"`")
+	}
+	if e.URL != "" {
+		answer = append(answer, "<"+slackEscape(e.URL)+"|open in bh>")
+	}
+	if len(answer) > 0 {
+		m.Blocks = append(m.Blocks, slackBlock{Type: "context", Elements: []slackText{*mrkdwn(strings.Join(answer, " or "))}})
+	}
+	return m
+}
+
+// slackEscape keeps the agent's text from becoming a mention (<!channel>)
+// or a link: Slack reads only &, < and > as markup there.
+func slackEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+func slackQuote(s string) string {
+	return "> " + strings.ReplaceAll(slackEscape(s), "\n", "\n> ")
+}
+
+// ntfyMessage is ntfy's JSON publishing (https://docs.ntfy.sh/publish/#publish-as-json).
+type ntfyMessage struct {
+	Topic    string       `json:"topic"`
+	Title    string       `json:"title"`
+	Message  string       `json:"message"`
+	Tags     []string     `json:"tags"`
+	Priority int          `json:"priority"`
+	Click    string       `json:"click,omitempty"`
+	Actions  []ntfyAction `json:"actions,omitempty"`
+}
+
+type ntfyAction struct {
+	Action string `json:"action"`
+	Label  string `json:"label"`
+	URL    string `json:"url"`
+}
+
+// ntfyTags are emoji short codes, shown before the title.
+var ntfyTags = map[string]string{
+	EventInputRequested: "question", EventInputReminder: "alarm_clock", EventInputReceived: "speech_balloon",
+	EventInputExpired: "hourglass", EventTaskCompleted: "white_check_mark", EventTaskFailed: "x",
+	EventTaskBlocked: "construction", EventTaskStopped: "octagonal_sign",
+}
+
+func ntfy(topic string, e Event) any {
+	lines := details(e)
+	if e.Respond != "" {
+		lines = append(lines, "Answer: "+e.Respond)
+	}
+	m := ntfyMessage{Topic: topic, Title: headline(e), Message: strings.Join(lines, "\n"),
+		Tags: []string{ntfyTags[e.Name], "bh"}, Priority: 3, Click: e.URL}
+	if urgent(e) {
+		m.Priority = 4
+	}
+	if e.URL != "" {
+		m.Actions = []ntfyAction{{Action: "view", Label: "Open in bh", URL: e.URL}}
+	}
+	return m
+}
+
+// body is e's JSON in the shape s.
+func (s shape) body(e Event) ([]byte, error) { return json.Marshal(s(e)) }
