@@ -27,6 +27,10 @@ type Config struct {
 	// AutoSync is how often the worker runs bh sync (and it syncs after
 	// each change a human needs to see); empty: never.
 	AutoSync string `yaml:"autoSync,omitempty" json:"autoSync,omitempty"`
+	// Lease is how long a worker's claim holds without a heartbeat before
+	// another worker (here, or on another machine) may take the task over;
+	// default 2m.
+	Lease string `yaml:"lease,omitempty" json:"lease,omitempty"`
 	// CaptureTranscript false stops bh keeping a copy of each agent
 	// session's transcript (which lets a lost session be restored).
 	CaptureTranscript *bool `yaml:"captureTranscript,omitempty" json:"captureTranscript,omitempty"`

@@ -41,6 +41,7 @@ func decodeConfig(path string, b []byte, c *Config) error {
 		{[]string{"land"}, ValidLand(c.Land)},
 		{[]string{"target"}, checkEmpty(c.Target, ValidBranch)},
 		{[]string{"autoSync"}, checkDuration(c.AutoSync)},
+		{[]string{"lease"}, checkDuration(c.Lease)},
 		{[]string{"remote"}, checkEmpty(c.Remote, validRemote)},
 	} {
 		if v.err != nil {

@@ -41,6 +41,7 @@ type RemoteClaim struct {
 	Worker  string    `json:"worker"`
 	Host    string    `json:"host"`
 	PID     int       `json:"pid"`
+	Clone   string    `json:"clone"` // the repository's path on Host: which clone's work it is
 	Expires time.Time `json:"expires"`
 }
 
@@ -50,6 +51,7 @@ var ErrClaimed = errors.New("claimed on another machine")
 // claims talks to the shared remote for one process.
 type claims struct {
 	repo   *repo.Repo
+	clone  string // this clone's path
 	remote string
 	ttl    time.Duration
 	now    func() time.Time
@@ -58,7 +60,7 @@ type claims struct {
 }
 
 func newClaims(r *repo.Repo, remote string, ttl time.Duration, now func() time.Time) *claims {
-	return &claims{repo: r, remote: remote, ttl: ttl, now: now, held: map[string]string{}}
+	return &claims{repo: r, clone: r.Root, remote: remote, ttl: ttl, now: now, held: map[string]string{}}
 }
 
 // fetch brings the remote's claims; each is then read from seenClaims.
@@ -146,7 +148,7 @@ func (c *claims) mine(id string) string {
 
 // push replaces the claim at old (""= none) with a new one.
 func (c *claims) push(id, old, state string, lease task.Lease) error {
-	cl := RemoteClaim{Task: id, State: state, Worker: lease.Worker, Host: lease.Host, PID: lease.PID,
+	cl := RemoteClaim{Task: id, State: state, Worker: lease.Worker, Host: lease.Host, PID: lease.PID, Clone: c.clone,
 		Expires: c.now().Add(c.ttl).UTC().Truncate(time.Second)}
 	b, _ := json.MarshalIndent(cl, "", "  ")
 	msg := fmt.Sprintf("bh: %s %s by %s on %s\n", id, state, lease.Worker, lease.Host)

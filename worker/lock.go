@@ -59,6 +59,9 @@ func lockWorker(bhDir string, now time.Time) (unlock func(), err error) {
 }
 
 func hostname() string {
+	if h := os.Getenv("BH_HOST"); h != "" {
+		return h // containers get a new hostname each start: a stable name
+	}
 	h, err := os.Hostname()
 	if err != nil || h == "" {
 		return "localhost"

@@ -43,11 +43,14 @@ func (o *Options) defaults(c task.Config) {
 	if o.Name == "" {
 		o.Name = "worker"
 	}
-	if o.Heartbeat <= 0 {
-		o.Heartbeat = 15 * time.Second
+	if o.LeaseTTL <= 0 {
+		o.LeaseTTL, _ = time.ParseDuration(c.Lease) // checked when the config was read
 	}
 	if o.LeaseTTL <= 0 {
 		o.LeaseTTL = 2 * time.Minute
+	}
+	if o.Heartbeat <= 0 {
+		o.Heartbeat = min(15*time.Second, o.LeaseTTL/4)
 	}
 	if o.Backoff <= 0 {
 		o.Backoff = defaultBackoff

@@ -63,7 +63,7 @@ func claimNext(s *task.Store, c *claims, lease task.Lease) (*task.Task, error) {
 			}
 			return nil, err
 		}
-		if prev != nil && prev.Host != lease.Host {
+		if prev != nil && (prev.Host != lease.Host || prev.Clone != c.clone) {
 			adopt(s, c, t)
 		}
 		return t, nil
@@ -71,8 +71,8 @@ func claimNext(s *task.Store, c *claims, lease task.Lease) (*task.Task, error) {
 	return nil, ErrNothingReady
 }
 
-// adopt brings the parked work and session copy another machine pushed
-// for t, which it held last: theirs are newer than any kept here.
+// adopt brings the parked work and session copy another clone pushed for
+// t, which it held last: theirs are newer than any kept here.
 func adopt(s *task.Store, c *claims, t *task.Task) {
 	for _, ref := range []string{ParkRef(t.ID), SessionRef(t.ID)} {
 		c.repo.Fetch(c.remote, "+"+ref+":"+ref) // none pushed: nothing to adopt

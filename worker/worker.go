@@ -93,9 +93,9 @@ func Run(stop, kill context.Context, s *task.Store, opt Options) error {
 	defer w.wt.close()
 	if every, _ := time.ParseDuration(s.Config.AutoSync); every > 0 {
 		w.kick = make(chan struct{}, 1)
-		done := make(chan struct{})
-		defer close(done)
-		go w.syncer(done, every)
+		done, finished := make(chan struct{}), make(chan struct{})
+		go func() { w.syncer(done, every); close(finished) }()
+		defer func() { close(done); <-finished; w.autoSync() }() // last: nothing left unshared
 	}
 	return w.loop(stop, kill)
 }
