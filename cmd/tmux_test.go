@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,7 +46,8 @@ func newTmuxPane(t *testing.T, dir, command string) *tmuxPane {
 	if err != nil {
 		t.Fatal("tmux is needed (apt-get install tmux): ", err)
 	}
-	p := &tmuxPane{t: t, tmux: tmux, sock: "bh-test-" + filepath.Base(filepath.Dir(dir)) + "-" + filepath.Base(dir), dir: dir}
+	p := &tmuxPane{t: t, tmux: tmux, dir: dir,
+		sock: fmt.Sprintf("bh-test-%d-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-"))}
 	t.Cleanup(func() { exec.Command(tmux, "-L", p.sock, "kill-server").Run() })
 	p.run("new-session", "-d", "-s", "bh", "-x", "120", "-y", "30", command)
 	return p
