@@ -68,12 +68,14 @@ func (p *huhPicker) run(f huh.Field) (err error) {
 }
 
 // fieldPicker asks each question as one huh field, shown by the function:
-// a form of its own (bh respond), or inside bh board.
+// a form of its own (bh respond), or inside bh board. Titles, descriptions
+// and labels are the agent's text, cleaned as safeWriter cleans output:
+// huh draws them on the raw terminal.
 type fieldPicker func(huh.Field) error
 
 func (ask fieldPicker) Confirm(title, desc string, def bool) (bool, error) {
 	v := def
-	err := ask(huh.NewConfirm().Title(title).Description(desc).Affirmative("Yes").Negative("No").Value(&v))
+	err := ask(huh.NewConfirm().Title(clean(title)).Description(clean(desc)).Affirmative("Yes").Negative("No").Value(&v))
 	return v, err
 }
 
@@ -84,26 +86,26 @@ func (ask fieldPicker) Select(title, desc string, opts []pickOpt, def string) (s
 			v = def
 		}
 	}
-	err := ask(huh.NewSelect[string]().Title(title).Description(desc).Options(huhOptions(opts)...).Value(&v))
+	err := ask(huh.NewSelect[string]().Title(clean(title)).Description(clean(desc)).Options(huhOptions(opts)...).Value(&v))
 	return v, err
 }
 
 func (ask fieldPicker) MultiSelect(title, desc string, opts []pickOpt) ([]string, error) {
 	var v []string
-	err := ask(huh.NewMultiSelect[string]().Title(title).Description(desc).Options(huhOptions(opts)...).Value(&v))
+	err := ask(huh.NewMultiSelect[string]().Title(clean(title)).Description(clean(desc)).Options(huhOptions(opts)...).Value(&v))
 	return v, err
 }
 
 func (ask fieldPicker) Input(title, desc string) (string, error) {
 	var v string
-	err := ask(huh.NewInput().Title(title).Description(desc).Value(&v))
+	err := ask(huh.NewInput().Title(clean(title)).Description(clean(desc)).Value(&v))
 	return v, err
 }
 
 func huhOptions(opts []pickOpt) []huh.Option[string] {
 	out := make([]huh.Option[string], len(opts))
 	for i, o := range opts {
-		out[i] = huh.NewOption(o.Label, o.Value)
+		out[i] = huh.NewOption(clean(o.Label), o.Value)
 	}
 	return out
 }
