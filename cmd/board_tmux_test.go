@@ -119,3 +119,24 @@ func sameAnswer(t *testing.T, got, want *task.Task) {
 		t.Errorf("answered on the board:\n%s\nanswered with bh respond:\n%s", g, w)
 	}
 }
+
+// c on the board opens the waiting task's session in the same terminal
+// (bh continue); when the human leaves it, the board is back and says so.
+func TestBoardContinueInTmux(t *testing.T) {
+	dir, asked := awaitingTakeover(t)
+	term := newTmuxPane(t, dir, "bh board; echo EXITED $?; sleep 30")
+	term.waitFor("Which way?")
+	term.keys("c")
+	term.waitFor("fake claude --resume " + asked.SessionID)
+	term.waitFor("you>")
+	term.keys("from the board", "Enter")
+	p := term.waitFor("left the session of " + asked.ID)
+	if !strings.Contains(p, "waiting on you (0)") {
+		t.Errorf("the board after the session:\n%s", p)
+	}
+	if open := bhTask(t, dir, asked.ID); open.State != task.Open {
+		t.Errorf("after the session: %s", open.State)
+	}
+	term.keys("q")
+	term.waitFor("EXITED 0")
+}

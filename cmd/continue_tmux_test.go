@@ -25,28 +25,8 @@ echo "bye"
 // types there happens in the session; on exit the task is open again and
 // the worker resumes the same session for its result.
 func TestContinueInTmux(t *testing.T) {
-	root := t.TempDir()
-	bin := termEnv(t, root)
-	writeE2E(t, bin, "claude", fakeClaude)
-	os.Chmod(filepath.Join(bin, "claude"), 0o755)
-	writeE2E(t, root, "agent/ask.plan", `match Needs a hand
-on first
-write draft.txt draft
-print {"status":"needs_input","summary":"stuck","question":"Which way?"}
-on resume
-need typed.txt
-write final.txt done
-print {"status":"completed","summary":"finished after the takeover"}
-`)
-	dir := filepath.Join(root, "repo")
-	repoE2E(t, dir, "prefix: tm\nagent:\n  kind: command\n  command: [fakeagent]\n")
-	id := strings.TrimSpace(bhE2E(t, dir, "add", "Needs a hand"))
-	bhE2E(t, dir, "worker", "--once")
-	asked := bhTask(t, dir, id)
-	if asked.State != task.AwaitingInput {
-		t.Fatalf("%s is %s", id, asked.State)
-	}
-
+	dir, asked := awaitingTakeover(t)
+	id := asked.ID
 	term := newTmuxPane(t, dir, "bh continue "+id+"; echo EXITED; sleep 30")
 	term.waitFor("fake claude --resume " + asked.SessionID)
 	term.waitFor("you>")
@@ -68,4 +48,33 @@ print {"status":"completed","summary":"finished after the takeover"}
 	if got := gitE2E(t, dir, "show", "HEAD:typed.txt"); got != "taken over: use the left way" {
 		t.Errorf("typed.txt in the landed commit = %q", got)
 	}
+}
+
+// awaitingTakeover makes a repository, in a terminal environment with the
+// fake claude, whose one task waits on a question after a first run; the
+// fake agent finishes it once a takeover left typed.txt in its worktree.
+func awaitingTakeover(t *testing.T) (dir string, asked *task.Task) {
+	t.Helper()
+	root := t.TempDir()
+	bin := termEnv(t, root)
+	writeE2E(t, bin, "claude", fakeClaude)
+	os.Chmod(filepath.Join(bin, "claude"), 0o755)
+	writeE2E(t, root, "agent/ask.plan", `match Needs a hand
+on first
+write draft.txt draft
+print {"status":"needs_input","summary":"stuck","question":"Which way?"}
+on resume
+need typed.txt
+write final.txt done
+print {"status":"completed","summary":"finished after the takeover"}
+`)
+	dir = filepath.Join(root, "repo")
+	repoE2E(t, dir, "prefix: tm\nagent:\n  kind: command\n  command: [fakeagent]\n")
+	id := strings.TrimSpace(bhE2E(t, dir, "add", "Needs a hand"))
+	bhE2E(t, dir, "worker", "--once")
+	asked = bhTask(t, dir, id)
+	if asked.State != task.AwaitingInput {
+		t.Fatalf("%s is %s", id, asked.State)
+	}
+	return dir, asked
 }
