@@ -54,6 +54,9 @@ Exit codes:
 }
 
 func boardRun(opts *BoardOptions) error {
+	if opts.JSON {
+		return withHint(usageErrorf("the board has no --json"), "bh list --json and bh inbox --json print the same tasks")
+	}
 	if !opts.IO.IsTTY || !opts.IO.IsStdinTTY {
 		return withHint(usageErrorf("the board needs a terminal on stdin and stdout"),
 			"in scripts, bh list --awaiting or bh inbox list what waits for you")

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/bh-tracker/bh/task"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
 )
@@ -14,7 +16,7 @@ import (
 // on a goroutine of its own, and each question it asks comes to the board
 // as one huh field to show in the pane until the human answers it.
 type boardDialog struct {
-	id   string // the task it is about
+	t    *task.Task // the task it is about
 	reqs chan boardField
 	done chan boardDone
 	form *huh.Form  // the field on screen, if any
@@ -35,8 +37,8 @@ type boardDone struct {
 
 // startDialog starts run on its own goroutine. run asks through p, and
 // writes what it did to b's stderr, as a command would.
-func (m *boardModel) startDialog(id string, run func(b base, p picker) error) tea.Cmd {
-	d := &boardDialog{id: id, reqs: make(chan boardField), done: make(chan boardDone, 1)}
+func (m *boardModel) startDialog(t *task.Task, run func(b base, p picker) error) tea.Cmd {
+	d := &boardDialog{t: t, reqs: make(chan boardField), done: make(chan boardDone, 1)}
 	ask := fieldPicker(func(f huh.Field) error {
 		r := boardField{f, make(chan error, 1)}
 		d.reqs <- r

@@ -57,14 +57,14 @@ func (m *boardModel) key(k string) tea.Cmd {
 		m.move(len(m.rows))
 	case "enter":
 		if ok && row.t.State == task.AwaitingInput {
-			return m.startDialog(row.t.ID, answerTask(row.t.ID))
+			return m.startDialog(row.t, answerTask(row.t.ID))
 		}
 		if ok {
 			m.say(row.t.ID+" asks nothing: enter answers a task waiting on you", true)
 		}
 	case "s":
 		if ok && stoppable(row.t) {
-			return m.startDialog(row.t.ID, stopTask(row.t))
+			return m.startDialog(row.t, stopTask(row.t))
 		}
 		if ok {
 			m.say(row.t.ID+" is "+string(row.t.State)+": only a waiting or running task can be stopped", true)

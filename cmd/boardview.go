@@ -102,6 +102,9 @@ func (m *boardModel) detail(r boardRow) string {
 // latest steps; the question being answered, while a dialog runs.
 func (m *boardModel) pane() string {
 	r, ok := m.current()
+	if m.dlg != nil { // whatever the selection: the keys go to it
+		r, ok = boardRow{t: m.dlg.t}, true
+	}
 	if !ok {
 		return m.b.IO.Faint("nothing waits on you, and no agent runs")
 	}
@@ -109,7 +112,7 @@ func (m *boardModel) pane() string {
 	io := *m.b.IO
 	io.Out, io.Cols = safeWriter{&buf}, m.paneWidth()
 	fmt.Fprintf(io.Out, "%s  %s\n", io.Cyan(r.t.ID), io.Bold(flatten(r.t.Title)))
-	if m.dlg != nil && m.dlg.id == r.t.ID {
+	if m.dlg != nil {
 		if m.dlg.form != nil {
 			return buf.String() + "\n" + m.dlg.form.View()
 		}
@@ -143,6 +146,7 @@ func (m *boardModel) stepsPane(io *IOStreams, t *task.Task) {
 	}
 	fmt.Fprintf(io.Out, "%s\n\n%s\n", state, io.Bold("latest steps"))
 	steps := m.steps[t.ID]
+	steps = steps[max(0, len(steps)-max(m.height-10, 1)):] // the latest that fit
 	if len(steps) == 0 {
 		fmt.Fprintln(io.Out, io.Faint("none yet (bh log --follow shows every step as it comes)"))
 	}
