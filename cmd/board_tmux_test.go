@@ -67,6 +67,9 @@ print {"status":"completed","summary":"done"}
 			t.Errorf("the board lacks %q:\n%s", want, p)
 		}
 	}
+	if !strings.Contains(term.painted(), "\x1b[") {
+		t.Errorf("the board has no colour on a terminal")
+	}
 	term.keys("Enter")
 	term.waitFor("Other…")
 	term.keys("Down", "Enter")
@@ -122,10 +125,18 @@ func sameAnswer(t *testing.T, got, want *task.Task) {
 
 // c on the board opens the waiting task's session in the same terminal
 // (bh continue); when the human leaves it, the board is back and says so.
+// NO_COLOR holds for the board's own widgets too.
 func TestBoardContinueInTmux(t *testing.T) {
 	dir, asked := awaitingTakeover(t)
-	term := newTmuxPane(t, dir, "bh board; echo EXITED $?; sleep 30")
+	term := newTmuxPane(t, dir, "NO_COLOR=1 bh board; echo EXITED $?; sleep 30")
 	term.waitFor("Which way?")
+	term.keys("Enter") // the question, in a field of its own
+	term.waitFor("enter submit")
+	if p := term.painted(); strings.Contains(p, "\x1b[") {
+		t.Errorf("colour despite NO_COLOR:\n%q", p)
+	}
+	term.keys("Escape")
+	term.waitFor("cancelled: nothing was changed")
 	term.keys("c")
 	term.waitFor("fake claude --resume " + asked.SessionID)
 	term.waitFor("you>")

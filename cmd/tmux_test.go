@@ -75,6 +75,12 @@ func (p *tmuxPane) screen() string {
 	return p.run("capture-pane", "-p", "-t", "bh")
 }
 
+// painted is the screen with its colours and attributes as escape sequences.
+func (p *tmuxPane) painted() string {
+	p.t.Helper()
+	return p.run("capture-pane", "-e", "-p", "-t", "bh")
+}
+
 // waitFor returns the screen once it shows want, and fails the test if it
 // does not within 20 s.
 func (p *tmuxPane) waitFor(want string) string {
