@@ -23,7 +23,7 @@ func (m *boardModel) View() string {
 	left := column(m.list(h), m.listWidth(), h)
 	bar := io.Faint(strings.TrimSuffix(strings.Repeat(" │ \n", h), "\n"))
 	right := column(m.pane(), m.paneWidth(), h)
-	note := m.note
+	note := clean(flatten(m.note)) // errors may quote the agent's text
 	if m.noteErr {
 		note = io.Red(note)
 	}
