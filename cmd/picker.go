@@ -43,7 +43,7 @@ func newHuhPicker(s *IOStreams) picker {
 		p.lines = &lineReader{r: s.In}
 		p.in = p.lines
 	}
-	return p
+	return fieldPicker(p.run)
 }
 
 func (p *huhPicker) run(f huh.Field) (err error) {
@@ -67,39 +67,45 @@ func (p *huhPicker) run(f huh.Field) (err error) {
 	return err
 }
 
-func (p *huhPicker) Confirm(title, desc string, def bool) (bool, error) {
+// fieldPicker asks each question as one huh field, shown by the function:
+// a form of its own (bh respond), or inside bh board. Titles, descriptions
+// and labels are the agent's text, cleaned as safeWriter cleans output:
+// huh draws them on the raw terminal.
+type fieldPicker func(huh.Field) error
+
+func (ask fieldPicker) Confirm(title, desc string, def bool) (bool, error) {
 	v := def
-	err := p.run(huh.NewConfirm().Title(title).Description(desc).Affirmative("Yes").Negative("No").Value(&v))
+	err := ask(huh.NewConfirm().Title(clean(title)).Description(clean(desc)).Affirmative("Yes").Negative("No").Value(&v))
 	return v, err
 }
 
-func (p *huhPicker) Select(title, desc string, opts []pickOpt, def string) (string, error) {
+func (ask fieldPicker) Select(title, desc string, opts []pickOpt, def string) (string, error) {
 	v := opts[0].Value // a default that is no option would make huh's accessible prompt panic
 	for _, o := range opts {
 		if o.Value == def {
 			v = def
 		}
 	}
-	err := p.run(huh.NewSelect[string]().Title(title).Description(desc).Options(huhOptions(opts)...).Value(&v))
+	err := ask(huh.NewSelect[string]().Title(clean(title)).Description(clean(desc)).Options(huhOptions(opts)...).Value(&v))
 	return v, err
 }
 
-func (p *huhPicker) MultiSelect(title, desc string, opts []pickOpt) ([]string, error) {
+func (ask fieldPicker) MultiSelect(title, desc string, opts []pickOpt) ([]string, error) {
 	var v []string
-	err := p.run(huh.NewMultiSelect[string]().Title(title).Description(desc).Options(huhOptions(opts)...).Value(&v))
+	err := ask(huh.NewMultiSelect[string]().Title(clean(title)).Description(clean(desc)).Options(huhOptions(opts)...).Value(&v))
 	return v, err
 }
 
-func (p *huhPicker) Input(title, desc string) (string, error) {
+func (ask fieldPicker) Input(title, desc string) (string, error) {
 	var v string
-	err := p.run(huh.NewInput().Title(title).Description(desc).Value(&v))
+	err := ask(huh.NewInput().Title(clean(title)).Description(clean(desc)).Value(&v))
 	return v, err
 }
 
 func huhOptions(opts []pickOpt) []huh.Option[string] {
 	out := make([]huh.Option[string], len(opts))
 	for i, o := range opts {
-		out[i] = huh.NewOption(o.Label, o.Value)
+		out[i] = huh.NewOption(clean(o.Label), o.Value)
 	}
 	return out
 }

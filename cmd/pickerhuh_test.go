@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/charmbracelet/huh"
 )
 
 // The real picker, in huh's accessible mode: numbered prompts read line by
@@ -47,5 +49,27 @@ func TestHuhPickerAccessible(t *testing.T) {
 				t.Errorf("prompts:\n%s", out)
 			}
 		})
+	}
+}
+
+// What the agent wrote reaches the terminal cleaned, as all output does;
+// the value picked stays the option's own.
+func TestFieldPickerCleansAgentText(t *testing.T) {
+	var views []string
+	p := fieldPicker(func(f huh.Field) error {
+		views = append(views, f.View())
+		return nil
+	})
+	v, _ := p.Select("Pick \x1b]0;pwned\x07one", "why \x1b[2J", []pickOpt{{"left\x1b[H", "left\x1b[H"}}, "")
+	p.Input("Your \x1b[2Jwords", "")
+	if v != "left\x1b[H" {
+		t.Errorf("picked %q", v)
+	}
+	for i, want := range []string{"Pick one", "Your words"} {
+		view := views[i]
+		if !strings.Contains(view, want) || strings.ContainsAny(view, "\x07") ||
+			strings.Contains(view, "\x1b]") || strings.Contains(view, "\x1b[2J") || strings.Contains(view, "\x1b[H") {
+			t.Errorf("field %d shows %q", i, view)
+		}
 	}
 }

@@ -65,10 +65,7 @@ const (
 
 // askOne asks one approval or choice question; nil means it was skipped.
 func askOne(p picker, q task.Question, skip bool) (*task.Answer, error) {
-	title := q.Question
-	if q.Header != "" {
-		title = q.Header + ": " + title
-	}
+	title := questionTitle(q)
 	a := &task.Answer{QuestionID: q.ID}
 	if q.Kind() == task.ApprovalQuestion {
 		v, err := askApproval(p, title, q, skip)
@@ -124,6 +121,14 @@ func askOne(p picker, q task.Question, skip bool) (*task.Answer, error) {
 		return nil, nil
 	}
 	return a, nil
+}
+
+// questionTitle is how a picker heads a question.
+func questionTitle(q task.Question) string {
+	if q.Header != "" {
+		return q.Header + ": " + q.Question
+	}
+	return q.Question
 }
 
 func askApproval(p picker, title string, q task.Question, skip bool) (string, error) {

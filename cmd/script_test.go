@@ -17,7 +17,9 @@ import (
 // TestMain lets testscript run bh as a command of its own, in a fresh
 // process, as a user would.
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == "mcp" { // claude starting bh's MCP server (worker.MCPCommand)
+	// bh running itself by os.Executable, which is this test binary: claude
+	// starting bh's MCP server (worker.MCPCommand), bh board opening bh continue.
+	if len(os.Args) > 1 && (os.Args[1] == "mcp" || os.Args[1] == "continue") {
 		os.Exit(run(scriptFactory(), os.Args[1:]))
 	}
 	// In-process bh commands register their repositories: in a temporary

@@ -22,6 +22,14 @@ type Terminal struct {
 // continuable are the states whose agent session a human may take over.
 var continuable = []task.State{task.AwaitingInput, task.Blocked, task.Failed}
 
+// Continuable refuses a task whose state has no session to take over.
+func Continuable(t *task.Task) error {
+	if !slices.Contains(continuable, t.State) {
+		return fmt.Errorf("%s is %s: only a waiting, blocked or failed task can be continued", t.ID, t.State)
+	}
+	return nil
+}
+
 // Continue hands a waiting, blocked or failed task's agent session to the
 // human (bh continue): claude --resume <session> in the task's worktree,
 // attached to the terminal. When the human leaves it, the task goes back
@@ -35,8 +43,8 @@ func Continue(ctx context.Context, s *task.Store, id string, term Terminal, opt 
 	if err != nil {
 		return err
 	}
-	if !slices.Contains(continuable, t.State) {
-		return fmt.Errorf("%s is %s: only a waiting, blocked or failed task can be continued", id, t.State)
+	if err := Continuable(t); err != nil {
+		return err
 	}
 	if t.SessionID == "" || !sessionRan(t) {
 		return fmt.Errorf("%s has no agent session to continue", id)

@@ -1,0 +1,124 @@
+package cmd
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/bh-tracker/bh/task"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
+)
+
+// boardDialog runs an exchange with the human (answering a task's
+// questions, confirming a stop) inside the board. The exchange is plain
+// code that asks through a picker, the same code as bh respond's; it runs
+// on a goroutine of its own, and each question it asks comes to the board
+// as one huh field to show in the pane until the human answers it.
+type boardDialog struct {
+	t    *task.Task // the task it is about
+	reqs chan boardField
+	done chan boardDone
+	form *huh.Form  // the field on screen, if any
+	cur  boardField // ... and whom to tell when it is answered
+}
+
+// boardField is the exchange asking one question.
+type boardField struct {
+	field huh.Field
+	reply chan error
+}
+
+// boardDone is the exchange's end: what it did, in bh's words, or why not.
+type boardDone struct {
+	text string
+	err  error
+}
+
+// startDialog starts run on its own goroutine. run asks through p, and
+// writes what it did to b's stderr, as a command would.
+func (m *boardModel) startDialog(t *task.Task, run func(b base, p picker) error) tea.Cmd {
+	d := &boardDialog{t: t, reqs: make(chan boardField), done: make(chan boardDone, 1)}
+	ask := fieldPicker(func(f huh.Field) error {
+		r := boardField{f, make(chan error, 1)}
+		d.reqs <- r
+		return <-r.reply
+	})
+	var out bytes.Buffer
+	io := *m.b.IO
+	io.Out, io.ErrOut = &out, &out
+	b := m.b
+	b.IO = &io
+	go func() {
+		err := run(b, ask)
+		d.done <- boardDone{strings.TrimSpace(out.String()), err}
+	}()
+	m.dlg = d
+	return d.next
+}
+
+// next waits for the exchange's next question, or its end.
+func (d *boardDialog) next() tea.Msg {
+	select {
+	case r := <-d.reqs:
+		return r
+	case res := <-d.done:
+		return res
+	}
+}
+
+// show puts the question asked on screen.
+func (m *boardModel) show(r boardField) tea.Cmd {
+	m.dlg.cur = r
+	m.dlg.form = huh.NewForm(huh.NewGroup(r.field)).WithShowHelp(true).
+		WithWidth(m.paneWidth()).WithTheme(boardTheme(m.b.IO))
+	return m.dlg.form.Init()
+}
+
+// updateForm passes msg to the field on screen, and the human's answer,
+// once given, to the exchange.
+func (m *boardModel) updateForm(msg tea.Msg) tea.Cmd {
+	d := m.dlg
+	if k, ok := msg.(tea.KeyMsg); ok && (k.String() == "esc" || k.String() == "ctrl+c") {
+		return d.answer(errAborted)
+	}
+	f, cmd := d.form.Update(msg)
+	d.form = f.(*huh.Form)
+	switch d.form.State {
+	case huh.StateCompleted:
+		return d.answer(nil)
+	case huh.StateAborted:
+		return d.answer(errAborted)
+	}
+	return cmd
+}
+
+func (d *boardDialog) answer(err error) tea.Cmd {
+	d.form = nil
+	d.cur.reply <- err
+	return d.next
+}
+
+// finish shows how the exchange ended and reads the tasks again.
+func (m *boardModel) finish(res boardDone) {
+	m.dlg = nil
+	switch {
+	case res.err != nil:
+		text := res.err.Error()
+		if h := hintFor(res.err); h != "" {
+			text += " (" + h + ")"
+		}
+		m.say(text, true)
+	default:
+		m.say(res.text, false)
+	}
+	m.reload()
+}
+
+// boardTheme is huh's look, without colour where bh has none.
+func boardTheme(io *IOStreams) *huh.Theme {
+	if io.ColorEnabled() {
+		return huh.ThemeCharm()
+	}
+	return huh.ThemeBase()
+}

@@ -1,0 +1,83 @@
+package cmd
+
+import (
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+func (m *boardModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case boardChanged:
+		m.reload()
+		return m, m.watch.wait
+	case boardTick:
+		m.now = m.b.Now()
+		return m, m.watch.wait
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+	case boardField:
+		return m, m.show(msg)
+	case boardDone:
+		m.finish(msg)
+		return m, nil
+	case continued:
+		if msg.err != nil {
+			m.say("bh continue "+msg.id+": "+msg.err.Error(), true)
+		} else {
+			m.say("left the session of "+msg.id+": it is open again, and the worker resumes it", false)
+		}
+		m.reload()
+		return m, nil
+	case tea.KeyMsg:
+		if m.dlg == nil {
+			return m, m.key(msg.String())
+		}
+	}
+	if m.dlg != nil && m.dlg.form != nil {
+		return m, m.updateForm(msg)
+	}
+	return m, nil
+}
+
+// key acts on a key pressed on the list.
+func (m *boardModel) key(k string) tea.Cmd {
+	row, ok := m.current()
+	switch k {
+	case "q", "ctrl+c":
+		return tea.Quit
+	case "up", "k":
+		m.move(-1)
+	case "down", "j":
+		m.move(1)
+	case "home", "g":
+		m.move(-len(m.rows))
+	case "end", "G":
+		m.move(len(m.rows))
+	case "enter":
+		if ok && row.t.State == task.AwaitingInput {
+			return m.startDialog(row.t, answerTask(row.t.ID))
+		}
+		if ok {
+			m.say(row.t.ID+" asks nothing: enter answers a task waiting on you", true)
+		}
+	case "s":
+		if ok && stoppable(row.t) {
+			return m.startDialog(row.t, stopTask(row.t))
+		}
+		if ok {
+			m.say(row.t.ID+" is "+string(row.t.State)+": only a waiting or running task can be stopped", true)
+		}
+	case "c":
+		if !ok {
+			break
+		}
+		if err := worker.Continuable(row.t); err != nil {
+			m.say(err.Error(), true)
+			break
+		}
+		return m.continueTask(row.t)
+	}
+	return nil
+}

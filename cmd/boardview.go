@@ -1,0 +1,160 @@
+package cmd
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/bh-tracker/bh/task"
+
+	"github.com/charmbracelet/lipgloss"
+)
+
+const boardKeys = "↑/↓ j/k move · enter answer · s stop · c continue · q quit"
+
+func (m *boardModel) View() string {
+	if m.width == 0 {
+		return "" // the terminal's size comes first
+	}
+	io := m.b.IO
+	head := io.Bold("bh board") + "  " + io.Faint(filepath.Base(m.s.Root))
+	h := max(m.height-3, 1)
+	left := column(m.list(h), m.listWidth(), h)
+	bar := io.Faint(strings.TrimSuffix(strings.Repeat(" │ \n", h), "\n"))
+	right := column(m.pane(), m.paneWidth(), h)
+	note := clean(flatten(m.note)) // errors may quote the agent's text
+	if m.noteErr {
+		note = io.Red(note)
+	}
+	keys := boardKeys
+	if m.dlg != nil {
+		keys = "esc leave the questions · the field's own keys below it"
+	}
+	return strings.Join([]string{head, lipgloss.JoinHorizontal(lipgloss.Top, left, bar, right),
+		column(note, m.width, 1), io.Faint(keys)}, "\n")
+}
+
+func (m *boardModel) listWidth() int { return min(max(m.width*2/5, 24), 60) }
+func (m *boardModel) paneWidth() int { return max(m.width-m.listWidth()-3, 20) }
+
+// column cuts text to w columns and h lines, and pads it to w.
+func column(text string, w, h int) string {
+	cut := lipgloss.NewStyle().MaxWidth(w).MaxHeight(h).Render(text)
+	return lipgloss.NewStyle().Width(w).Render(cut)
+}
+
+// list is the left column: the sections and their tasks, scrolled so that
+// the selected one shows in h lines.
+func (m *boardModel) list(h int) string {
+	io := m.b.IO
+	if m.loadErr != nil {
+		return io.Red(m.loadErr.Error())
+	}
+	var lines []string
+	at := 0
+	for _, sec := range []struct{ name, icon string }{
+		{secWaiting, stateIcon(io, task.AwaitingInput)}, {secRunning, io.Cyan("▶")}, {secReady, stateIcon(io, task.Open)},
+	} {
+		n := 0
+		for _, r := range m.rows {
+			if r.section == sec.name {
+				n++
+			}
+		}
+		lines = append(lines, fmt.Sprintf("%s %s %s", sec.icon, io.Bold(sec.name), io.Faint(fmt.Sprintf("(%d)", n))))
+		for _, r := range m.rows {
+			if r.section != sec.name {
+				continue
+			}
+			mark := "  "
+			if r.t.ID == m.sel {
+				mark, at = io.Bold("› "), len(lines)
+			}
+			title := flatten(r.t.Title)
+			if r.t.ID == m.sel {
+				title = io.Bold(title)
+			}
+			lines = append(lines, fmt.Sprintf("%s%s %s %s", mark, io.Cyan(r.t.ID), title, io.Faint(m.detail(r))))
+		}
+	}
+	from := max(0, at-h+1)
+	return clean(strings.Join(lines[from:], "\n"))
+}
+
+// detail is what a row says beside its title: how many questions, for how long.
+func (m *boardModel) detail(r boardRow) string {
+	switch r.section {
+	case secWaiting:
+		n := len(r.t.Pending())
+		s := "1 question"
+		if n != 1 {
+			s = fmt.Sprintf("%d questions", n)
+		}
+		return s + ", " + shortDur(m.now.Sub(askedAt(r.t)))
+	case secRunning:
+		return shortDur(m.now.Sub(runningSince(r.t)))
+	}
+	return string(r.t.Priority)
+}
+
+// pane is the right column: the selected task's questions, or its agent's
+// latest steps; the question being answered, while a dialog runs.
+func (m *boardModel) pane() string {
+	r, ok := m.current()
+	if m.dlg != nil { // whatever the selection: the keys go to it
+		r, ok = boardRow{t: m.dlg.t}, true
+	}
+	if !ok {
+		return m.b.IO.Faint("nothing waits on you, and no agent runs")
+	}
+	var buf bytes.Buffer
+	io := *m.b.IO
+	io.Out, io.Cols = safeWriter{&buf}, m.paneWidth()
+	fmt.Fprintf(io.Out, "%s  %s\n", io.Cyan(r.t.ID), io.Bold(flatten(r.t.Title)))
+	if m.dlg != nil {
+		if m.dlg.form != nil {
+			return buf.String() + "\n" + m.dlg.form.View()
+		}
+		return buf.String() + io.Faint("\nsaving…")
+	}
+	switch r.section {
+	case secWaiting:
+		m.questionsPane(&io, r.t)
+	case secRunning:
+		m.stepsPane(&io, r.t)
+	default:
+		fmt.Fprintf(io.Out, "%s %s, %s\n\n%s\n", stateIcon(&io, r.t.State), r.t.Type, priorityText(&io, r.t.Priority),
+			wrap(r.t.Description, io.Cols))
+	}
+	return buf.String()
+}
+
+func (m *boardModel) questionsPane(io *IOStreams, t *task.Task) {
+	fmt.Fprintf(io.Out, "%s waiting %s\n\n", stateIcon(io, t.State), shortDur(m.now.Sub(askedAt(t))))
+	for _, q := range numbered(t) {
+		printQuestionAs(io, m.now, q.Q, fmt.Sprintf("%d. ", q.N), "")
+		fmt.Fprintln(io.Out)
+	}
+	fmt.Fprintln(io.Out, io.Faint("enter answers here · c opens its session · s stops it"))
+}
+
+func (m *boardModel) stepsPane(io *IOStreams, t *task.Task) {
+	state := fmt.Sprintf("%s running for %s", io.Cyan("▶"), shortDur(m.now.Sub(runningSince(t))))
+	if l := t.Lease; l != nil {
+		state += fmt.Sprintf(", worker %s (pid %d)", l.Worker, l.PID)
+	}
+	fmt.Fprintf(io.Out, "%s\n\n%s\n", state, io.Bold("latest steps"))
+	steps := m.steps[t.ID]
+	steps = steps[max(0, len(steps)-max(m.height-10, 1)):] // the latest that fit
+	if len(steps) == 0 {
+		fmt.Fprintln(io.Out, io.Faint("none yet (bh log --follow shows every step as it comes)"))
+	}
+	for _, st := range steps {
+		fmt.Fprintf(io.Out, "%s  %s\n", io.Faint(st.At.Local().Format("15:04:05")), flatten(st.Step))
+	}
+	fmt.Fprintln(io.Out, "\n"+io.Faint("s stops it"))
+}
+
+// clean drops from text what safeWriter drops from output.
+func clean(text string) string { return string(sanitize([]byte(text))) }
