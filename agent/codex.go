@@ -155,3 +155,7 @@ func tomlTable(m map[string]string) string {
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }
+
+// NamesSessions reports that codex names its threads itself: a first run
+// has no session id to give it.
+func (c *Codex) NamesSessions() bool { return true }

@@ -80,6 +80,14 @@ func Decode(path string, b []byte, id string) (*Task, error) {
 			return nil, bad("size", err.Error())
 		}
 	}
+	if a := t.AgentSettings; a != nil {
+		if key, err := a.Check(); err != nil {
+			return nil, bad("agentSettings", "agentSettings."+key+": "+err.Error())
+		}
+		if a.Empty() {
+			t.AgentSettings = nil
+		}
+	}
 	t.tidy()
 	return &t, nil
 }

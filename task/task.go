@@ -31,7 +31,10 @@ type Task struct {
 	Questions []Question `yaml:"questions,omitempty" json:"questions,omitempty"`
 
 	SessionID string   `yaml:"sessionId,omitempty" json:"sessionId,omitempty"`
-	Agent     string   `yaml:"agent,omitempty" json:"agent,omitempty"`
+	Agent     string   `yaml:"agent,omitempty" json:"agent,omitempty"` // the agent that worked on it
+	// AgentSettings choose and tune the agent for this task, over the
+	// config's (bh add --agent codex --model ...).
+	AgentSettings *AgentSettings `yaml:"agentSettings,omitempty" json:"agentSettings,omitempty"`
 	Summary   string   `yaml:"summary,omitempty" json:"summary,omitempty"`
 	Details   string   `yaml:"details,omitempty" json:"details,omitempty"`
 	Issues    []string `yaml:"issues,omitempty" json:"issues,omitempty"`

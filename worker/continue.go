@@ -57,14 +57,14 @@ func Continue(ctx context.Context, s *task.Store, id string, term Terminal, opt 
 	if t.Agent == "claude" { // its session lives in a file bh can check and put back
 		w.runner = agent.NewClaude(agent.ClaudeConfig{Binary: binary})
 	}
-	if !w.restoreSession(id, req) {
+	if !restoreSession(s, w.runner, id, req) {
 		return fmt.Errorf("%s: the agent's session %s cannot be found or restored", id, t.SessionID)
 	}
 	cmd := exec.CommandContext(ctx, binary, "--resume", t.SessionID)
 	cmd.Dir, cmd.Stdin, cmd.Stdout, cmd.Stderr = wt, term.In, term.Out, term.Err
 	cmd.Env = append(os.Environ(), req.Env...)
 	runErr := cmd.Run()
-	w.keepSession(&run{t: t, session: t.SessionID}, req)
+	w.keepSession(&run{t: t, session: t.SessionID, runner: w.runner}, req)
 	var ee *exec.ExitError
 	if runErr != nil && !errors.As(runErr, &ee) {
 		return fmt.Errorf("continue %s: %w", id, runErr)
