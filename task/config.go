@@ -34,17 +34,17 @@ type WorktreeConfig struct {
 // AgentConfig picks and tunes the coding agent the worker runs. Types and
 // a task's own agentSettings adjust it per task (see For).
 type AgentConfig struct {
-	Kind           string   `yaml:"kind,omitempty" json:"kind,omitempty"` // claude (default), codex or command
-	Binary         string   `yaml:"binary,omitempty" json:"binary,omitempty"`
+	Kind   string `yaml:"kind,omitempty" json:"kind,omitempty"` // claude (default), codex or command
+	Binary string `yaml:"binary,omitempty" json:"binary,omitempty"`
 	// Binaries name the program of each other agent kind a task type or
 	// a task may switch to, such as codex: /opt/codex/bin/codex.
-	Binaries map[string]string `yaml:"binaries,omitempty" json:"binaries,omitempty"`
-	Model          string   `yaml:"model,omitempty" json:"model,omitempty"`
-	PermissionMode string   `yaml:"permissionMode,omitempty" json:"permissionMode,omitempty"`
-	AllowedTools   []string `yaml:"allowedTools,omitempty" json:"allowedTools,omitempty"`
-	ExtraArgs      []string `yaml:"extraArgs,omitempty" json:"extraArgs,omitempty"`
-	Command        []string `yaml:"command,omitempty" json:"command,omitempty"` // argv for kind: command
-	Timeout        string   `yaml:"timeout,omitempty" json:"timeout,omitempty"`
+	Binaries       map[string]string `yaml:"binaries,omitempty" json:"binaries,omitempty"`
+	Model          string            `yaml:"model,omitempty" json:"model,omitempty"`
+	PermissionMode string            `yaml:"permissionMode,omitempty" json:"permissionMode,omitempty"`
+	AllowedTools   []string          `yaml:"allowedTools,omitempty" json:"allowedTools,omitempty"`
+	ExtraArgs      []string          `yaml:"extraArgs,omitempty" json:"extraArgs,omitempty"`
+	Command        []string          `yaml:"command,omitempty" json:"command,omitempty"` // argv for kind: command
+	Timeout        string            `yaml:"timeout,omitempty" json:"timeout,omitempty"`
 	// AllowGitWrites lets the agent run git commit, push, reset and the
 	// like, which bh bans by default: it commits and lands the work itself.
 	AllowGitWrites bool `yaml:"allowGitWrites,omitempty" json:"allowGitWrites,omitempty"`

@@ -82,7 +82,8 @@ func Decode(path string, b []byte, id string) (*Task, error) {
 	}
 	if a := t.AgentSettings; a != nil {
 		if key, err := a.Check(); err != nil {
-			return nil, bad("agentSettings", "agentSettings."+key+": "+err.Error())
+			return nil, &FileError{Path: path, Line: pathLine(m, "agentSettings", key),
+				Msg: "agentSettings." + key + ": " + err.Error(), Tip: "fix it with bh edit, or by hand"}
 		}
 		if a.Empty() {
 			t.AgentSettings = nil

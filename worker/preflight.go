@@ -18,7 +18,15 @@ type PreflightError struct {
 }
 
 func (e *PreflightError) Error() string { return e.Err.Error() }
-func (e *PreflightError) Hint() string  { return e.Advice }
+
+// Hint is the advice, else the wrapped error's own (an agent's CheckError).
+func (e *PreflightError) Hint() string {
+	var h interface{ Hint() string }
+	if e.Advice == "" && errors.As(e.Err, &h) {
+		return h.Hint()
+	}
+	return e.Advice
+}
 func (e *PreflightError) Unwrap() error { return e.Err }
 
 // preflighter is a runner that can check its agent before any run.

@@ -27,8 +27,8 @@ type run struct {
 	restored string // the snapshot a recreated worktree was restored from
 	head     string // the branch's tip when the agent started, to tell if it moved it
 	started  time.Time
-	runner   agent.Runner      // the agent this task runs with
-	agent    string            // its name, recorded on the task
+	runner   agent.Runner     // the agent this task runs with
+	agent    string           // its name, recorded on the task
 	cfg      task.AgentConfig // the config's agent as t's type and settings adjust it
 }
 
