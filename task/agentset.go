@@ -68,10 +68,11 @@ func CheckAgentDir(dir string) error {
 	return nil
 }
 
-// over lays the settings s sets over c.
-func (s AgentSettings) over(c AgentConfig) AgentConfig {
+// over lays the settings s sets over c; bins are the programs of the
+// agents it may switch to.
+func (s AgentSettings) over(c AgentConfig, bins map[string]string) AgentConfig {
 	if s.Agent != "" && s.Agent != firstOf(c.Kind, "claude") {
-		c.Kind, c.Binary = s.Agent, c.Binaries[s.Agent] // the other agent's program
+		c.Kind, c.Binary = s.Agent, bins[s.Agent]
 	}
 	for _, f := range []struct {
 		dst *string
@@ -96,11 +97,17 @@ func (s AgentSettings) over(c AgentConfig) AgentConfig {
 func (c AgentConfig) For(t *Task) AgentConfig {
 	types := c.Types
 	c.Types = nil
+	bins := map[string]string{firstOf(c.Kind, "claude"): c.Binary}
+	for k, v := range c.Binaries {
+		if k != firstOf(c.Kind, "claude") {
+			bins[k] = v
+		}
+	}
 	if s, ok := types[string(t.Type)]; ok {
-		c = s.over(c)
+		c = s.over(c, bins)
 	}
 	if t.AgentSettings != nil {
-		c = t.AgentSettings.over(c)
+		c = t.AgentSettings.over(c, bins)
 	}
 	return c
 }
