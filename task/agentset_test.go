@@ -11,7 +11,7 @@ import (
 func TestAgentConfigFor(t *testing.T) {
 	base := AgentConfig{Binary: "/bin/claude", Model: "opus", Timeout: "30m", System: "Be brief.",
 		Binaries: map[string]string{"codex": "/bin/codex"},
-		Types: map[string]AgentSettings{"docs": {Agent: "codex", Model: "gpt-5", System: "Write plainly."}}}
+		Types:    map[string]AgentSettings{"docs": {Agent: "codex", Model: "gpt-5", System: "Write plainly."}}}
 	for _, c := range []struct {
 		name string
 		t    Task
