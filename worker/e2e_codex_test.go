@@ -3,6 +3,8 @@ package worker
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,9 +16,19 @@ import (
 // own settings over a Claude config: its first run writes a file with a
 // command and parks the task on a question; the thread id is the task's
 // session; after the answer, the same thread resumes with the earlier
-// turns and the answer, and the worker commits and lands the file.
+// turns and the answer, and the worker commits and lands the file. The
+// thread survives a CODEX_HOME that lost it (another HOME, a cleanup): bh's
+// copy of the rollout is put back.
 func TestCodexTaskAsksResumesAndLands(t *testing.T) {
-	t.Parallel()
+	for _, wipe := range []bool{false, true} {
+		t.Run(map[bool]string{false: "kept", true: "restored"}[wipe], func(t *testing.T) {
+			t.Parallel()
+			codexAsksResumesAndLands(t, wipe)
+		})
+	}
+}
+
+func codexAsksResumesAndLands(t *testing.T, wipe bool) {
 	srv := fakeapi.NewResponses(t, func(req *fakeapi.ResponsesRequest) fakeapi.Turn {
 		switch {
 		case strings.Contains(req.Prompt(), "Postgres"):
@@ -67,6 +79,17 @@ func TestCodexTaskAsksResumesAndLands(t *testing.T) {
 		t.Errorf("bh kept no copy of the thread: %v", err)
 	}
 
+	if wipe {
+		home := strings.TrimPrefix(opt.Env[slices.IndexFunc(opt.Env, func(kv string) bool {
+			return strings.HasPrefix(kv, "CODEX_HOME=")
+		})], "CODEX_HOME=")
+		entries, _ := os.ReadDir(home)
+		for _, e := range entries {
+			if e.Name() != "config.toml" {
+				os.RemoveAll(filepath.Join(home, e.Name()))
+			}
+		}
+	}
 	answer(t, s, tk.ID, "Postgres")
 	runWith(t, s, opt)
 	got := getTask(t, s, tk.ID)

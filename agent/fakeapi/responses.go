@@ -3,12 +3,10 @@ package fakeapi
 import (
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync"
 	"testing"
-	"time"
 )
 
 // Responses is a fake OpenAI Responses API (POST /v1/responses) for driving
@@ -74,17 +72,8 @@ func NewResponses(t testing.TB, script CodexScript) *Responses {
 		script = func(*ResponsesRequest) Turn { return Reply(Text("ok")) }
 	}
 	s := &Responses{t: t, script: script, closed: make(chan struct{})}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("fakeapi: listen: %v", err)
-	}
-	s.http = &httptest.Server{Listener: ln, Config: &http.Server{Handler: http.HandlerFunc(s.serve)}}
-	s.http.Start()
+	s.http = serveLocal(t, s.serve, s.closed)
 	s.URL = s.http.URL
-	t.Cleanup(func() {
-		close(s.closed)
-		s.http.Close()
-	})
 	return s
 }
 
@@ -128,15 +117,10 @@ func (s *Responses) serve(w http.ResponseWriter, r *http.Request) {
 	turn := s.script(req)
 	s.scriptMu.Unlock()
 	s.t.Logf("fakeapi: responses #%d (%d input items) prompt %.80q -> %s", req.N, len(req.Input), req.Prompt(), turn)
-	if turn.Delay > 0 {
-		select {
-		case <-time.After(turn.Delay):
-		case <-r.Context().Done():
-			return
-		case <-s.closed:
-			writeOpenAIError(w, http.StatusServiceUnavailable, "server_error", "fakeapi: server closed")
-			return
-		}
+	if !turn.delay(r, s.closed, func() {
+		writeOpenAIError(w, http.StatusServiceUnavailable, "server_error", "fakeapi: server closed")
+	}) {
+		return
 	}
 	if turn.Status != 0 {
 		writeOpenAIError(w, turn.Status, turn.ErrType, turn.ErrMsg)
