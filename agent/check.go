@@ -29,12 +29,15 @@ func (e *CheckError) Unwrap() error { return e.Err }
 func (e *CheckError) Hint() string { return e.Advice }
 
 // Check makes sure the agent argv0 can run: it must be found (on PATH, or
-// as a path), and when it is Claude Code (named claude) claude --version
-// must answer within VersionTimeout. It returns the first line of that
-// answer, or "" for other agents.
+// as a path), and when it is Claude Code or Codex (named claude or codex)
+// its --version must answer within VersionTimeout. It returns the first
+// line of that answer, or "" for other agents.
 func Check(ctx context.Context, argv0 string) (version string, err error) {
-	if filepath.Base(argv0) == "claude" {
+	switch filepath.Base(argv0) {
+	case "claude":
 		return checkClaude(ctx, argv0, VersionTimeout)
+	case "codex":
+		return checkVersion(ctx, argv0, VersionTimeout, installCodex)
 	}
 	return "", checkCommand(argv0)
 }
@@ -73,8 +76,23 @@ func missing(argv0 string, err error, where string) string {
 	return argv0 + " not found" + where
 }
 
+const (
+	installClaude = "install it with npm install -g @anthropic-ai/claude-code"
+	installCodex  = "install it with npm install -g @openai/codex"
+)
+
 func checkClaude(ctx context.Context, bin string, timeout time.Duration) (string, error) {
-	const install = "install it with npm install -g @anthropic-ai/claude-code"
+	return checkVersion(ctx, bin, timeout, installClaude)
+}
+
+// Preflight checks that codex is installed and answers codex --version.
+func (c *Codex) Preflight(ctx context.Context) (string, error) {
+	return checkVersion(ctx, c.cfg.Binary, VersionTimeout, installCodex)
+}
+
+// checkVersion makes sure bin is found and answers --version within
+// timeout; install is the advice for an agent that is missing.
+func checkVersion(ctx context.Context, bin string, timeout time.Duration, install string) (string, error) {
 	path, err := exec.LookPath(bin)
 	if err != nil {
 		return "", &CheckError{Reason: missing(bin, err, " on PATH"), Err: err,

@@ -10,8 +10,8 @@ import (
 // Request is one agent run.
 type Request struct {
 	Prompt    string
-	Dir       string        // repository root, the agent's working directory
-	SessionID string        // UUID naming the conversation
+	Dir       string        // the agent's working directory, in the task's worktree
+	SessionID string        // UUID naming the conversation (codex: the thread to resume)
 	Resume    bool          // continue SessionID instead of starting it
 	TaskID    string        // for the agent's environment and logs
 	Timeout   time.Duration // 0 means none beyond the runner's own
@@ -26,6 +26,9 @@ type Request struct {
 	Live io.Writer
 	// Step is told each tool call the agent makes, in a few words.
 	Step func(step string)
+	// Session is told the agent's session id as soon as the agent names it
+	// (codex makes its thread's id up itself), before the run can end.
+	Session func(id string)
 
 	// Started, if set, is called with the agent's process group id as soon
 	// as the agent runs, before Run waits for it, so that the caller can

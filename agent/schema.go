@@ -1,5 +1,10 @@
 package agent
 
+import (
+	"encoding/json"
+	"sort"
+)
+
 // Schema is the JSON Schema of Result, handed to claude --json-schema so that
 // the model must answer through its StructuredOutput tool.
 const Schema = `{
@@ -44,3 +49,70 @@ const Schema = `{
   "if": {"properties": {"status": {"const": "needs_input"}}},
   "then": {"anyOf": [{"required": ["question"]}, {"required": ["questions"]}]}
 }`
+
+// StrictSchema is Schema in the form OpenAI's strict structured outputs
+// accept, for codex --output-schema (which sends it with "strict": true):
+// every object closed with additionalProperties false and listing all its
+// properties as required, the optional ones made nullable, and the
+// keywords strict mode refuses (if/then, minLength, minimum, maximum)
+// left out. It is derived from Schema so that both agents answer the same
+// contract; a null in the answer reads as the field left out.
+var StrictSchema = strictSchema(Schema)
+
+// strictUnsupported are the keywords strict mode rejects.
+var strictUnsupported = []string{"if", "then", "else", "minLength", "maxLength", "minimum", "maximum"}
+
+func strictSchema(schema string) string {
+	var root map[string]any
+	if err := json.Unmarshal([]byte(schema), &root); err != nil {
+		panic("agent: Schema is not JSON: " + err.Error())
+	}
+	strictNode(root)
+	b, err := json.Marshal(root)
+	if err != nil {
+		panic("agent: " + err.Error())
+	}
+	return string(b)
+}
+
+// strictNode rewrites one schema node and everything under it in place.
+func strictNode(n map[string]any) {
+	for _, k := range strictUnsupported {
+		delete(n, k)
+	}
+	if items, ok := n["items"].(map[string]any); ok {
+		strictNode(items)
+	}
+	props, ok := n["properties"].(map[string]any)
+	if !ok {
+		return
+	}
+	required := map[string]bool{}
+	if req, ok := n["required"].([]any); ok {
+		for _, r := range req {
+			required[r.(string)] = true
+		}
+	}
+	names := make([]string, 0, len(props))
+	for name, p := range props {
+		names = append(names, name)
+		p := p.(map[string]any)
+		strictNode(p)
+		if !required[name] {
+			nullable(p)
+		}
+	}
+	sort.Strings(names)
+	n["required"] = names
+	n["additionalProperties"] = false
+}
+
+// nullable lets a property be null besides its own type.
+func nullable(p map[string]any) {
+	if t, ok := p["type"].(string); ok {
+		p["type"] = []any{t, "null"}
+	}
+	if enum, ok := p["enum"].([]any); ok {
+		p["enum"] = append(enum, nil)
+	}
+}

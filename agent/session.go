@@ -1,6 +1,9 @@
 package agent
 
 import (
+	"time"
+
+	"github.com/google/uuid"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,4 +39,25 @@ func lookupEnv(env []string, key string) string {
 		}
 	}
 	return os.Getenv(key)
+}
+
+// SessionFile is where codex keeps req's thread (req.SessionID):
+// $CODEX_HOME (else $HOME/.codex) /sessions/<y>/<m>/<d>/rollout-<time>-<thread>.jsonl.
+// A thread codex no longer has is restored under the date its id (a UUIDv7)
+// carries: codex finds a rollout anywhere under sessions/ unless its state
+// database remembers the file elsewhere.
+func (c *Codex) SessionFile(req Request) string {
+	home := lookupEnv(req.Env, "CODEX_HOME")
+	if home == "" {
+		home = filepath.Join(lookupEnv(req.Env, "HOME"), ".codex")
+	}
+	sessions := filepath.Join(home, "sessions")
+	if found, _ := filepath.Glob(filepath.Join(sessions, "*", "*", "*", "rollout-*-"+req.SessionID+".jsonl")); len(found) > 0 {
+		return found[0]
+	}
+	at := time.Unix(0, 0).UTC()
+	if id, err := uuid.Parse(req.SessionID); err == nil && id.Version() == 7 {
+		at = time.Unix(id.Time().UnixTime()).UTC()
+	}
+	return filepath.Join(sessions, at.Format("2006/01/02"), "rollout-"+at.Format("2006-01-02T15-04-05")+"-"+req.SessionID+".jsonl")
 }

@@ -13,16 +13,17 @@ import (
 // and calls refused when the API refuses the credentials (claude would
 // retry that for minutes).
 func liveOf(req Request, refused func()) io.Writer {
-	sw := &stepWriter{step: req.Step, refused: refused}
+	sw := &stepWriter{step: req.Step, session: req.Session, refused: refused}
 	if req.Live == nil {
 		return sw
 	}
 	return io.MultiWriter(req.Live, sw)
 }
 
-// stepWriter reads claude's stream-json lines.
+// stepWriter reads claude's stream-json lines, or codex's --json events.
 type stepWriter struct {
 	step    func(string) // may be nil
+	session func(string) // may be nil
 	refused func()
 	line    []byte
 }
@@ -59,6 +60,10 @@ func (w *stepWriter) event(line []byte) {
 	if json.Unmarshal(line, &e) != nil {
 		return
 	}
+	if strings.HasPrefix(e.Type, "thread.") || strings.HasPrefix(e.Type, "item.") {
+		w.codexEvent(line)
+		return
+	}
 	if e.Type == "system" && e.Subtype == "api_retry" && outageOfStatus(e.ErrorStatus) == OutageAuth && w.refused != nil {
 		w.refused()
 		w.refused = nil
@@ -88,4 +93,17 @@ func stepText(name string, in map[string]any) string {
 		}
 	}
 	return name
+}
+
+func (w *stepWriter) codexEvent(line []byte) {
+	var e codexEvent
+	json.Unmarshal(line, &e)
+	switch {
+	case e.Type == "thread.started" && w.session != nil && e.ThreadID != "":
+		w.session(e.ThreadID)
+	case e.Type == "item.started" && w.step != nil:
+		if s := codexStep(e.Item); s != "" {
+			w.step(s)
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 )
 
@@ -41,6 +42,8 @@ func Transcript(stdout []byte) []Entry {
 			out = append(out, contentEntries(e.Type, e.Message.Content)...)
 		case "result":
 			out = append(out, Entry{Role: "result", Text: strings.TrimSpace(e.Subtype + " " + firstLine(e.Result))})
+		case "item.completed", "turn.failed", "error":
+			out = append(out, codexEntries(line)...)
 		}
 	}
 	return out
@@ -88,4 +91,27 @@ func firstLine(s string) string {
 		s = s[:197] + "..."
 	}
 	return s
+}
+
+// codexEntries reads one of codex's --json events.
+func codexEntries(line []byte) []Entry {
+	var e codexEvent
+	json.Unmarshal(line, &e)
+	switch {
+	case e.Type == "turn.failed":
+		return []Entry{{Role: "result", Text: "error " + firstLine(e.Error.Message)}}
+	case e.Type == "error":
+		return []Entry{{Role: "result", Text: "error " + firstLine(e.Message)}}
+	case e.Item.Type == "agent_message":
+		return []Entry{{Role: "assistant", Text: e.Item.Text}}
+	case e.Item.Type == "command_execution":
+		text := "→ " + codexStep(e.Item)
+		if e.Item.ExitCode != nil && *e.Item.ExitCode != 0 {
+			text += fmt.Sprintf(" (exit %d)", *e.Item.ExitCode)
+		}
+		return []Entry{{Role: "tool", Text: text}}
+	case codexStep(e.Item) != "":
+		return []Entry{{Role: "tool", Text: "→ " + codexStep(e.Item)}}
+	}
+	return nil
 }

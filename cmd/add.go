@@ -21,11 +21,13 @@ type AddOptions struct {
 	// Human-in-the-loop settings; empty (nil) follows the config.
 	Gate, HumanTimeout, OnTimeout string
 	Human                         *bool
+	Agent                         *task.AgentSettings // nil follows the config
 }
 
 func newCmdAdd(f *Factory, runF func(*AddOptions) error) *cobra.Command {
 	opts := &AddOptions{}
 	var h hitlFlags
+	var a agentFlags
 	c := &cobra.Command{
 		Use:   "add <title>",
 		Short: "Create a task",
@@ -34,7 +36,8 @@ The words of the title may be given unquoted.`,
 		Example: `  bh add "Add a login page" --priority P1 --label ui
   bh add Write the docs --type docs --parent tm-a1b2 --depends-on c3
   bh add "Migrate the schema" --gate approval --human-timeout 4h --on-timeout defer
-  bh add "Bump the deps" --human=false`,
+  bh add "Bump the deps" --human=false
+  bh add "Port the parser" --agent codex --model gpt-5-codex --dir parser`,
 		Args: argsRange(1, -1, "title"),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.base = f.base()
@@ -42,6 +45,9 @@ The words of the title may be given unquoted.`,
 			opts.Gate, opts.HumanTimeout, opts.OnTimeout = h.gate, h.humanTimeout, h.onTimeout
 			var err error
 			if opts.Human, err = h.humanFlag(c); err != nil {
+				return err
+			}
+			if opts.Agent, err = a.settings(); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -59,6 +65,7 @@ The words of the title may be given unquoted.`,
 	fl.StringArrayVar(&opts.DependsOn, "depends-on", nil, "id of a task that must be closed first (repeatable)")
 	fl.StringArrayVar(&opts.Labels, "label", nil, "label the task (repeatable)")
 	h.register(c, "")
+	a.register(c)
 	completeEnums(c)
 	completeFlagIDs(c, f, "parent", "depends-on")
 	return c
@@ -90,7 +97,7 @@ func addRun(opts *AddOptions) error {
 	if t.OnTimeout, err = checkOnTimeout(opts.OnTimeout); err != nil {
 		return err
 	}
-	t.Human = opts.Human
+	t.Human, t.AgentSettings = opts.Human, opts.Agent
 	s, err := opts.Store()
 	if err != nil {
 		return err

@@ -51,6 +51,7 @@ func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (
 	field("created", when(now, t.CreatedAt))
 	field("updated", when(now, t.UpdatedAt))
 	field("agent", t.Agent)
+	field("runs with", agentSettingsText(t.AgentSettings))
 	field("session", t.SessionID)
 	if parked {
 		field("parked work", parkedRef(t.ID)+" "+io.Faint("(bh diff "+t.ID+")"))
@@ -62,6 +63,9 @@ func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (
 	printTable(w, rows)
 
 	section(io, "description", t.Description)
+	if t.AgentSettings != nil {
+		section(io, "agent instructions", t.AgentSettings.System)
+	}
 	if t.State == task.AwaitingInput {
 		fmt.Fprintf(w, "\n%s\n", io.Bold(fmt.Sprintf("waiting for your answer (asked %s)", relTime(now, askedAt(t)))))
 		for _, q := range openQuestions(t) {
@@ -100,4 +104,20 @@ func when(now, t time.Time) string {
 		return ""
 	}
 	return fmt.Sprintf("%s (%s)", t.UTC().Format(time.RFC3339), relTime(now, t))
+}
+
+// agentSettingsText is a task's own agent settings on one line, the
+// instructions left for their own section.
+func agentSettingsText(a *task.AgentSettings) string {
+	if a == nil {
+		return ""
+	}
+	var parts []string
+	for _, kv := range [][2]string{{"", a.Agent}, {"model ", a.Model}, {"timeout ", a.Timeout},
+		{"permission mode ", a.PermissionMode}, {"sandbox ", a.Sandbox}, {"in ", a.Dir}} {
+		if kv[1] != "" {
+			parts = append(parts, kv[0]+kv[1])
+		}
+	}
+	return strings.Join(parts, ", ")
 }

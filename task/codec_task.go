@@ -6,7 +6,7 @@ package task
 
 // cacheLayout names the shape of Task that the codec below writes. Caches
 // written for another shape are ignored and rebuilt.
-const cacheLayout uint64 = 0xb23cdc0092e2e37
+const cacheLayout uint64 = 0x9e4611ee000e66fc
 
 func encodeTask(e *enc, t *Task) {
 	e.str(t.ID)
@@ -29,6 +29,12 @@ func encodeTask(e *enc, t *Task) {
 	}
 	e.str(t.SessionID)
 	e.str(t.Agent)
+	e.bool(t.AgentSettings != nil)
+	if a := t.AgentSettings; a != nil {
+		for _, v := range []string{a.Agent, a.Model, a.Timeout, a.PermissionMode, a.Sandbox, a.System, a.Dir} {
+			e.str(v)
+		}
+	}
 	e.str(t.Summary)
 	e.str(t.Details)
 	e.strs(t.Issues)
@@ -128,6 +134,10 @@ func decodeTask(d *dec, t *Task, brief bool) bool {
 	}
 	t.SessionID = d.str()
 	t.Agent = d.str()
+	if d.bool() {
+		t.AgentSettings = &AgentSettings{Agent: d.str(), Model: d.str(), Timeout: d.str(), PermissionMode: d.str(),
+			Sandbox: d.str(), System: d.str(), Dir: d.str()}
+	}
 	t.Summary = d.str()
 	t.Details = d.str()
 	t.Issues = d.strs()

@@ -43,19 +43,31 @@ type WorktreeConfig struct {
 	Setup string   `yaml:"setup,omitempty" json:"setup,omitempty"` // shell command run in the worktree before the agent
 }
 
-// AgentConfig picks and tunes the coding agent the worker runs.
+// AgentConfig picks and tunes the coding agent the worker runs. Types and
+// a task's own agentSettings adjust it per task (see For).
 type AgentConfig struct {
-	Kind           string   `yaml:"kind,omitempty" json:"kind,omitempty"` // claude (default) or command
-	Binary         string   `yaml:"binary,omitempty" json:"binary,omitempty"`
-	Model          string   `yaml:"model,omitempty" json:"model,omitempty"`
-	PermissionMode string   `yaml:"permissionMode,omitempty" json:"permissionMode,omitempty"`
-	AllowedTools   []string `yaml:"allowedTools,omitempty" json:"allowedTools,omitempty"`
-	ExtraArgs      []string `yaml:"extraArgs,omitempty" json:"extraArgs,omitempty"`
-	Command        []string `yaml:"command,omitempty" json:"command,omitempty"` // argv for kind: command
-	Timeout        string   `yaml:"timeout,omitempty" json:"timeout,omitempty"`
+	Kind   string `yaml:"kind,omitempty" json:"kind,omitempty"` // claude (default), codex or command
+	Binary string `yaml:"binary,omitempty" json:"binary,omitempty"`
+	// Binaries name the program of each other agent kind a task type or
+	// a task may switch to, such as codex: /opt/codex/bin/codex.
+	Binaries       map[string]string `yaml:"binaries,omitempty" json:"binaries,omitempty"`
+	Model          string            `yaml:"model,omitempty" json:"model,omitempty"`
+	PermissionMode string            `yaml:"permissionMode,omitempty" json:"permissionMode,omitempty"`
+	AllowedTools   []string          `yaml:"allowedTools,omitempty" json:"allowedTools,omitempty"`
+	ExtraArgs      []string          `yaml:"extraArgs,omitempty" json:"extraArgs,omitempty"`
+	Command        []string          `yaml:"command,omitempty" json:"command,omitempty"` // argv for kind: command
+	Timeout        string            `yaml:"timeout,omitempty" json:"timeout,omitempty"`
 	// AllowGitWrites lets the agent run git commit, push, reset and the
 	// like, which bh bans by default: it commits and lands the work itself.
 	AllowGitWrites bool `yaml:"allowGitWrites,omitempty" json:"allowGitWrites,omitempty"`
+	// Sandbox is codex's sandbox mode (default workspace-write); Network
+	// lets its sandboxed commands reach the network.
+	Sandbox string `yaml:"sandbox,omitempty" json:"sandbox,omitempty"`
+	Network bool   `yaml:"network,omitempty" json:"network,omitempty"`
+	System  string `yaml:"system,omitempty" json:"system,omitempty"` // added to the agent's instructions
+	Dir     string `yaml:"dir,omitempty" json:"dir,omitempty"`       // the agent's working directory, relative to the repository
+	// Types tune the agent per task type, such as docs: {agent: codex}.
+	Types map[string]AgentSettings `yaml:"types,omitempty" json:"types,omitempty"`
 }
 
 // GateConfig holds the conditions that hold a completion for approval.

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -36,7 +38,10 @@ func decodeConfig(path string, b []byte, c *Config) error {
 		{[]string{"humanTimeout"}, checkDuration(c.HumanTimeout)},
 		{[]string{"agent", "timeout"}, checkDuration(c.Agent.Timeout)},
 		{[]string{"onTimeout"}, checkEmpty(c.OnTimeout, ValidOnTimeout)},
-		{[]string{"agent", "kind"}, checkKind(c.Agent.Kind)},
+		{[]string{"agent", "kind"}, checkOneOf(c.Agent.Kind, AgentKinds)},
+		{[]string{"agent", "permissionMode"}, checkOneOf(c.Agent.PermissionMode, PermissionModes)},
+		{[]string{"agent", "sandbox"}, checkOneOf(c.Agent.Sandbox, Sandboxes)},
+		{[]string{"agent", "dir"}, CheckAgentDir(c.Agent.Dir)},
 		{[]string{"workers"}, checkWorkers(c.Workers)},
 		{[]string{"land"}, ValidLand(c.Land)},
 		{[]string{"target"}, checkEmpty(c.Target, ValidBranch)},
@@ -45,7 +50,16 @@ func decodeConfig(path string, b []byte, c *Config) error {
 		{[]string{"remote"}, checkEmpty(c.Remote, validRemote)},
 	} {
 		if v.err != nil {
-			return fmt.Errorf("%s:%d: %s: %w", path, pathLine(&root, v.key...), strings.Join(v.key, "."), v.err)
+			return configError(path, &root, v.key, v.err)
+		}
+	}
+	for _, typ := range slices.Sorted(maps.Keys(c.Agent.Types)) {
+		key := []string{"agent", "types", typ}
+		if _, err := ParseType(typ); err != nil {
+			return configError(path, &root, key, err)
+		}
+		if k, err := c.Agent.Types[typ].Check(); err != nil {
+			return configError(path, &root, append(key, k), err)
 		}
 	}
 	for i, n := range c.Notify {
@@ -63,6 +77,11 @@ func validRemote(r string) error {
 		return fmt.Errorf("%q: want the name of a git remote, such as origin", r)
 	}
 	return nil
+}
+
+// configError names the file, the line and the key of a bad value.
+func configError(path string, root *yaml.Node, key []string, err error) error {
+	return fmt.Errorf("%s:%d: %s: %w", path, pathLine(root, key...), strings.Join(key, "."), err)
 }
 
 func checkEmpty(s string, f func(string) error) error {
@@ -85,13 +104,6 @@ func checkDuration(s string) error {
 	}
 	if d, err := time.ParseDuration(s); err != nil || d <= 0 {
 		return fmt.Errorf("%q: want a positive duration such as 30m or 24h", s)
-	}
-	return nil
-}
-
-func checkKind(k string) error {
-	if k != "" && k != "claude" && k != "command" {
-		return fmt.Errorf("%q: want claude or command", k)
 	}
 	return nil
 }

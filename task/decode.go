@@ -80,6 +80,15 @@ func Decode(path string, b []byte, id string) (*Task, error) {
 			return nil, bad("size", err.Error())
 		}
 	}
+	if a := t.AgentSettings; a != nil {
+		if key, err := a.Check(); err != nil {
+			return nil, &FileError{Path: path, Line: pathLine(m, "agentSettings", key),
+				Msg: "agentSettings." + key + ": " + err.Error(), Tip: "fix it with bh edit, or by hand"}
+		}
+		if a.Empty() {
+			t.AgentSettings = nil
+		}
+	}
 	t.tidy()
 	return &t, nil
 }

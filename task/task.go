@@ -30,12 +30,15 @@ type Task struct {
 	// Questions holds every typed question of the current and past rounds.
 	Questions []Question `yaml:"questions,omitempty" json:"questions,omitempty"`
 
-	SessionID string   `yaml:"sessionId,omitempty" json:"sessionId,omitempty"`
-	Agent     string   `yaml:"agent,omitempty" json:"agent,omitempty"`
-	Summary   string   `yaml:"summary,omitempty" json:"summary,omitempty"`
-	Details   string   `yaml:"details,omitempty" json:"details,omitempty"`
-	Issues    []string `yaml:"issues,omitempty" json:"issues,omitempty"`
-	Lease     *Lease   `yaml:"lease,omitempty" json:"lease,omitempty"`
+	SessionID string `yaml:"sessionId,omitempty" json:"sessionId,omitempty"`
+	Agent     string `yaml:"agent,omitempty" json:"agent,omitempty"` // the agent that worked on it
+	// AgentSettings choose and tune the agent for this task, over the
+	// config's (bh add --agent codex --model ...).
+	AgentSettings *AgentSettings `yaml:"agentSettings,omitempty" json:"agentSettings,omitempty"`
+	Summary       string         `yaml:"summary,omitempty" json:"summary,omitempty"`
+	Details       string         `yaml:"details,omitempty" json:"details,omitempty"`
+	Issues        []string       `yaml:"issues,omitempty" json:"issues,omitempty"`
+	Lease         *Lease         `yaml:"lease,omitempty" json:"lease,omitempty"`
 
 	// Human-in-the-loop policy; empty means the config's default.
 	Gate         string `yaml:"gate,omitempty" json:"gate,omitempty"`

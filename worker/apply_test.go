@@ -148,4 +148,9 @@ func TestUnknownAgentKindIsAnError(t *testing.T) {
 	if r, err := NewRunner(task.AgentConfig{}, nil); err != nil || r == nil {
 		t.Fatalf("default runner: %v", err)
 	}
+	if r, err := NewRunner(task.AgentConfig{Kind: "codex"}, nil); err != nil {
+		t.Fatalf("codex runner: %v", err)
+	} else if _, ok := r.(*agent.Codex); !ok {
+		t.Fatalf("codex runner is a %T", r)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 
 	"github.com/bh-tracker/bh/agent"
@@ -31,7 +32,7 @@ func Continuable(t *task.Task) error {
 }
 
 // Continue hands a waiting, blocked or failed task's agent session to the
-// human (bh continue): claude --resume <session> in the task's worktree,
+// human (bh continue): claude --resume <session> (codex resume <thread>) in the task's worktree,
 // attached to the terminal. When the human leaves it, the task goes back
 // to open and the worker resumes the same session for its result.
 func Continue(ctx context.Context, s *task.Store, id string, term Terminal, opt Options) error {
@@ -49,9 +50,16 @@ func Continue(ctx context.Context, s *task.Store, id string, term Terminal, opt 
 	if t.SessionID == "" || !sessionRan(t) {
 		return fmt.Errorf("%s has no agent session to continue", id)
 	}
-	binary := "claude"
-	if s.Config.Agent.Kind == "" || s.Config.Agent.Kind == "claude" {
-		binary = firstOf(s.Config.Agent.Binary, binary)
+	// The agent that ran the session takes it over: claude --resume, or
+	// codex resume for a codex thread.
+	cfg := s.Config.Agent.For(t)
+	kind, resumeArgs := "claude", []string{"--resume", t.SessionID}
+	if t.Agent == "codex" {
+		kind, resumeArgs = "codex", []string{"resume", t.SessionID}
+	}
+	binary := kind
+	if firstOf(cfg.Kind, "claude") == kind {
+		binary = firstOf(cfg.Binary, binary)
 	}
 	if _, err := agent.Check(ctx, binary); err != nil {
 		return err
@@ -61,18 +69,22 @@ func Continue(ctx context.Context, s *task.Store, id string, term Terminal, opt 
 	if err != nil {
 		return err
 	}
-	req := agent.Request{Dir: wt, SessionID: t.SessionID, Env: []string{"BH_TASK_ID=" + id, "BH_WORKTREE=" + wt}}
-	if t.Agent == "claude" { // its session lives in a file bh can check and put back
+	req := agent.Request{Dir: filepath.Join(wt, cfg.Dir), SessionID: t.SessionID,
+		Env: []string{"BH_TASK_ID=" + id, "BH_WORKTREE=" + wt}}
+	switch t.Agent { // sessions that live in files bh can check and put back
+	case "claude":
 		w.runner = agent.NewClaude(agent.ClaudeConfig{Binary: binary})
+	case "codex":
+		w.runner = agent.NewCodex(agent.CodexConfig{Binary: binary})
 	}
-	if !w.restoreSession(id, req) {
+	if !restoreSession(s, w.runner, id, req) {
 		return fmt.Errorf("%s: the agent's session %s cannot be found or restored", id, t.SessionID)
 	}
-	cmd := exec.CommandContext(ctx, binary, "--resume", t.SessionID)
-	cmd.Dir, cmd.Stdin, cmd.Stdout, cmd.Stderr = wt, term.In, term.Out, term.Err
+	cmd := exec.CommandContext(ctx, binary, resumeArgs...)
+	cmd.Dir, cmd.Stdin, cmd.Stdout, cmd.Stderr = req.Dir, term.In, term.Out, term.Err
 	cmd.Env = append(os.Environ(), req.Env...)
 	runErr := cmd.Run()
-	w.keepSession(&run{t: t, session: t.SessionID}, req)
+	w.keepSession(&run{t: t, session: t.SessionID, runner: w.runner}, req)
 	var ee *exec.ExitError
 	if runErr != nil && !errors.As(runErr, &ee) {
 		return fmt.Errorf("continue %s: %w", id, runErr)

@@ -2,8 +2,11 @@ package worker
 
 import (
 	"context"
-
 	"errors"
+	"fmt"
+
+	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/task"
 )
 
 // PreflightError is a worker that cannot work here at all: no agent
@@ -15,7 +18,15 @@ type PreflightError struct {
 }
 
 func (e *PreflightError) Error() string { return e.Err.Error() }
-func (e *PreflightError) Hint() string  { return e.Advice }
+
+// Hint is the advice, else the wrapped error's own (an agent's CheckError).
+func (e *PreflightError) Hint() string {
+	var h interface{ Hint() string }
+	if e.Advice == "" && errors.As(e.Err, &h) {
+		return h.Hint()
+	}
+	return e.Advice
+}
 func (e *PreflightError) Unwrap() error { return e.Err }
 
 // preflighter is a runner that can check its agent before any run.
@@ -26,9 +37,15 @@ type preflighter interface {
 // preflight checks what every run needs: the agent (its binary and
 // version), git's identity for the commits, and a target branch.
 func (w *worker) preflight(ctx context.Context) error {
-	if p, ok := w.runner.(preflighter); ok {
-		if _, err := p.Preflight(ctx); err != nil {
-			return &PreflightError{Err: err}
+	runners, err := w.agentsInUse()
+	if err != nil {
+		return err
+	}
+	for _, r := range runners {
+		if p, ok := r.(preflighter); ok {
+			if _, err := p.Preflight(ctx); err != nil {
+				return &PreflightError{Err: err}
+			}
 		}
 	}
 	if !w.repo.HasIdentity() {
@@ -45,4 +62,36 @@ func (w *worker) preflight(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// agentsInUse are the runners the worker may need: the config's agent, and
+// each other one a task type or an unfinished task asks for, once each.
+func (w *worker) agentsInUse() ([]agent.Runner, error) {
+	if w.opt.Runner != nil {
+		return []agent.Runner{w.runner}, nil
+	}
+	tasks, _, err := w.s.ListBrief()
+	if err != nil {
+		return nil, err
+	}
+	for typ := range w.s.Config.Agent.Types {
+		tasks = append(tasks, &task.Task{Type: task.Type(typ), State: task.Open})
+	}
+	runners := []agent.Runner{w.runner}
+	seen := map[string]bool{agentName(w.s.Config.Agent) + " " + w.s.Config.Agent.Binary: true}
+	for _, t := range tasks {
+		if t.State == task.Closed {
+			continue
+		}
+		cfg := w.s.Config.Agent.For(t)
+		if key := agentName(cfg) + " " + cfg.Binary; !seen[key] {
+			seen[key] = true
+			r, err := NewRunner(cfg, nil)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", t.ID, err)
+			}
+			runners = append(runners, r)
+		}
+	}
+	return runners, nil
 }

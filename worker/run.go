@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
@@ -25,6 +27,9 @@ type run struct {
 	restored string // the snapshot a recreated worktree was restored from
 	head     string // the branch's tip when the agent started, to tell if it moved it
 	started  time.Time
+	runner   agent.Runner     // the agent this task runs with
+	agent    string           // its name, recorded on the task
+	cfg      task.AgentConfig // the config's agent as t's type and settings adjust it
 }
 
 // work runs the agent on a claimed task in its worktree and ends the run.
@@ -46,6 +51,10 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 		return w.end(r, e) // a human's answer settles it: no agent runs
 	}
 	resume := sessionRan(t)
+	var err error
+	if r.runner, r.agent, r.cfg, err = w.runnerFor(t); err != nil {
+		return w.release(t.ID, err)
+	}
 	prompt, err := Prompt(w.s, t, resume)
 	if err != nil {
 		return w.release(t.ID, err)
@@ -54,7 +63,7 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 		prompt += conflictPrompt(r)
 	}
 	r.prompt = prompt
-	if resume && !w.restoreSession(t.ID, agent.Request{Dir: r.wt.Path, SessionID: t.SessionID, Env: w.agentEnv(r)}) {
+	if resume && !restoreSession(w.s, r.runner, t.ID, agent.Request{Dir: r.dir(), SessionID: t.SessionID, Env: w.agentEnv(r)}) {
 		if err := w.freshSession(r, t.SessionID); errors.Is(err, errNotOurs) {
 			return w.end(r, lostEnding(r))
 		} else if err != nil {
@@ -75,22 +84,23 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	ctx, cancel := context.WithCancel(kill)
 	defer cancel()
 	stopBeat := w.heartbeat(t.ID, cancel)
-	req := agent.Request{Prompt: r.prompt, Dir: r.wt.Path, SessionID: r.session, Resume: resume, TaskID: t.ID,
+	req := agent.Request{Prompt: r.prompt, Dir: r.dir(), SessionID: r.session, Resume: resume, TaskID: t.ID,
 		Env: w.agentEnv(r), Timeout: w.opt.Timeout, Started: w.started(r), Name: "bh " + t.ID + ": " + t.Title,
-		AllowTools: grantedTools(r.t), Step: func(step string) { w.step(t.ID, step) }}
+		AllowTools: grantedTools(r.t), Step: func(step string) { w.step(t.ID, step) }, Session: w.named(r)}
 	if req.System, err = Contract(w.s, r.t); err != nil {
 		w.warnf("%s: %v", t.ID, err)
 	}
+	req.System = strings.TrimSpace(req.System + "\n\n" + r.cfg.System)
 	log := w.openLog(r)
 	req.Live = log.writer()
 	r.head, _ = w.repo.BranchTip(r.j.Branch)
-	out, runErr := w.runAgent(ctx, req)
+	out, runErr := w.runAgent(ctx, r.runner, req)
 	if errors.Is(runErr, agent.ErrNoResult) && ctx.Err() == nil {
 		// Prose without the result object: one more turn in the same session asks for it.
 		w.step(t.ID, "asking for the missing result object")
 		nudge := req
-		nudge.Prompt, nudge.Resume = prompts.Nudge(t.ID, t.Title), true
-		if out, runErr = w.runAgent(ctx, nudge); out != nil && out.SessionID != "" {
+		nudge.Prompt, nudge.Resume, nudge.SessionID = prompts.Nudge(t.ID, t.Title), true, r.session
+		if out, runErr = w.runAgent(ctx, r.runner, nudge); out != nil && out.SessionID != "" {
 			r.session = out.SessionID
 		}
 	}
@@ -137,13 +147,13 @@ func (w *worker) started(r *run) func(int) {
 }
 
 // runAgent runs the agent under the kill context and the worker's timeout.
-func (w *worker) runAgent(kill context.Context, req agent.Request) (*agent.Outcome, error) {
+func (w *worker) runAgent(kill context.Context, runner agent.Runner, req agent.Request) (*agent.Outcome, error) {
 	if w.opt.Timeout <= 0 {
-		return w.runner.Run(kill, req)
+		return runner.Run(kill, req)
 	}
 	ctx, cancel := context.WithTimeout(kill, w.opt.Timeout)
 	defer cancel()
-	out, err := w.runner.Run(ctx, req)
+	out, err := runner.Run(ctx, req)
 	if err != nil && kill.Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		re := &agent.RunError{Reason: fmt.Sprintf("the agent timed out after %s", w.opt.Timeout), ExitCode: -1, Err: err}
 		var inner *agent.RunError
@@ -167,10 +177,10 @@ func (w *worker) begin(r *run) (*task.Task, error) {
 			t.Record(at, task.Event{Kind: task.EventUnparked, By: w.opt.Name, Commit: r.restored,
 				Text: "worktree recreated at " + r.j.Worktree + " from " + ParkRef(t.ID)})
 		}
-		if t.SessionID == "" {
+		if _, names := r.runner.(sessionNamer); t.SessionID == "" && !names {
 			t.SessionID = uuid.NewString()
 		}
-		t.Agent = w.agent
+		t.Agent = r.agent
 		t.Record(at, task.Event{Kind: task.EventRunStarted, By: w.opt.Name, Session: t.SessionID})
 		return nil
 	})
@@ -182,6 +192,31 @@ func (w *worker) begin(r *run) (*task.Task, error) {
 	}
 	return t, nil
 }
+
+// sessionNamer is an agent that names its sessions itself (codex's
+// threads): a task gets its session id from the agent's first run.
+type sessionNamer interface{ NamesSessions() bool }
+
+// named writes down the session the agent names as soon as it does, so
+// that a run cut short still resumes it.
+func (w *worker) named(r *run) func(string) {
+	return func(id string) {
+		r.session = id
+		if _, err := w.s.Update(r.t.ID, func(t *task.Task) error {
+			if !w.owns(t) {
+				return errNotOurs
+			}
+			t.SessionID = id
+			return nil
+		}); err != nil && !errors.Is(err, errNotOurs) {
+			w.warnf("%s: keep the agent's session id: %v", r.t.ID, err)
+		}
+	}
+}
+
+// dir is the agent's working directory: the worktree, or the directory
+// inside it the task's settings name.
+func (r *run) dir() string { return filepath.Join(r.wt.Path, r.cfg.Dir) }
 
 // askedOutcome is the run's outcome once the agent asked through bh's MCP
 // server: needs_input with those questions, its own summary kept.

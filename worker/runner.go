@@ -42,19 +42,45 @@ func NewRunner(cfg task.AgentConfig, mcp *agent.MCPServer) (agent.Runner, error)
 		return agent.NewClaude(agent.ClaudeConfig{Binary: cfg.Binary, Model: cfg.Model,
 			PermissionMode: cfg.PermissionMode, AllowedTools: cfg.AllowedTools, ExtraArgs: cfg.ExtraArgs,
 			Timeout: timeout, MCP: mcp, AllowGitWrites: cfg.AllowGitWrites}), nil
+	case "codex":
+		return agent.NewCodex(agent.CodexConfig{Binary: cfg.Binary, Model: cfg.Model, Sandbox: cfg.Sandbox,
+			Network: cfg.Network, ExtraArgs: cfg.ExtraArgs, Timeout: timeout, MCP: mcp}), nil
 	case "command":
 		if len(cfg.Command) == 0 {
 			return nil, fmt.Errorf("agent kind command needs a command: list in .bh/config.yaml")
 		}
 		return agent.NewCommand(agent.CommandConfig{Argv: cfg.Command, Timeout: timeout}), nil
 	}
-	return nil, fmt.Errorf("unknown agent kind %q (want claude or command)", cfg.Kind)
+	return nil, fmt.Errorf("unknown agent kind %q (want claude, codex or command)", cfg.Kind)
+}
+
+// runnerFor is the agent t runs with, and its name: the worker's own
+// runner when the caller gave one, else the config's agent as t's type
+// and t's own settings adjust it.
+func (w *worker) runnerFor(t *task.Task) (agent.Runner, string, task.AgentConfig, error) {
+	cfg := w.s.Config.Agent.For(t)
+	if w.opt.Runner != nil {
+		return w.opt.Runner, w.agent, cfg, nil
+	}
+	r, err := NewRunner(cfg, w.mcp())
+	return r, agentName(cfg), cfg, err
+}
+
+// mcp is bh's MCP server for the agent to start.
+func (w *worker) mcp() *agent.MCPServer {
+	if w.opt.MCP != nil {
+		return w.opt.MCP
+	}
+	return MCPCommand()
 }
 
 // agentName is what the task records as the agent that worked on it.
 func agentName(cfg task.AgentConfig) string {
-	if cfg.Kind == "command" && len(cfg.Command) > 0 {
+	switch {
+	case cfg.Kind == "command" && len(cfg.Command) > 0:
 		return "command:" + cfg.Command[0]
+	case cfg.Kind == "codex":
+		return "codex"
 	}
 	return "claude"
 }

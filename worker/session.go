@@ -26,7 +26,7 @@ func sessionCopy(s *task.Store, id, session string) string {
 
 // keepSession copies the session's transcript after a run.
 func (w *worker) keepSession(r *run, req agent.Request) {
-	sf, ok := w.runner.(sessionFiler)
+	sf, ok := r.runner.(sessionFiler)
 	if c := w.s.Config.CaptureTranscript; !ok || r.session == "" || c != nil && !*c {
 		return
 	}
@@ -39,8 +39,8 @@ func (w *worker) keepSession(r *run, req agent.Request) {
 
 // restoreSession makes sure the agent has req's session to resume: its
 // own file, or else bh's copy put back in its place. false: neither exists.
-func (w *worker) restoreSession(id string, req agent.Request) bool {
-	sf, ok := w.runner.(sessionFiler)
+func restoreSession(s *task.Store, runner agent.Runner, id string, req agent.Request) bool {
+	sf, ok := runner.(sessionFiler)
 	if !ok {
 		return true // sessions the agent keeps its own way: its resume tells
 	}
@@ -48,7 +48,7 @@ func (w *worker) restoreSession(id string, req agent.Request) bool {
 	if _, err := os.Stat(path); err == nil {
 		return true
 	}
-	return copyOver(sessionCopy(w.s, id, req.SessionID), path) == nil
+	return copyOver(sessionCopy(s, id, req.SessionID), path) == nil
 }
 
 // freshSession replaces a session that cannot be resumed: a new one, whose

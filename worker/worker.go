@@ -27,8 +27,8 @@ import (
 type worker struct {
 	s        *task.Store
 	repo     *repo.Repo
-	runner   agent.Runner
-	agent    string // recorded on the task as who did the work
+	runner   agent.Runner // the config's agent; a task may run another (runnerFor)
+	agent    string       // recorded on the task as who did the work
 	opt      Options
 	notifier *notify.Notifier
 	wt       *watcher
@@ -105,11 +105,7 @@ func newWorker(s *task.Store, opt Options) (*worker, error) {
 	opt.defaults(s.Config)
 	w := &worker{s: s, opt: opt, runner: opt.Runner, agent: "custom", active: map[string]bool{}}
 	if w.runner == nil {
-		m := opt.MCP
-		if m == nil {
-			m = MCPCommand()
-		}
-		r, err := NewRunner(s.Config.Agent, m)
+		r, err := NewRunner(s.Config.Agent, w.mcp())
 		if err != nil {
 			return nil, err
 		}

@@ -19,40 +19,50 @@ import (
 // ClaudeVersion is the Claude Code release the tests are written against.
 const ClaudeVersion = "2.1.330"
 
-var install struct {
-	once sync.Once
-	path string
-	err  error
+// tool is an npm-installed agent CLI the tests run for real.
+type tool struct {
+	name, pkg, version string
+	envVar             string // overrides the install with a binary of the developer's
+	once               sync.Once
+	path               string
+	err                error
 }
+
+var claude = &tool{name: "claude", pkg: "@anthropic-ai/claude-code", version: ClaudeVersion, envVar: "BH_CLAUDE_BIN"}
 
 // Claude returns the absolute path of the real claude binary: $BH_CLAUDE_BIN
 // when set, else <module root>/.cache/claude, installed there with npm on
 // first use. Failing to install fails the test: CI must run these tests.
 func Claude(t testing.TB) string {
 	t.Helper()
-	install.once.Do(func() { install.path, install.err = findClaude() })
-	if install.err != nil {
-		t.Fatalf("fakeapi: %v", install.err)
-	}
-	return install.path
+	return claude.bin(t)
 }
 
-func findClaude() (string, error) {
-	if bin := os.Getenv("BH_CLAUDE_BIN"); bin != "" {
+func (tl *tool) bin(t testing.TB) string {
+	t.Helper()
+	tl.once.Do(func() { tl.path, tl.err = tl.find() })
+	if tl.err != nil {
+		t.Fatalf("fakeapi: %v", tl.err)
+	}
+	return tl.path
+}
+
+func (tl *tool) find() (string, error) {
+	if bin := os.Getenv(tl.envVar); bin != "" {
 		abs, err := filepath.Abs(bin)
 		if err != nil {
-			return "", fmt.Errorf("BH_CLAUDE_BIN: %w", err)
+			return "", fmt.Errorf("%s: %w", tl.envVar, err)
 		}
-		return abs, checkClaude(abs, "")
+		return abs, checkVersion(abs, "")
 	}
 	root, err := moduleRoot()
 	if err != nil {
 		return "", err
 	}
 	cache := filepath.Join(root, ".cache")
-	prefix := filepath.Join(cache, "claude")
-	bin := filepath.Join(prefix, "node_modules", ".bin", "claude")
-	if checkClaude(bin, ClaudeVersion) == nil {
+	prefix := filepath.Join(cache, tl.name)
+	bin := filepath.Join(prefix, "node_modules", ".bin", tl.name)
+	if checkVersion(bin, tl.version) == nil {
 		return bin, nil
 	}
 	if err := os.MkdirAll(cache, 0o755); err != nil {
@@ -60,32 +70,32 @@ func findClaude() (string, error) {
 	}
 	// Test binaries of several packages run at once; one installs, the
 	// others wait and then find it installed.
-	lock := flock.New(filepath.Join(cache, "claude.lock"))
+	lock := flock.New(filepath.Join(cache, tl.name+".lock"))
 	if err := lock.Lock(); err != nil {
 		return "", fmt.Errorf("lock %s: %w", lock.Path(), err)
 	}
 	defer lock.Unlock()
-	if checkClaude(bin, ClaudeVersion) == nil {
+	if checkVersion(bin, tl.version) == nil {
 		return bin, nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "npm", "install", "--prefix", prefix, "--no-audit", "--no-fund",
-		"@anthropic-ai/claude-code@"+ClaudeVersion)
+		tl.pkg+"@"+tl.version)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return "", fmt.Errorf("install claude: npm install: %w\n%s", err, out)
+		return "", fmt.Errorf("install %s: npm install: %w\n%s", tl.name, err, out)
 	}
-	if err := checkClaude(bin, ClaudeVersion); err != nil {
-		return "", fmt.Errorf("install claude: %w\nnpm output:\n%s", err, out)
+	if err := checkVersion(bin, tl.version); err != nil {
+		return "", fmt.Errorf("install %s: %w\nnpm output:\n%s", tl.name, err, out)
 	}
 	return bin, nil
 }
 
-// checkClaude runs --version, which fails on the stub npm leaves when the
+// checkVersion runs --version, which fails on the stub npm leaves when the
 // native binary's postinstall step did not run. An empty want accepts any
-// version, for a binary the developer chose with BH_CLAUDE_BIN.
-func checkClaude(bin, want string) error {
+// version, for a binary the developer chose.
+func checkVersion(bin, want string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var out bytes.Buffer

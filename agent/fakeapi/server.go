@@ -38,18 +38,42 @@ func New(t testing.TB, script Script) *Server {
 		script = func(*Request) Turn { return Reply(Text("ok")) }
 	}
 	s := &Server{t: t, script: script, closed: make(chan struct{})}
+	s.http = serveLocal(t, s.serve, s.closed)
+	s.URL = s.http.URL
+	return s
+}
+
+// serveLocal serves h on 127.0.0.1 until the test ends, closing closed
+// first so that delayed turns end.
+func serveLocal(t testing.TB, h http.HandlerFunc, closed chan struct{}) *httptest.Server {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("fakeapi: listen: %v", err)
 	}
-	s.http = &httptest.Server{Listener: ln, Config: &http.Server{Handler: http.HandlerFunc(s.serve)}}
-	s.http.Start()
-	s.URL = s.http.URL
+	srv := &httptest.Server{Listener: ln, Config: &http.Server{Handler: h}}
+	srv.Start()
 	t.Cleanup(func() {
-		close(s.closed)
-		s.http.Close()
+		close(closed)
+		srv.Close()
 	})
-	return s
+	return srv
+}
+
+// delay holds a turn back for its Delay; false when the client hung up or
+// the server closed meanwhile (then fail answers, if the client still waits).
+func (turn Turn) delay(r *http.Request, closed <-chan struct{}, fail func()) bool {
+	if turn.Delay <= 0 {
+		return true
+	}
+	select {
+	case <-time.After(turn.Delay):
+		return true
+	case <-r.Context().Done():
+	case <-closed:
+		fail()
+	}
+	return false
 }
 
 // Requests returns the main-conversation requests received so far, in order.
@@ -124,15 +148,10 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *Request) {
 		s.mu.Unlock()
 		turn = Reply(Text("ok"))
 	}
-	if turn.Delay > 0 {
-		select {
-		case <-time.After(turn.Delay):
-		case <-r.Context().Done():
-			return
-		case <-s.closed:
-			writeError(w, http.StatusServiceUnavailable, "api_error", "fakeapi: server closed")
-			return
-		}
+	if !turn.delay(r, s.closed, func() {
+		writeError(w, http.StatusServiceUnavailable, "api_error", "fakeapi: server closed")
+	}) {
+		return
 	}
 	if turn.Status != 0 {
 		writeError(w, turn.Status, turn.ErrType, turn.ErrMsg)

@@ -1,0 +1,161 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// CodexConfig configures the Codex CLI adapter.
+type CodexConfig struct {
+	Binary string // default "codex", looked up on PATH
+	Model  string // -m; empty keeps codex's default
+	// Sandbox is codex's sandbox_mode: read-only, workspace-write (the
+	// default) or danger-full-access.
+	Sandbox string
+	// Network lets sandboxed commands reach the network, which
+	// workspace-write forbids by default.
+	Network   bool
+	ExtraArgs []string      // codex exec flags, placed before bh's prompt
+	Timeout   time.Duration // default for requests without their own; 0 means none
+	// MCP is bh's MCP server, offered to codex as the "bh" server so that
+	// the model can ask the human through ask_human; nil runs without it.
+	MCP *MCPServer
+}
+
+// Codex runs the Codex CLI non-interactively (codex exec --json), starting
+// a thread or resuming one. The thread's id comes from codex itself, in the
+// first event of its stream (thread.started); Outcome.SessionID carries it
+// and Request.Session is told as soon as it is known.
+type Codex struct {
+	cfg   CodexConfig
+	grace time.Duration // SIGTERM to SIGKILL; tests shorten it
+}
+
+// NewCodex returns a Runner for the Codex CLI.
+func NewCodex(cfg CodexConfig) *Codex {
+	if cfg.Binary == "" {
+		cfg.Binary = "codex"
+	}
+	if cfg.Sandbox == "" {
+		cfg.Sandbox = "workspace-write"
+	}
+	return &Codex{cfg: cfg}
+}
+
+// Args is codex's command line for req, with the output schema and the
+// last message in the given files. Every flag goes before "resume", whose
+// own parser refuses most of them (-s among them: the sandbox is set with
+// -c instead). The prompt comes on stdin ("-").
+func (c *Codex) Args(req Request, schemaFile, lastFile string) []string {
+	args := []string{"exec", "--json", "--color", "never", "--output-schema", schemaFile, "-o", lastFile,
+		"-c", "sandbox_mode=" + tomlString(c.cfg.Sandbox),
+		"-c", fmt.Sprintf("sandbox_workspace_write.network_access=%t", c.cfg.Network),
+		// bh is not at the terminal to approve a command: a denied one is
+		// reported to the model, which can ask the human through bh.
+		"-c", `approval_policy="never"`}
+	if c.cfg.Model != "" {
+		args = append(args, "-m", c.cfg.Model)
+	}
+	if m := c.cfg.MCP; m != nil {
+		env := map[string]string{"BH_TASK_ID": req.TaskID}
+		for k, v := range m.Env {
+			env[k] = v
+		}
+		cmd, _ := json.Marshal(m.Command)
+		margs, _ := json.Marshal(m.Args)
+		args = append(args, "-c", "mcp_servers.bh.command="+string(cmd), "-c", "mcp_servers.bh.args="+string(margs),
+			"-c", "mcp_servers.bh.env="+tomlTable(env))
+	}
+	args = append(args, c.cfg.ExtraArgs...)
+	if req.Resume {
+		args = append(args, "resume", req.SessionID)
+	}
+	return append(args, "-")
+}
+
+// prompt is what codex reads on stdin. Codex has no flag to append to its
+// system prompt, and a resumed thread keeps the instructions it started
+// with, so the contract leads the prompt on every run, resumes included.
+func (c *Codex) prompt(req Request) string {
+	if req.System == "" {
+		return req.Prompt
+	}
+	return req.System + "\n\n" + req.Prompt
+}
+
+// Run runs codex once in req.Dir.
+func (c *Codex) Run(ctx context.Context, req Request) (*Outcome, error) {
+	if req.Resume && req.SessionID == "" {
+		return nil, runErrorf(nil, "codex: no thread to resume")
+	}
+	tmp, err := os.MkdirTemp("", "bh-codex-")
+	if err != nil {
+		return nil, runErrorf(err, "codex: %v", err)
+	}
+	defer os.RemoveAll(tmp)
+	schemaFile, lastFile := filepath.Join(tmp, "schema.json"), filepath.Join(tmp, "last-message.txt")
+	if err := os.WriteFile(schemaFile, []byte(StrictSchema), 0o600); err != nil {
+		return nil, runErrorf(err, "codex: %v", err)
+	}
+	env := append([]string{"BH_TASK_ID=" + req.TaskID}, req.Env...)
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	refused := func() { cancel(errRefused) }
+	p := proc{argv: append([]string{c.cfg.Binary}, c.Args(req, schemaFile, lastFile)...), dir: req.Dir, env: env,
+		stdin: c.prompt(req), timeout: timeoutOf(req, c.cfg.Timeout), grace: c.grace, started: req.Started,
+		live: liveOf(req, refused)}
+	res, err := p.run(ctx)
+	if errors.Is(context.Cause(ctx), errRefused) {
+		return nil, &RunError{Reason: "codex: the API refuses the credentials (401)", Raw: res.stdout,
+			Stderr: res.stderr, ExitCode: -1, Err: errRefused, Outage: OutageAuth}
+	}
+	if err != nil {
+		return nil, err
+	}
+	last, _ := os.ReadFile(lastFile)
+	out, err := ParseCodex(res.stdout, last)
+	if err != nil {
+		var re *RunError
+		if errors.As(err, &re) {
+			re.Stderr, re.ExitCode = res.stderr, res.exitCode
+			if res.exitCode != 0 && re.Outage == "" && !errors.Is(err, ErrCodexReported) {
+				re.Reason = res.exitError().Reason
+			}
+		}
+		return nil, err
+	}
+	if res.exitCode != 0 {
+		re := res.exitError()
+		re.ExitCode, re.Stderr = res.exitCode, res.stderr
+		return nil, re
+	}
+	out.Stderr, out.Duration = res.stderr, res.duration
+	return out, nil
+}
+
+// tomlString quotes s for a -c value: JSON's string escapes are TOML's.
+func tomlString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// tomlTable is an inline TOML table of string values, keys sorted.
+func tomlTable(m map[string]string) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, tomlString(k)+" = "+tomlString(m[k]))
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// NamesSessions reports that codex names its threads itself: a first run
+// has no session id to give it.
+func (c *Codex) NamesSessions() bool { return true }
