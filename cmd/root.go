@@ -109,6 +109,7 @@ func newRootCmd(f *Factory) *cobra.Command {
 		newCmdMergeFile(f, nil),
 		newCmdInbox(f, nil),
 		newCmdSync(f, nil),
+		newCmdDoctor(f, nil),
 		newCmdDemo(f, nil),
 		newCmdCompletion(f),
 	)

@@ -28,6 +28,7 @@ type Finding struct {
 	Subject string `json:"subject,omitempty"` // the task, ref, file or path it is about
 	Message string `json:"message"`
 	Fix     string `json:"fix,omitempty"` // what --fix does (or did), else what a human must do
+	Fixable bool   `json:"fixable"`       // bh doctor --fix repairs it
 }
 
 // Report is what bh doctor found, in the order it checked.
@@ -35,16 +36,19 @@ type Report struct {
 	Findings []Finding `json:"findings"`
 }
 
-// Problems counts the findings left for a human.
-func (r Report) Problems() int {
+// Count counts the findings of a status.
+func (r Report) Count(status string) int {
 	n := 0
 	for _, f := range r.Findings {
-		if f.Status == DoctorWarn || f.Status == DoctorError {
+		if f.Status == status {
 			n++
 		}
 	}
 	return n
 }
+
+// Problems counts the findings left for a human.
+func (r Report) Problems() int { return r.Count(DoctorWarn) + r.Count(DoctorError) }
 
 // doctor is one run of Doctor.
 type doctor struct {
@@ -129,6 +133,7 @@ func workerRunning(dir string) (*Holder, error) {
 // found records a finding, and with --fix carries out repair first: a
 // finding repaired becomes fixed, one whose repair failed says why.
 func (d *doctor) found(f Finding, repair func() error) {
+	f.Fixable = repair != nil
 	if d.fix && repair != nil {
 		if err := repair(); err != nil {
 			f.Status, f.Message = DoctorError, f.Message+"; the fix failed: "+err.Error()

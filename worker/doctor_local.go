@@ -144,7 +144,7 @@ func (d *doctor) checkLocks() error {
 	if tmp := d.s.StaleTemp(strayAge); len(tmp) > 0 {
 		found = true
 		d.found(Finding{Check: "locks", Status: DoctorWarn, Subject: ".bh/tmp",
-			Message: fmt.Sprintf("%d temp files left by writes a killed bh process cut short", len(tmp)),
+			Message: fmt.Sprintf("%d temp file(s) left by writes a killed bh process cut short", len(tmp)),
 			Fix:     "remove them"}, func() error { d.s.CleanTemp(strayAge); return nil })
 	}
 	if !found {
