@@ -94,8 +94,8 @@ func (d *doctor) inStep() error {
 
 // checkClaims reads the remote's claims as just fetched: a claim this
 // clone holds for a task not in progress here is released, one of a task
-// that exists nowhere is deleted (compare-and-swap: only as it was read),
-// and a held claim that ran out is named.
+// that exists nowhere is deleted once no one holds it (compare-and-swap:
+// only as it was read), and a held claim that ran out is named.
 func (d *doctor) checkClaims() error {
 	if !d.online {
 		return nil
@@ -123,9 +123,11 @@ func (d *doctor) checkClaims() error {
 		held, t := cl.State == ClaimHeld, d.tasks[id]
 		ranOut := d.clock().After(cl.Expires)
 		switch {
-		case t == nil && d.missing(id) && held && !ranOut:
+		case t == nil && d.missing(id) && held:
+			// Its holder may yet push the task, or renew: only a human
+			// knows that machine is gone for good.
 			f.Message = "held by " + cl.describe() + ", for a task that exists neither here nor on " + d.remote
-			f.Fix = "none yet: once it runs out, bh doctor --fix deletes it"
+			f.Fix = "if " + cl.Host + " is gone for good: git push " + d.remote + " :" + ClaimRef(id)
 			d.found(f, nil)
 		case t == nil && d.missing(id):
 			f.Message = fmt.Sprintf("%s, for a task that exists neither here nor on %s", cl.State, d.remote)

@@ -147,7 +147,7 @@ func TestDoctorNeverRewritesBrokenFilesOrCycles(t *testing.T) {
 	if f := finding(t, rep, "store", ".bh/tasks/tm-bad1.yaml"); f.Status != DoctorError || f.Fixable {
 		t.Fatalf("malformed file: %+v", f)
 	}
-	if f := finding(t, rep, "store", a.ID); f.Status != DoctorWarn {
+	if f := finding(t, rep, "store", min(a.ID, b.ID)); f.Status != DoctorWarn {
 		t.Fatalf("cycle: %+v", f)
 	}
 	if readFile(t, s.Root, ".bh/tasks/tm-bad1.yaml") != "id: tm-bad1\ntitle: Bad\nstate: sleeping\n" {
