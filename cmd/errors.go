@@ -144,11 +144,6 @@ func warn(io *IOStreams, jsonMode bool, err error) {
 func warnCycles(io *IOStreams, jsonMode bool, tasks []*task.Task) {
 	for _, c := range task.Cycles(tasks) {
 		warn(io, jsonMode, fmt.Errorf("%s: none of these tasks will ever be ready; drop one of the dependencies with bh edit %s",
-			cycleText(c), c[0]))
+			task.CycleText(c), c[0]))
 	}
-}
-
-// cycleText is a dependency cycle as people read it: a -> b -> a.
-func cycleText(c []string) string {
-	return "dependency cycle " + strings.Join(append(c, c[0]), " -> ")
 }

@@ -110,6 +110,7 @@ func newRootCmd(f *Factory) *cobra.Command {
 		newCmdInbox(f, nil),
 		newCmdSync(f, nil),
 		newCmdBoard(f, nil),
+		newCmdDoctor(f, nil),
 		newCmdDemo(f, nil),
 		newCmdCompletion(f),
 	)

@@ -112,7 +112,7 @@ func statusRun(opts *StatusOptions) error {
 	if t.State == task.Open && len(t.DependsOn) > 0 {
 		if all, _, err := s.List(); err == nil {
 			if c := task.CycleOf(task.Cycles(all), t.ID); c != nil {
-				v.Next = []string{"it is on a " + cycleText(c) + " and will never be ready: drop one of them with bh edit " + t.ID}
+				v.Next = []string{"it is on a " + task.CycleText(c) + " and will never be ready: drop one of them with bh edit " + t.ID}
 			}
 		}
 	}

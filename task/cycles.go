@@ -1,6 +1,9 @@
 package task
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // Cycles finds the dependsOn cycles among tasks (which a hand edit can
 // make): the tasks on them are never ready. Each cycle is listed once, as
@@ -74,4 +77,9 @@ func CycleOf(cycles [][]string, id string) []string {
 		}
 	}
 	return nil
+}
+
+// CycleText is a dependency cycle as people read it: a -> b -> a.
+func CycleText(c []string) string {
+	return "dependency cycle " + strings.Join(append(c[:len(c):len(c)], c[0]), " -> ")
 }

@@ -125,15 +125,25 @@ func writeAtomic(tmpDir, path string, data []byte) error {
 // in .bh/tmp, once they are older than age (a live writer is done within
 // milliseconds).
 func (s *Store) CleanTemp(age time.Duration) {
+	for _, p := range s.StaleTemp(age) {
+		os.Remove(p)
+	}
+}
+
+// StaleTemp lists the files in .bh/tmp older than age: what CleanTemp
+// removes.
+func (s *Store) StaleTemp(age time.Duration) []string {
 	entries, err := os.ReadDir(filepath.Join(s.Dir, "tmp"))
 	if err != nil {
-		return
+		return nil
 	}
+	var stale []string
 	for _, e := range entries {
 		if fi, err := e.Info(); err == nil && e.Name() != ".gitignore" && time.Since(fi.ModTime()) > age {
-			os.Remove(filepath.Join(s.Dir, "tmp", e.Name()))
+			stale = append(stale, filepath.Join(s.Dir, "tmp", e.Name()))
 		}
 	}
+	return stale
 }
 
 // lock takes the per-task lock that serializes read-modify-write.

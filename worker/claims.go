@@ -26,6 +26,9 @@ func ClaimRef(id string) string { return "refs/bh/claims/" + id }
 // seenClaims is bh's copy of the remote's claims, as last fetched.
 const seenClaims = remoteRefs + "claims/"
 
+// claimsRefspec fetches the remote's claims into seenClaims.
+const claimsRefspec = "+refs/bh/claims/*:" + seenClaims + "*"
+
 // Claim states.
 const (
 	ClaimHeld     = "held"
@@ -65,7 +68,7 @@ func newClaims(r *repo.Repo, remote string, ttl time.Duration, now func() time.T
 
 // fetch brings the remote's claims; each is then read from seenClaims.
 func (c *claims) fetch() error {
-	return c.repo.Fetch(c.remote, "+refs/bh/claims/*:"+seenClaims+"*")
+	return c.repo.Fetch(c.remote, claimsRefspec)
 }
 
 // seen is the claim of id as last fetched: its commit and contents; ""

@@ -47,13 +47,16 @@ func (w *worker) lockLanding() (func(), error) {
 	return func() { unlock(); w.landMu.Unlock() }, nil
 }
 
+// landLockFile, in .bh/locks, is the one lock there of no task.
+const landLockFile = "land.lock"
+
 // landLock is the file lock of everything that moves the target branch:
 // landings, bh land, bh sync.
 func landLock(s *task.Store) (func(), error) {
 	if err := os.MkdirAll(filepath.Join(s.Dir, "locks"), 0o755); err != nil {
 		return nil, fmt.Errorf("landing lock: %w", err)
 	}
-	l := flock.New(filepath.Join(s.Dir, "locks", "land.lock"))
+	l := flock.New(filepath.Join(s.Dir, "locks", landLockFile))
 	if err := l.Lock(); err != nil {
 		return nil, fmt.Errorf("landing lock: %w", err)
 	}

@@ -42,11 +42,7 @@ func lockWorker(bhDir string, now time.Time) (unlock func(), err error) {
 		return nil, fmt.Errorf("worker lock: %w", err)
 	}
 	if !ok {
-		e := &BusyError{}
-		if b, err := os.ReadFile(path); err == nil {
-			json.Unmarshal(b, &e.Holder) // best effort: the error stands without it
-		}
-		return nil, e
+		return nil, &BusyError{Holder: readHolder(path)}
 	}
 	h := Holder{PID: os.Getpid(), Host: hostname(), Since: now.UTC()}
 	b, _ := json.Marshal(h)
@@ -56,6 +52,16 @@ func lockWorker(bhDir string, now time.Time) (unlock func(), err error) {
 		return nil, fmt.Errorf("worker lock: %w", err)
 	}
 	return func() { l.Unlock() }, nil
+}
+
+// readHolder is who .bh/worker.lock says holds it; zero when it cannot
+// be read (best effort: a busy lock stands without it).
+func readHolder(path string) Holder {
+	var h Holder
+	if b, err := os.ReadFile(path); err == nil {
+		json.Unmarshal(b, &h)
+	}
+	return h
 }
 
 func hostname() string {

@@ -75,8 +75,7 @@ func syncLocked(s *task.Store, remote string, push bool) (SyncResult, error) {
 }
 
 func syncOnce(r *repo.Repo, res *SyncResult, push bool) error {
-	if err := r.Fetch(res.Remote, "+refs/heads/*:refs/remotes/"+res.Remote+"/*",
-		"+refs/bh/parked/*:"+remoteRefs+"parked/*", "+refs/bh/sessions/*:"+remoteRefs+"sessions/*"); err != nil {
+	if err := r.Fetch(res.Remote, sharedRefspecs(res.Remote)...); err != nil {
 		if push {
 			return fmt.Errorf("sync: %w", err)
 		}
@@ -120,6 +119,13 @@ func syncOnce(r *repo.Repo, res *SyncResult, push bool) error {
 // remoteRefs is where bh keeps its copies of other machines' refs: never
 // fetched over its own, so a ref not pushed yet is never lost.
 const remoteRefs = "refs/bh/remote/"
+
+// sharedRefspecs fetch what a sync shares: the remote's branches, and the
+// parked work and sessions other machines pushed, into bh's copies.
+func sharedRefspecs(remote string) []string {
+	return []string{"+refs/heads/*:refs/remotes/" + remote + "/*",
+		"+refs/bh/parked/*:" + remoteRefs + "parked/*", "+refs/bh/sessions/*:" + remoteRefs + "sessions/*"}
+}
 
 // syncRemote is the remote to sync with: the one given, the config's, or
 // origin.

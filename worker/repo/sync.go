@@ -12,12 +12,9 @@ import (
 // changes, staged or not, stay as they are. false when nothing changed.
 // Hooks are skipped: this is bh's bookkeeping, not the user's work.
 func (r *Repo) CommitStore(dir, message string) (bool, error) {
-	out, err := r.read(nil, "status", "--porcelain", "-z", "--untracked-files=all", "--", dir)
-	if err != nil {
+	changed, err := r.StoreChanges(dir)
+	if err != nil || len(changed) == 0 {
 		return false, err
-	}
-	if len(out) == 0 {
-		return false, nil
 	}
 	if _, err := r.git(nil, "add", "-A", "--", dir); err != nil {
 		return false, fmt.Errorf("stage %s: %w", dir, err)
@@ -28,6 +25,16 @@ func (r *Repo) CommitStore(dir, message string) (bool, error) {
 		return false, fmt.Errorf("commit %s: %w", dir, err)
 	}
 	return true, nil
+}
+
+// StoreChanges lists what is uncommitted under dir (bh's store): git's
+// porcelain status lines, untracked files each on its own.
+func (r *Repo) StoreChanges(dir string) ([]string, error) {
+	out, err := r.read(nil, "status", "--porcelain", "-z", "--untracked-files=all", "--no-renames", "--", dir)
+	if err != nil {
+		return nil, err
+	}
+	return splitNul(out), nil
 }
 
 // Ahead counts the commits of a not in b, and of b not in a; with no b,

@@ -1,0 +1,144 @@
+package worker
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// refKinds are bh's per-task refs that travel to the shared remote.
+var refKinds = []struct{ what, prefix string }{
+	{"parked work", "refs/bh/parked/"},
+	{"session copy", "refs/bh/sessions/"},
+}
+
+// checkParked finds parked work and session copies (here, and on the
+// remote as last fetched) of tasks that are closed or gone, and tasks
+// waiting on a human whose parked work is nowhere.
+func (d *doctor) checkParked() error {
+	found := false
+	for _, k := range refKinds {
+		local, err := d.repo.Refs(k.prefix)
+		if err != nil {
+			return err
+		}
+		copies := map[string]string{}
+		if d.online {
+			if copies, err = d.repo.Refs(remoteRefs + strings.TrimPrefix(k.prefix, "refs/bh/")); err != nil {
+				return err
+			}
+		}
+		for _, id := range refIDs(k.prefix, local, copies) {
+			stale, why := d.closedOrMissing(id)
+			if !stale {
+				continue
+			}
+			found = true
+			d.staleRef(k.what, k.prefix+id, why, local[k.prefix+id], copies[remoteRefs+strings.TrimPrefix(k.prefix, "refs/bh/")+id])
+		}
+	}
+	for _, t := range d.list {
+		if (t.State == task.AwaitingInput || t.State == task.Blocked) && d.lostWork(t) {
+			found = true
+		}
+	}
+	if !found {
+		d.ok("parked", "parked work and session copies all belong to open tasks")
+	}
+	return nil
+}
+
+// refIDs lists the task ids of refs under prefix, here or as copies.
+func refIDs(prefix string, local, copies map[string]string) []string {
+	seen := map[string]bool{}
+	for ref := range local {
+		seen[strings.TrimPrefix(ref, prefix)] = true
+	}
+	copyPrefix := remoteRefs + strings.TrimPrefix(prefix, "refs/bh/")
+	for ref := range copies {
+		seen[strings.TrimPrefix(ref, copyPrefix)] = true
+	}
+	ids := make([]string, 0, len(seen))
+	for id := range seen {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// staleRef reports ref (here at mine, on the remote at theirs; "" where
+// absent), which nothing needs any more; the fix deletes both.
+func (d *doctor) staleRef(what, ref, why, mine, theirs string) {
+	where := "here"
+	switch {
+	case mine != "" && theirs != "":
+		where = "here and on " + d.remote
+	case mine == "":
+		where = "on " + d.remote
+	}
+	fix := "delete it"
+	if theirs != "" {
+		fix += " (on " + d.remote + " by compare-and-swap: only as it was read)"
+	}
+	d.found(Finding{Check: "parked", Status: DoctorWarn, Subject: ref,
+		Message: fmt.Sprintf("%s kept %s, but %s", what, where, why), Fix: fix},
+		func() error {
+			if theirs != "" {
+				if err := d.repo.PushCAS(d.remote, ref, "", theirs); err != nil {
+					return err
+				}
+				if err := d.repo.DeleteRef(remoteRefs + strings.TrimPrefix(ref, "refs/bh/")); err != nil {
+					return err
+				}
+			}
+			return d.repo.DeleteRef(ref)
+		})
+}
+
+// lostWork reports a task waiting on a human whose parked work is
+// nowhere: no parked ref (here or on the remote), no worktree, though its
+// last run recorded a snapshot. The snapshot's commit may still be here.
+func (d *doctor) lostWork(t *task.Task) bool {
+	if oid, _ := d.repo.Ref(ParkRef(t.ID)); oid != "" {
+		return false
+	}
+	if oid, _ := d.repo.Ref(remoteRefs + "parked/" + t.ID); oid != "" {
+		return false // another clone's: it comes over with the claim
+	}
+	if _, err := os.Stat(WorktreePath(d.s, d.repo, t.ID)); err == nil {
+		return false
+	}
+	commit := lastSnapshot(t)
+	if commit == "" {
+		return false // nothing was changed: nothing to lose
+	}
+	f := Finding{Check: "parked", Status: DoctorError, Subject: t.ID,
+		Message: fmt.Sprintf("%s, but its parked work is gone: no %s, no worktree", t.State, ParkRef(t.ID))}
+	if _, err := d.repo.Parent(commit); err == nil {
+		f.Status, f.Fix = DoctorWarn, "restore "+ParkRef(t.ID)+" from "+commit[:10]+", the snapshot its history records"
+		d.found(f, func() error { return d.repo.SetRef(ParkRef(t.ID), commit, "bh doctor: restore") })
+		return true
+	}
+	f.Message += ", nor the snapshot its history records (" + commit[:10] + ")"
+	f.Fix = "answer it anyway: the agent resumes its session without those changes (bh show " + t.ID +
+		" names the files); or bh reopen it to start over"
+	d.found(f, nil)
+	return true
+}
+
+// lastSnapshot is the commit the task's last run parked, "" when that run
+// parked nothing.
+func lastSnapshot(t *task.Task) string {
+	for i := len(t.History) - 1; i >= 0; i-- {
+		switch e := t.History[i]; e.Kind {
+		case task.EventParked:
+			return e.Commit
+		case task.EventRunFinished:
+			return ""
+		}
+	}
+	return ""
+}

@@ -1,0 +1,129 @@
+package worker
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/repo"
+)
+
+// sharedStore is doctorStore with a bare remote, origin, named by remote:
+// in the config and holding its branch.
+func sharedStore(t *testing.T) (*task.Store, *repo.Repo, string) {
+	t.Helper()
+	s := doctorStore(t)
+	bare := filepath.Join(t.TempDir(), "remote.git")
+	gitT(t, s.Root, "init", "-q", "--bare", bare)
+	gitT(t, s.Root, "remote", "add", "origin", bare)
+	writeFile(t, s.Root, ".bh/config.yaml", "prefix: tm\nremote: origin\n")
+	gitT(t, s.Root, "commit", "-q", "-am", "share")
+	gitT(t, s.Root, "push", "-q", "origin", "HEAD")
+	s, err := task.Find(s.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := repo.Open(s.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, r, bare
+}
+
+func remoteRef(t *testing.T, bare, ref string) string {
+	return gitT(t, bare, "for-each-ref", "--format=%(objectname)", ref)
+}
+
+func TestDoctorClaims(t *testing.T) {
+	s, r, bare := sharedStore(t)
+	released := addTask(t, s, "Its worker left the claim held")
+	away := addTask(t, s, "Held by a machine that went quiet")
+	gitT(t, s.Root, "add", ".bh")
+	gitT(t, s.Root, "commit", "-q", "-m", "task")
+	gitT(t, s.Root, "push", "-q", "origin", "HEAD")
+	c := newClaims(r, "origin", time.Minute, time.Now)
+	mine := workerLease("worker", time.Now())
+	for _, id := range []string{released.ID, "tm-gone"} {
+		if err := c.push(id, "", ClaimHeld, mine); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.push("tm-gone", c.mine("tm-gone"), ClaimReleased, mine); err != nil {
+		t.Fatal(err)
+	}
+	// another machine's claims, run out long ago: of a task, and of one only it knows
+	other := newClaims(r, "origin", time.Minute, func() time.Time { return time.Now().Add(-time.Hour) })
+	other.clone = "/elsewhere"
+	for _, id := range []string{away.ID, "tm-notyet"} {
+		if err := other.push(id, "", ClaimHeld, task.Lease{Worker: "worker", Host: "gone-host", PID: 7}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitT(t, s.Root, "update-ref", "-d", seenClaims+"tm-gone") // as if fetched by another clone
+
+	rep := doctorT(t, s, false)
+	for _, id := range []string{released.ID, "tm-gone", away.ID, "tm-notyet"} {
+		if f := finding(t, rep, "claims", ClaimRef(id)); f.Status != DoctorWarn {
+			t.Fatalf("%s: %+v", id, f)
+		}
+	}
+	if f := finding(t, rep, "claims", ClaimRef(away.ID)); f.Fixable || !strings.Contains(f.Message, "ran out") {
+		t.Fatalf("another machine's claim that ran out is only reported: %+v", f)
+	}
+	if f := finding(t, rep, "claims", ClaimRef("tm-notyet")); f.Fixable || !strings.Contains(f.Message, "exists neither") {
+		t.Fatalf("a held claim of a task that exists nowhere is only reported: %+v", f)
+	}
+	awayClaims := remoteRef(t, bare, ClaimRef(away.ID)) + remoteRef(t, bare, ClaimRef("tm-notyet"))
+
+	doctorT(t, s, true)
+	if got := remoteRef(t, bare, ClaimRef("tm-gone")); got != "" {
+		t.Fatalf("the claim of a task that exists nowhere is still on the remote: %s", got)
+	}
+	cl, err := c.read(remoteRef(t, bare, ClaimRef(released.ID)))
+	if err != nil || cl.State != ClaimReleased {
+		t.Fatalf("this clone's stale claim: %+v %v", cl, err)
+	}
+	if remoteRef(t, bare, ClaimRef(away.ID))+remoteRef(t, bare, ClaimRef("tm-notyet")) != awayClaims {
+		t.Fatal("another machine's claims were touched")
+	}
+}
+
+func TestDoctorRemoteParkedRefs(t *testing.T) {
+	s, r, bare := sharedStore(t)
+	closed := addTask(t, s, "Closed")
+	r2, _ := parkedWork(t, s, closed.ID)
+	if err := r2.PushRefs("origin", ParkRef(closed.ID)); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.RemoveWorktree(WorktreePath(s, r, closed.ID), Branch(closed.ID)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Update(closed.ID, func(t *task.Task) error { return t.SetState(task.Closed, now(s), "test", "") }); err != nil {
+		t.Fatal(err)
+	}
+	rep := doctorT(t, s, false)
+	if f := finding(t, rep, "parked", ParkRef(closed.ID)); !strings.Contains(f.Message, "here and on origin") {
+		t.Fatalf("parked work of a closed task: %+v", f)
+	}
+	if f := finding(t, rep, "remote", ".bh"); f.Status != DoctorWarn || !strings.Contains(f.Fix, "bh sync") {
+		t.Fatalf("uncommitted task changes on a shared store: %+v", f)
+	}
+	doctorT(t, s, true)
+	if refExists(s.Root, ParkRef(closed.ID)) || remoteRef(t, bare, ParkRef(closed.ID)) != "" {
+		t.Fatal("the closed task's parked work is still kept")
+	}
+}
+
+func TestDoctorUnreachableRemote(t *testing.T) {
+	s, _, bare := sharedStore(t)
+	if err := os.RemoveAll(bare); err != nil {
+		t.Fatal(err)
+	}
+	rep := doctorT(t, s, true)
+	if f := finding(t, rep, "remote", "origin"); f.Status != DoctorWarn || !strings.Contains(f.Message, "not checked") {
+		t.Fatalf("unreachable remote: %+v", f)
+	}
+}

@@ -1,0 +1,177 @@
+package worker
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// doctorT runs Doctor and fails the test on its error.
+func doctorT(t *testing.T, s *task.Store, fix bool) Report {
+	t.Helper()
+	rep, err := Doctor(s, fix)
+	if err != nil {
+		t.Fatalf("doctor: %v", err)
+	}
+	return rep
+}
+
+// finding is the one finding of check about subject, or fails the test.
+func finding(t *testing.T, rep Report, check, subject string) Finding {
+	t.Helper()
+	for _, f := range rep.Findings {
+		if f.Check == check && f.Subject == subject {
+			return f
+		}
+	}
+	t.Fatalf("no %s finding about %s in %+v", check, subject, rep.Findings)
+	return Finding{}
+}
+
+// doctorStore is newStore as bh init leaves it: git knows bh's merge driver.
+func doctorStore(t *testing.T) *task.Store {
+	s := newStore(t)
+	if err := RegisterMergeDriver(s.Root); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestDoctorHealthy(t *testing.T) {
+	s := newStore(t) // task.Init alone: no merge driver yet
+	addTask(t, s, "Fine")
+	f := finding(t, doctorT(t, s, false), "remote", "merge.bh-task")
+	if f.Status != DoctorError || !f.Fixable {
+		t.Fatalf("no merge driver: %+v", f)
+	}
+	doctorT(t, s, true)
+	rep := doctorT(t, s, false)
+	if rep.Problems() != 0 || len(rep.Findings) == 0 {
+		t.Fatalf("after --fix: %+v", rep.Findings)
+	}
+	if out := gitT(t, s.Root, "config", "merge.bh-task.driver"); out != "bh merge-file %O %A %B %P" {
+		t.Fatalf("merge driver: %q", out)
+	}
+}
+
+// deadPID is the id of a process that has exited.
+func deadPID(t *testing.T) int {
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd.Process.Pid
+}
+
+func TestDoctorRecoversADeadWorkersTask(t *testing.T) {
+	s := doctorStore(t)
+	dead := addTask(t, s, "Its worker died")
+	hand := addTask(t, s, "Claimed by hand")
+	other := addTask(t, s, "Untouched")
+	writeFile(t, s.Root, "mine.txt", "the user's\n")
+	lease := workerLease("worker", now(s))
+	lease.PID = deadPID(t)
+	if _, err := Claim(s, dead.ID, lease); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Claim(s, hand.ID, HandLease(now(s))); err != nil {
+		t.Fatal(err)
+	}
+	before := readFile(t, s.Root, ".bh/tasks/"+other.ID+".yaml")
+
+	rep := doctorT(t, s, false)
+	if f := finding(t, rep, "leases", dead.ID); f.Status != DoctorError || !f.Fixable {
+		t.Fatalf("dead lease: %+v", f)
+	}
+	if f := finding(t, rep, "leases", hand.ID); f.Status != DoctorOK {
+		t.Fatalf("a hand claim is only reported: %+v", f)
+	}
+	if got := getTask(t, s, dead.ID); got.State != task.InProgress {
+		t.Fatalf("without --fix the task moved: %s", got.State)
+	}
+
+	rep = doctorT(t, s, true)
+	if f := finding(t, rep, "leases", dead.ID); f.Status != DoctorFixed {
+		t.Fatalf("after --fix: %+v", f)
+	}
+	if got := getTask(t, s, dead.ID); got.State != task.Open || got.Lease != nil {
+		t.Fatalf("recovered task: %s %+v", got.State, got.Lease)
+	}
+	if got := getTask(t, s, hand.ID); got.State != task.InProgress || got.Lease.Worker != HandWorker {
+		t.Fatalf("the hand claim was touched: %s %+v", got.State, got.Lease)
+	}
+	if readFile(t, s.Root, ".bh/tasks/"+other.ID+".yaml") != before || readFile(t, s.Root, "mine.txt") != "the user's\n" {
+		t.Fatal("doctor --fix changed what it had no business with")
+	}
+	if rep := doctorT(t, s, false); rep.Problems() != 0 {
+		t.Fatalf("still: %+v", rep.Findings)
+	}
+}
+
+func TestDoctorLeavesAWorkersTasksToIt(t *testing.T) {
+	s := doctorStore(t)
+	tk := addTask(t, s, "Its worker died")
+	lease := workerLease("worker", now(s))
+	lease.PID = deadPID(t)
+	if _, err := Claim(s, tk.ID, lease); err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := lockWorker(s.Dir, now(s)) // a worker runs here
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	f := finding(t, doctorT(t, s, true), "leases", tk.ID)
+	if f.Status != DoctorError || f.Fixable {
+		t.Fatalf("with a worker running: %+v", f)
+	}
+	if got := getTask(t, s, tk.ID); got.State != task.InProgress {
+		t.Fatalf("the task moved under a running worker: %s", got.State)
+	}
+}
+
+func TestDoctorNeverRewritesBrokenFilesOrCycles(t *testing.T) {
+	s := doctorStore(t)
+	a := addTask(t, s, "A")
+	b := addTask(t, s, "B", a.ID)
+	if _, err := s.Update(a.ID, func(t *task.Task) error { t.DependsOn = []string{b.ID}; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, s.Root, ".bh/tasks/tm-bad1.yaml", "id: tm-bad1\ntitle: Bad\nstate: sleeping\n")
+	rep := doctorT(t, s, true)
+	if f := finding(t, rep, "store", ".bh/tasks/tm-bad1.yaml"); f.Status != DoctorError || f.Fixable {
+		t.Fatalf("malformed file: %+v", f)
+	}
+	if f := finding(t, rep, "store", min(a.ID, b.ID)); f.Status != DoctorWarn {
+		t.Fatalf("cycle: %+v", f)
+	}
+	if readFile(t, s.Root, ".bh/tasks/tm-bad1.yaml") != "id: tm-bad1\ntitle: Bad\nstate: sleeping\n" {
+		t.Fatal("the broken file was rewritten")
+	}
+}
+
+func TestDoctorRemovesStrayLocksAndTemp(t *testing.T) {
+	s := doctorStore(t)
+	tk := addTask(t, s, "Has a lock")
+	old := time.Now().Add(-2 * time.Minute)
+	for _, p := range []string{"locks/tm-gone.lock", "locks/" + tk.ID + ".lock", "tmp/write-123"} {
+		writeFile(t, s.Dir, p, "")
+		os.Chtimes(filepath.Join(s.Dir, p), old, old)
+	}
+	rep := doctorT(t, s, false)
+	finding(t, rep, "locks", ".bh/locks/tm-gone.lock")
+	finding(t, rep, "locks", ".bh/tmp")
+	if rep.Problems() != 2 {
+		t.Fatalf("a live task's lock is no problem: %+v", rep.Findings)
+	}
+	if rep := doctorT(t, s, true); rep.Problems() != 0 {
+		t.Fatalf("after --fix: %+v", rep.Findings)
+	}
+	if exists(s.Dir, "locks/tm-gone.lock") || exists(s.Dir, "tmp/write-123") || !exists(s.Dir, "locks/"+tk.ID+".lock") {
+		t.Fatal("the wrong files went")
+	}
+}

@@ -1,0 +1,96 @@
+package worker
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/bh-tracker/bh/worker/repo"
+)
+
+// checkWorktrees finds bh's worktrees (in WorktreeDir) whose directory
+// vanished, or whose task is closed or gone. One is removed only when
+// removing it loses nothing: its changes are all in its parked ref, and
+// its branch goes only when HEAD holds its commits.
+func (d *doctor) checkWorktrees() error {
+	list, err := d.repo.LinkedWorktrees()
+	if err != nil {
+		return err
+	}
+	dir := WorktreeDir(d.s, d.repo.CommonDir())
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	found := false
+	for _, e := range list {
+		if filepath.Dir(e.Path) != dir {
+			continue // the user's own
+		}
+		id := filepath.Base(e.Path)
+		f := Finding{Check: "worktrees", Status: DoctorWarn, Subject: e.Path}
+		if e.Prunable {
+			found = true
+			f.Message = "the worktree of " + id + " is registered, but its directory is gone"
+			f.Fix = "prune its registration (git worktree prune)"
+			d.guarded(f, func() error { return d.repo.RemoveWorktree(e.Path, "") })
+			continue
+		}
+		if stale, why := d.closedOrMissing(id); stale {
+			found = true
+			d.staleWorktree(f, e, id, why)
+		}
+	}
+	if !found {
+		d.ok("worktrees", "no worktree left over")
+	}
+	return nil
+}
+
+func (d *doctor) staleWorktree(f Finding, e repo.Linked, id, why string) {
+	f.Message = "the worktree of " + id + " is left, and " + why
+	wt, err := d.repo.OpenWorktree(e.Path, e.Branch)
+	parked, perr := d.repo.Ref(ParkRef(id))
+	unsaved := true
+	if err == nil && perr == nil && wt != nil {
+		unsaved, err = wt.Unsaved(parked)
+	}
+	if err != nil || perr != nil {
+		f.Status, f.Message = DoctorError, f.Message+fmt.Sprintf(": its status cannot be read: %v", firstErr(err, perr))
+		d.found(f, nil)
+		return
+	}
+	if unsaved {
+		f.Message += ", but it holds changes bh never saved"
+		f.Fix = "look at them (git -C " + e.Path + " status); if none is needed: git worktree remove --force " + e.Path
+		d.found(f, nil)
+		return
+	}
+	branch := ""
+	f.Fix = "remove the worktree"
+	if e.Branch != "" && d.merged(e.Branch) {
+		branch = e.Branch
+		f.Fix += " and its branch " + branch + " (HEAD holds its commits)"
+	} else if e.Branch != "" {
+		f.Fix += "; its branch " + e.Branch + " stays: it holds commits HEAD does not"
+	}
+	d.guarded(f, func() error { return d.repo.RemoveWorktree(e.Path, branch) })
+}
+
+// merged reports whether HEAD holds every commit of branch.
+func (d *doctor) merged(branch string) bool {
+	tip, err := d.repo.BranchTip(branch)
+	head, herr := d.repo.Head()
+	if err != nil || herr != nil || tip == "" || head == "" {
+		return false
+	}
+	ahead, _, err := d.repo.Ahead(tip, head)
+	return err == nil && ahead == 0
+}
+
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
