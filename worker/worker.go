@@ -199,6 +199,11 @@ func (w *worker) fill(kill context.Context, running *int, done chan<- error) (bo
 		if errors.Is(err, ErrNothingReady) {
 			return claimed, nil
 		}
+		var unreachable *repo.RemoteError
+		if errors.As(err, &unreachable) { // claims wait for the remote; the worker goes on
+			w.warnf("no new task until the remote answers: %v", err)
+			return claimed, nil
+		}
 		if err != nil {
 			return claimed, err
 		}
