@@ -44,7 +44,7 @@ func respondAll(o *RespondOptions) error {
 	for i, t := range waiting {
 		fmt.Fprintf(o.IO.ErrOut, "\n(%d/%d) %s  %s  %s\n", i+1, len(waiting), o.IO.Cyan(t.ID),
 			priorityText(o.IO, t.Priority), o.IO.Bold(t.Title))
-		rep, err := askTask(o, s, t, openQuestions(t), true)
+		rep, err := askTask(o, s, t, t.OpenQuestions(), true)
 		if errors.Is(err, errAborted) {
 			return keepGiven(o.base, s, t, rep, err)
 		}

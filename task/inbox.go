@@ -1,0 +1,61 @@
+package task
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"time"
+)
+
+// Inbox is what waits for a human across repositories: bh inbox lists it,
+// bh serve shows it.
+type Inbox struct {
+	Items   []InboxItem // every pending question, oldest first
+	Running []*Task     // tasks an agent (or a human) is working on now, by repository
+	Roots   []string    // each running task's repository, by index
+	Skipped []error     // repositories that moved, vanished or could not be read
+}
+
+// InboxItem is one pending question. Its field names are bh's interface
+// (bh inbox --json).
+type InboxItem struct {
+	Repo       string    `json:"repo"`
+	Path       string    `json:"path"`
+	TaskID     string    `json:"taskId"`
+	Title      string    `json:"title"`
+	QuestionID string    `json:"questionId"`
+	Question   string    `json:"question"`
+	Header     string    `json:"header,omitempty"`
+	Type       string    `json:"type"`
+	Options    []Option  `json:"options,omitempty"`
+	AskedAt    time.Time `json:"askedAt"`
+}
+
+// ReadInbox reads every task of the repositories at roots.
+func ReadInbox(roots []string) Inbox {
+	in := Inbox{Items: []InboxItem{}}
+	for _, root := range roots {
+		s, err := Find(root)
+		if err != nil {
+			in.Skipped = append(in.Skipped, fmt.Errorf("%s: skipped: %v", root, err))
+			continue
+		}
+		tasks, _, err := s.List()
+		if err != nil {
+			in.Skipped = append(in.Skipped, fmt.Errorf("%s: skipped: %v", root, err))
+			continue
+		}
+		for _, t := range tasks {
+			if t.State == InProgress {
+				in.Running, in.Roots = append(in.Running, t), append(in.Roots, root)
+			}
+			for _, q := range t.OpenQuestions() {
+				in.Items = append(in.Items, InboxItem{Repo: filepath.Base(root), Path: root, TaskID: t.ID,
+					Title: t.Title, QuestionID: q.ID, Question: q.Question, Header: q.Header, Type: q.Kind(),
+					Options: q.Options, AskedAt: q.AskedAt})
+			}
+		}
+	}
+	sort.SliceStable(in.Items, func(i, j int) bool { return in.Items[i].AskedAt.Before(in.Items[j].AskedAt) })
+	return in
+}
