@@ -108,6 +108,7 @@ func newRootCmd(f *Factory) *cobra.Command {
 		newCmdTranscript(f, nil),
 		newCmdMergeFile(f, nil),
 		newCmdInbox(f, nil),
+		newCmdServe(f, nil),
 		newCmdDemo(f, nil),
 		newCmdCompletion(f),
 	)
