@@ -51,7 +51,7 @@ type watch struct {
 func (w *watch) addRepos() {
 	roots, _ := w.s.o.Repos()
 	for _, root := range roots {
-		for _, sub := range []string{"tasks", "runs"} {
+		for _, sub := range []string{"", "tasks", "runs"} { // .bh itself, for a runs folder made later
 			dir := filepath.Join(root, ".bh", sub)
 			if _, ok := w.keys[dir]; !ok && w.fw.Add(dir) == nil {
 				w.keys[dir] = task.RepoKey(root)
@@ -117,6 +117,11 @@ func (w *watch) matters(e fsnotify.Event) (string, bool) {
 		return "", false
 	case filepath.Base(dir) == "tasks":
 		return key, strings.HasSuffix(name, ".yaml")
+	case filepath.Base(dir) == ".bh":
+		if name == "runs" {
+			w.addRepos()
+		}
+		return key, false
 	}
 	return key, name != "steps.jsonl"
 }
