@@ -26,7 +26,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	st, err := s.store(r.PathValue("repo"))
 	if err != nil {
 		v, code := s.taskView(r)
-		s.render(w, r, code, "task", v)
+		s.render(w, r, code, "task", v.Title, v)
 		return
 	}
 	qid := r.PostFormValue("q")
@@ -46,7 +46,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 		code = answerStatus(err)
 	}
 	v.Error = err.Error()
-	s.render(w, r, code, "task", v)
+	s.render(w, r, code, "task", v.Title, v)
 }
 
 // formAnswer reads one question's answer: q, its id; answer, the decision

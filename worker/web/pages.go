@@ -2,6 +2,8 @@ package web
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"html/template"
 	"log"
 	"net/http"
@@ -33,27 +35,42 @@ func parsePages() (pages, error) {
 	return p, nil
 }
 
-// render writes page with data, the whole page or its main part alone.
-func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, page string, data any) {
-	part := "layout"
-	if r.URL.Query().Get("part") == "main" {
-		part = "main"
-	}
-	var b bytes.Buffer
-	if err := s.page[page].ExecuteTemplate(&b, part, data); err != nil {
+// render writes page with data: the whole page, or its main part alone
+// (?part=main). The version of the main part lets a live page skip a
+// refresh that would change nothing, and so never replace what it shows
+// (and what the user is about to click) with the same thing.
+func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, page, title string, data any) {
+	var main bytes.Buffer
+	if err := s.page[page].ExecuteTemplate(&main, "main", data); err != nil {
 		log.Printf("bh serve: %s: %v", page, err)
 		http.Error(w, "bh serve: "+err.Error(), http.StatusInternalServerError)
 		return
 	}
+	sum := sha256.Sum256(main.Bytes())
+	version := hex.EncodeToString(sum[:8])
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Bh-Version", version)
+	if r.URL.Query().Get("part") == "main" {
+		w.WriteHeader(code)
+		w.Write(main.Bytes())
+		return
+	}
+	var b bytes.Buffer
+	err := s.page[page].ExecuteTemplate(&b, "layout", struct {
+		Title, Version string
+		Main           template.HTML // rendered by html/template above: escaped already
+	}{title, version, template.HTML(main.String())})
+	if err != nil {
+		http.Error(w, "bh serve: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
 	w.WriteHeader(code)
 	w.Write(b.Bytes())
 }
 
 // inboxView is the inbox page: what waits across repositories.
 type inboxView struct {
-	Title   string
 	Items   []task.InboxItem
 	Running []runningView
 	Skipped []string
@@ -67,7 +84,7 @@ type runningView struct {
 }
 
 func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
-	v := inboxView{Title: "bh inbox"}
+	var v inboxView
 	roots, err := s.o.Repos()
 	if err != nil {
 		v.Error = "the registry of repositories cannot be read: " + err.Error()
@@ -84,5 +101,5 @@ func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
 	for _, e := range in.Skipped {
 		v.Skipped = append(v.Skipped, e.Error())
 	}
-	s.render(w, r, http.StatusOK, "inbox", v)
+	s.render(w, r, http.StatusOK, "inbox", "bh inbox", v)
 }

@@ -31,7 +31,7 @@ type templateView struct{ Name, Text string }
 func (s *Server) taskPage(w http.ResponseWriter, r *http.Request) {
 	v, code := s.taskView(r)
 	v.Answered = r.URL.Query().Get("answered")
-	s.render(w, r, code, "task", v)
+	s.render(w, r, code, "task", v.Title, v)
 }
 
 // taskView reads the task the request names; code is 404 when there is none.

@@ -44,9 +44,10 @@
       const before = new Set([...main.querySelectorAll("[data-question]")].map(e => e.dataset.question));
       const u = new URL(location.href);
       u.searchParams.set("part", "main");
-      u.searchParams.delete("answered");
       const r = await fetch(u, { credentials: "same-origin", cache: "no-store" });
-      if (r.ok || r.status === 404) {
+      const version = r.headers.get("X-Bh-Version");
+      if ((r.ok || r.status === 404) && version !== main.dataset.version) {
+        main.dataset.version = version;
         main.innerHTML = await r.text();
         bind(main);
         for (const e of main.querySelectorAll("[data-question]")) {
@@ -59,6 +60,11 @@
     }
   }
 
+  // A refused answer is shown at .../answer: the address of the task's
+  // page again, so that reloading reads the page rather than posting anew.
+  if (location.pathname.endsWith("/answer")) {
+    history.replaceState(null, "", location.pathname.slice(0, -"/answer".length));
+  }
   bind(document);
   const es = new EventSource("/events");
   let first = true; // after a reconnection, changes may have been missed
