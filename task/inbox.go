@@ -10,10 +10,15 @@ import (
 // Inbox is what waits for a human across repositories: bh inbox lists it,
 // bh serve shows it.
 type Inbox struct {
-	Items   []InboxItem // every pending question, oldest first
-	Running []*Task     // tasks an agent (or a human) is working on now, by repository
-	Roots   []string    // each running task's repository, by index
-	Skipped []error     // repositories that moved, vanished or could not be read
+	Items   []InboxItem   // every pending question, oldest first
+	Running []RunningTask // tasks an agent (or a human) is working on now
+	Skipped []error       // repositories that moved, vanished or could not be read
+}
+
+// RunningTask is a task in progress and the repository it is in.
+type RunningTask struct {
+	Path string
+	Task *Task
 }
 
 // InboxItem is one pending question. Its field names are bh's interface
@@ -47,7 +52,7 @@ func ReadInbox(roots []string) Inbox {
 		}
 		for _, t := range tasks {
 			if t.State == InProgress {
-				in.Running, in.Roots = append(in.Running, t), append(in.Roots, root)
+				in.Running = append(in.Running, RunningTask{root, t})
 			}
 			for _, q := range t.OpenQuestions() {
 				in.Items = append(in.Items, InboxItem{Repo: filepath.Base(root), Path: root, TaskID: t.ID,

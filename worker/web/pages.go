@@ -23,6 +23,12 @@ func parsePages() (pages, error) {
 		"base": filepath.Base,
 		"when": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
 		"iso":  func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+		"since": func(t *task.Task) time.Time { // when its run began
+			if t.Lease != nil {
+				return t.Lease.StartedAt
+			}
+			return t.UpdatedAt
+		},
 	}
 	p := pages{}
 	for _, name := range []string{"inbox", "task"} {
@@ -72,15 +78,9 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, page, 
 // inboxView is the inbox page: what waits across repositories.
 type inboxView struct {
 	Items   []task.InboxItem
-	Running []runningView
+	Running []task.RunningTask
 	Skipped []string
 	Error   string
-}
-
-type runningView struct {
-	Root string
-	Task *task.Task
-	When time.Time
 }
 
 func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
@@ -91,13 +91,7 @@ func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
 	}
 	in := task.ReadInbox(roots)
 	v.Items = in.Items
-	for i, t := range in.Running {
-		rv := runningView{Root: in.Roots[i], Task: t, When: t.UpdatedAt}
-		if t.Lease != nil {
-			rv.When = t.Lease.StartedAt
-		}
-		v.Running = append(v.Running, rv)
-	}
+	v.Running = in.Running
 	for _, e := range in.Skipped {
 		v.Skipped = append(v.Skipped, e.Error())
 	}
