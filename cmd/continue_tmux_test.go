@@ -32,12 +32,7 @@ func TestContinueInTmux(t *testing.T) {
 		t.Fatal("tmux is needed (apt-get install tmux): ", err)
 	}
 	root := t.TempDir()
-	bin := filepath.Join(root, "bin")
-	os.MkdirAll(bin, 0o755)
-	self, _ := os.Executable()
-	for _, name := range []string{"bh", "fakeagent"} {
-		os.Symlink(self, filepath.Join(bin, name))
-	}
+	bin := binE2E(t, root)
 	writeE2E(t, bin, "claude", fakeClaude)
 	os.Chmod(filepath.Join(bin, "claude"), 0o755)
 	os.MkdirAll(filepath.Join(root, "agent"), 0o755)

@@ -33,18 +33,14 @@ print {"status":"needs_input","summary":"naming","question":"What should the rel
 
 // bh serve in a real browser: headless Chromium opens the inbox with its
 // token, sees a run start and its question arrive from another process
-// without a reload, and answers a choice and an approval gate. The task
+// without a reload, and leave when bh respond answers it; then it answers
+// a choice and an approval gate. The task
 // files then hold exactly what bh respond writes for the same answers,
 // but for who answered.
 func TestServeInBrowser(t *testing.T) {
 	chrome := findChromium(t)
 	root := t.TempDir()
-	bin := filepath.Join(root, "bin")
-	os.MkdirAll(bin, 0o755)
-	self, _ := os.Executable()
-	for _, name := range []string{"bh", "fakeagent"} {
-		os.Symlink(self, filepath.Join(bin, name))
-	}
+	bin := binE2E(t, root)
 	agentDir := filepath.Join(root, "agent")
 	os.MkdirAll(agentDir, 0o755)
 	writeE2E(t, agentDir, "db.plan", planDB)
@@ -138,6 +134,13 @@ func TestServeInBrowser(t *testing.T) {
 		t.Error("the page was reloaded: live updates must come without one")
 	}
 	screenshot(t, ctx, "inbox.png")
+	// An answer given elsewhere takes the question off the page.
+	respond := exec.Command("bh", "respond", release, "Kestrel")
+	respond.Dir = dir
+	if out, err := respond.CombinedOutput(); err != nil {
+		t.Fatalf("bh respond: %v %s", err, out)
+	}
+	run("the question answered elsewhere leaves", chromedp.WaitNotPresent(css(`li[data-task="`+release+`"]`)))
 
 	run("open the gate", chromedp.Click(css(`li[data-task="`+report+`"] a`)),
 		chromedp.WaitVisible(css(`pre.diff span.add`)))
