@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log"
 	"net"
 	"net/http"
 	"os"
@@ -107,6 +108,7 @@ func serveRun(opts *ServeOptions) error {
 		return err
 	}
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:    log.New(opts.IO.ErrOut, "bh serve: ", 0),
 		BaseContext: func(net.Listener) context.Context { return ctx }} // Ctrl-C ends the event streams too
 	fmt.Fprintln(opts.IO.Out, conf.URL+"/?token="+conf.Token)
 	fmt.Fprintf(opts.IO.ErrOut, "bh serve: the inbox is at the address above (the token is in %s); Ctrl-C stops\n", task.WebConfigPath())
