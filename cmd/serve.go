@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -76,6 +77,14 @@ func serveRun(opts *ServeOptions) error {
 	if err := checkListen(opts); err != nil {
 		return err
 	}
+	var tlsConf *tls.Config
+	if opts.TLSCert != "" {
+		cert, err := tls.LoadX509KeyPair(opts.TLSCert, opts.TLSKey)
+		if err != nil {
+			return fmt.Errorf("--tls-cert, --tls-key: %w", err)
+		}
+		tlsConf = &tls.Config{Certificates: []tls.Certificate{cert}}
+	}
 	conf, err := task.LoadWebConfig()
 	if err != nil {
 		return err
@@ -95,7 +104,7 @@ func serveRun(opts *ServeOptions) error {
 		return fmt.Errorf("save %s: %w", task.WebConfigPath(), err)
 	}
 	if _, err := opts.Store(); err != nil { // registers this repository, if bh is used here
-		fmt.Fprintf(opts.IO.ErrOut, "bh serve: not in a repository that uses bh: showing the registered ones\n")
+		fmt.Fprintln(opts.IO.ErrOut, "not in a repository that uses bh: showing the registered ones")
 	}
 	srv, err := web.New(web.Options{Token: conf.Token, By: "web:" + userName(), Repos: task.Registered,
 		Now: opts.Now, TLS: opts.TLSCert != ""})
@@ -107,15 +116,15 @@ func serveRun(opts *ServeOptions) error {
 	if err := srv.Watch(ctx); err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second,
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, TLSConfig: tlsConf,
 		ErrorLog:    log.New(opts.IO.ErrOut, "bh serve: ", 0),
 		BaseContext: func(net.Listener) context.Context { return ctx }} // Ctrl-C ends the event streams too
 	fmt.Fprintln(opts.IO.Out, conf.URL+"/?token="+conf.Token)
-	fmt.Fprintf(opts.IO.ErrOut, "bh serve: the inbox is at the address above (the token is in %s); Ctrl-C stops\n", task.WebConfigPath())
+	fmt.Fprintf(opts.IO.ErrOut, "the inbox is at the address above (the token is in %s); Ctrl-C stops\n", task.WebConfigPath())
 	done := make(chan error, 1)
 	go func() {
-		if opts.TLSCert != "" {
-			done <- hs.ServeTLS(ln, opts.TLSCert, opts.TLSKey)
+		if tlsConf != nil {
+			done <- hs.ServeTLS(ln, "", "")
 		} else {
 			done <- hs.Serve(ln)
 		}
