@@ -1,15 +1,12 @@
 package web
 
 import (
-	"bufio"
-	"context"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/bh-tracker/bh/task"
 )
@@ -68,63 +65,6 @@ func TestTaskPage(t *testing.T) {
 	}
 	if resp, _ := s.do("GET", "/r/elsewhere-000000/t/tm-ask1", nil, nil); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("an unregistered repository: %d", resp.StatusCode)
-	}
-}
-
-// A task written by another process reaches an open event stream well
-// within a second.
-func TestEvents(t *testing.T) {
-	s := newSite(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	if err := s.srv.Watch(ctx); err != nil {
-		t.Fatal(err)
-	}
-	req, _ := http.NewRequestWithContext(ctx, "GET", s.ts.URL+"/events", nil)
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
-		t.Fatalf("content type %q", ct)
-	}
-	lines := make(chan string)
-	go func() {
-		sc := bufio.NewScanner(resp.Body)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	next := func(prefix string, within time.Duration) string {
-		t.Helper()
-		deadline := time.After(within)
-		for {
-			select {
-			case l, ok := <-lines:
-				if !ok {
-					t.Fatalf("the stream ended before %q", prefix)
-				}
-				if strings.HasPrefix(l, prefix) {
-					return l
-				}
-			case <-deadline:
-				t.Fatalf("no %q within %v", prefix, within)
-			}
-		}
-	}
-	next("event: ready", 5*time.Second)
-	start := time.Now()
-	if _, err := s.st.Answer("tm-ask1", []task.Answer{{QuestionID: "q1", Values: []string{"SQLite"}}}, "human"); err != nil {
-		t.Fatal(err)
-	}
-	next("event: change", time.Second)
-	data := next("data: ", time.Second)
-	t.Logf("a task's change reached the stream after %v", time.Since(start))
-	if want := `data: {"repos":["` + task.RepoKey(s.root) + `"]}`; data != want {
-		t.Errorf("%s, want %s", data, want)
 	}
 }
 
