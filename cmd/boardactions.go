@@ -26,7 +26,7 @@ func answerTask(id string) func(base, picker) error {
 			return err
 		}
 		if t.State != task.AwaitingInput {
-			return notAwaiting(t)
+			return notAwaiting(t, "")
 		}
 		qs, err := targets(t, "")
 		if err != nil {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker"
-	"github.com/bh-tracker/bh/worker/repo"
 	"github.com/spf13/cobra"
 )
 
@@ -62,33 +61,24 @@ func diffRun(opts *DiffOptions) error {
 	if err != nil {
 		return err
 	}
-	r, err := repo.Open(s.Root)
+	p, err := worker.FindParked(s.Root, id)
 	if err != nil {
 		return err
 	}
-	ref := worker.ParkRef(id)
-	snap, err := r.Ref(ref)
-	if err != nil {
-		return err
-	}
-	if snap == "" {
+	if p.Commit == "" {
 		return withHint(fmt.Errorf("%s has no parked work", id), noParkHint(s, id))
 	}
-	base, err := r.Parent(snap)
-	if err != nil {
-		return err
-	}
-	d, err := r.Diff(base, snap, opts.Stat)
+	d, err := p.Diff(opts.Stat)
 	if err != nil {
 		return err
 	}
 	if opts.JSON {
-		paths, err := r.ChangedPaths(base, snap)
+		paths, err := p.Repo.ChangedPaths(p.Base, p.Commit)
 		if err != nil {
 			return err
 		}
-		v := diffView{TaskID: id, Ref: ref, Commit: snap, Base: base, Paths: paths, Diff: d}
-		if wt, _ := r.OpenWorktree(worker.WorktreePath(s, r, id), worker.Branch(id)); wt != nil {
+		v := diffView{TaskID: id, Ref: p.Ref, Commit: p.Commit, Base: p.Base, Paths: paths, Diff: d}
+		if wt, _ := p.Repo.OpenWorktree(worker.WorktreePath(s, p.Repo, id), worker.Branch(id)); wt != nil {
 			v.Worktree = wt.Path
 		}
 		return writeJSON(opts.IO.Out, v)

@@ -39,6 +39,24 @@ func bhE2E(t *testing.T, dir string, args ...string) string {
 	return out.String()
 }
 
+// binE2E is a folder, for PATH, where the test binary is bh and fakeagent
+// (TestMain runs it as the one its name says).
+func binE2E(t *testing.T, root string) string {
+	t.Helper()
+	bin := filepath.Join(root, "bin")
+	os.MkdirAll(bin, 0o755)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"bh", "fakeagent"} {
+		if err := os.Symlink(self, filepath.Join(bin, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return bin
+}
+
 func bhTask(t *testing.T, dir, id string) *task.Task {
 	t.Helper()
 	var tk task.Task

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
-	"time"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/spf13/cobra"
@@ -50,20 +48,6 @@ Exit codes:
 	return c
 }
 
-// inboxItem is one pending question. Its field names are bh's interface.
-type inboxItem struct {
-	Repo       string        `json:"repo"`
-	Path       string        `json:"path"`
-	TaskID     string        `json:"taskId"`
-	Title      string        `json:"title"`
-	QuestionID string        `json:"questionId"`
-	Question   string        `json:"question"`
-	Header     string        `json:"header,omitempty"`
-	Type       string        `json:"type"`
-	Options    []task.Option `json:"options,omitempty"`
-	AskedAt    time.Time     `json:"askedAt"`
-}
-
 func inboxRun(opts *InboxOptions) error {
 	if opts.Answer && !opts.IO.IsStdinTTY {
 		return withHint(usageErrorf("--answer asks on a terminal, and stdin is not one"),
@@ -73,43 +57,25 @@ func inboxRun(opts *InboxOptions) error {
 	if err != nil {
 		return fmt.Errorf("read %s: %w", task.RegistryPath(), err)
 	}
-	items := []inboxItem{}
-	for _, root := range repos {
-		if _, err := os.Stat(root); errors.Is(err, os.ErrNotExist) {
-			warn(opts.IO, opts.JSON, withHint(fmt.Errorf("%s: skipped: it moved or was removed", root),
-				"any bh command run in its new place registers it there"))
-			continue
+	in := task.ReadInbox(repos)
+	for _, err := range in.Skipped {
+		var moved *task.MovedError
+		if errors.As(err, &moved) {
+			err = withHint(err, "any bh command run in its new place registers it there")
 		}
-		s, err := task.Find(root)
-		if err != nil {
-			warn(opts.IO, opts.JSON, fmt.Errorf("%s: skipped: %v", root, err))
-			continue
-		}
-		tasks, _, err := s.List()
-		if err != nil {
-			warn(opts.IO, opts.JSON, fmt.Errorf("%s: skipped: %v", root, err))
-			continue
-		}
-		for _, t := range tasks {
-			for _, q := range openQuestions(t) {
-				items = append(items, inboxItem{Repo: filepath.Base(root), Path: root, TaskID: t.ID, Title: t.Title,
-					QuestionID: q.ID, Question: q.Question, Header: q.Header, Type: q.Kind(), Options: q.Options,
-					AskedAt: q.AskedAt})
-			}
-		}
+		warn(opts.IO, opts.JSON, err)
 	}
-	sort.SliceStable(items, func(i, j int) bool { return items[i].AskedAt.Before(items[j].AskedAt) })
 	if opts.Answer {
-		return inboxAnswer(opts, items)
+		return inboxAnswer(opts, in.Items)
 	}
 	if opts.JSON {
-		return writeJSON(opts.IO.Out, items)
+		return writeJSON(opts.IO.Out, in.Items)
 	}
 	io, now := opts.IO, opts.Now()
-	if len(items) == 0 {
+	if len(in.Items) == 0 {
 		fmt.Fprintln(io.ErrOut, "nothing is waiting for you")
 	}
-	for _, it := range items {
+	for _, it := range in.Items {
 		fmt.Fprintf(io.Out, "%s  %s  %s  %s\n", io.Bold(it.Repo), io.Cyan(it.TaskID), it.Title,
 			io.Faint("asked "+relTime(now, it.AskedAt)))
 		fmt.Fprintf(io.Out, "  ❓ %s\n", it.Question)

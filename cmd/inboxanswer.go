@@ -8,7 +8,7 @@ import (
 
 // inboxAnswer walks the inbox's tasks on the terminal, the task of the
 // oldest question first, as bh respond --all does in one repository.
-func inboxAnswer(opts *InboxOptions, items []inboxItem) error {
+func inboxAnswer(opts *InboxOptions, items []task.InboxItem) error {
 	ro := &RespondOptions{base: opts.base, Editor: opts.Editor, Picker: opts.Picker}
 	var ws []waitingTask
 	seen := map[string]bool{}

@@ -73,7 +73,7 @@ func printAwaiting(o base, tasks []*task.Task) error {
 	for i, t := range tasks {
 		at := askedAt(t)
 		if !o.IO.IsTTY {
-			for _, q := range openQuestions(t) {
+			for _, q := range t.OpenQuestions() {
 				exp := ""
 				if q.ExpiresAt != nil {
 					exp = q.ExpiresAt.UTC().Format(time.RFC3339)
@@ -91,7 +91,7 @@ func printAwaiting(o base, tasks []*task.Task) error {
 			size = "-"
 		}
 		fmt.Fprintf(o.IO.Out, "%s  %s  %s  %s\n", o.IO.Cyan(t.ID), priorityText(o.IO, t.Priority), size, o.IO.Bold(t.Title))
-		for _, q := range openQuestions(t) {
+		for _, q := range t.OpenQuestions() {
 			printQuestion(o.IO, now, q, "  ")
 		}
 		fmt.Fprintf(o.IO.Out, "     %s\n", o.IO.Faint(fmt.Sprintf("asked %s · answer with: %s", relTime(now, at), respondHint(t))))

@@ -2,23 +2,10 @@ package cmd
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/bh-tracker/bh/task"
 )
-
-// openQuestions are what a task waits for (task.Pending), with a stand-in
-// for a flat question the agent left empty.
-func openQuestions(t *task.Task) []task.Question {
-	qs := t.Pending()
-	for i := range qs {
-		if strings.TrimSpace(qs[i].Question) == "" {
-			qs[i].Question = "(the agent asked no question)"
-		}
-	}
-	return qs
-}
 
 // numQ is a pending question and its number in the current round.
 type numQ struct {
@@ -31,7 +18,7 @@ type numQ struct {
 // the oldest pending one), answered or not, so that a number stays put as
 // answers come in.
 func numbered(t *task.Task) []numQ {
-	qs := openQuestions(t)
+	qs := t.OpenQuestions()
 	if len(qs) == 0 {
 		return nil
 	}

@@ -109,7 +109,13 @@ func respondRun(opts *RespondOptions) error {
 		if err != nil {
 			return err
 		}
-		opts.Store = func() (*task.Store, error) { return task.Find(dir) }
+		opts.Store = func() (*task.Store, error) {
+			s, err := task.Find(dir)
+			if err == nil {
+				s.Now = opts.Now
+			}
+			return s, err
+		}
 	}
 	if opts.All {
 		return respondAll(opts)
@@ -122,7 +128,7 @@ func respondRun(opts *RespondOptions) error {
 		return err
 	}
 	if t.State != task.AwaitingInput { // before anyone writes an answer in vain
-		return notAwaiting(t)
+		return notAwaiting(t, opts.Question)
 	}
 	qs, err := targets(t, opts.Question)
 	if err != nil {
@@ -186,7 +192,12 @@ func checkRespondFlags(o *RespondOptions) error {
 	return nil
 }
 
-func notAwaiting(t *task.Task) error {
+// notAwaiting says why t takes no answer: the question was answered
+// already (by whom, when), or the task asks nothing.
+func notAwaiting(t *task.Task, qid string) error {
+	if err := t.Answered(qid); err != nil {
+		return withHint(err, "bh show "+t.ID+" shows the answer")
+	}
 	return withHint(&task.NotAwaitingError{ID: t.ID, State: t.State},
 		"bh list --awaiting shows the tasks waiting for an answer")
 }

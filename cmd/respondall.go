@@ -67,7 +67,7 @@ func answerInTurn(o *RespondOptions, ws []waitingTask) error {
 		}
 		fmt.Fprintf(o.IO.ErrOut, "\n(%d/%d) %s%s  %s  %s\n", i+1, len(ws), where, o.IO.Cyan(w.t.ID),
 			priorityText(o.IO, w.t.Priority), o.IO.Bold(w.t.Title))
-		rep, err := askTask(o, w.s, w.t, openQuestions(w.t), true)
+		rep, err := askTask(o, w.s, w.t, w.t.OpenQuestions(), true)
 		if errors.Is(err, errAborted) {
 			return keepGiven(o.base, w.s, w.t, rep, err)
 		}

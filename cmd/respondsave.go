@@ -32,16 +32,17 @@ func (d draft) remove() {
 
 // saveAnswers records rep in the task under its lock and says what happened.
 func saveAnswers(o base, s *task.Store, before *task.Task, rep *reply) (*task.Task, error) {
-	t, err := s.Update(before.ID, func(t *task.Task) error {
-		return t.Answer(rep.answers, stamp(o.Now), "human")
-	})
+	t, err := s.Answer(before.ID, rep.answers, "human")
 	if err != nil {
 		var ae *task.AnswerError
-		if errors.As(err, &ae) && rep.byFlags {
+		if errors.As(err, &ae) && rep.byFlags && ae.AnsweredBy == "" {
 			err = &usageError{err}
 		}
 		if rep.draft.path != "" {
 			return nil, withHint(err, "your answer is kept in "+rep.draft.rel)
+		}
+		if errors.As(err, &ae) && ae.AnsweredBy != "" {
+			return nil, withHint(err, "bh show "+before.ID+" shows the answer")
 		}
 		if errors.As(err, &ae) {
 			return nil, withHint(err, "bh status "+before.ID+" shows what it asks")

@@ -42,7 +42,7 @@ func TestAnswerTemplateRoundTrip(t *testing.T) {
 			{ID: "q2", Question: "Other?", Status: task.QuestionPending},
 			{ID: "q0", Question: "Old?", Status: task.QuestionAnswered},
 		}}
-	tmpl := answerTemplate(tk, openQuestions(tk), "")
+	tmpl := answerTemplate(tk, tk.OpenQuestions(), "")
 	for _, want := range []string{
 		"# Answering tm-ab12: Pick\n",
 		"# Question 1 (q1):\n#   First?\n#   Second line\n",
@@ -69,7 +69,7 @@ func TestAnswerTemplateRoundTrip(t *testing.T) {
 		t.Errorf("parseAnswer(template+answer) = %q", got)
 	}
 	// a response template's text starts the answer
-	pre := answerTemplate(tk, openQuestions(tk)[1:], "  LGTM.\n\n")
+	pre := answerTemplate(tk, tk.OpenQuestions()[1:], "  LGTM.\n\n")
 	if got, _ := parseAnswer(pre); got != "LGTM." || strings.Contains(pre, "First?") {
 		t.Errorf("prefilled template = %q:\n%s", got, pre)
 	}

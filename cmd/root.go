@@ -111,6 +111,7 @@ func newRootCmd(f *Factory) *cobra.Command {
 		newCmdSync(f, nil),
 		newCmdBoard(f, nil),
 		newCmdDoctor(f, nil),
+		newCmdServe(f, nil),
 		newCmdDemo(f, nil),
 		newCmdCompletion(f),
 	)

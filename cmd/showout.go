@@ -68,7 +68,7 @@ func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (
 	}
 	if t.State == task.AwaitingInput {
 		fmt.Fprintf(w, "\n%s\n", io.Bold(fmt.Sprintf("waiting for your answer (asked %s)", relTime(now, askedAt(t)))))
-		for _, q := range openQuestions(t) {
+		for _, q := range t.OpenQuestions() {
 			printQuestion(io, now, q, "  ")
 		}
 		fmt.Fprintf(w, "  %s\n", io.Faint("answer with: "+respondHint(t)))

@@ -79,7 +79,7 @@ func printNode(io *IOStreams, n *treeNode, lead, childLead string) {
 		if len(n.Children) > 0 {
 			bar = "│   "
 		}
-		for _, q := range openQuestions(n.Task) {
+		for _, q := range n.Task.OpenQuestions() {
 			fmt.Fprintf(io.Out, "%s%s\n", io.Faint(childLead+bar), io.Magenta("❓ "+firstLine(q.Question)))
 		}
 	}

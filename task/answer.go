@@ -36,6 +36,8 @@ type Answer struct {
 type AnswerError struct {
 	ID, QuestionID string
 	Reason         string
+	// AnsweredBy is set when the question was answered already: by whom.
+	AnsweredBy string
 }
 
 func (e *AnswerError) Error() string {
@@ -52,6 +54,11 @@ func (e *AnswerError) Error() string {
 // changes nothing. Call it inside Store.Update.
 func (t *Task) Answer(ans []Answer, now time.Time, by string) error {
 	if t.State != AwaitingInput && !t.revive() {
+		for _, a := range ans {
+			if err := t.Answered(a.QuestionID); err != nil {
+				return err
+			}
+		}
 		return &NotAwaitingError{ID: t.ID, State: t.State}
 	}
 	if len(ans) == 0 {
@@ -146,6 +153,38 @@ func (t *Task) match(pending []pendingQ, id string) (int, error) {
 	if id == "" {
 		return 0, &AnswerError{ID: t.ID, Reason: "say which question the answer is for: " + strings.Join(ids, ", ")}
 	}
+	if err := t.Answered(id); err != nil {
+		return 0, err
+	}
 	return 0, &AnswerError{ID: t.ID, QuestionID: id,
 		Reason: "no such pending question (pending: " + strings.Join(ids, ", ") + ")"}
+}
+
+// Answered is the error for an answer to question qid when it has been
+// answered already (by whom, and when), so that a second answer, from
+// another terminal or the web, never replaces the first; nil otherwise.
+// qid "" is the question the task asked last.
+func (t *Task) Answered(qid string) error {
+	if qid == "" {
+		e, ok := t.LastAsked()
+		if !ok || e.QuestionID == "" {
+			return nil
+		}
+		qid = e.QuestionID
+	}
+	for _, q := range t.Questions {
+		if q.ID == qid && q.Status == QuestionPending {
+			return nil
+		}
+	}
+	e, ok := t.LastAnswer(qid)
+	if !ok {
+		return nil
+	}
+	by := e.By
+	if by == "" {
+		by = "someone"
+	}
+	return &AnswerError{ID: t.ID, QuestionID: qid, AnsweredBy: by,
+		Reason: "already answered by " + by + " at " + e.At.UTC().Format("2006-01-02 15:04:05 UTC")}
 }

@@ -151,8 +151,8 @@ func TestAnswerFlatQuestion(t *testing.T) {
 	if tk.State != Open || tk.HumanResponse != "spaces" || len(tk.Questions) != 0 {
 		t.Errorf("task = %s %q %v", tk.State, tk.HumanResponse, tk.Questions)
 	}
-	var na *NotAwaitingError
-	if err := tk.Answer([]Answer{{Values: []string{"x"}}}, now1, "human"); !errors.As(err, &na) {
+	var ae *AnswerError // the question it asked last was answered
+	if err := tk.Answer([]Answer{{Values: []string{"x"}}}, now1, "human"); !errors.As(err, &ae) || ae.AnsweredBy != "human" {
 		t.Errorf("answering an open task: %v", err)
 	}
 	if len(tk.Pending()) != 0 {
@@ -204,5 +204,33 @@ func TestStop(t *testing.T) {
 	tk := waiting()
 	if err := tk.Stop("  ", now1, "human"); !errors.Is(err, ErrNoReason) || tk.State != AwaitingInput {
 		t.Errorf("Stop without a reason = %v, state %s", err, tk.State)
+	}
+}
+
+// A question answered elsewhere first (another terminal, the web inbox)
+// refuses a second answer, naming who answered it and when, whether the
+// task still waits on other questions or is open again.
+func TestAnswerTwice(t *testing.T) {
+	tk := waiting()
+	if err := tk.Answer([]Answer{{QuestionID: "q1", Values: []string{"yes"}}}, now1, "web:alice"); err != nil {
+		t.Fatal(err)
+	}
+	want := "tm-ab12 q1: already answered by web:alice at 2026-01-01 12:00:00 UTC"
+	err := tk.Answer([]Answer{{QuestionID: "q1", Values: []string{"no"}}}, now1.Add(time.Minute), "human")
+	var ae *AnswerError
+	if !errors.As(err, &ae) || err.Error() != want || ae.AnsweredBy != "web:alice" {
+		t.Fatalf("second answer while others wait: %v, want %q", err, want)
+	}
+	all := []Answer{{QuestionID: "q2", Values: []string{"GitHub"}}, {QuestionID: "q3", Values: []string{"eu"}},
+		{QuestionID: "q4", Values: []string{"no"}}}
+	if err := tk.Answer(all, now1, "human"); err != nil || tk.State != Open {
+		t.Fatalf("the rest: %v, state %s", err, tk.State)
+	}
+	err = tk.Answer([]Answer{{QuestionID: "q1", Values: []string{"no"}}}, now1.Add(time.Minute), "human")
+	if err == nil || err.Error() != want {
+		t.Fatalf("second answer to an open task: %v, want %q", err, want)
+	}
+	if got := tk.Questions[1].Answer; !reflect.DeepEqual(got, []string{"yes"}) {
+		t.Fatalf("q1's answer became %v", got)
 	}
 }

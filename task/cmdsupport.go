@@ -41,6 +41,13 @@ func (s *Store) Replace(t *Task, old, edited []byte) error {
 	return s.writeFile(t.ID, b)
 }
 
+// Answer records a human's answers to task id under its lock, stamped
+// with the store's clock. bh respond and bh serve both answer through it,
+// so that their checks and the history they leave are the same.
+func (s *Store) Answer(id string, ans []Answer, by string) (*Task, error) {
+	return s.Update(id, func(t *Task) error { return t.Answer(ans, s.now(), by) })
+}
+
 // NotAwaitingError is an answer to a task that asks nothing.
 type NotAwaitingError struct {
 	ID    string

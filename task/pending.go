@@ -48,6 +48,18 @@ func (t *Task) Pending() []Question {
 	return out
 }
 
+// OpenQuestions are what t waits for (Pending), with a stand-in for a
+// flat question the agent left empty: what people are shown.
+func (t *Task) OpenQuestions() []Question {
+	qs := t.Pending()
+	for i := range qs {
+		if strings.TrimSpace(qs[i].Question) == "" {
+			qs[i].Question = "(the agent asked no question)"
+		}
+	}
+	return qs
+}
+
 // pendingQ is a pending question and its index in t.Questions, or -1 for
 // the flat question, which is not stored there.
 type pendingQ struct {

@@ -56,6 +56,16 @@ func SortQueue(ts []*Task) {
 	})
 }
 
+// LastAnswer is the latest answer to question qid, from the history.
+func (t *Task) LastAnswer(qid string) (Event, bool) {
+	for i := len(t.History) - 1; i >= 0; i-- {
+		if e := t.History[i]; e.Kind == EventInputReceived && e.QuestionID == qid {
+			return e, true
+		}
+	}
+	return Event{}, false
+}
+
 // LastAsked is when the current question was asked, from the history.
 func (t *Task) LastAsked() (at Event, ok bool) {
 	for i := len(t.History) - 1; i >= 0; i-- {

@@ -89,17 +89,8 @@ func (w *worker) decided(r *run) (ending, bool) {
 }
 
 func answerer(t *task.Task, qid string) string {
-	if e, ok := lastAnswer(t, qid); ok && e.By != "" {
+	if e, ok := t.LastAnswer(qid); ok && e.By != "" {
 		return e.By
 	}
 	return "human"
-}
-
-func lastAnswer(t *task.Task, qid string) (task.Event, bool) {
-	for i := len(t.History) - 1; i >= 0; i-- {
-		if e := t.History[i]; e.Kind == task.EventInputReceived && e.QuestionID == qid {
-			return e, true
-		}
-	}
-	return task.Event{}, false
 }

@@ -1,0 +1,192 @@
+package cmd
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/tls"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/user"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/web"
+	"github.com/spf13/cobra"
+)
+
+type ServeOptions struct {
+	base
+	Ctx             context.Context
+	Listen          string
+	TLSCert, TLSKey string
+	Insecure        bool
+}
+
+// defaultListen is bh serve's address: this machine only.
+const defaultListen = "127.0.0.1:7420"
+
+func newCmdServe(f *Factory, runF func(*ServeOptions) error) *cobra.Command {
+	opts := &ServeOptions{}
+	c := &cobra.Command{
+		Use:   "serve",
+		Short: "The inbox in your browser: answer questions, watch runs",
+		Long: `Serve the inbox of every registered repository (see bh inbox) as a web
+page, on ` + defaultListen + ` unless --listen says otherwise. A task's page shows
+its questions with their context, its history and its parked work; answers
+given there go through the same checks as bh respond and are recorded as
+answered by web:<your user name>. New questions, answers given elsewhere and
+runs starting or finishing appear without a reload.
+
+Every request needs a token, made on the first start and kept with the
+address in ~/.config/bh/web.json (readable by you alone): open the address
+bh serve prints (with ?token=), and the browser keeps it in a cookie. Other
+programs send Authorization: Bearer <token>. An address other than this
+machine's loopback needs TLS (--tls-cert and --tls-key), or --insecure to
+send the token in the clear. Ctrl-C stops the server.
+
+Exit codes:
+  0  stopped (Ctrl-C)
+  1  cannot listen, or the web config cannot be read or written
+  2  usage error: a bad --listen, or another address without TLS or --insecure`,
+		Example: `  bh serve
+  bh serve --listen 127.0.0.1:8080
+  bh serve --listen 0.0.0.0:7420 --tls-cert cert.pem --tls-key key.pem`,
+		Args: argsRange(0, 0, "no arguments"),
+		RunE: func(c *cobra.Command, _ []string) error {
+			opts.base, opts.Ctx = f.base(), c.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			return serveRun(opts)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&opts.Listen, "listen", defaultListen, "listen on `HOST:PORT` (port 0 picks a free one)")
+	fl.StringVar(&opts.TLSCert, "tls-cert", "", "serve HTTPS with this certificate `FILE` (PEM)")
+	fl.StringVar(&opts.TLSKey, "tls-key", "", "... and this private key `FILE` (PEM)")
+	fl.BoolVar(&opts.Insecure, "insecure", false, "allow plain HTTP on an address other than loopback")
+	return c
+}
+
+func serveRun(opts *ServeOptions) error {
+	if err := checkListen(opts); err != nil {
+		return err
+	}
+	var tlsConf *tls.Config
+	if opts.TLSCert != "" {
+		cert, err := tls.LoadX509KeyPair(opts.TLSCert, opts.TLSKey)
+		if err != nil {
+			return fmt.Errorf("--tls-cert, --tls-key: %w", err)
+		}
+		tlsConf = &tls.Config{Certificates: []tls.Certificate{cert}}
+	}
+	conf, err := task.LoadWebConfig()
+	if err != nil {
+		return err
+	}
+	if conf.Token == "" {
+		b := make([]byte, 24)
+		rand.Read(b)
+		conf.Token = hex.EncodeToString(b)
+	}
+	ln, err := net.Listen("tcp", opts.Listen)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	defer ln.Close()
+	conf.URL = serveURL(opts, ln.Addr().(*net.TCPAddr))
+	if err := task.SaveWebConfig(conf); err != nil {
+		return fmt.Errorf("save %s: %w", task.WebConfigPath(), err)
+	}
+	if _, err := opts.Store(); err != nil { // registers this repository, if bh is used here
+		fmt.Fprintln(opts.IO.ErrOut, "not in a repository that uses bh: showing the registered ones")
+	}
+	srv, err := web.New(web.Options{Token: conf.Token, By: "web:" + userName(), Repos: task.Registered,
+		Now: opts.Now, TLS: opts.TLSCert != ""})
+	if err != nil {
+		return err
+	}
+	ctx, stop := context.WithCancel(opts.Ctx)
+	defer stop()
+	if err := srv.Watch(ctx); err != nil {
+		return err
+	}
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, TLSConfig: tlsConf,
+		ErrorLog:    log.New(opts.IO.ErrOut, "bh serve: ", 0),
+		BaseContext: func(net.Listener) context.Context { return ctx }} // Ctrl-C ends the event streams too
+	fmt.Fprintln(opts.IO.Out, conf.URL+"/?token="+conf.Token)
+	fmt.Fprintf(opts.IO.ErrOut, "the inbox is at the address above (the token is in %s); Ctrl-C stops\n", task.WebConfigPath())
+	done := make(chan error, 1)
+	go func() {
+		if tlsConf != nil {
+			done <- hs.ServeTLS(ln, "", "")
+		} else {
+			done <- hs.Serve(ln)
+		}
+	}()
+	select {
+	case err := <-done:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shut); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return nil
+}
+
+// checkListen refuses to send the token in the clear beyond this machine.
+func checkListen(o *ServeOptions) error {
+	host, _, err := net.SplitHostPort(o.Listen)
+	if err != nil {
+		return usageErrorf("--listen %q: want HOST:PORT, such as %s", o.Listen, defaultListen)
+	}
+	if (o.TLSCert == "") != (o.TLSKey == "") {
+		return usageErrorf("give both --tls-cert and --tls-key, or neither")
+	}
+	if loopback(host) || o.TLSCert != "" || o.Insecure {
+		return nil
+	}
+	return withHint(usageErrorf("--listen %s is reachable from other machines: serve it over TLS, or say --insecure", o.Listen),
+		"anyone who sees the traffic would see the token: use --tls-cert and --tls-key (or --insecure on a network you trust)")
+}
+
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// serveURL is the address to open: the host asked for, or this machine's
+// name when listening on every address.
+func serveURL(o *ServeOptions, addr *net.TCPAddr) string {
+	scheme := "http"
+	if o.TLSCert != "" {
+		scheme = "https"
+	}
+	host, _, _ := net.SplitHostPort(o.Listen)
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host, _ = os.Hostname()
+	}
+	return fmt.Sprintf("%s://%s", scheme, net.JoinHostPort(host, fmt.Sprint(addr.Port)))
+}
+
+// userName is who answers from the browser, for the history.
+func userName() string {
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	if u := os.Getenv("USER"); u != "" {
+		return u
+	}
+	return "unknown"
+}

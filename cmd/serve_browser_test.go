@@ -1,0 +1,174 @@
+package cmd
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// The plans of the agent behind the browser test: a choice, a gated
+// completion, and a run that waits for a file before it asks.
+const (
+	planDB = `match Pick a database
+print {"status":"needs_input","summary":"two ways to go","questions":[{"question":"Which database should the shop use?","header":"Database","type":"choice","options":[{"label":"Postgres","description":"what production runs"},{"label":"SQLite","description":"one file, no server"}]}]}
+`
+	planReport = `match Write the report
+write report.txt first draft of the report
+print {"status":"completed","summary":"wrote report.txt"}
+`
+	planRelease = `match Name the release
+hang
+print {"status":"needs_input","summary":"naming","question":"What should the release be called?","questionContext":"The last three were named after rivers."}
+`
+	browserNow = "2026-03-01T09:30:00Z"
+)
+
+// bh serve in a real browser: headless Chromium opens the inbox with its
+// token, sees a run start and its question arrive from another process
+// without a reload, and leave when bh respond answers it; then it answers
+// a choice and an approval gate. The task
+// files then hold exactly what bh respond writes for the same answers,
+// but for who answered.
+func TestServeInBrowser(t *testing.T) {
+	chrome := findChromium(t)
+	root := t.TempDir()
+	bin := binE2E(t, root)
+	agentDir := filepath.Join(root, "agent")
+	os.MkdirAll(agentDir, 0o755)
+	writeE2E(t, agentDir, "db.plan", planDB)
+	writeE2E(t, agentDir, "report.plan", planReport)
+	writeE2E(t, agentDir, "release.plan", planRelease)
+	for k, v := range map[string]string{"PATH": bin + ":" + os.Getenv("PATH"), "FAKEAGENT_DIR": agentDir,
+		"XDG_STATE_HOME": filepath.Join(root, "state"), "XDG_CONFIG_HOME": filepath.Join(root, "config"),
+		"GIT_CONFIG_NOSYSTEM": "1", "HOME": root} {
+		t.Setenv(k, v)
+	}
+	config := "prefix: tm\nagent:\n  kind: command\n  command: [fakeagent]\n"
+	dir := filepath.Join(root, "shop")
+	repoE2E(t, dir, config)
+	db := strings.TrimSpace(bhE2E(t, dir, "add", "Pick a database"))
+	report := strings.TrimSpace(bhE2E(t, dir, "add", "Write the report", "--gate", "approval"))
+	bhE2E(t, dir, "worker", "--once")
+	release := strings.TrimSpace(bhE2E(t, dir, "add", "Name the release"))
+	// The same two tasks in a repository of their own, for bh respond.
+	twin := filepath.Join(root, "twin")
+	twinEnv := []string{"XDG_CONFIG_HOME=" + filepath.Join(root, "twin-config"), "BH_NOW=" + browserNow}
+	os.MkdirAll(filepath.Join(twin, ".bh", "tasks"), 0o755)
+	gitE2E(t, twin, "init", "-q")
+	for _, f := range []string{"config.yaml", "tasks/" + db + ".yaml", "tasks/" + report + ".yaml"} {
+		writeE2E(t, twin, ".bh/"+f, readE2E(t, dir, ".bh/"+f))
+	}
+
+	serve := exec.Command("bh", "serve", "--listen", "127.0.0.1:0")
+	serve.Dir, serve.Env = dir, append(os.Environ(), "BH_NOW="+browserNow)
+	out, _ := serve.StdoutPipe()
+	serve.Stderr = os.Stderr
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { serve.Process.Kill(); serve.Wait() })
+	addr, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil || !strings.Contains(addr, "?token=") {
+		t.Fatalf("bh serve printed %q: %v", addr, err)
+	}
+	addr = strings.TrimSpace(addr)
+	site, _, _ := strings.Cut(addr, "/?token=")
+
+	ctx := browser(t, chrome)
+	css := func(sel string) chromedp.CSS { return chromedp.CSS(sel) }
+	run := func(what string, actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		step, cancel := context.WithTimeout(ctx, 20*time.Second)
+		defer cancel()
+		if err := chromedp.Do(step, actions...); err != nil {
+			loc, _ := chromedp.Run(ctx, chromedp.Location())
+			html, _ := chromedp.Run(ctx, chromedp.OuterHTML(css("main")))
+			screenshot(t, ctx, "failed.png")
+			t.Fatalf("%s: %v\nat %s:\n%s", what, err, loc, html)
+		}
+	}
+	run("open the inbox with the token", chromedp.Navigate(addr),
+		chromedp.WaitVisible(css(`li[data-task="`+db+`"]`)),
+		chromedp.WaitVisible(css(`li[data-task="`+report+`"]`)),
+		chromedp.WaitVisible(css(`#conn.on`)),
+	)
+	loc, err := chromedp.Run(ctx, chromedp.Location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.notReloaded = true`)); err != nil {
+		t.Fatal(err)
+	}
+	if loc != site+"/" {
+		t.Errorf("the inbox is at %s, want %s/ (the token out of the address)", loc, site)
+	}
+
+	// Another process: a worker whose agent starts, waits, then asks.
+	worker := exec.Command("bh", "worker", "--once")
+	worker.Dir = dir
+	if err := worker.Start(); err != nil {
+		t.Fatal(err)
+	}
+	run("the run appears", chromedp.WaitVisible(css(`li.running[data-task="`+release+`"]`)))
+	writeE2E(t, agentDir, "release", "")
+	asked := waitAsked(t, filepath.Join(dir, ".bh", "tasks", release+".yaml"))
+	run("the question appears", chromedp.WaitVisible(css(`li[data-task="`+release+`"][data-question]`)))
+	shown := time.Since(asked)
+	t.Logf("the question was on the page %v after its task file was written", shown)
+	if shown > time.Second {
+		t.Errorf("the question took %v to reach the page", shown)
+	}
+	if err := worker.Wait(); err != nil {
+		t.Fatalf("bh worker: %v", err)
+	}
+	run("the run is over", chromedp.WaitNotPresent(css(`li.running`)))
+	if notReloaded, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.notReloaded === true`)); err != nil || !notReloaded {
+		t.Error("the page was reloaded: live updates must come without one")
+	}
+	screenshot(t, ctx, "inbox.png")
+	// An answer given elsewhere takes the question off the page.
+	respond := exec.Command("bh", "respond", release, "Kestrel")
+	respond.Dir = dir
+	if out, err := respond.CombinedOutput(); err != nil {
+		t.Fatalf("bh respond: %v %s", err, out)
+	}
+	run("the question answered elsewhere leaves", chromedp.WaitNotPresent(css(`li[data-task="`+release+`"]`)))
+
+	run("open the gate", chromedp.Click(css(`li[data-task="`+report+`"] a`)),
+		chromedp.WaitVisible(css(`pre.diff span.add`)))
+	screenshot(t, ctx, "task.png")
+	run("approve the gate", chromedp.Click(css(`button.yes`)), chromedp.WaitVisible(css(`p.ok`)))
+	run("pick SQLite", chromedp.Navigate(site+"/"), chromedp.Click(css(`li[data-task="`+db+`"] a`)),
+		chromedp.Click(css(`input[value="SQLite"]`)),
+		chromedp.Click(css(`form.answer button`)), chromedp.WaitVisible(css(`p.ok`)))
+
+	serve.Process.Signal(os.Interrupt)
+	if err := serve.Wait(); err != nil {
+		t.Errorf("bh serve after Ctrl-C: %v", err)
+	}
+	for _, args := range [][]string{{"respond", db, "--choice", "SQLite"}, {"respond", report, "--yes"}} {
+		c := exec.Command("bh", args...)
+		c.Dir, c.Env = twin, append(os.Environ(), twinEnv...)
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("bh %v: %v %s", args, err, out)
+		}
+	}
+	web := regexp.MustCompile(`by: web:\S+`)
+	for _, id := range []string{db, report} {
+		got, want := readE2E(t, dir, ".bh/tasks/"+id+".yaml"), readE2E(t, twin, ".bh/tasks/"+id+".yaml")
+		if !web.MatchString(got) {
+			t.Errorf("%s: no answer by web:<user>:\n%s", id, got)
+		}
+		if got = web.ReplaceAllString(got, "by: human"); got != want {
+			t.Errorf("%s answered in the browser:\n%s\nby bh respond:\n%s", id, got, want)
+		}
+	}
+}

@@ -1,0 +1,106 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// Answers that do not fit their question are refused with bh respond's
+// reasons, and change nothing.
+func TestAnswerValidation(t *testing.T) {
+	s := newSite(t)
+	before := s.file()
+	for _, tc := range []struct {
+		name string
+		form url.Values
+		want string
+	}{
+		{"not an option", url.Values{"q": {"q1"}, "answer": {"MySQL"}}, `&#34;MySQL&#34; is not an option: pick one of: Postgres, SQLite`},
+		{"two of a single choice", url.Values{"q": {"q1"}, "answer": {"Postgres", "SQLite"}}, "pick one option, not 2"},
+		{"other without words", url.Values{"q": {"q1"}, "answer": {"other"}}, "needs your own words"},
+		{"nothing picked", url.Values{"q": {"q1"}}, "pick one of"},
+		{"approval neither", url.Values{"q": {"q2"}, "answer": {"maybe"}}, "is not an approval: answer yes or no"},
+		{"empty words", url.Values{"q": {"q3"}, "text": {"  "}}, "q3: empty answer"},
+		{"no such question", url.Values{"q": {"q9"}, "answer": {"yes"}}, "q9: no such pending question (pending: q1, q2, q3)"},
+	} {
+		resp, body := s.answer(tc.form, nil)
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, tc.want) {
+			t.Errorf("%s: %d, want %q in\n%s", tc.name, resp.StatusCode, tc.want, body)
+		}
+		if !strings.Contains(body, `<form method="post"`) {
+			t.Errorf("%s: the page lost its forms", tc.name)
+		}
+		if s.file() != before {
+			t.Fatalf("%s: the task file changed", tc.name)
+		}
+	}
+}
+
+// Each kind of question answered from the page is recorded as bh respond
+// records it, by web:<user>; the last answer opens the task again.
+func TestAnswerKinds(t *testing.T) {
+	s := newSite(t)
+	for _, f := range []url.Values{
+		{"q": {"q1"}, "answer": {"other"}, "comment": {"MariaDB, as the team knows it"}},
+		{"q": {"q2"}, "answer": {"no"}, "comment": {"add a migration test"}},
+		{"q": {"q3"}, "text": {"  Keep it small.  "}},
+	} {
+		if resp, body := s.answer(f, nil); resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("%v: %d %s", f, resp.StatusCode, body)
+		}
+	}
+	tk := s.task()
+	want := [][]string{{"other", "MariaDB, as the team knows it"}, {"no", "add a migration test"}, {"Keep it small.", ""}}
+	for i, q := range tk.Questions {
+		got := []string{strings.Join(q.Answer, ","), q.Comment}
+		if q.Status != task.QuestionAnswered || !slices.Equal(got, want[i]) || !q.AnsweredAt.Equal(now) {
+			t.Errorf("%s: %s %v at %v, want %v", q.ID, q.Status, got, q.AnsweredAt, want[i])
+		}
+	}
+	var by []string
+	for _, e := range tk.History {
+		by = append(by, e.Kind+" "+e.By+" "+e.QuestionID+" "+e.Text)
+	}
+	wantBy := []string{
+		"input.received web:alice q1 other: MariaDB, as the team knows it",
+		"input.received web:alice q2 no: add a migration test",
+		"input.received web:alice q3 Keep it small.",
+		"state web:alice  answered",
+	}
+	if !slices.Equal(by, wantBy) {
+		t.Errorf("history:\n%s\nwant:\n%s", strings.Join(by, "\n"), strings.Join(wantBy, "\n"))
+	}
+	if tk.State != task.Open {
+		t.Errorf("state %s", tk.State)
+	}
+}
+
+// Two people answering the same question: the second is told who answered
+// first, and when, and the first answer stands.
+func TestAnswerTwice(t *testing.T) {
+	s := newSite(t)
+	if resp, _ := s.answer(url.Values{"q": {"q1"}, "answer": {"SQLite"}}, nil); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("first answer: %d", resp.StatusCode)
+	}
+	after := s.file()
+	resp, body := s.answer(url.Values{"q": {"q1"}, "answer": {"Postgres"}}, nil)
+	if resp.StatusCode != http.StatusConflict || !strings.Contains(body, "tm-ask1 q1: already answered by web:alice at 2026-01-01 12:00:00 UTC") {
+		t.Fatalf("second answer: %d\n%s", resp.StatusCode, body)
+	}
+	if s.file() != after {
+		t.Fatal("the second answer changed the task file")
+	}
+	// the same once the task is open again
+	for _, f := range []url.Values{{"q": {"q2"}, "answer": {"yes"}}, {"q": {"q3"}, "text": {"no"}}} {
+		s.answer(f, nil)
+	}
+	if resp, body := s.answer(url.Values{"q": {"q2"}, "answer": {"no"}}, nil); resp.StatusCode != http.StatusConflict ||
+		!strings.Contains(body, "q2: already answered by web:alice") {
+		t.Fatalf("answer to an open task: %d\n%s", resp.StatusCode, body)
+	}
+}

@@ -1,0 +1,99 @@
+package web
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"html/template"
+	"log"
+	"net/http"
+	"path/filepath"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// pages are the site's templates: each page is the layout around its
+// "main", which is also served alone (?part=main) for live updates.
+type pages map[string]*template.Template
+
+func parsePages() (pages, error) {
+	funcs := template.FuncMap{
+		"key":  task.RepoKey,
+		"base": filepath.Base,
+		"when": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+		"iso":  func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+		"since": func(t *task.Task) time.Time { // when its run began
+			if t.Lease != nil {
+				return t.Lease.StartedAt
+			}
+			return t.UpdatedAt
+		},
+	}
+	p := pages{}
+	for _, name := range []string{"inbox", "task"} {
+		t, err := template.New(name).Funcs(funcs).ParseFS(assets, "assets/layout.html", "assets/"+name+".html")
+		if err != nil {
+			return nil, err
+		}
+		p[name] = t
+	}
+	return p, nil
+}
+
+// render writes page with data: the whole page, or its main part alone
+// (?part=main). The version of the main part lets a live page skip a
+// refresh that would change nothing, and so never replace what it shows
+// (and what the user is about to click) with the same thing.
+func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, page, title string, data any) {
+	var main bytes.Buffer
+	if err := s.page[page].ExecuteTemplate(&main, "main", data); err != nil {
+		log.Printf("bh serve: %s: %v", page, err)
+		http.Error(w, "bh serve: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	sum := sha256.Sum256(main.Bytes())
+	version := hex.EncodeToString(sum[:8])
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Bh-Version", version)
+	if r.URL.Query().Get("part") == "main" {
+		w.WriteHeader(code)
+		w.Write(main.Bytes())
+		return
+	}
+	var b bytes.Buffer
+	err := s.page[page].ExecuteTemplate(&b, "layout", struct {
+		Title, Version string
+		Main           template.HTML // rendered by html/template above: escaped already
+	}{title, version, template.HTML(main.String())})
+	if err != nil {
+		http.Error(w, "bh serve: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.WriteHeader(code)
+	w.Write(b.Bytes())
+}
+
+// inboxView is the inbox page: what waits across repositories.
+type inboxView struct {
+	Items   []task.InboxItem
+	Running []task.RunningTask
+	Skipped []string
+	Error   string
+}
+
+func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
+	var v inboxView
+	roots, err := s.o.Repos()
+	if err != nil {
+		v.Error = "the registry of repositories cannot be read: " + err.Error()
+	}
+	in := task.ReadInbox(roots)
+	v.Items = in.Items
+	v.Running = in.Running
+	for _, e := range in.Skipped {
+		v.Skipped = append(v.Skipped, e.Error())
+	}
+	s.render(w, r, http.StatusOK, "inbox", "bh inbox", v)
+}

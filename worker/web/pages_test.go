@@ -1,0 +1,83 @@
+package web
+
+import (
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// The task page: each question with its context and a form of its kind,
+// the templates, and the parked work coloured line by line.
+func TestTaskPage(t *testing.T) {
+	s := newSite(t)
+	git := func(args ...string) string {
+		c := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+		c.Dir = s.root
+		out, err := c.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	os.WriteFile(filepath.Join(s.root, "schema.sql"), []byte("create table a;\n"), 0o644)
+	git("add", "schema.sql")
+	git("commit", "-q", "-m", "base")
+	os.WriteFile(filepath.Join(s.root, "schema.sql"), []byte("create table b;\n"), 0o644)
+	git("add", "schema.sql")
+	parked := git("commit-tree", git("write-tree"), "-p", "HEAD", "-m", "parked")
+	git("update-ref", "refs/bh/parked/tm-ask1", parked)
+	os.MkdirAll(filepath.Join(s.st.Dir, "templates"), 0o755)
+	os.WriteFile(filepath.Join(s.st.Dir, "templates", "lgtm.md"), []byte("Looks good.\n"), 0o644)
+
+	resp, body := s.do("GET", s.base, nil, nil)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	for _, want := range []string{
+		`<input type="radio" name="answer" value="Postgres"><b>Postgres</b><span>what production runs</span>`,
+		`value="other" data-other>`,
+		`<pre class="context">Added the schema.` + "\n\n" + ` schema.sql | 12 &#43;&#43;&#43;&#43;&#43;&#43;&#43;&#43;&#43;&#43;&#43;&#43;</pre>`,
+		`<button name="answer" value="yes" class="yes">Approve</button><button name="answer" value="no" class="no">Reject</button>`,
+		`<textarea name="text"`,
+		`<option value="Looks good.">lgtm</option>`,
+		`<input type="hidden" name="csrf" value="` + csrfValue(token) + `">`,
+		`<span class="meta">diff --git a/schema.sql b/schema.sql</span>`,
+		`<span class="hunk">@@ -1 &#43;1 @@</span>`,
+		`<span class="del">-create table a;</span>`,
+		`<span class="add">&#43;create table b;</span>`,
+		` schema.sql | 2 &#43;-`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	// ?part=main is the page's live part alone
+	if _, part := s.do("GET", s.base+"?part=main", nil, nil); strings.Contains(part, "<html") || !strings.Contains(part, "Which database?") {
+		t.Errorf("part=main:\n%s", part)
+	}
+	if resp, _ := s.do("GET", "/r/"+task.RepoKey(s.root)+"/t/tm-none", nil, nil); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("a missing task: %d", resp.StatusCode)
+	}
+	if resp, _ := s.do("GET", "/r/elsewhere-000000/t/tm-ask1", nil, nil); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("an unregistered repository: %d", resp.StatusCode)
+	}
+}
+
+func TestDiffLines(t *testing.T) {
+	got, cut := diffLines("diff --git a/x b/x\nindex 1..2\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n c\n")
+	var classes []string
+	for _, l := range got {
+		classes = append(classes, l.Class)
+	}
+	if strings.Join(classes, " ") != "meta meta meta meta hunk del add ctx" || cut {
+		t.Errorf("classes %v, cut %v", classes, cut)
+	}
+	if _, cut := diffLines(strings.Repeat("+x\n", maxDiff+1)); !cut {
+		t.Error("a long diff is not cut")
+	}
+}

@@ -1,0 +1,93 @@
+// Package web is bh serve: the inbox of every registered repository in a
+// browser, with answers through the same code path as bh respond and live
+// updates over Server-Sent Events. Plain HTML, CSS and a little JS,
+// embedded; every request needs the user's token.
+package web
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+//go:embed assets
+var assets embed.FS
+
+// Options configure a Server.
+type Options struct {
+	Token string // required on every request
+	By    string // who answers, in the history: "web:<user>"
+	// Repos lists the repositories to show: task.Registered.
+	Repos func() ([]string, error)
+	Now   func() time.Time
+	TLS   bool // served over TLS: the cookie is Secure
+}
+
+// Server serves the web inbox.
+type Server struct {
+	o    Options
+	csrf string
+	hub  *hub
+	page pages
+}
+
+// New makes a server; Watch starts its live updates.
+func New(o Options) (*Server, error) {
+	if o.Token == "" {
+		return nil, errors.New("web: no token")
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	p, err := parsePages()
+	if err != nil {
+		return nil, err
+	}
+	return &Server{o: o, csrf: csrfValue(o.Token), hub: newHub(), page: p}, nil
+}
+
+// Handler is the whole site, behind the token.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	static, _ := fs.Sub(assets, "assets/static")
+	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	mux.HandleFunc("GET /{$}", s.inbox)
+	mux.HandleFunc("GET /r/{repo}/t/{id}", s.taskPage)
+	mux.HandleFunc("POST /r/{repo}/t/{id}/answer", s.answer)
+	mux.HandleFunc("GET /events", s.events)
+	return s.auth(headers(mux))
+}
+
+// headers keep the pages to themselves: no framing, no foreign scripts.
+func headers(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header().Set("Referrer-Policy", "same-origin")
+		h.ServeHTTP(w, r)
+	})
+}
+
+// store opens the registered repository whose RepoKey is key.
+func (s *Server) store(key string) (*task.Store, error) {
+	roots, err := s.o.Repos()
+	if err != nil {
+		return nil, err
+	}
+	for _, root := range roots {
+		if task.RepoKey(root) == key {
+			st, err := task.Find(root)
+			if err != nil {
+				return nil, err
+			}
+			st.Now = s.o.Now
+			return st, nil
+		}
+	}
+	return nil, fmt.Errorf("no registered repository %q: %w", key, fs.ErrNotExist)
+}

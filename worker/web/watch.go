@@ -1,0 +1,127 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/fsnotify/fsnotify"
+)
+
+// debounce gathers a burst of file events (a task rewritten, a run's files
+// written one after the other) into one notice, well within the second a
+// change may take to reach the browser.
+const debounce = 50 * time.Millisecond
+
+// Watch sends every page a notice when a task, or a run, of a registered
+// repository changes, and starts watching repositories registered later,
+// until ctx ends.
+func (s *Server) Watch(ctx context.Context) error {
+	fw, err := fsnotify.NewWatcher()
+	if err != nil {
+		return fmt.Errorf("watch tasks: %w", err)
+	}
+	w := &watch{fw: fw, s: s, keys: map[string]string{}}
+	w.addRepos()
+	if reg := task.RegistryPath(); reg != "" {
+		fw.Add(filepath.Dir(reg)) // absent until the first bh init: repositories then stay as they are
+	}
+	go func() {
+		<-ctx.Done()
+		fw.Close()
+	}()
+	go w.loop()
+	return nil
+}
+
+type watch struct {
+	fw   *fsnotify.Watcher
+	s    *Server
+	keys map[string]string // a watched folder: its repository's key
+}
+
+// addRepos watches the tasks and runs of every registered repository not
+// watched yet. A repository that moved or vanished is skipped, as in the
+// inbox.
+func (w *watch) addRepos() {
+	roots, _ := w.s.o.Repos()
+	for _, root := range roots {
+		for _, sub := range []string{"", "tasks", "runs"} { // .bh itself, for a runs folder made later
+			dir := filepath.Join(root, ".bh", sub)
+			if _, ok := w.keys[dir]; !ok && w.fw.Add(dir) == nil {
+				w.keys[dir] = task.RepoKey(root)
+			}
+		}
+	}
+}
+
+func (w *watch) loop() {
+	changed := map[string]bool{}
+	var flush <-chan time.Time
+	for {
+		select {
+		case e, ok := <-w.fw.Events:
+			if !ok {
+				return
+			}
+			key, ok := w.matters(e)
+			if !ok {
+				continue
+			}
+			changed[key] = true
+			if flush == nil {
+				flush = time.After(debounce)
+			}
+		case _, ok := <-w.fw.Errors:
+			if !ok {
+				return
+			}
+			// Events were lost: every page reads again.
+			changed["*"] = true
+			if flush == nil {
+				flush = time.After(debounce)
+			}
+		case <-flush:
+			keys := make([]string, 0, len(changed))
+			for k := range changed {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			b, _ := json.Marshal(map[string][]string{"repos": keys})
+			w.s.hub.publish(string(b))
+			clear(changed)
+			flush = nil
+		}
+	}
+}
+
+// matters says whether e changed what a page shows, and where: a task
+// file, a run's files (not each step of a run's log), the registry.
+func (w *watch) matters(e fsnotify.Event) (string, bool) {
+	if e.Op == fsnotify.Chmod {
+		return "", false
+	}
+	dir, name := filepath.Dir(e.Name), filepath.Base(e.Name)
+	if e.Name == task.RegistryPath() {
+		w.addRepos()
+		return "*", true
+	}
+	key, ok := w.keys[dir]
+	switch {
+	case !ok:
+		return "", false
+	case filepath.Base(dir) == "tasks":
+		return key, strings.HasSuffix(name, ".yaml")
+	case filepath.Base(dir) == ".bh":
+		if name == "runs" {
+			w.addRepos()
+		}
+		return key, false
+	}
+	return key, name != "steps.jsonl"
+}
