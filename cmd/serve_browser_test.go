@@ -121,11 +121,8 @@ func TestServeInBrowser(t *testing.T) {
 	writeE2E(t, agentDir, "release", "")
 	asked := waitAsked(t, filepath.Join(dir, ".bh", "tasks", release+".yaml"))
 	run("the question appears", chromedp.WaitVisible(css(`li[data-task="`+release+`"][data-question]`)))
-	shown := time.Since(asked)
-	t.Logf("the question was on the page %v after its task file was written", shown)
-	if shown > time.Second {
-		t.Errorf("the question took %v to reach the page", shown)
-	}
+	// Logged, not asserted: BenchmarkEventLatency (worker/web) measures it.
+	t.Logf("the question was on the page %v after its task file was written", time.Since(asked))
 	if err := worker.Wait(); err != nil {
 		t.Fatalf("bh worker: %v", err)
 	}

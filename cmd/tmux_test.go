@@ -16,13 +16,8 @@ import (
 // It returns bin.
 func termEnv(t *testing.T, root string) string {
 	t.Helper()
-	bin := filepath.Join(root, "bin")
-	os.MkdirAll(bin, 0o755)
+	bin := binE2E(t, root)
 	os.MkdirAll(filepath.Join(root, "agent"), 0o755)
-	self, _ := os.Executable()
-	for _, name := range []string{"bh", "fakeagent"} {
-		os.Symlink(self, filepath.Join(bin, name))
-	}
 	for _, kv := range []string{"PATH=" + bin + ":" + os.Getenv("PATH"), "FAKEAGENT_DIR=" + filepath.Join(root, "agent"),
 		"XDG_STATE_HOME=" + filepath.Join(root, "state"), "GIT_CONFIG_NOSYSTEM=1", "HOME=" + root} {
 		k, v, _ := strings.Cut(kv, "=")

@@ -3,6 +3,7 @@ package web
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -110,5 +111,24 @@ func TestEventsNewRepository(t *testing.T) {
 	next("event: change", time.Second)
 	if data, want := next("data: ", time.Second), `data: {"repos":["`+task.RepoKey(root)+`"]}`; data != want {
 		t.Errorf("a task of the new repository: %s, want %s", data, want)
+	}
+}
+
+// BenchmarkEventLatency: from a task file written by another writer to
+// the change event on an open /events stream (the page then reads the
+// inbox again). The issue asks for under a second.
+func BenchmarkEventLatency(b *testing.B) {
+	s := newSite(b)
+	next := s.stream()
+	next("event: ready", 5*time.Second)
+	for i := 0; b.Loop(); i++ {
+		if _, err := s.st.Update("tm-ask1", func(t *task.Task) error {
+			t.Description = fmt.Sprint("change ", i)
+			return nil
+		}); err != nil {
+			b.Fatal(err)
+		}
+		next("event: change", 5*time.Second)
+		next("data: ", time.Second)
 	}
 }

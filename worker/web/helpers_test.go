@@ -22,7 +22,7 @@ var now = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 // site is bh serve over a repository with a task waiting on a choice, an
 // approval and a question in words.
 type site struct {
-	t    *testing.T
+	t    testing.TB
 	root string
 	st   *task.Store
 	srv  *Server
@@ -30,7 +30,7 @@ type site struct {
 	base string // the task's page
 }
 
-func newSite(t *testing.T) *site {
+func newSite(t testing.TB) *site {
 	t.Helper()
 	root := t.TempDir()
 	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
