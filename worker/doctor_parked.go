@@ -27,7 +27,7 @@ func (d *doctor) checkParked() error {
 		}
 		copies := map[string]string{}
 		if d.online {
-			if copies, err = d.repo.Refs(remoteRefs + strings.TrimPrefix(k.prefix, "refs/bh/")); err != nil {
+			if copies, err = d.repo.Refs(remoteCopy(k.prefix)); err != nil {
 				return err
 			}
 		}
@@ -57,7 +57,7 @@ func refIDs(prefix string, local, copies map[string]string) []string {
 	for ref := range local {
 		seen[strings.TrimPrefix(ref, prefix)] = true
 	}
-	copyPrefix := remoteRefs + strings.TrimPrefix(prefix, "refs/bh/")
+	copyPrefix := remoteCopy(prefix)
 	for ref := range copies {
 		seen[strings.TrimPrefix(ref, copyPrefix)] = true
 	}
@@ -90,7 +90,7 @@ func (d *doctor) staleRef(what, ref, why, mine, theirs string) {
 				if err := d.repo.PushCAS(d.remote, ref, "", theirs); err != nil {
 					return err
 				}
-				if err := d.repo.DeleteRef(remoteRefs + strings.TrimPrefix(ref, "refs/bh/")); err != nil {
+				if err := d.repo.DeleteRef(remoteCopy(ref)); err != nil {
 					return err
 				}
 			}

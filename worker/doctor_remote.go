@@ -21,7 +21,7 @@ func (d *doctor) connect() error {
 			Fix:     "register it in the repository's git config, as bh init does"},
 			func() error { return RegisterMergeDriver(d.s.Root) })
 	}
-	name := syncRemote(d.s, "")
+	name := remoteName(d.s, "")
 	if d.repo.RemoteURL(name) == "" {
 		if d.s.Config.Remote != "" {
 			d.found(Finding{Check: "remote", Status: DoctorError, Subject: name,

@@ -19,12 +19,14 @@ func (w *worker) recoverDead() error {
 	if err != nil {
 		return err
 	}
-	if w.claims != nil {
-		if err := w.claims.fetch(); err != nil {
-			w.warnf("claims: %v", err) // unreachable: foreign leases count as alive
-		}
-	}
+	fetched := false
 	for _, t := range tasks {
+		if w.claims != nil && !fetched && t.State == task.InProgress && t.Lease != nil && t.Lease.Host != hostname() {
+			fetched = true // once, and only when a foreign lease needs its claim read
+			if err := w.claims.fetch(); err != nil {
+				w.warnf("claims: %v", err)
+			}
+		}
 		if t.State == task.InProgress && t.Lease != nil && !w.isActive(t.ID) && w.dead(*t.Lease) && !w.foreignAlive(t) {
 			if err := w.recoverTask(t.ID, *t.Lease); err != nil {
 				return err

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/repo"
 )
 
 // SessionRef is where a task's session copy travels between machines.
@@ -22,13 +21,9 @@ const handTTL = 24 * time.Hour
 // racing, each task goes to exactly one. ErrNothingReady says none was
 // left.
 func ClaimNextRemote(s *task.Store, lease task.Lease) (*task.Task, error) {
-	r, err := repo.Open(s.Root)
+	r, remote, err := openRemote(s, "")
 	if err != nil {
 		return nil, err
-	}
-	remote := syncRemote(s, "")
-	if r.RemoteURL(remote) == "" {
-		return nil, &NoRemoteError{Remote: remote}
 	}
 	return claimNext(s, newClaims(r, remote, handTTL, func() time.Time { return now(s) }), lease)
 }
@@ -39,14 +34,18 @@ func claimNext(s *task.Store, c *claims, lease task.Lease) (*task.Task, error) {
 	if c == nil {
 		return ClaimNext(s, lease)
 	}
-	if err := c.fetch(); err != nil {
-		return nil, err
-	}
 	tasks, _, err := s.List()
 	if err != nil {
 		return nil, err
 	}
-	for _, cand := range task.Ready(tasks) {
+	ready := task.Ready(tasks)
+	if len(ready) == 0 {
+		return nil, ErrNothingReady // no round trip to the remote for nothing
+	}
+	if err := c.fetch(); err != nil {
+		return nil, err
+	}
+	for _, cand := range ready {
 		prev, err := c.take(cand.ID, lease)
 		if errors.Is(err, ErrClaimed) {
 			continue

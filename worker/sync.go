@@ -3,6 +3,7 @@ package worker
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/repo"
@@ -46,13 +47,11 @@ func Sync(s *task.Store, remote string, push bool) (SyncResult, error) {
 
 // syncLocked is Sync under the landing lock.
 func syncLocked(s *task.Store, remote string, push bool) (SyncResult, error) {
-	res := SyncResult{Remote: syncRemote(s, remote)}
-	r, err := repo.Open(s.Root)
+	var res SyncResult
+	r, name, err := openRemote(s, remote)
+	res.Remote = name
 	if err != nil {
 		return res, err
-	}
-	if r.RemoteURL(res.Remote) == "" {
-		return res, &NoRemoteError{Remote: res.Remote}
 	}
 	if res.Branch, err = r.CurrentBranch(); err != nil {
 		return res, err
@@ -124,12 +123,12 @@ const remoteRefs = "refs/bh/remote/"
 // parked work and sessions other machines pushed, into bh's copies.
 func sharedRefspecs(remote string) []string {
 	return []string{"+refs/heads/*:refs/remotes/" + remote + "/*",
-		"+refs/bh/parked/*:" + remoteRefs + "parked/*", "+refs/bh/sessions/*:" + remoteRefs + "sessions/*"}
+		"+refs/bh/parked/*:" + remoteCopy("refs/bh/parked/*"), "+refs/bh/sessions/*:" + remoteCopy("refs/bh/sessions/*")}
 }
 
-// syncRemote is the remote to sync with: the one given, the config's, or
-// origin.
-func syncRemote(s *task.Store, remote string) string {
+// remoteName is the remote to share through: the one given, the
+// config's, or origin.
+func remoteName(s *task.Store, remote string) string {
 	switch {
 	case remote != "":
 		return remote
@@ -138,6 +137,24 @@ func syncRemote(s *task.Store, remote string) string {
 	}
 	return "origin"
 }
+
+// openRemote opens s's repository and names its remote (remoteName);
+// NoRemoteError when the repository has no such remote.
+func openRemote(s *task.Store, remote string) (*repo.Repo, string, error) {
+	remote = remoteName(s, remote)
+	r, err := repo.Open(s.Root)
+	if err != nil {
+		return nil, remote, err
+	}
+	if r.RemoteURL(remote) == "" {
+		return nil, remote, &NoRemoteError{Remote: remote}
+	}
+	return r, remote, nil
+}
+
+// remoteCopy is where bh keeps its copy of another machine's ref
+// (refs/bh/parked/x → refs/bh/remote/parked/x).
+func remoteCopy(ref string) string { return remoteRefs + strings.TrimPrefix(ref, "refs/bh/") }
 
 // NoRemoteError is a sync with no remote to sync with.
 type NoRemoteError struct{ Remote string }
