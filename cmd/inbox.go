@@ -55,7 +55,7 @@ func inboxRun(opts *InboxOptions) error {
 	}
 	repos, err := task.Registered()
 	if err != nil {
-		return fmt.Errorf("read %s: %w", task.RegistryPath(), err)
+		return fmt.Errorf("read the registry of repositories: %w", err) // err names the file
 	}
 	in := task.ReadInbox(repos)
 	for _, err := range in.Skipped {

@@ -3,6 +3,7 @@ package task
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -35,24 +36,30 @@ func RegistryPath() string {
 
 // Registered lists the repositories in the registry.
 func Registered() ([]string, error) {
-	path := RegistryPath()
-	if path == "" {
-		return nil, nil
-	}
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
 	var reg struct {
 		Repos []string `json:"repos"`
 	}
-	if err := json.Unmarshal(b, &reg); err != nil {
-		return nil, err
+	err := readUserJSON(RegistryPath(), &reg)
+	return reg.Repos, err
+}
+
+// readUserJSON decodes a file of the user's config into v; no home or no
+// file leaves v as it is.
+func readUserJSON(path string, v any) error {
+	if path == "" {
+		return nil
 	}
-	return reg.Repos, nil
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }
 
 // Register adds root to the registry if it is not there. It is best

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -31,21 +30,8 @@ func WebConfigPath() string {
 // LoadWebConfig reads the web config; a missing file is the zero value.
 func LoadWebConfig() (WebConfig, error) {
 	var w WebConfig
-	path := WebConfigPath()
-	if path == "" {
-		return w, nil
-	}
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return w, nil
-	}
-	if err != nil {
-		return w, err
-	}
-	if err := json.Unmarshal(b, &w); err != nil {
-		return w, fmt.Errorf("%s: %w", path, err)
-	}
-	return w, nil
+	err := readUserJSON(WebConfigPath(), &w)
+	return w, err
 }
 
 // SaveWebConfig writes w, readable by the user alone.
