@@ -14,19 +14,20 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// The plans of the agent behind the browser test: a choice, a gated
-// completion, and a run that waits for a file before it asks.
+// The plans of the agent behind the browser test, besides the answer
+// matrix's (webRows): a gated completion, and a run that waits for a file
+// before it asks.
 const (
-	planDB = `match Pick a database
-print {"status":"needs_input","summary":"two ways to go","questions":[{"question":"Which database should the shop use?","header":"Database","type":"choice","options":[{"label":"Postgres","description":"what production runs"},{"label":"SQLite","description":"one file, no server"}]}]}
-`
 	planReport = `match Write the report
 write report.txt first draft of the report
 print {"status":"completed","summary":"wrote report.txt"}
 `
 	planRelease = `match Name the release
+on first
 hang
 print {"status":"needs_input","summary":"naming","question":"What should the release be called?","questionContext":"The last three were named after rivers."}
+on resume
+print {"status":"completed","summary":"named it"}
 `
 	browserNow = "2026-03-01T09:30:00Z"
 )
@@ -34,16 +35,16 @@ print {"status":"needs_input","summary":"naming","question":"What should the rel
 // bh serve in a real browser: headless Chromium opens the inbox with its
 // token, sees a run start and its question arrive from another process
 // without a reload, and leave when bh respond answers it; then it answers
-// a choice and an approval gate. The task
-// files then hold exactly what bh respond writes for the same answers,
-// but for who answered.
+// an approval gate and the web rows of the answer matrix (webRows), one
+// page load per task. The task files then hold exactly what bh respond
+// writes for the same answers, but for who answered, and each resumed
+// agent reads exactly the answers given.
 func TestServeInBrowser(t *testing.T) {
 	chrome := findChromium(t)
 	root := t.TempDir()
 	bin := binE2E(t, root)
 	agentDir := filepath.Join(root, "agent")
 	os.MkdirAll(agentDir, 0o755)
-	writeE2E(t, agentDir, "db.plan", planDB)
 	writeE2E(t, agentDir, "report.plan", planReport)
 	writeE2E(t, agentDir, "release.plan", planRelease)
 	for k, v := range map[string]string{"PATH": bin + ":" + os.Getenv("PATH"), "FAKEAGENT_DIR": agentDir,
@@ -54,7 +55,8 @@ func TestServeInBrowser(t *testing.T) {
 	config := "prefix: tm\nagent:\n  kind: command\n  command: [fakeagent]\n"
 	dir := filepath.Join(root, "shop")
 	repoE2E(t, dir, config)
-	db := strings.TrimSpace(bhE2E(t, dir, "add", "Pick a database"))
+	rows := addWebRows(t, dir, agentDir)
+	db := rows[0] // SQLite with a comment: the bug case
 	report := strings.TrimSpace(bhE2E(t, dir, "add", "Write the report", "--gate", "approval"))
 	bhE2E(t, dir, "worker", "--once")
 	release := strings.TrimSpace(bhE2E(t, dir, "add", "Name the release"))
@@ -100,6 +102,11 @@ func TestServeInBrowser(t *testing.T) {
 		chromedp.WaitVisible(css(`li[data-task="`+report+`"]`)),
 		chromedp.WaitVisible(css(`#conn.on`)),
 	)
+	href, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('a[href*="/t/`+report+`"]').getAttribute("href")`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	repoPath, _, _ := strings.Cut(href, "/t/")
 	loc, err := chromedp.Run(ctx, chromedp.Location())
 	if err != nil {
 		t.Fatal(err)
@@ -143,15 +150,13 @@ func TestServeInBrowser(t *testing.T) {
 		chromedp.WaitVisible(css(`pre.diff span.add`)))
 	screenshot(t, ctx, "task.png")
 	run("approve the gate", chromedp.Click(css(`button.yes`)), chromedp.WaitVisible(css(`p.ok`)))
-	run("pick SQLite", chromedp.Navigate(site+"/"), chromedp.Click(css(`li[data-task="`+db+`"] a`)),
-		chromedp.Click(css(`input[value="SQLite"]`)),
-		chromedp.Click(css(`form.answer button`)), chromedp.WaitVisible(css(`p.ok`)))
+	answerWebRows(t, dir, rows, func(id string) string { return site + repoPath + "/t/" + id }, run)
 
 	serve.Process.Signal(os.Interrupt)
 	if err := serve.Wait(); err != nil {
 		t.Errorf("bh serve after Ctrl-C: %v", err)
 	}
-	for _, args := range [][]string{{"respond", db, "--choice", "SQLite"}, {"respond", report, "--yes"}} {
+	for _, args := range [][]string{{"respond", db, "--choice", "SQLite", "one file is enough for now"}, {"respond", report, "--yes"}} {
 		c := exec.Command("bh", args...)
 		c.Dir, c.Env = twin, append(os.Environ(), twinEnv...)
 		if out, err := c.CombinedOutput(); err != nil {
@@ -168,4 +173,7 @@ func TestServeInBrowser(t *testing.T) {
 			t.Errorf("%s answered in the browser:\n%s\nby bh respond:\n%s", id, got, want)
 		}
 	}
+	// The answered tasks resume, each agent with the answers given.
+	bhE2E(t, dir, "worker", "--once")
+	checkWebResumed(t, agentDir, rows)
 }

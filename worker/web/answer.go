@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
@@ -11,7 +12,8 @@ import (
 
 // answer takes one question's form. The answer goes through
 // task.Store.Answer, as bh respond's does: the same checks, the same
-// history, with the answerer recorded as web:<user>.
+// history, with the answerer recorded as web:<user>. A refused answer
+// shows the page again with why, and with what was typed kept in the form.
 func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 1<<20)
 	if err := r.ParseForm(); err != nil {
@@ -33,7 +35,10 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	id, err := st.Resolve(r.PathValue("id"))
 	var t *task.Task
 	if err == nil {
-		t, err = st.Answer(id, []task.Answer{formAnswer(r.PostForm)}, s.o.By)
+		var a task.Answer
+		if a, err = formAnswer(id, r.PostForm); err == nil {
+			t, err = st.Answer(id, []task.Answer{a}, s.o.By)
+		}
 	}
 	if err == nil {
 		u := url.URL{Path: "/r/" + url.PathEscape(r.PathValue("repo")) + "/t/" + url.PathEscape(t.ID),
@@ -45,19 +50,43 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	if code == http.StatusOK {
 		code = answerStatus(err)
 	}
-	v.Error = err.Error()
+	v.Error, v.Kept = err.Error(), r.PostForm
 	s.render(w, r, code, "task", v.Title, v)
 }
 
-// formAnswer reads one question's answer: q, its id; answer, the decision
-// (yes or no, the options picked, "other"); comment, the words beside it
-// (feedback, the words of an Other choice); text, the answer in words.
-func formAnswer(f url.Values) task.Answer {
-	a := task.Answer{QuestionID: f.Get("q"), Values: f["answer"], Comment: f.Get("comment")}
-	if text := f.Get("text"); strings.TrimSpace(text) != "" {
+// formAnswer reads one question's answer from its form:
+//
+//	q        the question's id
+//	answer   the decision: yes or no, the options picked, "other"
+//	other    Other's own words, which count only when Other is picked
+//	comment  a comment beside the decision (an approval's feedback)
+//	text     the answer in words, for a freeform question
+//
+// Picking an option never becomes Other. Other's words are the answer's
+// Comment (task.OtherChoice); a comment given as well follows them on a
+// line of its own, so that nothing typed is lost. Other without words of
+// its own, and words for Other without Other picked, are refused rather
+// than guessed at or dropped. Browsers send line breaks as CRLF: they are
+// the human's LF again, so the text reaches the agent as typed.
+func formAnswer(id string, f url.Values) (task.Answer, error) {
+	field := func(name string) string { return strings.ReplaceAll(f.Get(name), "\r\n", "\n") }
+	a := task.Answer{QuestionID: f.Get("q"), Values: f["answer"], Comment: field("comment")}
+	if text := field("text"); strings.TrimSpace(text) != "" {
 		a.Values = append(a.Values, text)
 	}
-	return a
+	words, other := strings.TrimSpace(field("other")), slices.Contains(a.Values, task.OtherChoice)
+	switch {
+	case other && words == "":
+		a.Comment = "" // Other is answered in its own box, not the comment's
+	case other && strings.TrimSpace(a.Comment) != "":
+		a.Comment = words + "\n" + strings.TrimSpace(a.Comment)
+	case other:
+		a.Comment = words
+	case words != "":
+		return a, &task.AnswerError{ID: id, QuestionID: a.QuestionID,
+			Reason: "you wrote words for Other but did not pick Other: pick it, or clear its box (a comment goes in the comment box)"}
+	}
+	return a, nil
 }
 
 // answerStatus: a question answered already is a conflict; an answer that

@@ -23,6 +23,9 @@ func TestAnswerValidation(t *testing.T) {
 		{"not an option", url.Values{"q": {"q1"}, "answer": {"MySQL"}}, `&#34;MySQL&#34; is not an option: pick one of: Postgres, SQLite`},
 		{"two of a single choice", url.Values{"q": {"q1"}, "answer": {"Postgres", "SQLite"}}, "pick one option, not 2"},
 		{"other without words", url.Values{"q": {"q1"}, "answer": {"other"}}, "needs your own words"},
+		{"other with a comment only", url.Values{"q": {"q1"}, "answer": {"other"}, "comment": {"MariaDB"}}, "needs your own words"},
+		{"words for other, an option picked", url.Values{"q": {"q1"}, "answer": {"SQLite"}, "other": {"MariaDB"}},
+			"tm-ask1 q1: you wrote words for Other but did not pick Other"},
 		{"nothing picked", url.Values{"q": {"q1"}}, "pick one of"},
 		{"approval neither", url.Values{"q": {"q2"}, "answer": {"maybe"}}, "is not an approval: answer yes or no"},
 		{"empty words", url.Values{"q": {"q3"}, "text": {"  "}}, "q3: empty answer"},
@@ -46,7 +49,7 @@ func TestAnswerValidation(t *testing.T) {
 func TestAnswerKinds(t *testing.T) {
 	s := newSite(t)
 	for _, f := range []url.Values{
-		{"q": {"q1"}, "answer": {"other"}, "comment": {"MariaDB, as the team knows it"}},
+		{"q": {"q1"}, "answer": {"other"}, "other": {"MariaDB, as the team knows it"}},
 		{"q": {"q2"}, "answer": {"no"}, "comment": {"add a migration test"}},
 		{"q": {"q3"}, "text": {"  Keep it small.  "}},
 	} {
@@ -77,6 +80,53 @@ func TestAnswerKinds(t *testing.T) {
 	}
 	if tk.State != task.Open {
 		t.Errorf("state %s", tk.State)
+	}
+}
+
+// The form's fields map onto one answer: an option with a comment stays
+// that option, Other's words are its comment, text comes as typed (the
+// browser's CRLF line breaks are the human's LF).
+func TestFormAnswer(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		form url.Values
+		want task.Answer
+	}{
+		{"option and comment", url.Values{"q": {"q1"}, "answer": {"SQLite"}, "comment": {"one file is enough for now"}},
+			task.Answer{QuestionID: "q1", Values: []string{"SQLite"}, Comment: "one file is enough for now"}},
+		{"other's words", url.Values{"q": {"q1"}, "answer": {"other"}, "other": {"GitLab, as  we do"}, "comment": {""}},
+			task.Answer{QuestionID: "q1", Values: []string{"other"}, Comment: "GitLab, as  we do"}},
+		{"other's words and a comment", url.Values{"q": {"q1"}, "answer": {"other"}, "other": {" GitLab "}, "comment": {"we pay for it\r\nalready"}},
+			task.Answer{QuestionID: "q1", Values: []string{"other"}, Comment: "GitLab\nwe pay for it\nalready"}},
+		{"several options", url.Values{"q": {"q4"}, "answer": {"Linux", "Windows"}},
+			task.Answer{QuestionID: "q4", Values: []string{"Linux", "Windows"}}},
+		{"no with feedback", url.Values{"q": {"q2"}, "answer": {"no"}, "comment": {"keep the table:\r\nreports read it"}},
+			task.Answer{QuestionID: "q2", Values: []string{"no"}, Comment: "keep the table:\nreports read it"}},
+		{"words", url.Values{"q": {"q3"}, "text": {"Call it  Kestrel\r\n\r\nafter the bird"}},
+			task.Answer{QuestionID: "q3", Values: []string{"Call it  Kestrel\n\nafter the bird"}}},
+	} {
+		got, err := formAnswer("tm-ask1", tc.form)
+		if err != nil || got.QuestionID != tc.want.QuestionID || !slices.Equal(got.Values, tc.want.Values) || got.Comment != tc.want.Comment {
+			t.Errorf("%s: %q %v, want %q", tc.name, got, err, tc.want)
+		}
+	}
+}
+
+// A refused answer comes back with what was typed still in its form.
+func TestRefusedAnswerIsKept(t *testing.T) {
+	s := newSite(t)
+	resp, body := s.answer(url.Values{"q": {"q1"}, "answer": {"SQLite"}, "other": {"MariaDB & co"}, "comment": {"one <file>"}}, nil)
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("%d\n%s", resp.StatusCode, body)
+	}
+	for _, want := range []string{`class="answer" data-kept`, `value="SQLite" checked`, `name="other" value="MariaDB &amp; co"`,
+		`aria-label="Comment (optional)">one &lt;file&gt;</textarea>`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("no %s in\n%s", want, body)
+		}
+	}
+	if strings.Count(body, "data-kept") != 1 || strings.Contains(body, `value="Postgres" checked`) || strings.Contains(body, `value="other" data-other checked`) {
+		t.Errorf("the kept answer spilled over:\n%s", body)
 	}
 }
 

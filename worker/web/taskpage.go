@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io/fs"
 	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
@@ -24,6 +26,20 @@ type taskView struct {
 	DiffCut   bool
 	Answered  string // the question just answered here
 	Error     string
+	Kept      url.Values // a refused answer's form, to fill in again
+}
+
+// KeptText is what a refused answer to question qid had in field name.
+func (v *taskView) KeptText(qid, name string) string {
+	if v.Kept.Get("q") != qid {
+		return ""
+	}
+	return v.Kept.Get(name)
+}
+
+// KeptPick says whether a refused answer to question qid picked value.
+func (v *taskView) KeptPick(qid, value string) bool {
+	return v.Kept.Get("q") == qid && slices.Contains(v.Kept["answer"], value)
 }
 
 type templateView struct{ Name, Text string }

@@ -19,6 +19,7 @@
     localTimes(root);
     for (const f of root.querySelectorAll("form.answer")) {
       f.addEventListener("input", () => { dirty = true; });
+      if (f.dataset.kept !== undefined) dirty = true; // a refused answer, typed already
       f.addEventListener("submit", () => { dirty = false; });
     }
     // A template fills the answer's text box, to send as it is or edit.
@@ -28,10 +29,10 @@
         if (box && s.value) { box.value = s.value; dirty = true; }
       });
     }
-    // Words typed for Other pick Other.
+    // Words typed in Other's own box pick Other; the comment box never does.
     for (const f of root.querySelectorAll("form.answer")) {
       const other = f.querySelector("input[data-other]");
-      const words = f.querySelector("input[name=comment]");
+      const words = f.querySelector("input[name=other]");
       if (other && words) words.addEventListener("input", () => { if (words.value.trim()) other.checked = true; });
     }
   }

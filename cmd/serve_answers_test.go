@@ -1,0 +1,154 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// webRow is one web row of issue 16's answer matrix: a task whose agent
+// asks, what the human does on the task's page for each question (sec is
+// the question's section), and what the resumed agent must read for each,
+// byte for byte.
+type webRow struct {
+	title string
+	asks  string // the questions of the agent's needs_input, in JSON
+	steps []func(sec string) []chromedp.Action[chromedp.Void]
+	want  []string
+}
+
+func click(sel string) chromedp.Action[chromedp.Void] { return chromedp.Click(chromedp.CSS(sel)) }
+
+func typeIn(sel, text string) chromedp.Action[chromedp.Void] {
+	return chromedp.SendKeys(chromedp.CSS(sel), text)
+}
+
+var webRows = []webRow{{
+	// The bug of issue 16: a comment under the options ticked Other.
+	title: "Pick a database",
+	asks:  `[{"question":"Which database should the shop use?","header":"Database","type":"choice","options":[{"label":"Postgres","description":"what production runs"},{"label":"SQLite","description":"one file, no server"}]}]`,
+	steps: []func(string) []chromedp.Action[chromedp.Void]{func(sec string) []chromedp.Action[chromedp.Void] {
+		return []chromedp.Action[chromedp.Void]{click(sec + ` input[value="SQLite"]`),
+			typeIn(sec+` textarea[name=comment]`, "one file is enough for now"), click(sec + ` button`)}
+	}},
+	want: []string{"SQLite: one file is enough for now"},
+}, {
+	title: "Drop the legacy table",
+	asks:  `[{"question":"May I drop the legacy table?","type":"approval"}]`,
+	steps: []func(string) []chromedp.Action[chromedp.Void]{func(sec string) []chromedp.Action[chromedp.Void] {
+		return []chromedp.Action[chromedp.Void]{click(sec + ` button.yes`)}
+	}},
+	want: []string{"yes"},
+}, {
+	title: "Rename the column",
+	asks:  `[{"question":"May I rename user_name to name?","type":"approval"}]`,
+	steps: []func(string) []chromedp.Action[chromedp.Void]{func(sec string) []chromedp.Action[chromedp.Void] {
+		return []chromedp.Action[chromedp.Void]{typeIn(sec+` textarea[name=comment]`, "keep it, the reports read it\nand so  does the export"),
+			click(sec + ` button.no`)}
+	}},
+	want: []string{"no: keep it, the reports read it\nand so  does the export"},
+}, {
+	title: "Choose the platforms",
+	asks:  `[{"question":"Which platforms should the build cover?","type":"choice","multiSelect":true,"options":[{"label":"Linux"},{"label":"macOS"},{"label":"Windows"}]}]`,
+	steps: []func(string) []chromedp.Action[chromedp.Void]{func(sec string) []chromedp.Action[chromedp.Void] {
+		return []chromedp.Action[chromedp.Void]{click(sec + ` input[value="Linux"]`), click(sec + ` input[value="Windows"]`),
+			click(sec + ` button`)}
+	}},
+	want: []string{"Linux, Windows"},
+}, {
+	// A comment alone is refused (nothing picked) and kept in the form;
+	// words typed in Other's box pick Other, and the comment follows them.
+	title: "Choose the forge",
+	asks:  `[{"question":"Where should the code live?","type":"choice","options":[{"label":"GitHub"},{"label":"Bitbucket"}]}]`,
+	steps: []func(string) []chromedp.Action[chromedp.Void]{func(sec string) []chromedp.Action[chromedp.Void] {
+		return []chromedp.Action[chromedp.Void]{typeIn(sec+` textarea[name=comment]`, "we pay for it already"), click(sec + ` button`),
+			chromedp.WaitVisible(chromedp.CSS(`p.error`)), typeIn(sec+` input[name=other]`, "GitLab, as the team uses it"),
+			click(sec + ` button`)}
+	}},
+	want: []string{"other: GitLab, as the team uses it\nwe pay for it already"},
+}, {
+	title: "Name the mascot",
+	asks:  `[{"question":"What should the mascot be called?","type":"freeform"}]`,
+	steps: []func(string) []chromedp.Action[chromedp.Void]{func(sec string) []chromedp.Action[chromedp.Void] {
+		return []chromedp.Action[chromedp.Void]{typeIn(sec+` textarea[name=text]`, "Call it  Kestrel\n\nafter the bird"), click(sec + ` button`)}
+	}},
+	want: []string{"Call it  Kestrel\n\nafter the bird"},
+}, {
+	title: "Plan the launch",
+	asks: `[{"question":"May I announce it on Monday?","type":"approval"},` +
+		`{"question":"Which channel?","header":"Channel","type":"choice","options":[{"label":"Blog"},{"label":"Mailing list"}]},` +
+		`{"question":"Any words for the announcement?","type":"freeform"}]`,
+	steps: []func(string) []chromedp.Action[chromedp.Void]{func(sec string) []chromedp.Action[chromedp.Void] {
+		return []chromedp.Action[chromedp.Void]{click(sec + ` button.yes`)}
+	}, func(sec string) []chromedp.Action[chromedp.Void] {
+		return []chromedp.Action[chromedp.Void]{click(sec + ` input[value="Mailing list"]`),
+			typeIn(sec+` textarea[name=comment]`, "the blog is down"), click(sec + ` button`)}
+	}, func(sec string) []chromedp.Action[chromedp.Void] {
+		return []chromedp.Action[chromedp.Void]{typeIn(sec+` textarea[name=text]`, "Thank the testers."), click(sec + ` button`)}
+	}},
+	want: []string{"yes", "Mailing list: the blog is down", "Thank the testers."},
+}}
+
+// plan is the row's agent: it asks on its first run, and completes when
+// resumed.
+func (r webRow) plan() string {
+	return fmt.Sprintf("match %s\non first\nprint {\"status\":\"needs_input\",\"summary\":\"asks\",\"questions\":%s}\n"+
+		"on resume\nprint {\"status\":\"completed\",\"summary\":\"answered\"}\n", r.title, r.asks)
+}
+
+// addWebRows writes the rows' plans and adds their tasks; it returns their ids.
+func addWebRows(t *testing.T, dir, agentDir string) []string {
+	t.Helper()
+	var ids []string
+	for i, r := range webRows {
+		writeE2E(t, agentDir, fmt.Sprintf("row%d.plan", i), r.plan())
+		ids = append(ids, strings.TrimSpace(bhE2E(t, dir, "add", r.title)))
+	}
+	return ids
+}
+
+// answerWebRows answers every row on its task's page (page gives its
+// address), one question after another.
+func answerWebRows(t *testing.T, dir string, ids []string, page func(id string) string,
+	run func(string, ...chromedp.Action[chromedp.Void])) {
+	t.Helper()
+	for i, r := range webRows {
+		qs := bhTask(t, dir, ids[i]).Questions
+		if len(qs) != len(r.steps) {
+			t.Fatalf("%s asked %d questions, want %d", r.title, len(qs), len(r.steps))
+		}
+		run(r.title+": open its page", chromedp.Navigate(page(ids[i])))
+		for k, q := range qs {
+			sec := "#q-" + q.ID
+			steps := append(r.steps[k](sec), chromedp.WaitNotPresent(chromedp.CSS(sec)), chromedp.WaitVisible(chromedp.CSS(`p.ok`)))
+			run(fmt.Sprintf("%s: answer %q", r.title, q.Question), steps...)
+		}
+	}
+}
+
+// checkWebResumed reads each row's resumed prompt: every question is followed
+// by exactly the answer given on the page.
+func checkWebResumed(t *testing.T, agentDir string, ids []string) {
+	t.Helper()
+	for i, r := range webRows {
+		b, err := os.ReadFile(filepath.Join(agentDir, ids[i]+".2.prompt"))
+		if err != nil {
+			t.Errorf("%s was not resumed: %v", r.title, err)
+			continue
+		}
+		var qs []struct{ Question string }
+		if err := json.Unmarshal([]byte(r.asks), &qs); err != nil {
+			t.Fatal(err)
+		}
+		for k, q := range qs {
+			if want := q.Question + "\nAnswer: " + r.want[k] + "\n"; !strings.Contains(string(b), want) {
+				t.Errorf("%s: the resumed prompt lacks %q in:\n%s", r.title, want, b)
+			}
+		}
+	}
+}
