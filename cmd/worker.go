@@ -72,7 +72,7 @@ Exit codes:
   3  the worker cannot start: the agent is missing, git has no identity,
      or HEAD is detached and no target branch is named
 
-`+jsonContract(),
+` + jsonContract(),
 		Example: `  bh worker
   bh worker -j 3
   bh worker --once --timeout 20m
