@@ -62,9 +62,9 @@ echo '{"status":"completed","summary":"loud"}'
 		t.Errorf("result = %+v", out.Result)
 	}
 	for _, tt := range []struct {
-		name    string
-		got     []byte
-		printed int
+		name      string
+		got       []byte
+		printed   int
 		max, tail int
 	}{
 		{"stdout", out.Raw, 3*MaxOutputBytes + 1 + len(`{"status":"completed","summary":"loud"}`) + 1,
