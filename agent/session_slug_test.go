@@ -15,8 +15,8 @@ import (
 func TestProjectSlug(t *testing.T) {
 	deep := "/home/u/" + strings.Repeat("deep/", 45) + "wt-tm-a1b2"
 	for in, want := range map[string]string{
-		"/tmp/a b/ünï😀x": "-tmp-a-b--n---x", // an astral character is two UTF-16 units
-		deep:             "-home-u" + strings.Repeat("-deep", 48)[:193] + "-156xxo",
+		"/tmp/a b/ünï😀x":                 "-tmp-a-b--n---x", // an astral character is two UTF-16 units
+		deep:                             "-home-u" + strings.Repeat("-deep", 48)[:193] + "-156xxo",
 		"/x/" + strings.Repeat("é😀", 80): "-x-" + strings.Repeat("-", 197) + "-ydbniy",
 	} {
 		if got := projectSlug(in); got != want {
