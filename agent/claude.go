@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/google/uuid"
@@ -101,6 +102,12 @@ func (c *Claude) Args(req Request) []string {
 	return append(args, c.cfg.ExtraArgs...)
 }
 
+// ClaudeRetries caps claude's own retries of a failed API call (it would
+// retry an overloaded API for about 3.5 minutes, silently): a few seconds
+// of them ride out a blip, and past them the worker's backoff takes over,
+// which bh status shows. CLAUDE_CODE_MAX_RETRIES in the environment wins.
+const ClaudeRetries = 3
+
 // errRefused stops a claude that retries an authentication failure.
 var errRefused = errors.New("the API refuses the credentials")
 
@@ -118,6 +125,9 @@ func (c *Claude) Run(ctx context.Context, req Request) (*Outcome, error) {
 		return nil, runErrorf(err, "claude session id %q is not a uuid", req.SessionID)
 	}
 	env := append([]string{"BH_TASK_ID=" + req.TaskID, "BH_SESSION_ID=" + req.SessionID}, req.Env...)
+	if lookupEnv(env, "CLAUDE_CODE_MAX_RETRIES") == "" {
+		env = append(env, fmt.Sprintf("CLAUDE_CODE_MAX_RETRIES=%d", ClaudeRetries))
+	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	refused := func() { cancel(errRefused) }

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/google/uuid"
@@ -156,7 +155,6 @@ func TestClaudeAPIError(t *testing.T) {
 	e := newE2E(t, ClaudeConfig{}, func(*fakeapi.Request) fakeapi.Turn {
 		return fakeapi.Fail(500, "api_error", "the fake model is down")
 	})
-	start := time.Now()
 	_, err := e.run(t, "anything", uuid.NewString(), false)
 	var re *RunError
 	if !errors.As(err, &re) {
@@ -166,7 +164,7 @@ func TestClaudeAPIError(t *testing.T) {
 	if !errors.Is(err, ErrClaudeReported) || re.ExitCode != 1 || !strings.Contains(re.Reason, "500 the fake model is down") {
 		t.Errorf("RunError{Reason: %q, ExitCode: %d, Err: %v}", re.Reason, re.ExitCode, re.Err)
 	}
-	if n := len(e.srv.Requests()); n != 1 || time.Since(start) > 10*time.Second {
-		t.Errorf("claude made %d requests in %s; retries should be off", n, time.Since(start))
+	if n := len(e.srv.Requests()); n != 1 {
+		t.Errorf("claude made %d requests; retries should be off", n)
 	}
 }

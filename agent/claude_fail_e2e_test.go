@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -104,5 +108,33 @@ func TestClaudeAllowedTools(t *testing.T) {
 				t.Errorf("out.txt written = %v with allowed tools %q", written, allowed)
 			}
 		})
+	}
+}
+
+// TestClaudeOverloadIsRetriedBrieflyAndSaid: with bh's cap on claude's own
+// retries, a 529 is retried a few times (each retry a step the worker
+// shows), and the run goes on when the API is back.
+func TestClaudeOverloadIsRetriedBrieflyAndSaid(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	e := newE2E(t, ClaudeConfig{}, func(*fakeapi.Request) fakeapi.Turn {
+		if calls.Add(1) == 1 {
+			return fakeapi.Fail(529, "overloaded_error", "busy")
+		}
+		return fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "completed", "summary": "done"}))
+	})
+	e.env = slices.DeleteFunc(e.env, func(kv string) bool { return strings.HasPrefix(kv, "CLAUDE_CODE_MAX_RETRIES=") })
+	var steps []string
+	var mu sync.Mutex
+	out, err := e.claude.Run(context.Background(), Request{Prompt: "go", Dir: e.dir, SessionID: uuid.NewString(),
+		Env: e.env, Step: func(s string) { mu.Lock(); steps = append(steps, s); mu.Unlock() }})
+	if err != nil || out.Result.Status != StatusCompleted {
+		t.Fatalf("run: %v %+v", err, out)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	want := fmt.Sprintf("(attempt 1 of %d)", ClaudeRetries)
+	if len(steps) == 0 || !strings.Contains(steps[0], "the API answered 529") || !strings.Contains(steps[0], want) {
+		t.Errorf("steps %q, want the retry said, %s", steps, want)
 	}
 }

@@ -149,15 +149,14 @@ func TestCodexAPIError(t *testing.T) {
 		e := newCodexE2E(t, func(*fakeapi.ResponsesRequest) fakeapi.Turn {
 			return fakeapi.Fail(c.status, "server_error", "the fake model is down")
 		})
-		start := time.Now()
 		_, err := e.run(t, Request{Prompt: "anything"})
 		var re *RunError
 		if !errors.As(err, &re) {
 			t.Fatalf("%d: err = %v, want *RunError", c.status, err)
 		}
 		t.Logf("%d: %v (exit %d)\nstdout: %s\nstderr: %s", c.status, err, re.ExitCode, re.Raw, re.Stderr)
-		if re.Outage != c.outage || time.Since(start) > 20*time.Second {
-			t.Errorf("%d: outage %q after %s, want %q", c.status, re.Outage, time.Since(start), c.outage)
+		if re.Outage != c.outage {
+			t.Errorf("%d: outage %q, want %q", c.status, re.Outage, c.outage)
 		}
 	}
 }

@@ -38,7 +38,7 @@ type procResult struct {
 // cancelled ctx stops the whole group (the agent's own children included)
 // with SIGTERM, then SIGKILL after the grace period, and yields a *RunError
 // holding whatever output there was. Each of stdout and stderr is kept up
-// to MaxOutputBytes (see capWriter). On Linux the agent is also killed if
+// to its limit (see capWriter). On Linux the agent is also killed if
 // the worker dies (see sysProcAttr); its children are not, which is what
 // p.started and KillGroup are for.
 func (p proc) run(ctx context.Context) (procResult, error) {
@@ -50,7 +50,7 @@ func (p proc) run(ctx context.Context) (procResult, error) {
 		grace = defaultGrace
 	}
 	stdout := newCapWriter(MaxOutputBytes, OutputTailBytes)
-	stderr := newCapWriter(MaxOutputBytes, OutputTailBytes)
+	stderr := newCapWriter(MaxStderrBytes, StderrTailBytes)
 	cmd := exec.Command(p.argv[0], p.argv[1:]...)
 	cmd.Dir = p.dir
 	cmd.Env = append(os.Environ(), p.env...)

@@ -1,12 +1,14 @@
 package agent
 
 import (
-	"time"
-
-	"github.com/google/uuid"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
+	"unicode/utf16"
+
+	"github.com/google/uuid"
 )
 
 // SessionFile is where Claude Code keeps the transcript of req's session:
@@ -21,14 +23,37 @@ func (c *Claude) SessionFile(req Request) string {
 	return filepath.Join(config, "projects", projectSlug(req.Dir), req.SessionID+".jsonl")
 }
 
+// projectSlug names the folder Claude Code keeps a working directory's
+// sessions in, as claude does: every UTF-16 unit but ASCII letters and
+// digits becomes '-', and a name over 200 units is cut there and followed
+// by '-' and its hash (a Java-style string hash, absolute, in base 36).
 func projectSlug(dir string) string {
-	return strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
-			return r
+	units := utf16.Encode([]rune(dir))
+	var b strings.Builder
+	for _, u := range units {
+		if u >= 'a' && u <= 'z' || u >= 'A' && u <= 'Z' || u >= '0' && u <= '9' {
+			b.WriteByte(byte(u))
+		} else {
+			b.WriteByte('-')
 		}
-		return '-'
-	}, dir)
+	}
+	slug := b.String()
+	if len(slug) <= maxSlug {
+		return slug
+	}
+	var h int32
+	for _, u := range units {
+		h = h<<5 - h + int32(u)
+	}
+	abs := int64(h)
+	if abs < 0 {
+		abs = -abs
+	}
+	return slug[:maxSlug] + "-" + strconv.FormatInt(abs, 36)
 }
+
+// maxSlug is where claude cuts a long project folder name.
+const maxSlug = 200
 
 // lookupEnv reads key from env ("KEY=value", the last one wins), else from
 // the process's environment.

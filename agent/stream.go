@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 )
 
 // liveOf is where a run's stdout goes as it comes: the request's Live
@@ -49,6 +50,10 @@ func (w *stepWriter) event(line []byte) {
 		Type        string `json:"type"`
 		Subtype     string `json:"subtype"`
 		ErrorStatus int    `json:"error_status"`
+		Error       string `json:"error"`
+		Attempt     int    `json:"attempt"`
+		MaxRetries  int    `json:"max_retries"`
+		RetryDelay  int64  `json:"retry_delay_ms"`
 		Message     struct {
 			Content []struct {
 				Type  string         `json:"type"`
@@ -64,9 +69,14 @@ func (w *stepWriter) event(line []byte) {
 		w.codexEvent(line)
 		return
 	}
-	if e.Type == "system" && e.Subtype == "api_retry" && outageOfStatus(e.ErrorStatus) == OutageAuth && w.refused != nil {
-		w.refused()
-		w.refused = nil
+	if e.Type == "system" && e.Subtype == "api_retry" {
+		if outageOfStatus(e.ErrorStatus) == OutageAuth && w.refused != nil {
+			w.refused()
+			w.refused = nil
+		} else if w.step != nil { // so bh status says why nothing moves
+			w.step(fmt.Sprintf("the API answered %d (%s); claude retries in %s (attempt %d of %d)",
+				e.ErrorStatus, e.Error, time.Duration(e.RetryDelay)*time.Millisecond, e.Attempt, e.MaxRetries))
+		}
 	}
 	if e.Type != "assistant" || w.step == nil {
 		return

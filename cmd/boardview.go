@@ -110,7 +110,7 @@ func (m *boardModel) pane() string {
 	}
 	var buf bytes.Buffer
 	io := *m.b.IO
-	io.Out, io.Cols = safeWriter{&buf}, m.paneWidth()
+	io.Out, io.Cols = safeWriter{&buf, nil}, m.paneWidth()
 	fmt.Fprintf(io.Out, "%s  %s\n", io.Cyan(r.t.ID), io.Bold(flatten(r.t.Title)))
 	if m.dlg != nil {
 		if m.dlg.form != nil {
@@ -157,4 +157,4 @@ func (m *boardModel) stepsPane(io *IOStreams, t *task.Task) {
 }
 
 // clean drops from text what safeWriter drops from output.
-func clean(text string) string { return string(sanitize([]byte(text))) }
+func clean(text string) string { return string(sanitize([]byte(text), true)) }

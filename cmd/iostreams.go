@@ -43,14 +43,13 @@ func systemIO() *IOStreams {
 	force := os.Getenv("BH_FORCE_TTY") == "1"
 	s := &IOStreams{
 		In:         os.Stdin,
-		Out:        safeWriter{os.Stdout},
-		ErrOut:     safeWriter{os.Stderr},
 		Term:       os.Stderr,
 		raw:        [2]io.Writer{os.Stdout, os.Stderr},
 		IsTTY:      force || term.IsTerminal(int(os.Stdout.Fd())),
 		IsStdinTTY: force || term.IsTerminal(int(os.Stdin.Fd())),
 		Accessible: os.Getenv("ACCESSIBLE") != "",
 	}
+	s.Out, s.ErrOut = safeWriter{os.Stdout, &s.color}, safeWriter{os.Stderr, &s.color}
 	if s.IsTTY {
 		s.Cols = terminalWidth()
 	}

@@ -7,22 +7,28 @@ import "io"
 // colours (OSC sets window titles, clipboards and links; CSI moves the
 // cursor), control characters other than tab and newline, and bidi
 // overrides that make text read other than it is. bh's own colours are SGR
-// sequences, which pass. JSON output needs none of this: it escapes them.
-type safeWriter struct{ w io.Writer }
+// sequences, which pass while colour is on (color points at the one
+// decision, IOStreams.color; nil is on); with colour off (NO_COLOR,
+// --no-color, no terminal) they are dropped too, the task's own among them.
+// JSON output needs none of this: it escapes them.
+type safeWriter struct {
+	w     io.Writer
+	color *bool
+}
 
 func (s safeWriter) Write(p []byte) (int, error) {
-	if _, err := s.w.Write(sanitize(p)); err != nil {
+	if _, err := s.w.Write(sanitize(p, s.color == nil || *s.color)); err != nil {
 		return 0, err
 	}
 	return len(p), nil
 }
 
-func sanitize(p []byte) []byte {
+func sanitize(p []byte, sgr bool) []byte {
 	out := make([]byte, 0, len(p))
 	for i := 0; i < len(p); i++ {
 		switch c := p[i]; {
 		case c == 0x1b:
-			i = escape(p, i, &out)
+			i = escape(p, i, &out, sgr)
 		case c < 0x20 && c != '\n' && c != '\t', c == 0x7f:
 			// dropped
 		case c == 0xe2 && i+2 < len(p) && bidi(p[i+1], p[i+2]):
@@ -34,9 +40,9 @@ func sanitize(p []byte) []byte {
 	return out
 }
 
-// escape keeps the SGR sequence starting at p[i] or drops whatever escape
-// it is; it returns the index of its last byte.
-func escape(p []byte, i int, out *[]byte) int {
+// escape keeps the SGR sequence starting at p[i] (when sgr) or drops
+// whatever escape it is; it returns the index of its last byte.
+func escape(p []byte, i int, out *[]byte, sgr bool) int {
 	if i+1 >= len(p) {
 		return i
 	}
@@ -46,7 +52,7 @@ func escape(p []byte, i int, out *[]byte) int {
 		for j < len(p) && (p[j] < 0x40 || p[j] > 0x7e) {
 			j++
 		}
-		if j < len(p) && p[j] == 'm' {
+		if sgr && j < len(p) && p[j] == 'm' {
 			*out = append(*out, p[i:j+1]...)
 		}
 		return min(j, len(p)-1)

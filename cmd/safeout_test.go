@@ -15,8 +15,17 @@ func TestSanitizeKeepsColoursDropsTheRest(t *testing.T) {
 		{"cut \x1b[", "cut "},                                              // a sequence cut short
 	}
 	for _, c := range cases {
-		if got := string(sanitize([]byte(c.in))); got != c.want {
+		if got := string(sanitize([]byte(c.in), true)); got != c.want {
 			t.Errorf("sanitize(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// TestSanitizeWithoutColourDropsColoursToo: under NO_COLOR a task's own
+// colour codes are dropped with every other escape.
+func TestSanitizeWithoutColourDropsColoursToo(t *testing.T) {
+	in := "\x1b[36mtm-a1\x1b[0m a \x1b[1;31mred\x1b[m word\x1b]0;t\x07"
+	if got := string(sanitize([]byte(in), false)); got != "tm-a1 a red word" {
+		t.Errorf("sanitize without colour = %q", got)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"net/http"
 	"os"
 	"os/user"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/bh-tracker/bh/task"
@@ -144,9 +146,13 @@ func serveRun(opts *ServeOptions) error {
 
 // checkListen refuses to send the token in the clear beyond this machine.
 func checkListen(o *ServeOptions) error {
-	host, _, err := net.SplitHostPort(o.Listen)
+	host, port, err := net.SplitHostPort(o.Listen)
 	if err != nil {
 		return usageErrorf("--listen %q: want HOST:PORT, such as %s", o.Listen, defaultListen)
+	}
+	if ip, ok := shortIPv4(host); ok { // spelt out, for the listener and the address printed
+		host = ip.String()
+		o.Listen = net.JoinHostPort(host, port)
 	}
 	if (o.TLSCert == "") != (o.TLSKey == "") {
 		return usageErrorf("give both --tls-cert and --tls-key, or neither")
@@ -158,12 +164,47 @@ func checkListen(o *ServeOptions) error {
 		"anyone who sees the traffic would see the token: use --tls-cert and --tls-key (or --insecure on a network you trust)")
 }
 
+// loopback reports whether host is this machine only: localhost, ::1 or
+// an address in 127.0.0.0/8.
 func loopback(host string) bool {
-	if host == "localhost" {
+	if strings.EqualFold(host, "localhost") {
 		return true
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// shortIPv4 reads the short forms of an IPv4 address that inet_aton and
+// browsers accept (127.1 is 127.0.0.1, 10.1.2 is 10.1.0.2), in decimal;
+// Go's parser knows only the dotted quad.
+func shortIPv4(host string) (net.IP, bool) {
+	parts := strings.Split(host, ".")
+	if len(parts) < 2 || len(parts) > 3 {
+		return nil, false
+	}
+	var nums []uint64
+	for _, p := range parts {
+		n, err := strconv.ParseUint(p, 10, 32)
+		if err != nil || p == "" {
+			return nil, false
+		}
+		nums = append(nums, n)
+	}
+	ip := make(net.IP, 4)
+	for i, n := range nums[:len(nums)-1] {
+		if n > 255 {
+			return nil, false
+		}
+		ip[i] = byte(n)
+	}
+	last, room := nums[len(nums)-1], 4-(len(nums)-1)
+	if last >= 1<<(8*room) {
+		return nil, false
+	}
+	for i := 3; i >= len(nums)-1; i-- {
+		ip[i], last = byte(last), last>>8
+	}
+	return ip, true
 }
 
 // serveURL is the address to open: the host asked for, or this machine's

@@ -58,7 +58,8 @@ Your working tree is never written by a run: only a landing touches it,
 through git merge --ff-only. Worktrees live in bh's state dir
 (worktree.dir in the config); worktree.copy and worktree.setup prepare
 them. A worker killed at any point finishes its runs on the next start.
-Progress goes to stderr; with --json, one object per event goes to stdout.
+Progress goes to stderr; with --json, one object per event goes to stdout
+(see below).
 
 The worker runs until interrupted; with --once it stops when no task is
 ready. The first Ctrl-C lets the running agents finish and their results be
@@ -69,7 +70,9 @@ Exit codes:
   0  stopped cleanly
   1  error: another worker runs here, ...
   3  the worker cannot start: the agent is missing, git has no identity,
-     or HEAD is detached and no target branch is named`,
+     or HEAD is detached and no target branch is named
+
+` + jsonContract(),
 		Example: `  bh worker
   bh worker -j 3
   bh worker --once --timeout 20m

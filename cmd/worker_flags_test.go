@@ -1,8 +1,11 @@
 package cmd
 
 import (
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/bh-tracker/bh/worker"
 )
 
 func TestWorkerClaimDiffDemoFlags(t *testing.T) {
@@ -47,5 +50,22 @@ func TestWorkerClaimDiffDemoFlags(t *testing.T) {
 	c = newCmdDemo(f, func(o *DemoOptions) error { dm = o; return nil })
 	if err := execute(t, c, "--keep"); err != nil || !dm.Keep || dm.Ctx == nil {
 		t.Errorf("demo: %v, %+v", err, dm)
+	}
+}
+
+// TestWorkerHelpDocumentsEveryJSONKindAndOutcome: the --json contract in
+// bh worker --help names every event kind and outcome the worker has.
+func TestWorkerHelpDocumentsEveryJSONKindAndOutcome(t *testing.T) {
+	c := newCmdWorker(&Factory{}, nil)
+	help := strings.Join(strings.Fields(c.Long), " ")
+	for _, k := range worker.Kinds {
+		if !strings.Contains(help, string(k)) {
+			t.Errorf("bh worker --help does not name the event kind %q", k)
+		}
+	}
+	for _, o := range worker.Outcomes {
+		if !strings.Contains(help, string(o)) {
+			t.Errorf("bh worker --help does not name the outcome %q", o)
+		}
 	}
 }

@@ -10,12 +10,8 @@ import (
 )
 
 // eventLine is one event of bh worker --json. Its field names are part of
-// bh's interface; "kind" is the worker's event kind (started, finished,
-// waiting, recovered, answered, expired, warning) or "stopping" for a
-// Ctrl-C. A finished event's outcome is completed, failed, blocked,
-// needs_input, error, stopped, conflict or gated (held for approval); an
-// expired one's is timeout_failed, timeout_deferred, timeout_defaults or
-// timeout_reminded. A warning's summary says what went wrong.
+// bh's interface, documented in bh worker --help by jsonContract from the
+// worker's own lists of kinds and outcomes.
 type eventLine struct {
 	Kind      string    `json:"kind"`
 	At        time.Time `json:"at"`
@@ -33,6 +29,23 @@ type eventLine struct {
 	Error     string    `json:"error,omitempty"`
 	RunLog    string    `json:"runLog,omitempty"`
 	Force     bool      `json:"force,omitempty"` // stopping: the agent is stopped too
+}
+
+// jsonContract documents the --json events for bh worker --help, from
+// worker.Kinds and worker.Outcomes, so the two never drift apart.
+func jsonContract() string {
+	kinds := []string{}
+	for _, k := range worker.Kinds {
+		kinds = append(kinds, string(k))
+	}
+	outcomes := []string{}
+	for _, o := range worker.Outcomes {
+		outcomes = append(outcomes, string(o))
+	}
+	return wrap(`With --json, each line is one object: "kind" is one of `+strings.Join(kinds, ", ")+
+		`, or stopping for a Ctrl-C; "at", "taskId", "title", "summary", "question", "questions", `+
+		`"commit", "paths", "elapsedSeconds", "error" and "runLog" say more where they apply. `+
+		`A finished or expired event's "outcome" is one of `+strings.Join(outcomes, ", ")+".", 76)
 }
 
 func (p *progress) eventLine(e worker.Event) eventLine {

@@ -55,7 +55,7 @@ func (w *worker) decide(r *run, out *agent.Outcome, runErr error, killed bool) e
 			return stopEnding(r, reason(runErr))
 		}
 		if o := agent.OutageOf(runErr); o != "" {
-			w.outage(o, reason(runErr))
+			w.outage(o, reason(runErr), r.agent)
 			return outageEnding(r, o, runErr)
 		}
 		return agentErrorEnding(r, runErr, "")

@@ -57,15 +57,11 @@ func TestHungAgentTimesOut(t *testing.T) {
 	s := newStore(t)
 	tk := addTask(t, s, "Hangs")
 	r, err := NewRunner(task.AgentConfig{Kind: "command", Timeout: "300ms",
-		Command: []string{"sh", "-c", "echo draft > draft.txt; exec sleep 30"}}, nil)
+		Command: []string{"sh", "-c", "echo draft > draft.txt; exec sleep 3600"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
-	runOnce(t, s, r)
-	if d := time.Since(start); d > 10*time.Second {
-		t.Fatalf("timeout took %s", d)
-	}
+	runOnce(t, s, r) // without the timeout this never returns, and go test fails
 	got := getTask(t, s, tk.ID)
 	if got.State != task.Failed || !strings.Contains(strings.ToLower(got.Summary), "time") {
 		t.Fatalf("hung task: state %s summary %q", got.State, got.Summary)

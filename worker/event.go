@@ -19,6 +19,14 @@ const (
 	Warning   Kind = "warning"   // trouble that does not stop the worker (a notifier failing); Summary says what
 )
 
+// Kinds lists every Kind: bh worker --json documents them from this list,
+// and a test checks it against the constants.
+var Kinds = []Kind{Started, Finished, Waiting, Recovered, Answered, Expired, Step, Paused, Synced, Warning}
+
+// Outcomes lists every Outcome, likewise.
+var Outcomes = []Outcome{Completed, Failed, Blocked, NeedsInput, AgentError, Stopped, Conflict, Gated, Held,
+	Kept, Unavailable, SetupFailed, TimeoutFailed, TimeoutDeferred, TimeoutDefaults, TimeoutReminded}
+
 // Outcome is how a run ended.
 type Outcome string
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
@@ -30,11 +31,11 @@ func outageEnding(r *run, o agent.Outage, cause error) ending {
 // outage pauses the worker after an agent-wide outage: one that needs a
 // human stops it (after the runs under way), one that time may cure holds
 // back new claims for a backoff that grows while the outage lasts.
-func (w *worker) outage(o agent.Outage, why string) {
+func (w *worker) outage(o agent.Outage, why, agentName string) {
 	w.mu.Lock()
 	if o.Lasting() {
 		if w.fatal == nil {
-			w.fatal = &PreflightError{Err: fmt.Errorf("%s: %s", o, why), Advice: outageAdvice(o)}
+			w.fatal = &PreflightError{Err: fmt.Errorf("%s: %s", o, why), Advice: outageAdvice(o, agentName)}
 		}
 		w.mu.Unlock()
 		w.report(Event{Kind: Paused, Summary: fmt.Sprintf("%s (%s); the worker stops", o, why)})
@@ -71,9 +72,20 @@ func (w *worker) paused() (time.Duration, error) {
 	return max(w.pausedUntil.Sub(w.clock()), 0), w.fatal
 }
 
-func outageAdvice(o agent.Outage) string {
-	if o == agent.OutageAuth {
+// outageAdvice says what to do about a lasting outage of the agent that
+// ran (claude, codex or command:<name>), in that agent's own terms.
+func outageAdvice(o agent.Outage, agentName string) string {
+	switch {
+	case o == agent.OutageAuth && agentName == "codex":
+		return "check codex's credentials (OPENAI_API_KEY, or codex login), then start the worker again"
+	case o == agent.OutageAuth && strings.HasPrefix(agentName, "command:"):
+		return "check the credentials of " + strings.TrimPrefix(agentName, "command:") + ", then start the worker again"
+	case o == agent.OutageAuth:
 		return "check the agent's credentials (ANTHROPIC_API_KEY, or log in with claude), then start the worker again"
+	case agentName == "codex":
+		return "install codex (npm install -g @openai/codex) or set agent.binary, then start the worker again"
+	case strings.HasPrefix(agentName, "command:"):
+		return "install " + strings.TrimPrefix(agentName, "command:") + " or fix agent.command, then start the worker again"
 	}
 	return "install the agent (npm install -g @anthropic-ai/claude-code) or set agent.binary, then start the worker again"
 }

@@ -94,7 +94,7 @@ func TestLandingConflictGoesBackToTheSameSession(t *testing.T) {
 				time.Sleep(5 * time.Millisecond)
 			}
 			if req.TaskID == b.ID {
-				time.Sleep(300 * time.Millisecond) // a lands first
+				waitClosed(ctx, s, a.ID) // a lands first
 			}
 		} else {
 			body = a.ID + "'s line\n" + b.ID + "'s line\n" // the resolution
@@ -173,7 +173,7 @@ func TestUnresolvedConflictGoesToTheHuman(t *testing.T) {
 				time.Sleep(5 * time.Millisecond)
 			}
 			if req.TaskID == b.ID {
-				time.Sleep(300 * time.Millisecond) // a lands first
+				waitClosed(ctx, s, a.ID) // a lands first
 			}
 			os.WriteFile(filepath.Join(req.Dir, "shared.txt"), []byte(req.TaskID+"'s line\n"), 0o644)
 		}
@@ -189,6 +189,17 @@ func TestUnresolvedConflictGoesToTheHuman(t *testing.T) {
 	}
 	if q := pendingOf(t, got); q.Header != "Conflict" || !strings.Contains(q.Question, "shared.txt") {
 		t.Errorf("question: %+v", q)
+	}
+}
+
+// waitClosed waits until task id is closed (or ctx ends): an order of
+// events the test needs, however slow the machine.
+func waitClosed(ctx context.Context, s *task.Store, id string) {
+	for ctx.Err() == nil {
+		if t, err := s.Get(id); err == nil && t.State == task.Closed {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 

@@ -5,7 +5,8 @@
 // commit, restore): it honours the user's ignore rules, filters, hooks and
 // locks. go-git reads objects and writes objects git would write byte for
 // byte (trees, symlink blobs, bh's snapshot commits), never a ref outside
-// refs/bh/, never the index. See /work/shared/GIT.md.
+// refs/bh/, never the index: README.md's "Git, carefully" section says
+// why, from what was measured.
 //
 // Paths are repository-relative with forward slashes, exactly as git prints
 // them with -z: spaces, newlines and non-ASCII names need no quoting.

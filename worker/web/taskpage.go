@@ -85,10 +85,18 @@ func (s *Server) taskView(r *http.Request) (*taskView, int) {
 	return v, http.StatusOK
 }
 
+// status is the HTTP status for a task that cannot be shown: what the
+// address names (a bad, unknown or ambiguous id) is the client's error,
+// anything else the server's.
 func status(err error) int {
 	var nf *task.NotFoundError
-	if errors.Is(err, fs.ErrNotExist) || errors.As(err, &nf) {
+	var bad *task.BadIDError
+	var amb *task.AmbiguousError
+	switch {
+	case errors.Is(err, fs.ErrNotExist) || errors.As(err, &nf):
 		return http.StatusNotFound
+	case errors.As(err, &bad) || errors.As(err, &amb):
+		return http.StatusBadRequest
 	}
 	return http.StatusInternalServerError
 }

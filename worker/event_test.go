@@ -1,0 +1,54 @@
+package worker
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"slices"
+	"strconv"
+	"testing"
+)
+
+// TestEventListsAreComplete: Kinds and Outcomes, from which bh worker
+// --help documents the --json contract, hold every constant event.go
+// declares, so a new kind or outcome cannot go undocumented.
+func TestEventListsAreComplete(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "event.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	consts := map[string][]string{}
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range g.Specs {
+			v := spec.(*ast.ValueSpec)
+			typ, ok := v.Type.(*ast.Ident)
+			if !ok || len(v.Values) != 1 {
+				continue
+			}
+			lit, ok := v.Values[0].(*ast.BasicLit)
+			if !ok {
+				continue
+			}
+			s, _ := strconv.Unquote(lit.Value)
+			consts[typ.Name] = append(consts[typ.Name], s)
+		}
+	}
+	var kinds, outcomes []string
+	for _, k := range Kinds {
+		kinds = append(kinds, string(k))
+	}
+	for _, o := range Outcomes {
+		outcomes = append(outcomes, string(o))
+	}
+	for typ, list := range map[string][]string{"Kind": kinds, "Outcome": outcomes} {
+		want := slices.Sorted(slices.Values(consts[typ]))
+		got := slices.Sorted(slices.Values(list))
+		if len(want) == 0 || !slices.Equal(got, want) {
+			t.Errorf("%ss list %v, event.go declares %v", typ, got, want)
+		}
+	}
+}
