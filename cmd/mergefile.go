@@ -22,8 +22,11 @@ func newCmdMergeFile(f *Factory, runF func(*MergeFileOptions) error) *cobra.Comm
 (bh init registers it; .bh/.gitattributes names it): a field changed on one
 side takes that side's value, updatedAt the later one, and the history and
 questions of both sides are kept, in time order. The result replaces ours.
-A field changed differently on both sides is a real conflict: the result
-marks exactly it, as git does, and bh names the file until it is resolved.
+Two answers to one question (from two clones) are not a conflict: the
+earlier stands, and the later is kept in the history as input.unused.
+Any other field changed differently on both sides is a real conflict: the
+result marks exactly it, as git does, and bh names the file until it is
+resolved.
 
 Exit codes:
   0  merged cleanly

@@ -34,8 +34,9 @@ func printHistory(io *IOStreams, events []task.Event) {
 	fmt.Fprintf(io.Out, "\n%s\n", io.Bold("history"))
 	for _, e := range events {
 		fmt.Fprintf(io.Out, "  %s  %s\n", io.Faint(e.At.UTC().Format(time.RFC3339)), eventText(io, e))
-		if e.Kind == task.EventInputRequested && e.Context != "" {
-			fmt.Fprintf(io.Out, "%scontext: %s\n", histPad, indentLines(e.Context, histPad+"  "))
+		label := map[string]string{task.EventInputRequested: "context", task.EventInputUnused: "not used"}[e.Kind]
+		if label != "" && e.Context != "" {
+			fmt.Fprintf(io.Out, "%s%s: %s\n", histPad, label, indentLines(e.Context, histPad+"  "))
 		}
 	}
 }
@@ -49,6 +50,8 @@ func eventText(io *IOStreams, e task.Event) string {
 		b.WriteString(io.Magenta("❓ asked"))
 	case task.EventInputReceived:
 		b.WriteString(io.Green("answered"))
+	case task.EventInputUnused:
+		b.WriteString(io.Yellow("answer not used"))
 	default:
 		b.WriteString(e.Kind)
 	}

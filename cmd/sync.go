@@ -102,7 +102,7 @@ func syncHint(err error, res worker.SyncResult) error {
 	case errors.As(err, &nr):
 		return withHint(err, "add one with git remote add "+nr.Remote+" <url>, or name yours with remote: in .bh/config.yaml")
 	case errors.As(err, &rc):
-		return withHint(err, "nothing was changed"+kept+"; merge by hand with git pull --rebase "+res.Remote+" "+res.Branch)
+		return withHint(err, "nothing was changed"+kept+"; merge by hand with git pull --rebase --autostash "+res.Remote+" "+res.Branch+", then bh sync")
 	case errors.As(err, &lr):
 		return withHint(err, "nothing was changed"+kept)
 	case errors.As(err, &re):

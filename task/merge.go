@@ -17,7 +17,9 @@ import (
 // updatedAt takes the later one, and history and questions are the union
 // of both sides, in time order. Fields changed on both sides differently
 // are real conflicts: the result holds git's conflict markers around
-// exactly those, and conflict is true. ours' comments and order are kept.
+// exactly those, and conflict is true; except two answers to one question
+// (settleAnswers), where the earlier stands. ours' comments and order are
+// kept.
 func MergeFiles(base, ours, theirs []byte) (out []byte, conflict bool, err error) {
 	b, o, t, err := mappings(base, ours, theirs)
 	if err != nil {
@@ -40,6 +42,20 @@ func MergeFiles(base, ours, theirs []byte) (out []byte, conflict bool, err error
 			merged[key] = ov
 			clashes = append(clashes, key)
 		}
+	}
+	if win := settleAnswers(merged, b, o, t); win != fromBoth {
+		// Two clones answered one question: no conflict, the side whose
+		// answer stands has the fields answering changed.
+		var rest []string
+		for _, k := range clashes {
+			switch {
+			case !answerKeys[k]:
+				rest = append(rest, k)
+			case win == fromTheirs:
+				merged[k] = valueOf(t, k)
+			}
+		}
+		clashes = rest
 	}
 	oursOut, err := emit(o, merged)
 	if err != nil || len(clashes) == 0 {

@@ -141,6 +141,7 @@ const (
 	EventUnparked       = "unparked"
 	EventStopped        = "stopped"
 	EventSessionLost    = "session.lost" // the agent's session could not be resumed; a fresh one took over
+	EventInputUnused    = "input.unused" // an answer made in another clone after the one used: kept, not used
 )
 
 // Record appends an event stamped at now and bumps UpdatedAt.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bh-tracker/bh/task"
 )
@@ -79,5 +80,24 @@ func TestDiffLines(t *testing.T) {
 	}
 	if _, cut := diffLines(strings.Repeat("+x\n", maxDiff+1)); !cut {
 		t.Error("a long diff is not cut")
+	}
+}
+
+// An answer another clone gave after the one used is in the history, said
+// to be not used, with whose answer was.
+func TestTaskPageUnusedAnswer(t *testing.T) {
+	s := newSite(t)
+	at := time.Date(2026, 1, 1, 12, 5, 0, 0, time.UTC)
+	if _, err := s.st.Update("tm-ask1", func(tk *task.Task) error {
+		tk.History = append(tk.History, task.Event{At: at, Kind: task.EventInputUnused, By: "bob", QuestionID: "q3",
+			Text: "port 9090", Context: "given in another clone after the answer ann gave at 2026-01-01T12:00:00Z, which was used instead"})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	_, body := s.do("GET", s.base, nil, nil)
+	want := `<td class="ev">input.unused</td><td>bob</td><td>q3</td><td class="text">port 9090<br><small>not used: given in another clone after the answer ann gave at 2026-01-01T12:00:00Z, which was used instead</small></td>`
+	if !strings.Contains(body, want) {
+		t.Errorf("the page lacks %q", want)
 	}
 }
