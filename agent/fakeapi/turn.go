@@ -29,6 +29,9 @@ type Part struct {
 	Text  string
 	Tool  string // tool name; empty for a text part
 	Input any    // tool input, marshalled to JSON
+	// Namespace is the Responses API namespace of the tool (codex offers
+	// an MCP server's tools in one, "mcp__<server>"); empty for none.
+	Namespace string
 }
 
 // Reply builds a turn from parts.
