@@ -76,3 +76,44 @@ func TestCodexAskHumanThroughMCP(t *testing.T) {
 		t.Errorf("commit holds %v, want port.yaml", c)
 	}
 }
+
+// A 2 MiB ask_human through the real codex is refused with a tool error
+// the model can act on, never acknowledged and then dropped: the model
+// asks again, shorter, and the task parks on that question instead of
+// closing.
+func TestCodexOversizedAskHumanIsRefused(t *testing.T) {
+	t.Parallel()
+	// 2 MiB of arguments would be past the model's context window as the
+	// fake counts tokens, and codex would compact the thread.
+	small := func(turn fakeapi.Turn) fakeapi.Turn { turn.Tokens = 1000; return turn }
+	srv := fakeapi.NewResponses(t, func(req *fakeapi.ResponsesRequest) fakeapi.Turn {
+		switch out := req.Outputs(); len(out) {
+		case 0:
+			return small(fakeapi.Reply(fakeapi.MCP("bh", "ask_human", map[string]any{"question": "Which schema?",
+				"context": strings.Repeat("x", 2<<20)})))
+		case 1:
+			if strings.Contains(out[0].OutputText(), "question too large") {
+				return small(fakeapi.Reply(fakeapi.MCP("bh", "ask_human", map[string]any{"question": "Which schema? (see notes.md)"})))
+			}
+		}
+		return small(fakeapi.Reply(fakeapi.Final(map[string]any{"status": "completed", "summary": "guessed", "details": nil})))
+	})
+	s := newStore(t)
+	s.Config.Agent = task.AgentConfig{Kind: "codex", Binary: fakeapi.Codex(t), Timeout: "2m"}
+	tk := addTask(t, s, "Pick the schema")
+	runWith(t, s, Options{Env: fakeapi.CodexEnv(t, srv)})
+	got := getTask(t, s, tk.ID)
+	reqs := srv.Requests()
+	if len(reqs) < 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	if out := reqs[1].Outputs(); len(out) != 1 || !strings.Contains(out[0].OutputText(), "question too large") {
+		t.Fatalf("the model was not told the question was too large: %d outputs %.300s", len(out), out[0].OutputText())
+	}
+	if got.State != task.AwaitingInput {
+		t.Fatalf("after the refused question: %s (%s)", got.State, got.Summary)
+	}
+	if q := pendingOf(t, got); q.Question != "Which schema? (see notes.md)" {
+		t.Errorf("pending question %.100q", q.Question)
+	}
+}

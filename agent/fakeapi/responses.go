@@ -181,9 +181,12 @@ func (s *Responses) stream(w http.ResponseWriter, req *ResponsesRequest, turn Tu
 		}
 		event(w, "response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": i, "item": item})
 	}
-	in := len(req.Body)/4 + 1
+	in, outTokens := len(req.Body)/4+1, out/4+1
+	if turn.Tokens > 0 {
+		in, outTokens = turn.Tokens/2, turn.Tokens-turn.Tokens/2
+	}
 	event(w, "response.completed", map[string]any{"type": "response.completed", "response": map[string]any{"id": id,
-		"usage": map[string]any{"input_tokens": in, "output_tokens": out/4 + 1, "total_tokens": in + out/4 + 1}}})
+		"usage": map[string]any{"input_tokens": in, "output_tokens": outTokens, "total_tokens": in + outTokens}}})
 }
 
 // writeOpenAIError answers in OpenAI's error shape.
