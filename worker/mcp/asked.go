@@ -75,6 +75,8 @@ func record(s *task.Store, id string, qs ...agent.Question) error {
 }
 
 // TakeAsked returns the questions asked during id's run and forgets them.
+// A question asked again in the run is one question: the same permission
+// request twice (the same denied command), whose answers could only agree.
 func TakeAsked(s *task.Store, id string) ([]agent.Question, error) {
 	path := askedPath(s, id)
 	f, err := os.Open(path)
@@ -86,14 +88,17 @@ func TakeAsked(s *task.Store, id string) ([]agent.Question, error) {
 	}
 	defer f.Close()
 	var qs []agent.Question
+	seen := map[string]bool{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, MaxQuestionBytes+1) // the line and its newline
 	for sc.Scan() {
 		var q agent.Question
-		if json.Unmarshal(sc.Bytes(), &q) == nil && q.Question != "" {
-			q.Question = agent.CapText(q.Question)
-			qs = append(qs, q)
+		if json.Unmarshal(sc.Bytes(), &q) != nil || q.Question == "" || seen[sc.Text()] {
+			continue
 		}
+		seen[sc.Text()] = true
+		q.Question = agent.CapText(q.Question)
+		qs = append(qs, q)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("read the questions asked: %w", err)
