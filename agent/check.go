@@ -30,14 +30,15 @@ func (e *CheckError) Hint() string { return e.Advice }
 
 // Check makes sure the agent argv0 can run: it must be found (on PATH, or
 // as a path), and when it is Claude Code or Codex (named claude or codex)
-// its --version must answer within VersionTimeout. It returns the first
-// line of that answer, or "" for other agents.
+// its --version must answer within VersionTimeout with a release not known
+// to be broken (Tested.Broken). It returns the first line of that answer,
+// or "" for other agents.
 func Check(ctx context.Context, argv0 string) (version string, err error) {
 	switch filepath.Base(argv0) {
 	case "claude":
 		return checkClaude(ctx, argv0, VersionTimeout)
 	case "codex":
-		return checkVersion(ctx, argv0, VersionTimeout, installCodex)
+		return checkVersion(ctx, argv0, VersionTimeout, CodexTested)
 	}
 	return "", checkCommand(argv0)
 }
@@ -76,23 +77,25 @@ func missing(argv0 string, err error, where string) string {
 	return argv0 + " not found" + where
 }
 
-const (
-	installClaude = "install it with npm install -g @anthropic-ai/claude-code"
-	installCodex  = "install it with npm install -g @openai/codex"
-)
-
 func checkClaude(ctx context.Context, bin string, timeout time.Duration) (string, error) {
-	return checkVersion(ctx, bin, timeout, installClaude)
+	return checkVersion(ctx, bin, timeout, ClaudeTested)
 }
 
 // Preflight checks that codex is installed and answers codex --version.
 func (c *Codex) Preflight(ctx context.Context) (string, error) {
-	return checkVersion(ctx, c.cfg.Binary, VersionTimeout, installCodex)
+	return checkVersion(ctx, c.cfg.Binary, VersionTimeout, CodexTested)
 }
 
-// checkVersion makes sure bin is found and answers --version within
-// timeout; install is the advice for an agent that is missing.
-func checkVersion(ctx context.Context, bin string, timeout time.Duration, install string) (string, error) {
+// Tested is what bh knows of claude's releases.
+func (c *Claude) Tested() Tested { return ClaudeTested }
+
+// Tested is what bh knows of codex's releases.
+func (c *Codex) Tested() Tested { return CodexTested }
+
+// checkVersion makes sure bin, the CLI tested describes, is found and
+// answers --version within timeout with a release tested does not refuse.
+func checkVersion(ctx context.Context, bin string, timeout time.Duration, tested Tested) (string, error) {
+	install := "install it with npm install -g " + tested.Package
 	path, err := exec.LookPath(bin)
 	if err != nil {
 		return "", &CheckError{Reason: missing(bin, err, " on PATH"), Err: err,
@@ -122,5 +125,6 @@ func checkVersion(ctx context.Context, bin string, timeout time.Duration, instal
 			Advice: "check that " + bin + " runs from your shell; if not, re" + install}
 	}
 	first, _, _ := strings.Cut(strings.TrimSpace(string(res.stdout)), "\n")
-	return strings.TrimSpace(first), nil
+	first = strings.TrimSpace(first)
+	return first, tested.refuse(first)
 }

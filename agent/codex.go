@@ -71,8 +71,11 @@ func (c *Codex) Args(req Request, schemaFile, lastFile string) []string {
 		}
 		cmd, _ := json.Marshal(m.Command)
 		margs, _ := json.Marshal(m.Args)
+		// Under approval_policy="never" codex refuses every MCP call that
+		// needs an approval ("MCP tool call requires approval, but approval
+		// policy is never"): bh's own tools are approved up front.
 		args = append(args, "-c", "mcp_servers.bh.command="+string(cmd), "-c", "mcp_servers.bh.args="+string(margs),
-			"-c", "mcp_servers.bh.env="+tomlTable(env))
+			"-c", "mcp_servers.bh.env="+tomlTable(env), "-c", `mcp_servers.bh.default_tools_approval_mode="approve"`)
 	}
 	args = append(args, c.cfg.ExtraArgs...)
 	if req.Resume {

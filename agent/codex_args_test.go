@@ -32,7 +32,7 @@ func TestCodexArgsMCP(t *testing.T) {
 	c := NewCodex(CodexConfig{MCP: &MCPServer{Command: `/opt/b"h`, Args: []string{"mcp"}, Env: map[string]string{"X": "1"}}})
 	got := strings.Join(c.Args(Request{TaskID: "tm-1"}, "/s", "/l"), "\n")
 	for _, want := range []string{`mcp_servers.bh.command="/opt/b\"h"`, `mcp_servers.bh.args=["mcp"]`,
-		`mcp_servers.bh.env={"BH_TASK_ID" = "tm-1", "X" = "1"}`} {
+		`mcp_servers.bh.env={"BH_TASK_ID" = "tm-1", "X" = "1"}`, `mcp_servers.bh.default_tools_approval_mode="approve"`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("args lack %s:\n%s", want, got)
 		}

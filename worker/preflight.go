@@ -35,7 +35,8 @@ type preflighter interface {
 }
 
 // preflight checks what every run needs: the agent (its binary and
-// version), git's identity for the commits, and a target branch.
+// version; a release outside the tested range is a warning, a known-broken
+// one an error), git's identity for the commits, and a target branch.
 func (w *worker) preflight(ctx context.Context) error {
 	runners, err := w.agentsInUse()
 	if err != nil {
@@ -43,8 +44,14 @@ func (w *worker) preflight(ctx context.Context) error {
 	}
 	for _, r := range runners {
 		if p, ok := r.(preflighter); ok {
-			if _, err := p.Preflight(ctx); err != nil {
+			version, err := p.Preflight(ctx)
+			if err != nil {
 				return &PreflightError{Err: err}
+			}
+			if t, ok := r.(interface{ Tested() agent.Tested }); ok {
+				if warn := t.Tested().Warning(version); warn != "" {
+					w.warnf("%s", warn)
+				}
 			}
 		}
 	}

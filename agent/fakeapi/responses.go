@@ -21,6 +21,10 @@ import (
 //     sandbox from the working directory); apply_patch is not offered to a
 //     model it has no metadata for, and a call of it is answered
 //     "unsupported call";
+//   - an MCP server's tools are offered as one tool of type "namespace"
+//     named mcp__<server>, holding the server's functions; the model calls
+//     one as a function_call with that namespace and the tool's own name
+//     (MCP);
 //   - --output-schema arrives as text.format {type json_schema, strict
 //     true, name codex_output_schema}, on a resumed thread too;
 //   - exec resume <thread> sends the whole earlier input (prompt, calls and
@@ -56,6 +60,12 @@ func CodexSequence(turns ...Turn) CodexScript {
 
 // Exec calls codex's exec_command tool.
 func Exec(cmd string) Part { return ToolUse("exec_command", map[string]string{"cmd": cmd}) }
+
+// MCP calls tool of the MCP server named server, as codex offers it: in
+// the namespace mcp__<server>.
+func MCP(server, tool string, input any) Part {
+	return Part{Tool: tool, Input: input, Namespace: "mcp__" + server}
+}
 
 // Final is a final message whose text is v as JSON, as a model bound by
 // --output-schema answers.
@@ -163,14 +173,20 @@ func (s *Responses) stream(w http.ResponseWriter, req *ResponsesRequest, turn Tu
 			}
 			item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_fake%04d", n),
 				"call_id": fmt.Sprintf("call_fake%04d", n), "name": p.Tool, "arguments": string(args)}
+			if p.Namespace != "" {
+				item["namespace"] = p.Namespace
+			}
 			event(w, "response.output_item.added", map[string]any{"type": "response.output_item.added", "output_index": i, "item": item})
 			out += len(args)
 		}
 		event(w, "response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": i, "item": item})
 	}
-	in := len(req.Body)/4 + 1
+	in, outTokens := len(req.Body)/4+1, out/4+1
+	if turn.Tokens > 0 {
+		in, outTokens = turn.Tokens/2, turn.Tokens-turn.Tokens/2
+	}
 	event(w, "response.completed", map[string]any{"type": "response.completed", "response": map[string]any{"id": id,
-		"usage": map[string]any{"input_tokens": in, "output_tokens": out/4 + 1, "total_tokens": in + out/4 + 1}}})
+		"usage": map[string]any{"input_tokens": in, "output_tokens": outTokens, "total_tokens": in + outTokens}}})
 }
 
 // writeOpenAIError answers in OpenAI's error shape.

@@ -22,6 +22,10 @@ type Turn struct {
 	// Delay holds the answer back, as a slow model would; the wait ends
 	// early when claude hangs up.
 	Delay time.Duration
+	// Tokens, when non-zero, is the usage the Responses fake reports for
+	// the turn in place of its estimate (a token per four bytes): a test
+	// that sends megabytes keeps codex from compacting its thread.
+	Tokens int
 }
 
 // Part is a content block of a reply: text, or a tool call.
@@ -29,6 +33,9 @@ type Part struct {
 	Text  string
 	Tool  string // tool name; empty for a text part
 	Input any    // tool input, marshalled to JSON
+	// Namespace is the Responses API namespace of the tool (codex offers
+	// an MCP server's tools in one, "mcp__<server>"); empty for none.
+	Namespace string
 }
 
 // Reply builds a turn from parts.

@@ -21,12 +21,37 @@ import (
 	"github.com/gofrs/flock"
 )
 
+// MaxQuestionBytes bounds one question as recorded (its JSON line): the
+// reader takes no longer line, so a longer question is refused to the
+// agent when it asks, never acknowledged and then dropped.
+const MaxQuestionBytes = 1 << 20
+
+// tooLarge is the tool error a question over the limit gets: the agent
+// can act on it by asking again, shorter.
+func tooLarge(n int) error {
+	return fmt.Errorf("question too large: %d bytes, limit %d; it was not put to the human. "+
+		"Shorten it and ask again: a short question, a few options, and the details in a file "+
+		"of the worktree that the question names", n, MaxQuestionBytes)
+}
+
 func askedPath(s *task.Store, id string) string {
 	return filepath.Join(s.Dir, "runs", id, "asked.jsonl")
 }
 
-// record appends questions the agent asked during its run.
+// record appends questions the agent asked during its run, all of them or,
+// when one is too large, none.
 func record(s *task.Store, id string, qs ...agent.Question) error {
+	lines := make([][]byte, 0, len(qs))
+	for _, q := range qs {
+		b, err := json.Marshal(q)
+		if err != nil {
+			return fmt.Errorf("record the question: %w", err)
+		}
+		if len(b) > MaxQuestionBytes {
+			return tooLarge(len(b))
+		}
+		lines = append(lines, append(b, '\n'))
+	}
 	path := askedPath(s, id)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
@@ -40,12 +65,8 @@ func record(s *task.Store, id string, qs ...agent.Question) error {
 	if err != nil {
 		return err
 	}
-	for _, q := range qs {
-		b, err := json.Marshal(q)
-		if err == nil {
-			_, err = f.Write(append(b, '\n'))
-		}
-		if err != nil {
+	for _, b := range lines {
+		if _, err := f.Write(b); err != nil {
 			f.Close()
 			return fmt.Errorf("record the question: %w", err)
 		}
@@ -54,6 +75,8 @@ func record(s *task.Store, id string, qs ...agent.Question) error {
 }
 
 // TakeAsked returns the questions asked during id's run and forgets them.
+// A question asked again in the run is one question: the same permission
+// request twice (the same denied command), whose answers could only agree.
 func TakeAsked(s *task.Store, id string) ([]agent.Question, error) {
 	path := askedPath(s, id)
 	f, err := os.Open(path)
@@ -65,14 +88,17 @@ func TakeAsked(s *task.Store, id string) ([]agent.Question, error) {
 	}
 	defer f.Close()
 	var qs []agent.Question
+	seen := map[string]bool{}
 	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
+	sc.Buffer(nil, MaxQuestionBytes+1) // the line and its newline
 	for sc.Scan() {
 		var q agent.Question
-		if json.Unmarshal(sc.Bytes(), &q) == nil && q.Question != "" {
-			q.Question = agent.CapText(q.Question)
-			qs = append(qs, q)
+		if json.Unmarshal(sc.Bytes(), &q) != nil || q.Question == "" || seen[sc.Text()] {
+			continue
 		}
+		seen[sc.Text()] = true
+		q.Question = agent.CapText(q.Question)
+		qs = append(qs, q)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("read the questions asked: %w", err)
