@@ -26,7 +26,9 @@ func TestMalformedLinesDoNotEndTheServer(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, s, me.ID, GuardedTransport(inR, outW, func(w string) { warned = append(warned, w) })) }()
+	go func() {
+		done <- Serve(ctx, s, me.ID, GuardedTransport(inR, outW, func(w string) { warned = append(warned, w) }))
+	}()
 	replies := bufio.NewReader(outR)
 	send := func(line string) {
 		if _, err := io.WriteString(inW, line+"\n"); err != nil {
