@@ -2,10 +2,10 @@ package cmd
 
 import (
 	"context"
+	"fmt"
 	"os"
 
 	"github.com/bh-tracker/bh/worker/mcp"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 )
 
@@ -60,5 +60,6 @@ func mcpRun(opts *MCPOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return mcp.Serve(ctx, s, id, &sdk.StdioTransport{})
+	warn := func(msg string) { fmt.Fprintln(opts.IO.ErrOut, msg) }
+	return mcp.Serve(ctx, s, id, mcp.GuardedTransport(os.Stdin, os.Stdout, warn))
 }

@@ -62,6 +62,8 @@ type statusView struct {
 	HumanTimeout string `json:"humanTimeout,omitempty"`
 	OnTimeout    string `json:"onTimeout,omitempty"`
 	NeedsReview  bool   `json:"needsReview,omitempty"`
+	// LastStep is what a running agent did last, or why it waits.
+	LastStep *worker.StepLine `json:"lastStep,omitempty"`
 }
 
 type statusQuestion struct {
@@ -101,6 +103,9 @@ func statusRun(opts *StatusOptions) error {
 	}
 	if l := t.Lease; l != nil {
 		v.Lease = &statusLease{Lease: *l, HeartbeatAgeSeconds: int64(now.Sub(l.Heartbeat) / time.Second)}
+	}
+	if t.State == task.InProgress {
+		v.LastStep = worker.LastStep(s, t.ID)
 	}
 	commit, err := parkedCommit(s.Root, t.ID)
 	if err != nil {

@@ -28,6 +28,9 @@ func printStatus(io *IOStreams, now time.Time, v statusView) {
 		field("worker", fmt.Sprintf("%s (pid %d on %s), heartbeat %s ago", l.Worker, l.PID, l.Host,
 			shortDur(time.Duration(l.HeartbeatAgeSeconds)*time.Second)))
 	}
+	if st := v.LastStep; st != nil {
+		field("last step", fmt.Sprintf("%s (%s ago)", st.Step, shortDur(now.Sub(st.At))))
+	}
 	if p := v.Parked; p != nil {
 		field("parked", fmt.Sprintf("%s (%.12s)", p.Ref, p.Commit))
 	} else {

@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -47,4 +48,33 @@ func trimSteps(s *task.Store) {
 	if fi, err := os.Stat(StepsPath(s)); err == nil && fi.Size() > maxSteps {
 		os.Truncate(StepsPath(s), 0)
 	}
+}
+
+// LastStep is the latest step of task id in the feed, or nil: what its
+// agent did last, or why it waits (an API retry). Only the feed's tail is
+// read, which holds the steps of the runs under way.
+func LastStep(s *task.Store, id string) *StepLine {
+	f, err := os.Open(StepsPath(s))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	const tail = 256 << 10
+	fi, err := f.Stat()
+	if err != nil {
+		return nil
+	}
+	off := max(fi.Size()-tail, 0)
+	buf := make([]byte, fi.Size()-off)
+	if _, err := f.ReadAt(buf, off); err != nil {
+		return nil
+	}
+	lines := bytes.Split(buf, []byte{'\n'})
+	for i := len(lines) - 1; i >= 0; i-- {
+		var l StepLine
+		if json.Unmarshal(lines[i], &l) == nil && l.TaskID == id {
+			return &l
+		}
+	}
+	return nil
 }

@@ -2,7 +2,6 @@ package repo
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -60,9 +59,9 @@ func (r *Repo) Ahead(a, b string) (int, int, error) {
 }
 
 // Integrate brings branch up to theirs: a fast-forward when branch has
-// nothing of its own, else its own commits rebased onto theirs (in a
-// scratch worktree, so the user's tree only ever moves once, and by git's
-// safety checks, which refuse to touch a file the user changed).
+// nothing of its own, else its own commits rebased onto theirs (with
+// objects only, see replay, so the user's tree only ever moves once, and
+// by git's safety checks, which refuse to touch a file the user changed).
 // A rebase that conflicts changes nothing: *RebaseConflict.
 func (r *Repo) Integrate(branch, theirs string) error {
 	tip, err := r.BranchTip(branch)
@@ -76,7 +75,7 @@ func (r *Repo) Integrate(branch, theirs string) error {
 	if ours == 0 {
 		return r.Land(branch, theirs, "")
 	}
-	rebased, err := r.rebaseScratch(tip, theirs)
+	rebased, err := r.replay(tip, theirs)
 	if err != nil {
 		return err
 	}
@@ -99,37 +98,6 @@ func (r *Repo) Integrate(branch, theirs string) error {
 		return fmt.Errorf("sync %s: %w", branch, err)
 	}
 	return nil
-}
-
-// rebaseScratch replays tip's own commits onto onto in a throwaway
-// detached worktree, task files merging through bh's merge driver.
-func (r *Repo) rebaseScratch(tip, onto string) (string, error) {
-	dir, err := os.MkdirTemp("", "bh-sync-")
-	if err != nil {
-		return "", err
-	}
-	os.Remove(dir) // worktree add wants to create it
-	defer func() {
-		r.git(nil, "worktree", "remove", "--force", dir)
-		os.RemoveAll(dir)
-	}()
-	if _, err := r.git(nil, "worktree", "add", "-q", "--detach", dir, tip); err != nil {
-		return "", fmt.Errorf("sync worktree: %w", err)
-	}
-	w := &Worktree{Path: dir, repo: r}
-	if err := w.rebaseGit("rebase", "-q", onto); err != nil {
-		paths, _ := Conflicts(dir)
-		w.rebaseGit("rebase", "--abort")
-		if len(paths) > 0 {
-			return "", &RebaseConflict{Onto: onto, Paths: paths}
-		}
-		return "", fmt.Errorf("rebase onto %s: %w", short(onto), err)
-	}
-	out, err := runGit(dir, gitEnv("LC_ALL=C"), nil, "rev-parse", "HEAD")
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimSpace(string(out)), nil
 }
 
 // RegisterMergeDriver defines, in the repository's config, the merge
