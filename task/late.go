@@ -109,19 +109,10 @@ func (t *Task) movedOn() error {
 	for i := len(t.History) - 1; i > last; i-- {
 		if e := t.History[i]; e.Kind == EventState {
 			return &LateError{ID: t.ID, Why: fmt.Sprintf("has moved on since its question timed out (%s by %s at %s)",
-				e.To, firstNonEmpty(e.By, "someone"), utcStamp(e.At))}
+				e.To, firstOf(e.By, "someone"), utcStamp(e.At))}
 		}
 	}
 	return &NotAwaitingError{ID: t.ID, State: t.State}
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 func utcStamp(at time.Time) string { return at.UTC().Format("2006-01-02 15:04:05 UTC") }
