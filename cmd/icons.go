@@ -16,6 +16,10 @@ var stateIcons = map[task.State]string{
 	task.Closed:        "✓",
 }
 
+// approvalIcon marks work held for a human's approval (a gate): it waits
+// on the human like ❓, and is not put aside like ⏸ (deferred).
+const approvalIcon = "✋"
+
 func stateIcon(io *IOStreams, s task.State) string {
 	icon, ok := stateIcons[s]
 	if !ok {

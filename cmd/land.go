@@ -1,7 +1,11 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
+	"strings"
+
+	"github.com/bh-tracker/bh/task"
 
 	"github.com/bh-tracker/bh/worker"
 	"github.com/spf13/cobra"
@@ -25,7 +29,11 @@ moved, then fast-forwarded; git still refuses to overwrite your changes.
 
 Exit codes:
   0  landed
-  1  nothing to land, git refused, or another error`,
+  1  nothing landed: git refused (your files in the way are named),
+     nothing to land, or another error
+
+With --json, one object is printed either way:
+  {"id": .., "landed": true|false, "state": .., "reason": .., "files": [..]}`,
 		Example:           `  bh land a1b2`,
 		Args:              argsRange(1, 1, "task id"),
 		ValidArgsFunction: completeIDs(f, 1, nil),
@@ -40,18 +48,47 @@ Exit codes:
 	return c
 }
 
+// landJSON is bh land --json: one object, landed or not.
+type landJSON struct {
+	ID     string     `json:"id"`
+	Landed bool       `json:"landed"`
+	State  task.State `json:"state"`
+	Reason string     `json:"reason,omitempty"`
+	Files  []string   `json:"files,omitempty"`
+}
+
 func landRun(opts *LandOptions, c *cobra.Command) error {
 	s, id, err := opts.resolve(opts.ID)
 	if err != nil {
 		return err
 	}
-	if err := worker.LandTask(c.Context(), s, id, "human", worker.Options{Name: "bh land"}); err != nil {
-		return err
+	err = worker.LandTask(c.Context(), s, id, "human", worker.Options{Name: "bh land"})
+	out := landJSON{ID: id, Landed: err == nil}
+	var nl *worker.NotLandedError
+	switch {
+	case errors.As(err, &nl):
+		out.State, out.Reason, out.Files = nl.State, nl.Reason, nl.Files
+		err = withHint(err, landHint(nl))
+	case err != nil:
+		out.Reason = err.Error()
 	}
-	t, err := s.Get(id)
-	if err != nil {
-		return err
+	if t, gerr := s.Get(id); gerr == nil {
+		out.State = t.State
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "%s is %s\n", id, t.State)
-	return nil
+	if opts.JSON {
+		if jerr := writeJSON(opts.IO.Out, out); jerr != nil {
+			return jerr
+		}
+	} else if err == nil {
+		fmt.Fprintf(opts.IO.ErrOut, "%s landed; it is %s\n", id, out.State)
+	}
+	return err
+}
+
+// landHint is what to do about a landing git would not make.
+func landHint(nl *worker.NotLandedError) string {
+	if len(nl.Files) > 0 {
+		return "commit or stash your changes to " + strings.Join(nl.Files, ", ") + ", then bh land " + nl.ID + " again"
+	}
+	return ""
 }

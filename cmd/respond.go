@@ -127,9 +127,11 @@ func respondRun(opts *RespondOptions) error {
 	if err != nil {
 		return err
 	}
-	if t.State != task.AwaitingInput { // before anyone writes an answer in vain
+	late, err := t.Answerable()
+	if err != nil { // before anyone writes an answer in vain
 		return notAwaiting(t, opts.Question)
 	}
+	t = late // a late answer's questions wait again
 	qs, err := targets(t, opts.Question)
 	if err != nil {
 		return err
@@ -193,8 +195,13 @@ func checkRespondFlags(o *RespondOptions) error {
 }
 
 // notAwaiting says why t takes no answer: the question was answered
-// already (by whom, when), or the task asks nothing.
+// already (by whom, when), the task moved on since its question timed
+// out, or it asks nothing.
 func notAwaiting(t *task.Task, qid string) error {
+	var le *task.LateError
+	if _, err := t.Answerable(); errors.As(err, &le) {
+		return withHint(err, "bh show "+t.ID+" shows what happened since")
+	}
 	if err := t.Answered(qid); err != nil {
 		return withHint(err, "bh show "+t.ID+" shows the answer")
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker"
 )
 
 var errEmpty = errors.New("empty answer: nothing was changed")
@@ -51,7 +52,7 @@ func saveAnswers(o base, s *task.Store, before *task.Task, rep *reply) (*task.Ta
 	}
 	rep.draft.remove()
 	if t.State != task.AwaitingInput {
-		fmt.Fprintf(o.IO.ErrOut, "answered %s: it is open again, and the worker will resume it with your answer\n", t.ID)
+		fmt.Fprintf(o.IO.ErrOut, "answered %s: it is open again; %s\n", t.ID, worker.NextStep(t))
 		return t, nil
 	}
 	var left []string

@@ -22,6 +22,7 @@ type progress struct {
 	mu      sync.Mutex           // events and Ctrl-C notices come from different goroutines
 	running []string             // the tasks whose agents run now, in the order they started
 	started map[string]time.Time // when each of them started
+	revived map[string]bool      // tasks recovered from a dead worker, until their run ends
 	ran     int                  // tasks taken
 
 	every    time.Duration // how often a running task is reported; 0: tickEvery
@@ -32,6 +33,11 @@ func (p *progress) report(e worker.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch e.Kind {
+	case worker.Recovered:
+		if p.revived == nil {
+			p.revived = map[string]bool{}
+		}
+		p.revived[e.Task] = true
 	case worker.Started:
 		p.ran++
 		p.startTick(e.Task)
@@ -95,6 +101,7 @@ func (p *progress) human(e worker.Event) {
 		fmt.Fprintln(w, line)
 	case worker.Finished:
 		p.finished(e)
+		delete(p.revived, e.Task)
 	}
 }
 
@@ -167,9 +174,12 @@ func (p *progress) finished(e worker.Event) {
 		fmt.Fprintf(w, "  %s\n", io.Faint(fmt.Sprintf(`approve: bh respond %s --yes | reject: bh respond %s --no "feedback"`,
 			e.Task, e.Task)))
 	case worker.Stopped:
-		if e.Summary != "" { // a human stopped the task (bh stop): it stays as they left it
+		switch {
+		case e.Summary != "": // a human stopped the task (bh stop): it stays as they left it
 			fmt.Fprintf(w, "⏹ %s stopped after %s: %s\n", id, took, e.Summary)
-		} else {
+		case p.revived[e.Task]: // its worker died; the task is open and is taken up again now
+			fmt.Fprintf(w, "⏹ %s: the dead worker's run is over; the task is open again and resumes from its parked work\n", id)
+		default:
 			fmt.Fprintf(w, "⏹ %s stopped after %s; it resumes on the next start\n", id, took)
 		}
 		parked()

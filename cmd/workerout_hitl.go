@@ -11,7 +11,7 @@ import (
 // gated writes a completion held for approval: the agent's summary, then
 // why it waits and what it changed (the approval question's context).
 func (p *progress) gated(e worker.Event) {
-	head := fmt.Sprintf("%s %s awaiting approval", p.io.Magenta("⏸"), p.io.Cyan(e.Task))
+	head := fmt.Sprintf("%s %s awaiting approval", p.io.Magenta(approvalIcon), p.io.Cyan(e.Task))
 	if e.Summary != "" {
 		head += " — " + e.Summary
 	}

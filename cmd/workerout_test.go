@@ -46,6 +46,22 @@ func TestProgressLines(t *testing.T) {
 	}
 }
 
+// A run recovered from a dead worker is not "stopped until the next
+// start": the task is open again, and this worker takes it up.
+func TestProgressRecoveredRun(t *testing.T) {
+	io, _, _, errOut := testIO()
+	p := &progress{io: io, w: io.ErrOut}
+	p.report(worker.Event{Kind: worker.Recovered, Task: "tm-a1", Summary: "recovered: worker pid 7 died"})
+	p.report(worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: worker.Stopped, Elapsed: time.Second})
+	p.report(worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: worker.Stopped, Elapsed: time.Second})
+	want := "↺ tm-a1 recovered: worker pid 7 died\n" +
+		"⏹ tm-a1: the dead worker's run is over; the task is open again and resumes from its parked work\n" +
+		"⏹ tm-a1 stopped after 1s; it resumes on the next start\n"
+	if got := errOut.String(); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
 func TestProgressInterrupted(t *testing.T) {
 	io, _, _, errOut := testIO()
 	p := &progress{io: io, w: io.ErrOut}
@@ -85,11 +101,11 @@ func TestProgressHITLLines(t *testing.T) {
 	}{
 		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: worker.Gated, Summary: "wrote x.go",
 			Question: "Approve and commit tm-a1?", Paths: []string{"x.go"}},
-			"⏸ tm-a1 awaiting approval — wrote x.go\n  Held for approval: the task is gated (gate: approval).\n" +
+			"✋ tm-a1 awaiting approval — wrote x.go\n  Held for approval: the task is gated (gate: approval).\n" +
 				"  x.go | 2 +-\n  1 file changed, 1 insertion(+), 1 deletion(-)\n  parked: x.go (bh diff tm-a1)\n" +
 				"  approve: bh respond tm-a1 --yes | reject: bh respond tm-a1 --no \"feedback\"\n"},
 		{worker.Event{Kind: worker.Finished, Task: "tm-b2", Outcome: worker.Gated},
-			"⏸ tm-b2 awaiting approval\n  approve: bh respond tm-b2 --yes | reject: bh respond tm-b2 --no \"feedback\"\n"},
+			"✋ tm-b2 awaiting approval\n  approve: bh respond tm-b2 --yes | reject: bh respond tm-b2 --no \"feedback\"\n"},
 		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: worker.Failed, Summary: worker.NoHumanSummary,
 			Questions: []string{"Which parser?"}, Paths: []string{"p.go"}, Elapsed: time.Second},
 			"✗ tm-a1 failed in 1s: needed a human but none was allowed\n  Question: Which parser?\n" +

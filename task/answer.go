@@ -1,6 +1,7 @@
 package task
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -53,13 +54,20 @@ func (e *AnswerError) Error() string {
 // then it stays awaiting_input. Every answer is checked first, so a bad one
 // changes nothing. Call it inside Store.Update.
 func (t *Task) Answer(ans []Answer, now time.Time, by string) error {
-	if t.State != AwaitingInput && !t.revive() {
-		for _, a := range ans {
-			if err := t.Answered(a.QuestionID); err != nil {
-				return err
+	var before map[int]Question // a late answer: the questions as they were
+	if t.State != AwaitingInput {
+		var err error
+		if before, err = t.late(); err != nil {
+			if le := (*LateError)(nil); errors.As(err, &le) {
+				return err // moved on: that, rather than who answered before
 			}
+			for _, a := range ans {
+				if aerr := t.Answered(a.QuestionID); aerr != nil {
+					return aerr
+				}
+			}
+			return err
 		}
-		return &NotAwaitingError{ID: t.ID, State: t.State}
 	}
 	if len(ans) == 0 {
 		return &AnswerError{ID: t.ID, Reason: "no answer given"}
@@ -94,41 +102,18 @@ func (t *Task) Answer(ans []Answer, now time.Time, by string) error {
 		t.Record(now, Event{Kind: EventInputReceived, By: by, QuestionID: q.ID, Text: q.AnswerText()})
 	}
 	t.HumanResponse, t.HumanRespondedAt = roundText(t, pending, done), &now
+	if t.State == Open { // a late answer replacing defaults: the rest keep theirs
+		for k, p := range pending {
+			if _, ok := done[k]; !ok && p.i >= 0 {
+				t.Questions[p.i] = before[p.i]
+			}
+		}
+		return nil
+	}
 	if len(done) < len(pending) {
 		return nil
 	}
 	return t.SetState(Open, now, by, "answered")
-}
-
-// revive takes a late answer: a task that failed or was deferred because
-// its questions timed out, and has not moved on since (no run, no other
-// change of state), waits on those questions again.
-func (t *Task) revive() bool {
-	if t.State != Failed && t.State != Deferred {
-		return false
-	}
-	expired, last := map[string]bool{}, true
-	for i := len(t.History) - 1; i >= 0; i-- {
-		switch e := t.History[i]; e.Kind {
-		case EventRunStarted, EventInputRequested:
-			i = 0 // back at the round that expired: stop looking
-		case EventInputExpired:
-			expired[e.QuestionID] = true
-		case EventState:
-			// The latest change of state must be the timeout's.
-			if last && (e.From != AwaitingInput || e.To != t.State) {
-				return false
-			}
-			last = false
-		}
-	}
-	revived := false
-	for i := range t.Questions {
-		if q := &t.Questions[i]; q.Status == QuestionExpired && expired[q.ID] {
-			q.Status, revived = QuestionPending, true
-		}
-	}
-	return revived
 }
 
 // match finds the pending question an answer is for.
@@ -186,5 +171,5 @@ func (t *Task) Answered(qid string) error {
 		by = "someone"
 	}
 	return &AnswerError{ID: t.ID, QuestionID: qid, AnsweredBy: by,
-		Reason: "already answered by " + by + " at " + e.At.UTC().Format("2006-01-02 15:04:05 UTC")}
+		Reason: "already answered by " + by + " at " + utcStamp(e.At)}
 }

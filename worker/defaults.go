@@ -35,6 +35,8 @@ func (w *worker) useDefaults(t *task.Task, due []int, at time.Time, why string) 
 	}
 	for _, i := range withDefault {
 		q := t.Questions[i]
+		// It expired all the same: a late answer replaces the default (task.Answer).
+		t.Record(at, task.Event{Kind: task.EventInputExpired, By: by, QuestionID: q.ID, Text: why + "; its default is used"})
 		err := t.Answer([]task.Answer{{QuestionID: q.ID, Values: defaultValues(q), Comment: "default, " + why}}, at, by)
 		var ae *task.AnswerError
 		if errors.As(err, &ae) {

@@ -94,3 +94,18 @@ func answerer(t *task.Task, qid string) string {
 	}
 	return "human"
 }
+
+// NextStep says what a worker does with t, answered and open again: what
+// decided will settle without the agent, else resuming it with the answer.
+func NextStep(t *task.Task) string {
+	if approved(verdict(t)) {
+		return "approved: the worker lands its work as it is, without running the agent again"
+	}
+	if q := decision(t, isLandQuestion); q != nil {
+		if q.Answer[0] == landKeep {
+			return "the worker keeps its work on branch " + Branch(t.ID) + ", without running the agent again"
+		}
+		return "the worker lands its work, without running the agent again"
+	}
+	return "the worker will resume it with your answer"
+}

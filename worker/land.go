@@ -180,9 +180,13 @@ func conflictEnding(r *run, done ending, rc *repo.RebaseConflict) ending {
 func heldEnding(r *run, done ending, lr *repo.LandRefused) ending {
 	e := done
 	e.Outcome, e.Fate, e.State, e.Notify = Held, keepWork, task.AwaitingInput, notify.EventInputRequested
-	e.Note = "landing refused: " + lr.Reason
+	why := lr.Reason
+	if len(lr.Paths) > 0 {
+		why += ": " + strings.Join(lr.Paths, ", ") // the user's files in the way, named
+	}
+	e.Note = "landing refused: " + why
 	e.Ask = []task.Question{landQuestion(r)}
-	e.Context = fmt.Sprintf("git refused to land %s on %s in %s: %s", r.t.ID, r.j.Target, lr.Dir, lr.Reason)
+	e.Context = fmt.Sprintf("git refused to land %s on %s in %s: %s", r.t.ID, r.j.Target, lr.Dir, why)
 	return e
 }
 

@@ -4,17 +4,41 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/repo"
 )
 
 // ErrNothingToLand means a task has no finished work waiting to land.
 var ErrNothingToLand = errors.New("nothing to land")
 
+// NotLandedError is a bh land that landed nothing, and why: git would not
+// land over the user's changes (Files are theirs in the way), or the task
+// has nothing waiting to land. The task is left as it was.
+type NotLandedError struct {
+	ID     string
+	State  task.State
+	Reason string
+	Files  []string
+	Err    error
+}
+
+func (e *NotLandedError) Error() string {
+	msg := fmt.Sprintf("%s was not landed: %s", e.ID, e.Reason)
+	if len(e.Files) > 0 {
+		msg += ": " + strings.Join(e.Files, ", ")
+	}
+	return msg
+}
+
+func (e *NotLandedError) Unwrap() error { return e.Err }
+
 // LandTask lands a task's finished work by hand (bh land): work that git
 // would not land over the user's changes (the task waits on a landing
 // question: it is answered "land" and landed now), or work kept on its
-// branch (land: branch). Landing takes the same lock as the worker's.
+// branch (land: branch). Landing takes the same lock as the worker's. It
+// returns nil only when the work landed, else a *NotLandedError.
 func LandTask(ctx context.Context, s *task.Store, id, by string, opt Options) error {
 	w, err := newWorker(s, opt)
 	if err != nil {
@@ -24,26 +48,59 @@ func LandTask(ctx context.Context, s *task.Store, id, by string, opt Options) er
 	if err != nil {
 		return err
 	}
-	if q := pendingLand(t); q != nil {
-		if _, err := Respond(s, id, []task.Answer{{QuestionID: q.ID, Values: []string{landNow}}}, by); err != nil {
-			return err
+	q := pendingLand(t)
+	if q == nil {
+		if t.State != task.Closed {
+			return &NotLandedError{ID: id, State: t.State, Reason: "it is " + string(t.State) + ", with no finished work waiting to land",
+				Err: ErrNothingToLand}
 		}
-		t, err := Claim(s, id, workerLease(w.opt.Name, w.now()))
+		return w.landKept(t)
+	}
+	// Git is asked first, so that a refusal answers nothing and asks
+	// nothing again: the landing question stays as it was.
+	if err := w.inTheWay(t); err != nil {
+		return err
+	}
+	if _, err := Respond(s, id, []task.Answer{{QuestionID: q.ID, Values: []string{landNow}}}, by); err != nil {
+		return err
+	}
+	if t, err = Claim(s, id, workerLease(w.opt.Name, w.now())); err != nil {
 		var nr *NotReadyError
 		if errors.As(err, &nr) {
-			return nil // a running worker took it first: it lands it
+			return &NotLandedError{ID: id, State: task.InProgress, Reason: "a running worker took it up first, and lands it"}
 		}
-		if err != nil {
-			return err
-		}
-		w.setActive(id, true)
-		defer w.setActive(id, false)
-		return w.work(ctx, t)
+		return err
 	}
-	if t.State != task.Closed {
-		return fmt.Errorf("%s is %s: %w", id, t.State, ErrNothingToLand)
+	w.setActive(id, true)
+	err = w.work(ctx, t)
+	w.setActive(id, false)
+	if err != nil {
+		return err
 	}
-	return w.landKept(t)
+	if t, err = s.Get(id); err != nil || t.State == task.Closed {
+		return err
+	}
+	return &NotLandedError{ID: id, State: t.State, Reason: lastNote(t)}
+}
+
+// inTheWay is what would stop t's finished work, on its branch, from
+// landing now: a *NotLandedError naming the user's files in the way.
+func (w *worker) inTheWay(t *task.Task) error {
+	head, err := w.repo.BranchTip(Branch(t.ID))
+	if err != nil || head == "" {
+		return err // no branch here: the run below finds the work or says why
+	}
+	target, err := w.target(t)
+	if err != nil {
+		return err
+	}
+	err = w.repo.InTheWay(target, head, w.s.RelPath(t.ID))
+	var lr *repo.LandRefused
+	if errors.As(err, &lr) {
+		return &NotLandedError{ID: t.ID, State: t.State, Reason: "git would not land it on " + target + " in " + lr.Dir +
+			": " + lr.Reason, Files: lr.Paths, Err: err}
+	}
+	return err
 }
 
 // pendingLand is t's landing question while it waits on it.

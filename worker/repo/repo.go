@@ -122,25 +122,11 @@ func (r *Repo) headFromGit() (string, error) {
 // "rebase", "am", "cherry-pick", "revert", "bisect", or "" when none.
 // Committing for an agent in the middle of one would mix their work into it.
 func (r *Repo) InProgressOp() (string, error) {
-	checks := []struct{ file, op string }{
-		{"rebase-merge", "rebase"},
-		{"rebase-apply/applying", "am"},
-		{"rebase-apply", "rebase"},
-		{"MERGE_HEAD", "merge"},
-		{"CHERRY_PICK_HEAD", "cherry-pick"},
-		{"REVERT_HEAD", "revert"},
-		{"BISECT_LOG", "bisect"},
+	op, err := inProgressOp(r.gitDir)
+	if err != nil {
+		return "", fmt.Errorf("check in-progress operation: %w", err)
 	}
-	for _, c := range checks {
-		_, err := os.Lstat(filepath.Join(r.gitDir, c.file))
-		if err == nil {
-			return c.op, nil
-		}
-		if !errors.Is(err, os.ErrNotExist) {
-			return "", fmt.Errorf("check in-progress operation: %w", err)
-		}
-	}
-	return "", nil
+	return op, nil
 }
 
 // isBhPath reports whether p belongs to bh's own task files, which the worker
