@@ -73,21 +73,42 @@ func userText(raw json.RawMessage) string {
 	return strings.Join(parts, "\n")
 }
 
-// HumanTurns reads codex's rollout file: each user_message event is a
-// message typed (or, in codex exec, piped) as the user's turn.
+// HumanTurns reads codex's rollout file: a user message whose content
+// codex marks as the user's (provenance "user"), not the harness's
+// environment and instructions; without those marks (an older codex), one
+// whose text does not open with a tag such as <environment_context>.
 func (c *Codex) HumanTurns(transcript []byte) []string {
 	var out []string
 	eachLine(transcript, func(line []byte) {
 		var e struct {
 			Type    string `json:"type"`
 			Payload struct {
-				Type    string `json:"type"`
-				Message string `json:"message"`
+				Type, Role string
+				Content    []struct{ Type, Text string }
+				Meta       struct {
+					Items []struct {
+						Provenance struct{ Type string } `json:"provenance"`
+					} `json:"content_item_metadata"`
+				} `json:"internal_chat_message_metadata_passthrough"`
 			} `json:"payload"`
 		}
-		if json.Unmarshal(line, &e) == nil && e.Type == "event_msg" && e.Payload.Type == "user_message" &&
-			strings.TrimSpace(e.Payload.Message) != "" {
-			out = append(out, e.Payload.Message)
+		if json.Unmarshal(line, &e) != nil || e.Type != "response_item" || e.Payload.Type != "message" || e.Payload.Role != "user" {
+			return
+		}
+		for _, m := range e.Payload.Meta.Items {
+			if m.Provenance.Type != "user" {
+				return
+			}
+		}
+		var parts []string
+		for _, b := range e.Payload.Content {
+			if b.Type == "input_text" {
+				parts = append(parts, b.Text)
+			}
+		}
+		text := strings.Join(parts, "\n")
+		if t := strings.TrimSpace(text); t != "" && (len(e.Payload.Meta.Items) > 0 || !strings.HasPrefix(t, "<")) {
+			out = append(out, text)
 		}
 	})
 	return out

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bh-tracker/bh/agent/fakeapi"
 )
 
 // A takeover gets the flags of the worker's runs from the same builder:
@@ -59,14 +61,19 @@ func TestHumanTurns(t *testing.T) {
 	if got := Said(c, []byte(claude), []byte(claude)); got != nil {
 		t.Errorf("claude, nothing new: said %q", got)
 	}
+	// As codex 0.169 writes them, and as an older codex did (no metadata).
 	codex := strings.Join([]string{
-		`{"type":"event_msg","payload":{"type":"user_message","message":"bh's prompt"}}`,
-		`{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>"}]}}`,
-		`{"type":"event_msg","payload":{"type":"agent_message","message":"ok"}}`,
+		`{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>\n</environment_context>"}],"internal_chat_message_metadata_passthrough":{"content_item_metadata":[{"provenance":{"type":"harness","hook":false}}]}}}`,
+		`{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"bh's prompt"}],"internal_chat_message_metadata_passthrough":{"content_item_metadata":[{"provenance":{"type":"user"}}]}}}`,
+		`{"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"ok"}]}}`,
+		`{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<user_instructions>be nice</user_instructions>"}]}}`,
 		`{"type":"event_msg","payload":{"type":"user_message","message":"go left"}}`,
+		`{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"go left"}],"internal_chat_message_metadata_passthrough":{"content_item_metadata":[{"provenance":{"type":"user"}}]}}}`,
+		`{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"and fast"}]}}`,
 	}, "\n")
+	before = strings.Join(strings.Split(codex, "\n")[:3], "\n")
 	x := NewCodex(CodexConfig{})
-	if got := Said(x, []byte(codex[:strings.Index(codex, "\n")]), []byte(codex)); !reflect.DeepEqual(got, []string{"go left"}) {
+	if got := Said(x, []byte(before), []byte(codex)); !reflect.DeepEqual(got, []string{"go left", "and fast"}) {
 		t.Errorf("codex: said %q", got)
 	}
 }
@@ -117,5 +124,25 @@ func TestPrepareTakeover(t *testing.T) {
 	b, _ = os.ReadFile(filepath.Join(conf, ".claude.json"))
 	if s := string(b); strings.Contains(s, `"approved"`) || !strings.Contains(s, `"hasCompletedOnboarding": true`) {
 		t.Errorf("config dir's .claude.json:\n%s", s)
+	}
+}
+
+// The real codex's rollout: its prompt is the one human turn, not the
+// environment and instructions codex adds.
+func TestCodexRolloutHumanTurns(t *testing.T) {
+	t.Parallel()
+	e := newCodexE2E(t, func(req *fakeapi.ResponsesRequest) fakeapi.Turn {
+		return fakeapi.Reply(fakeapi.Final(map[string]any{"status": "completed", "summary": "ok"}))
+	})
+	out, err := e.run(t, Request{Prompt: "say hi please"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(e.codex.SessionFile(Request{SessionID: out.SessionID, Env: e.env}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := e.codex.HumanTurns(b); !reflect.DeepEqual(got, []string{"say hi please"}) {
+		t.Errorf("human turns %q", got)
 	}
 }
