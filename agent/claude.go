@@ -70,7 +70,19 @@ func (c *Claude) Args(req Request) []string {
 	} else {
 		args = append(args, "--session-id", req.SessionID)
 	}
-	args = append(args, "--permission-mode", c.cfg.PermissionMode)
+	return append(args, c.sessionArgs(req)...)
+}
+
+// TakeoverArgs is the command line of an interactive claude --resume that
+// a human takes over (bh continue): the same permission mode, git-write
+// rules and MCP server as the worker's runs, from the one builder.
+func (c *Claude) TakeoverArgs(req Request) []string {
+	return append([]string{"--resume", req.SessionID}, c.sessionArgs(req)...)
+}
+
+// sessionArgs are the flags every claude bh starts gets, print mode or not.
+func (c *Claude) sessionArgs(req Request) []string {
+	args := []string{"--permission-mode", c.cfg.PermissionMode}
 	if c.cfg.Model != "" {
 		args = append(args, "--model", c.cfg.Model)
 	}

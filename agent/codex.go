@@ -55,8 +55,26 @@ func NewCodex(cfg CodexConfig) *Codex {
 // own parser refuses most of them (-s among them: the sandbox is set with
 // -c instead). The prompt comes on stdin ("-").
 func (c *Codex) Args(req Request, schemaFile, lastFile string) []string {
-	args := []string{"exec", "--json", "--color", "never", "--output-schema", schemaFile, "-o", lastFile,
-		"-c", "sandbox_mode=" + tomlString(c.cfg.Sandbox),
+	args := append([]string{"exec", "--json", "--color", "never", "--output-schema", schemaFile, "-o", lastFile},
+		c.configArgs(req)...)
+	args = append(args, c.cfg.ExtraArgs...)
+	if req.Resume {
+		args = append(args, "resume", req.SessionID)
+	}
+	return append(args, "-")
+}
+
+// TakeoverArgs is the command line of an interactive codex resume that a
+// human takes over (bh continue): the worker's sandbox, approval policy and
+// MCP server, from the one builder. ExtraArgs are codex exec's flags and
+// stay out.
+func (c *Codex) TakeoverArgs(req Request) []string {
+	return append(c.configArgs(req), "resume", req.SessionID)
+}
+
+// configArgs are the -c settings (and model) of every codex bh starts.
+func (c *Codex) configArgs(req Request) []string {
+	args := []string{"-c", "sandbox_mode=" + tomlString(c.cfg.Sandbox),
 		"-c", fmt.Sprintf("sandbox_workspace_write.network_access=%t", c.cfg.Network),
 		// bh is not at the terminal to approve a command: a denied one is
 		// reported to the model, which can ask the human through bh.
@@ -77,11 +95,7 @@ func (c *Codex) Args(req Request, schemaFile, lastFile string) []string {
 		args = append(args, "-c", "mcp_servers.bh.command="+string(cmd), "-c", "mcp_servers.bh.args="+string(margs),
 			"-c", "mcp_servers.bh.env="+tomlTable(env), "-c", `mcp_servers.bh.default_tools_approval_mode="approve"`)
 	}
-	args = append(args, c.cfg.ExtraArgs...)
-	if req.Resume {
-		args = append(args, "resume", req.SessionID)
-	}
-	return append(args, "-")
+	return args
 }
 
 // prompt is what codex reads on stdin. Codex has no flag to append to its

@@ -138,10 +138,13 @@ func TestBoardContinueInTmux(t *testing.T) {
 	term.keys("Escape")
 	term.waitFor("cancelled: nothing was changed")
 	term.keys("c")
-	term.waitFor("fake claude --resume " + asked.SessionID)
-	term.waitFor("you>")
-	term.keys("from the board", "Enter")
-	p := term.waitFor("left the session of " + asked.ID)
+	term.waitWithin("accept edits on", claudePatience)
+	term.keys(takeoverSaid)
+	term.waitWithin(takeoverSaid, claudePatience)
+	term.keys("Enter")
+	term.waitWithin("Going left.", claudePatience)
+	term.exitClaude()
+	p := term.waitWithin("left the session of "+asked.ID, claudePatience)
 	if !strings.Contains(p, "waiting on you (0)") {
 		t.Errorf("the board after the session:\n%s", p)
 	}

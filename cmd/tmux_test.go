@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -35,6 +36,9 @@ type tmuxPane struct {
 	dir  string
 }
 
+// panes numbers the panes, for their servers' names.
+var panes atomic.Int64
+
 func newTmuxPane(t *testing.T, dir, command string) *tmuxPane {
 	t.Helper()
 	tmux, err := exec.LookPath("tmux")
@@ -42,7 +46,7 @@ func newTmuxPane(t *testing.T, dir, command string) *tmuxPane {
 		t.Fatal("tmux is needed (apt-get install tmux): ", err)
 	}
 	p := &tmuxPane{t: t, tmux: tmux, dir: dir,
-		sock: fmt.Sprintf("bh-test-%d-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-"))}
+		sock: fmt.Sprintf("bh-test-%d-%s-%d", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-"), panes.Add(1))}
 	t.Cleanup(func() { exec.Command(tmux, "-L", p.sock, "kill-server").Run() })
 	p.run("new-session", "-d", "-s", "bh", "-x", "120", "-y", "30", command)
 	return p
@@ -80,7 +84,13 @@ func (p *tmuxPane) painted() string {
 // does not within 20 s.
 func (p *tmuxPane) waitFor(want string) string {
 	p.t.Helper()
-	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+	return p.waitWithin(want, 20*time.Second)
+}
+
+// waitWithin is waitFor with a deadline of its own, for slower programs.
+func (p *tmuxPane) waitWithin(want string, d time.Duration) string {
+	p.t.Helper()
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 		if s := p.screen(); strings.Contains(s, want) {
 			return s
 		}

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
@@ -31,71 +32,135 @@ func Continuable(t *task.Task) error {
 	return nil
 }
 
+// Taken is how a takeover ended.
+type Taken struct {
+	// Said is what the human typed in the session, one entry a turn; none
+	// means the task was left as it was, its questions pending.
+	Said []string
+	// Notice is something the human should know before the session,
+	// such as claude's first-run setup.
+	Notice string
+}
+
+// ErrNotStarted is a takeover whose agent exited with an error before the
+// human said anything: nothing was changed.
+var ErrNotStarted = errors.New("the agent's session ended before you said anything")
+
 // Continue hands a waiting, blocked or failed task's agent session to the
-// human (bh continue): claude --resume <session> (codex resume <thread>) in the task's worktree,
-// attached to the terminal. When the human leaves it, the task goes back
-// to open and the worker resumes the same session for its result.
-func Continue(ctx context.Context, s *task.Store, id string, term Terminal, opt Options) error {
+// human (bh continue): claude --resume <session> (codex resume <thread>)
+// in the task's worktree, with the worker's own permissions and MCP server,
+// attached to the terminal. Only if the human said something in it (new
+// turns in the session's transcript) are its questions answered by their
+// words and the task opened again, for the worker to resume the same
+// session; otherwise the task is left as it was, and an agent that exited
+// with an error is ErrNotStarted.
+func Continue(ctx context.Context, s *task.Store, id string, term Terminal, opt Options) (*Taken, error) {
 	w, err := newWorker(s, opt)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	t, err := s.Get(id)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := Continuable(t); err != nil {
-		return err
+		return nil, err
 	}
 	if t.SessionID == "" || !sessionRan(t) {
-		return fmt.Errorf("%s has no agent session to continue", id)
+		return nil, fmt.Errorf("%s has no agent session to continue", id)
 	}
-	// The agent that ran the session takes it over: claude --resume, or
-	// codex resume for a codex thread.
-	cfg := s.Config.Agent.For(t)
-	kind, resumeArgs := "claude", []string{"--resume", t.SessionID}
-	if t.Agent == "codex" {
-		kind, resumeArgs = "codex", []string{"resume", t.SessionID}
-	}
-	binary := kind
-	if firstOf(cfg.Kind, "claude") == kind {
-		binary = firstOf(cfg.Binary, binary)
-	}
-	if _, err := agent.Check(ctx, binary); err != nil {
-		return err
-	}
-	path := WorktreePath(s, w.repo, id)
-	wt, err := w.takeoverWorktree(t, path)
+	tk, err := w.takeoverAgent(t)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	req := agent.Request{Dir: filepath.Join(wt, cfg.Dir), SessionID: t.SessionID,
+	wt, err := w.takeoverWorktree(t, WorktreePath(s, w.repo, id))
+	if err != nil {
+		return nil, err
+	}
+	req := agent.Request{Dir: filepath.Join(wt, s.Config.Agent.For(t).Dir), SessionID: t.SessionID, TaskID: id,
 		Env: []string{"BH_TASK_ID=" + id, "BH_WORKTREE=" + wt}}
-	switch t.Agent { // sessions that live in files bh can check and put back
-	case "claude":
-		w.runner = agent.NewClaude(agent.ClaudeConfig{Binary: binary})
-	case "codex":
-		w.runner = agent.NewCodex(agent.CodexConfig{Binary: binary})
+	if !restoreSession(s, tk.runner, id, req) {
+		return nil, fmt.Errorf("%s: the agent's session %s cannot be found or restored", id, t.SessionID)
 	}
-	if !restoreSession(s, w.runner, id, req) {
-		return fmt.Errorf("%s: the agent's session %s cannot be found or restored", id, t.SessionID)
+	taken := &Taken{}
+	if p, ok := tk.runner.(interface {
+		PrepareTakeover(agent.Request, string) (string, error)
+	}); ok {
+		if taken.Notice, err = p.PrepareTakeover(req, wt); err != nil {
+			return nil, fmt.Errorf("continue %s: %w", id, err)
+		}
+		if taken.Notice != "" {
+			fmt.Fprintln(term.Err, "bh: "+taken.Notice)
+		}
 	}
-	cmd := exec.CommandContext(ctx, binary, resumeArgs...)
+	file := tk.runner.SessionFile(req)
+	before, _ := os.ReadFile(file)
+	cmd := exec.CommandContext(ctx, tk.binary, tk.runner.TakeoverArgs(req)...)
 	cmd.Dir, cmd.Stdin, cmd.Stdout, cmd.Stderr = req.Dir, term.In, term.Out, term.Err
 	cmd.Env = append(os.Environ(), req.Env...)
 	runErr := cmd.Run()
-	w.keepSession(&run{t: t, session: t.SessionID, runner: w.runner}, req)
+	after, _ := os.ReadFile(file)
+	w.keepSession(&run{t: t, session: t.SessionID, runner: tk.runner}, req)
 	var ee *exec.ExitError
 	if runErr != nil && !errors.As(runErr, &ee) {
-		return fmt.Errorf("continue %s: %w", id, runErr)
+		return nil, fmt.Errorf("continue %s: %w", id, runErr)
+	}
+	if taken.Said = agent.Said(tk.runner, before, after); len(taken.Said) == 0 {
+		if runErr != nil {
+			return taken, fmt.Errorf("%s: %w (%s: %v)", id, ErrNotStarted, filepath.Base(tk.binary), runErr)
+		}
+		return taken, nil
 	}
 	_, err = s.Update(id, func(t *task.Task) error {
-		at := w.now()
-		expireAll(t, at, "human", "taken over in the agent's session")
-		return t.SetState(task.Open, at, "human", "continued by hand in session "+t.SessionID+
-			"; the worker resumes it for its result")
+		if err := Continuable(t); err != nil {
+			return err // answered or moved on meanwhile: theirs stands
+		}
+		return t.AnswerInSession(strings.Join(taken.Said, "\n"), w.now(), w.opt.Name, t.SessionID)
 	})
-	return err
+	return taken, err
+}
+
+// takeoverAgent is the agent that ran t's session, built as the worker
+// builds it for a run (the same permissions, git rules and MCP server):
+// claude, or codex for a codex thread. A command agent keeps no session a
+// human could talk to.
+type takeoverAgent struct {
+	runner interface {
+		agent.Runner
+		agent.Takeover
+	}
+	binary string
+}
+
+func (w *worker) takeoverAgent(t *task.Task) (*takeoverAgent, error) {
+	cfg := w.s.Config.Agent.For(t)
+	kind := "claude"
+	switch {
+	case t.Agent == "codex":
+		kind = "codex"
+	case t.Agent != "" && t.Agent != "claude":
+		return nil, fmt.Errorf("%s ran with %s, whose session cannot be taken over: only claude's and codex's can", t.ID, t.Agent)
+	}
+	if firstOf(cfg.Kind, "claude") != kind {
+		cfg.Binary = cfg.Binaries[kind] // the config changed agent since: t's own is the one to resume
+	}
+	cfg.Kind = kind
+	cfg.Binary = firstOf(cfg.Binary, kind)
+	if _, err := agent.Check(context.Background(), cfg.Binary); err != nil {
+		return nil, err
+	}
+	r, err := NewRunner(cfg, w.mcp())
+	if err != nil {
+		return nil, err
+	}
+	tk, ok := r.(interface {
+		agent.Runner
+		agent.Takeover
+	})
+	if !ok {
+		return nil, fmt.Errorf("%s: %s cannot be taken over", t.ID, kind)
+	}
+	return &takeoverAgent{runner: tk, binary: cfg.Binary}, nil
 }
 
 // takeoverWorktree is the task's worktree, recreated from its parked work

@@ -1,0 +1,29 @@
+package task
+
+import "time"
+
+// AnswerInSession records that a human took t's agent session over (bh
+// continue) and said words in it: every pending question is answered by
+// those words, as the human typed them (its Comment, with no decision, so
+// an approval gate is neither approved nor refused by it), one
+// input.received event each, and the task opens again for the worker to
+// resume the session. A blocked or failed task, which asks nothing, opens
+// again likewise. Call it inside Store.Update.
+func (t *Task) AnswerInSession(words string, now time.Time, by, session string) error {
+	now = now.UTC()
+	if pending := t.pending(); len(pending) > 0 {
+		done := make(map[int]Question, len(pending))
+		for k, p := range pending {
+			q, at := p.q, now
+			q.Status, q.AnsweredAt, q.Answer, q.Comment = QuestionAnswered, &at, nil, words
+			if p.i >= 0 {
+				t.Questions[p.i] = q
+			}
+			done[k] = q
+			t.Record(now, Event{Kind: EventInputReceived, By: by, QuestionID: q.ID, Text: q.AnswerText()})
+		}
+		t.HumanResponse, t.HumanRespondedAt = roundText(t, pending, done), &now
+	}
+	return t.SetState(Open, now, by, "answered in the agent's session "+session+
+		" (bh continue); the worker resumes it for its result")
+}
