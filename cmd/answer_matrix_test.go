@@ -32,6 +32,9 @@ const tricky = "\tfirst line, indented by a tab\n" +
 	"\n" +
 	"\tlast\tline\twith\ttabs"
 
+// list is a Markdown list, which starts with a dash.
+const list = "- one, with $x\n- two\n\t- nested"
+
 // oneLine is an answer typed on one line, as pickers take it.
 const oneLine = `it's "$5" — café, ` + "`a`" + ` & \t`
 
@@ -212,6 +215,8 @@ func TestAnswerMatrixCLI(t *testing.T) {
 		{name: "arg/freeform", asks: asksWords, give: args("ID", tricky), want: []task.Question{text(tricky)}},
 		{name: "arg/no+feedback", asks: asksApproval, give: args("ID", "--no", tricky), want: []task.Question{said([]string{"no"}, tricky)}},
 		{name: "arg/choice+comment", asks: asksChoice, give: args("ID", "--choice", "sqlite", tricky), want: []task.Question{said([]string{"SQLite"}, tricky)}},
+		{name: "arg/list-after-dashes", asks: asksWords, give: args("ID", "--", list), want: []task.Question{text(list)}},
+		{name: "arg/list-as-flags", asks: asksWords, give: args("ID", list), refused: &given{2, `"- one, with $x …" reads as flags, not as your answer`}},
 		{name: "arg/words-for-a-choice", asks: asksChoice, give: args("ID", "SQLite"), refused: &given{2, "a reply in words cannot answer"}},
 		// Flags.
 		{name: "flags/yes", asks: asksApproval, give: args("ID", "--yes"), want: []task.Question{said([]string{"yes"}, "")}},
