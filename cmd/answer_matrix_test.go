@@ -44,6 +44,7 @@ const (
 	asksChoice   = `{"question":"Which database?","type":"choice","options":[{"label":"PostgreSQL","description":"a server"},{"label":"SQLite"}]}`
 	asksMulti    = `{"question":"Which regions?","type":"choice","multiSelect":true,"options":[{"label":"eu"},{"label":"us"},{"label":"asia"}]}`
 	asksWords    = `{"question":"How should the config look?","type":"freeform"}`
+	asksLabels   = `{"question":"Which name?","type":"choice","options":[{"label":"Ünïcode «label» $x"},{"label":"plain"}]}`
 	asksSeveral  = asksApproval + "," + asksChoice + "," + asksWords
 )
 
@@ -225,6 +226,7 @@ func TestAnswerMatrixCLI(t *testing.T) {
 		{name: "flags/multi", asks: asksMulti, give: args("ID", "--choice", "eu", "--choice", "asia"), want: []task.Question{said([]string{"eu", "asia"}, "")}},
 		{name: "flags/other", asks: asksChoice, give: args("ID", "--other", tricky), want: []task.Question{said([]string{"other"}, tricky)}},
 		{name: "flags/multi+other", asks: asksMulti, give: args("ID", "--choice", "us", "--other", oneLine), want: []task.Question{said([]string{"us", "other"}, oneLine)}},
+		{name: "flags/unicode-label", asks: asksLabels, give: args("ID", "--choice", "ÜNÏCODE «LABEL» $X"), want: []task.Question{said([]string{"Ünïcode «label» $x"}, "")}},
 		{name: "flags/not-an-option", asks: asksChoice, give: args("ID", "--choice", "MySQL"), refused: &given{2, `"MySQL" is not an option`}},
 		{name: "flags/several", asks: asksSeveral, give: inTurn(args("ID", "--yes", "--choice", "SQLite"), args("ID", "--question", "3", tricky)),
 			want: []task.Question{said([]string{"yes"}, ""), said([]string{"SQLite"}, ""), text(tricky)}},
@@ -252,6 +254,7 @@ func TestAnswerMatrixCLI(t *testing.T) {
 		{name: "picker/yes", asks: asksApproval, give: picked("y\n", ""), want: []task.Question{said([]string{"yes"}, "")}},
 		{name: "picker/no+feedback", asks: asksApproval, give: picked("n\n"+oneLine+"\n", ""), want: []task.Question{said([]string{"no"}, oneLine)}},
 		{name: "picker/choice", asks: asksChoice, give: picked("2\n", ""), want: []task.Question{said([]string{"SQLite"}, "")}},
+		{name: "picker/unicode-label", asks: asksLabels, give: picked("1\n", ""), want: []task.Question{said([]string{"Ünïcode «label» $x"}, "")}},
 		{name: "picker/multi", asks: asksMulti, give: picked("1\n3\n0\n", ""), want: []task.Question{said([]string{"eu", "asia"}, "")}},
 		{name: "picker/other", asks: asksChoice, give: picked("3\n"+oneLine+"\n", ""), want: []task.Question{said([]string{"other"}, oneLine)}},
 		{name: "picker/freeform", asks: asksWords, give: picked("", tricky+"\n"), want: []task.Question{text(tricky)}},
