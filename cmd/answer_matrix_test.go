@@ -64,6 +64,10 @@ type matrixRow struct {
 	// nil when the channel must refuse (refused says how).
 	want    []task.Question
 	refused *given
+	// gate: the task waits for approval of its result (asks is then empty:
+	// the agent completes); told is what the resumed agent must read besides.
+	gate bool
+	told string
 }
 
 // given is how bh respond (or another channel) ended: its exit code and
@@ -93,11 +97,18 @@ func newMatrix(t *testing.T, rows []matrixRow) *matrix {
 	os.Chmod(filepath.Join(root, "editor.sh"), 0o755)
 	for i, r := range rows {
 		title := fmt.Sprintf("Row %02d answer matrix %s", i, r.name)
+		first := `{"status":"completed","summary":"done"}`
+		if r.asks != "" {
+			first = `{"status":"needs_input","summary":"asks","questions":[` + r.asks + `]}`
+		}
 		writeE2E(t, root, fmt.Sprintf("agent/%02d.plan", i), "match Row "+fmt.Sprintf("%02d", i)+" answer matrix\n"+
-			"on first\nprint {\"status\":\"needs_input\",\"summary\":\"asks\",\"questions\":["+r.asks+"]}\n"+
-			"on resume\nprint {\"status\":\"completed\",\"summary\":\"done\"}\n")
+			"on first\nprint "+first+"\non resume\nprint {\"status\":\"completed\",\"summary\":\"done\"}\n")
 		// Priorities in the rows' order: the order bh respond --all asks them.
-		m.ids[r.name] = strings.TrimSpace(bhE2E(t, m.dir, "add", title, "--priority", fmt.Sprintf("P%d", min(i, 4))))
+		add := []string{"add", title, "--priority", fmt.Sprintf("P%d", min(i, 4))}
+		if r.gate {
+			add = append(add, "--gate", "approval")
+		}
+		m.ids[r.name] = strings.TrimSpace(bhE2E(t, m.dir, add...))
 	}
 	bhE2E(t, m.dir, "worker", "--once")
 	return m
@@ -207,6 +218,9 @@ func (m *matrix) check(rows []matrixRow) {
 				t.Errorf("%s: answer %d never reached the agent as %q; its prompt:\n%s", r.name, i+1, want, prompt)
 			}
 		}
+		if !strings.Contains(string(prompt), r.told) {
+			t.Errorf("%s: the agent was never told %q; its prompt:\n%s", r.name, r.told, prompt)
+		}
 	}
 }
 
@@ -226,6 +240,8 @@ func TestAnswerMatrixCLI(t *testing.T) {
 		{name: "flags/multi", asks: asksMulti, give: args("ID", "--choice", "eu", "--choice", "asia"), want: []task.Question{said([]string{"eu", "asia"}, "")}},
 		{name: "flags/other", asks: asksChoice, give: args("ID", "--other", tricky), want: []task.Question{said([]string{"other"}, tricky)}},
 		{name: "flags/multi+other", asks: asksMulti, give: args("ID", "--choice", "us", "--other", oneLine), want: []task.Question{said([]string{"us", "other"}, oneLine)}},
+		{name: "flags/gate-no+feedback", gate: true, give: args("ID", "--no", tricky),
+			want: []task.Question{said([]string{"no"}, tricky)}, told: "this feedback:\n\n" + tricky + "\n"},
 		{name: "flags/unicode-label", asks: asksLabels, give: args("ID", "--choice", "ÜNÏCODE «LABEL» $X"), want: []task.Question{said([]string{"Ünïcode «label» $x"}, "")}},
 		{name: "flags/not-an-option", asks: asksChoice, give: args("ID", "--choice", "MySQL"), refused: &given{2, `"MySQL" is not an option`}},
 		{name: "flags/several", asks: asksSeveral, give: inTurn(args("ID", "--yes", "--choice", "SQLite"), args("ID", "--question", "3", tricky)),
