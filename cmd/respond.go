@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/spf13/cobra"
@@ -90,6 +91,7 @@ func newCmdRespond(f *Factory, runF func(*RespondOptions) error) *cobra.Command 
 			return respondRun(opts)
 		},
 	}
+	c.SetFlagErrorFunc(answerAsFlags)
 	fl := c.Flags()
 	fl.BoolVarP(&opts.Edit, "edit", "e", false, "write the answer in your editor")
 	fl.BoolVarP(&opts.Yes, "yes", "y", false, "approve (an approval question)")
@@ -101,6 +103,17 @@ func newCmdRespond(f *Factory, runF func(*RespondOptions) error) *cobra.Command 
 	fl.BoolVarP(&opts.All, "all", "a", false, "answer every waiting task in turn, on a terminal")
 	fl.StringVar(&opts.Repo, "repo", "", "answer in the repository at `PATH` (or registered under that name; see bh inbox)")
 	return c
+}
+
+// answerAsFlags explains the flag error of an answer that starts with "-"
+// (a list, a diff): cobra reads it as flags.
+func answerAsFlags(_ *cobra.Command, err error) error {
+	msg, arg, ok := strings.Cut(err.Error(), " in -")
+	if !ok || !strings.HasPrefix(msg, "unknown shorthand flag") || !strings.ContainsAny(arg, " \t\n") {
+		return &usageError{err}
+	}
+	return withHint(usageErrorf("%q reads as flags, not as your answer", firstLine("-"+arg)),
+		`an answer that starts with "-" goes after --: bh respond <id> -- "- your answer"`)
 }
 
 func respondRun(opts *RespondOptions) error {

@@ -63,6 +63,10 @@ func fromFlags(o *RespondOptions, s *task.Store, t *task.Task, qs []task.Questio
 		return nil, withHint(usageErrorf("no answer given: pass it as an argument, \"-\" to read it from stdin, or use --edit"), pendingHint(t))
 	case !hasText:
 		return rep, nil
+	case len(rep.answers) > 1:
+		// Pinned on one of them, the words would comment on what the human did not mean.
+		return nil, withHint(usageErrorf("the answer text comments on one decision, and --yes or --no and --choice or --other make two"),
+			"answer each with its own bh respond "+t.ID+" --question N, the text beside the decision it comments on")
 	case len(rep.answers) > 0:
 		textFor = []task.Question{find(qs, rep.answers[0].QuestionID)}
 	case len(words) == 0:

@@ -39,7 +39,7 @@ func answerTemplate(t *task.Task, qs []task.Question, prefill string) string {
 	}
 	b.WriteString("#\n# Save and quit to send the answer; an empty answer sends nothing.\n")
 	b.WriteString(answerMarker + "\n\n")
-	if prefill = strings.TrimSpace(prefill); prefill != "" {
+	if prefill = task.TrimAnswer(prefill); prefill != "" {
 		b.WriteString(prefill + "\n")
 	}
 	return b.String()
@@ -56,12 +56,12 @@ func comment(b *strings.Builder, title, text string) {
 	}
 }
 
-// parseAnswer returns the text below the marker line, trimmed.
+// parseAnswer returns the text below the marker line, as TrimAnswer keeps it.
 func parseAnswer(text string) (string, error) {
 	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
 	for i, l := range lines {
 		if strings.TrimSpace(l) == answerMarker {
-			return strings.TrimSpace(strings.Join(lines[i+1:], "\n")), nil
+			return task.TrimAnswer(strings.Join(lines[i+1:], "\n")), nil
 		}
 	}
 	return "", errNoMarker
@@ -90,7 +90,7 @@ func answerText(o *RespondOptions, s *task.Store, t *task.Task, qs []task.Questi
 	if o.Edit || o.Template != "" && o.IO.IsStdinTTY {
 		return editText(o, s, t, qs, text)
 	}
-	return strings.TrimSpace(text), draft{}, nil
+	return task.TrimAnswer(text), draft{}, nil
 }
 
 // editText opens the editor on the questions qs, below the marker line the

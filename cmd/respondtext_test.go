@@ -15,7 +15,8 @@ func TestParseAnswer(t *testing.T) {
 		err              error
 	}{
 		{"below the marker", "# q\n" + answerMarker + "\nyes\n", "yes", nil},
-		{"lines above are ignored", "I typed here\n# q\n" + answerMarker + "\n\n  Use X.\n\nThen Y.\n\n", "Use X.\n\nThen Y.", nil},
+		{"lines above are ignored", "I typed here\n# q\n" + answerMarker + "\n\n  Use X.\n\nThen Y.\n\n", "  Use X.\n\nThen Y.", nil},
+		{"indentation and tabs are the human's", answerMarker + "\n\n\tcode()\n  \tmore\t \n", "\tcode()\n  \tmore", nil},
 		{"comments below are kept", answerMarker + "\n# a heading\ntext", "# a heading\ntext", nil},
 		{"indented marker", "  " + answerMarker + "  \nok", "ok", nil},
 		{"windows line ends", "# q\r\n" + answerMarker + "\r\nyes\r\n", "yes", nil},

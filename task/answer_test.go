@@ -53,6 +53,8 @@ func TestAnswerValidation(t *testing.T) {
 		{"multi invalid lists all", Answer{"q3", []string{"eu", "asia"}, ""}, nil, "", `"asia" is not an option: pick one or more of: eu, us, Other`},
 		{"multi label Other is an option", Answer{"q3", []string{"other"}, ""}, []string{"Other"}, "", ""},
 		{"freeform", Answer{"q4", []string{"  No.  "}, ""}, []string{"No."}, "", ""},
+		{"freeform lines keep their indentation", Answer{"q4", []string{" \n\tcode()\n  \tmore \n\n"}, ""}, []string{"\tcode()\n  \tmore"}, "", ""},
+		{"feedback lines keep their indentation", Answer{"q1", []string{"no"}, "\n  - one\n\t- two\n"}, []string{"no"}, "  - one\n\t- two", ""},
 		{"freeform empty", Answer{"q4", []string{""}, ""}, nil, "", "q4: empty answer"},
 		{"freeform two texts", Answer{"q4", []string{"a", "b"}, ""}, nil, "", "one text, not 2"},
 		{"unknown question", Answer{"q9", []string{"yes"}, ""}, nil, "", "q9: no such pending question (pending: q1, q2, q3, q4)"},

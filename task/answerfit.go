@@ -4,7 +4,27 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 )
+
+// TrimAnswer is the one rule for the white space around a human's words:
+// blank lines before them and white space after them (an editor's or
+// echo's last newline) are dropped, and a one-line answer loses its leading
+// spaces too. In text of several lines everything between is the human's
+// and kept as given: the first line's indentation, tabs, blank lines.
+func TrimAnswer(s string) string {
+	s = strings.TrimRightFunc(s, unicode.IsSpace)
+	for {
+		line, rest, ok := strings.Cut(s, "\n")
+		if !ok {
+			return strings.TrimSpace(s)
+		}
+		if strings.TrimSpace(line) != "" {
+			return s
+		}
+		s = rest
+	}
+}
 
 // fit checks an answer against its question and returns the question with
 // the answer filled in (labels spelt as the options spell them), or why
@@ -12,17 +32,17 @@ import (
 func fit(q Question, a Answer) (Question, string) {
 	var vals []string
 	for _, v := range a.Values {
-		if v = strings.TrimSpace(v); v != "" {
+		if v = TrimAnswer(v); v != "" {
 			vals = append(vals, v)
 		}
 	}
-	q.Comment = strings.TrimSpace(a.Comment)
+	q.Comment = TrimAnswer(a.Comment)
 	switch q.Kind() {
 	case ApprovalQuestion:
 		if len(vals) != 1 {
 			return q, "an approval is answered yes or no"
 		}
-		v := strings.ToLower(vals[0])
+		v := strings.ToLower(strings.TrimSpace(vals[0]))
 		if v != "yes" && v != "no" {
 			return q, fmt.Sprintf("%q is not an approval: answer yes or no", vals[0])
 		}
@@ -33,7 +53,7 @@ func fit(q Question, a Answer) (Question, string) {
 		}
 		var picked []string
 		for _, v := range vals {
-			label, ok := option(q, v)
+			label, ok := option(q, strings.TrimSpace(v))
 			if !ok {
 				return q, fmt.Sprintf("%q is not an option: pick %s", v, choices(q))
 			}

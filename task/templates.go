@@ -30,7 +30,7 @@ func (s *Store) Template(name string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("template %s: %w", name, err)
 	}
-	text := strings.TrimSpace(string(b))
+	text := TrimAnswer(string(b))
 	if text == "" {
 		return "", fmt.Errorf("template %q is empty", name)
 	}

@@ -61,8 +61,8 @@ func feedback(q *task.Question) string {
 	if q == nil || approved(q) {
 		return ""
 	}
-	if c := strings.TrimSpace(q.Comment); c != "" {
-		return c
+	if strings.TrimSpace(q.Comment) != "" {
+		return q.Comment // as the reviewer wrote it (task.TrimAnswer)
 	}
 	return "The reviewer gave no reason. Check the work against the task again and improve it."
 }

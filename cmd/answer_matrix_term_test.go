@@ -1,0 +1,50 @@
+package cmd
+
+import (
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// bh respond --all on a terminal: one walk through every waiting task, in
+// priority order (the rows' order), the picker's answers read as lines.
+func TestAnswerMatrixAll(t *testing.T) {
+	all := func(m *matrix, _ string) given {
+		m.editor(tricky + "\n") // both questions in words, in turn
+		return m.respond("", "2\n"+oneLine+"\n"+"1\n4\n0\n"+oneLine+"\n"+"1\n2\n",
+			[]string{"BH_FORCE_TTY=1", "ACCESSIBLE=1"}, "--all")
+	}
+	rows := []matrixRow{
+		{name: "all/no+feedback", asks: asksApproval, give: all, want: []task.Question{said([]string{"no"}, oneLine)}},
+		{name: "all/multi+other", asks: asksMulti, want: []task.Question{said([]string{"eu", "other"}, oneLine)}},
+		{name: "all/several", asks: asksSeveral, want: []task.Question{said([]string{"yes"}, ""), said([]string{"SQLite"}, ""), text(tricky)}},
+		{name: "all/freeform", asks: asksWords, want: []task.Question{text(tricky)}},
+	}
+	newMatrix(t, rows).check(rows)
+}
+
+// The board, in tmux as a person would use it: a choice answered with
+// Other and words typed on the keyboard.
+func TestAnswerMatrixBoard(t *testing.T) {
+	board := func(m *matrix, id string) given {
+		term := newTmuxPane(m.t, m.dir, "NO_COLOR=1 EDITOR="+filepath.Join(m.root, "editor.sh")+" bh board; echo EXITED $?; sleep 30")
+		term.waitFor("Which database?")
+		term.keys("Enter")
+		term.waitFor("Other…")
+		term.keys("Down", "Down", "Enter")
+		term.waitFor("Your answer")
+		term.run("send-keys", "-t", "bh", "-l", oneLine)
+		term.keys("Enter")
+		term.waitFor("answered " + id + ": it is open again")
+		term.keys("q")
+		term.waitFor("EXITED 0")
+		return given{}
+	}
+	rows := []matrixRow{{name: "board/other", asks: asksChoice, give: board, want: []task.Question{said([]string{"other"}, oneLine)}}}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatal("tmux is needed (apt-get install tmux): ", err)
+	}
+	newMatrix(t, rows).check(rows)
+}

@@ -1,0 +1,291 @@
+package cmd
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// The answer matrix: every way of answering crossed with every type of
+// question. An answer given must reach the resumed agent byte for byte, in
+// the one form the resume prompt gives it ("Answer: " and the question's
+// AnswerText); an answer a channel cannot take is refused when it is given,
+// with a message that says why, and the task keeps waiting.
+//
+// A row is the questions the agent asks and a give function: the channel.
+// Channels tested elsewhere (the web inbox, bh continue, codex, synced
+// clones, late answers, notifications' commands) add rows with a give of
+// their own.
+
+// tricky is an answer that a channel could trim, reflow or expand: leading
+// indentation, tabs, blank lines, quotes, shell syntax, unicode.
+const tricky = "\tfirst line, indented by a tab\n" +
+	"    then four spaces: \"double\", 'single', $HOME, ${x}, `date`, \\n\n" +
+	"unicode: café — 日本語 ✓ 🚀\n" +
+	"\n" +
+	"\tlast\tline\twith\ttabs"
+
+// list is a Markdown list, which starts with a dash.
+const list = "- one, with $x\n- two\n\t- nested"
+
+// oneLine is an answer typed on one line, as pickers take it.
+const oneLine = `it's "$5" — café, ` + "`a`" + ` & \t`
+
+// The questions a row's agent asks, as its result object spells them.
+const (
+	asksApproval = `{"question":"Ship it?","type":"approval"}`
+	asksChoice   = `{"question":"Which database?","type":"choice","options":[{"label":"PostgreSQL","description":"a server"},{"label":"SQLite"}]}`
+	asksMulti    = `{"question":"Which regions?","type":"choice","multiSelect":true,"options":[{"label":"eu"},{"label":"us"},{"label":"asia"}]}`
+	asksWords    = `{"question":"How should the config look?","type":"freeform"}`
+	asksLabels   = `{"question":"Which name?","type":"choice","options":[{"label":"Ünïcode «label» $x"},{"label":"plain"}]}`
+	asksSeveral  = asksApproval + "," + asksChoice + "," + asksWords
+)
+
+// said is an answer as the human gave it: the decision and the words.
+func said(decision []string, words string) task.Question {
+	return task.Question{Answer: decision, Comment: words}
+}
+
+// text is a freeform answer: the words are the answer itself.
+func text(words string) task.Question { return said([]string{words}, "") }
+
+type matrixRow struct {
+	name string
+	asks string // the questions, comma-separated JSON objects
+	give func(m *matrix, id string) given
+	// want is what each question's answer must read, in the order asked;
+	// nil when the channel must refuse (refused says how).
+	want    []task.Question
+	refused *given
+	// gate: the task waits for approval of its result (asks is then empty:
+	// the agent completes); told is what the resumed agent must read besides.
+	gate bool
+	told string
+}
+
+// given is how bh respond (or another channel) ended: its exit code and
+// what it said.
+type given struct {
+	code   int
+	stderr string
+}
+
+// matrix is one repository whose command agent asks each row's questions
+// and completes once resumed.
+type matrix struct {
+	t          *testing.T
+	root, dir  string
+	bh         string
+	ids        map[string]string // row name → task id
+	answerFile string            // what the test editor writes
+}
+
+func newMatrix(t *testing.T, rows []matrixRow) *matrix {
+	t.Helper()
+	root := t.TempDir()
+	m := &matrix{t: t, root: root, dir: filepath.Join(root, "repo"), bh: filepath.Join(termEnv(t, root), "bh"),
+		ids: map[string]string{}, answerFile: filepath.Join(root, "answer.txt")}
+	repoE2E(t, m.dir, "prefix: tm\nagent:\n  kind: command\n  command: [fakeagent]\n")
+	writeE2E(t, root, "editor.sh", "#!/bin/sh\ncat \""+m.answerFile+"\" >> \"$1\"\n")
+	os.Chmod(filepath.Join(root, "editor.sh"), 0o755)
+	for i, r := range rows {
+		title := fmt.Sprintf("Row %02d answer matrix %s", i, r.name)
+		first := `{"status":"completed","summary":"done"}`
+		if r.asks != "" {
+			first = `{"status":"needs_input","summary":"asks","questions":[` + r.asks + `]}`
+		}
+		writeE2E(t, root, fmt.Sprintf("agent/%02d.plan", i), "match Row "+fmt.Sprintf("%02d", i)+" answer matrix\n"+
+			"on first\nprint "+first+"\non resume\nprint {\"status\":\"completed\",\"summary\":\"done\"}\n")
+		// Priorities in the rows' order: the order bh respond --all asks them.
+		add := []string{"add", title, "--priority", fmt.Sprintf("P%d", min(i, 4))}
+		if r.gate {
+			add = append(add, "--gate", "approval")
+		}
+		m.ids[r.name] = strings.TrimSpace(bhE2E(t, m.dir, add...))
+	}
+	bhE2E(t, m.dir, "worker", "--once")
+	return m
+}
+
+// respond runs the bh binary in the repository as a person would: stdin,
+// then KEY=VALUE environment, then its arguments (ID is the task's id).
+func (m *matrix) respond(id, stdin string, env []string, args ...string) given {
+	m.t.Helper()
+	for i, a := range args {
+		if a == "ID" {
+			args[i] = id
+		}
+	}
+	c := exec.Command(m.bh, append([]string{"respond"}, args...)...)
+	var errOut bytes.Buffer
+	c.Dir, c.Stdin, c.Stderr = m.dir, strings.NewReader(stdin), &errOut
+	c.Env = append(os.Environ(), "NO_COLOR=1", "EDITOR="+filepath.Join(m.root, "editor.sh"))
+	c.Env = append(c.Env, env...)
+	err := c.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		m.t.Fatalf("bh respond: %v", err)
+	}
+	m.t.Logf("bh respond %q: exit %d\n%s", args, c.ProcessState.ExitCode(), errOut.String())
+	return given{c.ProcessState.ExitCode(), errOut.String()}
+}
+
+// editor makes the test editor append text below the marker line.
+func (m *matrix) editor(text string) {
+	m.t.Helper()
+	writeE2E(m.t, m.root, "answer.txt", text)
+}
+
+// args is a channel that answers with bh respond's arguments alone.
+func args(a ...string) func(*matrix, string) given {
+	return func(m *matrix, id string) given { return m.respond(id, "", nil, a...) }
+}
+
+// piped answers with stdin piped into bh respond.
+func piped(stdin string, a ...string) func(*matrix, string) given {
+	return func(m *matrix, id string) given { return m.respond(id, stdin, nil, a...) }
+}
+
+// edited answers in the editor, which writes text below the marker.
+func edited(text string, a ...string) func(*matrix, string) given {
+	return func(m *matrix, id string) given {
+		m.editor(text)
+		return m.respond(id, "", nil, a...)
+	}
+}
+
+// picked answers on a terminal's picker, as ACCESSIBLE=1's numbered
+// prompts fed from lines, and the editor for questions in words.
+func picked(lines, words string, a ...string) func(*matrix, string) given {
+	return func(m *matrix, id string) given {
+		m.editor(words)
+		return m.respond(id, lines, []string{"BH_FORCE_TTY=1", "ACCESSIBLE=1"}, append([]string{"ID"}, a...)...)
+	}
+}
+
+// inTurn gives several answers, one bh respond after another.
+func inTurn(steps ...func(*matrix, string) given) func(*matrix, string) given {
+	return func(m *matrix, id string) given {
+		var g given
+		for _, s := range steps {
+			if g = s(m, id); g.code != 0 {
+				return g
+			}
+		}
+		return g
+	}
+}
+
+// check runs every row's channel, resumes the agents, and checks what each
+// one was told.
+func (m *matrix) check(rows []matrixRow) {
+	t := m.t
+	for _, r := range rows {
+		if r.give == nil {
+			continue // answered by another row's channel (bh respond --all)
+		}
+		g := r.give(m, m.ids[r.name])
+		if r.refused == nil && g.code != 0 {
+			t.Errorf("%s: refused (exit %d): %s", r.name, g.code, g.stderr)
+		}
+		if r.refused != nil && (g.code != r.refused.code || !strings.Contains(g.stderr, r.refused.stderr)) {
+			t.Errorf("%s: exit %d, %q; want exit %d saying %q", r.name, g.code, g.stderr, r.refused.code, r.refused.stderr)
+		}
+	}
+	bhE2E(t, m.dir, "worker", "--once")
+	for _, r := range rows {
+		id := m.ids[r.name]
+		prompt, err := os.ReadFile(filepath.Join(m.root, "agent", id+".2.prompt"))
+		if r.refused != nil {
+			if st := bhTask(t, m.dir, id).State; err == nil || st != task.AwaitingInput {
+				t.Errorf("%s: refused, yet the task is %s and its agent resumed: %v", r.name, st, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: the agent was not resumed: %v (task %s)", r.name, err, bhTask(t, m.dir, id).State)
+			continue
+		}
+		for i, q := range r.want {
+			if want := "\nAnswer: " + q.AnswerText() + "\n"; !strings.Contains(string(prompt), want) {
+				t.Errorf("%s: answer %d never reached the agent as %q; its prompt:\n%s", r.name, i+1, want, prompt)
+			}
+		}
+		if !strings.Contains(string(prompt), r.told) {
+			t.Errorf("%s: the agent was never told %q; its prompt:\n%s", r.name, r.told, prompt)
+		}
+	}
+}
+
+func TestAnswerMatrixCLI(t *testing.T) {
+	rows := []matrixRow{
+		// The answer argument: the words, or the comment beside a decision.
+		{name: "arg/freeform", asks: asksWords, give: args("ID", tricky), want: []task.Question{text(tricky)}},
+		{name: "arg/no+feedback", asks: asksApproval, give: args("ID", "--no", tricky), want: []task.Question{said([]string{"no"}, tricky)}},
+		{name: "arg/choice+comment", asks: asksChoice, give: args("ID", "--choice", "sqlite", tricky), want: []task.Question{said([]string{"SQLite"}, tricky)}},
+		{name: "arg/list-after-dashes", asks: asksWords, give: args("ID", "--", list), want: []task.Question{text(list)}},
+		{name: "arg/list-as-flags", asks: asksWords, give: args("ID", list), refused: &given{2, `"- one, with $x …" reads as flags, not as your answer`}},
+		{name: "arg/words-for-a-choice", asks: asksChoice, give: args("ID", "SQLite"), refused: &given{2, "a reply in words cannot answer"}},
+		// Flags.
+		{name: "flags/yes", asks: asksApproval, give: args("ID", "--yes"), want: []task.Question{said([]string{"yes"}, "")}},
+		{name: "flags/no", asks: asksApproval, give: args("ID", "--no"), want: []task.Question{said([]string{"no"}, "")}},
+		{name: "flags/choice", asks: asksChoice, give: args("ID", "--choice", "PostgreSQL"), want: []task.Question{said([]string{"PostgreSQL"}, "")}},
+		{name: "flags/multi", asks: asksMulti, give: args("ID", "--choice", "eu", "--choice", "asia"), want: []task.Question{said([]string{"eu", "asia"}, "")}},
+		{name: "flags/other", asks: asksChoice, give: args("ID", "--other", tricky), want: []task.Question{said([]string{"other"}, tricky)}},
+		{name: "flags/multi+other", asks: asksMulti, give: args("ID", "--choice", "us", "--other", oneLine), want: []task.Question{said([]string{"us", "other"}, oneLine)}},
+		{name: "flags/gate-no+feedback", gate: true, give: args("ID", "--no", tricky),
+			want: []task.Question{said([]string{"no"}, tricky)}, told: "this feedback:\n\n" + tricky + "\n"},
+		{name: "flags/unicode-label", asks: asksLabels, give: args("ID", "--choice", "ÜNÏCODE «LABEL» $X"), want: []task.Question{said([]string{"Ünïcode «label» $x"}, "")}},
+		{name: "flags/not-an-option", asks: asksChoice, give: args("ID", "--choice", "MySQL"), refused: &given{2, `"MySQL" is not an option`}},
+		{name: "flags/several", asks: asksSeveral, give: inTurn(args("ID", "--yes", "--choice", "SQLite"), args("ID", "--question", "3", tricky)),
+			want: []task.Question{said([]string{"yes"}, ""), said([]string{"SQLite"}, ""), text(tricky)}},
+		{name: "flags/several+comment", asks: asksSeveral, give: inTurn(args("ID", "--question", "2", "--choice", "SQLite", oneLine),
+			args("ID", "--question", "1", "--no", tricky), args("ID", "--question", "3", tricky)),
+			want: []task.Question{said([]string{"no"}, tricky), said([]string{"SQLite"}, oneLine), text(tricky)}},
+		{name: "flags/text-beside-two-decisions", asks: asksSeveral, give: args("ID", "--yes", "--choice", "SQLite", oneLine),
+			refused: &given{2, "the answer text comments on one decision"}},
+		// stdin: "-" reads it; piped text with no "-" is refused, not guessed at.
+		{name: "stdin/freeform", asks: asksWords, give: piped(tricky+"\n", "ID", "-"), want: []task.Question{text(tricky)}},
+		{name: "stdin/no+feedback", asks: asksApproval, give: piped(tricky+"\n", "ID", "--no", "-"), want: []task.Question{said([]string{"no"}, tricky)}},
+		{name: "stdin/choice+comment", asks: asksChoice, give: piped(tricky, "ID", "--choice", "SQLite", "-"), want: []task.Question{said([]string{"SQLite"}, tricky)}},
+		{name: "stdin/without-dash", asks: asksWords, give: piped(tricky, "ID"), refused: &given{2, "no answer given"}},
+		// --edit: the editor writes below the marker line.
+		{name: "edit/freeform", asks: asksWords, give: edited(tricky+"\n", "ID", "--edit"), want: []task.Question{text(tricky)}},
+		{name: "edit/no+feedback", asks: asksApproval, give: edited("\n"+tricky+"\n\n", "ID", "--no", "--edit"), want: []task.Question{said([]string{"no"}, tricky)}},
+		{name: "edit/choice+comment", asks: asksChoice, give: edited(tricky, "ID", "--choice", "SQLite", "--edit"), want: []task.Question{said([]string{"SQLite"}, tricky)}},
+		{name: "edit/empty", asks: asksWords, give: edited("", "ID", "--edit"), refused: &given{1, "empty answer: nothing was changed"}},
+		// --template NAME: .bh/templates/NAME.md is the answer.
+		{name: "template/freeform", asks: asksWords, give: templated(tricky+"\n", "ID", "--template", "matrix"), want: []task.Question{text(tricky)}},
+		{name: "template/no+feedback", asks: asksApproval, give: templated(tricky+"\n", "ID", "--no", "--template", "matrix"), want: []task.Question{said([]string{"no"}, tricky)}},
+		{name: "template/missing", asks: asksWords, give: args("ID", "--template", "nosuch"), refused: &given{1, `no template "nosuch"`}},
+		// The picker on a terminal (Other's words and feedback on one line),
+		// the editor for questions in words.
+		{name: "picker/yes", asks: asksApproval, give: picked("y\n", ""), want: []task.Question{said([]string{"yes"}, "")}},
+		{name: "picker/no+feedback", asks: asksApproval, give: picked("n\n"+oneLine+"\n", ""), want: []task.Question{said([]string{"no"}, oneLine)}},
+		{name: "picker/choice", asks: asksChoice, give: picked("2\n", ""), want: []task.Question{said([]string{"SQLite"}, "")}},
+		{name: "picker/unicode-label", asks: asksLabels, give: picked("1\n", ""), want: []task.Question{said([]string{"Ünïcode «label» $x"}, "")}},
+		{name: "picker/multi", asks: asksMulti, give: picked("1\n3\n0\n", ""), want: []task.Question{said([]string{"eu", "asia"}, "")}},
+		{name: "picker/other", asks: asksChoice, give: picked("3\n"+oneLine+"\n", ""), want: []task.Question{said([]string{"other"}, oneLine)}},
+		{name: "picker/freeform", asks: asksWords, give: picked("", tricky+"\n"), want: []task.Question{text(tricky)}},
+		{name: "picker/several", asks: asksSeveral, give: picked("2\n"+oneLine+"\n3\n"+oneLine+"\n", tricky),
+			want: []task.Question{said([]string{"no"}, oneLine), said([]string{"other"}, oneLine), text(tricky)}},
+	}
+	m := newMatrix(t, rows)
+	m.check(rows)
+}
+
+// templated answers with a response template holding text.
+func templated(text string, a ...string) func(*matrix, string) given {
+	return func(m *matrix, id string) given {
+		os.MkdirAll(filepath.Join(m.dir, ".bh", "templates"), 0o755)
+		writeE2E(m.t, m.dir, ".bh/templates/matrix.md", text)
+		return m.respond(id, "", nil, a...)
+	}
+}
