@@ -11,11 +11,8 @@ func nextSteps(t *task.Task, v statusView, get func(string) (*task.Task, error))
 	id := t.ID
 	switch t.State {
 	case task.AwaitingInput:
-		var out []string
-		for _, q := range v.Questions {
-			out = append(out, "answer with: "+q.Respond)
-		}
-		if len(v.Questions) > 1 {
+		out := answerWith(t, "")
+		if len(out) > 1 {
 			out = append(out, "or answer them in turn on a terminal: bh respond "+id)
 		}
 		return out

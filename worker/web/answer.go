@@ -7,11 +7,12 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // answer takes one question's form. The answer goes through
-// task.Store.Answer, as bh respond's does: the same checks, the same
-// history, with the answerer recorded as web:<user>.
+// notify.Answer, as bh respond's does: the same checks, the same history
+// and input.received, with the answerer recorded as web:<user>.
 func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 1<<20)
 	if err := r.ParseForm(); err != nil {
@@ -33,7 +34,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	id, err := st.Resolve(r.PathValue("id"))
 	var t *task.Task
 	if err == nil {
-		t, err = st.Answer(id, []task.Answer{formAnswer(r.PostForm)}, s.o.By)
+		t, err = notify.Answer(st, id, []task.Answer{formAnswer(r.PostForm)}, s.o.By, s.o.Warnf)
 	}
 	if err == nil {
 		u := url.URL{Path: "/r/" + url.PathEscape(r.PathValue("repo")) + "/t/" + url.PathEscape(t.ID),
