@@ -94,10 +94,8 @@ func printAwaiting(o base, tasks []*task.Task) error {
 		for _, q := range t.OpenQuestions() {
 			printQuestion(o.IO, now, q, "  ")
 		}
-		for i, l := range answerWith(t, "") {
-			if i == 0 {
-				l = "asked " + relTime(now, at) + " · " + l
-			}
+		fmt.Fprintf(o.IO.Out, "     %s\n", o.IO.Faint("asked "+relTime(now, at)))
+		for _, l := range answerWith(t, "") {
 			fmt.Fprintf(o.IO.Out, "     %s\n", o.IO.Faint(l))
 		}
 	}

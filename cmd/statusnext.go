@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/bh-tracker/bh/task"
 )
@@ -11,8 +12,11 @@ func nextSteps(t *task.Task, v statusView, get func(string) (*task.Task, error))
 	id := t.ID
 	switch t.State {
 	case task.AwaitingInput:
-		out := answerWith(t, "")
-		if len(out) > 1 {
+		var out []string
+		for _, l := range answerWith(t, "") {
+			out = append(out, strings.TrimSpace(l)) // data too (--json): no alignment
+		}
+		if len(t.Pending()) > 1 {
 			out = append(out, "or answer them in turn on a terminal: bh respond "+id)
 		}
 		return out
