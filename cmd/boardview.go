@@ -132,7 +132,7 @@ func (m *boardModel) pane() string {
 
 func (m *boardModel) questionsPane(io *IOStreams, t *task.Task) {
 	fmt.Fprintf(io.Out, "%s waiting %s\n\n", stateIcon(io, t.State), shortDur(m.now.Sub(askedAt(t))))
-	for _, q := range numbered(t) {
+	for _, q := range t.Numbered() {
 		printQuestionAs(io, m.now, q.Q, fmt.Sprintf("%d. ", q.N), "")
 		fmt.Fprintln(io.Out)
 	}

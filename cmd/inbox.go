@@ -82,7 +82,7 @@ func inboxRun(opts *InboxOptions) error {
 		for _, o := range it.Options {
 			fmt.Fprintf(io.Out, "     - %s\n", o.Label)
 		}
-		fmt.Fprintf(io.Out, "  %s\n", io.Faint("answer with: bh respond "+it.TaskID+" --repo "+it.Path+` "..."`))
+		fmt.Fprintf(io.Out, "  %s\n", io.Faint("answer with: "+it.Respond))
 	}
 	return nil
 }

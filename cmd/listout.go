@@ -94,7 +94,10 @@ func printAwaiting(o base, tasks []*task.Task) error {
 		for _, q := range t.OpenQuestions() {
 			printQuestion(o.IO, now, q, "  ")
 		}
-		fmt.Fprintf(o.IO.Out, "     %s\n", o.IO.Faint(fmt.Sprintf("asked %s · answer with: %s", relTime(now, at), respondHint(t))))
+		fmt.Fprintf(o.IO.Out, "     %s\n", o.IO.Faint("asked "+relTime(now, at)))
+		for _, l := range answerWith(t, "") {
+			fmt.Fprintf(o.IO.Out, "     %s\n", o.IO.Faint(l))
+		}
 	}
 	if len(tasks) == 0 && o.IO.IsTTY {
 		fmt.Fprintln(o.IO.ErrOut, "no task is waiting for your answer")

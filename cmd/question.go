@@ -7,44 +7,6 @@ import (
 	"github.com/bh-tracker/bh/task"
 )
 
-// numQ is a pending question and its number in the current round.
-type numQ struct {
-	N int
-	Q task.Question
-}
-
-// numbered pairs each question t waits on with its number for --question:
-// its place among the questions of the current round (those asked since
-// the oldest pending one), answered or not, so that a number stays put as
-// answers come in.
-func numbered(t *task.Task) []numQ {
-	qs := t.OpenQuestions()
-	if len(qs) == 0 {
-		return nil
-	}
-	since := qs[0].AskedAt
-	for _, q := range qs {
-		if q.AskedAt.Before(since) {
-			since = q.AskedAt
-		}
-	}
-	var out []numQ
-	n := 0
-	for _, q := range t.Questions {
-		if q.AskedAt.Before(since) {
-			continue
-		}
-		n++
-		if q.Status == task.QuestionPending {
-			out = append(out, numQ{n, qs[len(out)]})
-		}
-	}
-	if len(out) == 0 { // the flat question
-		return []numQ{{1, qs[0]}}
-	}
-	return out
-}
-
 // askedAt is when the current question was asked: its input.requested
 // event, or failing that the last update.
 func askedAt(t *task.Task) time.Time {
@@ -90,22 +52,19 @@ func kindNote(q task.Question) string {
 	return ""
 }
 
-// respondHint is the command that answers what t waits on.
-func respondHint(t *task.Task) string {
-	qs := t.Pending()
-	if len(qs) != 1 {
-		return "bh respond " + t.ID
+// answerWith says how to answer what t waits on, a line per command: for
+// each question the command that answers it, then the other way to (a
+// rejection with feedback, a choice in one's own words). Each line holds
+// one command, whole, so that it can be copied as it is. repo is as
+// task.RespondCommand takes it.
+func answerWith(t *task.Task, repo string) []string {
+	var out []string
+	for _, q := range t.Numbered() {
+		cmds := task.RespondCommands(t, q.Q, repo)
+		out = append(out, "answer with: "+cmds[0])
+		for _, c := range cmds[1:] {
+			out = append(out, "         or: "+c)
+		}
 	}
-	return "bh respond " + t.ID + flagsFor(qs[0])
-}
-
-// flagsFor is how bh respond's flags answer a question, after the id.
-func flagsFor(q task.Question) string {
-	switch q.Kind() {
-	case task.ApprovalQuestion:
-		return ` --yes | --no "feedback"`
-	case task.ChoiceQuestion:
-		return " --choice LABEL | --other TEXT"
-	}
-	return ""
+	return out
 }

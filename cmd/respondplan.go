@@ -17,7 +17,7 @@ func targets(t *task.Task, sel string) ([]task.Question, error) {
 		return qs, nil
 	}
 	n, nerr := strconv.Atoi(sel)
-	for _, q := range numbered(t) {
+	for _, q := range t.Numbered() {
 		if q.Q.ID != "" && strings.EqualFold(q.Q.ID, sel) || nerr == nil && q.N == n {
 			return []task.Question{q.Q}, nil
 		}
@@ -161,7 +161,7 @@ func find(qs []task.Question, id string) task.Question {
 func pendingHint(t *task.Task) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s waits on:", t.ID)
-	for _, q := range numbered(t) {
+	for _, q := range t.Numbered() {
 		fmt.Fprintf(&b, "\n  %d  %s  %s", q.N, q.Q.ID, firstLine(q.Q.Question))
 		if note := kindNote(q.Q); note != "" {
 			b.WriteString("  " + note)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/notify"
 )
 
 var errEmpty = errors.New("empty answer: nothing was changed")
@@ -33,7 +34,9 @@ func (d draft) remove() {
 
 // saveAnswers records rep in the task under its lock and says what happened.
 func saveAnswers(o base, s *task.Store, before *task.Task, rep *reply) (*task.Task, error) {
-	t, err := s.Answer(before.ID, rep.answers, "human")
+	t, err := notify.Answer(s, before.ID, rep.answers, "human", func(format string, args ...any) {
+		warn(o.IO, o.JSON, fmt.Errorf(format, args...))
+	})
 	if err != nil {
 		var ae *task.AnswerError
 		if errors.As(err, &ae) && rep.byFlags && ae.AnsweredBy == "" {

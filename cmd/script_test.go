@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -73,6 +74,35 @@ func TestScripts(t *testing.T) {
 					ts.Fatalf("usage: stdout2env NAME")
 				}
 				ts.Setenv(args[0], strings.TrimSpace(ts.ReadFile("stdout")))
+			},
+			// jsonget NAME FILE PATH sets $NAME to the string at PATH (keys and
+			// indexes, dot-separated: 0.respond) in the JSON of FILE ("stdout"
+			// is the last command's): how a script runs a command bh suggested.
+			"jsonget": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 3 {
+					ts.Fatalf("usage: jsonget NAME FILE PATH")
+				}
+				var v any
+				ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[1])), &v))
+				for _, k := range strings.Split(args[2], ".") {
+					switch c := v.(type) {
+					case map[string]any:
+						v = c[k]
+					case []any:
+						i, err := strconv.Atoi(k)
+						if err != nil || i < 0 || i >= len(c) {
+							ts.Fatalf("jsonget: no %s in %s", args[2], args[1])
+						}
+						v = c[i]
+					default:
+						ts.Fatalf("jsonget: no %s in %s", args[2], args[1])
+					}
+				}
+				s, ok := v.(string)
+				if !ok {
+					ts.Fatalf("jsonget: %s in %s is %v, not a string", args[2], args[1], v)
+				}
+				ts.Setenv(args[0], s)
 			},
 			// waitfile FILE REGEXP waits (up to 30 s) until FILE holds a match:
 			// how a script knows a background bh log --follow printed a line.

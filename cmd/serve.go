@@ -109,7 +109,9 @@ func serveRun(opts *ServeOptions) error {
 		fmt.Fprintln(opts.IO.ErrOut, "not in a repository that uses bh: showing the registered ones")
 	}
 	srv, err := web.New(web.Options{Token: conf.Token, By: "web:" + userName(), Repos: task.Registered,
-		Now: opts.Now, TLS: opts.TLSCert != ""})
+		Now: opts.Now, TLS: opts.TLSCert != "", Warnf: func(format string, args ...any) {
+			warn(opts.IO, false, fmt.Errorf(format, args...))
+		}})
 	if err != nil {
 		return err
 	}

@@ -71,7 +71,9 @@ func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (
 		for _, q := range t.OpenQuestions() {
 			printQuestion(io, now, q, "  ")
 		}
-		fmt.Fprintf(w, "  %s\n", io.Faint("answer with: "+respondHint(t)))
+		for _, l := range answerWith(t, "") {
+			fmt.Fprintf(w, "  %s\n", io.Faint(l))
+		}
 	} else if t.Question != "" {
 		section(io, "last question", t.Question)
 		section(io, "its context", t.QuestionContext)

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/bh-tracker/bh/task"
@@ -95,10 +94,10 @@ func statusRun(opts *StatusOptions) error {
 	if t.State == task.AwaitingInput {
 		at := askedAt(t)
 		v.WaitingSince, v.WaitingSeconds = &at, int64(now.Sub(at)/time.Second)
-		qs := numbered(t)
+		qs := t.Numbered()
 		for _, q := range qs {
 			v.Questions = append(v.Questions, statusQuestion{Number: q.N, Question: q.Q, Kind: q.Q.Kind(),
-				Respond: questionHint(t, q, len(qs))})
+				Respond: task.RespondCommand(t, q.Q, "")})
 		}
 	}
 	if l := t.Lease; l != nil {
@@ -147,16 +146,4 @@ func stateSince(t *task.Task) time.Time {
 		return askedAt(t)
 	}
 	return t.UpdatedAt
-}
-
-// questionHint is the command that answers q, one of total pending.
-func questionHint(t *task.Task, q numQ, total int) string {
-	cmd := "bh respond " + t.ID
-	if total > 1 {
-		cmd += " --question " + strconv.Itoa(q.N)
-	}
-	if q.Q.Kind() == task.FreeformQuestion {
-		return cmd + ` "your answer"`
-	}
-	return cmd + flagsFor(q.Q)
 }

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/bh-tracker/bh/task"
 )
@@ -12,10 +13,10 @@ func nextSteps(t *task.Task, v statusView, get func(string) (*task.Task, error))
 	switch t.State {
 	case task.AwaitingInput:
 		var out []string
-		for _, q := range v.Questions {
-			out = append(out, "answer with: "+q.Respond)
+		for _, l := range answerWith(t, "") {
+			out = append(out, strings.TrimSpace(l)) // data too (--json): no alignment
 		}
-		if len(v.Questions) > 1 {
+		if len(t.Pending()) > 1 {
 			out = append(out, "or answer them in turn on a terminal: bh respond "+id)
 		}
 		return out

@@ -162,17 +162,16 @@ func (p *progress) finished(e worker.Event) {
 		}
 		fmt.Fprintf(w, "%s %s needs human input: %s\n", io.Magenta("❓"), id, e.Summary)
 		p.questions(e)
-		fmt.Fprintf(w, "  %s\n", io.Faint("answer with: "+p.answerHint(e.Task)))
+		p.answerWith(e.Task)
 	case worker.NeedsInput:
 		fmt.Fprintf(w, "%s %s needs human input\n", io.Magenta("❓"), id)
 		p.questions(e)
 		parked()
-		fmt.Fprintf(w, "  %s\n", io.Faint("answer with: "+p.answerHint(e.Task)))
+		p.answerWith(e.Task)
 	case worker.Gated:
 		p.gated(e)
 		parked()
-		fmt.Fprintf(w, "  %s\n", io.Faint(fmt.Sprintf(`approve: bh respond %s --yes | reject: bh respond %s --no "feedback"`,
-			e.Task, e.Task)))
+		p.answerWith(e.Task)
 	case worker.Stopped:
 		switch {
 		case e.Summary != "": // a human stopped the task (bh stop): it stays as they left it

@@ -71,7 +71,7 @@ func (p *progress) expired(e worker.Event) {
 		if e.Question != "" {
 			fmt.Fprintf(w, "  Question: %s\n", io.Bold(indentLines(e.Question, "  ")))
 		}
-		fmt.Fprintf(w, "  %s\n", io.Faint("answer with: "+p.answerHint(e.Task)))
+		p.answerWith(e.Task)
 	case worker.TimeoutFailed:
 		fmt.Fprintf(w, "  %s\n", io.Faint("to try again: bh reopen "+e.Task))
 	case worker.TimeoutDeferred:
@@ -85,16 +85,17 @@ func (p *progress) questions(e worker.Event) {
 	}
 }
 
-// answerHint is the bh respond command for the task's pending questions.
-func (p *progress) answerHint(id string) string {
+// answerWith writes how to answer the questions task id waits on. When the
+// task cannot be read it names bh respond alone, which asks each question
+// on a terminal, rather than flags that may not fit.
+func (p *progress) answerWith(id string) {
+	lines := []string{"answer with: bh respond " + task.ShellQuote(id)}
 	if p.lookup != nil {
 		if t, err := p.lookup(id); err == nil && len(t.Pending()) > 0 {
-			hint := respondHint(t)
-			if qs := t.Pending(); len(qs) == 1 && qs[0].Kind() == task.FreeformQuestion {
-				hint += ` "..."`
-			}
-			return hint
+			lines = answerWith(t, "")
 		}
 	}
-	return "bh respond " + id + ` "..."`
+	for _, l := range lines {
+		fmt.Fprintf(p.w, "  %s\n", p.io.Faint(l))
+	}
 }

@@ -25,7 +25,7 @@ func TestProgressLines(t *testing.T) {
 		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: worker.Conflict, Questions: []string{"Resolve x.go?"},
 			Summary: "landing on main conflicts in x.go", Paths: []string{"x.go"}},
 			"❓ tm-a1 needs human input: landing on main conflicts in x.go\n  Question: Resolve x.go?\n" +
-				"  answer with: bh respond tm-a1 \"...\"\n"},
+				"  answer with: bh respond tm-a1\n"},
 		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: worker.Conflict,
 			Summary: "landing on main conflicts in x.go; the agent resolves it"},
 			"↻ tm-a1 landing on main conflicts in x.go; the agent resolves it\n"},
@@ -86,7 +86,7 @@ func TestProgressInterrupted(t *testing.T) {
 func TestProgressHITLLines(t *testing.T) {
 	gated := &task.Task{ID: "tm-a1", Questions: []task.Question{
 		{ID: "q1", Gate: true, Status: task.QuestionAnswered, Context: "old"},
-		{ID: "q2", Gate: true, Status: task.QuestionPending, Context: "wrote x.go\n\nHeld for approval: the task is gated " +
+		{ID: "q2", Gate: true, Type: task.ApprovalQuestion, Status: task.QuestionPending, Context: "wrote x.go\n\nHeld for approval: the task is gated " +
 			"(gate: approval).\n\n x.go | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n"},
 	}}
 	lookup := func(id string) (*task.Task, error) {
@@ -103,9 +103,9 @@ func TestProgressHITLLines(t *testing.T) {
 			Question: "Approve and commit tm-a1?", Paths: []string{"x.go"}},
 			"✋ tm-a1 awaiting approval — wrote x.go\n  Held for approval: the task is gated (gate: approval).\n" +
 				"  x.go | 2 +-\n  1 file changed, 1 insertion(+), 1 deletion(-)\n  parked: x.go (bh diff tm-a1)\n" +
-				"  approve: bh respond tm-a1 --yes | reject: bh respond tm-a1 --no \"feedback\"\n"},
+				"  answer with: bh respond tm-a1 --yes\n           or: bh respond tm-a1 --no \"feedback\"\n"},
 		{worker.Event{Kind: worker.Finished, Task: "tm-b2", Outcome: worker.Gated},
-			"✋ tm-b2 awaiting approval\n  approve: bh respond tm-b2 --yes | reject: bh respond tm-b2 --no \"feedback\"\n"},
+			"✋ tm-b2 awaiting approval\n  answer with: bh respond tm-b2\n"},
 		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: worker.Failed, Summary: worker.NoHumanSummary,
 			Questions: []string{"Which parser?"}, Paths: []string{"p.go"}, Elapsed: time.Second},
 			"✗ tm-a1 failed in 1s: needed a human but none was allowed\n  Question: Which parser?\n" +
@@ -127,7 +127,7 @@ func TestProgressHITLLines(t *testing.T) {
 			"⌛ tm-a1: no answer within 1h — resumed with defaults (marked for review)\n"},
 		{worker.Event{Kind: worker.Expired, Task: "tm-c3", Outcome: worker.TimeoutReminded, Question: "Which DB?",
 			Summary: "no answer within 24h: reminded"},
-			"⌛ tm-c3: no answer within 24h — reminded again\n  Question: Which DB?\n  answer with: bh respond tm-c3 \"...\"\n"},
+			"⌛ tm-c3: no answer within 24h — reminded again\n  Question: Which DB?\n  answer with: bh respond tm-c3\n"},
 	}
 	for _, c := range cases {
 		io, _, _, errOut := testIO()

@@ -1,6 +1,7 @@
 // Package prompts renders the text bh hands a coding agent: an embedded
-// preamble (the result contract and when to ask), one template per task
-// type, and the resume prompt that carries a human's answers. Any template
+// preamble (the result contract), one template per task type (each ends
+// with the asking partial: when to ask and what makes a good question),
+// and the resume prompt that carries a human's answers. Any template
 // can be overridden by a file of the same name in .bh/prompts/.
 package prompts
 
@@ -61,11 +62,16 @@ func (s Set) Task(d Data) (string, error) {
 	return strings.TrimSpace(pre) + "\n\n" + strings.TrimSpace(body) + "\n", nil
 }
 
-// Contract is the result contract (the preamble), which Claude Code also
-// gets as --append-system-prompt, so that it holds on every turn.
+// Contract is the result contract (the preamble) and when to ask, which
+// Claude Code also gets as --append-system-prompt, so that they hold on
+// every turn.
 func (s Set) Contract(d Data) (string, error) {
-	out, err := s.render("preamble", d)
-	return strings.TrimSpace(out) + "\n", err
+	pre, err := s.render("preamble", d)
+	if err != nil {
+		return "", err
+	}
+	ask, err := s.render("asking", d)
+	return strings.TrimSpace(pre) + "\n\n" + strings.TrimSpace(ask) + "\n", err
 }
 
 // Nudge asks an agent whose final answer held no result object for one.
@@ -85,7 +91,9 @@ func (s Set) Resume(d Data) (string, error) {
 
 func (s Set) render(name string, d Data) (string, error) {
 	t := template.New(name).Funcs(template.FuncMap{"inc": func(i int) int { return i + 1 }})
-	for _, n := range []string{"context", name} {
+	// The partials every template may include: the task's context, and
+	// when and how to ask (asking.md, in every type's template).
+	for _, n := range []string{"context", "asking", name} {
 		src, err := s.source(n)
 		if err != nil {
 			return "", err

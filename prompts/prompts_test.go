@@ -64,3 +64,51 @@ func TestOverrideWins(t *testing.T) {
 		t.Fatalf("broken override: want a parse error naming it, got %v", err)
 	}
 }
+
+// Every type's prompt carries when to ask, with good and bad questions,
+// from the one partial (asking.md); each type has a good example of its own.
+func TestEveryTypeTeachesAsking(t *testing.T) {
+	seen := map[string]string{}
+	for _, typ := range Types {
+		got, err := Set{}.Task(Data{ID: "tm-x", Title: "T", Type: typ})
+		if err != nil {
+			t.Fatal(typ, err)
+		}
+		for _, want := range []string{"## Ask instead of guessing", "## A good question", "Good:\n- ", "Bad:\n- \"What should I do?\""} {
+			if strings.Count(got, want) != 1 {
+				t.Errorf("%s prompt holds %q %d times:\n%s", typ, want, strings.Count(got, want), got)
+			}
+		}
+		good, _, _ := strings.Cut(got[strings.Index(got, "Good:\n- ")+len("Good:\n- "):], "\n")
+		if other, ok := seen[good]; ok {
+			t.Errorf("%s and %s share their first good example %q", typ, other, good)
+		}
+		seen[good] = typ
+	}
+	c, err := Set{}.Contract(Data{Type: "code"})
+	if err != nil || !strings.Contains(c, "## Ask instead of guessing") {
+		t.Errorf("the contract lacks when to ask (%v):\n%s", err, c)
+	}
+}
+
+// The user's .bh/prompts/asking.md replaces the guidance in every type, and
+// a type file of theirs that leaves it out goes without it.
+func TestAskingOverride(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "asking.md"), []byte(`{{define "asking"}}ASK US ABOUT {{.Title}}{{end}}`), 0o644)
+	for _, typ := range Types {
+		got, err := Set{Dir: dir}.Task(Data{Type: typ, Title: "Readme"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(got, "ASK US ABOUT Readme") || strings.Contains(got, "Ask instead of guessing") {
+			t.Errorf("%s: override not used:\n%s", typ, got)
+		}
+	}
+	os.Remove(filepath.Join(dir, "asking.md"))
+	os.WriteFile(filepath.Join(dir, "test.md"), []byte("TESTS {{.Title}}"), 0o644)
+	got, err := Set{Dir: dir}.Task(Data{Type: "test", Title: "Readme"})
+	if err != nil || strings.Contains(got, "Ask instead of guessing") {
+		t.Errorf("the user's test.md without the partial still asks (%v):\n%s", err, got)
+	}
+}

@@ -36,6 +36,7 @@ type InboxItem struct {
 	Type       string    `json:"type"`
 	Options    []Option  `json:"options,omitempty"`
 	AskedAt    time.Time `json:"askedAt"`
+	Respond    string    `json:"respond"` // the command that answers it, from anywhere
 }
 
 // ReadInbox reads every task of the repositories at roots.
@@ -63,7 +64,7 @@ func ReadInbox(roots []string) Inbox {
 			for _, q := range t.OpenQuestions() {
 				in.Items = append(in.Items, InboxItem{Repo: filepath.Base(root), Path: root, TaskID: t.ID,
 					Title: t.Title, QuestionID: q.ID, Question: q.Question, Header: q.Header, Type: q.Kind(),
-					Options: q.Options, AskedAt: q.AskedAt})
+					Options: q.Options, AskedAt: q.AskedAt, Respond: RespondCommand(t, q, root)})
 			}
 		}
 	}

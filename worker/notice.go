@@ -30,7 +30,7 @@ func (w *worker) notify(name string, t *task.Task) {
 	if err != nil {
 		w.warnf("notify: %v", err) // the notification goes without its link
 	}
-	w.notifier.Send(notify.FromTask(name, t, w.clock()).In(w.s.Root, web))
+	w.notifier.Send(notify.FromTask(name, t, w.s.Root, web, w.clock()))
 }
 
 // warnf turns a notifier's delivery failure into a Warning event.

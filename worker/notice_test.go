@@ -36,7 +36,7 @@ func TestNotificationsFromConfig(t *testing.T) {
 	if names := h.names(blocks.ID); !slices.Equal(names, []string{notify.EventTaskBlocked}) {
 		t.Fatalf("blocked task's notifications: %v", names)
 	}
-	// The worker says when it takes an answer up (input.received).
+	// The answer goes out as it is recorded (input.received).
 	if _, err := Respond(s, asks.ID, []task.Answer{{Values: []string{"tabs"}}}, ""); err != nil {
 		t.Fatal(err)
 	}

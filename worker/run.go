@@ -12,7 +12,6 @@ import (
 	"github.com/bh-tracker/bh/prompts"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/mcp"
-	"github.com/bh-tracker/bh/worker/notify"
 	"github.com/bh-tracker/bh/worker/repo"
 	"github.com/google/uuid"
 )
@@ -43,9 +42,6 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 			return w.end(r, setupEnding(r, se))
 		}
 		return w.release(t.ID, err)
-	}
-	if answeredSinceRun(t) {
-		w.notify(notify.EventInputReceived, t) // the answer is taken up now
 	}
 	if e, ok := w.decided(r); ok {
 		return w.end(r, e) // a human's answer settles it: no agent runs
@@ -240,19 +236,6 @@ func grantedTools(t *task.Task) []string {
 		}
 	}
 	return out
-}
-
-// answeredSinceRun reports whether a human answered since the task's last run.
-func answeredSinceRun(t *task.Task) bool {
-	for i := len(t.History) - 1; i >= 0; i-- {
-		switch t.History[i].Kind {
-		case task.EventInputReceived:
-			return true
-		case task.EventRunFinished, task.EventRunStarted:
-			return false
-		}
-	}
-	return false
 }
 
 // sessionRan reports whether the task's session was handed to an agent

@@ -60,7 +60,7 @@ func desktopCommand(goos string, e Event) (string, []string) {
 
 // desktopBody is the details and the task's page.
 func desktopBody(e Event) string {
-	lines := details(e)
+	lines := details(e, false)
 	if e.URL != "" {
 		lines = append(lines, e.URL)
 	}

@@ -2,7 +2,6 @@ package notify
 
 import (
 	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
@@ -42,42 +41,61 @@ type Event struct {
 	Summary    string    `json:"summary,omitempty"`
 	At         time.Time `json:"at"`
 	// Where the task is and how to answer from anywhere: the repository's
-	// name and path, the pending question's choices, the command, and the
-	// task's page in bh serve's inbox ("" when bh serve never ran).
+	// name and path, the first question's choices and the command that
+	// answers it, and the task's page in bh serve's inbox ("" when bh serve
+	// never ran).
 	Repo     string   `json:"repo,omitempty"`
 	RepoPath string   `json:"repoPath,omitempty"`
 	Choices  []string `json:"choices,omitempty"`
 	Respond  string   `json:"respond,omitempty"`
 	URL      string   `json:"url,omitempty"`
+	// Every question of the ask (the fields above repeat the first), or
+	// for input.received every question answered, with the answer.
+	Questions []Question `json:"questions,omitempty"`
+	// input.received: who answered, and (as for the first question) what.
+	By     string `json:"by,omitempty"`
+	Answer string `json:"answer,omitempty"`
 }
 
-// In places e in the repository at root, with the command that answers it
-// and web's page of the task.
-func (e Event) In(root string, web task.WebConfig) Event {
-	e.Repo, e.RepoPath = filepath.Base(root), root
-	e.URL = web.TaskURL(root, e.TaskID)
-	if e.QuestionID != "" {
-		e.Respond = fmt.Sprintf("bh respond %s --repo %s \"...\"", e.TaskID, root)
-	}
-	return e
+// Question is one question of an event.
+type Question struct {
+	ID      string   `json:"id"`
+	Type    string   `json:"type"`
+	Text    string   `json:"text"`
+	Choices []string `json:"choices,omitempty"`
+	Respond string   `json:"respond,omitempty"`
+	Answer  string   `json:"answer,omitempty"`
 }
 
-// FromTask builds the event name for t as it stands now: its state, its
-// summary and the first question it waits on (the one t.Question names
-// when the agent asked several), with that question's choices.
-func FromTask(name string, t *task.Task, now time.Time) Event {
+// FromTask builds the event name for t, in the repository at root, as it
+// stands now: its state, its summary and every question it waits on, each
+// with the command that answers it from anywhere, linked to t's page in
+// web.
+func FromTask(name string, t *task.Task, root string, web task.WebConfig, now time.Time) Event {
 	e := Event{
 		Name: name, TaskID: t.ID, Title: t.Title, State: string(t.State),
 		Question: t.Question, Summary: t.Summary, At: now.UTC(),
+		Repo: filepath.Base(root), RepoPath: root, URL: web.TaskURL(root, t.ID),
 	}
-	if p := t.Pending(); len(p) > 0 {
-		q := p[0]
-		e.QuestionID, e.Question = q.ID, q.Question
-		if len(q.Options) > 0 {
-			e.Choices = q.Labels()
+	for _, q := range t.Pending() {
+		eq := Question{ID: q.ID, Type: q.Kind(), Text: q.Question, Respond: task.RespondCommand(t, q, root)}
+		if q.Kind() == task.ChoiceQuestion {
+			eq.Choices = q.Labels()
 		}
+		e.Questions = append(e.Questions, eq)
 	}
+	e.first()
 	return e
+}
+
+// first repeats the first question in the event's flat fields, which
+// carried the only one before events carried them all.
+func (e *Event) first() {
+	if len(e.Questions) == 0 {
+		return
+	}
+	q := e.Questions[0]
+	e.QuestionID, e.Question, e.Choices, e.Respond, e.Answer = q.ID, q.Text, q.Choices, q.Respond, q.Answer
 }
 
 // env is the environment a command notifier sees on top of bh's own.
@@ -94,6 +112,8 @@ func (e Event) env() []string {
 		"BH_REPO=" + e.Repo,
 		"BH_CHOICES=" + strings.Join(e.Choices, ", "),
 		"BH_RESPOND=" + e.Respond,
+		"BH_ANSWERED_BY=" + e.By,
+		"BH_ANSWER=" + e.Answer,
 		"BH_URL=" + e.URL,
 		"BH_EVENT_JSON=" + string(b),
 	}

@@ -137,24 +137,29 @@ func TestFromTask(t *testing.T) {
 	tk := &task.Task{ID: "tm-ab", Title: "Fix it", State: task.AwaitingInput, Summary: "half done", Question: "which db?",
 		Questions: []task.Question{
 			{ID: "q1", Question: "old?", Status: task.QuestionAnswered},
-			{ID: "q2", Question: "which db?", Status: task.QuestionPending,
+			{ID: "q2", Question: "which db?", Type: task.ChoiceQuestion, Status: task.QuestionPending,
 				Options: []task.Option{{Label: "pg"}, {Label: "sqlite"}}},
 			{ID: "q3", Question: "and the port?", Status: task.QuestionPending},
 		}}
 	web := task.WebConfig{URL: "http://127.0.0.1:7070/", Token: "SECRET"}
-	e := FromTask(EventInputRequested, tk, now).In("/src/shop", web)
+	e := FromTask(EventInputRequested, tk, "/src/shop", web, now)
+	choice := `bh respond tm-ab --repo /src/shop --question 2 --choice pg`
 	want := Event{Name: EventInputRequested, TaskID: "tm-ab", Title: "Fix it", State: "awaiting_input",
 		Question: "which db?", QuestionID: "q2", Summary: "half done", At: now.UTC(),
-		Repo: "shop", RepoPath: "/src/shop", Choices: []string{"pg", "sqlite"},
-		Respond: `bh respond tm-ab --repo /src/shop "..."`,
-		URL:     "http://127.0.0.1:7070/r/" + task.RepoKey("/src/shop") + "/t/tm-ab"}
+		Repo: "shop", RepoPath: "/src/shop", Choices: []string{"pg", "sqlite"}, Respond: choice,
+		URL: "http://127.0.0.1:7070/r/" + task.RepoKey("/src/shop") + "/t/tm-ab",
+		Questions: []Question{
+			{ID: "q2", Type: task.ChoiceQuestion, Text: "which db?", Choices: []string{"pg", "sqlite"}, Respond: choice},
+			{ID: "q3", Type: task.FreeformQuestion, Text: "and the port?",
+				Respond: `bh respond tm-ab --repo /src/shop --question 3 "..."`},
+		}}
 	if !reflect.DeepEqual(e, want) {
 		t.Errorf("FromTask = %+v, want %+v", e, want)
 	}
 	// Without bh serve there is no page, and a closed task no question.
 	tk.State, tk.Questions[1].Status, tk.Questions[2].Status = task.Closed, task.QuestionAnswered, task.QuestionAnswered
-	e = FromTask(EventTaskCompleted, tk, now).In("/src/shop", task.WebConfig{})
-	if e.URL != "" || e.QuestionID != "" || e.Choices != nil || e.Respond != "" {
+	e = FromTask(EventTaskCompleted, tk, "/src/shop", task.WebConfig{}, now)
+	if e.URL != "" || e.QuestionID != "" || e.Choices != nil || e.Respond != "" || e.Questions != nil {
 		t.Errorf("closed task without bh serve: %+v", e)
 	}
 }

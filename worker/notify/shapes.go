@@ -64,25 +64,24 @@ func slack(e Event) any {
 		head += "\n" + slackEscape(e.Title)
 	}
 	m.Blocks = append(m.Blocks, slackBlock{Type: "section", Text: mrkdwn(head)})
-	switch text := firstLines(said(e)); {
-	case text != "" && e.QuestionID != "":
-		m.Blocks = append(m.Blocks, slackBlock{Type: "section", Text: mrkdwn(slackQuote(text))})
-	case text != "":
-		m.Blocks = append(m.Blocks, slackBlock{Type: "section", Text: mrkdwn(slackEscape(text))})
-	}
-	if len(e.Choices) > 0 {
-		m.Blocks = append(m.Blocks, slackBlock{Type: "section",
-			Text: mrkdwn("*Choices:* " + slackEscape(strings.Join(e.Choices, " · ")))})
-	}
-	var answer []string
-	if e.Respond != "" {
-		answer = append(answer, "Answer with `"+slackEscape(strings.ReplaceAll(e.Respond, "`", "'"))+"`")
+	for _, p := range parts(e) {
+		switch {
+		case p.text != "" && e.QuestionID != "":
+			m.Blocks = append(m.Blocks, slackBlock{Type: "section", Text: mrkdwn(slackQuote(p.text))})
+		case p.text != "":
+			m.Blocks = append(m.Blocks, slackBlock{Type: "section", Text: mrkdwn(slackEscape(p.text))})
+		}
+		if len(p.choices) > 0 {
+			m.Blocks = append(m.Blocks, slackBlock{Type: "section",
+				Text: mrkdwn("*Choices:* " + slackEscape(strings.Join(p.choices, " · ")))})
+		}
+		if p.respond != "" {
+			m.Blocks = append(m.Blocks, slackBlock{Type: "context", Elements: []slackText{
+				*mrkdwn("Answer with `" + slackEscape(strings.ReplaceAll(p.respond, "`", "'")) + "`")}})
+		}
 	}
 	if e.URL != "" {
-		answer = append(answer, "<"+slackEscape(e.URL)+"|open in bh>")
-	}
-	if len(answer) > 0 {
-		m.Blocks = append(m.Blocks, slackBlock{Type: "context", Elements: []slackText{*mrkdwn(strings.Join(answer, " or "))}})
+		m.Blocks = append(m.Blocks, slackBlock{Type: "context", Elements: []slackText{*mrkdwn("<" + slackEscape(e.URL) + "|open in bh>")}})
 	}
 	return m
 }
@@ -122,10 +121,7 @@ var ntfyTags = map[string]string{
 }
 
 func ntfy(topic string, e Event) any {
-	lines := details(e)
-	if e.Respond != "" {
-		lines = append(lines, "Answer: "+e.Respond)
-	}
+	lines := details(e, true)
 	m := ntfyMessage{Topic: topic, Title: headline(e), Message: strings.Join(lines, "\n"),
 		Tags: []string{ntfyTags[e.Name], "bh"}, Priority: 3, Click: e.URL}
 	if urgent(e) {

@@ -80,7 +80,9 @@ func TestSlackShape(t *testing.T) {
 				"text": "> " + quoted + "\n> line 2\n> line 3\n> line 4…"}},
 			map[string]any{"type": "section", "text": map[string]any{"type": "mrkdwn", "text": "*Choices:* oauth · password"}},
 			map[string]any{"type": "context", "elements": []any{map[string]any{"type": "mrkdwn",
-				"text": "Answer with `bh respond tm-7 --repo /src/shop \"...\"` or <http://127.0.0.1:7070/r/shop-1a2b3c/t/tm-7|open in bh>"}}},
+				"text": "Answer with `bh respond tm-7 --repo /src/shop \"...\"`"}}},
+			map[string]any{"type": "context", "elements": []any{map[string]any{"type": "mrkdwn",
+				"text": "<http://127.0.0.1:7070/r/shop-1a2b3c/t/tm-7|open in bh>"}}},
 		},
 	}
 	if got.path != "/services/T0/B0/SECRET" || !reflect.DeepEqual(got.body, want) {

@@ -37,17 +37,55 @@ func headline(e Event) string {
 	return h
 }
 
-// details are the lines under the headline: the task's title, then what
-// it says (see said) and the question's choices.
-func details(e Event) []string {
-	var out []string
-	for _, s := range []string{e.Title, firstLines(said(e))} {
-		if s != "" {
-			out = append(out, s)
+// part is one question of an event as people read it: the question (with
+// its answer, for input.received), its choices and the command that
+// answers it.
+type part struct {
+	text, respond string
+	choices       []string
+}
+
+// parts are what e says under its title: every question it carries, or
+// else the one flat question or the summary (see said).
+func parts(e Event) []part {
+	if len(e.Questions) == 0 {
+		if text := firstLines(said(e)); text != "" || e.Respond != "" {
+			return []part{{text: text, respond: e.Respond, choices: e.Choices}}
 		}
+		return nil
 	}
-	if len(e.Choices) > 0 {
-		out = append(out, "Choices: "+strings.Join(e.Choices, " · "))
+	var out []part
+	for _, q := range e.Questions {
+		text := firstLines(q.Text)
+		if e.Name == EventInputReceived {
+			by := e.By
+			if by == "" {
+				by = "someone"
+			}
+			text = strings.TrimSpace(text + "\n" + by + " answered: " + firstLines(q.Answer))
+		}
+		out = append(out, part{text: text, respond: q.Respond, choices: q.Choices})
+	}
+	return out
+}
+
+// details are the lines under the headline: the task's title, then each
+// part with its choices, and with respond the command that answers it.
+func details(e Event, respond bool) []string {
+	var out []string
+	if e.Title != "" {
+		out = append(out, e.Title)
+	}
+	for _, p := range parts(e) {
+		if p.text != "" {
+			out = append(out, p.text)
+		}
+		if len(p.choices) > 0 {
+			out = append(out, "Choices: "+strings.Join(p.choices, " · "))
+		}
+		if respond && p.respond != "" {
+			out = append(out, "Answer: "+p.respond)
+		}
 	}
 	return out
 }

@@ -8,12 +8,14 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // answer takes one question's form. The answer goes through
-// task.Store.Answer, as bh respond's does: the same checks, the same
-// history, with the answerer recorded as web:<user>. A refused answer
-// shows the page again with why, and with what was typed kept in the form.
+// notify.Answer, as bh respond's does: the same checks, the same history
+// and input.received, with the answerer recorded as web:<user>. A refused
+// answer shows the page again with why, and with what was typed kept in
+// the form.
 func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 1<<20)
 	if err := r.ParseForm(); err != nil {
@@ -37,7 +39,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		var a task.Answer
 		if a, err = formAnswer(id, r.PostForm); err == nil {
-			t, err = st.Answer(id, []task.Answer{a}, s.o.By)
+			t, err = notify.Answer(st, id, []task.Answer{a}, s.o.By, s.o.Warnf)
 		}
 	}
 	if err == nil {

@@ -21,8 +21,10 @@ func parsePages() (pages, error) {
 	funcs := template.FuncMap{
 		"key":  task.RepoKey,
 		"base": filepath.Base,
-		"when": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
-		"iso":  func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+		// respond is the command that answers a question from a terminal.
+		"respond": task.RespondCommand,
+		"when":    func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+		"iso":     func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 		"since": func(t *task.Task) time.Time { // when its run began
 			if t.Lease != nil {
 				return t.Lease.StartedAt

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"html"
 	"net/http"
 	"os"
 	"os/exec"
@@ -55,6 +56,17 @@ func TestTaskPage(t *testing.T) {
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the page lacks %q", want)
+		}
+	}
+	// Each question shows the command that answers it from a terminal.
+	tk, err := s.st.Get("tm-ask1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range tk.OpenQuestions() {
+		cmd := task.RespondCommand(tk, q, s.root)
+		if !strings.Contains(cmd, "--question") || !strings.Contains(body, "<code>"+html.EscapeString(cmd)+"</code>") {
+			t.Errorf("the page lacks %q", cmd)
 		}
 	}
 	// ?part=main is the page's live part alone

@@ -26,6 +26,9 @@ type Options struct {
 	Repos func() ([]string, error)
 	Now   func() time.Time
 	TLS   bool // served over TLS: the cookie is Secure
+	// Warnf reports what went wrong beside a request, such as a
+	// notification that could not go out; nil discards.
+	Warnf func(format string, args ...any)
 }
 
 // Server serves the web inbox.
