@@ -94,3 +94,21 @@ func firstErr(errs ...error) error {
 	}
 	return nil
 }
+
+// checkHalfMade finds the worktree registrations a killed git worktree add
+// left half made (see repairHalfMade): while one is there, git fetch and
+// git gc fail in the whole repository, so they are named before the remote
+// is blamed.
+func (d *doctor) checkHalfMade() error {
+	admins, err := halfMade(d.s, d.repo, false)
+	if err != nil {
+		return err
+	}
+	for _, a := range admins {
+		f := Finding{Check: "worktrees", Status: DoctorError, Subject: a,
+			Message: "a worktree registration left half made by a killed git worktree add: git fetch and git gc fail while it is there",
+			Fix:     "remove it (it holds nothing)"}
+		d.guarded(f, func() error { return d.repo.RemoveHalfMade(a) })
+	}
+	return nil
+}

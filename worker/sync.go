@@ -62,6 +62,9 @@ func syncLocked(s *task.Store, remote string, push bool) (SyncResult, error) {
 	if err := r.RegisterMergeDriver(task.MergeDriver); err != nil {
 		return res, err
 	}
+	if _, err := repairHalfMade(s, r, true); err != nil { // an older bh sync's, killed: fetch fails while it is there
+		return res, fmt.Errorf("sync: %w", err)
+	}
 	if res.Committed, err = r.CommitStore(s.Dir, "bh: sync tasks"); err != nil {
 		return res, fmt.Errorf("sync: %w", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -69,6 +70,12 @@ func Run(stop, kill context.Context, s *task.Store, opt Options) error {
 	}
 	defer unlock()
 	s.CleanTemp(2 * time.Second) // what writes killed with a dead worker left
+	if done, err := repairHalfMade(s, w.repo, false); err != nil {
+		w.warnf("%v", err)
+	} else if len(done) > 0 {
+		w.warnf("removed %d half-made worktree registration(s) a killed git worktree add left: %s", len(done),
+			strings.Join(done, ", "))
+	}
 	trimSteps(s)
 	if w.notifier = opt.Notify; w.notifier == nil && len(s.Config.Notify) > 0 {
 		n, err := notify.New(s.Config.Notify, w.warnf)

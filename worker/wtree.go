@@ -125,3 +125,39 @@ func (w *worker) diffStat(r *run) string {
 
 // errNoTarget is a run that cannot know where its work would land.
 var errNoTarget = errors.New("HEAD is detached: name the branch to land on with target: in .bh/config.yaml (or the task), or check out a branch")
+
+// repairHalfMade removes the worktree registrations bh left half made (an
+// older bh sync's scratch worktrees, a task's worktree whose creation was
+// killed), which make git fetch and gc fail in the whole repository; it
+// returns what it removed. The worker does it at start, holding the worker
+// lock; bh sync, before it fetches, removes only sync's own (scratchOnly),
+// since a running worker may be making a task's worktree that moment;
+// bh doctor --fix when asked.
+func repairHalfMade(s *task.Store, r *repo.Repo, scratchOnly bool) ([]string, error) {
+	admins, err := halfMade(s, r, scratchOnly)
+	var done []string
+	for _, a := range admins {
+		if err := r.RemoveHalfMade(a); err != nil {
+			return done, fmt.Errorf("remove the half-made worktree %s: %w", a, err)
+		}
+		done = append(done, a)
+	}
+	return done, err
+}
+
+// halfMade lists them (see repairHalfMade).
+func halfMade(s *task.Store, r *repo.Repo, scratchOnly bool) ([]string, error) {
+	own := WorktreeDir(s, r.CommonDir())
+	if real, err := filepath.EvalSymlinks(own); err == nil {
+		own = real
+	}
+	return r.HalfMade(func(path string) bool {
+		if scratchOnly {
+			return false
+		}
+		if real, err := filepath.EvalSymlinks(filepath.Dir(path)); err == nil {
+			return real == own
+		}
+		return filepath.Dir(path) == own
+	})
+}

@@ -1,0 +1,166 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// killGit stands in for git on PATH: the Nth git call kills bh's whole
+// process group with SIGKILL, before the call (between two steps) or
+// while git runs (in the middle of one), as a crash or an OOM kill would.
+const killGit = `#!/bin/sh
+n=$(cat "$KILL_DIR/count" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$KILL_DIR/count"
+if [ "$n" = "$KILL_AT" ]; then
+  echo "$*" > "$KILL_DIR/killed"
+  if [ "$KILL_HOW" = during ]; then
+    "$REAL_GIT" "$@" & sleep 0.00$(( $(od -An -N1 -tu1 /dev/urandom) % 10 ))
+  fi
+  kill -9 -$KILL_PGID
+fi
+exec "$REAL_GIT" "$@"
+`
+
+// TestSyncKilledAtEveryGitStep kills bh sync at each of its git calls,
+// before the call and in the middle of it. Whatever instant it died at,
+// git fetch and git gc work in the repository afterwards, no worktree is
+// left registered, and the next bh sync finishes the job. An older bh's
+// half-made scratch worktree, which broke fetch, is repaired too.
+func TestSyncKilledAtEveryGitStep(t *testing.T) {
+	root := t.TempDir()
+	bin := binE2E(t, root)
+	realGit, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrap := filepath.Join(root, "wrap")
+	os.MkdirAll(wrap, 0o755)
+	if err := os.WriteFile(filepath.Join(wrap, "git"), []byte(killGit), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("HOME", root)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(root, ".config"))
+	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(root, "gitconfig"))
+	os.WriteFile(filepath.Join(root, "gitconfig"), []byte("[user]\n\tname = t\n\temail = t@t\n"), 0o644)
+
+	// The start: a and the remote each hold a commit the other lacks, so
+	// that sync commits, fetches, replays (the merge driver included),
+	// moves a's tree and pushes.
+	seed := filepath.Join(root, "seed")
+	gitE2E(t, root, "init", "-q", "--bare", "-b", "main", filepath.Join(seed, "remote.git"))
+	a, b := filepath.Join(seed, "a"), filepath.Join(seed, "b")
+	gitE2E(t, seed, "clone", "-q", "remote.git", a)
+	bhE2E(t, a, "init")
+	writeE2E(t, a, "README", "hello\n")
+	gitE2E(t, a, "add", "README")
+	gitE2E(t, a, "commit", "-q", "-m", "base")
+	shared := strings.TrimSpace(bhE2E(t, a, "add", "Shared task"))
+	bhE2E(t, a, "sync")
+	gitE2E(t, seed, "clone", "-q", "remote.git", b)
+	bhE2E(t, b, "update", shared, "--priority", "P0")
+	bhE2E(t, b, "add", "From b")
+	bhE2E(t, b, "sync")
+	bhE2E(t, a, "update", shared, "--title", "Shared task, renamed in a")
+	bhE2E(t, a, "add", "From a")
+	writeE2E(t, a, "notes.txt", "the user's own untracked file\n")
+
+	steps := 0
+	for _, how := range []string{"before", "during"} {
+		for n := 1; ; n++ {
+			dir := filepath.Join(root, fmt.Sprintf("%s-%d", how, n))
+			if out, err := exec.Command("cp", "-a", seed, dir).CombinedOutput(); err != nil {
+				t.Fatalf("cp: %v %s", err, out)
+			}
+			clone := filepath.Join(dir, "a")
+			gitE2E(t, clone, "remote", "set-url", "origin", filepath.Join(dir, "remote.git"))
+			killed := syncKilledAt(t, clone, wrap, realGit, how, n)
+			if !killed {
+				if n == 1 {
+					t.Fatal("bh sync ran no git")
+				}
+				steps = max(steps, n-1)
+				break
+			}
+			checkAfterKill(t, clone)
+		}
+	}
+	t.Logf("bh sync killed at each of its %d git calls, before and during each", steps)
+
+	// An older bh's sync, killed while it made its scratch worktree: fetch fails.
+	dir := filepath.Join(root, "older")
+	exec.Command("cp", "-a", seed, dir).Run()
+	clone := filepath.Join(dir, "a")
+	gitE2E(t, clone, "remote", "set-url", "origin", filepath.Join(dir, "remote.git"))
+	admin := filepath.Join(clone, ".git", "worktrees", "bh-sync-123")
+	os.MkdirAll(admin, 0o755)
+	os.WriteFile(filepath.Join(admin, "HEAD"), []byte(strings.Repeat("0", 40)+"\n"), 0o644)
+	os.WriteFile(filepath.Join(admin, "locked"), []byte("initializing\n"), 0o644)
+	os.WriteFile(filepath.Join(admin, "gitdir"), []byte(filepath.Join(root, "tmp-bh-sync-123", ".git")+"\n"), 0o644)
+	os.WriteFile(filepath.Join(admin, "commondir"), []byte("../..\n"), 0o644)
+	if out, err := exec.Command("git", "-C", clone, "fetch", "-q", "origin").CombinedOutput(); err == nil {
+		t.Fatalf("git fetch worked with the half-made worktree; the test plants it wrong: %s", out)
+	}
+	doctor := exec.Command(filepath.Join(bin, "bh"), "doctor")
+	doctor.Dir = clone
+	out, _ := doctor.CombinedOutput()
+	if !strings.Contains(string(out), "half made") || !strings.Contains(string(out), "bh-sync-123") {
+		t.Errorf("bh doctor does not name the half-made worktree:\n%s", out)
+	}
+	checkAfterKill(t, clone)
+}
+
+// syncKilledAt runs bh sync in clone with git call n killed; it reports
+// whether the kill happened (false: sync made fewer calls and finished).
+func syncKilledAt(t *testing.T, clone, wrap, realGit, how string, n int) bool {
+	t.Helper()
+	state := t.TempDir()
+	c := exec.Command("bh", "sync")
+	c.Dir = clone
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	c.Env = append(os.Environ(), "PATH="+wrap+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"KILL_DIR="+state, "KILL_AT="+strconv.Itoa(n), "KILL_HOW="+how, "REAL_GIT="+realGit)
+	// The group id is bh's pid, known once it starts: the wrapper reads it
+	// from the environment of a shell that starts bh.
+	c.Path, c.Args = "/bin/sh", []string{"sh", "-c", `KILL_PGID=$$ exec bh sync`}
+	out, err := c.CombinedOutput()
+	killed, _ := os.ReadFile(filepath.Join(state, "killed"))
+	if len(killed) == 0 {
+		if err != nil {
+			t.Fatalf("bh sync (%s %d, not killed): %v\n%s", how, n, err, out)
+		}
+		return false
+	}
+	t.Logf("killed %s git call %d: git %s", how, n, strings.TrimSpace(string(killed)))
+	return true
+}
+
+// checkAfterKill: git fetch and gc work, no worktree is registered, the
+// next bh sync finishes, and the user's file and both sides' tasks are there.
+func checkAfterKill(t *testing.T, clone string) {
+	t.Helper()
+	bhE2E(t, clone, "sync")
+	gitE2E(t, clone, "fetch", "-q", "origin")
+	gitE2E(t, clone, "gc", "-q")
+	gitE2E(t, clone, "fsck", "--no-progress")
+	if wts := gitE2E(t, clone, "worktree", "list", "--porcelain"); strings.Count(wts, "worktree ") != 1 {
+		t.Errorf("worktrees left registered:\n%s", wts)
+	}
+	if got := readE2E(t, clone, "notes.txt"); got != "the user's own untracked file\n" {
+		t.Errorf("notes.txt = %q", got)
+	}
+	list := bhE2E(t, clone, "list", "--all")
+	for _, want := range []string{"From a", "From b", "renamed in a"} {
+		if !strings.Contains(list, want) {
+			t.Errorf("after the kill and a sync, bh list lacks %q:\n%s", want, list)
+		}
+	}
+	if st := gitE2E(t, clone, "status", "--porcelain", "--", ".bh"); st != "" {
+		t.Errorf(".bh not committed after sync: %s", st)
+	}
+}
