@@ -75,6 +75,8 @@ func newRootCmd(f *Factory) *cobra.Command {
 			return nil
 		},
 	}
+	root.Version = version()
+	root.SetVersionTemplate("{{.Version}}")
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
