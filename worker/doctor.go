@@ -90,7 +90,8 @@ func Doctor(s *task.Store, fix bool) (Report, error) {
 	}
 	// Worktrees go before parked refs: a worktree's changes count as saved
 	// while its parked ref still holds them.
-	for _, check := range []func() error{d.checkStore, d.connect, d.checkLeases, d.checkClaims,
+	// Git's own locks go before anything that runs git: a stale one fails it.
+	for _, check := range []func() error{d.checkStore, d.checkGitLocks, d.connect, d.checkLeases, d.checkClaims,
 		d.checkWorktrees, d.checkParked, d.checkLocks} {
 		if err := check(); err != nil {
 			return Report{Findings: d.out}, err

@@ -38,10 +38,15 @@ type LockedError struct {
 }
 
 func (e *LockedError) Error() string {
-	if e.Stale {
-		return fmt.Sprintf("%v (a stale lock: %s old, and no git process runs in the repository)", e.Err, roundAge(e.Age))
+	step := "git"
+	if ge := (*gitError)(nil); errors.As(e.Err, &ge) {
+		step = "git " + ge.subcommand()
 	}
-	return fmt.Sprintf("%v (another git process held it for the %s bh waited)", e.Err, roundAge(e.Waited))
+	if e.Stale {
+		return fmt.Sprintf("%s: %s is a stale lock (%s old, and no git process runs in the repository)",
+			step, e.Path, Age(e.Age))
+	}
+	return fmt.Sprintf("%s: %s is held by another git process (bh waited %s)", step, e.Path, Age(e.Waited))
 }
 
 func (e *LockedError) Unwrap() error { return e.Err }
@@ -111,11 +116,17 @@ func (r *Repo) stale(path string, minAge time.Duration) (time.Duration, bool) {
 	return age, age > minAge && !r.gitRunning()
 }
 
-func roundAge(d time.Duration) time.Duration {
-	if d > time.Minute {
-		return d.Round(time.Second)
+// Age says an age as a person would.
+func Age(d time.Duration) string {
+	switch {
+	case d >= 48*time.Hour:
+		return fmt.Sprintf("%d days", d/(24*time.Hour))
+	case d >= time.Hour:
+		return d.Round(time.Minute).String()
+	case d >= time.Minute:
+		return d.Round(time.Second).String()
 	}
-	return d.Round(time.Millisecond)
+	return d.Round(time.Millisecond).String()
 }
 
 // GitLock is a lock file found in the repository.

@@ -1,6 +1,8 @@
 package repo
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -32,8 +34,11 @@ func (r *Repo) gitRunning() bool {
 			continue
 		}
 		cwd, err := os.Readlink(filepath.Join("/proc", p.Name(), "cwd"))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // it exited meanwhile
+		}
 		if err != nil {
-			return true // a git we cannot look into may be ours
+			return true // a git we may not look into may be ours
 		}
 		for _, root := range roots {
 			if cwd == root || strings.HasPrefix(cwd, root+string(filepath.Separator)) {
