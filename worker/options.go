@@ -34,10 +34,9 @@ type Options struct {
 	Notify *notify.Notifier
 	// GitLocks bounds how long one git step waits for a lock another git
 	// process holds (0: repo.DefaultLockBound); past it the run's ending
-	// waits and is retried. OnGitLock, when set, is told of each wait:
-	// tests release the lock there.
-	GitLocks  time.Duration
-	OnGitLock func(repo.LockWait)
+	// waits and is retried. GitHooks observe git steps (for tests).
+	GitLocks time.Duration
+	GitHooks repo.Hooks
 	// Now is the worker's clock: what it records, and when questions
 	// expire. nil: the store's clock. Tests set it to drive timeouts.
 	Now func() time.Time

@@ -117,7 +117,7 @@ func newWorker(s *task.Store, opt Options) (*worker, error) {
 		return nil, err
 	}
 	w.repo = rp
-	rp.LockBound, rp.OnLock = opt.GitLocks, opt.OnGitLock
+	rp.LockBound, rp.Hooks = opt.GitLocks, opt.GitHooks
 	if s.Config.Remote != "" {
 		w.claims = newClaims(rp, s.Config.Remote, opt.LeaseTTL, w.now)
 	}

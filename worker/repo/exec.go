@@ -58,6 +58,9 @@ func gitEnv(extra ...string) []string {
 // git process holds is tried again with backoff (see locks.go); r may be
 // nil (before a Repo exists): the defaults apply.
 func (r *Repo) runGit(dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
+	if r != nil && r.Hooks.Before != nil {
+		r.Hooks.Before(dir, args)
+	}
 	var waited time.Duration
 	for pause := firstLockWait; ; pause = nextLockWait(pause) {
 		out, err := execGit(dir, env, stdin, args...)

@@ -51,7 +51,14 @@ func (e *LockedError) Error() string {
 
 func (e *LockedError) Unwrap() error { return e.Err }
 
-// LockWait is one pause of a git step for a lock, told to Repo.OnLock
+// Hooks observe git steps: tests hold a lock before a step and let it go
+// when the step waits for it.
+type Hooks struct {
+	Before func(dir string, args []string) // before each git command (not its retries)
+	Wait   func(LockWait)                  // before each pause for a lock
+}
+
+// LockWait is one pause of a git step for a lock, told to Hooks.Wait
 // before the pause.
 type LockWait struct {
 	Path   string
@@ -96,8 +103,8 @@ func (r *Repo) waitLock(path string, waited time.Duration, err error, args []str
 	if stale || waited >= bound {
 		return &LockedError{Path: path, Age: age, Waited: waited, Stale: stale, Err: err}
 	}
-	if r != nil && r.OnLock != nil {
-		r.OnLock(LockWait{Path: path, Waited: waited, Args: args})
+	if r != nil && r.Hooks.Wait != nil {
+		r.Hooks.Wait(LockWait{Path: path, Waited: waited, Args: args})
 	}
 	return nil
 }

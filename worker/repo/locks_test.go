@@ -43,7 +43,7 @@ func TestGitStepWaitsForAYoungLock(t *testing.T) {
 			lock := filepath.Join(r.commonDir, filepath.FromSlash(c.lock))
 			holdLock(t, lock, 0)
 			waits := 0
-			r.OnLock = func(w LockWait) {
+			r.Hooks.Wait = func(w LockWait) {
 				if w.Path != lock {
 					t.Errorf("waits on %s, want %s", w.Path, lock)
 				}
@@ -83,7 +83,7 @@ func TestStaleLockFailsAtOnceAndIsListed(t *testing.T) {
 	commitFiles(t, r, map[string]string{"a.txt": "a\n"})
 	lock := filepath.Join(r.gitDir, "index.lock")
 	holdLock(t, lock, time.Hour)
-	r.OnLock = func(LockWait) { t.Error("waited for a stale lock") }
+	r.Hooks.Wait = func(LockWait) { t.Error("waited for a stale lock") }
 	_, err := r.git(nil, "add", "-A")
 	var le *LockedError
 	if !errors.As(err, &le) || !le.Stale || le.Age < time.Hour || !strings.Contains(err.Error(), "stale") {
@@ -110,7 +110,7 @@ func TestStaleLockFailsAtOnceAndIsListed(t *testing.T) {
 func TestMovedRefIsNoContention(t *testing.T) {
 	r := newRepo(t)
 	commitFiles(t, r, map[string]string{"a.txt": "a\n"})
-	r.OnLock = func(LockWait) { t.Error("took a moved ref for a lock") }
+	r.Hooks.Wait = func(LockWait) { t.Error("took a moved ref for a lock") }
 	_, err := r.git(nil, "update-ref", "refs/heads/main", "HEAD", strings.Repeat("1", 40))
 	var le *LockedError
 	if err == nil || errors.As(err, &le) || !strings.Contains(err.Error(), "cannot lock ref") {

@@ -38,10 +38,9 @@ type Repo struct {
 	store     *filesystem.Storage
 
 	// LockBound is how long a git step waits for a lock another git
-	// process holds (0: DefaultLockBound). OnLock, when set, is told of
-	// each wait before it: tests release the lock there.
+	// process holds (0: DefaultLockBound).
 	LockBound time.Duration
-	OnLock    func(LockWait)
+	Hooks     Hooks
 
 	// wtMu serializes git worktree add, list and remove: git reads every
 	// worktree's admin dir, and fails on one another git is making or removing.

@@ -121,7 +121,7 @@ func (r *Repo) worktreeAt(path, branch string) (*Worktree, error) {
 	if err != nil {
 		return nil, err
 	}
-	wt := &Repo{Root: path, gitDir: gitDir, commonDir: r.commonDir, LockBound: r.LockBound, OnLock: r.OnLock}
+	wt := &Repo{Root: path, gitDir: gitDir, commonDir: r.commonDir, LockBound: r.LockBound, Hooks: r.Hooks}
 	wt.storeOnce.Do(func() { wt.store = r.storage() })
 	return &Worktree{Path: path, Branch: branch, repo: r, wt: wt}, nil
 }
