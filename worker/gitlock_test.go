@@ -165,3 +165,57 @@ func TestGitLockAtEveryStepIsWaitedOut(t *testing.T) {
 		t.Fatalf("only %d fault points hit", points)
 	}
 }
+
+// A lock held past the bound: the worker warns, lands the other task, and
+// lands the held one on a tick once the lock is gone.
+func TestGitLockPastTheBoundWaitsAndIsRetried(t *testing.T) {
+	s := newStore(t)
+	held := update(t, s, addTask(t, s, "Held").ID, func(tk *task.Task) { tk.Priority = "P0" })
+	other := addTask(t, s, "Other")
+	lock := filepath.Join(s.Root, ".git/refs/heads", Branch(held.ID)+".lock")
+	hold := func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
+		os.MkdirAll(filepath.Dir(lock), 0o755)
+		os.WriteFile(lock, nil, 0o644) // the user's git takes it, and keeps it
+		return step(map[string]string{"held.txt": "held\n"}, done("held"))(ctx, req)
+	}
+	stop, stopNow := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer stopNow()
+	var mu sync.Mutex
+	var warned []string
+	report := func(e Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case e.Kind == Warning:
+			warned = append(warned, e.Summary)
+		case e.Kind == Finished && e.Task == other.ID:
+			os.Remove(lock) // the user's git is done
+		case e.Kind == Finished && e.Task == held.ID:
+			stopNow()
+		}
+	}
+	f := &fake{steps: []stepFn{hold, step(map[string]string{"other.txt": "other\n"}, done("other"))}}
+	err := Run(stop, context.Background(), s, Options{Runner: f, Report: report, Tick: 20 * time.Millisecond,
+		GitLocks: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatalf("the worker stopped: %v", err)
+	}
+	for _, tk := range []*task.Task{held, other} {
+		if got := getTask(t, s, tk.ID); got.State != task.Closed {
+			t.Fatalf("%s is %s", tk.ID, got.State)
+		}
+	}
+	tree := gitT(t, s.Root, "ls-tree", "-r", "--name-only", "HEAD")
+	if !strings.Contains(tree, "held.txt") || !strings.Contains(tree, "other.txt") {
+		t.Fatalf("landed: %s", tree)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(warned) == 0 || !strings.Contains(warned[0], held.ID+": its ending waits") ||
+		!strings.Contains(warned[0], Branch(held.ID)+".lock") {
+		t.Fatalf("warnings: %q", warned)
+	}
+	if EndingWaits(s, held.ID) != "" {
+		t.Fatal("a journal still says the ending waits")
+	}
+}
