@@ -27,7 +27,7 @@ parked work waits under refs/bh/parked/<id>, and what to do next.
 With --json, print one object: id, title, state, since, agent, sessionId,
 summary, waitingSince, waitingSeconds, questions (each with number, kind and
 respond), lease (with heartbeatAgeSeconds), parked (ref and commit), next,
-and, when set, gate, human, humanTimeout, onTimeout and needsReview.`,
+and, when set, endingWaits, gate, human, humanTimeout, onTimeout and needsReview.`,
 		Args:              argsRange(1, 1, "task id"),
 		ValidArgsFunction: completeIDs(f, 1, nil),
 		RunE: func(_ *cobra.Command, args []string) error {
@@ -55,6 +55,7 @@ type statusView struct {
 	Lease          *statusLease     `json:"lease,omitempty"`
 	Parked         *statusParked    `json:"parked"`
 	Next           []string         `json:"next"`
+	EndingWaits    string           `json:"endingWaits,omitempty"` // why its decided ending waits (a git lock, say)
 	// Human-in-the-loop settings, as the task file has them.
 	Gate         string `json:"gate,omitempty"`
 	Human        *bool  `json:"human,omitempty"`
@@ -123,6 +124,14 @@ func statusRun(opts *StatusOptions) error {
 	if p := worker.PausedNow(s, now); p != nil && t.State == task.Open {
 		v.Next = append(v.Next, fmt.Sprintf("the worker holds new runs back until %s: %s",
 			p.Until.Local().Format("15:04:05"), p.Reason))
+	}
+	if t.State == task.InProgress {
+		if v.EndingWaits = worker.EndingWaits(s, t.ID); v.EndingWaits != "" {
+			v.Next = append(v.Next, "its ending waits ("+v.EndingWaits+"); the worker retries it")
+		}
+	}
+	for _, l := range worker.StaleGitLocks(s) {
+		v.Next = append(v.Next, "a stale git lock stops git in this repository: "+l+" (bh doctor --fix removes it)")
 	}
 	if t.NeedsReview {
 		v.Next = append(v.Next, "it is marked for review: check its work, "+

@@ -68,12 +68,15 @@ func Claim(s *task.Store, id string, lease task.Lease) (*task.Task, error) {
 // ClaimNext claims the first ready task in queue order (priority, then
 // age). A task someone else claimed first is skipped; ErrNothingReady says
 // none was left.
-func ClaimNext(s *task.Store, lease task.Lease) (*task.Task, error) {
+func ClaimNext(s *task.Store, lease task.Lease) (*task.Task, error) { return claimLocal(s, lease, nil) }
+
+// claimLocal is ClaimNext passing over the tasks skip names.
+func claimLocal(s *task.Store, lease task.Lease, skip func(string) bool) (*task.Task, error) {
 	tasks, _, err := s.List() // unreadable files are bh list's to report
 	if err != nil {
 		return nil, err
 	}
-	for _, c := range task.Ready(tasks) {
+	for _, c := range without(task.Ready(tasks), skip) {
 		t, err := Claim(s, c.ID, lease)
 		var nr *NotReadyError
 		if errors.As(err, &nr) {

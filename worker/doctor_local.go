@@ -72,7 +72,9 @@ func (d *doctor) checkLeases() error {
 			return nil
 		}
 		recovered = true
-		return d.recoverDead()
+		var errs []error
+		err := d.recoverDead(func(e runEnd) { errs = append(errs, e.err) })
+		return errors.Join(append(errs, err)...)
 	}
 	found := false
 	for _, t := range d.list {
@@ -166,12 +168,4 @@ func removeUnheld(path string) error {
 	}
 	defer l.Unlock()
 	return os.Remove(path)
-}
-
-// rel is path relative to the repository, for messages.
-func (d *doctor) rel(path string) string {
-	if r, err := filepath.Rel(d.s.Root, path); err == nil && !strings.HasPrefix(r, "..") {
-		return filepath.ToSlash(r)
-	}
-	return path
 }

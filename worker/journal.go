@@ -24,7 +24,8 @@ type journal struct {
 	Base     string     `json:"base"`
 	PGID     int        `json:"pgid,omitempty"`
 	Ending   *ending    `json:"ending,omitempty"`
-	Final    string     `json:"final,omitempty"` // the commit being landed
+	Final    string     `json:"final,omitempty"`   // the commit being landed
+	Waiting  string     `json:"waiting,omitempty"` // why the ending could not be carried out yet
 }
 
 // .bh/runs/<id>/ holds a task's journal and one log per run.

@@ -55,7 +55,10 @@ func (w *worker) land(r *run, e ending) error {
 	}
 	e.Paths = paths
 	msg := commitMessage(r.t.ID, r.t.Title, firstOf(e.Summary, e.Result.Summary, r.t.Summary))
-	if _, err := r.wt.Commit(r.j.Base, msg); err != nil && !errors.Is(err, repo.ErrNothingToCommit) {
+	var locked *repo.LockedError
+	if _, err := r.wt.Commit(r.j.Base, msg); errors.As(err, &locked) {
+		return fmt.Errorf("%s: commit: %w", r.t.ID, err) // contention, not a refusal: the ending waits
+	} else if err != nil && !errors.Is(err, repo.ErrNothingToCommit) {
 		// A commit hook said no: the task fails with its work kept, as any error of the run's.
 		return w.end(r, agentErrorEnding(r, fmt.Errorf("commit failed: %w", err), ""))
 	}

@@ -13,8 +13,10 @@ import (
 // dead lease gets its journaled ending carried out (or, if its agent was
 // still running, its work parked and the task reopened, to resume the same
 // session), and a run whose task was already recorded gets its leftovers
-// cleaned up. It runs at start and on the idle tick.
-func (w *worker) recoverDead() error {
+// cleaned up. It runs at start and on the idle tick. What one task's
+// recovery meets (a git lock, say) goes to failed; only trouble with the
+// whole store is returned.
+func (w *worker) recoverDead(failed func(runEnd)) error {
 	tasks, _, err := w.s.List()
 	if err != nil {
 		return err
@@ -28,9 +30,7 @@ func (w *worker) recoverDead() error {
 			}
 		}
 		if t.State == task.InProgress && t.Lease != nil && !w.isActive(t.ID) && w.dead(*t.Lease) && !w.foreignAlive(t) {
-			if err := w.recoverTask(t.ID, *t.Lease); err != nil {
-				return err
-			}
+			failed(runEnd{t.ID, w.recoverTask(t.ID, *t.Lease)})
 		}
 	}
 	ids, err := journaled(w.s)
@@ -73,6 +73,12 @@ func (w *worker) recoverTask(id string, lease task.Lease) error {
 	defer w.setActive(id, false)
 	note := fmt.Sprintf("recovered: worker pid %d on %s died (last heartbeat %s)", lease.PID, lease.Host,
 		lease.Heartbeat.Format(time.RFC3339))
+	if w.ours(&lease) {
+		note = "retrying the ending that waited"
+		if j != nil && j.Waiting != "" {
+			note += ": " + j.Waiting
+		}
+	}
 	w.report(Event{Kind: Recovered, Task: id, Title: t.Title, Summary: note})
 	r := &run{t: t, started: time.Now(), session: t.SessionID}
 	if j == nil { // the run never got as far as its worktree: nothing to keep

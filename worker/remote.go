@@ -25,20 +25,20 @@ func ClaimNextRemote(s *task.Store, lease task.Lease) (*task.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return claimNext(s, newClaims(r, remote, handTTL, func() time.Time { return now(s) }), lease)
+	return claimNext(s, newClaims(r, remote, handTTL, func() time.Time { return now(s) }), lease, nil)
 }
 
 // claimNext claims the first ready task that no machine holds: first on
 // the remote (the race is decided there), then in the local file.
-func claimNext(s *task.Store, c *claims, lease task.Lease) (*task.Task, error) {
+func claimNext(s *task.Store, c *claims, lease task.Lease, skip func(string) bool) (*task.Task, error) {
 	if c == nil {
-		return ClaimNext(s, lease)
+		return claimLocal(s, lease, skip)
 	}
 	tasks, _, err := s.List()
 	if err != nil {
 		return nil, err
 	}
-	ready := task.Ready(tasks)
+	ready := without(task.Ready(tasks), skip)
 	if len(ready) == 0 {
 		return nil, ErrNothingReady // no round trip to the remote for nothing
 	}

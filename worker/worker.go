@@ -37,8 +37,9 @@ type worker struct {
 	kick     chan struct{} // asks the syncer for a sync; nil without autoSync:
 	reportMu sync.Mutex
 	landMu   sync.Mutex // landings go one at a time
-	mu       sync.Mutex // guards active, next and the outage state below
+	mu       sync.Mutex // guards active, cooled, next and the outage state below
 	active   map[string]bool
+	cooled   map[string]bool // tasks a run failed on: not claimed again before the tick
 	// After an agent-wide outage: no new claims until pausedUntil, or
 	// none at all once fatal is set (the worker stops with it).
 	backoff     time.Duration
@@ -85,7 +86,7 @@ func Run(stop, kill context.Context, s *task.Store, opt Options) error {
 		w.notifier = n
 		defer w.closeNotifier()
 	}
-	if err := w.recoverDead(); err != nil {
+	if err := w.recoverDead(w.runFailed); err != nil {
 		return err
 	}
 	if err := w.timeouts(true); err != nil {
@@ -123,6 +124,7 @@ func newWorker(s *task.Store, opt Options) (*worker, error) {
 		return nil, err
 	}
 	w.repo = rp
+	rp.LockBound, rp.Hooks = opt.GitLocks, opt.GitHooks
 	if s.Config.Remote != "" {
 		w.claims = newClaims(rp, s.Config.Remote, opt.LeaseTTL, w.now)
 	}
@@ -137,7 +139,7 @@ func (w *worker) loop(stop, kill context.Context) error {
 	// expiry wakes the idle worker when the next question times out.
 	expiry := time.NewTimer(time.Hour)
 	defer expiry.Stop()
-	done := make(chan error, w.opt.Jobs)
+	done := make(chan runEnd, w.opt.Jobs)
 	running, idle := 0, false
 	var failed error
 	for {
@@ -176,13 +178,14 @@ func (w *worker) loop(stop, kill context.Context) error {
 		case <-resume:
 		case <-stop.Done():
 		case <-kill.Done():
-		case err := <-done:
+		case end := <-done:
 			running--
-			failed = err
+			w.runFailed(end)
 		case <-w.wt.wake:
 		case <-expiry.C: // the loop's timeouts check finds it due
 		case <-tick.C:
-			if err := w.recoverDead(); err != nil {
+			w.thaw()
+			if err := w.recoverDead(w.runFailed); err != nil {
 				failed = err
 			} else if err := w.timeouts(true); err != nil {
 				failed = err
@@ -190,19 +193,19 @@ func (w *worker) loop(stop, kill context.Context) error {
 		}
 	}
 	for ; running > 0; running-- {
-		failed = errors.Join(failed, <-done)
+		w.runFailed(<-done)
 	}
 	return failed
 }
 
 // fill starts runs for ready tasks until every slot is busy.
-func (w *worker) fill(kill context.Context, running *int, done chan<- error) (bool, error) {
+func (w *worker) fill(kill context.Context, running *int, done chan<- runEnd) (bool, error) {
 	claimed := false
 	for *running < w.opt.Jobs {
 		if wait, fatal := w.paused(); wait > 0 || fatal != nil {
 			return claimed, nil
 		}
-		t, err := claimNext(w.s, w.claims, workerLease(w.opt.Name, w.now()))
+		t, err := claimNext(w.s, w.claims, workerLease(w.opt.Name, w.now()), w.cooling)
 		if errors.Is(err, ErrNothingReady) {
 			return claimed, nil
 		}
@@ -219,7 +222,7 @@ func (w *worker) fill(kill context.Context, running *int, done chan<- error) (bo
 		w.setActive(t.ID, true)
 		go func() {
 			defer w.setActive(t.ID, false)
-			done <- w.work(kill, t)
+			done <- runEnd{t.ID, w.work(kill, t)}
 		}()
 	}
 	return claimed, nil

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"time"
 )
 
 // gitError is a git command that failed; Stderr carries git's own words.
@@ -53,7 +54,29 @@ func gitEnv(extra ...string) []string {
 	return append(env, extra...)
 }
 
-func runGit(dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
+// runGit runs every git command bh runs. A step that meets a lock another
+// git process holds is tried again with backoff (see locks.go); r may be
+// nil (before a Repo exists): the defaults apply.
+func (r *Repo) runGit(dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
+	if r != nil && r.Hooks.Before != nil {
+		r.Hooks.Before(dir, args)
+	}
+	var waited time.Duration
+	for pause := firstLockWait; ; pause = nextLockWait(pause) {
+		out, err := execGit(dir, env, stdin, args...)
+		path := lockedPath(err, dir)
+		if path == "" {
+			return out, err
+		}
+		if err := r.waitLock(path, waited, err, args); err != nil {
+			return out, err
+		}
+		time.Sleep(pause)
+		waited += pause
+	}
+}
+
+func execGit(dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
 	cmd.Env = env
@@ -76,13 +99,13 @@ func runGit(dir string, env []string, stdin []byte, args ...string) ([]byte, err
 // git runs a command that may write the index, the working tree or refs.
 // The user's locale stays: their commit hooks run under it.
 func (r *Repo) git(stdin []byte, args ...string) ([]byte, error) {
-	return runGit(r.Root, gitEnv(), stdin, args...)
+	return r.runGit(r.Root, gitEnv(), stdin, args...)
 }
 
 // read runs a read-only command without taking optional locks, so bh never
 // competes with the user's editor or shell prompt for index.lock.
 func (r *Repo) read(stdin []byte, args ...string) ([]byte, error) {
-	return runGit(r.Root, gitEnv("LC_ALL=C"), stdin, append([]string{"--no-optional-locks"}, args...)...)
+	return r.runGit(r.Root, gitEnv("LC_ALL=C"), stdin, append([]string{"--no-optional-locks"}, args...)...)
 }
 
 // splitNul splits -z output, dropping the empty tail.

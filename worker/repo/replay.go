@@ -78,7 +78,7 @@ func (r *Repo) pick(cur, c, onto string) (string, error) {
 	}
 	env := gitEnv("GIT_AUTHOR_NAME="+parts[0], "GIT_AUTHOR_EMAIL="+parts[1], "GIT_AUTHOR_DATE="+parts[2])
 	msg := strings.TrimSuffix(parts[3], "\n")
-	made, err := runGit(r.Root, env, []byte(msg), "commit-tree", tree, "-p", cur, "-F", "-")
+	made, err := r.runGit(r.Root, env, []byte(msg), "commit-tree", tree, "-p", cur, "-F", "-")
 	if err != nil {
 		return "", fmt.Errorf("sync: replay %s: %w", short(c), err)
 	}

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -37,6 +38,11 @@ type Repo struct {
 	storeOnce sync.Once
 	store     *filesystem.Storage
 
+	// LockBound is how long a git step waits for a lock another git
+	// process holds (0: DefaultLockBound).
+	LockBound time.Duration
+	Hooks     Hooks
+
 	// wtMu serializes git worktree add, list and remove: git reads every
 	// worktree's admin dir, and fails on one another git is making or removing.
 	wtMu sync.Mutex
@@ -48,7 +54,7 @@ func Open(dir string) (*Repo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open repository: %w", err)
 	}
-	out, err := runGit(abs, gitEnv("LC_ALL=C"), nil, "rev-parse", "--show-toplevel", "--absolute-git-dir",
+	out, err := (*Repo)(nil).runGit(abs, gitEnv("LC_ALL=C"), nil, "rev-parse", "--show-toplevel", "--absolute-git-dir",
 		"--git-common-dir", "--show-object-format")
 	if err != nil {
 		var ge *gitError

@@ -1,6 +1,7 @@
 package repo
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -86,12 +87,15 @@ func (r *Repo) Integrate(branch, theirs string) error {
 	if dir == "" {
 		return r.moveBranch(branch, rebased, tip)
 	}
-	if head, _ := runGit(dir, gitEnv("LC_ALL=C"), nil, "rev-parse", "HEAD"); strings.TrimSpace(string(head)) != tip {
+	if head, _ := r.runGit(dir, gitEnv("LC_ALL=C"), nil, "rev-parse", "HEAD"); strings.TrimSpace(string(head)) != tip {
 		return ErrTargetMoved // the user committed meanwhile: the next sync rebases again
 	}
 	// What git checkout does: a two-tree merge that carries the user's
 	// staged and unstaged changes along and refuses to overwrite any.
-	if _, err := runGit(dir, gitEnv("LC_ALL=C"), nil, "read-tree", "-m", "-u", tip, rebased); err != nil {
+	if _, err := r.runGit(dir, gitEnv("LC_ALL=C"), nil, "read-tree", "-m", "-u", tip, rebased); err != nil {
+		if le := (*LockedError)(nil); errors.As(err, &le) {
+			return err
+		}
 		return &LandRefused{Target: branch, Dir: dir, Reason: "your uncommitted changes touch files the pull changes: commit or stash them, then bh sync again"}
 	}
 	if _, err := r.git(nil, "update-ref", "-m", "bh: sync", "refs/heads/"+branch, rebased, tip); err != nil {

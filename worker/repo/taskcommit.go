@@ -85,7 +85,7 @@ func (r *Repo) HasIdentity() bool {
 
 // Conflicts lists the unmerged paths of the worktree at dir.
 func Conflicts(dir string) ([]string, error) {
-	out, err := runGit(dir, gitEnv("LC_ALL=C"), nil, "diff", "--name-only", "--diff-filter=U", "-z")
+	out, err := (*Repo)(nil).runGit(dir, gitEnv("LC_ALL=C"), nil, "diff", "--name-only", "--diff-filter=U", "-z")
 	if err != nil {
 		return nil, fmt.Errorf("conflicts: %w", err)
 	}

@@ -92,7 +92,7 @@ func (r *Repo) addWorktree(path, branch, base string) error {
 		}
 		args = []string{"worktree", "add", "-q", "--no-track", "-b", branch, path, base}
 	}
-	if _, err := runGit(r.Root, gitEnv("LC_ALL=C"), nil, args...); err != nil {
+	if _, err := r.runGit(r.Root, gitEnv("LC_ALL=C"), nil, args...); err != nil {
 		return err
 	}
 	return nil
@@ -121,7 +121,7 @@ func (r *Repo) worktreeAt(path, branch string) (*Worktree, error) {
 	if err != nil {
 		return nil, err
 	}
-	wt := &Repo{Root: path, gitDir: gitDir, commonDir: r.commonDir}
+	wt := &Repo{Root: path, gitDir: gitDir, commonDir: r.commonDir, LockBound: r.LockBound, Hooks: r.Hooks}
 	wt.storeOnce.Do(func() { wt.store = r.storage() })
 	return &Worktree{Path: path, Branch: branch, repo: r, wt: wt}, nil
 }

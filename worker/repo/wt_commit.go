@@ -74,7 +74,7 @@ func (w *Worktree) stageSquash(tip, base string, d wtDirt, bhMoved bool) error {
 	}
 	if d.work {
 		env := gitEnv("GIT_LITERAL_PATHSPECS=0")
-		if _, err := runGit(w.Path, env, nil, "add", "-A", "--", ".", ":(exclude).bh"); err != nil {
+		if _, err := w.repo.runGit(w.Path, env, nil, "add", "-A", "--", ".", ":(exclude).bh"); err != nil {
 			return err
 		}
 	}

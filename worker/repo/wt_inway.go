@@ -21,7 +21,7 @@ func (r *Repo) InTheWay(target, commit, taskPath string) error {
 	if err != nil || dir == "" {
 		return err
 	}
-	gitDir, err := runGit(dir, gitEnv("LC_ALL=C"), nil, "rev-parse", "--absolute-git-dir")
+	gitDir, err := r.runGit(dir, gitEnv("LC_ALL=C"), nil, "rev-parse", "--absolute-git-dir")
 	if err != nil {
 		return err
 	}
@@ -43,7 +43,7 @@ func (r *Repo) InTheWay(target, commit, taskPath string) error {
 	for _, p := range splitNul(out) {
 		theirs[p] = p != taskPath
 	}
-	if out, err = runGit(dir, gitEnv("LC_ALL=C"), nil, "--no-optional-locks", "status", "--porcelain", "-z",
+	if out, err = r.runGit(dir, gitEnv("LC_ALL=C"), nil, "--no-optional-locks", "status", "--porcelain", "-z",
 		"--untracked-files=all", "--no-renames"); err != nil {
 		return err
 	}

@@ -89,7 +89,7 @@ func (r *Repo) mergeIn(dir, target, tip, commit, taskPath string) error {
 	if err != nil {
 		return err
 	}
-	_, err = runGit(dir, gitEnv("LC_ALL=C"), nil, "-c", "maintenance.auto=false", "merge", "--ff-only", "-q", commit)
+	_, err = r.runGit(dir, gitEnv("LC_ALL=C"), nil, "-c", "maintenance.auto=false", "merge", "--ff-only", "-q", commit)
 	if err == nil {
 		return nil
 	}
@@ -100,7 +100,8 @@ func (r *Repo) mergeIn(dir, target, tip, commit, taskPath string) error {
 		return ErrTargetMoved
 	}
 	var ge *gitError
-	if !errors.As(err, &ge) || strings.Contains(ge.Stderr, "index.lock") {
+	var le *LockedError
+	if errors.As(err, &le) || !errors.As(err, &ge) {
 		return err // not a refusal: try again later
 	}
 	return refusal(ge.Stderr, target, dir, taskPath)

@@ -45,7 +45,7 @@ func (w *Worktree) Unsaved(snapshot string) (bool, error) {
 			return false, err
 		}
 	}
-	out, err := runGit(w.Path, gitEnv("LC_ALL=C"), nil, "rev-parse", "-q", "--verify", "HEAD")
+	out, err := w.repo.runGit(w.Path, gitEnv("LC_ALL=C"), nil, "rev-parse", "-q", "--verify", "HEAD")
 	if err != nil {
 		return false, fmt.Errorf("status of %s: %w", w.Branch, err)
 	}

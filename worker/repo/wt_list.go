@@ -78,7 +78,8 @@ func (r *Repo) adminDir(path string) (string, error) {
 }
 
 // staleLock is how old an index.lock in bh's own worktree must be to count
-// as a killed process's: git holds it for milliseconds.
+// as a killed process's (with no git running, see Repo.stale): no agent
+// runs in it while it is repaired, and git holds it for milliseconds.
 const staleLock = 10 * time.Second
 
 // repairWorktree reports whether the registered worktree e can be reused
@@ -103,7 +104,7 @@ func (r *Repo) repairWorktree(e *wtEntry) (bool, error) {
 		return false, r.pruneWorktree(admin)
 	}
 	// A killed agent's git may have left its lock; none runs now.
-	if fi, err := os.Stat(filepath.Join(admin, "index.lock")); err == nil && time.Since(fi.ModTime()) > staleLock {
+	if _, stale := r.stale(filepath.Join(admin, "index.lock"), staleLock); stale {
 		_ = os.Remove(filepath.Join(admin, "index.lock"))
 	}
 	return true, nil

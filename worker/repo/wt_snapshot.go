@@ -63,10 +63,10 @@ func (w *Worktree) stateTree(base string) (plumbing.Hash, error) {
 		return plumbing.ZeroHash, err
 	}
 	defer done()
-	if _, err := runGit(w.Path, env, nil, "add", "-A", "--", ".", ":(exclude).bh"); err != nil {
+	if _, err := w.repo.runGit(w.Path, env, nil, "add", "-A", "--", ".", ":(exclude).bh"); err != nil {
 		return plumbing.ZeroHash, err
 	}
-	out, err := runGit(w.Path, env, nil, "write-tree")
+	out, err := w.repo.runGit(w.Path, env, nil, "write-tree")
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
@@ -93,7 +93,7 @@ func (w *Worktree) tempIndex() (env []string, done func(), err error) {
 	}
 	if errors.Is(err, fs.ErrNotExist) { // no index at all: start from HEAD
 		_ = os.Remove(tmp)
-		_, err = runGit(w.Path, env, nil, "read-tree", "HEAD")
+		_, err = w.repo.runGit(w.Path, env, nil, "read-tree", "HEAD")
 	}
 	if err != nil {
 		done()
@@ -112,7 +112,7 @@ func (w *Worktree) Restore(snapshot string) error {
 		defer done()
 		// From the index's entries (stat data valid) to snapshot's: git
 		// writes what differs and deletes what snapshot lacks.
-		_, err = runGit(w.Path, env, nil, "read-tree", "--reset", "-u", snapshot)
+		_, err = w.repo.runGit(w.Path, env, nil, "read-tree", "--reset", "-u", snapshot)
 	}
 	if err != nil {
 		return fmt.Errorf("restore %s into %s: %w", short(snapshot), w.Branch, err)

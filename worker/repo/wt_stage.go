@@ -27,7 +27,7 @@ func (r *Repo) stageTaskFile(dir, commit, taskPath string) (undo func() error, e
 	if !ok {
 		return undo, nil
 	}
-	saved, err := indexEntries(dir, taskPath)
+	saved, err := r.indexEntries(dir, taskPath)
 	if err != nil {
 		return nil, err
 	}
@@ -35,17 +35,17 @@ func (r *Repo) stageTaskFile(dir, commit, taskPath string) (undo func() error, e
 	if len(saved) == 1 && saved[0] == want {
 		return undo, nil
 	}
-	if err := setIndexEntries(dir, taskPath, []string{want}); err != nil {
+	if err := r.setIndexEntries(dir, taskPath, []string{want}); err != nil {
 		return nil, fmt.Errorf("stage %s: %w", taskPath, err)
 	}
-	return func() error { return setIndexEntries(dir, taskPath, saved) }, nil
+	return func() error { return r.setIndexEntries(dir, taskPath, saved) }, nil
 }
 
 // indexEntries are p's index entries in the tree at dir, as
 // `git ls-files -s` prints them ("<mode> <hash> <stage>\t<path>"): none,
 // one, or up to three for a conflict.
-func indexEntries(dir, p string) ([]string, error) {
-	out, err := runGit(dir, gitEnv("LC_ALL=C"), nil, "--no-optional-locks", "ls-files", "-s", "-z", "--", p)
+func (r *Repo) indexEntries(dir, p string) ([]string, error) {
+	out, err := r.runGit(dir, gitEnv("LC_ALL=C"), nil, "--no-optional-locks", "ls-files", "-s", "-z", "--", p)
 	if err != nil {
 		return nil, err
 	}
@@ -60,12 +60,12 @@ func indexEntries(dir, p string) ([]string, error) {
 
 // setIndexEntries replaces p's index entries with entries: the mode-0 line
 // drops every stage first, as update-index wants for higher stages.
-func setIndexEntries(dir, p string, entries []string) error {
+func (r *Repo) setIndexEntries(dir, p string, entries []string) error {
 	var in bytes.Buffer
 	fmt.Fprintf(&in, "0 %s\t%s\x00", strings.Repeat("0", 40), p)
 	for _, e := range entries {
 		in.WriteString(e + "\x00")
 	}
-	_, err := runGit(dir, gitEnv(), in.Bytes(), "update-index", "-z", "--index-info")
+	_, err := r.runGit(dir, gitEnv(), in.Bytes(), "update-index", "-z", "--index-info")
 	return err
 }

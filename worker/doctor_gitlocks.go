@@ -1,0 +1,36 @@
+package worker
+
+import (
+	"fmt"
+
+	"github.com/bh-tracker/bh/worker/repo"
+)
+
+// checkGitLocks names git's own lock files older than repo.StaleAge. A
+// stale one (no git process runs in the repository) fails every git step
+// that needs it, the worker's landings among them, and --fix removes it;
+// one a live git process may hold is left to a human.
+func (d *doctor) checkGitLocks() error {
+	locks, err := d.repo.StaleLocks()
+	if err != nil {
+		return err
+	}
+	for _, l := range locks {
+		age := repo.Age(l.Age)
+		f := Finding{Check: "locks", Status: DoctorWarn, Subject: d.rel(l.Path)}
+		if !l.Stale {
+			f.Message = fmt.Sprintf("git lock %s old, and a git process runs in the repository: it may hold it", age)
+			f.Fix = "if no git command of yours still runs, remove it by hand"
+			d.found(f, nil)
+			continue
+		}
+		f.Status = DoctorError
+		f.Message = fmt.Sprintf("stale git lock: %s old, and no git process runs in the repository; git steps that need it fail", age)
+		f.Fix = "remove it"
+		d.found(f, func() error { return d.repo.RemoveStaleLock(l.Path) })
+	}
+	if len(locks) == 0 {
+		d.ok("locks", fmt.Sprintf("no git lock older than %s", repo.StaleAge))
+	}
+	return nil
+}

@@ -1,0 +1,124 @@
+package worker
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/repo"
+)
+
+// runEnd is what a run's goroutine hands back to the loop.
+type runEnd struct {
+	id  string
+	err error
+}
+
+// runFailed takes trouble one run met (git, a lock, the file system for
+// that task) without stopping the worker: the other runs go on. A run
+// whose ending was decided keeps it journaled, in progress under this
+// worker, and recovery carries it out on the next tick (recoverDead
+// takes a lease of this process that no run holds for a dead run's); a
+// run that never started is back to open, not claimed again before the
+// tick. Either way the warning names the task and the cause.
+func (w *worker) runFailed(end runEnd) {
+	if end.err == nil {
+		return
+	}
+	w.mu.Lock()
+	if w.cooled == nil {
+		w.cooled = map[string]bool{}
+	}
+	w.cooled[end.id] = true
+	w.mu.Unlock()
+	cause := strings.TrimPrefix(end.err.Error(), end.id+": ")
+	when := "on the worker's next tick"
+	if w.opt.Once {
+		when = "when the worker next starts"
+	}
+	msg := fmt.Sprintf("%s: not started (%s); it is claimed again %s", end.id, cause, when)
+	if t, err := w.s.Get(end.id); err == nil && w.owns(t) {
+		msg = fmt.Sprintf("%s: its ending waits (%s); it is retried %s", end.id, cause, when)
+		if j, err := loadJournal(w.s, end.id); err == nil && j != nil && j.Ending != nil {
+			j.Waiting = cause
+			if err := saveJournal(w.s, j); err != nil {
+				msg += fmt.Sprintf(" (and journaling it: %v)", err)
+			}
+		}
+	}
+	var le *repo.LockedError
+	if errors.As(end.err, &le) && le.Stale {
+		msg += fmt.Sprintf("; %s is stale: bh doctor --fix removes it", w.rel(le.Path))
+	}
+	w.report(Event{Kind: Warning, Task: end.id, Summary: msg})
+}
+
+// thaw lets the tasks runs failed on be claimed again (on the tick; a
+// worker run with Once tries each at most once).
+func (w *worker) thaw() {
+	if w.opt.Once {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	clear(w.cooled)
+}
+
+// cooling reports whether a run failed on task id since the last tick.
+func (w *worker) cooling(id string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.cooled[id]
+}
+
+// without is ready minus the tasks skip names.
+func without(ready []*task.Task, skip func(string) bool) []*task.Task {
+	if skip == nil {
+		return ready
+	}
+	var out []*task.Task
+	for _, t := range ready {
+		if !skip(t.ID) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// EndingWaits is why task id's decided ending could not be carried out
+// yet (a git lock, say), "" when none waits.
+func EndingWaits(s *task.Store, id string) string {
+	j, err := loadJournal(s, id)
+	if err != nil || j == nil || j.Ending == nil {
+		return ""
+	}
+	return j.Waiting
+}
+
+// rel is path relative to the repository, for messages.
+func (w *worker) rel(path string) string {
+	if r, err := filepath.Rel(w.s.Root, path); err == nil && !strings.HasPrefix(r, "..") {
+		return filepath.ToSlash(r)
+	}
+	return path
+}
+
+// StaleGitLocks names (repository-relative) the stale git locks in s's
+// repository: old, with no git process running there.
+func StaleGitLocks(s *task.Store) []string {
+	r, err := repo.Open(s.Root)
+	if err != nil {
+		return nil
+	}
+	locks, _ := r.StaleLocks()
+	w := &worker{s: s}
+	var out []string
+	for _, l := range locks {
+		if l.Stale {
+			out = append(out, w.rel(l.Path))
+		}
+	}
+	return out
+}
