@@ -79,13 +79,14 @@ func fromFlags(o *RespondOptions, s *task.Store, t *task.Task, qs []task.Questio
 		return nil, err
 	}
 	rep.draft = d
+	// an editor left empty sends nothing, as its template says; so do empty words
+	if text == "" && (d.path != "" || len(rep.answers) == 0) {
+		d.remove()
+		return nil, errEmpty
+	}
 	if len(rep.answers) > 0 {
 		rep.answers[0].Comment = text
 		return rep, nil
-	}
-	if text == "" {
-		d.remove()
-		return nil, errEmpty
 	}
 	for _, q := range words {
 		rep.answers = append(rep.answers, task.Answer{QuestionID: q.ID, Values: []string{text}})
