@@ -132,6 +132,9 @@ func dryRun(t *task.Task, ans []task.Answer) error {
 	}
 	c := *t
 	c.Questions, c.History = slices.Clone(t.Questions), slices.Clone(t.History)
+	// t may be a late answer's copy (Answerable), whose questions wait
+	// again already: the decisions are checked as if it were waiting.
+	c.State = task.AwaitingInput
 	if err := c.Answer(ans, c.UpdatedAt, "human"); err != nil {
 		return withHint(&usageError{err}, pendingHint(t))
 	}
