@@ -13,7 +13,7 @@ import (
 func TestAnswerMatrixAll(t *testing.T) {
 	all := func(m *matrix, _ string) given {
 		m.editor(tricky + "\n") // both questions in words, in turn
-		return m.respond("", "2\n"+oneLine+"\n"+"1\n4\n0\n"+oneLine+"\n"+"1\n2\n",
+		return m.respond("", "2\n"+oneLine+"\n"+"1\n4\n0\n"+oneLine+"\n"+"1\n\n2\n\n",
 			[]string{"BH_FORCE_TTY=1", "ACCESSIBLE=1"}, "--all")
 	}
 	rows := []matrixRow{
@@ -26,23 +26,33 @@ func TestAnswerMatrixAll(t *testing.T) {
 }
 
 // The board, in tmux as a person would use it: a choice answered with
-// Other and words typed on the keyboard.
+// Other and words typed on the keyboard; a choice with a comment typed in
+// the field that follows it.
 func TestAnswerMatrixBoard(t *testing.T) {
-	board := func(m *matrix, id string) given {
-		term := newTmuxPane(m.t, m.dir, "NO_COLOR=1 EDITOR="+filepath.Join(m.root, "editor.sh")+" bh board; echo EXITED $?; sleep 30")
-		term.waitFor("Which database?")
-		term.keys("Enter")
-		term.waitFor("Other…")
-		term.keys("Down", "Down", "Enter")
-		term.waitFor("Your answer")
-		term.run("send-keys", "-t", "bh", "-l", oneLine)
-		term.keys("Enter")
-		term.waitFor("answered " + id + ": it is open again")
-		term.keys("q")
-		term.waitFor("EXITED 0")
-		return given{}
+	board := func(field, words string) func(*matrix, string) given {
+		return func(m *matrix, id string) given {
+			term := newTmuxPane(m.t, m.dir, "NO_COLOR=1 EDITOR="+filepath.Join(m.root, "editor.sh")+" bh board; echo EXITED $?; sleep 30")
+			term.waitFor("Which database?")
+			term.keys("Enter")
+			term.waitFor("Other…")
+			if field == "Your answer" {
+				term.keys("Down")
+			}
+			term.keys("Down", "Enter")
+			term.waitFor(field)
+			term.run("send-keys", "-t", "bh", "-l", words)
+			term.keys("Enter")
+			term.waitFor("answered " + id + ": it is open again")
+			term.keys("q")
+			term.waitFor("EXITED 0")
+			return given{}
+		}
 	}
-	rows := []matrixRow{{name: "board/other", asks: asksChoice, give: board, want: []task.Question{said([]string{"other"}, oneLine)}}}
+	rows := []matrixRow{
+		{name: "board/other", asks: asksChoice, give: board("Your answer", oneLine), want: []task.Question{said([]string{"other"}, oneLine)}},
+		{name: "board/choice+comment", asks: asksChoice, give: board("Comment for the agent", oneLine),
+			want: []task.Question{said([]string{"SQLite"}, oneLine)}},
+	}
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatal("tmux is needed (apt-get install tmux): ", err)
 	}

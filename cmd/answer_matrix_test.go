@@ -20,9 +20,19 @@ import (
 // with a message that says why, and the task keeps waiting.
 //
 // A row is the questions the agent asks and a give function: the channel.
-// Channels tested elsewhere (the web inbox, bh continue, codex, synced
-// clones, late answers, notifications' commands) add rows with a give of
-// their own.
+// The whole matrix, by file:
+//   - answer_matrix_test.go: the answer argument, flags, stdin, --edit,
+//     --template and the picker (TestAnswerMatrixCLI);
+//   - answer_matrix_term_test.go: bh respond --all and the board in tmux;
+//   - answer_matrix_claude_test.go: the real claude, needs_input and MCP ask_human;
+//   - answer_matrix_suggest_test.go: the commands notifications and
+//     bh inbox --json suggest, pasted and run;
+//   - answer_matrix_late_test.go: late answers under onTimeout fail, defer
+//     and default;
+//   - answer_matrix_sync_test.go: answers given in another clone and synced;
+//   - serve_answers_test.go: the web inbox in headless Chromium;
+//   - continue_tmux_test.go: bh continue, the real claude in tmux;
+//   - ../worker/e2e_codex_mcp_test.go: the real codex's ask_human.
 
 // tricky is an answer that a channel could trim, reflow or expand: leading
 // indentation, tabs, blank lines, quotes, shell syntax, unicode.
@@ -68,6 +78,7 @@ type matrixRow struct {
 	// the agent completes); told is what the resumed agent must read besides.
 	gate bool
 	told string
+	add  []string // bh add's flags besides the title
 }
 
 // given is how bh respond (or another channel) ended: its exit code and
@@ -85,14 +96,20 @@ type matrix struct {
 	bh         string
 	ids        map[string]string // row name → task id
 	answerFile string            // what the test editor writes
+	answerDir  string            // where bh respond runs: the repository, or a clone of it
+	synced     func()            // run before the worker resumes the agents, if set
+	notes      string            // where the notifier writes each task's event
 }
 
-func newMatrix(t *testing.T, rows []matrixRow) *matrix {
+// newMatrix makes the repository, its config the command agent's and
+// config (YAML lines) besides, and has every row's agent ask.
+func newMatrix(t *testing.T, rows []matrixRow, config ...string) *matrix {
 	t.Helper()
 	root := t.TempDir()
 	m := &matrix{t: t, root: root, dir: filepath.Join(root, "repo"), bh: filepath.Join(termEnv(t, root), "bh"),
 		ids: map[string]string{}, answerFile: filepath.Join(root, "answer.txt")}
-	repoE2E(t, m.dir, "prefix: tm\nagent:\n  kind: command\n  command: [fakeagent]\n")
+	m.answerDir = m.dir
+	repoE2E(t, m.dir, "prefix: tm\nagent:\n  kind: command\n  command: [fakeagent]\n"+strings.Join(config, ""))
 	writeE2E(t, root, "editor.sh", "#!/bin/sh\ncat \""+m.answerFile+"\" >> \"$1\"\n")
 	os.Chmod(filepath.Join(root, "editor.sh"), 0o755)
 	for i, r := range rows {
@@ -104,7 +121,7 @@ func newMatrix(t *testing.T, rows []matrixRow) *matrix {
 		writeE2E(t, root, fmt.Sprintf("agent/%02d.plan", i), "match Row "+fmt.Sprintf("%02d", i)+" answer matrix\n"+
 			"on first\nprint "+first+"\non resume\nprint {\"status\":\"completed\",\"summary\":\"done\"}\n")
 		// Priorities in the rows' order: the order bh respond --all asks them.
-		add := []string{"add", title, "--priority", fmt.Sprintf("P%d", min(i, 4))}
+		add := append([]string{"add", title, "--priority", fmt.Sprintf("P%d", min(i, 4))}, r.add...)
 		if r.gate {
 			add = append(add, "--gate", "approval")
 		}
@@ -125,7 +142,7 @@ func (m *matrix) respond(id, stdin string, env []string, args ...string) given {
 	}
 	c := exec.Command(m.bh, append([]string{"respond"}, args...)...)
 	var errOut bytes.Buffer
-	c.Dir, c.Stdin, c.Stderr = m.dir, strings.NewReader(stdin), &errOut
+	c.Dir, c.Stdin, c.Stderr = m.answerDir, strings.NewReader(stdin), &errOut
 	c.Env = append(os.Environ(), "NO_COLOR=1", "EDITOR="+filepath.Join(m.root, "editor.sh"))
 	c.Env = append(c.Env, env...)
 	err := c.Run()
@@ -143,46 +160,6 @@ func (m *matrix) editor(text string) {
 	writeE2E(m.t, m.root, "answer.txt", text)
 }
 
-// args is a channel that answers with bh respond's arguments alone.
-func args(a ...string) func(*matrix, string) given {
-	return func(m *matrix, id string) given { return m.respond(id, "", nil, a...) }
-}
-
-// piped answers with stdin piped into bh respond.
-func piped(stdin string, a ...string) func(*matrix, string) given {
-	return func(m *matrix, id string) given { return m.respond(id, stdin, nil, a...) }
-}
-
-// edited answers in the editor, which writes text below the marker.
-func edited(text string, a ...string) func(*matrix, string) given {
-	return func(m *matrix, id string) given {
-		m.editor(text)
-		return m.respond(id, "", nil, a...)
-	}
-}
-
-// picked answers on a terminal's picker, as ACCESSIBLE=1's numbered
-// prompts fed from lines, and the editor for questions in words.
-func picked(lines, words string, a ...string) func(*matrix, string) given {
-	return func(m *matrix, id string) given {
-		m.editor(words)
-		return m.respond(id, lines, []string{"BH_FORCE_TTY=1", "ACCESSIBLE=1"}, append([]string{"ID"}, a...)...)
-	}
-}
-
-// inTurn gives several answers, one bh respond after another.
-func inTurn(steps ...func(*matrix, string) given) func(*matrix, string) given {
-	return func(m *matrix, id string) given {
-		var g given
-		for _, s := range steps {
-			if g = s(m, id); g.code != 0 {
-				return g
-			}
-		}
-		return g
-	}
-}
-
 // check runs every row's channel, resumes the agents, and checks what each
 // one was told.
 func (m *matrix) check(rows []matrixRow) {
@@ -198,6 +175,9 @@ func (m *matrix) check(rows []matrixRow) {
 		if r.refused != nil && (g.code != r.refused.code || !strings.Contains(g.stderr, r.refused.stderr)) {
 			t.Errorf("%s: exit %d, %q; want exit %d saying %q", r.name, g.code, g.stderr, r.refused.code, r.refused.stderr)
 		}
+	}
+	if m.synced != nil {
+		m.synced()
 	}
 	bhE2E(t, m.dir, "worker", "--once")
 	for _, r := range rows {
@@ -267,11 +247,14 @@ func TestAnswerMatrixCLI(t *testing.T) {
 		{name: "template/missing", asks: asksWords, give: args("ID", "--template", "nosuch"), refused: &given{1, `no template "nosuch"`}},
 		// The picker on a terminal (Other's words and feedback on one line),
 		// the editor for questions in words.
-		{name: "picker/yes", asks: asksApproval, give: picked("y\n", ""), want: []task.Question{said([]string{"yes"}, "")}},
+		{name: "picker/yes", asks: asksApproval, give: picked("y\n\n", ""), want: []task.Question{said([]string{"yes"}, "")}},
 		{name: "picker/no+feedback", asks: asksApproval, give: picked("n\n"+oneLine+"\n", ""), want: []task.Question{said([]string{"no"}, oneLine)}},
-		{name: "picker/choice", asks: asksChoice, give: picked("2\n", ""), want: []task.Question{said([]string{"SQLite"}, "")}},
-		{name: "picker/unicode-label", asks: asksLabels, give: picked("1\n", ""), want: []task.Question{said([]string{"Ünïcode «label» $x"}, "")}},
-		{name: "picker/multi", asks: asksMulti, give: picked("1\n3\n0\n", ""), want: []task.Question{said([]string{"eu", "asia"}, "")}},
+		{name: "picker/choice", asks: asksChoice, give: picked("2\n\n", ""), want: []task.Question{said([]string{"SQLite"}, "")}},
+		{name: "picker/unicode-label", asks: asksLabels, give: picked("1\n\n", ""), want: []task.Question{said([]string{"Ünïcode «label» $x"}, "")}},
+		{name: "picker/multi", asks: asksMulti, give: picked("1\n3\n0\n\n", ""), want: []task.Question{said([]string{"eu", "asia"}, "")}},
+		{name: "picker/yes+comment", asks: asksApproval, give: picked("y\n"+oneLine+"\n", ""), want: []task.Question{said([]string{"yes"}, oneLine)}},
+		{name: "picker/choice+comment", asks: asksChoice, give: picked("2\n"+oneLine+"\n", ""), want: []task.Question{said([]string{"SQLite"}, oneLine)}},
+		{name: "picker/multi+comment", asks: asksMulti, give: picked("1\n3\n0\n"+oneLine+"\n", ""), want: []task.Question{said([]string{"eu", "asia"}, oneLine)}},
 		{name: "picker/other", asks: asksChoice, give: picked("3\n"+oneLine+"\n", ""), want: []task.Question{said([]string{"other"}, oneLine)}},
 		{name: "picker/freeform", asks: asksWords, give: picked("", tricky+"\n"), want: []task.Question{text(tricky)}},
 		{name: "picker/several", asks: asksSeveral, give: picked("2\n"+oneLine+"\n3\n"+oneLine+"\n", tricky),
@@ -279,13 +262,4 @@ func TestAnswerMatrixCLI(t *testing.T) {
 	}
 	m := newMatrix(t, rows)
 	m.check(rows)
-}
-
-// templated answers with a response template holding text.
-func templated(text string, a ...string) func(*matrix, string) given {
-	return func(m *matrix, id string) given {
-		os.MkdirAll(filepath.Join(m.dir, ".bh", "templates"), 0o755)
-		writeE2E(m.t, m.dir, ".bh/templates/matrix.md", text)
-		return m.respond(id, "", nil, a...)
-	}
 }

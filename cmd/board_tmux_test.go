@@ -73,6 +73,8 @@ print {"status":"completed","summary":"done"}
 	term.keys("Enter")
 	term.waitFor("Other…")
 	term.keys("Down", "Enter")
+	term.waitFor("Comment for the agent (optional)")
+	term.keys("Enter") // none: the choice alone
 	p = term.waitFor("answered " + ask + ": it is open again")
 	if !strings.Contains(p, "waiting on you (0)") {
 		t.Errorf("the board after the answer:\n%s", p)

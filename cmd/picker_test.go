@@ -77,17 +77,26 @@ func TestAskOne(t *testing.T) {
 		want    *task.Answer
 		asked   []string
 	}{
-		{"approve", approval, false, []any{true},
+		{"approve", approval, false, []any{true, ""},
 			&task.Answer{QuestionID: "q1", Values: []string{"yes"}},
-			[]string{"confirm Ship: Ship it? default=true"}},
+			[]string{"confirm Ship: Ship it? default=true", "input Comment for the agent (optional)"}},
+		{"approve with a comment", approval, false, []any{true, "ship it on Friday"},
+			&task.Answer{QuestionID: "q1", Values: []string{"yes"}, Comment: "ship it on Friday"},
+			[]string{"confirm Ship: Ship it? default=true", "input Comment for the agent (optional)"}},
 		{"reject with feedback", approval, false, []any{false, "add tests"},
 			&task.Answer{QuestionID: "q1", Values: []string{"no"}, Comment: "add tests"},
 			[]string{"confirm Ship: Ship it? default=true", "input Feedback for the agent (optional)"}},
 		{"approval may be skipped", approval, true, []any{pickSkip}, nil,
 			[]string{"select Ship: Ship it? [yes no SKIP] default=yes"}},
-		{"choice", choice, false, []any{"A"},
+		{"choice", choice, false, []any{"A", ""},
 			&task.Answer{QuestionID: "q2", Values: []string{"A"}},
-			[]string{"select Which? [A B OTHER] default=B"}},
+			[]string{"select Which? [A B OTHER] default=B", "input Comment for the agent (optional)"}},
+		{"choice with a comment", choice, false, []any{"B", "one file is enough for now"},
+			&task.Answer{QuestionID: "q2", Values: []string{"B"}, Comment: "one file is enough for now"},
+			[]string{"select Which? [A B OTHER] default=B", "input Comment for the agent (optional)"}},
+		{"multi with a comment", multi, false, []any{[]string{"A", "B"}, "both, A first"},
+			&task.Answer{QuestionID: "q2", Values: []string{"A", "B"}, Comment: "both, A first"},
+			[]string{"multi Which? [A B OTHER]", "input Comment for the agent (optional)"}},
 		{"other in own words", choice, true, []any{pickOther, "C, really"},
 			&task.Answer{QuestionID: "q2", Values: []string{task.OtherChoice}, Comment: "C, really"},
 			[]string{"select Which? [A B OTHER SKIP] default=B", "input Your answer"}},
@@ -130,7 +139,7 @@ func TestAskTaskScripted(t *testing.T) {
 		{ID: "q2", Question: "Which?", Type: "choice", Options: []task.Option{{Label: "A"}, {Label: "B"}}, Status: task.QuestionPending},
 		{ID: "q3", Question: "Why?", Status: task.QuestionPending},
 	}}
-	p := &scripted{answers: []any{"no", "too slow", "b"}}
+	p := &scripted{answers: []any{"no", "too slow", "b", ""}}
 	o := &RespondOptions{base: f.base(), Picker: func(*IOStreams) picker { return p },
 		Editor: func() string { return `printf 'Because.\n' >>` }}
 	rep, err := askTask(o, s, tk, tk.Pending(), true)

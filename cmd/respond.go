@@ -50,8 +50,9 @@ the task is open again, and the worker resumes the agent's session with
 your answers.
 
 On a terminal, with no answer given, bh asks each question in turn: a picker
-for approvals and choices ("Other…" lets you type your own), your editor for
-questions in words (write the answer below the marker line). ACCESSIBLE=1
+for approvals and choices ("Other…" lets you type your own; after a choice or
+a yes you may add a comment for the agent, after a no your feedback), your
+editor for questions in words (write the answer below the marker line). ACCESSIBLE=1
 turns the picker into plain numbered prompts. --all walks every waiting task
 in priority order; an empty answer skips a task.
 

@@ -73,10 +73,12 @@ func askOne(p picker, q task.Question, skip bool) (*task.Answer, error) {
 			return nil, err
 		}
 		a.Values = []string{v}
+		ask, hint := commentTitle, commentHint
 		if v == "no" {
-			if a.Comment, err = p.Input("Feedback for the agent (optional)", "what should change"); err != nil {
-				return nil, err
-			}
+			ask, hint = "Feedback for the agent (optional)", "what should change"
+		}
+		if a.Comment, err = p.Input(ask, hint); err != nil {
+			return nil, err
 		}
 		return a, nil
 	}
@@ -120,8 +122,19 @@ func askOne(p picker, q task.Question, skip bool) (*task.Answer, error) {
 	if len(a.Values) == 0 || a.Values[0] == pickSkip {
 		return nil, nil
 	}
+	if a.Comment == "" { // Other's words are the comment already
+		if a.Comment, err = p.Input(commentTitle, commentHint); err != nil {
+			return nil, err
+		}
+	}
 	return a, nil
 }
+
+// The optional comment beside a choice or a yes: enter sends the decision alone.
+const (
+	commentTitle = "Comment for the agent (optional)"
+	commentHint  = "enter sends your choice alone"
+)
 
 // questionTitle is how a picker heads a question.
 func questionTitle(q task.Question) string {

@@ -79,13 +79,14 @@ func fromFlags(o *RespondOptions, s *task.Store, t *task.Task, qs []task.Questio
 		return nil, err
 	}
 	rep.draft = d
+	// an editor left empty sends nothing, as its template says; so do empty words
+	if text == "" && (d.path != "" || len(rep.answers) == 0) {
+		d.remove()
+		return nil, errEmpty
+	}
 	if len(rep.answers) > 0 {
 		rep.answers[0].Comment = text
 		return rep, nil
-	}
-	if text == "" {
-		d.remove()
-		return nil, errEmpty
 	}
 	for _, q := range words {
 		rep.answers = append(rep.answers, task.Answer{QuestionID: q.ID, Values: []string{text}})
@@ -131,6 +132,9 @@ func dryRun(t *task.Task, ans []task.Answer) error {
 	}
 	c := *t
 	c.Questions, c.History = slices.Clone(t.Questions), slices.Clone(t.History)
+	// t may be a late answer's copy (Answerable), whose questions wait
+	// again already: the decisions are checked as if it were waiting.
+	c.State = task.AwaitingInput
 	if err := c.Answer(ans, c.UpdatedAt, "human"); err != nil {
 		return withHint(&usageError{err}, pendingHint(t))
 	}

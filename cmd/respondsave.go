@@ -54,13 +54,22 @@ func saveAnswers(o base, s *task.Store, before *task.Task, rep *reply) (*task.Ta
 		return nil, err
 	}
 	rep.draft.remove()
-	if t.State != task.AwaitingInput {
+	waiting := t
+	if t.State != task.AwaitingInput && t.State != task.Open {
+		waiting, _ = t.Answerable() // late answers to some of the timed-out questions: the rest take one still
+	}
+	if waiting == nil || t.State == task.Open {
 		fmt.Fprintf(o.IO.ErrOut, "answered %s: it is open again; %s\n", t.ID, worker.NextStep(t))
 		return t, nil
 	}
 	var left []string
-	for _, q := range t.Pending() {
+	for _, q := range waiting.Pending() {
 		left = append(left, q.ID)
+	}
+	if t.State != task.AwaitingInput {
+		fmt.Fprintf(o.IO.ErrOut, "answered %s of %s; it stays %s until the rest are answered as well: %s\n",
+			strings.Join(answeredIDs(before, rep.answers), ", "), t.ID, t.State, strings.Join(left, ", "))
+		return t, nil
 	}
 	fmt.Fprintf(o.IO.ErrOut, "answered %s of %s; it still waits on %s (bh status %s shows them)\n",
 		strings.Join(answeredIDs(before, rep.answers), ", "), t.ID, strings.Join(left, ", "), t.ID)

@@ -102,7 +102,10 @@ func (t *Task) Answer(ans []Answer, now time.Time, by string) error {
 		t.Record(now, Event{Kind: EventInputReceived, By: by, QuestionID: q.ID, Text: q.AnswerText()})
 	}
 	t.HumanResponse, t.HumanRespondedAt = roundText(t, pending, done), &now
-	if t.State == Open { // a late answer replacing defaults: the rest keep theirs
+	// A late answer, replacing defaults or answering some of the expired
+	// questions: the rest go back as they were (their defaults, or expired
+	// for a late answer still to come).
+	if t.State == Open || before != nil && len(done) < len(pending) {
 		for k, p := range pending {
 			if _, ok := done[k]; !ok && p.i >= 0 {
 				t.Questions[p.i] = before[p.i]

@@ -51,3 +51,19 @@ func ask(t *task.Task, at time.Time, qs []task.Question, context string, expires
 	}
 	return texts
 }
+
+// repend makes t wait again on its answered question qid, with a fresh
+// expiry: nothing is asked anew, so nothing is notified or recorded twice.
+func repend(t *task.Task, qid string, expires *time.Time) {
+	for i := range t.Questions {
+		if q := &t.Questions[i]; q.ID == qid {
+			q.Status, q.Answer, q.Comment, q.AnsweredAt, q.ExpiresAt = task.QuestionPending, nil, "", nil, nil
+			if expires != nil {
+				e := *expires
+				q.ExpiresAt = &e
+			}
+			t.Question, t.QuestionContext = q.Question, q.Context
+		}
+	}
+	t.HumanResponse, t.HumanRespondedAt = "", nil
+}

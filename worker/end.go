@@ -104,6 +104,8 @@ func (w *worker) record(t *task.Task, at time.Time, r *run, e *ending) error {
 	switch {
 	case e.State == task.Blocked:
 		block(t, e.Result)
+	case e.Repend != "":
+		repend(t, e.Repend, w.expiry(w.policy(t), at))
 	case len(e.Ask) > 0:
 		ask(t, at, e.Ask, e.Context, w.expiry(w.policy(t), at))
 		if e.Result.Question != "" {
@@ -122,6 +124,8 @@ func (w *worker) record(t *task.Task, at time.Time, r *run, e *ending) error {
 // "bh-task: <id>" finds it).
 func recordWork(t *task.Task, at time.Time, by string, e *ending) {
 	switch {
+	case e.Repend != "":
+		// the question waits again on the same work, already recorded as parked
 	case e.Fate == keepWork && e.Commit != "":
 		t.Record(at, task.Event{Kind: task.EventParked, By: by, Commit: e.Commit,
 			Text: ParkRef(t.ID) + ": " + strings.Join(e.Paths, ", ")})

@@ -37,13 +37,16 @@ type ending struct {
 	Summary string          `json:"summary,omitempty"` // the task's summary when not the result's
 	Details string          `json:"details,omitempty"`
 	Ask     []task.Question `json:"ask,omitempty"` // the questions the task will wait on
-	Context string          `json:"context,omitempty"`
-	Flat    string          `json:"flat,omitempty"` // a question kept flat on a task that may not ask (human: false)
-	Notify  string          `json:"notify,omitempty"`
-	Session string          `json:"session,omitempty"`
-	Paths   []string        `json:"paths,omitempty"`  // the agent's changed paths, once the work is handled
-	Commit  string          `json:"commit,omitempty"` // the parked snapshot, or the landed commit
-	Err     string          `json:"err,omitempty"`    // an agent error, for the report
+	// Repend is the id of an answered question that the task waits on
+	// again instead of asking Ask anew: the same cause came back.
+	Repend  string   `json:"repend,omitempty"`
+	Context string   `json:"context,omitempty"`
+	Flat    string   `json:"flat,omitempty"` // a question kept flat on a task that may not ask (human: false)
+	Notify  string   `json:"notify,omitempty"`
+	Session string   `json:"session,omitempty"`
+	Paths   []string `json:"paths,omitempty"`  // the agent's changed paths, once the work is handled
+	Commit  string   `json:"commit,omitempty"` // the parked snapshot, or the landed commit
+	Err     string   `json:"err,omitempty"`    // an agent error, for the report
 }
 
 // decide turns a run's answer into its ending. killed: the worker's kill

@@ -190,6 +190,11 @@ func heldEnding(r *run, done ending, lr *repo.LandRefused) ending {
 	e.Note = "landing refused: " + why
 	e.Ask = []task.Question{landQuestion(r)}
 	e.Context = fmt.Sprintf("git refused to land %s on %s in %s: %s", r.t.ID, r.j.Target, lr.Dir, why)
+	// Answered "land" while the same files are still in the way: the same
+	// question waits again, so a refusal never asks or notifies twice.
+	if q := decision(r.t, isLandQuestion); q != nil && q.Answer[0] == landNow && q.Context == e.Context {
+		e.Ask[0].ID, e.Repend = q.ID, q.ID
+	}
 	return e
 }
 
