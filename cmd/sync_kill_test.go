@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // killGit stands in for git on PATH: the Nth git call kills bh's whole
@@ -32,15 +33,58 @@ exec "$REAL_GIT" "$@"
 // left registered, and the next bh sync finishes the job. An older bh's
 // half-made scratch worktree, which broke fetch, is repaired too.
 func TestSyncKilledAtEveryGitStep(t *testing.T) {
-	root := t.TempDir()
+	root, seed, wrap, realGit := syncSeed(t, killGit)
+	bin := filepath.Join(root, "bin")
+	steps := syncGitCalls(t, root, seed, wrap, realGit)
+	for _, how := range []string{"before", "during"} {
+		for n := 1; n <= steps; n++ {
+			if !sampled(n) {
+				continue
+			}
+			clone := copySeed(t, seed, filepath.Join(root, fmt.Sprintf("%s-%d", how, n)))
+			if !syncKilledAt(t, clone, wrap, realGit, how, n) {
+				t.Fatalf("bh sync made no git call %d this time", n)
+			}
+			checkAfterKill(t, clone)
+		}
+	}
+	t.Logf("bh sync killed at each of its %d git calls, before and during each", steps)
+
+	// An older bh's sync, killed while it made its scratch worktree: fetch fails.
+	clone := copySeed(t, seed, filepath.Join(root, "older"))
+	admin := filepath.Join(clone, ".git", "worktrees", "bh-sync-123")
+	os.MkdirAll(admin, 0o755)
+	os.WriteFile(filepath.Join(admin, "HEAD"), []byte(strings.Repeat("0", 40)+"\n"), 0o644)
+	os.WriteFile(filepath.Join(admin, "locked"), []byte("initializing\n"), 0o644)
+	os.WriteFile(filepath.Join(admin, "gitdir"), []byte(filepath.Join(root, "tmp-bh-sync-123", ".git")+"\n"), 0o644)
+	os.WriteFile(filepath.Join(admin, "commondir"), []byte("../..\n"), 0o644)
+	if out, err := exec.Command("git", "-C", clone, "fetch", "-q", "origin").CombinedOutput(); err == nil {
+		t.Fatalf("git fetch worked with the half-made worktree; the test plants it wrong: %s", out)
+	}
+	doctor := exec.Command(filepath.Join(bin, "bh"), "doctor")
+	doctor.Dir = clone
+	out, _ := doctor.CombinedOutput()
+	if !strings.Contains(string(out), "half made") || !strings.Contains(string(out), "bh-sync-123") {
+		t.Errorf("bh doctor does not name the half-made worktree:\n%s", out)
+	}
+	checkAfterKill(t, clone)
+}
+
+// syncSeed makes the start of the sync tests: a clone a and its remote
+// each hold a commit the other lacks, so that sync commits, fetches,
+// replays (the merge driver included), moves a's tree and pushes; and a
+// folder holding the git wrapper given.
+func syncSeed(t *testing.T, wrapper string) (root, seed, wrap, realGit string) {
+	t.Helper()
+	root = t.TempDir()
 	bin := binE2E(t, root)
 	realGit, err := exec.LookPath("git")
 	if err != nil {
 		t.Fatal(err)
 	}
-	wrap := filepath.Join(root, "wrap")
+	wrap = filepath.Join(root, "wrap")
 	os.MkdirAll(wrap, 0o755)
-	if err := os.WriteFile(filepath.Join(wrap, "git"), []byte(killGit), 0o755); err != nil {
+	if err := os.WriteFile(filepath.Join(wrap, "git"), []byte(wrapper), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
@@ -49,10 +93,7 @@ func TestSyncKilledAtEveryGitStep(t *testing.T) {
 	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(root, "gitconfig"))
 	os.WriteFile(filepath.Join(root, "gitconfig"), []byte("[user]\n\tname = t\n\temail = t@t\n"), 0o644)
 
-	// The start: a and the remote each hold a commit the other lacks, so
-	// that sync commits, fetches, replays (the merge driver included),
-	// moves a's tree and pushes.
-	seed := filepath.Join(root, "seed")
+	seed = filepath.Join(root, "seed")
 	gitE2E(t, root, "init", "-q", "--bare", "-b", "main", filepath.Join(seed, "remote.git"))
 	a, b := filepath.Join(seed, "a"), filepath.Join(seed, "b")
 	gitE2E(t, seed, "clone", "-q", "remote.git", a)
@@ -70,49 +111,19 @@ func TestSyncKilledAtEveryGitStep(t *testing.T) {
 	bhE2E(t, a, "add", "From a")
 	writeE2E(t, a, "notes.txt", "the user's own untracked file\n")
 
-	steps := 0
-	for _, how := range []string{"before", "during"} {
-		for n := 1; ; n++ {
-			dir := filepath.Join(root, fmt.Sprintf("%s-%d", how, n))
-			if out, err := exec.Command("cp", "-a", seed, dir).CombinedOutput(); err != nil {
-				t.Fatalf("cp: %v %s", err, out)
-			}
-			clone := filepath.Join(dir, "a")
-			gitE2E(t, clone, "remote", "set-url", "origin", filepath.Join(dir, "remote.git"))
-			killed := syncKilledAt(t, clone, wrap, realGit, how, n)
-			if !killed {
-				if n == 1 {
-					t.Fatal("bh sync ran no git")
-				}
-				steps = max(steps, n-1)
-				break
-			}
-			checkAfterKill(t, clone)
-		}
-	}
-	t.Logf("bh sync killed at each of its %d git calls, before and during each", steps)
+	return root, seed, wrap, realGit
+}
 
-	// An older bh's sync, killed while it made its scratch worktree: fetch fails.
-	dir := filepath.Join(root, "older")
-	exec.Command("cp", "-a", seed, dir).Run()
+// copySeed copies the seed to dir and returns its clone a, pointed at the
+// copy's remote.
+func copySeed(t *testing.T, seed, dir string) string {
+	t.Helper()
+	if out, err := exec.Command("cp", "-a", seed, dir).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v %s", err, out)
+	}
 	clone := filepath.Join(dir, "a")
 	gitE2E(t, clone, "remote", "set-url", "origin", filepath.Join(dir, "remote.git"))
-	admin := filepath.Join(clone, ".git", "worktrees", "bh-sync-123")
-	os.MkdirAll(admin, 0o755)
-	os.WriteFile(filepath.Join(admin, "HEAD"), []byte(strings.Repeat("0", 40)+"\n"), 0o644)
-	os.WriteFile(filepath.Join(admin, "locked"), []byte("initializing\n"), 0o644)
-	os.WriteFile(filepath.Join(admin, "gitdir"), []byte(filepath.Join(root, "tmp-bh-sync-123", ".git")+"\n"), 0o644)
-	os.WriteFile(filepath.Join(admin, "commondir"), []byte("../..\n"), 0o644)
-	if out, err := exec.Command("git", "-C", clone, "fetch", "-q", "origin").CombinedOutput(); err == nil {
-		t.Fatalf("git fetch worked with the half-made worktree; the test plants it wrong: %s", out)
-	}
-	doctor := exec.Command(filepath.Join(bin, "bh"), "doctor")
-	doctor.Dir = clone
-	out, _ := doctor.CombinedOutput()
-	if !strings.Contains(string(out), "half made") || !strings.Contains(string(out), "bh-sync-123") {
-		t.Errorf("bh doctor does not name the half-made worktree:\n%s", out)
-	}
-	checkAfterKill(t, clone)
+	return clone
 }
 
 // syncKilledAt runs bh sync in clone with git call n killed; it reports
@@ -144,6 +155,25 @@ func syncKilledAt(t *testing.T, clone, wrap, realGit, how string, n int) bool {
 // next bh sync finishes, and the user's file and both sides' tasks are there.
 func checkAfterKill(t *testing.T, clone string) {
 	t.Helper()
+	// A git killed in its own middle leaves its lock: bh waits on it as on
+	// any, and once it is old, bh doctor --fix removes it (a user's way out).
+	locks, _ := filepath.Glob(filepath.Join(clone, ".git", "*.lock"))
+	refLocks, _ := filepath.Glob(filepath.Join(clone, ".git", "refs", "*", "*", "*.lock"))
+	if locks = append(locks, refLocks...); len(locks) > 0 {
+		old := time.Now().Add(-time.Hour)
+		for _, l := range locks {
+			os.Chtimes(l, old, old)
+		}
+		t.Logf("left by the killed git: %v", locks)
+		doctor := exec.Command("bh", "doctor", "--fix")
+		doctor.Dir = clone
+		out, _ := doctor.CombinedOutput()
+		for _, l := range locks {
+			if _, err := os.Stat(l); err == nil {
+				t.Errorf("bh doctor --fix left the stale %s:\n%s", l, out)
+			}
+		}
+	}
 	bhE2E(t, clone, "sync")
 	gitE2E(t, clone, "fetch", "-q", "origin")
 	gitE2E(t, clone, "gc", "-q")
@@ -163,4 +193,72 @@ func checkAfterKill(t *testing.T, clone string) {
 	if st := gitE2E(t, clone, "status", "--porcelain", "--", ".bh"); st != "" {
 		t.Errorf(".bh not committed after sync: %s", st)
 	}
+}
+
+// lockGit stands in for git on PATH: before the Nth git call it takes a
+// lock of the user's repository ($LOCK_PATH), as the user's own git or an
+// editor's would be; it lets go at the next call, which a retry is.
+const lockGit = `#!/bin/sh
+n=$(cat "$KILL_DIR/count" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$KILL_DIR/count"
+if [ -f "$KILL_DIR/held" ]; then rm -f "$LOCK_PATH" "$KILL_DIR/held"; fi
+if [ "$n" = "$KILL_AT" ]; then
+  mkdir -p "$(dirname "$LOCK_PATH")"
+  : > "$LOCK_PATH"; echo "$*" > "$KILL_DIR/held"; cp "$KILL_DIR/held" "$KILL_DIR/killed"
+fi
+exec "$REAL_GIT" "$@"
+`
+
+// TestSyncWaitsOutGitLocks holds a lock of the user's repository (the
+// index, the branch's ref, packed-refs) across each of bh sync's git
+// calls: sync waits it out and ends as it would have without it.
+func TestSyncWaitsOutGitLocks(t *testing.T) {
+	root, seed, wrap, realGit := syncSeed(t, lockGit)
+	points, steps := 0, syncGitCalls(t, root, seed, wrap, realGit)
+	for _, lock := range []string{"index.lock", "refs/heads/main.lock", "packed-refs.lock"} {
+		for n := 1; n <= steps; n++ {
+			if !sampled(n) {
+				continue
+			}
+			clone := copySeed(t, seed, filepath.Join(root, fmt.Sprintf("%s-%d", strings.ReplaceAll(lock, "/", "-"), n)))
+			state := t.TempDir()
+			c := exec.Command("bh", "sync")
+			c.Dir = clone
+			c.Env = append(os.Environ(), "PATH="+wrap+string(os.PathListSeparator)+os.Getenv("PATH"),
+				"KILL_DIR="+state, "KILL_AT="+strconv.Itoa(n), "REAL_GIT="+realGit,
+				"LOCK_PATH="+filepath.Join(clone, ".git", lock))
+			out, err := c.CombinedOutput()
+			held, _ := os.ReadFile(filepath.Join(state, "killed"))
+			if err != nil {
+				t.Fatalf("bh sync with %s held from git call %d (git %s): %v\n%s", lock, n, strings.TrimSpace(string(held)), err, out)
+			}
+			points++
+			os.Remove(filepath.Join(clone, ".git", lock)) // held past sync's last call
+			checkAfterKill(t, clone)
+		}
+	}
+	t.Logf("bh sync waited out %d held locks (3 kinds, at each git call)", points)
+}
+
+// sampled says whether fault point n is tried: every one in the whole
+// suite, one in five under -short.
+func sampled(n int) bool { return !testing.Short() || n%5 == 1 }
+
+// syncGitCalls counts the git calls of a bh sync from the seed, untouched.
+func syncGitCalls(t *testing.T, root, seed, wrap, realGit string) int {
+	t.Helper()
+	clone := copySeed(t, seed, filepath.Join(root, "count"))
+	state := t.TempDir()
+	c := exec.Command("bh", "sync")
+	c.Dir = clone
+	c.Env = append(os.Environ(), "PATH="+wrap+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"KILL_DIR="+state, "KILL_AT=0", "REAL_GIT="+realGit, "LOCK_PATH="+filepath.Join(state, "unused.lock"))
+	if out, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("bh sync: %v\n%s", err, out)
+	}
+	b, _ := os.ReadFile(filepath.Join(state, "count"))
+	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || n == 0 {
+		t.Fatalf("bh sync ran no git: %q", b)
+	}
+	return n
 }

@@ -112,6 +112,11 @@ func (r *Repo) RegisterMergeDriver(name string) error {
 		{"merge." + name + ".name", "bh task files, field by field"},
 		{"merge." + name + ".driver", "bh merge-file %O %A %B %P"},
 	} {
+		// Read first: writing takes config.lock, which every sync would
+		// otherwise wait on, and the user's config is left alone.
+		if out, err := r.read(nil, "config", "--get", kv[0]); err == nil && strings.TrimSpace(string(out)) == kv[1] {
+			continue
+		}
 		if _, err := r.git(nil, "config", kv[0], kv[1]); err != nil {
 			return fmt.Errorf("register the merge driver: %w", err)
 		}
