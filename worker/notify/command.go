@@ -20,13 +20,16 @@ func (c *command) deliver(ctx context.Context, e Event) error {
 	return run(ctx, []string{"sh", "-c", c.line}, e.env(), c.timeout)
 }
 
+// grace is how long a command or popup gets between SIGTERM and SIGKILL.
+const grace = time.Second
+
 // run runs argv through bh's process helper, its output captured (and
 // capped) for the error, its whole process group killed after timeout. A
 // background child holding the pipes open cannot hang delivery.
 func run(ctx context.Context, argv, env []string, timeout time.Duration) error {
 	out := proc.NewCapWriter(16<<10, 8<<10)
 	res, err := proc.Run(ctx, proc.Cmd{Argv: argv, Env: env, Stdout: out, Stderr: out, Timeout: timeout,
-		Grace: time.Second})
+		Grace: grace})
 	var stopped *proc.StoppedError
 	switch {
 	case errors.As(err, &stopped) && stopped.Timeout > 0:
