@@ -90,7 +90,7 @@ func Doctor(s *task.Store, fix bool) (Report, error) {
 	}
 	// Worktrees go before parked refs: a worktree's changes count as saved
 	// while its parked ref still holds them.
-	for _, check := range []func() error{d.checkStore, d.checkHalfMade, d.connect, d.checkLeases, d.checkClaims,
+	for _, check := range []func() error{d.checkStore, d.checkConfig, d.checkHalfMade, d.connect, d.checkLeases, d.checkClaims,
 		d.checkWorktrees, d.checkParked, d.checkLocks} {
 		if err := check(); err != nil {
 			return Report{Findings: d.out}, err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // PreflightError is a worker that cannot work here at all: no agent
@@ -35,10 +36,13 @@ type preflighter interface {
 	Preflight(ctx context.Context) (string, error)
 }
 
-// preflight checks what every run needs: the agent (its binary and
-// version; a release outside the tested range is a warning, a known-broken
-// one an error), git's identity for the commits, and a target branch.
+// preflight checks what every run needs: the config (see checkConfig),
+// and the agents (their binary and version; a release outside the tested
+// range is a warning, a known-broken one an error).
 func (w *worker) preflight(ctx context.Context) error {
+	if err := w.checkConfig(); err != nil {
+		return err
+	}
 	runners, err := w.agentsInUse()
 	if err != nil {
 		return err
@@ -55,6 +59,25 @@ func (w *worker) preflight(ctx context.Context) error {
 				}
 			}
 		}
+	}
+	return nil
+}
+
+// checkConfig is everything the worker refuses to start on that needs no
+// agent to run: the agents the config and tasks set up, the notify: list,
+// git's identity for the commits, and a target branch. bh doctor runs it
+// too, so that the two never disagree.
+func (w *worker) checkConfig() error {
+	if w.opt.Runner == nil {
+		if _, err := NewRunner(w.s.Config.Agent, nil); err != nil {
+			return err
+		}
+	}
+	if _, err := w.agentsInUse(); err != nil {
+		return err
+	}
+	if err := notify.Check(w.s.Config.Notify); err != nil {
+		return fmt.Errorf(".bh/config.yaml: %w", err)
 	}
 	if !w.repo.HasIdentity() {
 		return &PreflightError{Err: errors.New("git does not know who you are: bh commits finished work in your name"),

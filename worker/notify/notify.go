@@ -65,6 +65,12 @@ func newNotifier(cfgs []task.NotifyConfig, logf func(string, ...any), tune tunin
 	return n, nil
 }
 
+// Check validates cfgs as New does, starting nothing.
+func Check(cfgs []task.NotifyConfig) error {
+	_, err := build(cfgs, &Notifier{tune: defaults})
+	return err
+}
+
 // logf serialises calls to the caller's logger.
 func (n *Notifier) logf(format string, args ...any) {
 	n.logMu.Lock()
