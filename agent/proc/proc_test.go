@@ -67,8 +67,8 @@ func TestRunTerminalStaysInGroup(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		// ps's pgid of the child, against ours: the same group.
-		_, err := Run(ctx, Cmd{Argv: []string{"sh", "-c", "ps -o pgid= $$ > pgid; exec sleep 1000"}, Dir: dir,
+		// The child's process group (from /proc), against ours: the same.
+		_, err := Run(ctx, Cmd{Argv: []string{"sh", "-c", "cut -d' ' -f5 /proc/$$/stat > pgid; exec sleep 1000"}, Dir: dir,
 			Terminal: true})
 		done <- err
 	}()
