@@ -5,15 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"strings"
-	"syscall"
 	"time"
-)
 
-// defaultGrace is how long an agent gets between SIGTERM and SIGKILL.
-const defaultGrace = 5 * time.Second
+	xproc "github.com/bh-tracker/bh/agent/proc"
+)
 
 // proc is one agent process to run.
 type proc struct {
@@ -34,77 +30,44 @@ type procResult struct {
 	duration       time.Duration
 }
 
-// run starts p in its own process group and waits for it. A timeout or a
-// cancelled ctx stops the whole group (the agent's own children included)
-// with SIGTERM, then SIGKILL after the grace period, and yields a *RunError
-// holding whatever output there was. Each of stdout and stderr is kept up
-// to its limit (see capWriter). On Linux the agent is also killed if
-// the worker dies (see sysProcAttr); its children are not, which is what
-// p.started and KillGroup are for.
+// run runs p through bh's one process helper (package proc): a timeout or
+// a cancelled ctx stops the agent's whole process group and yields a
+// *RunError holding whatever output there was. Each of stdout and stderr
+// is kept up to its limit. On Linux the agent also dies with the worker;
+// its children do not, which is what p.started and KillGroup are for.
 func (p proc) run(ctx context.Context) (procResult, error) {
 	if len(p.argv) == 0 {
 		return procResult{}, runErrorf(nil, "agent command is empty")
 	}
-	grace := p.grace
-	if grace <= 0 {
-		grace = defaultGrace
-	}
-	stdout := newCapWriter(MaxOutputBytes, OutputTailBytes)
-	stderr := newCapWriter(MaxStderrBytes, StderrTailBytes)
-	cmd := exec.Command(p.argv[0], p.argv[1:]...)
-	cmd.Dir = p.dir
-	cmd.Env = append(os.Environ(), p.env...)
-	cmd.Stdin = strings.NewReader(p.stdin)
-	cmd.Stdout, cmd.Stderr = stdout, stderr
+	stdout := xproc.NewCapWriter(MaxOutputBytes, OutputTailBytes)
+	stderr := xproc.NewCapWriter(MaxStderrBytes, StderrTailBytes)
+	c := xproc.Cmd{Argv: p.argv, Dir: p.dir, Env: p.env, Stdin: strings.NewReader(p.stdin),
+		Stdout: stdout, Stderr: stderr, Timeout: p.timeout, Grace: p.grace, Started: p.started}
 	if p.live != nil {
-		cmd.Stdout = io.MultiWriter(stdout, lenient{p.live})
+		c.Stdout = io.MultiWriter(stdout, lenient{p.live})
 	}
-	cmd.SysProcAttr = sysProcAttr()
-	// A grandchild that escaped the group could hold the pipes open forever.
-	cmd.WaitDelay = grace
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		return procResult{}, runErrorf(err, "start agent %s: %v", p.argv[0], err)
+	r, err := xproc.Run(ctx, c)
+	if r.PID == 0 && err != nil {
+		return procResult{}, runErrorf(errors.Unwrap(err), "start agent %s: %v", p.argv[0], errors.Unwrap(err))
 	}
-	pgid := cmd.Process.Pid
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	if p.started != nil {
-		p.started(pgid)
-	}
-
-	var timeout <-chan time.Time
-	if p.timeout > 0 {
-		timer := time.NewTimer(p.timeout)
-		defer timer.Stop()
-		timeout = timer.C
-	}
-	var stopped *RunError
-	var waitErr error
-	select {
-	case waitErr = <-done:
-	case <-timeout:
-		stopped = runErrorf(context.DeadlineExceeded, "agent timed out after %s", p.timeout)
-		waitErr = stopGroup(pgid, done, grace)
-	case <-ctx.Done():
-		stopped = runErrorf(context.Cause(ctx), "agent run cancelled: %v", context.Cause(ctx))
-		waitErr = stopGroup(pgid, done, grace)
-	}
-	// Children the agent left behind die with it.
-	_ = syscall.Kill(-pgid, syscall.SIGKILL)
-	res := procResult{stdout: stdout.Bytes(), stderr: stderr.Bytes(), duration: time.Since(start),
-		exitCode: cmd.ProcessState.ExitCode()}
-	if stopped != nil {
-		stopped.Raw, stopped.Stderr = res.stdout, res.stderr
-		return res, stopped
-	}
-	var exitErr *exec.ExitError
-	if waitErr != nil && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, exec.ErrWaitDelay) {
-		return res, &RunError{Reason: fmt.Sprintf("wait for agent: %v", waitErr), Raw: res.stdout,
-			Stderr: res.stderr, ExitCode: res.exitCode, Err: waitErr}
+	res := procResult{stdout: stdout.Bytes(), stderr: stderr.Bytes(), exitCode: r.ExitCode, duration: r.Duration}
+	var stopped *xproc.StoppedError
+	switch {
+	case errors.As(err, &stopped) && stopped.Timeout > 0:
+		return res, &RunError{Reason: fmt.Sprintf("agent timed out after %s", p.timeout), Raw: res.stdout,
+			Stderr: res.stderr, ExitCode: -1, Err: context.DeadlineExceeded}
+	case stopped != nil:
+		return res, &RunError{Reason: fmt.Sprintf("agent run cancelled: %v", stopped.Cause), Raw: res.stdout,
+			Stderr: res.stderr, ExitCode: -1, Err: stopped.Cause}
+	case err != nil:
+		return res, &RunError{Reason: fmt.Sprintf("wait for agent: %v", errors.Unwrap(err)), Raw: res.stdout,
+			Stderr: res.stderr, ExitCode: res.exitCode, Err: errors.Unwrap(err)}
 	}
 	return res, nil
 }
+
+// KillGroup kills what is left of an agent's process group: see proc.KillGroup.
+func KillGroup(pgid int, dir string) error { return xproc.KillGroup(pgid, dir) }
 
 // lenient passes writes on and never fails: a live log that cannot be
 // written must not stop the agent's output from being read.
@@ -113,21 +76,6 @@ type lenient struct{ w io.Writer }
 func (l lenient) Write(p []byte) (int, error) {
 	l.w.Write(p)
 	return len(p), nil
-}
-
-// stopGroup asks the process group to end, insists after grace, and returns
-// the leader's wait error.
-func stopGroup(pgid int, done <-chan error, grace time.Duration) error {
-	_ = syscall.Kill(-pgid, syscall.SIGTERM)
-	t := time.NewTimer(grace)
-	defer t.Stop()
-	select {
-	case err := <-done:
-		return err
-	case <-t.C:
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
-		return <-done
-	}
 }
 
 // exitError describes a non-zero exit, quoting the end of stderr (or of

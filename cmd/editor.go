@@ -1,26 +1,30 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 
+	"github.com/bh-tracker/bh/agent/proc"
 	"github.com/bh-tracker/bh/task"
 )
 
 // runEditor opens path in the editor and waits for it to exit. The editor
 // may carry arguments ("code --wait"), so it runs through the shell, as git
-// runs it. It gets the terminal, never a pipe meant for --json data.
+// runs it. It gets the terminal, never a pipe meant for --json data, so it
+// stays in bh's process group (Ctrl-C reaches both) and is hung up if bh dies.
 func runEditor(io *IOStreams, editor, path string) error {
-	c := exec.Command("sh", "-c", editor+` "$@"`, editor, path)
-	c.Stdin = io.In
-	c.Stdout = io.Terminal()
+	c := proc.Cmd{Argv: []string{"sh", "-c", editor + ` "$@"`, editor, path}, Stdin: io.In,
+		Stdout: io.Terminal(), Stderr: io.Terminal(), Terminal: true}
 	if io.IsTTY {
 		c.Stdout = io.Out
 	}
-	c.Stderr = io.Terminal()
-	if err := c.Run(); err != nil {
+	res, err := proc.Run(context.Background(), c)
+	if err == nil && res.ExitCode != 0 {
+		err = fmt.Errorf("exit status %d", res.ExitCode)
+	}
+	if err != nil {
 		return fmt.Errorf("editor %q: %w", editor, err)
 	}
 	return nil

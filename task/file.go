@@ -130,17 +130,21 @@ func (s *Store) CleanTemp(age time.Duration) {
 	}
 }
 
-// StaleTemp lists the files in .bh/tmp older than age: what CleanTemp
-// removes.
+// StaleTemp lists the store's temp files older than age: those in
+// .bh/tmp (task file writes) and the list cache's (.bh/cache/.tasks.bin.*).
+// It is what CleanTemp removes.
 func (s *Store) StaleTemp(age time.Duration) []string {
-	entries, err := os.ReadDir(filepath.Join(s.Dir, "tmp"))
-	if err != nil {
-		return nil
-	}
-	var stale []string
+	var paths []string
+	entries, _ := os.ReadDir(filepath.Join(s.Dir, "tmp"))
 	for _, e := range entries {
-		if fi, err := e.Info(); err == nil && e.Name() != ".gitignore" && time.Since(fi.ModTime()) > age {
-			stale = append(stale, filepath.Join(s.Dir, "tmp", e.Name()))
+		paths = append(paths, filepath.Join(s.Dir, "tmp", e.Name()))
+	}
+	cache, _ := filepath.Glob(filepath.Join(s.Dir, "cache", ".tasks.bin.*"))
+	var stale []string
+	for _, p := range append(paths, cache...) {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && filepath.Base(p) != ".gitignore" &&
+			time.Since(fi.ModTime()) > age {
+			stale = append(stale, p)
 		}
 	}
 	return stale

@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
+
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/proc"
 	"github.com/bh-tracker/bh/task"
 )
 
@@ -95,15 +96,16 @@ func Continue(ctx context.Context, s *task.Store, id string, term Terminal, opt 
 	}
 	file := tk.runner.SessionFile(req)
 	before, _ := os.ReadFile(file)
-	cmd := exec.CommandContext(ctx, tk.binary, tk.runner.TakeoverArgs(req)...)
-	cmd.Dir, cmd.Stdin, cmd.Stdout, cmd.Stderr = req.Dir, term.In, term.Out, term.Err
-	cmd.Env = append(os.Environ(), req.Env...)
-	runErr := cmd.Run()
+	// The human's session needs the terminal: it stays in bh's process group.
+	res, runErr := proc.Run(ctx, proc.Cmd{Argv: append([]string{tk.binary}, tk.runner.TakeoverArgs(req)...),
+		Dir: req.Dir, Env: req.Env, Stdin: term.In, Stdout: term.Out, Stderr: term.Err, Terminal: true})
 	after, _ := os.ReadFile(file)
 	w.keepSession(&run{t: t, session: t.SessionID, runner: tk.runner}, req)
-	var ee *exec.ExitError
-	if runErr != nil && !errors.As(runErr, &ee) {
+	if runErr != nil && res.PID == 0 {
 		return nil, fmt.Errorf("continue %s: %w", id, runErr)
+	}
+	if runErr == nil && res.ExitCode != 0 {
+		runErr = fmt.Errorf("exit status %d", res.ExitCode)
 	}
 	if taken.Said = agent.Said(tk.runner, before, after); len(taken.Said) == 0 {
 		if runErr != nil {

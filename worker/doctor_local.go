@@ -143,16 +143,36 @@ func (d *doctor) checkLocks() error {
 			Message: "lock file of a task that no longer exists", Fix: "remove it (unless someone holds it)"},
 			func() error { return removeUnheld(p) })
 	}
-	if tmp := d.s.StaleTemp(strayAge); len(tmp) > 0 {
+	byDir := map[string][]string{} // .bh/tmp, the list cache's folder
+	var dirs []string
+	for _, p := range d.s.StaleTemp(strayAge) {
+		dir := d.rel(filepath.Dir(p))
+		if byDir[dir] == nil {
+			dirs = append(dirs, dir)
+		}
+		byDir[dir] = append(byDir[dir], p)
+	}
+	for _, dir := range dirs {
 		found = true
-		d.found(Finding{Check: "locks", Status: DoctorWarn, Subject: ".bh/tmp",
+		tmp := byDir[dir]
+		d.found(Finding{Check: "locks", Status: DoctorWarn, Subject: dir,
 			Message: fmt.Sprintf("%d temp file(s) left by writes a killed bh process cut short", len(tmp)),
-			Fix:     "remove them"}, func() error { d.s.CleanTemp(strayAge); return nil })
+			Fix:     "remove them"}, func() error { return removeAll(tmp) })
 	}
 	if !found {
 		d.ok("locks", "no stray lock or temp file")
 	}
 	return nil
+}
+
+func removeAll(paths []string) error {
+	var errs []error
+	for _, p := range paths {
+		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // removeUnheld removes a lock file while holding it: nobody can be

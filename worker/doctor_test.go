@@ -158,20 +158,22 @@ func TestDoctorRemovesStrayLocksAndTemp(t *testing.T) {
 	s := doctorStore(t)
 	tk := addTask(t, s, "Has a lock")
 	old := time.Now().Add(-2 * time.Minute)
-	for _, p := range []string{"locks/tm-gone.lock", "locks/" + tk.ID + ".lock", "tmp/write-123"} {
+	for _, p := range []string{"locks/tm-gone.lock", "locks/" + tk.ID + ".lock", "tmp/write-123", "cache/.tasks.bin.99"} {
 		writeFile(t, s.Dir, p, "")
 		os.Chtimes(filepath.Join(s.Dir, p), old, old)
 	}
 	rep := doctorT(t, s, false)
 	finding(t, rep, "locks", ".bh/locks/tm-gone.lock")
 	finding(t, rep, "locks", ".bh/tmp")
-	if rep.Problems() != 2 {
+	finding(t, rep, "locks", ".bh/cache") // the list cache's temp file
+	if rep.Problems() != 3 {
 		t.Fatalf("a live task's lock is no problem: %+v", rep.Findings)
 	}
 	if rep := doctorT(t, s, true); rep.Problems() != 0 {
 		t.Fatalf("after --fix: %+v", rep.Findings)
 	}
-	if exists(s.Dir, "locks/tm-gone.lock") || exists(s.Dir, "tmp/write-123") || !exists(s.Dir, "locks/"+tk.ID+".lock") {
+	if exists(s.Dir, "locks/tm-gone.lock") || exists(s.Dir, "tmp/write-123") || exists(s.Dir, "cache/.tasks.bin.99") ||
+		!exists(s.Dir, "locks/"+tk.ID+".lock") {
 		t.Fatal("the wrong files went")
 	}
 }

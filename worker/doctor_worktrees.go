@@ -22,11 +22,20 @@ func (d *doctor) checkWorktrees() error {
 	}
 	found := false
 	for _, e := range list {
-		if filepath.Dir(e.Path) != dir {
-			continue // the user's own
-		}
 		id := filepath.Base(e.Path)
 		f := Finding{Check: "worktrees", Status: DoctorWarn, Subject: e.Path}
+		if filepath.Dir(e.Path) != dir {
+			if e.Branch != Branch(id) || e.Prunable {
+				continue // the user's own; or gone, which the worker prunes
+			}
+			found = true
+			if stale, why := d.closedOrMissing(id); stale {
+				d.staleWorktree(f, e, id, why)
+			} else {
+				d.movedWorktree(f, e, filepath.Join(dir, id))
+			}
+			continue
+		}
 		if e.Prunable {
 			found = true
 			f.Message = "the worktree of " + id + " is registered, but its directory is gone"
@@ -73,6 +82,17 @@ func (d *doctor) staleWorktree(f Finding, e repo.Linked, id, why string) {
 		f.Fix += "; its branch " + e.Branch + " stays: it holds commits HEAD does not"
 	}
 	d.guarded(f, func() error { return d.repo.RemoveWorktree(e.Path, branch) })
+}
+
+// movedWorktree is a task's worktree registered outside bh's worktree
+// folder, made before HOME, XDG_STATE_HOME or worktree.dir changed. The
+// worker goes on using it where it is (see WorktreePath); the fix moves it
+// where bh now keeps worktrees, changes and all.
+func (d *doctor) movedWorktree(f Finding, e repo.Linked, to string) {
+	f.Message = fmt.Sprintf("the worktree of %s is registered outside bh's worktree folder %s (HOME, XDG_STATE_HOME or worktree.dir changed since it was made)",
+		filepath.Base(e.Path), filepath.Dir(to))
+	f.Fix = "move it there (git worktree move " + e.Path + " " + to + ")"
+	d.guarded(f, func() error { return d.repo.MoveWorktree(e.Path, to) })
 }
 
 // merged reports whether HEAD holds every commit of branch.

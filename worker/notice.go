@@ -3,15 +3,10 @@ package worker
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/notify"
 )
-
-// notifyCloseWait bounds how long a stopping worker waits for
-// notifications still in flight.
-const notifyCloseWait = 5 * time.Second
 
 // notify sends the event name for t as it stands now, linked to the task's
 // page when bh serve has run. input.requested goes out once per question
@@ -38,8 +33,12 @@ func (w *worker) warnf(format string, args ...any) {
 	w.report(Event{Kind: Warning, Summary: fmt.Sprintf(format, args...)})
 }
 
+// closeNotifier delivers what is still queued before the worker exits (bh
+// worker --once ends right after its last run), waiting as long as the
+// targets' own retries may take, and names what could not be delivered.
 func (w *worker) closeNotifier() {
-	ctx, cancel := context.WithTimeout(context.Background(), notifyCloseWait)
+	_, bound := w.notifier.Flush()
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
 	if err := w.notifier.Close(ctx); err != nil {
 		w.warnf("%v", err)

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // PreflightError is a worker that cannot work here at all: no agent
@@ -34,10 +36,13 @@ type preflighter interface {
 	Preflight(ctx context.Context) (string, error)
 }
 
-// preflight checks what every run needs: the agent (its binary and
-// version; a release outside the tested range is a warning, a known-broken
-// one an error), git's identity for the commits, and a target branch.
+// preflight checks what every run needs: the config (see checkConfig),
+// and the agents (their binary and version; a release outside the tested
+// range is a warning, a known-broken one an error).
 func (w *worker) preflight(ctx context.Context) error {
+	if err := w.checkConfig(); err != nil {
+		return err
+	}
 	runners, err := w.agentsInUse()
 	if err != nil {
 		return err
@@ -55,6 +60,25 @@ func (w *worker) preflight(ctx context.Context) error {
 			}
 		}
 	}
+	return nil
+}
+
+// checkConfig is everything the worker refuses to start on that needs no
+// agent to run: the agents the config and tasks set up, the notify: list,
+// git's identity for the commits, and a target branch. bh doctor runs it
+// too, so that the two never disagree.
+func (w *worker) checkConfig() error {
+	if w.opt.Runner == nil {
+		if _, err := NewRunner(w.s.Config.Agent, nil); err != nil {
+			return err
+		}
+	}
+	if _, err := w.agentsInUse(); err != nil {
+		return err
+	}
+	if err := notify.Check(w.s.Config.Notify); err != nil {
+		return fmt.Errorf(".bh/config.yaml: %w", err)
+	}
 	if !w.repo.HasIdentity() {
 		return &PreflightError{Err: errors.New("git does not know who you are: bh commits finished work in your name"),
 			Advice: `run git config user.name "Your Name" and git config user.email you@example.com`}
@@ -71,8 +95,11 @@ func (w *worker) preflight(ctx context.Context) error {
 	return nil
 }
 
-// agentsInUse are the runners the worker may need: the config's agent, and
-// each other one a task type or an unfinished task asks for, once each.
+// agentsInUse are the runners the worker will need, once each: those the
+// open tasks and the config's agent.types ask for, and the config's own
+// agent when it is named (kind or binary), an open task runs on it, or no
+// task is open yet (the next plain one will). So a worker whose tasks all
+// use codex starts without claude installed.
 func (w *worker) agentsInUse() ([]agent.Runner, error) {
 	if w.opt.Runner != nil {
 		return []agent.Runner{w.runner}, nil
@@ -81,17 +108,21 @@ func (w *worker) agentsInUse() ([]agent.Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	for typ := range w.s.Config.Agent.Types {
+	tasks = slices.DeleteFunc(tasks, func(t *task.Task) bool { return t.State == task.Closed })
+	main := w.s.Config.Agent
+	needMain := main.Kind != "" || main.Binary != "" || len(tasks) == 0
+	for typ := range main.Types {
 		tasks = append(tasks, &task.Task{Type: task.Type(typ), State: task.Open})
 	}
-	runners := []agent.Runner{w.runner}
-	seen := map[string]bool{agentName(w.s.Config.Agent) + " " + w.s.Config.Agent.Binary: true}
+	var runners []agent.Runner
+	seen := map[string]bool{agentKey(main): true}
 	for _, t := range tasks {
-		if t.State == task.Closed {
-			continue
+		cfg := main.For(t)
+		key := agentKey(cfg)
+		if key == agentKey(main) {
+			needMain = true
 		}
-		cfg := w.s.Config.Agent.For(t)
-		if key := agentName(cfg) + " " + cfg.Binary; !seen[key] {
+		if !seen[key] {
 			seen[key] = true
 			r, err := NewRunner(cfg, nil)
 			if err != nil {
@@ -100,5 +131,12 @@ func (w *worker) agentsInUse() ([]agent.Runner, error) {
 			runners = append(runners, r)
 		}
 	}
+	if needMain {
+		runners = append([]agent.Runner{w.runner}, runners...)
+	}
 	return runners, nil
 }
+
+// agentKey tells agents apart for preflight: the same CLI at the same path
+// is checked once.
+func agentKey(cfg task.AgentConfig) string { return agentName(cfg) + " " + cfg.Binary }

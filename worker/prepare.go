@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,8 +13,9 @@ import (
 // prepare readies r's worktree: it exists at the task's path on its
 // branch (recreated, with the parked work restored, if it was removed), the
 // configured files are copied in and the setup command has run. The
-// journal is written before the worktree is touched.
-func (w *worker) prepare(r *run) error {
+// journal is written before the worktree is touched. Cancelling kill stops
+// the setup command.
+func (w *worker) prepare(kill context.Context, r *run) error {
 	id := r.t.ID
 	target, err := w.target(r.t)
 	if err != nil {
@@ -48,7 +50,7 @@ func (w *worker) prepare(r *run) error {
 	if created {
 		os.Remove(setupMark(w.s, id))
 	}
-	return w.setup(r)
+	return w.setup(kill, r)
 }
 
 // ensureWorktree makes task id's worktree exist at path, on its branch

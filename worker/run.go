@@ -36,10 +36,16 @@ type run struct {
 // returned; the task is then back to open or left to recovery.
 func (w *worker) work(kill context.Context, t *task.Task) error {
 	r := &run{t: t, started: time.Now()}
-	if err := w.prepare(r); err != nil {
+	if err := w.prepare(kill, r); err != nil {
 		var se *setupError
-		if errors.As(err, &se) && r.j != nil {
+		switch {
+		case errors.As(err, &se) && r.j != nil:
 			return w.end(r, setupEnding(r, se))
+		case kill.Err() != nil:
+			// Killed while setting up: the task waits, open, for the next
+			// start, and the worker's exit is not an error of its own.
+			w.warnf("%v", w.release(t.ID, err))
+			return nil
 		}
 		return w.release(t.ID, err)
 	}

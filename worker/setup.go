@@ -3,14 +3,15 @@ package worker
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/bh-tracker/bh/agent/proc"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/notify"
 )
@@ -25,10 +26,15 @@ type setupError struct{ err error }
 func (e *setupError) Error() string { return "worktree setup: " + e.err.Error() }
 func (e *setupError) Unwrap() error { return e.err }
 
+// setupOutput caps what is kept of worktree.setup's output: only its end
+// is ever shown.
+const setupOutput = 64 << 10
+
 // setup copies worktree.copy's files (ignored ones a build needs, such as
 // .env, which a fresh worktree lacks) from the main tree and runs
-// worktree.setup in the worktree, once per worktree.
-func (w *worker) setup(r *run) error {
+// worktree.setup in the worktree, once per worktree. Cancelling kill stops
+// the setup command's whole process group.
+func (w *worker) setup(kill context.Context, r *run) error {
 	cfg := w.s.Config.Worktree
 	if len(cfg.Copy) == 0 && cfg.Setup == "" {
 		return nil
@@ -42,13 +48,23 @@ func (w *worker) setup(r *run) error {
 		}
 	}
 	if cfg.Setup != "" {
-		ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "sh", "-c", cfg.Setup)
-		cmd.Dir = r.wt.Path
-		cmd.Env = append(os.Environ(), "BH_TASK_ID="+r.t.ID, "BH_WORKTREE="+r.wt.Path, "BH_ROOT="+w.s.Root)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return &setupError{fmt.Errorf("%q: %v: %s", cfg.Setup, err, tail(out, 500))}
+		out := proc.NewCapWriter(setupOutput, setupOutput/2)
+		res, err := proc.Run(kill, proc.Cmd{Argv: []string{"sh", "-c", cfg.Setup}, Dir: r.wt.Path,
+			Env:    []string{"BH_TASK_ID=" + r.t.ID, "BH_WORKTREE=" + r.wt.Path, "BH_ROOT=" + w.s.Root},
+			Stdout: out, Stderr: out, Timeout: setupTimeout, Started: w.started(r)})
+		// Kept whole (up to the cap) in the task's runs directory for a look;
+		// the error quotes its end.
+		logPath := filepath.Join(runsDir(w.s, r.t.ID), "setup.log")
+		if err := os.WriteFile(logPath, out.Bytes(), 0o644); err != nil {
+			w.warnf("%s: %v", r.t.ID, err)
+		}
+		switch {
+		case kill.Err() != nil:
+			return errors.New("worktree setup stopped with the worker") // the worker's trouble, not the task's
+		case err != nil:
+			return &setupError{fmt.Errorf("%q: %v: %s", cfg.Setup, err, tail(out.Bytes(), 500))}
+		case res.ExitCode != 0:
+			return &setupError{fmt.Errorf("%q: exit status %d: %s", cfg.Setup, res.ExitCode, tail(out.Bytes(), 500))}
 		}
 	}
 	return os.WriteFile(setupMark(w.s, r.t.ID), nil, 0o644)

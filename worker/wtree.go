@@ -43,8 +43,18 @@ func WorktreeDir(s *task.Store, commonDir string) string {
 }
 
 // WorktreePath is where task id's worktree lives; the same every time, since
-// Claude Code files its sessions by working directory.
+// Claude Code files its sessions by working directory. A worktree of the
+// task's branch registered elsewhere (made before HOME, XDG_STATE_HOME or
+// worktree.dir changed) is used where it is: git would not check the
+// branch out twice, and bh doctor --fix moves it (see movedWorktrees).
 func WorktreePath(s *task.Store, r *repo.Repo, id string) string {
+	if list, err := r.LinkedWorktrees(); err == nil {
+		for _, e := range list {
+			if e.Branch == Branch(id) && !e.Prunable {
+				return e.Path
+			}
+		}
+	}
 	return filepath.Join(WorktreeDir(s, r.CommonDir()), id)
 }
 

@@ -1,14 +1,13 @@
 package notify
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/bh-tracker/bh/agent/proc"
 )
 
 // command runs a user's shell line with the event in its environment.
@@ -18,20 +17,27 @@ type command struct {
 }
 
 func (c *command) deliver(ctx context.Context, e Event) error {
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "sh", "-c", c.line)
-	cmd.Env = append(os.Environ(), e.env()...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	// A background child holding the pipes open must not hang delivery.
-	cmd.WaitDelay = time.Second
-	err := cmd.Run()
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return fmt.Errorf("killed after %s", c.timeout)
-	}
-	if err != nil {
-		return fmt.Errorf("%w%s", err, tail(out.String()))
+	return run(ctx, []string{"sh", "-c", c.line}, e.env(), c.timeout)
+}
+
+// grace is how long a command or popup gets between SIGTERM and SIGKILL.
+const grace = time.Second
+
+// run runs argv through bh's process helper, its output captured (and
+// capped) for the error, its whole process group killed after timeout. A
+// background child holding the pipes open cannot hang delivery.
+func run(ctx context.Context, argv, env []string, timeout time.Duration) error {
+	out := proc.NewCapWriter(16<<10, 8<<10)
+	res, err := proc.Run(ctx, proc.Cmd{Argv: argv, Env: env, Stdout: out, Stderr: out, Timeout: timeout,
+		Grace: grace})
+	var stopped *proc.StoppedError
+	switch {
+	case errors.As(err, &stopped) && stopped.Timeout > 0:
+		return fmt.Errorf("killed after %s", timeout)
+	case err != nil:
+		return err
+	case res.ExitCode != 0:
+		return fmt.Errorf("exit status %d%s", res.ExitCode, tail(string(out.Bytes())))
 	}
 	return nil
 }

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -68,4 +70,31 @@ func TestCommandTimeout(t *testing.T) {
 	if s := l.all(); !strings.Contains(s, "task.completed for tm-1: killed after 100ms") {
 		t.Errorf("timeout not logged: %q", s)
 	}
+}
+
+// TestCommandLeavesNothingBehind: a command that leaves a background child
+// holding its output is delivered, and the child dies with it.
+func TestCommandLeavesNothingBehind(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	n, l := start(t, fast, task.NotifyConfig{Events: []string{"*"}, Command: "sleep 1000 & echo $! > '" + pidFile + "'"})
+	n.Send(Event{Name: EventTaskCompleted, TaskID: "tm-1"})
+	closeNow(t, n)
+	if s := l.all(); s != "" {
+		t.Errorf("unexpected log: %s", s)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(readFile(t, pidFile)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Minute); syscall.Kill(pid, 0) == nil && !zombie(pid); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("the command's child %d outlived it", pid)
+		}
+	}
+}
+
+func zombie(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	return err == nil && strings.Contains(string(stat), ") Z ")
 }

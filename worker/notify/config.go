@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/bh-tracker/bh/task"
@@ -23,6 +24,8 @@ type sink struct {
 	events  []string
 	deliver func(ctx context.Context, e Event) error
 	queue   chan Event
+	worst   time.Duration // one event's delivery at its slowest, retries included
+	pending atomic.Int64  // events queued or in flight
 }
 
 func (s *sink) wants(name string) bool { return s.all || slices.Contains(s.events, name) }
@@ -58,15 +61,15 @@ func buildEntry(c task.NotifyConfig, n *Notifier) ([]*sink, error) {
 		}
 	}
 	var out []*sink
-	add := func(name string, deliver func(context.Context, Event) error) {
+	add := func(name string, deliver func(context.Context, Event) error, worst time.Duration) {
 		out = append(out, &sink{
 			name: name, all: slices.Contains(c.Events, AllEvents), events: c.Events,
-			deliver: deliver, queue: make(chan Event, n.tune.queue),
+			deliver: deliver, queue: make(chan Event, n.tune.queue), worst: worst,
 		})
 	}
 	if strings.TrimSpace(c.Command) != "" {
 		cmd := &command{line: c.Command, timeout: timeout}
-		add("command "+short(c.Command), cmd.deliver)
+		add("command "+short(c.Command), cmd.deliver, timeout+grace)
 	}
 	if err := c.CheckFormat(); err != nil {
 		return nil, fmt.Errorf("format %w", err)
@@ -81,11 +84,11 @@ func buildEntry(c task.NotifyConfig, n *Notifier) ([]*sink, error) {
 			return nil, err
 		}
 		w := &webhook{url: target, shape: shape, timeout: timeout, attempts: n.tune.attempts, backoff: n.tune.backoff}
-		add(webhookName(u), w.deliver)
+		add(webhookName(u), w.deliver, w.worst())
 	}
 	if c.Desktop {
 		d := &desktop{goos: runtime.GOOS, timeout: timeout, logf: n.logf}
-		add("desktop", d.deliver)
+		add("desktop", d.deliver, timeout+grace)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("no command, webhook or desktop target")

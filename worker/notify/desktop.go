@@ -28,12 +28,8 @@ func (d *desktop) deliver(ctx context.Context, e Event) error {
 		})
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, d.timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.WaitDelay = time.Second
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("%s: %w%s", name, err, tail(string(out)))
+	if err := run(ctx, append([]string{bin}, args...), nil, d.timeout); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
 }

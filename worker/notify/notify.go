@@ -7,6 +7,7 @@ package notify
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -22,11 +23,12 @@ type Notifier struct {
 	logMu sync.Mutex
 	log   func(format string, args ...any)
 
-	mu     sync.RWMutex // guards closed against Send racing Close
-	closed bool
-	wg     sync.WaitGroup
-	ctx    context.Context // cancelled when Close gives up waiting
-	cancel context.CancelFunc
+	mu      sync.RWMutex // guards closed against Send racing Close
+	closed  bool
+	dropped []string // what Close gave up on, guarded by logMu
+	wg      sync.WaitGroup
+	ctx     context.Context // cancelled when Close gives up waiting
+	cancel  context.CancelFunc
 }
 
 // tuning holds knobs tests turn down; New uses the defaults.
@@ -63,6 +65,12 @@ func newNotifier(cfgs []task.NotifyConfig, logf func(string, ...any), tune tunin
 	return n, nil
 }
 
+// Check validates cfgs as New does, starting nothing.
+func Check(cfgs []task.NotifyConfig) error {
+	_, err := build(cfgs, &Notifier{tune: defaults})
+	return err
+}
+
 // logf serialises calls to the caller's logger.
 func (n *Notifier) logf(format string, args ...any) {
 	n.logMu.Lock()
@@ -90,9 +98,11 @@ func (n *Notifier) Send(e Event) {
 		if !s.wants(e.Name) {
 			continue
 		}
+		s.pending.Add(1)
 		select {
 		case s.queue <- e:
 		default:
+			s.pending.Add(-1)
 			n.logf("notify: %s: queue full, dropped %s for %s", s.name, e.Name, e.TaskID)
 		}
 	}
@@ -116,17 +126,45 @@ func (n *Notifier) run(s *sink) {
 	defer n.wg.Done()
 	for e := range s.queue {
 		if n.ctx.Err() != nil {
-			continue // Close gave up: drop the rest quietly
-		}
-		if err := s.deliver(n.ctx, e); err != nil && n.ctx.Err() == nil {
+			n.drop(s, e) // Close gave up
+		} else if err := s.deliver(n.ctx, e); err != nil && n.ctx.Err() != nil {
+			n.drop(s, e)
+		} else if err != nil {
 			n.logf("notify: %s: %s for %s: %v", s.name, e.Name, e.TaskID, err)
 		}
+		s.pending.Add(-1)
 	}
+}
+
+func (n *Notifier) drop(s *sink, e Event) {
+	n.logMu.Lock()
+	defer n.logMu.Unlock()
+	n.dropped = append(n.dropped, fmt.Sprintf("%s for %s (%s)", e.Name, e.TaskID, s.name))
+}
+
+// maxFlush caps how long Flush lets a stopping bh wait.
+const maxFlush = 2 * time.Minute
+
+// Flush is how many events are still queued or in flight, and how long
+// delivering them may take at worst (each target's retry schedule for each
+// of its events, targets in parallel; at least a second, at most maxFlush):
+// the bound to give Close.
+func (n *Notifier) Flush() (pending int, bound time.Duration) {
+	if n == nil {
+		return 0, 0
+	}
+	bound = time.Second
+	for _, s := range n.sinks {
+		p := s.pending.Load()
+		pending += int(p)
+		bound = max(bound, time.Duration(p)*s.worst)
+	}
+	return pending, min(bound, maxFlush)
 }
 
 // Close stops accepting events and waits for queued ones to be delivered.
 // If ctx ends first, deliveries in flight are cancelled, the rest dropped,
-// and Close returns ctx's error.
+// and Close returns an error naming each event that was not delivered.
 func (n *Notifier) Close(ctx context.Context) error {
 	if n == nil {
 		return nil
@@ -146,7 +184,17 @@ func (n *Notifier) Close(ctx context.Context) error {
 		n.cancel()
 		return nil
 	case <-ctx.Done():
-		n.cancel()
-		return fmt.Errorf("notify: close: pending notifications dropped: %w", context.Cause(ctx))
 	}
+	n.cancel()
+	select { // cancelled deliveries end within their grace
+	case <-done:
+	case <-time.After(2 * grace):
+	}
+	n.logMu.Lock()
+	defer n.logMu.Unlock()
+	what := "pending notifications"
+	if len(n.dropped) > 0 {
+		what = strings.Join(n.dropped, ", ")
+	}
+	return fmt.Errorf("notify: not delivered (%w): %s", context.Cause(ctx), what)
 }

@@ -56,13 +56,44 @@ func TestCloseGivesUpWhenContextEnds(t *testing.T) {
 	<-arrived
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := n.Close(ctx); !errors.Is(err, context.Canceled) {
-		t.Fatalf("close = %v, want context.Canceled", err)
+	if err := n.Close(ctx); !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "task.failed for tm-1") {
+		t.Fatalf("close = %v, want context.Canceled naming what was not delivered", err)
 	}
 	// The in-flight request is cancelled: srv.Close would hang otherwise.
 	srv.Close()
 	if s := l.all(); s != "" {
 		t.Errorf("abandoned delivery should not be logged as a failure: %s", s)
+	}
+}
+
+// TestFlushBound: while events wait, Flush counts them and bounds the
+// wait by the target's whole retry schedule for each.
+func TestFlushBound(t *testing.T) {
+	arrived, release := make(chan struct{}, 4), make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case arrived <- struct{}{}:
+		default:
+		}
+		<-release
+		http.Error(w, "busy", http.StatusServiceUnavailable)
+	}))
+	defer srv.Close()
+	n, l := start(t, tuning{queue: 8, attempts: 3, backoff: time.Millisecond}, hook(srv.URL, "10s"))
+	if p, b := n.Flush(); p != 0 || b != time.Second {
+		t.Errorf("idle Flush = %d, %s; want 0, 1s", p, b)
+	}
+	n.Send(Event{Name: EventTaskFailed, TaskID: "tm-1"})
+	n.Send(Event{Name: EventTaskFailed, TaskID: "tm-2"})
+	<-arrived
+	// Three attempts of 10s and waits of 1ms and 2ms, for each of two events.
+	if p, b := n.Flush(); p != 2 || b != 2*(30*time.Second+3*time.Millisecond) {
+		t.Errorf("Flush = %d, %s; want 2 events and twice one's worst", p, b)
+	}
+	close(release)
+	closeNow(t, n)
+	if got := l.all(); !strings.Contains(got, "task.failed for tm-2: attempt 3 of 3: status 503") {
+		t.Errorf("log: %q", got)
 	}
 }
 

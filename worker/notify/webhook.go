@@ -44,6 +44,19 @@ func (w *webhook) deliver(ctx context.Context, e Event) error {
 	}
 }
 
+// worst is how long one event can take: every attempt timing out, and
+// the waits between them.
+func (w *webhook) worst() time.Duration {
+	d, wait := time.Duration(0), w.backoff
+	for i := 1; i <= w.attempts; i++ {
+		d += w.timeout
+		if i < w.attempts {
+			d, wait = d+wait, wait*2
+		}
+	}
+	return d
+}
+
 // post makes one attempt and says whether a failure is worth retrying.
 func (w *webhook) post(ctx context.Context, body []byte) (retry bool, err error) {
 	ctx, cancel := context.WithTimeout(ctx, w.timeout)

@@ -2,6 +2,8 @@ package repo
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -68,4 +70,18 @@ func (r *Repo) ConfigValue(key string) string {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// MoveWorktree moves the linked worktree at from to to (which must not
+// exist), with its changes and its registration.
+func (r *Repo) MoveWorktree(from, to string) error {
+	r.wtMu.Lock()
+	defer r.wtMu.Unlock()
+	if err := os.MkdirAll(filepath.Dir(to), 0o777); err != nil {
+		return err
+	}
+	if _, err := r.git(nil, "worktree", "move", from, to); err != nil {
+		return fmt.Errorf("move worktree %s: %w", filepath.Base(from), err)
+	}
+	return nil
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package agent
+package proc
 
 import (
 	"bytes"
@@ -12,17 +12,21 @@ import (
 	"syscall"
 )
 
-// sysProcAttr puts the agent in its own process group, and has the kernel
-// kill it when the worker dies, even by SIGKILL. (The signal comes when the
-// thread that started the agent ends; Go ends threads only with the
-// process, unless a goroutine exits while locked to one.)
-func sysProcAttr() *syscall.SysProcAttr {
+// sysProcAttr puts the child in its own process group (unless it needs
+// the terminal), and has the kernel signal it when bh dies, even by
+// SIGKILL. (The signal comes when the thread that started the child ends;
+// Go ends threads only with the process, unless a goroutine exits while
+// locked to one.)
+func sysProcAttr(terminal bool) *syscall.SysProcAttr {
+	if terminal {
+		return &syscall.SysProcAttr{Pdeathsig: syscall.SIGHUP}
+	}
 	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
 
-// KillGroup kills with SIGKILL what is left of process group pgid, an agent
-// whose worker died: its leader dies with the worker, the agent's own
-// children do not. Since the group id may have been reused since, it
+// KillGroup kills with SIGKILL what is left of process group pgid, a
+// child whose bh died: its leader dies with bh, the child's own children
+// do not. Since the group id may have been reused since, it
 // kills only a group one of whose processes still works in dir or below.
 // It does nothing for pgid <= 1 or the caller's own group, and nothing on
 // systems other than Linux.

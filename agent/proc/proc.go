@@ -1,0 +1,136 @@
+// Package proc starts the child processes bh runs (agents, worktree.setup,
+// notification commands, the editor) one way: in a process group of their
+// own, killed with bh on Linux, and stopped as a whole group, SIGTERM then
+// SIGKILL after a grace period, when their timeout passes or their context
+// ends. Nothing a child leaves running can hold bh past that.
+package proc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// DefaultGrace is how long a child gets between SIGTERM and SIGKILL.
+const DefaultGrace = 5 * time.Second
+
+// Cmd is one child process to run.
+type Cmd struct {
+	Argv           []string
+	Dir            string
+	Env            []string // appended to the inherited environment, so it wins
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer // nil discards
+	Timeout        time.Duration
+	Grace          time.Duration  // 0 means DefaultGrace
+	Started        func(pgid int) // called once the child runs; may be nil
+	// Terminal keeps the child in bh's own process group so that it can
+	// read the terminal (an editor): cancelling then signals the child
+	// alone, and bh's death hangs it up (SIGHUP) rather than killing it.
+	Terminal bool
+}
+
+// Result is how a child ended.
+type Result struct {
+	PID      int // 0 when it never started
+	ExitCode int // -1 when a signal ended it
+	Duration time.Duration
+}
+
+// StoppedError is a child bh ended before it exited by itself.
+type StoppedError struct {
+	Timeout time.Duration // its own timeout passed; 0 when its context ended
+	Cause   error         // context.DeadlineExceeded, or the context's cause
+}
+
+func (e *StoppedError) Error() string {
+	if e.Timeout > 0 {
+		return fmt.Sprintf("timed out after %s", e.Timeout)
+	}
+	return fmt.Sprintf("cancelled: %v", e.Cause)
+}
+
+func (e *StoppedError) Unwrap() error { return e.Cause }
+
+// Run starts c and waits for it. A child that exits by itself, whatever
+// its status, gives a nil error; one that was stopped gives a
+// *StoppedError. Once the child is gone, whatever it left in its group
+// is killed.
+func Run(ctx context.Context, c Cmd) (Result, error) {
+	if len(c.Argv) == 0 {
+		return Result{}, errors.New("empty command")
+	}
+	grace := c.Grace
+	if grace <= 0 {
+		grace = DefaultGrace
+	}
+	cmd := exec.Command(c.Argv[0], c.Argv[1:]...)
+	cmd.Dir = c.Dir
+	cmd.Env = append(os.Environ(), c.Env...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Stdin, c.Stdout, c.Stderr
+	cmd.SysProcAttr = sysProcAttr(c.Terminal)
+	// A grandchild that left the group could hold the pipes open forever.
+	cmd.WaitDelay = grace
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return Result{}, fmt.Errorf("start %s: %w", c.Argv[0], err)
+	}
+	target := -cmd.Process.Pid // the whole group
+	if c.Terminal {
+		target = cmd.Process.Pid
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	if c.Started != nil {
+		c.Started(cmd.Process.Pid)
+	}
+	var timeout <-chan time.Time
+	if c.Timeout > 0 {
+		timer := time.NewTimer(c.Timeout)
+		defer timer.Stop()
+		timeout = timer.C
+	}
+	var stopped *StoppedError
+	var waitErr error
+	select {
+	case waitErr = <-done:
+	case <-timeout:
+		stopped = &StoppedError{Timeout: c.Timeout, Cause: context.DeadlineExceeded}
+		waitErr = stop(target, done, grace)
+	case <-ctx.Done():
+		stopped = &StoppedError{Cause: context.Cause(ctx)}
+		waitErr = stop(target, done, grace)
+	}
+	if !c.Terminal {
+		_ = syscall.Kill(target, syscall.SIGKILL) // what the child left behind dies with it
+	}
+	res := Result{PID: cmd.Process.Pid, ExitCode: cmd.ProcessState.ExitCode(), Duration: time.Since(start)}
+	if stopped != nil {
+		return res, stopped
+	}
+	var exitErr *exec.ExitError
+	if waitErr != nil && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, exec.ErrWaitDelay) {
+		return res, fmt.Errorf("wait for %s: %w", c.Argv[0], waitErr)
+	}
+	return res, nil
+}
+
+// stop asks target (a pid, or a group as -pgid) to end, insists after
+// grace, and returns the child's wait error.
+func stop(target int, done <-chan error, grace time.Duration) error {
+	_ = syscall.Kill(target, syscall.SIGTERM)
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-t.C:
+		_ = syscall.Kill(target, syscall.SIGKILL)
+		return <-done
+	}
+}
