@@ -76,6 +76,12 @@ func (r *Repo) runGit(dir string, env []string, stdin []byte, args ...string) ([
 	}
 }
 
+// execGit runs one git command. Unlike every other child of bh it does not
+// go through agent/proc, on purpose: git must finish a step even when bh is
+// killed in the middle of it (git's own lock files make each step whole,
+// and a git killed with bh would leave its lock behind for the user's next
+// git command to trip on); and a git command is short and never waits on a
+// human, so it needs no cancelling.
 func execGit(dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
