@@ -87,7 +87,8 @@ func TestParkedTaskNotRunTwice(t *testing.T) {
 		default:
 		}
 		_, err := os.Stat(filepath.Join(gate, "waiting"))
-		return err == nil
+		fresh, _ := c.runs(t)
+		return err == nil && sum(fresh) == len(titles) // every run of a's has started
 	})
 
 	// b's worker runs in between: a's claims hold.

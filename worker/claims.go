@@ -73,7 +73,7 @@ func newClaims(r *repo.Repo, remote string, ttl time.Duration, now func() time.T
 
 // fetch brings the remote's claims; each is then read from seenClaims.
 func (c *claims) fetch() error {
-	return c.repo.Fetch(c.remote, claimsRefspec)
+	return c.repo.Fetch(c.remote, claimsRefspec) // refs/bh only: no remote-tracking branch moves
 }
 
 // seen is the claim of id as last fetched: its commit and contents; ""

@@ -73,7 +73,11 @@ func (w *worker) handOff(ids []string) {
 	for _, id := range ids {
 		c.op.Lock()
 		if c.isWaiting(id) {
-			if err := c.release(id, lease, false); err != nil {
+			t, err := w.s.Get(id)
+			if err == nil {
+				err = c.release(id, lease, t.State == task.Closed)
+			}
+			if err != nil {
 				w.warnf("%s: release the claim: %v", id, err)
 			}
 		}
@@ -104,10 +108,12 @@ func (c *claims) remoteTip() (string, error) {
 	if err != nil || branch == "" {
 		return "", err
 	}
-	if err := c.repo.Fetch(c.remote, sharedRefspecs(c.remote)[0]); err != nil {
+	// Into bh's own copy: a sync may be fetching the remote's branches meanwhile.
+	tip := remoteRefs + "tip/" + branch
+	if err := c.repo.FetchInto(c.remote, "+refs/heads/"+branch+":"+tip); err != nil {
 		return "", err
 	}
-	return c.repo.RemoteTip(c.remote, branch)
+	return c.repo.Ref(tip)
 }
 
 // behind reports whether the remote's branch, at tip, holds t in a state
@@ -155,6 +161,7 @@ func (w *worker) startSyncer() (stop func()) {
 		return func() {}
 	}
 	w.kick = make(chan struct{}, 1)
+	w.adoptOrphans()
 	w.autoSync() // first: answers given elsewhere, tasks added elsewhere
 	done, finished := make(chan struct{}), make(chan struct{})
 	go func() { w.syncer(done, every); close(finished) }()
@@ -173,5 +180,29 @@ func (w *worker) adoptClaim(id string, lease task.Lease) {
 	}
 	if err != nil && !errors.Is(err, ErrClaimed) {
 		w.warnf("%s: take over the claim: %v", id, err)
+	}
+}
+
+// adoptOrphans makes this worker's the claims that a dead worker of this
+// clone still holds (killed between a run's end and its hand-off): they
+// wait for the next sync, as if this worker had run them.
+func (w *worker) adoptOrphans() {
+	c := w.claims
+	if c == nil || c.fetch() != nil {
+		return // fetched again on the next claim; a lease that runs out is the fallback
+	}
+	refs, err := c.repo.Refs(seenClaims)
+	if err != nil {
+		return
+	}
+	lease := workerLease(w.opt.Name, w.now())
+	for _, oid := range refs {
+		cl, err := c.read(oid)
+		if err != nil || cl.State != ClaimHeld || cl.Host != lease.Host || cl.Clone != c.clone || cl.PID == pidSelf || alive(cl.PID) {
+			continue
+		}
+		if _, err := c.take(cl.Task, lease); err == nil {
+			c.wait(cl.Task)
+		}
 	}
 }

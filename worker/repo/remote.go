@@ -60,6 +60,17 @@ func (r *Repo) Fetch(remote string, refspecs ...string) error {
 	return nil
 }
 
+// FetchInto fetches refspecs from remote into their destinations only:
+// with no opportunistic update of the remote-tracking branches, which a
+// sync in another goroutine may be fetching at the same time.
+func (r *Repo) FetchInto(remote string, refspecs ...string) error {
+	args := append([]string{"fetch", "-q", "--no-write-fetch-head", "--refmap=", remote}, refspecs...)
+	if _, err := r.git(nil, args...); err != nil {
+		return &RemoteError{remote, err}
+	}
+	return nil
+}
+
 // PushCAS sets ref on remote to commit ("" deletes it) only if it is
 // still expect there ("" meaning absent): git's compare-and-swap push,
 // atomic on the remote. ErrStale says another push won.
