@@ -93,6 +93,7 @@ func syncHint(err error, res worker.SyncResult) error {
 		re *repo.RemoteError
 		rc *repo.RebaseConflict
 		lr *repo.LandRefused
+		le *repo.RemoteLockError
 	)
 	kept := ""
 	if res.Committed {
@@ -107,6 +108,8 @@ func syncHint(err error, res worker.SyncResult) error {
 		return withHint(err, "nothing was changed"+kept)
 	case errors.As(err, &re):
 		return withHint(err, "nothing was lost"+kept+"; bh sync --no-push works offline")
+	case errors.As(err, &le):
+		return withHint(err, "nothing was lost"+kept+"; if no push to "+res.Remote+" is under way, a git that crashed there left it: remove "+le.Lock+" on the remote, then bh sync again")
 	case errors.Is(err, repo.ErrStale):
 		return withHint(err, "others kept pushing; run bh sync again")
 	}

@@ -60,15 +60,20 @@ type claims struct {
 	now    func() time.Time
 	mu     sync.Mutex
 	held   map[string]string // task id -> the claim commit we pushed last
+	// waits holds the claims of runs that ended with the task not closed:
+	// held until the task file with its new state is on the remote (handoff.go).
+	waits map[string]bool
+	op    sync.Mutex // a claim taken again is never released by a hand-off under way
 }
 
 func newClaims(r *repo.Repo, remote string, ttl time.Duration, now func() time.Time) *claims {
-	return &claims{repo: r, clone: r.Root, remote: remote, ttl: ttl, now: now, held: map[string]string{}}
+	return &claims{repo: r, clone: r.Root, remote: remote, ttl: ttl, now: now, held: map[string]string{},
+		waits: map[string]bool{}}
 }
 
 // fetch brings the remote's claims; each is then read from seenClaims.
 func (c *claims) fetch() error {
-	return c.repo.Fetch(c.remote, claimsRefspec)
+	return c.repo.Fetch(c.remote, claimsRefspec) // refs/bh only: no remote-tracking branch moves
 }
 
 // seen is the claim of id as last fetched: its commit and contents; ""
@@ -111,6 +116,8 @@ func (c *claims) free(cl *RemoteClaim, lease task.Lease) bool {
 // take claims id on the remote for lease, from what was last fetched.
 // ErrClaimed: it is held, done, or another machine took it first.
 func (c *claims) take(id string, lease task.Lease) (*RemoteClaim, error) {
+	c.op.Lock()
+	defer c.op.Unlock()
 	old, cl, err := c.seen(id)
 	if err != nil {
 		return nil, err
@@ -121,6 +128,9 @@ func (c *claims) take(id string, lease task.Lease) (*RemoteClaim, error) {
 	if err := c.push(id, old, ClaimHeld, lease); err != nil {
 		return cl, err
 	}
+	c.mu.Lock()
+	delete(c.waits, id) // run again here: the new run's end decides
+	c.mu.Unlock()
 	return cl, nil
 }
 
@@ -139,6 +149,7 @@ func (c *claims) release(id string, lease task.Lease, done bool) error {
 	err := c.push(id, c.mine(id), state, lease)
 	c.mu.Lock()
 	delete(c.held, id)
+	delete(c.waits, id)
 	c.mu.Unlock()
 	return err
 }

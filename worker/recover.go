@@ -71,6 +71,7 @@ func (w *worker) recoverTask(id string, lease task.Lease) error {
 	}
 	w.setActive(id, true)
 	defer w.setActive(id, false)
+	w.adoptClaim(id, mine)
 	note := fmt.Sprintf("recovered: worker pid %d on %s died (last heartbeat %s)", lease.PID, lease.Host,
 		lease.Heartbeat.Format(time.RFC3339))
 	if w.ours(&lease) {
@@ -82,7 +83,7 @@ func (w *worker) recoverTask(id string, lease task.Lease) error {
 	w.report(Event{Kind: Recovered, Task: id, Title: t.Title, Summary: note})
 	r := &run{t: t, started: time.Now(), session: t.SessionID}
 	if j == nil { // the run never got as far as its worktree: nothing to keep
-		_, err := w.s.Update(id, func(t *task.Task) error {
+		t, err := w.s.Update(id, func(t *task.Task) error {
 			if !w.owns(t) {
 				return errNotOurs
 			}
@@ -92,6 +93,9 @@ func (w *worker) recoverTask(id string, lease task.Lease) error {
 		})
 		if errors.Is(err, errNotOurs) {
 			return nil
+		}
+		if err == nil {
+			w.unclaim(t) // the adopted claim, handed off
 		}
 		return err
 	}

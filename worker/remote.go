@@ -45,7 +45,14 @@ func claimNext(s *task.Store, c *claims, lease task.Lease, skip func(string) boo
 	if err := c.fetch(); err != nil {
 		return nil, err
 	}
+	tip, err := c.remoteTip() // after the claims: see handoff.go
+	if err != nil {
+		return nil, err
+	}
 	for _, cand := range ready {
+		if behind(s, c, tip, cand) {
+			continue
+		}
 		prev, err := c.take(cand.ID, lease)
 		if errors.Is(err, ErrClaimed) {
 			continue
@@ -114,21 +121,19 @@ func (w *worker) publish(t *task.Task) error {
 	return w.repo.PushRefs(w.claims.remote, refs...)
 }
 
-// unclaim ends this worker's remote claim on t as its run settles: the
-// work and session are pushed first, so that whoever takes it next has
-// them.
+// unclaim ends this worker's remote claim on t as its run settles: done
+// for a closed task; otherwise released only once the task file with its
+// new state, its parked work and its session are on the remote
+// (autoSync, which this kicks, then handOff).
 func (w *worker) unclaim(t *task.Task) {
 	if w.claims == nil || w.claims.mine(t.ID) == "" {
 		return
 	}
-	lease := workerLease(w.opt.Name, w.now())
 	if t.State != task.Closed {
-		if err := w.publish(t); err != nil {
-			w.warnf("%s: push its parked work: %v (the claim stays held until it is pushed or runs out)", t.ID, err)
-			return
-		}
+		w.claims.wait(t.ID)
+		return
 	}
-	if err := w.claims.release(t.ID, lease, t.State == task.Closed); err != nil {
+	if err := w.claims.release(t.ID, workerLease(w.opt.Name, w.now()), true); err != nil {
 		w.warnf("%s: release the claim: %v", t.ID, err)
 	}
 }
@@ -144,36 +149,59 @@ func (w *worker) foreignAlive(t *task.Task) bool {
 	return err != nil || !w.claims.free(cl, workerLease(w.opt.Name, w.now()))
 }
 
-// syncer runs bh sync on the autoSync interval and when kicked (after an
-// ending a human needs to see), until stop.
+// syncer runs bh sync on the autoSync interval (every; 0: off), when
+// kicked (after an ending a human needs to see), and while claims wait to
+// be handed off, until stop.
 func (w *worker) syncer(stop <-chan struct{}, every time.Duration) {
-	tick := time.NewTicker(every)
+	period := w.opt.Heartbeat
+	if every > 0 {
+		period = min(every, period)
+	}
+	tick := time.NewTicker(period)
 	defer tick.Stop()
+	last := time.Now()
 	for {
 		select {
 		case <-stop:
 			return
 		case <-tick.C:
+			if (every == 0 || time.Since(last) < every) && len(w.claims.waiting()) == 0 {
+				continue
+			}
 		case <-w.kick:
 		}
+		last = time.Now()
 		w.autoSync()
 	}
 }
 
+// autoSync syncs (with autoSync:, or to hand claims off), then releases
+// the claims that waited for it.
 func (w *worker) autoSync() {
+	waits := w.claims.waiting() // marked before: their files are in this sync
+	if autoSyncEvery(w.s) == 0 && len(waits) == 0 {
+		return
+	}
+	ready := w.publishWaiting(waits)
 	unlock, err := w.lockLanding()
 	if err != nil {
 		w.warnf("sync: %v", err)
 		return
 	}
-	defer unlock()
 	res, err := syncLocked(w.s, "", true)
+	unlock()
 	if err != nil {
 		w.report(Event{Kind: Warning, Summary: fmt.Sprintf("sync: %v (retried on the next)", err)})
+		if len(waits) > 0 {
+			w.keepWaiting(waits)
+		}
 		return
 	}
 	if res.Pulled > 0 || res.Pushed > 0 {
 		w.report(Event{Kind: Synced, Summary: fmt.Sprintf("synced %s with %s: pulled %d, pushed %d", res.Branch, res.Remote, res.Pulled, res.Pushed)})
+	}
+	if len(ready) > 0 {
+		w.handOff(ready)
 	}
 }
 

@@ -99,13 +99,7 @@ func Run(stop, kill context.Context, s *task.Store, opt Options) error {
 		return err
 	}
 	defer w.wt.close()
-	if every, _ := time.ParseDuration(s.Config.AutoSync); every > 0 {
-		w.kick = make(chan struct{}, 1)
-		w.autoSync() // first: answers given elsewhere, tasks added elsewhere
-		done, finished := make(chan struct{}), make(chan struct{})
-		go func() { w.syncer(done, every); close(finished) }()
-		defer func() { close(done); <-finished; w.autoSync() }() // last: nothing left unshared
-	}
+	defer w.startSyncer()() // autoSync:, and claims handed off (handoff.go)
 	return w.loop(stop, kill)
 }
 

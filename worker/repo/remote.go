@@ -3,12 +3,39 @@ package repo
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
+	"regexp"
 	"strings"
 )
 
 // ErrStale is a push refused because the remote ref is not what we
 // expected: another machine moved it first.
 var ErrStale = errors.New("the remote ref moved")
+
+// RemoteLockError is a push the remote refused because a lock file of its
+// own was in the way: another push there under way (a race, so it is
+// ErrStale, tried again), or one a crashed git left, which stays until it
+// is removed.
+type RemoteLockError struct {
+	Remote, Ref string
+	Lock        string // the lock file, as the remote names it
+}
+
+func (e *RemoteLockError) Error() string {
+	on := ""
+	if e.Ref != "" {
+		on = " on " + e.Ref
+	}
+	return fmt.Sprintf("the remote %s holds a lock%s: %s", e.Remote, on, e.Lock)
+}
+
+func (e *RemoteLockError) Is(target error) bool { return target == ErrStale }
+
+// What git says, there, of a lock file it found.
+var (
+	lockHeld  = regexp.MustCompile(`Unable to create '([^']+\.lock)': File exists`)
+	lockedRef = regexp.MustCompile(`cannot lock ref '([^']+)'`)
+)
 
 // RemoteError is a remote that cannot be reached or refuses us for a
 // reason other than a race: the network, auth, a missing repository.
@@ -27,6 +54,17 @@ func (e *RemoteError) Unwrap() error { return e.Err }
 // remote no longer has.
 func (r *Repo) Fetch(remote string, refspecs ...string) error {
 	args := append([]string{"fetch", "-q", "--prune", "--no-write-fetch-head", remote}, refspecs...)
+	if _, err := r.git(nil, args...); err != nil {
+		return &RemoteError{remote, err}
+	}
+	return nil
+}
+
+// FetchInto fetches refspecs from remote into their destinations only:
+// with no opportunistic update of the remote-tracking branches, which a
+// sync in another goroutine may be fetching at the same time.
+func (r *Repo) FetchInto(remote string, refspecs ...string) error {
+	args := append([]string{"fetch", "-q", "--no-write-fetch-head", "--refmap=", remote}, refspecs...)
 	if _, err := r.git(nil, args...); err != nil {
 		return &RemoteError{remote, err}
 	}
@@ -69,6 +107,13 @@ func pushError(remote string, err error) error {
 	var ge *gitError
 	if errors.As(err, &ge) {
 		out := ge.Stdout + ge.Stderr
+		if m := lockHeld.FindStringSubmatch(out); m != nil {
+			ref := ""
+			if r := lockedRef.FindStringSubmatch(out); r != nil {
+				ref = r[1]
+			}
+			return fmt.Errorf("push to %s: %w", remote, &RemoteLockError{Remote: remote, Ref: ref, Lock: filepath.Clean(m[1])})
+		}
 		// --porcelain prints "!\t<src>:<dst>\t[rejected] (stale info)" or
 		// "(fetch first)" / "(non-fast-forward)" for a ref that moved; the
 		// remote's own ref lock says the same when two pushes meet there.

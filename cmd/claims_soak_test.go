@@ -1,0 +1,225 @@
+package cmd
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const soakPlans = `-- ask.plan --
+match Ask soak
+on noanswer go-ahead
+sh echo draft > "$BH_TASK_ID.draft"
+print {"status":"needs_input","summary":"drafted","question":"Go ahead?"}
+on answer go-ahead
+sh test -f "$BH_TASK_ID.draft" && echo done > "$BH_TASK_ID.txt"
+print {"status":"completed","summary":"done"}
+-- do.plan --
+match Do soak
+sh echo done > "$BH_TASK_ID.txt"
+print {"status":"completed","summary":"done"}
+`
+
+// TestTwoMachinesUnderKillsRunEachTaskOnce: two machines' workers share
+// one remote over 30 tasks (8 with -short), a third of which ask a
+// question that a third clone answers while they run, and the workers
+// are SIGKILLed at random instants and restarted. No task is run afresh
+// twice (a resumed run in the task's session is fine) and none is lost:
+// each lands on the remote's main exactly once. BH_SOAK_SEED repeats a
+// run's kill schedule.
+func TestTwoMachinesUnderKillsRunEachTaskOnce(t *testing.T) {
+	n, maxKills := 30, 20
+	if testing.Short() {
+		n, maxKills = 8, 5
+	}
+	seed := time.Now().UnixNano()
+	if v := os.Getenv("BH_SOAK_SEED"); v != "" {
+		seed, _ = strconv.ParseInt(v, 10, 64)
+	}
+	t.Logf("seed %d (BH_SOAK_SEED=%d repeats it)", seed, seed)
+	rng := rand.New(rand.NewPCG(uint64(seed), 0))
+	var titles []string
+	for i := range n {
+		if i%3 == 0 {
+			titles = append(titles, fmt.Sprintf("Ask soak %02d", i))
+		} else {
+			titles = append(titles, fmt.Sprintf("Do soak %02d", i))
+		}
+	}
+	c := newTwoClones(t, "agent:\n  kind: command\n  command: [fakeagent]\nremote: origin\nautoSync: 1s\nlease: 20s\n",
+		soakPlans, titles, "a", "b", "c")
+
+	// The workers: each restarted as soon as it dies, until stop.
+	var mu sync.Mutex
+	procs := map[string]*exec.Cmd{}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, m := range []string{"a", "b"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				cmd := c.cmd(m, nil, "worker", "-j", "2")
+				log, _ := os.Create(filepath.Join(c.root, fmt.Sprintf("%s-%d.out", m, i)))
+				cmd.Stdout, cmd.Stderr = log, log
+				mu.Lock()
+				select {
+				case <-stop:
+					mu.Unlock()
+					log.Close()
+					return
+				default:
+				}
+				err := cmd.Start()
+				procs[m] = cmd
+				mu.Unlock()
+				if err != nil {
+					t.Errorf("start %s's worker: %v", m, err)
+					return
+				}
+				cmd.Wait()
+				log.Close()
+			}
+		}()
+	}
+
+	// The third party answers every question it sees, from clone c.
+	answered := map[string]bool{}
+	answer := func() {
+		c.bh(t, "c", "sync")
+		for _, id := range c.ids {
+			b, _ := os.ReadFile(filepath.Join(c.dir("c"), ".bh", "tasks", id+".yaml"))
+			if strings.Contains(string(b), "\nstate: awaiting_input\n") {
+				if code, out := c.bh(t, "c", "respond", id, "go-ahead"); code == 0 {
+					answered[id] = true
+				} else {
+					t.Logf("respond %s: %s", id, out)
+				}
+			}
+		}
+		c.bh(t, "c", "sync")
+	}
+	closed := func() int {
+		k := 0
+		for _, id := range c.ids {
+			out, err := exec.Command("git", "--git-dir", c.remote, "show", "main:.bh/tasks/"+id+".yaml").Output()
+			if err == nil && strings.Contains(string(out), "\nstate: closed\n") {
+				k++
+			}
+		}
+		return k
+	}
+
+	// Random kills while the tasks go through, then none: every task must close.
+	kills := 0
+	next := time.Now().Add(killDelay(rng))
+	t.Cleanup(func() { // a failed test leaves no worker behind
+		mu.Lock()
+		defer mu.Unlock()
+		select {
+		case <-stop:
+		default:
+			close(stop)
+		}
+		for _, p := range procs {
+			p.Process.Signal(syscall.SIGKILL)
+		}
+	})
+	within := 8 * time.Minute
+	if v, err := time.ParseDuration(os.Getenv("BH_SOAK_WITHIN")); err == nil {
+		within = v
+	}
+	defer func() {
+		if t.Failed() {
+			soakReport(t, c)
+		}
+	}()
+	eventually(t, within, "not every task closed on the remote", func() bool {
+		answer()
+		if kills < maxKills && time.Now().After(next) {
+			m := []string{"a", "b"}[rng.IntN(2)]
+			mu.Lock()
+			if p := procs[m]; p != nil && p.Process != nil && p.ProcessState == nil {
+				if p.Process.Signal(syscall.SIGKILL) == nil {
+					kills++
+				}
+			}
+			mu.Unlock()
+			next = time.Now().Add(killDelay(rng))
+		}
+		return closed() == n
+	})
+	mu.Lock()
+	close(stop)
+	for _, p := range procs {
+		p.Process.Signal(syscall.SIGINT) // a last sync, then out
+	}
+	mu.Unlock()
+	wg.Wait()
+	for _, m := range []string{"a", "b", "c"} {
+		if code, out := c.bh(t, m, "sync"); code != 0 {
+			t.Errorf("bh sync in %s: exit %d\n%s", m, code, out)
+		}
+	}
+
+	fresh, strange := c.runs(t)
+	landed := c.landed(t)
+	twice, lost := 0, 0
+	for title, id := range c.ids {
+		if fresh[id] > 1 || strange[id] > 0 {
+			twice++
+			t.Errorf("%s (%s) ran afresh %d times, %d times in another session", title, id, fresh[id], strange[id])
+		}
+		if landed[id] != 1 {
+			lost++
+			t.Errorf("%s (%s) landed %d times on the remote's main", title, id, landed[id])
+		}
+	}
+	asks := 0
+	for _, title := range titles {
+		if strings.HasPrefix(title, "Ask") {
+			asks++
+			if !answered[c.ids[title]] {
+				t.Errorf("%s closed without the third party's answer", title)
+			}
+		}
+	}
+	t.Logf("tasks %d (%d asked and were answered mid-run), kills %d, run twice %d, lost %d", n, asks, kills, twice, lost)
+}
+
+// killDelay is the time to the next kill: up to a second and a half.
+func killDelay(rng *rand.Rand) time.Duration {
+	return time.Duration(100+rng.IntN(1400)) * time.Millisecond
+}
+
+// soakReport logs, for a failed run, each task's state on the remote and
+// the workers' last lines.
+func soakReport(t *testing.T, c *twoClones) {
+	for title, id := range c.ids {
+		out, _ := exec.Command("git", "--git-dir", c.remote, "show", "main:.bh/tasks/"+id+".yaml").Output()
+		claim, _ := exec.Command("git", "--git-dir", c.remote, "show", "refs/bh/claims/"+id+":claim.json").Output()
+		st := ""
+		for _, l := range strings.Split(string(out), "\n") {
+			if strings.HasPrefix(l, "state: ") {
+				st = l
+			}
+		}
+		t.Logf("%s %s: %s, claim %s", id, title, st, strings.Join(strings.Fields(string(claim)), " "))
+	}
+	logs, _ := filepath.Glob(filepath.Join(c.root, "[ab]-*.out"))
+	for _, l := range logs {
+		b, _ := os.ReadFile(l)
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		t.Logf("%s:\n%s", filepath.Base(l), strings.Join(lines[max(0, len(lines)-15):], "\n"))
+	}
+	b, _ := os.ReadFile(filepath.Join(c.agentDir, "runs.log"))
+	t.Logf("runs.log:\n%s", b)
+}

@@ -1,0 +1,208 @@
+package worker
+
+import (
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// A claim lives as long as the task's run. A run that ends with its task
+// not closed (asking, blocked, failed, reopened) keeps the claim on the
+// remote until the task file with its new state is there too: the
+// worker's sync pushes the branch first and releases the claim after
+// (handOff). A machine that claims reads the claims first and the branch
+// after (claimNext), and takes no task whose file there says it waits on
+// something this clone has not seen (behind). So no machine sees a claim
+// released while the task still looks ready at the remote.
+
+// wait keeps id's claim held until a sync has pushed its task file.
+func (c *claims) wait(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.waits[id] = true
+}
+
+// waiting lists the claims kept for a task file not pushed yet.
+func (c *claims) waiting() []string {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var ids []string
+	for id := range c.waits {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+func (c *claims) isWaiting(id string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.waits[id]
+}
+
+// publishWaiting pushes what another machine needs to resume each of
+// ids, before the sync that shares their files: their parked work and
+// session. It returns those pushed; the others stay held.
+func (w *worker) publishWaiting(ids []string) []string {
+	var out []string
+	for _, id := range ids {
+		t, err := w.s.Get(id)
+		if err == nil {
+			err = w.publish(t)
+		}
+		if err != nil {
+			w.warnf("%s: push its parked work: %v (the claim stays held until it is pushed)", id, err)
+			continue
+		}
+		out = append(out, id)
+	}
+	return out
+}
+
+// handOff releases the claims of ids, which waited for a sync that has
+// now pushed their task files (and, before it, their parked work). A
+// claim taken again meanwhile is left alone.
+func (w *worker) handOff(ids []string) {
+	c := w.claims
+	lease := workerLease(w.opt.Name, w.now())
+	for _, id := range ids {
+		c.op.Lock()
+		if c.isWaiting(id) {
+			t, err := w.s.Get(id)
+			if err == nil {
+				err = c.release(id, lease, t.State == task.Closed)
+			}
+			if err != nil {
+				w.warnf("%s: release the claim: %v", id, err)
+			}
+		}
+		c.op.Unlock()
+	}
+}
+
+// keepWaiting renews the claims that wait on a sync that failed, so that
+// no lease runs out while the task file is still here only.
+func (w *worker) keepWaiting(ids []string) {
+	c := w.claims
+	lease := workerLease(w.opt.Name, w.now())
+	for _, id := range ids {
+		c.op.Lock()
+		if c.isWaiting(id) {
+			if err := c.renew(id, lease); err != nil {
+				w.warnf("%s: renew the claim: %v", id, err)
+			}
+		}
+		c.op.Unlock()
+	}
+}
+
+// remoteTip fetches the remote's branches, after the claims (see above),
+// and returns where its copy of the checked-out branch is: "" for none.
+func (c *claims) remoteTip() (string, error) {
+	branch, err := c.repo.CurrentBranch()
+	if err != nil || branch == "" {
+		return "", err
+	}
+	// Into bh's own copy: a sync may be fetching the remote's branches meanwhile.
+	tip := remoteRefs + "tip/" + branch
+	if err := c.repo.FetchInto(c.remote, "+refs/heads/"+branch+":"+tip); err != nil {
+		return "", err
+	}
+	return c.repo.Ref(tip)
+}
+
+// behind reports whether the remote's branch, at tip, holds t in a state
+// this clone has not seen: parked on a question, blocked or failed on
+// another machine, or taken there. Such a task waits for a sync to bring
+// its file here; it is never run afresh meanwhile.
+func behind(s *task.Store, c *claims, tip string, t *task.Task) bool {
+	if tip == "" {
+		return false
+	}
+	b, err := c.repo.FileAt(tip, s.RelPath(t.ID))
+	if err != nil {
+		return false // not on the remote yet: added here
+	}
+	there, err := task.Decode(s.RelPath(t.ID), b, t.ID)
+	if err != nil {
+		return true // unreadable there: wait for the sync to say why
+	}
+	if there.State == task.Open {
+		return false
+	}
+	// Open here after what is there: answered or reopened in this clone.
+	for i := len(there.History) - 1; i >= 0; i-- {
+		if e := there.History[i]; e.To != "" {
+			return !slices.ContainsFunc(t.History, func(m task.Event) bool {
+				return m.Kind == e.Kind && m.To == e.To && m.At.Equal(e.At)
+			})
+		}
+	}
+	return true
+}
+
+// autoSyncEvery is the config's autoSync interval; 0 when off.
+func autoSyncEvery(s *task.Store) time.Duration {
+	every, _ := time.ParseDuration(s.Config.AutoSync)
+	return max(every, 0)
+}
+
+// startSyncer starts the syncer when the worker shares through a remote:
+// on autoSync's interval, or (without autoSync) only to hand claims off.
+// The returned func stops it after a last sync.
+func (w *worker) startSyncer() (stop func()) {
+	every := autoSyncEvery(w.s)
+	if every == 0 && w.claims == nil {
+		return func() {}
+	}
+	w.kick = make(chan struct{}, 1)
+	w.adoptOrphans()
+	w.autoSync() // first: answers given elsewhere, tasks added elsewhere
+	done, finished := make(chan struct{}), make(chan struct{})
+	go func() { w.syncer(done, every); close(finished) }()
+	return func() { close(done); <-finished; w.autoSync() } // last: nothing left unshared
+}
+
+// adoptClaim makes the remote claim of a dead run's task, which this
+// worker recovers, its own: the run's end then hands it off as any.
+func (w *worker) adoptClaim(id string, lease task.Lease) {
+	if w.claims == nil {
+		return
+	}
+	err := w.claims.fetch()
+	if err == nil {
+		_, err = w.claims.take(id, lease)
+	}
+	if err != nil && !errors.Is(err, ErrClaimed) {
+		w.warnf("%s: take over the claim: %v", id, err)
+	}
+}
+
+// adoptOrphans makes this worker's the claims that a dead worker of this
+// clone still holds (killed between a run's end and its hand-off): they
+// wait for the next sync, as if this worker had run them.
+func (w *worker) adoptOrphans() {
+	c := w.claims
+	if c == nil || c.fetch() != nil {
+		return // fetched again on the next claim; a lease that runs out is the fallback
+	}
+	refs, err := c.repo.Refs(seenClaims)
+	if err != nil {
+		return
+	}
+	lease := workerLease(w.opt.Name, w.now())
+	for _, oid := range refs {
+		cl, err := c.read(oid)
+		if err != nil || cl.State != ClaimHeld || cl.Host != lease.Host || cl.Clone != c.clone || cl.PID == pidSelf || alive(cl.PID) {
+			continue
+		}
+		if _, err := c.take(cl.Task, lease); err == nil {
+			c.wait(cl.Task)
+		}
+	}
+}
