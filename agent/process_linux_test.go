@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/bh-tracker/bh/agent/fakeapi"
 )
 
 // groupAgent is an agent with a child: each waits for the file "go",
@@ -80,7 +82,7 @@ func TestKillGroup(t *testing.T) {
 		if r.err != nil || r.res.exitCode != -1 {
 			t.Errorf("run = exit %d, %v; want the agent killed by a signal", r.res.exitCode, r.err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(fakeapi.Patience(10 * time.Second)):
 		t.Fatal("the agent still runs after KillGroup")
 	}
 	assertDead(t, filepath.Join(dir, "child.pid"))
@@ -174,10 +176,11 @@ func TestWithin(t *testing.T) {
 	}
 }
 
-// waitFor polls cond until it holds, failing the test after 10 seconds.
+// waitFor polls cond until it holds, failing the test after 10 seconds
+// (scaled).
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(fakeapi.Patience(10 * time.Second)); !cond(); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("gave up waiting for %s", what)
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -104,20 +105,20 @@ func TestScripts(t *testing.T) {
 				}
 				ts.Setenv(args[0], s)
 			},
-			// waitfile FILE REGEXP waits (up to 30 s) until FILE holds a match:
+			// waitfile FILE REGEXP waits (up to 30 s, scaled) until FILE holds a match:
 			// how a script knows a background bh log --follow printed a line.
 			"waitfile": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 2 {
 					ts.Fatalf("usage: waitfile FILE REGEXP")
 				}
 				re := regexp.MustCompile("(?m)" + args[1])
-				for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+				for deadline := time.Now().Add(fakeapi.Patience(30 * time.Second)); ; time.Sleep(20 * time.Millisecond) {
 					b, _ := os.ReadFile(ts.MkAbs(args[0]))
 					if re.Match(b) {
 						return
 					}
 					if time.Now().After(deadline) {
-						ts.Fatalf("%s: no match for %q after 30s:\n%s", args[0], args[1], b)
+						ts.Fatalf("%s: no match for %q in time:\n%s", args[0], args[1], b)
 					}
 				}
 			},

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/bh-tracker/bh/agent/fakeapi"
 )
 
 // killGit stands in for git on PATH: the Nth git call kills bh's whole
@@ -38,7 +40,7 @@ func TestSyncKilledAtEveryGitStep(t *testing.T) {
 	steps := syncGitCalls(t, root, seed, wrap, realGit)
 	for _, how := range []string{"before", "during"} {
 		for n := 1; n <= steps; n++ {
-			if !sampled(n) {
+			if !fakeapi.Sampled(n) {
 				continue
 			}
 			clone := copySeed(t, seed, filepath.Join(root, fmt.Sprintf("%s-%d", how, n)))
@@ -216,7 +218,7 @@ func TestSyncWaitsOutGitLocks(t *testing.T) {
 	points, steps := 0, syncGitCalls(t, root, seed, wrap, realGit)
 	for _, lock := range []string{"index.lock", "refs/heads/main.lock", "packed-refs.lock"} {
 		for n := 1; n <= steps; n++ {
-			if !sampled(n) {
+			if !fakeapi.Sampled(n) {
 				continue
 			}
 			clone := copySeed(t, seed, filepath.Join(root, fmt.Sprintf("%s-%d", strings.ReplaceAll(lock, "/", "-"), n)))
@@ -238,10 +240,6 @@ func TestSyncWaitsOutGitLocks(t *testing.T) {
 	}
 	t.Logf("bh sync waited out %d held locks (3 kinds, at each git call)", points)
 }
-
-// sampled says whether fault point n is tried: every one in the whole
-// suite, one in five under -short.
-func sampled(n int) bool { return !testing.Short() || n%5 == 1 }
 
 // syncGitCalls counts the git calls of a bh sync from the seed, untouched.
 func syncGitCalls(t *testing.T, root, seed, wrap, realGit string) int {
