@@ -105,14 +105,16 @@ func TestCommandTimeoutKillsProcessGroup(t *testing.T) {
 	for _, ignoreTerm := range []bool{false, true} {
 		t.Run("ignore-term="+strconv.FormatBool(ignoreTerm), func(t *testing.T) {
 			agent, pidFile := hangingAgent(t, ignoreTerm)
-			c := NewCommand(CommandConfig{Argv: []string{agent}, Timeout: 300 * time.Millisecond})
+			// The timeout must let the agent print first, on any machine.
+			timeout := fakeapi.Patience(300 * time.Millisecond)
+			c := NewCommand(CommandConfig{Argv: []string{agent}, Timeout: timeout})
 			c.grace = 300 * time.Millisecond
 			start := time.Now()
 			_, err := c.Run(context.Background(), Request{Dir: t.TempDir()})
 			elapsed := time.Since(start)
 			var re *RunError
-			if !errors.As(err, &re) || re.Reason != "agent timed out after 300ms" {
-				t.Fatalf("err = %v, want RunError timed out after 300ms", err)
+			if want := "agent timed out after " + timeout.String(); !errors.As(err, &re) || re.Reason != want {
+				t.Fatalf("err = %v, want RunError %s", err, want)
 			}
 			if !errors.Is(err, context.DeadlineExceeded) || re.ExitCode != -1 {
 				t.Errorf("err cause %v exit %d, want DeadlineExceeded and -1", re.Err, re.ExitCode)
@@ -122,7 +124,7 @@ func TestCommandTimeoutKillsProcessGroup(t *testing.T) {
 			}
 			// Far less than the agent's sleep, on any machine; and the grace
 			// that a group deaf to SIGTERM gets is given in full.
-			if elapsed > fakeapi.Patience(5*time.Second) || ignoreTerm && elapsed < 600*time.Millisecond {
+			if elapsed > fakeapi.Patience(5*time.Second) || ignoreTerm && elapsed < timeout+c.grace {
 				t.Errorf("run took %s", elapsed)
 			}
 			assertDead(t, pidFile)
@@ -133,7 +135,12 @@ func TestCommandTimeoutKillsProcessGroup(t *testing.T) {
 func TestCommandCancel(t *testing.T) {
 	agent, pidFile := hangingAgent(t, false)
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(300*time.Millisecond, cancel)
+	go func() { // once the agent has printed and started its child
+		for b, _ := os.ReadFile(pidFile); len(b) == 0; b, _ = os.ReadFile(pidFile) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		cancel()
+	}()
 	// The request's timeout overrides the runner's, and is not what fires.
 	c := NewCommand(CommandConfig{Argv: []string{agent}, Timeout: time.Millisecond})
 	_, err := c.Run(ctx, Request{Dir: t.TempDir(), Timeout: time.Minute})
