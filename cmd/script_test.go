@@ -65,6 +65,11 @@ func TestScripts(t *testing.T) {
 			// The task worktrees live in bh's state dir: inside $WORK, not the real home.
 			env.Setenv("XDG_STATE_HOME", filepath.Join(env.WorkDir, ".state"))
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config")) // bh's registry of repositories
+			// $LEASE (seconds) is a lease a live worker renews in time on this
+			// machine; $LEASE_OUT, how long after its worker's death it has run out.
+			lease := int(fakeapi.Patience(1500*time.Millisecond)/time.Second) + 1
+			env.Setenv("LEASE", strconv.Itoa(lease))
+			env.Setenv("LEASE_OUT", strconv.Itoa(lease+1))
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
