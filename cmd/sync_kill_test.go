@@ -37,12 +37,13 @@ exec "$REAL_GIT" "$@"
 func TestSyncKilledAtEveryGitStep(t *testing.T) {
 	root, seed, wrap, realGit := syncSeed(t, killGit)
 	bin := filepath.Join(root, "bin")
-	steps := syncGitCalls(t, root, seed, wrap, realGit)
+	steps, points := syncGitCalls(t, root, seed, wrap, realGit), 0
 	for _, how := range []string{"before", "during"} {
 		for n := 1; n <= steps; n++ {
 			if !fakeapi.Sampled(n) {
 				continue
 			}
+			points++
 			clone := copySeed(t, seed, filepath.Join(root, fmt.Sprintf("%s-%d", how, n)))
 			if !syncKilledAt(t, clone, wrap, realGit, how, n) {
 				t.Fatalf("bh sync made no git call %d this time", n)
@@ -50,7 +51,7 @@ func TestSyncKilledAtEveryGitStep(t *testing.T) {
 			checkAfterKill(t, clone)
 		}
 	}
-	t.Logf("bh sync killed at each of its %d git calls, before and during each", steps)
+	t.Logf("bh sync killed at %d points: before and during each of its %d git calls (-short: one in five)", points, steps)
 
 	// An older bh's sync, killed while it made its scratch worktree: fetch fails.
 	clone := copySeed(t, seed, filepath.Join(root, "older"))
