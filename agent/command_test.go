@@ -106,7 +106,7 @@ func TestCommandTimeoutKillsProcessGroup(t *testing.T) {
 		t.Run("ignore-term="+strconv.FormatBool(ignoreTerm), func(t *testing.T) {
 			agent, pidFile := hangingAgent(t, ignoreTerm)
 			// The timeout must let the agent print first, on any machine.
-			timeout := fakeapi.Patience(300 * time.Millisecond)
+			timeout := fakeapi.Patience(150 * time.Millisecond)
 			c := NewCommand(CommandConfig{Argv: []string{agent}, Timeout: timeout})
 			c.grace = 300 * time.Millisecond
 			start := time.Now()

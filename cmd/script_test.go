@@ -65,14 +65,19 @@ func TestScripts(t *testing.T) {
 			// The task worktrees live in bh's state dir: inside $WORK, not the real home.
 			env.Setenv("XDG_STATE_HOME", filepath.Join(env.WorkDir, ".state"))
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config")) // bh's registry of repositories
-			// $LEASE (seconds) is a lease a live worker renews in time on this
-			// machine; $LEASE_OUT, how long after its worker's death it has run out.
-			lease := int(fakeapi.Patience(1500*time.Millisecond)/time.Second) + 1
-			env.Setenv("LEASE", strconv.Itoa(lease))
-			env.Setenv("LEASE_OUT", strconv.Itoa(lease+1))
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// later NAME DURATION sets $NAME to the time DURATION from now, in
+			// RFC 3339: a clock for BH_NOW that has moved on, where waiting for
+			// the real one would make a test slow, or racy on a busy machine.
+			"later": func(ts *testscript.TestScript, neg bool, args []string) {
+				d, err := time.ParseDuration(args[len(args)-1])
+				if neg || len(args) != 2 || err != nil {
+					ts.Fatalf("usage: later NAME DURATION")
+				}
+				ts.Setenv(args[0], time.Now().Add(d).UTC().Format(time.RFC3339))
+			},
 			// stdout2env NAME sets $NAME to the last command's stdout, trimmed:
 			// how a script learns the id bh add printed.
 			"stdout2env": func(ts *testscript.TestScript, neg bool, args []string) {
