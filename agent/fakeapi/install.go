@@ -98,7 +98,7 @@ func (tl *tool) find() (string, error) {
 // native binary's postinstall step did not run. An empty want accepts any
 // version, for a binary the developer chose.
 func checkVersion(bin, want string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), Patience(time.Minute))
 	defer cancel()
 	var out bytes.Buffer
 	cmd := exec.CommandContext(ctx, bin, "--version")
