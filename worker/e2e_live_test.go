@@ -27,7 +27,7 @@ func TestClaudeHungRunLeavesItsTranscript(t *testing.T) {
 	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
 	tk := addTask(t, s, "Hang halfway")
 	// The timeout must fire after the hang begins: claude starts Node first.
-	evs := runWith(t, s, Options{Env: fakeapi.Env(t, srv), Timeout: fakeapi.Patience(5 * time.Second)})
+	evs := runWith(t, s, Options{Env: fakeapi.Env(t, srv), Timeout: fakeapi.Patience(4 * time.Second)})
 	got := getTask(t, s, tk.ID)
 	if got.State != task.Failed || !strings.Contains(got.Summary, "timed out") {
 		t.Fatalf("after the hang: %s (%s)", got.State, got.Summary)
