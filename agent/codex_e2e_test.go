@@ -27,7 +27,7 @@ func newCodexE2E(t *testing.T, script fakeapi.CodexScript) *codexE2E {
 	t.Helper()
 	srv := fakeapi.NewResponses(t, script)
 	return &codexE2E{srv: srv, env: fakeapi.CodexEnv(t, srv), dir: gitRepo(t),
-		codex: NewCodex(CodexConfig{Binary: fakeapi.Codex(t), Timeout: time.Minute})}
+		codex: NewCodex(CodexConfig{Binary: fakeapi.Codex(t), Timeout: fakeapi.Patience(time.Minute)})}
 }
 
 func (e *codexE2E) run(t *testing.T, req Request) (*Outcome, error) {

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/bh-tracker/bh/agent/fakeapi"
 )
 
 // script writes an executable shell script, the fake agent of these tests.
@@ -96,21 +98,23 @@ func hangingAgent(t *testing.T, ignoreTerm bool) (agent, pidFile string) {
 	if ignoreTerm {
 		trap = "trap '' TERM\n"
 	}
-	return script(t, trap+"echo partial output\nsleep 60 &\necho $! > "+pidFile+"\nsleep 60\n"), pidFile
+	return script(t, trap+"echo partial output\nsleep 600 &\necho $! > "+pidFile+"\nsleep 600\n"), pidFile
 }
 
 func TestCommandTimeoutKillsProcessGroup(t *testing.T) {
 	for _, ignoreTerm := range []bool{false, true} {
 		t.Run("ignore-term="+strconv.FormatBool(ignoreTerm), func(t *testing.T) {
 			agent, pidFile := hangingAgent(t, ignoreTerm)
-			c := NewCommand(CommandConfig{Argv: []string{agent}, Timeout: 300 * time.Millisecond})
+			// The timeout must let the agent print first, on any machine.
+			timeout := fakeapi.Patience(150 * time.Millisecond)
+			c := NewCommand(CommandConfig{Argv: []string{agent}, Timeout: timeout})
 			c.grace = 300 * time.Millisecond
 			start := time.Now()
 			_, err := c.Run(context.Background(), Request{Dir: t.TempDir()})
 			elapsed := time.Since(start)
 			var re *RunError
-			if !errors.As(err, &re) || re.Reason != "agent timed out after 300ms" {
-				t.Fatalf("err = %v, want RunError timed out after 300ms", err)
+			if want := "agent timed out after " + timeout.String(); !errors.As(err, &re) || re.Reason != want {
+				t.Fatalf("err = %v, want RunError %s", err, want)
 			}
 			if !errors.Is(err, context.DeadlineExceeded) || re.ExitCode != -1 {
 				t.Errorf("err cause %v exit %d, want DeadlineExceeded and -1", re.Err, re.ExitCode)
@@ -118,7 +122,9 @@ func TestCommandTimeoutKillsProcessGroup(t *testing.T) {
 			if string(re.Raw) != "partial output\n" {
 				t.Errorf("raw = %q, want the output printed before the hang", re.Raw)
 			}
-			if elapsed > 5*time.Second || ignoreTerm && elapsed < 600*time.Millisecond {
+			// Far less than the agent's sleep, on any machine; and the grace
+			// that a group deaf to SIGTERM gets is given in full.
+			if elapsed > fakeapi.Patience(5*time.Second) || ignoreTerm && elapsed < timeout+c.grace {
 				t.Errorf("run took %s", elapsed)
 			}
 			assertDead(t, pidFile)
@@ -129,7 +135,12 @@ func TestCommandTimeoutKillsProcessGroup(t *testing.T) {
 func TestCommandCancel(t *testing.T) {
 	agent, pidFile := hangingAgent(t, false)
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(300*time.Millisecond, cancel)
+	go func() { // once the agent has printed and started its child
+		for b, _ := os.ReadFile(pidFile); len(b) == 0; b, _ = os.ReadFile(pidFile) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		cancel()
+	}()
 	// The request's timeout overrides the runner's, and is not what fires.
 	c := NewCommand(CommandConfig{Argv: []string{agent}, Timeout: time.Millisecond})
 	_, err := c.Run(ctx, Request{Dir: t.TempDir(), Timeout: time.Minute})
@@ -167,7 +178,7 @@ func assertDead(t *testing.T, file string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(fakeapi.Patience(2 * time.Second))
 	for {
 		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 		if syscall.Kill(pid, 0) != nil || err == nil && strings.Contains(string(stat), ") Z ") {

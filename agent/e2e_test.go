@@ -28,7 +28,7 @@ func newE2E(t *testing.T, cfg ClaudeConfig, script fakeapi.Script) *e2e {
 	t.Helper()
 	cfg.Binary = fakeapi.Claude(t)
 	if cfg.Timeout == 0 {
-		cfg.Timeout = 30 * time.Second
+		cfg.Timeout = fakeapi.Patience(30 * time.Second)
 	}
 	srv := fakeapi.New(t, script)
 	return &e2e{srv: srv, env: fakeapi.Env(t, srv), dir: gitRepo(t), claude: NewClaude(cfg)}

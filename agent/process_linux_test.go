@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/bh-tracker/bh/agent/fakeapi"
 )
 
 // groupAgent is an agent with a child: each waits for the file "go",
@@ -82,7 +84,7 @@ func TestRequestStarted(t *testing.T) {
 // waitFor polls cond until it holds, failing the test after 10 seconds.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(fakeapi.Patience(10 * time.Second)); !cond(); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("gave up waiting for %s", what)
 		}

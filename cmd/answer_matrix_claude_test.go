@@ -61,7 +61,7 @@ func TestAnswerMatrixClaude(t *testing.T) {
 		t.Setenv(k, v)
 	}
 	dir := t.TempDir()
-	repoE2E(t, dir, "prefix: tm\nagent:\n  kind: claude\n  binary: "+fakeapi.Claude(t)+"\n  timeout: 2m\n")
+	repoE2E(t, dir, "prefix: tm\nagent:\n  kind: claude\n  binary: "+fakeapi.Claude(t)+"\n  timeout: "+realTimeout+"\n")
 	ids := make([]string, len(rows))
 	for i, r := range rows {
 		ids[i] = strings.TrimSpace(bhE2E(t, dir, "add", r.title))

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -53,8 +52,6 @@ func TestAnswerMatrixBoard(t *testing.T) {
 		{name: "board/choice+comment", asks: asksChoice, give: board("Comment for the agent", oneLine),
 			want: []task.Question{said([]string{"SQLite"}, oneLine)}},
 	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Fatal("tmux is needed (apt-get install tmux): ", err)
-	}
+	findTmux(t)
 	newMatrix(t, rows).check(rows)
 }

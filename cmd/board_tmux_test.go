@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker"
 )
@@ -21,6 +22,7 @@ import (
 // (the task file then reads exactly as after bh respond), shows the
 // running agent's latest step, and stops it after a confirmation.
 func TestBoardInTmux(t *testing.T) {
+	findTmux(t)
 	root := t.TempDir()
 	bin := termEnv(t, root)
 	writeE2E(t, root, "agent/ask.plan", `match Pick a database
@@ -50,7 +52,7 @@ print {"status":"completed","summary":"done"}
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.Process.Kill(); w.Wait(); t.Logf("worker:\n%s", logs.String()) })
-	for end := time.Now().Add(20 * time.Second); bhTask(t, dir, long).State != task.InProgress; time.Sleep(50 * time.Millisecond) {
+	for end := time.Now().Add(fakeapi.Patience(20 * time.Second)); bhTask(t, dir, long).State != task.InProgress; time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(end) {
 			t.Fatalf("the worker never took %s:\n%s", long, logs.String())
 		}

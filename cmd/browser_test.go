@@ -9,13 +9,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/chromedp/chromedp"
 )
 
 // findChromium finds Debian's chromium (or another Chrome), installing it
-// where it can (root, with apt); it skips only where it cannot exist.
+// where it can (root, with apt); it skips the test under -short only.
 func findChromium(t *testing.T) string {
 	t.Helper()
+	fakeapi.Real(t, "chromium")
 	look := func() string {
 		for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
 			if p, err := exec.LookPath(name); err == nil {
@@ -28,7 +30,7 @@ func findChromium(t *testing.T) string {
 		return p
 	}
 	if _, err := exec.LookPath("apt-get"); err != nil || os.Geteuid() != 0 {
-		t.Skip("no chromium, and no way to install it here (apt-get install chromium, as root)")
+		t.Fatal("chromium is needed, and cannot be installed here: apt-get install chromium, as root (or go test -short)")
 	}
 	t.Log("installing chromium with apt-get (once)")
 	c := exec.Command("sh", "-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium")
@@ -77,7 +79,7 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 // it was written.
 func waitAsked(t *testing.T, path string) time.Time {
 	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+	for deadline := time.Now().Add(fakeapi.Patience(30 * time.Second)); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
 		b, _ := os.ReadFile(path)
 		if strings.Contains(string(b), "\nstate: awaiting_input\n") {
 			if fi, err := os.Stat(path); err == nil {

@@ -12,9 +12,10 @@ import (
 	"github.com/bh-tracker/bh/task"
 )
 
-// claudePatience bounds each wait on the real interactive claude: it starts
-// a Node runtime and its TUI, slow on a loaded machine; a pass takes seconds.
-const claudePatience = 3 * time.Minute
+// claudePatience bounds each wait on the real interactive claude (before
+// waitWithin scales it): it starts a Node runtime and its TUI; a pass takes
+// seconds.
+const claudePatience = time.Minute
 
 const (
 	takeoverTitle = "Needs a hand"
@@ -163,7 +164,7 @@ func awaitingTakeover(t *testing.T) (dir string, asked *task.Task) {
 	os.MkdirAll(conf, 0o700)
 	writeE2E(t, conf, ".claude.json", `{"hasCompletedOnboarding": true, "theme": "dark"}`)
 	dir = filepath.Join(root, "repo")
-	repoE2E(t, dir, "prefix: tm\nagent:\n  kind: claude\n  binary: "+claude+"\n  timeout: 2m\n")
+	repoE2E(t, dir, "prefix: tm\nagent:\n  kind: claude\n  binary: "+claude+"\n  timeout: "+realTimeout+"\n")
 	id := strings.TrimSpace(bhE2E(t, dir, "add", takeoverTitle))
 	bhE2E(t, dir, "worker", "--once")
 	asked = bhTask(t, dir, id)

@@ -30,7 +30,7 @@ func TestAskUserQuestionWithRealClaude(t *testing.T) {
 		t.Setenv(k, v)
 	}
 	dir := t.TempDir()
-	repoE2E(t, dir, "prefix: tm\nagent:\n  kind: claude\n  binary: "+fakeapi.Claude(t)+"\n  timeout: 2m\n")
+	repoE2E(t, dir, "prefix: tm\nagent:\n  kind: claude\n  binary: "+fakeapi.Claude(t)+"\n  timeout: "+realTimeout+"\n")
 	id := strings.TrimSpace(bhE2E(t, dir, "add", "Pick the database"))
 
 	bhE2E(t, dir, "worker", "--once")

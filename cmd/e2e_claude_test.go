@@ -68,7 +68,7 @@ func TestWorkerWithRealClaude(t *testing.T) {
 	gitE2E(t, dir, "config", "user.name", "bh test")
 	gitE2E(t, dir, "config", "user.email", "bh@example.com")
 	bhE2E(t, dir, "init")
-	cfg := "prefix: tm\nagent:\n  kind: claude\n  binary: " + claude + "\n  timeout: 2m\n"
+	cfg := "prefix: tm\nagent:\n  kind: claude\n  binary: " + claude + "\n  timeout: " + realTimeout + "\n"
 	writeE2E(t, dir, ".bh/config.yaml", cfg)
 	writeE2E(t, dir, "README.md", "# project\n")
 	gitE2E(t, dir, "add", "-A")

@@ -39,7 +39,7 @@ func TestWorkerWithRealCodex(t *testing.T) {
 		t.Setenv(k, v)
 	}
 	dir := t.TempDir()
-	repoE2E(t, dir, "prefix: tm\nagent:\n  kind: command\n  command: [false]\n  timeout: 2m\n  binaries:\n    codex: "+
+	repoE2E(t, dir, "prefix: tm\nagent:\n  kind: command\n  command: [false]\n  timeout: "+realTimeout+"\n  binaries:\n    codex: "+
 		fakeapi.Codex(t)+"\n")
 	id := strings.TrimSpace(bhE2E(t, dir, "add", title, "--agent", "codex", "--model", "gpt-test"))
 

@@ -9,10 +9,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 )
+
+// realTimeout is the agent timeout of the configs of tests that run a
+// real claude or codex: it bounds a failure, never a pass.
+var realTimeout = fakeapi.Patience(time.Minute).Round(time.Second).String()
 
 // requestsFor lists the server's requests whose prompt names title.
 func requestsFor(srv *fakeapi.Server, title string) []*fakeapi.Request {

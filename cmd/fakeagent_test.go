@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/bh-tracker/bh/agent/fakeapi"
 )
 
 // fakeAgent is the coding agent of the worker scripts, configured as
@@ -110,7 +112,7 @@ func playPlan() error {
 			fmt.Println(arg)
 		case "hang":
 			release := filepath.Join(dir, "release")
-			for end := time.Now().Add(time.Minute); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+			for end := time.Now().Add(fakeapi.Patience(time.Minute)); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
 				if _, err := os.Stat(release); err == nil {
 					break
 				}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 )
 
@@ -30,10 +31,10 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// waitFor polls out until it holds want, or fails after 10 s.
+// waitFor polls out until it holds want, or fails after 10 s (scaled).
 func waitFor(t *testing.T, out *syncBuffer, want string) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), want); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(fakeapi.Patience(10 * time.Second)); !strings.Contains(out.String(), want); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no %q in:\n%s", want, out)
 		}
@@ -80,7 +81,7 @@ func TestLogFollow(t *testing.T) {
 		if err != nil {
 			t.Fatalf("follow ended with %v", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(fakeapi.Patience(10 * time.Second)):
 		t.Fatal("follow did not end when its context did")
 	}
 	if n := strings.Count(out.String(), "open → deferred"); n != 1 {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -67,6 +68,16 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// later NAME DURATION sets $NAME to the time DURATION from now, in
+			// RFC 3339: a clock for BH_NOW that has moved on, where waiting for
+			// the real one would make a test slow, or racy on a busy machine.
+			"later": func(ts *testscript.TestScript, neg bool, args []string) {
+				d, err := time.ParseDuration(args[len(args)-1])
+				if neg || len(args) != 2 || err != nil {
+					ts.Fatalf("usage: later NAME DURATION")
+				}
+				ts.Setenv(args[0], time.Now().Add(d).UTC().Format(time.RFC3339))
+			},
 			// stdout2env NAME sets $NAME to the last command's stdout, trimmed:
 			// how a script learns the id bh add printed.
 			"stdout2env": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -104,20 +115,20 @@ func TestScripts(t *testing.T) {
 				}
 				ts.Setenv(args[0], s)
 			},
-			// waitfile FILE REGEXP waits (up to 30 s) until FILE holds a match:
+			// waitfile FILE REGEXP waits (up to 30 s, scaled) until FILE holds a match:
 			// how a script knows a background bh log --follow printed a line.
 			"waitfile": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 2 {
 					ts.Fatalf("usage: waitfile FILE REGEXP")
 				}
 				re := regexp.MustCompile("(?m)" + args[1])
-				for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+				for deadline := time.Now().Add(fakeapi.Patience(30 * time.Second)); ; time.Sleep(20 * time.Millisecond) {
 					b, _ := os.ReadFile(ts.MkAbs(args[0]))
 					if re.Match(b) {
 						return
 					}
 					if time.Now().After(deadline) {
-						ts.Fatalf("%s: no match for %q after 30s:\n%s", args[0], args[1], b)
+						ts.Fatalf("%s: no match for %q in time:\n%s", args[0], args[1], b)
 					}
 				}
 			},

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/chromedp/chromedp"
 )
 
@@ -88,7 +89,7 @@ func TestServeInBrowser(t *testing.T) {
 	css := func(sel string) chromedp.CSS { return chromedp.CSS(sel) }
 	run := func(what string, actions ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
-		step, cancel := context.WithTimeout(ctx, 20*time.Second)
+		step, cancel := context.WithTimeout(ctx, fakeapi.Patience(20*time.Second))
 		defer cancel()
 		if err := chromedp.Do(step, actions...); err != nil {
 			loc, _ := chromedp.Run(ctx, chromedp.Location())

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 )
 
@@ -40,7 +41,7 @@ func TestServeTLS(t *testing.T) {
 		}
 	}()
 	var conf task.WebConfig
-	for deadline := time.Now().Add(10 * time.Second); conf.URL == ""; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(fakeapi.Patience(10 * time.Second)); conf.URL == ""; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("bh serve saved no address")
 		}

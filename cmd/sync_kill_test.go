@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/bh-tracker/bh/agent/fakeapi"
 )
 
 // killGit stands in for git on PATH: the Nth git call kills bh's whole
@@ -35,12 +37,13 @@ exec "$REAL_GIT" "$@"
 func TestSyncKilledAtEveryGitStep(t *testing.T) {
 	root, seed, wrap, realGit := syncSeed(t, killGit)
 	bin := filepath.Join(root, "bin")
-	steps := syncGitCalls(t, root, seed, wrap, realGit)
+	steps, points := syncGitCalls(t, root, seed, wrap, realGit), 0
 	for _, how := range []string{"before", "during"} {
 		for n := 1; n <= steps; n++ {
-			if !sampled(n) {
+			if !fakeapi.Sampled(n) {
 				continue
 			}
+			points++
 			clone := copySeed(t, seed, filepath.Join(root, fmt.Sprintf("%s-%d", how, n)))
 			if !syncKilledAt(t, clone, wrap, realGit, how, n) {
 				t.Fatalf("bh sync made no git call %d this time", n)
@@ -48,7 +51,7 @@ func TestSyncKilledAtEveryGitStep(t *testing.T) {
 			checkAfterKill(t, clone)
 		}
 	}
-	t.Logf("bh sync killed at each of its %d git calls, before and during each", steps)
+	t.Logf("bh sync killed at %d points: before and during each of its %d git calls (-short: one in five)", points, steps)
 
 	// An older bh's sync, killed while it made its scratch worktree: fetch fails.
 	clone := copySeed(t, seed, filepath.Join(root, "older"))
@@ -216,7 +219,7 @@ func TestSyncWaitsOutGitLocks(t *testing.T) {
 	points, steps := 0, syncGitCalls(t, root, seed, wrap, realGit)
 	for _, lock := range []string{"index.lock", "refs/heads/main.lock", "packed-refs.lock"} {
 		for n := 1; n <= steps; n++ {
-			if !sampled(n) {
+			if !fakeapi.Sampled(n) {
 				continue
 			}
 			clone := copySeed(t, seed, filepath.Join(root, fmt.Sprintf("%s-%d", strings.ReplaceAll(lock, "/", "-"), n)))
@@ -238,10 +241,6 @@ func TestSyncWaitsOutGitLocks(t *testing.T) {
 	}
 	t.Logf("bh sync waited out %d held locks (3 kinds, at each git call)", points)
 }
-
-// sampled says whether fault point n is tried: every one in the whole
-// suite, one in five under -short.
-func sampled(n int) bool { return !testing.Short() || n%5 == 1 }
 
 // syncGitCalls counts the git calls of a bh sync from the seed, untouched.
 func syncGitCalls(t *testing.T, root, seed, wrap, realGit string) int {

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/bh-tracker/bh/agent/fakeapi"
 )
 
 // termEnv sets up root for tests that run the bh binary as a person would
@@ -27,6 +29,17 @@ func termEnv(t *testing.T, root string) string {
 	return bin
 }
 
+// findTmux returns tmux's path, and skips the test under -short.
+func findTmux(t *testing.T) string {
+	t.Helper()
+	fakeapi.Real(t, "tmux")
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Fatal("tmux is needed (apt-get install tmux): ", err)
+	}
+	return tmux
+}
+
 // tmuxPane is a terminal of its own (a tmux server), 120x30, running one
 // shell command in dir.
 type tmuxPane struct {
@@ -41,10 +54,7 @@ var panes atomic.Int64
 
 func newTmuxPane(t *testing.T, dir, command string) *tmuxPane {
 	t.Helper()
-	tmux, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Fatal("tmux is needed (apt-get install tmux): ", err)
-	}
+	tmux := findTmux(t)
 	p := &tmuxPane{t: t, tmux: tmux, dir: dir,
 		sock: fmt.Sprintf("bh-test-%d-%s-%d", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-"), panes.Add(1))}
 	t.Cleanup(func() { exec.Command(tmux, "-L", p.sock, "kill-server").Run() })
@@ -81,16 +91,17 @@ func (p *tmuxPane) painted() string {
 }
 
 // waitFor returns the screen once it shows want, and fails the test if it
-// does not within 20 s.
+// does not within 20 s, scaled to the machine.
 func (p *tmuxPane) waitFor(want string) string {
 	p.t.Helper()
 	return p.waitWithin(want, 20*time.Second)
 }
 
-// waitWithin is waitFor with a deadline of its own, for slower programs.
+// waitWithin is waitFor with a deadline of its own (before scaling), for
+// slower programs.
 func (p *tmuxPane) waitWithin(want string, d time.Duration) string {
 	p.t.Helper()
-	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+	for end := time.Now().Add(fakeapi.Patience(d)); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 		if s := p.screen(); strings.Contains(s, want) {
 			return s
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/worker"
 )
 
@@ -18,7 +19,7 @@ func TestProgressTicksWhileRunning(t *testing.T) {
 		defer p.mu.Unlock()
 		return errOut.String()
 	}
-	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(text(), "tm-a1 running for"); {
+	for deadline := time.Now().Add(fakeapi.Patience(5 * time.Second)); !strings.Contains(text(), "tm-a1 running for"); {
 		if time.Now().After(deadline) {
 			t.Fatalf("no running line:\n%s", text())
 		}

@@ -34,7 +34,7 @@ func TestCodexAskHumanThroughMCP(t *testing.T) {
 		return fakeapi.Reply(fakeapi.Final(map[string]any{"status": "completed", "summary": "guessed", "details": nil}))
 	})
 	s := newStore(t)
-	s.Config.Agent = task.AgentConfig{Kind: "codex", Binary: fakeapi.Codex(t), Timeout: "2m"}
+	s.Config.Agent = task.AgentConfig{Kind: "codex", Binary: fakeapi.Codex(t), Timeout: realTimeout}
 	opt := Options{Env: fakeapi.CodexEnv(t, srv)}
 	tk := addTask(t, s, "Pick the port")
 	runWith(t, s, opt)
@@ -99,7 +99,7 @@ func TestCodexOversizedAskHumanIsRefused(t *testing.T) {
 		return small(fakeapi.Reply(fakeapi.Final(map[string]any{"status": "completed", "summary": "guessed", "details": nil})))
 	})
 	s := newStore(t)
-	s.Config.Agent = task.AgentConfig{Kind: "codex", Binary: fakeapi.Codex(t), Timeout: "2m"}
+	s.Config.Agent = task.AgentConfig{Kind: "codex", Binary: fakeapi.Codex(t), Timeout: realTimeout}
 	tk := addTask(t, s, "Pick the schema")
 	runWith(t, s, Options{Env: fakeapi.CodexEnv(t, srv)})
 	got := getTask(t, s, tk.ID)

@@ -43,7 +43,7 @@ func codexAsksResumesAndLands(t *testing.T, wipe bool) {
 	})
 	s := newStore(t)
 	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Binaries: map[string]string{"codex": fakeapi.Codex(t)},
-		Timeout: "2m"}
+		Timeout: realTimeout}
 	tk, err := s.Create(&task.Task{Title: "Set up the database", AgentSettings: &task.AgentSettings{Agent: "codex",
 		Model: "gpt-test", System: "Keep configs in YAML."}})
 	if err != nil {

@@ -32,7 +32,7 @@ func TestClaudeRepeatedPermissionRequestIsOneQuestion(t *testing.T) {
 		return fakeapi.Reply(fakeapi.Bash(cmd)) // first, again after the deny, and on the resume
 	})
 	s := newStore(t)
-	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Timeout: "2m"}
+	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
 	opt := Options{Env: fakeapi.Env(t, srv)}
 	tk := addTask(t, s, "Deploy")
 	runWith(t, s, opt)

@@ -26,7 +26,7 @@ func TestClaudeGateRejectResumeApprove(t *testing.T) {
 		completed("Renamed v1.txt to final.txt."),
 	))
 	s := newStore(t)
-	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), AllowedTools: []string{"Bash(mv:*)"}, Timeout: "2m"}
+	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), AllowedTools: []string{"Bash(mv:*)"}, Timeout: realTimeout}
 	opt := Options{Env: fakeapi.Env(t, srv)}
 	tk := gatedTask(t, s, "Write the work down")
 	head := gitT(t, s.Root, "rev-parse", "HEAD")

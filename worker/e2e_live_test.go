@@ -24,9 +24,10 @@ func TestClaudeHungRunLeavesItsTranscript(t *testing.T) {
 		return fakeapi.Hang()
 	})
 	s := newStore(t)
-	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Timeout: "2m"}
+	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
 	tk := addTask(t, s, "Hang halfway")
-	evs := runWith(t, s, Options{Env: fakeapi.Env(t, srv), Timeout: 4 * time.Second})
+	// The timeout must fire after the hang begins: claude starts Node first.
+	evs := runWith(t, s, Options{Env: fakeapi.Env(t, srv), Timeout: fakeapi.Patience(4 * time.Second)})
 	got := getTask(t, s, tk.ID)
 	if got.State != task.Failed || !strings.Contains(got.Summary, "timed out") {
 		t.Fatalf("after the hang: %s (%s)", got.State, got.Summary)
@@ -80,7 +81,7 @@ func TestClaudeProseAnswerGetsOneNudge(t *testing.T) {
 		return fakeapi.Reply(fakeapi.Text("All done, the file is written."))
 	})
 	s := newStore(t)
-	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Timeout: "2m"}
+	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
 	tk := addTask(t, s, "Answer in prose")
 	runWith(t, s, Options{Env: fakeapi.Env(t, srv)})
 	got := getTask(t, s, tk.ID)

@@ -33,7 +33,7 @@ func TestClaudeOverloadBacksOffAndRetries(t *testing.T) {
 		return fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "completed", "summary": "wrote done.txt"}))
 	})
 	s := newStore(t)
-	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Timeout: "2m"}
+	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
 	tk := addTask(t, s, "Survive an overload")
 	evs := runWith(t, s, Options{Env: fakeapi.Env(t, srv), Once: true, Backoff: 200 * time.Millisecond})
 	got := getTask(t, s, tk.ID)
@@ -64,7 +64,7 @@ func TestClaudeAuthFailureStopsTheWorker(t *testing.T) {
 		return fakeapi.Fail(401, "authentication_error", "invalid x-api-key")
 	})
 	s := newStore(t)
-	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Timeout: "2m"}
+	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
 	a, b := addTask(t, s, "First"), addTask(t, s, "Second")
 	// claude's own retries left on: it would retry a 401 for minutes, but
 	// its stream names the failure and bh stops it at the first retry.

@@ -33,7 +33,7 @@ func TestClaudeSessionSurvivesItsDeletion(t *testing.T) {
 					"summary": "drafted", "question": "Which color?"}))
 			})
 			s := newStore(t)
-			s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Timeout: "2m"}
+			s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
 			env := fakeapi.Env(t, srv)
 			opt := Options{Env: env}
 			tk := addTask(t, s, "Paint the shed")

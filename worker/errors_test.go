@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 )
 
@@ -56,7 +57,8 @@ func TestAgentErrorFailsTaskKeepsWorkAndGoesOn(t *testing.T) {
 func TestHungAgentTimesOut(t *testing.T) {
 	s := newStore(t)
 	tk := addTask(t, s, "Hangs")
-	r, err := NewRunner(task.AgentConfig{Kind: "command", Timeout: "300ms",
+	// The timeout must give sh time to write its draft, on any machine.
+	r, err := NewRunner(task.AgentConfig{Kind: "command", Timeout: fakeapi.Patience(150 * time.Millisecond).String(),
 		Command: []string{"sh", "-c", "echo draft > draft.txt; exec sleep 3600"}}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 )
 
@@ -159,7 +160,7 @@ func runOnce(t testing.TB, s *task.Store, r agent.Runner) []Event {
 	var mu sync.Mutex
 	var evs []Event
 	opt := Options{Runner: r, Once: true, Report: func(e Event) { mu.Lock(); evs = append(evs, e); mu.Unlock() }}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), fakeapi.Patience(time.Minute))
 	defer cancel()
 	if err := Run(ctx, ctx, s, opt); err != nil {
 		t.Fatalf("worker: %v", err)

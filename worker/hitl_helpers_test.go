@@ -9,9 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/notify"
 )
+
+// realTimeout is the agent timeout of the configs of tests that run a
+// real claude or codex: it bounds a failure, never a pass.
+var realTimeout = fakeapi.Patience(time.Minute).Round(time.Second).String()
 
 // runWith runs a worker with opt (Once unless a Report-driven test says
 // otherwise) and returns its events.
@@ -21,7 +26,7 @@ func runWith(t testing.TB, s *task.Store, opt Options) []Event {
 	var evs []Event
 	opt.Once = true
 	opt.Report = func(e Event) { mu.Lock(); evs = append(evs, e); mu.Unlock() }
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), fakeapi.Patience(time.Minute))
 	defer cancel()
 	if err := Run(ctx, ctx, s, opt); err != nil {
 		t.Fatalf("worker: %v", err)
@@ -95,7 +100,7 @@ func (h *hook) notifier(t testing.TB) (n *notify.Notifier, done func()) {
 		t.Fatal(err)
 	}
 	return n, func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), fakeapi.Patience(10*time.Second))
 		defer cancel()
 		if err := n.Close(ctx); err != nil {
 			t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 )
 
@@ -102,7 +103,7 @@ func TestLeaseHeartbeatsWhileAgentRuns(t *testing.T) {
 	var during *task.Lease
 	slow := func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
 		first := getTask(t, s, tk.ID).Lease.Heartbeat
-		for range 200 {
+		for end := time.Now().Add(fakeapi.Patience(time.Second)); time.Now().Before(end); {
 			time.Sleep(5 * time.Millisecond)
 			if l := getTask(t, s, tk.ID).Lease; l.Heartbeat.After(first) {
 				during = l

@@ -16,14 +16,16 @@ import (
 
 // TestJobsRunTasksAtOnceEachInItsWorktree: -j 3 over 12 tasks runs three
 // agents at a time, each task once, each in a worktree of its own, and
-// lands them one after another on a linear history.
+// lands them one after another on a linear history. The first three runs
+// wait for each other, so three at once is what happens on any machine.
 func TestJobsRunTasksAtOnceEachInItsWorktree(t *testing.T) {
 	s := newStore(t)
 	for i := range 12 {
 		addTask(t, s, fmt.Sprintf("task %02d", i))
 	}
 	var mu sync.Mutex
-	cur, peak := 0, 0
+	cur, peak, started := 0, 0, 0
+	three := make(chan struct{})
 	runs, dirs := map[string]int{}, map[string]string{}
 	r := agent.RunnerFunc(func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
 		mu.Lock()
@@ -31,8 +33,17 @@ func TestJobsRunTasksAtOnceEachInItsWorktree(t *testing.T) {
 		peak = max(peak, cur)
 		runs[req.TaskID]++
 		dirs[req.TaskID] = req.Dir
+		if started++; started == 3 {
+			close(three)
+		}
+		first := started <= 3
 		mu.Unlock()
-		time.Sleep(200 * time.Millisecond)
+		if first {
+			select {
+			case <-three:
+			case <-ctx.Done():
+			}
+		}
 		err := os.WriteFile(filepath.Join(req.Dir, req.TaskID+".txt"), []byte(req.TaskID+"\n"), 0o644)
 		mu.Lock()
 		cur--

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bh-tracker/bh/worker/notify"
-
 	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/notify"
 )
 
 func stopTask(t testing.TB, s *task.Store, id string) {
@@ -34,7 +34,7 @@ func TestStopCancelsTheRunningAgent(t *testing.T) {
 		select { // a deadline, not a wait: the stop ends it long before
 		case <-ctx.Done():
 			cancelled = true
-		case <-time.After(10 * time.Second):
+		case <-time.After(fakeapi.Patience(10 * time.Second)):
 		}
 		return nil, &agent.RunError{Reason: "claude was stopped", ExitCode: -1, Err: ctx.Err()}
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/notify"
 )
@@ -181,7 +182,7 @@ func TestWorkerWakesAtTheNextExpiry(t *testing.T) {
 		}
 	case err := <-errc:
 		t.Fatalf("worker ended: %v", err)
-	case <-time.After(20 * time.Second):
+	case <-time.After(fakeapi.Patience(20 * time.Second)):
 		t.Fatal("the worker did not wake at the expiry")
 	}
 	cancel()

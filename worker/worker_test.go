@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 )
 
@@ -29,12 +30,21 @@ func TestIdleWorkerWakesOnNewTaskAndAnswer(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	errc := make(chan error, 1)
-	go func() { errc <- Run(ctx, ctx, s, Options{Runner: f, Tick: time.Hour}) }()
-	time.Sleep(100 * time.Millisecond) // idle
+	idle := make(chan struct{}, 1)
+	report := func(e Event) {
+		if e.Kind == Waiting {
+			select {
+			case idle <- struct{}{}:
+			default:
+			}
+		}
+	}
+	go func() { errc <- Run(ctx, ctx, s, Options{Runner: f, Tick: time.Hour, Report: report}) }()
+	<-idle
 	tk := addTask(t, s, "Arrives later")
 	select {
 	case <-calls:
-	case <-time.After(5 * time.Second):
+	case <-time.After(fakeapi.Patience(5 * time.Second)):
 		t.Fatal("idle worker did not pick up a new task")
 	}
 	waitState(t, s, tk.ID, task.AwaitingInput)
@@ -46,7 +56,7 @@ func TestIdleWorkerWakesOnNewTaskAndAnswer(t *testing.T) {
 		if !req.Resume {
 			t.Fatal("answer did not resume")
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(fakeapi.Patience(5 * time.Second)):
 		t.Fatal("idle worker did not pick up the answer")
 	}
 	waitState(t, s, tk.ID, task.Closed)
@@ -58,7 +68,7 @@ func TestIdleWorkerWakesOnNewTaskAndAnswer(t *testing.T) {
 
 func waitState(t testing.TB, s *task.Store, id string, want task.State) {
 	t.Helper()
-	for range 500 {
+	for end := time.Now().Add(fakeapi.Patience(5 * time.Second)); time.Now().Before(end); {
 		if tk, err := s.Get(id); err == nil && tk.State == want {
 			return
 		}

@@ -14,7 +14,7 @@ var codex = &tool{name: "codex", pkg: "@openai/codex", version: CodexVersion, en
 
 // Codex returns the absolute path of the real codex binary: $BH_CODEX_BIN
 // when set, else <module root>/.cache/codex, installed there with npm on
-// first use, as Claude does.
+// first use, and skips under -short, as Claude does.
 func Codex(t testing.TB) string {
 	t.Helper()
 	return codex.bin(t)

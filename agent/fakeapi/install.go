@@ -33,6 +33,7 @@ var claude = &tool{name: "claude", pkg: "@anthropic-ai/claude-code", version: Cl
 // Claude returns the absolute path of the real claude binary: $BH_CLAUDE_BIN
 // when set, else <module root>/.cache/claude, installed there with npm on
 // first use. Failing to install fails the test: CI must run these tests.
+// Under -short it skips the test (see Real).
 func Claude(t testing.TB) string {
 	t.Helper()
 	return claude.bin(t)
@@ -40,6 +41,7 @@ func Claude(t testing.TB) string {
 
 func (tl *tool) bin(t testing.TB) string {
 	t.Helper()
+	Real(t, tl.name)
 	tl.once.Do(func() { tl.path, tl.err = tl.find() })
 	if tl.err != nil {
 		t.Fatalf("fakeapi: %v", tl.err)
@@ -96,7 +98,7 @@ func (tl *tool) find() (string, error) {
 // native binary's postinstall step did not run. An empty want accepts any
 // version, for a binary the developer chose.
 func checkVersion(bin, want string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), Patience(time.Minute))
 	defer cancel()
 	var out bytes.Buffer
 	cmd := exec.CommandContext(ctx, bin, "--version")

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/bh-tracker/bh/agent/fakeapi"
 )
 
 // A real `git worktree add`, killed (with its children) in the middle of
@@ -28,7 +30,7 @@ func TestWtEnsureAfterRealKilledAdd(t *testing.T) {
 		t.Fatal(err)
 	}
 	lock := filepath.Join(r.commonDir, "worktrees", "tm-1", "index.lock")
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(fakeapi.Patience(5 * time.Second)); ; time.Sleep(5 * time.Millisecond) {
 		if _, err := os.Stat(lock); err == nil {
 			break
 		}
