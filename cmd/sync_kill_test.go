@@ -161,8 +161,13 @@ func checkAfterKill(t *testing.T, clone string) {
 	// A git killed in its own middle leaves its lock: bh waits on it as on
 	// any, and once it is old, bh doctor --fix removes it (a user's way out).
 	locks, _ := filepath.Glob(filepath.Join(clone, ".git", "*.lock"))
-	refLocks, _ := filepath.Glob(filepath.Join(clone, ".git", "refs", "*", "*", "*.lock"))
-	if locks = append(locks, refLocks...); len(locks) > 0 {
+	filepath.WalkDir(filepath.Join(clone, ".git", "refs"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".lock") {
+			locks = append(locks, p)
+		}
+		return nil
+	})
+	if len(locks) > 0 {
 		old := time.Now().Add(-time.Hour)
 		for _, l := range locks {
 			os.Chtimes(l, old, old)
