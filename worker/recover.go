@@ -107,9 +107,7 @@ func (w *worker) recoverTask(id string, lease task.Lease) error {
 	if j.Ending != nil {
 		return w.end(r, *j.Ending)
 	}
-	e := stopEnding(r, note)
-	e.Status, e.Note = "lost", note
-	return w.end(r, e)
+	return w.end(r, decideEnding(facts{What: runRecovered, Cause: note, Session: r.session}))
 }
 
 // tidy finishes the cleanup of a run whose task already records its end.
