@@ -18,7 +18,7 @@ type Inbox struct {
 	// Attention holds failed and blocked tasks: a human must reopen or
 	// answer them.
 	Attention []RunningTask
-	Skipped []error       // repositories that moved, vanished or could not be read
+	Skipped   []error // repositories that moved, vanished or could not be read
 }
 
 // RunningTask is a task and the repository it is in.
