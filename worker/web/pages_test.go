@@ -44,7 +44,7 @@ func TestTaskPage(t *testing.T) {
 	for _, want := range []string{
 		`<input type="radio" name="answer.q1" value="Postgres"><b>Postgres</b><span>what production runs</span>`,
 		`value="other" data-other>`,
-		`<div class="md"><p>Added the schema.</p>`,
+		`<pre class="context" tabindex="0">Added the schema.` + "\n\n" + ` schema.sql | 12 &#43;`,
 		`<legend><span class="step">2 of 3</span></legend>`,
 		`<p class="progress" role="status">0 of 3 answered</p>`,
 		`<input type="radio" name="answer.q2" value="yes"><b>Approve</b>`,
