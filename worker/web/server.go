@@ -47,7 +47,7 @@ func New(o Options) (*Server, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	p, err := parsePages()
+	p, err := parsePages(o.Now)
 	if err != nil {
 		return nil, err
 	}
@@ -62,6 +62,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /{$}", s.inbox)
 	mux.HandleFunc("GET /r/{repo}/t/{id}", s.taskPage)
 	mux.HandleFunc("POST /r/{repo}/t/{id}/answer", s.answer)
+	mux.HandleFunc("POST /r/{repo}/t/{id}/stop", s.stop)
+	mux.HandleFunc("POST /r/{repo}/t/{id}/reopen", s.reopen)
 	mux.HandleFunc("GET /events", s.events)
 	return s.auth(headers(mux))
 }
