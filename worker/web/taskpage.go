@@ -21,6 +21,7 @@ type taskView struct {
 	Pending   []task.Question
 	Templates []templateView
 	CSRF      string
+	AnswerURL string // where the answer forms post
 	Stat      string
 	Diff      []diffLine
 	DiffCut   bool
@@ -68,6 +69,7 @@ func (s *Server) taskView(r *http.Request) (*taskView, int) {
 		return v, status(err)
 	}
 	v.Title = id + " " + v.Task.Title
+	v.AnswerURL = "/r/" + url.PathEscape(key) + "/t/" + url.PathEscape(id) + "/answer"
 	v.Pending = v.Task.OpenQuestions()
 	if len(v.Pending) > 0 {
 		for _, name := range st.TemplateNames() {
