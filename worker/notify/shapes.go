@@ -41,8 +41,8 @@ type slackMessage struct {
 }
 
 type slackBlock struct {
-	Type     string      `json:"type"`
-	Text     *slackText  `json:"text,omitempty"`
+	Type     string     `json:"type"`
+	Text     *slackText `json:"text,omitempty"`
 	Elements []any      `json:"elements,omitempty"` // slackText, or slackButton in "actions"
 }
 
@@ -118,7 +118,6 @@ type ntfyMessage struct {
 	Click    string       `json:"click,omitempty"`
 	Actions  []ntfyAction `json:"actions,omitempty"`
 }
-
 
 // ntfyTags are emoji short codes, shown before the title.
 var ntfyTags = map[string]string{

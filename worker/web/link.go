@@ -97,7 +97,7 @@ func (s *Server) linkAnswer(w http.ResponseWriter, r *http.Request) {
 		s.linkRefused(w, err)
 		return
 	}
-	if !fromPage(r, conf.LinkSecret(l, "csrf")) {
+	if !s.fromPage(r, conf.LinkSecret(l, "csrf")) {
 		http.Error(w, "bh serve: refused: the form did not come from this link's page (open the link again)", http.StatusForbidden)
 		return
 	}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 
@@ -27,6 +28,10 @@ type Options struct {
 	Repos func() ([]string, error)
 	Now   func() time.Time
 	TLS   bool // served over TLS: the cookie is Secure
+	// URL is the address bh serve is reachable at when a proxy (tailscale
+	// serve, a TLS front) forwards to it: forms posted from its pages
+	// carry that origin.
+	URL string
 	// Warnf reports what went wrong beside a request, such as a
 	// notification that could not go out; nil discards.
 	Warnf func(format string, args ...any)
@@ -44,6 +49,8 @@ type Server struct {
 	csrf string
 	hub  *hub
 	page pages
+	// publicHost is the host of Options.URL, "" without one.
+	publicHost string
 	// linkMu makes checking a link unused, answering and marking it used
 	// one step.
 	linkMu sync.Mutex
@@ -67,7 +74,11 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{o: o, csrf: csrfValue(o.Token), hub: newHub(), page: p}, nil
+	srv := &Server{o: o, csrf: csrfValue(o.Token), hub: newHub(), page: p}
+	if u, err := url.Parse(o.URL); err == nil {
+		srv.publicHost = u.Host
+	}
+	return srv, nil
 }
 
 // Handler is the whole site: behind the token, except the static files
