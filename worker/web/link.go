@@ -206,8 +206,12 @@ func (s *Server) answerOnce(l task.Link, ans []task.Answer) error {
 	if _, err := notify.Answer(st, l.Task, ans, l.Via, s.o.Warnf); err != nil {
 		return err
 	}
-	conf.UseLink(l, s.o.Now())
-	if err := s.o.SaveWebConfig(conf); err != nil && s.o.Warnf != nil {
+	// Read again, so that a key rotated meanwhile (--revoke-links) stays.
+	if conf, err = s.o.WebConfig(); err == nil {
+		conf.UseLink(l, s.o.Now())
+		err = s.o.SaveWebConfig(conf)
+	}
+	if err != nil && s.o.Warnf != nil {
 		s.o.Warnf("the answer is recorded, but its link could not be marked used: %v", err)
 	}
 	return nil
