@@ -25,6 +25,7 @@ type taskView struct {
 	Templates []templateView
 	CSRF      string
 	Files     []fileDiff
+	AnswerURL string // where the answer form posts
 	DiffCut   bool
 	Steps     []worker.StepLine // a running agent's latest steps
 	Saved     []string          // the questions just answered here, in words
@@ -102,6 +103,7 @@ func (s *Server) taskView(r *http.Request) (*taskView, int) {
 	}
 	t := v.Task
 	v.Title = id + " " + t.Title
+	v.AnswerURL = "/r/" + url.PathEscape(key) + "/t/" + url.PathEscape(id) + "/answer"
 	v.Questions, v.Open = round(t)
 	if v.Open > 0 {
 		for _, name := range st.TemplateNames() {
