@@ -170,6 +170,7 @@ func TestTwoMachinesUnderKillsRunEachTaskOnce(t *testing.T) {
 		}
 	}
 
+	c.ownParkedWork(t)
 	fresh, strange := c.runs(t)
 	landed := c.landed(t)
 	twice, lost := 0, 0
@@ -193,6 +194,30 @@ func TestTwoMachinesUnderKillsRunEachTaskOnce(t *testing.T) {
 		}
 	}
 	t.Logf("tasks %d (%d asked and were answered mid-run), kills %d, run twice %d, lost %d", n, asks, kills, twice, lost)
+}
+
+// ownParkedWork checks every parked diff the workers printed ("parked:
+// a, b (bh diff ID)"): it holds the task's own files only, never what
+// other tasks landed meanwhile (which landing it would undo or redo).
+func (c *twoClones) ownParkedWork(t *testing.T) {
+	t.Helper()
+	logs, _ := filepath.Glob(filepath.Join(c.root, "[ab]-*.out"))
+	for _, l := range logs {
+		b, _ := os.ReadFile(l)
+		for _, line := range strings.Split(string(b), "\n") {
+			paths, id, ok := strings.Cut(strings.TrimSpace(line), " (bh diff ")
+			paths, isPark := strings.CutPrefix(paths, "parked: ")
+			if !ok || !isPark {
+				continue
+			}
+			id = strings.TrimSuffix(id, ")")
+			for _, p := range strings.Split(paths, ", ") {
+				if !strings.HasPrefix(p, id+".") {
+					t.Errorf("%s: %s's parked work holds %s: %s", filepath.Base(l), id, p, line)
+				}
+			}
+		}
+	}
 }
 
 // killDelay is the time to the next kill: up to a second and a half.

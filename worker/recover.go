@@ -104,6 +104,11 @@ func (w *worker) recoverTask(id string, lease task.Lease) error {
 	if r.wt, err = w.repo.OpenWorktree(j.Worktree, j.Branch); err != nil {
 		return err
 	}
+	if r.wt != nil && j.Base == "" { // killed before prepare recorded it
+		if j.Base, err = r.wt.Base(j.Target); err != nil {
+			return err
+		}
+	}
 	if j.Ending != nil {
 		return w.end(r, *j.Ending)
 	}
