@@ -7,6 +7,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/repo"
 )
 
 // recoverDead finishes what dead workers left: a task in progress under a
@@ -104,8 +105,8 @@ func (w *worker) recoverTask(id string, lease task.Lease) error {
 	if r.wt, err = w.repo.OpenWorktree(j.Worktree, j.Branch); err != nil {
 		return err
 	}
-	if r.wt != nil && j.Base == "" { // killed before prepare recorded it
-		if j.Base, err = r.wt.Base(j.Target); err != nil {
+	if r.wt != nil {
+		if err := keepBase(r.wt, j); err != nil {
 			return err
 		}
 	}
@@ -115,6 +116,25 @@ func (w *worker) recoverTask(id string, lease task.Lease) error {
 	e := stopEnding(r, note)
 	e.Status, e.Note = "lost", note
 	return w.end(r, e)
+}
+
+// keepBase settles the base of a dead run's worktree: the one recorded
+// with the worktree, else the journal's (the start prepare wrote before
+// making the worktree, which a kill can leave unrecorded), recorded then,
+// so that later runs in the worktree measure the work from it too.
+func keepBase(wt *repo.Worktree, j *journal) error {
+	if b := wt.RecordedBase(); b != "" {
+		j.Base = b
+		return nil
+	}
+	if j.Base == "" {
+		b, err := wt.Base(j.Target)
+		if err != nil {
+			return err
+		}
+		j.Base = b
+	}
+	return wt.SetBase(j.Base)
 }
 
 // tidy finishes the cleanup of a run whose task already records its end.

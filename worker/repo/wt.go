@@ -44,7 +44,7 @@ func (r *Repo) EnsureWorktree(path, branch, base, storeRoot string) (wt *Worktre
 		err = writeMarker(filepath.Join(wt.wt.gitDir, "bh-store"), storeRoot)
 	}
 	if err == nil && created && had == "" { // the branch made here, at base
-		err = wt.setBase(base)
+		err = wt.SetBase(base)
 	}
 	if err != nil {
 		return nil, false, fmt.Errorf("worktree %s: %w", path, err)
@@ -142,10 +142,8 @@ func (r *Repo) worktreeAt(path, branch string) (*Worktree, error) {
 // task's own work. A worktree made before the record falls back to the
 // merge-base with target.
 func (w *Worktree) Base(target string) (string, error) {
-	if data, err := os.ReadFile(w.baseFile()); err == nil {
-		if base := strings.TrimSpace(string(data)); plumbing.IsHash(base) {
-			return base, nil
-		}
+	if base := w.RecordedBase(); base != "" {
+		return base, nil
 	}
 	out, err := w.repo.read(nil, "merge-base", "refs/heads/"+w.Branch, revName(target))
 	if err != nil {
@@ -154,9 +152,19 @@ func (w *Worktree) Base(target string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// setBase records commit as the worktree's fork point (see Base). The
+// RecordedBase is the fork point recorded for the worktree, "" when none
+// is (a worktree made before the record, or killed while being made).
+func (w *Worktree) RecordedBase() string {
+	data, err := os.ReadFile(w.baseFile())
+	if base := strings.TrimSpace(string(data)); err == nil && plumbing.IsHash(base) {
+		return base
+	}
+	return ""
+}
+
+// SetBase records commit as the worktree's fork point (see Base). The
 // record lives in the worktree's admin dir and goes with it.
-func (w *Worktree) setBase(commit string) error {
+func (w *Worktree) SetBase(commit string) error {
 	if err := writeMarker(w.baseFile(), commit); err != nil {
 		return fmt.Errorf("record the base of %s: %w", w.Branch, err)
 	}

@@ -45,7 +45,7 @@ func (w *Worktree) Rebase(onto string) error {
 	}
 	err := w.rebaseGit(args...)
 	if err == nil {
-		return w.setBase(onto)
+		return w.SetBase(onto)
 	}
 	if cerr := w.stoppedRebase(); cerr != nil {
 		return cerr
@@ -84,7 +84,7 @@ func (w *Worktree) ContinueRebase() error {
 	onto := w.rebaseOnto()
 	err = w.rebaseGit("rebase", "--continue")
 	if err == nil && onto != "" {
-		return w.setBase(onto)
+		return w.SetBase(onto)
 	}
 	if err == nil {
 		return nil

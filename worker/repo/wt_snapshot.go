@@ -121,7 +121,7 @@ func (w *Worktree) Restore(snapshot string) error {
 		parent, err = w.repo.Parent(snapshot)
 	}
 	if err == nil {
-		err = w.setBase(parent)
+		err = w.SetBase(parent)
 	}
 	if err != nil {
 		return fmt.Errorf("restore %s into %s: %w", short(snapshot), w.Branch, err)
