@@ -69,16 +69,35 @@ func (w *worker) prepare(kill context.Context, r *run) error {
 // back on the commit it was made on (landing rebases it later if the
 // target moved): restored is that snapshot, when it was put back.
 func (w *worker) ensureWorktree(id, path, snap, start string) (wt *repo.Worktree, created bool, restored string, err error) {
+	had, err := w.repo.BranchTip(Branch(id))
+	if err != nil {
+		return nil, false, "", err
+	}
 	if wt, created, err = w.repo.EnsureWorktree(path, Branch(id), start, w.s.Root); err != nil {
 		return nil, false, "", err
 	}
-	if created && snap != "" {
-		if err := wt.Restore(snap); err != nil {
-			return nil, false, "", err
-		}
-		restored = snap
+	if restored, err = w.fillWorktree(wt, snap, created && had == "", start); err != nil {
+		return nil, false, "", err
 	}
 	return wt, created, restored, nil
+}
+
+// fillWorktree finishes a worktree that has no base recorded yet (see
+// repo.Worktree.Base): made now, or cut short by a kill while being made
+// or restored. Parked work goes back into it (its base, the snapshot's
+// parent, recorded last, so that a kill before leaves it to do again); a
+// branch made now at start has start. restored is the snapshot put back.
+func (w *worker) fillWorktree(wt *repo.Worktree, snap string, fresh bool, start string) (restored string, err error) {
+	if wt.RecordedBase() != "" {
+		return "", nil // made before: its files are the work
+	}
+	if snap != "" {
+		return snap, wt.Restore(snap)
+	}
+	if fresh {
+		return "", wt.SetBase(start)
+	}
+	return "", nil
 }
 
 // parkedStart is task id's parked snapshot, if any, and the commit a

@@ -106,7 +106,7 @@ func (w *worker) recoverTask(id string, lease task.Lease) error {
 		return err
 	}
 	if r.wt != nil {
-		if err := keepBase(r.wt, j); err != nil {
+		if err := w.keepBase(r.wt, j); err != nil {
 			return err
 		}
 	}
@@ -119,10 +119,22 @@ func (w *worker) recoverTask(id string, lease task.Lease) error {
 }
 
 // keepBase settles the base of a dead run's worktree: the one recorded
-// with the worktree, else the journal's (the start prepare wrote before
-// making the worktree, which a kill can leave unrecorded), recorded then,
-// so that later runs in the worktree measure the work from it too.
-func keepBase(wt *repo.Worktree, j *journal) error {
+// with the worktree; else, for a worktree the kill cut short, its parked
+// work restored first (never lost to an empty snapshot), or the journal's
+// (the start prepare wrote before making the worktree), recorded then, so
+// that later runs in the worktree measure the work from it too.
+func (w *worker) keepBase(wt *repo.Worktree, j *journal) error {
+	if b := wt.RecordedBase(); b != "" {
+		j.Base = b
+		return nil
+	}
+	snap, err := w.repo.Ref(ParkRef(j.Task))
+	if err != nil {
+		return err
+	}
+	if _, err := w.fillWorktree(wt, snap, false, ""); err != nil {
+		return err
+	}
 	if b := wt.RecordedBase(); b != "" {
 		j.Base = b
 		return nil

@@ -32,19 +32,12 @@ func (r *Repo) EnsureWorktree(path, branch, base, storeRoot string) (wt *Worktre
 	if err != nil {
 		return nil, false, fmt.Errorf("worktree %s: %w", path, err)
 	}
-	had, err := r.BranchTip(branch)
-	if err != nil {
-		return nil, false, fmt.Errorf("worktree %s: %w", path, err)
-	}
 	created, err = r.ensureWorktree(path, branch, base)
 	if err == nil {
 		wt, err = r.worktreeAt(path, branch)
 	}
 	if err == nil {
 		err = writeMarker(filepath.Join(wt.wt.gitDir, "bh-store"), storeRoot)
-	}
-	if err == nil && created && had == "" { // the branch made here, at base
-		err = wt.SetBase(base)
 	}
 	if err != nil {
 		return nil, false, fmt.Errorf("worktree %s: %w", path, err)
