@@ -64,7 +64,7 @@ print {"status":"completed","summary":"done"}
 	term := newTmuxPane(t, dir, "bh board; echo EXITED $?; sleep 30")
 	term.waitFor("waiting on you (1)")
 	p := term.waitFor("Which database?")
-	for _, want := range []string{"› " + ask + " Pick a database 1 question", "running (1)", long + " Long job", "- PostgreSQL: the server"} {
+	for _, want := range []string{"› " + ask + " Pick a database", "running (1)", long + " Long job", "- PostgreSQL: the server"} {
 		if !strings.Contains(p, want) {
 			t.Errorf("the board lacks %q:\n%s", want, p)
 		}
@@ -92,7 +92,7 @@ print {"status":"completed","summary":"done"}
 	term.waitFor("latest steps")
 	term.waitFor("Bash: go test ./...")
 	term.keys("s")
-	term.waitFor("Stop " + long + "?")
+	term.waitFor("Stop " + long + " “Long job”?")
 	term.keys("y")
 	term.waitFor("Why?")
 	term.keys("the spec changes", "Enter")

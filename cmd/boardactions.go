@@ -71,7 +71,7 @@ func askWords(p picker, q task.Question) (*task.Answer, error) {
 // bh stop does.
 func stopTask(t *task.Task) func(base, picker) error {
 	return func(b base, p picker) error {
-		ok, err := p.Confirm("Stop "+t.ID+"?", "it is deferred and its work parked; bh reopen brings it back", false)
+		ok, err := p.Confirm("Stop "+t.ID+" “"+cutWords(flatten(t.Title), 50)+"”?", "it is deferred and its work parked; bh reopen brings it back", false)
 		if err != nil || !ok {
 			return errors.New("not stopped")
 		}

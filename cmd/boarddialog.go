@@ -21,11 +21,16 @@ type boardDialog struct {
 	done chan boardDone
 	form *huh.Form  // the field on screen, if any
 	cur  boardField // ... and whom to tell when it is answered
+
+	scroll  int    // the first line of cur's text shown (pgup/pgdn)
+	pending []rune // keys typed before the next field came
 }
 
 // boardField is the exchange asking one question.
 type boardField struct {
 	field huh.Field
+	title string // the question and its description, shown above
+	desc  string // the field (boardPicker)
 	reply chan error
 }
 
@@ -39,18 +44,13 @@ type boardDone struct {
 // writes what it did to b's stderr, as a command would.
 func (m *boardModel) startDialog(t *task.Task, run func(b base, p picker) error) tea.Cmd {
 	d := &boardDialog{t: t, reqs: make(chan boardField), done: make(chan boardDone, 1)}
-	ask := fieldPicker(func(f huh.Field) error {
-		r := boardField{f, make(chan error, 1)}
-		d.reqs <- r
-		return <-r.reply
-	})
 	var out bytes.Buffer
 	io := *m.b.IO
 	io.Out, io.ErrOut = &out, &out
 	b := m.b
 	b.IO = &io
 	go func() {
-		err := run(b, ask)
+		err := run(b, boardPicker{d})
 		d.done <- boardDone{strings.TrimSpace(out.String()), err}
 	}()
 	m.dlg = d
@@ -68,11 +68,16 @@ func (d *boardDialog) next() tea.Msg {
 }
 
 // show puts the question asked on screen.
+// Keys typed ahead of it go to it now.
 func (m *boardModel) show(r boardField) tea.Cmd {
-	m.dlg.cur = r
-	m.dlg.form = huh.NewForm(huh.NewGroup(r.field)).WithShowHelp(true).
+	d := m.dlg
+	d.cur, d.scroll = r, 0
+	d.form = huh.NewForm(huh.NewGroup(r.field)).WithShowHelp(true).
 		WithWidth(m.paneWidth()).WithTheme(boardTheme(m.b.IO))
-	return m.dlg.form.Init()
+	init := d.form.Init()
+	ahead := d.pending
+	d.pending = nil
+	return tea.Batch(init, m.runes(ahead, false))
 }
 
 // updateForm passes msg to the field on screen, and the human's answer,
@@ -81,6 +86,10 @@ func (m *boardModel) updateForm(msg tea.Msg) tea.Cmd {
 	d := m.dlg
 	if k, ok := msg.(tea.KeyMsg); ok && (k.String() == "esc" || k.String() == "ctrl+c") {
 		return d.answer(errAborted)
+	}
+	if k, ok := msg.(tea.KeyMsg); ok && (k.String() == "pgup" || k.String() == "pgdown") {
+		d.scroll += map[string]int{"pgup": -1, "pgdown": 1}[k.String()] * max(m.height/2, 1)
+		return nil // the pane keeps the scroll within the text
 	}
 	f, cmd := d.form.Update(msg)
 	d.form = f.(*huh.Form)

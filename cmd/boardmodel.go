@@ -60,6 +60,7 @@ func (m *boardModel) Init() tea.Cmd { return m.watch.wait }
 // reload reads the tasks and new steps again, and sorts them into sections.
 func (m *boardModel) reload() {
 	m.now = m.b.Now()
+	was := m.selected()
 	tasks, _, err := m.s.ListBrief()
 	m.loadErr = err
 	if err != nil {
@@ -93,6 +94,9 @@ func (m *boardModel) reload() {
 		if !slices.ContainsFunc(running, func(t *task.Task) bool { return t.ID == id }) {
 			delete(m.steps, id)
 		}
+	}
+	if m.selected() < 0 && was >= 0 && len(m.rows) > 0 { // it left the board: its neighbour, not the top
+		m.sel = m.rows[min(was, len(m.rows)-1)].t.ID
 	}
 	m.move(0)
 }

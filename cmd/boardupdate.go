@@ -31,6 +31,9 @@ func (m *boardModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.reload()
 		return m, nil
 	case tea.KeyMsg:
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
+			return m, m.runes(msg.Runes, msg.Alt)
+		}
 		if m.dlg == nil {
 			return m, m.key(msg.String())
 		}
@@ -39,6 +42,22 @@ func (m *boardModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.updateForm(msg)
 	}
 	return m, nil
+}
+
+// runes handles each of several keys that came in one message (typed
+// faster than the board reads them, or a held key), in order, as if each
+// had come alone. Keys that follow one opening a dialog wait for its field.
+func (m *boardModel) runes(rs []rune, alt bool) tea.Cmd {
+	var cmds []tea.Cmd
+	for i, r := range rs {
+		if m.dlg != nil && m.dlg.form == nil {
+			m.dlg.pending = append(m.dlg.pending, rs[i:]...)
+			break
+		}
+		_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: alt})
+		cmds = append(cmds, cmd)
+	}
+	return tea.Batch(cmds...)
 }
 
 // key acts on a key pressed on the list.

@@ -71,24 +71,41 @@ func (m *boardModel) list(h int) string {
 			if r.t.ID == m.sel {
 				mark, at = io.Bold("› "), len(lines)
 			}
-			title := flatten(r.t.Title)
-			if r.t.ID == m.sel {
-				title = io.Bold(title)
-			}
-			lines = append(lines, fmt.Sprintf("%s%s %s %s", mark, io.Cyan(r.t.ID), title, io.Faint(m.detail(r))))
+			lines = append(lines, mark+m.row(r))
 		}
 	}
 	from := max(0, at-h+1)
 	return clean(strings.Join(lines[from:], "\n"))
 }
 
-// detail is what a row says beside its title: how many questions, for how long.
-func (m *boardModel) detail(r boardRow) string {
+// row is a task's line in the list, after its mark: its id, its title cut
+// at a word to fit, and its detail at the right edge.
+func (m *boardModel) row(r boardRow) string {
+	io := m.b.IO
+	room := m.listWidth() - 2 - width(r.t.ID) - 2 // the mark, and a space either side of the title
+	d := m.detail(r, false)
+	if room-width(d) < 12 { // a title needs some room: the detail in brief
+		d = m.detail(r, true)
+	}
+	title := cutWords(flatten(r.t.Title), room-width(d))
+	pad := strings.Repeat(" ", max(room-width(d)-width(title), 0))
+	if r.t.ID == m.sel {
+		title = io.Bold(title)
+	}
+	return io.Cyan(r.t.ID) + " " + title + pad + " " + io.Faint(d)
+}
+
+// detail is what a row says beside its title: how many questions, for how
+// long; in brief, "2q 5m".
+func (m *boardModel) detail(r boardRow, brief bool) string {
 	switch r.section {
 	case secWaiting:
 		n := len(r.t.Pending())
 		s := "1 question"
-		if n != 1 {
+		switch {
+		case brief:
+			return fmt.Sprintf("%dq %s", n, shortDur(m.now.Sub(askedAt(r.t))))
+		case n != 1:
 			s = fmt.Sprintf("%d questions", n)
 		}
 		return s + ", " + shortDur(m.now.Sub(askedAt(r.t)))
@@ -111,10 +128,10 @@ func (m *boardModel) pane() string {
 	var buf bytes.Buffer
 	io := *m.b.IO
 	io.Out, io.Cols = safeWriter{&buf, nil}, m.paneWidth()
-	fmt.Fprintf(io.Out, "%s  %s\n", io.Cyan(r.t.ID), io.Bold(flatten(r.t.Title)))
+	fmt.Fprintf(io.Out, "%s  %s\n", io.Cyan(r.t.ID), io.Bold(cutWords(flatten(r.t.Title), io.Cols-width(r.t.ID)-2)))
 	if m.dlg != nil {
 		if m.dlg.form != nil {
-			return buf.String() + "\n" + m.dlg.form.View()
+			return buf.String() + "\n" + m.dialogPane(&io)
 		}
 		return buf.String() + io.Faint("\nsaving…")
 	}

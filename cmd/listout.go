@@ -113,7 +113,7 @@ func printQuestion(io *IOStreams, now time.Time, q task.Question, indent string)
 
 // printQuestionAs is printQuestion with first leading the question's line.
 func printQuestionAs(io *IOStreams, now time.Time, q task.Question, first, indent string) {
-	question := q.Question
+	question := expandTabs(q.Question) // code keeps its indentation
 	if io.Cols > 0 {
 		question = wrap(question, io.Cols-width(indent)-3)
 	}
@@ -123,7 +123,7 @@ func printQuestionAs(io *IOStreams, now time.Time, q task.Question, first, inden
 	}
 	fmt.Fprintf(io.Out, "%s%s\n", first, text)
 	if q.Context != "" {
-		fmt.Fprintf(io.Out, "%s   %s\n", indent, indentLines(q.Context, indent+"   "))
+		fmt.Fprintf(io.Out, "%s   %s\n", indent, indentLines(expandTabs(q.Context), indent+"   "))
 	}
 	for _, opt := range q.Options {
 		line := "- " + opt.Label

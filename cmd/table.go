@@ -71,20 +71,25 @@ func cut(s string, n int) string {
 }
 
 // wrap breaks text into lines of at most n columns, at spaces; lines it
-// already has stay.
+// already has stay, and so does their indentation (tabs become spaces).
 func wrap(s string, n int) string {
 	if n <= 10 {
 		return s
 	}
 	var out []string
-	for _, line := range strings.Split(s, "\n") {
+	for _, line := range strings.Split(expandTabs(s), "\n") {
+		if runewidth.StringWidth(line) <= n { // code keeps its spacing
+			out = append(out, line)
+			continue
+		}
+		indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
 		cur := ""
 		for _, word := range strings.Fields(line) {
 			switch {
 			case cur == "":
-				cur = word
+				cur = indent + word
 			case runewidth.StringWidth(cur)+1+runewidth.StringWidth(word) > n:
-				out, cur = append(out, cur), word
+				out, cur = append(out, cur), indent+word
 			default:
 				cur += " " + word
 			}

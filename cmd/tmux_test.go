@@ -54,11 +54,17 @@ var panes atomic.Int64
 
 func newTmuxPane(t *testing.T, dir, command string) *tmuxPane {
 	t.Helper()
+	return newTmuxPaneSized(t, dir, command, 120, 30)
+}
+
+// newTmuxPaneSized is newTmuxPane in a terminal of cols x rows.
+func newTmuxPaneSized(t *testing.T, dir, command string, cols, rows int) *tmuxPane {
+	t.Helper()
 	tmux := findTmux(t)
 	p := &tmuxPane{t: t, tmux: tmux, dir: dir,
 		sock: fmt.Sprintf("bh-test-%d-%s-%d", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-"), panes.Add(1))}
 	t.Cleanup(func() { exec.Command(tmux, "-L", p.sock, "kill-server").Run() })
-	p.run("new-session", "-d", "-s", "bh", "-x", "120", "-y", "30", command)
+	p.run("new-session", "-d", "-s", "bh", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), command)
 	return p
 }
 

@@ -1,0 +1,63 @@
+package cmd
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/huh"
+)
+
+// boardPicker asks as fieldPicker does, but takes the question's words out
+// of the field: the pane shows them above it, scrolled to fit, so that the
+// options stay on screen however long the question is.
+type boardPicker struct{ d *boardDialog }
+
+// ask sends each field to the board with its words, and waits for its answer.
+func (p boardPicker) ask(title, desc string) fieldPicker {
+	return func(f huh.Field) error {
+		r := boardField{f, title, desc, make(chan error, 1)}
+		p.d.reqs <- r
+		return <-r.reply
+	}
+}
+
+func (p boardPicker) Confirm(title, desc string, def bool) (bool, error) {
+	return p.ask(title, desc).Confirm("", "", def)
+}
+
+func (p boardPicker) Select(title, desc string, opts []pickOpt, def string) (string, error) {
+	return p.ask(title, desc).Select("", "", opts, def)
+}
+
+func (p boardPicker) MultiSelect(title, desc string, opts []pickOpt) ([]string, error) {
+	return p.ask(title, desc).MultiSelect("", "", opts)
+}
+
+func (p boardPicker) Input(title, desc string) (string, error) {
+	return p.ask(title, desc).Input("", "")
+}
+
+// dialogPane is the question being asked: its words, scrolled (pgup/pgdn)
+// to leave the field below them, with its options and keys, on screen.
+func (m *boardModel) dialogPane(io *IOStreams) string {
+	d := m.dlg
+	field := d.form.View()
+	var words []string
+	if d.cur.title != "" {
+		for _, l := range strings.Split(wrap(clean(d.cur.title), io.Cols), "\n") {
+			words = append(words, io.Bold(l))
+		}
+	}
+	if d.cur.desc != "" {
+		words = append(words, strings.Split(wrap(clean(d.cur.desc), io.Cols), "\n")...)
+	}
+	// The column's lines, less the task's line, a blank and the field.
+	room := max(m.height-3-2-strings.Count(field, "\n")-1-1, 2)
+	if len(words) > room {
+		shown := room - 1 // a line for the hint
+		d.scroll = min(max(d.scroll, 0), len(words)-shown)
+		hint := fmt.Sprintf("…more: lines %d–%d of %d, pgup/pgdn scroll", d.scroll+1, d.scroll+shown, len(words))
+		words = append(words[d.scroll:d.scroll+shown:d.scroll+shown], io.Faint(hint))
+	}
+	return strings.Join(words, "\n") + "\n\n" + field
+}

@@ -1,0 +1,61 @@
+package cmd
+
+import (
+	"strings"
+
+	"github.com/mattn/go-runewidth"
+)
+
+// cutWords shortens s to n columns, ending in "…" after the last whole word
+// that fits; a first word too long for n is cut at the column.
+func cutWords(s string, n int) string {
+	if runewidth.StringWidth(s) <= n {
+		return s
+	}
+	if n < 1 {
+		return ""
+	}
+	out := ""
+	for _, w := range strings.Fields(s) {
+		next := w
+		if out != "" {
+			next = out + " " + w
+		}
+		if runewidth.StringWidth(strings.TrimRight(next, ",;:.-–—"))+1 > n {
+			break
+		}
+		out = next
+	}
+	if out = strings.TrimRight(out, ",;:.-–—"); out == "" {
+		return runewidth.Truncate(s, n, "…")
+	}
+	return out + "…"
+}
+
+// tabStop is where bh's terminal output puts tab stops: every 4 columns.
+const tabStop = 4
+
+// expandTabs replaces each tab with the spaces up to the next tab stop, so
+// that code keeps its indentation wherever its lines end up.
+func expandTabs(s string) string {
+	if !strings.Contains(s, "\t") {
+		return s
+	}
+	var b strings.Builder
+	col := 0
+	for _, r := range s {
+		switch r {
+		case '\t':
+			n := tabStop - col%tabStop
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+		case '\n':
+			b.WriteRune(r)
+			col = 0
+		default:
+			b.WriteRune(r)
+			col += runewidth.RuneWidth(r)
+		}
+	}
+	return b.String()
+}
