@@ -178,6 +178,9 @@ func TestTwoMachinesUnderKillsRunEachTaskOnce(t *testing.T) {
 			}
 			mu.Unlock()
 			next = time.Now().Add(killDelay(rng))
+			if *torture { // 60 kills within the run
+				next = time.Now().Add(killDelay(rng) / 4)
+			}
 		}
 		return closed() == n
 	})

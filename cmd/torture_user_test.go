@@ -64,7 +64,7 @@ func (u *userUnderFire) write(t *testing.T, path, body string) {
 func (u *userUnderFire) commit(t *testing.T) {
 	subject := fmt.Sprintf("user's own commit %d", len(u.commits)+1)
 	if out, err := u.run("commit", "-q", "-m", subject); err != nil {
-		if strings.Contains(out, "nothing to commit") || strings.Contains(out, "no changes added") {
+		if strings.Contains(out, "nothing to commit") || strings.Contains(out, "nothing added to commit") || strings.Contains(out, "no changes added") {
 			return
 		}
 		t.Logf("the user's commit failed (they would try again): %s", out)
