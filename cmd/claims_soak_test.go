@@ -15,7 +15,10 @@ import (
 	"time"
 )
 
-var soak = flag.Bool("soak", false, "run the two-machine kill soak (TestTwoMachinesUnderKillsRunEachTaskOnce)")
+var (
+	soak    = flag.Bool("soak", false, "run the two-machine kill soak (TestTwoMachinesUnderKillsRunEachTaskOnce)")
+	torture = flag.Bool("torture", false, "the soak as the torture run: 60 tasks, 60 kills, -j 3, a user at work in clone a")
+)
 
 const soakPlans = `-- ask.plan --
 match Ask soak
@@ -39,13 +42,17 @@ print {"status":"completed","summary":"done"}
 // each lands on the remote's main exactly once. BH_SOAK_SEED repeats a
 // run's kill schedule.
 func TestTwoMachinesUnderKillsRunEachTaskOnce(t *testing.T) {
-	if !*soak {
-		t.Skip("the soak runs with -soak (go test ./cmd -run TestTwoMachinesUnderKills -soak): it still finds " +
+	if !*soak && !*torture {
+		t.Skip("the soak runs with -soak, the torture run with -torture (go test ./cmd -run TestTwoMachinesUnderKills " +
+			"-torture): it still finds " +
 			"tasks run afresh twice under random kills of two machines' workers, an open fault of issue 17")
 	}
-	n, maxKills := 30, 20
+	n, maxKills, jobs := 30, 20, "2"
 	if testing.Short() {
 		n, maxKills = 8, 5
+	}
+	if *torture {
+		n, maxKills, jobs = 60, 60, "3"
 	}
 	seed := time.Now().UnixNano()
 	if v := os.Getenv("BH_SOAK_SEED"); v != "" {
@@ -64,6 +71,11 @@ func TestTwoMachinesUnderKillsRunEachTaskOnce(t *testing.T) {
 	c := newTwoClones(t, "agent:\n  kind: command\n  command: [fakeagent]\nremote: origin\nautoSync: 1s\nlease: 20s\n",
 		soakPlans, titles, "a", "b", "c")
 
+	var user *userUnderFire
+	if *torture {
+		user = newUserUnderFire(t, c.dir("a"), rng)
+	}
+
 	// The workers: each restarted as soon as it dies, until stop.
 	var mu sync.Mutex
 	procs := map[string]*exec.Cmd{}
@@ -74,7 +86,7 @@ func TestTwoMachinesUnderKillsRunEachTaskOnce(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := 0; ; i++ {
-				cmd := c.cmd(m, nil, "worker", "-j", "2")
+				cmd := c.cmd(m, nil, "worker", "-j", jobs)
 				log, _ := os.Create(filepath.Join(c.root, fmt.Sprintf("%s-%d.out", m, i)))
 				cmd.Stdout, cmd.Stderr = log, log
 				mu.Lock()
@@ -151,6 +163,11 @@ func TestTwoMachinesUnderKillsRunEachTaskOnce(t *testing.T) {
 	}()
 	eventually(t, within, "not every task closed on the remote", func() bool {
 		answer()
+		if user != nil {
+			for range 3 {
+				user.act(t)
+			}
+		}
 		if kills < maxKills && time.Now().After(next) {
 			m := []string{"a", "b"}[rng.IntN(2)]
 			mu.Lock()
@@ -161,6 +178,9 @@ func TestTwoMachinesUnderKillsRunEachTaskOnce(t *testing.T) {
 			}
 			mu.Unlock()
 			next = time.Now().Add(killDelay(rng))
+			if *torture { // 60 kills within the run
+				next = time.Now().Add(killDelay(rng) / 4)
+			}
 		}
 		return closed() == n
 	})
@@ -177,6 +197,9 @@ func TestTwoMachinesUnderKillsRunEachTaskOnce(t *testing.T) {
 		}
 	}
 
+	if user != nil {
+		user.check(t)
+	}
 	c.ownParkedWork(t)
 	fresh, strange := c.runs(t)
 	landed := c.landed(t)
