@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/notify"
-	"github.com/bh-tracker/bh/worker/repo"
 )
 
 // landTries bounds how often a landing chases a target that keeps moving.
@@ -55,10 +55,10 @@ func (w *worker) land(r *run, e ending) error {
 	}
 	e.Paths = paths
 	msg := commitMessage(r.t.ID, r.t.Title, firstOf(e.Summary, e.Result.Summary, r.t.Summary))
-	var locked *repo.LockedError
+	var locked *git.LockedError
 	if _, err := r.wt.Commit(r.j.Base, msg); errors.As(err, &locked) {
 		return fmt.Errorf("%s: commit: %w", r.t.ID, err) // contention, not a refusal: the ending waits
-	} else if err != nil && !errors.Is(err, repo.ErrNothingToCommit) {
+	} else if err != nil && !errors.Is(err, git.ErrNothingToCommit) {
 		// A commit hook said no: the task fails with its work kept, as any error of the run's.
 		return w.end(r, agentErrorEnding(r, fmt.Errorf("commit failed: %w", err), ""))
 	}
@@ -69,7 +69,7 @@ func (w *worker) land(r *run, e ending) error {
 			}
 		}
 		err := w.close(r, &e, func(data []byte) error { return w.landFile(r, &e, mode, msg, data) })
-		if errors.Is(err, repo.ErrTargetMoved) && try < landTries {
+		if errors.Is(err, git.ErrTargetMoved) && try < landTries {
 			continue
 		}
 		return w.landTrouble(r, e, err)
@@ -148,8 +148,8 @@ func (w *worker) landedBefore(r *run, e ending) (bool, error) {
 // conflict goes back to the agent, a refusal to overwrite the user's
 // changes asks the human; anything else is returned.
 func (w *worker) landTrouble(r *run, e ending, err error) error {
-	var rc *repo.RebaseConflict
-	var lr *repo.LandRefused
+	var rc *git.RebaseConflict
+	var lr *git.LandRefused
 	switch {
 	case err == nil:
 		return nil
@@ -164,7 +164,7 @@ func (w *worker) landTrouble(r *run, e ending, err error) error {
 // conflictEnding reopens the task so that the same session resolves the
 // conflict its rebase stopped on; the next run's prompt says so. A
 // conflict the agent already failed to resolve goes to a human.
-func conflictEnding(r *run, done ending, rc *repo.RebaseConflict) ending {
+func conflictEnding(r *run, done ending, rc *git.RebaseConflict) ending {
 	e := done
 	e.Outcome, e.Fate, e.State, e.Notify = Conflict, keepWork, task.Open, ""
 	e.Note = fmt.Sprintf("landing on %s conflicts in %s; the agent resolves it", r.j.Target, strings.Join(rc.Paths, ", "))
@@ -180,7 +180,7 @@ func conflictEnding(r *run, done ending, rc *repo.RebaseConflict) ending {
 
 // heldEnding asks the human what to do with finished work that landing
 // would overwrite their uncommitted changes with.
-func heldEnding(r *run, done ending, lr *repo.LandRefused) ending {
+func heldEnding(r *run, done ending, lr *git.LandRefused) ending {
 	e := done
 	e.Outcome, e.Fate, e.State, e.Notify = Held, keepWork, task.AwaitingInput, notify.EventInputRequested
 	why := lr.Reason

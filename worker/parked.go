@@ -1,11 +1,11 @@
 package worker
 
-import "github.com/bh-tracker/bh/worker/repo"
+import "github.com/bh-tracker/bh/worker/git"
 
 // Parked is a task's parked work: the snapshot under ParkRef and the
 // commit it builds on, so that its diff is everything the agent changed.
 type Parked struct {
-	Repo   *repo.Repo
+	Repo   *git.Repo
 	Ref    string
 	Commit string // "" when nothing is parked
 	Base   string
@@ -13,7 +13,7 @@ type Parked struct {
 
 // FindParked looks up the parked work of task id in the repository at root.
 func FindParked(root, id string) (Parked, error) {
-	r, err := repo.Open(root)
+	r, err := git.Open(root)
 	if err != nil {
 		return Parked{}, err
 	}

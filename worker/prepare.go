@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/repo"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // prepare readies r's worktree: it exists at the task's path on its
@@ -57,7 +57,7 @@ func (w *worker) prepare(kill context.Context, r *run) error {
 // (started at tip when new). Parked work that outlived its worktree goes
 // back on the commit it was made on (landing rebases it later if the
 // target moved): restored is that snapshot, when it was put back.
-func (w *worker) ensureWorktree(id, path, tip string) (wt *repo.Worktree, created bool, restored string, err error) {
+func (w *worker) ensureWorktree(id, path, tip string) (wt *git.Worktree, created bool, restored string, err error) {
 	snap, err := w.repo.Ref(ParkRef(id))
 	if err != nil {
 		return nil, false, "", err
