@@ -6,6 +6,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/git"
 	"github.com/spf13/cobra"
 )
 
@@ -107,11 +108,11 @@ func statusRun(opts *StatusOptions) error {
 	if t.State == task.InProgress {
 		v.LastStep = worker.LastStep(s, t.ID)
 	}
-	commit, err := parkedCommit(s.Root, t.ID)
+	commit, err := git.ParkedCommit(s.Root, t.ID)
 	if err != nil {
 		warn(opts.IO, opts.JSON, err)
 	} else if commit != "" {
-		v.Parked = &statusParked{Ref: parkedRef(t.ID), Commit: commit}
+		v.Parked = &statusParked{Ref: git.ParkRef(t.ID), Commit: commit}
 	}
 	v.Next = nextSteps(t, v, s.Get)
 	if t.State == task.Open && len(t.DependsOn) > 0 {

@@ -13,8 +13,8 @@ import (
 )
 
 // ParkRef is where a task's partial work is snapshotted while the task
-// waits, so that it survives the removal of its worktree.
-func ParkRef(id string) string { return "refs/bh/parked/" + id }
+// waits, so that it survives the removal of its worktree (git.ParkRef).
+func ParkRef(id string) string { return git.ParkRef(id) }
 
 // Branch is the branch a task's agent works on.
 func Branch(id string) string { return "bh/" + id }

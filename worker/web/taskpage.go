@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // taskView is a task's page: its questions with their forms, its history
@@ -76,7 +76,7 @@ func (s *Server) taskView(r *http.Request) (*taskView, int) {
 			}
 		}
 	}
-	if p, err := worker.FindParked(st.Root, id); err == nil && p.Commit != "" {
+	if p, err := git.FindParked(st.Root, id); err == nil && p.Commit != "" {
 		v.Stat, _ = p.Diff(true)
 		if d, err := p.Diff(false); err == nil {
 			v.Diff, v.DiffCut = diffLines(d)
