@@ -5,40 +5,40 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/ask"
 )
 
 // askUserQuestion is the input of Claude Code's AskUserQuestion tool.
 type askUserQuestion struct {
 	Questions []struct {
-		Question    string         `json:"question"`
-		Header      string         `json:"header"`
-		Options     []agent.Option `json:"options"`
-		MultiSelect bool           `json:"multiSelect"`
+		Question    string       `json:"question"`
+		Header      string       `json:"header"`
+		Options     []ask.Option `json:"options"`
+		MultiSelect bool         `json:"multiSelect"`
 	} `json:"questions"`
 }
 
 // permissionQuestions is what a permission prompt asks the human: the
 // agent's own typed questions for AskUserQuestion, else whether to allow
 // the tool call (a yes allows it on the next run).
-func permissionQuestions(in PermissionInput) []agent.Question {
+func permissionQuestions(in PermissionInput) []ask.Question {
 	if in.ToolName == "AskUserQuestion" {
 		var a askUserQuestion
 		if b, err := json.Marshal(in.Input); err == nil && json.Unmarshal(b, &a) == nil && len(a.Questions) > 0 {
-			qs := make([]agent.Question, 0, len(a.Questions))
+			qs := make([]ask.Question, 0, len(a.Questions))
 			for _, q := range a.Questions {
-				typ := agent.QuestionChoice
+				typ := ask.QuestionChoice
 				if len(q.Options) == 0 {
-					typ = agent.QuestionFreeform
+					typ = ask.QuestionFreeform
 				}
-				qs = append(qs, agent.Question{Question: q.Question, Header: q.Header, Type: typ,
+				qs = append(qs, ask.Question{Question: q.Question, Header: q.Header, Type: typ,
 					Options: q.Options, MultiSelect: q.MultiSelect})
 			}
 			return qs
 		}
 	}
 	rule, what := toolRule(in)
-	return []agent.Question{{Header: "Permission", Type: agent.QuestionApproval, Tool: rule,
+	return []ask.Question{{Header: "Permission", Type: ask.QuestionApproval, Tool: rule,
 		Question: fmt.Sprintf("Allow the agent to %s?", what)}}
 }
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/ask"
 	"github.com/bh-tracker/bh/task"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -73,13 +73,13 @@ func TestToolsRecordQuestionsAndReadTheStore(t *testing.T) {
 	if err != nil || len(qs) != 3 {
 		t.Fatalf("asked: %+v %v", qs, err)
 	}
-	if q := qs[0]; q.Question != "Tabs?" || q.Header != "Style" || !q.MultiSelect || q.Type != agent.QuestionChoice || len(q.Options) != 2 {
+	if q := qs[0]; q.Question != "Tabs?" || q.Header != "Style" || !q.MultiSelect || q.Type != ask.QuestionChoice || len(q.Options) != 2 {
 		t.Errorf("AskUserQuestion: %+v", q)
 	}
-	if q := qs[1]; q.Type != agent.QuestionApproval || q.Tool != "Bash(make deploy)" || !strings.Contains(q.Question, "make deploy") {
+	if q := qs[1]; q.Type != ask.QuestionApproval || q.Tool != "Bash(make deploy)" || !strings.Contains(q.Question, "make deploy") {
 		t.Errorf("permission: %+v", q)
 	}
-	if q := qs[2]; q.Type != agent.QuestionChoice || len(q.Options) != 2 || !strings.Contains(q.Question, "both free") {
+	if q := qs[2]; q.Type != ask.QuestionChoice || len(q.Options) != 2 || !strings.Contains(q.Question, "both free") {
 		t.Errorf("ask_human: %+v", q)
 	}
 	if again, _ := TakeAsked(s, me.ID); len(again) != 0 {

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/ask"
 	"github.com/bh-tracker/bh/task"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -89,12 +89,12 @@ type AskInput struct {
 }
 
 func (h *handlers) ask(_ context.Context, _ *sdk.CallToolRequest, in AskInput) (*sdk.CallToolResult, any, error) {
-	q := agent.Question{Question: in.Question, Header: in.Header, MultiSelect: in.MultiSelect, Type: agent.QuestionFreeform}
+	q := ask.Question{Question: in.Question, Header: in.Header, MultiSelect: in.MultiSelect, Type: ask.QuestionFreeform}
 	if in.Context != "" {
 		q.Question += "\n\n" + in.Context
 	}
 	for _, o := range in.Options {
-		q.Options, q.Type = append(q.Options, agent.Option{Label: o}), agent.QuestionChoice
+		q.Options, q.Type = append(q.Options, ask.Option{Label: o}), ask.QuestionChoice
 	}
 	if err := record(h.s, h.id, q); err != nil {
 		return nil, nil, err

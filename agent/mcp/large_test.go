@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/ask"
 	"github.com/bh-tracker/bh/task"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -55,7 +55,7 @@ func TestOversizedQuestionIsRefused(t *testing.T) {
 // read back, one byte more is refused.
 func TestQuestionLimitIsTheReaders(t *testing.T) {
 	s := newStore(t)
-	q := agent.Question{Type: agent.QuestionFreeform}
+	q := ask.Question{Type: ask.QuestionFreeform}
 	empty, _ := json.Marshal(q)
 	q.Question = strings.Repeat("q", MaxQuestionBytes-len(empty))
 	if err := record(s, "t1", q); err != nil {
@@ -65,7 +65,7 @@ func TestQuestionLimitIsTheReaders(t *testing.T) {
 		t.Fatalf("read back %d questions: %v", len(qs), err)
 	}
 	q.Question += "q"
-	if err := record(s, "t1", agent.Question{Question: "small"}, q); err == nil || !strings.Contains(err.Error(), "too large") {
+	if err := record(s, "t1", ask.Question{Question: "small"}, q); err == nil || !strings.Contains(err.Error(), "too large") {
 		t.Fatalf("one byte over: %v", err)
 	}
 	if qs, _ := TakeAsked(s, "t1"); len(qs) != 0 {

@@ -16,7 +16,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/ask"
 	"github.com/bh-tracker/bh/task"
 	"github.com/gofrs/flock"
 )
@@ -40,7 +40,7 @@ func askedPath(s *task.Store, id string) string {
 
 // record appends questions the agent asked during its run, all of them or,
 // when one is too large, none.
-func record(s *task.Store, id string, qs ...agent.Question) error {
+func record(s *task.Store, id string, qs ...ask.Question) error {
 	lines := make([][]byte, 0, len(qs))
 	for _, q := range qs {
 		b, err := json.Marshal(q)
@@ -77,7 +77,7 @@ func record(s *task.Store, id string, qs ...agent.Question) error {
 // TakeAsked returns the questions asked during id's run and forgets them.
 // A question asked again in the run is one question: the same permission
 // request twice (the same denied command), whose answers could only agree.
-func TakeAsked(s *task.Store, id string) ([]agent.Question, error) {
+func TakeAsked(s *task.Store, id string) ([]ask.Question, error) {
 	path := askedPath(s, id)
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -87,17 +87,17 @@ func TakeAsked(s *task.Store, id string) ([]agent.Question, error) {
 		return nil, err
 	}
 	defer f.Close()
-	var qs []agent.Question
+	var qs []ask.Question
 	seen := map[string]bool{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, MaxQuestionBytes+1) // the line and its newline
 	for sc.Scan() {
-		var q agent.Question
+		var q ask.Question
 		if json.Unmarshal(sc.Bytes(), &q) != nil || q.Question == "" || seen[sc.Text()] {
 			continue
 		}
 		seen[sc.Text()] = true
-		q.Question = agent.CapText(q.Question)
+		q.Question = ask.CapText(q.Question)
 		qs = append(qs, q)
 	}
 	if err := sc.Err(); err != nil {
