@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/bh-tracker/bh/task"
@@ -16,27 +15,10 @@ func askedAt(t *task.Task) time.Time {
 	return t.UpdatedAt
 }
 
-// expiryText says when a question expires: "expires in 3h", "expired 5m ago".
-func expiryText(now, at time.Time) string {
-	if at.After(now) {
-		return "expires in " + shortDur(at.Sub(now))
-	}
-	return "expired " + shortDur(now.Sub(at)) + " ago"
-}
+// expiryText and shortDur are the task package's, shared with bh serve.
+func expiryText(now, at time.Time) string { return task.ExpiryText(now, at) }
 
-// shortDur writes a duration the way people say it: 45s, 12m, 2h, 3d.
-func shortDur(d time.Duration) string {
-	const day = 24 * time.Hour
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d/time.Second))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d/time.Minute))
-	case d < day:
-		return fmt.Sprintf("%dh", int(d/time.Hour))
-	}
-	return fmt.Sprintf("%dd", int(d/day))
-}
+func shortDur(d time.Duration) string { return task.ShortDur(d) }
 
 // kindNote is how a question is answered, shown beside it: "[yes/no]".
 func kindNote(q task.Question) string {

@@ -10,6 +10,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/user"
 	"strconv"
@@ -27,6 +28,8 @@ type ServeOptions struct {
 	Listen          string
 	TLSCert, TLSKey string
 	Insecure        bool
+	PublicURL       string
+	RevokeLinks     bool
 }
 
 // defaultListen is bh serve's address: this machine only.
@@ -51,13 +54,21 @@ programs send Authorization: Bearer <token>. An address other than this
 machine's loopback needs TLS (--tls-cert and --tls-key), or --insecure to
 send the token in the clear. Ctrl-C stops the server.
 
+Notifications carry answer links: the task's page at the address bh serve
+saved (--public-url, when a phone reaches it through a tailnet or a TLS
+proxy), signed, answering the questions asked once, until they expire
+(else 24h), with no token. --revoke-links rotates their key: every link
+sent before is refused, even by a bh serve already running.
+
 Exit codes:
   0  stopped (Ctrl-C)
   1  cannot listen, or the web config cannot be read or written
   2  usage error: a bad --listen, or another address without TLS or --insecure`,
 		Example: `  bh serve
   bh serve --listen 127.0.0.1:8080
-  bh serve --listen 0.0.0.0:7420 --tls-cert cert.pem --tls-key key.pem`,
+  bh serve --listen 0.0.0.0:7420 --tls-cert cert.pem --tls-key key.pem
+  tailscale serve --bg 7420 && bh serve --public-url https://laptop.tailnet-name.ts.net
+  bh serve --revoke-links`,
 		Args: argsRange(0, 0, "no arguments"),
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.base, opts.Ctx = f.base(), c.Context()
@@ -72,6 +83,8 @@ Exit codes:
 	fl.StringVar(&opts.TLSCert, "tls-cert", "", "serve HTTPS with this certificate `FILE` (PEM)")
 	fl.StringVar(&opts.TLSKey, "tls-key", "", "... and this private key `FILE` (PEM)")
 	fl.BoolVar(&opts.Insecure, "insecure", false, "allow plain HTTP on an address other than loopback")
+	fl.StringVar(&opts.PublicURL, "public-url", "", "the `URL` a phone reaches bh serve at (a tailnet or reverse proxy), for links")
+	fl.BoolVar(&opts.RevokeLinks, "revoke-links", false, "refuse every answer link sent so far (a new signing key)")
 	return c
 }
 
@@ -96,19 +109,33 @@ func serveRun(opts *ServeOptions) error {
 		rand.Read(b)
 		conf.Token = hex.EncodeToString(b)
 	}
+	if conf.LinkKey == "" || opts.RevokeLinks {
+		conf.LinkKey, conf.Used = task.NewLinkKey(), nil
+	}
+	if opts.RevokeLinks { // saved now: a bh serve running already reads it on each link
+		if err := task.SaveWebConfig(conf); err != nil {
+			return fmt.Errorf("save %s: %w", task.WebConfigPath(), err)
+		}
+		fmt.Fprintln(opts.IO.ErrOut, "every answer link sent before now is revoked")
+	}
 	ln, err := net.Listen("tcp", opts.Listen)
-	if err != nil {
+	if err != nil && opts.RevokeLinks {
+		return withHint(fmt.Errorf("listen: %w", err), "the links are revoked all the same: a bh serve running already refuses them")
+	} else if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
 	defer ln.Close()
 	conf.URL = serveURL(opts, ln.Addr().(*net.TCPAddr))
+	if opts.PublicURL != "" {
+		conf.URL = opts.PublicURL
+	}
 	if err := task.SaveWebConfig(conf); err != nil {
 		return fmt.Errorf("save %s: %w", task.WebConfigPath(), err)
 	}
 	if _, err := opts.Store(); err != nil { // registers this repository, if bh is used here
 		fmt.Fprintln(opts.IO.ErrOut, "not in a repository that uses bh: showing the registered ones")
 	}
-	srv, err := web.New(web.Options{Token: conf.Token, By: "web:" + userName(), Repos: task.Registered,
+	srv, err := web.New(web.Options{Token: conf.Token, URL: opts.PublicURL, By: "web:" + userName(), Repos: task.Registered,
 		Now: opts.Now, TLS: opts.TLSCert != "", Warnf: func(format string, args ...any) {
 			warn(opts.IO, false, fmt.Errorf(format, args...))
 		}})
@@ -155,6 +182,13 @@ func checkListen(o *ServeOptions) error {
 	if ip, ok := shortIPv4(host); ok { // spelt out, for the listener and the address printed
 		host = ip.String()
 		o.Listen = net.JoinHostPort(host, port)
+	}
+	if o.PublicURL != "" {
+		u, err := url.Parse(o.PublicURL)
+		if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" || strings.Trim(u.Path, "/") != "" {
+			return usageErrorf("--public-url %q: want an address such as https://laptop.tailnet-name.ts.net", o.PublicURL)
+		}
+		o.PublicURL = u.Scheme + "://" + u.Host
 	}
 	if (o.TLSCert == "") != (o.TLSKey == "") {
 		return usageErrorf("give both --tls-cert and --tls-key, or neither")

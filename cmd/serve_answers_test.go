@@ -22,6 +22,9 @@ type webRow struct {
 	want  []string
 }
 
+// send submits the task's form: every answer given on the page at once.
+var send = click(`form.answer button.send`)
+
 func click(sel string) chromedp.Action[chromedp.Void] { return chromedp.Click(chromedp.CSS(sel)) }
 
 func typeIn(sel, text string) chromedp.Action[chromedp.Void] {
@@ -34,7 +37,7 @@ var webRows = []webRow{{
 	asks:  `[{"question":"Which database should the shop use?","header":"Database","type":"choice","options":[{"label":"Postgres","description":"what production runs"},{"label":"SQLite","description":"one file, no server"}]}]`,
 	steps: []func(string) []chromedp.Action[chromedp.Void]{func(sec string) []chromedp.Action[chromedp.Void] {
 		return []chromedp.Action[chromedp.Void]{click(sec + ` input[value="SQLite"]`),
-			typeIn(sec+` textarea[name=comment]`, "one file is enough for now"), click(sec + ` button`)}
+			typeIn(sec+` textarea[name^=comment]`, "one file is enough for now"), send}
 	}},
 	want: []string{"SQLite: one file is enough for now"},
 }, {
@@ -48,7 +51,7 @@ var webRows = []webRow{{
 	title: "Rename the column",
 	asks:  `[{"question":"May I rename user_name to name?","type":"approval"}]`,
 	steps: []func(string) []chromedp.Action[chromedp.Void]{func(sec string) []chromedp.Action[chromedp.Void] {
-		return []chromedp.Action[chromedp.Void]{typeIn(sec+` textarea[name=comment]`, "keep it, the reports read it\nand so  does the export"),
+		return []chromedp.Action[chromedp.Void]{typeIn(sec+` textarea[name^=comment]`, "keep it, the reports read it\nand so  does the export"),
 			click(sec + ` button.no`)}
 	}},
 	want: []string{"no: keep it, the reports read it\nand so  does the export"},
@@ -57,7 +60,7 @@ var webRows = []webRow{{
 	asks:  `[{"question":"Which platforms should the build cover?","type":"choice","multiSelect":true,"options":[{"label":"Linux"},{"label":"macOS"},{"label":"Windows"}]}]`,
 	steps: []func(string) []chromedp.Action[chromedp.Void]{func(sec string) []chromedp.Action[chromedp.Void] {
 		return []chromedp.Action[chromedp.Void]{click(sec + ` input[value="Linux"]`), click(sec + ` input[value="Windows"]`),
-			click(sec + ` button`)}
+			send}
 	}},
 	want: []string{"Linux, Windows"},
 }, {
@@ -66,32 +69,45 @@ var webRows = []webRow{{
 	title: "Choose the forge",
 	asks:  `[{"question":"Where should the code live?","type":"choice","options":[{"label":"GitHub"},{"label":"Bitbucket"}]}]`,
 	steps: []func(string) []chromedp.Action[chromedp.Void]{func(sec string) []chromedp.Action[chromedp.Void] {
-		return []chromedp.Action[chromedp.Void]{typeIn(sec+` textarea[name=comment]`, "we pay for it already"), click(sec + ` button`),
-			chromedp.WaitVisible(chromedp.CSS(`p.error`)), typeIn(sec+` input[name=other]`, "GitLab, as the team uses it"),
-			click(sec + ` button`)}
+		return []chromedp.Action[chromedp.Void]{typeIn(sec+` textarea[name^=comment]`, "we pay for it already"), send,
+			chromedp.WaitVisible(chromedp.CSS(`p.error`)), typeIn(sec+` input[name^=other]`, "GitLab, as the team uses it"),
+			send}
 	}},
 	want: []string{"other: GitLab, as the team uses it\nwe pay for it already"},
 }, {
 	title: "Name the mascot",
 	asks:  `[{"question":"What should the mascot be called?","type":"freeform"}]`,
 	steps: []func(string) []chromedp.Action[chromedp.Void]{func(sec string) []chromedp.Action[chromedp.Void] {
-		return []chromedp.Action[chromedp.Void]{typeIn(sec+` textarea[name=text]`, "Call it  Kestrel\n\nafter the bird"), click(sec + ` button`)}
+		return []chromedp.Action[chromedp.Void]{typeIn(sec+` textarea[name^=text]`, "Call it  Kestrel\n\nafter the bird"), send}
 	}},
 	want: []string{"Call it  Kestrel\n\nafter the bird"},
 }, {
+	// Four questions, answered in one submit.
 	title: "Plan the launch",
 	asks: `[{"question":"May I announce it on Monday?","type":"approval"},` +
 		`{"question":"Which channel?","header":"Channel","type":"choice","options":[{"label":"Blog"},{"label":"Mailing list"}]},` +
+		`{"question":"Which regions?","type":"choice","multiSelect":true,"options":[{"label":"EU"},{"label":"US"},{"label":"Asia"}]},` +
 		`{"question":"Any words for the announcement?","type":"freeform"}]`,
 	steps: []func(string) []chromedp.Action[chromedp.Void]{func(sec string) []chromedp.Action[chromedp.Void] {
-		return []chromedp.Action[chromedp.Void]{click(sec + ` button.yes`)}
+		return []chromedp.Action[chromedp.Void]{click(sec + ` input[value="yes"]`)}
 	}, func(sec string) []chromedp.Action[chromedp.Void] {
 		return []chromedp.Action[chromedp.Void]{click(sec + ` input[value="Mailing list"]`),
-			typeIn(sec+` textarea[name=comment]`, "the blog is down"), click(sec + ` button`)}
+			typeIn(sec+` textarea[name^=comment]`, "the blog is down")}
 	}, func(sec string) []chromedp.Action[chromedp.Void] {
-		return []chromedp.Action[chromedp.Void]{typeIn(sec+` textarea[name=text]`, "Thank the testers."), click(sec + ` button`)}
+		return []chromedp.Action[chromedp.Void]{click(sec + ` input[value="EU"]`), click(sec + ` input[value="Asia"]`)}
+	}, func(sec string) []chromedp.Action[chromedp.Void] {
+		return []chromedp.Action[chromedp.Void]{typeIn(sec+` textarea[name^=text]`, "Thank the testers."), send}
 	}},
-	want: []string{"yes", "Mailing list: the blog is down", "Thank the testers."},
+	want: []string{"yes", "Mailing list: the blog is down", "EU, Asia", "Thank the testers."},
+}, {
+	// Markdown: a fenced block and a table rendered, a script inert.
+	title: "Review the query",
+	asks:  `[{"question":"Is this query **safe**?\n\n` + "```sql\\nselect * from users where id = $1;\\n```" + `\n\n| column | index |\n|---|---|\n| id | yes |\n\n<script>window.pwned = true</script>","type":"freeform"}]`,
+	steps: []func(string) []chromedp.Action[chromedp.Void]{func(sec string) []chromedp.Action[chromedp.Void] {
+		return []chromedp.Action[chromedp.Void]{chromedp.WaitVisible(chromedp.CSS(sec + ` pre code`)), chromedp.WaitVisible(chromedp.CSS(sec + ` table td`)),
+			typeIn(sec+` textarea[name^=text]`, "Yes: it binds its parameter."), send}
+	}},
+	want: []string{"Yes: it binds its parameter."},
 }}
 
 // plan is the row's agent: it asks on its first run, and completes when
@@ -113,7 +129,8 @@ func addWebRows(t *testing.T, dir, agentDir string) []string {
 }
 
 // answerWebRows answers every row on its task's page (page gives its
-// address), one question after another.
+// address): every question, then one submit; the answered questions stay
+// on the page, answered.
 func answerWebRows(t *testing.T, dir string, ids []string, page func(id string) string,
 	run func(string, ...chromedp.Action[chromedp.Void])) {
 	t.Helper()
@@ -123,11 +140,15 @@ func answerWebRows(t *testing.T, dir string, ids []string, page func(id string) 
 			t.Fatalf("%s asked %d questions, want %d", r.title, len(qs), len(r.steps))
 		}
 		run(r.title+": open its page", chromedp.Navigate(page(ids[i])))
+		var steps []chromedp.Action[chromedp.Void]
 		for k, q := range qs {
-			sec := "#q-" + q.ID
-			steps := append(r.steps[k](sec), chromedp.WaitNotPresent(chromedp.CSS(sec)), chromedp.WaitVisible(chromedp.CSS(`p.ok`)))
-			run(fmt.Sprintf("%s: answer %q", r.title, q.Question), steps...)
+			steps = append(steps, r.steps[k]("#q-"+q.ID)...)
 		}
+		steps = append(steps, chromedp.WaitVisible(chromedp.CSS(`p.ok`)))
+		for _, q := range qs {
+			steps = append(steps, chromedp.WaitVisible(chromedp.CSS("#q-"+q.ID+" p.answered")))
+		}
+		run(r.title+": answer", steps...)
 	}
 }
 

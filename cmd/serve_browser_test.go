@@ -58,7 +58,7 @@ func TestServeInBrowser(t *testing.T) {
 	repoE2E(t, dir, config)
 	rows := addWebRows(t, dir, agentDir)
 	db := rows[0] // SQLite with a comment: the bug case
-	report := strings.TrimSpace(bhE2E(t, dir, "add", "Write the report", "--gate", "approval"))
+	report := strings.TrimSpace(bhE2E(t, dir, "add", "Write the report", "--gate", "approval", "--priority", "P0"))
 	bhE2E(t, dir, "worker", "--once")
 	release := strings.TrimSpace(bhE2E(t, dir, "add", "Name the release"))
 	// The same two tasks in a repository of their own, for bh respond.
@@ -139,6 +139,20 @@ func TestServeInBrowser(t *testing.T) {
 		t.Error("the page was reloaded: live updates must come without one")
 	}
 	screenshot(t, ctx, "inbox.png")
+	// One card per task, the most urgent first: the P0 gate, though added
+	// after the others.
+	cards, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("li.card:not(.running):not(.attention)")].map(li => li.dataset.priority + " " + li.dataset.task)`))
+	if err != nil || len(cards) != len(rows)+2 || cards[0] != "P0 "+report {
+		t.Errorf("the inbox's cards: %v (%v), want one per waiting task, %s first", cards, err, report)
+	}
+	seen := map[string]bool{}
+	for _, c := range cards {
+		if seen[c] {
+			t.Errorf("two cards for %s", c)
+		}
+		seen[c] = true
+	}
+	lookAt(t, ctx, "inbox")
 	// An answer given elsewhere takes the question off the page.
 	respond := exec.Command("bh", "respond", release, "Kestrel")
 	respond.Dir = dir
@@ -150,8 +164,18 @@ func TestServeInBrowser(t *testing.T) {
 	run("open the gate", chromedp.Click(css(`li[data-task="`+report+`"] a`)),
 		chromedp.WaitVisible(css(`pre.diff span.add`)))
 	screenshot(t, ctx, "task.png")
+	lookAt(t, ctx, "task")
 	run("approve the gate", chromedp.Click(css(`button.yes`)), chromedp.WaitVisible(css(`p.ok`)))
+	// A page of four questions, and one of markdown, looked at before
+	// they are answered.
+	for i, name := range map[int]string{6: "questions", 7: "markdown"} {
+		run("open "+name, chromedp.Navigate(site+repoPath+"/t/"+rows[i]), chromedp.WaitVisible(css(`form.answer`)))
+		lookAt(t, ctx, name)
+	}
 	answerWebRows(t, dir, rows, func(id string) string { return site + repoPath + "/t/" + id }, run)
+	if pwned, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.pwned === true`)); err != nil || pwned {
+		t.Errorf("the question's <script> ran (%v)", err)
+	}
 
 	serve.Process.Signal(os.Interrupt)
 	if err := serve.Wait(); err != nil {

@@ -14,10 +14,14 @@ import (
 type Inbox struct {
 	Items   []InboxItem   // every pending question, oldest first
 	Running []RunningTask // tasks an agent (or a human) is working on now
-	Skipped []error       // repositories that moved, vanished or could not be read
+	Asking  []RunningTask // tasks awaiting input: Items holds their questions
+	// Attention holds failed and blocked tasks: a human must reopen or
+	// answer them.
+	Attention []RunningTask
+	Skipped   []error // repositories that moved, vanished or could not be read
 }
 
-// RunningTask is a task in progress and the repository it is in.
+// RunningTask is a task and the repository it is in.
 type RunningTask struct {
 	Path string
 	Task *Task
@@ -58,8 +62,13 @@ func ReadInbox(roots []string) Inbox {
 			continue
 		}
 		for _, t := range tasks {
-			if t.State == InProgress {
+			switch t.State {
+			case InProgress:
 				in.Running = append(in.Running, RunningTask{root, t})
+			case AwaitingInput:
+				in.Asking = append(in.Asking, RunningTask{root, t})
+			case Failed, Blocked:
+				in.Attention = append(in.Attention, RunningTask{root, t})
 			}
 			for _, q := range t.OpenQuestions() {
 				in.Items = append(in.Items, InboxItem{Repo: filepath.Base(root), Path: root, TaskID: t.ID,

@@ -59,6 +59,7 @@ func MergeFiles(base, ours, theirs []byte, text TextMerge) (out []byte, conflict
 		}
 		clashes = rest
 	}
+	clashes = settleRun(merged, clashes, b, o, t)
 	oursOut, err := emit(o, merged)
 	if err != nil || len(clashes) == 0 {
 		return oursOut, false, err
@@ -85,6 +86,51 @@ func MergeFiles(base, ours, theirs []byte, text TextMerge) (out []byte, conflict
 	}
 	out, err = text(oursOut, baseOut, theirsOut)
 	return out, true, err
+}
+
+// runKeys are the fields a worker writes about its run of the task. Two
+// machines' workers (or a worker and a recovery) can change them in the
+// same round, a session id each, say: bh's bookkeeping, not a human's
+// conflict. Where any of them clash, the side that acted last (the latest
+// event in its history of the round) has them all, so that state, lease
+// and session stay one run's; the other side's run stays in the merged
+// history. On a tie, ours.
+var runKeys = map[string]bool{"state": true, "lease": true, "sessionId": true, "agent": true,
+	"summary": true, "details": true, "issues": true, "question": true, "questionContext": true}
+
+// settleRun resolves the clashes among runKeys and returns the others:
+// fields a human changed on both sides, which stay conflicts.
+func settleRun(merged map[string]*yaml.Node, clashes []string, b, o, t *yaml.Node) []string {
+	var rest, run []string
+	for _, k := range clashes {
+		if runKeys[k] {
+			run = append(run, k)
+		} else {
+			rest = append(rest, k)
+		}
+	}
+	if len(run) == 0 {
+		return clashes
+	}
+	last := func(m *yaml.Node) string { // the side's latest event of its own in this round
+		at := ""
+		if h := valueOf(m, "history"); h != nil {
+			for _, e := range h.Content {
+				if !contains(valueOf(b, "history"), e) && scalarOf(e, "at") > at {
+					at = scalarOf(e, "at")
+				}
+			}
+		}
+		return at
+	}
+	win := o
+	if last(t) > last(o) {
+		win = t
+	}
+	for k := range runKeys { // all of one run, even those only the other side changed
+		merged[k] = valueOf(win, k)
+	}
+	return rest
 }
 
 func mappings(docs ...[]byte) (b, o, t *yaml.Node, err error) {

@@ -17,6 +17,10 @@ import (
 type WebConfig struct {
 	URL   string `json:"url"`
 	Token string `json:"token"`
+	// LinkKey signs the answer links notifications carry (see Link); Used
+	// lists the links that answered already, by ID, with their expiry.
+	LinkKey string           `json:"linkKey,omitempty"`
+	Used    map[string]int64 `json:"usedLinks,omitempty"`
 }
 
 // WebConfigPath is $XDG_CONFIG_HOME/bh/web.json; "" when there is no home.

@@ -172,7 +172,11 @@ func (w *worker) takeoverWorktree(t *task.Task, path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	wt, _, _, err := w.ensureWorktree(t.ID, path, head)
+	snap, start, err := w.parkedStart(t.ID, head)
+	if err != nil {
+		return "", err
+	}
+	wt, _, _, err := w.ensureWorktree(t.ID, path, snap, start)
 	if err != nil {
 		return "", err
 	}

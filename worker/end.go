@@ -46,7 +46,7 @@ func (w *worker) close(r *run, e *ending, then func([]byte) error) error {
 	}
 	t, err := w.s.UpdateThen(r.t.ID, update, then)
 	if errors.Is(err, errNotOurs) && e.State != "" {
-		return w.end(r, lostEnding(r)) // a human has the last word; the work is kept
+		return w.end(r, decideEnding(facts{What: runLost, Session: r.session})) // a human has the last word; the work is kept
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", r.t.ID, err)

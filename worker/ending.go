@@ -7,7 +7,6 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // fate is what happens to the work in a task's worktree.
@@ -49,102 +48,36 @@ type ending struct {
 	Err     string   `json:"err,omitempty"`    // an agent error, for the report
 }
 
-// decide turns a run's answer into its ending. killed: the worker's kill
-// context stopped the agent.
+// decide gathers what a run's answer depends on (the policy, git's view
+// of the work) and decides its ending in the one place, decideEnding.
+// killed: the worker's kill context stopped the agent.
 func (w *worker) decide(r *run, out *agent.Outcome, runErr error, killed bool) ending {
-	e := ending{Session: r.session}
-	if runErr != nil || out == nil {
+	f := facts{Session: r.session, ID: r.t.ID, Branch: r.j.Branch}
+	switch {
+	case runErr != nil || out == nil:
+		f.What, f.Cause = agentFailed, reason(runErr)
+		if f.Outage = agent.OutageOf(runErr); f.Outage != "" {
+			f.What = agentOutage
+		}
 		if killed {
-			return stopEnding(r, reason(runErr))
-		}
-		if o := agent.OutageOf(runErr); o != "" {
-			w.outage(o, reason(runErr), r.agent)
-			return outageEnding(r, o, runErr)
-		}
-		return agentErrorEnding(r, runErr, "")
-	}
-	w.agentBack()
-	res := out.Result
-	e.Result, e.Status = res, string(res.Status)
-	p := w.policy(r.t)
-	switch res.Status {
-	case agent.StatusCompleted:
-		if why := w.reviewReason(r, p, out); why != "" {
-			return gateEnding(e, r.t.ID, why, w.diffStat(r), p.Allowed)
-		}
-		e.Outcome, e.Fate, e.State, e.Notify = Completed, landWork, task.Closed, notify.EventTaskCompleted
-	case agent.StatusFailed:
-		e.Outcome, e.Fate, e.State, e.Notify = Failed, discardWork, task.Failed, notify.EventTaskFailed
-	case agent.StatusBlocked:
-		e.Outcome, e.Fate, e.State, e.Notify, e.Note = Blocked, keepWork, task.Blocked, notify.EventTaskBlocked, res.Summary
-	case agent.StatusNeedsInput:
-		e.Outcome, e.Fate, e.State, e.Notify, e.Note = NeedsInput, keepWork, task.AwaitingInput,
-			notify.EventInputRequested, res.Summary
-		e.Ask, e.Context = asked(res), res.QuestionContext
-		if !p.Allowed {
-			return noHuman(e)
+			f.What = runStopped
 		}
 	default:
-		return agentErrorEnding(r, fmt.Errorf("unknown result status %q", res.Status), "")
+		w.agentBack()
+		f.What, f.Result, f.Policy = agentAnswered, out.Result, w.policy(r.t)
+		if out.Result.Status == agent.StatusCompleted {
+			if f.Review = w.reviewReason(r, f.Policy, out); f.Review != "" {
+				f.Stat = w.diffStat(r)
+			}
+			_, mode := r.t.Delivery(w.s.Config)
+			f.Keep = mode == task.LandBranch
+		}
+	}
+	e := decideEnding(f)
+	if e.Outcome == Unavailable {
+		w.outage(f.Outage, f.Cause, r.agent)
 	}
 	return e
-}
-
-// gateEnding holds a completion for a human's approval: the work stays in
-// its worktree, and a yes lands it without running the agent again.
-func gateEnding(e ending, id, why, stat string, allowed bool) ending {
-	e.Outcome, e.Fate, e.State, e.Notify = Gated, keepWork, task.AwaitingInput, notify.EventInputRequested
-	e.Note = "held for approval: " + why
-	e.Ask = []task.Question{{Question: fmt.Sprintf("Approve and commit %s?", id), Header: "Approval",
-		Type: task.ApprovalQuestion, Gate: true}}
-	e.Context = approvalContext(e.Result.Summary, why, stat)
-	if !allowed {
-		return noHuman(e)
-	}
-	return e
-}
-
-// NoHumanSummary is the summary of a task that would have waited for a
-// human, had its policy (human: false) allowed one.
-const NoHumanSummary = "needed a human but none was allowed"
-
-// noHuman fails a task that would wait for a human when none may be
-// asked. The work stays parked and the question is kept, flat and in the
-// details, for whoever looks.
-func noHuman(e ending) ending {
-	texts := questionTexts(e.Ask)
-	e.Summary, e.Details = NoHumanSummary, noHumanDetails(e.Result, texts, e.Context)
-	e.Outcome, e.State, e.Notify = Failed, task.Failed, notify.EventTaskFailed
-	e.Note = NoHumanSummary + " (human: false)"
-	e.Ask, e.Flat = nil, texts[0]
-	return e
-}
-
-// agentErrorEnding fails the task when the agent itself went wrong (crash,
-// garbage, timeout): its partial work is parked, not thrown away.
-func agentErrorEnding(r *run, cause error, log string) ending {
-	why := reason(cause)
-	e := ending{Outcome: AgentError, Fate: keepWork, State: task.Failed, Status: string(AgentError),
-		Text: why, Summary: "agent error: " + why, Note: "agent error: " + why,
-		Notify: notify.EventTaskFailed, Session: r.session, Err: why}
-	if log != "" {
-		e.Details = "run log: " + log
-	}
-	return e
-}
-
-// stopEnding parks the work of an agent the worker stopped and reopens the
-// task, to resume the same session on the next start.
-func stopEnding(r *run, why string) ending {
-	return ending{Outcome: Stopped, Fate: keepWork, State: task.Open, Status: string(Stopped), Session: r.session,
-		Note: "stopped; resumes on the next start", Text: why, Notify: notify.EventTaskStopped}
-}
-
-// lostEnding parks the work of a run whose task a human took back (bh stop,
-// an edit): nothing is committed and the task keeps the human's state.
-func lostEnding(r *run) ending {
-	return ending{Outcome: Stopped, Fate: keepWork, Status: string(Stopped), Session: r.session,
-		Text: "the task was taken back while the worker had it", Notify: notify.EventTaskStopped}
 }
 
 func questionTexts(qs []task.Question) []string {

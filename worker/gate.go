@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // approvalContext is what the reviewer sees beside the question: the
@@ -71,19 +70,15 @@ func feedback(q *task.Question) string {
 // agent: an approved gate lands the work; a landing decision lands it or
 // keeps it on its branch.
 func (w *worker) decided(r *run) (ending, bool) {
-	e := ending{Outcome: Completed, Fate: landWork, State: task.Closed, Notify: notify.EventTaskCompleted,
-		Session: r.t.SessionID, Summary: r.t.Summary}
 	r.session = r.t.SessionID
+	f := facts{Session: r.t.SessionID, Summary: r.t.Summary}
 	if q := verdict(r.t); approved(q) {
-		e.Note = "approved by " + answerer(r.t, q.ID)
-		return e, true
+		f.What, f.By = humanApproved, answerer(r.t, q.ID)
+		return decideEnding(f), true
 	}
 	if q := decision(r.t, isLandQuestion); q != nil {
-		e.Note = "landing: " + q.Answer[0] + ", answered by " + answerer(r.t, q.ID)
-		if q.Answer[0] == landKeep {
-			e.Outcome = Kept
-		}
-		return e, true
+		f.What, f.By, f.Landing = humanLanding, answerer(r.t, q.ID), q.Answer[0]
+		return decideEnding(f), true
 	}
 	return ending{}, false
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/git"
-	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // landTries bounds how often a landing chases a target that keeps moving.
@@ -28,9 +27,8 @@ func (w *worker) land(r *run, e ending) error {
 	if e.Outcome == Kept {
 		mode = task.LandBranch
 	}
-	if mode == task.LandBranch {
-		e.Outcome = Kept
-		e.Note = firstOf(e.Note, "kept on branch "+r.j.Branch+" for review (bh land "+r.t.ID+")")
+	if mode == task.LandBranch && e.Outcome != Kept { // a journal of an older bh, decided without it
+		e = kept(e, r.j.Branch, r.t.ID)
 	}
 	if done, err := w.landedBefore(r, e); done || err != nil {
 		return err
@@ -60,7 +58,8 @@ func (w *worker) land(r *run, e ending) error {
 		return fmt.Errorf("%s: commit: %w", r.t.ID, err) // contention, not a refusal: the ending waits
 	} else if err != nil && !errors.Is(err, git.ErrNothingToCommit) {
 		// A commit hook said no: the task fails with its work kept, as any error of the run's.
-		return w.end(r, agentErrorEnding(r, fmt.Errorf("commit failed: %w", err), ""))
+		return w.end(r, decideEnding(facts{What: agentFailed, Session: r.session,
+			Cause: reason(fmt.Errorf("commit failed: %w", err))}))
 	}
 	for try := 1; ; try++ {
 		if mode == task.LandMerge {
@@ -154,48 +153,14 @@ func (w *worker) landTrouble(r *run, e ending, err error) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &rc):
-		return w.end(r, conflictEnding(r, e, rc))
+		return w.end(r, decideEnding(facts{What: landConflict, Prior: e, ID: r.t.ID, Target: r.j.Target,
+			Worktree: r.j.Worktree, Paths: rc.Paths, Again: lastNote(r.t) == conflictNote(r.j.Target, rc.Paths)}))
 	case errors.As(err, &lr):
-		return w.end(r, heldEnding(r, e, lr))
+		return w.end(r, decideEnding(facts{What: landRefused, Prior: e, ID: r.t.ID, Target: r.j.Target,
+			Reason: lr.Reason, Paths: lr.Paths, Dir: lr.Dir, Question: landQuestion(r),
+			Asked: decision(r.t, isLandQuestion)}))
 	}
 	return fmt.Errorf("%s: land: %w", r.t.ID, err)
-}
-
-// conflictEnding reopens the task so that the same session resolves the
-// conflict its rebase stopped on; the next run's prompt says so. A
-// conflict the agent already failed to resolve goes to a human.
-func conflictEnding(r *run, done ending, rc *git.RebaseConflict) ending {
-	e := done
-	e.Outcome, e.Fate, e.State, e.Notify = Conflict, keepWork, task.Open, ""
-	e.Note = fmt.Sprintf("landing on %s conflicts in %s; the agent resolves it", r.j.Target, strings.Join(rc.Paths, ", "))
-	e.Summary = e.Note
-	if lastNote(r.t) == e.Note {
-		e.State, e.Notify = task.AwaitingInput, notify.EventInputRequested
-		e.Ask = []task.Question{{Header: "Conflict", Type: task.FreeformQuestion, Question: fmt.Sprintf(
-			"The agent could not resolve the conflict landing %s on %s (%s). Resolve it in %s, then answer to land.",
-			r.t.ID, r.j.Target, strings.Join(rc.Paths, ", "), r.j.Worktree)}}
-	}
-	return e
-}
-
-// heldEnding asks the human what to do with finished work that landing
-// would overwrite their uncommitted changes with.
-func heldEnding(r *run, done ending, lr *git.LandRefused) ending {
-	e := done
-	e.Outcome, e.Fate, e.State, e.Notify = Held, keepWork, task.AwaitingInput, notify.EventInputRequested
-	why := lr.Reason
-	if len(lr.Paths) > 0 {
-		why += ": " + strings.Join(lr.Paths, ", ") // the user's files in the way, named
-	}
-	e.Note = "landing refused: " + why
-	e.Ask = []task.Question{landQuestion(r)}
-	e.Context = fmt.Sprintf("git refused to land %s on %s in %s: %s", r.t.ID, r.j.Target, lr.Dir, why)
-	// Answered "land" while the same files are still in the way: the same
-	// question waits again, so a refusal never asks or notifies twice.
-	if q := decision(r.t, isLandQuestion); q != nil && q.Answer[0] == landNow && q.Context == e.Context {
-		e.Ask[0].ID, e.Repend = q.ID, q.ID
-	}
-	return e
 }
 
 // lastNote is the note of the task's last state change before its claim.

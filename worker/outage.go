@@ -19,15 +19,6 @@ const (
 	maxBackoff     = 15 * time.Minute
 )
 
-// outageEnding puts a task whose run met an agent-wide outage back to
-// open, its work kept: the task is not at fault and runs again once the
-// agent is back.
-func outageEnding(r *run, o agent.Outage, cause error) ending {
-	why := reason(cause)
-	return ending{Outcome: Unavailable, Fate: keepWork, State: task.Open, Status: string(AgentError), Session: r.session,
-		Text: why, Err: why, Summary: fmt.Sprintf("%s: %s", o, why), Note: fmt.Sprintf("not the task's fault: %s (%s); it runs again once the agent is back", o, why)}
-}
-
 // outage pauses the worker after an agent-wide outage: one that needs a
 // human stops it (after the runs under way), one that time may cure holds
 // back new claims for a backoff that grows while the outage lasts.

@@ -28,21 +28,32 @@ func (w *worker) prepare(kill context.Context, r *run) error {
 	if tip == "" {
 		return fmt.Errorf("the target branch %s has no commit yet: commit something first", target)
 	}
+	snap, start, err := w.parkedStart(id, tip)
+	if err != nil {
+		return err
+	}
+	// The base journaled before the worktree is touched is where a branch
+	// made now starts: a kill before the worktree records it leaves it here.
 	r.j = &journal{Task: id, Lease: *r.t.Lease, Worktree: WorktreePath(w.s, w.repo, id), Branch: Branch(id),
-		Target: target}
+		Target: target, Base: start}
 	if old, _ := loadJournal(w.s, id); old != nil && old.PGID > 0 {
 		w.killLeftover(old) // never two agents in one worktree
 	}
 	if err := saveJournal(w.s, r.j); err != nil {
 		return err
 	}
-	wt, created, snap, err := w.ensureWorktree(id, r.j.Worktree, tip)
+	wt, created, snap, err := w.ensureWorktree(id, r.j.Worktree, snap, start)
 	if err != nil {
 		return err
 	}
 	r.wt, r.restored = wt, snap
 	if r.j.Base, err = wt.Base(target); err != nil {
 		return err
+	}
+	if wt.RecordedBase() == "" { // from here on, whatever a sync does to target
+		if err := wt.SetBase(r.j.Base); err != nil {
+			return err
+		}
 	}
 	if err := saveJournal(w.s, r.j); err != nil {
 		return err
@@ -54,30 +65,49 @@ func (w *worker) prepare(kill context.Context, r *run) error {
 }
 
 // ensureWorktree makes task id's worktree exist at path, on its branch
-// (started at tip when new). Parked work that outlived its worktree goes
+// (started at start when new). Parked work that outlived its worktree goes
 // back on the commit it was made on (landing rebases it later if the
 // target moved): restored is that snapshot, when it was put back.
-func (w *worker) ensureWorktree(id, path, tip string) (wt *git.Worktree, created bool, restored string, err error) {
-	snap, err := w.repo.Ref(ParkRef(id))
+func (w *worker) ensureWorktree(id, path, snap, start string) (wt *git.Worktree, created bool, restored string, err error) {
+	had, err := w.repo.BranchTip(Branch(id))
 	if err != nil {
 		return nil, false, "", err
-	}
-	start := tip
-	if snap != "" {
-		if start, err = w.repo.Parent(snap); err != nil {
-			return nil, false, "", err
-		}
 	}
 	if wt, created, err = w.repo.EnsureWorktree(path, Branch(id), start, w.s.Root); err != nil {
 		return nil, false, "", err
 	}
-	if created && snap != "" {
-		if err := wt.Restore(snap); err != nil {
-			return nil, false, "", err
-		}
-		restored = snap
+	if restored, err = w.fillWorktree(wt, snap, created && had == "", start); err != nil {
+		return nil, false, "", err
 	}
 	return wt, created, restored, nil
+}
+
+// fillWorktree finishes a worktree that has no base recorded yet (see
+// git.Worktree.Base): made now, or cut short by a kill while being made
+// or restored. Parked work goes back into it (its base, the snapshot's
+// parent, recorded last, so that a kill before leaves it to do again); a
+// branch made now at start has start. restored is the snapshot put back.
+func (w *worker) fillWorktree(wt *git.Worktree, snap string, fresh bool, start string) (restored string, err error) {
+	if wt.RecordedBase() != "" {
+		return "", nil // made before: its files are the work
+	}
+	if snap != "" {
+		return snap, wt.Restore(snap)
+	}
+	if fresh {
+		return "", wt.SetBase(start)
+	}
+	return "", nil
+}
+
+// parkedStart is task id's parked snapshot, if any, and the commit a
+// worktree made for it starts on: the snapshot's parent, else tip.
+func (w *worker) parkedStart(id, tip string) (snap, start string, err error) {
+	if snap, err = w.repo.Ref(ParkRef(id)); err != nil || snap == "" {
+		return "", tip, err
+	}
+	start, err = w.repo.Parent(snap)
+	return snap, start, err
 }
 
 // target is the branch t's work lands on: the task's or config's, else

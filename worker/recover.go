@@ -7,6 +7,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // recoverDead finishes what dead workers left: a task in progress under a
@@ -104,12 +105,46 @@ func (w *worker) recoverTask(id string, lease task.Lease) error {
 	if r.wt, err = w.repo.OpenWorktree(j.Worktree, j.Branch); err != nil {
 		return err
 	}
+	if r.wt != nil {
+		if err := w.keepBase(r.wt, j); err != nil {
+			return err
+		}
+	}
 	if j.Ending != nil {
 		return w.end(r, *j.Ending)
 	}
-	e := stopEnding(r, note)
-	e.Status, e.Note = "lost", note
-	return w.end(r, e)
+	return w.end(r, decideEnding(facts{What: runRecovered, Cause: note, Session: r.session}))
+}
+
+// keepBase settles the base of a dead run's worktree: the one recorded
+// with the worktree; else, for a worktree the kill cut short, its parked
+// work restored first (never lost to an empty snapshot), or the journal's
+// (the start prepare wrote before making the worktree), recorded then, so
+// that later runs in the worktree measure the work from it too.
+func (w *worker) keepBase(wt *git.Worktree, j *journal) error {
+	if b := wt.RecordedBase(); b != "" {
+		j.Base = b
+		return nil
+	}
+	snap, err := w.repo.Ref(ParkRef(j.Task))
+	if err != nil {
+		return err
+	}
+	if _, err := w.fillWorktree(wt, snap, false, ""); err != nil {
+		return err
+	}
+	if b := wt.RecordedBase(); b != "" {
+		j.Base = b
+		return nil
+	}
+	if j.Base == "" {
+		b, err := wt.Base(j.Target)
+		if err != nil {
+			return err
+		}
+		j.Base = b
+	}
+	return wt.SetBase(j.Base)
 }
 
 // tidy finishes the cleanup of a run whose task already records its end.

@@ -40,7 +40,7 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 		var se *setupError
 		switch {
 		case errors.As(err, &se) && r.j != nil:
-			return w.end(r, setupEnding(r, se))
+			return w.end(r, decideEnding(facts{What: setupFailed, Cause: se.Error()}))
 		case kill.Err() != nil:
 			// Killed while setting up: the task waits, open, for the next
 			// start, and the worker's exit is not an error of its own.
@@ -67,7 +67,7 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	r.prompt = prompt
 	if resume && !restoreSession(w.s, r.runner, t.ID, agent.Request{Dir: r.dir(), SessionID: t.SessionID, Env: w.agentEnv(r)}) {
 		if err := w.freshSession(r, t.SessionID); errors.Is(err, errNotOurs) {
-			return w.end(r, lostEnding(r))
+			return w.end(r, decideEnding(facts{What: runLost, Session: r.session}))
 		} else if err != nil {
 			return w.release(t.ID, err)
 		}
@@ -75,7 +75,7 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	}
 	if r.t, err = w.begin(r); errors.Is(err, errNotOurs) {
 		r.t = t
-		return w.end(r, lostEnding(r)) // stopped before its agent could start
+		return w.end(r, decideEnding(facts{What: runLost, Session: r.session})) // stopped before its agent could start
 	} else if err != nil {
 		return err
 	}
@@ -121,7 +121,7 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	logPath := log.close(r, out, runErr)
 	// A human who stopped or changed the task meanwhile has the last word.
 	if cur, err := w.s.Get(t.ID); err == nil && !w.owns(cur) {
-		return w.end(r, lostEnding(r))
+		return w.end(r, decideEnding(facts{What: runLost, Session: r.session}))
 	}
 	e := w.decide(r, out, runErr, kill.Err() != nil)
 	e.Stats = runStats(out)

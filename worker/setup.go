@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent/proc"
-	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // setupTimeout bounds worktree.setup: an install step, not a task.
@@ -124,11 +122,4 @@ func tail(b []byte, n int) string {
 		s = "…" + s[len(s)-n:]
 	}
 	return s
-}
-
-// setupEnding fails a task whose worktree could not be set up. No agent
-// ran; the worktree stays for a look, and reopening the task sets it up again.
-func setupEnding(r *run, se *setupError) ending {
-	return ending{Outcome: SetupFailed, Fate: keepWork, State: task.Failed, Summary: se.Error(), Note: se.Error(),
-		Notify: notify.EventTaskFailed, Err: se.Error(), Text: se.Error()}
 }

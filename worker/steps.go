@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/bh-tracker/bh/task"
@@ -51,9 +52,17 @@ func trimSteps(s *task.Store) {
 }
 
 // LastStep is the latest step of task id in the feed, or nil: what its
-// agent did last, or why it waits (an API retry). Only the feed's tail is
-// read, which holds the steps of the runs under way.
+// agent did last, or why it waits (an API retry).
 func LastStep(s *task.Store, id string) *StepLine {
+	if st := Steps(s, id, 1); len(st) == 1 {
+		return &st[0]
+	}
+	return nil
+}
+
+// Steps are the latest n steps of task id in the feed, oldest first. Only
+// the feed's tail is read, which holds the steps of the runs under way.
+func Steps(s *task.Store, id string, n int) []StepLine {
 	f, err := os.Open(StepsPath(s))
 	if err != nil {
 		return nil
@@ -70,11 +79,13 @@ func LastStep(s *task.Store, id string) *StepLine {
 		return nil
 	}
 	lines := bytes.Split(buf, []byte{'\n'})
-	for i := len(lines) - 1; i >= 0; i-- {
+	var out []StepLine
+	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
 		var l StepLine
 		if json.Unmarshal(lines[i], &l) == nil && l.TaskID == id {
-			return &l
+			out = append(out, l)
 		}
 	}
-	return nil
+	slices.Reverse(out)
+	return out
 }

@@ -36,7 +36,7 @@ type Repo struct {
 	commonDir string // objects and refs, shared by all worktrees
 
 	storeOnce sync.Once
-	store     *filesystem.Storage
+	store     *objectStore
 
 	// LockBound is how long a git step waits for a lock another git
 	// process holds (0: DefaultLockBound).
@@ -80,12 +80,35 @@ func Open(dir string) (*Repo, error) {
 // storage opens the object and ref store directly rather than through
 // git.PlainOpen, which refuses repositories with extensions.worktreeConfig
 // (go-git#1943); bh only needs objects and refs, which that extension leaves alone.
-func (r *Repo) storage() *filesystem.Storage {
+func (r *Repo) storage() *objectStore {
 	r.storeOnce.Do(func() {
-		r.store = filesystem.NewStorageWithOptions(osfs.New(r.commonDir),
-			cache.NewObjectLRUDefault(), filesystem.Options{AlternatesFS: osfs.New("/")})
+		r.store = &objectStore{Storage: filesystem.NewStorageWithOptions(osfs.New(r.commonDir),
+			cache.NewObjectLRUDefault(), filesystem.Options{AlternatesFS: osfs.New("/")})}
+		_ = r.store.HasEncodedObject(plumbing.ZeroHash) // the pack list read now, not by racing readers
 	})
 	return r.store
+}
+
+// objectStore is go-git's store, which lists the repository's packs once:
+// objects git packs afterwards (a fetch, an automatic gc moving loose
+// objects into a pack) would stay unseen, "object not found" for good in a
+// long-running worker. A missing object is looked for again after a rescan.
+type objectStore struct {
+	*filesystem.Storage
+	mu sync.RWMutex // the rescan against readers of the pack list
+}
+
+func (s *objectStore) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
+	s.mu.RLock()
+	o, err := s.Storage.EncodedObject(t, h)
+	s.mu.RUnlock()
+	if !errors.Is(err, plumbing.ErrObjectNotFound) {
+		return o, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.Reindex()
+	return s.Storage.EncodedObject(t, h)
 }
 
 // Head returns the commit HEAD points to, or "" on an unborn branch. It

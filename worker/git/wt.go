@@ -126,14 +126,45 @@ func (r *Repo) worktreeAt(path, branch string) (*Worktree, error) {
 	return &Worktree{Path: path, Branch: branch, repo: r, wt: wt}, nil
 }
 
-// Base is the fork point of the worktree's branch from target.
+// Base is the fork point of the worktree's branch: the commit the work
+// in it starts from, as recorded when the branch was made, restored or
+// rebased. It is never recomputed from target when recorded: a sync
+// rebases the target's local commits onto the remote's, and the branch's
+// fork point then is on no target's history, while the merge-base with it
+// lies further back, making every commit landed in between look like the
+// task's own work. A worktree made before the record falls back to the
+// merge-base with target.
 func (w *Worktree) Base(target string) (string, error) {
+	if base := w.RecordedBase(); base != "" {
+		return base, nil
+	}
 	out, err := w.repo.read(nil, "merge-base", "refs/heads/"+w.Branch, revName(target))
 	if err != nil {
 		return "", fmt.Errorf("base of %s on %s: %w", w.Branch, target, err)
 	}
 	return strings.TrimSpace(string(out)), nil
 }
+
+// RecordedBase is the fork point recorded for the worktree, "" when none
+// is (a worktree made before the record, or killed while being made).
+func (w *Worktree) RecordedBase() string {
+	data, err := os.ReadFile(w.baseFile())
+	if base := strings.TrimSpace(string(data)); err == nil && plumbing.IsHash(base) {
+		return base
+	}
+	return ""
+}
+
+// SetBase records commit as the worktree's fork point (see Base). The
+// record lives in the worktree's admin dir and goes with it.
+func (w *Worktree) SetBase(commit string) error {
+	if err := writeMarker(w.baseFile(), commit); err != nil {
+		return fmt.Errorf("record the base of %s: %w", w.Branch, err)
+	}
+	return nil
+}
+
+func (w *Worktree) baseFile() string { return filepath.Join(w.wt.gitDir, "bh-base") }
 
 // revName qualifies a branch name, so that a tag or a file of the same name
 // never stands for it; hashes and full ref names pass as they are.

@@ -29,17 +29,23 @@ func (w *Worktree) rebaseGit(args ...string) error {
 	return err
 }
 
-// Rebase replays the branch's commits onto onto. A conflict leaves the
-// rebase in progress and gives a *RebaseConflict; so does a rebase already
-// in progress, which is not started again. A branch already on onto is
-// left alone.
+// Rebase replays the branch's own commits (those since its base, see
+// Base) onto onto, which becomes its base. Only those: commits of the
+// target's that a sync rewrote since the branch was made are not the
+// task's, and are never replayed. A conflict leaves the rebase in progress
+// and gives a *RebaseConflict; so does a rebase already in progress, which
+// is not started again. A branch already on onto is left alone.
 func (w *Worktree) Rebase(onto string) error {
 	if err := w.stoppedRebase(); err != nil {
 		return err
 	}
-	err := w.rebaseGit("rebase", "-q", onto)
+	args := []string{"rebase", "-q", onto}
+	if data, err := os.ReadFile(w.baseFile()); err == nil {
+		args = []string{"rebase", "-q", "--onto", onto, strings.TrimSpace(string(data))}
+	}
+	err := w.rebaseGit(args...)
 	if err == nil {
-		return nil
+		return w.SetBase(onto)
 	}
 	if cerr := w.stoppedRebase(); cerr != nil {
 		return cerr
@@ -75,7 +81,11 @@ func (w *Worktree) ContinueRebase() error {
 	if _, err := w.repo.runGit(w.Path, env, nil, "add", "-A", "--", ".", ":(exclude).bh"); err != nil {
 		return fmt.Errorf("continue rebase of %s: %w", w.Branch, err)
 	}
+	onto := w.rebaseOnto()
 	err = w.rebaseGit("rebase", "--continue")
+	if err == nil && onto != "" {
+		return w.SetBase(onto)
+	}
 	if err == nil {
 		return nil
 	}

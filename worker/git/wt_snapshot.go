@@ -106,6 +106,8 @@ func (w *Worktree) tempIndex() (env []string, done func(), err error) {
 // absent from it are removed (those in the index; untracked ones a fresh
 // worktree does not have), the index and HEAD stay, so that the restored
 // work shows as uncommitted changes. For a freshly (re)created worktree.
+// The worktree's base (see Base) becomes snapshot's parent, which its
+// paths are relative to, wherever the branch was made.
 func (w *Worktree) Restore(snapshot string) error {
 	env, done, err := w.tempIndex()
 	if err == nil {
@@ -113,6 +115,13 @@ func (w *Worktree) Restore(snapshot string) error {
 		// From the index's entries (stat data valid) to snapshot's: git
 		// writes what differs and deletes what snapshot lacks.
 		_, err = w.repo.runGit(w.Path, env, nil, "read-tree", "--reset", "-u", snapshot)
+	}
+	var parent string
+	if err == nil {
+		parent, err = w.repo.Parent(snapshot)
+	}
+	if err == nil {
+		err = w.SetBase(parent)
 	}
 	if err != nil {
 		return fmt.Errorf("restore %s into %s: %w", short(snapshot), w.Branch, err)

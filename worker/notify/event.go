@@ -49,6 +49,13 @@ type Event struct {
 	Choices  []string `json:"choices,omitempty"`
 	Respond  string   `json:"respond,omitempty"`
 	URL      string   `json:"url,omitempty"`
+	// Link is the task's page under a capability that answers its
+	// questions once, without bh serve's token (task.Link): what a phone
+	// opens. "" when bh serve has not run or the task asks nothing.
+	Link string `json:"link,omitempty"`
+	// links are Link as sent through ntfy and Slack, by channel: an
+	// answer through one is recorded as given by that channel.
+	links map[string]string
 	// Every question of the ask (the fields above repeat the first), or
 	// for input.received every question answered, with the answer.
 	Questions []Question `json:"questions,omitempty"`
@@ -63,6 +70,7 @@ type Question struct {
 	Type    string   `json:"type"`
 	Text    string   `json:"text"`
 	Choices []string `json:"choices,omitempty"`
+	Multi   bool     `json:"multiSelect,omitempty"`
 	Respond string   `json:"respond,omitempty"`
 	Answer  string   `json:"answer,omitempty"`
 }
@@ -80,12 +88,28 @@ func FromTask(name string, t *task.Task, root string, web task.WebConfig, now ti
 	for _, q := range t.Pending() {
 		eq := Question{ID: q.ID, Type: q.Kind(), Text: q.Question, Respond: task.RespondCommand(t, q, root)}
 		if q.Kind() == task.ChoiceQuestion {
-			eq.Choices = q.Labels()
+			eq.Choices, eq.Multi = q.Labels(), q.MultiSelect
 		}
 		e.Questions = append(e.Questions, eq)
 	}
+	// A link is for the events that ask; input.received says what was answered.
+	if l, ok := web.NewLink(root, t, now); ok && name != EventInputReceived {
+		e.Link = web.LinkURL(l, task.ViaLink)
+		e.links = map[string]string{}
+		for _, via := range []string{task.ViaNtfy, task.ViaSlack} {
+			e.links[via] = web.LinkURL(l, via)
+		}
+	}
 	e.first()
 	return e
+}
+
+// linkVia is the answer link as sent through channel via, else the page.
+func (e Event) linkVia(via string) string {
+	if l := e.links[via]; l != "" {
+		return l
+	}
+	return e.URL
 }
 
 // first repeats the first question in the event's flat fields, which
@@ -115,6 +139,7 @@ func (e Event) env() []string {
 		"BH_ANSWERED_BY=" + e.By,
 		"BH_ANSWER=" + e.Answer,
 		"BH_URL=" + e.URL,
+		"BH_LINK=" + e.Link,
 		"BH_EVENT_JSON=" + string(b),
 	}
 }

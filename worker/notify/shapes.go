@@ -41,9 +41,9 @@ type slackMessage struct {
 }
 
 type slackBlock struct {
-	Type     string      `json:"type"`
-	Text     *slackText  `json:"text,omitempty"`
-	Elements []slackText `json:"elements,omitempty"`
+	Type     string     `json:"type"`
+	Text     *slackText `json:"text,omitempty"`
+	Elements []any      `json:"elements,omitempty"` // slackText, or slackButton in "actions"
 }
 
 type slackText struct {
@@ -76,14 +76,26 @@ func slack(e Event) any {
 				Text: mrkdwn("*Choices:* " + slackEscape(strings.Join(p.choices, " · ")))})
 		}
 		if p.respond != "" {
-			m.Blocks = append(m.Blocks, slackBlock{Type: "context", Elements: []slackText{
+			m.Blocks = append(m.Blocks, slackBlock{Type: "context", Elements: []any{
 				*mrkdwn("Answer with `" + slackEscape(strings.ReplaceAll(p.respond, "`", "'")) + "`")}})
 		}
 	}
-	if e.URL != "" {
-		m.Blocks = append(m.Blocks, slackBlock{Type: "context", Elements: []slackText{*mrkdwn("<" + slackEscape(e.URL) + "|open in bh>")}})
+	switch link := e.links[task.ViaSlack]; {
+	case link != "": // a link button opens the page, which answers as slack
+		m.Blocks = append(m.Blocks, slackBlock{Type: "actions", Elements: []any{slackButton{Type: "button",
+			Text: slackText{Type: "plain_text", Text: "Answer in bh"}, URL: link, Style: "primary"}}})
+	case e.URL != "":
+		m.Blocks = append(m.Blocks, slackBlock{Type: "context", Elements: []any{*mrkdwn("<" + slackEscape(e.URL) + "|open in bh>")}})
 	}
 	return m
+}
+
+// slackButton is a link button (https://api.slack.com/reference/block-kit/block-elements#button).
+type slackButton struct {
+	Type  string    `json:"type"`
+	Text  slackText `json:"text"`
+	URL   string    `json:"url"`
+	Style string    `json:"style,omitempty"`
 }
 
 // slackEscape keeps the agent's text from becoming a mention (<!channel>)
@@ -107,12 +119,6 @@ type ntfyMessage struct {
 	Actions  []ntfyAction `json:"actions,omitempty"`
 }
 
-type ntfyAction struct {
-	Action string `json:"action"`
-	Label  string `json:"label"`
-	URL    string `json:"url"`
-}
-
 // ntfyTags are emoji short codes, shown before the title.
 var ntfyTags = map[string]string{
 	EventInputRequested: "question", EventInputReminder: "alarm_clock", EventInputReceived: "speech_balloon",
@@ -123,13 +129,11 @@ var ntfyTags = map[string]string{
 func ntfy(topic string, e Event) any {
 	lines := details(e, true)
 	m := ntfyMessage{Topic: topic, Title: headline(e), Message: strings.Join(lines, "\n"),
-		Tags: []string{ntfyTags[e.Name], "bh"}, Priority: 3, Click: e.URL}
+		Tags: []string{ntfyTags[e.Name], "bh"}, Priority: 3, Click: e.linkVia(task.ViaNtfy)}
 	if urgent(e) {
 		m.Priority = 4
 	}
-	if e.URL != "" {
-		m.Actions = []ntfyAction{{Action: "view", Label: "Open in bh", URL: e.URL}}
-	}
+	m.Actions = ntfyActions(e)
 	return m
 }
 

@@ -11,11 +11,12 @@ import (
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
-// answer takes one question's form. The answer goes through
-// notify.Answer, as bh respond's does: the same checks, the same history
-// and input.received, with the answerer recorded as web:<user>. A refused
-// answer shows the page again with why, and with what was typed kept in
-// the form.
+// answer takes a task's form: the answers to one or more of its
+// questions, all at once. They go through notify.Answer, as bh respond's
+// do: the same checks (every answer checked before any is recorded), the
+// same history and input.received, with the answerer recorded as
+// web:<user>. A refused answer shows the page again with why, and with
+// what was typed kept in the form.
 func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 1<<20)
 	if err := r.ParseForm(); err != nil {
@@ -33,18 +34,21 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 		s.render(w, r, code, "task", v.Title, v)
 		return
 	}
-	qid := r.PostFormValue("q")
 	id, err := st.Resolve(r.PathValue("id"))
 	var t *task.Task
+	var ans []task.Answer
 	if err == nil {
-		var a task.Answer
-		if a, err = formAnswer(id, r.PostForm); err == nil {
-			t, err = notify.Answer(st, id, []task.Answer{a}, s.o.By, s.o.Warnf)
+		if ans, err = formAnswers(id, r.PostForm); err == nil {
+			t, err = notify.Answer(st, id, ans, s.o.By, s.o.Warnf)
 		}
 	}
 	if err == nil {
+		var qids []string
+		for _, a := range ans {
+			qids = append(qids, a.QuestionID)
+		}
 		u := url.URL{Path: "/r/" + url.PathEscape(r.PathValue("repo")) + "/t/" + url.PathEscape(t.ID),
-			RawQuery: url.Values{"answered": {qid}}.Encode()}
+			RawQuery: url.Values{"answered": {strings.Join(qids, ",")}}.Encode()}
 		http.Redirect(w, r, u.String(), http.StatusSeeOther)
 		return
 	}
@@ -56,7 +60,40 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, code, "task", v.Title, v)
 }
 
-// formAnswer reads one question's answer from its form:
+// formAnswers reads a task's form: a q field names each question the
+// form holds, and each question's fields are named after it (answer.q1,
+// comment.q1); a form of one question may leave the suffix out. A
+// question left alone in a form of several is not answered now; when
+// every one is left alone, all are answered as they are, so that what is
+// missing is said.
+func formAnswers(id string, f url.Values) ([]task.Answer, error) {
+	qids := f["q"]
+	var all, given []task.Answer
+	for _, qid := range qids {
+		one := url.Values{"q": {qid}}
+		for _, name := range []string{"answer", "other", "comment", "text"} {
+			if v, ok := f[name+"."+qid]; ok {
+				one[name] = v
+			} else if len(qids) == 1 {
+				one[name] = f[name]
+			}
+		}
+		a, err := formAnswer(id, one)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, a)
+		if len(a.Values) > 0 || strings.TrimSpace(a.Comment) != "" || strings.TrimSpace(one.Get("other")) != "" {
+			given = append(given, a)
+		}
+	}
+	if len(given) == 0 {
+		return all, nil
+	}
+	return given, nil
+}
+
+// formAnswer reads one question's answer from its fields:
 //
 //	q        the question's id
 //	answer   the decision: yes or no, the options picked, "other"

@@ -119,8 +119,8 @@ func TestRefusedAnswerIsKept(t *testing.T) {
 	if resp.StatusCode != http.StatusBadRequest {
 		t.Fatalf("%d\n%s", resp.StatusCode, body)
 	}
-	for _, want := range []string{`class="answer" data-kept`, `value="SQLite" checked`, `name="other" value="MariaDB &amp; co"`,
-		`aria-label="Comment (optional)">one &lt;file&gt;</textarea>`} {
+	for _, want := range []string{`class="answer" data-kept`, `value="SQLite" checked`, `name="other.q1" value="MariaDB &amp; co"`,
+		`name="comment.q1" rows="2">one &lt;file&gt;</textarea>`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("no %s in\n%s", want, body)
 		}

@@ -72,13 +72,21 @@ func (s *Server) sameOrigin(r *http.Request) bool {
 	if r.Context().Value(bearerKey{}) != nil {
 		return true
 	}
+	return s.fromPage(r, s.csrf)
+}
+
+// fromPage says whether a browser's POST came from a page of this server
+// (Origin, else Referer: this request's host, or the public address a
+// proxy such as tailscale serve forwards from) that carried the form's
+// CSRF value csrf.
+func (s *Server) fromPage(r *http.Request, csrf string) bool {
 	from := r.Header.Get("Origin")
 	if from == "" || from == "null" {
 		from = r.Header.Get("Referer")
 	}
 	u, err := url.Parse(from)
-	if err != nil || u.Host != r.Host {
+	if err != nil || u.Host == "" || u.Host != r.Host && u.Host != s.publicHost {
 		return false
 	}
-	return subtle.ConstantTimeCompare([]byte(r.PostFormValue("csrf")), []byte(s.csrf)) == 1
+	return subtle.ConstantTimeCompare([]byte(r.PostFormValue("csrf")), []byte(csrf)) == 1
 }

@@ -7,11 +7,15 @@ import (
 	"testing"
 )
 
-// Every address needs the token; ?token= trades it for a strict cookie
-// and leaves the URL without it.
+// Every address needs the token, except the static files (no secrets: a
+// link's page needs its style without one) and answer links (link_test);
+// ?token= trades it for a strict cookie and leaves the URL without it.
 func TestAuth(t *testing.T) {
 	s := newSite(t)
-	for _, path := range []string{"/", s.base, "/events", "/static/app.js", "/nowhere"} {
+	if resp, _ := s.do("GET", "/static/app.js", nil, noCookie); resp.StatusCode != http.StatusOK {
+		t.Errorf("a static file without token: %d", resp.StatusCode)
+	}
+	for _, path := range []string{"/", s.base, "/events", "/nowhere", "/l/", "/l/x.y/answer"} {
 		if resp, body := s.do("GET", path, nil, noCookie); resp.StatusCode != http.StatusUnauthorized || !strings.Contains(body, "needs its token") {
 			t.Errorf("GET %s without token: %d %q", path, resp.StatusCode, body)
 		}

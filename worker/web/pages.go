@@ -8,6 +8,7 @@ import (
 	"log"
 	"net/http"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/bh-tracker/bh/task"
@@ -17,13 +18,25 @@ import (
 // "main", which is also served alone (?part=main) for live updates.
 type pages map[string]*template.Template
 
-func parsePages() (pages, error) {
+func parsePages(now func() time.Time) (pages, error) {
+	md := newMarkdown()
 	funcs := template.FuncMap{
+		"md": md.HTML,
+		// ago and expiry say times relative to now, as the terminal does.
+		"ago":    func(t time.Time) string { return ago(now(), t) },
+		"expiry": func(t time.Time) string { return task.ExpiryText(now(), t) },
+		"plural": func(n int, one, many string) string {
+			if n == 1 {
+				return "1 " + one
+			}
+			return strconv.Itoa(n) + " " + many
+		},
 		"key":  task.RepoKey,
 		"base": filepath.Base,
 		// respond is the command that answers a question from a terminal.
 		"respond": task.RespondCommand,
 		"when":    func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+		"sub":     func(a, b int) int { return a - b },
 		"iso":     func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 		"since": func(t *task.Task) time.Time { // when its run began
 			if t.Lease != nil {
@@ -77,25 +90,10 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, page, 
 	w.Write(b.Bytes())
 }
 
-// inboxView is the inbox page: what waits across repositories.
-type inboxView struct {
-	Items   []task.InboxItem
-	Running []task.RunningTask
-	Skipped []string
-	Error   string
-}
-
-func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
-	var v inboxView
-	roots, err := s.o.Repos()
-	if err != nil {
-		v.Error = "the registry of repositories cannot be read: " + err.Error()
+// ago is how long before now t was: "5m ago", "just now".
+func ago(now, t time.Time) string {
+	if d := now.Sub(t); d >= time.Minute {
+		return task.ShortDur(d) + " ago"
 	}
-	in := task.ReadInbox(roots)
-	v.Items = in.Items
-	v.Running = in.Running
-	for _, e := range in.Skipped {
-		v.Skipped = append(v.Skipped, e.Error())
-	}
-	s.render(w, r, http.StatusOK, "inbox", "bh inbox", v)
+	return "just now"
 }

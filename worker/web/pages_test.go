@@ -13,8 +13,9 @@ import (
 	"github.com/bh-tracker/bh/task"
 )
 
-// The task page: each question with its context and a form of its kind,
-// the templates, and the parked work coloured line by line.
+// The task page: every question in one form, each with its context and
+// the fields of its kind, the templates, and the parked work per file,
+// coloured line by line, above the decision.
 func TestTaskPage(t *testing.T) {
 	s := newSite(t)
 	git := func(args ...string) string {
@@ -41,22 +42,28 @@ func TestTaskPage(t *testing.T) {
 		t.Fatalf("%d %s", resp.StatusCode, body)
 	}
 	for _, want := range []string{
-		`<input type="radio" name="answer" value="Postgres"><b>Postgres</b><span>what production runs</span>`,
+		`<input type="radio" name="answer.q1" value="Postgres"><b>Postgres</b><span>what production runs</span>`,
 		`value="other" data-other>`,
-		`<pre class="context">Added the schema.` + "\n\n" + ` schema.sql | 12 &#43;&#43;&#43;&#43;&#43;&#43;&#43;&#43;&#43;&#43;&#43;&#43;</pre>`,
-		`<button name="answer" value="yes" class="yes">Approve</button><button name="answer" value="no" class="no">Reject</button>`,
-		`<textarea name="text"`,
+		`<pre class="context" tabindex="0">Added the schema.` + "\n\n" + ` schema.sql | 12 &#43;`,
+		`<legend><span class="step">2 of 3</span></legend>`,
+		`<p class="progress" role="status">0 of 3 answered</p>`,
+		`<input type="radio" name="answer.q2" value="yes"><b>Approve</b>`,
+		`<label class="field">Your answer<textarea name="text.q3"`,
+		`<button class="send">Send 3 answers</button>`,
 		`<option value="Looks good.">lgtm</option>`,
 		`<input type="hidden" name="csrf" value="` + csrfValue(token) + `">`,
 		`<span class="meta">diff --git a/schema.sql b/schema.sql</span>`,
 		`<span class="hunk">@@ -1 &#43;1 @@</span>`,
 		`<span class="del">-create table a;</span>`,
 		`<span class="add">&#43;create table b;</span>`,
-		` schema.sql | 2 &#43;-`,
+		`<summary><code>schema.sql</code> <span class="plus">+1<span class="vh"> added</span></span> <span class="minus">−1<span class="vh"> deleted</span></span></summary>`,
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the page lacks %q", want)
 		}
+	}
+	if strings.Index(body, `class="parked"`) > strings.Index(body, `name="answer.q2"`) {
+		t.Error("the diff is below the decision")
 	}
 	// Each question shows the command that answers it from a terminal.
 	tk, err := s.st.Get("tm-ask1")

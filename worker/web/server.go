@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
+	"net/url"
+	"sync"
 	"time"
 
 	"github.com/bh-tracker/bh/task"
@@ -26,9 +28,19 @@ type Options struct {
 	Repos func() ([]string, error)
 	Now   func() time.Time
 	TLS   bool // served over TLS: the cookie is Secure
+	// URL is the address bh serve is reachable at when a proxy (tailscale
+	// serve, a TLS front) forwards to it: forms posted from its pages
+	// carry that origin.
+	URL string
 	// Warnf reports what went wrong beside a request, such as a
 	// notification that could not go out; nil discards.
 	Warnf func(format string, args ...any)
+	// WebConfig reads the key of answer links and the links used, on each
+	// link's request (a key rotated meanwhile revokes at once);
+	// SaveWebConfig records a link used. task.LoadWebConfig and
+	// task.SaveWebConfig unless set.
+	WebConfig     func() (task.WebConfig, error)
+	SaveWebConfig func(task.WebConfig) error
 }
 
 // Server serves the web inbox.
@@ -37,6 +49,11 @@ type Server struct {
 	csrf string
 	hub  *hub
 	page pages
+	// publicHost is the host of Options.URL, "" without one.
+	publicHost string
+	// linkMu makes checking a link unused, answering and marking it used
+	// one step.
+	linkMu sync.Mutex
 }
 
 // New makes a server; Watch starts its live updates.
@@ -47,23 +64,39 @@ func New(o Options) (*Server, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	p, err := parsePages()
+	if o.WebConfig == nil {
+		o.WebConfig = task.LoadWebConfig
+	}
+	if o.SaveWebConfig == nil {
+		o.SaveWebConfig = task.SaveWebConfig
+	}
+	p, err := parsePages(o.Now)
 	if err != nil {
 		return nil, err
 	}
-	return &Server{o: o, csrf: csrfValue(o.Token), hub: newHub(), page: p}, nil
+	srv := &Server{o: o, csrf: csrfValue(o.Token), hub: newHub(), page: p}
+	if u, err := url.Parse(o.URL); err == nil {
+		srv.publicHost = u.Host
+	}
+	return srv, nil
 }
 
-// Handler is the whole site, behind the token.
+// Handler is the whole site: behind the token, except the static files
+// (no secrets) and the answer links (which are their own secret).
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	static, _ := fs.Sub(assets, "assets/static")
-	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
 	mux.HandleFunc("GET /{$}", s.inbox)
 	mux.HandleFunc("GET /r/{repo}/t/{id}", s.taskPage)
 	mux.HandleFunc("POST /r/{repo}/t/{id}/answer", s.answer)
+	mux.HandleFunc("POST /r/{repo}/t/{id}/stop", s.stop)
+	mux.HandleFunc("POST /r/{repo}/t/{id}/reopen", s.reopen)
 	mux.HandleFunc("GET /events", s.events)
-	return s.auth(headers(mux))
+	open := http.NewServeMux()
+	static, _ := fs.Sub(assets, "assets/static")
+	open.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	s.linkRoutes(open)
+	open.Handle("/", s.auth(mux))
+	return headers(open)
 }
 
 // headers keep the pages to themselves: no framing, no foreign scripts.

@@ -7,47 +7,82 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
-// taskView is a task's page: its questions with their forms, its history
-// and its parked work.
+// taskView is a task's page: its questions, answered and waiting, in one
+// form; its parked work; what its agent does now; its history.
 type taskView struct {
 	Title     string
 	Key, Repo string
 	Task      *task.Task
-	Pending   []task.Question
+	Questions []questionView // this round's, in the order asked
+	Open      int            // how many wait
+	Single    bool           // one question waits, an approval: its buttons answer it
 	Templates []templateView
 	CSRF      string
-	Stat      string
-	Diff      []diffLine
+	Files     []fileDiff
+	AnswerURL string // where the answer form posts
 	DiffCut   bool
-	Answered  string // the question just answered here
+	Steps     []worker.StepLine // a running agent's latest steps
+	Saved     []string          // the questions just answered here, in words
+	Notice    string            // what a stop or a reopen did
+	Next      *task.RunningTask // the next task waiting on an answer
 	Error     string
 	Kept      url.Values // a refused answer's form, to fill in again
 }
 
-// KeptText is what a refused answer to question qid had in field name.
-func (v *taskView) KeptText(qid, name string) string {
-	if v.Kept.Get("q") != qid {
-		return ""
-	}
-	return v.Kept.Get(name)
+// questionView is one question of the round: waiting, or answered, by
+// whom, what and when.
+type questionView struct {
+	Q      task.Question
+	N      int
+	Waits  bool
+	Answer task.Event // the input.received event, for an answered one
 }
 
-// KeptPick says whether a refused answer to question qid picked value.
-func (v *taskView) KeptPick(qid, value string) bool {
-	return v.Kept.Get("q") == qid && slices.Contains(v.Kept["answer"], value)
+// CanStop and CanReopen say which of bh stop and bh reopen fit the task.
+func (v *taskView) CanStop() bool {
+	s := v.Task.State
+	return s == task.InProgress || s == task.AwaitingInput || s == task.Blocked
+}
+
+func (v *taskView) CanReopen() bool {
+	s := v.Task.State
+	return s == task.Failed || s == task.Blocked || s == task.Deferred || s == task.Closed
 }
 
 type templateView struct{ Name, Text string }
 
 func (s *Server) taskPage(w http.ResponseWriter, r *http.Request) {
 	v, code := s.taskView(r)
-	v.Answered = r.URL.Query().Get("answered")
+	if v.Task != nil {
+		for _, qid := range strings.Split(r.URL.Query().Get("answered"), ",") {
+			if i := slices.IndexFunc(v.Task.Questions, func(q task.Question) bool { return q.ID == qid }); i >= 0 {
+				v.Saved = append(v.Saved, questionName(v.Task.Questions[i]))
+			}
+		}
+		v.Notice = map[string]string{"stopped": "Stopped: the task is deferred until it is reopened.",
+			"reopened": "Reopened: a worker will pick the task up again."}[r.URL.Query().Get("done")]
+	}
 	s.render(w, r, code, "task", v.Title, v)
+}
+
+// questionName is a question in a few words, for messages: its header,
+// or its first line.
+func questionName(q task.Question) string {
+	name := q.Header
+	if name == "" {
+		name, _, _ = strings.Cut(strings.TrimSpace(q.Question), "\n")
+	}
+	if r := []rune(name); len(r) > 80 {
+		name = string(r[:79]) + "…"
+	}
+	return name
 }
 
 // taskView reads the task the request names; code is 404 when there is none.
@@ -67,22 +102,80 @@ func (s *Server) taskView(r *http.Request) (*taskView, int) {
 		v.Error = err.Error()
 		return v, status(err)
 	}
-	v.Title = id + " " + v.Task.Title
-	v.Pending = v.Task.OpenQuestions()
-	if len(v.Pending) > 0 {
+	t := v.Task
+	v.Title = id + " " + t.Title
+	v.AnswerURL = "/r/" + url.PathEscape(key) + "/t/" + url.PathEscape(id) + "/answer"
+	v.Questions, v.Open = round(t)
+	if v.Open > 0 {
 		for _, name := range st.TemplateNames() {
 			if text, err := st.Template(name); err == nil {
 				v.Templates = append(v.Templates, templateView{name, text})
 			}
 		}
+		open := t.OpenQuestions()
+		v.Single = len(open) == 1 && open[0].Kind() == task.ApprovalQuestion
+		v.Next = s.next(st.Root, id)
+	}
+	if t.State == task.InProgress {
+		v.Steps = worker.Steps(st, id, 8)
 	}
 	if p, err := git.FindParked(st.Root, id); err == nil && p.Commit != "" {
-		v.Stat, _ = p.Diff(true)
 		if d, err := p.Diff(false); err == nil {
-			v.Diff, v.DiffCut = diffLines(d)
+			v.Files, v.DiffCut = fileDiffs(d)
 		}
 	}
 	return v, http.StatusOK
+}
+
+// round is the questions of the task's latest round of asking: the ones
+// waiting and those answered beside them, numbered as asked.
+func round(t *task.Task) (qs []questionView, open int) {
+	waiting := t.OpenQuestions()
+	var since time.Time
+	for _, q := range waiting {
+		if since.IsZero() || q.AskedAt.Before(since) {
+			since = q.AskedAt
+		}
+	}
+	if len(waiting) == 0 {
+		for _, q := range t.Questions {
+			if q.Status == task.QuestionAnswered && q.AskedAt.After(since) {
+				since = q.AskedAt
+			}
+		}
+	}
+	for _, q := range t.Questions {
+		switch i := slices.IndexFunc(waiting, func(w task.Question) bool { return w.ID == q.ID }); {
+		case i >= 0:
+			qs = append(qs, questionView{Q: waiting[i], Waits: true})
+			waiting = slices.Delete(waiting, i, i+1)
+		case q.Status == task.QuestionAnswered && !q.AskedAt.Before(since):
+			e, _ := t.LastAnswer(q.ID)
+			qs = append(qs, questionView{Q: q, Answer: e})
+		}
+	}
+	for _, q := range waiting { // a flat question, not among t.Questions
+		qs = append(qs, questionView{Q: q, Waits: true})
+	}
+	for i := range qs {
+		qs[i].N = i + 1
+		if qs[i].Waits {
+			open++
+		}
+	}
+	return qs, open
+}
+
+// next is the first task waiting on an answer, in the inbox's order,
+// other than the one shown.
+func (s *Server) next(root, id string) *task.RunningTask {
+	roots, _ := s.o.Repos()
+	for _, c := range cards(task.ReadInbox(roots).Asking) {
+		if c.Path != root || c.Task.ID != id {
+			return &c.RunningTask
+		}
+	}
+	return nil
 }
 
 // status is the HTTP status for a task that cannot be shown: what the
@@ -99,33 +192,4 @@ func status(err error) int {
 		return http.StatusBadRequest
 	}
 	return http.StatusInternalServerError
-}
-
-// diffLine is one line of a diff, with its class for colour.
-type diffLine struct{ Class, Text string }
-
-// maxDiff bounds the diff a page shows; bh diff has the rest.
-const maxDiff = 4000
-
-func diffLines(d string) (lines []diffLine, cut bool) {
-	all := strings.Split(strings.TrimSuffix(d, "\n"), "\n")
-	if len(all) > maxDiff {
-		all, cut = all[:maxDiff], true
-	}
-	for _, l := range all {
-		c := "ctx"
-		switch {
-		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"), strings.HasPrefix(l, "diff "),
-			strings.HasPrefix(l, "index "), strings.HasPrefix(l, "new file"), strings.HasPrefix(l, "deleted file"):
-			c = "meta"
-		case strings.HasPrefix(l, "@@"):
-			c = "hunk"
-		case strings.HasPrefix(l, "+"):
-			c = "add"
-		case strings.HasPrefix(l, "-"):
-			c = "del"
-		}
-		lines = append(lines, diffLine{c, l})
-	}
-	return lines, cut
 }

@@ -8,10 +8,12 @@
   const banner = document.getElementById("changed");
   let dirty = false, busy = false, again = false;
 
+  // Times read relative ("5m ago", from the server's clock); the exact
+  // local time is their title.
   function localTimes(root) {
     for (const t of root.querySelectorAll("time[datetime]")) {
       const d = new Date(t.getAttribute("datetime"));
-      if (!isNaN(d)) { t.title = t.textContent; t.textContent = d.toLocaleString(); }
+      if (!isNaN(d)) t.title = d.toLocaleString();
     }
   }
 
@@ -30,12 +32,36 @@
       });
     }
     // Words typed in Other's own box pick Other; the comment box never does.
-    for (const f of root.querySelectorAll("form.answer")) {
+    for (const f of root.querySelectorAll("fieldset.question")) {
       const other = f.querySelector("input[data-other]");
-      const words = f.querySelector("input[name=other]");
+      const words = f.querySelector("input[name^='other.']");
       if (other && words) words.addEventListener("input", () => { if (words.value.trim()) other.checked = true; });
     }
+    selected = null;
   }
+
+  // The inbox by keyboard: j and k move between cards, Enter opens one,
+  // a and r approve or reject where the card can.
+  let selected = null;
+  function select(card) {
+    if (selected) selected.classList.remove("selected");
+    selected = card;
+    if (card) { card.classList.add("selected"); card.scrollIntoView({ block: "nearest" }); }
+  }
+  document.addEventListener("keydown", e => {
+    if (e.ctrlKey || e.metaKey || e.altKey || e.target.closest("input, textarea, select")) return;
+    const cards = [...main.querySelectorAll("li.card")];
+    if (!cards.length) return;
+    const i = cards.indexOf(selected);
+    if (e.key === "j") select(cards[Math.min(i + 1, cards.length - 1)]);
+    else if (e.key === "k") select(cards[Math.max(i - 1, 0)]);
+    else if (e.key === "Enter" && selected && e.target === document.body) selected.querySelector("a.title").click();
+    else if ((e.key === "a" || e.key === "r") && selected) {
+      const b = selected.querySelector(`button[data-key="${e.key}"]`);
+      if (b) b.click();
+    } else return;
+    e.preventDefault();
+  });
 
   async function refresh() {
     if (dirty) { banner.hidden = false; return; }

@@ -1,0 +1,75 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// axeScript is axe-core, vendored (MPL-2.0, worker/web/testdata/axe-LICENSE.txt).
+const axeScript = "../worker/web/testdata/axe.min.js"
+
+// readmeShots are the screenshots the README shows.
+var readmeShots = map[string]bool{"inbox-desktop": true, "task-phone": true}
+
+// lookAt checks the page the browser shows at a desktop's and a phone's
+// size, in the light and the dark theme: nothing wider than the screen,
+// and no serious or critical violation axe-core finds (WCAG 2 A and AA:
+// contrast, labels, legends, names). With BH_SCREENSHOTS=1 it writes the
+// README's light screenshots again (worker/web/testdata/<name>-<size>.png).
+func lookAt(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	axe, err := os.ReadFile(axeScript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []struct {
+		name string
+		w, h int64
+		opts []chromedp.EmulateViewportOption
+	}{{"desktop", 1280, 800, nil}, {"phone", 390, 844, []chromedp.EmulateViewportOption{chromedp.EmulateMobile, chromedp.EmulateTouch}}} {
+		for _, scheme := range []string{"light", "dark"} {
+			at := fmt.Sprintf("%s at %dx%d, %s", name, size.w, size.h, scheme)
+			media := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+				_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+					Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+				return err
+			})
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(size.w, size.h, size.opts...), media); err != nil {
+				t.Fatalf("%s: %v", at, err)
+			}
+			wide, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const d = document.documentElement;
+				return d.scrollWidth > d.clientWidth ? d.scrollWidth + "px wide in " + d.clientWidth + "px" : "" })()`))
+			if err != nil || wide != "" {
+				t.Errorf("%s: the page overflows: %s %v", at, wide, err)
+			}
+			if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](string(axe)+";true")); err != nil {
+				t.Fatalf("%s: load axe-core: %v", at, err)
+			}
+			found, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21aa"]}})
+				.then(r => r.violations.filter(v => v.impact === "serious" || v.impact === "critical")
+				.map(v => v.id + ": " + v.help + ": " + v.nodes.map(n => n.target.join(" ")).join(", ")))`, chromedp.EvalAwaitPromise))
+			if err != nil {
+				t.Fatalf("%s: axe-core: %v", at, err)
+			}
+			for _, v := range found {
+				t.Errorf("%s: %s", at, v)
+			}
+			shot := fmt.Sprintf("%s-%s-%s.png", name, size.name, scheme)
+			screenshot(t, ctx, shot)
+			if kept := readmeShots[name+"-"+size.name]; kept && os.Getenv("BH_SCREENSHOTS") == "1" && scheme == "light" {
+				png, _ := os.ReadFile(filepath.Join(t.ArtifactDir(), shot))
+				os.WriteFile(filepath.Join("..", "worker", "web", "testdata", name+"-"+size.name+".png"), png, 0o644)
+			}
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1100, 820)); err != nil {
+		t.Fatal(err)
+	}
+}

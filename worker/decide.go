@@ -1,0 +1,217 @@
+package worker
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/notify"
+)
+
+// happening is what became of a run, found out before its ending is
+// decided. Everything that needs I/O (the policy, git's view of the work,
+// the task's history) is read into it first, so that decideEnding, the one
+// place every ending is built, is a pure function: one table test covers
+// every row (decide_test.go).
+type happening int
+
+const (
+	agentAnswered happening = iota // the agent returned a result: Result
+	agentFailed                    // it crashed, timed out, printed garbage, or a commit hook refused: Cause
+	agentOutage                    // the agent itself is out (auth, missing, overload, limits): Outage, Cause
+	runStopped                     // the worker's kill context stopped it: Cause
+	runLost                        // a human took the task back meanwhile (bh stop, an edit)
+	runRecovered                   // a dead worker's run, found by recovery: Cause says whose
+	setupFailed                    // its worktree could not be set up; no agent ran: Cause
+	humanApproved                  // a human approved the gate: By
+	humanLanding                   // a human answered the landing question: Landing, By
+	landConflict                   // the landing's rebase conflicted: Paths, Again
+	landRefused                    // git refused to overwrite the user's changes: Reason, Paths, Dir
+)
+
+// facts is a run's happening with what its ending depends on.
+type facts struct {
+	What    happening
+	Result  agent.Result
+	Cause   string       // in words, for the errors and stops
+	Outage  agent.Outage // agentOutage
+	Session string
+	Policy  task.HumanPolicy
+	Review  string // why a completion waits for a human ("" lands it)
+	Stat    string // the work's diff stat, shown with the approval question
+	Keep    bool   // the work stays on its branch (land: branch)
+	By      string // who answered, for humanApproved and humanLanding
+	Landing string // humanLanding: landNow or landKeep
+	// A landing's trouble: the ending it interrupted (Prior), where, and
+	// what stood in the way.
+	Prior    ending
+	ID       string
+	Target   string
+	Branch   string
+	Worktree string
+	Summary  string // the task's summary, for what a human settles
+	Paths    []string
+	Reason   string
+	Dir      string
+	Again    bool           // landConflict: the agent already failed to resolve this one
+	Asked    *task.Question // landRefused: the landing question answered "land" before, if any
+	Question task.Question  // landRefused: the landing question to ask
+}
+
+// decideEnding is how a run ends, given what happened: the one decision
+// (end carries it out).
+func decideEnding(f facts) ending {
+	switch f.What {
+	case agentAnswered:
+		return answered(f)
+	case agentFailed:
+		return ending{Outcome: AgentError, Fate: keepWork, State: task.Failed, Status: string(AgentError),
+			Text: f.Cause, Summary: "agent error: " + f.Cause, Note: "agent error: " + f.Cause,
+			Notify: notify.EventTaskFailed, Session: f.Session, Err: f.Cause}
+	case agentOutage:
+		return ending{Outcome: Unavailable, Fate: keepWork, State: task.Open, Status: string(AgentError),
+			Session: f.Session, Text: f.Cause, Err: f.Cause, Summary: fmt.Sprintf("%s: %s", f.Outage, f.Cause),
+			Note: fmt.Sprintf("not the task's fault: %s (%s); it runs again once the agent is back", f.Outage, f.Cause)}
+	case runStopped:
+		return ending{Outcome: Stopped, Fate: keepWork, State: task.Open, Status: string(Stopped), Session: f.Session,
+			Note: "stopped; resumes on the next start", Text: f.Cause, Notify: notify.EventTaskStopped}
+	case runRecovered:
+		return ending{Outcome: Stopped, Fate: keepWork, State: task.Open, Status: "lost", Session: f.Session,
+			Note: f.Cause, Text: f.Cause, Notify: notify.EventTaskStopped}
+	case runLost:
+		return ending{Outcome: Stopped, Fate: keepWork, Status: string(Stopped), Session: f.Session,
+			Text: "the task was taken back while the worker had it", Notify: notify.EventTaskStopped}
+	case setupFailed:
+		return ending{Outcome: SetupFailed, Fate: keepWork, State: task.Failed, Summary: f.Cause, Note: f.Cause,
+			Notify: notify.EventTaskFailed, Err: f.Cause, Text: f.Cause}
+	case humanApproved, humanLanding:
+		e := ending{Outcome: Completed, Fate: landWork, State: task.Closed, Notify: notify.EventTaskCompleted,
+			Session: f.Session, Summary: f.Summary, Note: "approved by " + f.By}
+		if f.What == humanLanding {
+			e.Note = "landing: " + f.Landing + ", answered by " + f.By
+			if f.Landing == landKeep {
+				e.Outcome = Kept
+			}
+		}
+		return e
+	case landConflict:
+		return conflicted(f)
+	case landRefused:
+		return held(f)
+	}
+	return decideEnding(facts{What: agentFailed, Session: f.Session, Cause: fmt.Sprintf("no ending for happening %d", f.What)})
+}
+
+// answered is the ending the agent's own result asks for, under the
+// task's policy.
+func answered(f facts) ending {
+	res := f.Result
+	e := ending{Session: f.Session, Result: res, Status: string(res.Status)}
+	switch res.Status {
+	case agent.StatusCompleted:
+		if f.Review != "" {
+			return gated(e, f)
+		}
+		e.Outcome, e.Fate, e.State, e.Notify = Completed, landWork, task.Closed, notify.EventTaskCompleted
+		if f.Keep {
+			e = kept(e, f.Branch, f.ID)
+		}
+	case agent.StatusFailed:
+		e.Outcome, e.Fate, e.State, e.Notify = Failed, discardWork, task.Failed, notify.EventTaskFailed
+	case agent.StatusBlocked:
+		e.Outcome, e.Fate, e.State, e.Notify, e.Note = Blocked, keepWork, task.Blocked, notify.EventTaskBlocked, res.Summary
+	case agent.StatusNeedsInput:
+		e.Outcome, e.Fate, e.State, e.Notify, e.Note = NeedsInput, keepWork, task.AwaitingInput,
+			notify.EventInputRequested, res.Summary
+		e.Ask, e.Context = asked(res), res.QuestionContext
+		if !f.Policy.Allowed {
+			return noHuman(e)
+		}
+	default:
+		return decideEnding(facts{What: agentFailed, Session: f.Session,
+			Cause: fmt.Sprintf("unknown result status %q", res.Status)})
+	}
+	return e
+}
+
+// kept is a completion committed on its branch and left there (land:
+// branch), for review.
+func kept(e ending, branch, id string) ending {
+	e.Outcome = Kept
+	e.Note = firstOf(e.Note, "kept on branch "+branch+" for review (bh land "+id+")")
+	return e
+}
+
+// gated holds a completion for a human's approval: the work stays in its
+// worktree, and a yes lands it without running the agent again.
+func gated(e ending, f facts) ending {
+	e.Outcome, e.Fate, e.State, e.Notify = Gated, keepWork, task.AwaitingInput, notify.EventInputRequested
+	e.Note = "held for approval: " + f.Review
+	e.Ask = []task.Question{{Question: fmt.Sprintf("Approve and commit %s?", f.ID), Header: "Approval",
+		Type: task.ApprovalQuestion, Gate: true}}
+	e.Context = approvalContext(e.Result.Summary, f.Review, f.Stat)
+	if !f.Policy.Allowed {
+		return noHuman(e)
+	}
+	return e
+}
+
+// NoHumanSummary is the summary of a task that would have waited for a
+// human, had its policy (human: false) allowed one.
+const NoHumanSummary = "needed a human but none was allowed"
+
+// noHuman fails a task that would wait for a human when none may be
+// asked. The work stays parked and the question is kept, flat and in the
+// details, for whoever looks.
+func noHuman(e ending) ending {
+	texts := questionTexts(e.Ask)
+	e.Summary, e.Details = NoHumanSummary, noHumanDetails(e.Result, texts, e.Context)
+	e.Outcome, e.State, e.Notify = Failed, task.Failed, notify.EventTaskFailed
+	e.Note = NoHumanSummary + " (human: false)"
+	e.Ask, e.Flat = nil, texts[0]
+	return e
+}
+
+// conflicted reopens the task so that the same session resolves the
+// conflict its rebase stopped on; the next run's prompt says so. A
+// conflict the agent already failed to resolve goes to a human.
+func conflicted(f facts) ending {
+	e := f.Prior
+	e.Outcome, e.Fate, e.State, e.Notify = Conflict, keepWork, task.Open, ""
+	e.Note = conflictNote(f.Target, f.Paths)
+	e.Summary = e.Note
+	if f.Again {
+		e.State, e.Notify = task.AwaitingInput, notify.EventInputRequested
+		e.Ask = []task.Question{{Header: "Conflict", Type: task.FreeformQuestion, Question: fmt.Sprintf(
+			"The agent could not resolve the conflict landing %s on %s (%s). Resolve it in %s, then answer to land.",
+			f.ID, f.Target, strings.Join(f.Paths, ", "), f.Worktree)}}
+	}
+	return e
+}
+
+// conflictNote is a conflict's note in the history: the same note twice
+// in a row means the agent could not resolve it.
+func conflictNote(target string, paths []string) string {
+	return fmt.Sprintf("landing on %s conflicts in %s; the agent resolves it", target, strings.Join(paths, ", "))
+}
+
+// held asks the human what to do with finished work that landing would
+// overwrite their uncommitted changes with.
+func held(f facts) ending {
+	e := f.Prior
+	e.Outcome, e.Fate, e.State, e.Notify = Held, keepWork, task.AwaitingInput, notify.EventInputRequested
+	why := f.Reason
+	if len(f.Paths) > 0 {
+		why += ": " + strings.Join(f.Paths, ", ") // the user's files in the way, named
+	}
+	e.Note = "landing refused: " + why
+	e.Ask = []task.Question{f.Question}
+	e.Context = fmt.Sprintf("git refused to land %s on %s in %s: %s", f.ID, f.Target, f.Dir, why)
+	// Answered "land" while the same files are still in the way: the same
+	// question waits again, so a refusal never asks or notifies twice.
+	if q := f.Asked; q != nil && len(q.Answer) > 0 && q.Answer[0] == landNow && q.Context == e.Context {
+		e.Ask[0].ID, e.Repend = q.ID, q.ID
+	}
+	return e
+}

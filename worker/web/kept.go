@@ -1,0 +1,60 @@
+package web
+
+import "slices"
+
+// kept is what a refused answer to question qid had in field name
+// (formAnswers names the fields).
+func (v *taskView) kept(qid, name string) ([]string, bool) {
+	if vals, ok := v.Kept[name+"."+qid]; ok {
+		return vals, true
+	}
+	if q := v.Kept["q"]; len(q) == 1 && q[0] == qid {
+		vals, ok := v.Kept[name]
+		return vals, ok
+	}
+	return nil, false
+}
+
+// KeptText is what question qid's field name holds: what a refused
+// answer had typed there, or else the question's default (for its text).
+func (v *taskView) KeptText(qid, name string) string {
+	if v.Kept != nil {
+		vals, _ := v.kept(qid, name)
+		if len(vals) == 0 {
+			return ""
+		}
+		return vals[0]
+	}
+	if q := v.question(qid); name == "text" && q != nil {
+		return q.Default
+	}
+	return ""
+}
+
+// KeptPick says whether value is picked for question qid: by a refused
+// answer, or else as the question's default.
+func (v *taskView) KeptPick(qid, value string) bool {
+	if v.Kept != nil {
+		vals, _ := v.kept(qid, "answer")
+		return slices.Contains(vals, value)
+	}
+	q := v.question(qid)
+	return q != nil && q.Default != "" && q.Default == value
+}
+
+// Retyped says whether question qid's fields come from a refused answer.
+func (v *taskView) Retyped(qid string) bool {
+	_, ok := v.kept(qid, "answer")
+	_, text := v.kept(qid, "text")
+	_, other := v.kept(qid, "other")
+	return ok || text || other
+}
+
+func (v *taskView) question(qid string) *struct{ Default string } {
+	for _, q := range v.Questions {
+		if q.Q.ID == qid && q.Waits {
+			return &struct{ Default string }{q.Q.Default}
+		}
+	}
+	return nil
+}
