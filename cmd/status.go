@@ -64,7 +64,7 @@ type statusView struct {
 	OnTimeout    string `json:"onTimeout,omitempty"`
 	NeedsReview  bool   `json:"needsReview,omitempty"`
 	// LastStep is what a running agent did last, or why it waits.
-	LastStep *worker.StepLine `json:"lastStep,omitempty"`
+	LastStep *task.StepLine `json:"lastStep,omitempty"`
 }
 
 type statusQuestion struct {
@@ -106,7 +106,7 @@ func statusRun(opts *StatusOptions) error {
 		v.Lease = &statusLease{Lease: *l, HeartbeatAgeSeconds: int64(now.Sub(l.Heartbeat) / time.Second)}
 	}
 	if t.State == task.InProgress {
-		v.LastStep = worker.LastStep(s, t.ID)
+		v.LastStep = task.LastStep(s, t.ID)
 	}
 	commit, err := git.ParkedCommit(s.Root, t.ID)
 	if err != nil {

@@ -77,7 +77,7 @@ func Run(stop, kill context.Context, s *task.Store, opt Options) error {
 		w.warnf("removed %d half-made worktree registration(s) a killed git worktree add left: %s", len(done),
 			strings.Join(done, ", "))
 	}
-	trimSteps(s)
+	task.TrimSteps(s)
 	if w.notifier = opt.Notify; w.notifier == nil && len(s.Config.Notify) > 0 {
 		n, err := notify.New(s.Config.Notify, w.warnf)
 		if err != nil {
