@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/bh-tracker/bh/agent/ask"
 )
 
 // Status is how the agent says its run ended.
@@ -29,31 +31,18 @@ func (s Status) Valid() bool {
 	return false
 }
 
-// Question types; an empty type means freeform.
+// The questions of the contract live in agent/ask, which the MCP server
+// shares without importing agent.
 const (
-	QuestionApproval = "approval"
-	QuestionChoice   = "choice"
-	QuestionFreeform = "freeform"
+	QuestionApproval = ask.QuestionApproval
+	QuestionChoice   = ask.QuestionChoice
+	QuestionFreeform = ask.QuestionFreeform
 )
 
-// Option is one answer offered by a choice question.
-type Option struct {
-	Label       string `json:"label"`
-	Description string `json:"description,omitempty"`
-}
-
-// Question is one thing the agent asks the human; several may come at once.
-type Question struct {
-	Question    string   `json:"question"`
-	Header      string   `json:"header,omitempty"`
-	Type        string   `json:"type,omitempty"` // approval, choice or freeform
-	Options     []Option `json:"options,omitempty"`
-	MultiSelect bool     `json:"multiSelect,omitempty"`
-	Default     string   `json:"default,omitempty"`
-	// Tool is the permission rule a yes answer grants the next run (a
-	// permission prompt turned question), such as "Bash(go test ./...)".
-	Tool string `json:"tool,omitempty"`
-}
+type (
+	Option   = ask.Option
+	Question = ask.Question
+)
 
 // Result is the contract every agent run must end with.
 type Result struct {

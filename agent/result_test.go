@@ -37,7 +37,7 @@ func TestParseResult(t *testing.T) {
 			{"question":"Ship it?","type":"APPROVAL"},
 			{"question":"Pick","type":"choice"}]}`,
 			Result{Status: StatusNeedsInput, Summary: "two things", Question: "Which db?", Questions: []Question{
-				{Question: "Which db?", Type: QuestionChoice, Options: []Option{{"pg", "Postgres"}, {"sqlite", ""}}, Default: "pg"},
+				{Question: "Which db?", Type: QuestionChoice, Options: []Option{{Label: "pg", Description: "Postgres"}, {Label: "sqlite"}}, Default: "pg"},
 				{Question: "Ship it?", Type: QuestionApproval},
 				{Question: "Pick", Type: QuestionFreeform}}}},
 		{"lone question on blocked", `{"status":"blocked","summary":"s","question":"Can you grant access?","questionContext":"ctx"}`,

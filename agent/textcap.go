@@ -1,34 +1,12 @@
 package agent
 
-import (
-	"fmt"
-	"unicode/utf8"
-)
+import "github.com/bh-tracker/bh/agent/ask"
 
-// MaxTextBytes caps each text field of a parsed Result (summary, details,
-// questions, options, issues): they end up in the task file, which should
-// stay readable however much an agent writes. The full answer stays in the
-// run log.
-const MaxTextBytes = 8 << 10
+// MaxTextBytes caps each text field of a parsed Result (ask.MaxTextBytes).
+const MaxTextBytes = ask.MaxTextBytes
 
-// CapText returns s if it fits in MaxTextBytes, else its head cut on a
-// UTF-8 boundary and followed by a marker saying how much was cut, the two
-// together no longer than MaxTextBytes.
-func CapText(s string) string {
-	if len(s) <= MaxTextBytes {
-		return s
-	}
-	// The marker for len(s) bytes is at least as long as the real one.
-	n := MaxTextBytes - len(cutMarker(len(s)))
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + cutMarker(len(s)-n)
-}
-
-func cutMarker(n int) string {
-	return fmt.Sprintf("\n… (cut: %d bytes more; see the run log)", n)
-}
+// CapText cuts s to MaxTextBytes, saying how much was cut (ask.CapText).
+func CapText(s string) string { return ask.CapText(s) }
 
 // capText applies CapText to every text field of r.
 func (r *Result) capText() {

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -18,7 +17,7 @@ type boardModel struct {
 	self  string // the bh executable, for bh continue
 	watch *boardWatch
 	feed  *stepFeed
-	steps map[string][]worker.StepLine // each running task's latest steps
+	steps map[string][]task.StepLine // each running task's latest steps
 
 	rows    []boardRow
 	sel     string // the selected task's id: it stays selected as rows move
@@ -47,8 +46,8 @@ const (
 const stepsKept = 20
 
 func newBoardModel(b base, s *task.Store, self string) *boardModel {
-	m := &boardModel{b: b, s: s, self: self, watch: newBoardWatch(s), steps: map[string][]worker.StepLine{},
-		feed: &stepFeed{path: worker.StepsPath(s)}} // from the start: steps of runs under way
+	m := &boardModel{b: b, s: s, self: self, watch: newBoardWatch(s), steps: map[string][]task.StepLine{},
+		feed: &stepFeed{path: task.StepsPath(s)}} // from the start: steps of runs under way
 	m.reload()
 	return m
 }

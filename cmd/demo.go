@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/git"
 	"github.com/spf13/cobra"
 )
 
@@ -71,11 +71,9 @@ func demoRun(opts *DemoOptions) error {
 		return err
 	}
 	if !opts.JSON {
-		c := exec.Command("git", "-c", "color.ui=never", "log", "--stat", "--oneline")
-		c.Dir = dir
-		out, err := c.CombinedOutput()
+		out, err := git.DemoLog(dir)
 		if err != nil {
-			return fmt.Errorf("demo: git log: %w: %s", err, strings.TrimSpace(string(out)))
+			return fmt.Errorf("demo: %w", err)
 		}
 		fmt.Fprintf(w, "\n%s\n%s", io.Bold("$ git log --stat --oneline"), out)
 	}

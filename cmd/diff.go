@@ -5,6 +5,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/git"
 	"github.com/spf13/cobra"
 )
 
@@ -61,7 +62,7 @@ func diffRun(opts *DiffOptions) error {
 	if err != nil {
 		return err
 	}
-	p, err := worker.FindParked(s.Root, id)
+	p, err := git.FindParked(s.Root, id)
 	if err != nil {
 		return err
 	}

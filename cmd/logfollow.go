@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bh-tracker/bh/worker"
-
 	"github.com/bh-tracker/bh/task"
 	"github.com/fsnotify/fsnotify"
 )
@@ -100,7 +98,7 @@ func (l *logger) follow() error {
 		return fmt.Errorf("follow %s: %w", dir, err)
 	}
 	// The agents' steps as they happen, from the workers' live feed.
-	steps := newStepFeed(worker.StepsPath(l.s))
+	steps := newStepFeed(task.StepsPath(l.s))
 	runs := filepath.Dir(steps.path)
 	if os.MkdirAll(runs, 0o755) == nil {
 		w.Add(runs) // without it, steps show with the next task event

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/bh-tracker/bh/worker/mcp"
+	"github.com/bh-tracker/bh/agent/mcp"
 	"github.com/spf13/cobra"
 )
 

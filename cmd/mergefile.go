@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/git"
 	"github.com/spf13/cobra"
 )
 
@@ -54,7 +55,7 @@ func mergeFileRun(opts *MergeFileOptions) error {
 		}
 		files[i] = b
 	}
-	out, conflict, err := task.MergeFiles(files[0], files[1], files[2])
+	out, conflict, err := task.MergeFiles(files[0], files[1], files[2], git.MergeText)
 	if err != nil {
 		return fmt.Errorf("%s: %w", opts.Path, err)
 	}

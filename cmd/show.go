@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"github.com/bh-tracker/bh/worker/git"
 	"github.com/spf13/cobra"
 )
 
@@ -37,7 +38,7 @@ func showRun(opts *ShowOptions) error {
 	if opts.JSON {
 		return writeJSON(opts.IO.Out, t)
 	}
-	parked, err := parkedCommit(s.Root, t.ID)
+	parked, err := git.ParkedCommit(s.Root, t.ID)
 	if err != nil {
 		warn(opts.IO, false, err)
 	}

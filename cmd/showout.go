@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // printShow writes a task for a reader: a header, fields (parked says
@@ -54,7 +55,7 @@ func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (
 	field("runs with", agentSettingsText(t.AgentSettings))
 	field("session", t.SessionID)
 	if parked {
-		field("parked work", parkedRef(t.ID)+" "+io.Faint("(bh diff "+t.ID+")"))
+		field("parked work", git.ParkRef(t.ID)+" "+io.Faint("(bh diff "+t.ID+")"))
 	}
 	if l := t.Lease; l != nil {
 		field("lease", fmt.Sprintf("%s (pid %d on %s), heartbeat %s", l.Worker, l.PID, l.Host, when(now, l.Heartbeat)))

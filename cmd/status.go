@@ -6,6 +6,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/git"
 	"github.com/spf13/cobra"
 )
 
@@ -63,7 +64,7 @@ type statusView struct {
 	OnTimeout    string `json:"onTimeout,omitempty"`
 	NeedsReview  bool   `json:"needsReview,omitempty"`
 	// LastStep is what a running agent did last, or why it waits.
-	LastStep *worker.StepLine `json:"lastStep,omitempty"`
+	LastStep *task.StepLine `json:"lastStep,omitempty"`
 }
 
 type statusQuestion struct {
@@ -105,13 +106,13 @@ func statusRun(opts *StatusOptions) error {
 		v.Lease = &statusLease{Lease: *l, HeartbeatAgeSeconds: int64(now.Sub(l.Heartbeat) / time.Second)}
 	}
 	if t.State == task.InProgress {
-		v.LastStep = worker.LastStep(s, t.ID)
+		v.LastStep = task.LastStep(s, t.ID)
 	}
-	commit, err := parkedCommit(s.Root, t.ID)
+	commit, err := git.ParkedCommit(s.Root, t.ID)
 	if err != nil {
 		warn(opts.IO, opts.JSON, err)
 	} else if commit != "" {
-		v.Parked = &statusParked{Ref: parkedRef(t.ID), Commit: commit}
+		v.Parked = &statusParked{Ref: git.ParkRef(t.ID), Commit: commit}
 	}
 	v.Next = nextSteps(t, v, s.Get)
 	if t.State == task.Open && len(t.DependsOn) > 0 {

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/worker"
-	"github.com/bh-tracker/bh/worker/repo"
+	"github.com/bh-tracker/bh/worker/git"
 	"github.com/spf13/cobra"
 )
 
@@ -90,10 +90,10 @@ func syncRun(opts *SyncOptions) error {
 func syncHint(err error, res worker.SyncResult) error {
 	var (
 		nr *worker.NoRemoteError
-		re *repo.RemoteError
-		rc *repo.RebaseConflict
-		lr *repo.LandRefused
-		le *repo.RemoteLockError
+		re *git.RemoteError
+		rc *git.RebaseConflict
+		lr *git.LandRefused
+		le *git.RemoteLockError
 	)
 	kept := ""
 	if res.Committed {
@@ -110,7 +110,7 @@ func syncHint(err error, res worker.SyncResult) error {
 		return withHint(err, "nothing was lost"+kept+"; bh sync --no-push works offline")
 	case errors.As(err, &le):
 		return withHint(err, "nothing was lost"+kept+"; if no push to "+res.Remote+" is under way, a git that crashed there left it: remove "+le.Lock+" on the remote, then bh sync again")
-	case errors.Is(err, repo.ErrStale):
+	case errors.Is(err, git.ErrStale):
 		return withHint(err, "others kept pushing; run bh sync again")
 	}
 	return err

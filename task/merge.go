@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"sort"
 
 	"gopkg.in/yaml.v3"
 )
+
+// TextMerge merges three texts line by line, marking with git's conflict
+// markers (named ours, base and theirs) the lines changed on both sides.
+type TextMerge func(ours, base, theirs []byte) ([]byte, error)
 
 // MergeFiles merges two versions of a task file from their common base,
 // field by field: a field changed on one side takes that side's value,
@@ -19,8 +20,9 @@ import (
 // are real conflicts: the result holds git's conflict markers around
 // exactly those, and conflict is true; except two answers to one question
 // (settleAnswers), where the earlier stands. ours' comments and order are
-// kept.
-func MergeFiles(base, ours, theirs []byte) (out []byte, conflict bool, err error) {
+// kept. text marks the clashing lines (worker/git.MergeText: task runs no
+// git).
+func MergeFiles(base, ours, theirs []byte, text TextMerge) (out []byte, conflict bool, err error) {
 	b, o, t, err := mappings(base, ours, theirs)
 	if err != nil {
 		return nil, false, err
@@ -82,7 +84,7 @@ func MergeFiles(base, ours, theirs []byte) (out []byte, conflict bool, err error
 	if err != nil {
 		return nil, false, err
 	}
-	out, err = mergeText(oursOut, baseOut, theirsOut)
+	out, err = text(oursOut, baseOut, theirsOut)
 	return out, true, err
 }
 
@@ -251,28 +253,4 @@ func keysOfMap(ours *yaml.Node, vals map[string]*yaml.Node) []string {
 	}
 	sort.Strings(rest)
 	return append(keys, rest...)
-}
-
-// mergeText is git merge-file on three texts, with markers named for bh.
-func mergeText(ours, base, theirs []byte) ([]byte, error) {
-	dir, err := os.MkdirTemp("", "bh-merge-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	var paths []string
-	for i, b := range [][]byte{ours, base, theirs} {
-		p := filepath.Join(dir, []string{"ours", "base", "theirs"}[i])
-		if err := os.WriteFile(p, b, 0o600); err != nil {
-			return nil, err
-		}
-		paths = append(paths, p)
-	}
-	out, err := exec.Command("git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs",
-		paths[0], paths[1], paths[2]).Output()
-	var ee *exec.ExitError
-	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() > 0 && ee.ExitCode() < 128) {
-		return nil, fmt.Errorf("merge: git merge-file: %w", err)
-	}
-	return out, nil
 }

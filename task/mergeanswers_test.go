@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	gitbin "github.com/bh-tracker/bh/worker/git" // task tests have a git helper
 	"gopkg.in/yaml.v3"
 )
 
@@ -45,7 +46,7 @@ func TestMergeTwoAnswersEarlierStands(t *testing.T) {
 		{"earlier resumed, theirs", late, resumed, InProgress, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, conflict, err := MergeFiles(yamlOf(t, base), yamlOf(t, tc.ours), yamlOf(t, tc.theirs))
+			out, conflict, err := MergeFiles(yamlOf(t, base), yamlOf(t, tc.ours), yamlOf(t, tc.theirs), gitbin.MergeText)
 			if err != nil || conflict {
 				t.Fatalf("conflict %v, err %v:\n%s", conflict, err, out)
 			}
@@ -101,7 +102,7 @@ func TestMergeAnswersNoRace(t *testing.T) {
 	if err := th.Answer([]Answer{{QuestionID: "q2", Values: []string{"two"}}}, at.Add(2*time.Hour), "bob"); err != nil {
 		t.Fatal(err)
 	}
-	out, _, err := MergeFiles(yamlOf(t, base), yamlOf(t, o), yamlOf(t, th))
+	out, _, err := MergeFiles(yamlOf(t, base), yamlOf(t, o), yamlOf(t, th), gitbin.MergeText)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	gitbin "github.com/bh-tracker/bh/worker/git" // task tests have a git helper
+
 	"gopkg.in/yaml.v3"
 )
 
@@ -39,7 +41,7 @@ func TestMergeTwoRunsLastStands(t *testing.T) {
 		if sides[1].SessionID == "s-late" {
 			want, leased = sides[1], sides[1].Lease != nil
 		}
-		out, conflict, err := MergeFiles(yamlOf(t, base), yamlOf(t, sides[0]), yamlOf(t, sides[1]))
+		out, conflict, err := MergeFiles(yamlOf(t, base), yamlOf(t, sides[0]), yamlOf(t, sides[1]), gitbin.MergeText)
 		if err != nil || conflict {
 			t.Fatalf("merge: conflict %v, %v\n%s", conflict, err, out)
 		}
@@ -58,7 +60,7 @@ func TestMergeTwoRunsLastStands(t *testing.T) {
 	// A human's field changed on both sides as well: that one is marked.
 	o, th := cloneTask(t, early), cloneTask(t, late)
 	o.Title, th.Title = "Run it now", "Run it later"
-	out, conflict, err := MergeFiles(yamlOf(t, base), yamlOf(t, o), yamlOf(t, th))
+	out, conflict, err := MergeFiles(yamlOf(t, base), yamlOf(t, o), yamlOf(t, th), gitbin.MergeText)
 	if err != nil || !conflict {
 		t.Fatalf("human clash: conflict %v, %v", conflict, err)
 	}

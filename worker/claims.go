@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/repo"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // Claims across machines. With remote: in the config, a task is taken by
@@ -53,7 +53,7 @@ var ErrClaimed = errors.New("claimed on another machine")
 
 // claims talks to the shared remote for one process.
 type claims struct {
-	repo   *repo.Repo
+	repo   *git.Repo
 	clone  string // this clone's path
 	remote string
 	ttl    time.Duration
@@ -66,7 +66,7 @@ type claims struct {
 	op    sync.Mutex // a claim taken again is never released by a hand-off under way
 }
 
-func newClaims(r *repo.Repo, remote string, ttl time.Duration, now func() time.Time) *claims {
+func newClaims(r *git.Repo, remote string, ttl time.Duration, now func() time.Time) *claims {
 	return &claims{repo: r, clone: r.Root, remote: remote, ttl: ttl, now: now, held: map[string]string{},
 		waits: map[string]bool{}}
 }
@@ -171,7 +171,7 @@ func (c *claims) push(id, old, state string, lease task.Lease) error {
 		return fmt.Errorf("claim %s: %w", id, err)
 	}
 	if err := c.repo.PushCAS(c.remote, ClaimRef(id), oid, old); err != nil {
-		if errors.Is(err, repo.ErrStale) {
+		if errors.Is(err, git.ErrStale) {
 			return fmt.Errorf("claim %s: %w", id, ErrClaimed)
 		}
 		return fmt.Errorf("claim %s: %w", id, err)

@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // DemoAnswer is what the demo's human answers.
@@ -22,18 +22,14 @@ const DemoAnswer = "MIT"
 // it, and the resumed session's commit. It needs no network and no real
 // agent; afterwards dir's git log shows the result.
 func RunDemo(ctx context.Context, dir string, report func(Event)) error {
-	if err := demoRepo(dir); err != nil {
+	if err := git.InitDemo(dir); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
 	s, _, err := task.Init(dir)
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	err = git(dir, "add", ".bh")
-	if err == nil {
-		err = git(dir, "commit", "-q", "-m", "bh init")
-	}
-	if err != nil {
+	if err := git.CommitDemo(dir, "bh init", ".bh"); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
 	greet, err := s.Create(&task.Task{Title: "Add a greeting script", Priority: "P1",
@@ -114,39 +110,4 @@ func demoAgent() agent.Runner {
 		}
 		return &agent.Outcome{Result: res, SessionID: req.SessionID}, nil
 	})
-}
-
-// demoRepo makes dir a git repository with one commit, with a local
-// identity so commits work on a machine without one.
-func demoRepo(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	steps := [][]string{
-		{"init", "-q"},
-		{"config", "user.name", "bh demo"},
-		{"config", "user.email", "demo@bh.invalid"},
-		{"config", "commit.gpgsign", "false"},
-	}
-	for _, args := range steps {
-		if err := git(dir, args...); err != nil {
-			return err
-		}
-	}
-	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("# bh demo\n"), 0o644); err != nil {
-		return err
-	}
-	if err := git(dir, "add", "README.md"); err != nil {
-		return err
-	}
-	return git(dir, "commit", "-q", "-m", "initial commit")
-}
-
-func git(dir string, args ...string) error {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(string(out)))
-	}
-	return nil
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/repo"
+	"github.com/bh-tracker/bh/worker/git"
 	"github.com/gofrs/flock"
 )
 
@@ -106,7 +106,7 @@ func Doctor(s *task.Store, fix bool) (Report, error) {
 func newDoctorWorker(s *task.Store) (*worker, error) {
 	w := &worker{s: s, opt: Options{Name: "doctor"}, agent: "doctor", active: map[string]bool{}}
 	w.opt.defaults(s.Config)
-	r, err := repo.Open(s.Root)
+	r, err := git.Open(s.Root)
 	if err != nil {
 		return nil, err
 	}

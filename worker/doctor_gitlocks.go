@@ -3,10 +3,10 @@ package worker
 import (
 	"fmt"
 
-	"github.com/bh-tracker/bh/worker/repo"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
-// checkGitLocks names git's own lock files older than repo.StaleAge. A
+// checkGitLocks names git's own lock files older than git.StaleAge. A
 // stale one (no git process runs in the repository) fails every git step
 // that needs it, the worker's landings among them, and --fix removes it;
 // one a live git process may hold is left to a human.
@@ -16,7 +16,7 @@ func (d *doctor) checkGitLocks() error {
 		return err
 	}
 	for _, l := range locks {
-		age := repo.Age(l.Age)
+		age := git.Age(l.Age)
 		f := Finding{Check: "locks", Status: DoctorWarn, Subject: d.rel(l.Path)}
 		if !l.Stale {
 			f.Message = fmt.Sprintf("git lock %s old, and a git process runs in the repository: it may hold it", age)
@@ -30,7 +30,7 @@ func (d *doctor) checkGitLocks() error {
 		d.found(f, func() error { return d.repo.RemoveStaleLock(l.Path) })
 	}
 	if len(locks) == 0 {
-		d.ok("locks", fmt.Sprintf("no git lock older than %s", repo.StaleAge))
+		d.ok("locks", fmt.Sprintf("no git lock older than %s", git.StaleAge))
 	}
 	return nil
 }

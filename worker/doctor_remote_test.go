@@ -8,12 +8,12 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/repo"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // sharedStore is doctorStore with a bare remote, origin, named by remote:
 // in the config and holding its branch.
-func sharedStore(t *testing.T) (*task.Store, *repo.Repo, string) {
+func sharedStore(t *testing.T) (*task.Store, *git.Repo, string) {
 	t.Helper()
 	s := doctorStore(t)
 	bare := filepath.Join(t.TempDir(), "remote.git")
@@ -26,7 +26,7 @@ func sharedStore(t *testing.T) (*task.Store, *repo.Repo, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := repo.Open(s.Root)
+	r, err := git.Open(s.Root)
 	if err != nil {
 		t.Fatal(err)
 	}

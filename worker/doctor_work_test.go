@@ -4,14 +4,14 @@ import (
 	"testing"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/repo"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // parkedWork gives task id a worktree with a change, snapshotted under
 // its park ref as the worker does when it parks a task.
-func parkedWork(t *testing.T, s *task.Store, id string) (*repo.Repo, *repo.Worktree) {
+func parkedWork(t *testing.T, s *task.Store, id string) (*git.Repo, *git.Worktree) {
 	t.Helper()
-	r, err := repo.Open(s.Root)
+	r, err := git.Open(s.Root)
 	if err != nil {
 		t.Fatal(err)
 	}

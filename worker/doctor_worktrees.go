@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/bh-tracker/bh/worker/repo"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // checkWorktrees finds bh's worktrees (in WorktreeDir) whose directory
@@ -54,7 +54,7 @@ func (d *doctor) checkWorktrees() error {
 	return nil
 }
 
-func (d *doctor) staleWorktree(f Finding, e repo.Linked, id, why string) {
+func (d *doctor) staleWorktree(f Finding, e git.Linked, id, why string) {
 	f.Message = "the worktree of " + id + " is left, and " + why
 	wt, err := d.repo.OpenWorktree(e.Path, e.Branch)
 	parked, perr := d.repo.Ref(ParkRef(id))
@@ -88,7 +88,7 @@ func (d *doctor) staleWorktree(f Finding, e repo.Linked, id, why string) {
 // folder, made before HOME, XDG_STATE_HOME or worktree.dir changed. The
 // worker goes on using it where it is (see WorktreePath); the fix moves it
 // where bh now keeps worktrees, changes and all.
-func (d *doctor) movedWorktree(f Finding, e repo.Linked, to string) {
+func (d *doctor) movedWorktree(f Finding, e git.Linked, to string) {
 	f.Message = fmt.Sprintf("the worktree of %s is registered outside bh's worktree folder %s (HOME, XDG_STATE_HOME or worktree.dir changed since it was made)",
 		filepath.Base(e.Path), filepath.Dir(to))
 	f.Fix = "move it there (git worktree move " + e.Path + " " + to + ")"

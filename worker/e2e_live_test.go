@@ -39,7 +39,7 @@ func TestClaudeHungRunLeavesItsTranscript(t *testing.T) {
 	if !step {
 		t.Errorf("no step event for the Write: %+v", evs)
 	}
-	if feed, _ := os.ReadFile(StepsPath(s)); !strings.Contains(string(feed), `"step":"Write half.txt"`) {
+	if feed, _ := os.ReadFile(task.StepsPath(s)); !strings.Contains(string(feed), `"step":"Write half.txt"`) {
 		t.Errorf("the live feed lacks the step: %s", feed)
 	}
 	logs, _ := filepath.Glob(filepath.Join(runsDir(s, tk.ID), "*.log"))

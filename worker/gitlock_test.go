@@ -14,7 +14,7 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/repo"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // lockScenario is one way a run ends, each through its own git steps:
@@ -68,8 +68,8 @@ type fault struct {
 	hitStep string
 }
 
-func (f *fault) hooks(root string, id *string) repo.Hooks {
-	return repo.Hooks{
+func (f *fault) hooks(root string, id *string) git.Hooks {
+	return git.Hooks{
 		Before: func(dir string, args []string) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
@@ -79,7 +79,7 @@ func (f *fault) hooks(root string, id *string) repo.Hooks {
 				os.WriteFile(f.held, nil, 0o644)
 			}
 		},
-		Wait: func(w repo.LockWait) {
+		Wait: func(w git.LockWait) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			if f.held != "" && w.Path == f.held {
@@ -120,8 +120,8 @@ func lockRun(t *testing.T, sc lockScenario, f *fault) string {
 		refExists(s.Root, ParkRef(tk.ID)), exists(wt, "w.txt"), warnings)
 }
 
-func mustRepo(t *testing.T, s *task.Store) *repo.Repo {
-	r, err := repo.Open(s.Root)
+func mustRepo(t *testing.T, s *task.Store) *git.Repo {
+	r, err := git.Open(s.Root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // newStore makes a real git repository with one commit and bh initialised
@@ -22,7 +23,7 @@ import (
 func newStore(t testing.TB) *task.Store {
 	t.Helper()
 	dir := t.TempDir()
-	if err := demoRepo(dir); err != nil {
+	if err := git.InitDemo(dir); err != nil {
 		t.Fatal(err)
 	}
 	s, _, err := task.Init(dir)

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/repo"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // landTries bounds how often a landing chases a target that keeps moving.
@@ -53,10 +53,10 @@ func (w *worker) land(r *run, e ending) error {
 	}
 	e.Paths = paths
 	msg := commitMessage(r.t.ID, r.t.Title, firstOf(e.Summary, e.Result.Summary, r.t.Summary))
-	var locked *repo.LockedError
+	var locked *git.LockedError
 	if _, err := r.wt.Commit(r.j.Base, msg); errors.As(err, &locked) {
 		return fmt.Errorf("%s: commit: %w", r.t.ID, err) // contention, not a refusal: the ending waits
-	} else if err != nil && !errors.Is(err, repo.ErrNothingToCommit) {
+	} else if err != nil && !errors.Is(err, git.ErrNothingToCommit) {
 		// A commit hook said no: the task fails with its work kept, as any error of the run's.
 		return w.end(r, decideEnding(facts{What: agentFailed, Session: r.session,
 			Cause: reason(fmt.Errorf("commit failed: %w", err))}))
@@ -68,7 +68,7 @@ func (w *worker) land(r *run, e ending) error {
 			}
 		}
 		err := w.close(r, &e, func(data []byte) error { return w.landFile(r, &e, mode, msg, data) })
-		if errors.Is(err, repo.ErrTargetMoved) && try < landTries {
+		if errors.Is(err, git.ErrTargetMoved) && try < landTries {
 			continue
 		}
 		return w.landTrouble(r, e, err)
@@ -147,8 +147,8 @@ func (w *worker) landedBefore(r *run, e ending) (bool, error) {
 // conflict goes back to the agent, a refusal to overwrite the user's
 // changes asks the human; anything else is returned.
 func (w *worker) landTrouble(r *run, e ending, err error) error {
-	var rc *repo.RebaseConflict
-	var lr *repo.LandRefused
+	var rc *git.RebaseConflict
+	var lr *git.LandRefused
 	switch {
 	case err == nil:
 		return nil

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/repo"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // ErrNothingToLand means a task has no finished work waiting to land.
@@ -95,7 +95,7 @@ func (w *worker) inTheWay(t *task.Task) error {
 		return err
 	}
 	err = w.repo.InTheWay(target, head, w.s.RelPath(t.ID))
-	var lr *repo.LandRefused
+	var lr *git.LandRefused
 	if errors.As(err, &lr) {
 		return &NotLandedError{ID: t.ID, State: t.State, Reason: "git would not land it on " + target + " in " + lr.Dir +
 			": " + lr.Reason, Files: lr.Paths, Err: err}

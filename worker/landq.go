@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/repo"
+	"github.com/bh-tracker/bh/worker/git"
 	"github.com/gofrs/flock"
 )
 
@@ -65,7 +65,7 @@ func landLock(s *task.Store) (func(), error) {
 
 // conflictPrompt tells an agent resumed in a worktree mid-rebase what to do.
 func conflictPrompt(r *run) string {
-	paths, _ := repo.Conflicts(r.wt.Path)
+	paths, _ := git.Conflicts(r.wt.Path)
 	return fmt.Sprintf(`
 
 ## Your finished work conflicts with %[1]s

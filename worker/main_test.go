@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/bh-tracker/bh/worker/mcp"
+	"github.com/bh-tracker/bh/agent/mcp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bh-tracker/bh/agent"

@@ -5,8 +5,8 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/notify"
-	"github.com/bh-tracker/bh/worker/repo"
 )
 
 // Options tune a worker. The zero value works: the agent comes from the
@@ -33,10 +33,10 @@ type Options struct {
 	// events) and closes it on return; a given one is the caller's to close.
 	Notify *notify.Notifier
 	// GitLocks bounds how long one git step waits for a lock another git
-	// process holds (0: repo.DefaultLockBound); past it the run's ending
+	// process holds (0: git.DefaultLockBound); past it the run's ending
 	// waits and is retried. GitHooks observe git steps (for tests).
 	GitLocks time.Duration
-	GitHooks repo.Hooks
+	GitHooks git.Hooks
 	// Now is the worker's clock: what it records, and when questions
 	// expire. nil: the store's clock. Tests set it to drive timeouts.
 	Now func() time.Time

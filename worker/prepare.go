@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/repo"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // prepare readies r's worktree: it exists at the task's path on its
@@ -68,7 +68,7 @@ func (w *worker) prepare(kill context.Context, r *run) error {
 // (started at start when new). Parked work that outlived its worktree goes
 // back on the commit it was made on (landing rebases it later if the
 // target moved): restored is that snapshot, when it was put back.
-func (w *worker) ensureWorktree(id, path, snap, start string) (wt *repo.Worktree, created bool, restored string, err error) {
+func (w *worker) ensureWorktree(id, path, snap, start string) (wt *git.Worktree, created bool, restored string, err error) {
 	had, err := w.repo.BranchTip(Branch(id))
 	if err != nil {
 		return nil, false, "", err
@@ -83,11 +83,11 @@ func (w *worker) ensureWorktree(id, path, snap, start string) (wt *repo.Worktree
 }
 
 // fillWorktree finishes a worktree that has no base recorded yet (see
-// repo.Worktree.Base): made now, or cut short by a kill while being made
+// git.Worktree.Base): made now, or cut short by a kill while being made
 // or restored. Parked work goes back into it (its base, the snapshot's
 // parent, recorded last, so that a kill before leaves it to do again); a
 // branch made now at start has start. restored is the snapshot put back.
-func (w *worker) fillWorktree(wt *repo.Worktree, snap string, fresh bool, start string) (restored string, err error) {
+func (w *worker) fillWorktree(wt *git.Worktree, snap string, fresh bool, start string) (restored string, err error) {
 	if wt.RecordedBase() != "" {
 		return "", nil // made before: its files are the work
 	}

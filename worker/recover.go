@@ -7,7 +7,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/repo"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // recoverDead finishes what dead workers left: a task in progress under a
@@ -121,7 +121,7 @@ func (w *worker) recoverTask(id string, lease task.Lease) error {
 // work restored first (never lost to an empty snapshot), or the journal's
 // (the start prepare wrote before making the worktree), recorded then, so
 // that later runs in the worktree measure the work from it too.
-func (w *worker) keepBase(wt *repo.Worktree, j *journal) error {
+func (w *worker) keepBase(wt *git.Worktree, j *journal) error {
 	if b := wt.RecordedBase(); b != "" {
 		j.Base = b
 		return nil

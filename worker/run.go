@@ -9,17 +9,17 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/mcp"
 	"github.com/bh-tracker/bh/prompts"
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/mcp"
-	"github.com/bh-tracker/bh/worker/repo"
+	"github.com/bh-tracker/bh/worker/git"
 	"github.com/google/uuid"
 )
 
 // run is one agent run on a claimed task, in the task's worktree.
 type run struct {
 	t        *task.Task
-	wt       *repo.Worktree // nil once removed
+	wt       *git.Worktree // nil once removed
 	j        *journal
 	prompt   string
 	session  string

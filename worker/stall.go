@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/repo"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // runEnd is what a run's goroutine hands back to the loop.
@@ -48,7 +48,7 @@ func (w *worker) runFailed(end runEnd) {
 			}
 		}
 	}
-	var le *repo.LockedError
+	var le *git.LockedError
 	if errors.As(end.err, &le) && le.Stale {
 		msg += fmt.Sprintf("; %s is stale: bh doctor --fix removes it", w.rel(le.Path))
 	}
@@ -108,7 +108,7 @@ func (w *worker) rel(path string) string {
 // StaleGitLocks names (repository-relative) the stale git locks in s's
 // repository: old, with no git process running there.
 func StaleGitLocks(s *task.Store) []string {
-	r, err := repo.Open(s.Root)
+	r, err := git.Open(s.Root)
 	if err != nil {
 		return nil
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/repo"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // SyncResult says what a sync did.
@@ -25,7 +25,7 @@ const syncTries = 5
 
 // RegisterMergeDriver makes git merge task files with bh merge-file.
 func RegisterMergeDriver(root string) error {
-	r, err := repo.Open(root)
+	r, err := git.Open(root)
 	if err != nil {
 		return err
 	}
@@ -70,13 +70,13 @@ func syncLocked(s *task.Store, remote string, push bool) (SyncResult, error) {
 	}
 	for try := 1; ; try++ {
 		err := syncOnce(r, &res, push)
-		if err == nil || !errors.Is(err, repo.ErrStale) && !errors.Is(err, repo.ErrTargetMoved) || try == syncTries {
+		if err == nil || !errors.Is(err, git.ErrStale) && !errors.Is(err, git.ErrTargetMoved) || try == syncTries {
 			return res, err
 		}
 	}
 }
 
-func syncOnce(r *repo.Repo, res *SyncResult, push bool) error {
+func syncOnce(r *git.Repo, res *SyncResult, push bool) error {
 	if err := r.Fetch(res.Remote, sharedRefspecs(res.Remote)...); err != nil {
 		if push {
 			return fmt.Errorf("sync: %w", err)
@@ -143,9 +143,9 @@ func remoteName(s *task.Store, remote string) string {
 
 // openRemote opens s's repository and names its remote (remoteName);
 // NoRemoteError when the repository has no such remote.
-func openRemote(s *task.Store, remote string) (*repo.Repo, string, error) {
+func openRemote(s *task.Store, remote string) (*git.Repo, string, error) {
 	remote = remoteName(s, remote)
-	r, err := repo.Open(s.Root)
+	r, err := git.Open(s.Root)
 	if err != nil {
 		return nil, remote, err
 	}

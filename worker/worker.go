@@ -6,7 +6,7 @@
 // and notifications go out through worker/notify. Each run keeps a journal
 // so that a worker killed at any instant is recovered on restart.
 //
-// Git operations go through worker/repo; the worker never prints, it
+// Git operations go through worker/git; the worker never prints, it
 // reports progress through Options.Report.
 package worker
 
@@ -21,13 +21,13 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/notify"
-	"github.com/bh-tracker/bh/worker/repo"
 )
 
 type worker struct {
 	s        *task.Store
-	repo     *repo.Repo
+	repo     *git.Repo
 	runner   agent.Runner // the config's agent; a task may run another (runnerFor)
 	agent    string       // recorded on the task as who did the work
 	opt      Options
@@ -77,7 +77,7 @@ func Run(stop, kill context.Context, s *task.Store, opt Options) error {
 		w.warnf("removed %d half-made worktree registration(s) a killed git worktree add left: %s", len(done),
 			strings.Join(done, ", "))
 	}
-	trimSteps(s)
+	task.TrimSteps(s)
 	if w.notifier = opt.Notify; w.notifier == nil && len(s.Config.Notify) > 0 {
 		n, err := notify.New(s.Config.Notify, w.warnf)
 		if err != nil {
@@ -113,7 +113,7 @@ func newWorker(s *task.Store, opt Options) (*worker, error) {
 		}
 		w.runner, w.agent = r, agentName(s.Config.Agent)
 	}
-	rp, err := repo.Open(s.Root)
+	rp, err := git.Open(s.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +203,7 @@ func (w *worker) fill(kill context.Context, running *int, done chan<- runEnd) (b
 		if errors.Is(err, ErrNothingReady) {
 			return claimed, nil
 		}
-		var unreachable *repo.RemoteError
+		var unreachable *git.RemoteError
 		if errors.As(err, &unreachable) { // claims wait for the remote; the worker goes on
 			w.warnf("no new task until the remote answers: %v", err)
 			return claimed, nil

@@ -9,12 +9,12 @@ import (
 	"path/filepath"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/repo"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // ParkRef is where a task's partial work is snapshotted while the task
-// waits, so that it survives the removal of its worktree.
-func ParkRef(id string) string { return "refs/bh/parked/" + id }
+// waits, so that it survives the removal of its worktree (git.ParkRef).
+func ParkRef(id string) string { return git.ParkRef(id) }
 
 // Branch is the branch a task's agent works on.
 func Branch(id string) string { return "bh/" + id }
@@ -47,7 +47,7 @@ func WorktreeDir(s *task.Store, commonDir string) string {
 // task's branch registered elsewhere (made before HOME, XDG_STATE_HOME or
 // worktree.dir changed) is used where it is: git would not check the
 // branch out twice, and bh doctor --fix moves it (see movedWorktrees).
-func WorktreePath(s *task.Store, r *repo.Repo, id string) string {
+func WorktreePath(s *task.Store, r *git.Repo, id string) string {
 	if list, err := r.LinkedWorktrees(); err == nil {
 		for _, e := range list {
 			if e.Branch == Branch(id) && !e.Prunable {
@@ -143,7 +143,7 @@ var errNoTarget = errors.New("HEAD is detached: name the branch to land on with 
 // lock; bh sync, before it fetches, removes only sync's own (scratchOnly),
 // since a running worker may be making a task's worktree that moment;
 // bh doctor --fix when asked.
-func repairHalfMade(s *task.Store, r *repo.Repo, scratchOnly bool) ([]string, error) {
+func repairHalfMade(s *task.Store, r *git.Repo, scratchOnly bool) ([]string, error) {
 	admins, err := halfMade(s, r, scratchOnly)
 	var done []string
 	for _, a := range admins {
@@ -156,7 +156,7 @@ func repairHalfMade(s *task.Store, r *repo.Repo, scratchOnly bool) ([]string, er
 }
 
 // halfMade lists them (see repairHalfMade).
-func halfMade(s *task.Store, r *repo.Repo, scratchOnly bool) ([]string, error) {
+func halfMade(s *task.Store, r *git.Repo, scratchOnly bool) ([]string, error) {
 	own := WorktreeDir(s, r.CommonDir())
 	if real, err := filepath.EvalSymlinks(own); err == nil {
 		own = real

@@ -45,4 +45,8 @@
 // tests (tier.go): Real skips what needs a real program under -short,
 // Sampled picks the fault points -short tries, and Patience scales a real
 // process's deadline to the machine.
+//
+// It is test-only, yet it stays at agent/fakeapi rather than under
+// agent/internal/: cmd's and worker's tests run the real CLIs against it,
+// and Go's internal rule would forbid them to import agent/internal/.
 package fakeapi

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // inboxView is the inbox page: a card per task waiting on an answer, the
@@ -83,7 +83,7 @@ func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
 		if !c.Gate {
 			continue
 		}
-		if p, err := worker.FindParked(c.Path, c.Task.ID); err == nil && p.Commit != "" {
+		if p, err := git.FindParked(c.Path, c.Task.ID); err == nil && p.Commit != "" {
 			if stat, err := p.Diff(true); err == nil {
 				lines := strings.Split(strings.TrimSpace(stat), "\n")
 				v.Cards[i].Stat = strings.TrimSpace(lines[len(lines)-1])

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // taskView is a task's page: its questions, answered and waiting, in one
@@ -27,7 +27,7 @@ type taskView struct {
 	Files     []fileDiff
 	AnswerURL string // where the answer form posts
 	DiffCut   bool
-	Steps     []worker.StepLine // a running agent's latest steps
+	Steps     []task.StepLine   // a running agent's latest steps
 	Saved     []string          // the questions just answered here, in words
 	Notice    string            // what a stop or a reopen did
 	Next      *task.RunningTask // the next task waiting on an answer
@@ -116,9 +116,9 @@ func (s *Server) taskView(r *http.Request) (*taskView, int) {
 		v.Next = s.next(st.Root, id)
 	}
 	if t.State == task.InProgress {
-		v.Steps = worker.Steps(st, id, 8)
+		v.Steps = task.Steps(st, id, 8)
 	}
-	if p, err := worker.FindParked(st.Root, id); err == nil && p.Commit != "" {
+	if p, err := git.FindParked(st.Root, id); err == nil && p.Commit != "" {
 		if d, err := p.Diff(false); err == nil {
 			v.Files, v.DiffCut = fileDiffs(d)
 		}

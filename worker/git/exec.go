@@ -1,0 +1,130 @@
+package git
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// gitError is a git command that failed; Stderr carries git's own words.
+type gitError struct {
+	Args   []string
+	Code   int
+	Stdout string
+	Stderr string
+	Err    error
+}
+
+func (e *gitError) Error() string {
+	msg := strings.TrimSpace(e.Stderr)
+	if msg == "" {
+		msg = strings.TrimSpace(e.Stdout)
+	}
+	if msg == "" {
+		msg = e.Err.Error()
+	}
+	msg = strings.TrimPrefix(msg, "fatal: ")
+	msg = strings.TrimPrefix(msg, "error: ")
+	return fmt.Sprintf("git %s: %s", e.subcommand(), msg)
+}
+
+// subcommand is the git command run, past options such as -c key=value.
+func (e *gitError) subcommand() string {
+	for i := 0; i < len(e.Args); i++ {
+		switch a := e.Args[i]; {
+		case a == "-c" || a == "-C":
+			i++
+		case !strings.HasPrefix(a, "-"):
+			return a
+		}
+	}
+	return strings.Join(e.Args, " ")
+}
+
+func (e *gitError) Unwrap() error { return e.Err }
+
+// gitEnv makes our pathspecs literal (a file named "*.go" must never stand
+// for every Go file) and never lets git wait for a password.
+func gitEnv(extra ...string) []string {
+	env := append(os.Environ(), "GIT_LITERAL_PATHSPECS=1", "GIT_TERMINAL_PROMPT=0")
+	return append(env, extra...)
+}
+
+// runGit runs every git command bh runs. A step that meets a lock another
+// git process holds is tried again with backoff (see locks.go); r may be
+// nil (before a Repo exists): the defaults apply.
+func (r *Repo) runGit(dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
+	if r != nil && r.Hooks.Before != nil {
+		r.Hooks.Before(dir, args)
+	}
+	var waited time.Duration
+	for pause := firstLockWait; ; pause = nextLockWait(pause) {
+		out, err := execGit(dir, env, stdin, args...)
+		path := lockedPath(err, dir)
+		if path == "" {
+			return out, err
+		}
+		if err := r.waitLock(path, waited, err, args); err != nil {
+			return out, err
+		}
+		time.Sleep(pause)
+		waited += pause
+	}
+}
+
+// execGit runs one git command. Unlike every other child of bh it does not
+// go through agent/proc, on purpose: git must finish a step even when bh is
+// killed in the middle of it (git's own lock files make each step whole,
+// and a git killed with bh would leave its lock behind for the user's next
+// git command to trip on); and a git command is short and never waits on a
+// human, so it needs no cancelling.
+func execGit(dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		ge := &gitError{Args: args, Code: -1, Stdout: stdout.String(), Stderr: stderr.String(), Err: err}
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			ge.Code = ee.ExitCode()
+		}
+		return stdout.Bytes(), ge
+	}
+	return stdout.Bytes(), nil
+}
+
+// git runs a command that may write the index, the working tree or refs.
+// The user's locale stays: their commit hooks run under it.
+func (r *Repo) git(stdin []byte, args ...string) ([]byte, error) {
+	return r.runGit(r.Root, gitEnv(), stdin, args...)
+}
+
+// read runs a read-only command without taking optional locks, so bh never
+// competes with the user's editor or shell prompt for index.lock.
+func (r *Repo) read(stdin []byte, args ...string) ([]byte, error) {
+	return r.runGit(r.Root, gitEnv("LC_ALL=C"), stdin, append([]string{"--no-optional-locks"}, args...)...)
+}
+
+// splitNul splits -z output, dropping the empty tail.
+func splitNul(out []byte) []string {
+	var fields []string
+	for len(out) > 0 {
+		i := bytes.IndexByte(out, 0)
+		if i < 0 {
+			fields = append(fields, string(out))
+			break
+		}
+		fields = append(fields, string(out[:i]))
+		out = out[i+1:]
+	}
+	return fields
+}

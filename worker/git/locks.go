@@ -1,0 +1,182 @@
+package git
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// Git takes a lock file (index.lock, <ref>.lock, packed-refs.lock,
+// config.lock, shallow.lock) for every write, and the user's own git or an
+// editor's background `git status` holds one now and then for a few
+// milliseconds. Meeting one is contention to wait out, never a failure of
+// its own: runGit retries the step with backoff while the lock is young.
+const (
+	// DefaultLockBound is how long one git step waits for a lock.
+	DefaultLockBound = time.Minute
+	// StaleAge is how old a lock must be, with no git process running in
+	// the repository, to count as a killed process's: git holds its locks
+	// for milliseconds, `git commit` for as long as its editor is open.
+	StaleAge = 5 * time.Minute
+
+	firstLockWait = 20 * time.Millisecond
+	maxLockWait   = time.Second
+)
+
+// LockedError is a git step that a lock stopped: past the wait bound, or
+// at once when the lock is stale (waiting would never end).
+type LockedError struct {
+	Path   string        // the lock file, absolute
+	Age    time.Duration // since the lock file was last written
+	Waited time.Duration // how long the step waited for it
+	Stale  bool          // old, and no git process runs in the repository
+	Err    error         // git's own failure
+}
+
+func (e *LockedError) Error() string {
+	step := "git"
+	if ge := (*gitError)(nil); errors.As(e.Err, &ge) {
+		step = "git " + ge.subcommand()
+	}
+	if e.Stale {
+		return fmt.Sprintf("%s: %s is a stale lock (%s old, and no git process runs in the repository)",
+			step, e.Path, Age(e.Age))
+	}
+	return fmt.Sprintf("%s: %s is held by another git process (bh waited %s)", step, e.Path, Age(e.Waited))
+}
+
+func (e *LockedError) Unwrap() error { return e.Err }
+
+// Hooks observe git steps: tests hold a lock before a step and let it go
+// when the step waits for it.
+type Hooks struct {
+	Before func(dir string, args []string) // before each git command (not its retries)
+	Wait   func(LockWait)                  // before each pause for a lock
+}
+
+// LockWait is one pause of a git step for a lock, told to Hooks.Wait
+// before the pause.
+type LockWait struct {
+	Path   string
+	Waited time.Duration // so far
+	Args   []string      // the git command waiting
+}
+
+// lockRe matches git's words for a lock someone else holds. A ref update
+// refused because the ref moved ("cannot lock ref 'x': is at A but
+// expected B") is a compare-and-swap failure, not contention: no match.
+var lockRe = regexp.MustCompile(`Unable to create '([^'\n]+\.lock)': File exists|could not lock config file ([^\n]+): File exists`)
+
+// lockedPath is the lock file git's failure err names, "" when err is not
+// lock contention.
+func lockedPath(err error, dir string) string {
+	var ge *gitError
+	if !errors.As(err, &ge) {
+		return ""
+	}
+	m := lockRe.FindStringSubmatch(ge.Stderr)
+	if m == nil {
+		return ""
+	}
+	p := m[1]
+	if p == "" {
+		p = m[2] + ".lock" // git names the config file, and locks <config>.lock
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	return filepath.Clean(p)
+}
+
+// waitLock decides what a git step that met the lock at path does after
+// waiting waited: nil to try again (after pausing), or the error to return.
+func (r *Repo) waitLock(path string, waited time.Duration, err error, args []string) error {
+	age, stale := r.stale(path, StaleAge)
+	bound := DefaultLockBound
+	if r != nil && r.LockBound > 0 {
+		bound = r.LockBound
+	}
+	if stale || waited >= bound {
+		return &LockedError{Path: path, Age: age, Waited: waited, Stale: stale, Err: err}
+	}
+	if r != nil && r.Hooks.Wait != nil {
+		r.Hooks.Wait(LockWait{Path: path, Waited: waited, Args: args})
+	}
+	return nil
+}
+
+// nextLockWait doubles the pause, up to a second.
+func nextLockWait(d time.Duration) time.Duration { return min(2*d, maxLockWait) }
+
+// stale reports path's age, and whether it is a dead process's lock:
+// older than minAge and no git process runs in this repository.
+func (r *Repo) stale(path string, minAge time.Duration) (time.Duration, bool) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0, false // gone meanwhile: try again
+	}
+	age := time.Since(fi.ModTime())
+	return age, age > minAge && !r.gitRunning()
+}
+
+// Age says an age as a person would.
+func Age(d time.Duration) string {
+	switch {
+	case d >= 48*time.Hour:
+		return fmt.Sprintf("%d days", d/(24*time.Hour))
+	case d >= time.Hour:
+		return d.Round(time.Minute).String()
+	case d >= time.Minute:
+		return d.Round(time.Second).String()
+	}
+	return d.Round(time.Millisecond).String()
+}
+
+// GitLock is a lock file found in the repository.
+type GitLock struct {
+	Path  string
+	Age   time.Duration
+	Stale bool
+}
+
+// StaleLocks lists git's lock files in the repository older than StaleAge
+// (the index of each worktree, HEAD, refs, packed-refs, config, shallow),
+// each with whether it is stale: held by no live git process.
+func (r *Repo) StaleLocks() ([]GitLock, error) {
+	paths := []string{filepath.Join(r.gitDir, "index.lock")}
+	for _, f := range []string{"index", "HEAD", "packed-refs", "config", "shallow"} {
+		paths = append(paths, filepath.Join(r.commonDir, f+".lock"))
+	}
+	admins, _ := filepath.Glob(filepath.Join(r.commonDir, "worktrees", "*", "*.lock"))
+	paths = append(paths, admins...)
+	_ = filepath.WalkDir(filepath.Join(r.commonDir, "refs"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".lock") {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	var out []GitLock
+	seen := map[string]bool{}
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if seen[p] || err != nil || time.Since(fi.ModTime()) <= StaleAge {
+			continue
+		}
+		seen[p] = true
+		age, stale := r.stale(p, StaleAge)
+		out = append(out, GitLock{Path: p, Age: age, Stale: stale})
+	}
+	return out, nil
+}
+
+// RemoveStaleLock removes the lock at path only if it is still stale.
+func (r *Repo) RemoveStaleLock(path string) error {
+	if _, stale := r.stale(path, StaleAge); !stale {
+		return fmt.Errorf("%s is not provably stale (young, or a git process runs in the repository)", path)
+	}
+	return os.Remove(path)
+}

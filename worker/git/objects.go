@@ -1,0 +1,113 @@
+package git
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// writeBlob stores data as a blob. go-git writes a loose object through a
+// temporary file and a rename, which is safe next to a running git.
+func (r *Repo) writeBlob(data []byte) (plumbing.Hash, error) {
+	st := r.storage()
+	// Most blobs bh stores (a user's dirty file, at every baseline) are
+	// there already; a file written costs more than a lookup.
+	if h := plumbing.ComputeHash(plumbing.BlobObject, data); st.HasEncodedObject(h) == nil {
+		return h, nil
+	}
+	obj := st.NewEncodedObject()
+	obj.SetType(plumbing.BlobObject)
+	obj.SetSize(int64(len(data)))
+	w, err := obj.Writer()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if _, err := w.Write(data); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if err := w.Close(); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return st.SetEncodedObject(obj)
+}
+
+func (r *Repo) readBlob(h plumbing.Hash) ([]byte, error) {
+	blob, err := object.GetBlob(r.storage(), h)
+	if err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", h, err)
+	}
+	rd, err := blob.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", h, err)
+	}
+	defer rd.Close()
+	var buf bytes.Buffer
+	if _, err := io.Copy(&buf, rd); err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", h, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// commitTree returns the tree of a commit, nil for "" (an unborn HEAD).
+func (r *Repo) commitTree(commit string) (*object.Tree, error) {
+	if commit == "" {
+		return nil, nil
+	}
+	c, err := object.GetCommit(r.storage(), plumbing.NewHash(commit))
+	if err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", commit, err)
+	}
+	t, err := c.Tree()
+	if err != nil {
+		return nil, fmt.Errorf("read tree of %s: %w", commit, err)
+	}
+	return t, nil
+}
+
+// headTree is the current HEAD's tree, nil on an unborn branch.
+func (r *Repo) headTree() (*object.Tree, error) {
+	head, err := r.Head()
+	if err != nil {
+		return nil, err
+	}
+	return r.commitTree(head)
+}
+
+// treeFile looks p up in t; ok is false when t is nil or p is not a file there.
+func treeFile(t *object.Tree, p string) (e object.TreeEntry, ok bool) {
+	if t == nil {
+		return object.TreeEntry{}, false
+	}
+	found, err := t.FindEntry(p)
+	if err != nil || !found.Mode.IsFile() {
+		return object.TreeEntry{}, false
+	}
+	return *found, true
+}
+
+// bhSignature signs bh's snapshot commits: parking must work even where the
+// user never configured an identity.
+func bhSignature() object.Signature {
+	return object.Signature{Name: "bh", Email: "bh@localhost", When: time.Now()}
+}
+
+// writeCommit stores a commit of tree with parents (none, for a snapshot of
+// an unborn branch).
+func (r *Repo) writeCommit(tree plumbing.Hash, parents []plumbing.Hash, message string) (plumbing.Hash, error) {
+	sig := bhSignature()
+	c := &object.Commit{Author: sig, Committer: sig, Message: message, TreeHash: tree, ParentHashes: parents}
+	st := r.storage()
+	obj := st.NewEncodedObject()
+	if err := c.Encode(obj); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("encode commit: %w", err)
+	}
+	h, err := st.SetEncodedObject(obj)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("write commit: %w", err)
+	}
+	return h, nil
+}

@@ -1,0 +1,94 @@
+package git
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// replay rebases tip's own commits onto onto without a worktree, as git
+// rebase would (merges and commits already upstream left out, commits
+// that become empty dropped): each commit is cherry-picked by git
+// merge-tree --write-tree, the merge driver of bh's task files included,
+// and recorded by commit-tree with its author, date and message. Only
+// objects are written, never a worktree in the user's .git: a kill at any
+// instant leaves unreferenced objects at most, which nothing trips on.
+// A conflict changes nothing: *RebaseConflict.
+func (r *Repo) replay(tip, onto string) (string, error) {
+	out, err := r.read(nil, "rev-list", "--reverse", "--topo-order", "--cherry-pick", "--right-only",
+		"--no-merges", onto+"..."+tip)
+	if err != nil {
+		return "", fmt.Errorf("sync: list the commits to replay: %w", err)
+	}
+	cur := onto
+	for _, c := range strings.Fields(string(out)) {
+		if cur, err = r.pick(cur, c, onto); err != nil {
+			return "", err
+		}
+	}
+	return cur, nil
+}
+
+// pick applies commit c on top of cur and returns the new commit (cur
+// itself when c changes nothing there).
+func (r *Repo) pick(cur, c, onto string) (string, error) {
+	parent, err := r.revParse(c + "^")
+	if err != nil {
+		return "", err
+	}
+	curTree, err := r.revParse(cur + "^{tree}")
+	if err != nil {
+		return "", err
+	}
+	// git 2.39's merge-tree takes no --merge-base: a probe commit whose
+	// parents are cur and c's parent makes that parent the merge base of
+	// the probe and c, as a cherry-pick has it.
+	probe, err := r.git([]byte("bh: sync probe"), "commit-tree", curTree, "-p", cur, "-p", parent, "-F", "-")
+	if err != nil {
+		return "", fmt.Errorf("sync: %w", err)
+	}
+	res, err := r.git(nil, "merge-tree", "--write-tree", "--name-only", "-z", strings.TrimSpace(string(probe)), c)
+	fields := strings.Split(string(res), "\x00")
+	if isExit(err, 1) {
+		var paths []string
+		for _, p := range fields[1:] {
+			if p == "" {
+				break
+			}
+			if len(paths) == 0 || paths[len(paths)-1] != p {
+				paths = append(paths, p)
+			}
+		}
+		return "", &RebaseConflict{Onto: onto, Paths: paths}
+	}
+	if err != nil {
+		return "", fmt.Errorf("sync: replay %s: %w", short(c), err)
+	}
+	tree := fields[0]
+	if tree == curTree {
+		return cur, nil // already there
+	}
+	info, err := r.read(nil, "log", "-1", "--format=%an%x00%ae%x00%ad%x00%B", "--date=raw", c)
+	if err != nil {
+		return "", err
+	}
+	parts := strings.SplitN(string(info), "\x00", 4)
+	if len(parts) != 4 {
+		return "", errors.New("sync: cannot read the author of " + short(c))
+	}
+	env := gitEnv("GIT_AUTHOR_NAME="+parts[0], "GIT_AUTHOR_EMAIL="+parts[1], "GIT_AUTHOR_DATE="+parts[2])
+	msg := strings.TrimSuffix(parts[3], "\n")
+	made, err := r.runGit(r.Root, env, []byte(msg), "commit-tree", tree, "-p", cur, "-F", "-")
+	if err != nil {
+		return "", fmt.Errorf("sync: replay %s: %w", short(c), err)
+	}
+	return strings.TrimSpace(string(made)), nil
+}
+
+func (r *Repo) revParse(rev string) (string, error) {
+	out, err := r.read(nil, "rev-parse", "--verify", "-q", rev)
+	if err != nil {
+		return "", fmt.Errorf("sync: %s: %w", rev, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}

@@ -1,0 +1,165 @@
+// Package git is everything bh does to the user's git repository.
+//
+// The git binary does whatever touches the index, the working tree or the
+// user's refs (status, hash-object, update-index, commit-tree, update-ref,
+// commit, restore): it honours the user's ignore rules, filters, hooks and
+// locks. go-git reads objects and writes objects git would write byte for
+// byte (trees, symlink blobs, bh's snapshot commits), never a ref outside
+// refs/bh/, never the index: README.md's "Git, carefully" section says
+// why, from what was measured.
+//
+// Paths are repository-relative with forward slashes, exactly as git prints
+// them with -z: spaces, newlines and non-ASCII names need no quoting.
+package git
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+)
+
+// Repo is a git working tree.
+type Repo struct {
+	Root string // top level of the working tree
+
+	gitDir    string // this worktree's git dir: HEAD, MERGE_HEAD, index
+	commonDir string // objects and refs, shared by all worktrees
+
+	storeOnce sync.Once
+	store     *objectStore
+
+	// LockBound is how long a git step waits for a lock another git
+	// process holds (0: DefaultLockBound).
+	LockBound time.Duration
+	Hooks     Hooks
+
+	// wtMu serializes git worktree add, list and remove: git reads every
+	// worktree's admin dir, and fails on one another git is making or removing.
+	wtMu sync.Mutex
+}
+
+// Open finds the repository containing dir.
+func Open(dir string) (*Repo, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open repository: %w", err)
+	}
+	out, err := (*Repo)(nil).runGit(abs, gitEnv("LC_ALL=C"), nil, "rev-parse", "--show-toplevel", "--absolute-git-dir",
+		"--git-common-dir", "--show-object-format")
+	if err != nil {
+		var ge *gitError
+		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "not a git repository") {
+			return nil, fmt.Errorf("open repository: %s is not inside a git repository", abs)
+		}
+		return nil, fmt.Errorf("open repository %s: %w", abs, err)
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) != 4 {
+		return nil, fmt.Errorf("open repository %s: unexpected rev-parse output %q", abs, out)
+	}
+	if lines[3] != "sha1" {
+		return nil, fmt.Errorf("open repository %s: %s object format is not supported", abs, lines[3])
+	}
+	common := lines[2]
+	if !filepath.IsAbs(common) {
+		common = filepath.Join(abs, common)
+	}
+	return &Repo{Root: lines[0], gitDir: lines[1], commonDir: filepath.Clean(common)}, nil
+}
+
+// storage opens the object and ref store directly rather than through
+// git.PlainOpen, which refuses repositories with extensions.worktreeConfig
+// (go-git#1943); bh only needs objects and refs, which that extension leaves alone.
+func (r *Repo) storage() *objectStore {
+	r.storeOnce.Do(func() {
+		r.store = &objectStore{Storage: filesystem.NewStorageWithOptions(osfs.New(r.commonDir),
+			cache.NewObjectLRUDefault(), filesystem.Options{AlternatesFS: osfs.New("/")})}
+		_ = r.store.HasEncodedObject(plumbing.ZeroHash) // the pack list read now, not by racing readers
+	})
+	return r.store
+}
+
+// objectStore is go-git's store, which lists the repository's packs once:
+// objects git packs afterwards (a fetch, an automatic gc moving loose
+// objects into a pack) would stay unseen, "object not found" for good in a
+// long-running worker. A missing object is looked for again after a rescan.
+type objectStore struct {
+	*filesystem.Storage
+	mu sync.RWMutex // the rescan against readers of the pack list
+}
+
+func (s *objectStore) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
+	s.mu.RLock()
+	o, err := s.Storage.EncodedObject(t, h)
+	s.mu.RUnlock()
+	if !errors.Is(err, plumbing.ErrObjectNotFound) {
+		return o, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.Reindex()
+	return s.Storage.EncodedObject(t, h)
+}
+
+// Head returns the commit HEAD points to, or "" on an unborn branch. It
+// reads HEAD and the refs in-process (no git process per call), and asks
+// git when the refs are in a form go-git cannot read.
+func (r *Repo) Head() (string, error) {
+	data, err := os.ReadFile(filepath.Join(r.gitDir, "HEAD"))
+	if err != nil {
+		return "", fmt.Errorf("read HEAD: %w", err)
+	}
+	head := strings.TrimSpace(string(data))
+	if target, ok := strings.CutPrefix(head, "ref: "); ok && target != "refs/heads/.invalid" {
+		ref, err := storer.ResolveReference(r.storage(), plumbing.ReferenceName(target))
+		if errors.Is(err, plumbing.ErrReferenceNotFound) {
+			return "", nil
+		}
+		if err == nil {
+			return ref.Hash().String(), nil
+		}
+	} else if plumbing.IsHash(head) {
+		return head, nil
+	}
+	return r.headFromGit()
+}
+
+// headFromGit is Head for ref storage go-git does not know (reftable).
+func (r *Repo) headFromGit() (string, error) {
+	out, err := r.read(nil, "rev-parse", "-q", "--verify", "HEAD^{commit}")
+	if err != nil {
+		var ge *gitError
+		if errors.As(err, &ge) && ge.Code == 1 && strings.TrimSpace(ge.Stderr) == "" {
+			return "", nil
+		}
+		return "", fmt.Errorf("read HEAD: %w", err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// InProgressOp names the operation the user is in the middle of: "merge",
+// "rebase", "am", "cherry-pick", "revert", "bisect", or "" when none.
+// Committing for an agent in the middle of one would mix their work into it.
+func (r *Repo) InProgressOp() (string, error) {
+	op, err := inProgressOp(r.gitDir)
+	if err != nil {
+		return "", fmt.Errorf("check in-progress operation: %w", err)
+	}
+	return op, nil
+}
+
+// isBhPath reports whether p belongs to bh's own task files, which the worker
+// commits and restores itself.
+func isBhPath(p string) bool {
+	return p == ".bh" || strings.HasPrefix(p, ".bh/")
+}

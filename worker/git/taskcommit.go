@@ -1,0 +1,102 @@
+package git
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// CommonDir is the git dir shared by all of the repository's worktrees.
+func (r *Repo) CommonDir() string { return r.commonDir }
+
+// Parent is commit's first parent ("" for a root commit).
+func (r *Repo) Parent(commit string) (string, error) {
+	c, err := object.GetCommit(r.storage(), plumbing.NewHash(commit))
+	if err != nil {
+		return "", fmt.Errorf("read commit %s: %w", commit, err)
+	}
+	if len(c.ParentHashes) == 0 {
+		return "", nil
+	}
+	return c.ParentHashes[0].String(), nil
+}
+
+// FileAt is the content of path in commit.
+func (r *Repo) FileAt(commit, path string) ([]byte, error) {
+	tree, err := r.commitTree(commit)
+	if err != nil {
+		return nil, err
+	}
+	e, ok := treeFile(tree, path)
+	if !ok {
+		return nil, fmt.Errorf("%s has no %s", commit, path)
+	}
+	return r.readBlob(e.Hash)
+}
+
+// CommitFile commits, on top of parent, parent's tree with path holding
+// data: a finished task whose agent changed nothing still lands its task
+// file. With no parent, the commit holds that one file (a claim). The commit is an object only; no ref moves. The author is the
+// user's git identity, as for any commit of theirs.
+func (r *Repo) CommitFile(parent, path string, data []byte, message string) (string, error) {
+	base, err := r.commitTree(parent)
+	if err != nil {
+		return "", err
+	}
+	blob, err := r.writeBlob(data)
+	if err != nil {
+		return "", fmt.Errorf("store %s: %w", path, err)
+	}
+	tree, err := r.buildTree(base, map[string]treeChange{path: {Mode: filemode.Regular, Hash: blob}})
+	if err != nil {
+		return "", err
+	}
+	args := []string{"commit-tree", tree.String(), "-F", "-"}
+	if parent != "" {
+		args = append(args, "-p", parent)
+	}
+	out, err := r.git([]byte(message), args...)
+	if err != nil {
+		return "", fmt.Errorf("commit: %w", err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// SetBranch points refs/heads/<name> at commit, provided it still points
+// at old: a branch that moved meanwhile is never overwritten.
+func (r *Repo) SetBranch(name, commit, old string) error {
+	if _, err := r.git(nil, "update-ref", "-m", "bh: "+name, "refs/heads/"+name, commit, old); err != nil {
+		return fmt.Errorf("set branch %s: %w", name, err)
+	}
+	return nil
+}
+
+// HasIdentity reports whether git can name an author and a committer.
+func (r *Repo) HasIdentity() bool {
+	_, err := r.read(nil, "var", "GIT_AUTHOR_IDENT")
+	if err == nil {
+		_, err = r.read(nil, "var", "GIT_COMMITTER_IDENT")
+	}
+	return err == nil
+}
+
+// Conflicts lists the unmerged paths of the worktree at dir.
+func Conflicts(dir string) ([]string, error) {
+	out, err := (*Repo)(nil).runGit(dir, gitEnv("LC_ALL=C"), nil, "diff", "--name-only", "--diff-filter=U", "-z")
+	if err != nil {
+		return nil, fmt.Errorf("conflicts: %w", err)
+	}
+	return splitNul(out), nil
+}
+
+// ChangedPaths lists the paths that differ between two commits.
+func (r *Repo) ChangedPaths(from, to string) ([]string, error) {
+	out, err := r.read(nil, "diff", "--name-only", "--no-renames", "-z", from, to, "--")
+	if err != nil {
+		return nil, fmt.Errorf("diff: %w", err)
+	}
+	return splitNul(out), nil
+}

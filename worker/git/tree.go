@@ -1,0 +1,101 @@
+package git
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// treeChange sets one file in a tree, or deletes it.
+type treeChange struct {
+	Delete bool
+	Mode   filemode.FileMode
+	Hash   plumbing.Hash
+}
+
+// buildTree writes base (nil for the empty tree) with changes applied, keyed
+// by path. Only the subtrees on a changed path are read and rewritten;
+// directories left empty disappear, as in git.
+func (r *Repo) buildTree(base *object.Tree, changes map[string]treeChange) (plumbing.Hash, error) {
+	h, _, err := r.buildSubtree(base, changes)
+	return h, err
+}
+
+func (r *Repo) buildSubtree(base *object.Tree, changes map[string]treeChange) (plumbing.Hash, int, error) {
+	entries := map[string]object.TreeEntry{}
+	if base != nil {
+		for _, e := range base.Entries {
+			entries[e.Name] = e
+		}
+	}
+	nested := map[string]map[string]treeChange{}
+	for p, c := range changes {
+		dir, rest, deep := strings.Cut(p, "/")
+		if deep {
+			if nested[dir] == nil {
+				nested[dir] = map[string]treeChange{}
+			}
+			nested[dir][rest] = c
+			continue
+		}
+		if c.Delete {
+			if e, ok := entries[p]; ok && e.Mode != filemode.Dir {
+				delete(entries, p)
+			}
+			continue
+		}
+		entries[p] = object.TreeEntry{Name: p, Mode: c.Mode, Hash: c.Hash}
+	}
+	for dir, sub := range nested {
+		var subBase *object.Tree
+		if e, ok := entries[dir]; ok && e.Mode == filemode.Dir {
+			t, err := object.GetTree(r.storage(), e.Hash)
+			if err != nil {
+				return plumbing.ZeroHash, 0, fmt.Errorf("read tree %s: %w", dir, err)
+			}
+			subBase = t
+		} else if ok && !hasFile(sub) {
+			continue // only deletions below a file: nothing to do
+		}
+		h, n, err := r.buildSubtree(subBase, sub)
+		if err != nil {
+			return plumbing.ZeroHash, 0, err
+		}
+		if n == 0 {
+			if e, ok := entries[dir]; ok && e.Mode == filemode.Dir {
+				delete(entries, dir)
+			}
+			continue
+		}
+		// a file replaced by a directory: the directory wins, as on disk
+		entries[dir] = object.TreeEntry{Name: dir, Mode: filemode.Dir, Hash: h}
+	}
+	tree := &object.Tree{}
+	for _, e := range entries {
+		tree.Entries = append(tree.Entries, e)
+	}
+	sort.Sort(object.TreeEntrySorter(tree.Entries))
+	st := r.storage()
+	obj := st.NewEncodedObject()
+	if err := tree.Encode(obj); err != nil {
+		return plumbing.ZeroHash, 0, fmt.Errorf("encode tree: %w", err)
+	}
+	h, err := st.SetEncodedObject(obj)
+	if err != nil {
+		return plumbing.ZeroHash, 0, fmt.Errorf("write tree: %w", err)
+	}
+	return h, len(tree.Entries), nil
+}
+
+func hasFile(changes map[string]treeChange) bool {
+	for _, c := range changes {
+		if !c.Delete {
+			return true
+		}
+	}
+	return false
+}

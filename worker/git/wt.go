@@ -1,0 +1,176 @@
+package git
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Worktree is a task's linked worktree (bh's, never the user's).
+type Worktree struct {
+	Path   string // absolute, symbolic links resolved (as git records it)
+	Branch string // short name, "bh/<id>"
+
+	repo *Repo // the main repository: objects, refs
+	wt   *Repo // the worktree itself: its own HEAD, index and files
+}
+
+// EnsureWorktree makes the worktree exist at path with branch checked out,
+// the branch starting at base when it does not exist yet. A registered
+// worktree whose directory is there is reused exactly as it is (its files
+// are the parked work); anything else at path is repaired or moved aside
+// and the worktree added again, created reporting so. It also writes the
+// bh-store marker naming storeRoot, so that bh run in the worktree finds
+// the main store.
+func (r *Repo) EnsureWorktree(path, branch, base, storeRoot string) (wt *Worktree, created bool, err error) {
+	r.wtMu.Lock()
+	defer r.wtMu.Unlock()
+	path, err = canonPath(path)
+	if err != nil {
+		return nil, false, fmt.Errorf("worktree %s: %w", path, err)
+	}
+	created, err = r.ensureWorktree(path, branch, base)
+	if err == nil {
+		wt, err = r.worktreeAt(path, branch)
+	}
+	if err == nil {
+		err = writeMarker(filepath.Join(wt.wt.gitDir, "bh-store"), storeRoot)
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("worktree %s: %w", path, err)
+	}
+	return wt, created, nil
+}
+
+// ensureWorktree reuses a healthy registered worktree, else clears the
+// way and adds it.
+func (r *Repo) ensureWorktree(path, branch, base string) (bool, error) {
+	list, err := r.worktrees()
+	if err != nil {
+		return false, err
+	}
+	for i, e := range list {
+		switch {
+		case i == 0: // the main tree
+		case e.Path == path:
+			if ok, err := r.repairWorktree(&e); ok || err != nil {
+				return false, err
+			}
+		case e.Branch == "refs/heads/"+branch && e.Prunable:
+			// git would not check the branch out twice, even where the
+			// other worktree vanished (an older worktree.dir, say)
+			if err := r.pruneVanished(e.Path); err != nil {
+				return false, err
+			}
+		}
+	}
+	if err := moveAside(path); err != nil {
+		return false, err
+	}
+	return true, r.addWorktree(path, branch, base)
+}
+
+// addWorktree runs `git worktree add`, making the branch at base if it is
+// not there yet (a crash after git made it leaves it at base: reusable).
+// git writes its "initializing" lock in the C locale, so that a crash in
+// the middle is recognised (see repairWorktree).
+func (r *Repo) addWorktree(path, branch, base string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		return err
+	}
+	tip, err := r.BranchTip(branch)
+	if err != nil {
+		return err
+	}
+	args := []string{"worktree", "add", "-q", path, branch}
+	if tip == "" {
+		if base == "" {
+			return fmt.Errorf("branch %s does not exist and no base was given", branch)
+		}
+		args = []string{"worktree", "add", "-q", "--no-track", "-b", branch, path, base}
+	}
+	if _, err := r.runGit(r.Root, gitEnv("LC_ALL=C"), nil, args...); err != nil {
+		return err
+	}
+	return nil
+}
+
+// OpenWorktree returns the registered worktree at path, or nil, nil when
+// there is none (or its directory is gone).
+func (r *Repo) OpenWorktree(path, branch string) (*Worktree, error) {
+	r.wtMu.Lock()
+	defer r.wtMu.Unlock()
+	path, err := canonPath(path)
+	if err != nil {
+		return nil, fmt.Errorf("worktree %s: %w", path, err)
+	}
+	e, err := r.findWorktree(path)
+	if err != nil || e == nil || !hasGitFile(path) {
+		return nil, err
+	}
+	return r.worktreeAt(path, branch)
+}
+
+// worktreeAt builds the Worktree for the healthy linked worktree at path.
+// The worktree's Repo shares the main one's object store.
+func (r *Repo) worktreeAt(path, branch string) (*Worktree, error) {
+	gitDir, err := readGitFile(path)
+	if err != nil {
+		return nil, err
+	}
+	wt := &Repo{Root: path, gitDir: gitDir, commonDir: r.commonDir, LockBound: r.LockBound, Hooks: r.Hooks}
+	wt.storeOnce.Do(func() { wt.store = r.storage() })
+	return &Worktree{Path: path, Branch: branch, repo: r, wt: wt}, nil
+}
+
+// Base is the fork point of the worktree's branch: the commit the work
+// in it starts from, as recorded when the branch was made, restored or
+// rebased. It is never recomputed from target when recorded: a sync
+// rebases the target's local commits onto the remote's, and the branch's
+// fork point then is on no target's history, while the merge-base with it
+// lies further back, making every commit landed in between look like the
+// task's own work. A worktree made before the record falls back to the
+// merge-base with target.
+func (w *Worktree) Base(target string) (string, error) {
+	if base := w.RecordedBase(); base != "" {
+		return base, nil
+	}
+	out, err := w.repo.read(nil, "merge-base", "refs/heads/"+w.Branch, revName(target))
+	if err != nil {
+		return "", fmt.Errorf("base of %s on %s: %w", w.Branch, target, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// RecordedBase is the fork point recorded for the worktree, "" when none
+// is (a worktree made before the record, or killed while being made).
+func (w *Worktree) RecordedBase() string {
+	data, err := os.ReadFile(w.baseFile())
+	if base := strings.TrimSpace(string(data)); err == nil && plumbing.IsHash(base) {
+		return base
+	}
+	return ""
+}
+
+// SetBase records commit as the worktree's fork point (see Base). The
+// record lives in the worktree's admin dir and goes with it.
+func (w *Worktree) SetBase(commit string) error {
+	if err := writeMarker(w.baseFile(), commit); err != nil {
+		return fmt.Errorf("record the base of %s: %w", w.Branch, err)
+	}
+	return nil
+}
+
+func (w *Worktree) baseFile() string { return filepath.Join(w.wt.gitDir, "bh-base") }
+
+// revName qualifies a branch name, so that a tag or a file of the same name
+// never stands for it; hashes and full ref names pass as they are.
+func revName(name string) string {
+	if strings.HasPrefix(name, "refs/") || plumbing.IsHash(name) {
+		return name
+	}
+	return "refs/heads/" + name
+}

@@ -1,0 +1,130 @@
+package git
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrTargetMoved means the target branch is no longer an ancestor of the
+// commit to land: nothing changed; rebase onto its tip and land again.
+var ErrTargetMoved = errors.New("the target branch moved")
+
+// LandRefused is git refusing to fast-forward the tree that has the target
+// checked out, to keep the user's work there: local changes or untracked
+// files in the way (Paths), a merge or rebase in progress. Nothing changed.
+type LandRefused struct {
+	Target, Dir, Reason string
+	Paths               []string
+}
+
+func (e *LandRefused) Error() string {
+	msg := fmt.Sprintf("git would not fast-forward %s in %s: %s", e.Target, e.Dir, e.Reason)
+	if len(e.Paths) > 0 {
+		msg += ": " + strings.Join(e.Paths, ", ")
+	}
+	return msg
+}
+
+// Land fast-forwards branch target to commit: by `git merge --ff-only` in
+// the working tree that has it checked out, which leaves the user's
+// unrelated changes (dirty, staged, untracked, ignored) as they are and
+// refuses (*LandRefused) to overwrite any; by update-ref when none has.
+// taskPath (bh's own task file, whose uncommitted copy in that tree would
+// stop the merge) is first staged there at the commit's blob, and put back
+// as it was on a refusal. ErrTargetMoved when target is not an ancestor of
+// commit; nil when commit is in target already (landing twice is a no-op).
+func (r *Repo) Land(target, commit, taskPath string) error {
+	if err := r.land(target, commit, taskPath); err != nil {
+		return fmt.Errorf("land %s on %s: %w", short(commit), target, err)
+	}
+	return nil
+}
+
+func (r *Repo) land(target, commit, taskPath string) error {
+	tip, err := r.BranchTip(target)
+	if err != nil || tip == commit {
+		return err
+	}
+	if tip == "" {
+		return fmt.Errorf("branch %s does not exist", target)
+	}
+	out, err := r.read(nil, "merge-base", commit, tip)
+	switch mb := strings.TrimSpace(string(out)); {
+	case err != nil && !isExit(err, 1):
+		return err
+	case mb == commit:
+		return nil // landed before
+	case mb != tip:
+		return ErrTargetMoved
+	}
+	dir, err := r.checkoutOf(target)
+	if err != nil {
+		return err
+	}
+	if dir == "" {
+		return r.moveBranch(target, commit, tip)
+	}
+	return r.mergeIn(dir, target, tip, commit, taskPath)
+}
+
+// moveBranch lands on a branch checked out nowhere: nothing to merge, the
+// ref moves only if it still holds tip.
+func (r *Repo) moveBranch(target, commit, tip string) error {
+	if _, err := r.git(nil, "update-ref", "-m", "bh: land", "refs/heads/"+target, commit, tip); err != nil {
+		if now, _ := r.BranchTip(target); now != tip {
+			return ErrTargetMoved
+		}
+		return err
+	}
+	return nil
+}
+
+// mergeIn fast-forwards the tree at dir, which has target checked out.
+func (r *Repo) mergeIn(dir, target, tip, commit, taskPath string) error {
+	if err := r.ignoredInTheWay(dir, target, tip, commit, taskPath); err != nil {
+		return err
+	}
+	undo, err := r.stageTaskFile(dir, commit, taskPath)
+	if err != nil {
+		return err
+	}
+	_, err = r.runGit(dir, gitEnv("LC_ALL=C"), nil, "-c", "maintenance.auto=false", "merge", "--ff-only", "-q", commit)
+	if err == nil {
+		return nil
+	}
+	if uerr := undo(); uerr != nil {
+		return errors.Join(err, fmt.Errorf("put back %s in the index: %w", taskPath, uerr))
+	}
+	if now, _ := r.BranchTip(target); now != tip {
+		return ErrTargetMoved
+	}
+	var ge *gitError
+	var le *LockedError
+	if errors.As(err, &le) || !errors.As(err, &ge) {
+		return err // not a refusal: try again later
+	}
+	return refusal(ge.Stderr, target, dir, taskPath)
+}
+
+// refusal reads git's refusal: its first line says why, the tab-indented
+// lines name the paths in the way.
+func refusal(stderr, target, dir, taskPath string) *LandRefused {
+	e := &LandRefused{Target: target, Dir: dir}
+	for _, line := range strings.Split(stderr, "\n") {
+		if p, ok := strings.CutPrefix(line, "\t"); ok {
+			if p != taskPath {
+				e.Paths = append(e.Paths, p)
+			}
+		} else if e.Reason == "" && strings.TrimSpace(line) != "" {
+			e.Reason = strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(line, "error: "), "fatal: "), ":")
+		}
+	}
+	return e
+}
+
+// isExit reports whether err is git exiting with code.
+func isExit(err error, code int) bool {
+	var ge *gitError
+	return errors.As(err, &ge) && ge.Code == code
+}

@@ -1,0 +1,87 @@
+package git
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Linked is one of the repository's linked worktrees, as git lists them.
+type Linked struct {
+	Path     string // canonical
+	Branch   string // short name ("bh/tm-a1b2"); "" when detached
+	Prunable bool   // its directory (or .git file) is gone
+}
+
+// LinkedWorktrees lists the linked worktrees: every one but the main.
+func (r *Repo) LinkedWorktrees() ([]Linked, error) {
+	r.wtMu.Lock()
+	defer r.wtMu.Unlock()
+	list, err := r.worktrees()
+	if err != nil || len(list) < 2 {
+		return nil, err
+	}
+	out := make([]Linked, 0, len(list)-1)
+	for _, e := range list[1:] {
+		out = append(out, Linked{Path: e.Path, Branch: strings.TrimPrefix(e.Branch, "refs/heads/"),
+			Prunable: e.Prunable || !hasGitFile(e.Path)})
+	}
+	return out, nil
+}
+
+// Unsaved reports whether the worktree holds uncommitted changes that
+// snapshot (a commit Snapshot made; "" for none) does not keep: work that
+// removing the worktree would lose.
+func (w *Worktree) Unsaved(snapshot string) (bool, error) {
+	if snapshot != "" {
+		base, err := w.repo.Parent(snapshot)
+		if err != nil {
+			return false, err
+		}
+		tree, err := w.stateTree(base)
+		if err != nil {
+			return false, fmt.Errorf("status of %s: %w", w.Branch, err)
+		}
+		if saved, err := w.repo.commitTree(snapshot); err != nil || saved.Hash == tree {
+			return false, err
+		}
+	}
+	out, err := w.repo.runGit(w.Path, gitEnv("LC_ALL=C"), nil, "rev-parse", "-q", "--verify", "HEAD")
+	if err != nil {
+		return false, fmt.Errorf("status of %s: %w", w.Branch, err)
+	}
+	head := strings.TrimSpace(string(out))
+	tree, err := w.stateTree(head)
+	if err != nil {
+		return false, fmt.Errorf("status of %s: %w", w.Branch, err)
+	}
+	committed, err := w.repo.commitTree(head)
+	if err != nil {
+		return false, err
+	}
+	return committed.Hash != tree, nil
+}
+
+// ConfigValue is the repository's git config value for key, "" when unset.
+func (r *Repo) ConfigValue(key string) string {
+	out, err := r.read(nil, "config", "--get", key)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// MoveWorktree moves the linked worktree at from to to (which must not
+// exist), with its changes and its registration.
+func (r *Repo) MoveWorktree(from, to string) error {
+	r.wtMu.Lock()
+	defer r.wtMu.Unlock()
+	if err := os.MkdirAll(filepath.Dir(to), 0o777); err != nil {
+		return err
+	}
+	if _, err := r.git(nil, "worktree", "move", from, to); err != nil {
+		return fmt.Errorf("move worktree %s: %w", filepath.Base(from), err)
+	}
+	return nil
+}

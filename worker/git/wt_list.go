@@ -1,0 +1,135 @@
+package git
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// wtEntry is one record of `git worktree list --porcelain -z`.
+type wtEntry struct {
+	Path     string
+	Branch   string // full ref name; "" when detached or bare
+	Bare     bool
+	Prunable bool // its directory (or .git file) is gone
+}
+
+// worktrees lists the repository's working trees, the main one first.
+func (r *Repo) worktrees() ([]wtEntry, error) {
+	out, err := r.read(nil, "worktree", "list", "--porcelain", "-z")
+	if err != nil {
+		return nil, fmt.Errorf("list worktrees: %w", err)
+	}
+	var list []wtEntry
+	var cur *wtEntry
+	for _, f := range splitNul(out) {
+		key, val, _ := strings.Cut(f, " ")
+		switch {
+		case f == "":
+			cur = nil // end of a record
+		case key == "worktree":
+			list = append(list, wtEntry{Path: val})
+			cur = &list[len(list)-1]
+		case cur == nil:
+		case key == "branch":
+			cur.Branch = val
+		case key == "bare":
+			cur.Bare = true
+		case key == "prunable":
+			cur.Prunable = true
+		}
+	}
+	return list, nil
+}
+
+// findWorktree is the registered linked worktree at path (canonical), or nil.
+func (r *Repo) findWorktree(path string) (*wtEntry, error) {
+	list, err := r.worktrees()
+	if err != nil {
+		return nil, err
+	}
+	for i, e := range list {
+		if i > 0 && e.Path == path {
+			return &list[i], nil
+		}
+	}
+	return nil, nil
+}
+
+// adminDir is the private git dir (.git/worktrees/<name>) registered for
+// path, found by the gitdir file git keeps there; "" when there is none.
+// Unlike the worktree's .git file, it survives the directory's removal.
+func (r *Repo) adminDir(path string) (string, error) {
+	dirs, err := filepath.Glob(filepath.Join(r.commonDir, "worktrees", "*", "gitdir"))
+	if err != nil {
+		return "", err
+	}
+	for _, f := range dirs {
+		data, err := os.ReadFile(f)
+		if err == nil && filepath.Dir(strings.TrimSpace(string(data))) == path {
+			return filepath.Dir(f), nil
+		}
+	}
+	return "", nil
+}
+
+// staleLock is how old an index.lock in bh's own worktree must be to count
+// as a killed process's (with no git running, see Repo.stale): no agent
+// runs in it while it is repaired, and git holds it for milliseconds.
+const staleLock = 10 * time.Second
+
+// repairWorktree reports whether the registered worktree e can be reused
+// as it is. One whose directory vanished is unlocked and pruned; one that a
+// killed `git worktree add` left half made (git's "initializing" lock
+// still there; no agent ever ran in it) is removed. Either way the caller
+// adds it again.
+func (r *Repo) repairWorktree(e *wtEntry) (bool, error) {
+	admin, err := r.adminDir(e.Path)
+	if err != nil {
+		return false, err
+	}
+	lock, _ := os.ReadFile(filepath.Join(admin, "locked"))
+	switch {
+	case admin != "" && strings.TrimSpace(string(lock)) == "initializing":
+		_ = os.Remove(filepath.Join(admin, "index.lock"))
+		if _, err := r.git(nil, "worktree", "remove", "--force", "--force", e.Path); err != nil {
+			return false, fmt.Errorf("remove half-made worktree: %w", err)
+		}
+		return false, nil
+	case e.Prunable || !hasGitFile(e.Path):
+		return false, r.pruneWorktree(admin)
+	}
+	// A killed agent's git may have left its lock; none runs now.
+	if _, stale := r.stale(filepath.Join(admin, "index.lock"), staleLock); stale {
+		_ = os.Remove(filepath.Join(admin, "index.lock"))
+	}
+	return true, nil
+}
+
+// pruneVanished prunes the registered worktree at path, whose directory
+// is gone.
+func (r *Repo) pruneVanished(path string) error {
+	admin, err := r.adminDir(path)
+	if err != nil {
+		return err
+	}
+	return r.pruneWorktree(admin)
+}
+
+// pruneWorktree drops the registration of a worktree whose directory is
+// gone; a lock left on it (by a killed add, or anyone) would stop prune.
+func (r *Repo) pruneWorktree(admin string) error {
+	if admin != "" {
+		if err := os.Remove(filepath.Join(admin, "locked")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	if _, err := r.git(nil, "worktree", "prune"); err != nil {
+		return fmt.Errorf("prune worktrees: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,86 @@
+package git
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// moveAside clears path for a new worktree: an empty directory goes,
+// anything else is renamed to path.orphan-<unix time>, never deleted.
+func moveAside(path string) error {
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if os.Remove(path) == nil { // only succeeds when empty
+		return nil
+	}
+	aside := fmt.Sprintf("%s.orphan-%d", path, time.Now().Unix())
+	if err := os.Rename(path, aside); err != nil {
+		return fmt.Errorf("move %s aside: %w", path, err)
+	}
+	return nil
+}
+
+// canonPath is path made absolute with its symbolic links resolved, as git
+// records worktree paths; the part that does not exist yet is kept as is.
+func canonPath(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path, err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err == nil {
+		return real, nil
+	}
+	parent := filepath.Dir(abs)
+	if parent == abs {
+		return abs, nil
+	}
+	dir, err := canonPath(parent)
+	return filepath.Join(dir, filepath.Base(abs)), err
+}
+
+// readGitFile is the private git dir a linked worktree's .git file names.
+func readGitFile(path string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(path, ".git"))
+	if err != nil {
+		return "", err
+	}
+	dir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir: ")
+	if !ok {
+		return "", fmt.Errorf("%s/.git is not a worktree's .git file", path)
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(path, dir)
+	}
+	return filepath.Clean(dir), nil
+}
+
+func hasGitFile(path string) bool {
+	fi, err := os.Lstat(filepath.Join(path, ".git"))
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// writeMarker writes content+"\n" to file atomically, unless it holds it.
+func writeMarker(file, content string) error {
+	want := content + "\n"
+	if old, err := os.ReadFile(file); err == nil && string(old) == want {
+		return nil
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	tmp := fmt.Sprintf("%s.tmp-%d", file, os.Getpid())
+	if err := os.WriteFile(tmp, []byte(want), 0o666); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, file); err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	return nil
+}

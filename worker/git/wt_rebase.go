@@ -1,0 +1,121 @@
+package git
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// RebaseConflict is a rebase stopped on conflicts, left in progress in the
+// worktree (markers in the files) for the agent or a human to resolve.
+type RebaseConflict struct {
+	Onto  string
+	Paths []string
+}
+
+func (e *RebaseConflict) Error() string {
+	if len(e.Paths) == 0 {
+		return fmt.Sprintf("rebase onto %s: stopped, not yet continued", short(e.Onto))
+	}
+	return fmt.Sprintf("rebase onto %s: conflicts in %s", short(e.Onto), strings.Join(e.Paths, ", "))
+}
+
+// rebaseGit runs a rebase command in the worktree: never an editor (the
+// commits keep their messages), no automatic gc, no other branch moved.
+func (w *Worktree) rebaseGit(args ...string) error {
+	pre := []string{"-c", "maintenance.auto=false", "-c", "rebase.autoSquash=false", "-c", "rebase.updateRefs=false"}
+	_, err := w.repo.runGit(w.Path, gitEnv("GIT_EDITOR=true", "LC_ALL=C"), nil, append(pre, args...)...)
+	return err
+}
+
+// Rebase replays the branch's own commits (those since its base, see
+// Base) onto onto, which becomes its base. Only those: commits of the
+// target's that a sync rewrote since the branch was made are not the
+// task's, and are never replayed. A conflict leaves the rebase in progress
+// and gives a *RebaseConflict; so does a rebase already in progress, which
+// is not started again. A branch already on onto is left alone.
+func (w *Worktree) Rebase(onto string) error {
+	if err := w.stoppedRebase(); err != nil {
+		return err
+	}
+	args := []string{"rebase", "-q", onto}
+	if data, err := os.ReadFile(w.baseFile()); err == nil {
+		args = []string{"rebase", "-q", "--onto", onto, strings.TrimSpace(string(data))}
+	}
+	err := w.rebaseGit(args...)
+	if err == nil {
+		return w.SetBase(onto)
+	}
+	if cerr := w.stoppedRebase(); cerr != nil {
+		return cerr
+	}
+	return fmt.Errorf("rebase %s onto %s: %w", w.Branch, short(onto), err)
+}
+
+// Rebasing reports whether a rebase is in progress in the worktree.
+func (w *Worktree) Rebasing() (bool, error) {
+	op, err := w.wt.InProgressOp()
+	if err != nil {
+		return false, fmt.Errorf("worktree %s: %w", w.Branch, err)
+	}
+	return op == "rebase", nil
+}
+
+// ContinueRebase stages every change in the worktree (.bh/ left out) and
+// continues the rebase. Conflicts left (files still holding markers, or
+// a further commit that conflicts) give a *RebaseConflict with the rebase
+// still in progress. Nothing in progress: nothing to do.
+func (w *Worktree) ContinueRebase() error {
+	if rebasing, err := w.Rebasing(); err != nil || !rebasing {
+		return err
+	}
+	paths, err := w.unmerged()
+	if err != nil {
+		return fmt.Errorf("continue rebase of %s: %w", w.Branch, err)
+	}
+	if left := w.withMarkers(paths); len(left) > 0 {
+		return &RebaseConflict{Onto: w.rebaseOnto(), Paths: left}
+	}
+	env := gitEnv("GIT_LITERAL_PATHSPECS=0")
+	if _, err := w.repo.runGit(w.Path, env, nil, "add", "-A", "--", ".", ":(exclude).bh"); err != nil {
+		return fmt.Errorf("continue rebase of %s: %w", w.Branch, err)
+	}
+	onto := w.rebaseOnto()
+	err = w.rebaseGit("rebase", "--continue")
+	if err == nil && onto != "" {
+		return w.SetBase(onto)
+	}
+	if err == nil {
+		return nil
+	}
+	if cerr := w.stoppedRebase(); cerr != nil {
+		return cerr
+	}
+	return fmt.Errorf("continue rebase of %s: %w", w.Branch, err)
+}
+
+// stoppedRebase is the *RebaseConflict of a rebase in progress, nil when
+// there is none.
+func (w *Worktree) stoppedRebase() error {
+	rebasing, err := w.Rebasing()
+	if err != nil || !rebasing {
+		return err
+	}
+	paths, err := w.unmerged()
+	if err != nil {
+		return fmt.Errorf("worktree %s: %w", w.Branch, err)
+	}
+	return &RebaseConflict{Onto: w.rebaseOnto(), Paths: paths}
+}
+
+// rebaseOnto is the commit the rebase in progress replays onto.
+func (w *Worktree) rebaseOnto() string {
+	for _, dir := range []string{"rebase-merge", "rebase-apply"} {
+		data, err := os.ReadFile(filepath.Join(w.wt.gitDir, dir, "onto"))
+		if err == nil {
+			return strings.TrimSpace(string(data))
+		}
+	}
+	return ""
+}

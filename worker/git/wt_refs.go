@@ -1,0 +1,136 @@
+package git
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+)
+
+// BranchTip is the commit refs/heads/<name> points to, "" when the branch
+// does not exist.
+func (r *Repo) BranchTip(name string) (string, error) {
+	tip, err := r.refTip("refs/heads/" + name)
+	if err != nil {
+		return "", fmt.Errorf("branch %s: %w", name, err)
+	}
+	return tip, nil
+}
+
+// CurrentBranch is the branch checked out in r's tree, "" on a detached HEAD.
+func (r *Repo) CurrentBranch() (string, error) {
+	data, err := os.ReadFile(filepath.Join(r.gitDir, "HEAD"))
+	if err != nil {
+		return "", fmt.Errorf("read HEAD: %w", err)
+	}
+	target, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "ref: ")
+	if !ok {
+		return "", nil
+	}
+	if target == "refs/heads/.invalid" { // reftable: HEAD is kept in the table
+		out, err := r.read(nil, "symbolic-ref", "-q", "HEAD")
+		if err != nil {
+			return "", nil // detached: symbolic-ref -q fails silently
+		}
+		target = strings.TrimSpace(string(out))
+	}
+	name, ok := strings.CutPrefix(target, "refs/heads/")
+	if !ok {
+		return "", nil
+	}
+	return name, nil
+}
+
+// refTip reads ref in-process, and asks git when the refs are in a form
+// go-git cannot read. "" when the ref does not exist.
+func (r *Repo) refTip(ref string) (string, error) {
+	got, err := storer.ResolveReference(r.storage(), plumbing.ReferenceName(ref))
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return "", nil
+	}
+	if err == nil {
+		return got.Hash().String(), nil
+	}
+	out, gerr := r.read(nil, "rev-parse", "-q", "--verify", ref)
+	var ge *gitError
+	if errors.As(gerr, &ge) && ge.Code == 1 && strings.TrimSpace(ge.Stderr) == "" {
+		return "", nil
+	}
+	if gerr != nil {
+		return "", gerr
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// bhRef refuses a ref outside refs/bh/: bh never moves the user's refs
+// through these helpers.
+func bhRef(ref string) error {
+	if !strings.HasPrefix(ref, "refs/bh/") {
+		return fmt.Errorf("ref %s: bh only keeps refs under refs/bh/", ref)
+	}
+	return nil
+}
+
+// Ref is the commit bh's ref points to, "" when it does not exist.
+func (r *Repo) Ref(ref string) (string, error) {
+	if err := bhRef(ref); err != nil {
+		return "", err
+	}
+	tip, err := r.refTip(ref)
+	if err != nil {
+		return "", fmt.Errorf("ref %s: %w", ref, err)
+	}
+	return tip, nil
+}
+
+// SetRef points bh's ref at commit whatever it held: create-or-verify, so
+// that a rerun after a crash never fails on the ref it made. git writes it
+// (locks, reflog); go-git only reads.
+func (r *Repo) SetRef(ref, commit, reason string) error {
+	cur, err := r.Ref(ref)
+	if err != nil || cur == commit {
+		return err
+	}
+	if _, err := r.git(nil, "update-ref", "-m", reason, ref, commit); err != nil {
+		return fmt.Errorf("set %s: %w", ref, err)
+	}
+	return nil
+}
+
+// DeleteRef removes bh's ref; one that is missing is fine. git deletes it,
+// since that may rewrite packed-refs, which holds the user's refs too.
+func (r *Repo) DeleteRef(ref string) error {
+	cur, err := r.Ref(ref)
+	if err != nil || cur == "" {
+		return err
+	}
+	if _, err := r.git(nil, "update-ref", "-d", ref); err != nil {
+		return fmt.Errorf("delete %s: %w", ref, err)
+	}
+	return nil
+}
+
+// Diff is `git diff --no-color --no-ext-diff [--stat] from to`, for bh diff.
+func (r *Repo) Diff(from, to string, stat bool) (string, error) {
+	args := []string{"diff", "--no-color", "--no-ext-diff"}
+	if stat {
+		args = append(args, "--stat")
+	}
+	out, err := r.read(nil, append(args, from, to, "--")...)
+	if err != nil {
+		return "", fmt.Errorf("diff %s %s: %w", short(from), short(to), err)
+	}
+	return string(out), nil
+}
+
+// short abbreviates a hash for messages.
+func short(h string) string {
+	if len(h) > 10 && plumbing.IsHash(h) {
+		return h[:10]
+	}
+	return h
+}

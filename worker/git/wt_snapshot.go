@@ -1,0 +1,130 @@
+package git
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Snapshot writes the worktree's whole state (HEAD's tree and every
+// uncommitted change: modified, deleted, untracked but not ignored files;
+// .bh/ as base has it) as a commit whose single parent is base, and returns
+// it with the paths that differ from base. The worktree, its index and
+// HEAD are left alone. commit is "" and paths empty when nothing differs.
+func (w *Worktree) Snapshot(base, message string) (commit string, paths []string, err error) {
+	tree, paths, err := w.changes(base)
+	if err != nil || len(paths) == 0 {
+		return "", nil, err
+	}
+	c, err := w.repo.writeCommit(tree, []plumbing.Hash{plumbing.NewHash(base)}, message)
+	if err != nil {
+		return "", nil, fmt.Errorf("snapshot %s: %w", w.Branch, err)
+	}
+	return c.String(), paths, nil
+}
+
+// Changed is the paths Snapshot would report, without its commit.
+func (w *Worktree) Changed(base string) ([]string, error) {
+	_, paths, err := w.changes(base)
+	return paths, err
+}
+
+// changes is the worktree's state tree and the paths where it differs
+// from base, sorted.
+func (w *Worktree) changes(base string) (plumbing.Hash, []string, error) {
+	tree, err := w.stateTree(base)
+	if err != nil {
+		return plumbing.ZeroHash, nil, fmt.Errorf("snapshot %s: %w", w.Branch, err)
+	}
+	baseTree, err := w.repo.commitTree(base)
+	if err != nil || baseTree == nil || baseTree.Hash == tree {
+		return tree, nil, err
+	}
+	out, err := w.repo.read(nil, "diff-tree", "-r", "-z", "--name-only", "--no-renames", baseTree.Hash.String(), tree.String())
+	if err != nil {
+		return plumbing.ZeroHash, nil, fmt.Errorf("snapshot %s: %w", w.Branch, err)
+	}
+	paths := splitNul(out)
+	sort.Strings(paths)
+	return tree, paths, nil
+}
+
+// stateTree stages everything into a copy of the worktree's index (git
+// honours the ignore rules, filters and the stat cache: only changed files
+// are read) and writes it as a tree, with .bh/ taken from base.
+func (w *Worktree) stateTree(base string) (plumbing.Hash, error) {
+	env, done, err := w.tempIndex()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	defer done()
+	if _, err := w.repo.runGit(w.Path, env, nil, "add", "-A", "--", ".", ":(exclude).bh"); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	out, err := w.repo.runGit(w.Path, env, nil, "write-tree")
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return w.repo.withBhOf(plumbing.NewHash(strings.TrimSpace(string(out))), base)
+}
+
+// tempIndex copies the worktree's index to a temporary file and returns
+// the environment that points git at it (pathspec magic on, for
+// :(exclude)), and a function that removes it.
+func (w *Worktree) tempIndex() (env []string, done func(), err error) {
+	f, err := os.CreateTemp(w.wt.gitDir, "bh-index-")
+	if err != nil {
+		return nil, nil, err
+	}
+	tmp := f.Name()
+	done = func() { _ = os.Remove(tmp) }
+	env = gitEnv("GIT_INDEX_FILE="+tmp, "GIT_LITERAL_PATHSPECS=0")
+	data, err := os.ReadFile(w.wt.gitDir + "/index")
+	if err == nil {
+		_, err = f.Write(data)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if errors.Is(err, fs.ErrNotExist) { // no index at all: start from HEAD
+		_ = os.Remove(tmp)
+		_, err = w.repo.runGit(w.Path, env, nil, "read-tree", "HEAD")
+	}
+	if err != nil {
+		done()
+		return nil, nil, fmt.Errorf("temporary index: %w", err)
+	}
+	return env, done, nil
+}
+
+// Restore makes the worktree's files equal to snapshot's tree: files
+// absent from it are removed (those in the index; untracked ones a fresh
+// worktree does not have), the index and HEAD stay, so that the restored
+// work shows as uncommitted changes. For a freshly (re)created worktree.
+// The worktree's base (see Base) becomes snapshot's parent, which its
+// paths are relative to, wherever the branch was made.
+func (w *Worktree) Restore(snapshot string) error {
+	env, done, err := w.tempIndex()
+	if err == nil {
+		defer done()
+		// From the index's entries (stat data valid) to snapshot's: git
+		// writes what differs and deletes what snapshot lacks.
+		_, err = w.repo.runGit(w.Path, env, nil, "read-tree", "--reset", "-u", snapshot)
+	}
+	var parent string
+	if err == nil {
+		parent, err = w.repo.Parent(snapshot)
+	}
+	if err == nil {
+		err = w.SetBase(parent)
+	}
+	if err != nil {
+		return fmt.Errorf("restore %s into %s: %w", short(snapshot), w.Branch, err)
+	}
+	return nil
+}

@@ -1,0 +1,101 @@
+package git
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// withBhOf returns tree with its top-level .bh entry replaced by base's
+// (or dropped when base has none): .bh/ in a worktree is not the store, and
+// never part of the agent's work.
+func (r *Repo) withBhOf(tree plumbing.Hash, base string) (plumbing.Hash, error) {
+	t, err := object.GetTree(r.storage(), tree)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("read tree %s: %w", tree, err)
+	}
+	bt, err := r.commitTree(base)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	want, wantOK := bhEntry(bt)
+	have, haveOK := bhEntry(t)
+	if wantOK == haveOK && want == have {
+		return tree, nil
+	}
+	out := &object.Tree{}
+	for _, e := range t.Entries {
+		if e.Name != ".bh" {
+			out.Entries = append(out.Entries, e)
+		}
+	}
+	if wantOK {
+		out.Entries = append(out.Entries, want)
+		sort.Sort(object.TreeEntrySorter(out.Entries))
+	}
+	obj := r.storage().NewEncodedObject()
+	if err := out.Encode(obj); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("encode tree: %w", err)
+	}
+	return r.storage().SetEncodedObject(obj)
+}
+
+// bhEntry is t's top-level .bh entry.
+func bhEntry(t *object.Tree) (object.TreeEntry, bool) {
+	if t != nil {
+		for _, e := range t.Entries {
+			if e.Name == ".bh" {
+				return e, true
+			}
+		}
+	}
+	return object.TreeEntry{}, false
+}
+
+// WithFile returns a commit with commit's parents, author, committer,
+// message and tree, except that path holds data (mode 100644). Objects
+// only; no ref moves. Keeping the committer's date makes it deterministic:
+// the same inputs give the same commit, so a rerun after a crash lands the
+// very commit the journal names. commit itself is returned when path
+// already holds data.
+func (r *Repo) WithFile(commit, path string, data []byte) (string, error) {
+	h, err := r.withFile(commit, path, data)
+	if err != nil {
+		return "", fmt.Errorf("add %s to %s: %w", path, short(commit), err)
+	}
+	return h, nil
+}
+
+func (r *Repo) withFile(commit, path string, data []byte) (string, error) {
+	c, err := object.GetCommit(r.storage(), plumbing.NewHash(commit))
+	if err != nil {
+		return "", err
+	}
+	tree, err := c.Tree()
+	if err != nil {
+		return "", err
+	}
+	blob, err := r.writeBlob(data)
+	if err != nil {
+		return "", err
+	}
+	if e, ok := treeFile(tree, path); ok && e.Hash == blob && e.Mode == filemode.Regular {
+		return commit, nil
+	}
+	nt, err := r.buildTree(tree, map[string]treeChange{path: {Mode: filemode.Regular, Hash: blob}})
+	if err != nil {
+		return "", err
+	}
+	// A signature would no longer match the new tree: it is left out.
+	out := &object.Commit{Author: c.Author, Committer: c.Committer, Message: c.Message,
+		TreeHash: nt, ParentHashes: c.ParentHashes, Encoding: c.Encoding}
+	obj := r.storage().NewEncodedObject()
+	if err := out.Encode(obj); err != nil {
+		return "", err
+	}
+	h, err := r.storage().SetEncodedObject(obj)
+	return h.String(), err
+}
