@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -65,8 +66,8 @@ func (r *Repo) runGit(dir string, env []string, stdin []byte, args ...string) ([
 	for pause := firstLockWait; ; pause = nextLockWait(pause) {
 		out, err := execGit(dir, env, stdin, args...)
 		path := lockedPath(err, dir)
-		if path == "" {
-			return out, err
+		if path == "" || !r.local(path, dir) {
+			return out, err // a remote's lock is the remote's (see RemoteLockError), not to wait on here
 		}
 		if err := r.waitLock(path, waited, err, args); err != nil {
 			return out, err
@@ -127,4 +128,17 @@ func splitNul(out []byte) []string {
 		out = out[i+1:]
 	}
 	return fields
+}
+
+// local reports whether a lock git met is in this repository (its git
+// dirs, or the tree the command ran in) rather than in a remote a push or
+// fetch reached, which bh names instead of waiting on.
+func (r *Repo) local(path, dir string) bool {
+	in := func(root string) bool {
+		return root != "" && (path == root || strings.HasPrefix(path, filepath.Clean(root)+string(filepath.Separator)))
+	}
+	if r != nil && (in(r.commonDir) || in(r.gitDir)) {
+		return true
+	}
+	return in(dir)
 }
