@@ -4,22 +4,14 @@ package proc
 
 import (
 	"context"
+	"github.com/bh-tracker/bh/agent/proc/proctest"
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
 )
-
-// groupAgent is a child with a child: each waits for the file "go",
-// shows it saw it, and sleeps.
-const groupAgent = `sh -c 'while [ ! -e go ]; do sleep 0.01; done; touch child-ok; exec sleep 60' &
-echo $! > child.pid
-while [ ! -e go ]; do sleep 0.01; done; touch leader-ok
-exec sleep 60
-`
 
 func TestKillGroup(t *testing.T) {
 	dir := t.TempDir()
@@ -30,13 +22,13 @@ func TestKillGroup(t *testing.T) {
 	}
 	done := make(chan ran, 1)
 	go func() {
-		c := Cmd{Argv: []string{"/bin/sh", "-c", groupAgent}, Dir: dir, Started: func(pgid int) { pgids <- pgid }}
+		c := Cmd{Argv: []string{"/bin/sh", "-c", proctest.GroupAgent}, Dir: dir, Started: func(pgid int) { pgids <- pgid }}
 		res, err := Run(context.Background(), c)
 		done <- ran{res, err}
 	}()
 	pgid := <-pgids
 	t.Cleanup(func() { syscall.Kill(-pgid, syscall.SIGKILL) })
-	waitFor(t, "the agent's child", exists(dir, "child.pid"))
+	waitFor(t, "the agent's child", proctest.Exists(dir, "child.pid"))
 
 	other := t.TempDir()
 	link := filepath.Join(other, "link")
@@ -67,8 +59,8 @@ func TestKillGroup(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the agent to go on", exists(dir, "leader-ok"))
-	waitFor(t, "the agent's child to go on", exists(dir, "child-ok"))
+	waitFor(t, "the agent to go on", proctest.Exists(dir, "leader-ok"))
+	waitFor(t, "the agent's child to go on", proctest.Exists(dir, "child-ok"))
 
 	if err := KillGroup(pgid, dir); err != nil {
 		t.Fatalf("KillGroup: %v", err)
@@ -116,45 +108,15 @@ func TestWithin(t *testing.T) {
 	}
 }
 
-// waitFor polls cond until it holds, failing the test after 10 seconds.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up waiting for %s", what)
-		}
-	}
-}
-
-func exists(dir, name string) func() bool {
-	return func() bool {
-		_, err := os.Stat(filepath.Join(dir, name))
-		return err == nil
-	}
-}
-
-// alive reports whether pid runs: it exists and is not a zombie.
-func alive(pid int) bool {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	return err == nil && syscall.Kill(pid, 0) == nil && !strings.Contains(string(stat), ") Z ")
-}
-
-func readPid(t *testing.T, file string) int {
-	t.Helper()
-	raw, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pid
-}
-
 // assertDead waits for the process whose pid is in file to be gone.
 func assertDead(t *testing.T, file string) {
 	t.Helper()
-	pid := readPid(t, file)
-	waitFor(t, "process "+strconv.Itoa(pid)+" to die", func() bool { return !alive(pid) })
+	pid := proctest.ReadPid(t, file)
+	waitFor(t, "process "+strconv.Itoa(pid)+" to die", func() bool { return !proctest.Alive(pid) })
+}
+
+// waitFor waits for cond within this package's bound.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	proctest.WaitFor(t, time.Minute, what, cond)
 }

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/bh-tracker/bh/agent/proc/proctest"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -28,7 +29,7 @@ func TestRunCancelStopsGroup(t *testing.T) {
 			Grace: time.Minute})
 		done <- err
 	}()
-	waitFor(t, "the grandchild", exists(dir, "child.pid"))
+	waitFor(t, "the grandchild", proctest.Exists(dir, "child.pid"))
 	cancel(errStop)
 	// The group takes SIGTERM at once: the minute's grace is never waited out.
 	err := <-done
@@ -80,7 +81,7 @@ func TestRunTerminalStaysInGroup(t *testing.T) {
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run = %v, want cancelled", err)
 	}
-	if got, want := readPid(t, filepath.Join(dir, "pgid")), syscall.Getpgrp(); got != want {
+	if got, want := proctest.ReadPid(t, filepath.Join(dir, "pgid")), syscall.Getpgrp(); got != want {
 		t.Errorf("child's group %d, want ours %d", got, want)
 	}
 }
