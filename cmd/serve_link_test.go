@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -10,10 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/bh-tracker/bh/agent/fakeapi"
-	"github.com/bh-tracker/bh/task"
 )
 
 // One tap from a phone: the worker's ntfy notification carries an Approve
@@ -45,25 +40,7 @@ func TestServeNtfyOneTap(t *testing.T) {
 		"\non resume\nprint {\"status\":\"completed\",\"summary\":\"dropped\"}\n")
 	id := strings.TrimSpace(bhE2E(t, dir, "add", "Drop the legacy table"))
 
-	f := newFactory()
-	f.IO, _, _, _ = testIO()
-	f.WorkDir = func() (string, error) { return dir, nil }
-	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- serveRun(&ServeOptions{base: f.base(), Ctx: ctx, Listen: "127.0.0.1:0"}) }()
-	defer func() {
-		stop()
-		if err := <-done; err != nil {
-			t.Errorf("bh serve stopped with %v", err)
-		}
-	}()
-	var conf task.WebConfig
-	for deadline := time.Now().Add(fakeapi.Patience(10 * time.Second)); conf.URL == ""; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("bh serve saved no address")
-		}
-		conf, _ = task.LoadWebConfig()
-	}
+	conf := serveInProcess(t, dir, &ServeOptions{Listen: "127.0.0.1:0"})
 	if len(conf.LinkKey) != 64 {
 		t.Fatalf("bh serve made no link key: %+v", conf)
 	}

@@ -27,26 +27,7 @@ func TestServeTLS(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	dir := t.TempDir()
 	certFile, keyFile, pool := selfSigned(t, dir)
-	f := newFactory()
-	f.IO, _, _, _ = testIO()
-	f.WorkDir = func() (string, error) { return dir, nil }
-	ctx, stop := context.WithCancel(context.Background())
-	opts := &ServeOptions{base: f.base(), Ctx: ctx, Listen: "127.0.0.1:0", TLSCert: certFile, TLSKey: keyFile}
-	done := make(chan error, 1)
-	go func() { done <- serveRun(opts) }()
-	defer func() {
-		stop()
-		if err := <-done; err != nil {
-			t.Errorf("bh serve stopped with %v", err)
-		}
-	}()
-	var conf task.WebConfig
-	for deadline := time.Now().Add(fakeapi.Patience(10 * time.Second)); conf.URL == ""; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("bh serve saved no address")
-		}
-		conf, _ = task.LoadWebConfig()
-	}
+	conf := serveInProcess(t, dir, &ServeOptions{Listen: "127.0.0.1:0", TLSCert: certFile, TLSKey: keyFile})
 	if !strings.HasPrefix(conf.URL, "https://127.0.0.1:") || len(conf.Token) != 48 {
 		t.Fatalf("saved %+v", conf)
 	}
@@ -94,4 +75,31 @@ func selfSigned(t *testing.T, dir string) (certFile, keyFile string, pool *x509.
 	pool = x509.NewCertPool()
 	pool.AddCert(cert)
 	return certFile, keyFile, pool
+}
+
+// serveInProcess runs bh serve with opts in dir until the test ends, and
+// returns the web config it saved once it listens.
+func serveInProcess(t *testing.T, dir string, opts *ServeOptions) task.WebConfig {
+	t.Helper()
+	f := newFactory()
+	f.IO, _, _, _ = testIO()
+	f.WorkDir = func() (string, error) { return dir, nil }
+	ctx, stop := context.WithCancel(context.Background())
+	opts.base, opts.Ctx = f.base(), ctx
+	done := make(chan error, 1)
+	go func() { done <- serveRun(opts) }()
+	t.Cleanup(func() {
+		stop()
+		if err := <-done; err != nil {
+			t.Errorf("bh serve stopped with %v", err)
+		}
+	})
+	var conf task.WebConfig
+	for deadline := time.Now().Add(fakeapi.Patience(10 * time.Second)); conf.URL == ""; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("bh serve saved no address")
+		}
+		conf, _ = task.LoadWebConfig()
+	}
+	return conf
 }
