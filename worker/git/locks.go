@@ -144,13 +144,16 @@ type GitLock struct {
 }
 
 // StaleLocks lists git's lock files in the repository older than StaleAge
-// (the index of each worktree, HEAD, refs, packed-refs, config, shallow),
-// each with whether it is stale: held by no live git process.
+// (the index of each worktree, HEAD, refs, packed-refs, config, shallow, a
+// killed commit's next-index), each with whether it is stale: held by no
+// live git process.
 func (r *Repo) StaleLocks() ([]GitLock, error) {
-	paths := []string{filepath.Join(r.gitDir, "index.lock")}
-	for _, f := range []string{"index", "HEAD", "packed-refs", "config", "shallow"} {
-		paths = append(paths, filepath.Join(r.commonDir, f+".lock"))
-	}
+	// Every *.lock at the top of the git dirs: index, HEAD, packed-refs,
+	// config, shallow, and the next-index-<pid>.lock of a `git commit --
+	// <paths>` killed in its middle.
+	paths, _ := filepath.Glob(filepath.Join(r.gitDir, "*.lock"))
+	common, _ := filepath.Glob(filepath.Join(r.commonDir, "*.lock"))
+	paths = append(paths, common...)
 	admins, _ := filepath.Glob(filepath.Join(r.commonDir, "worktrees", "*", "*.lock"))
 	paths = append(paths, admins...)
 	_ = filepath.WalkDir(filepath.Join(r.commonDir, "refs"), func(p string, d os.DirEntry, err error) error {

@@ -91,9 +91,15 @@ func TestStaleLockFailsAtOnceAndIsListed(t *testing.T) {
 	}
 	young := filepath.Join(r.commonDir, "packed-refs.lock")
 	holdLock(t, young, 0)
+	// `git commit -- <paths>` killed in its middle leaves this one too.
+	next := filepath.Join(r.gitDir, "next-index-4242.lock")
+	holdLock(t, next, time.Hour)
 	locks, err := r.StaleLocks()
-	if err != nil || len(locks) != 1 || locks[0].Path != lock || !locks[0].Stale {
+	if err != nil || len(locks) != 2 || locks[0].Path != lock || !locks[0].Stale || locks[1].Path != next {
 		t.Fatalf("stale locks: %+v, %v", locks, err)
+	}
+	if err := r.RemoveStaleLock(next); err != nil {
+		t.Fatal(err)
 	}
 	if err := r.RemoveStaleLock(young); err == nil {
 		t.Fatal("removed a young lock")
