@@ -30,8 +30,15 @@ func CodexEnv(t testing.TB, srv *Responses) []string {
 	t.Helper()
 	home := t.TempDir()
 	codexHome := filepath.Join(home, ".codex")
-	if err := os.MkdirAll(codexHome, 0o700); err != nil {
-		t.Fatalf("fakeapi: %v", err)
+	// With a system bwrap, codex sandboxes its commands through helper
+	// links it makes in CODEX_HOME, and it refuses to make them under the
+	// temp dir, where a test's HOME is: a TMPDIR of the test's own keeps
+	// CODEX_HOME out of it (else every exec_command fails to start).
+	tmp := filepath.Join(home, "tmp")
+	for _, d := range []string{codexHome, tmp} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatalf("fakeapi: %v", err)
+		}
 	}
 	config := fmt.Sprintf(`model_provider = "fake"
 model = "gpt-fake"
@@ -50,6 +57,7 @@ stream_max_retries = 0
 	return []string{
 		"HOME=" + home,
 		"CODEX_HOME=" + codexHome,
+		"TMPDIR=" + tmp,
 		"OPENAI_API_KEY=test-key",
 		"OPENAI_BASE_URL=",
 		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
