@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
 )
 
@@ -50,7 +51,7 @@ func TestAnswerMatrixLate(t *testing.T) {
 			several)
 	}
 	m := newMatrix(t, rows)
-	s, err := task.Find(m.dir)
+	s, err := store.Find(m.dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
@@ -119,7 +120,7 @@ func notified(m *matrix, id string) []string {
 // inboxed is the commands bh inbox --json gives for the task's questions,
 // in the order asked.
 func inboxed(m *matrix, id string) []string {
-	var items []task.InboxItem
+	var items []store.InboxItem
 	if err := json.Unmarshal([]byte(bhE2E(m.t, m.root, "inbox", "--json")), &items); err != nil {
 		m.t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/spf13/cobra"
 )
 
@@ -94,7 +95,7 @@ func parseEnum[T any](flag, value string, parse func(string) (T, error)) (T, err
 }
 
 // resolveAll turns the user's references into task ids, in order, once each.
-func resolveAll(s *task.Store, what string, refs []string) ([]string, error) {
+func resolveAll(s *store.Store, what string, refs []string) ([]string, error) {
 	var ids []string
 	for _, r := range refs {
 		id, err := s.Resolve(r)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // bh board, driven in tmux as a person would, beside a real worker: it
@@ -57,7 +58,7 @@ print {"status":"completed","summary":"done"}
 		}
 	}
 	// Command agents report no steps: one as claude's would be, in the live feed.
-	step, _ := json.Marshal(task.StepLine{At: time.Now(), TaskID: long, Step: "Bash: go test ./..."})
+	step, _ := json.Marshal(store.StepLine{At: time.Now(), TaskID: long, Step: "Bash: go test ./..."})
 	writeE2E(t, dir, ".bh/runs/steps.jsonl", string(step)+"\n")
 
 	term := newTmuxPane(t, dir, "bh board; echo EXITED $?; sleep 30")

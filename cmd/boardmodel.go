@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -13,11 +14,11 @@ import (
 // selected one, and at most one dialog (questions, a confirmation) at work.
 type boardModel struct {
 	b     base
-	s     *task.Store
+	s     *store.Store
 	self  string // the bh executable, for bh continue
 	watch *boardWatch
 	feed  *stepFeed
-	steps map[string][]task.StepLine // each running task's latest steps
+	steps map[string][]store.StepLine // each running task's latest steps
 
 	rows    []boardRow
 	sel     string // the selected task's id: it stays selected as rows move
@@ -45,9 +46,9 @@ const (
 // stepsKept is how many of a running agent's steps the pane can show.
 const stepsKept = 20
 
-func newBoardModel(b base, s *task.Store, self string) *boardModel {
-	m := &boardModel{b: b, s: s, self: self, watch: newBoardWatch(s), steps: map[string][]task.StepLine{},
-		feed: &stepFeed{path: task.StepsPath(s)}} // from the start: steps of runs under way
+func newBoardModel(b base, s *store.Store, self string) *boardModel {
+	m := &boardModel{b: b, s: s, self: self, watch: newBoardWatch(s), steps: map[string][]store.StepLine{},
+		feed: &stepFeed{path: store.StepsPath(s)}} // from the start: steps of runs under way
 	m.reload()
 	return m
 }

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/fsnotify/fsnotify"
@@ -23,7 +23,7 @@ type (
 	boardTick    struct{}
 )
 
-func newBoardWatch(s *task.Store) *boardWatch {
+func newBoardWatch(s *store.Store) *boardWatch {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return &boardWatch{}

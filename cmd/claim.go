@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/spf13/cobra"
 )
@@ -107,7 +108,7 @@ func claimRun(opts *ClaimOptions) error {
 
 // notReady says why a task cannot be claimed: its state, or each
 // dependency it waits on with that one's state.
-func notReady(s *task.Store, e *worker.NotReadyError) error {
+func notReady(s *store.Store, e *worker.NotReadyError) error {
 	if e.State != task.Open {
 		hint := "only open tasks can be claimed"
 		switch e.State {

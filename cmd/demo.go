@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/spf13/cobra"
@@ -57,7 +58,7 @@ func demoRun(opts *DemoOptions) error {
 	}
 	n := &narrator{dir: dir, p: &progress{io: io, w: w, json: opts.JSON}}
 	n.p.lookup = func(id string) (*task.Task, error) {
-		s, err := task.Find(dir)
+		s, err := store.Find(dir)
 		if err != nil {
 			return nil, err
 		}
@@ -117,7 +118,7 @@ func (n *narrator) report(e worker.Event) {
 // demo reports no event before its worker starts.
 func (n *narrator) added() {
 	io, w := n.p.io, n.p.w
-	s, err := task.Find(n.dir)
+	s, err := store.Find(n.dir)
 	if err != nil {
 		return
 	}

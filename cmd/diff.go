@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/spf13/cobra"
@@ -89,7 +90,7 @@ func diffRun(opts *DiffOptions) error {
 }
 
 // noParkHint says where a task's work is when none is parked.
-func noParkHint(s *task.Store, id string) string {
+func noParkHint(s *store.Store, id string) string {
 	t, err := s.Get(id)
 	if err != nil {
 		return ""

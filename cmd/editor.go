@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/bh-tracker/bh/agent/proc"
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // runEditor opens path in the editor and waits for it to exit. The editor
@@ -33,7 +33,7 @@ func runEditor(io *IOStreams, editor, path string) error {
 // scratchFile writes data to a new file under .bh/tmp/ for the user to edit.
 // It is only removed once what the user wrote has been saved, so a refused
 // edit is never lost. rel is its path from the repository's top.
-func scratchFile(s *task.Store, pattern string, data []byte) (path, rel string, err error) {
+func scratchFile(s *store.Store, pattern string, data []byte) (path, rel string, err error) {
 	dir := filepath.Join(s.Dir, "tmp")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", "", err
@@ -61,7 +61,7 @@ func scratchFile(s *task.Store, pattern string, data []byte) (path, rel string, 
 // editScratch writes data to a scratch file, opens it in the editor and
 // returns what the user saved. If the editor fails the file is removed:
 // quitting the editor with an error (vim's :cq) means "never mind".
-func editScratch(io *IOStreams, editor string, s *task.Store, pattern string, data []byte) (path, rel string, out []byte, err error) {
+func editScratch(io *IOStreams, editor string, s *store.Store, pattern string, data []byte) (path, rel string, out []byte, err error) {
 	path, rel, err = scratchFile(s, pattern, data)
 	if err != nil {
 		return "", "", nil, err

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // Exit codes, documented in bh --help.
@@ -64,9 +65,9 @@ func hintFor(err error) string {
 		fe *task.FileError
 	)
 	switch {
-	case errors.Is(err, task.ErrNoStore):
+	case errors.Is(err, store.ErrNoStore):
 		return "run 'bh init' in your git repository"
-	case errors.Is(err, task.ErrNoRepo):
+	case errors.Is(err, store.ErrNoRepo):
 		return "run 'git init' first, or cd into your git repository"
 	case errors.As(err, &nf):
 		return "run 'bh list --all' to see the task ids"

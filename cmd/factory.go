@@ -4,7 +4,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // Factory carries what commands need from the outside world. It is built
@@ -12,7 +13,7 @@ import (
 type Factory struct {
 	IO      *IOStreams
 	WorkDir func() (string, error)
-	Store   func() (*task.Store, error)
+	Store   func() (*store.Store, error)
 	Now     func() time.Time
 	Editor  func() string
 	Picker  func(*IOStreams) picker
@@ -30,17 +31,17 @@ func newFactory() *Factory {
 		Editor:  editorFromEnv,
 		Picker:  newHuhPicker,
 	}
-	f.Store = func() (*task.Store, error) {
+	f.Store = func() (*store.Store, error) {
 		dir, err := f.WorkDir()
 		if err != nil {
 			return nil, err
 		}
-		s, err := task.Find(dir)
+		s, err := store.Find(dir)
 		if err != nil {
 			return nil, err
 		}
 		s.Now = f.Now
-		task.Register(s.Root) // for bh inbox
+		config.Register(s.Root) // for bh inbox
 		return s, nil
 	}
 	return f

@@ -5,17 +5,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // newTestStore is bh init in a fresh git repository, its clock fixed.
-func newTestStore(t *testing.T) *task.Store {
+func newTestStore(t *testing.T) *store.Store {
 	t.Helper()
 	dir := t.TempDir()
 	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
-	s, _, err := task.Init(dir)
+	s, _, err := store.Init(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

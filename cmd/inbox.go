@@ -7,7 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/spf13/cobra"
 )
 
@@ -53,13 +54,13 @@ func inboxRun(opts *InboxOptions) error {
 		return withHint(usageErrorf("--answer asks on a terminal, and stdin is not one"),
 			"answer each with bh respond <id> --repo <repo> and its flags")
 	}
-	repos, err := task.Registered()
+	repos, err := config.Registered()
 	if err != nil {
 		return fmt.Errorf("read the registry of repositories: %w", err) // err names the file
 	}
-	in := task.ReadInbox(repos)
+	in := store.ReadInbox(repos)
 	for _, err := range in.Skipped {
-		var moved *task.MovedError
+		var moved *store.MovedError
 		if errors.As(err, &moved) {
 			err = withHint(err, "any bh command run in its new place registers it there")
 		}
@@ -93,7 +94,7 @@ func registeredRepo(ref string) (string, error) {
 	if fi, err := os.Stat(ref); err == nil && fi.IsDir() {
 		return filepath.Abs(ref)
 	}
-	repos, err := task.Registered()
+	repos, err := config.Registered()
 	if err != nil {
 		return "", err
 	}

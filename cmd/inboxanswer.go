@@ -3,12 +3,12 @@ package cmd
 import (
 	"fmt"
 
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // inboxAnswer walks the inbox's tasks on the terminal, the task of the
 // oldest question first, as bh respond --all does in one repository.
-func inboxAnswer(opts *InboxOptions, items []task.InboxItem) error {
+func inboxAnswer(opts *InboxOptions, items []store.InboxItem) error {
 	ro := &RespondOptions{base: opts.base, Editor: opts.Editor, Picker: opts.Picker}
 	var ws []waitingTask
 	seen := map[string]bool{}
@@ -18,7 +18,7 @@ func inboxAnswer(opts *InboxOptions, items []task.InboxItem) error {
 			continue
 		}
 		seen[key] = true
-		s, err := task.Find(it.Path)
+		s, err := store.Find(it.Path)
 		if err != nil {
 			return err
 		}

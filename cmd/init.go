@@ -3,7 +3,8 @@ package cmd
 import (
 	"fmt"
 
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/spf13/cobra"
 )
@@ -38,11 +39,11 @@ func initRun(opts *InitOptions) error {
 	if err != nil {
 		return err
 	}
-	s, created, err := task.Init(dir)
+	s, created, err := store.Init(dir)
 	if err != nil {
 		return err
 	}
-	task.Register(s.Root) // for bh inbox
+	config.Register(s.Root) // for bh inbox
 	if err := worker.RegisterMergeDriver(s.Root); err != nil {
 		warn(opts.IO, false, err)
 	}

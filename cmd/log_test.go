@@ -10,6 +10,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // syncBuffer is a bytes.Buffer that a follower may write while the test
@@ -51,7 +52,7 @@ func TestLogFollow(t *testing.T) {
 	defer cancel()
 	out := new(syncBuffer)
 	o := &LogOptions{base: base{IO: &IOStreams{Out: out, ErrOut: new(bytes.Buffer)},
-		Store: func() (*task.Store, error) { return s, nil }, Now: s.Now}, Ctx: ctx, Follow: true}
+		Store: func() (*store.Store, error) { return s, nil }, Now: s.Now}, Ctx: ctx, Follow: true}
 	done := make(chan error, 1)
 	go func() { done <- logRun(o) }()
 	waitFor(t, out, a.ID+"\tcreated")

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/fsnotify/fsnotify"
 )
 
@@ -16,7 +17,7 @@ import (
 // has shown so that --follow prints only new ones.
 type logger struct {
 	o      *LogOptions
-	s      *task.Store
+	s      *store.Store
 	only   string // one task's id, or "" for all
 	since  time.Time
 	shown  map[string]int
@@ -98,7 +99,7 @@ func (l *logger) follow() error {
 		return fmt.Errorf("follow %s: %w", dir, err)
 	}
 	// The agents' steps as they happen, from the workers' live feed.
-	steps := newStepFeed(task.StepsPath(l.s))
+	steps := newStepFeed(store.StepsPath(l.s))
 	runs := filepath.Dir(steps.path)
 	if os.MkdirAll(runs, 0o755) == nil {
 		w.Add(runs) // without it, steps show with the next task event

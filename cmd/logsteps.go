@@ -9,11 +9,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // stepFeed reads new lines of the workers' live feed of agent steps
-// (task.StepsPath) from where it left off.
+// (store.StepsPath) from where it left off.
 type stepFeed struct {
 	path string
 	off  int64
@@ -29,7 +29,7 @@ func newStepFeed(path string) *stepFeed {
 }
 
 // read returns the steps written since the last read.
-func (f *stepFeed) read() []task.StepLine {
+func (f *stepFeed) read() []store.StepLine {
 	file, err := os.Open(f.path)
 	if err != nil {
 		return nil
@@ -41,7 +41,7 @@ func (f *stepFeed) read() []task.StepLine {
 	if _, err := file.Seek(f.off, io.SeekStart); err != nil {
 		return nil
 	}
-	var out []task.StepLine
+	var out []store.StepLine
 	r := bufio.NewReader(file)
 	for {
 		line, err := r.ReadBytes('\n')
@@ -49,7 +49,7 @@ func (f *stepFeed) read() []task.StepLine {
 			break // a half-written line is read whole next time
 		}
 		f.off += int64(len(line))
-		var s task.StepLine
+		var s store.StepLine
 		if json.Unmarshal(line, &s) == nil {
 			out = append(out, s)
 		}
@@ -58,7 +58,7 @@ func (f *stepFeed) read() []task.StepLine {
 }
 
 // writeStep prints one agent step as a log line of kind "step".
-func (l *logger) writeStep(s task.StepLine) {
+func (l *logger) writeStep(s store.StepLine) {
 	if l.only != "" && s.TaskID != l.only {
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/spf13/cobra"
 )
 
@@ -123,8 +124,8 @@ func respondRun(opts *RespondOptions) error {
 		if err != nil {
 			return err
 		}
-		opts.Store = func() (*task.Store, error) {
-			s, err := task.Find(dir)
+		opts.Store = func() (*store.Store, error) {
+			s, err := store.Find(dir)
 			if err == nil {
 				s.Now = opts.Now
 			}
@@ -178,7 +179,7 @@ func respondRun(opts *RespondOptions) error {
 
 // keepGiven saves the answers given before the human left the picker, and
 // says so; the questions left still wait.
-func keepGiven(b base, s *task.Store, t *task.Task, rep *reply, cause error) error {
+func keepGiven(b base, s *store.Store, t *task.Task, rep *reply, cause error) error {
 	if rep == nil || len(rep.answers) == 0 {
 		return fmt.Errorf("%w: nothing was changed", cause)
 	}

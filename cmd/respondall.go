@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // respondAll walks every waiting task in priority order and asks its
@@ -50,7 +51,7 @@ func respondAll(o *RespondOptions) error {
 // waitingTask is a task waiting for answers, with the store it lives in
 // and, across repositories, the repository's name.
 type waitingTask struct {
-	s    *task.Store
+	s    *store.Store
 	t    *task.Task
 	repo string
 }

@@ -5,12 +5,13 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // askTask asks the human on the terminal: approvals and choices on the
 // picker, then the questions in words together in the editor (starting from
 // --template's text). With skip, each question may be left for later.
-func askTask(o *RespondOptions, s *task.Store, t *task.Task, qs []task.Question, skip bool) (*reply, error) {
+func askTask(o *RespondOptions, s *store.Store, t *task.Task, qs []task.Question, skip bool) (*reply, error) {
 	prefill, err := readTemplate(s, o.Template)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // targets are the questions an answer goes to: all pending ones, or the one
@@ -28,7 +29,7 @@ func targets(t *task.Task, sel string) ([]task.Question, error) {
 // fromFlags turns the flags and the answer text into answers. Text beside a
 // decision (--yes, --no, --choice) is its comment; alone, it answers the
 // freeform questions.
-func fromFlags(o *RespondOptions, s *task.Store, t *task.Task, qs []task.Question) (*reply, error) {
+func fromFlags(o *RespondOptions, s *store.Store, t *task.Task, qs []task.Question) (*reply, error) {
 	rep := &reply{byFlags: true}
 	if o.Yes || o.No {
 		q, err := one(t, ofKind(qs, task.ApprovalQuestion), task.ApprovalQuestion, "--yes and --no answer")

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/notify"
 )
@@ -33,7 +34,7 @@ func (d draft) remove() {
 }
 
 // saveAnswers records rep in the task under its lock and says what happened.
-func saveAnswers(o base, s *task.Store, before *task.Task, rep *reply) (*task.Task, error) {
+func saveAnswers(o base, s *store.Store, before *task.Task, rep *reply) (*task.Task, error) {
 	t, err := notify.Answer(s, before.ID, rep.answers, "human", func(format string, args ...any) {
 		warn(o.IO, o.JSON, fmt.Errorf(format, args...))
 	})

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // answerMarker separates the template from the answer; only text below it
@@ -70,7 +71,7 @@ func parseAnswer(text string) (string, error) {
 // answerText reads the answer's text from the argument, stdin ("-") or a
 // template, and opens the editor on it with --edit, or for a template on a
 // terminal.
-func answerText(o *RespondOptions, s *task.Store, t *task.Task, qs []task.Question) (string, draft, error) {
+func answerText(o *RespondOptions, s *store.Store, t *task.Task, qs []task.Question) (string, draft, error) {
 	var text string
 	switch {
 	case o.HasAnswer && o.Answer == "-":
@@ -95,7 +96,7 @@ func answerText(o *RespondOptions, s *task.Store, t *task.Task, qs []task.Questi
 
 // editText opens the editor on the questions qs, below the marker line the
 // prefill, and returns what the human wrote below it.
-func editText(o *RespondOptions, s *task.Store, t *task.Task, qs []task.Question, prefill string) (string, draft, error) {
+func editText(o *RespondOptions, s *store.Store, t *task.Task, qs []task.Question, prefill string) (string, draft, error) {
 	path, rel, b, err := editScratch(o.IO, o.Editor(), s, "respond-"+t.ID+"-*.md", []byte(answerTemplate(t, qs, prefill)))
 	if err != nil {
 		return "", draft{}, err

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/spf13/cobra"
 )
 
@@ -124,7 +125,7 @@ func newRootCmd(f *Factory) *cobra.Command {
 // the flags are parsed.
 type base struct {
 	IO    *IOStreams
-	Store func() (*task.Store, error)
+	Store func() (*store.Store, error)
 	Now   func() time.Time
 	JSON  bool
 }
@@ -137,7 +138,7 @@ func (f *Factory) base() base {
 }
 
 // resolve opens the store and finds the one task that ref names.
-func (b base) resolve(ref string) (*task.Store, string, error) {
+func (b base) resolve(ref string) (*store.Store, string, error) {
 	s, err := b.Store()
 	if err != nil {
 		return nil, "", err
@@ -147,7 +148,7 @@ func (b base) resolve(ref string) (*task.Store, string, error) {
 }
 
 // load is resolve that also reads the task.
-func (b base) load(ref string) (*task.Store, *task.Task, error) {
+func (b base) load(ref string) (*store.Store, *task.Task, error) {
 	s, id, err := b.resolve(ref)
 	if err != nil {
 		return nil, nil, err
@@ -158,7 +159,7 @@ func (b base) load(ref string) (*task.Store, *task.Task, error) {
 
 // listing reads every task for a view. Views for people show no history
 // beyond the last question, so they skip decoding the rest of it.
-func (b base) listing(s *task.Store) ([]*task.Task, []error, error) {
+func (b base) listing(s *store.Store) ([]*task.Task, []error, error) {
 	if b.JSON {
 		return s.List()
 	}

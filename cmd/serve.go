@@ -17,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/web"
 	"github.com/spf13/cobra"
 )
@@ -100,7 +100,7 @@ func serveRun(opts *ServeOptions) error {
 		}
 		tlsConf = &tls.Config{Certificates: []tls.Certificate{cert}}
 	}
-	conf, err := task.LoadWebConfig()
+	conf, err := config.LoadWebConfig()
 	if err != nil {
 		return err
 	}
@@ -110,11 +110,11 @@ func serveRun(opts *ServeOptions) error {
 		conf.Token = hex.EncodeToString(b)
 	}
 	if conf.LinkKey == "" || opts.RevokeLinks {
-		conf.LinkKey, conf.Used = task.NewLinkKey(), nil
+		conf.LinkKey, conf.Used = config.NewLinkKey(), nil
 	}
 	if opts.RevokeLinks { // saved now: a bh serve running already reads it on each link
-		if err := task.SaveWebConfig(conf); err != nil {
-			return fmt.Errorf("save %s: %w", task.WebConfigPath(), err)
+		if err := config.SaveWebConfig(conf); err != nil {
+			return fmt.Errorf("save %s: %w", config.WebConfigPath(), err)
 		}
 		fmt.Fprintln(opts.IO.ErrOut, "every answer link sent before now is revoked")
 	}
@@ -129,13 +129,13 @@ func serveRun(opts *ServeOptions) error {
 	if opts.PublicURL != "" {
 		conf.URL = opts.PublicURL
 	}
-	if err := task.SaveWebConfig(conf); err != nil {
-		return fmt.Errorf("save %s: %w", task.WebConfigPath(), err)
+	if err := config.SaveWebConfig(conf); err != nil {
+		return fmt.Errorf("save %s: %w", config.WebConfigPath(), err)
 	}
 	if _, err := opts.Store(); err != nil { // registers this repository, if bh is used here
 		fmt.Fprintln(opts.IO.ErrOut, "not in a repository that uses bh: showing the registered ones")
 	}
-	srv, err := web.New(web.Options{Token: conf.Token, URL: opts.PublicURL, By: "web:" + userName(), Repos: task.Registered,
+	srv, err := web.New(web.Options{Token: conf.Token, URL: opts.PublicURL, By: "web:" + userName(), Repos: config.Registered,
 		Now: opts.Now, TLS: opts.TLSCert != "", Warnf: func(format string, args ...any) {
 			warn(opts.IO, false, fmt.Errorf(format, args...))
 		}})
@@ -151,7 +151,7 @@ func serveRun(opts *ServeOptions) error {
 		ErrorLog:    log.New(opts.IO.ErrOut, "bh serve: ", 0),
 		BaseContext: func(net.Listener) context.Context { return ctx }} // Ctrl-C ends the event streams too
 	fmt.Fprintln(opts.IO.Out, conf.URL+"/?token="+conf.Token)
-	fmt.Fprintf(opts.IO.ErrOut, "the inbox is at the address above (the token is in %s); Ctrl-C stops\n", task.WebConfigPath())
+	fmt.Fprintf(opts.IO.ErrOut, "the inbox is at the address above (the token is in %s); Ctrl-C stops\n", config.WebConfigPath())
 	done := make(chan error, 1)
 	go func() {
 		if tlsConf != nil {

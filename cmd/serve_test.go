@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 // bh serve over TLS: the address saved for notifications is https, the
@@ -79,7 +79,7 @@ func selfSigned(t *testing.T, dir string) (certFile, keyFile string, pool *x509.
 
 // serveInProcess runs bh serve with opts in dir until the test ends, and
 // returns the web config it saved once it listens.
-func serveInProcess(t *testing.T, dir string, opts *ServeOptions) task.WebConfig {
+func serveInProcess(t *testing.T, dir string, opts *ServeOptions) config.WebConfig {
 	t.Helper()
 	f := newFactory()
 	f.IO, _, _, _ = testIO()
@@ -94,12 +94,12 @@ func serveInProcess(t *testing.T, dir string, opts *ServeOptions) task.WebConfig
 			t.Errorf("bh serve stopped with %v", err)
 		}
 	})
-	var conf task.WebConfig
+	var conf config.WebConfig
 	for deadline := time.Now().Add(fakeapi.Patience(10 * time.Second)); conf.URL == ""; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("bh serve saved no address")
 		}
-		conf, _ = task.LoadWebConfig()
+		conf, _ = config.LoadWebConfig()
 	}
 	return conf
 }

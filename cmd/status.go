@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/spf13/cobra"
@@ -64,7 +65,7 @@ type statusView struct {
 	OnTimeout    string `json:"onTimeout,omitempty"`
 	NeedsReview  bool   `json:"needsReview,omitempty"`
 	// LastStep is what a running agent did last, or why it waits.
-	LastStep *task.StepLine `json:"lastStep,omitempty"`
+	LastStep *store.StepLine `json:"lastStep,omitempty"`
 }
 
 type statusQuestion struct {
@@ -106,7 +107,7 @@ func statusRun(opts *StatusOptions) error {
 		v.Lease = &statusLease{Lease: *l, HeartbeatAgeSeconds: int64(now.Sub(l.Heartbeat) / time.Second)}
 	}
 	if t.State == task.InProgress {
-		v.LastStep = task.LastStep(s, t.ID)
+		v.LastStep = store.LastStep(s, t.ID)
 	}
 	commit, err := git.ParkedCommit(s.Root, t.ID)
 	if err != nil {

@@ -6,19 +6,19 @@ import (
 	"io/fs"
 	"strings"
 
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // readTemplate returns the text of the response template .bh/templates/
 // <name>.md; no name, no text. Its errors say what to do.
-func readTemplate(s *task.Store, name string) (string, error) {
+func readTemplate(s *store.Store, name string) (string, error) {
 	if name == "" {
 		return "", nil
 	}
 	text, err := s.Template(name)
 	name = strings.TrimSuffix(name, ".md")
 	switch {
-	case errors.Is(err, task.ErrTemplateName):
+	case errors.Is(err, store.ErrTemplateName):
 		return "", usageErrorf("--template %q: give the name of a template in .bh/templates/, not a path", name)
 	case errors.Is(err, fs.ErrNotExist):
 		have := s.TemplateNames()

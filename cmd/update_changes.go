@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // changes are an update's new values, checked and resolved to task ids.
@@ -17,7 +18,7 @@ type changes struct {
 	hitl                hitlChanges
 }
 
-func resolveChanges(s *task.Store, id string, o *UpdateOptions) (*changes, error) {
+func resolveChanges(s *store.Store, id string, o *UpdateOptions) (*changes, error) {
 	ch := &changes{desc: o.Description}
 	var err error
 	if o.Title != nil {
@@ -80,7 +81,7 @@ func resolveChanges(s *task.Store, id string, o *UpdateOptions) (*changes, error
 
 // checkParent resolves a new parent and refuses one that would put the task
 // under itself.
-func checkParent(s *task.Store, ix task.Index, id, ref string) (*string, error) {
+func checkParent(s *store.Store, ix task.Index, id, ref string) (*string, error) {
 	p := ""
 	if ref != "" {
 		var err error
@@ -101,7 +102,7 @@ func checkParent(s *task.Store, ix task.Index, id, ref string) (*string, error) 
 
 // checkDeps resolves new dependencies and refuses a cycle, which would keep
 // every task on it from ever being ready.
-func checkDeps(s *task.Store, ix task.Index, id string, refs []string) (*[]string, error) {
+func checkDeps(s *store.Store, ix task.Index, id string, refs []string) (*[]string, error) {
 	var nonEmpty []string
 	for _, r := range refs {
 		if strings.TrimSpace(r) != "" {

@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/spf13/cobra"
 )
@@ -97,8 +97,8 @@ func workerRun(opts *WorkerOptions) error {
 	if opts.Timeout < 0 {
 		return usageErrorf("--timeout must be positive")
 	}
-	if opts.Jobs < 0 || opts.Jobs > task.MaxWorkers {
-		return usageErrorf("-j must be 1 to %d", task.MaxWorkers)
+	if opts.Jobs < 0 || opts.Jobs > config.MaxWorkers {
+		return usageErrorf("-j must be 1 to %d", config.MaxWorkers)
 	}
 	s, err := opts.Store()
 	if err != nil {
@@ -106,7 +106,7 @@ func workerRun(opts *WorkerOptions) error {
 	}
 	if opts.AgentCmd != "" {
 		// sh -c keeps the command's own quoting, as a user typed it.
-		s.Config.Agent = task.AgentConfig{Kind: "command", Command: []string{"sh", "-c", opts.AgentCmd},
+		s.Config.Agent = config.AgentConfig{Kind: "command", Command: []string{"sh", "-c", opts.AgentCmd},
 			Timeout: s.Config.Agent.Timeout}
 	}
 	p := &progress{io: opts.IO, w: opts.IO.ErrOut, json: opts.JSON, lookup: s.Get}

@@ -36,7 +36,7 @@ func (s AgentSettings) Check() (key string, err error) {
 		err error
 	}{
 		{"agent", checkOneOf(s.Agent, AgentKinds)},
-		{"timeout", checkDuration(s.Timeout)},
+		{"timeout", CheckDuration(s.Timeout)},
 		{"permissionMode", checkOneOf(s.PermissionMode, PermissionModes)},
 		{"sandbox", checkOneOf(s.Sandbox, Sandboxes)},
 		{"dir", CheckAgentDir(s.Dir)},
@@ -66,57 +66,4 @@ func CheckAgentDir(dir string) error {
 		return fmt.Errorf("%q: want a directory inside the repository, relative to its root", dir)
 	}
 	return nil
-}
-
-// over lays the settings s sets over c; bins are the programs of the
-// agents it may switch to.
-func (s AgentSettings) over(c AgentConfig, bins map[string]string) AgentConfig {
-	if s.Agent != "" && s.Agent != firstOf(c.Kind, "claude") {
-		c.Kind, c.Binary = s.Agent, bins[s.Agent]
-	}
-	for _, f := range []struct {
-		dst *string
-		v   string
-	}{
-		{&c.Model, s.Model}, {&c.Timeout, s.Timeout}, {&c.PermissionMode, s.PermissionMode},
-		{&c.Sandbox, s.Sandbox}, {&c.Dir, s.Dir},
-	} {
-		if f.v != "" {
-			*f.dst = f.v
-		}
-	}
-	if s.System != "" {
-		c.System = strings.TrimSpace(strings.Join([]string{c.System, s.System}, "\n\n"))
-	}
-	return c
-}
-
-// For is the agent configuration t runs with: the config's agent:, then
-// its type's settings, then the task's own; instructions add up, the rest
-// is replaced.
-func (c AgentConfig) For(t *Task) AgentConfig {
-	types := c.Types
-	c.Types = nil
-	bins := map[string]string{firstOf(c.Kind, "claude"): c.Binary}
-	for k, v := range c.Binaries {
-		if k != firstOf(c.Kind, "claude") {
-			bins[k] = v
-		}
-	}
-	if s, ok := types[string(t.Type)]; ok {
-		c = s.over(c, bins)
-	}
-	if t.AgentSettings != nil {
-		c = t.AgentSettings.over(c, bins)
-	}
-	return c
-}
-
-func firstOf(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

@@ -54,7 +54,7 @@ func Decode(path string, b []byte, id string) (*Task, error) {
 	switch {
 	case t.ID == "":
 		return nil, bad("id", "missing id")
-	case !validID(t.ID):
+	case !ValidID(t.ID):
 		return nil, bad("id", fmt.Sprintf("id %q is not a task id", t.ID))
 	case id != "" && t.ID != id:
 		return nil, bad("id", fmt.Sprintf("id %q does not match the file name", t.ID))
@@ -82,7 +82,7 @@ func Decode(path string, b []byte, id string) (*Task, error) {
 	}
 	if a := t.AgentSettings; a != nil {
 		if key, err := a.Check(); err != nil {
-			return nil, &FileError{Path: path, Line: pathLine(m, "agentSettings", key),
+			return nil, &FileError{Path: path, Line: KeyLine(m, "agentSettings", key),
 				Msg: "agentSettings." + key + ": " + err.Error(), Tip: "fix it with bh edit, or by hand"}
 		}
 		if a.Empty() {
@@ -196,7 +196,7 @@ func typoKey(m *yaml.Node) *keyProblem {
 			known = append(known, key)
 		}
 		sort.Strings(known)
-		if s := closest(k, known); s != "" && editDistance(k, s) <= 2 {
+		if s := NearestKey(k, known); s != "" && editDistance(k, s) <= 2 {
 			return &keyProblem{k, fmt.Sprintf("unknown key %q (did you mean %q?)", k, s)}
 		}
 	}

@@ -47,9 +47,9 @@ func idLength(count int) int {
 	return n
 }
 
-// newID returns a random ID, sized for count existing ones, that taken
+// NewID returns a random ID, sized for count existing ones, that taken
 // refuses.
-func newID(prefix string, count int, taken func(id string) bool) (string, error) {
+func NewID(prefix string, count int, taken func(id string) bool) (string, error) {
 	n := idLength(count)
 	for range 100 {
 		var b strings.Builder
@@ -100,9 +100,9 @@ func CheckRef(ref string) (string, error) {
 	return r, nil
 }
 
-// validID reports whether id is safe as a file name in .bh/tasks: the
+// ValidID reports whether id is safe as a file name in .bh/tasks: the
 // shape of an ID (lower-case letters, digits, one dash), no dots or slashes.
-func validID(id string) bool {
+func ValidID(id string) bool {
 	dash := false
 	for i := 0; i < len(id); i++ {
 		switch c := id[i]; {

@@ -2,7 +2,6 @@ package task
 
 import (
 	"errors"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -72,8 +71,8 @@ func TestValidID(t *testing.T) {
 		"tm-a1b2": true, "x-1": true, "abc": true,
 		"": false, "TM-a1": false, "tm-a1/..": false, "..": false, "tm-a.b": false, "-a": false, "a--b": false, "a-b-c": false,
 	} {
-		if validID(id) != ok {
-			t.Errorf("validID(%q) = %v", id, !ok)
+		if ValidID(id) != ok {
+			t.Errorf("ValidID(%q) = %v", id, !ok)
 		}
 	}
 }
@@ -112,49 +111,16 @@ func TestIDLengthGrows(t *testing.T) {
 func TestNewID(t *testing.T) {
 	taken := map[string]bool{}
 	for range 2000 {
-		id, err := newID("bh", len(taken), func(id string) bool { return taken[id] })
+		id, err := NewID("bh", len(taken), func(id string) bool { return taken[id] })
 		if err != nil {
 			t.Fatal(err)
 		}
-		if taken[id] || !validID(id) || !strings.HasPrefix(id, "bh-") || len(id) != 3+idLength(len(taken)) {
+		if taken[id] || !ValidID(id) || !strings.HasPrefix(id, "bh-") || len(id) != 3+idLength(len(taken)) {
 			t.Fatalf("bad new id %q with %d taken", id, len(taken))
 		}
 		taken[id] = true
 	}
 	if idLength(len(taken)) != 5 {
 		t.Fatalf("2000 ids should need 5 characters")
-	}
-}
-
-func TestStoreResolve(t *testing.T) {
-	s := newStore(t)
-	for _, id := range []string{"tm-a1b2", "tm-a1c3", "tm-q7"} {
-		writeFile(t, taskFile(s, id), "id: "+id+"\ntitle: x\ntype: code\npriority: P2\nstate: open\n")
-	}
-	for ref, want := range map[string]string{"tm-a1b2": "tm-a1b2", "A1C": "tm-a1c3", "q": "tm-q7", "tm-q7": "tm-q7"} {
-		if got, err := s.Resolve(ref); err != nil || got != want {
-			t.Errorf("Resolve(%q) = %q, %v", ref, got, err)
-		}
-	}
-	var ae *AmbiguousError
-	if _, err := s.Resolve("a1"); !errors.As(err, &ae) || len(ae.Candidates) != 2 {
-		t.Errorf("Resolve(a1): %v", err)
-	}
-	// A file beside the store must not be reachable by a crafted ref.
-	writeFile(t, s.Dir+"/evil.yaml", "id: evil\n")
-	for _, ref := range []string{"../evil", "../../etc/passwd", "tasks/../x"} {
-		var be *BadIDError
-		if _, err := s.Resolve(ref); !errors.As(err, &be) {
-			t.Errorf("Resolve(%q): want BadIDError, got %v", ref, err)
-		}
-		if _, err := s.Get(ref); !errors.As(err, &be) {
-			t.Errorf("Get(%q): want BadIDError, got %v", ref, err)
-		}
-		if _, err := s.Update(ref, func(*Task) error { return nil }); !errors.As(err, &be) {
-			t.Errorf("Update(%q): want BadIDError, got %v", ref, err)
-		}
-	}
-	if _, err := os.Stat(s.Dir + "/locks/../evil.lock"); err == nil {
-		t.Error("a lock was taken outside locks/")
 	}
 }

@@ -12,25 +12,6 @@ const (
 	LandBranch = "branch" // keep the commit on bh/<id> for review; bh land <id> lands it
 )
 
-// MaxWorkers bounds workers: N, a guard against a typo starting hundreds of agents.
-const MaxWorkers = 32
-
-// Delivery is where t's finished work goes: the branch to land on ("" for
-// the one checked out in the main tree) and how (LandMerge or LandBranch).
-func (t *Task) Delivery(c Config) (target, land string) {
-	target, land = c.Target, c.Land
-	if t.Target != "" {
-		target = t.Target
-	}
-	if t.Land != "" {
-		land = t.Land
-	}
-	if land == "" {
-		land = LandMerge
-	}
-	return target, land
-}
-
 // ValidLand checks a land: value.
 func ValidLand(s string) error {
 	if s != "" && s != LandMerge && s != LandBranch {

@@ -1,6 +1,7 @@
 package task
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 )
@@ -109,7 +110,7 @@ func (t *Task) movedOn() error {
 	for i := len(t.History) - 1; i > last; i-- {
 		if e := t.History[i]; e.Kind == EventState {
 			return &LateError{ID: t.ID, Why: fmt.Sprintf("has moved on since its question timed out (%s by %s at %s)",
-				e.To, firstOf(e.By, "someone"), utcStamp(e.At))}
+				e.To, cmp.Or(e.By, "someone"), utcStamp(e.At))}
 		}
 	}
 	return &NotAwaitingError{ID: t.ID, State: t.State}

@@ -88,7 +88,7 @@ func MergeFiles(base, ours, theirs []byte, text TextMerge) (out []byte, conflict
 	return out, true, err
 }
 
-// runKeys are the fields a worker writes about its run of the task. Two
+// runKeys are the fields a worker writes about its run of the  Two
 // machines' workers (or a worker and a recovery) can change them in the
 // same round, a session id each, say: bh's bookkeeping, not a human's
 // conflict. Where any of them clash, the side that acted last (the latest

@@ -8,11 +8,11 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// render writes t as a task file, on top of base (the file as it is, or as
+// Render writes t as a task file, on top of base (the file as it is, or as
 // the user edited it) when base reads as a mapping: the user's comments,
 // key order, value styles and keys bh does not know stay, and only what
 // changed is rewritten. A task file is the user's interface.
-func render(t *Task, base []byte) ([]byte, error) {
+func Render(t *Task, base []byte) ([]byte, error) {
 	var n yaml.Node
 	if err := n.Encode(t); err != nil {
 		return nil, fmt.Errorf("encode %s: %w", t.ID, err)
@@ -40,7 +40,7 @@ func render(t *Task, base []byte) ([]byte, error) {
 // taskKeys are the keys of a task file that bh writes.
 var taskKeys = func() map[string]bool {
 	out := map[string]bool{}
-	for _, k := range yamlKeys(reflect.TypeOf(Task{}))["task.Task"] {
+	for _, k := range YAMLKeys(reflect.TypeOf(Task{}))["task.Task"] {
 		out[k] = true
 	}
 	return out

@@ -60,6 +60,14 @@ type Task struct {
 	brief bool
 }
 
+// Trim makes t brief, as bh list shows it: its History becomes history
+// (the last question asked, at most), and the store refuses to write it
+// back.
+func (t *Task) Trim(history []Event) { t.History, t.brief = history, true }
+
+// Brief reports whether t was trimmed.
+func (t *Task) Brief() bool { return t.brief }
+
 // Lease records which worker holds an in_progress task, so a dead worker's
 // task can be recovered instead of staying in_progress forever.
 type Lease struct {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 func TestCompletedCommitsOnlyTheAgentsWork(t *testing.T) {
@@ -136,19 +137,19 @@ func TestBlockedParksWithTheReason(t *testing.T) {
 }
 
 func TestUnknownAgentKindIsAnError(t *testing.T) {
-	if _, err := NewRunner(task.AgentConfig{Kind: "gpt"}, nil); err == nil || !strings.Contains(err.Error(), "gpt") {
+	if _, err := NewRunner(config.AgentConfig{Kind: "gpt"}, nil); err == nil || !strings.Contains(err.Error(), "gpt") {
 		t.Fatalf("got %v", err)
 	}
-	if _, err := NewRunner(task.AgentConfig{Kind: "command"}, nil); err == nil {
+	if _, err := NewRunner(config.AgentConfig{Kind: "command"}, nil); err == nil {
 		t.Fatal("command without argv accepted")
 	}
-	if _, err := NewRunner(task.AgentConfig{Timeout: "soon"}, nil); err == nil {
+	if _, err := NewRunner(config.AgentConfig{Timeout: "soon"}, nil); err == nil {
 		t.Fatal("bad timeout accepted")
 	}
-	if r, err := NewRunner(task.AgentConfig{}, nil); err != nil || r == nil {
+	if r, err := NewRunner(config.AgentConfig{}, nil); err != nil || r == nil {
 		t.Fatalf("default runner: %v", err)
 	}
-	if r, err := NewRunner(task.AgentConfig{Kind: "codex"}, nil); err != nil {
+	if r, err := NewRunner(config.AgentConfig{Kind: "codex"}, nil); err != nil {
 		t.Fatalf("codex runner: %v", err)
 	} else if _, ok := r.(*agent.Codex); !ok {
 		t.Fatalf("codex runner is a %T", r)

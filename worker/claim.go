@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // HandWorker names the lease of a task a human claimed. Such leases are
@@ -48,7 +49,7 @@ func workerLease(name string, now time.Time) task.Lease {
 // Claim takes one task for the lease holder. Readiness is checked again on
 // the freshly read file under the task's lock, so of two claimers (a human
 // and a worker, or two processes) exactly one wins.
-func Claim(s *task.Store, id string, lease task.Lease) (*task.Task, error) {
+func Claim(s *store.Store, id string, lease task.Lease) (*task.Task, error) {
 	t, err := s.Update(id, func(t *task.Task) error {
 		if err := ready(s, t); err != nil {
 			return err
@@ -68,10 +69,12 @@ func Claim(s *task.Store, id string, lease task.Lease) (*task.Task, error) {
 // ClaimNext claims the first ready task in queue order (priority, then
 // age). A task someone else claimed first is skipped; ErrNothingReady says
 // none was left.
-func ClaimNext(s *task.Store, lease task.Lease) (*task.Task, error) { return claimLocal(s, lease, nil) }
+func ClaimNext(s *store.Store, lease task.Lease) (*task.Task, error) {
+	return claimLocal(s, lease, nil)
+}
 
 // claimLocal is ClaimNext passing over the tasks skip names.
-func claimLocal(s *task.Store, lease task.Lease, skip func(string) bool) (*task.Task, error) {
+func claimLocal(s *store.Store, lease task.Lease, skip func(string) bool) (*task.Task, error) {
 	tasks, _, err := s.List() // unreadable files are bh list's to report
 	if err != nil {
 		return nil, err
@@ -88,7 +91,7 @@ func claimLocal(s *task.Store, lease task.Lease, skip func(string) bool) (*task.
 }
 
 // ready checks t against the dependencies' current files.
-func ready(s *task.Store, t *task.Task) error {
+func ready(s *store.Store, t *task.Task) error {
 	if t.State != task.Open {
 		return &NotReadyError{ID: t.ID, State: t.State}
 	}
@@ -105,7 +108,7 @@ func ready(s *task.Store, t *task.Task) error {
 	return nil
 }
 
-func now(s *task.Store) time.Time {
+func now(s *store.Store) time.Time {
 	clock := s.Now
 	if clock == nil {
 		clock = time.Now

@@ -14,6 +14,7 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/proc"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // Terminal is the human's terminal, handed to the agent for a takeover.
@@ -55,7 +56,7 @@ var ErrNotStarted = errors.New("the agent's session ended before you said anythi
 // words and the task opened again, for the worker to resume the same
 // session; otherwise the task is left as it was, and an agent that exited
 // with an error is ErrNotStarted.
-func Continue(ctx context.Context, s *task.Store, id string, term Terminal, opt Options) (*Taken, error) {
+func Continue(ctx context.Context, s *store.Store, id string, term Terminal, opt Options) (*Taken, error) {
 	w, err := newWorker(s, opt)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
@@ -25,7 +26,7 @@ func RunDemo(ctx context.Context, dir string, report func(Event)) error {
 	if err := git.InitDemo(dir); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	s, _, err := task.Init(dir)
+	s, _, err := store.Init(dir)
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/gofrs/flock"
 )
@@ -68,7 +69,7 @@ type doctor struct {
 // and temp files, and how this clone stands with the shared remote. With
 // fix, it repairs what is safe to repair: what a running worker manages
 // only while none runs here (Doctor then holds .bh/worker.lock).
-func Doctor(s *task.Store, fix bool) (Report, error) {
+func Doctor(s *store.Store, fix bool) (Report, error) {
 	w, err := newDoctorWorker(s)
 	if err != nil {
 		return Report{}, err
@@ -103,7 +104,7 @@ func Doctor(s *task.Store, fix bool) (Report, error) {
 }
 
 // newDoctorWorker is a worker that runs no agent: enough to recover.
-func newDoctorWorker(s *task.Store) (*worker, error) {
+func newDoctorWorker(s *store.Store) (*worker, error) {
 	w := &worker{s: s, opt: Options{Name: "doctor"}, agent: "doctor", active: map[string]bool{}}
 	w.opt.defaults(s.Config)
 	r, err := git.Open(s.Root)

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 // TestDoctorNamesConfigTheWorkerRejects: a notify entry the worker
@@ -15,7 +15,7 @@ func TestDoctorNamesConfigTheWorkerRejects(t *testing.T) {
 	if f := finding(t, doctorT(t, s, false), "config", ""); f.Status != DoctorOK {
 		t.Fatalf("healthy config: %+v", f)
 	}
-	s.Config.Notify = []task.NotifyConfig{{Events: []string{"task.exploded"}, Command: "true"}}
+	s.Config.Notify = []config.NotifyConfig{{Events: []string{"task.exploded"}, Command: "true"}}
 	werr := Run(t.Context(), t.Context(), s, Options{Once: true})
 	f := finding(t, doctorT(t, s, false), "config", "")
 	if werr == nil || f.Status != DoctorError || f.Message != werr.Error() || !strings.Contains(f.Message, "task.exploded") {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // connect checks git's side of sharing: bh's merge driver, the remote,
@@ -15,8 +16,8 @@ import (
 // problem only where tasks are shared (remote: in the config); elsewhere
 // it is said for information.
 func (d *doctor) connect() error {
-	if d.repo.ConfigValue("merge."+task.MergeDriver+".driver") == "" {
-		d.found(Finding{Check: "remote", Status: DoctorError, Subject: "merge." + task.MergeDriver,
+	if d.repo.ConfigValue("merge."+store.MergeDriver+".driver") == "" {
+		d.found(Finding{Check: "remote", Status: DoctorError, Subject: "merge." + store.MergeDriver,
 			Message: "git does not know bh's merge driver: task files changed on two branches would conflict line by line",
 			Fix:     "register it in the repository's git config, as bh init does"},
 			func() error { return RegisterMergeDriver(d.s.Root) })

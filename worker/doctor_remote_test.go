@@ -8,12 +8,13 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
 // sharedStore is doctorStore with a bare remote, origin, named by remote:
 // in the config and holding its branch.
-func sharedStore(t *testing.T) (*task.Store, *git.Repo, string) {
+func sharedStore(t *testing.T) (*store.Store, *git.Repo, string) {
 	t.Helper()
 	s := doctorStore(t)
 	bare := filepath.Join(t.TempDir(), "remote.git")
@@ -22,7 +23,7 @@ func sharedStore(t *testing.T) (*task.Store, *git.Repo, string) {
 	writeFile(t, s.Root, ".bh/config.yaml", "prefix: tm\nremote: origin\n")
 	gitT(t, s.Root, "commit", "-q", "-am", "share")
 	gitT(t, s.Root, "push", "-q", "origin", "HEAD")
-	s, err := task.Find(s.Root)
+	s, err := store.Find(s.Root)
 	if err != nil {
 		t.Fatal(err)
 	}

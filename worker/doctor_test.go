@@ -8,10 +8,11 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // doctorT runs Doctor and fails the test on its error.
-func doctorT(t *testing.T, s *task.Store, fix bool) Report {
+func doctorT(t *testing.T, s *store.Store, fix bool) Report {
 	t.Helper()
 	rep, err := Doctor(s, fix)
 	if err != nil {
@@ -33,7 +34,7 @@ func finding(t *testing.T, rep Report, check, subject string) Finding {
 }
 
 // doctorStore is newStore as bh init leaves it: git knows bh's merge driver.
-func doctorStore(t *testing.T) *task.Store {
+func doctorStore(t *testing.T) *store.Store {
 	s := newStore(t)
 	if err := RegisterMergeDriver(s.Root); err != nil {
 		t.Fatal(err)
@@ -42,7 +43,7 @@ func doctorStore(t *testing.T) *task.Store {
 }
 
 func TestDoctorHealthy(t *testing.T) {
-	s := newStore(t) // task.Init alone: no merge driver yet
+	s := newStore(t) // store.Init alone: no merge driver yet
 	addTask(t, s, "Fine")
 	f := finding(t, doctorT(t, s, false), "remote", "merge.bh-task")
 	if f.Status != DoctorError || !f.Fixable {

@@ -4,12 +4,13 @@ import (
 	"testing"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
 // parkedWork gives task id a worktree with a change, snapshotted under
 // its park ref as the worker does when it parks a task.
-func parkedWork(t *testing.T, s *task.Store, id string) (*git.Repo, *git.Worktree) {
+func parkedWork(t *testing.T, s *store.Store, id string) (*git.Repo, *git.Worktree) {
 	t.Helper()
 	r, err := git.Open(s.Root)
 	if err != nil {

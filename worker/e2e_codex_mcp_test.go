@@ -7,6 +7,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 // The real Codex CLI calls bh's ask_human through bh's MCP server (codex
@@ -34,7 +35,7 @@ func TestCodexAskHumanThroughMCP(t *testing.T) {
 		return fakeapi.Reply(fakeapi.Final(map[string]any{"status": "completed", "summary": "guessed", "details": nil}))
 	})
 	s := newStore(t)
-	s.Config.Agent = task.AgentConfig{Kind: "codex", Binary: fakeapi.Codex(t), Timeout: realTimeout}
+	s.Config.Agent = config.AgentConfig{Kind: "codex", Binary: fakeapi.Codex(t), Timeout: realTimeout}
 	opt := Options{Env: fakeapi.CodexEnv(t, srv)}
 	tk := addTask(t, s, "Pick the port")
 	runWith(t, s, opt)
@@ -99,7 +100,7 @@ func TestCodexOversizedAskHumanIsRefused(t *testing.T) {
 		return small(fakeapi.Reply(fakeapi.Final(map[string]any{"status": "completed", "summary": "guessed", "details": nil})))
 	})
 	s := newStore(t)
-	s.Config.Agent = task.AgentConfig{Kind: "codex", Binary: fakeapi.Codex(t), Timeout: realTimeout}
+	s.Config.Agent = config.AgentConfig{Kind: "codex", Binary: fakeapi.Codex(t), Timeout: realTimeout}
 	tk := addTask(t, s, "Pick the schema")
 	runWith(t, s, Options{Env: fakeapi.CodexEnv(t, srv)})
 	got := getTask(t, s, tk.ID)

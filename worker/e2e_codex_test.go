@@ -10,6 +10,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 // The real Codex CLI against a fake Responses API, chosen by the task's
@@ -42,7 +43,7 @@ func codexAsksResumesAndLands(t *testing.T, wipe bool) {
 				"options": []any{map[string]any{"label": "Postgres"}, map[string]any{"label": "SQLite"}}}}}))
 	})
 	s := newStore(t)
-	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Binaries: map[string]string{"codex": fakeapi.Codex(t)},
+	s.Config.Agent = config.AgentConfig{Binary: fakeapi.Claude(t), Binaries: map[string]string{"codex": fakeapi.Codex(t)},
 		Timeout: realTimeout}
 	tk, err := s.Create(&task.Task{Title: "Set up the database", AgentSettings: &task.AgentSettings{Agent: "codex",
 		Model: "gpt-test", System: "Keep configs in YAML."}})

@@ -6,6 +6,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 // The real Claude Code CLI makes the same denied call twice in one run:
@@ -32,7 +33,7 @@ func TestClaudeRepeatedPermissionRequestIsOneQuestion(t *testing.T) {
 		return fakeapi.Reply(fakeapi.Bash(cmd)) // first, again after the deny, and on the resume
 	})
 	s := newStore(t)
-	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
+	s.Config.Agent = config.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
 	opt := Options{Env: fakeapi.Env(t, srv)}
 	tk := addTask(t, s, "Deploy")
 	runWith(t, s, opt)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 // The real Claude Code CLI against a fake Messages API: a gated task is
@@ -26,7 +27,7 @@ func TestClaudeGateRejectResumeApprove(t *testing.T) {
 		completed("Renamed v1.txt to final.txt."),
 	))
 	s := newStore(t)
-	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), AllowedTools: []string{"Bash(mv:*)"}, Timeout: realTimeout}
+	s.Config.Agent = config.AgentConfig{Binary: fakeapi.Claude(t), AllowedTools: []string{"Bash(mv:*)"}, Timeout: realTimeout}
 	opt := Options{Env: fakeapi.Env(t, srv)}
 	tk := gatedTask(t, s, "Write the work down")
 	head := gitT(t, s.Root, "rev-parse", "HEAD")

@@ -10,6 +10,8 @@ import (
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // The real Claude Code CLI in stream-json mode: the worker reports each
@@ -24,7 +26,7 @@ func TestClaudeHungRunLeavesItsTranscript(t *testing.T) {
 		return fakeapi.Hang()
 	})
 	s := newStore(t)
-	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
+	s.Config.Agent = config.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
 	tk := addTask(t, s, "Hang halfway")
 	// The timeout must fire after the hang begins: claude starts Node first.
 	evs := runWith(t, s, Options{Env: fakeapi.Env(t, srv), Timeout: fakeapi.Patience(4 * time.Second)})
@@ -39,7 +41,7 @@ func TestClaudeHungRunLeavesItsTranscript(t *testing.T) {
 	if !step {
 		t.Errorf("no step event for the Write: %+v", evs)
 	}
-	if feed, _ := os.ReadFile(task.StepsPath(s)); !strings.Contains(string(feed), `"step":"Write half.txt"`) {
+	if feed, _ := os.ReadFile(store.StepsPath(s)); !strings.Contains(string(feed), `"step":"Write half.txt"`) {
 		t.Errorf("the live feed lacks the step: %s", feed)
 	}
 	logs, _ := filepath.Glob(filepath.Join(runsDir(s, tk.ID), "*.log"))
@@ -81,7 +83,7 @@ func TestClaudeProseAnswerGetsOneNudge(t *testing.T) {
 		return fakeapi.Reply(fakeapi.Text("All done, the file is written."))
 	})
 	s := newStore(t)
-	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
+	s.Config.Agent = config.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
 	tk := addTask(t, s, "Answer in prose")
 	runWith(t, s, Options{Env: fakeapi.Env(t, srv)})
 	got := getTask(t, s, tk.ID)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 // The real Claude Code CLI, whose model calls AskUserQuestion mid-run: the
@@ -29,7 +30,7 @@ func TestClaudeAskUserQuestionParksAndResumes(t *testing.T) {
 		return fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "completed", "summary": "guessed"}))
 	})
 	s := newStore(t)
-	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
+	s.Config.Agent = config.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
 	opt := Options{Env: fakeapi.Env(t, srv)}
 	tk := addTask(t, s, "Pick a database")
 	runWith(t, s, opt)
@@ -80,7 +81,7 @@ func TestClaudePermissionPromptBecomesApproval(t *testing.T) {
 		return fakeapi.Reply(fakeapi.Bash(cmd))
 	})
 	s := newStore(t)
-	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
+	s.Config.Agent = config.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
 	opt := Options{Env: fakeapi.Env(t, srv)}
 	tk := addTask(t, s, "Run the check")
 	runWith(t, s, opt)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 // The real Claude Code CLI against an API that is overloaded once (529):
@@ -33,7 +34,7 @@ func TestClaudeOverloadBacksOffAndRetries(t *testing.T) {
 		return fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "completed", "summary": "wrote done.txt"}))
 	})
 	s := newStore(t)
-	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
+	s.Config.Agent = config.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
 	tk := addTask(t, s, "Survive an overload")
 	evs := runWith(t, s, Options{Env: fakeapi.Env(t, srv), Once: true, Backoff: 200 * time.Millisecond})
 	got := getTask(t, s, tk.ID)
@@ -64,7 +65,7 @@ func TestClaudeAuthFailureStopsTheWorker(t *testing.T) {
 		return fakeapi.Fail(401, "authentication_error", "invalid x-api-key")
 	})
 	s := newStore(t)
-	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
+	s.Config.Agent = config.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
 	a, b := addTask(t, s, "First"), addTask(t, s, "Second")
 	// claude's own retries left on: it would retry a 401 for minutes, but
 	// its stream names the failure and bh stops it at the first retry.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 // The real Claude Code CLI against a fake Messages API: the session a task
@@ -33,7 +34,7 @@ func TestClaudeSessionSurvivesItsDeletion(t *testing.T) {
 					"summary": "drafted", "question": "Which color?"}))
 			})
 			s := newStore(t)
-			s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
+			s.Config.Agent = config.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
 			env := fakeapi.Env(t, srv)
 			opt := Options{Env: env}
 			tk := addTask(t, s, "Paint the shed")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 // fate is what happens to the work in a task's worktree.
@@ -69,7 +70,7 @@ func (w *worker) decide(r *run, out *agent.Outcome, runErr error, killed bool) e
 			if f.Review = w.reviewReason(r, f.Policy, out); f.Review != "" {
 				f.Stat = w.diffStat(r)
 			}
-			_, mode := r.t.Delivery(w.s.Config)
+			_, mode := config.Delivery(r.t, w.s.Config)
 			f.Keep = mode == task.LandBranch
 		}
 	}

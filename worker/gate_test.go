@@ -9,9 +9,10 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
-func gatedTask(t testing.TB, s *task.Store, title string) *task.Task {
+func gatedTask(t testing.TB, s *store.Store, title string) *task.Task {
 	t.Helper()
 	tk := addTask(t, s, title)
 	return update(t, s, tk.ID, func(tk *task.Task) { tk.Gate = task.GateApproval })

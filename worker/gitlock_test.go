@@ -14,6 +14,7 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
@@ -120,7 +121,7 @@ func lockRun(t *testing.T, sc lockScenario, f *fault) string {
 		refExists(s.Root, ParkRef(tk.ID)), exists(wt, "w.txt"), warnings)
 }
 
-func mustRepo(t *testing.T, s *task.Store) *git.Repo {
+func mustRepo(t *testing.T, s *store.Store) *git.Repo {
 	r, err := git.Open(s.Root)
 	if err != nil {
 		t.Fatal(err)

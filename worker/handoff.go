@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // A claim lives as long as the task's run. A run that ends with its task
@@ -120,7 +121,7 @@ func (c *claims) remoteTip() (string, error) {
 // this clone has not seen: parked on a question, blocked or failed on
 // another machine, or taken there. Such a task waits for a sync to bring
 // its file here; it is never run afresh meanwhile.
-func behind(s *task.Store, c *claims, tip string, t *task.Task) bool {
+func behind(s *store.Store, c *claims, tip string, t *task.Task) bool {
 	if tip == "" {
 		return false
 	}
@@ -147,7 +148,7 @@ func behind(s *task.Store, c *claims, tip string, t *task.Task) bool {
 }
 
 // autoSyncEvery is the config's autoSync interval; 0 when off.
-func autoSyncEvery(s *task.Store) time.Duration {
+func autoSyncEvery(s *store.Store) time.Duration {
 	every, _ := time.ParseDuration(s.Config.AutoSync)
 	return max(every, 0)
 }

@@ -15,18 +15,19 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
 // newStore makes a real git repository with one commit and bh initialised
 // (and committed) in it.
-func newStore(t testing.TB) *task.Store {
+func newStore(t testing.TB) *store.Store {
 	t.Helper()
 	dir := t.TempDir()
 	if err := git.InitDemo(dir); err != nil {
 		t.Fatal(err)
 	}
-	s, _, err := task.Init(dir)
+	s, _, err := store.Init(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func exists(dir, name string) bool {
 	return err == nil
 }
 
-func addTask(t testing.TB, s *task.Store, title string, deps ...string) *task.Task {
+func addTask(t testing.TB, s *store.Store, title string, deps ...string) *task.Task {
 	t.Helper()
 	tk, err := s.Create(&task.Task{Title: title, DependsOn: deps})
 	if err != nil {
@@ -94,7 +95,7 @@ func addTask(t testing.TB, s *task.Store, title string, deps ...string) *task.Ta
 	return tk
 }
 
-func getTask(t testing.TB, s *task.Store, id string) *task.Task {
+func getTask(t testing.TB, s *store.Store, id string) *task.Task {
 	t.Helper()
 	tk, err := s.Get(id)
 	if err != nil {
@@ -156,7 +157,7 @@ func done(summary string) agent.Result {
 }
 
 // runOnce runs a worker until nothing is ready and returns its events.
-func runOnce(t testing.TB, s *task.Store, r agent.Runner) []Event {
+func runOnce(t testing.TB, s *store.Store, r agent.Runner) []Event {
 	t.Helper()
 	var mu sync.Mutex
 	var evs []Event
@@ -197,7 +198,7 @@ func refExists(dir, ref string) bool {
 // resumesAndCommits runs the worker again and checks that the second run
 // resumed the first one's session and committed its parked wip.txt with
 // the rest.txt it wrote then, in one commit with the task file.
-func resumesAndCommits(t *testing.T, s *task.Store, f *fake, id string) {
+func resumesAndCommits(t *testing.T, s *store.Store, f *fake, id string) {
 	t.Helper()
 	runOnce(t, s, f)
 	reqs := f.requests()

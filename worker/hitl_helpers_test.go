@@ -11,6 +11,8 @@ import (
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
@@ -20,7 +22,7 @@ var realTimeout = fakeapi.Patience(time.Minute).Round(time.Second).String()
 
 // runWith runs a worker with opt (Once unless a Report-driven test says
 // otherwise) and returns its events.
-func runWith(t testing.TB, s *task.Store, opt Options) []Event {
+func runWith(t testing.TB, s *store.Store, opt Options) []Event {
 	t.Helper()
 	var mu sync.Mutex
 	var evs []Event
@@ -36,7 +38,7 @@ func runWith(t testing.TB, s *task.Store, opt Options) []Event {
 	return append([]Event(nil), evs...)
 }
 
-func update(t testing.TB, s *task.Store, id string, fn func(tk *task.Task)) *task.Task {
+func update(t testing.TB, s *store.Store, id string, fn func(tk *task.Task)) *task.Task {
 	t.Helper()
 	tk, err := s.Update(id, func(tk *task.Task) error { fn(tk); return nil })
 	if err != nil {
@@ -87,15 +89,15 @@ func newHook(t testing.TB) *hook {
 	return h
 }
 
-func (h *hook) config() task.NotifyConfig {
-	return task.NotifyConfig{Events: []string{notify.AllEvents}, Webhook: h.url}
+func (h *hook) config() config.NotifyConfig {
+	return config.NotifyConfig{Events: []string{notify.AllEvents}, Webhook: h.url}
 }
 
 // notifier returns a notifier posting to h; closing it (done) waits for
 // every delivery, so that tests read the events without sleeping.
 func (h *hook) notifier(t testing.TB) (n *notify.Notifier, done func()) {
 	t.Helper()
-	n, err := notify.New([]task.NotifyConfig{h.config()}, func(f string, a ...any) { t.Errorf("notify: "+f, a...) })
+	n, err := notify.New([]config.NotifyConfig{h.config()}, func(f string, a ...any) { t.Errorf("notify: "+f, a...) })
 	if err != nil {
 		t.Fatal(err)
 	}

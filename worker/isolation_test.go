@@ -12,6 +12,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // userFiles are the user's own files, as the tests leave them: a tracked
@@ -42,7 +43,7 @@ func hashes(t testing.TB, root string) map[string][32]byte {
 // agentThatTramples writes a file and deletes a tracked one while the user
 // works in their tree; with overlap it also deletes and rewrites the very
 // files the user is editing.
-func agentThatTramples(t testing.TB, s *task.Store, res agent.Result, round int, overlap bool) stepFn {
+func agentThatTramples(t testing.TB, s *store.Store, res agent.Result, round int, overlap bool) stepFn {
 	return func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
 		if req.Dir == s.Root {
 			t.Errorf("the agent runs in the user's tree")
@@ -67,17 +68,17 @@ func TestUserBytesStayWhateverTheEnding(t *testing.T) {
 		overlap bool
 		want    task.State
 		steps   []agent.Result
-		after   func(t *testing.T, s *task.Store, id string)
+		after   func(t *testing.T, s *store.Store, id string)
 	}{
 		{"completed", false, false, task.Closed, []agent.Result{done("did it")}, nil},
 		{"failed", false, false, task.Failed, []agent.Result{failed}, nil},
 		{"needs_input, respond, completed", false, false, task.Closed, []agent.Result{needs, done("did it")},
-			func(t *testing.T, s *task.Store, id string) { answer(t, s, id, "this one") }},
+			func(t *testing.T, s *store.Store, id string) { answer(t, s, id, "this one") }},
 		// The agent rewrites and deletes the user's own files: git will not
 		// land that over the user's edits, so the human is asked.
 		{"completed over the user's files", false, true, task.AwaitingInput, []agent.Result{done("did it")}, nil},
 		{"gate rejected, revised, approved", true, false, task.Closed, []agent.Result{done("v1"), done("v2")},
-			func(t *testing.T, s *task.Store, id string) {
+			func(t *testing.T, s *store.Store, id string) {
 				answer(t, s, id, map[bool]string{true: "no", false: "yes"}[count(getTask(t, s, id), task.EventRunFinished) == 1])
 			}},
 	}
@@ -135,7 +136,7 @@ func TestUserBytesStayWhateverTheEnding(t *testing.T) {
 	}
 }
 
-func answer(t *testing.T, s *task.Store, id, text string) {
+func answer(t *testing.T, s *store.Store, id, text string) {
 	t.Helper()
 	if _, err := Respond(s, id, []task.Answer{{Values: []string{text}}}, "user"); err != nil {
 		t.Fatal(err)

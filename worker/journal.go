@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // journal is a run's intent, written down before each step that a crash
@@ -29,13 +30,13 @@ type journal struct {
 }
 
 // .bh/runs/<id>/ holds a task's journal and one log per run.
-func runsDir(s *task.Store, id string) string { return filepath.Join(s.Dir, "runs", id) }
+func runsDir(s *store.Store, id string) string { return filepath.Join(s.Dir, "runs", id) }
 
-func journalPath(s *task.Store, id string) string {
+func journalPath(s *store.Store, id string) string {
 	return filepath.Join(runsDir(s, id), "journal.json")
 }
 
-func saveJournal(s *task.Store, j *journal) error {
+func saveJournal(s *store.Store, j *journal) error {
 	data, err := json.MarshalIndent(j, "", "  ")
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
@@ -67,7 +68,7 @@ func saveJournal(s *task.Store, j *journal) error {
 }
 
 // loadJournal returns nil, nil when the task has none.
-func loadJournal(s *task.Store, id string) (*journal, error) {
+func loadJournal(s *store.Store, id string) (*journal, error) {
 	data, err := os.ReadFile(journalPath(s, id))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -83,13 +84,13 @@ func loadJournal(s *task.Store, id string) (*journal, error) {
 	return &j, nil
 }
 
-func removeJournal(s *task.Store, id string) {
+func removeJournal(s *store.Store, id string) {
 	os.Remove(journalPath(s, id))
 	os.Remove(journalPath(s, id) + ".tmp")
 }
 
 // journaled lists the tasks that have a journal.
-func journaled(s *task.Store) ([]string, error) {
+func journaled(s *store.Store) ([]string, error) {
 	m, err := filepath.Glob(filepath.Join(s.Dir, "runs", "*", "journal.json"))
 	if err != nil {
 		return nil, err

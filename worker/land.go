@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
@@ -23,7 +24,7 @@ func (w *worker) land(r *run, e ending) error {
 		return err
 	}
 	defer unlock()
-	_, mode := r.t.Delivery(w.s.Config)
+	_, mode := config.Delivery(r.t, w.s.Config)
 	if e.Outcome == Kept {
 		mode = task.LandBranch
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
@@ -18,7 +19,7 @@ import (
 func TestLandAnsweredWhileStillInTheWayAsksOnce(t *testing.T) {
 	s := newStore(t)
 	h := newHook(t)
-	s.Config.Notify = []task.NotifyConfig{h.config()}
+	s.Config.Notify = []config.NotifyConfig{h.config()}
 	tk := addTask(t, s, "Edits the README")
 	readme := filepath.Join(s.Root, "README.md")
 	if err := os.WriteFile(readme, []byte("# mine, not committed\n"), 0o644); err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
@@ -39,7 +40,7 @@ func (e *NotLandedError) Unwrap() error { return e.Err }
 // question: it is answered "land" and landed now), or work kept on its
 // branch (land: branch). Landing takes the same lock as the worker's. It
 // returns nil only when the work landed, else a *NotLandedError.
-func LandTask(ctx context.Context, s *task.Store, id, by string, opt Options) error {
+func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) error {
 	w, err := newWorker(s, opt)
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/gofrs/flock"
 )
@@ -52,7 +53,7 @@ const landLockFile = "land.lock"
 
 // landLock is the file lock of everything that moves the target branch:
 // landings, bh land, bh sync.
-func landLock(s *task.Store) (func(), error) {
+func landLock(s *store.Store) (func(), error) {
 	if err := os.MkdirAll(filepath.Join(s.Dir, "locks"), 0o755); err != nil {
 		return nil, fmt.Errorf("landing lock: %w", err)
 	}

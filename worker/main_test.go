@@ -12,7 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bh-tracker/bh/agent"
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // The test binary doubles as a second bh process, so that claims and
@@ -45,7 +45,7 @@ func TestMain(m *testing.M) {
 
 // helperClaim races for the next task and prints what it won.
 func helperClaim() int {
-	s, err := task.Find(".")
+	s, err := store.Find(".")
 	if err != nil {
 		fmt.Println("error:", err)
 		return 1
@@ -66,7 +66,7 @@ func helperClaim() int {
 // helperHang runs a worker whose agent leaves partial work and then hangs
 // until the process is killed.
 func helperHang() int {
-	s, err := task.Find(".")
+	s, err := store.Find(".")
 	if err != nil {
 		fmt.Println("error:", err)
 		return 1
@@ -87,7 +87,7 @@ func helperHang() int {
 // helperMCP is bh mcp: the MCP server of the task in $BH_TASK_ID, whose
 // store is found from the working directory (the task's worktree).
 func helperMCP() int {
-	s, err := task.Find(".")
+	s, err := store.Find(".")
 	if err == nil {
 		err = mcp.Serve(context.Background(), s, os.Getenv("BH_TASK_ID"), &sdk.StdioTransport{})
 	}

@@ -6,10 +6,11 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
-func noHumans(t testing.TB, s *task.Store, title string) *task.Task {
+func noHumans(t testing.TB, s *store.Store, title string) *task.Task {
 	t.Helper()
 	no := false
 	return update(t, s, addTask(t, s, title).ID, func(tk *task.Task) { tk.Human = &no })

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
@@ -21,7 +22,7 @@ func (w *worker) notify(name string, t *task.Task) {
 			return
 		}
 	}
-	web, err := task.LoadWebConfig()
+	web, err := config.LoadWebConfig()
 	if err != nil {
 		w.warnf("notify: %v", err) // the notification goes without its link
 	}

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
@@ -28,7 +28,7 @@ func TestOnceFlushesSlowWebhook(t *testing.T) {
 	}))
 	defer srv.Close()
 	s := newStore(t)
-	s.Config.Notify = []task.NotifyConfig{{Events: []string{notify.EventTaskCompleted}, Webhook: srv.URL, Timeout: "6s"}}
+	s.Config.Notify = []config.NotifyConfig{{Events: []string{notify.EventTaskCompleted}, Webhook: srv.URL, Timeout: "6s"}}
 	addTask(t, s, "Works")
 	evs := runWith(t, s, Options{Runner: &fake{steps: []stepFn{step(map[string]string{"a.txt": "a\n"}, done("ok"))}}})
 	if delivered.Load() != 1 || attempts.Load() != 2 {
@@ -53,7 +53,7 @@ func TestOnceNamesUndelivered(t *testing.T) {
 	}))
 	defer srv.Close()
 	s := newStore(t)
-	s.Config.Notify = []task.NotifyConfig{{Events: []string{notify.EventTaskCompleted}, Webhook: srv.URL}}
+	s.Config.Notify = []config.NotifyConfig{{Events: []string{notify.EventTaskCompleted}, Webhook: srv.URL}}
 	tk := addTask(t, s, "Works")
 	evs := runWith(t, s, Options{Runner: &fake{steps: []stepFn{step(map[string]string{"a.txt": "a\n"}, done("ok"))}}})
 	if attempts.Load() != 3 {

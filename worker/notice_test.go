@@ -7,6 +7,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
@@ -15,7 +16,7 @@ import (
 func TestNotificationsFromConfig(t *testing.T) {
 	s := newStore(t)
 	h := newHook(t)
-	s.Config.Notify = []task.NotifyConfig{h.config()}
+	s.Config.Notify = []config.NotifyConfig{h.config()}
 	asks := addTask(t, s, "Asks")
 	asks = update(t, s, asks.ID, func(tk *task.Task) { tk.Priority = "P0" })
 	works := update(t, s, addTask(t, s, "Works").ID, func(tk *task.Task) { tk.Priority = "P1" })
@@ -51,7 +52,7 @@ func TestNotificationsFromConfig(t *testing.T) {
 // A failing notifier is a warning, never a stop.
 func TestFailingNotifierWarnsAndWorkGoesOn(t *testing.T) {
 	s := newStore(t)
-	s.Config.Notify = []task.NotifyConfig{{Events: []string{notify.AllEvents}, Command: "echo no mail server >&2; exit 3"}}
+	s.Config.Notify = []config.NotifyConfig{{Events: []string{notify.AllEvents}, Command: "echo no mail server >&2; exit 3"}}
 	tk := addTask(t, s, "Works")
 	evs := runWith(t, s, Options{Runner: &fake{steps: []stepFn{step(map[string]string{"a.txt": "a\n"}, done("ok"))}}})
 	if getTask(t, s, tk.ID).State != task.Closed {
@@ -68,7 +69,7 @@ func TestFailingNotifierWarnsAndWorkGoesOn(t *testing.T) {
 
 func TestBadNotifyConfigIsAnError(t *testing.T) {
 	s := newStore(t)
-	s.Config.Notify = []task.NotifyConfig{{Events: []string{"task.exploded"}, Command: "true"}}
+	s.Config.Notify = []config.NotifyConfig{{Events: []string{"task.exploded"}, Command: "true"}}
 	err := Run(t.Context(), t.Context(), s, Options{Runner: &fake{}, Once: true})
 	if err == nil || !strings.Contains(err.Error(), "task.exploded") {
 		t.Fatalf("got %v", err)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
@@ -19,7 +20,7 @@ import (
 // rather than repeat it. Reminders need no claim: the write that records
 // one also moves the question's expiry on (see onTimeout).
 
-func notifiedDir(s *task.Store, id string) string { return filepath.Join(runsDir(s, id), "notified") }
+func notifiedDir(s *store.Store, id string) string { return filepath.Join(runsDir(s, id), "notified") }
 
 // askedKeys are the ids of the questions t waits on, those a claim can
 // name (hand-written ids that are no file name are left out).

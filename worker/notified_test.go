@@ -9,6 +9,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
@@ -16,7 +17,7 @@ import (
 // of the test's own.
 func webAt(t *testing.T, url string) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	if err := task.SaveWebConfig(task.WebConfig{URL: url, Token: "t0ken"}); err != nil {
+	if err := config.SaveWebConfig(config.WebConfig{URL: url, Token: "t0ken"}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -28,11 +29,11 @@ func TestInputRequestedOnceAcrossRestarts(t *testing.T) {
 	webAt(t, "http://127.0.0.1:7070")
 	s := newStore(t)
 	h := newHook(t)
-	s.Config.Notify = []task.NotifyConfig{h.config()}
+	s.Config.Notify = []config.NotifyConfig{h.config()}
 	tk := addTask(t, s, "Asks")
 	runWith(t, s, Options{Runner: &fake{steps: []stepFn{step(nil, oneQuestion)}}})
 	e, ok := h.find(tk.ID, notify.EventInputRequested)
-	if want := "http://127.0.0.1:7070/r/" + task.RepoKey(s.Root) + "/t/" + tk.ID; !ok || e.URL != want {
+	if want := "http://127.0.0.1:7070/r/" + config.RepoKey(s.Root) + "/t/" + tk.ID; !ok || e.URL != want {
 		t.Fatalf("input.requested %+v, want url %s", e, want)
 	}
 	runWith(t, s, Options{Runner: &fake{}})
@@ -52,7 +53,7 @@ func TestUnsentQuestionIsAnnouncedOnce(t *testing.T) {
 	tk := addTask(t, s, "Asks")
 	runWith(t, s, Options{Runner: &fake{steps: []stepFn{step(nil, two)}}}) // no notifier yet
 	h := newHook(t)
-	s.Config.Notify = []task.NotifyConfig{h.config()}
+	s.Config.Notify = []config.NotifyConfig{h.config()}
 	runWith(t, s, Options{Runner: &fake{}})
 	runWith(t, s, Options{Runner: &fake{}})
 	if names := h.names(tk.ID); !slices.Equal(names, []string{notify.EventInputRequested}) {
@@ -75,7 +76,7 @@ func TestUnsentQuestionIsAnnouncedOnce(t *testing.T) {
 func TestReminderOncePerPeriodAcrossRestarts(t *testing.T) {
 	s := newStore(t)
 	h := newHook(t)
-	s.Config.Notify = []task.NotifyConfig{h.config()}
+	s.Config.Notify = []config.NotifyConfig{h.config()}
 	s.Config.HumanTimeout, s.Config.OnTimeout = "1h", task.OnTimeoutRemind
 	tk := askAtT0(t, s, oneQuestion, func(*task.Task) {})
 	for _, d := range []time.Duration{90 * time.Minute, 91 * time.Minute, 150 * time.Minute, 151 * time.Minute} {

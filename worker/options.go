@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/notify"
 )
@@ -42,7 +42,7 @@ type Options struct {
 	Now func() time.Time
 }
 
-func (o *Options) defaults(c task.Config) {
+func (o *Options) defaults(c config.Config) {
 	if o.Jobs <= 0 {
 		o.Jobs = max(c.Workers, 1)
 	}

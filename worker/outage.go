@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // Backoff after an agent-wide outage that time may cure: the first wait,
@@ -88,7 +88,7 @@ type Pause struct {
 	Reason string    `json:"reason"`
 }
 
-func pausePath(s *task.Store) string { return filepath.Join(s.Dir, "runs", "pause.json") }
+func pausePath(s *store.Store) string { return filepath.Join(s.Dir, "runs", "pause.json") }
 
 func (w *worker) writePause(p *Pause) {
 	if p == nil {
@@ -103,7 +103,7 @@ func (w *worker) writePause(p *Pause) {
 }
 
 // PausedNow is the worker's pause still in force at now, or nil.
-func PausedNow(s *task.Store, now time.Time) *Pause {
+func PausedNow(s *store.Store, now time.Time) *Pause {
 	b, err := os.ReadFile(pausePath(s))
 	var p Pause
 	if err != nil || json.Unmarshal(b, &p) != nil || !p.Until.After(now) {

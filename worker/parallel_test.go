@@ -12,6 +12,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // TestJobsRunTasksAtOnceEachInItsWorktree: -j 3 over 12 tasks runs three
@@ -205,7 +206,7 @@ func TestUnresolvedConflictGoesToTheHuman(t *testing.T) {
 
 // waitClosed waits until task id is closed (or ctx ends): an order of
 // events the test needs, however slow the machine.
-func waitClosed(ctx context.Context, s *task.Store, id string) {
+func waitClosed(ctx context.Context, s *store.Store, id string) {
 	for ctx.Err() == nil {
 		if t, err := s.Get(id); err == nil && t.State == task.Closed {
 			return
@@ -215,7 +216,7 @@ func waitClosed(ctx context.Context, s *task.Store, id string) {
 }
 
 // twoEditsOfOneLine is a store whose shared.txt two tasks will both edit.
-func twoEditsOfOneLine(t *testing.T) (*task.Store, *task.Task, *task.Task) {
+func twoEditsOfOneLine(t *testing.T) (*store.Store, *task.Task, *task.Task) {
 	s := newStore(t)
 	writeFile(t, s.Root, "shared.txt", "one line\n")
 	gitT(t, s.Root, "add", "shared.txt")

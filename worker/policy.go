@@ -7,12 +7,13 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 // policy is t's human-in-the-loop policy. A bad setting is reported as a
 // warning and its default used: the work goes on.
 func (w *worker) policy(t *task.Task) task.HumanPolicy {
-	p, err := t.Policy(w.s.Config)
+	p, err := config.Policy(t, w.s.Config)
 	if err != nil {
 		w.warnf("%v (the default applies)", err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
@@ -139,4 +140,4 @@ func (w *worker) agentsInUse() ([]agent.Runner, error) {
 
 // agentKey tells agents apart for preflight: the same CLI at the same path
 // is checked once.
-func agentKey(cfg task.AgentConfig) string { return agentName(cfg) + " " + cfg.Binary }
+func agentKey(cfg config.AgentConfig) string { return agentName(cfg) + " " + cfg.Binary }

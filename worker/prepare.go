@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
@@ -113,7 +115,7 @@ func (w *worker) parkedStart(id, tip string) (snap, start string, err error) {
 // target is the branch t's work lands on: the task's or config's, else
 // the branch checked out in the main tree.
 func (w *worker) target(t *task.Task) (string, error) {
-	target, _ := t.Delivery(w.s.Config)
+	target, _ := config.Delivery(t, w.s.Config)
 	if target != "" {
 		return target, nil
 	}
@@ -127,4 +129,4 @@ func (w *worker) target(t *task.Task) (string, error) {
 	return b, nil
 }
 
-func setupMark(s *task.Store, id string) string { return filepath.Join(runsDir(s, id), "setup.done") }
+func setupMark(s *store.Store, id string) string { return filepath.Join(runsDir(s, id), "setup.done") }

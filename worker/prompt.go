@@ -5,6 +5,7 @@ import (
 
 	"github.com/bh-tracker/bh/prompts"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // Prompt renders what the agent is told for t: the task prompt on a first
@@ -12,7 +13,7 @@ import (
 // reviewer's feedback on a rejected completion) when resume.
 // A resume with nothing answered yet (after a crash or a stop) repeats the
 // task prompt in the same session.
-func Prompt(s *task.Store, t *task.Task, resume bool) (string, error) {
+func Prompt(s *store.Store, t *task.Task, resume bool) (string, error) {
 	set := prompts.Set{Dir: filepath.Join(s.Dir, "prompts")}
 	d := promptData(s, t)
 	if resume && len(d.Rounds) > 0 {
@@ -23,11 +24,11 @@ func Prompt(s *task.Store, t *task.Task, resume bool) (string, error) {
 
 // Contract is the result contract for t, which Claude Code also gets as
 // its appended system prompt.
-func Contract(s *task.Store, t *task.Task) (string, error) {
+func Contract(s *store.Store, t *task.Task) (string, error) {
 	return prompts.Set{Dir: filepath.Join(s.Dir, "prompts")}.Contract(promptData(s, t))
 }
 
-func promptData(s *task.Store, t *task.Task) prompts.Data {
+func promptData(s *store.Store, t *task.Task) prompts.Data {
 	d := prompts.Data{ID: t.ID, Title: t.Title, Description: t.Description,
 		Type: string(t.Type), Priority: string(t.Priority), Size: string(t.Size), Rounds: rounds(t),
 		Feedback: feedback(verdict(t))}

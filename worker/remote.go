@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // SessionRef is where a task's session copy travels between machines.
@@ -20,7 +21,7 @@ const handTTL = 24 * time.Hour
 // config's remote:, else origin) and then here: of several machines
 // racing, each task goes to exactly one. ErrNothingReady says none was
 // left.
-func ClaimNextRemote(s *task.Store, lease task.Lease) (*task.Task, error) {
+func ClaimNextRemote(s *store.Store, lease task.Lease) (*task.Task, error) {
 	r, remote, err := openRemote(s, "")
 	if err != nil {
 		return nil, err
@@ -30,7 +31,7 @@ func ClaimNextRemote(s *task.Store, lease task.Lease) (*task.Task, error) {
 
 // claimNext claims the first ready task that no machine holds: first on
 // the remote (the race is decided there), then in the local file.
-func claimNext(s *task.Store, c *claims, lease task.Lease, skip func(string) bool) (*task.Task, error) {
+func claimNext(s *store.Store, c *claims, lease task.Lease, skip func(string) bool) (*task.Task, error) {
 	if c == nil {
 		return claimLocal(s, lease, skip)
 	}
@@ -79,7 +80,7 @@ func claimNext(s *task.Store, c *claims, lease task.Lease, skip func(string) boo
 
 // adopt brings the parked work and session copy another clone pushed for
 // t, which it held last: theirs are newer than any kept here.
-func adopt(s *task.Store, c *claims, t *task.Task) {
+func adopt(s *store.Store, c *claims, t *task.Task) {
 	for _, ref := range []string{ParkRef(t.ID), SessionRef(t.ID)} {
 		c.repo.Fetch(c.remote, "+"+ref+":"+ref) // none pushed: nothing to adopt
 	}

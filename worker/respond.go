@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
@@ -12,7 +13,7 @@ import (
 // bookkeeping are task.Task.Answer's, the input.received notification
 // notify.Answer's; once no question is left pending the task is open again
 // and an idle worker resumes the agent's session with the answers at once.
-func Respond(s *task.Store, id string, answers []task.Answer, by string) (*task.Task, error) {
+func Respond(s *store.Store, id string, answers []task.Answer, by string) (*task.Task, error) {
 	if by == "" {
 		by = "human"
 	}

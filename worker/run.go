@@ -12,6 +12,7 @@ import (
 	"github.com/bh-tracker/bh/agent/mcp"
 	"github.com/bh-tracker/bh/prompts"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/google/uuid"
 )
@@ -26,9 +27,9 @@ type run struct {
 	restored string // the snapshot a recreated worktree was restored from
 	head     string // the branch's tip when the agent started, to tell if it moved it
 	started  time.Time
-	runner   agent.Runner     // the agent this task runs with
-	agent    string           // its name, recorded on the task
-	cfg      task.AgentConfig // the config's agent as t's type and settings adjust it
+	runner   agent.Runner       // the agent this task runs with
+	agent    string             // its name, recorded on the task
+	cfg      config.AgentConfig // the config's agent as t's type and settings adjust it
 }
 
 // work runs the agent on a claimed task in its worktree and ends the run.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 // DefaultAgentTimeout bounds one agent run when the config sets none.
@@ -28,7 +29,7 @@ func MCPCommand() *agent.MCPServer {
 // NewRunner builds the agent the config asks for: Claude Code by default,
 // or any command that speaks bh's result contract.
 // mcp is bh's MCP server for claude to start; nil runs claude without it.
-func NewRunner(cfg task.AgentConfig, mcp *agent.MCPServer) (agent.Runner, error) {
+func NewRunner(cfg config.AgentConfig, mcp *agent.MCPServer) (agent.Runner, error) {
 	timeout := DefaultAgentTimeout
 	if cfg.Timeout != "" {
 		d, err := time.ParseDuration(cfg.Timeout)
@@ -57,7 +58,7 @@ func NewRunner(cfg task.AgentConfig, mcp *agent.MCPServer) (agent.Runner, error)
 // runnerFor is the agent t runs with, and its name: the worker's own
 // runner when the caller gave one, else the config's agent as t's type
 // and t's own settings adjust it.
-func (w *worker) runnerFor(t *task.Task) (agent.Runner, string, task.AgentConfig, error) {
+func (w *worker) runnerFor(t *task.Task) (agent.Runner, string, config.AgentConfig, error) {
 	cfg := w.s.Config.Agent.For(t)
 	if w.opt.Runner != nil {
 		return w.opt.Runner, w.agent, cfg, nil
@@ -75,7 +76,7 @@ func (w *worker) mcp() *agent.MCPServer {
 }
 
 // agentName is what the task records as the agent that worked on it.
-func agentName(cfg task.AgentConfig) string {
+func agentName(cfg config.AgentConfig) string {
 	switch {
 	case cfg.Kind == "command" && len(cfg.Command) > 0:
 		return "command:" + cfg.Command[0]

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/google/uuid"
 )
 
@@ -20,7 +21,7 @@ type sessionFiler interface {
 // sessionCopy is bh's copy of a session's transcript, kept with the task's
 // local state (never committed): Claude Code removes old sessions, and
 // another HOME has none.
-func sessionCopy(s *task.Store, id, session string) string {
+func sessionCopy(s *store.Store, id, session string) string {
 	return filepath.Join(runsDir(s, id), "sessions", session+".jsonl")
 }
 
@@ -39,7 +40,7 @@ func (w *worker) keepSession(r *run, req agent.Request) {
 
 // restoreSession makes sure the agent has req's session to resume: its
 // own file, or else bh's copy put back in its place. false: neither exists.
-func restoreSession(s *task.Store, runner agent.Runner, id string, req agent.Request) bool {
+func restoreSession(s *store.Store, runner agent.Runner, id string, req agent.Request) bool {
 	sf, ok := runner.(sessionFiler)
 	if !ok {
 		return true // sessions the agent keeps its own way: its resume tells

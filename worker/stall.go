@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
@@ -89,7 +90,7 @@ func without(ready []*task.Task, skip func(string) bool) []*task.Task {
 
 // EndingWaits is why task id's decided ending could not be carried out
 // yet (a git lock, say), "" when none waits.
-func EndingWaits(s *task.Store, id string) string {
+func EndingWaits(s *store.Store, id string) string {
 	j, err := loadJournal(s, id)
 	if err != nil || j == nil || j.Ending == nil {
 		return ""
@@ -107,7 +108,7 @@ func (w *worker) rel(path string) string {
 
 // StaleGitLocks names (repository-relative) the stale git locks in s's
 // repository: old, with no git process running there.
-func StaleGitLocks(s *task.Store) []string {
+func StaleGitLocks(s *store.Store) []string {
 	r, err := git.Open(s.Root)
 	if err != nil {
 		return nil

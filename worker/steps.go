@@ -1,10 +1,12 @@
 package worker
 
-import "github.com/bh-tracker/bh/task"
+import (
+	"github.com/bh-tracker/bh/task/store"
+)
 
 // step reports a running agent's tool call and adds it to the feed
-// (task.AppendStep).
+// (store.AppendStep).
 func (w *worker) step(id, step string) {
 	w.report(Event{Kind: Step, Task: id, Summary: step})
-	task.AppendStep(w.s, task.StepLine{At: w.clock(), TaskID: id, Step: step})
+	store.AppendStep(w.s, store.StepLine{At: w.clock(), TaskID: id, Step: step})
 }

@@ -10,10 +10,11 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
-func stopTask(t testing.TB, s *task.Store, id string) {
+func stopTask(t testing.TB, s *store.Store, id string) {
 	t.Helper()
 	if _, err := s.Update(id, func(tk *task.Task) error { return tk.Stop("the spec changes", time.Now(), "carol") }); err != nil {
 		t.Fatal(err)

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
@@ -29,14 +29,14 @@ func RegisterMergeDriver(root string) error {
 	if err != nil {
 		return err
 	}
-	return r.RegisterMergeDriver(task.MergeDriver)
+	return r.RegisterMergeDriver(store.MergeDriver)
 }
 
 // Sync shares the store through git: it commits pending .bh changes (bh's
 // files only) on the checked-out branch, pulls with rebase (task files
 // merge field by field) and, with push, pushes. A push that loses a race
 // fetches and tries again.
-func Sync(s *task.Store, remote string, push bool) (SyncResult, error) {
+func Sync(s *store.Store, remote string, push bool) (SyncResult, error) {
 	unlock, err := landLock(s)
 	if err != nil {
 		return SyncResult{}, err
@@ -46,7 +46,7 @@ func Sync(s *task.Store, remote string, push bool) (SyncResult, error) {
 }
 
 // syncLocked is Sync under the landing lock.
-func syncLocked(s *task.Store, remote string, push bool) (SyncResult, error) {
+func syncLocked(s *store.Store, remote string, push bool) (SyncResult, error) {
 	var res SyncResult
 	r, name, err := openRemote(s, remote)
 	res.Remote = name
@@ -59,7 +59,7 @@ func syncLocked(s *task.Store, remote string, push bool) (SyncResult, error) {
 	if res.Branch == "" {
 		return res, errors.New("sync: HEAD is detached: check out the branch the tasks live on")
 	}
-	if err := r.RegisterMergeDriver(task.MergeDriver); err != nil {
+	if err := r.RegisterMergeDriver(store.MergeDriver); err != nil {
 		return res, err
 	}
 	if _, err := repairHalfMade(s, r, true); err != nil { // an older bh sync's, killed: fetch fails while it is there
@@ -131,7 +131,7 @@ func sharedRefspecs(remote string) []string {
 
 // remoteName is the remote to share through: the one given, the
 // config's, or origin.
-func remoteName(s *task.Store, remote string) string {
+func remoteName(s *store.Store, remote string) string {
 	switch {
 	case remote != "":
 		return remote
@@ -143,7 +143,7 @@ func remoteName(s *task.Store, remote string) string {
 
 // openRemote opens s's repository and names its remote (remoteName);
 // NoRemoteError when the repository has no such remote.
-func openRemote(s *task.Store, remote string) (*git.Repo, string, error) {
+func openRemote(s *store.Store, remote string) (*git.Repo, string, error) {
 	remote = remoteName(s, remote)
 	r, err := git.Open(s.Root)
 	if err != nil {

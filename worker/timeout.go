@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
@@ -14,7 +15,7 @@ import (
 // notifications through n (which may be nil). A worker does this at start,
 // on its tick and when its timer reaches the next expiry; it is exported
 // so that tools and tests can drive it with a clock of their own.
-func CheckTimeouts(s *task.Store, now time.Time, n *notify.Notifier) error {
+func CheckTimeouts(s *store.Store, now time.Time, n *notify.Notifier) error {
 	w := &worker{s: s, notifier: n, opt: Options{Now: func() time.Time { return now }}}
 	w.opt.defaults(s.Config)
 	_, err := w.checkTimeouts()

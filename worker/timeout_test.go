@@ -10,6 +10,7 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
@@ -19,7 +20,7 @@ func at(d time.Duration) func() time.Time { return func() time.Time { return t0.
 
 // askAtT0 makes a task whose agent asked res at t0, with the task's
 // policy set by edit.
-func askAtT0(t *testing.T, s *task.Store, res agent.Result, edit func(tk *task.Task)) *task.Task {
+func askAtT0(t *testing.T, s *store.Store, res agent.Result, edit func(tk *task.Task)) *task.Task {
 	t.Helper()
 	tk := update(t, s, addTask(t, s, "Asks").ID, edit)
 	runWith(t, s, Options{Runner: &fake{steps: []stepFn{step(nil, res)}}, Now: at(0)})
@@ -33,7 +34,7 @@ func askAtT0(t *testing.T, s *task.Store, res agent.Result, edit func(tk *task.T
 var oneQuestion = agent.Result{Status: agent.StatusNeedsInput, Summary: "?", Question: "Which port?"}
 
 // checkAt runs CheckTimeouts at t0+d and returns the notifications sent.
-func checkAt(t *testing.T, s *task.Store, d time.Duration, id string) []string {
+func checkAt(t *testing.T, s *store.Store, d time.Duration, id string) []string {
 	t.Helper()
 	h := newHook(t)
 	n, closeN := h.notifier(t)

@@ -8,12 +8,12 @@ import (
 	"sort"
 
 	"github.com/bh-tracker/bh/agent"
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // RunTranscript is run n (1 is the first; 0 the last) of task id, read
 // from its run log, and how many runs there are.
-func RunTranscript(s *task.Store, id string, n int) ([]agent.Entry, int, error) {
+func RunTranscript(s *store.Store, id string, n int) ([]agent.Entry, int, error) {
 	logs, err := filepath.Glob(filepath.Join(runsDir(s, id), "*.log"))
 	if err != nil {
 		return nil, 0, err

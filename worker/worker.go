@@ -20,13 +20,13 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
 type worker struct {
-	s        *task.Store
+	s        *store.Store
 	repo     *git.Repo
 	runner   agent.Runner // the config's agent; a task may run another (runnerFor)
 	agent    string       // recorded on the task as who did the work
@@ -57,7 +57,7 @@ type worker struct {
 // kill should be stop's parent, so that one cancel ends both. Meanwhile it
 // enforces the questions' timeouts (see CheckTimeouts) and sends
 // notifications.
-func Run(stop, kill context.Context, s *task.Store, opt Options) error {
+func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 	w, err := newWorker(s, opt)
 	if err != nil {
 		return err
@@ -77,7 +77,7 @@ func Run(stop, kill context.Context, s *task.Store, opt Options) error {
 		w.warnf("removed %d half-made worktree registration(s) a killed git worktree add left: %s", len(done),
 			strings.Join(done, ", "))
 	}
-	task.TrimSteps(s)
+	store.TrimSteps(s)
 	if w.notifier = opt.Notify; w.notifier == nil && len(s.Config.Notify) > 0 {
 		n, err := notify.New(s.Config.Notify, w.warnf)
 		if err != nil {
@@ -103,7 +103,7 @@ func Run(stop, kill context.Context, s *task.Store, opt Options) error {
 	return w.loop(stop, kill)
 }
 
-func newWorker(s *task.Store, opt Options) (*worker, error) {
+func newWorker(s *store.Store, opt Options) (*worker, error) {
 	opt.defaults(s.Config)
 	w := &worker{s: s, opt: opt, runner: opt.Runner, agent: "custom", active: map[string]bool{}}
 	if w.runner == nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 func TestIdleWorkerWakesOnNewTaskAndAnswer(t *testing.T) {
@@ -66,7 +67,7 @@ func TestIdleWorkerWakesOnNewTaskAndAnswer(t *testing.T) {
 	}
 }
 
-func waitState(t testing.TB, s *task.Store, id string, want task.State) {
+func waitState(t testing.TB, s *store.Store, id string, want task.State) {
 	t.Helper()
 	for end := time.Now().Add(fakeapi.Patience(5 * time.Second)); time.Now().Before(end); {
 		if tk, err := s.Get(id); err == nil && tk.State == want {

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
@@ -23,7 +25,7 @@ func Branch(id string) string { return "bh/" + id }
 // config's worktree.dir, else a folder of bh's state dir named after the
 // repository. It lies outside the repository's git dir, whose files
 // Claude Code refuses to edit, and outside the user's tree.
-func WorktreeDir(s *task.Store, commonDir string) string {
+func WorktreeDir(s *store.Store, commonDir string) string {
 	if d := s.Config.Worktree.Dir; d != "" {
 		if !filepath.IsAbs(d) {
 			d = filepath.Join(s.Root, d)
@@ -47,7 +49,7 @@ func WorktreeDir(s *task.Store, commonDir string) string {
 // task's branch registered elsewhere (made before HOME, XDG_STATE_HOME or
 // worktree.dir changed) is used where it is: git would not check the
 // branch out twice, and bh doctor --fix moves it (see movedWorktrees).
-func WorktreePath(s *task.Store, r *git.Repo, id string) string {
+func WorktreePath(s *store.Store, r *git.Repo, id string) string {
 	if list, err := r.LinkedWorktrees(); err == nil {
 		for _, e := range list {
 			if e.Branch == Branch(id) && !e.Prunable {
@@ -104,7 +106,7 @@ func (w *worker) discard(r *run, e *ending) error {
 func (w *worker) cleanup(r *run, e ending) {
 	if e.Fate == landWork {
 		branch := r.j.Branch
-		if _, land := r.t.Delivery(w.s.Config); land == task.LandBranch || e.Outcome != Completed {
+		if _, land := config.Delivery(r.t, w.s.Config); land == task.LandBranch || e.Outcome != Completed {
 			branch = "" // the branch holds the work
 		}
 		if err := w.repo.RemoveWorktree(r.j.Worktree, branch); err != nil {
@@ -143,7 +145,7 @@ var errNoTarget = errors.New("HEAD is detached: name the branch to land on with 
 // lock; bh sync, before it fetches, removes only sync's own (scratchOnly),
 // since a running worker may be making a task's worktree that moment;
 // bh doctor --fix when asked.
-func repairHalfMade(s *task.Store, r *git.Repo, scratchOnly bool) ([]string, error) {
+func repairHalfMade(s *store.Store, r *git.Repo, scratchOnly bool) ([]string, error) {
 	admins, err := halfMade(s, r, scratchOnly)
 	var done []string
 	for _, a := range admins {
@@ -156,7 +158,7 @@ func repairHalfMade(s *task.Store, r *git.Repo, scratchOnly bool) ([]string, err
 }
 
 // halfMade lists them (see repairHalfMade).
-func halfMade(s *task.Store, r *git.Repo, scratchOnly bool) ([]string, error) {
+func halfMade(s *store.Store, r *git.Repo, scratchOnly bool) ([]string, error) {
 	own := WorktreeDir(s, r.CommonDir())
 	if real, err := filepath.EvalSymlinks(own); err == nil {
 		own = real

@@ -8,13 +8,14 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // parkAndMoveState parks a task on a question, its worktree (with its
 // partial work) in the state dir, then moves the state dir (a new HOME or
 // XDG_STATE_HOME) and answers: the worktree stays registered at its old
 // path, which still exists.
-func parkAndMoveState(t *testing.T) (s *task.Store, f *fake, id, old string) {
+func parkAndMoveState(t *testing.T) (s *store.Store, f *fake, id, old string) {
 	t.Helper()
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	s = doctorStore(t)

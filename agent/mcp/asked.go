@@ -17,7 +17,7 @@ import (
 	"path/filepath"
 
 	"github.com/bh-tracker/bh/agent/ask"
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/gofrs/flock"
 )
 
@@ -34,13 +34,13 @@ func tooLarge(n int) error {
 		"of the worktree that the question names", n, MaxQuestionBytes)
 }
 
-func askedPath(s *task.Store, id string) string {
+func askedPath(s *store.Store, id string) string {
 	return filepath.Join(s.Dir, "runs", id, "asked.jsonl")
 }
 
 // record appends questions the agent asked during its run, all of them or,
 // when one is too large, none.
-func record(s *task.Store, id string, qs ...ask.Question) error {
+func record(s *store.Store, id string, qs ...ask.Question) error {
 	lines := make([][]byte, 0, len(qs))
 	for _, q := range qs {
 		b, err := json.Marshal(q)
@@ -77,7 +77,7 @@ func record(s *task.Store, id string, qs ...ask.Question) error {
 // TakeAsked returns the questions asked during id's run and forgets them.
 // A question asked again in the run is one question: the same permission
 // request twice (the same denied command), whose answers could only agree.
-func TakeAsked(s *task.Store, id string) ([]ask.Question, error) {
+func TakeAsked(s *store.Store, id string) ([]ask.Question, error) {
 	path := askedPath(s, id)
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/bh-tracker/bh/agent/ask"
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -27,7 +27,7 @@ const stopNow = "bh has put your question to the human. Stop working now and end
 
 // Serve runs the MCP server for task id's run over t until the agent
 // closes it.
-func Serve(ctx context.Context, s *task.Store, id string, t sdk.Transport) error {
+func Serve(ctx context.Context, s *store.Store, id string, t sdk.Transport) error {
 	srv := sdk.NewServer(&sdk.Implementation{Name: ServerName, Version: "1"}, nil)
 	h := &handlers{s: s, id: id}
 	sdk.AddTool(srv, &sdk.Tool{Name: PermissionPrompt, Description: "Decides the agent's permission prompts. " +
@@ -45,7 +45,7 @@ func Serve(ctx context.Context, s *task.Store, id string, t sdk.Transport) error
 }
 
 type handlers struct {
-	s  *task.Store
+	s  *store.Store
 	id string
 }
 

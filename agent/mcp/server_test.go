@@ -9,16 +9,17 @@ import (
 
 	"github.com/bh-tracker/bh/agent/ask"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-func newStore(t *testing.T) *task.Store {
+func newStore(t *testing.T) *store.Store {
 	t.Helper()
 	dir := t.TempDir()
 	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v %s", err, out)
 	}
-	s, _, err := task.Init(dir)
+	s, _, err := store.Init(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +27,7 @@ func newStore(t *testing.T) *task.Store {
 }
 
 // connect serves the MCP tools of task id in-process and returns a client.
-func connect(t *testing.T, s *task.Store, id string) *sdk.ClientSession {
+func connect(t *testing.T, s *store.Store, id string) *sdk.ClientSession {
 	t.Helper()
 	ct, st := sdk.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())

@@ -11,14 +11,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 func TestCommandEnv(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "env")
 	line := `printf '%s\0' "$BH_EVENT" "$BH_TASK_ID" "$BH_TASK_TITLE" "$BH_QUESTION" "$BH_STATE" "$BH_SUMMARY" "$BH_URL" "$BH_EVENT_JSON" > '` + out + `'`
-	n, l := start(t, fast, task.NotifyConfig{Events: []string{EventInputRequested}, Command: line})
+	n, l := start(t, fast, config.NotifyConfig{Events: []string{EventInputRequested}, Command: line})
 	// The question is agent-written text: it must reach the command as data, never as shell.
 	e := Event{Name: EventInputRequested, TaskID: "tm-9", Title: "Pick a db", State: "awaiting_input",
 		Question: "it's \"$(touch " + filepath.Join(dir, "pwned") + ")\"\nsecond line", Summary: "sketched",
@@ -51,7 +51,7 @@ func TestCommandEnv(t *testing.T) {
 func TestCommandFailureIsLoggedAndDeliveryGoesOn(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "ids")
 	line := `if [ "$BH_TASK_ID" = tm-bad ]; then echo starting; echo boom >&2; exit 3; fi; echo "$BH_TASK_ID" >> '` + out + `'`
-	n, l := start(t, fast, task.NotifyConfig{Events: []string{"*"}, Command: line})
+	n, l := start(t, fast, config.NotifyConfig{Events: []string{"*"}, Command: line})
 	n.Send(Event{Name: EventTaskFailed, TaskID: "tm-bad"})
 	n.Send(Event{Name: EventTaskFailed, TaskID: "tm-good"})
 	closeNow(t, n)
@@ -64,7 +64,7 @@ func TestCommandFailureIsLoggedAndDeliveryGoesOn(t *testing.T) {
 }
 
 func TestCommandTimeout(t *testing.T) {
-	n, l := start(t, fast, task.NotifyConfig{Events: []string{"*"}, Command: "exec sleep 30", Timeout: "100ms"})
+	n, l := start(t, fast, config.NotifyConfig{Events: []string{"*"}, Command: "exec sleep 30", Timeout: "100ms"})
 	n.Send(Event{Name: EventTaskCompleted, TaskID: "tm-1"})
 	closeNow(t, n)
 	if s := l.all(); !strings.Contains(s, "task.completed for tm-1: killed after 100ms") {
@@ -76,7 +76,7 @@ func TestCommandTimeout(t *testing.T) {
 // holding its output is delivered, and the child dies with it.
 func TestCommandLeavesNothingBehind(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
-	n, l := start(t, fast, task.NotifyConfig{Events: []string{"*"}, Command: "sleep 1000 & echo $! > '" + pidFile + "'"})
+	n, l := start(t, fast, config.NotifyConfig{Events: []string{"*"}, Command: "sleep 1000 & echo $! > '" + pidFile + "'"})
 	n.Send(Event{Name: EventTaskCompleted, TaskID: "tm-1"})
 	closeNow(t, n)
 	if s := l.all(); s != "" {

@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 // DefaultTimeout bounds one delivery attempt when the config sets none.
@@ -31,7 +31,7 @@ type sink struct {
 func (s *sink) wants(name string) bool { return s.all || slices.Contains(s.events, name) }
 
 // build turns the config entries into sinks, or says which entry is wrong.
-func build(cfgs []task.NotifyConfig, n *Notifier) ([]*sink, error) {
+func build(cfgs []config.NotifyConfig, n *Notifier) ([]*sink, error) {
 	var sinks []*sink
 	for i, c := range cfgs {
 		s, err := buildEntry(c, n)
@@ -43,7 +43,7 @@ func build(cfgs []task.NotifyConfig, n *Notifier) ([]*sink, error) {
 	return sinks, nil
 }
 
-func buildEntry(c task.NotifyConfig, n *Notifier) ([]*sink, error) {
+func buildEntry(c config.NotifyConfig, n *Notifier) ([]*sink, error) {
 	timeout := DefaultTimeout
 	if c.Timeout != "" {
 		d, err := time.ParseDuration(c.Timeout)
@@ -98,7 +98,7 @@ func buildEntry(c task.NotifyConfig, n *Notifier) ([]*sink, error) {
 
 // describe names an entry in errors without printing a webhook's full URL,
 // whose path is often a secret token.
-func describe(c task.NotifyConfig) string {
+func describe(c config.NotifyConfig) string {
 	var parts []string
 	if c.Command != "" {
 		parts = append(parts, "command "+short(c.Command))

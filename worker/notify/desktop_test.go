@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 // fakeDesktop puts a program called name on a PATH of its own that records
@@ -26,7 +26,7 @@ func fakeDesktop(t *testing.T, name string, fail bool) string {
 	return out
 }
 
-var onDesktop = task.NotifyConfig{Events: []string{EventInputRequested}, Desktop: true}
+var onDesktop = config.NotifyConfig{Events: []string{EventInputRequested}, Desktop: true}
 
 // startOn is start with the desktop target on goos.
 func startOn(t *testing.T, goos string) (*Notifier, *logRec) {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 // Notification event names. The input.* ones are task history kinds too.
@@ -50,7 +51,7 @@ type Event struct {
 	Respond  string   `json:"respond,omitempty"`
 	URL      string   `json:"url,omitempty"`
 	// Link is the task's page under a capability that answers its
-	// questions once, without bh serve's token (task.Link): what a phone
+	// questions once, without bh serve's token (config.Link): what a phone
 	// opens. "" when bh serve has not run or the task asks nothing.
 	Link string `json:"link,omitempty"`
 	// links are Link as sent through ntfy and Slack, by channel: an
@@ -79,7 +80,7 @@ type Question struct {
 // stands now: its state, its summary and every question it waits on, each
 // with the command that answers it from anywhere, linked to t's page in
 // web.
-func FromTask(name string, t *task.Task, root string, web task.WebConfig, now time.Time) Event {
+func FromTask(name string, t *task.Task, root string, web config.WebConfig, now time.Time) Event {
 	e := Event{
 		Name: name, TaskID: t.ID, Title: t.Title, State: string(t.State),
 		Question: t.Question, Summary: t.Summary, At: now.UTC(),
@@ -94,9 +95,9 @@ func FromTask(name string, t *task.Task, root string, web task.WebConfig, now ti
 	}
 	// A link is for the events that ask; input.received says what was answered.
 	if l, ok := web.NewLink(root, t, now); ok && name != EventInputReceived {
-		e.Link = web.LinkURL(l, task.ViaLink)
+		e.Link = web.LinkURL(l, config.ViaLink)
 		e.links = map[string]string{}
-		for _, via := range []string{task.ViaNtfy, task.ViaSlack} {
+		for _, via := range []string{config.ViaNtfy, config.ViaSlack} {
 			e.links[via] = web.LinkURL(l, via)
 		}
 	}

@@ -8,9 +8,10 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
-var linkWeb = task.WebConfig{URL: "https://laptop.tailnet.ts.net", Token: "tok", LinkKey: strings.Repeat("ab", 32)}
+var linkWeb = config.WebConfig{URL: "https://laptop.tailnet.ts.net", Token: "tok", LinkKey: strings.Repeat("ab", 32)}
 
 // waiting is a task waiting on qs, asked at now.
 func waiting(qs ...task.Question) *task.Task {
@@ -31,11 +32,11 @@ func TestEventLinks(t *testing.T) {
 		task.Question{ID: "q2", Question: "Why?", Type: task.FreeformQuestion})
 	e := FromTask(EventInputRequested, tk, "/src/shop", linkWeb, now)
 	var ids []string
-	for via, u := range map[string]string{task.ViaLink: e.Link, task.ViaNtfy: e.linkVia(task.ViaNtfy), task.ViaSlack: e.linkVia(task.ViaSlack)} {
+	for via, u := range map[string]string{config.ViaLink: e.Link, config.ViaNtfy: e.linkVia(config.ViaNtfy), config.ViaSlack: e.linkVia(config.ViaSlack)} {
 		tok, ok := strings.CutPrefix(u, linkWeb.URL+"/l/")
 		l, err := linkWeb.ReadLink(tok)
-		if !ok || err != nil || l.Via != via || l.Task != "tm-7" || l.Repo != task.RepoKey("/src/shop") ||
-			!reflect.DeepEqual(l.Questions, []string{"q1", "q2"}) || !l.ExpiresAt().Equal(now.Add(task.LinkTTL)) {
+		if !ok || err != nil || l.Via != via || l.Task != "tm-7" || l.Repo != config.RepoKey("/src/shop") ||
+			!reflect.DeepEqual(l.Questions, []string{"q1", "q2"}) || !l.ExpiresAt().Equal(now.Add(config.LinkTTL)) {
 			t.Errorf("%s link %q: %+v %v", via, u, l, err)
 		}
 		ids = append(ids, l.ID)
@@ -43,7 +44,7 @@ func TestEventLinks(t *testing.T) {
 	if ids[0] != ids[1] || ids[1] != ids[2] {
 		t.Errorf("the channels' links are different capabilities: %v", ids)
 	}
-	if other := (task.WebConfig{URL: linkWeb.URL, LinkKey: strings.Repeat("cd", 32)}); true {
+	if other := (config.WebConfig{URL: linkWeb.URL, LinkKey: strings.Repeat("cd", 32)}); true {
 		if _, err := other.ReadLink(strings.TrimPrefix(e.Link, linkWeb.URL+"/l/")); err == nil {
 			t.Error("a link read with another key")
 		}
@@ -51,7 +52,7 @@ func TestEventLinks(t *testing.T) {
 	if r := FromTask(EventInputReceived, tk, "/src/shop", linkWeb, now); r.Link != "" {
 		t.Errorf("input.received carries a link: %q", r.Link)
 	}
-	if n := FromTask(EventInputRequested, tk, "/src/shop", task.WebConfig{URL: linkWeb.URL}, now); n.Link != "" || n.linkVia(task.ViaNtfy) != n.URL {
+	if n := FromTask(EventInputRequested, tk, "/src/shop", config.WebConfig{URL: linkWeb.URL}, now); n.Link != "" || n.linkVia(config.ViaNtfy) != n.URL {
 		t.Errorf("a link without a key: %q", n.Link)
 	}
 }
@@ -82,7 +83,7 @@ func TestNtfyActions(t *testing.T) {
 	} {
 		e := FromTask(EventInputRequested, waiting(tc.qs...), "/src/shop", linkWeb, now)
 		m := ntfy("bh", e).(ntfyMessage)
-		link := e.linkVia(task.ViaNtfy)
+		link := e.linkVia(config.ViaNtfy)
 		if m.Click != link {
 			t.Errorf("%s: click %q, want the ntfy link", name, m.Click)
 		}
@@ -113,11 +114,11 @@ func TestSlackLinkButton(t *testing.T) {
 	got := asJSON(t, slack(e))
 	blocks := got.(map[string]any)["blocks"].([]any)
 	want := asJSON(t, map[string]any{"type": "actions", "elements": []any{map[string]any{"type": "button",
-		"text": map[string]any{"type": "plain_text", "text": "Answer in bh"}, "url": e.linkVia(task.ViaSlack), "style": "primary"}}})
+		"text": map[string]any{"type": "plain_text", "text": "Answer in bh"}, "url": e.linkVia(config.ViaSlack), "style": "primary"}}})
 	if last := blocks[len(blocks)-1]; !reflect.DeepEqual(last, want) {
 		t.Errorf("the last block %v, want %v", last, want)
 	}
-	if !strings.Contains(e.linkVia(task.ViaSlack), "/l/") {
-		t.Errorf("slack's link %q", e.linkVia(task.ViaSlack))
+	if !strings.Contains(e.linkVia(config.ViaSlack), "/l/") {
+		t.Errorf("slack's link %q", e.linkVia(config.ViaSlack))
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 // Notifier fans events out to the configured targets. A nil *Notifier is
@@ -43,11 +43,11 @@ var defaults = tuning{queue: 64, attempts: 3, backoff: 500 * time.Millisecond}
 // New checks cfgs and starts one delivery goroutine per target. Errors name
 // the bad entry (1-based). logf receives every delivery failure; it is never
 // called from two goroutines at once. A nil logf discards.
-func New(cfgs []task.NotifyConfig, logf func(format string, args ...any)) (*Notifier, error) {
+func New(cfgs []config.NotifyConfig, logf func(format string, args ...any)) (*Notifier, error) {
 	return newNotifier(cfgs, logf, defaults)
 }
 
-func newNotifier(cfgs []task.NotifyConfig, logf func(string, ...any), tune tuning) (*Notifier, error) {
+func newNotifier(cfgs []config.NotifyConfig, logf func(string, ...any), tune tuning) (*Notifier, error) {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
@@ -66,7 +66,7 @@ func newNotifier(cfgs []task.NotifyConfig, logf func(string, ...any), tune tunin
 }
 
 // Check validates cfgs as New does, starting nothing.
-func Check(cfgs []task.NotifyConfig) error {
+func Check(cfgs []config.NotifyConfig) error {
 	_, err := build(cfgs, &Notifier{tune: defaults})
 	return err
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 // logRec collects log lines; the Notifier serialises calls, the mutex is for
@@ -36,7 +37,7 @@ func (l *logRec) all() string {
 
 var fast = tuning{queue: 64, attempts: 3, backoff: time.Millisecond}
 
-func start(t *testing.T, tune tuning, cfgs ...task.NotifyConfig) (*Notifier, *logRec) {
+func start(t *testing.T, tune tuning, cfgs ...config.NotifyConfig) (*Notifier, *logRec) {
 	t.Helper()
 	l := &logRec{}
 	n, err := newNotifier(cfgs, l.logf, tune)
@@ -54,21 +55,21 @@ func closeNow(t *testing.T, n *Notifier) {
 }
 
 func TestNewRejectsBadEntries(t *testing.T) {
-	ok := task.NotifyConfig{Events: []string{"*"}, Desktop: true}
+	ok := config.NotifyConfig{Events: []string{"*"}, Desktop: true}
 	for _, tc := range []struct {
 		name string
-		cfg  task.NotifyConfig
+		cfg  config.NotifyConfig
 		want string
 	}{
-		{"bad timeout", task.NotifyConfig{Events: []string{"*"}, Command: "true", Timeout: "soon"}, `timeout "soon"`},
-		{"negative timeout", task.NotifyConfig{Events: []string{"*"}, Command: "true", Timeout: "-1s"}, `timeout "-1s"`},
-		{"no target", task.NotifyConfig{Events: []string{"*"}}, "no command, webhook or desktop target"},
-		{"no events", task.NotifyConfig{Command: "true"}, `no events listed`},
-		{"unknown event", task.NotifyConfig{Events: []string{"task.done"}, Command: "true"}, `unknown event "task.done"`},
-		{"bad webhook", task.NotifyConfig{Events: []string{"*"}, Webhook: "ftp://example.com/SECRET"}, "http or https URL"},
+		{"bad timeout", config.NotifyConfig{Events: []string{"*"}, Command: "true", Timeout: "soon"}, `timeout "soon"`},
+		{"negative timeout", config.NotifyConfig{Events: []string{"*"}, Command: "true", Timeout: "-1s"}, `timeout "-1s"`},
+		{"no target", config.NotifyConfig{Events: []string{"*"}}, "no command, webhook or desktop target"},
+		{"no events", config.NotifyConfig{Command: "true"}, `no events listed`},
+		{"unknown event", config.NotifyConfig{Events: []string{"task.done"}, Command: "true"}, `unknown event "task.done"`},
+		{"bad webhook", config.NotifyConfig{Events: []string{"*"}, Webhook: "ftp://example.com/SECRET"}, "http or https URL"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := New([]task.NotifyConfig{ok, tc.cfg}, nil)
+			_, err := New([]config.NotifyConfig{ok, tc.cfg}, nil)
 			if err == nil {
 				t.Fatal("New accepted a bad entry")
 			}
@@ -100,8 +101,8 @@ func TestEventFiltering(t *testing.T) {
 	dir := t.TempDir()
 	only, every := filepath.Join(dir, "only"), filepath.Join(dir, "every")
 	n, l := start(t, fast,
-		task.NotifyConfig{Events: []string{EventTaskFailed, EventInputExpired}, Command: `echo "$BH_EVENT" >> '` + only + `'`},
-		task.NotifyConfig{Events: []string{AllEvents}, Command: `echo "$BH_EVENT" >> '` + every + `'`},
+		config.NotifyConfig{Events: []string{EventTaskFailed, EventInputExpired}, Command: `echo "$BH_EVENT" >> '` + only + `'`},
+		config.NotifyConfig{Events: []string{AllEvents}, Command: `echo "$BH_EVENT" >> '` + every + `'`},
 	)
 	for _, name := range []string{EventInputRequested, EventTaskFailed, EventTaskCompleted, EventInputExpired} {
 		n.Send(Event{Name: name, TaskID: "tm-1"})
@@ -120,7 +121,7 @@ func TestEventFiltering(t *testing.T) {
 
 func TestSendAfterCloseIsDropped(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "out")
-	n, l := start(t, fast, task.NotifyConfig{Events: []string{"*"}, Command: "echo x >> '" + file + "'"})
+	n, l := start(t, fast, config.NotifyConfig{Events: []string{"*"}, Command: "echo x >> '" + file + "'"})
 	closeNow(t, n)
 	n.Send(Event{Name: EventTaskFailed, TaskID: "tm-1"})
 	closeNow(t, n) // twice is fine
@@ -141,13 +142,13 @@ func TestFromTask(t *testing.T) {
 				Options: []task.Option{{Label: "pg"}, {Label: "sqlite"}}},
 			{ID: "q3", Question: "and the port?", Status: task.QuestionPending},
 		}}
-	web := task.WebConfig{URL: "http://127.0.0.1:7070/", Token: "SECRET"}
+	web := config.WebConfig{URL: "http://127.0.0.1:7070/", Token: "SECRET"}
 	e := FromTask(EventInputRequested, tk, "/src/shop", web, now)
 	choice := `bh respond tm-ab --repo /src/shop --question 2 --choice pg`
 	want := Event{Name: EventInputRequested, TaskID: "tm-ab", Title: "Fix it", State: "awaiting_input",
 		Question: "which db?", QuestionID: "q2", Summary: "half done", At: now.UTC(),
 		Repo: "shop", RepoPath: "/src/shop", Choices: []string{"pg", "sqlite"}, Respond: choice,
-		URL: "http://127.0.0.1:7070/r/" + task.RepoKey("/src/shop") + "/t/tm-ab",
+		URL: "http://127.0.0.1:7070/r/" + config.RepoKey("/src/shop") + "/t/tm-ab",
 		Questions: []Question{
 			{ID: "q2", Type: task.ChoiceQuestion, Text: "which db?", Choices: []string{"pg", "sqlite"}, Respond: choice},
 			{ID: "q3", Type: task.FreeformQuestion, Text: "and the port?",
@@ -158,7 +159,7 @@ func TestFromTask(t *testing.T) {
 	}
 	// Without bh serve there is no page, and a closed task no question.
 	tk.State, tk.Questions[1].Status, tk.Questions[2].Status = task.Closed, task.QuestionAnswered, task.QuestionAnswered
-	e = FromTask(EventTaskCompleted, tk, "/src/shop", task.WebConfig{}, now)
+	e = FromTask(EventTaskCompleted, tk, "/src/shop", config.WebConfig{}, now)
 	if e.URL != "" || e.QuestionID != "" || e.Choices != nil || e.Respond != "" || e.Questions != nil {
 		t.Errorf("closed task without bh serve: %+v", e)
 	}

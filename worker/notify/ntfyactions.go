@@ -4,6 +4,7 @@ import (
 	"net/url"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 // ntfyAction is one of ntfy's action buttons
@@ -28,7 +29,7 @@ const ntfyMaxActions = 3
 // tap POSTs q and answer to the link's /act, which records the answer as
 // given by ntfy. Anything else gets the page's Open button.
 func ntfyActions(e Event) []ntfyAction {
-	link := e.links[task.ViaNtfy]
+	link := e.links[config.ViaNtfy]
 	if link == "" {
 		if e.URL == "" {
 			return nil

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 func TestQueueFullDrops(t *testing.T) {
@@ -103,7 +103,7 @@ func BenchmarkSend(b *testing.B) {
 	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	defer srv.Close()
 	all := []string{AllEvents}
-	n, err := newNotifier([]task.NotifyConfig{
+	n, err := newNotifier([]config.NotifyConfig{
 		{Events: all, Webhook: srv.URL},
 		{Events: []string{EventTaskFailed}, Webhook: srv.URL},
 		{Events: all, Webhook: srv.URL},

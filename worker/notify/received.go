@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // answerWait bounds how long recording an answer waits for its
@@ -16,9 +18,9 @@ const answerWait = 5 * time.Second
 // and tells the notifiers that listen to input.received who answered what.
 // Every channel answers through it (bh respond, the board, bh inbox, bh
 // serve, bh land), so the record and the notification are one step. The
-// answer is recorded by task.Store.Answer; a notification that cannot go
+// answer is recorded by store.Store.Answer; a notification that cannot go
 // out is logged through logf and never undoes it.
-func Answer(s *task.Store, id string, ans []task.Answer, by string, logf func(format string, args ...any)) (*task.Task, error) {
+func Answer(s *store.Store, id string, ans []task.Answer, by string, logf func(format string, args ...any)) (*task.Task, error) {
 	t, err := s.Answer(id, ans, by)
 	if err != nil {
 		return nil, err
@@ -33,7 +35,7 @@ func Answer(s *task.Store, id string, ans []task.Answer, by string, logf func(fo
 	if !n.Wants(EventInputReceived) {
 		return t, nil
 	}
-	web, err := task.LoadWebConfig()
+	web, err := config.LoadWebConfig()
 	if err != nil && logf != nil {
 		logf("notify: %v", err) // the notification goes without its link
 	}
@@ -49,7 +51,7 @@ func Answer(s *task.Store, id string, ans []task.Answer, by string, logf func(fo
 // Received is input.received for the last n answers recorded in t (by, in
 // the repository at root): each question with its answer, as the history
 // has them.
-func Received(t *task.Task, n int, by, root string, web task.WebConfig) Event {
+func Received(t *task.Task, n int, by, root string, web config.WebConfig) Event {
 	e := FromTask(EventInputReceived, t, root, web, time.Time{})
 	e.By, e.Questions = by, nil
 	for i := len(t.History) - 1; i >= 0 && n > 0; i-- {

@@ -9,19 +9,21 @@ import (
 	"testing"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // asking is a store whose task tm-ask1 waits on three questions, with a
 // command notifier that appends each event's JSON, one a line, to the
 // returned file.
-func asking(t *testing.T, events ...string) (*task.Store, string) {
+func asking(t *testing.T, events ...string) (*store.Store, string) {
 	t.Helper()
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no web.json of the user's
 	root := t.TempDir()
 	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v %s", err, out)
 	}
-	s, _, err := task.Init(root)
+	s, _, err := store.Init(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +55,7 @@ updatedAt: 2026-01-01T10:00:00Z
 		t.Fatal(err)
 	}
 	sent := filepath.Join(t.TempDir(), "sent")
-	s.Config.Notify = []task.NotifyConfig{{Events: events,
+	s.Config.Notify = []config.NotifyConfig{{Events: events,
 		Command: `printf '%s\n' "$BH_EVENT_JSON" >> '` + sent + `'`}}
 	return s, sent
 }
@@ -137,7 +139,7 @@ func TestEveryQuestionOfTheAsk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := FromTask(EventInputRequested, tk, s.Root, task.WebConfig{}, tk.UpdatedAt)
+	e := FromTask(EventInputRequested, tk, s.Root, config.WebConfig{}, tk.UpdatedAt)
 	if len(e.Questions) != 3 {
 		t.Fatalf("questions = %+v", e.Questions)
 	}

@@ -7,7 +7,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 // shape turns an event into a webhook's JSON body.
@@ -18,9 +18,9 @@ type shape func(Event) any
 // (the URL without its last segment) and names the topic (that segment).
 func shapeFor(format string, u *url.URL) (string, shape, error) {
 	switch format {
-	case task.FormatSlack:
+	case config.FormatSlack:
 		return u.String(), slack, nil
-	case task.FormatNtfy:
+	case config.FormatNtfy:
 		p := strings.TrimSuffix(u.Path, "/")
 		topic := path.Base(p)
 		if topic == "." || topic == "/" {
@@ -80,7 +80,7 @@ func slack(e Event) any {
 				*mrkdwn("Answer with `" + slackEscape(strings.ReplaceAll(p.respond, "`", "'")) + "`")}})
 		}
 	}
-	switch link := e.links[task.ViaSlack]; {
+	switch link := e.links[config.ViaSlack]; {
 	case link != "": // a link button opens the page, which answers as slack
 		m.Blocks = append(m.Blocks, slackBlock{Type: "actions", Elements: []any{slackButton{Type: "button",
 			Text: slackText{Type: "plain_text", Text: "Answer in bh"}, URL: link, Style: "primary"}}})
@@ -129,7 +129,7 @@ var ntfyTags = map[string]string{
 func ntfy(topic string, e Event) any {
 	lines := details(e, true)
 	m := ntfyMessage{Topic: topic, Title: headline(e), Message: strings.Join(lines, "\n"),
-		Tags: []string{ntfyTags[e.Name], "bh"}, Priority: 3, Click: e.linkVia(task.ViaNtfy)}
+		Tags: []string{ntfyTags[e.Name], "bh"}, Priority: 3, Click: e.linkVia(config.ViaNtfy)}
 	if urgent(e) {
 		m.Priority = 4
 	}

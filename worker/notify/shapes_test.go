@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 // received is what a test webhook server was sent: the path (with the
@@ -34,7 +34,7 @@ func postOne(t *testing.T, format, path string, e Event) received {
 		got <- received{r.URL.RequestURI(), body}
 	}))
 	defer srv.Close()
-	n, l := start(t, fast, task.NotifyConfig{Events: []string{"*"}, Webhook: srv.URL + path, Format: format})
+	n, l := start(t, fast, config.NotifyConfig{Events: []string{"*"}, Webhook: srv.URL + path, Format: format})
 	n.Send(e)
 	closeNow(t, n)
 	if s := l.all(); s != "" {
@@ -69,7 +69,7 @@ var question = Event{Name: EventInputRequested, TaskID: "tm-7", Title: "Add logi
 	At: time.Date(2025, 5, 6, 7, 8, 9, 0, time.UTC)}
 
 func TestSlackShape(t *testing.T) {
-	got := postOne(t, task.FormatSlack, "/services/T0/B0/SECRET", question)
+	got := postOne(t, config.FormatSlack, "/services/T0/B0/SECRET", question)
 	quoted := "OAuth &lt;!channel&gt; &amp; &lt;http://evil|click&gt;?"
 	want := map[string]any{
 		"text": "bh: tm-7 input requested in shop: " + quoted,
@@ -91,7 +91,7 @@ func TestSlackShape(t *testing.T) {
 }
 
 func TestSlackShapeWithoutQuestion(t *testing.T) {
-	got := postOne(t, task.FormatSlack, "/hook", Event{Name: EventTaskFailed, TaskID: "tm-8", Title: "Port it",
+	got := postOne(t, config.FormatSlack, "/hook", Event{Name: EventTaskFailed, TaskID: "tm-8", Title: "Port it",
 		Question: "an old question", Summary: "tests fail", Repo: "shop"})
 	want := map[string]any{"text": "bh: tm-8 task failed in shop: Port it", "blocks": []any{
 		map[string]any{"type": "section", "text": map[string]any{"type": "mrkdwn", "text": "*bh: tm-8 task failed in shop*\nPort it"}},
@@ -105,7 +105,7 @@ func TestSlackShapeWithoutQuestion(t *testing.T) {
 // ntfy's JSON goes to the server's root and names the topic, the last
 // segment of the configured URL; the query (an ?auth= token) stays.
 func TestNtfyShape(t *testing.T) {
-	got := postOne(t, task.FormatNtfy, "/ntfy/bh-alerts?auth=TOKEN", question)
+	got := postOne(t, config.FormatNtfy, "/ntfy/bh-alerts?auth=TOKEN", question)
 	want := asJSON(t, map[string]any{
 		"topic":    "bh-alerts",
 		"title":    "bh: tm-7 input requested in shop",
@@ -124,7 +124,7 @@ func TestNtfyShape(t *testing.T) {
 }
 
 func TestNtfyShapeWithoutPage(t *testing.T) {
-	got := postOne(t, task.FormatNtfy, "/bh", Event{Name: EventTaskCompleted, TaskID: "tm-8", Title: "Port it", Summary: "done"})
+	got := postOne(t, config.FormatNtfy, "/bh", Event{Name: EventTaskCompleted, TaskID: "tm-8", Title: "Port it", Summary: "done"})
 	want := asJSON(t, map[string]any{"topic": "bh", "title": "bh: tm-8 task completed", "message": "Port it\ndone",
 		"tags": []string{"white_check_mark", "bh"}, "priority": 3})
 	if got.path != "/" || !reflect.DeepEqual(got.body, want) {
@@ -133,7 +133,7 @@ func TestNtfyShapeWithoutPage(t *testing.T) {
 }
 
 func TestJSONShapeIsTheEvent(t *testing.T) {
-	for _, format := range []string{"", task.FormatJSON} {
+	for _, format := range []string{"", config.FormatJSON} {
 		got := postOne(t, format, "/hook", question)
 		if want := asJSON(t, question); got.path != "/hook" || !reflect.DeepEqual(got.body, want) {
 			t.Errorf("format %q got %s %v\nwant %v", format, got.path, got.body, want)
@@ -142,11 +142,11 @@ func TestJSONShapeIsTheEvent(t *testing.T) {
 }
 
 func TestNtfyNeedsATopic(t *testing.T) {
-	_, err := New([]task.NotifyConfig{{Events: []string{"*"}, Webhook: "https://ntfy.sh/", Format: task.FormatNtfy}}, nil)
+	_, err := New([]config.NotifyConfig{{Events: []string{"*"}, Webhook: "https://ntfy.sh/", Format: config.FormatNtfy}}, nil)
 	if err == nil || !strings.Contains(err.Error(), "names its topic") {
 		t.Errorf("got %v", err)
 	}
-	_, err = New([]task.NotifyConfig{{Events: []string{"*"}, Desktop: true, Format: task.FormatSlack}}, nil)
+	_, err = New([]config.NotifyConfig{{Events: []string{"*"}, Desktop: true, Format: config.FormatSlack}}, nil)
 	if err == nil || !strings.Contains(err.Error(), "has no webhook") {
 		t.Errorf("format without a webhook: %v", err)
 	}

@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
-func hook(url, timeout string) task.NotifyConfig {
-	return task.NotifyConfig{Events: []string{"*"}, Webhook: url, Timeout: timeout}
+func hook(url, timeout string) config.NotifyConfig {
+	return config.NotifyConfig{Events: []string{"*"}, Webhook: url, Timeout: timeout}
 }
 
 func TestWebhookPayload(t *testing.T) {

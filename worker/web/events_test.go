@@ -14,6 +14,8 @@ import (
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // stream opens the site's event stream, with live updates on, and returns
@@ -79,7 +81,7 @@ func TestEvents(t *testing.T) {
 	next("event: change", time.Second)
 	data := next("data: ", time.Second)
 	t.Logf("a task's change reached the stream after %v", time.Since(start))
-	if want := `data: {"repos":["` + task.RepoKey(s.root) + `"]}`; data != want {
+	if want := `data: {"repos":["` + config.RepoKey(s.root) + `"]}`; data != want {
 		t.Errorf("%s, want %s", data, want)
 	}
 }
@@ -88,8 +90,8 @@ func TestEvents(t *testing.T) {
 func TestEventsNewRepository(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	s := newSite(t)
-	task.Register(s.root)
-	s.srv.o.Repos = task.Registered
+	config.Register(s.root)
+	s.srv.o.Repos = config.Registered
 	next := s.stream()
 	next("event: ready", 5*time.Second)
 
@@ -97,11 +99,11 @@ func TestEventsNewRepository(t *testing.T) {
 	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v %s", err, out)
 	}
-	st, _, err := task.Init(root)
+	st, _, err := store.Init(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	task.Register(root)
+	config.Register(root)
 	next("event: change", time.Second)
 	if data := next("data: ", time.Second); data != `data: {"repos":["*"]}` { // every page reads again
 		t.Errorf("the registry changed: %s", data)
@@ -110,7 +112,7 @@ func TestEventsNewRepository(t *testing.T) {
 		t.Fatal(err)
 	}
 	next("event: change", time.Second)
-	if data, want := next("data: ", time.Second), `data: {"repos":["`+task.RepoKey(root)+`"]}`; data != want {
+	if data, want := next("data: ", time.Second), `data: {"repos":["`+config.RepoKey(root)+`"]}`; data != want {
 		t.Errorf("a task of the new repository: %s, want %s", data, want)
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 const token = "secret-token-for-tests"
@@ -24,7 +26,7 @@ var now = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 type site struct {
 	t    testing.TB
 	root string
-	st   *task.Store
+	st   *store.Store
 	srv  *Server
 	ts   *httptest.Server
 	base string // the task's page
@@ -36,7 +38,7 @@ func newSite(t testing.TB) *site {
 	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v %s", err, out)
 	}
-	st, _, err := task.Init(root)
+	st, _, err := store.Init(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +52,7 @@ func newSite(t testing.TB) *site {
 	}
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
-	return &site{t: t, root: root, st: st, srv: srv, ts: ts, base: "/r/" + task.RepoKey(root) + "/t/tm-ask1"}
+	return &site{t: t, root: root, st: st, srv: srv, ts: ts, base: "/r/" + config.RepoKey(root) + "/t/tm-ask1"}
 }
 
 const asking = `id: tm-ask1

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
@@ -14,8 +15,8 @@ import (
 // failed and blocked ones, and the ones at work.
 type inboxView struct {
 	Cards     []card
-	Attention []task.RunningTask
-	Running   []task.RunningTask
+	Attention []store.RunningTask
+	Running   []store.RunningTask
 	Skipped   []string
 	Error     string
 	CSRF      string
@@ -23,7 +24,7 @@ type inboxView struct {
 
 // card is a task waiting on answers, as the inbox shows it.
 type card struct {
-	task.RunningTask
+	store.RunningTask
 	Questions []task.Question // the ones waiting
 	AskedAt   time.Time       // the oldest waiting question's
 	ExpiresAt *time.Time      // the first to expire
@@ -34,7 +35,7 @@ type card struct {
 
 // cards orders the tasks waiting on answers by priority, then by how long
 // they have waited.
-func cards(asking []task.RunningTask) []card {
+func cards(asking []store.RunningTask) []card {
 	var out []card
 	for _, rt := range asking {
 		c := card{RunningTask: rt, Questions: rt.Task.OpenQuestions()}
@@ -75,10 +76,10 @@ func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		v.Error = "the registry of repositories cannot be read: " + err.Error()
 	}
-	in := task.ReadInbox(roots)
+	in := store.ReadInbox(roots)
 	v.Cards, v.Running = cards(in.Asking), in.Running
 	v.Attention = in.Attention
-	slices.SortStableFunc(v.Attention, func(a, b task.RunningTask) int { return a.Task.Priority.Rank() - b.Task.Priority.Rank() })
+	slices.SortStableFunc(v.Attention, func(a, b store.RunningTask) int { return a.Task.Priority.Rank() - b.Task.Priority.Rank() })
 	for i, c := range v.Cards {
 		if !c.Gate {
 			continue

@@ -11,10 +11,11 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
-// Answer links (task.Link) open one task's page without the token, from a
+// Answer links (config.Link) open one task's page without the token, from a
 // phone: the link itself is the secret. They reach these routes only:
 //
 //	GET  /l/{link}         the task's page, with a form for the questions the link covers
@@ -43,10 +44,10 @@ var errUsed = &linkError{http.StatusGone, "this link has answered already: a lin
 
 // link is the request's link, checked against the current key (a key
 // rotated since refuses it), its expiry and the used list.
-func (s *Server) link(r *http.Request) (task.Link, task.WebConfig, error) {
+func (s *Server) link(r *http.Request) (config.Link, config.WebConfig, error) {
 	conf, err := s.o.WebConfig()
 	if err != nil {
-		return task.Link{}, conf, &linkError{http.StatusInternalServerError, err.Error()}
+		return config.Link{}, conf, &linkError{http.StatusInternalServerError, err.Error()}
 	}
 	l, err := conf.ReadLink(r.PathValue("link"))
 	switch {
@@ -76,7 +77,7 @@ func (s *Server) linkPage(w http.ResponseWriter, r *http.Request) {
 
 // linkView is the task's page as the link shows it: the questions it
 // covers, with a form that posts back to the link.
-func (s *Server) linkView(r *http.Request, l task.Link, conf task.WebConfig) (*taskView, int) {
+func (s *Server) linkView(r *http.Request, l config.Link, conf config.WebConfig) (*taskView, int) {
 	r.SetPathValue("repo", l.Repo)
 	r.SetPathValue("id", l.Task)
 	v, code := s.taskView(r)
@@ -161,7 +162,7 @@ func (s *Server) linkAct(w http.ResponseWriter, r *http.Request) {
 
 // oneTap answers question qid with value when it is one of the options of
 // an approval or a single choice the link covers.
-func (s *Server) oneTap(l task.Link, qid, value string) error {
+func (s *Server) oneTap(l config.Link, qid, value string) error {
 	st, err := s.store(l.Repo)
 	if err != nil {
 		return err
@@ -190,7 +191,7 @@ func (s *Server) oneTap(l task.Link, qid, value string) error {
 
 // answerOnce records ans through notify.Answer and marks l used, one link
 // at a time, so that two taps of one link cannot both answer.
-func (s *Server) answerOnce(l task.Link, ans []task.Answer) error {
+func (s *Server) answerOnce(l config.Link, ans []task.Answer) error {
 	for _, a := range ans {
 		if !l.Covers(a.QuestionID) {
 			return &linkError{http.StatusForbidden, fmt.Sprintf("this link does not answer question %q of %s", a.QuestionID, l.Task)}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
@@ -23,7 +24,7 @@ import (
 type linkSite struct {
 	*site
 	mu    sync.Mutex
-	conf  task.WebConfig
+	conf  config.WebConfig
 	clock time.Time
 }
 
@@ -32,7 +33,7 @@ func newLinkSite(t *testing.T) *linkSite {
 	s := &linkSite{site: newSite(t), clock: now}
 	srv, err := New(Options{Token: token, By: "web:alice", Repos: s.srv.o.Repos,
 		Now: func() time.Time { s.mu.Lock(); defer s.mu.Unlock(); return s.clock },
-		WebConfig: func() (task.WebConfig, error) {
+		WebConfig: func() (config.WebConfig, error) {
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			c := s.conf
@@ -42,13 +43,13 @@ func newLinkSite(t *testing.T) *linkSite {
 			}
 			return c, nil
 		},
-		SaveWebConfig: func(c task.WebConfig) error { s.mu.Lock(); defer s.mu.Unlock(); s.conf = c; return nil }})
+		SaveWebConfig: func(c config.WebConfig) error { s.mu.Lock(); defer s.mu.Unlock(); s.conf = c; return nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.srv, s.ts = srv, httptest.NewServer(srv.Handler())
 	t.Cleanup(s.ts.Close)
-	s.conf = task.WebConfig{URL: s.ts.URL, Token: token, LinkKey: task.NewLinkKey()}
+	s.conf = config.WebConfig{URL: s.ts.URL, Token: token, LinkKey: config.NewLinkKey()}
 	return s
 }
 
@@ -100,8 +101,8 @@ func TestLinkAnswersOnce(t *testing.T) {
 	if q := tk.Questions[1]; q.Status != task.QuestionAnswered || strings.Join(q.Answer, ",") != "yes" {
 		t.Errorf("q2 %+v", q)
 	}
-	if e, ok := tk.LastAnswer("q2"); !ok || e.By != task.ViaLink {
-		t.Errorf("recorded by %+v, want %q", e, task.ViaLink)
+	if e, ok := tk.LastAnswer("q2"); !ok || e.By != config.ViaLink {
+		t.Errorf("recorded by %+v, want %q", e, config.ViaLink)
 	}
 	// The same link again, by its form, its page or a button: refused.
 	before := s.file()
@@ -142,7 +143,7 @@ func TestLinkRefused(t *testing.T) {
 	if err := os.WriteFile(s.st.Path("tm-other"), []byte(other), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{"/r/" + task.RepoKey(s.root) + "/t/tm-other", "/r/" + task.RepoKey(s.root) + "/t/tm-ask1", "/", "/events"} {
+	for _, p := range []string{"/r/" + config.RepoKey(s.root) + "/t/tm-other", "/r/" + config.RepoKey(s.root) + "/t/tm-ask1", "/", "/events"} {
 		if resp, _ := s.do("GET", p, nil, phone); resp.StatusCode != http.StatusUnauthorized {
 			t.Errorf("GET %s with a link: %d", p, resp.StatusCode)
 		}
@@ -179,7 +180,7 @@ func TestLinkRefused(t *testing.T) {
 	}
 	// Expired: the question set no expiry, so a day.
 	s.mu.Lock()
-	s.clock = now.Add(task.LinkTTL + time.Minute)
+	s.clock = now.Add(config.LinkTTL + time.Minute)
 	s.mu.Unlock()
 	for _, m := range []string{"GET", "POST"} {
 		path := link
@@ -192,7 +193,7 @@ func TestLinkRefused(t *testing.T) {
 	}
 	// Revoked: a new key refuses every link made before.
 	s.mu.Lock()
-	s.clock, s.conf.LinkKey = now, task.NewLinkKey()
+	s.clock, s.conf.LinkKey = now, config.NewLinkKey()
 	s.mu.Unlock()
 	if resp, body := s.raw("GET", link, ""); resp.StatusCode != http.StatusForbidden || !strings.Contains(body, "revoked") {
 		t.Errorf("revoked: %d\n%s", resp.StatusCode, body)
@@ -223,7 +224,7 @@ func TestLinkAct(t *testing.T) {
 			t.Errorf("%s: %d %q, want %d %q", tc.body, resp.StatusCode, body, tc.code, tc.want)
 		}
 	}
-	if e, ok := s.task().LastAnswer("q2"); !ok || e.Text != "yes" || e.By != task.ViaLink {
+	if e, ok := s.task().LastAnswer("q2"); !ok || e.Text != "yes" || e.By != config.ViaLink {
 		t.Errorf("q2's answer %+v", e)
 	}
 }

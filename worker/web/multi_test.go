@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 // Every question of the task answered in one POST: all are recorded, and
@@ -138,11 +139,11 @@ func TestInboxCards(t *testing.T) {
 			t.Errorf("the inbox lacks %q", want)
 		}
 	}
-	if strings.Contains(page[:strings.Index(page, `data-task="tm-older"`)], `action="/r/`+task.RepoKey(s.root)+`/t/tm-ask1/answer"`) {
+	if strings.Contains(page[:strings.Index(page, `data-task="tm-older"`)], `action="/r/`+config.RepoKey(s.root)+`/t/tm-ask1/answer"`) {
 		t.Error("a task of three questions has one-tap answers")
 	}
 	// A tap answers through the same path, and the task leaves the inbox.
-	resp, _ := s.do("POST", "/r/"+task.RepoKey(s.root)+"/t/tm-urgent/answer",
+	resp, _ := s.do("POST", "/r/"+config.RepoKey(s.root)+"/t/tm-urgent/answer",
 		url.Values{"csrf": {csrfValue(token)}, "q": {"q1"}, "answer.q1": {"yes"}}, nil)
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("quick answer: %d", resp.StatusCode)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 // pages are the site's templates: each page is the layout around its
@@ -31,7 +32,7 @@ func parsePages(now func() time.Time) (pages, error) {
 			}
 			return strconv.Itoa(n) + " " + many
 		},
-		"key":  task.RepoKey,
+		"key":  config.RepoKey,
 		"base": filepath.Base,
 		// respond is the command that answers a question from a terminal.
 		"respond": task.RespondCommand,

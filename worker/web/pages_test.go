@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 // The task page: every question in one form, each with its context and
@@ -80,7 +81,7 @@ func TestTaskPage(t *testing.T) {
 	if _, part := s.do("GET", s.base+"?part=main", nil, nil); strings.Contains(part, "<html") || !strings.Contains(part, "Which database?") {
 		t.Errorf("part=main:\n%s", part)
 	}
-	if resp, _ := s.do("GET", "/r/"+task.RepoKey(s.root)+"/t/tm-none", nil, nil); resp.StatusCode != http.StatusNotFound {
+	if resp, _ := s.do("GET", "/r/"+config.RepoKey(s.root)+"/t/tm-none", nil, nil); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("a missing task: %d", resp.StatusCode)
 	}
 	if resp, _ := s.do("GET", "/r/elsewhere-000000/t/tm-ask1", nil, nil); resp.StatusCode != http.StatusNotFound {

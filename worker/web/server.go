@@ -14,7 +14,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 //go:embed assets
@@ -24,7 +25,7 @@ var assets embed.FS
 type Options struct {
 	Token string // required on every request
 	By    string // who answers, in the history: "web:<user>"
-	// Repos lists the repositories to show: task.Registered.
+	// Repos lists the repositories to show: config.Registered.
 	Repos func() ([]string, error)
 	Now   func() time.Time
 	TLS   bool // served over TLS: the cookie is Secure
@@ -37,10 +38,10 @@ type Options struct {
 	Warnf func(format string, args ...any)
 	// WebConfig reads the key of answer links and the links used, on each
 	// link's request (a key rotated meanwhile revokes at once);
-	// SaveWebConfig records a link used. task.LoadWebConfig and
-	// task.SaveWebConfig unless set.
-	WebConfig     func() (task.WebConfig, error)
-	SaveWebConfig func(task.WebConfig) error
+	// SaveWebConfig records a link used. config.LoadWebConfig and
+	// config.SaveWebConfig unless set.
+	WebConfig     func() (config.WebConfig, error)
+	SaveWebConfig func(config.WebConfig) error
 }
 
 // Server serves the web inbox.
@@ -65,10 +66,10 @@ func New(o Options) (*Server, error) {
 		o.Now = time.Now
 	}
 	if o.WebConfig == nil {
-		o.WebConfig = task.LoadWebConfig
+		o.WebConfig = config.LoadWebConfig
 	}
 	if o.SaveWebConfig == nil {
-		o.SaveWebConfig = task.SaveWebConfig
+		o.SaveWebConfig = config.SaveWebConfig
 	}
 	p, err := parsePages(o.Now)
 	if err != nil {
@@ -110,14 +111,14 @@ func headers(h http.Handler) http.Handler {
 }
 
 // store opens the registered repository whose RepoKey is key.
-func (s *Server) store(key string) (*task.Store, error) {
+func (s *Server) store(key string) (*store.Store, error) {
 	roots, err := s.o.Repos()
 	if err != nil {
 		return nil, err
 	}
 	for _, root := range roots {
-		if task.RepoKey(root) == key {
-			st, err := task.Find(root)
+		if config.RepoKey(root) == key {
+			st, err := store.Find(root)
 			if err != nil {
 				return nil, err
 			}

@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 // TestBadTaskAddressIsTheClientsError: an id that is malformed, unknown
@@ -17,7 +17,7 @@ func TestBadTaskAddressIsTheClientsError(t *testing.T) {
 		"/t/tm-zzzz":        http.StatusNotFound,
 		"/t/" + "tm-" + "a": http.StatusOK, // a unique prefix is fine (tm-ask1)
 	} {
-		resp, body := s.do("GET", "/r/"+task.RepoKey(s.root)+path, nil, nil)
+		resp, body := s.do("GET", "/r/"+config.RepoKey(s.root)+path, nil, nil)
 		if resp.StatusCode != want {
 			t.Errorf("GET %s: %d, want %d (%s)", path, resp.StatusCode, want, body)
 		}

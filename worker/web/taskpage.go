@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
@@ -27,10 +28,10 @@ type taskView struct {
 	Files     []fileDiff
 	AnswerURL string // where the answer form posts
 	DiffCut   bool
-	Steps     []task.StepLine   // a running agent's latest steps
-	Saved     []string          // the questions just answered here, in words
-	Notice    string            // what a stop or a reopen did
-	Next      *task.RunningTask // the next task waiting on an answer
+	Steps     []store.StepLine   // a running agent's latest steps
+	Saved     []string           // the questions just answered here, in words
+	Notice    string             // what a stop or a reopen did
+	Next      *store.RunningTask // the next task waiting on an answer
 	Error     string
 	Kept      url.Values // a refused answer's form, to fill in again
 }
@@ -116,7 +117,7 @@ func (s *Server) taskView(r *http.Request) (*taskView, int) {
 		v.Next = s.next(st.Root, id)
 	}
 	if t.State == task.InProgress {
-		v.Steps = task.Steps(st, id, 8)
+		v.Steps = store.Steps(st, id, 8)
 	}
 	if p, err := git.FindParked(st.Root, id); err == nil && p.Commit != "" {
 		if d, err := p.Diff(false); err == nil {
@@ -167,9 +168,9 @@ func round(t *task.Task) (qs []questionView, open int) {
 
 // next is the first task waiting on an answer, in the inbox's order,
 // other than the one shown.
-func (s *Server) next(root, id string) *task.RunningTask {
+func (s *Server) next(root, id string) *store.RunningTask {
 	roots, _ := s.o.Repos()
-	for _, c := range cards(task.ReadInbox(roots).Asking) {
+	for _, c := range cards(store.ReadInbox(roots).Asking) {
 		if c.Path != root || c.Task.ID != id {
 			return &c.RunningTask
 		}

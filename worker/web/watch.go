@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/fsnotify/fsnotify"
 )
 
@@ -28,7 +28,7 @@ func (s *Server) Watch(ctx context.Context) error {
 	}
 	w := &watch{fw: fw, s: s, keys: map[string]string{}}
 	w.addRepos()
-	if reg := task.RegistryPath(); reg != "" {
+	if reg := config.RegistryPath(); reg != "" {
 		fw.Add(filepath.Dir(reg)) // absent until the first bh init: repositories then stay as they are
 	}
 	go func() {
@@ -54,7 +54,7 @@ func (w *watch) addRepos() {
 		for _, sub := range []string{"", "tasks", "runs"} { // .bh itself, for a runs folder made later
 			dir := filepath.Join(root, ".bh", sub)
 			if _, ok := w.keys[dir]; !ok && w.fw.Add(dir) == nil {
-				w.keys[dir] = task.RepoKey(root)
+				w.keys[dir] = config.RepoKey(root)
 			}
 		}
 	}
@@ -107,7 +107,7 @@ func (w *watch) matters(e fsnotify.Event) (string, bool) {
 		return "", false
 	}
 	dir, name := filepath.Dir(e.Name), filepath.Base(e.Name)
-	if e.Name == task.RegistryPath() {
+	if e.Name == config.RegistryPath() {
 		w.addRepos()
 		return "*", true
 	}

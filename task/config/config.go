@@ -1,0 +1,139 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// Config is .bh/config.yaml. Unset fields take the defaults below.
+type Config struct {
+	Prefix       string         `yaml:"prefix" json:"prefix"`
+	Agent        AgentConfig    `yaml:"agent,omitempty" json:"agent"`
+	HumanTimeout string         `yaml:"humanTimeout,omitempty" json:"humanTimeout,omitempty"`
+	OnTimeout    string         `yaml:"onTimeout,omitempty" json:"onTimeout,omitempty"`
+	Gate         GateConfig     `yaml:"gate,omitempty" json:"gate"`
+	Notify       []NotifyConfig `yaml:"notify,omitempty" json:"notify,omitempty"`
+	// Workers is how many agents run at once (bh worker -j); 0 means 1.
+	Workers  int            `yaml:"workers,omitempty" json:"workers,omitempty"`
+	Target   string         `yaml:"target,omitempty" json:"target,omitempty"` // branch to land on; default: the checked-out one
+	Land     string         `yaml:"land,omitempty" json:"land,omitempty"`     // merge (default) or branch
+	Worktree WorktreeConfig `yaml:"worktree,omitempty" json:"worktree"`
+	// Remote is the git remote that machines share: with it, workers claim
+	// tasks there (refs/bh/claims/<id>) and push parked work and sessions.
+	Remote string `yaml:"remote,omitempty" json:"remote,omitempty"`
+	// AutoSync is how often the worker runs bh sync (and it syncs after
+	// each change a human needs to see); empty: never.
+	AutoSync string `yaml:"autoSync,omitempty" json:"autoSync,omitempty"`
+	// Lease is how long a worker's claim holds without a heartbeat before
+	// another worker (here, or on another machine) may take the task over;
+	// default 2m.
+	Lease string `yaml:"lease,omitempty" json:"lease,omitempty"`
+	// CaptureTranscript false stops bh keeping a copy of each agent
+	// session's transcript (which lets a lost session be restored).
+	CaptureTranscript *bool `yaml:"captureTranscript,omitempty" json:"captureTranscript,omitempty"`
+}
+
+// WorktreeConfig prepares the linked worktree each task's agent runs in.
+type WorktreeConfig struct {
+	Dir   string   `yaml:"dir,omitempty" json:"dir,omitempty"`     // parent of the task worktrees; default: bh's state dir
+	Copy  []string `yaml:"copy,omitempty" json:"copy,omitempty"`   // globs of ignored files to copy in (.env)
+	Setup string   `yaml:"setup,omitempty" json:"setup,omitempty"` // shell command run in the worktree before the agent
+}
+
+// AgentConfig picks and tunes the coding agent the worker runs. Types and
+// a task's own agentSettings adjust it per task (see For).
+type AgentConfig struct {
+	Kind   string `yaml:"kind,omitempty" json:"kind,omitempty"` // claude (default), codex or command
+	Binary string `yaml:"binary,omitempty" json:"binary,omitempty"`
+	// Binaries name the program of each other agent kind a task type or
+	// a task may switch to, such as codex: /opt/codex/bin/codex.
+	Binaries       map[string]string `yaml:"binaries,omitempty" json:"binaries,omitempty"`
+	Model          string            `yaml:"model,omitempty" json:"model,omitempty"`
+	PermissionMode string            `yaml:"permissionMode,omitempty" json:"permissionMode,omitempty"`
+	AllowedTools   []string          `yaml:"allowedTools,omitempty" json:"allowedTools,omitempty"`
+	ExtraArgs      []string          `yaml:"extraArgs,omitempty" json:"extraArgs,omitempty"`
+	Command        []string          `yaml:"command,omitempty" json:"command,omitempty"` // argv for kind: command
+	Timeout        string            `yaml:"timeout,omitempty" json:"timeout,omitempty"`
+	// AllowGitWrites lets the agent run git commit, push, reset and the
+	// like, which bh bans by default: it commits and lands the work itself.
+	AllowGitWrites bool `yaml:"allowGitWrites,omitempty" json:"allowGitWrites,omitempty"`
+	// Sandbox is codex's sandbox mode (default workspace-write); Network
+	// lets its sandboxed commands reach the network.
+	Sandbox string `yaml:"sandbox,omitempty" json:"sandbox,omitempty"`
+	Network bool   `yaml:"network,omitempty" json:"network,omitempty"`
+	System  string `yaml:"system,omitempty" json:"system,omitempty"` // added to the agent's instructions
+	Dir     string `yaml:"dir,omitempty" json:"dir,omitempty"`       // the agent's working directory, relative to the repository
+	// Types tune the agent per task type, such as docs: {agent: codex}.
+	Types map[string]task.AgentSettings `yaml:"types,omitempty" json:"types,omitempty"`
+}
+
+// GateConfig holds the conditions that hold a completion for approval.
+type GateConfig struct {
+	BelowConfidence float64 `yaml:"belowConfidence,omitempty" json:"belowConfidence,omitempty"`
+}
+
+// NotifyConfig is one notifier and the events it listens to.
+type NotifyConfig struct {
+	Events  []string `yaml:"events,omitempty" json:"events,omitempty"`
+	Command string   `yaml:"command,omitempty" json:"command,omitempty"`
+	Webhook string   `yaml:"webhook,omitempty" json:"webhook,omitempty"`
+	Desktop bool     `yaml:"desktop,omitempty" json:"desktop,omitempty"`
+	Timeout string   `yaml:"timeout,omitempty" json:"timeout,omitempty"`
+	// Format shapes a webhook's body: json (bh's event, the default),
+	// slack (an incoming webhook's message) or ntfy (its JSON publishing).
+	Format string `yaml:"format,omitempty" json:"format,omitempty"`
+}
+
+// The webhook formats.
+const (
+	FormatJSON  = "json"
+	FormatSlack = "slack"
+	FormatNtfy  = "ntfy"
+)
+
+// NotifyFormats are the values format: takes.
+var NotifyFormats = []string{FormatJSON, FormatSlack, FormatNtfy}
+
+// CheckFormat checks a notify entry's format: a known one, on a webhook.
+func (c NotifyConfig) CheckFormat() error {
+	switch {
+	case c.Format == "":
+		return nil
+	case !slices.Contains(NotifyFormats, c.Format):
+		return fmt.Errorf("%q: want one of %s", c.Format, strings.Join(NotifyFormats, ", "))
+	case c.Webhook == "":
+		return fmt.Errorf("%q shapes a webhook's body, and this entry has no webhook", c.Format)
+	}
+	return nil
+}
+
+// MaxWorkers bounds workers: N, a guard against a typo starting hundreds of agents.
+const MaxWorkers = 32
+
+// DefaultPrefix prefixes task IDs unless the config says otherwise.
+const DefaultPrefix = "tm"
+
+// Load reads the config at path: its defaults when the file is absent, and an
+// error naming file and line for what bh cannot use.
+func Load(path string) (Config, error) {
+	c := Config{Prefix: DefaultPrefix}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return c, fmt.Errorf("read config: %w", err)
+	}
+	if err := decodeConfig(path, b, &c); err != nil {
+		return c, err
+	}
+	if c.Prefix == "" {
+		c.Prefix = DefaultPrefix
+	}
+	return c, nil
+}

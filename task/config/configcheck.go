@@ -1,0 +1,131 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/bh-tracker/bh/task"
+	"gopkg.in/yaml.v3"
+)
+
+// decodeConfig reads .bh/config.yaml strictly: an unknown key (a typo such
+// as agnet:) or a value bh cannot use is an error naming the file and line,
+// with a suggestion, rather than a default silently taking its place.
+// Every value of the config is checked here, once.
+func decodeConfig(path string, b []byte, c *Config) error {
+	var root yaml.Node
+	if err := yaml.Unmarshal(b, &root); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) { // EOF: an empty file
+		return unknownKeyError(path, err)
+	}
+	for _, v := range []struct {
+		key []string
+		err error
+	}{
+		{[]string{"prefix"}, checkPrefix(c.Prefix)},
+		{[]string{"humanTimeout"}, task.CheckDuration(c.HumanTimeout)},
+		{[]string{"agent", "timeout"}, task.CheckDuration(c.Agent.Timeout)},
+		{[]string{"onTimeout"}, checkEmpty(c.OnTimeout, task.ValidOnTimeout)},
+		{[]string{"workers"}, checkWorkers(c.Workers)},
+		{[]string{"land"}, task.ValidLand(c.Land)},
+		{[]string{"target"}, checkEmpty(c.Target, task.ValidBranch)},
+		{[]string{"autoSync"}, task.CheckDuration(c.AutoSync)},
+		{[]string{"lease"}, task.CheckDuration(c.Lease)},
+		{[]string{"remote"}, checkEmpty(c.Remote, validRemote)},
+	} {
+		if v.err != nil {
+			return configError(path, &root, v.key, v.err)
+		}
+	}
+	// agent: takes the values a task's agentSettings take, and is checked the same way.
+	agent := task.AgentSettings{Agent: c.Agent.Kind, PermissionMode: c.Agent.PermissionMode,
+		Sandbox: c.Agent.Sandbox, Dir: c.Agent.Dir}
+	if k, err := agent.Check(); err != nil {
+		if k == "agent" {
+			k = "kind"
+		}
+		return configError(path, &root, []string{"agent", k}, err)
+	}
+	for _, typ := range slices.Sorted(maps.Keys(c.Agent.Types)) {
+		key := []string{"agent", "types", typ}
+		if _, err := task.ParseType(typ); err != nil {
+			return configError(path, &root, key, err)
+		}
+		if k, err := c.Agent.Types[typ].Check(); err != nil {
+			return configError(path, &root, append(key, k), err)
+		}
+	}
+	for i, n := range c.Notify {
+		if err := n.CheckFormat(); err != nil {
+			// Numbered from 1, as the worker's own notify errors are.
+			return fmt.Errorf("%s:%d: notify entry %d: format %w", path, task.KeyLine(&root, "notify", strconv.Itoa(i), "format"), i+1, err)
+		}
+	}
+	return nil
+}
+
+// validRemote refuses what git would read as an option or a path.
+func validRemote(r string) error {
+	if strings.HasPrefix(r, "-") || strings.ContainsAny(r, " /\\:\t\n") {
+		return fmt.Errorf("%q: want the name of a git remote, such as origin", r)
+	}
+	return nil
+}
+
+// configError names the file, the line and the key of a bad value.
+func configError(path string, root *yaml.Node, key []string, err error) error {
+	return fmt.Errorf("%s:%d: %s: %w", path, task.KeyLine(root, key...), strings.Join(key, "."), err)
+}
+
+func checkEmpty(s string, f func(string) error) error {
+	if s == "" {
+		return nil
+	}
+	return f(s)
+}
+
+func checkPrefix(p string) error {
+	if p != "" && !task.ValidPrefix(p) {
+		return fmt.Errorf("%q must be lower-case letters and digits, starting with a letter", p)
+	}
+	return nil
+}
+
+func checkWorkers(n int) error {
+	if n < 0 || n > MaxWorkers {
+		return fmt.Errorf("%d: want 1 to %d", n, MaxWorkers)
+	}
+	return nil
+}
+
+var unknownField = regexp.MustCompile(`line (\d+): field (\S+) not found in type (\S+)`)
+
+// unknownKeyError turns yaml's "field x not found" into file:line and a
+// suggestion among the keys bh knows there.
+func unknownKeyError(path string, err error) error {
+	m := unknownField.FindStringSubmatch(err.Error())
+	if m == nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	line, _ := strconv.Atoi(m[1])
+	msg := fmt.Sprintf("%s:%d: unknown key %q", path, line, m[2])
+	if s := task.NearestKey(m[2], configKeys[m[3]]); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return errors.New(msg)
+}
+
+// configKeys are the keys each part of the config knows, by Go type name.
+var configKeys = task.YAMLKeys(reflect.TypeOf(Config{}))

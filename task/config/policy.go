@@ -1,0 +1,78 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// Policy resolves t's human-in-the-loop settings against c. A bad value does not stop the
+// work: it falls back to the default, and the error says what was wrong.
+func Policy(t *task.Task, c Config) (task.HumanPolicy, error) {
+	p := task.HumanPolicy{Allowed: t.Human == nil || *t.Human, Timeout: task.DefaultHumanTimeout,
+		OnTimeout: task.OnTimeoutRemind, BelowConfidence: c.Gate.BelowConfidence}
+	var errs []error
+	for _, s := range []string{c.HumanTimeout, t.HumanTimeout} {
+		if s == "" {
+			continue
+		}
+		d, err := time.ParseDuration(s)
+		if err != nil || d <= 0 {
+			errs = append(errs, fmt.Errorf("humanTimeout %q: want a positive duration such as 24h", s))
+			continue
+		}
+		p.Timeout = d
+	}
+	for _, s := range []string{c.OnTimeout, t.OnTimeout} {
+		if s == "" {
+			continue
+		}
+		if err := task.ValidOnTimeout(s); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		p.OnTimeout = s
+	}
+	switch t.Gate {
+	case "":
+	case task.GateApproval:
+		p.Approval = true
+	case task.GateNone:
+		p.NoGate = true
+	default:
+		errs = append(errs, fmt.Errorf("gate %q: want %s or %s", t.Gate, task.GateApproval, task.GateNone))
+	}
+	if len(errs) > 0 {
+		return p, fmt.Errorf("%s: %w", t.ID, joinErrs(errs))
+	}
+	return p, nil
+}
+
+// Delivery is where t's finished work goes: the branch to land on ("" for
+// the one checked out in the main tree) and how (LandMerge or LandBranch).
+func Delivery(t *task.Task, c Config) (target, land string) {
+	target, land = c.Target, c.Land
+	if t.Target != "" {
+		target = t.Target
+	}
+	if t.Land != "" {
+		land = t.Land
+	}
+	if land == "" {
+		land = task.LandMerge
+	}
+	return target, land
+}
+
+func joinErrs(errs []error) error {
+	if len(errs) == 1 {
+		return errs[0]
+	}
+	msg := errs[0].Error()
+	for _, e := range errs[1:] {
+		msg += "; " + e.Error()
+	}
+	return errors.New(msg)
+}

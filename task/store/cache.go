@@ -1,0 +1,173 @@
+package store
+
+import (
+	"encoding/binary"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"unsafe"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/internal/atomicfile"
+)
+
+// The list cache, .bh/cache/tasks.bin, is local and disposable: every task
+// as last read, with the stamp its file had then. List trusts an entry only
+// while the file's stamp is unchanged and settled; a cache that is stale,
+// torn, corrupt or from another version of bh is ignored and rebuilt.
+//
+// Layout: magic (8 bytes), cacheLayout (8), CRC-32C of the body (4), then
+// the body: the number of events and of strings in lists over all tasks,
+// the entry count, and the entries sorted by ID, each with its file's
+// stamp, whether that settled, and the task's record.
+
+const cacheMagic = "bhcache3" // the digit is the format: bump it with the codec
+
+const cacheHeader = 20
+
+// castagnoli is made on first use: every bh command pays for package
+// initialisation, and most never list.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
+
+type cacheEntry struct {
+	id      string
+	st      stamp
+	settled bool       // see stamp.settled
+	rec     string     // the encoded task; empty for a file that did not parse
+	task    *task.Task // the task to encode when rec is not known yet
+}
+
+type listCache struct {
+	events  int // events and strings in all records, to size arenas
+	strs    int
+	entries []cacheEntry
+}
+
+func (s *Store) cachePath() string { return filepath.Join(s.Dir, "cache", "tasks.bin") }
+
+// loadCache returns nil for a missing or unusable cache.
+func loadCache(path string) *listCache {
+	b, err := readBig(path)
+	if err != nil || len(b) < cacheHeader || string(b[:8]) != cacheMagic ||
+		binary.LittleEndian.Uint64(b[8:]) != cacheLayout {
+		return nil
+	}
+	body := b[cacheHeader:]
+	if crc32.Checksum(body, castagnoli()) != binary.LittleEndian.Uint32(b[16:]) {
+		return nil
+	}
+	// Decoded tasks point into body, which nothing writes to again.
+	d := &dec{s: unsafe.String(unsafe.SliceData(body), len(body))}
+	c := &listCache{}
+	c.events, _ = d.count() // counts bounded by the size, as for slices
+	c.strs, _ = d.count()
+	n, _ := d.count()
+	c.entries = bigSlice[cacheEntry](n)
+	for i := range c.entries {
+		e := &c.entries[i]
+		e.id, e.st, e.settled, e.rec = d.str(), d.stamp(), d.bool(), d.str()
+		if d.bad || i > 0 && e.id <= c.entries[i-1].id {
+			return nil
+		}
+	}
+	if d.bad || d.i != len(d.s) {
+		return nil
+	}
+	return c
+}
+
+// readBig is os.ReadFile into a bigSlice.
+func readBig(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	b := bigSlice[byte](int(fi.Size()))
+	n, err := io.ReadFull(f, b)
+	if err == io.ErrUnexpectedEOF {
+		err = nil // shorter than it was: the checksum will tell
+	}
+	return b[:n], err
+}
+
+// save writes the cache atomically. No fsync: after a crash a torn cache
+// fails its checksum and is rebuilt.
+func (c *listCache) save(path string) error {
+	size := cacheHeader + 64
+	for _, e := range c.entries {
+		size += len(e.id) + len(e.rec) + 48
+		if e.rec == "" && e.task != nil {
+			size += 1024
+		}
+	}
+	e := &enc{b: make([]byte, cacheHeader, size)}
+	copy(e.b, cacheMagic)
+	binary.LittleEndian.PutUint64(e.b[8:], cacheLayout)
+	events, strs := c.events, c.strs
+	for _, x := range c.entries {
+		if t := x.task; t != nil {
+			events += len(t.History)
+			strs += len(t.DependsOn) + len(t.Labels) + len(t.Issues)
+			for _, q := range t.Questions {
+				strs += len(q.Answer)
+			}
+		}
+	}
+	e.count(events, false)
+	e.count(strs, false)
+	e.count(len(c.entries), false)
+	for _, x := range c.entries {
+		e.str(x.id)
+		e.stamp(x.st)
+		e.bool(x.settled)
+		if x.rec != "" || x.task == nil {
+			e.str(x.rec)
+			continue
+		}
+		// Encode in place after a length placeholder, then fix the length.
+		at := len(e.b)
+		e.b = append(e.b, make([]byte, binary.MaxVarintLen64)...)
+		encodeTask(e, x.task)
+		n := len(e.b) - at - binary.MaxVarintLen64
+		hdr := binary.AppendUvarint(nil, uint64(n))
+		copy(e.b[at:], hdr)
+		e.b = append(e.b[:at+len(hdr)], e.b[at+binary.MaxVarintLen64:]...)
+	}
+	binary.LittleEndian.PutUint32(e.b[16:], crc32.Checksum(e.b[cacheHeader:], castagnoli()))
+
+	dir := filepath.Dir(path)
+	if err := atomicfile.LocalDir(dir); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".tasks.bin.*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name()) // a no-op after the rename
+	_, err = f.Write(e.b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+func (e *enc) stamp(st stamp) {
+	e.int(st.size)
+	e.int(st.mtime)
+	e.int(st.ctime)
+	e.uint(st.ino)
+}
+
+func (d *dec) stamp() stamp {
+	return stamp{size: d.int(), mtime: d.int(), ctime: d.int(), ino: d.uint()}
+}

@@ -1,0 +1,89 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// Inbox is what waits for a human across repositories: bh inbox lists it,
+// bh serve shows it.
+type Inbox struct {
+	Items   []InboxItem   // every pending question, oldest first
+	Running []RunningTask // tasks an agent (or a human) is working on now
+	Asking  []RunningTask // tasks awaiting input: Items holds their questions
+	// Attention holds failed and blocked tasks: a human must reopen or
+	// answer them.
+	Attention []RunningTask
+	Skipped   []error // repositories that moved, vanished or could not be read
+}
+
+// RunningTask is a task and the repository it is in.
+type RunningTask struct {
+	Path string
+	Task *task.Task
+}
+
+// InboxItem is one pending question. Its field names are bh's interface
+// (bh inbox --json).
+type InboxItem struct {
+	Repo       string        `json:"repo"`
+	Path       string        `json:"path"`
+	TaskID     string        `json:"taskId"`
+	Title      string        `json:"title"`
+	QuestionID string        `json:"questionId"`
+	Question   string        `json:"question"`
+	Header     string        `json:"header,omitempty"`
+	Type       string        `json:"type"`
+	Options    []task.Option `json:"options,omitempty"`
+	AskedAt    time.Time     `json:"askedAt"`
+	Respond    string        `json:"respond"` // the command that answers it, from anywhere
+}
+
+// ReadInbox reads every task of the repositories at roots.
+func ReadInbox(roots []string) Inbox {
+	in := Inbox{Items: []InboxItem{}}
+	for _, root := range roots {
+		if _, err := os.Stat(root); errors.Is(err, os.ErrNotExist) {
+			in.Skipped = append(in.Skipped, &MovedError{Root: root})
+			continue
+		}
+		s, err := Find(root)
+		if err != nil {
+			in.Skipped = append(in.Skipped, fmt.Errorf("%s: skipped: %v", root, err))
+			continue
+		}
+		tasks, _, err := s.List()
+		if err != nil {
+			in.Skipped = append(in.Skipped, fmt.Errorf("%s: skipped: %v", root, err))
+			continue
+		}
+		for _, t := range tasks {
+			switch t.State {
+			case task.InProgress:
+				in.Running = append(in.Running, RunningTask{root, t})
+			case task.AwaitingInput:
+				in.Asking = append(in.Asking, RunningTask{root, t})
+			case task.Failed, task.Blocked:
+				in.Attention = append(in.Attention, RunningTask{root, t})
+			}
+			for _, q := range t.OpenQuestions() {
+				in.Items = append(in.Items, InboxItem{Repo: filepath.Base(root), Path: root, TaskID: t.ID,
+					Title: t.Title, QuestionID: q.ID, Question: q.Question, Header: q.Header, Type: q.Kind(),
+					Options: q.Options, AskedAt: q.AskedAt, Respond: task.RespondCommand(t, q, root)})
+			}
+		}
+	}
+	sort.SliceStable(in.Items, func(i, j int) bool { return in.Items[i].AskedAt.Before(in.Items[j].AskedAt) })
+	return in
+}
+
+// MovedError is a registered repository that is no longer where it was.
+type MovedError struct{ Root string }
+
+func (e *MovedError) Error() string { return e.Root + ": skipped: it moved or was removed" }

@@ -1,0 +1,176 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// List reads every task, sorted by ID. Unreadable files do not stop it:
+// they come back as errors beside the tasks that could be read.
+//
+// It parses only the files whose stamp changed since the list cache was
+// written, and rewrites the cache once enough did.
+func (s *Store) List() ([]*task.Task, []error, error) {
+	tasks, bad, _, err := s.list(false)
+	return tasks, bad, err
+}
+
+// ListBrief is List for commands that show many tasks at once: each task's
+// History holds only the last question asked (for LastAsked), which spares
+// most of the memory and time. Brief tasks cannot be written back: Get the
+// task to change it.
+func (s *Store) ListBrief() ([]*task.Task, []error, error) {
+	tasks, bad, _, err := s.list(true)
+	return tasks, bad, err
+}
+
+// listReport tells tests what a listing cost.
+type listReport struct {
+	parsed int  // files read and decoded
+	saved  bool // the cache was rewritten
+}
+
+// listing is one List call's view of the tasks folder, by name index.
+type listing struct {
+	start  time.Time  // taken before any stat: see stamp.settled
+	old    *listCache // nil when there was none to use
+	names  []string   // sorted
+	stamps []stamp
+	at     []int  // each name's entry in old, or -1
+	hit    []bool // decoded from a settled entry whose file kept its stamp
+	pool   []task.Task
+	bad    map[int]error // os.ErrNotExist for a file gone since the stat
+}
+
+func (s *Store) list(brief bool) (tasks []*task.Task, errs []error, r listReport, err error) {
+	l := &listing{start: time.Now()}
+	d, err := os.Open(filepath.Join(s.Dir, "tasks"))
+	if err != nil {
+		return nil, nil, r, fmt.Errorf("read tasks: %w", err)
+	}
+	defer d.Close()
+
+	// Read the folder and stat every file while the cache loads and
+	// decodes: on two cores the two halves take about as long.
+	var readErr error
+	named, stated := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stated)
+		l.names, readErr = readNames(d)
+		slices.Sort(l.names)
+		close(named)
+		if readErr == nil {
+			l.stamps = statAll(d, l.names)
+		}
+	}()
+	l.old = loadCache(s.cachePath())
+	<-named
+	if readErr != nil {
+		<-stated
+		return nil, nil, r, fmt.Errorf("read tasks: %w", readErr)
+	}
+	l.at = l.old.match(l.names)
+	l.pool = bigSlice[task.Task](len(l.names))
+	l.old.decode(l.at, l.pool, brief)
+	<-stated
+
+	l.hit = make([]bool, len(l.names))
+	var miss []int
+	repair := false
+	for i, k := range l.at {
+		switch {
+		case l.stamps[i] == gone:
+		case k < 0 || !l.old.entries[k].settled || l.old.entries[k].st != l.stamps[i] || l.old.entries[k].rec == "":
+			miss = append(miss, i)
+		case l.pool[i].ID != l.names[i]:
+			repair = true // a bad record in a cache that passed its checksum
+			miss = append(miss, i)
+		default:
+			l.hit[i] = true
+		}
+	}
+	l.bad = s.parseMissing(l.names, miss, l.pool)
+	r.parsed = len(miss)
+
+	tasks = make([]*task.Task, 0, len(l.names))
+	for i := range l.names {
+		switch err := l.bad[i]; {
+		case !l.present(i):
+		case err == nil:
+			tasks = append(tasks, &l.pool[i])
+		default:
+			errs = append(errs, err)
+		}
+	}
+	if repair || l.worthSaving() {
+		// A cache that cannot be written only makes the next list slower.
+		r.saved = l.next().save(s.cachePath()) == nil
+	}
+	if brief {
+		for _, i := range miss {
+			trim(&l.pool[i]) // after the cache took the whole task
+		}
+	}
+	return tasks, errs, r, nil
+}
+
+// present reports whether the file of name i still exists.
+func (l *listing) present(i int) bool {
+	return l.stamps[i] != gone && !errors.Is(l.bad[i], os.ErrNotExist)
+}
+
+// stale counts the files the cache does not hold as they are: new ones,
+// changed ones, gone ones, and ones that have settled since. Each costs
+// later lists a parse until the cache is rewritten.
+func (l *listing) stale() int {
+	o := l.old
+	n, kept := 0, 0
+	for i, k := range l.at {
+		if !l.present(i) {
+			continue
+		}
+		if k < 0 {
+			n++
+			continue
+		}
+		kept++
+		e := o.entries[k]
+		if e.st != l.stamps[i] || e.settled != l.stamps[i].settled(l.start) || (e.rec == "") != (l.bad[i] != nil) {
+			n++
+		}
+	}
+	return n + len(o.entries) - kept
+}
+
+// worthSaving weighs a rewrite of the cache, which costs about what
+// reading all of it does, against a parse of each stale file at every
+// list. Saving once they reach a 256th of the tasks keeps those parses
+// under a tenth of the stat calls that each list makes anyway.
+func (l *listing) worthSaving() bool {
+	return l.old == nil || l.stale() > 8+len(l.names)/256
+}
+
+// next is the cache for this listing, reusing the old records of hits.
+func (l *listing) next() *listCache {
+	c := &listCache{entries: make([]cacheEntry, 0, len(l.names))}
+	for i, id := range l.names {
+		if !l.present(i) {
+			continue
+		}
+		e := cacheEntry{id: id, st: l.stamps[i], settled: l.stamps[i].settled(l.start)}
+		if l.bad[i] == nil {
+			e.task = &l.pool[i]
+			if l.hit[i] {
+				e.rec = l.old.entries[l.at[i]].rec
+			}
+		}
+		c.entries = append(c.entries, e)
+	}
+	return c
+}
