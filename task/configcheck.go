@@ -48,6 +48,8 @@ func decodeConfig(path string, b []byte, c *Config) error {
 		{[]string{"autoSync"}, checkDuration(c.AutoSync)},
 		{[]string{"lease"}, checkDuration(c.Lease)},
 		{[]string{"remote"}, checkEmpty(c.Remote, validRemote)},
+		{[]string{"checks"}, CheckCommands(c.Checks)},
+		{[]string{"checkRounds"}, checkRounds(c.CheckRounds)},
 	} {
 		if v.err != nil {
 			return configError(path, &root, v.key, v.err)
