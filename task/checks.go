@@ -46,12 +46,20 @@ func (c Config) Rounds() int {
 
 // CheckCommands accepts a list of shell commands: none of them blank.
 func CheckCommands(cmds []string) error {
-	for i, cmd := range cmds {
-		if strings.TrimSpace(cmd) == "" {
-			return fmt.Errorf("entry %d is empty: want a shell command, such as go test ./...", i+1)
-		}
+	if i := blankCheck(cmds); i >= 0 {
+		return fmt.Errorf("entry %d is empty: want a shell command, such as go test ./...", i+1)
 	}
 	return nil
+}
+
+// blankCheck is the index of the first blank command, -1 when none is.
+func blankCheck(cmds []string) int {
+	for i, cmd := range cmds {
+		if strings.TrimSpace(cmd) == "" {
+			return i
+		}
+	}
+	return -1
 }
 
 func checkRounds(n int) error {

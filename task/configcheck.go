@@ -48,12 +48,14 @@ func decodeConfig(path string, b []byte, c *Config) error {
 		{[]string{"autoSync"}, checkDuration(c.AutoSync)},
 		{[]string{"lease"}, checkDuration(c.Lease)},
 		{[]string{"remote"}, checkEmpty(c.Remote, validRemote)},
-		{[]string{"checks"}, CheckCommands(c.Checks)},
 		{[]string{"checkRounds"}, checkRounds(c.CheckRounds)},
 	} {
 		if v.err != nil {
 			return configError(path, &root, v.key, v.err)
 		}
+	}
+	if err := CheckCommands(c.Checks); err != nil { // at the blank entry's own line
+		return fmt.Errorf("%s:%d: checks: %w", path, pathLine(&root, "checks", strconv.Itoa(blankCheck(c.Checks))), err)
 	}
 	for _, typ := range slices.Sorted(maps.Keys(c.Agent.Types)) {
 		key := []string{"agent", "types", typ}

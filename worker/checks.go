@@ -78,11 +78,7 @@ func (w *worker) check(r *run, cmds []string, round int) ([]task.Event, error) {
 		}
 		ev := task.Event{Kind: task.EventCheck, By: w.opt.Name, Command: cmd, ExitCode: res.ExitCode,
 			Took: res.Duration.Round(time.Millisecond), Output: tail(out.Bytes(), checkTail), Round: round}
-		if res.ExitCode == 0 {
-			ev.Text = "passed"
-		} else {
-			ev.Text = fmt.Sprintf("failed: exit status %d", res.ExitCode)
-		}
+		ev.Text = checkText(ev)
 		evs = append(evs, ev)
 		if res.ExitCode != 0 {
 			break
@@ -119,4 +115,39 @@ func checkRound(t *task.Task) int {
 		return ev.Round + 1
 	}
 	return 1
+}
+
+// checkText is a check's line in the history, as bh show, bh log and the
+// web page print it.
+func checkText(ev task.Event) string {
+	how := "passed"
+	if ev.ExitCode != 0 {
+		how = fmt.Sprintf("failed with exit status %d", ev.ExitCode)
+	}
+	return fmt.Sprintf("round %d: %s %s in %s", ev.Round, ev.Command, how, ev.Took)
+}
+
+// CheckRound says where t's checks stand while a failed one is being
+// fixed, such as "round 2 of 3 (round 1: go test ./... exited 1)"; ""
+// when no check is failing.
+func CheckRound(t *task.Task, rounds int) string {
+	ev, _ := failedCheck(t)
+	asked := false
+	for i := range t.Questions {
+		if q := &t.Questions[i]; isCheckQuestion(q) && q.Status == task.QuestionPending {
+			asked = true
+		}
+	}
+	for i := len(t.History) - 1; ev == nil && asked && i >= 0; i-- {
+		if t.History[i].Kind == task.EventCheck {
+			ev = &t.History[i] // the failed check the human is asked about
+		}
+	}
+	if ev == nil {
+		return ""
+	}
+	if asked {
+		return fmt.Sprintf("round %d failed (%s exited %d): a human decides", ev.Round, ev.Command, ev.ExitCode)
+	}
+	return fmt.Sprintf("round %d of %d (round %d: %s exited %d)", ev.Round+1, rounds, ev.Round, ev.Command, ev.ExitCode)
 }
