@@ -47,7 +47,7 @@ func (c Config) Rounds() int {
 // CheckCommands accepts a list of shell commands: none of them blank.
 func CheckCommands(cmds []string) error {
 	if i := blankCheck(cmds); i >= 0 {
-		return fmt.Errorf("entry %d is empty: want a shell command, such as go test ./...", i+1)
+		return fmt.Errorf("entry %d is empty: want a shell command, such as make test", i+1)
 	}
 	return nil
 }
