@@ -194,3 +194,33 @@ func gitOK(dir string, args ...string) bool {
 	cmd.Dir = dir
 	return cmd.Run() == nil
 }
+
+// Guidance (an "other" answer to the checks question) resumes the same
+// session with the human's words and the failing output; the rounds start
+// over, and the next completion is checked again.
+func TestCheckGuidanceResumesSession(t *testing.T) {
+	s := newStore(t)
+	s.Config.Checks, s.Config.CheckRounds = []string{fixedCheck}, 1
+	tk := addTask(t, s, "Writes file.txt")
+	f := &fake{steps: []stepFn{
+		step(map[string]string{"file.txt": "broken\n"}, done("wrote it")),
+		step(map[string]string{"file.txt": "fixed\n"}, done("fixed it")),
+	}}
+	runWith(t, s, Options{Runner: f})
+	q := pendingOf(t, getTask(t, s, tk.ID))
+	if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: q.ID, Values: []string{task.OtherChoice},
+		Comment: "write the word fixed"}}, "ann"); err != nil {
+		t.Fatal(err)
+	}
+	runWith(t, s, Options{Runner: f})
+	got, reqs := getTask(t, s, tk.ID), f.requests()
+	if got.State != task.Closed || len(reqs) != 2 || !reqs[1].Resume || reqs[1].SessionID != reqs[0].SessionID {
+		t.Fatalf("state %s after %d runs, want closed after the guided one resumed the session", got.State, len(reqs))
+	}
+	if p := reqs[1].Prompt; !strings.Contains(p, "write the word fixed") || !strings.Contains(p, fixedCheck) {
+		t.Errorf("guided prompt lacks the guidance or the failing check:\n%s", p)
+	}
+	if evs := checkEvents(got); len(evs) != 2 || evs[1].Round != 1 || evs[1].ExitCode != 0 {
+		t.Errorf("check events %+v, want the guided round counted from 1 again", evs)
+	}
+}
