@@ -144,6 +144,8 @@ func TestChecksTwoTasksBreakTogether(t *testing.T) {
 	a, b := addTask(t, s, "Adds a.txt"), addTask(t, s, "Adds b.txt")
 	var both sync.WaitGroup
 	both.Add(2)
+	ready := make(chan struct{})
+	go func() { both.Wait(); close(ready) }()
 	var mu sync.Mutex
 	runs := map[string]int{}
 	agentFn := func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
@@ -154,7 +156,11 @@ func TestChecksTwoTasksBreakTogether(t *testing.T) {
 		name := map[string]string{a.ID: "a", b.ID: "b"}[req.TaskID]
 		if n == 1 { // both start from the same base before either lands
 			both.Done()
-			both.Wait()
+			select {
+			case <-ready:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
 			return step(map[string]string{name + ".txt": "on\n"}, done("added "+name))(ctx, req)
 		}
 		if !strings.Contains(req.Prompt, "A check failed") {
