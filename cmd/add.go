@@ -18,6 +18,7 @@ type AddOptions struct {
 	Parent      string
 	DependsOn   []string
 	Labels      []string
+	Checks      []string // commands that must pass before it lands, over the config's
 	// Human-in-the-loop settings; empty (nil) follows the config.
 	Gate, HumanTimeout, OnTimeout string
 	Human                         *bool
@@ -37,7 +38,8 @@ The words of the title may be given unquoted.`,
   bh add Write the docs --type docs --parent tm-a1b2 --depends-on c3
   bh add "Migrate the schema" --gate approval --human-timeout 4h --on-timeout defer
   bh add "Bump the deps" --human=false
-  bh add "Port the parser" --agent codex --model gpt-5-codex --dir parser`,
+  bh add "Port the parser" --agent codex --model gpt-5-codex --dir parser
+  bh add "Fix the flaky test" --check 'go test -count=3 ./store'`,
 		Args: argsRange(1, -1, "title"),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.base = f.base()
@@ -64,6 +66,7 @@ The words of the title may be given unquoted.`,
 	fl.StringVar(&opts.Parent, "parent", "", "id of the parent task")
 	fl.StringArrayVar(&opts.DependsOn, "depends-on", nil, "id of a task that must be closed first (repeatable)")
 	fl.StringArrayVar(&opts.Labels, "label", nil, "label the task (repeatable)")
+	fl.StringArrayVar(&opts.Checks, "check", nil, "shell command that must pass before the work lands, besides the config's checks (repeatable)")
 	h.register(c, "")
 	a.register(c)
 	completeEnums(c)
@@ -75,7 +78,11 @@ func addRun(opts *AddOptions) error {
 	if opts.Title == "" {
 		return usageErrorf("the title is empty")
 	}
-	t := &task.Task{Title: opts.Title, Description: opts.Description, Labels: cleanLabels(opts.Labels)}
+	t := &task.Task{Title: opts.Title, Description: opts.Description, Labels: cleanLabels(opts.Labels),
+		Checks: opts.Checks}
+	if err := task.CheckCommands(t.Checks); err != nil {
+		return usageErrorf("--check: %v", err)
+	}
 	var err error
 	if t.Type, err = parseEnum("type", opts.Type, task.ParseType); err != nil {
 		return err

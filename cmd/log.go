@@ -116,12 +116,18 @@ type logLine struct {
 	Status     string     `json:"status,omitempty"`
 	Session    string     `json:"session,omitempty"`
 	Commit     string     `json:"commit,omitempty"`
+	// A check's run (event "check").
+	Command  string        `json:"command,omitempty"`
+	ExitCode int           `json:"exitCode,omitempty"`
+	Took     time.Duration `json:"took,omitempty"`
+	Round    int           `json:"round,omitempty"`
 }
 
 func toLogLine(e task.Entry) logLine {
 	return logLine{Kind: "event", TaskID: e.TaskID, Title: e.Title, Seq: e.Seq, At: e.At, Event: e.Kind,
 		From: e.From, To: e.To, By: e.By, QuestionID: e.QuestionID, Text: e.Text, Context: e.Context,
-		Status: e.Status, Session: e.Session, Commit: e.Commit}
+		Status: e.Status, Session: e.Session, Commit: e.Commit, Command: e.Command, ExitCode: e.ExitCode, Took: e.Took,
+		Round: e.Round}
 }
 
 // logText is an event's text on one line.

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/spf13/cobra"
 )
@@ -43,6 +44,6 @@ func showRun(opts *ShowOptions) error {
 		warn(opts.IO, false, err)
 	}
 	// Related tasks are shown with their state and title.
-	printShow(opts.IO, opts.Now(), t, s.Get, parked != "")
+	printShow(opts.IO, opts.Now(), t, s.Get, parked != "", worker.CheckRound(t, s.Config.Rounds()))
 	return nil
 }

@@ -38,6 +38,9 @@ func printHistory(io *IOStreams, events []task.Event) {
 		if label != "" && e.Context != "" {
 			fmt.Fprintf(io.Out, "%s%s: %s\n", histPad, label, indentLines(e.Context, histPad+"  "))
 		}
+		if e.Kind == task.EventCheck && e.ExitCode != 0 && e.Output != "" {
+			fmt.Fprintf(io.Out, "%soutput: %s\n", histPad, indentLines(lastLines(e.Output, 10), histPad+"  "))
+		}
 	}
 }
 
@@ -77,4 +80,14 @@ func eventText(io *IOStreams, e task.Event) string {
 		fmt.Fprintf(&b, ": %s", indentLines(e.Text, histPad))
 	}
 	return b.String()
+}
+
+// lastLines is the end of text, at most n lines: a failed check's output
+// in the history, whose whole tail is in bh show --json.
+func lastLines(text string, n int) string {
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	if len(lines) > n {
+		lines = append([]string{"…"}, lines[len(lines)-n:]...)
+	}
+	return strings.Join(lines, "\n")
 }

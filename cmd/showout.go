@@ -13,7 +13,8 @@ import (
 // printShow writes a task for a reader: a header, fields (parked says
 // whether partial work waits under the task's ref), the open question, the
 // last answer, and the history.
-func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (*task.Task, error), parked bool) {
+func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (*task.Task, error), parked bool,
+	checks string) {
 	w := io.Out
 	fmt.Fprintf(w, "%s  %s\n", io.Cyan(t.ID), io.Bold(t.Title))
 	fmt.Fprintf(w, "%s %s · %s · %s\n", stateIcon(io, t.State), paintState(io, t.State, string(t.State)),
@@ -54,6 +55,8 @@ func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (
 	field("agent", t.Agent)
 	field("runs with", agentSettingsText(t.AgentSettings))
 	field("session", t.SessionID)
+	field("checks", strings.Join(t.Checks, "; "))
+	field("check round", checks)
 	if parked {
 		field("parked work", git.ParkRef(t.ID)+" "+io.Faint("(bh diff "+t.ID+")"))
 	}

@@ -58,6 +58,7 @@ type statusView struct {
 	Parked         *statusParked    `json:"parked"`
 	Next           []string         `json:"next"`
 	EndingWaits    string           `json:"endingWaits,omitempty"` // why its decided ending waits (a git lock, say)
+	CheckRound     string           `json:"checkRound,omitempty"`  // where its failing checks stand
 	// Human-in-the-loop settings, as the task file has them.
 	Gate         string `json:"gate,omitempty"`
 	Human        *bool  `json:"human,omitempty"`
@@ -93,7 +94,8 @@ func statusRun(opts *StatusOptions) error {
 	now := opts.Now().UTC()
 	v := statusView{ID: t.ID, Title: t.Title, State: t.State, Since: stateSince(t), Agent: t.Agent,
 		SessionID: t.SessionID, Summary: t.Summary, Questions: []statusQuestion{},
-		Gate: t.Gate, Human: t.Human, HumanTimeout: t.HumanTimeout, OnTimeout: t.OnTimeout, NeedsReview: t.NeedsReview}
+		Gate: t.Gate, Human: t.Human, HumanTimeout: t.HumanTimeout, OnTimeout: t.OnTimeout, NeedsReview: t.NeedsReview,
+		CheckRound: worker.CheckRound(t, s.Config.Rounds())}
 	if t.State == task.AwaitingInput {
 		at := askedAt(t)
 		v.WaitingSince, v.WaitingSeconds = &at, int64(now.Sub(at)/time.Second)

@@ -37,6 +37,15 @@ type Data struct {
 	Deps                   []Dep
 	Rounds                 []Round
 	Feedback               string
+	Check                  *Check // the failing check a resumed session is asked to fix
+}
+
+// Check is a check that failed on the tree that would land.
+type Check struct {
+	Command       string
+	ExitCode      int
+	Output        string // the tail of its output
+	Round, Rounds int
 }
 
 // Types are the task types with a template of their own.
@@ -86,6 +95,13 @@ func Nudge(id, title string) string {
 // answered (or a reviewer rejected the result).
 func (s Set) Resume(d Data) (string, error) {
 	out, err := s.render("resume", d)
+	return strings.TrimSpace(out) + "\n", err
+}
+
+// CheckFailed is the prompt that resumes the same session after a check
+// failed on its finished work: d.Check says which, and how.
+func (s Set) CheckFailed(d Data) (string, error) {
+	out, err := s.render("check_failed", d)
 	return strings.TrimSpace(out) + "\n", err
 }
 

@@ -3,6 +3,7 @@ package task
 import (
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 )
@@ -17,6 +18,8 @@ type AgentSettings struct {
 	Sandbox        string `yaml:"sandbox,omitempty" json:"sandbox,omitempty"`               // codex's
 	System         string `yaml:"system,omitempty" json:"system,omitempty"`                 // added to the agent's instructions
 	Dir            string `yaml:"dir,omitempty" json:"dir,omitempty"`                       // working directory, relative to the repository
+	// Checks add to the config's checks for this type (or task).
+	Checks []string `yaml:"checks,omitempty" json:"checks,omitempty"`
 }
 
 // Agent kinds, sandbox modes and Claude Code's permission modes bh accepts.
@@ -27,7 +30,7 @@ var (
 )
 
 // Empty reports whether s sets nothing.
-func (s AgentSettings) Empty() bool { return s == AgentSettings{} }
+func (s AgentSettings) Empty() bool { return reflect.ValueOf(s).IsZero() }
 
 // Check validates every setting and names the first bad one by its key.
 func (s AgentSettings) Check() (key string, err error) {
@@ -40,6 +43,7 @@ func (s AgentSettings) Check() (key string, err error) {
 		{"permissionMode", checkOneOf(s.PermissionMode, PermissionModes)},
 		{"sandbox", checkOneOf(s.Sandbox, Sandboxes)},
 		{"dir", CheckAgentDir(s.Dir)},
+		{"checks", CheckCommands(s.Checks)},
 	} {
 		if c.err != nil {
 			return c.key, c.err

@@ -80,6 +80,9 @@ func Decode(path string, b []byte, id string) (*Task, error) {
 			return nil, bad("size", err.Error())
 		}
 	}
+	if err := CheckCommands(t.Checks); err != nil {
+		return nil, bad("checks", "checks: "+err.Error())
+	}
 	if a := t.AgentSettings; a != nil {
 		if key, err := a.Check(); err != nil {
 			return nil, &FileError{Path: path, Line: KeyLine(m, "agentSettings", key),
@@ -99,6 +102,7 @@ func (t *Task) tidy() {
 	nilIfEmpty(&t.DependsOn)
 	nilIfEmpty(&t.Labels)
 	nilIfEmpty(&t.Issues)
+	nilIfEmpty(&t.Checks)
 	nilIfEmpty(&t.Questions)
 	nilIfEmpty(&t.History)
 	for i := range t.Questions {

@@ -50,6 +50,8 @@ type Task struct {
 	// Where finished work goes; empty means the config's default.
 	Target string `yaml:"target,omitempty" json:"target,omitempty"` // the branch to land on
 	Land   string `yaml:"land,omitempty" json:"land,omitempty"`     // merge, or branch: keep it on bh/<id>
+	// Checks add to the config's checks for this task (bh add --check).
+	Checks []string `yaml:"checks,omitempty" json:"checks,omitempty"`
 
 	CreatedAt time.Time `yaml:"createdAt" json:"createdAt"`
 	UpdatedAt time.Time `yaml:"updatedAt" json:"updatedAt"`
@@ -131,6 +133,14 @@ type Event struct {
 	Session    string    `yaml:"session,omitempty" json:"session,omitempty"`
 	Commit     string    `yaml:"commit,omitempty" json:"commit,omitempty"`
 	Stats      string    `yaml:"stats,omitempty" json:"stats,omitempty"` // a run's turns, duration and cost
+	// A check's run (kind check): its command, exit status (0 passed, -1
+	// stopped), time, the tail of its output, and the round of checks it
+	// was in (1 for a task's first completion checked).
+	Command  string        `yaml:"command,omitempty" json:"command,omitempty"`
+	ExitCode int           `yaml:"exitCode,omitempty" json:"exitCode,omitempty"`
+	Took     time.Duration `yaml:"took,omitempty" json:"took,omitempty"`
+	Output   string        `yaml:"output,omitempty" json:"output,omitempty"`
+	Round    int           `yaml:"round,omitempty" json:"round,omitempty"`
 }
 
 // Event kinds. The dotted ones double as notification event names.
@@ -150,6 +160,7 @@ const (
 	EventStopped        = "stopped"
 	EventSessionLost    = "session.lost" // the agent's session could not be resumed; a fresh one took over
 	EventInputUnused    = "input.unused" // an answer made in another clone after the one used: kept, not used
+	EventCheck          = "check"        // one check command run before landing (Command, ExitCode, Took, Output, Round)
 )
 
 // Record appends an event stamped at now and bumps UpdatedAt.

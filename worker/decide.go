@@ -28,6 +28,8 @@ const (
 	humanLanding                   // a human answered the landing question: Landing, By
 	landConflict                   // the landing's rebase conflicted: Paths, Again
 	landRefused                    // git refused to overwrite the user's changes: Reason, Paths, Dir
+	checkFailed                    // a check failed on the tree that would land: Checks, Rounds
+	humanChecked                   // a human answered the checks question: Landing (checkLand or checkKeep), By
 )
 
 // facts is a run's happening with what its ending depends on.
@@ -57,6 +59,13 @@ type facts struct {
 	Again    bool           // landConflict: the agent already failed to resolve this one
 	Asked    *task.Question // landRefused: the landing question answered "land" before, if any
 	Question task.Question  // landRefused: the landing question to ask
+	// Checks are a checking round's runs, the failed one last (checkFailed);
+	// Rounds is how many rounds go back to the agent before a human is
+	// asked; Failing is the failed check a resumed session was to fix
+	// (agentAnswered), nil when none was.
+	Checks  []task.Event
+	Rounds  int
+	Failing *task.Event
 }
 
 // decideEnding is how a run ends, given what happened: the one decision
@@ -85,6 +94,16 @@ func decideEnding(f facts) ending {
 	case setupFailed:
 		return ending{Outcome: SetupFailed, Fate: keepWork, State: task.Failed, Summary: f.Cause, Note: f.Cause,
 			Notify: notify.EventTaskFailed, Err: f.Cause, Text: f.Cause}
+	case checkFailed:
+		return checksFailed(f)
+	case humanChecked:
+		e := ending{Outcome: Completed, Fate: landWork, State: task.Closed, Notify: notify.EventTaskCompleted,
+			Session: f.Session, Summary: f.Summary, Unchecked: true,
+			Note: "checks: " + f.Landing + ", answered by " + f.By}
+		if f.Landing == checkKeep {
+			e.Outcome, e.Unchecked = Kept, false
+		}
+		return e
 	case humanApproved, humanLanding:
 		e := ending{Outcome: Completed, Fate: landWork, State: task.Closed, Notify: notify.EventTaskCompleted,
 			Session: f.Session, Summary: f.Summary, Note: "approved by " + f.By}
@@ -118,6 +137,9 @@ func answered(f facts) ending {
 			e = kept(e, f.Branch, f.ID)
 		}
 	case agent.StatusFailed:
+		if f.Failing != nil { // gave up on a failing check: the human decides, the work is kept
+			return askChecks(e, f, *f.Failing)
+		}
 		e.Outcome, e.Fate, e.State, e.Notify = Failed, discardWork, task.Failed, notify.EventTaskFailed
 	case agent.StatusBlocked:
 		e.Outcome, e.Fate, e.State, e.Notify, e.Note = Blocked, keepWork, task.Blocked, notify.EventTaskBlocked, res.Summary
@@ -125,6 +147,10 @@ func answered(f facts) ending {
 		e.Outcome, e.Fate, e.State, e.Notify, e.Note = NeedsInput, keepWork, task.AwaitingInput,
 			notify.EventInputRequested, res.Summary
 		e.Ask, e.Context = asked(res), res.QuestionContext
+		if f.Failing != nil { // asked while fixing a check: the checks question goes with its own
+			e.Ask = append(e.Ask, checkQuestion(f))
+			e.Context = strings.TrimSpace(e.Context + "\n\n" + checkContext(*f.Failing, f.Rounds))
+		}
 		if !f.Policy.Allowed {
 			return noHuman(e)
 		}
@@ -170,6 +196,33 @@ func noHuman(e ending) ending {
 	e.Outcome, e.State, e.Notify = Failed, task.Failed, notify.EventTaskFailed
 	e.Note = NoHumanSummary + " (human: false)"
 	e.Ask, e.Flat = nil, texts[0]
+	return e
+}
+
+// checksFailed reopens the task so that the same session fixes what the
+// check found (the next run's prompt says so); after the last round, a
+// human decides.
+func checksFailed(f facts) ending {
+	e, last := f.Prior, f.Checks[len(f.Checks)-1]
+	e.Outcome, e.Fate, e.State, e.Notify, e.Checks = CheckFailed, keepWork, task.Open, "", f.Checks
+	e.Note = fmt.Sprintf("check failed (round %d of %d): %s exited %d", last.Round, f.Rounds, last.Command, last.ExitCode)
+	e.Summary = e.Note
+	if last.Round < f.Rounds {
+		e.Note += "; the agent fixes it"
+		return e
+	}
+	return askChecks(e, f, last)
+}
+
+// askChecks asks the human about work whose check still fails: land it
+// anyway, keep it on its branch, or guide the agent.
+func askChecks(e ending, f facts, last task.Event) ending {
+	e.Outcome, e.Fate, e.State, e.Notify = CheckFailed, keepWork, task.AwaitingInput, notify.EventInputRequested
+	e.Note = firstOf(e.Note, "gave up on a failing check") + "; a human decides"
+	e.Ask, e.Context = []task.Question{checkQuestion(f)}, checkContext(last, f.Rounds)
+	if !f.Policy.Allowed {
+		return noHuman(e)
+	}
 	return e
 }
 

@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/bh-tracker/bh/agent"
@@ -18,6 +19,12 @@ func TestDecideEndingTable(t *testing.T) {
 	landQ := task.Question{Header: landTitle, Type: task.ChoiceQuestion, Question: "land?"}
 	answeredLand := &task.Question{ID: "q1", Answer: []string{landNow},
 		Context: "git refused to land tm-a on main in /r: would be overwritten: README"}
+	pass := task.Event{Kind: task.EventCheck, Command: "go vet ./...", Round: 1}
+	fail := func(round int) []task.Event {
+		return []task.Event{pass, {Kind: task.EventCheck, Command: "go test ./...", ExitCode: 1, Round: round}}
+	}
+	completedRun := ending{Outcome: Completed, Fate: landWork, State: task.Closed, Status: "completed", Result: done}
+	failing := &fail(2)[1]
 	type want struct {
 		outcome Outcome
 		fate    fate
@@ -81,11 +88,50 @@ func TestDecideEndingTable(t *testing.T) {
 		{"landing refused again, other files", facts{What: landRefused, ID: "tm-a", Target: "main", Dir: "/r",
 			Reason: "would be overwritten", Paths: []string{"go.mod"}, Question: landQ, Asked: answeredLand},
 			want{Held, keepWork, task.AwaitingInput, notify.EventInputRequested, 1, "", ""}},
+		{"check failed, rounds left", facts{What: checkFailed, Prior: completedRun, Checks: fail(1), Rounds: 3, Policy: human},
+			want{CheckFailed, keepWork, task.Open, "", 0, "", "completed"}},
+		{"check failed, last round", facts{What: checkFailed, Prior: completedRun, Checks: fail(3), Rounds: 3, Policy: human},
+			want{CheckFailed, keepWork, task.AwaitingInput, notify.EventInputRequested, 1, "", "completed"}},
+		{"check failed, last round, human: false", facts{What: checkFailed, Prior: completedRun, Checks: fail(3), Rounds: 3,
+			Policy: noHuman}, want{Failed, keepWork, task.Failed, notify.EventTaskFailed, 0, "", "completed"}},
+		{"completed while fixing a check", facts{What: agentAnswered, Result: done, Policy: human, Failing: failing, Rounds: 3},
+			want{Completed, landWork, task.Closed, notify.EventTaskCompleted, 0, "", "completed"}},
+		{"failed while fixing a check", facts{What: agentAnswered, Result: agent.Result{Status: agent.StatusFailed},
+			Policy: human, Failing: failing, Rounds: 3},
+			want{CheckFailed, keepWork, task.AwaitingInput, notify.EventInputRequested, 1, "", "failed"}},
+		{"needs input while fixing a check", facts{What: agentAnswered, Result: asks, Policy: human, Failing: failing, Rounds: 3},
+			want{NeedsInput, keepWork, task.AwaitingInput, notify.EventInputRequested, 2, "", "needs_input"}},
+		{"checks: land anyway", facts{What: humanChecked, Landing: checkLand, By: "ann"},
+			want{Completed, landWork, task.Closed, notify.EventTaskCompleted, 0, "", ""}},
+		{"checks: keep on branch", facts{What: humanChecked, Landing: checkKeep, By: "ann"},
+			want{Kept, landWork, task.Closed, notify.EventTaskCompleted, 0, "", ""}},
 	} {
 		e := decideEnding(c.f)
 		got := want{e.Outcome, e.Fate, e.State, e.Notify, len(e.Ask), e.Repend, e.Status}
 		if got != c.want {
 			t.Errorf("%s:\n got %+v\nwant %+v", c.name, got, c.want)
 		}
+	}
+}
+
+// TestDecideChecks: a failed round records every check run with the
+// ending; the question carries the failing command and its output; only
+// "land anyway" lands unchecked.
+func TestDecideChecks(t *testing.T) {
+	checks := []task.Event{{Kind: task.EventCheck, Command: "make test", ExitCode: 2, Round: 3, Output: "FAIL: x"}}
+	e := decideEnding(facts{What: checkFailed, Checks: checks, Rounds: 3, ID: "tm-a", Target: "main", Branch: "bh/tm-a",
+		Policy: task.HumanPolicy{Allowed: true}})
+	if len(e.Checks) != 1 || len(e.Ask) != 1 || !isCheckQuestion(&e.Ask[0]) {
+		t.Fatalf("ending %+v", e)
+	}
+	if !strings.Contains(e.Context, "make test exited 2 in round 3 of 3") || !strings.Contains(e.Context, "FAIL: x") {
+		t.Errorf("context %q", e.Context)
+	}
+	if labels := e.Ask[0].Labels(); len(labels) != 2 || labels[0] != checkLand || labels[1] != checkKeep {
+		t.Errorf("options %v", labels)
+	}
+	if !decideEnding(facts{What: humanChecked, Landing: checkLand}).Unchecked ||
+		decideEnding(facts{What: humanChecked, Landing: checkKeep}).Unchecked {
+		t.Error("only land anyway skips the checks")
 	}
 }

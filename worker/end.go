@@ -79,6 +79,9 @@ func (w *worker) record(t *task.Task, at time.Time, r *run, e *ending) error {
 		t.Record(at, task.Event{Kind: task.EventRunFinished, By: by, Status: e.Status, Session: e.Session,
 			Text: firstOf(e.Text, e.Result.Summary), Stats: e.Stats})
 	}
+	for _, c := range e.Checks {
+		t.Record(at, c)
+	}
 	if e.Session != "" {
 		t.SessionID = e.Session
 	}

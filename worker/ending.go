@@ -47,6 +47,10 @@ type ending struct {
 	Paths   []string `json:"paths,omitempty"`  // the agent's changed paths, once the work is handled
 	Commit  string   `json:"commit,omitempty"` // the parked snapshot, or the landed commit
 	Err     string   `json:"err,omitempty"`    // an agent error, for the report
+	// Checks are the check runs of this landing, recorded with it;
+	// Unchecked lands without them (a human said land anyway).
+	Checks    []task.Event `json:"checks,omitempty"`
+	Unchecked bool         `json:"unchecked,omitempty"`
 }
 
 // decide gathers what a run's answer depends on (the policy, git's view
@@ -72,6 +76,9 @@ func (w *worker) decide(r *run, out *agent.Outcome, runErr error, killed bool) e
 			}
 			_, mode := config.Delivery(r.t, w.s.Config)
 			f.Keep = mode == task.LandBranch
+		}
+		if ev, _ := failedCheck(r.t); ev != nil {
+			f.Failing, f.Rounds, f.Target = ev, w.s.Config.Rounds(), r.j.Target
 		}
 	}
 	e := decideEnding(f)

@@ -25,7 +25,7 @@ var Kinds = []Kind{Started, Finished, Waiting, Recovered, Answered, Expired, Ste
 
 // Outcomes lists every Outcome, likewise.
 var Outcomes = []Outcome{Completed, Failed, Blocked, NeedsInput, AgentError, Stopped, Conflict, Gated, Held,
-	Kept, Unavailable, SetupFailed, TimeoutFailed, TimeoutDeferred, TimeoutDefaults, TimeoutReminded}
+	Kept, CheckFailed, Unavailable, SetupFailed, TimeoutFailed, TimeoutDeferred, TimeoutDefaults, TimeoutReminded}
 
 // Outcome is how a run ended.
 type Outcome string
@@ -36,13 +36,14 @@ const (
 	Failed      Outcome = "failed"
 	Blocked     Outcome = "blocked"
 	NeedsInput  Outcome = "needs_input"
-	AgentError  Outcome = "error"       // the agent crashed, timed out or answered garbage
-	Stopped     Outcome = "stopped"     // the kill context, or a human (bh stop), stopped the agent
-	Conflict    Outcome = "conflict"    // landing met a conflict the agent resolves next, in the same session
-	Gated       Outcome = "gated"       // completed, but parked until a human approves the commit
-	Held        Outcome = "held"        // completed, but landing it would overwrite the user's changes: a human decides
-	Kept        Outcome = "kept"        // completed and committed on its branch bh/<id>, not landed (land: branch)
-	Unavailable Outcome = "unavailable" // the agent was out (auth, overload, limits): the task is open again, not failed
+	AgentError  Outcome = "error"        // the agent crashed, timed out or answered garbage
+	Stopped     Outcome = "stopped"      // the kill context, or a human (bh stop), stopped the agent
+	Conflict    Outcome = "conflict"     // landing met a conflict the agent resolves next, in the same session
+	Gated       Outcome = "gated"        // completed, but parked until a human approves the commit
+	Held        Outcome = "held"         // completed, but landing it would overwrite the user's changes: a human decides
+	Kept        Outcome = "kept"         // completed and committed on its branch bh/<id>, not landed (land: branch)
+	CheckFailed Outcome = "check_failed" // a check failed on the tree that would land: the agent fixes it, or a human decides
+	Unavailable Outcome = "unavailable"  // the agent was out (auth, overload, limits): the task is open again, not failed
 	// SetupFailed is a worktree whose setup (worktree.copy, worktree.setup) failed; no agent ran.
 	SetupFailed Outcome = "setup_failed"
 	// What onTimeout did with an Expired task.

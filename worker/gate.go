@@ -80,6 +80,10 @@ func (w *worker) decided(r *run) (ending, bool) {
 		f.What, f.By, f.Landing = humanLanding, answerer(r.t, q.ID), q.Answer[0]
 		return decideEnding(f), true
 	}
+	if q := decision(r.t, isCheckQuestion); q != nil && q.Answer[0] != task.OtherChoice {
+		f.What, f.By, f.Landing = humanChecked, answerer(r.t, q.ID), q.Answer[0]
+		return decideEnding(f), true
+	}
 	return ending{}, false
 }
 
@@ -101,6 +105,12 @@ func NextStep(t *task.Task) string {
 			return "the worker keeps its work on branch " + Branch(t.ID) + ", without running the agent again"
 		}
 		return "the worker lands its work, without running the agent again"
+	}
+	if q := decision(t, isCheckQuestion); q != nil && q.Answer[0] != task.OtherChoice {
+		if q.Answer[0] == checkKeep {
+			return "the worker keeps its work on branch " + Branch(t.ID) + " and ends the task, without running the agent again"
+		}
+		return "the worker lands its work although its check fails, without running the agent again"
 	}
 	return "the worker will resume it with your answer"
 }

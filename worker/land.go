@@ -62,10 +62,18 @@ func (w *worker) land(r *run, e ending) error {
 		return w.end(r, decideEnding(facts{What: agentFailed, Session: r.session,
 			Cause: reason(fmt.Errorf("commit failed: %w", err))}))
 	}
+	checks, round, checked := w.s.Config.ChecksFor(r.t), checkRound(r.t), ""
 	for try := 1; ; try++ {
 		if mode == task.LandMerge {
 			if err := w.catchUp(r); err != nil {
 				return w.landTrouble(r, e, err)
+			}
+		}
+		if len(checks) > 0 && !e.Unchecked && mode != task.LandBranch {
+			// Checked on exactly the tree that lands: again whenever the
+			// target moved and the branch was rebased since.
+			if checked, err = w.checkTip(r, &e, checks, round, checked); err != nil || checked == "" {
+				return err
 			}
 		}
 		err := w.close(r, &e, func(data []byte) error { return w.landFile(r, &e, mode, msg, data) })
@@ -74,6 +82,26 @@ func (w *worker) land(r *run, e ending) error {
 		}
 		return w.landTrouble(r, e, err)
 	}
+}
+
+// checkTip runs the checks on the branch's tip unless they passed on it
+// already, and returns the tip they passed on; "" when one failed, the
+// task then ended by checksFailed.
+func (w *worker) checkTip(r *run, e *ending, checks []string, round int, checked string) (string, error) {
+	tip, err := w.repo.BranchTip(r.j.Branch)
+	if err != nil || tip == checked {
+		return tip, err
+	}
+	evs, err := w.check(r, checks, round)
+	if err != nil {
+		return "", err
+	}
+	e.Checks = append(e.Checks, evs...)
+	if evs[len(evs)-1].ExitCode == 0 {
+		return tip, nil
+	}
+	return "", w.end(r, decideEnding(facts{What: checkFailed, Prior: *e, Checks: e.Checks, Rounds: w.s.Config.Rounds(),
+		ID: r.t.ID, Target: r.j.Target, Branch: r.j.Branch, Session: r.session, Policy: w.policy(r.t)}))
 }
 
 // catchUp rebases the branch onto the target's tip if the target moved.

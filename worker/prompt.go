@@ -16,6 +16,11 @@ import (
 func Prompt(s *store.Store, t *task.Task, resume bool) (string, error) {
 	set := prompts.Set{Dir: filepath.Join(s.Dir, "prompts")}
 	d := promptData(s, t)
+	if ev, ran := failedCheck(t); resume && ev != nil && !ran {
+		d.Check = &prompts.Check{Command: ev.Command, ExitCode: ev.ExitCode, Output: ev.Output, Round: ev.Round,
+			Rounds: s.Config.Rounds()}
+		return set.CheckFailed(d)
+	}
 	if resume && len(d.Rounds) > 0 {
 		return set.Resume(d)
 	}

@@ -30,13 +30,14 @@ type run struct {
 	runner   agent.Runner       // the agent this task runs with
 	agent    string             // its name, recorded on the task
 	cfg      config.AgentConfig // the config's agent as t's type and settings adjust it
+	kill     context.Context    // the worker's kill context; nil in recovery
 }
 
 // work runs the agent on a claimed task in its worktree and ends the run.
 // Only trouble the worker cannot pin on the task (git, the file system) is
 // returned; the task is then back to open or left to recovery.
 func (w *worker) work(kill context.Context, t *task.Task) error {
-	r := &run{t: t, started: time.Now()}
+	r := &run{t: t, started: time.Now(), kill: kill}
 	if err := w.prepare(kill, r); err != nil {
 		var se *setupError
 		switch {

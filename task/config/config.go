@@ -19,10 +19,16 @@ type Config struct {
 	Gate         GateConfig     `yaml:"gate,omitempty" json:"gate"`
 	Notify       []NotifyConfig `yaml:"notify,omitempty" json:"notify,omitempty"`
 	// Workers is how many agents run at once (bh worker -j); 0 means 1.
-	Workers  int            `yaml:"workers,omitempty" json:"workers,omitempty"`
-	Target   string         `yaml:"target,omitempty" json:"target,omitempty"` // branch to land on; default: the checked-out one
-	Land     string         `yaml:"land,omitempty" json:"land,omitempty"`     // merge (default) or branch
-	Worktree WorktreeConfig `yaml:"worktree,omitempty" json:"worktree"`
+	Workers int    `yaml:"workers,omitempty" json:"workers,omitempty"`
+	Target  string `yaml:"target,omitempty" json:"target,omitempty"` // branch to land on; default: the checked-out one
+	Land    string `yaml:"land,omitempty" json:"land,omitempty"`     // merge (default) or branch
+	// Checks are shell commands that must pass, in the task's worktree on
+	// the tree that would land, before it lands (see ChecksFor).
+	Checks []string `yaml:"checks,omitempty" json:"checks,omitempty"`
+	// CheckRounds is how many times a failing check goes back to the agent
+	// before a human is asked; 0 means DefaultCheckRounds.
+	CheckRounds int            `yaml:"checkRounds,omitempty" json:"checkRounds,omitempty"`
+	Worktree    WorktreeConfig `yaml:"worktree,omitempty" json:"worktree"`
 	// Remote is the git remote that machines share: with it, workers claim
 	// tasks there (refs/bh/claims/<id>) and push parked work and sessions.
 	Remote string `yaml:"remote,omitempty" json:"remote,omitempty"`

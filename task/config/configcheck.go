@@ -44,10 +44,14 @@ func decodeConfig(path string, b []byte, c *Config) error {
 		{[]string{"autoSync"}, task.CheckDuration(c.AutoSync)},
 		{[]string{"lease"}, task.CheckDuration(c.Lease)},
 		{[]string{"remote"}, checkEmpty(c.Remote, validRemote)},
+		{[]string{"checkRounds"}, checkRounds(c.CheckRounds)},
 	} {
 		if v.err != nil {
 			return configError(path, &root, v.key, v.err)
 		}
+	}
+	if err := task.CheckCommands(c.Checks); err != nil { // at the blank entry's own line
+		return fmt.Errorf("%s:%d: checks: %w", path, task.KeyLine(&root, "checks", strconv.Itoa(task.BlankCheck(c.Checks))), err)
 	}
 	// agent: takes the values a task's agentSettings take, and is checked the same way.
 	agent := task.AgentSettings{Agent: c.Agent.Kind, PermissionMode: c.Agent.PermissionMode,

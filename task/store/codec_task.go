@@ -2,13 +2,15 @@ package store
 
 import "github.com/bh-tracker/bh/task"
 
+import "time"
+
 // encodeTask and decodeTask write every field of Task in a fixed order.
 // A field added to Task must be added here too, and cacheLayout changed:
 // TestCacheCodecCoversTask and TestCacheLayout fail until both are done.
 
 // cacheLayout names the shape of Task that the codec below writes. Caches
 // written for another shape are ignored and rebuilt.
-const cacheLayout uint64 = 0x9e4611ee000e66fc
+const cacheLayout uint64 = 0x9abad1ffeb91e4fe
 
 func encodeTask(e *enc, t *task.Task) {
 	e.str(t.ID)
@@ -36,6 +38,7 @@ func encodeTask(e *enc, t *task.Task) {
 		for _, v := range []string{a.Agent, a.Model, a.Timeout, a.PermissionMode, a.Sandbox, a.System, a.Dir} {
 			e.str(v)
 		}
+		e.strs(a.Checks)
 	}
 	e.str(t.Summary)
 	e.str(t.Details)
@@ -58,6 +61,7 @@ func encodeTask(e *enc, t *task.Task) {
 	e.bool(t.NeedsReview)
 	e.str(t.Target)
 	e.str(t.Land)
+	e.strs(t.Checks)
 	e.time(t.CreatedAt)
 	e.time(t.UpdatedAt)
 	// The last question asked goes twice: alone, for ListBrief, which stops
@@ -109,6 +113,11 @@ func encodeEvent(e *enc, ev *task.Event) {
 	e.str(ev.Session)
 	e.str(ev.Commit)
 	e.str(ev.Stats)
+	e.str(ev.Command)
+	e.int(int64(ev.ExitCode))
+	e.int(int64(ev.Took))
+	e.str(ev.Output)
+	e.int(int64(ev.Round))
 }
 
 // decodeTask fills t from one record and reports whether it was whole.
@@ -139,6 +148,7 @@ func decodeTask(d *dec, t *task.Task, brief bool) bool {
 	if d.bool() {
 		t.AgentSettings = &task.AgentSettings{Agent: d.str(), Model: d.str(), Timeout: d.str(), PermissionMode: d.str(),
 			Sandbox: d.str(), System: d.str(), Dir: d.str()}
+		t.AgentSettings.Checks = d.strs()
 	}
 	t.Summary = d.str()
 	t.Details = d.str()
@@ -158,6 +168,7 @@ func decodeTask(d *dec, t *task.Task, brief bool) bool {
 	t.NeedsReview = d.bool()
 	t.Target = d.str()
 	t.Land = d.str()
+	t.Checks = d.strs()
 	t.CreatedAt = d.time()
 	t.UpdatedAt = d.time()
 	var ask task.Event
@@ -220,4 +231,9 @@ func decodeEvent(d *dec, ev *task.Event) {
 	ev.Session = d.str()
 	ev.Commit = d.str()
 	ev.Stats = d.str()
+	ev.Command = d.str()
+	ev.ExitCode = int(d.int())
+	ev.Took = time.Duration(d.int())
+	ev.Output = d.str()
+	ev.Round = int(d.int())
 }

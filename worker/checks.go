@@ -1,0 +1,153 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/bh-tracker/bh/agent/proc"
+	"github.com/bh-tracker/bh/task"
+)
+
+// checkTimeout bounds one check command: a test suite, not a task.
+const checkTimeout = 30 * time.Minute
+
+// What of a check's output is kept: the run's capped copy, and the tail
+// that goes into the task's history, the agent's prompt and the question.
+const (
+	checkOutput = 64 << 10
+	checkTail   = 3000
+)
+
+// The answers to the checks question, besides guidance (an "other"
+// choice, which resumes the session with the human's words).
+const (
+	checkLand   = "land anyway"
+	checkKeep   = "keep on branch"
+	checksTitle = "Checks"
+)
+
+func isCheckQuestion(q *task.Question) bool {
+	return q.Header == checksTitle && q.Kind() == task.ChoiceQuestion
+}
+
+// checkQuestion asks the human what to do with work whose checks still
+// fail after the agent's rounds (or which the agent gave up on).
+func checkQuestion(f facts) task.Question {
+	return task.Question{Header: checksTitle, Type: task.ChoiceQuestion, Default: checkKeep,
+		Question: fmt.Sprintf("The checks of %s still fail on the tree that would land on %s. "+
+			"Land it anyway, keep the work on branch %s, or answer in your own words (other) to guide the agent.",
+			f.ID, f.Target, f.Branch),
+		Options: []task.Option{
+			{Label: checkLand, Description: "land it on " + f.Target + " although the check fails"},
+			{Label: checkKeep, Description: "end the task, the work kept on branch " + f.Branch + " (bh land " + f.ID + " lands it)"},
+		}}
+}
+
+// checkContext is the failing check as the human sees it beside the question.
+func checkContext(ev task.Event, rounds int) string {
+	return fmt.Sprintf("%s exited %d in round %d of %d:\n\n%s", ev.Command, ev.ExitCode, ev.Round, rounds, ev.Output)
+}
+
+// check runs the task's checks in r's worktree, on the branch's tip as it
+// would land, one after another until one fails. It returns the round's
+// events, the last of them failed when one did. A check stopped with the
+// worker is an error: the landing is journaled and runs again on restart.
+func (w *worker) check(r *run, cmds []string, round int) ([]task.Event, error) {
+	kill := r.kill
+	if kill == nil {
+		kill = context.Background()
+	}
+	var evs []task.Event
+	for _, cmd := range cmds {
+		w.step(r.t.ID, "check: "+cmd)
+		out := proc.NewCapWriter(checkOutput, checkOutput/2)
+		res, err := proc.Run(kill, proc.Cmd{Argv: []string{"sh", "-c", cmd}, Dir: r.wt.Path,
+			Env:    []string{"BH_TASK_ID=" + r.t.ID, "BH_WORKTREE=" + r.wt.Path, "BH_ROOT=" + w.s.Root, "BH_TARGET=" + r.j.Target},
+			Stdout: out, Stderr: out, Timeout: checkTimeout})
+		var stopped *proc.StoppedError
+		switch {
+		case kill.Err() != nil:
+			return nil, fmt.Errorf("%s: check %q stopped with the worker", r.t.ID, cmd)
+		case errors.As(err, &stopped):
+			res.ExitCode = -1
+			out.Write([]byte("\n(bh: " + err.Error() + ")"))
+		case err != nil:
+			return nil, fmt.Errorf("%s: check %q: %w", r.t.ID, cmd, err)
+		}
+		ev := task.Event{Kind: task.EventCheck, By: w.opt.Name, Command: cmd, ExitCode: res.ExitCode,
+			Took: res.Duration.Round(time.Millisecond), Output: tail(out.Bytes(), checkTail), Round: round}
+		ev.Text = checkText(ev)
+		evs = append(evs, ev)
+		if res.ExitCode != 0 {
+			break
+		}
+	}
+	return evs, nil
+}
+
+// failedCheck reads t's history for the check rounds under way: the last
+// failed check, unless a landing or the checks question came after it
+// (which start the rounds over), and whether an agent ran since.
+func failedCheck(t *task.Task) (failed *task.Event, ranSince bool) {
+	for i := range t.History {
+		switch ev := &t.History[i]; {
+		case ev.Kind == task.EventCheck && ev.ExitCode != 0:
+			failed, ranSince = ev, false
+		case ev.Kind == task.EventCommit:
+			failed = nil
+		case ev.Kind == task.EventInputRequested && ev.QuestionID != "":
+			if q := findQuestion(t, ev.QuestionID); q != nil && isCheckQuestion(q) {
+				failed = nil
+			}
+		case ev.Kind == task.EventRunStarted:
+			ranSince = true
+		}
+	}
+	return failed, ranSince
+}
+
+// checkRound is the round the next checks of t are in: one past the last
+// failed round, or the first.
+func checkRound(t *task.Task) int {
+	if ev, _ := failedCheck(t); ev != nil {
+		return ev.Round + 1
+	}
+	return 1
+}
+
+// checkText is a check's line in the history, as bh show, bh log and the
+// web page print it.
+func checkText(ev task.Event) string {
+	how := "passed"
+	if ev.ExitCode != 0 {
+		how = fmt.Sprintf("failed with exit status %d", ev.ExitCode)
+	}
+	return fmt.Sprintf("round %d: %s %s in %s", ev.Round, ev.Command, how, ev.Took)
+}
+
+// CheckRound says where t's checks stand while a failed one is being
+// fixed, such as "round 2 of 3 (round 1: go test ./... exited 1)"; ""
+// when no check is failing.
+func CheckRound(t *task.Task, rounds int) string {
+	ev, _ := failedCheck(t)
+	asked := false
+	for i := range t.Questions {
+		if q := &t.Questions[i]; isCheckQuestion(q) && q.Status == task.QuestionPending {
+			asked = true
+		}
+	}
+	for i := len(t.History) - 1; ev == nil && asked && i >= 0; i-- {
+		if t.History[i].Kind == task.EventCheck {
+			ev = &t.History[i] // the failed check the human is asked about
+		}
+	}
+	if ev == nil {
+		return ""
+	}
+	if asked {
+		return fmt.Sprintf("round %d failed (%s exited %d): a human decides", ev.Round, ev.Command, ev.ExitCode)
+	}
+	return fmt.Sprintf("round %d of %d (round %d: %s exited %d)", ev.Round+1, rounds, ev.Round, ev.Command, ev.ExitCode)
+}
