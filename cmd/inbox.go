@@ -35,6 +35,9 @@ askedAt}.
 Exit codes:
   0  the inbox was listed (even empty)
   1  the registry cannot be read`,
+		Example: `  bh inbox
+  bh inbox --answer
+  bh inbox --json | jq -r '.[].taskId'`,
 		Args: argsRange(0, 0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
 			opts.base, opts.Editor, opts.Picker = f.base(), f.Editor, f.Picker

@@ -29,6 +29,8 @@ With --json, print one object: id, title, state, since, agent, sessionId,
 summary, waitingSince, waitingSeconds, questions (each with number, kind and
 respond), lease (with heartbeatAgeSeconds), parked (ref and commit), next,
 and, when set, endingWaits, gate, human, humanTimeout, onTimeout and needsReview.`,
+		Example: `  bh status a1b2
+  bh status a1b2 --json | jq -r '.next[]'`,
 		Args:              argsRange(1, 1, "task id"),
 		ValidArgsFunction: completeIDs(f, 1, nil),
 		RunE: func(_ *cobra.Command, args []string) error {
