@@ -29,7 +29,7 @@ in ~/.config/bh/repos.json), oldest first: repository, task, question,
 choices and age. Repositories that moved or vanished are named and skipped.
 Answer with bh respond <id> --repo <path or name>, or all of them in turn
 with --answer (the picker and editor of bh respond --all). With --json, one array
-of {repo, path, taskId, title, questionId, question, header, type, options,
+of {repo, repoPath, taskId, title, questionId, question, header, type, options,
 askedAt}.
 
 Exit codes:
@@ -72,7 +72,7 @@ func inboxRun(opts *InboxOptions) error {
 		return inboxAnswer(opts, in.Items)
 	}
 	if opts.JSON {
-		return writeJSON(opts.IO.Out, in.Items)
+		return writeJSON(opts.IO.Out, inboxJSON(in.Items))
 	}
 	io, now := opts.IO, opts.Now()
 	if len(in.Items) == 0 {
@@ -113,4 +113,19 @@ func registeredRepo(ref string) (string, error) {
 		return "", withHint(fmt.Errorf("no repository %q: not a folder, nor a registered name", ref), "bh inbox lists the registered repositories")
 	}
 	return "", fmt.Errorf("%q names %d repositories: %s; give the path", ref, len(found), strings.Join(found, ", "))
+}
+
+// inboxItemJSON is an inbox item as bh inbox --json prints it: with
+// "path", repoPath's name before, kept for one release (JSON.md).
+type inboxItemJSON struct {
+	task.InboxItem
+	OldPath string `json:"path"`
+}
+
+func inboxJSON(items []task.InboxItem) []inboxItemJSON {
+	out := make([]inboxItemJSON, len(items))
+	for i, it := range items {
+		out[i] = inboxItemJSON{it, it.Path}
+	}
+	return out
 }
