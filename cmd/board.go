@@ -42,7 +42,8 @@ Exit codes:
   0  the board was closed
   1  an error
   2  usage error: stdin or stdout is not a terminal`,
-		Args: argsRange(0, 0, "no arguments"),
+		Example: `  bh board`,
+		Args:    argsRange(0, 0, "no arguments"),
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.base, opts.Ctx, opts.Self = f.base(), c.Context(), os.Executable
 			if runF != nil {

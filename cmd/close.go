@@ -14,8 +14,10 @@ type CloseOptions struct {
 func newCmdClose(f *Factory, runF func(*CloseOptions) error) *cobra.Command {
 	opts := &CloseOptions{}
 	c := &cobra.Command{
-		Use:               "close <id>",
-		Short:             "Mark a task as done",
+		Use:   "close <id>",
+		Short: "Mark a task as done",
+		Example: `  bh close a1b2
+  bh close a1b2 --reason "done by hand in #42"`,
 		Args:              argsRange(1, 1, "task id"),
 		ValidArgsFunction: completeIDs(f, 1, notState(task.Closed)),
 		RunE: func(_ *cobra.Command, args []string) error {

@@ -14,6 +14,8 @@ titles. For example:
   bash:  source <(bh completion bash)
   zsh:   bh completion zsh > "${fpath[1]}/_bh"
   fish:  bh completion fish > ~/.config/fish/completions/bh.fish`,
+		Example: `  source <(bh completion bash)
+  bh completion zsh > "${fpath[1]}/_bh"`,
 		ValidArgs: []string{"bash", "zsh", "fish"},
 		Args:      argsRange(1, 1, "shell: bash, zsh or fish"),
 		RunE: func(c *cobra.Command, args []string) error {

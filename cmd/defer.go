@@ -15,6 +15,7 @@ func newCmdDefer(f *Factory, runF func(*DeferOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:               "defer <id>",
 		Short:             "Put a task aside; the worker skips it until it is reopened",
+		Example:           `  bh defer a1b2`,
 		Args:              argsRange(1, 1, "task id"),
 		ValidArgsFunction: completeIDs(f, 1, notState(task.Deferred, task.Closed)),
 		RunE: func(_ *cobra.Command, args []string) error {

@@ -31,6 +31,8 @@ parked; the question is answered as bh respond would, and the worker resumes
 the same session and commits. Finally the repository's git log is shown.
 
 The folder is removed afterwards unless --keep is given.`,
+		Example: `  bh demo
+  bh demo --keep`,
 		Args: argsRange(0, 0, "no arguments"),
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.base, opts.Ctx = f.base(), c.Context()

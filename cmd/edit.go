@@ -24,6 +24,8 @@ func newCmdEdit(f *Factory, runF func(*EditOptions) error) *cobra.Command {
 save is checked before it replaces the task; a bad edit is refused, the task is
 left as it was, and your edited text is kept under .bh/tmp/ so nothing is lost.
 This also works on a task file bh cannot read, to repair it.`,
+		Example: `  bh edit a1b2
+  VISUAL=nano bh edit a1b2`,
 		Args:              argsRange(1, 1, "task id"),
 		ValidArgsFunction: completeIDs(f, 1, nil),
 		RunE: func(_ *cobra.Command, args []string) error {

@@ -30,12 +30,15 @@ in ~/.config/bh/repos.json), oldest first: repository, task, question,
 choices and age. Repositories that moved or vanished are named and skipped.
 Answer with bh respond <id> --repo <path or name>, or all of them in turn
 with --answer (the picker and editor of bh respond --all). With --json, one array
-of {repo, path, taskId, title, questionId, question, header, type, options,
+of {repo, repoPath, taskId, title, questionId, question, header, type, options,
 askedAt}.
 
 Exit codes:
   0  the inbox was listed (even empty)
   1  the registry cannot be read`,
+		Example: `  bh inbox
+  bh inbox --answer
+  bh inbox --json | jq -r '.[].taskId'`,
 		Args: argsRange(0, 0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
 			opts.base, opts.Editor, opts.Picker = f.base(), f.Editor, f.Picker
@@ -70,7 +73,7 @@ func inboxRun(opts *InboxOptions) error {
 		return inboxAnswer(opts, in.Items)
 	}
 	if opts.JSON {
-		return writeJSON(opts.IO.Out, in.Items)
+		return writeJSON(opts.IO.Out, inboxJSON(in.Items))
 	}
 	io, now := opts.IO, opts.Now()
 	if len(in.Items) == 0 {
@@ -111,4 +114,19 @@ func registeredRepo(ref string) (string, error) {
 		return "", withHint(fmt.Errorf("no repository %q: not a folder, nor a registered name", ref), "bh inbox lists the registered repositories")
 	}
 	return "", fmt.Errorf("%q names %d repositories: %s; give the path", ref, len(found), strings.Join(found, ", "))
+}
+
+// inboxItemJSON is an inbox item as bh inbox --json prints it: with
+// "path", repoPath's name before, kept for one release (JSON.md).
+type inboxItemJSON struct {
+	store.InboxItem
+	OldPath string `json:"path"`
+}
+
+func inboxJSON(items []store.InboxItem) []inboxItemJSON {
+	out := make([]inboxItemJSON, len(items))
+	for i, it := range items {
+		out[i] = inboxItemJSON{it, it.Path}
+	}
+	return out
 }

@@ -23,7 +23,8 @@ func newCmdInit(f *Factory, runF func(*InitOptions) error) *cobra.Command {
 harmless: nothing that exists is changed. It also registers bh's merge
 driver for task files in the repository's git config (merge.bh-task), so
 that two branches changing different fields of a task merge cleanly.`,
-		Args: argsRange(0, 0, "no arguments"),
+		Example: `  git init shop && cd shop && bh init`,
+		Args:    argsRange(0, 0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
 			opts.IO, opts.WorkDir = f.IO, f.WorkDir
 			if runF != nil {

@@ -50,11 +50,14 @@ With --json, one object is printed either way:
 
 // landJSON is bh land --json: one object, landed or not.
 type landJSON struct {
-	ID     string     `json:"id"`
+	TaskID string     `json:"taskId"`
 	Landed bool       `json:"landed"`
 	State  task.State `json:"state"`
 	Reason string     `json:"reason,omitempty"`
-	Files  []string   `json:"files,omitempty"`
+	Paths  []string   `json:"paths,omitempty"`
+	// The names before JSON.md, kept for one release.
+	OldID    string   `json:"id"`
+	OldFiles []string `json:"files,omitempty"`
 }
 
 func landRun(opts *LandOptions, c *cobra.Command) error {
@@ -63,11 +66,11 @@ func landRun(opts *LandOptions, c *cobra.Command) error {
 		return err
 	}
 	err = worker.LandTask(c.Context(), s, id, "human", worker.Options{Name: "bh land"})
-	out := landJSON{ID: id, Landed: err == nil}
+	out := landJSON{TaskID: id, OldID: id, Landed: err == nil}
 	var nl *worker.NotLandedError
 	switch {
 	case errors.As(err, &nl):
-		out.State, out.Reason, out.Files = nl.State, nl.Reason, nl.Files
+		out.State, out.Reason, out.Paths, out.OldFiles = nl.State, nl.Reason, nl.Files, nl.Files
 		err = withHint(err, landHint(nl))
 	case err != nil:
 		out.Reason = err.Error()

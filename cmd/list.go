@@ -32,7 +32,11 @@ func newCmdList(f *Factory, runF func(*ListOptions) error) *cobra.Command {
 was asked; answer one with bh respond. When stdout is not a terminal, each task
 is one tab-separated line; use --json for every field.`,
 		Aliases: []string{"ls"},
-		Args:    argsRange(0, 0, "no arguments"),
+		Example: `  bh list
+  bh list --awaiting
+  bh list --state failed,blocked --priority P0
+  bh list --label backend --json`,
+		Args: argsRange(0, 0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
 			opts.base = f.base()
 			if runF != nil {

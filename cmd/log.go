@@ -114,7 +114,8 @@ type logLine struct {
 	Text       string     `json:"text,omitempty"`
 	Context    string     `json:"context,omitempty"`
 	Status     string     `json:"status,omitempty"`
-	Session    string     `json:"session,omitempty"`
+	Session    string     `json:"sessionId,omitempty"`
+	OldSession string     `json:"session,omitempty"` // alias for one release (JSON.md)
 	Commit     string     `json:"commit,omitempty"`
 	// A check's run (event "check").
 	Command  string        `json:"command,omitempty"`
@@ -126,8 +127,8 @@ type logLine struct {
 func toLogLine(e task.Entry) logLine {
 	return logLine{Kind: "event", TaskID: e.TaskID, Title: e.Title, Seq: e.Seq, At: e.At, Event: e.Kind,
 		From: e.From, To: e.To, By: e.By, QuestionID: e.QuestionID, Text: e.Text, Context: e.Context,
-		Status: e.Status, Session: e.Session, Commit: e.Commit, Command: e.Command, ExitCode: e.ExitCode, Took: e.Took,
-		Round: e.Round}
+		Status: e.Status, Session: e.Session, OldSession: e.Session, Commit: e.Commit, Command: e.Command,
+		ExitCode: e.ExitCode, Took: e.Took, Round: e.Round}
 }
 
 // logText is an event's text on one line.

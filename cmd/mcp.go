@@ -38,7 +38,8 @@ agent answers at the end. The task is $BH_TASK_ID unless --task names it.
 Exit codes:
   0  the agent closed the connection
   1  an error`,
-		Args: argsRange(0, 0, "no arguments"),
+		Example: `  bh mcp --task tm-a1b2`,
+		Args:    argsRange(0, 0, "no arguments"),
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.base, opts.Ctx = f.base(), c.Context()
 			if runF != nil {

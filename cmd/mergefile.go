@@ -32,7 +32,8 @@ resolved.
 Exit codes:
   0  merged cleanly
   1  conflicts are left to resolve (or an error)`,
-		Args: argsRange(3, 4, "base, ours and theirs files, then the path"),
+		Example: `  git config merge.bh-task.driver 'bh merge-file %O %A %B %P'`,
+		Args:    argsRange(3, 4, "base, ours and theirs files, then the path"),
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts.base, opts.Base, opts.Ours, opts.Theirs = f.base(), args[0], args[1], args[2]
 			if len(args) == 4 {

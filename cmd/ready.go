@@ -14,6 +14,8 @@ func newCmdReady(f *Factory, runF func(*ReadyOptions) error) *cobra.Command {
 		Short: "Show the tasks the worker may take now, in the order it takes them",
 		Long: `Show the ready queue: open tasks whose dependencies are all closed, by
 priority, then age. This is the order in which bh worker takes them.`,
+		Example: `  bh ready
+  bh ready --json | jq -r '.[0].id'`,
 		Args: argsRange(0, 0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
 			opts.base = f.base()

@@ -15,6 +15,7 @@ func newCmdReopen(f *Factory, runF func(*ReopenOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:               "reopen <id>",
 		Short:             "Open a closed, deferred, blocked or failed task again",
+		Example:           `  bh reopen a1b2`,
 		Args:              argsRange(1, 1, "task id"),
 		ValidArgsFunction: completeIDs(f, 1, notState(task.Open, task.InProgress)),
 		RunE: func(_ *cobra.Command, args []string) error {

@@ -104,6 +104,7 @@ func newCmdRespond(f *Factory, runF func(*RespondOptions) error) *cobra.Command 
 	fl.StringVarP(&opts.Template, "template", "t", "", "answer with .bh/templates/`NAME`.md")
 	fl.BoolVarP(&opts.All, "all", "a", false, "answer every waiting task in turn, on a terminal")
 	fl.StringVar(&opts.Repo, "repo", "", "answer in the repository at `PATH` (or registered under that name; see bh inbox)")
+	_ = c.RegisterFlagCompletionFunc("choice", completeChoices(f, opts))
 	return c
 }
 

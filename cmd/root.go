@@ -64,9 +64,14 @@ Exit codes:
 
 func newRootCmd(f *Factory) *cobra.Command {
 	root := &cobra.Command{
-		Use:           "bh <command>",
-		Short:         "A git-native task tracker for AI coding agents",
-		Long:          rootLong,
+		Use:   "bh <command>",
+		Short: "A git-native task tracker for AI coding agents",
+		Long:  rootLong,
+		Example: `  bh init
+  bh add "Fix the login redirect" --priority P1
+  bh worker
+  bh list --awaiting
+  bh respond a1b2 --choice Postgres`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		PersistentPreRunE: func(*cobra.Command, []string) error {

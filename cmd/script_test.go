@@ -132,6 +132,8 @@ func TestScripts(t *testing.T) {
 					}
 				}
 			},
+			// jsonnames FILE... checks bh's JSON output against JSON.md.
+			"jsonnames": jsonNamesCmd,
 			// exits N command args... runs a command like exec and checks its
 			// exact exit code, which ! exec cannot.
 			"exits": func(ts *testscript.TestScript, neg bool, args []string) {

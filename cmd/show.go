@@ -19,6 +19,8 @@ func newCmdShow(f *Factory, runF func(*ShowOptions) error) *cobra.Command {
 		Long: `Show every field of a task, the question it waits on with its context, and
 its history: each question asked, each answer given and each change of state,
 with times. With --json, print the task object.`,
+		Example: `  bh show a1b2
+  bh show a1b2 --json | jq .history`,
 		Args:              argsRange(1, 1, "task id"),
 		ValidArgsFunction: completeIDs(f, 1, nil),
 		RunE: func(_ *cobra.Command, args []string) error {

@@ -27,9 +27,11 @@ type, options and expiry), the worker that holds it while it runs, whether
 parked work waits under refs/bh/parked/<id>, and what to do next.
 
 With --json, print one object: id, title, state, since, agent, sessionId,
-summary, waitingSince, waitingSeconds, questions (each with number, kind and
+summary, waitingSince, waitingSeconds, questions (each with number, type and
 respond), lease (with heartbeatAgeSeconds), parked (ref and commit), next,
 and, when set, endingWaits, gate, human, humanTimeout, onTimeout and needsReview.`,
+		Example: `  bh status a1b2
+  bh status a1b2 --json | jq -r '.next[]'`,
 		Args:              argsRange(1, 1, "task id"),
 		ValidArgsFunction: completeIDs(f, 1, nil),
 		RunE: func(_ *cobra.Command, args []string) error {
@@ -72,7 +74,7 @@ type statusView struct {
 type statusQuestion struct {
 	Number int `json:"number"` // for bh respond --question
 	task.Question
-	Kind    string `json:"kind"`    // how it is answered: approval, choice or freeform
+	Kind    string `json:"kind"`    // alias of "type" for one release (JSON.md)
 	Respond string `json:"respond"` // the command that answers it
 }
 
@@ -101,7 +103,8 @@ func statusRun(opts *StatusOptions) error {
 		v.WaitingSince, v.WaitingSeconds = &at, int64(now.Sub(at)/time.Second)
 		qs := t.Numbered()
 		for _, q := range qs {
-			v.Questions = append(v.Questions, statusQuestion{Number: q.N, Question: q.Q, Kind: q.Q.Kind(),
+			q.Q.Type = q.Q.Kind() // how it is answered, whatever the file says
+			v.Questions = append(v.Questions, statusQuestion{Number: q.N, Question: q.Q, Kind: q.Q.Type,
 				Respond: task.RespondCommand(t, q.Q, "")})
 		}
 	}

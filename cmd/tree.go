@@ -25,6 +25,8 @@ a state icon each:
 A waiting task's question is on the line below it. Tasks whose parent is
 missing are shown at the top level. With --json, print nested task objects,
 each with a "children" array.`,
+		Example: `  bh tree
+  bh tree a1b2 --json`,
 		Args:              argsRange(0, 1, "at most one task id"),
 		ValidArgsFunction: completeIDs(f, 1, nil),
 		RunE: func(_ *cobra.Command, args []string) error {

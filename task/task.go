@@ -130,7 +130,7 @@ type Event struct {
 	Text       string    `yaml:"text,omitempty" json:"text,omitempty"`
 	Context    string    `yaml:"context,omitempty" json:"context,omitempty"`
 	Status     string    `yaml:"status,omitempty" json:"status,omitempty"`
-	Session    string    `yaml:"session,omitempty" json:"session,omitempty"`
+	Session    string    `yaml:"session,omitempty" json:"sessionId,omitempty"` // and "session": eventjson.go
 	Commit     string    `yaml:"commit,omitempty" json:"commit,omitempty"`
 	Stats      string    `yaml:"stats,omitempty" json:"stats,omitempty"` // a run's turns, duration and cost
 	// A check's run (kind check): its command, exit status (0 passed, -1

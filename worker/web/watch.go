@@ -101,7 +101,8 @@ func (w *watch) loop() {
 }
 
 // matters says whether e changed what a page shows, and where: a task
-// file, a run's files (not each step of a run's log), the registry.
+// file, a run's files (steps.jsonl too: a running task's page shows its
+// latest steps live), the registry.
 func (w *watch) matters(e fsnotify.Event) (string, bool) {
 	if e.Op == fsnotify.Chmod {
 		return "", false
@@ -123,5 +124,5 @@ func (w *watch) matters(e fsnotify.Event) (string, bool) {
 		}
 		return key, false
 	}
-	return key, name != "steps.jsonl"
+	return key, true
 }
