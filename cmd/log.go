@@ -118,17 +118,17 @@ type logLine struct {
 	OldSession string     `json:"session,omitempty"` // alias for one release (JSON.md)
 	Commit     string     `json:"commit,omitempty"`
 	// A check's run (event "check").
-	Command  string        `json:"command,omitempty"`
-	ExitCode int           `json:"exitCode,omitempty"`
-	Took     time.Duration `json:"took,omitempty"`
-	Round    int           `json:"round,omitempty"`
+	Command  string  `json:"command,omitempty"`
+	ExitCode int     `json:"exitCode,omitempty"`
+	Took     float64 `json:"tookSeconds,omitempty"`
+	Round    int     `json:"round,omitempty"`
 }
 
 func toLogLine(e task.Entry) logLine {
 	return logLine{Kind: "event", TaskID: e.TaskID, Title: e.Title, Seq: e.Seq, At: e.At, Event: e.Kind,
 		From: e.From, To: e.To, By: e.By, QuestionID: e.QuestionID, Text: e.Text, Context: e.Context,
 		Status: e.Status, Session: e.Session, OldSession: e.Session, Commit: e.Commit, Command: e.Command,
-		ExitCode: e.ExitCode, Took: e.Took, Round: e.Round}
+		ExitCode: e.ExitCode, Took: e.Took.Seconds(), Round: e.Round}
 }
 
 // logText is an event's text on one line.

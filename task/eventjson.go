@@ -3,17 +3,20 @@ package task
 import (
 	"bytes"
 	"encoding/json"
+	"time"
 )
 
 // MarshalJSON names an event's session "sessionId", as every bh JSON object
 // names a session. "session", its name before, stays beside it for one
-// release (cmd/JSON.md); a file's YAML keeps "session".
+// release (cmd/JSON.md); a file's YAML keeps "session". A check's time is
+// "tookSeconds", as bh's JSON names durations.
 func (e Event) MarshalJSON() ([]byte, error) {
 	type plain Event
 	v := struct {
 		plain
-		OldSession string `json:"session,omitempty"`
-	}{plain(e), e.Session}
+		OldSession  string  `json:"session,omitempty"`
+		TookSeconds float64 `json:"tookSeconds,omitempty"`
+	}{plain(e), e.Session, e.Took.Seconds()}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false) // as bh's output is written: cmd/jsonout.go
@@ -21,4 +24,19 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// UnmarshalJSON reads what MarshalJSON writes (the worker's journal holds
+// events): "tookSeconds" back into Took.
+func (e *Event) UnmarshalJSON(b []byte) error {
+	type plain Event
+	v := struct {
+		*plain
+		TookSeconds float64 `json:"tookSeconds"`
+	}{plain: (*plain)(e)}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	e.Took = time.Duration(v.TookSeconds * float64(time.Second))
+	return nil
 }

@@ -138,7 +138,7 @@ type Event struct {
 	// was in (1 for a task's first completion checked).
 	Command  string        `yaml:"command,omitempty" json:"command,omitempty"`
 	ExitCode int           `yaml:"exitCode,omitempty" json:"exitCode,omitempty"`
-	Took     time.Duration `yaml:"took,omitempty" json:"took,omitempty"`
+	Took     time.Duration `yaml:"took,omitempty" json:"-"` // "tookSeconds": eventjson.go
 	Output   string        `yaml:"output,omitempty" json:"output,omitempty"`
 	Round    int           `yaml:"round,omitempty" json:"round,omitempty"`
 }
