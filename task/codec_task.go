@@ -6,7 +6,7 @@ package task
 
 // cacheLayout names the shape of Task that the codec below writes. Caches
 // written for another shape are ignored and rebuilt.
-const cacheLayout uint64 = 0x9e4611ee000e66fc
+const cacheLayout uint64 = 0xd6f28a21920c620e
 
 func encodeTask(e *enc, t *Task) {
 	e.str(t.ID)
@@ -56,6 +56,7 @@ func encodeTask(e *enc, t *Task) {
 	e.bool(t.NeedsReview)
 	e.str(t.Target)
 	e.str(t.Land)
+	e.str(t.Sandbox)
 	e.time(t.CreatedAt)
 	e.time(t.UpdatedAt)
 	// The last question asked goes twice: alone, for ListBrief, which stops
@@ -107,6 +108,7 @@ func encodeEvent(e *enc, ev *Event) {
 	e.str(ev.Session)
 	e.str(ev.Commit)
 	e.str(ev.Stats)
+	e.str(ev.Sandbox)
 }
 
 // decodeTask fills t from one record and reports whether it was whole.
@@ -156,6 +158,7 @@ func decodeTask(d *dec, t *Task, brief bool) bool {
 	t.NeedsReview = d.bool()
 	t.Target = d.str()
 	t.Land = d.str()
+	t.Sandbox = d.str()
 	t.CreatedAt = d.time()
 	t.UpdatedAt = d.time()
 	var ask Event
@@ -217,4 +220,5 @@ func decodeEvent(d *dec, ev *Event) {
 	ev.Session = d.str()
 	ev.Commit = d.str()
 	ev.Stats = d.str()
+	ev.Sandbox = d.str()
 }

@@ -48,6 +48,7 @@ func decodeConfig(path string, b []byte, c *Config) error {
 		{[]string{"autoSync"}, checkDuration(c.AutoSync)},
 		{[]string{"lease"}, checkDuration(c.Lease)},
 		{[]string{"remote"}, checkEmpty(c.Remote, validRemote)},
+		{[]string{"sandbox", "mode"}, CheckSandboxMode(c.Sandbox.Mode)},
 	} {
 		if v.err != nil {
 			return configError(path, &root, v.key, v.err)

@@ -80,6 +80,9 @@ func Decode(path string, b []byte, id string) (*Task, error) {
 			return nil, bad("size", err.Error())
 		}
 	}
+	if err := CheckSandboxMode(t.Sandbox); err != nil {
+		return nil, bad("sandbox", err.Error())
+	}
 	if a := t.AgentSettings; a != nil {
 		if key, err := a.Check(); err != nil {
 			return nil, &FileError{Path: path, Line: pathLine(m, "agentSettings", key),

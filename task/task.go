@@ -50,6 +50,8 @@ type Task struct {
 	// Where finished work goes; empty means the config's default.
 	Target string `yaml:"target,omitempty" json:"target,omitempty"` // the branch to land on
 	Land   string `yaml:"land,omitempty" json:"land,omitempty"`     // merge, or branch: keep it on bh/<id>
+	// Sandbox is this task's sandbox mode (auto, off, required), over the config's.
+	Sandbox string `yaml:"sandbox,omitempty" json:"sandbox,omitempty"`
 
 	CreatedAt time.Time `yaml:"createdAt" json:"createdAt"`
 	UpdatedAt time.Time `yaml:"updatedAt" json:"updatedAt"`
@@ -123,6 +125,8 @@ type Event struct {
 	Session    string    `yaml:"session,omitempty" json:"session,omitempty"`
 	Commit     string    `yaml:"commit,omitempty" json:"commit,omitempty"`
 	Stats      string    `yaml:"stats,omitempty" json:"stats,omitempty"` // a run's turns, duration and cost
+	// Sandbox is how a run was confined: bwrap, or none and why.
+	Sandbox string `yaml:"sandbox,omitempty" json:"sandbox,omitempty"`
 }
 
 // Event kinds. The dotted ones double as notification event names.

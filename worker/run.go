@@ -10,6 +10,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/mcp"
+	"github.com/bh-tracker/bh/agent/proc"
 	"github.com/bh-tracker/bh/prompts"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/git"
@@ -29,6 +30,8 @@ type run struct {
 	runner   agent.Runner     // the agent this task runs with
 	agent    string           // its name, recorded on the task
 	cfg      task.AgentConfig // the config's agent as t's type and settings adjust it
+	launch   proc.Launcher    // how its processes start: in the sandbox, or plainly (nil)
+	sandbox  string           // how the run is confined, as its history records it
 }
 
 // work runs the agent on a claimed task in its worktree and ends the run.
@@ -88,7 +91,8 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	stopBeat := w.heartbeat(t.ID, cancel)
 	req := agent.Request{Prompt: r.prompt, Dir: r.dir(), SessionID: r.session, Resume: resume, TaskID: t.ID,
 		Env: w.agentEnv(r), Timeout: w.opt.Timeout, Started: w.started(r), Name: "bh " + t.ID + ": " + t.Title,
-		AllowTools: grantedTools(r.t), Step: func(step string) { w.step(t.ID, step) }, Session: w.named(r)}
+		AllowTools: grantedTools(r.t), Step: func(step string) { w.step(t.ID, step) }, Session: w.named(r),
+		Launcher: r.launch}
 	if req.System, err = Contract(w.s, r.t); err != nil {
 		w.warnf("%s: %v", t.ID, err)
 	}
@@ -183,7 +187,7 @@ func (w *worker) begin(r *run) (*task.Task, error) {
 			t.SessionID = uuid.NewString()
 		}
 		t.Agent = r.agent
-		t.Record(at, task.Event{Kind: task.EventRunStarted, By: w.opt.Name, Session: t.SessionID})
+		t.Record(at, task.Event{Kind: task.EventRunStarted, By: w.opt.Name, Session: t.SessionID, Sandbox: r.sandbox})
 		return nil
 	})
 	if errors.Is(err, errNotOurs) {
