@@ -139,6 +139,11 @@ func (w *worker) sandboxPolicy(t *task.Task, wt, wtGitDir string, cfg task.Agent
 	for _, d := range []string{"locks", "tmp", "cache"} {
 		p.Writable = append(p.Writable, filepath.Join(w.s.Dir, d))
 	}
+	for _, d := range p.Writable[2:] { // bwrap binds only what exists
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return p, fmt.Errorf("sandbox: %w", err)
+		}
+	}
 	state, err := agentState(cfg, home, getenv)
 	if err != nil {
 		return p, fmt.Errorf("sandbox: %w", err)
