@@ -145,7 +145,7 @@ func (c *Claude) Run(ctx context.Context, req Request) (*Outcome, error) {
 	refused := func() { cancel(errRefused) }
 	p := proc{argv: append([]string{c.cfg.Binary}, c.Args(req)...), dir: req.Dir, env: env,
 		stdin: req.Prompt, timeout: timeoutOf(req, c.cfg.Timeout), grace: c.grace, started: req.Started,
-		live: liveOf(req, refused)}
+		live: liveOf(req, refused), launch: req.Launcher}
 	res, err := p.run(ctx)
 	if errors.Is(context.Cause(ctx), errRefused) {
 		return nil, &RunError{Reason: "claude: the API refuses the credentials (401); stopped rather than retrying for minutes",

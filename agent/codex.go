@@ -128,7 +128,7 @@ func (c *Codex) Run(ctx context.Context, req Request) (*Outcome, error) {
 	refused := func() { cancel(errRefused) }
 	p := proc{argv: append([]string{c.cfg.Binary}, c.Args(req, schemaFile, lastFile)...), dir: req.Dir, env: env,
 		stdin: c.prompt(req), timeout: timeoutOf(req, c.cfg.Timeout), grace: c.grace, started: req.Started,
-		live: liveOf(req, refused)}
+		live: liveOf(req, refused), launch: req.Launcher, write: []string{tmp}}
 	res, err := p.run(ctx)
 	if errors.Is(context.Cause(ctx), errRefused) {
 		return nil, &RunError{Reason: "codex: the API refuses the credentials (401)", Raw: res.stdout,

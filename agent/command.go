@@ -35,7 +35,8 @@ func (c *Command) Run(ctx context.Context, req Request) (*Outcome, error) {
 	env := append([]string{"BH_TASK_ID=" + req.TaskID, "BH_SESSION_ID=" + req.SessionID, "BH_RESUME=" + resume},
 		req.Env...)
 	p := proc{argv: c.cfg.Argv, dir: req.Dir, env: env, stdin: req.Prompt,
-		timeout: timeoutOf(req, c.cfg.Timeout), grace: c.grace, started: req.Started, live: req.Live}
+		timeout: timeoutOf(req, c.cfg.Timeout), grace: c.grace, started: req.Started, live: req.Live,
+		launch: req.Launcher}
 	res, err := p.run(ctx)
 	if err != nil {
 		return nil, err

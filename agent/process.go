@@ -21,6 +21,8 @@ type proc struct {
 	grace   time.Duration
 	started func(pgid int) // called once the process runs; may be nil
 	live    io.Writer      // gets stdout as it comes; may be nil
+	launch  xproc.Launcher // the sandbox, or nil
+	write   []string       // paths it writes besides the sandbox's own
 }
 
 // procResult is a process that exited by itself.
@@ -42,7 +44,8 @@ func (p proc) run(ctx context.Context) (procResult, error) {
 	stdout := xproc.NewCapWriter(MaxOutputBytes, OutputTailBytes)
 	stderr := xproc.NewCapWriter(MaxStderrBytes, StderrTailBytes)
 	c := xproc.Cmd{Argv: p.argv, Dir: p.dir, Env: p.env, Stdin: strings.NewReader(p.stdin),
-		Stdout: stdout, Stderr: stderr, Timeout: p.timeout, Grace: p.grace, Started: p.started}
+		Stdout: stdout, Stderr: stderr, Timeout: p.timeout, Grace: p.grace, Started: p.started,
+		Launcher: p.launch, Writable: p.write}
 	if p.live != nil {
 		c.Stdout = io.MultiWriter(stdout, lenient{p.live})
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	xproc "github.com/bh-tracker/bh/agent/proc"
 )
 
 // Request is one agent run.
@@ -34,6 +36,9 @@ type Request struct {
 	// as the agent runs, before Run waits for it, so that the caller can
 	// write it down: should the caller die, KillGroup stops what is left.
 	Started func(pgid int)
+	// Launcher starts the agent's process: inside the run's sandbox, or
+	// plainly when nil (package proc's Launcher, package sandbox).
+	Launcher xproc.Launcher
 }
 
 // Outcome is a run that ended with a readable result.

@@ -3,6 +3,7 @@ package cmd
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -69,7 +70,12 @@ func TestContinueInTmux(t *testing.T) {
 	term = newTmuxPane(t, dir, "bh continue "+id+"; echo EXITED $?; sleep 60")
 	term.waitWithin("accept edits on", claudePatience)
 	// The session has the worker's git rules and bh's MCP server.
-	argv := strings.Join(takeoverArgv(t, asked.SessionID), " ")
+	argvs, pid := takeoverArgv(t, asked.SessionID)
+	argv := strings.Join(argvs, " ")
+	// It runs in the worker's sandbox: a PID namespace of its own.
+	if status, _ := os.ReadFile("/proc/" + pid + "/status"); !regexp.MustCompile(`(?m)^NSpid:\s+\d+\s+\d+`).Match(status) {
+		t.Errorf("the takeover's claude is not in a sandbox's PID namespace:\n%s", status)
+	}
 	for _, want := range []string{"--permission-mode acceptEdits", "--disallowedTools=Bash(git commit:*)",
 		"--mcp-config", "--permission-prompt-tool mcp__bh__permission_prompt"} {
 		if !strings.Contains(argv, want) {
@@ -104,20 +110,21 @@ func TestContinueInTmux(t *testing.T) {
 	}
 }
 
-// takeoverArgv is the command line of the running interactive claude
-// --resume session (not a print-mode run).
-func takeoverArgv(t *testing.T, session string) []string {
+// takeoverArgv is the command line and pid of the running interactive
+// claude --resume session (not a print-mode run).
+func takeoverArgv(t *testing.T, session string) ([]string, string) {
 	t.Helper()
 	cmdlines, _ := filepath.Glob("/proc/[0-9]*/cmdline")
 	for _, f := range cmdlines {
 		b, _ := os.ReadFile(f)
 		argv := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
-		if slices.Contains(argv, "--resume") && slices.Contains(argv, session) && !slices.Contains(argv, "-p") {
-			return argv
+		if slices.Contains(argv, "--resume") && slices.Contains(argv, session) && !slices.Contains(argv, "-p") &&
+			argv[0] != "bwrap" && !strings.HasSuffix(argv[0], "/bwrap") {
+			return argv, filepath.Base(filepath.Dir(f))
 		}
 	}
 	t.Fatalf("no claude --resume %s is running", session)
-	return nil
+	return nil, ""
 }
 
 // exitClaude leaves an interactive claude with /exit.
@@ -156,6 +163,7 @@ func awaitingTakeover(t *testing.T) (dir string, asked *task.Task) {
 	claude := fakeapi.Claude(t)
 	root := t.TempDir()
 	termEnv(t, root)
+	t.Setenv("BH_SANDBOX", "") // the real claude runs sandboxed, the takeover too
 	for _, kv := range fakeapi.Env(t, srv) {
 		k, v, _ := strings.Cut(kv, "=")
 		t.Setenv(k, v)

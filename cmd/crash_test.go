@@ -140,7 +140,7 @@ func (e *crashEnv) scenario(t *testing.T, at int, when string) (int, string) {
 	env := append(os.Environ(), "PATH="+e.bin+string(os.PathListSeparator)+os.Getenv("PATH"),
 		"BH_REAL_GIT="+e.realGit, "BH_CRASH_DIR="+crashDir, "BH_CRASH_AT="+strconv.Itoa(at), "BH_CRASH_WHEN="+when,
 		"FAKEAGENT_DIR="+filepath.Join(filepath.Dir(e.bin), "agent"), "XDG_STATE_HOME="+filepath.Join(work, "state"),
-		"GIT_CONFIG_NOSYSTEM=1")
+		"GIT_CONFIG_NOSYSTEM=1", "BH_SANDBOX=off")
 	bh := func(args ...string) error {
 		c := exec.Command(filepath.Join(e.bin, "bh"), args...)
 		var buf bytes.Buffer

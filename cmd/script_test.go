@@ -65,6 +65,10 @@ func TestScripts(t *testing.T) {
 			// The task worktrees live in bh's state dir: inside $WORK, not the real home.
 			env.Setenv("XDG_STATE_HOME", filepath.Join(env.WorkDir, ".state"))
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config")) // bh's registry of repositories
+			// The fake agent keeps its plans and log in $WORK, which a sandbox
+			// hides: scripts run agents unsandboxed unless they say otherwise
+			// (sandbox.txtar does).
+			env.Setenv("BH_SANDBOX", "off")
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

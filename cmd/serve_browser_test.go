@@ -50,7 +50,7 @@ func TestServeInBrowser(t *testing.T) {
 	writeE2E(t, agentDir, "release.plan", planRelease)
 	for k, v := range map[string]string{"PATH": bin + ":" + os.Getenv("PATH"), "FAKEAGENT_DIR": agentDir,
 		"XDG_STATE_HOME": filepath.Join(root, "state"), "XDG_CONFIG_HOME": filepath.Join(root, "config"),
-		"GIT_CONFIG_NOSYSTEM": "1", "HOME": root} {
+		"GIT_CONFIG_NOSYSTEM": "1", "HOME": root, "BH_SANDBOX": "off"} { // the fake agent's dir is in root
 		t.Setenv(k, v)
 	}
 	config := "prefix: tm\nagent:\n  kind: command\n  command: [fakeagent]\n"

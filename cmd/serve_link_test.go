@@ -23,7 +23,7 @@ func TestServeNtfyOneTap(t *testing.T) {
 	os.MkdirAll(agentDir, 0o755)
 	for k, v := range map[string]string{"PATH": bin + ":" + os.Getenv("PATH"), "FAKEAGENT_DIR": agentDir,
 		"XDG_STATE_HOME": filepath.Join(root, "state"), "XDG_CONFIG_HOME": filepath.Join(root, "config"),
-		"GIT_CONFIG_NOSYSTEM": "1", "HOME": root} {
+		"GIT_CONFIG_NOSYSTEM": "1", "HOME": root, "BH_SANDBOX": "off"} { // the fake agent's dir is in root
 		t.Setenv(k, v)
 	}
 	published := make(chan []byte, 8)

@@ -76,6 +76,9 @@ func eventText(io *IOStreams, e task.Event) string {
 	if e.Stats != "" {
 		fmt.Fprintf(&b, " [%s]", e.Stats)
 	}
+	if e.Sandbox != "" {
+		fmt.Fprintf(&b, " (sandbox: %s)", e.Sandbox)
+	}
 	if e.Text != "" {
 		fmt.Fprintf(&b, ": %s", indentLines(e.Text, histPad))
 	}

@@ -16,13 +16,14 @@ import (
 // termEnv sets up root for tests that run the bh binary as a person would
 // in a terminal: bin/ with bh and fakeagent (this test binary) first on
 // PATH, agent/ for the fake agent's plans, state and home inside root.
-// It returns bin.
+// The fake agent's plans and log are in root, which a sandbox hides: it
+// runs unsandboxed (BH_SANDBOX=off). It returns bin.
 func termEnv(t *testing.T, root string) string {
 	t.Helper()
 	bin := binE2E(t, root)
 	os.MkdirAll(filepath.Join(root, "agent"), 0o755)
 	for _, kv := range []string{"PATH=" + bin + ":" + os.Getenv("PATH"), "FAKEAGENT_DIR=" + filepath.Join(root, "agent"),
-		"XDG_STATE_HOME=" + filepath.Join(root, "state"), "GIT_CONFIG_NOSYSTEM=1", "HOME=" + root} {
+		"XDG_STATE_HOME=" + filepath.Join(root, "state"), "GIT_CONFIG_NOSYSTEM=1", "HOME=" + root, "BH_SANDBOX=off"} {
 		k, v, _ := strings.Cut(kv, "=")
 		t.Setenv(k, v)
 	}

@@ -39,6 +39,7 @@ func newTwoClones(t *testing.T, config, plans string, titles []string, names ...
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(root, "gitconfig"))
 	t.Setenv("FAKEAGENT_DIR", c.agentDir)
+	t.Setenv("BH_SANDBOX", "off") // the fake agent's dir is in root, which a sandbox hides
 	writeE2E(t, root, "gitconfig", "[user]\n\tname = t\n\temail = t@t\n")
 	gitE2E(t, root, "init", "-q", "--bare", "-b", "main", c.remote)
 	seed := filepath.Join(root, "seed")

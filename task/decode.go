@@ -83,6 +83,9 @@ func Decode(path string, b []byte, id string) (*Task, error) {
 	if err := CheckCommands(t.Checks); err != nil {
 		return nil, bad("checks", "checks: "+err.Error())
 	}
+	if err := CheckSandboxMode(t.Sandbox); err != nil {
+		return nil, bad("sandbox", err.Error())
+	}
 	if a := t.AgentSettings; a != nil {
 		if key, err := a.Check(); err != nil {
 			return nil, &FileError{Path: path, Line: KeyLine(m, "agentSettings", key),

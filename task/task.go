@@ -52,6 +52,8 @@ type Task struct {
 	Land   string `yaml:"land,omitempty" json:"land,omitempty"`     // merge, or branch: keep it on bh/<id>
 	// Checks add to the config's checks for this task (bh add --check).
 	Checks []string `yaml:"checks,omitempty" json:"checks,omitempty"`
+	// Sandbox is this task's sandbox mode (auto, off, required), over the config's.
+	Sandbox string `yaml:"sandbox,omitempty" json:"sandbox,omitempty"`
 
 	CreatedAt time.Time `yaml:"createdAt" json:"createdAt"`
 	UpdatedAt time.Time `yaml:"updatedAt" json:"updatedAt"`
@@ -141,6 +143,8 @@ type Event struct {
 	Took     time.Duration `yaml:"took,omitempty" json:"-"` // "tookSeconds": eventjson.go
 	Output   string        `yaml:"output,omitempty" json:"output,omitempty"`
 	Round    int           `yaml:"round,omitempty" json:"round,omitempty"`
+	// Sandbox is how a run was confined: bwrap, or none and why.
+	Sandbox string `yaml:"sandbox,omitempty" json:"sandbox,omitempty"`
 }
 
 // Event kinds. The dotted ones double as notification event names.

@@ -65,7 +65,7 @@ func (w *worker) check(r *run, cmds []string, round int) ([]task.Event, error) {
 		out := proc.NewCapWriter(checkOutput, checkOutput/2)
 		res, err := proc.Run(kill, proc.Cmd{Argv: []string{"sh", "-c", cmd}, Dir: r.wt.Path,
 			Env:    []string{"BH_TASK_ID=" + r.t.ID, "BH_WORKTREE=" + r.wt.Path, "BH_ROOT=" + w.s.Root, "BH_TARGET=" + r.j.Target},
-			Stdout: out, Stderr: out, Timeout: checkTimeout})
+			Stdout: out, Stderr: out, Timeout: checkTimeout, Launcher: r.launch})
 		var stopped *proc.StoppedError
 		switch {
 		case kill.Err() != nil:

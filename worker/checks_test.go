@@ -117,7 +117,9 @@ func TestCheckLandAnyway(t *testing.T) {
 func TestCheckAgainWhenTargetMoves(t *testing.T) {
 	s := newStore(t)
 	mark := filepath.Join(t.TempDir(), "moved")
-	// The first run of the check commits to main itself, as a human could.
+	// The first run of the check commits to main itself, as a human could;
+	// a sandboxed check cannot reach main's tree, so this one runs plainly.
+	s.Config.Sandbox.Mode = task.SandboxOff
 	s.Config.Checks = []string{`test -e ` + mark + ` || { touch ` + mark + ` && echo x > "$BH_ROOT/moved.txt" && ` +
 		`git -C "$BH_ROOT" add moved.txt && git -C "$BH_ROOT" commit -q -m moved; }`}
 	tk := addTask(t, s, "Writes file.txt")

@@ -15,6 +15,7 @@ import (
 	"github.com/bh-tracker/bh/agent/proc"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // Terminal is the human's terminal, handed to the agent for a takeover.
@@ -75,7 +76,13 @@ func Continue(ctx context.Context, s *store.Store, id string, term Terminal, opt
 	if err != nil {
 		return nil, err
 	}
-	wt, err := w.takeoverWorktree(t, WorktreePath(s, w.repo, id))
+	tree, err := w.takeoverWorktree(t, WorktreePath(s, w.repo, id))
+	if err != nil {
+		return nil, err
+	}
+	wt := tree.Path
+	// The human's session runs in the same sandbox as the worker's runs.
+	launch, _, err := w.sandboxFor(t, wt, tree.GitDir(), s.Config.Agent.For(t))
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +106,8 @@ func Continue(ctx context.Context, s *store.Store, id string, term Terminal, opt
 	before, _ := os.ReadFile(file)
 	// The human's session needs the terminal: it stays in bh's process group.
 	res, runErr := proc.Run(ctx, proc.Cmd{Argv: append([]string{tk.binary}, tk.runner.TakeoverArgs(req)...),
-		Dir: req.Dir, Env: req.Env, Stdin: term.In, Stdout: term.Out, Stderr: term.Err, Terminal: true})
+		Dir: req.Dir, Env: req.Env, Stdin: term.In, Stdout: term.Out, Stderr: term.Err, Terminal: true,
+		Launcher: launch})
 	after, _ := os.ReadFile(file)
 	w.keepSession(&run{t: t, session: t.SessionID, runner: tk.runner}, req)
 	if runErr != nil && res.PID == 0 {
@@ -168,18 +176,15 @@ func (w *worker) takeoverAgent(t *task.Task) (*takeoverAgent, error) {
 
 // takeoverWorktree is the task's worktree, recreated from its parked work
 // when it is gone.
-func (w *worker) takeoverWorktree(t *task.Task, path string) (string, error) {
+func (w *worker) takeoverWorktree(t *task.Task, path string) (*git.Worktree, error) {
 	head, err := w.repo.Head()
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	snap, start, err := w.parkedStart(t.ID, head)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	wt, _, _, err := w.ensureWorktree(t.ID, path, snap, start)
-	if err != nil {
-		return "", err
-	}
-	return wt.Path, nil
+	return wt, err
 }

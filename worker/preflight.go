@@ -44,6 +44,9 @@ func (w *worker) preflight(ctx context.Context) error {
 	if err := w.checkConfig(); err != nil {
 		return err
 	}
+	if err := w.checkSandbox(); err != nil {
+		return err
+	}
 	runners, err := w.agentsInUse()
 	if err != nil {
 		return err

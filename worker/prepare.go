@@ -63,6 +63,9 @@ func (w *worker) prepare(kill context.Context, r *run) error {
 	if created {
 		os.Remove(setupMark(w.s, id))
 	}
+	if r.launch, r.sandbox, err = w.sandboxFor(r.t, wt.Path, wt.GitDir(), w.s.Config.Agent.For(r.t)); err != nil {
+		return &setupError{err}
+	}
 	return w.setup(kill, r)
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/mcp"
+	"github.com/bh-tracker/bh/agent/proc"
 	"github.com/bh-tracker/bh/prompts"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
@@ -31,6 +32,8 @@ type run struct {
 	agent    string             // its name, recorded on the task
 	cfg      config.AgentConfig // the config's agent as t's type and settings adjust it
 	kill     context.Context    // the worker's kill context; nil in recovery
+	launch   proc.Launcher      // how its processes start: in the sandbox, or plainly (nil)
+	sandbox  string             // how the run is confined, as its history records it
 }
 
 // work runs the agent on a claimed task in its worktree and ends the run.
@@ -90,7 +93,8 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	stopBeat := w.heartbeat(t.ID, cancel)
 	req := agent.Request{Prompt: r.prompt, Dir: r.dir(), SessionID: r.session, Resume: resume, TaskID: t.ID,
 		Env: w.agentEnv(r), Timeout: w.opt.Timeout, Started: w.started(r), Name: "bh " + t.ID + ": " + t.Title,
-		AllowTools: grantedTools(r.t), Step: func(step string) { w.step(t.ID, step) }, Session: w.named(r)}
+		AllowTools: grantedTools(r.t), Step: func(step string) { w.step(t.ID, step) }, Session: w.named(r),
+		Launcher: r.launch}
 	if req.System, err = Contract(w.s, r.t); err != nil {
 		w.warnf("%s: %v", t.ID, err)
 	}
@@ -185,7 +189,7 @@ func (w *worker) begin(r *run) (*task.Task, error) {
 			t.SessionID = uuid.NewString()
 		}
 		t.Agent = r.agent
-		t.Record(at, task.Event{Kind: task.EventRunStarted, By: w.opt.Name, Session: t.SessionID})
+		t.Record(at, task.Event{Kind: task.EventRunStarted, By: w.opt.Name, Session: t.SessionID, Sandbox: r.sandbox})
 		return nil
 	})
 	if errors.Is(err, errNotOurs) {

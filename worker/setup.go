@@ -49,7 +49,7 @@ func (w *worker) setup(kill context.Context, r *run) error {
 		out := proc.NewCapWriter(setupOutput, setupOutput/2)
 		res, err := proc.Run(kill, proc.Cmd{Argv: []string{"sh", "-c", cfg.Setup}, Dir: r.wt.Path,
 			Env:    []string{"BH_TASK_ID=" + r.t.ID, "BH_WORKTREE=" + r.wt.Path, "BH_ROOT=" + w.s.Root},
-			Stdout: out, Stderr: out, Timeout: setupTimeout, Started: w.started(r)})
+			Stdout: out, Stderr: out, Timeout: setupTimeout, Started: w.started(r), Launcher: r.launch})
 		// Kept whole (up to the cap) in the task's runs directory for a look;
 		// the error quotes its end.
 		logPath := filepath.Join(runsDir(w.s, r.t.ID), "setup.log")

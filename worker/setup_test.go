@@ -24,6 +24,9 @@ func TestSetupKilled(t *testing.T) {
 	tmp := t.TempDir()
 	pidFile := filepath.Join(tmp, "grandchild.pid")
 	s.Config.Worktree.Setup = "sleep 1000 & echo $! > " + pidFile + "; exec sleep 1000"
+	// The grandchild is watched by its pid, which a sandbox's PID namespace
+	// (and its private /tmp) would hide: there, its namespace dies with it.
+	s.Config.Sandbox.Mode = task.SandboxOff
 	tk := addTask(t, s, "needs an install")
 	f := &fake{}
 	kill, cancel := context.WithCancel(context.Background())

@@ -33,6 +33,10 @@ type Cmd struct {
 	// read the terminal (an editor): cancelling then signals the child
 	// alone, and bh's death hangs it up (SIGHUP) rather than killing it.
 	Terminal bool
+	// Launcher, if set, wraps the child (a sandbox); Writable are paths
+	// it must still be able to write.
+	Launcher Launcher
+	Writable []string
 }
 
 // Result is how a child ended.
@@ -69,9 +73,16 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 	if grace <= 0 {
 		grace = DefaultGrace
 	}
-	cmd := exec.Command(c.Argv[0], c.Argv[1:]...)
+	l := Launch{Argv: c.Argv, Env: append(os.Environ(), c.Env...), Dir: c.Dir, Writable: c.Writable, Terminal: c.Terminal}
+	if c.Launcher != nil {
+		var err error
+		if l, err = c.Launcher.Launch(l); err != nil {
+			return Result{}, fmt.Errorf("start %s: %w", c.Argv[0], err)
+		}
+	}
+	cmd := exec.Command(l.Argv[0], l.Argv[1:]...)
 	cmd.Dir = c.Dir
-	cmd.Env = append(os.Environ(), c.Env...)
+	cmd.Env = l.Env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Stdin, c.Stdout, c.Stderr
 	cmd.SysProcAttr = sysProcAttr(c.Terminal)
 	// A grandchild that left the group could hold the pipes open forever.

@@ -42,6 +42,8 @@ type Config struct {
 	// CaptureTranscript false stops bh keeping a copy of each agent
 	// session's transcript (which lets a lost session be restored).
 	CaptureTranscript *bool `yaml:"captureTranscript,omitempty" json:"captureTranscript,omitempty"`
+	// Sandbox is how agents are confined (see SandboxConfig).
+	Sandbox SandboxConfig `yaml:"sandbox,omitempty" json:"sandbox"`
 }
 
 // WorktreeConfig prepares the linked worktree each task's agent runs in.

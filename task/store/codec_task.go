@@ -10,7 +10,7 @@ import "time"
 
 // cacheLayout names the shape of Task that the codec below writes. Caches
 // written for another shape are ignored and rebuilt.
-const cacheLayout uint64 = 0x9abad1ffeb91e4fe
+const cacheLayout uint64 = 0xc895bd4d8ae9ee16
 
 func encodeTask(e *enc, t *task.Task) {
 	e.str(t.ID)
@@ -62,6 +62,7 @@ func encodeTask(e *enc, t *task.Task) {
 	e.str(t.Target)
 	e.str(t.Land)
 	e.strs(t.Checks)
+	e.str(t.Sandbox)
 	e.time(t.CreatedAt)
 	e.time(t.UpdatedAt)
 	// The last question asked goes twice: alone, for ListBrief, which stops
@@ -118,6 +119,7 @@ func encodeEvent(e *enc, ev *task.Event) {
 	e.int(int64(ev.Took))
 	e.str(ev.Output)
 	e.int(int64(ev.Round))
+	e.str(ev.Sandbox)
 }
 
 // decodeTask fills t from one record and reports whether it was whole.
@@ -169,6 +171,7 @@ func decodeTask(d *dec, t *task.Task, brief bool) bool {
 	t.Target = d.str()
 	t.Land = d.str()
 	t.Checks = d.strs()
+	t.Sandbox = d.str()
 	t.CreatedAt = d.time()
 	t.UpdatedAt = d.time()
 	var ask task.Event
@@ -236,4 +239,5 @@ func decodeEvent(d *dec, ev *task.Event) {
 	ev.Took = time.Duration(d.int())
 	ev.Output = d.str()
 	ev.Round = int(d.int())
+	ev.Sandbox = d.str()
 }

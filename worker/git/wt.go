@@ -174,3 +174,6 @@ func revName(name string) string {
 	}
 	return "refs/heads/" + name
 }
+
+// GitDir is the worktree's own git dir (HEAD, index), under the common one.
+func (w *Worktree) GitDir() string { return w.wt.gitDir }

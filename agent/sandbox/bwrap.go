@@ -1,0 +1,95 @@
+package sandbox
+
+import (
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/bh-tracker/bh/agent/proc"
+)
+
+// Bwrap launches children inside bubblewrap under Policy.
+type Bwrap struct {
+	Path   string // bwrap's binary
+	Policy Policy
+}
+
+// Launch wraps l: bwrap's arguments, then l's own command line, with
+// the environment cut down to the policy's variables.
+func (b Bwrap) Launch(l proc.Launch) (proc.Launch, error) {
+	argv := append([]string{b.Path}, b.Args(l)...)
+	return proc.Launch{Argv: append(argv, l.Argv...), Env: FilterEnv(l.Env, b.Policy.Env), Dir: l.Dir,
+		Terminal: l.Terminal}, nil
+}
+
+// Args are bwrap's arguments for l, up to and including "--": the whole
+// system read-only with private /dev, /proc and /tmp, then the policy's
+// mounts from the shallowest path to the deepest, so that what is
+// hidden inside a readable folder stays hidden and what is writable
+// inside a hidden one is there; last, the hidden folders are made
+// read-only, so that a write there fails as anywhere else.
+func (b Bwrap) Args(l proc.Launch) []string {
+	a := []string{"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+		"--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--cap-drop", "ALL"}
+	if os.Geteuid() == 0 {
+		// Mapping uid 0 into a user namespace takes CAP_SETFCAP: codex
+		// sandboxes its commands in a namespace of its own. No new
+		// privileges are gained through files (bwrap sets no_new_privs).
+		a = append(a, "--cap-add", "CAP_SETFCAP")
+	}
+	if !b.Policy.Network {
+		a = append(a, "--unshare-net")
+	}
+	type mount struct{ flag, path string }
+	var ms []mount
+	for _, h := range paths(b.Policy.Hidden) {
+		switch ok, dir := exists(h); {
+		case ok && dir:
+			ms = append(ms, mount{"--tmpfs", h})
+		case ok:
+			ms = append(ms, mount{"--ro-bind", h})
+		}
+	}
+	for _, r := range paths(b.Policy.Readable) {
+		ms = append(ms, mount{"--ro-bind-try", r})
+	}
+	for _, w := range paths(append(slices.Clone(b.Policy.Writable), l.Writable...)) {
+		ms = append(ms, mount{"--bind-try", w})
+	}
+	slices.SortStableFunc(ms, func(x, y mount) int { return depth(x.path) - depth(y.path) })
+	var hidden []string
+	for _, m := range ms {
+		switch m.flag {
+		case "--tmpfs":
+			a = append(a, m.flag, m.path)
+			hidden = append(hidden, m.path)
+		case "--ro-bind": // a hidden file
+			a = append(a, m.flag, "/dev/null", m.path)
+		default:
+			a = append(a, m.flag, m.path, m.path)
+		}
+	}
+	for _, h := range hidden {
+		a = append(a, "--remount-ro", h)
+	}
+	if l.Dir != "" {
+		a = append(a, "--chdir", real(l.Dir))
+	}
+	return append(a, "--")
+}
+
+func depth(p string) int { return strings.Count(p, "/") }
+
+// paths are ps made real, without empties or repeats, in order.
+func paths(ps []string) []string {
+	var out []string
+	for _, p := range ps {
+		if p == "" {
+			continue
+		}
+		if r := real(p); r != "" && r != "/" && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}

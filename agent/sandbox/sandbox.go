@@ -1,0 +1,97 @@
+// Package sandbox runs the processes of an agent's run (the agent, its
+// children, worktree.setup) inside bubblewrap: the task's worktree and the
+// agent's own state are writable, the system and the toolchains readable,
+// the user's secrets and other repositories hidden, the environment
+// filtered, and the worker out of reach. It plugs into package proc as a
+// proc.Launcher; DESIGN.md says how another runner would.
+package sandbox
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+)
+
+// Policy is what a sandboxed child may see and do. Everything not listed
+// is read-only.
+type Policy struct {
+	Writable []string // bound read-write: the worktree, its git dir, the agent's state, caches
+	Readable []string // bound read-only again inside hidden folders: toolchains, the repository's git dir
+	Hidden   []string // an empty read-only folder, or /dev/null for a file, in their place
+	Env      []string // the variables kept: names, or prefixes ending in *
+	Network  bool     // false cuts the child off every network, loopback included
+}
+
+// Status says whether runs here can be sandboxed.
+type Status struct {
+	Bwrap string `json:"bwrap,omitempty"` // bubblewrap's path; "" when runs cannot be sandboxed
+	Why   string `json:"why,omitempty"`   // why not
+}
+
+var (
+	detectMu sync.Mutex
+	detected = map[string]Status{} // by bwrap's path: a PATH without it is looked up again
+)
+
+// Detect finds bubblewrap on PATH and checks that it can make its
+// namespaces here (a kernel or container may forbid unprivileged ones).
+func Detect() Status {
+	if runtime.GOOS != "linux" {
+		return Status{Why: "bubblewrap sandboxes only on Linux, not " + runtime.GOOS}
+	}
+	path, err := exec.LookPath("bwrap")
+	if err != nil {
+		return Status{Why: "bubblewrap (bwrap) is not installed or not on PATH"}
+	}
+	detectMu.Lock()
+	defer detectMu.Unlock()
+	if st, ok := detected[path]; ok {
+		return st
+	}
+	st := Status{Bwrap: path}
+	out, err := exec.Command(path, "--ro-bind", "/", "/", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+		"--die-with-parent", "--cap-drop", "ALL", "true").CombinedOutput()
+	if err != nil {
+		st = Status{Why: "bubblewrap cannot start here: " + firstLine(out, err)}
+	}
+	detected[path] = st
+	return st
+}
+
+func firstLine(out []byte, err error) string {
+	for i, c := range out {
+		if c == '\n' {
+			out = out[:i]
+			break
+		}
+	}
+	if len(out) > 0 {
+		return string(out)
+	}
+	return err.Error()
+}
+
+// real is p made absolute and clean, its symbolic links resolved where it
+// exists, since bubblewrap mounts on real paths.
+func real(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return ""
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		return r
+	}
+	return abs
+}
+
+// exists reports whether p is there, and whether it is a folder.
+func exists(p string) (ok, dir bool) {
+	fi, err := os.Stat(p)
+	if errors.Is(err, os.ErrNotExist) || err != nil {
+		return false, false
+	}
+	return true, fi.IsDir()
+}

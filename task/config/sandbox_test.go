@@ -1,0 +1,65 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+func TestSandboxConfig(t *testing.T) {
+	for _, tt := range []struct {
+		name, yaml string
+		want       SandboxConfig
+		err        string // a part of the error
+	}{
+		{"absent", "prefix: tm\n", SandboxConfig{}, ""},
+		{"a mode alone", "prefix: tm\nsandbox: required\n", SandboxConfig{Mode: task.SandboxRequired}, ""},
+		{"off is a word, not a yes/no", "sandbox: off\n", SandboxConfig{Mode: task.SandboxOff}, ""},
+		{"false is off", "sandbox: false\n", SandboxConfig{Mode: task.SandboxOff}, ""},
+		{"a mapping", "sandbox:\n  mode: auto\n  network: false\n  hide: [~/src]\n  allowEnv: [AWS_*]\n  writable: [~/.cache/x]\n",
+			SandboxConfig{Mode: task.SandboxAuto, Network: new(bool), Hide: []string{"~/src"}, AllowEnv: []string{"AWS_*"},
+				Writable: []string{"~/.cache/x"}}, ""},
+		{"a bad mode", "prefix: tm\nsandbox: sometimes\n", SandboxConfig{}, `config.yaml:2: sandbox.mode: "sometimes": want one of auto, off, required`},
+		{"a bad mode in the mapping", "sandbox:\n  network: true\n  mode: never\n", SandboxConfig{}, `config.yaml:3: sandbox.mode: "never"`},
+		{"a misspelt key", "sandbox:\n  mode: auto\n  nework: false\n", SandboxConfig{}, `config.yaml:3: unknown key "nework" (did you mean "network"?)`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "config.yaml")
+			if err := os.WriteFile(path, []byte(tt.yaml), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			c, err := Load(path)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("error %v, want one with %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := c.Sandbox
+			if got.Mode != tt.want.Mode || got.NetworkOn() != tt.want.NetworkOn() || strings.Join(got.Hide, ",") != strings.Join(tt.want.Hide, ",") ||
+				strings.Join(got.AllowEnv, ",") != strings.Join(tt.want.AllowEnv, ",") || strings.Join(got.Writable, ",") != strings.Join(tt.want.Writable, ",") {
+				t.Errorf("sandbox = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSandboxMode(t *testing.T) {
+	for _, tt := range []struct{ config, task, want string }{
+		{"", "", task.SandboxAuto},
+		{task.SandboxRequired, "", task.SandboxRequired},
+		{task.SandboxRequired, task.SandboxOff, task.SandboxOff}, // the task's own wins: a human wrote it, agents cannot
+		{task.SandboxOff, task.SandboxRequired, task.SandboxRequired},
+	} {
+		c := Config{Sandbox: SandboxConfig{Mode: tt.config}}
+		if got := c.SandboxMode(&task.Task{Sandbox: tt.task}); got != tt.want {
+			t.Errorf("config %q, task %q: %q, want %q", tt.config, tt.task, got, tt.want)
+		}
+	}
+}
