@@ -2,14 +2,12 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
-	"github.com/bh-tracker/bh/cmd/quietterm"
-
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	"github.com/bh-tracker/bh/cmd/board"
+	"github.com/bh-tracker/bh/task"
 	"github.com/spf13/cobra"
 )
 
@@ -70,21 +68,69 @@ func boardRun(opts *BoardOptions) error {
 	if err != nil {
 		return fmt.Errorf("find bh's own executable for bh continue: %w", err)
 	}
-	m := newBoardModel(opts.base, s, self)
-	defer m.close()
-	// The widgets colour through lipgloss: make it follow bh's one decision.
-	if !opts.IO.ColorEnabled() {
-		lipgloss.SetColorProfile(termenv.Ascii)
-	}
-	quietterm.AskBackground() // like the picker, the board may query the terminal
 	ctx := opts.Ctx
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	_, err = tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx),
-		tea.WithInput(opts.IO.In), tea.WithOutput(opts.IO.Terminal())).Run()
-	if err != nil && ctx.Err() == nil {
-		return fmt.Errorf("board: %w", err)
+	// The board's actions are bh respond's and bh stop's, run with its streams.
+	on := func(io *IOStreams) base { b := opts.base; b.IO = io; return b }
+	return board.Run(ctx, board.Options{IO: opts.IO, Store: s, Self: self, Now: opts.Now, Hint: hintFor,
+		Answer: func(io *IOStreams, p picker, id string) error { return answerTask(on(io), p, id) },
+		Stop: func(io *IOStreams, id, reason string) error {
+			return stopRun(&StopOptions{base: on(io), ID: id, Reason: reason})
+		},
+	})
+}
+
+// answerTask asks each question task id waits on and saves the answers, as
+// bh respond does on a terminal; a question in words is answered in one
+// line here (bh respond --edit opens the editor).
+func answerTask(b base, p picker, id string) error {
+	s, err := b.Store()
+	if err != nil {
+		return err
 	}
-	return nil
+	t, err := s.Get(id)
+	if err != nil {
+		return err
+	}
+	if t.State != task.AwaitingInput {
+		return notAwaiting(t, "")
+	}
+	qs, err := targets(t, "")
+	if err != nil {
+		return err
+	}
+	rep := &reply{}
+	for _, q := range qs {
+		var a *task.Answer
+		if q.Kind() == task.FreeformQuestion {
+			a, err = askWords(p, q)
+		} else {
+			a, err = askOne(p, q, len(qs) > 1)
+		}
+		if errors.Is(err, errAborted) {
+			return keepGiven(b, s, t, rep, err)
+		}
+		if err != nil {
+			return err
+		}
+		if a != nil {
+			rep.answers = append(rep.answers, *a)
+		}
+	}
+	if len(rep.answers) == 0 {
+		return errEmpty
+	}
+	_, err = saveAnswers(b, s, t, rep)
+	return err
+}
+
+// askWords asks a question in words on one line; nil when left empty.
+func askWords(p picker, q task.Question) (*task.Answer, error) {
+	text, err := p.Input(questionTitle(q), q.Context)
+	if err != nil || text == "" {
+		return nil, err
+	}
+	return &task.Answer{QuestionID: q.ID, Values: []string{text}}, nil
 }

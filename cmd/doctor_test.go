@@ -28,7 +28,7 @@ func TestPrintFindings(t *testing.T) {
 	}}
 	for _, color := range []bool{false, true} {
 		io, _, out, _ := testIO()
-		io.color = color
+		io.SetColor(color)
 		printFindings(io, rep, false)
 		got := out.String()
 		if strings.Contains(got, "\x1b[") != color {

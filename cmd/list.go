@@ -64,7 +64,7 @@ func listRun(opts *ListOptions) error {
 	if opts.Ready && opts.Awaiting {
 		return usageErrorf("--ready and --awaiting cannot be used together")
 	}
-	defer opts.IO.buffer()()
+	defer opts.IO.Buffer()()
 	keep, err := listFilter(opts)
 	if err != nil {
 		return err

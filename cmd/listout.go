@@ -111,47 +111,6 @@ func printQuestion(io *IOStreams, now time.Time, q task.Question, indent string)
 	printQuestionAs(io, now, q, indent+"❓ ", indent)
 }
 
-// printQuestionAs is printQuestion with first leading the question's line.
-func printQuestionAs(io *IOStreams, now time.Time, q task.Question, first, indent string) {
-	question := expandTabs(q.Question) // code keeps its indentation
-	if io.Cols > 0 {
-		question = wrap(question, io.Cols-width(indent)-3)
-	}
-	text := io.Bold(indentLines(question, indent+"   "))
-	if note := kindNote(q); note != "" {
-		text += " " + io.Faint(note)
-	}
-	fmt.Fprintf(io.Out, "%s%s\n", first, text)
-	if q.Context != "" {
-		fmt.Fprintf(io.Out, "%s   %s\n", indent, indentLines(expandTabs(q.Context), indent+"   "))
-	}
-	for _, opt := range q.Options {
-		line := "- " + opt.Label
-		if opt.Description != "" {
-			line += ": " + opt.Description
-		}
-		fmt.Fprintf(io.Out, "%s   %s\n", indent, line)
-	}
-	if q.ExpiresAt != nil {
-		fmt.Fprintf(io.Out, "%s   %s\n", indent, io.Yellow(expiryText(now, *q.ExpiresAt)))
-	}
-}
-
-// indentLines puts indent before every line but the first, blank lines
-// left empty.
-func indentLines(s, indent string) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	for i := 1; i < len(lines); i++ {
-		if strings.TrimSpace(lines[i]) != "" {
-			lines[i] = indent + lines[i]
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
-// flatten makes text fit one tab-separated field.
-func flatten(s string) string { return strings.Join(strings.Fields(s), " ") }
-
 // warnFiles reports the task files a listing had to skip, one line each,
 // and what to do about them once.
 func warnFiles(io *IOStreams, jsonMode bool, errs []error) {

@@ -99,8 +99,8 @@ func (l *logger) follow() error {
 		return fmt.Errorf("follow %s: %w", dir, err)
 	}
 	// The agents' steps as they happen, from the workers' live feed.
-	steps := newStepFeed(store.StepsPath(l.s))
-	runs := filepath.Dir(steps.path)
+	steps := store.NewStepFeed(store.StepsPath(l.s))
+	runs := filepath.Dir(steps.Path)
 	if os.MkdirAll(runs, 0o755) == nil {
 		w.Add(runs) // without it, steps show with the next task event
 	}
@@ -115,7 +115,7 @@ func (l *logger) follow() error {
 			if !ok {
 				return nil
 			}
-			for _, st := range steps.read() {
+			for _, st := range steps.Read() {
 				l.writeStep(st)
 			}
 			id, isTask := strings.CutSuffix(filepath.Base(ev.Name), ".yaml")

@@ -6,33 +6,10 @@ import (
 	"github.com/bh-tracker/bh/task"
 )
 
-// askedAt is when the current question was asked: its input.requested
-// event, or failing that the last update.
-func askedAt(t *task.Task) time.Time {
-	if e, ok := t.LastAsked(); ok {
-		return e.At
-	}
-	return t.UpdatedAt
-}
-
 // expiryText and shortDur are the task package's, shared with bh serve.
 func expiryText(now, at time.Time) string { return task.ExpiryText(now, at) }
 
 func shortDur(d time.Duration) string { return task.ShortDur(d) }
-
-// kindNote is how a question is answered, shown beside it: "[yes/no]".
-func kindNote(q task.Question) string {
-	switch q.Kind() {
-	case task.ApprovalQuestion:
-		return "[yes/no]"
-	case task.ChoiceQuestion:
-		if q.MultiSelect {
-			return "[pick one or more]"
-		}
-		return "[pick one]"
-	}
-	return ""
-}
 
 // answerWith says how to answer what t waits on, a line per command: for
 // each question the command that answers it, then the other way to (a

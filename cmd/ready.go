@@ -28,7 +28,7 @@ priority, then age. This is the order in which bh worker takes them.`,
 }
 
 func readyRun(opts *ReadyOptions) error {
-	defer opts.IO.buffer()()
+	defer opts.IO.Buffer()()
 	s, err := opts.Store()
 	if err != nil {
 		return err

@@ -89,15 +89,15 @@ func askOne(p picker, q task.Question, skip bool) (*task.Answer, error) {
 		if o.Description != "" {
 			label += " — " + o.Description
 		}
-		opts = append(opts, pickOpt{label, o.Label})
+		opts = append(opts, pickOpt{Label: label, Value: o.Label})
 	}
-	opts = append(opts, pickOpt{"Other…", pickOther})
+	opts = append(opts, pickOpt{Label: "Other…", Value: pickOther})
 	var err error
 	if q.MultiSelect {
 		a.Values, err = p.MultiSelect(title, q.Context, opts)
 	} else {
 		if skip {
-			opts = append(opts, pickOpt{"Skip for now", pickSkip})
+			opts = append(opts, pickOpt{Label: "Skip for now", Value: pickSkip})
 		}
 		var v string
 		v, err = p.Select(title, q.Context, opts, q.Default)
@@ -147,7 +147,7 @@ func questionTitle(q task.Question) string {
 
 func askApproval(p picker, title string, q task.Question, skip bool) (string, error) {
 	if skip {
-		return p.Select(title, q.Context, []pickOpt{{"Yes", "yes"}, {"No", "no"}, {"Skip for now", pickSkip}},
+		return p.Select(title, q.Context, []pickOpt{{Label: "Yes", Value: "yes"}, {Label: "No", Value: "no"}, {Label: "Skip for now", Value: pickSkip}},
 			strings.ToLower(q.Default))
 	}
 	ok, err := p.Confirm(title, q.Context, strings.EqualFold(q.Default, "yes"))

@@ -150,16 +150,3 @@ func statusRun(opts *StatusOptions) error {
 	printStatus(opts.IO, now, v)
 	return nil
 }
-
-// stateSince is when t entered its current state, from its history.
-func stateSince(t *task.Task) time.Time {
-	for i := len(t.History) - 1; i >= 0; i-- {
-		if e := t.History[i]; e.To == t.State && (e.Kind == task.EventState || e.Kind == task.EventCreated) {
-			return e.At
-		}
-	}
-	if t.State == task.AwaitingInput {
-		return askedAt(t)
-	}
-	return t.UpdatedAt
-}

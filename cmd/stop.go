@@ -28,7 +28,7 @@ work. A running task's worker sees the change and stops its agent.
 Parked work is never thrown away.`,
 		Example:           `  bh stop a1b2 --reason "the spec changes next week"`,
 		Args:              argsRange(1, 1, "task id"),
-		ValidArgsFunction: completeIDs(f, 1, stoppable),
+		ValidArgsFunction: completeIDs(f, 1, (*task.Task).Stoppable),
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts.base, opts.ID = f.base(), args[0]
 			if runF != nil {
@@ -39,10 +39,6 @@ Parked work is never thrown away.`,
 	}
 	c.Flags().StringVarP(&opts.Reason, "reason", "r", "", "why the task stops: `TEXT` (required)")
 	return c
-}
-
-func stoppable(t *task.Task) bool {
-	return t.State == task.AwaitingInput || t.State == task.InProgress || t.State == task.Blocked
 }
 
 func stopRun(opts *StopOptions) error {

@@ -43,7 +43,7 @@ each with a "children" array.`,
 }
 
 func treeRun(opts *TreeOptions) error {
-	defer opts.IO.buffer()()
+	defer opts.IO.Buffer()()
 	s, err := opts.Store()
 	if err != nil {
 		return err

@@ -21,6 +21,11 @@ func (e *NotStoppableError) Error() string {
 // ErrNoReason is a stop without a reason: the history must say why.
 var ErrNoReason = errors.New("a stop needs a reason")
 
+// Stoppable says whether Stop accepts t: it waits or runs.
+func (t *Task) Stoppable() bool {
+	return t.State == AwaitingInput || t.State == InProgress || t.State == Blocked
+}
+
 // Stop ends a task that waits (awaiting_input, blocked) or runs
 // (in_progress): its pending questions are cancelled, a stopped event keeps
 // the reason, and it is deferred, so that bh reopen brings it back and the
@@ -28,9 +33,7 @@ var ErrNoReason = errors.New("a stop needs a reason")
 // alone: parked work lives in git refs, and a running task's worker notices
 // the change, stops its agent and releases the lease itself.
 func (t *Task) Stop(reason string, now time.Time, by string) error {
-	switch t.State {
-	case AwaitingInput, InProgress, Blocked:
-	default:
+	if !t.Stoppable() {
 		return &NotStoppableError{ID: t.ID, State: t.State}
 	}
 	if reason = strings.TrimSpace(reason); reason == "" {

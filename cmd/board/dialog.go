@@ -1,9 +1,10 @@
-package cmd
+package board
 
 import (
 	"bytes"
 	"strings"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -41,16 +42,14 @@ type boardDone struct {
 }
 
 // startDialog starts run on its own goroutine. run asks through p, and
-// writes what it did to b's stderr, as a command would.
-func (m *boardModel) startDialog(t *task.Task, run func(b base, p picker) error) tea.Cmd {
+// writes what it did to io's stderr, as a command would.
+func (m *boardModel) startDialog(t *task.Task, run func(io *ui.IOStreams, p ui.Picker) error) tea.Cmd {
 	d := &boardDialog{t: t, reqs: make(chan boardField), done: make(chan boardDone, 1)}
 	var out bytes.Buffer
 	io := *m.b.IO
 	io.Out, io.ErrOut = &out, &out
-	b := m.b
-	b.IO = &io
 	go func() {
-		err := run(b, boardPicker{d})
+		err := run(&io, boardPicker{d})
 		d.done <- boardDone{strings.TrimSpace(out.String()), err}
 	}()
 	m.dlg = d
@@ -85,7 +84,7 @@ func (m *boardModel) show(r boardField) tea.Cmd {
 func (m *boardModel) updateForm(msg tea.Msg) tea.Cmd {
 	d := m.dlg
 	if k, ok := msg.(tea.KeyMsg); ok && (k.String() == "esc" || k.String() == "ctrl+c") {
-		return d.answer(errAborted)
+		return d.answer(ui.ErrAborted)
 	}
 	if k, ok := msg.(tea.KeyMsg); ok && (k.String() == "pgup" || k.String() == "pgdown") {
 		d.scroll += map[string]int{"pgup": -1, "pgdown": 1}[k.String()] * max(m.height/2, 1)
@@ -97,7 +96,7 @@ func (m *boardModel) updateForm(msg tea.Msg) tea.Cmd {
 	case huh.StateCompleted:
 		return d.answer(nil)
 	case huh.StateAborted:
-		return d.answer(errAborted)
+		return d.answer(ui.ErrAborted)
 	}
 	return cmd
 }
@@ -114,7 +113,7 @@ func (m *boardModel) finish(res boardDone) {
 	switch {
 	case res.err != nil:
 		text := res.err.Error()
-		if h := hintFor(res.err); h != "" {
+		if h := m.b.Hint(res.err); h != "" {
 			text += " (" + h + ")"
 		}
 		m.say(text, true)
@@ -125,7 +124,7 @@ func (m *boardModel) finish(res boardDone) {
 }
 
 // boardTheme is huh's look, without colour where bh has none.
-func boardTheme(io *IOStreams) *huh.Theme {
+func boardTheme(io *ui.IOStreams) *huh.Theme {
 	if io.ColorEnabled() {
 		return huh.ThemeCharm()
 	}

@@ -1,4 +1,4 @@
-package cmd
+package board
 
 import (
 	"github.com/bh-tracker/bh/task"
@@ -76,14 +76,14 @@ func (m *boardModel) key(k string) tea.Cmd {
 		m.move(len(m.rows))
 	case "enter":
 		if ok && row.t.State == task.AwaitingInput {
-			return m.startDialog(row.t, answerTask(row.t.ID))
+			return m.startDialog(row.t, m.answerTask(row.t.ID))
 		}
 		if ok {
 			m.say(row.t.ID+" asks nothing: enter answers a task waiting on you", true)
 		}
 	case "s":
-		if ok && stoppable(row.t) {
-			return m.startDialog(row.t, stopTask(row.t))
+		if ok && row.t.Stoppable() {
+			return m.startDialog(row.t, m.stopTask(row.t))
 		}
 		if ok {
 			m.say(row.t.ID+" is "+string(row.t.State)+": only a waiting or running task can be stopped", true)

@@ -1,4 +1,4 @@
-package cmd
+package ui
 
 import (
 	"errors"
@@ -9,25 +9,25 @@ import (
 	"github.com/charmbracelet/huh"
 )
 
-// picker asks the human on a terminal. The real one draws huh's widgets;
+// Picker asks the human on a terminal. The real one draws huh's widgets;
 // tests script their own, so that what bh does with the answers is tested
 // without a terminal.
-type picker interface {
+type Picker interface {
 	// Confirm asks yes or no; def is the answer offered first.
 	Confirm(title, desc string, def bool) (bool, error)
 	// Select picks the value of one option; def is the one offered first.
-	Select(title, desc string, opts []pickOpt, def string) (string, error)
+	Select(title, desc string, opts []PickOpt, def string) (string, error)
 	// MultiSelect picks the values of any number of options.
-	MultiSelect(title, desc string, opts []pickOpt) ([]string, error)
+	MultiSelect(title, desc string, opts []PickOpt) ([]string, error)
 	// Input reads one line of text, which may be empty.
 	Input(title, desc string) (string, error)
 }
 
-// pickOpt is one entry of a picker: what is shown, and what it stands for.
-type pickOpt struct{ Label, Value string }
+// PickOpt is one entry of a picker: what is shown, and what it stands for.
+type PickOpt struct{ Label, Value string }
 
-// errAborted is the human leaving the picker (Ctrl-C, Esc).
-var errAborted = errors.New("cancelled")
+// ErrAborted is the human leaving the picker (Ctrl-C, Esc).
+var ErrAborted = errors.New("cancelled")
 
 type huhPicker struct {
 	in         io.Reader
@@ -36,14 +36,14 @@ type huhPicker struct {
 	accessible bool
 }
 
-// newHuhPicker draws on stderr, so that stdout stays clean for --json.
-func newHuhPicker(s *IOStreams) picker {
+// NewHuhPicker draws on stderr, so that stdout stays clean for --json.
+func NewHuhPicker(s *IOStreams) Picker {
 	p := &huhPicker{in: s.In, out: s.Terminal(), accessible: s.Accessible}
 	if s.Accessible {
 		p.lines = &lineReader{r: s.In}
 		p.in = p.lines
 	}
-	return fieldPicker(p.run)
+	return FieldPicker(p.run)
 }
 
 func (p *huhPicker) run(f huh.Field) (err error) {
@@ -51,7 +51,7 @@ func (p *huhPicker) run(f huh.Field) (err error) {
 	// that is the human leaving, not a reason to lose the answers so far.
 	defer func() {
 		if recover() != nil {
-			err = errAborted
+			err = ErrAborted
 		}
 	}()
 	if !p.accessible {
@@ -62,50 +62,50 @@ func (p *huhPicker) run(f huh.Field) (err error) {
 	// Accessible prompts take the end of input for the default answer:
 	// never let that pass for a choice the human made.
 	if errors.Is(err, huh.ErrUserAborted) || p.lines != nil && p.lines.eof {
-		return errAborted
+		return ErrAborted
 	}
 	return err
 }
 
-// fieldPicker asks each question as one huh field, shown by the function:
+// FieldPicker asks each question as one huh field, shown by the function:
 // a form of its own (bh respond), or inside bh board. Titles, descriptions
 // and labels are the agent's text, cleaned as safeWriter cleans output:
 // huh draws them on the raw terminal.
-type fieldPicker func(huh.Field) error
+type FieldPicker func(huh.Field) error
 
-func (ask fieldPicker) Confirm(title, desc string, def bool) (bool, error) {
+func (ask FieldPicker) Confirm(title, desc string, def bool) (bool, error) {
 	v := def
-	err := ask(huh.NewConfirm().Title(clean(title)).Description(clean(desc)).Affirmative("Yes").Negative("No").Value(&v))
+	err := ask(huh.NewConfirm().Title(Clean(title)).Description(Clean(desc)).Affirmative("Yes").Negative("No").Value(&v))
 	return v, err
 }
 
-func (ask fieldPicker) Select(title, desc string, opts []pickOpt, def string) (string, error) {
+func (ask FieldPicker) Select(title, desc string, opts []PickOpt, def string) (string, error) {
 	v := opts[0].Value // a default that is no option would make huh's accessible prompt panic
 	for _, o := range opts {
 		if o.Value == def {
 			v = def
 		}
 	}
-	err := ask(huh.NewSelect[string]().Title(clean(title)).Description(clean(desc)).Options(huhOptions(opts)...).Value(&v))
+	err := ask(huh.NewSelect[string]().Title(Clean(title)).Description(Clean(desc)).Options(huhOptions(opts)...).Value(&v))
 	return v, err
 }
 
-func (ask fieldPicker) MultiSelect(title, desc string, opts []pickOpt) ([]string, error) {
+func (ask FieldPicker) MultiSelect(title, desc string, opts []PickOpt) ([]string, error) {
 	var v []string
-	err := ask(huh.NewMultiSelect[string]().Title(clean(title)).Description(clean(desc)).Options(huhOptions(opts)...).Value(&v))
+	err := ask(huh.NewMultiSelect[string]().Title(Clean(title)).Description(Clean(desc)).Options(huhOptions(opts)...).Value(&v))
 	return v, err
 }
 
-func (ask fieldPicker) Input(title, desc string) (string, error) {
+func (ask FieldPicker) Input(title, desc string) (string, error) {
 	var v string
-	err := ask(huh.NewInput().Title(clean(title)).Description(clean(desc)).Value(&v))
+	err := ask(huh.NewInput().Title(Clean(title)).Description(Clean(desc)).Value(&v))
 	return v, err
 }
 
-func huhOptions(opts []pickOpt) []huh.Option[string] {
+func huhOptions(opts []PickOpt) []huh.Option[string] {
 	out := make([]huh.Option[string], len(opts))
 	for i, o := range opts {
-		out[i] = huh.NewOption(clean(o.Label), o.Value)
+		out[i] = huh.NewOption(Clean(o.Label), o.Value)
 	}
 	return out
 }

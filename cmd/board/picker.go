@@ -1,19 +1,20 @@
-package cmd
+package board
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/charmbracelet/huh"
 )
 
-// boardPicker asks as fieldPicker does, but takes the question's words out
+// boardPicker asks as ui.FieldPicker does, but takes the question's words out
 // of the field: the pane shows them above it, scrolled to fit, so that the
 // options stay on screen however long the question is.
 type boardPicker struct{ d *boardDialog }
 
 // ask sends each field to the board with its words, and waits for its answer.
-func (p boardPicker) ask(title, desc string) fieldPicker {
+func (p boardPicker) ask(title, desc string) ui.FieldPicker {
 	return func(f huh.Field) error {
 		r := boardField{f, title, desc, make(chan error, 1)}
 		p.d.reqs <- r
@@ -25,11 +26,11 @@ func (p boardPicker) Confirm(title, desc string, def bool) (bool, error) {
 	return p.ask(title, desc).Confirm("", "", def)
 }
 
-func (p boardPicker) Select(title, desc string, opts []pickOpt, def string) (string, error) {
+func (p boardPicker) Select(title, desc string, opts []ui.PickOpt, def string) (string, error) {
 	return p.ask(title, desc).Select("", "", opts, def)
 }
 
-func (p boardPicker) MultiSelect(title, desc string, opts []pickOpt) ([]string, error) {
+func (p boardPicker) MultiSelect(title, desc string, opts []ui.PickOpt) ([]string, error) {
 	return p.ask(title, desc).MultiSelect("", "", opts)
 }
 
@@ -39,17 +40,17 @@ func (p boardPicker) Input(title, desc string) (string, error) {
 
 // dialogPane is the question being asked: its words, scrolled (pgup/pgdn)
 // to leave the field below them, with its options and keys, on screen.
-func (m *boardModel) dialogPane(io *IOStreams) string {
+func (m *boardModel) dialogPane(io *ui.IOStreams) string {
 	d := m.dlg
 	field := d.form.View()
 	var words []string
 	if d.cur.title != "" {
-		for _, l := range strings.Split(wrap(clean(d.cur.title), io.Cols), "\n") {
+		for _, l := range strings.Split(ui.Wrap(ui.Clean(d.cur.title), io.Cols), "\n") {
 			words = append(words, io.Bold(l))
 		}
 	}
 	if d.cur.desc != "" {
-		words = append(words, strings.Split(wrap(clean(d.cur.desc), io.Cols), "\n")...)
+		words = append(words, strings.Split(ui.Wrap(ui.Clean(d.cur.desc), io.Cols), "\n")...)
 	}
 	// The column's lines, less the task's line, a blank and the field.
 	room := max(m.height-3-2-strings.Count(field, "\n")-1-1, 2)

@@ -1,4 +1,4 @@
-package cmd
+package ui
 
 import (
 	"io"
@@ -10,16 +10,16 @@ import (
 
 var ansiRe = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 
-// width is how many terminal columns s takes, colour codes aside.
-func width(s string) int { return runewidth.StringWidth(ansiRe.ReplaceAllString(s, "")) }
+// Width is how many terminal columns s takes, colour codes aside.
+func Width(s string) int { return runewidth.StringWidth(ansiRe.ReplaceAllString(s, "")) }
 
-// printTable writes rows with aligned columns two spaces apart. Cells may
+// PrintTable writes rows with aligned columns two spaces apart. Cells may
 // be coloured; the last column is not padded, and empty columns are left out.
-func printTable(w io.Writer, rows [][]string) { fitTable(w, rows, 0, -1) }
+func PrintTable(w io.Writer, rows [][]string) { FitTable(w, rows, 0, -1) }
 
-// fitTable is printTable within cols columns of terminal (0: no limit):
+// FitTable is PrintTable within cols columns of terminal (0: no limit):
 // the cells of column flex (a title) are cut, with "…", to make rows fit.
-func fitTable(w io.Writer, rows [][]string, cols, flex int) {
+func FitTable(w io.Writer, rows [][]string, cols, flex int) {
 	widths := colWidths(rows)
 	if cols > 0 && flex >= 0 && flex < len(widths) {
 		total := 0
@@ -31,8 +31,8 @@ func fitTable(w io.Writer, rows [][]string, cols, flex int) {
 		if over := total - 2 - cols; over > 0 {
 			widths[flex] = max(widths[flex]-over, 12)
 			for _, r := range rows {
-				if flex < len(r) && width(r[flex]) > widths[flex] {
-					r[flex] = cut(r[flex], widths[flex])
+				if flex < len(r) && Width(r[flex]) > widths[flex] {
+					r[flex] = Cut(r[flex], widths[flex])
 				}
 			}
 		}
@@ -45,7 +45,7 @@ func fitTable(w io.Writer, rows [][]string, cols, flex int) {
 			}
 			b.WriteString(c)
 			if i < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", widths[i]-width(c)+2))
+				b.WriteString(strings.Repeat(" ", widths[i]-Width(c)+2))
 			}
 		}
 		io.WriteString(w, strings.TrimRight(b.String(), " ")+"\n")
@@ -59,25 +59,25 @@ func colWidths(rows [][]string) []int {
 			if i >= len(widths) {
 				widths = append(widths, 0)
 			}
-			widths[i] = max(widths[i], width(c))
+			widths[i] = max(widths[i], Width(c))
 		}
 	}
 	return widths
 }
 
-// cut shortens s to n columns, ending in "…" (colour codes are dropped).
-func cut(s string, n int) string {
+// Cut shortens s to n columns, ending in "…" (colour codes are dropped).
+func Cut(s string, n int) string {
 	return runewidth.Truncate(ansiRe.ReplaceAllString(s, ""), n, "…")
 }
 
-// wrap breaks text into lines of at most n columns, at spaces; lines it
+// Wrap breaks text into lines of at most n columns, at spaces; lines it
 // already has stay, and so does their indentation (tabs become spaces).
-func wrap(s string, n int) string {
+func Wrap(s string, n int) string {
 	if n <= 10 {
 		return s
 	}
 	var out []string
-	for _, line := range strings.Split(expandTabs(s), "\n") {
+	for _, line := range strings.Split(ExpandTabs(s), "\n") {
 		if runewidth.StringWidth(line) <= n { // code keeps its spacing
 			out = append(out, line)
 			continue

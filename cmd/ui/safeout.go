@@ -1,4 +1,4 @@
-package cmd
+package ui
 
 import "io"
 
@@ -15,6 +15,13 @@ type safeWriter struct {
 	w     io.Writer
 	color *bool
 }
+
+// Safe is w behind the same filter, colours kept: for text the caller
+// lays out before it reaches the terminal.
+func Safe(w io.Writer) io.Writer { return safeWriter{w, nil} }
+
+// Clean drops from text what safeWriter drops from output.
+func Clean(text string) string { return string(sanitize([]byte(text), true)) }
 
 func (s safeWriter) Write(p []byte) (int, error) {
 	if _, err := s.w.Write(sanitize(p, s.color == nil || *s.color)); err != nil {

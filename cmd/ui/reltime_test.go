@@ -1,4 +1,4 @@
-package cmd
+package ui
 
 import (
 	"testing"
@@ -27,8 +27,8 @@ func TestRelTime(t *testing.T) {
 		{365 * 24 * time.Hour, "1 year ago"},
 		{3 * 365 * 24 * time.Hour, "3 years ago"},
 	} {
-		if got := relTime(now, now.Add(-tc.ago)); got != tc.want {
-			t.Errorf("relTime(now-%v) = %q, want %q", tc.ago, got, tc.want)
+		if got := RelTime(now, now.Add(-tc.ago)); got != tc.want {
+			t.Errorf("RelTime(now-%v) = %q, want %q", tc.ago, got, tc.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package cmd
+package ui
 
 import (
 	"strings"
@@ -6,9 +6,9 @@ import (
 	"github.com/mattn/go-runewidth"
 )
 
-// cutWords shortens s to n columns, ending in "…" after the last whole word
+// CutWords shortens s to n columns, ending in "…" after the last whole word
 // that fits; a first word too long for n is cut at the column.
-func cutWords(s string, n int) string {
+func CutWords(s string, n int) string {
 	if runewidth.StringWidth(s) <= n {
 		return s
 	}
@@ -32,12 +32,15 @@ func cutWords(s string, n int) string {
 	return out + "…"
 }
 
+// Flatten makes text fit one tab-separated field.
+func Flatten(s string) string { return strings.Join(strings.Fields(s), " ") }
+
 // tabStop is where bh's terminal output puts tab stops: every 4 columns.
 const tabStop = 4
 
-// expandTabs replaces each tab with the spaces up to the next tab stop, so
+// ExpandTabs replaces each tab with the spaces up to the next tab stop, so
 // that code keeps its indentation wherever its lines end up.
-func expandTabs(s string) string {
+func ExpandTabs(s string) string {
 	if !strings.Contains(s, "\t") {
 		return s
 	}

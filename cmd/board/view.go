@@ -1,4 +1,4 @@
-package cmd
+package board
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 
 	"github.com/charmbracelet/lipgloss"
@@ -23,7 +24,7 @@ func (m *boardModel) View() string {
 	left := column(m.list(h), m.listWidth(), h)
 	bar := io.Faint(strings.TrimSuffix(strings.Repeat(" │ \n", h), "\n"))
 	right := column(m.pane(), m.paneWidth(), h)
-	note := clean(flatten(m.note)) // errors may quote the agent's text
+	note := ui.Clean(ui.Flatten(m.note)) // errors may quote the agent's text
 	if m.noteErr {
 		note = io.Red(note)
 	}
@@ -54,7 +55,7 @@ func (m *boardModel) list(h int) string {
 	var lines []string
 	at := 0
 	for _, sec := range []struct{ name, icon string }{
-		{secWaiting, stateIcon(io, task.AwaitingInput)}, {secRunning, io.Cyan("▶")}, {secReady, stateIcon(io, task.Open)},
+		{secWaiting, ui.StateIcon(io, task.AwaitingInput)}, {secRunning, io.Cyan("▶")}, {secReady, ui.StateIcon(io, task.Open)},
 	} {
 		n := 0
 		for _, r := range m.rows {
@@ -75,20 +76,20 @@ func (m *boardModel) list(h int) string {
 		}
 	}
 	from := max(0, at-h+1)
-	return clean(strings.Join(lines[from:], "\n"))
+	return ui.Clean(strings.Join(lines[from:], "\n"))
 }
 
 // row is a task's line in the list, after its mark: its id, its title cut
 // at a word to fit, and its detail at the right edge.
 func (m *boardModel) row(r boardRow) string {
 	io := m.b.IO
-	room := m.listWidth() - 2 - width(r.t.ID) - 2 // the mark, and a space either side of the title
+	room := m.listWidth() - 2 - ui.Width(r.t.ID) - 2 // the mark, and a space either side of the title
 	d := m.detail(r, false)
-	if room-width(d) < 12 { // a title needs some room: the detail in brief
+	if room-ui.Width(d) < 12 { // a title needs some room: the detail in brief
 		d = m.detail(r, true)
 	}
-	title := cutWords(flatten(r.t.Title), room-width(d))
-	pad := strings.Repeat(" ", max(room-width(d)-width(title), 0))
+	title := ui.CutWords(ui.Flatten(r.t.Title), room-ui.Width(d))
+	pad := strings.Repeat(" ", max(room-ui.Width(d)-ui.Width(title), 0))
 	if r.t.ID == m.sel {
 		title = io.Bold(title)
 	}
@@ -104,13 +105,13 @@ func (m *boardModel) detail(r boardRow, brief bool) string {
 		s := "1 question"
 		switch {
 		case brief:
-			return fmt.Sprintf("%dq %s", n, shortDur(m.now.Sub(askedAt(r.t))))
+			return fmt.Sprintf("%dq %s", n, task.ShortDur(m.now.Sub(ui.AskedAt(r.t))))
 		case n != 1:
 			s = fmt.Sprintf("%d questions", n)
 		}
-		return s + ", " + shortDur(m.now.Sub(askedAt(r.t)))
+		return s + ", " + task.ShortDur(m.now.Sub(ui.AskedAt(r.t)))
 	case secRunning:
-		return shortDur(m.now.Sub(runningSince(r.t)))
+		return task.ShortDur(m.now.Sub(runningSince(r.t)))
 	}
 	return string(r.t.Priority)
 }
@@ -127,8 +128,8 @@ func (m *boardModel) pane() string {
 	}
 	var buf bytes.Buffer
 	io := *m.b.IO
-	io.Out, io.Cols = safeWriter{&buf, nil}, m.paneWidth()
-	fmt.Fprintf(io.Out, "%s  %s\n", io.Cyan(r.t.ID), io.Bold(cutWords(flatten(r.t.Title), io.Cols-width(r.t.ID)-2)))
+	io.Out, io.Cols = ui.Safe(&buf), m.paneWidth()
+	fmt.Fprintf(io.Out, "%s  %s\n", io.Cyan(r.t.ID), io.Bold(ui.CutWords(ui.Flatten(r.t.Title), io.Cols-ui.Width(r.t.ID)-2)))
 	if m.dlg != nil {
 		if m.dlg.form != nil {
 			return buf.String() + "\n" + m.dialogPane(&io)
@@ -141,23 +142,23 @@ func (m *boardModel) pane() string {
 	case secRunning:
 		m.stepsPane(&io, r.t)
 	default:
-		fmt.Fprintf(io.Out, "%s %s, %s\n\n%s\n", stateIcon(&io, r.t.State), r.t.Type, priorityText(&io, r.t.Priority),
-			wrap(r.t.Description, io.Cols))
+		fmt.Fprintf(io.Out, "%s %s, %s\n\n%s\n", ui.StateIcon(&io, r.t.State), r.t.Type, ui.PriorityText(&io, r.t.Priority),
+			ui.Wrap(r.t.Description, io.Cols))
 	}
 	return buf.String()
 }
 
-func (m *boardModel) questionsPane(io *IOStreams, t *task.Task) {
-	fmt.Fprintf(io.Out, "%s waiting %s\n\n", stateIcon(io, t.State), shortDur(m.now.Sub(askedAt(t))))
+func (m *boardModel) questionsPane(io *ui.IOStreams, t *task.Task) {
+	fmt.Fprintf(io.Out, "%s waiting %s\n\n", ui.StateIcon(io, t.State), task.ShortDur(m.now.Sub(ui.AskedAt(t))))
 	for _, q := range t.Numbered() {
-		printQuestionAs(io, m.now, q.Q, fmt.Sprintf("%d. ", q.N), "")
+		ui.PrintQuestionAs(io, m.now, q.Q, fmt.Sprintf("%d. ", q.N), "")
 		fmt.Fprintln(io.Out)
 	}
 	fmt.Fprintln(io.Out, io.Faint("enter answers here · c opens its session · s stops it"))
 }
 
-func (m *boardModel) stepsPane(io *IOStreams, t *task.Task) {
-	state := fmt.Sprintf("%s running for %s", io.Cyan("▶"), shortDur(m.now.Sub(runningSince(t))))
+func (m *boardModel) stepsPane(io *ui.IOStreams, t *task.Task) {
+	state := fmt.Sprintf("%s running for %s", io.Cyan("▶"), task.ShortDur(m.now.Sub(runningSince(t))))
 	if l := t.Lease; l != nil {
 		state += fmt.Sprintf(", worker %s (pid %d)", l.Worker, l.PID)
 	}
@@ -168,10 +169,7 @@ func (m *boardModel) stepsPane(io *IOStreams, t *task.Task) {
 		fmt.Fprintln(io.Out, io.Faint("none yet (bh log --follow shows every step as it comes)"))
 	}
 	for _, st := range steps {
-		fmt.Fprintf(io.Out, "%s  %s\n", io.Faint(st.At.Local().Format("15:04:05")), flatten(st.Step))
+		fmt.Fprintf(io.Out, "%s  %s\n", io.Faint(st.At.Local().Format("15:04:05")), ui.Flatten(st.Step))
 	}
 	fmt.Fprintln(io.Out, "\n"+io.Faint("s stops it"))
 }
-
-// clean drops from text what safeWriter drops from output.
-func clean(text string) string { return string(sanitize([]byte(text), true)) }

@@ -1,10 +1,11 @@
-package cmd
+package board
 
 import (
 	"bytes"
 	"strings"
 	"testing"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -12,7 +13,7 @@ import (
 
 // boardOf is a board over tasks in the running section, without a store.
 func boardOf(tasks ...*task.Task) *boardModel {
-	m := &boardModel{b: base{IO: &IOStreams{Out: new(bytes.Buffer), ErrOut: new(bytes.Buffer)}}, width: 80, height: 24}
+	m := &boardModel{b: Options{IO: &ui.IOStreams{Out: new(bytes.Buffer), ErrOut: new(bytes.Buffer)}}, width: 80, height: 24}
 	for _, t := range tasks {
 		m.rows = append(m.rows, boardRow{secRunning, t})
 	}
@@ -56,43 +57,5 @@ func TestBoardMultiRuneKeys(t *testing.T) {
 	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
 	if res, ok := m.dlg.next().(boardDone); !ok || res.err == nil {
 		t.Errorf("after esc: %+v", res)
-	}
-}
-
-// Titles are cut after a whole word, or at the column when one word is
-// longer than the room.
-func TestCutWords(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		n    int
-		want string
-	}{
-		{"Pick a database", 20, "Pick a database"},
-		{"Pick a database", 15, "Pick a database"},
-		{"Pick a database", 14, "Pick a…"},
-		{"Answer 1 question, then go", 18, "Answer 1 question…"},
-		{"Answer 1 question, then go", 17, "Answer 1…"},
-		{"Supercalifragilistic words", 10, "Supercali…"},
-		{"日本語のタイトル です", 9, "日本語の…"},
-		{"x", 0, ""},
-	} {
-		if got := cutWords(c.in, c.n); got != c.want {
-			t.Errorf("cutWords(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
-		}
-		if w := width(cutWords(c.in, c.n)); w > c.n {
-			t.Errorf("cutWords(%q, %d) is %d wide", c.in, c.n, w)
-		}
-	}
-}
-
-// Tabs become spaces to the next stop of 4, and wrapping keeps a line's
-// indentation: code keeps its shape.
-func TestTabsKept(t *testing.T) {
-	if got, want := expandTabs("func f() {\n\tif x {\n\t\treturn\ta\n"), "func f() {\n    if x {\n        return  a\n"; got != want {
-		t.Errorf("expandTabs = %q, want %q", got, want)
-	}
-	got := wrap("\tfoo(a,\tb)\n\tone two three four five six", 20)
-	if want := "    foo(a,  b)\n    one two three\n    four five six"; got != want {
-		t.Errorf("wrap = %q, want %q", got, want)
 	}
 }

@@ -1,4 +1,4 @@
-package cmd
+package ui
 
 import (
 	"bufio"
@@ -36,10 +36,10 @@ type IOStreams struct {
 	color bool
 }
 
-// systemIO wires the process's streams. BH_FORCE_TTY=1 makes bh behave as on
+// System wires the process's streams. BH_FORCE_TTY=1 makes bh behave as on
 // a terminal (for tests of the terminal paths); NO_COLOR turns colour off,
 // CLICOLOR_FORCE on where stdout is no terminal.
-func systemIO() *IOStreams {
+func System() *IOStreams {
 	force := os.Getenv("BH_FORCE_TTY") == "1"
 	s := &IOStreams{
 		In:         os.Stdin,
@@ -58,8 +58,8 @@ func systemIO() *IOStreams {
 	return s
 }
 
-// testIO returns streams backed by buffers, not a terminal, without colour.
-func testIO() (s *IOStreams, in, out, errOut *bytes.Buffer) {
+// Test returns streams backed by buffers, not a terminal, without colour.
+func Test() (s *IOStreams, in, out, errOut *bytes.Buffer) {
 	in, out, errOut = new(bytes.Buffer), new(bytes.Buffer), new(bytes.Buffer)
 	return &IOStreams{In: in, Out: out, ErrOut: errOut, Term: errOut}, in, out, errOut
 }
@@ -82,6 +82,9 @@ func (s *IOStreams) Terminal() io.Writer {
 
 // DisableColor is --no-color.
 func (s *IOStreams) DisableColor() { s.color = false }
+
+// SetColor turns colour on or off, for tests of both looks.
+func (s *IOStreams) SetColor(on bool) { s.color = on }
 
 // ColorEnabled reports whether output is coloured.
 func (s *IOStreams) ColorEnabled() bool { return s.color }
@@ -109,9 +112,9 @@ func (s *IOStreams) Yellow(t string) string  { return s.paint(t, color.FgYellow)
 func (s *IOStreams) Cyan(t string) string    { return s.paint(t, color.FgCyan) }
 func (s *IOStreams) Magenta(t string) string { return s.paint(t, color.FgMagenta) }
 
-// buffer batches writes to stdout until the returned func runs: a listing
+// Buffer batches writes to stdout until the returned func runs: a listing
 // of 10k tasks is otherwise 10k write calls.
-func (s *IOStreams) buffer() (flush func()) {
+func (s *IOStreams) Buffer() (flush func()) {
 	orig := s.Out
 	w := bufio.NewWriterSize(orig, 64<<10)
 	s.Out = w

@@ -1,4 +1,4 @@
-package cmd
+package ui
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ func TestColorDecision(t *testing.T) {
 	} {
 		t.Setenv("BH_FORCE_TTY", tc.force)
 		t.Setenv("NO_COLOR", tc.noColor)
-		s := systemIO()
+		s := System()
 		if s.IsTTY != tc.tty || s.ColorEnabled() != tc.color {
 			t.Errorf("BH_FORCE_TTY=%q NO_COLOR=%q: tty %v color %v", tc.force, tc.noColor, s.IsTTY, s.ColorEnabled())
 		}
@@ -33,7 +33,7 @@ func TestColorDecision(t *testing.T) {
 func TestPrintTable(t *testing.T) {
 	io := &IOStreams{color: true}
 	var b bytes.Buffer
-	printTable(&b, [][]string{
+	PrintTable(&b, [][]string{
 		{"❓ a", io.Red("P0"), "", "title"},
 		{"○ bbb", "P1", "", "other  "},
 	})

@@ -1,4 +1,4 @@
-package cmd
+package ui
 
 import (
 	"github.com/bh-tracker/bh/task"
@@ -16,20 +16,20 @@ var stateIcons = map[task.State]string{
 	task.Closed:        "✓",
 }
 
-// approvalIcon marks work held for a human's approval (a gate): it waits
+// ApprovalIcon marks work held for a human's approval (a gate): it waits
 // on the human like ❓, and is not put aside like ⏸ (deferred).
-const approvalIcon = "✋"
+const ApprovalIcon = "✋"
 
-func stateIcon(io *IOStreams, s task.State) string {
+func StateIcon(io *IOStreams, s task.State) string {
 	icon, ok := stateIcons[s]
 	if !ok {
 		icon = "?"
 	}
-	return paintState(io, s, icon)
+	return PaintState(io, s, icon)
 }
 
-// paintState colours text the way its state is coloured everywhere.
-func paintState(io *IOStreams, s task.State, text string) string {
+// PaintState colours text the way its state is coloured everywhere.
+func PaintState(io *IOStreams, s task.State, text string) string {
 	switch s {
 	case task.InProgress:
 		return io.Cyan(text)
@@ -45,8 +45,8 @@ func paintState(io *IOStreams, s task.State, text string) string {
 	return text
 }
 
-// priorityText colours the urgent priorities.
-func priorityText(io *IOStreams, p task.Priority) string {
+// PriorityText colours the urgent priorities.
+func PriorityText(io *IOStreams, p task.Priority) string {
 	switch p {
 	case "P0":
 		return io.Red(string(p))

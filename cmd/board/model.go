@@ -1,9 +1,10 @@
-package cmd
+package board
 
 import (
 	"slices"
 	"time"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 
@@ -13,11 +14,10 @@ import (
 // boardModel is bh board: the tasks as the store last had them, the
 // selected one, and at most one dialog (questions, a confirmation) at work.
 type boardModel struct {
-	b     base
+	b     Options
 	s     *store.Store
-	self  string // the bh executable, for bh continue
 	watch *boardWatch
-	feed  *stepFeed
+	feed  *store.StepFeed
 	steps map[string][]store.StepLine // each running task's latest steps
 
 	rows    []boardRow
@@ -46,9 +46,10 @@ const (
 // stepsKept is how many of a running agent's steps the pane can show.
 const stepsKept = 20
 
-func newBoardModel(b base, s *store.Store, self string) *boardModel {
-	m := &boardModel{b: b, s: s, self: self, watch: newBoardWatch(s), steps: map[string][]store.StepLine{},
-		feed: &stepFeed{path: store.StepsPath(s)}} // from the start: steps of runs under way
+func newBoardModel(b Options) *boardModel {
+	s := b.Store
+	m := &boardModel{b: b, s: s, watch: newBoardWatch(s), steps: map[string][]store.StepLine{},
+		feed: &store.StepFeed{Path: store.StepsPath(s)}} // from the start: steps of runs under way
 	m.reload()
 	return m
 }
@@ -66,7 +67,7 @@ func (m *boardModel) reload() {
 	if err != nil {
 		return
 	}
-	for _, st := range m.feed.read() {
+	for _, st := range m.feed.Read() {
 		l := append(m.steps[st.TaskID], st)
 		m.steps[st.TaskID] = l[max(0, len(l)-stepsKept):]
 	}
@@ -106,7 +107,7 @@ func runningSince(t *task.Task) time.Time {
 	if t.Lease != nil && !t.Lease.StartedAt.IsZero() {
 		return t.Lease.StartedAt
 	}
-	return stateSince(t)
+	return ui.StateSince(t)
 }
 
 // selected is the index of the selected row, -1 when there is none.

@@ -1,4 +1,4 @@
-package cmd
+package ui
 
 import (
 	"errors"
@@ -13,7 +13,7 @@ import (
 // The real picker, in huh's accessible mode: numbered prompts read line by
 // line from input that arrives one byte at a time or all at once.
 func TestHuhPickerAccessible(t *testing.T) {
-	opts := []pickOpt{{"GitHub — the team uses it", "GitHub"}, {"Google", "Google"}, {"Other…", pickOther}}
+	opts := []PickOpt{{"GitHub — the team uses it", "GitHub"}, {"Google", "Google"}, {"Other…", "\x00other"}}
 	for name, wrap := range map[string]func(string) *IOStreams{
 		"whole": func(in string) *IOStreams {
 			return &IOStreams{In: strings.NewReader(in), ErrOut: new(strings.Builder), Accessible: true}
@@ -24,7 +24,7 @@ func TestHuhPickerAccessible(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			io := wrap("2\n\n1\n3\n0\ny\nmy words\n")
-			p := newHuhPicker(io)
+			p := NewHuhPicker(io)
 			if v, err := p.Select("Which?", "", opts, "nope"); err != nil || v != "Google" {
 				t.Fatalf("Select = %q, %v", v, err)
 			}
@@ -32,7 +32,7 @@ func TestHuhPickerAccessible(t *testing.T) {
 			if v, err := p.Select("Which?", "", opts, "Other…"); err != nil || v != "GitHub" {
 				t.Fatalf("Select with default = %q, %v", v, err)
 			}
-			if v, err := p.MultiSelect("Which?", "", opts); err != nil || !reflect.DeepEqual(v, []string{"GitHub", pickOther}) {
+			if v, err := p.MultiSelect("Which?", "", opts); err != nil || !reflect.DeepEqual(v, []string{"GitHub", "\x00other"}) {
 				t.Fatalf("MultiSelect = %q, %v", v, err)
 			}
 			if v, err := p.Confirm("Ship?", "", false); err != nil || !v {
@@ -42,7 +42,7 @@ func TestHuhPickerAccessible(t *testing.T) {
 				t.Fatalf("Input = %q, %v", v, err)
 			}
 			// the input has ended: no default passes for an answer
-			if v, err := p.Confirm("Ship?", "", true); !errors.Is(err, errAborted) {
+			if v, err := p.Confirm("Ship?", "", true); !errors.Is(err, ErrAborted) {
 				t.Fatalf("Confirm at end of input = %v, %v", v, err)
 			}
 			if out := io.ErrOut.(*strings.Builder).String(); !strings.Contains(out, "1. GitHub — the team uses it") {
@@ -56,11 +56,11 @@ func TestHuhPickerAccessible(t *testing.T) {
 // the value picked stays the option's own.
 func TestFieldPickerCleansAgentText(t *testing.T) {
 	var views []string
-	p := fieldPicker(func(f huh.Field) error {
+	p := FieldPicker(func(f huh.Field) error {
 		views = append(views, f.View())
 		return nil
 	})
-	v, _ := p.Select("Pick \x1b]0;pwned\x07one", "why \x1b[2J", []pickOpt{{"left\x1b[H", "left\x1b[H"}}, "")
+	v, _ := p.Select("Pick \x1b]0;pwned\x07one", "why \x1b[2J", []PickOpt{{"left\x1b[H", "left\x1b[H"}}, "")
 	p.Input("Your \x1b[2Jwords", "")
 	if v != "left\x1b[H" {
 		t.Errorf("picked %q", v)

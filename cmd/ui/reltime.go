@@ -1,13 +1,13 @@
-package cmd
+package ui
 
 import (
 	"fmt"
 	"time"
 )
 
-// relTime says how long before now t was, in words: "2 hours ago".
+// RelTime says how long before now t was, in words: "2 hours ago".
 // A time in the future (a skewed clock) reads as "just now".
-func relTime(now, t time.Time) string {
+func RelTime(now, t time.Time) string {
 	d := now.Sub(t)
 	const day = 24 * time.Hour
 	switch {

@@ -1,0 +1,70 @@
+package board
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+
+	"github.com/bh-tracker/bh/cmd/ui"
+	"github.com/bh-tracker/bh/task"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// answerTask answers the questions of task id through the board's picker,
+// as bh respond does.
+func (m *boardModel) answerTask(id string) func(*ui.IOStreams, ui.Picker) error {
+	return func(io *ui.IOStreams, p ui.Picker) error { return m.b.Answer(io, p, id) }
+}
+
+// stopTask asks for a confirmation and a reason, then stops the task as
+// bh stop does.
+func (m *boardModel) stopTask(t *task.Task) func(*ui.IOStreams, ui.Picker) error {
+	return func(io *ui.IOStreams, p ui.Picker) error {
+		ok, err := p.Confirm("Stop "+t.ID+" “"+ui.CutWords(ui.Flatten(t.Title), 50)+"”?", "it is deferred and its work parked; bh reopen brings it back", false)
+		if err != nil || !ok {
+			return errors.New("not stopped")
+		}
+		why, err := p.Input("Why? (kept in its history)", "enter leaves: stopped from bh board")
+		if err != nil {
+			return errors.New("not stopped")
+		}
+		if why == "" {
+			why = "stopped from bh board"
+		}
+		return m.b.Stop(io, t.ID, why)
+	}
+}
+
+// continueTask opens t's agent session with bh continue in the board's
+// terminal; the board comes back when it ends.
+func (m *boardModel) continueTask(t *task.Task) tea.Cmd {
+	c := exec.Command(m.b.Self, "continue", t.ID)
+	c.Dir = m.s.Root
+	return tea.Exec(&pausedCmd{Cmd: c}, func(err error) tea.Msg { return continued{t.ID, err} })
+}
+
+// continued is bh continue's end.
+type continued struct {
+	id  string
+	err error
+}
+
+// pausedCmd runs a command in the terminal; when it fails, it waits for
+// enter before the board comes back, so that its error can be read.
+type pausedCmd struct{ *exec.Cmd }
+
+func (c *pausedCmd) SetStdin(r io.Reader)  { c.Stdin = r }
+func (c *pausedCmd) SetStdout(w io.Writer) { c.Stdout = w }
+func (c *pausedCmd) SetStderr(w io.Writer) { c.Stderr = w }
+
+func (c *pausedCmd) Run() error {
+	err := c.Cmd.Run()
+	if err != nil {
+		fmt.Fprint(c.Stderr, "\npress enter to go back to the board ")
+		bufio.NewReader(c.Stdin).ReadString('\n')
+	}
+	return err
+}
