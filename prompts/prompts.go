@@ -37,6 +37,10 @@ type Data struct {
 	Deps                   []Dep
 	Rounds                 []Round
 	Feedback               string
+	// Review is the pull request's feedback (failed checks with their
+	// logs, review comments with file and line, a conflict) that resumes
+	// a task in review, and PR its URL.
+	Review, PR string
 }
 
 // Types are the task types with a template of their own.
@@ -86,6 +90,13 @@ func Nudge(id, title string) string {
 // answered (or a reviewer rejected the result).
 func (s Set) Resume(d Data) (string, error) {
 	out, err := s.render("resume", d)
+	return strings.TrimSpace(out) + "\n", err
+}
+
+// Review is the prompt that resumes the same session with its pull
+// request's feedback.
+func (s Set) Review(d Data) (string, error) {
+	out, err := s.render("pr_feedback", d)
 	return strings.TrimSpace(out) + "\n", err
 }
 

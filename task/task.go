@@ -49,7 +49,7 @@ type Task struct {
 
 	// Where finished work goes; empty means the config's default.
 	Target string `yaml:"target,omitempty" json:"target,omitempty"` // the branch to land on
-	Land   string `yaml:"land,omitempty" json:"land,omitempty"`     // merge, or branch: keep it on bh/<id>
+	Land   string `yaml:"land,omitempty" json:"land,omitempty"`     // merge, branch (keep it on bh/<id>) or pr
 
 	CreatedAt time.Time `yaml:"createdAt" json:"createdAt"`
 	UpdatedAt time.Time `yaml:"updatedAt" json:"updatedAt"`
@@ -142,6 +142,11 @@ const (
 	EventStopped        = "stopped"
 	EventSessionLost    = "session.lost" // the agent's session could not be resumed; a fresh one took over
 	EventInputUnused    = "input.unused" // an answer made in another clone after the one used: kept, not used
+	// A pull request (land: pr): opened or pushed to (Text: its URL,
+	// Commit: the head pushed), and the review feedback that sent the task
+	// back to its session (Text: the feedback, Context: what it answers).
+	EventPR       = "pr"
+	EventFeedback = "pr.feedback"
 )
 
 // Record appends an event stamped at now and bumps UpdatedAt.

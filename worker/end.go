@@ -134,6 +134,9 @@ func recordWork(t *task.Task, at time.Time, by string, e *ending) {
 	case e.Fate == landWork:
 		t.Record(at, task.Event{Kind: task.EventCommit, By: by, Text: strings.Join(e.Paths, ", ")})
 	}
+	if e.PR != "" {
+		t.Record(at, task.Event{Kind: task.EventPR, By: by, Text: e.PR, Commit: e.Commit})
+	}
 }
 
 // block records why the agent is blocked. It asks nothing: a human

@@ -46,6 +46,7 @@ type ending struct {
 	Paths   []string `json:"paths,omitempty"`  // the agent's changed paths, once the work is handled
 	Commit  string   `json:"commit,omitempty"` // the parked snapshot, or the landed commit
 	Err     string   `json:"err,omitempty"`    // an agent error, for the report
+	PR      string   `json:"pr,omitempty"`     // the pull request the work went to (land: pr)
 }
 
 // decide gathers what a run's answer depends on (the policy, git's view
@@ -70,7 +71,7 @@ func (w *worker) decide(r *run, out *agent.Outcome, runErr error, killed bool) e
 				f.Stat = w.diffStat(r)
 			}
 			_, mode := r.t.Delivery(w.s.Config)
-			f.Keep = mode == task.LandBranch
+			f.Keep, f.PR = mode == task.LandBranch, mode == task.LandPR
 		}
 	}
 	e := decideEnding(f)

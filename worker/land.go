@@ -24,7 +24,7 @@ func (w *worker) land(r *run, e ending) error {
 	}
 	defer unlock()
 	_, mode := r.t.Delivery(w.s.Config)
-	if e.Outcome == Kept {
+	if e.Outcome == Kept && mode != task.LandPR {
 		mode = task.LandBranch
 	}
 	if mode == task.LandBranch && e.Outcome != Kept { // a journal of an older bh, decided without it
@@ -60,6 +60,12 @@ func (w *worker) land(r *run, e ending) error {
 		// A commit hook said no: the task fails with its work kept, as any error of the run's.
 		return w.end(r, decideEnding(facts{What: agentFailed, Session: r.session,
 			Cause: reason(fmt.Errorf("commit failed: %w", err))}))
+	}
+	if mode == task.LandPR { // nothing lands here: the branch goes to its pull request
+		if err := w.openPR(r, &e); err != nil {
+			return fmt.Errorf("%s: pull request: %w", r.t.ID, err) // still in progress: recovery tries again
+		}
+		return w.close(r, &e, nil)
 	}
 	for try := 1; ; try++ {
 		if mode == task.LandMerge {

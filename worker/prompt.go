@@ -15,6 +15,10 @@ import (
 func Prompt(s *task.Store, t *task.Task, resume bool) (string, error) {
 	set := prompts.Set{Dir: filepath.Join(s.Dir, "prompts")}
 	d := promptData(s, t)
+	if review, url := pendingFeedback(t); resume && review != "" {
+		d.Review, d.PR = review, url
+		return set.Review(d)
+	}
 	if resume && len(d.Rounds) > 0 {
 		return set.Resume(d)
 	}

@@ -48,6 +48,8 @@ type worker struct {
 	// next is the earliest expiry of a pending question known to the
 	// worker; zero when none is.
 	next time.Time
+	// shepherded is when pull requests in review were last polled.
+	shepherded time.Time
 }
 
 // Run works through ready tasks until stop is cancelled (or, with Once,
@@ -179,6 +181,7 @@ func (w *worker) loop(stop, kill context.Context) error {
 		case <-expiry.C: // the loop's timeouts check finds it due
 		case <-tick.C:
 			w.thaw()
+			w.shepherdDue(kill)
 			if err := w.recoverDead(w.runFailed); err != nil {
 				failed = err
 			} else if err := w.timeouts(true); err != nil {
@@ -220,6 +223,18 @@ func (w *worker) fill(kill context.Context, running *int, done chan<- runEnd) (b
 		}()
 	}
 	return claimed, nil
+}
+
+// shepherdDue polls the pull requests in review once ReviewPoll has
+// passed since the last time; trouble with gh is a warning, not a stop.
+func (w *worker) shepherdDue(ctx context.Context) {
+	if time.Since(w.shepherded) < w.opt.ReviewPoll {
+		return
+	}
+	w.shepherded = time.Now()
+	if err := w.shepherd(ctx); err != nil {
+		w.warnf("%v", err)
+	}
 }
 
 // idle reports the wait and catches up on git's housekeeping, which bh's

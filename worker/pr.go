@@ -1,0 +1,106 @@
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// openPR pushes the task's branch to its remote and opens a pull request
+// for it, or finds the one already open (a crash between gh's answer and
+// the journal leaves one open): the URL goes into the task's history.
+func (w *worker) openPR(r *run, e *ending) error {
+	ctx := context.Background()
+	remote := firstOf(w.s.Config.Remote, "origin")
+	head, err := w.repo.BranchTip(r.j.Branch)
+	if err != nil {
+		return err
+	}
+	// The branch is bh's: a later round squashes anew, so it is forced.
+	if err := w.repo.PushRefs(remote, "refs/heads/"+r.j.Branch); err != nil {
+		return err
+	}
+	e.Commit = head
+	repo := ghRepo(w.repo.RemoteURL(remote))
+	if repo == "" {
+		return fmt.Errorf("land: pr: remote %s is not on GitHub (set GH_REPO to [HOST/]OWNER/REPO)", remote)
+	}
+	var open []struct {
+		URL string `json:"url"`
+	}
+	out, err := w.gh(ctx, "", "pr", "list", "-R", repo, "--head", r.j.Branch, "--state", "open",
+		"--json", "url", "--limit", "1")
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(out, &open); err != nil {
+		return fmt.Errorf("gh pr list: %w", err)
+	}
+	if len(open) > 0 {
+		e.PR = open[0].URL
+		return saveJournal(w.s, r.j)
+	}
+	out, err = w.gh(ctx, prBody(r.t, e), "pr", "create", "-R", repo, "--head", r.j.Branch, "--base", r.j.Target,
+		"--title", r.t.ID+": "+strings.Join(strings.Fields(r.t.Title), " "), "--body-file", "-")
+	if err != nil {
+		return err
+	}
+	e.PR = lastLine(string(out))
+	return saveJournal(w.s, r.j) // r.j.Ending is e: a crash from here on finds the PR in the journal
+}
+
+// prBody is a pull request's description: the agent's summary, the
+// questions and answers that shaped the work, and the checks it passed.
+func prBody(t *task.Task, e *ending) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n", firstOf(e.Summary, e.Result.Summary, t.Summary, t.Title))
+	if d := firstOf(e.Details, e.Result.Details); d != "" {
+		fmt.Fprintf(&b, "\n%s\n", d)
+	}
+	var qa []string
+	for _, q := range t.Questions {
+		if q.Status == task.QuestionAnswered && !q.Gate {
+			qa = append(qa, fmt.Sprintf("- **%s**\n  %s", oneLine(q.Question), strings.Join(q.Answer, ", ")))
+		}
+	}
+	if len(qa) > 0 {
+		fmt.Fprintf(&b, "\n### Questions and answers\n%s\n", strings.Join(qa, "\n"))
+	}
+	if checks := passedChecks(t); len(checks) > 0 {
+		fmt.Fprintf(&b, "\n### Checks passed\n")
+		for _, c := range checks {
+			fmt.Fprintf(&b, "- `%s`\n", c)
+		}
+	}
+	fmt.Fprintf(&b, "\nbh-task: %s\n", t.ID)
+	return b.String()
+}
+
+// passedChecks are the commands of the task's check events (checks:,
+// built beside this) that exited 0, read through their JSON names so that
+// this compiles whichever lands first (a 0 may be left out as empty).
+func passedChecks(t *task.Task) []string {
+	var out []string
+	for _, ev := range t.History {
+		if ev.Kind != "check" {
+			continue
+		}
+		var m map[string]any
+		if data, err := json.Marshal(ev); err == nil && json.Unmarshal(data, &m) == nil {
+			if cmd, _ := m["command"].(string); cmd != "" && (m["exitCode"] == nil || m["exitCode"] == float64(0)) {
+				out = append(out, cmd)
+			}
+		}
+	}
+	return out
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func lastLine(s string) string {
+	l := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(l[len(l)-1])
+}

@@ -1,0 +1,132 @@
+package worker
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/fakeapi"
+	"github.com/bh-tracker/bh/task"
+)
+
+// withGitHub points the real gh at a fake GitHub and gives the store a
+// bare remote, origin.
+func withGitHub(t *testing.T, s *task.Store) *fakeapi.GitHub {
+	fakeapi.Real(t, "gh")
+	gh := fakeapi.NewGitHub(t)
+	for _, kv := range fakeapi.GitHubEnv(t, gh) {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	bare := t.TempDir()
+	gitT(t, bare, "init", "-q", "--bare")
+	gitT(t, s.Root, "remote", "add", "origin", bare)
+	return gh
+}
+
+func shepherdT(t *testing.T, s *task.Store) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), fakeapi.Patience(time.Minute))
+	defer cancel()
+	if err := Shepherd(ctx, s, Options{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func wantState(t *testing.T, s *task.Store, id string, want task.State) *task.Task {
+	t.Helper()
+	tk := getTask(t, s, id)
+	if tk.State != want {
+		t.Fatalf("%s is %s, want %s (summary %q, question %q)", id, tk.State, want, tk.Summary, tk.Question)
+	}
+	return tk
+}
+
+// A task with land: pr opens a pull request through the real gh, with its
+// questions and answers in the body; a failed check and then a review
+// comment go back to the same session, whose work is pushed to the same
+// pull request; a second poll does nothing twice; the merge closes it.
+func TestPullRequestShepherded(t *testing.T) {
+	s := newStore(t)
+	gh := withGitHub(t, s)
+	bare := gitT(t, s.Root, "remote", "get-url", "origin")
+	tk, err := s.Create(&task.Task{Title: "Add greeting", Land: task.LandPR})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, branch := tk.ID, Branch(tk.ID)
+	asks := agent.Result{Status: agent.StatusNeedsInput, Summary: "asks", Question: "Which greeting?"}
+	f := &fake{steps: []stepFn{
+		step(nil, asks),
+		step(map[string]string{"hello.go": "package hello\n"}, done("adds the greeting")),
+		step(map[string]string{"hello.go": "package hello\n\n// fixed\n"}, done("fixes the test")),
+		step(map[string]string{"hello.go": "package hello\n\n// greeting\n"}, done("renames it")),
+	}}
+	runOnce(t, s, f)
+	answer(t, s, id, "hello, world")
+	runOnce(t, s, f)
+
+	got := wantState(t, s, id, task.InReview)
+	pulls := gh.Pulls()
+	if len(pulls) != 1 || pulls[0].Head != branch || prOf(got) != "http://github.localhost/owner/repo/pull/1" {
+		t.Fatalf("pulls %+v, task's PR %q", pulls, prOf(got))
+	}
+	for _, want := range []string{"adds the greeting", "Which greeting?", "hello, world", "bh-task: " + id} {
+		if !strings.Contains(pulls[0].Body, want) {
+			t.Errorf("PR body lacks %q:\n%s", want, pulls[0].Body)
+		}
+	}
+	tip := gitT(t, s.Root, "rev-parse", branch)
+	if pushed := gitT(t, bare, "rev-parse", branch); pushed != tip {
+		t.Fatalf("remote %s at %s, local %s", branch, pushed, tip)
+	}
+
+	// CI fails on the head: the session is resumed with the job's log.
+	gh.Edit(1, func(p *fakeapi.Pull) {
+		p.SHA = tip
+		p.Checks = []fakeapi.CheckRun{{ID: 11, Name: "test", Conclusion: "failure",
+			Log: "ok  \tother\n--- FAIL: TestHello (0.00s)\n    hello_test.go:9: got \"\", want \"hello\"\n"}}
+	})
+	shepherdT(t, s)
+	wantState(t, s, id, task.Open)
+	runOnce(t, s, f)
+	reqs := f.requests()
+	if r := reqs[2]; !r.Resume || r.SessionID != reqs[0].SessionID ||
+		!strings.Contains(r.Prompt, "--- FAIL: TestHello") || !strings.Contains(r.Prompt, `Check "test" failed`) {
+		t.Fatalf("CI round: resume %v session %q (first %q), prompt:\n%s", r.Resume, r.SessionID, reqs[0].SessionID, r.Prompt)
+	}
+	wantState(t, s, id, task.InReview)
+	tip2 := gitT(t, s.Root, "rev-parse", branch)
+	if pushed := gitT(t, bare, "rev-parse", branch); pushed != tip2 || tip2 == tip {
+		t.Fatalf("the fix was not pushed: remote %s, local %s, before %s", pushed, tip2, tip)
+	}
+	if !strings.Contains(gitT(t, bare, "show", branch+":hello.go"), "// fixed") {
+		t.Fatal("the pushed branch lacks the fix")
+	}
+
+	// CI passes on the new head; a reviewer comments on a line.
+	gh.Edit(1, func(p *fakeapi.Pull) {
+		p.SHA = tip2
+		p.Checks = []fakeapi.CheckRun{{ID: 12, Name: "test", Conclusion: "success"}}
+		p.Comments = []fakeapi.ReviewComment{{ID: 21, Path: "hello.go", Line: 3, Body: "Call it greeting.", User: "rev"}}
+	})
+	shepherdT(t, s)
+	wantState(t, s, id, task.Open)
+	runOnce(t, s, f)
+	if r := f.requests()[3]; !r.Resume || !strings.Contains(r.Prompt, "on hello.go line 3") ||
+		!strings.Contains(r.Prompt, "Call it greeting.") || strings.Contains(r.Prompt, "TestHello") {
+		t.Fatalf("review round's prompt:\n%s", r.Prompt)
+	}
+	wantState(t, s, id, task.InReview)
+	shepherdT(t, s) // nothing new: the comment and the check were answered
+	got = wantState(t, s, id, task.InReview)
+	if n := count(got, task.EventFeedback); n != 2 || len(gh.Pulls()) != 1 {
+		t.Fatalf("%d feedback rounds, %d pulls: want 2 and 1", n, len(gh.Pulls()))
+	}
+
+	gh.Edit(1, func(p *fakeapi.Pull) { p.Merged, p.State = true, "closed" })
+	shepherdT(t, s)
+	wantState(t, s, id, task.Closed)
+}
