@@ -28,11 +28,11 @@ var States = []State{Open, InProgress, AwaitingInput, InReview, Blocked, Deferre
 // A human may always close a task or put it aside; only the worker (or a
 // hand claim) moves it into in_progress, and only from open.
 var transitions = map[State][]State{
-	Open:          {InProgress, Blocked, Deferred, Closed},
-	InProgress:    {Open, AwaitingInput, InReview, Blocked, Deferred, Failed, Closed},
+	Open:       {InProgress, Blocked, Deferred, Closed},
+	InProgress: {Open, AwaitingInput, InReview, Blocked, Deferred, Failed, Closed},
 	// The shepherd moves a reviewed task: feedback reopens it for the same
 	// session, a merge closes it, a PR closed unmerged asks the human.
-	InReview: {Open, AwaitingInput, Deferred, Failed, Closed},
+	InReview:      {Open, AwaitingInput, Deferred, Failed, Closed},
 	AwaitingInput: {Open, Blocked, Deferred, Failed, Closed},
 	Blocked:       {Open, Deferred, Failed, Closed},
 	Deferred:      {Open, Closed},

@@ -130,3 +130,26 @@ func TestPullRequestShepherded(t *testing.T) {
 	shepherdT(t, s)
 	wantState(t, s, id, task.Closed)
 }
+
+// A worker killed after gh opened the pull request and before the task
+// recorded it: the next attempt finds the open pull request for the
+// branch instead of opening a second one.
+func TestPullRequestOpenedBeforeACrashIsFound(t *testing.T) {
+	s := newStore(t)
+	gh := withGitHub(t, s)
+	tk, err := s.Create(&task.Task{Title: "Add greeting", Land: task.LandPR})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What the dead worker's gh pr create left on GitHub.
+	out, err := (&worker{s: s, opt: Options{GH: "gh"}}).gh(context.Background(), "body", "pr", "create", "-R",
+		fakeapi.GitHubHost+"/owner/repo", "--head", Branch(tk.ID), "--base", "main", "--title", "t", "--body-file", "-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runOnce(t, s, &fake{steps: []stepFn{step(map[string]string{"hello.go": "package hello\n"}, done("adds it"))}})
+	got := wantState(t, s, tk.ID, task.InReview)
+	if pulls := gh.Pulls(); len(pulls) != 1 || prOf(got) != lastLine(string(out)) {
+		t.Fatalf("%d pulls, task's PR %q, opened %q", len(pulls), prOf(got), out)
+	}
+}

@@ -183,6 +183,10 @@ func (w *worker) feedback(ctx context.Context, p prRef, pull ghPull, seen map[st
 	return strings.TrimSpace(b.String()), keys, nil
 }
 
+// PullRequest is the task's pull request (land: pr), "" if none, and
+// the rounds of its feedback sent back to the agent since a human answered.
+func PullRequest(t *task.Task) (url string, rounds int) { return prOf(t), reviewRounds(t) }
+
 // prOf is the URL of the task's pull request: the last one recorded.
 func prOf(t *task.Task) string {
 	for i := len(t.History) - 1; i >= 0; i-- {
