@@ -13,7 +13,7 @@ func TestConfigDeliverySettings(t *testing.T) {
 		{"workers: 0\n", ""},
 		{"workers: -1\n", "workers: -1: want 1 to 32"},
 		{"workers: 99\n", "workers: 99"},
-		{"land: later\n", `land "later": want merge or branch`},
+		{"land: later\n", `land "later": want merge, branch or pr`},
 		{"target: 'main..x'\n", `target: branch "main..x" is not a valid branch name`},
 		{"target: 'a b'\n", "is not a valid branch name"},
 		{"worktree:\n  copy: [.env]\n  setup: npm ci\n", ""},
