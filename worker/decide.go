@@ -119,7 +119,7 @@ func answered(f facts) ending {
 			e = kept(e, f.Branch, f.ID)
 		}
 		if f.PR {
-			e.Outcome, e.State, e.Note = Kept, task.InReview, "in review: a pull request for "+f.Branch
+			e.Outcome, e.State, e.Note = InReview, task.InReview, "in review: a pull request for "+f.Branch
 		}
 	case agent.StatusFailed:
 		e.Outcome, e.Fate, e.State, e.Notify = Failed, discardWork, task.Failed, notify.EventTaskFailed

@@ -159,8 +159,8 @@ func (w *worker) finished(r *run, e ending) {
 	ev := Event{Kind: Finished, Task: r.t.ID, Title: r.t.Title, Session: e.Session, Outcome: e.Outcome,
 		Summary: firstOf(e.Summary, e.Result.Summary), Paths: e.Paths, Elapsed: time.Since(r.started)}
 	switch {
-	case e.Outcome == Completed || e.Outcome == Kept:
-		ev.Commit = e.Commit
+	case e.Outcome == Completed || e.Outcome == Kept || e.Outcome == InReview:
+		ev.Commit, ev.PR = e.Commit, e.PR
 	case e.Flat != "":
 		ev.Question, ev.Questions = e.Flat, []string{e.Flat}
 	case len(e.Ask) > 0:

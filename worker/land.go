@@ -24,7 +24,7 @@ func (w *worker) land(r *run, e ending) error {
 	}
 	defer unlock()
 	_, mode := r.t.Delivery(w.s.Config)
-	if e.Outcome == Kept && mode != task.LandPR {
+	if e.Outcome == Kept {
 		mode = task.LandBranch
 	}
 	if mode == task.LandBranch && e.Outcome != Kept { // a journal of an older bh, decided without it
