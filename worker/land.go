@@ -62,6 +62,9 @@ func (w *worker) land(r *run, e ending) error {
 			Cause: reason(fmt.Errorf("commit failed: %w", err))}))
 	}
 	if mode == task.LandPR { // nothing lands here: the branch goes to its pull request
+		if err := w.catchUpRemote(r); err != nil {
+			return w.landTrouble(r, e, err) // a conflict goes back to the agent
+		}
 		if err := w.openPR(r, &e); err != nil {
 			return fmt.Errorf("%s: pull request: %w", r.t.ID, err) // still in progress: recovery tries again
 		}

@@ -14,7 +14,7 @@ import (
 // the journal leaves one open): the URL goes into the task's history.
 func (w *worker) openPR(r *run, e *ending) error {
 	ctx := context.Background()
-	remote := firstOf(w.s.Config.Remote, "origin")
+	remote := prRemote(w.s)
 	head, err := w.repo.BranchTip(r.j.Branch)
 	if err != nil {
 		return err
@@ -50,6 +50,44 @@ func (w *worker) openPR(r *run, e *ending) error {
 	}
 	e.PR = lastLine(string(out))
 	return saveJournal(w.s, r.j) // r.j.Ending is e: a crash from here on finds the PR in the journal
+}
+
+// prRemote is the remote pull requests go through.
+func prRemote(s *task.Store) string { return firstOf(s.Config.Remote, "origin") }
+
+// catchUpRemote rebases a pull request's branch onto its base as the
+// remote has it, when the base moved on there (a conflict that GitHub
+// reports comes back this way, to the agent, as a landing's does).
+func (w *worker) catchUpRemote(r *run) error {
+	remote := prRemote(w.s)
+	tracking := "refs/remotes/" + remote + "/" + r.j.Target
+	if err := w.repo.FetchInto(remote, "+refs/heads/"+r.j.Target+":"+tracking); err != nil {
+		return err
+	}
+	tip, err := w.repo.RemoteTip(remote, r.j.Target)
+	if err != nil || tip == "" {
+		return err
+	}
+	if in, err := w.repo.Contains(r.j.Base, tip); err != nil || in {
+		return err // the base is there already, or ahead
+	}
+	if err := r.wt.Rebase(tip); err != nil {
+		return err
+	}
+	r.j.Base = tip
+	return saveJournal(w.s, r.j)
+}
+
+// baseOf is what a task's worktree forks from: for a pull request, its
+// base as the remote last had it, which a rebase may have moved past the
+// local branch.
+func (w *worker) baseOf(t *task.Task, target string) string {
+	if _, mode := t.Delivery(w.s.Config); mode == task.LandPR {
+		if tip, _ := w.repo.RemoteTip(prRemote(w.s), target); tip != "" {
+			return "refs/remotes/" + prRemote(w.s) + "/" + target
+		}
+	}
+	return target
 }
 
 // prBody is a pull request's description: the agent's summary, the

@@ -47,7 +47,7 @@ func (w *worker) prepare(kill context.Context, r *run) error {
 		return err
 	}
 	r.wt, r.restored = wt, snap
-	if r.j.Base, err = wt.Base(target); err != nil {
+	if r.j.Base, err = wt.Base(w.baseOf(r.t, target)); err != nil {
 		return err
 	}
 	if wt.RecordedBase() == "" { // from here on, whatever a sync does to target

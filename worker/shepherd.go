@@ -225,11 +225,13 @@ func reviewRounds(t *task.Task) int {
 }
 
 // pendingFeedback is the feedback a resumed run must address: the last
-// round's, when no run started since; and the pull request's URL.
+// round's, when no run started since; and the pull request's URL. Once a
+// human answered about it (an escalation, whose question carries the
+// feedback), the usual resume prompt gives both.
 func pendingFeedback(t *task.Task) (text, url string) {
 	for i := len(t.History) - 1; i >= 0; i-- {
 		switch e := t.History[i]; e.Kind {
-		case task.EventRunStarted:
+		case task.EventRunStarted, task.EventInputReceived:
 			return "", ""
 		case task.EventFeedback:
 			return e.Text, prOf(t)

@@ -217,6 +217,7 @@ func (g *GitHub) graphql(w http.ResponseWriter, r *http.Request) {
 		str := func(k string) string { s, _ := in[k].(string); return s }
 		p := &Pull{Number: len(g.pulls) + 1, Head: str("headRefName"), Base: str("baseRefName"), Title: str("title"),
 			Body: str("body"), State: "open"}
+		p.SHA = fmt.Sprintf("%040x", p.Number) // until a test says which commit CI ran on
 		g.pulls = append(g.pulls, p)
 		data["createPullRequest"] = map[string]any{"pullRequest": map[string]any{"id": "PR_" + strconv.Itoa(p.Number),
 			"number": p.Number, "url": g.pullURL(p)}}
