@@ -26,6 +26,12 @@ type GitHub struct {
 	pulls []*Pull
 	calls []string
 	t     testing.TB
+	// MergeWhen, if set, merges an open pull request once it says so
+	// when the pull request is read: a reviewer pressing the button.
+	MergeWhen func(*Pull) bool
+	// Check, if set, plays CI: the check runs of a pull request as it is
+	// now, in place of its Checks.
+	Check func(*Pull) []CheckRun
 }
 
 // GitHubHost is the host bh's pull requests live on in tests.
@@ -124,6 +130,9 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case m[2] != "":
 		p := g.pull(m[2])
+		if p != nil && m[3] == "" && p.State == "open" && g.MergeWhen != nil && g.MergeWhen(p) {
+			p.Merged, p.State = true, "closed"
+		}
 		if p == nil {
 			http.Error(w, `{"message":"Not Found"}`, http.StatusNotFound)
 		} else if m[3] != "" {
@@ -143,7 +152,7 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 		runs := []map[string]any{}
 		for _, p := range g.pulls {
 			if p.SHA == m[4] {
-				for _, c := range p.Checks {
+				for _, c := range g.checks(p) {
 					runs = append(runs, map[string]any{"id": c.ID, "name": c.Name, "status": "completed",
 						"conclusion": c.Conclusion})
 				}
@@ -153,7 +162,7 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 	case m[5] != "":
 		id, _ := strconv.ParseInt(m[5], 10, 64)
 		for _, p := range g.pulls {
-			for _, c := range p.Checks {
+			for _, c := range g.checks(p) {
 				if c.ID == id {
 					w.Header().Set("Content-Type", "text/plain")
 					io.WriteString(w, c.Log)
@@ -163,6 +172,13 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		http.Error(w, `{"message":"Not Found"}`, http.StatusNotFound)
 	}
+}
+
+func (g *GitHub) checks(p *Pull) []CheckRun {
+	if g.Check != nil {
+		return g.Check(p)
+	}
+	return p.Checks
 }
 
 func (g *GitHub) pull(n string) *Pull {
