@@ -34,6 +34,9 @@ type Config struct {
 	// CaptureTranscript false stops bh keeping a copy of each agent
 	// session's transcript (which lets a lost session be restored).
 	CaptureTranscript *bool `yaml:"captureTranscript,omitempty" json:"captureTranscript,omitempty"`
+	// ReviewRounds is how many rounds of a pull request's feedback go
+	// back to the agent before a human is asked (land: pr); default 3.
+	ReviewRounds int `yaml:"reviewRounds,omitempty" json:"reviewRounds,omitempty"`
 }
 
 // WorktreeConfig prepares the linked worktree each task's agent runs in.

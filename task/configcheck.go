@@ -44,6 +44,7 @@ func decodeConfig(path string, b []byte, c *Config) error {
 		{[]string{"agent", "dir"}, CheckAgentDir(c.Agent.Dir)},
 		{[]string{"workers"}, checkWorkers(c.Workers)},
 		{[]string{"land"}, ValidLand(c.Land)},
+		{[]string{"reviewRounds"}, checkRounds(c.ReviewRounds)},
 		{[]string{"target"}, checkEmpty(c.Target, ValidBranch)},
 		{[]string{"autoSync"}, checkDuration(c.AutoSync)},
 		{[]string{"lease"}, checkDuration(c.Lease)},
@@ -111,6 +112,13 @@ func checkDuration(s string) error {
 func checkWorkers(n int) error {
 	if n < 0 || n > MaxWorkers {
 		return fmt.Errorf("%d: want 1 to %d", n, MaxWorkers)
+	}
+	return nil
+}
+
+func checkRounds(n int) error {
+	if n < 0 || n > 100 {
+		return fmt.Errorf("%d: want 1 to 100", n)
 	}
 	return nil
 }

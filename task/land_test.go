@@ -14,6 +14,8 @@ func TestConfigDeliverySettings(t *testing.T) {
 		{"workers: -1\n", "workers: -1: want 1 to 32"},
 		{"workers: 99\n", "workers: 99"},
 		{"land: later\n", `land "later": want merge, branch or pr`},
+		{"land: pr\nreviewRounds: 5\n", ""},
+		{"reviewRounds: -2\n", "reviewRounds: -2: want 1 to 100"},
 		{"target: 'main..x'\n", `target: branch "main..x" is not a valid branch name`},
 		{"target: 'a b'\n", "is not a valid branch name"},
 		{"worktree:\n  copy: [.env]\n  setup: npm ci\n", ""},

@@ -40,7 +40,7 @@ type Options struct {
 	// GH is the GitHub CLI (land: pr); default "gh" on PATH. ReviewPoll
 	// is how often pull requests in review are polled (default 2m), and
 	// ReviewRounds how many rounds of their feedback go back to the agent
-	// before a human is asked (default 3).
+	// before a human is asked (default the config's reviewRounds, else 3).
 	GH           string
 	ReviewPoll   time.Duration
 	ReviewRounds int
@@ -73,6 +73,9 @@ func (o *Options) defaults(c task.Config) {
 	}
 	if o.ReviewPoll <= 0 {
 		o.ReviewPoll = 2 * time.Minute
+	}
+	if o.ReviewRounds <= 0 {
+		o.ReviewRounds = c.ReviewRounds
 	}
 	if o.ReviewRounds <= 0 {
 		o.ReviewRounds = 3
