@@ -54,13 +54,17 @@ func (m *boardModel) list(h int) string {
 	var lines []string
 	at := 0
 	for _, sec := range []struct{ name, icon string }{
-		{secWaiting, stateIcon(io, task.AwaitingInput)}, {secRunning, io.Cyan("▶")}, {secReady, stateIcon(io, task.Open)},
+		{secWaiting, stateIcon(io, task.AwaitingInput)}, {secRunning, io.Cyan("▶")},
+		{secReview, stateIcon(io, task.InReview)}, {secReady, stateIcon(io, task.Open)},
 	} {
 		n := 0
 		for _, r := range m.rows {
 			if r.section == sec.name {
 				n++
 			}
+		}
+		if n == 0 && sec.name == secReview { // shown only when pull requests are in review
+			continue
 		}
 		lines = append(lines, fmt.Sprintf("%s %s %s", sec.icon, io.Bold(sec.name), io.Faint(fmt.Sprintf("(%d)", n))))
 		for _, r := range m.rows {
@@ -111,6 +115,8 @@ func (m *boardModel) detail(r boardRow, brief bool) string {
 		return s + ", " + shortDur(m.now.Sub(askedAt(r.t)))
 	case secRunning:
 		return shortDur(m.now.Sub(runningSince(r.t)))
+	case secReview:
+		return shortDur(m.now.Sub(r.t.UpdatedAt))
 	}
 	return string(r.t.Priority)
 }

@@ -18,6 +18,7 @@ type Inbox struct {
 	// Attention holds failed and blocked tasks: a human must reopen or
 	// answer them.
 	Attention []RunningTask
+	Review    []RunningTask // tasks whose pull request is in review (land: pr)
 	Skipped   []error // repositories that moved, vanished or could not be read
 }
 
@@ -69,6 +70,8 @@ func ReadInbox(roots []string) Inbox {
 				in.Asking = append(in.Asking, RunningTask{root, t})
 			case Failed, Blocked:
 				in.Attention = append(in.Attention, RunningTask{root, t})
+			case InReview:
+				in.Review = append(in.Review, RunningTask{root, t})
 			}
 			for _, q := range t.OpenQuestions() {
 				in.Items = append(in.Items, InboxItem{Repo: filepath.Base(root), Path: root, TaskID: t.ID,

@@ -187,15 +187,7 @@ func (w *worker) feedback(ctx context.Context, p prRef, pull ghPull, seen map[st
 // the rounds of its feedback sent back to the agent since a human answered.
 func PullRequest(t *task.Task) (url string, rounds int) { return prOf(t), reviewRounds(t) }
 
-// prOf is the URL of the task's pull request: the last one recorded.
-func prOf(t *task.Task) string {
-	for i := len(t.History) - 1; i >= 0; i-- {
-		if t.History[i].Kind == task.EventPR {
-			return t.History[i].Text
-		}
-	}
-	return ""
-}
+func prOf(t *task.Task) string { return t.PullRequest() }
 
 // seenFeedback is every piece of feedback already sent back.
 func seenFeedback(t *task.Task) map[string]bool {

@@ -15,6 +15,7 @@ import (
 type inboxView struct {
 	Cards     []card
 	Attention []task.RunningTask
+	Review    []task.RunningTask // pull requests in review, which the worker shepherds
 	Running   []task.RunningTask
 	Skipped   []string
 	Error     string
@@ -77,7 +78,7 @@ func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
 	}
 	in := task.ReadInbox(roots)
 	v.Cards, v.Running = cards(in.Asking), in.Running
-	v.Attention = in.Attention
+	v.Attention, v.Review = in.Attention, in.Review
 	slices.SortStableFunc(v.Attention, func(a, b task.RunningTask) int { return a.Task.Priority.Rank() - b.Task.Priority.Rank() })
 	for i, c := range v.Cards {
 		if !c.Gate {
