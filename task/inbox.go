@@ -18,8 +18,9 @@ type Inbox struct {
 	// Attention holds failed and blocked tasks: a human must reopen or
 	// answer them.
 	Attention []RunningTask
-	Review    []RunningTask // tasks whose pull request is in review (land: pr)
 	Skipped   []error // repositories that moved, vanished or could not be read
+	// Review holds the tasks whose pull request is in review (land: pr).
+	Review []RunningTask
 }
 
 // RunningTask is a task and the repository it is in.
