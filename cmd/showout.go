@@ -51,7 +51,7 @@ func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (
 	}
 	field("labels", strings.Join(t.Labels, ", "))
 	if url, rounds := worker.PullRequest(t); url != "" {
-		field("pull request", fmt.Sprintf("%s (%d feedback rounds)", url, rounds))
+		field("pull request", fmt.Sprintf("%s (feedback rounds: %d)", url, rounds))
 	}
 	field("created", when(now, t.CreatedAt))
 	field("updated", when(now, t.UpdatedAt))
