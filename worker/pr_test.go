@@ -260,3 +260,48 @@ func TestPullRequestEscalates(t *testing.T) {
 		t.Fatalf("question %q", q.Question)
 	}
 }
+
+// The real Claude Code CLI: a failed check on its pull request resumes
+// the same session, whose next request carries the job's log with the
+// earlier turns, and its fix is pushed to the same pull request.
+func TestClaudeFixesAFailedCheck(t *testing.T) {
+	fakeapi.Real(t, "claude")
+	srv := fakeapi.New(t, func(req *fakeapi.Request) fakeapi.Turn {
+		switch p := req.Prompt(); {
+		case strings.Contains(p, "--- FAIL: TestHello") && len(req.ToolResults()) == 0:
+			return fakeapi.Reply(fakeapi.Write("hello.go", "package hello\n\n// fixed\n"))
+		case strings.Contains(p, "--- FAIL: TestHello"):
+			return fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "completed", "summary": "fixed the test"}))
+		case len(req.ToolResults()) == 0:
+			return fakeapi.Reply(fakeapi.Write("hello.go", "package hello\n"))
+		}
+		return fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "completed", "summary": "adds hello"}))
+	})
+	s := newStore(t)
+	gh := withGitHub(t, s)
+	bare := gitT(t, s.Root, "remote", "get-url", "origin")
+	s.Config.Agent = task.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
+	s.Config.Land = task.LandPR
+	opt := Options{Env: fakeapi.Env(t, srv)}
+	tk := addTask(t, s, "Say hello")
+	runWith(t, s, opt)
+	first := wantState(t, s, tk.ID, task.InReview)
+	gh.Edit(1, func(p *fakeapi.Pull) {
+		p.Checks = []fakeapi.CheckRun{{ID: 11, Name: "test", Conclusion: "failure",
+			Log: "--- FAIL: TestHello (0.00s)\n    hello_test.go:9: no greeting\n"}}
+	})
+	shepherdT(t, s)
+	runWith(t, s, opt)
+	got := wantState(t, s, tk.ID, task.InReview)
+	reqs := srv.Requests()
+	resumed := reqs[2] // the first request of the resumed run
+	if !strings.Contains(resumed.Prompt(), "hello_test.go:9: no greeting") || got.SessionID != first.SessionID {
+		t.Fatalf("session %s -> %s; resumed request's prompt:\n%s", first.SessionID, got.SessionID, resumed.Prompt())
+	}
+	if calls := resumed.ToolUses(); len(calls) == 0 || calls[0].Name != "Write" {
+		t.Errorf("the resumed request lacks the earlier turns: %+v", calls)
+	}
+	if !strings.Contains(gitT(t, bare, "show", Branch(tk.ID)+":hello.go"), "// fixed") || len(gh.Pulls()) != 1 {
+		t.Fatalf("the fix did not reach the one pull request (%d pulls)", len(gh.Pulls()))
+	}
+}

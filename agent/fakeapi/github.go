@@ -80,7 +80,7 @@ func GitHubEnv(t testing.TB, g *GitHub) []string {
 	if _, err := exec.LookPath("gh"); err != nil {
 		t.Fatalf("gh is not installed (apt-get install gh): %v", err)
 	}
-	return []string{"HTTP_PROXY=" + g.URL, "http_proxy=" + g.URL, "NO_PROXY=", "no_proxy=",
+	return []string{"HTTP_PROXY=" + g.URL, "http_proxy=" + g.URL, "NO_PROXY=127.0.0.1", "no_proxy=127.0.0.1", // the fake model APIs are not behind it
 		"GH_TOKEN=fake-token", "GH_CONFIG_DIR=" + filepath.Join(t.TempDir(), "gh"),
 		"GH_REPO=" + GitHubHost + "/owner/repo", "GH_PROMPT_DISABLED=1"}
 }
