@@ -126,9 +126,6 @@ func statusRun(opts *StatusOptions) error {
 		v.Next = append(v.Next, fmt.Sprintf("the worker holds new runs back until %s: %s",
 			p.Until.Local().Format("15:04:05"), p.Reason))
 	}
-	if url, rounds := worker.PullRequest(t); t.State == task.InReview && url != "" {
-		v.Next = append(v.Next, fmt.Sprintf("its pull request %s is in review (feedback round %d); the worker polls it, and so does bh sync", url, rounds))
-	}
 	if t.State == task.InProgress {
 		if v.EndingWaits = worker.EndingWaits(s, t.ID); v.EndingWaits != "" {
 			v.Next = append(v.Next, "its ending waits ("+v.EndingWaits+"); the worker retries it")
