@@ -8,6 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/fakeapi"
+	"github.com/bh-tracker/bh/agent/proc/proctest"
 	"github.com/bh-tracker/bh/task"
 )
 
@@ -303,5 +304,34 @@ func TestClaudeFixesAFailedCheck(t *testing.T) {
 	}
 	if !strings.Contains(gitT(t, bare, "show", Branch(tk.ID)+":hello.go"), "// fixed") || len(gh.Pulls()) != 1 {
 		t.Fatalf("the fix did not reach the one pull request (%d pulls)", len(gh.Pulls()))
+	}
+}
+
+// The running worker polls pull requests in review on its tick: a merge
+// closes the task while the worker waits.
+func TestWorkerPollsPullRequests(t *testing.T) {
+	s := newStore(t)
+	gh := withGitHub(t, s)
+	tk, err := s.Create(&task.Task{Title: "Greet", Land: task.LandPR})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fake{steps: []stepFn{step(map[string]string{"hello.txt": "hello\n"}, done("greets"))}}
+	runOnce(t, s, f)
+	wantState(t, s, tk.ID, task.InReview)
+	gh.Edit(1, func(p *fakeapi.Pull) { p.Merged, p.State = true, "closed" })
+	stop, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ended := make(chan error, 1)
+	go func() {
+		ended <- Run(stop, stop, s, Options{Runner: f, Tick: 10 * time.Millisecond, ReviewPoll: time.Millisecond})
+	}()
+	proctest.WaitFor(t, fakeapi.Patience(time.Minute), "the merged pull request's task closed", func() bool {
+		got, err := s.Get(tk.ID)
+		return err == nil && got.State == task.Closed
+	})
+	cancel()
+	if err := <-ended; err != nil {
+		t.Fatal(err)
 	}
 }

@@ -2,11 +2,13 @@ package worker
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // A pull request as gh api reports it, and the feedback on it.
@@ -116,16 +118,20 @@ func (w *worker) shepherdOne(ctx context.Context, t *task.Task) error {
 	})
 }
 
-// reviewed applies one decision to a task still in review, atomically.
+// reviewed applies one decision to a task still in review, atomically,
+// and tells the human when it now waits on them.
 func (w *worker) reviewed(id string, f func(*task.Task, task.Event) error) error {
-	_, err := w.s.Update(id, func(t *task.Task) error {
+	t, err := w.s.Update(id, func(t *task.Task) error {
 		if t.State != task.InReview {
 			return errNotOurs // a human or another worker moved it meanwhile
 		}
 		return f(t, task.Event{At: w.now()})
 	})
-	if err == errNotOurs {
+	switch {
+	case errors.Is(err, errNotOurs):
 		return nil
+	case err == nil && t.State == task.AwaitingInput:
+		w.notify(notify.EventInputRequested, t)
 	}
 	return err
 }
