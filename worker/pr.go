@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os/exec"
+	"slices"
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
@@ -50,6 +52,24 @@ func (w *worker) openPR(r *run, e *ending) error {
 	}
 	e.PR = lastLine(string(out))
 	return saveJournal(w.s, r.j) // r.j.Ending is e: a crash from here on finds the PR in the journal
+}
+
+// checkGH refuses to start without gh when pull requests are to be
+// opened or shepherded (land: pr in the config or on a task not closed).
+func (w *worker) checkGH() error {
+	need := w.s.Config.Land == task.LandPR
+	if !need {
+		tasks, _, err := w.s.ListBrief()
+		if err != nil {
+			return err
+		}
+		need = slices.ContainsFunc(tasks, func(t *task.Task) bool { return t.Land == task.LandPR && t.State != task.Closed })
+	}
+	if _, err := exec.LookPath(firstOf(w.opt.GH, "gh")); need && err != nil {
+		return &PreflightError{Err: fmt.Errorf("land: pr needs the GitHub CLI: %w", err),
+			Advice: "install gh (https://cli.github.com, or apt-get install gh) and run gh auth login"}
+	}
+	return nil
 }
 
 // prRemote is the remote pull requests go through.

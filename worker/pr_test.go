@@ -2,6 +2,8 @@ package worker
 
 import (
 	"context"
+	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -333,5 +335,17 @@ func TestWorkerPollsPullRequests(t *testing.T) {
 	cancel()
 	if err := <-ended; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Without gh, a worker with pull requests to open refuses to start.
+func TestPreflightWantsGH(t *testing.T) {
+	s := newStore(t)
+	s.Config.Land = task.LandPR
+	err := Run(context.Background(), context.Background(), s, Options{Runner: &fake{}, Once: true,
+		GH: filepath.Join(t.TempDir(), "no-gh")})
+	var pe *PreflightError
+	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "land: pr needs the GitHub CLI") {
+		t.Fatalf("err %v", err)
 	}
 }
