@@ -22,22 +22,21 @@ const ghOutput = 4 << 20
 // gh runs the GitHub CLI, with the user's own authentication, in the
 // repository's root; stdin may be "".
 func (w *worker) gh(ctx context.Context, stdin string, args ...string) ([]byte, error) {
-	var out, errOut bytes.Buffer
-	cmd := proc.Cmd{Argv: append([]string{w.opt.GH}, args...), Dir: w.s.Root, Stdout: &out,
-		Stderr: proc.NewCapWriter(64<<10, 4<<10), Timeout: ghTimeout,
+	var out bytes.Buffer
+	errOut := proc.NewCapWriter(64<<10, 4<<10)
+	cmd := proc.Cmd{Argv: append([]string{firstOf(w.opt.GH, "gh")}, args...), Dir: w.s.Root, Stdout: &out,
+		Stderr: errOut, Timeout: ghTimeout,
 		Env: []string{"GH_PROMPT_DISABLED=1", "NO_COLOR=1", "GH_NO_UPDATE_NOTIFIER=1"}}
-	cw := cmd.Stderr.(*proc.CapWriter)
 	if stdin != "" {
 		cmd.Stdin = strings.NewReader(stdin)
 	}
 	res, err := proc.Run(ctx, cmd)
-	errOut.Write(cw.Bytes())
 	if err == nil && res.ExitCode != 0 {
 		err = fmt.Errorf("exit status %d", res.ExitCode)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("gh %s: %w: %s", strings.Join(args[:min(2, len(args))], " "), err,
-			strings.TrimSpace(errOut.String()))
+			strings.TrimSpace(string(errOut.Bytes())))
 	}
 	if out.Len() > ghOutput {
 		return out.Bytes()[out.Len()-ghOutput:], nil

@@ -72,6 +72,20 @@ func (w *worker) checkGH() error {
 	return nil
 }
 
+// prBranch brings a pull request's branch from the remote when this
+// clone lacks it: another machine's worker opened the pull request, and
+// its feedback resumes the work here.
+func (w *worker) prBranch(t *task.Task) error {
+	if t.PullRequest() == "" {
+		return nil
+	}
+	branch := Branch(t.ID)
+	if tip, err := w.repo.BranchTip(branch); err != nil || tip != "" {
+		return err
+	}
+	return w.repo.FetchInto(prRemote(w.s), "refs/heads/"+branch+":refs/heads/"+branch)
+}
+
 // prRemote is the remote pull requests go through.
 func prRemote(s *task.Store) string { return firstOf(s.Config.Remote, "origin") }
 

@@ -28,6 +28,9 @@ func (w *worker) prepare(kill context.Context, r *run) error {
 	if tip == "" {
 		return fmt.Errorf("the target branch %s has no commit yet: commit something first", target)
 	}
+	if err := w.prBranch(r.t); err != nil {
+		return err
+	}
 	snap, start, err := w.parkedStart(id, tip)
 	if err != nil {
 		return err
