@@ -199,4 +199,3 @@ func TestClaudeFixesAFailedCheck(t *testing.T) {
 		t.Fatalf("the fix did not reach the one pull request (%d pulls)", len(gh.Pulls()))
 	}
 }
-
