@@ -54,24 +54,34 @@ const logTail = 3000
 // Each change is one update of the task file, which records what it
 // answered: a crash before it is polled again, one after is not redone.
 func Shepherd(ctx context.Context, s *task.Store, opt Options) error {
-	w, err := newWorker(s, opt)
-	if err != nil {
-		return err
+	opt.defaults(s.Config)
+	w := &worker{s: s, opt: opt} // no agent runs here: none is set up
+	if w.notifier = opt.Notify; w.notifier == nil && len(s.Config.Notify) > 0 {
+		n, err := notify.New(s.Config.Notify, w.warnf)
+		if err != nil {
+			return fmt.Errorf(".bh/config.yaml: %w", err)
+		}
+		w.notifier = n
+		defer w.closeNotifier()
 	}
 	return w.shepherd(ctx)
 }
 
 func (w *worker) shepherd(ctx context.Context) error {
-	ts, _, err := w.s.List()
+	brief, _, err := w.s.ListBrief() // the cache's quick listing: most stores have none in review
 	if err != nil {
 		return err
 	}
 	var errs []string
-	for _, t := range ts {
-		if t.State != task.InReview {
+	for _, b := range brief {
+		if b.State != task.InReview {
 			continue
 		}
-		if err := w.shepherdOne(ctx, t); err != nil {
+		t, err := w.s.Get(b.ID) // whole, history included: its PR and the feedback seen
+		if err == nil {
+			err = w.shepherdOne(ctx, t)
+		}
+		if err != nil {
 			errs = append(errs, fmt.Sprintf("%s: %v", t.ID, err))
 		}
 	}
