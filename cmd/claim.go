@@ -116,7 +116,7 @@ func notReady(s *store.Store, e *worker.NotReadyError) error {
 			hint = "someone works on it already: bh status " + e.ID
 		case task.AwaitingInput:
 			hint = "it waits for your answer: bh respond " + e.ID
-		case task.Blocked, task.Deferred, task.Failed, task.Closed:
+		case task.Blocked, task.Deferred, task.Failed, task.Closed, task.InReview:
 			hint = "bh reopen " + e.ID + " makes it open again"
 		}
 		return withHint(fmt.Errorf("cannot claim %s: it is %s, not open", e.ID, e.State), hint)

@@ -13,6 +13,7 @@ type ListOptions struct {
 	Ready      bool
 	Awaiting   bool
 	Review     bool
+	InReview   bool // --review: pull requests in review (land: pr)
 	States     []string
 	Types      []string
 	Priorities []string
@@ -49,6 +50,7 @@ is one tab-separated line; use --json for every field.`,
 	fl.BoolVarP(&opts.All, "all", "a", false, "include closed tasks")
 	fl.BoolVar(&opts.Ready, "ready", false, "only tasks the worker may take now, in its order")
 	fl.BoolVar(&opts.Awaiting, "awaiting", false, "only tasks waiting for your answer, with their questions")
+	fl.BoolVar(&opts.InReview, "review", false, "only tasks whose pull request is in review (land: pr)")
 	fl.BoolVar(&opts.Review, "needs-review", false, "only tasks marked for review, closed ones too")
 	fl.StringSliceVar(&opts.States, "state", nil, "only these states (repeatable or comma-separated)")
 	fl.StringSliceVar(&opts.Types, "type", nil, "only these types")
@@ -126,6 +128,8 @@ func listFilter(o *ListOptions) ([]func(*task.Task) bool, error) {
 	switch {
 	case o.Awaiting:
 		keep = append(keep, func(t *task.Task) bool { return t.State == task.AwaitingInput })
+	case o.InReview:
+		keep = append(keep, func(t *task.Task) bool { return t.State == task.InReview })
 	case len(states) > 0:
 		keep = append(keep, func(t *task.Task) bool { return slices.Contains(states, t.State) })
 	case !o.All && !o.Review: // work to review is mostly closed already

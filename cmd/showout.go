@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
@@ -50,6 +51,9 @@ func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (
 		field(k, ref(d))
 	}
 	field("labels", strings.Join(t.Labels, ", "))
+	if url, rounds := worker.PullRequest(t); url != "" {
+		field("pull request", fmt.Sprintf("%s (feedback rounds: %d)", url, rounds))
+	}
 	field("created", when(now, t.CreatedAt))
 	field("updated", when(now, t.UpdatedAt))
 	field("agent", t.Agent)

@@ -2,9 +2,11 @@ package cmd
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker"
 )
 
 // nextSteps says what to do about t now.
@@ -43,6 +45,10 @@ func nextSteps(t *task.Task, v statusView, get func(string) (*task.Task, error))
 			return []string{"no worker holds it: run bh worker, which recovers it"}
 		}
 		return []string{"a worker is running it; to stop it: bh stop " + id + ` --reason "..."`}
+	case task.InReview:
+		url, rounds := worker.PullRequest(t)
+		return []string{fmt.Sprintf("its pull request %s is in review (feedback round %d); the worker polls it, "+
+			"and so does bh sync: feedback resumes its session, a merge closes it", url, rounds)}
 	case task.Blocked:
 		return []string{"once what blocks it is solved: bh reopen " + id}
 	case task.Deferred:

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -61,6 +62,10 @@ func syncRun(opts *SyncOptions) error {
 	res, err := worker.Sync(s, opts.Remote, !opts.NoPush)
 	if err != nil {
 		return syncHint(err, res)
+	}
+	// Pull requests in review are polled too (land: pr); gh's trouble is a warning.
+	if err := worker.Shepherd(context.Background(), s, worker.Options{}); err != nil {
+		fmt.Fprintf(opts.IO.ErrOut, "bh: %v\n", err)
 	}
 	if opts.JSON {
 		return writeJSON(opts.IO.Out, res)

@@ -140,6 +140,9 @@ func (p *progress) finished(e worker.Event) {
 	case worker.Kept:
 		fmt.Fprintf(w, "%s %s completed in %s — kept on branch bh/%s%s\n", io.Green("✓"), id, took, e.Task,
 			io.Faint(fmt.Sprintf(" (commit %.7s; land it with: bh land %s)", e.Commit, e.Task)))
+	case worker.InReview:
+		fmt.Fprintf(w, "%s %s completed in %s — in review: %s%s\n", io.Cyan("⇅"), id, took, e.PR,
+			io.Faint(fmt.Sprintf(" (commit %.7s on bh/%s; the worker shepherds it)", e.Commit, e.Task)))
 	case worker.Held:
 		fmt.Fprintf(w, "%s %s is done, but git would not land it over your uncommitted changes\n", io.Magenta("❓"), id)
 		fmt.Fprintf(w, "  %s\n", e.Summary)

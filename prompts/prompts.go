@@ -38,6 +38,10 @@ type Data struct {
 	Rounds                 []Round
 	Feedback               string
 	Check                  *Check // the failing check a resumed session is asked to fix
+	// Review is the pull request's feedback (failed checks with their
+	// logs, review comments with file and line, a conflict) that resumes
+	// a task in review, and PR its URL.
+	Review, PR string
 }
 
 // Check is a check that failed on the tree that would land.
@@ -102,6 +106,13 @@ func (s Set) Resume(d Data) (string, error) {
 // failed on its finished work: d.Check says which, and how.
 func (s Set) CheckFailed(d Data) (string, error) {
 	out, err := s.render("check_failed", d)
+	return strings.TrimSpace(out) + "\n", err
+}
+
+// Review is the prompt that resumes the same session with its pull
+// request's feedback.
+func (s Set) Review(d Data) (string, error) {
+	out, err := s.render("pr_feedback", d)
 	return strings.TrimSpace(out) + "\n", err
 }
 

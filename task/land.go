@@ -10,12 +10,13 @@ import (
 const (
 	LandMerge  = "merge"  // fast-forward the target, rebasing first when it moved (the default)
 	LandBranch = "branch" // keep the commit on bh/<id> for review; bh land <id> lands it
+	LandPR     = "pr"     // push bh/<id> and open a pull request with gh; the worker shepherds it
 )
 
 // ValidLand checks a land: value.
 func ValidLand(s string) error {
-	if s != "" && s != LandMerge && s != LandBranch {
-		return fmt.Errorf("land %q: want %s or %s", s, LandMerge, LandBranch)
+	if s != "" && s != LandMerge && s != LandBranch && s != LandPR {
+		return fmt.Errorf("land %q: want %s, %s or %s", s, LandMerge, LandBranch, LandPR)
 	}
 	return nil
 }

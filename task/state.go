@@ -14,6 +14,7 @@ const (
 	Open          State = "open"
 	InProgress    State = "in_progress"
 	AwaitingInput State = "awaiting_input"
+	InReview      State = "in_review" // a pull request is open for its work (land: pr)
 	Blocked       State = "blocked"
 	Deferred      State = "deferred"
 	Failed        State = "failed"
@@ -21,14 +22,17 @@ const (
 )
 
 // States lists every state, in display order.
-var States = []State{Open, InProgress, AwaitingInput, Blocked, Deferred, Failed, Closed}
+var States = []State{Open, InProgress, AwaitingInput, InReview, Blocked, Deferred, Failed, Closed}
 
 // transitions is the whole state machine: from -> allowed targets.
 // A human may always close a task or put it aside; only the worker (or a
 // hand claim) moves it into in_progress, and only from open.
 var transitions = map[State][]State{
-	Open:          {InProgress, Blocked, Deferred, Closed},
-	InProgress:    {Open, AwaitingInput, Blocked, Deferred, Failed, Closed},
+	Open:       {InProgress, Blocked, Deferred, Closed},
+	InProgress: {Open, AwaitingInput, InReview, Blocked, Deferred, Failed, Closed},
+	// The shepherd moves a reviewed task: feedback reopens it for the same
+	// session, a merge closes it, a PR closed unmerged asks the human.
+	InReview:      {Open, AwaitingInput, Deferred, Failed, Closed},
 	AwaitingInput: {Open, Blocked, Deferred, Failed, Closed},
 	Blocked:       {Open, Deferred, Failed, Closed},
 	Deferred:      {Open, Closed},

@@ -12,7 +12,9 @@ import (
 var allowed = map[[2]State]bool{
 	{Open, InProgress}: true, {Open, Blocked}: true, {Open, Deferred}: true, {Open, Closed}: true,
 	{InProgress, Open}: true, {InProgress, AwaitingInput}: true, {InProgress, Blocked}: true,
-	{InProgress, Deferred}: true, {InProgress, Failed}: true, {InProgress, Closed}: true,
+	{InProgress, Deferred}: true, {InProgress, Failed}: true, {InProgress, Closed}: true, {InProgress, InReview}: true,
+	{InReview, Open}: true, {InReview, AwaitingInput}: true, {InReview, Deferred}: true, {InReview, Failed}: true,
+	{InReview, Closed}:    true,
 	{AwaitingInput, Open}: true, {AwaitingInput, Blocked}: true, {AwaitingInput, Deferred}: true,
 	{AwaitingInput, Failed}: true, {AwaitingInput, Closed}: true,
 	{Blocked, Open}: true, {Blocked, Deferred}: true, {Blocked, Failed}: true, {Blocked, Closed}: true,

@@ -49,7 +49,7 @@ type Task struct {
 
 	// Where finished work goes; empty means the config's default.
 	Target string `yaml:"target,omitempty" json:"target,omitempty"` // the branch to land on
-	Land   string `yaml:"land,omitempty" json:"land,omitempty"`     // merge, or branch: keep it on bh/<id>
+	Land   string `yaml:"land,omitempty" json:"land,omitempty"`     // merge, branch (keep it on bh/<id>) or pr
 	// Checks add to the config's checks for this task (bh add --check).
 	Checks []string `yaml:"checks,omitempty" json:"checks,omitempty"`
 	// Sandbox is this task's sandbox mode (auto, off, required), over the config's.
@@ -165,6 +165,11 @@ const (
 	EventSessionLost    = "session.lost" // the agent's session could not be resumed; a fresh one took over
 	EventInputUnused    = "input.unused" // an answer made in another clone after the one used: kept, not used
 	EventCheck          = "check"        // one check command run before landing (Command, ExitCode, Took, Output, Round)
+	// A pull request (land: pr): opened or pushed to (Text: its URL,
+	// Commit: the head pushed), and the review feedback that sent the task
+	// back to its session (Text: the feedback, Context: what it answers).
+	EventPR       = "pr"
+	EventFeedback = "pr.feedback"
 )
 
 // Record appends an event stamped at now and bumps UpdatedAt.

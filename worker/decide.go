@@ -43,6 +43,7 @@ type facts struct {
 	Review  string // why a completion waits for a human ("" lands it)
 	Stat    string // the work's diff stat, shown with the approval question
 	Keep    bool   // the work stays on its branch (land: branch)
+	PR      bool   // the work goes to a pull request and waits there in review (land: pr)
 	By      string // who answered, for humanApproved and humanLanding
 	Landing string // humanLanding: landNow or landKeep
 	// A landing's trouble: the ending it interrupted (Prior), where, and
@@ -135,6 +136,9 @@ func answered(f facts) ending {
 		e.Outcome, e.Fate, e.State, e.Notify = Completed, landWork, task.Closed, notify.EventTaskCompleted
 		if f.Keep {
 			e = kept(e, f.Branch, f.ID)
+		}
+		if f.PR {
+			e.Outcome, e.State, e.Note = InReview, task.InReview, "in review: a pull request for "+f.Branch
 		}
 	case agent.StatusFailed:
 		if f.Failing != nil { // gave up on a failing check: the human decides, the work is kept

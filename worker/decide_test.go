@@ -43,6 +43,8 @@ func TestDecideEndingTable(t *testing.T) {
 			want{Completed, landWork, task.Closed, notify.EventTaskCompleted, 0, "", "completed"}},
 		{"completed, land: branch", facts{What: agentAnswered, Result: done, Policy: human, Keep: true},
 			want{Kept, landWork, task.Closed, notify.EventTaskCompleted, 0, "", "completed"}},
+		{"completed, land: pr", facts{What: agentAnswered, Result: done, Policy: human, PR: true},
+			want{InReview, landWork, task.InReview, notify.EventTaskCompleted, 0, "", "completed"}},
 		{"completed, for review", facts{What: agentAnswered, Result: done, Policy: human, Review: "gate: approval"},
 			want{Gated, keepWork, task.AwaitingInput, notify.EventInputRequested, 1, "", "completed"}},
 		{"completed, for review, human: false", facts{What: agentAnswered, Result: done, Policy: noHuman, Review: "gate: approval"},

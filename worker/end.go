@@ -137,6 +137,9 @@ func recordWork(t *task.Task, at time.Time, by string, e *ending) {
 	case e.Fate == landWork:
 		t.Record(at, task.Event{Kind: task.EventCommit, By: by, Text: strings.Join(e.Paths, ", ")})
 	}
+	if e.PR != "" {
+		t.Record(at, task.Event{Kind: task.EventPR, By: by, Text: e.PR, Commit: e.Commit})
+	}
 }
 
 // block records why the agent is blocked. It asks nothing: a human
@@ -159,8 +162,8 @@ func (w *worker) finished(r *run, e ending) {
 	ev := Event{Kind: Finished, Task: r.t.ID, Title: r.t.Title, Session: e.Session, Outcome: e.Outcome,
 		Summary: firstOf(e.Summary, e.Result.Summary), Paths: e.Paths, Elapsed: time.Since(r.started)}
 	switch {
-	case e.Outcome == Completed || e.Outcome == Kept:
-		ev.Commit = e.Commit
+	case e.Outcome == Completed || e.Outcome == Kept || e.Outcome == InReview:
+		ev.Commit, ev.PR = e.Commit, e.PR
 	case e.Flat != "":
 		ev.Question, ev.Questions = e.Flat, []string{e.Flat}
 	case len(e.Ask) > 0:

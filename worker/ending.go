@@ -51,6 +51,7 @@ type ending struct {
 	// Unchecked lands without them (a human said land anyway).
 	Checks    []task.Event `json:"checks,omitempty"`
 	Unchecked bool         `json:"unchecked,omitempty"`
+	PR        string       `json:"pr,omitempty"` // the pull request the work went to (land: pr)
 }
 
 // decide gathers what a run's answer depends on (the policy, git's view
@@ -75,7 +76,7 @@ func (w *worker) decide(r *run, out *agent.Outcome, runErr error, killed bool) e
 				f.Stat = w.diffStat(r)
 			}
 			_, mode := config.Delivery(r.t, w.s.Config)
-			f.Keep = mode == task.LandBranch
+			f.Keep, f.PR = mode == task.LandBranch, mode == task.LandPR
 		}
 		if ev, _ := failedCheck(r.t); ev != nil {
 			f.Failing, f.Rounds, f.Target = ev, w.s.Config.Rounds(), r.j.Target

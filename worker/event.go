@@ -25,7 +25,7 @@ var Kinds = []Kind{Started, Finished, Waiting, Recovered, Answered, Expired, Ste
 
 // Outcomes lists every Outcome, likewise.
 var Outcomes = []Outcome{Completed, Failed, Blocked, NeedsInput, AgentError, Stopped, Conflict, Gated, Held,
-	Kept, CheckFailed, Unavailable, SetupFailed, TimeoutFailed, TimeoutDeferred, TimeoutDefaults, TimeoutReminded}
+	Kept, CheckFailed, InReview, Unavailable, SetupFailed, TimeoutFailed, TimeoutDeferred, TimeoutDefaults, TimeoutReminded}
 
 // Outcome is how a run ended.
 type Outcome string
@@ -43,6 +43,7 @@ const (
 	Held        Outcome = "held"         // completed, but landing it would overwrite the user's changes: a human decides
 	Kept        Outcome = "kept"         // completed and committed on its branch bh/<id>, not landed (land: branch)
 	CheckFailed Outcome = "check_failed" // a check failed on the tree that would land: the agent fixes it, or a human decides
+	InReview    Outcome = "in_review"    // completed, pushed to its pull request, which the worker shepherds (land: pr)
 	Unavailable Outcome = "unavailable"  // the agent was out (auth, overload, limits): the task is open again, not failed
 	// SetupFailed is a worktree whose setup (worktree.copy, worktree.setup) failed; no agent ran.
 	SetupFailed Outcome = "setup_failed"
@@ -67,6 +68,7 @@ type Event struct {
 	Question  string
 	Questions []string
 	Commit    string   // Completed: the commit made
+	PR        string   // InReview: the pull request's URL
 	Paths     []string // the agent's changed paths (committed, rolled back or parked)
 	Elapsed   time.Duration
 	Err       error // AgentError: what went wrong

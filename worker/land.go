@@ -63,6 +63,20 @@ func (w *worker) land(r *run, e ending) error {
 			Cause: reason(fmt.Errorf("commit failed: %w", err))}))
 	}
 	checks, round, checked := w.s.Config.ChecksFor(r.t), checkRound(r.t), ""
+	if mode == task.LandPR { // nothing lands here: the branch goes to its pull request
+		if err := w.catchUpRemote(r); err != nil {
+			return w.landTrouble(r, e, err) // a conflict goes back to the agent
+		}
+		if len(checks) > 0 && !e.Unchecked { // what the pull request gets has passed them
+			if checked, err = w.checkTip(r, &e, checks, round, checked); err != nil || checked == "" {
+				return err
+			}
+		}
+		if err := w.openPR(r, &e); err != nil {
+			return fmt.Errorf("%s: pull request: %w", r.t.ID, err) // still in progress: recovery tries again
+		}
+		return w.close(r, &e, nil)
+	}
 	for try := 1; ; try++ {
 		if mode == task.LandMerge {
 			if err := w.catchUp(r); err != nil {

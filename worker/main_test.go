@@ -38,6 +38,8 @@ func TestMain(m *testing.M) {
 		os.Exit(helperClaim())
 	case "hang":
 		os.Exit(helperHang())
+	case "shepherd":
+		os.Exit(helperShepherd())
 	}
 	fmt.Fprintln(os.Stderr, "unknown helper")
 	os.Exit(2)

@@ -37,6 +37,13 @@ type Options struct {
 	// waits and is retried. GitHooks observe git steps (for tests).
 	GitLocks time.Duration
 	GitHooks git.Hooks
+	// GH is the GitHub CLI (land: pr); default "gh" on PATH. ReviewPoll
+	// is how often pull requests in review are polled (default 2m), and
+	// ReviewRounds how many rounds of their feedback go back to the agent
+	// before a human is asked (default the config's reviewRounds, else 3).
+	GH           string
+	ReviewPoll   time.Duration
+	ReviewRounds int
 	// Now is the worker's clock: what it records, and when questions
 	// expire. nil: the store's clock. Tests set it to drive timeouts.
 	Now func() time.Time
@@ -60,6 +67,18 @@ func (o *Options) defaults(c config.Config) {
 	}
 	if o.Backoff <= 0 {
 		o.Backoff = defaultBackoff
+	}
+	if o.GH == "" {
+		o.GH = "gh"
+	}
+	if o.ReviewPoll <= 0 {
+		o.ReviewPoll = 2 * time.Minute
+	}
+	if o.ReviewRounds <= 0 {
+		o.ReviewRounds = c.ReviewRounds
+	}
+	if o.ReviewRounds <= 0 {
+		o.ReviewRounds = 3
 	}
 	if o.Tick <= 0 {
 		o.Tick = 30 * time.Second

@@ -96,7 +96,7 @@ func (w *worker) checkConfig() error {
 			return &PreflightError{Err: errNoTarget}
 		}
 	}
-	return nil
+	return w.checkGH()
 }
 
 // agentsInUse are the runners the worker will need, once each: those the

@@ -30,6 +30,9 @@ func (w *worker) prepare(kill context.Context, r *run) error {
 	if tip == "" {
 		return fmt.Errorf("the target branch %s has no commit yet: commit something first", target)
 	}
+	if err := w.prBranch(r.t); err != nil {
+		return err
+	}
 	snap, start, err := w.parkedStart(id, tip)
 	if err != nil {
 		return err
@@ -49,7 +52,7 @@ func (w *worker) prepare(kill context.Context, r *run) error {
 		return err
 	}
 	r.wt, r.restored = wt, snap
-	if r.j.Base, err = wt.Base(target); err != nil {
+	if r.j.Base, err = wt.Base(w.baseOf(r.t, target)); err != nil {
 		return err
 	}
 	if wt.RecordedBase() == "" { // from here on, whatever a sync does to target

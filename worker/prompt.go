@@ -21,6 +21,10 @@ func Prompt(s *store.Store, t *task.Task, resume bool) (string, error) {
 			Rounds: s.Config.Rounds()}
 		return set.CheckFailed(d)
 	}
+	if review, url := pendingFeedback(t); resume && review != "" {
+		d.Review, d.PR = review, url
+		return set.Review(d)
+	}
 	if resume && len(d.Rounds) > 0 {
 		return set.Resume(d)
 	}

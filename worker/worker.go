@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
@@ -48,6 +49,11 @@ type worker struct {
 	// next is the earliest expiry of a pending question known to the
 	// worker; zero when none is.
 	next time.Time
+	// shepherded is when pull requests in review were last polled, and
+	// shepherding whether a poll is under way.
+	shepherded  time.Time
+	shepherding atomic.Bool
+	shepherds   sync.WaitGroup // the loop waits for a poll under way before it returns
 }
 
 // Run works through ready tasks until stop is cancelled (or, with Once,
@@ -179,6 +185,7 @@ func (w *worker) loop(stop, kill context.Context) error {
 		case <-expiry.C: // the loop's timeouts check finds it due
 		case <-tick.C:
 			w.thaw()
+			w.shepherdDue(kill)
 			if err := w.recoverDead(w.runFailed); err != nil {
 				failed = err
 			} else if err := w.timeouts(true); err != nil {
@@ -189,6 +196,7 @@ func (w *worker) loop(stop, kill context.Context) error {
 	for ; running > 0; running-- {
 		w.runFailed(<-done)
 	}
+	w.shepherds.Wait()
 	return failed
 }
 
@@ -220,6 +228,25 @@ func (w *worker) fill(kill context.Context, running *int, done chan<- runEnd) (b
 		}()
 	}
 	return claimed, nil
+}
+
+// shepherdDue polls the pull requests in review once ReviewPoll has
+// passed since the last time, beside the loop (gh may be slow); trouble
+// with gh is a warning, not a stop. A task it reopens wakes the loop
+// through the task files' watcher.
+func (w *worker) shepherdDue(ctx context.Context) {
+	if time.Since(w.shepherded) < w.opt.ReviewPoll || !w.shepherding.CompareAndSwap(false, true) {
+		return
+	}
+	w.shepherded = time.Now()
+	w.shepherds.Add(1)
+	go func() {
+		defer w.shepherds.Done()
+		defer w.shepherding.Store(false)
+		if err := w.shepherd(ctx); err != nil {
+			w.warnf("%v", err)
+		}
+	}()
 }
 
 // idle reports the wait and catches up on git's housekeeping, which bh's

@@ -41,6 +41,7 @@ const (
 	secWaiting = "waiting on you"
 	secRunning = "running"
 	secReady   = "ready"
+	secReview  = "in review" // pull requests the worker shepherds (land: pr)
 )
 
 // stepsKept is how many of a running agent's steps the pane can show.
@@ -71,13 +72,15 @@ func (m *boardModel) reload() {
 		l := append(m.steps[st.TaskID], st)
 		m.steps[st.TaskID] = l[max(0, len(l)-stepsKept):]
 	}
-	var waiting, running []*task.Task
+	var waiting, running, review []*task.Task
 	for _, t := range tasks {
 		switch t.State {
 		case task.AwaitingInput:
 			waiting = append(waiting, t)
 		case task.InProgress:
 			running = append(running, t)
+		case task.InReview:
+			review = append(review, t)
 		}
 	}
 	task.SortQueue(waiting)
@@ -86,7 +89,7 @@ func (m *boardModel) reload() {
 	for _, sec := range []struct {
 		name  string
 		tasks []*task.Task
-	}{{secWaiting, waiting}, {secRunning, running}, {secReady, task.Ready(tasks)}} {
+	}{{secWaiting, waiting}, {secRunning, running}, {secReview, review}, {secReady, task.Ready(tasks)}} {
 		for _, t := range sec.tasks {
 			m.rows = append(m.rows, boardRow{sec.name, t})
 		}

@@ -55,13 +55,17 @@ func (m *boardModel) list(h int) string {
 	var lines []string
 	at := 0
 	for _, sec := range []struct{ name, icon string }{
-		{secWaiting, ui.StateIcon(io, task.AwaitingInput)}, {secRunning, io.Cyan("▶")}, {secReady, ui.StateIcon(io, task.Open)},
+		{secWaiting, ui.StateIcon(io, task.AwaitingInput)}, {secRunning, io.Cyan("▶")},
+		{secReview, ui.StateIcon(io, task.InReview)}, {secReady, ui.StateIcon(io, task.Open)},
 	} {
 		n := 0
 		for _, r := range m.rows {
 			if r.section == sec.name {
 				n++
 			}
+		}
+		if n == 0 && sec.name == secReview { // shown only when pull requests are in review
+			continue
 		}
 		lines = append(lines, fmt.Sprintf("%s %s %s", sec.icon, io.Bold(sec.name), io.Faint(fmt.Sprintf("(%d)", n))))
 		for _, r := range m.rows {
@@ -112,6 +116,8 @@ func (m *boardModel) detail(r boardRow, brief bool) string {
 		return s + ", " + task.ShortDur(m.now.Sub(ui.AskedAt(r.t)))
 	case secRunning:
 		return task.ShortDur(m.now.Sub(runningSince(r.t)))
+	case secReview:
+		return task.ShortDur(m.now.Sub(r.t.UpdatedAt))
 	}
 	return string(r.t.Priority)
 }

@@ -10,6 +10,7 @@ var stateIcons = map[task.State]string{
 	task.Open:          "○",
 	task.InProgress:    "◐",
 	task.AwaitingInput: "❓",
+	task.InReview:      "⇅",
 	task.Blocked:       "⊘",
 	task.Deferred:      "⏸",
 	task.Failed:        "✗",
@@ -31,7 +32,7 @@ func StateIcon(io *IOStreams, s task.State) string {
 // PaintState colours text the way its state is coloured everywhere.
 func PaintState(io *IOStreams, s task.State, text string) string {
 	switch s {
-	case task.InProgress:
+	case task.InProgress, task.InReview:
 		return io.Cyan(text)
 	case task.AwaitingInput:
 		return io.Magenta(text)

@@ -44,6 +44,9 @@ type Config struct {
 	CaptureTranscript *bool `yaml:"captureTranscript,omitempty" json:"captureTranscript,omitempty"`
 	// Sandbox is how agents are confined (see SandboxConfig).
 	Sandbox SandboxConfig `yaml:"sandbox,omitempty" json:"sandbox"`
+	// ReviewRounds is how many rounds of a pull request's feedback go
+	// back to the agent before a human is asked (land: pr); default 3.
+	ReviewRounds int `yaml:"reviewRounds,omitempty" json:"reviewRounds,omitempty"`
 }
 
 // WorktreeConfig prepares the linked worktree each task's agent runs in.

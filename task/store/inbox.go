@@ -21,6 +21,8 @@ type Inbox struct {
 	// answer them.
 	Attention []RunningTask
 	Skipped   []error // repositories that moved, vanished or could not be read
+	// Review holds the tasks whose pull request is in review (land: pr).
+	Review []RunningTask
 }
 
 // RunningTask is a task and the repository it is in.
@@ -71,6 +73,8 @@ func ReadInbox(roots []string) Inbox {
 				in.Asking = append(in.Asking, RunningTask{root, t})
 			case task.Failed, task.Blocked:
 				in.Attention = append(in.Attention, RunningTask{root, t})
+			case task.InReview:
+				in.Review = append(in.Review, RunningTask{root, t})
 			}
 			for _, q := range t.OpenQuestions() {
 				in.Items = append(in.Items, InboxItem{Repo: filepath.Base(root), Path: root, TaskID: t.ID,

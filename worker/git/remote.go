@@ -155,3 +155,15 @@ func (r *Repo) Refs(prefix string) (map[string]string, error) {
 func (r *Repo) RemoteTip(remote, branch string) (string, error) {
 	return r.refTip("refs/remotes/" + remote + "/" + branch)
 }
+
+// Contains reports whether commit is tip or one of its ancestors.
+func (r *Repo) Contains(tip, commit string) (bool, error) {
+	if tip == commit {
+		return true, nil
+	}
+	_, err := r.read(nil, "merge-base", "--is-ancestor", commit, tip)
+	if isExit(err, 1) {
+		return false, nil
+	}
+	return err == nil, err
+}

@@ -16,6 +16,7 @@ import (
 type inboxView struct {
 	Cards     []card
 	Attention []store.RunningTask
+	Review    []store.RunningTask // pull requests in review, which the worker shepherds
 	Running   []store.RunningTask
 	Skipped   []string
 	Error     string
@@ -78,7 +79,7 @@ func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
 	}
 	in := store.ReadInbox(roots)
 	v.Cards, v.Running = cards(in.Asking), in.Running
-	v.Attention = in.Attention
+	v.Attention, v.Review = in.Attention, in.Review
 	slices.SortStableFunc(v.Attention, func(a, b store.RunningTask) int { return a.Task.Priority.Rank() - b.Task.Priority.Rank() })
 	for i, c := range v.Cards {
 		if !c.Gate {

@@ -104,7 +104,8 @@ func TestTaskPageDefaultsAndMarkdown(t *testing.T) {
 }
 
 // The inbox: one card per task, the most urgent first, then the oldest;
-// failed and blocked tasks under "needs attention"; one-tap answers only
+// failed and blocked tasks under "needs attention", pull requests under
+// "in review"; one-tap answers only
 // where one tap is enough.
 func TestInboxCards(t *testing.T) {
 	s := newSite(t)
@@ -123,6 +124,7 @@ func TestInboxCards(t *testing.T) {
 	one("tm-older", "P2", "awaiting_input", "2026-01-01T08:00:00Z", approve)
 	one("tm-newer", "P2", "awaiting_input", "2026-01-01T11:00:00Z", approve)
 	one("tm-broke", "P1", "failed", "", "")
+	one("tm-pr", "P2", "in_review", "", "history:\n  - at: 2026-01-01T10:00:00Z\n    kind: pr\n    text: https://github.com/o/r/pull/7\n")
 	_, page := s.do("GET", "/", nil, nil)
 	order := regexp.MustCompile(`<li class="item card" data-task="([^"]+)"`).FindAllStringSubmatch(page, -1)
 	var got []string
@@ -134,6 +136,7 @@ func TestInboxCards(t *testing.T) {
 	}
 	for _, want := range []string{"3 questions", "asked <time datetime=\"2026-01-01T11:55:00Z\">5m ago</time> · <span class=\"expiry\">expires in 23h</span>",
 		`<h2>Needs attention <span class="count">1</span></h2>`, `data-task="tm-broke"`, `<p class="gist">tests fail</p>`,
+		`<h2>In review <span class="count">1</span></h2>`, `<a href="https://github.com/o/r/pull/7">pull request</a>`,
 		`<button name="answer.q1" value="yes" class="yes" data-key="a">Approve</button>`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the inbox lacks %q", want)
