@@ -94,7 +94,7 @@ func Doctor(s *task.Store, fix bool) (Report, error) {
 	// so do half-made worktrees, which fail git fetch and gc.
 	for _, check := range []func() error{d.checkStore, d.checkConfig, d.checkGitLocks, d.checkHalfMade, d.connect,
 		d.checkLeases, d.checkClaims,
-		d.checkWorktrees, d.checkParked, d.checkLocks} {
+		d.checkWorktrees, d.checkPool, d.checkParked, d.checkLocks} {
 		if err := check(); err != nil {
 			return Report{Findings: d.out}, err
 		}

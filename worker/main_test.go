@@ -38,6 +38,8 @@ func TestMain(m *testing.M) {
 		os.Exit(helperClaim())
 	case "hang":
 		os.Exit(helperHang())
+	case "killreset":
+		os.Exit(helperKillReset())
 	}
 	fmt.Fprintln(os.Stderr, "unknown helper")
 	os.Exit(2)

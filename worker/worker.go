@@ -37,6 +37,7 @@ type worker struct {
 	kick     chan struct{} // asks the syncer for a sync; nil without autoSync:
 	reportMu sync.Mutex
 	landMu   sync.Mutex // landings go one at a time
+	poolMu   sync.Mutex // one task at a time takes or gives back a pool slot
 	mu       sync.Mutex // guards active, cooled, next and the outage state below
 	active   map[string]bool
 	cooled   map[string]bool // tasks a run failed on: not claimed again before the tick
