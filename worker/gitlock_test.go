@@ -120,7 +120,7 @@ func lockRun(t *testing.T, sc lockScenario, f *fault) string {
 		refExists(s.Root, ParkRef(tk.ID)), exists(wt, "w.txt"), warnings)
 }
 
-func mustRepo(t *testing.T, s *task.Store) *git.Repo {
+func mustRepo(t testing.TB, s *task.Store) *git.Repo {
 	r, err := git.Open(s.Root)
 	if err != nil {
 		t.Fatal(err)
