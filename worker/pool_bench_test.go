@@ -79,8 +79,13 @@ func BenchmarkWorkerOverhead(b *testing.B) {
 		sizes = append(sizes, 50000)
 	}
 	for _, n := range sizes {
-		s := benchRepo(b, n) // the parent's: it outlives each sub-benchmark's runs
-		repo := func(*testing.B) *task.Store { return s }
+		var s *task.Store
+		repo := func(*testing.B) *task.Store {
+			if s == nil {
+				s = benchRepo(b, n) // the parent's: it outlives each sub-benchmark's runs
+			}
+			return s
+		}
 		b.Run(fmt.Sprintf("files=%d/pool", n), func(b *testing.B) {
 			s := repo(b)
 			s.Config.Worktree.Pool = nil
@@ -122,12 +127,15 @@ func floor(b *testing.B, s *task.Store) {
 
 // BenchmarkWorktreeDisk runs 20 tasks with -j 4 on 5,000 files and
 // reports the disk the worktrees take: at its peak (sampled by each
-// agent) and after the run, with the pool and with fresh worktrees.
+// agent) and after the run, with the pool (the first four tasks fill its
+// slots) and with fresh worktrees.
 func BenchmarkWorktreeDisk(b *testing.B) {
 	for _, pool := range []bool{true, false} {
 		b.Run(map[bool]string{true: "pool", false: "fresh"}[pool], func(b *testing.B) {
 			for range b.N {
+				b.StopTimer()
 				s := benchRepo(b, 5000)
+				b.StartTimer()
 				s.Config.Worktree.Pool = &pool
 				dir := WorktreeDir(s, mustRepo(b, s).CommonDir())
 				var mu sync.Mutex
@@ -139,8 +147,10 @@ func BenchmarkWorktreeDisk(b *testing.B) {
 					mu.Unlock()
 					return instantAgent(ctx, req)
 				})
+				start := time.Now()
 				runTasks(b, s, 20, Options{Jobs: 4, Runner: sample})
 				b.StopTimer()
+				b.ReportMetric(float64(time.Since(start).Milliseconds())/20, "ms/task")
 				b.ReportMetric(float64(peak)/1024, "peak-MB")
 				b.ReportMetric(float64(diskKB(b, dir))/1024, "after-MB")
 				b.StartTimer()
