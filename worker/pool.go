@@ -138,8 +138,8 @@ func (w *worker) dropWorktree(id, path, branch string) error {
 	}
 	w.poolMu.Lock()
 	defer w.poolMu.Unlock()
-	if err := w.repo.ReleaseSlot(path, id, Branch(id), branch != ""); err != nil {
-		return err
+	if err := w.repo.ReleaseSlot(path, id, Branch(id), branch != ""); err != nil || !w.trims {
+		return err // bh land and bh continue leave the free slots to the worker, which may be taking one
 	}
 	return w.trimPool()
 }
