@@ -185,6 +185,8 @@ func (w *worker) takeoverWorktree(t *task.Task, path string) (*git.Worktree, err
 	if err != nil {
 		return nil, err
 	}
-	wt, _, _, err := w.ensureWorktree(t.ID, path, snap, start)
+	// A slot is taken only by the worker (which alone knows which are
+	// free); without one the task gets a worktree of its own.
+	wt, _, _, err := w.ensureWorktree(t.ID, path, inPool(w.s, w.repo, path), snap, start)
 	return wt, err
 }

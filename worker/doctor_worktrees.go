@@ -23,6 +23,12 @@ func (d *doctor) checkWorktrees() error {
 	found := false
 	for _, e := range list {
 		id := filepath.Base(e.Path)
+		if inPool(d.s, d.repo, e.Path) {
+			continue // checkPool's
+		}
+		if filepath.Base(filepath.Dir(e.Path)) == "pool" && e.Holder != "" {
+			id = e.Holder // a slot of an older pool folder
+		}
 		f := Finding{Check: "worktrees", Status: DoctorWarn, Subject: e.Path}
 		if filepath.Dir(e.Path) != dir {
 			if e.Branch != Branch(id) || e.Prunable {
@@ -90,7 +96,7 @@ func (d *doctor) staleWorktree(f Finding, e git.Linked, id, why string) {
 // where bh now keeps worktrees, changes and all.
 func (d *doctor) movedWorktree(f Finding, e git.Linked, to string) {
 	f.Message = fmt.Sprintf("the worktree of %s is registered outside bh's worktree folder %s (HOME, XDG_STATE_HOME or worktree.dir changed since it was made)",
-		filepath.Base(e.Path), filepath.Dir(to))
+		filepath.Base(to), filepath.Dir(to))
 	f.Fix = "move it there (git worktree move " + e.Path + " " + to + ")"
 	d.guarded(f, func() error { return d.repo.MoveWorktree(e.Path, to) })
 }

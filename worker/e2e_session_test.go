@@ -15,10 +15,13 @@ import (
 // The real Claude Code CLI against a fake Messages API: the session a task
 // waits in survives Claude Code deleting it (bh's copy is put back and the
 // same session resumed), and when no copy is left either, a fresh session
-// starts with the task's question and answer in its first request.
+// starts with the task's question and answer in its first request. A
+// task whose pool slot went while it waited resumes in another slot (a
+// working directory Claude Code never saw it in): its parked work is put
+// back there and the same session resumed.
 func TestClaudeSessionSurvivesItsDeletion(t *testing.T) {
-	for _, lose := range []bool{false, true} {
-		name := map[bool]string{false: "restored", true: "lost"}[lose]
+	for _, name := range []string{"restored", "lost", "other-slot"} {
+		lose := name == "lost"
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			srv := fakeapi.New(t, func(req *fakeapi.Request) fakeapi.Turn {
@@ -43,13 +46,22 @@ func TestClaudeSessionSurvivesItsDeletion(t *testing.T) {
 			if asked.State != task.AwaitingInput {
 				t.Fatalf("asked: %s %s", asked.State, asked.Summary)
 			}
-			// Claude Code's own copy goes (its 30-day cleanup, another HOME).
 			home := strings.TrimPrefix(env[slices.IndexFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "HOME=") })], "HOME=")
 			files, _ := filepath.Glob(filepath.Join(home, ".claude", "projects", "*", asked.SessionID+".jsonl"))
 			if len(files) != 1 {
 				t.Fatalf("claude's session files: %q", files)
 			}
-			os.Remove(files[0])
+			slot := WorktreePath(s, mustRepo(t, s), tk.ID)
+			if name == "other-slot" {
+				// The slot goes (bh doctor --fix, a user's rm), and a stray
+				// folder keeps its name: the task comes back in slot 2.
+				gitT(t, s.Root, "worktree", "remove", "--force", slot)
+				if err := os.Mkdir(slot, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				os.Remove(files[0]) // Claude Code's own copy goes (its 30-day cleanup, another HOME)
+			}
 			kept := sessionCopy(s, tk.ID, asked.SessionID)
 			if _, err := os.Stat(kept); err != nil {
 				t.Fatalf("bh kept no copy of the session: %v", err)
@@ -63,6 +75,10 @@ func TestClaudeSessionSurvivesItsDeletion(t *testing.T) {
 			got := getTask(t, s, tk.ID)
 			if got.State != task.Closed {
 				t.Fatalf("after the answer: %s %s", got.State, got.Summary)
+			}
+			if back, ok := lastEvent(got, task.EventUnparked); name == "other-slot" &&
+				(!ok || !strings.Contains(back.Text, "worktree recreated at "+filepath.Join(filepath.Dir(slot), "2")+" from")) {
+				t.Errorf("the parked work was not put back into slot 2: %+v", back)
 			}
 			reqs := srv.Requests()
 			first := reqs[2] // the run after the answer

@@ -121,7 +121,7 @@ func lockRun(t *testing.T, sc lockScenario, f *fault) string {
 		refExists(s.Root, ParkRef(tk.ID)), exists(wt, "w.txt"), warnings)
 }
 
-func mustRepo(t *testing.T, s *store.Store) *git.Repo {
+func mustRepo(t testing.TB, s *store.Store) *git.Repo {
 	r, err := git.Open(s.Root)
 	if err != nil {
 		t.Fatal(err)

@@ -161,5 +161,5 @@ func (w *worker) landKept(t *task.Task) error {
 	}); err != nil {
 		return err
 	}
-	return w.repo.RemoveWorktree(r.j.Worktree, r.j.Branch)
+	return w.dropWorktree(t.ID, r.j.Worktree, r.j.Branch)
 }

@@ -40,6 +40,8 @@ func TestMain(m *testing.M) {
 		os.Exit(helperHang())
 	case "shepherd":
 		os.Exit(helperShepherd())
+	case "killreset":
+		os.Exit(helperKillReset())
 	}
 	fmt.Fprintln(os.Stderr, "unknown helper")
 	os.Exit(2)

@@ -27,9 +27,13 @@ func TestJobsRunTasksAtOnceEachInItsWorktree(t *testing.T) {
 	var mu sync.Mutex
 	cur, peak, started := 0, 0, 0
 	three := make(chan struct{})
-	runs, dirs := map[string]int{}, map[string]string{}
+	runs, dirs, busy := map[string]int{}, map[string]string{}, map[string]string{}
 	r := agent.RunnerFunc(func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
 		mu.Lock()
+		if other := busy[req.Dir]; other != "" || req.Dir == s.Root {
+			t.Errorf("%s runs in %s, where %q runs: want a worktree of its own", req.TaskID, req.Dir, other)
+		}
+		busy[req.Dir] = req.TaskID
 		cur++
 		peak = max(peak, cur)
 		runs[req.TaskID]++
@@ -48,6 +52,7 @@ func TestJobsRunTasksAtOnceEachInItsWorktree(t *testing.T) {
 		err := os.WriteFile(filepath.Join(req.Dir, req.TaskID+".txt"), []byte(req.TaskID+"\n"), 0o644)
 		mu.Lock()
 		cur--
+		delete(busy, req.Dir)
 		mu.Unlock()
 		return &agent.Outcome{Result: done("wrote " + req.TaskID), SessionID: req.SessionID}, err
 	})
@@ -55,23 +60,29 @@ func TestJobsRunTasksAtOnceEachInItsWorktree(t *testing.T) {
 	if peak != 3 {
 		t.Errorf("at most %d agents ran at once, want 3", peak)
 	}
-	seen := map[string]bool{}
+	slots := map[string]bool{}
 	for id, n := range runs {
 		if n != 1 {
 			t.Errorf("%s ran %d times", id, n)
 		}
-		if d := dirs[id]; d == s.Root || seen[d] || !strings.HasSuffix(d, id) {
-			t.Errorf("%s ran in %s: want a worktree of its own", id, d)
-		}
-		seen[dirs[id]] = true
+		slots[dirs[id]] = true
 		if got := getTask(t, s, id).State; got != task.Closed {
 			t.Errorf("%s is %s, want closed", id, got)
 		}
 		if c := committed(t, s.Root, "HEAD^{/bh-task: "+id+"}"); len(c) != 2 || c[1] != id+".txt" {
 			t.Errorf("%s's commit holds %v, want its task file and %s.txt", id, c, id)
 		}
-		if _, err := os.Stat(dirs[id]); !os.IsNotExist(err) {
-			t.Errorf("%s's worktree is still there after landing", id)
+	}
+	// Three warm slots took the twelve tasks in turn, and are free again.
+	if len(slots) != 3 {
+		t.Errorf("the tasks ran in %d worktrees, want the pool's 3: %v", len(slots), slots)
+	}
+	if b := gitT(t, s.Root, "branch", "--list", "bh/*"); b != "" {
+		t.Errorf("task branches left after landing: %s", b)
+	}
+	for d := range slots {
+		if head := gitT(t, d, "rev-parse", "--abbrev-ref", "HEAD"); head != "HEAD" {
+			t.Errorf("slot %s still holds %s after landing", d, head)
 		}
 	}
 	if len(runs) != 12 {
@@ -114,8 +125,11 @@ func TestLandingConflictGoesBackToTheSameSession(t *testing.T) {
 		err := os.WriteFile(filepath.Join(req.Dir, "shared.txt"), []byte(body), 0o644)
 		return &agent.Outcome{Result: done("edited"), SessionID: req.SessionID}, err
 	})
-	runWith(t, s, Options{Runner: r, Once: true, Jobs: 2})
+	evs := runWith(t, s, Options{Runner: r, Once: true, Jobs: 2})
 	if len(reqs) != 3 {
+		for _, e := range evs {
+			t.Logf("%+v", e)
+		}
 		t.Fatalf("%d runs, want 3 (a, b, b resolving)", len(reqs))
 	}
 	last := reqs[2]

@@ -39,15 +39,22 @@ func (w *worker) prepare(kill context.Context, r *run) error {
 	}
 	// The base journaled before the worktree is touched is where a branch
 	// made now starts: a kill before the worktree records it leaves it here.
-	r.j = &journal{Task: id, Lease: *r.t.Lease, Worktree: WorktreePath(w.s, w.repo, id), Branch: Branch(id),
-		Target: target, Base: start}
 	if old, _ := loadJournal(w.s, id); old != nil && old.PGID > 0 {
 		w.killLeftover(old) // never two agents in one worktree
 	}
-	if err := saveJournal(w.s, r.j); err != nil {
+	w.poolMu.Lock() // until the slot holds the task's branch
+	path, pooled, err := w.worktreeFor(id)
+	if err != nil {
+		w.poolMu.Unlock()
 		return err
 	}
-	wt, created, snap, err := w.ensureWorktree(id, r.j.Worktree, snap, start)
+	r.j = &journal{Task: id, Lease: *r.t.Lease, Worktree: path, Branch: Branch(id), Target: target, Base: start}
+	if err := saveJournal(w.s, r.j); err != nil {
+		w.poolMu.Unlock()
+		return err
+	}
+	wt, created, snap, err := w.ensureWorktree(id, path, pooled, snap, start)
+	w.poolMu.Unlock()
 	if err != nil {
 		return err
 	}
@@ -72,16 +79,21 @@ func (w *worker) prepare(kill context.Context, r *run) error {
 	return w.setup(kill, r)
 }
 
-// ensureWorktree makes task id's worktree exist at path, on its branch
-// (started at start when new). Parked work that outlived its worktree goes
+// ensureWorktree makes task id's worktree exist at path (a pool slot when
+// pooled), on its branch (started at start when new). Parked work that outlived its worktree goes
 // back on the commit it was made on (landing rebases it later if the
 // target moved): restored is that snapshot, when it was put back.
-func (w *worker) ensureWorktree(id, path, snap, start string) (wt *git.Worktree, created bool, restored string, err error) {
+func (w *worker) ensureWorktree(id, path string, pooled bool, snap, start string) (wt *git.Worktree, created bool, restored string, err error) {
 	had, err := w.repo.BranchTip(Branch(id))
 	if err != nil {
 		return nil, false, "", err
 	}
-	if wt, created, err = w.repo.EnsureWorktree(path, Branch(id), start, w.s.Root); err != nil {
+	if pooled {
+		wt, created, err = w.resetSlot(id, path, start)
+	} else {
+		wt, created, err = w.repo.EnsureWorktree(path, Branch(id), start, w.s.Root)
+	}
+	if err != nil {
 		return nil, false, "", err
 	}
 	if restored, err = w.fillWorktree(wt, snap, created && had == "", start); err != nil {

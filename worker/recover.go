@@ -105,6 +105,9 @@ func (w *worker) recoverTask(id string, lease task.Lease) error {
 	if r.wt, err = w.repo.OpenWorktree(j.Worktree, j.Branch); err != nil {
 		return err
 	}
+	if r.wt != nil && inPool(w.s, w.repo, j.Worktree) && (!w.slotHolds(r.wt.Path, id) || r.wt.RecordedBase() == "") {
+		r.wt = nil // a slot the kill left before or during its reset: nothing of the task's is in it
+	}
 	if r.wt != nil {
 		if err := w.keepBase(r.wt, j); err != nil {
 			return err
@@ -159,7 +162,7 @@ func (w *worker) tidy(t *task.Task) {
 		e = *j.Ending
 	}
 	if e.Fate == discardWork {
-		if err := w.repo.RemoveWorktree(j.Worktree, j.Branch); err != nil {
+		if err := w.dropWorktree(t.ID, j.Worktree, j.Branch); err != nil {
 			w.warnf("%s: %v", t.ID, err)
 			return
 		}

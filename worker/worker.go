@@ -38,6 +38,8 @@ type worker struct {
 	kick     chan struct{} // asks the syncer for a sync; nil without autoSync:
 	reportMu sync.Mutex
 	landMu   sync.Mutex // landings go one at a time
+	poolMu   sync.Mutex // one task at a time takes or gives back a pool slot
+	trims    bool       // the running worker (alone) removes the pool's extra free slots
 	mu       sync.Mutex // guards active, cooled, next and the outage state below
 	active   map[string]bool
 	cooled   map[string]bool // tasks a run failed on: not claimed again before the tick
@@ -68,6 +70,7 @@ func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 	if err != nil {
 		return err
 	}
+	w.trims = true
 	if err := w.preflight(kill); err != nil {
 		return err
 	}

@@ -44,17 +44,16 @@ func WorktreeDir(s *store.Store, commonDir string) string {
 	return filepath.Join(state, "bh", "worktrees", filepath.Base(s.Root)+"-"+hex.EncodeToString(sum[:4]))
 }
 
-// WorktreePath is where task id's worktree lives; the same every time, since
+// WorktreePath is where task id's worktree lives: the pool slot it holds
+// (see pool.go), else its own worktree; the same every time, since
 // Claude Code files its sessions by working directory. A worktree of the
 // task's branch registered elsewhere (made before HOME, XDG_STATE_HOME or
 // worktree.dir changed) is used where it is: git would not check the
 // branch out twice, and bh doctor --fix moves it (see movedWorktrees).
 func WorktreePath(s *store.Store, r *git.Repo, id string) string {
 	if list, err := r.LinkedWorktrees(); err == nil {
-		for _, e := range list {
-			if e.Branch == Branch(id) && !e.Prunable {
-				return e.Path
-			}
+		if e := worktreeOf(list, id); e != nil {
+			return e.Path
 		}
 	}
 	return filepath.Join(WorktreeDir(s, r.CommonDir()), id)
@@ -94,7 +93,7 @@ func (w *worker) discard(r *run, e *ending) error {
 			return err
 		}
 	}
-	if err := w.repo.RemoveWorktree(r.j.Worktree, r.j.Branch); err != nil {
+	if err := w.dropWorktree(r.t.ID, r.j.Worktree, r.j.Branch); err != nil {
 		return fmt.Errorf("discard: %w", err)
 	}
 	r.wt = nil
@@ -109,7 +108,7 @@ func (w *worker) cleanup(r *run, e ending) {
 		if _, land := config.Delivery(r.t, w.s.Config); land == task.LandBranch || e.Outcome != Completed {
 			branch = "" // the branch holds the work
 		}
-		if err := w.repo.RemoveWorktree(r.j.Worktree, branch); err != nil {
+		if err := w.dropWorktree(r.t.ID, r.j.Worktree, branch); err != nil {
 			w.warnf("%s: remove worktree: %v", r.t.ID, err)
 		}
 		if err := w.repo.DeleteRef(ParkRef(r.t.ID)); err != nil {
@@ -167,9 +166,6 @@ func halfMade(s *store.Store, r *git.Repo, scratchOnly bool) ([]string, error) {
 		if scratchOnly {
 			return false
 		}
-		if real, err := filepath.EvalSymlinks(filepath.Dir(path)); err == nil {
-			return real == own
-		}
-		return filepath.Dir(path) == own
+		return realDir(filepath.Dir(path)) == own || inPool(s, r, path)
 	})
 }

@@ -54,6 +54,12 @@ type WorktreeConfig struct {
 	Dir   string   `yaml:"dir,omitempty" json:"dir,omitempty"`     // parent of the task worktrees; default: bh's state dir
 	Copy  []string `yaml:"copy,omitempty" json:"copy,omitempty"`   // globs of ignored files to copy in (.env)
 	Setup string   `yaml:"setup,omitempty" json:"setup,omitempty"` // shell command run in the worktree before the agent
+	// Keep lists caches (gitignore patterns: node_modules, target/) that a
+	// pool slot keeps from one task to the next, so builds start warm.
+	Keep []string `yaml:"keep,omitempty" json:"keep,omitempty"`
+	// Pool false gives every task a fresh worktree (checked out whole, and
+	// removed after) instead of a warm slot of the pool.
+	Pool *bool `yaml:"pool,omitempty" json:"pool,omitempty"`
 }
 
 // AgentConfig picks and tunes the coding agent the worker runs. Types and

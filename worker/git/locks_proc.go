@@ -19,11 +19,16 @@ func (r *Repo) gitRunning() bool {
 	if r == nil {
 		return true
 	}
+	return gitIn(r.family())
+}
+
+// gitIn reports whether a live git process works in one of roots (see
+// gitRunning).
+func gitIn(roots []string) bool {
 	procs, err := os.ReadDir("/proc")
 	if err != nil {
 		return true
 	}
-	roots := r.family()
 	for _, p := range procs {
 		pid, err := strconv.Atoi(p.Name())
 		if err != nil || pid == os.Getpid() {

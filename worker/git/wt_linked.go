@@ -12,6 +12,7 @@ type Linked struct {
 	Path     string // canonical
 	Branch   string // short name ("bh/tm-a1b2"); "" when detached
 	Prunable bool   // its directory (or .git file) is gone
+	Holder   string // whom bh gave it to (a pool slot's task, see ResetSlot); "" for none
 }
 
 // LinkedWorktrees lists the linked worktrees: every one but the main.
@@ -24,8 +25,11 @@ func (r *Repo) LinkedWorktrees() ([]Linked, error) {
 	}
 	out := make([]Linked, 0, len(list)-1)
 	for _, e := range list[1:] {
-		out = append(out, Linked{Path: e.Path, Branch: strings.TrimPrefix(e.Branch, "refs/heads/"),
-			Prunable: e.Prunable || !hasGitFile(e.Path)})
+		l := Linked{Path: e.Path, Branch: strings.TrimPrefix(e.Branch, "refs/heads/"), Prunable: e.Prunable || !hasGitFile(e.Path)}
+		if gitDir, err := readGitFile(e.Path); err == nil && !l.Prunable {
+			l.Holder = readHolder(gitDir)
+		}
+		out = append(out, l)
 	}
 	return out, nil
 }

@@ -1,0 +1,199 @@
+package git
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ResetSlot gives the pool slot at path to holder (recorded first, so
+// that the slot stays held whatever state a kill leaves it in, a rebase
+// included, which detaches HEAD) and makes it branch's worktree, warm: a slot
+// already registered keeps its files, and only those that differ from
+// the branch (an existing one, as it is) or from base (a branch made now)
+// are rewritten; then every untracked and ignored file goes but those
+// matching spare (gitignore patterns: worktree.copy's files, the caches
+// worktree.keep names). A missing or broken slot is added afresh. The
+// slot's recorded base is cleared first; the caller records it once the
+// slot is filled, so that a slot a kill cut short has none and is reset
+// again (see Worktree.RecordedBase). Through the git binary only.
+func (r *Repo) ResetSlot(path, holder, branch, base, storeRoot string, spare []string) (*Worktree, error) {
+	r.wtMu.Lock()
+	defer r.wtMu.Unlock()
+	path, err := canonPath(path)
+	if err == nil {
+		err = r.resetSlot(path, holder, branch, base, spare)
+	}
+	var wt *Worktree
+	if err == nil {
+		wt, err = r.worktreeAt(path, branch)
+	}
+	if err == nil {
+		err = writeMarker(filepath.Join(wt.wt.gitDir, "bh-store"), storeRoot)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("worktree slot %s: %w", path, err)
+	}
+	return wt, nil
+}
+
+func (r *Repo) resetSlot(path, holder, branch, base string, spare []string) error {
+	e, err := r.findWorktree(path)
+	if err != nil {
+		return err
+	}
+	if e != nil {
+		if ok, err := r.repairWorktree(e); err != nil {
+			return err
+		} else if !ok {
+			e = nil
+		}
+	}
+	if e == nil { // a new slot: registered without files, filled by the checkout
+		if err := moveAside(path); err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+			return err
+		}
+		if _, err := r.runGit(r.Root, gitEnv("LC_ALL=C"), nil, "worktree", "add", "-q", "--no-checkout", "--detach", path, base); err != nil {
+			return err
+		}
+	}
+	gitDir, err := readGitFile(path)
+	if err != nil {
+		return err
+	}
+	if err := writeMarker(filepath.Join(gitDir, "bh-holder"), holder); err != nil {
+		return err
+	}
+	if err := os.Remove(filepath.Join(gitDir, "bh-base")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	// A lock a killed reset left: no agent works in a slot being reset.
+	if lock := filepath.Join(gitDir, "index.lock"); !gitIn([]string{path}) {
+		_ = os.Remove(lock)
+	}
+	if err := r.quitOp(path, gitDir); err != nil {
+		return err
+	}
+	tip, err := r.BranchTip(branch)
+	if err != nil {
+		return err
+	}
+	checkout := []string{"checkout", "-q", "-f", "-B", branch, base}
+	if tip != "" {
+		checkout = []string{"checkout", "-q", "-f", branch} // its commits are the task's: kept
+	}
+	if _, err := r.runGit(path, gitEnv("LC_ALL=C"), nil, checkout...); err != nil {
+		return err
+	}
+	clean := []string{"clean", "-q", "-ffdx"}
+	for _, p := range spare {
+		clean = append(clean, "-e", p)
+	}
+	if _, err := r.runGit(path, gitEnv("LC_ALL=C"), nil, clean...); err != nil {
+		return err
+	}
+	return nil
+}
+
+// ReleaseSlot gives holder's pool slot at path back: HEAD detached where
+// it is (no file written), an operation in progress forgotten, the
+// records cleared, the stashes made on branch dropped, and branch deleted
+// when asked. The files stay until the next ResetSlot. A slot that holder
+// does not hold (another's, or gone) is left alone.
+func (r *Repo) ReleaseSlot(path, holder, branch string, deleteBranch bool) error {
+	r.wtMu.Lock()
+	defer r.wtMu.Unlock()
+	path, err := canonPath(path)
+	if err != nil {
+		return err
+	}
+	gitDir, gerr := readGitFile(path)
+	if e, ferr := r.findWorktree(path); ferr != nil {
+		err = ferr
+	} else if gerr == nil && e != nil && !e.Prunable && readHolder(gitDir) == holder {
+		err = r.releaseSlot(path, gitDir)
+	}
+	if err == nil {
+		err = r.dropStashes(branch)
+	}
+	if err == nil && deleteBranch {
+		err = r.deleteBranch(branch)
+	}
+	if err != nil {
+		return fmt.Errorf("release worktree slot %s: %w", filepath.Base(path), err)
+	}
+	return nil
+}
+
+// releaseSlot detaches HEAD, so that the branch can go or be checked out
+// elsewhere, and clears the records, the holder last.
+func (r *Repo) releaseSlot(path, gitDir string) error {
+	if err := r.quitOp(path, gitDir); err != nil {
+		return err
+	}
+	// HEAD alone, by plumbing: the index (a conflict's, say) and the files
+	// are the next reset's to clean.
+	head, err := r.runGit(path, gitEnv("LC_ALL=C"), nil, "rev-parse", "-q", "--verify", "HEAD")
+	if err != nil {
+		return err
+	}
+	if _, err := r.runGit(path, gitEnv("LC_ALL=C"), nil, "update-ref", "--no-deref", "-m", "bh: slot released",
+		"HEAD", strings.TrimSpace(string(head))); err != nil {
+		return err
+	}
+	for _, f := range []string{"bh-base", "bh-holder"} {
+		if err := os.Remove(filepath.Join(gitDir, f)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// quitOp forgets an operation a task left in progress in its slot (a
+// rebase stopped on a conflict, a merge), leaving HEAD and the files
+// as they are: the next task must not inherit it.
+func (r *Repo) quitOp(path, gitDir string) error {
+	op, err := inProgressOp(gitDir)
+	if err != nil || op == "" {
+		return err
+	}
+	args := []string{op, "--quit"}
+	if op == "bisect" {
+		args = []string{"bisect", "reset", "HEAD"}
+	}
+	if _, err := r.runGit(path, gitEnv("LC_ALL=C"), nil, args...); err != nil {
+		return fmt.Errorf("forget the %s in progress: %w", op, err)
+	}
+	return nil
+}
+
+func readHolder(gitDir string) string {
+	data, _ := os.ReadFile(filepath.Join(gitDir, "bh-holder"))
+	return strings.TrimSpace(string(data))
+}
+
+// dropStashes drops the stash entries made on branch (git's "WIP on
+// <branch>:" and "On <branch>:"): refs/stash is the repository's, shared
+// by every worktree and the user's tree, and a task's stash must not
+// outlive its task.
+func (r *Repo) dropStashes(branch string) error {
+	out, err := r.read(nil, "stash", "list", "--format=%gs")
+	if err != nil {
+		return err
+	}
+	list := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	for i := len(list) - 1; i >= 0; i-- { // from the oldest: the others keep their numbers
+		if strings.HasPrefix(list[i], "WIP on "+branch+":") || strings.HasPrefix(list[i], "On "+branch+":") {
+			if _, err := r.git(nil, "stash", "drop", "-q", fmt.Sprintf("stash@{%d}", i)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
