@@ -150,7 +150,24 @@ func indentLines(s, indent string) string {
 }
 
 // flatten makes text fit one tab-separated field.
-func flatten(s string) string { return strings.Join(strings.Fields(s), " ") }
+func flatten(s string) string {
+	if flat(s) {
+		return s // most titles: spared a split and a join per row
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// flat reports whether s is already as flatten makes it: ASCII words
+// between single spaces.
+func flat(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 || c < ' ' || c == ' ' && (i == 0 || i == len(s)-1 || s[i-1] == ' ') {
+			return false
+		}
+	}
+	return true
+}
 
 // warnFiles reports the task files a listing had to skip, one line each,
 // and what to do about them once.
