@@ -63,9 +63,9 @@ func (s *Store) Get(id string) (*Task, error) {
 }
 
 // Create stores a new task, filling in its ID, defaults and first event.
-// It reads the names in the folder, for their number, but no task.
+// It reads no task, and the folder only when no list cache counts them.
 func (s *Store) Create(t *Task) (*Task, error) {
-	ids, err := s.ids()
+	count, err := s.taskCount()
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +84,7 @@ func (s *Store) Create(t *Task) (*Task, error) {
 		return err == nil
 	}
 	for range 10 {
-		if t.ID, err = newID(s.Config.Prefix, len(ids), exists); err != nil {
+		if t.ID, err = newID(s.Config.Prefix, count, exists); err != nil {
 			return nil, err
 		}
 		l, err := s.lock(t.ID)
