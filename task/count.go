@@ -35,8 +35,8 @@ func cachedCount(path string) (int, bool) {
 		return 0, false
 	}
 	d := &dec{s: string(b[cacheHeader:])}
-	d.uint() // events
-	d.uint() // strings
+	d.uint()          // events
+	d.uint()          // strings
 	count := d.uint() // written as count+1, as slice lengths are
 	return int(count) - 1, !d.bad && count > 0 && count < 1<<40
 }
