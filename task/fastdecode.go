@@ -12,7 +12,8 @@ import (
 // error with its line. A key added to Task and not here is only slower:
 // TestDecodeFastCoversTask says so.
 func decodeFast(b []byte, id string) (*Task, bool) {
-	root, ok := parseYAML(string(b))
+	root, done, ok := parseYAML(string(b))
+	defer done()
 	if !ok {
 		return nil, false
 	}

@@ -3,6 +3,7 @@ package task
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -29,25 +30,45 @@ type yline struct {
 type yparser struct {
 	lines []yline
 	at    int
+	stack []ynode // the kids of the mappings and sequences being read
+	nodes []ynode // where finished ones keep them
 }
 
-// parseYAML reads doc into a tree, or reports false for anything outside
-// the subset.
-func parseYAML(doc string) (ynode, bool) {
+// parsers keeps the scratch of parseYAML: a tree lives only until its
+// task is filled in, and its strings point into the file, not the tree.
+var parsers = sync.Pool{New: func() any { return &yparser{} }}
+
+// parseYAML reads doc into a tree, which is good until done is called, or
+// reports false for anything outside the subset.
+func parseYAML(doc string) (root ynode, done func(), ok bool) {
+	p := parsers.Get().(*yparser)
+	done = func() { parsers.Put(p) }
 	if !printable(doc) {
-		return ynode{}, false
+		return ynode{}, done, false
 	}
 	doc = strings.TrimSuffix(doc, "\n")
-	p := &yparser{lines: make([]yline, 0, strings.Count(doc, "\n")+1)}
+	p.lines, p.at, p.stack, p.nodes = p.lines[:0], 0, p.stack[:0], p.nodes[:0]
+	if n := 3 * (strings.Count(doc, "\n") + 1); cap(p.nodes) < n {
+		p.nodes = make([]ynode, 0, 2*n) // never outgrown: kids are slices of it
+	}
 	for line := range strings.SplitSeq(doc, "\n") {
 		s := strings.TrimLeft(line, " ")
 		p.lines = append(p.lines, yline{len(line) - len(s), s})
 	}
 	if len(p.lines) == 0 || p.lines[0].ind != 0 {
-		return ynode{}, false
+		return ynode{}, done, false
 	}
-	n, ok := p.mapping(0)
-	return n, ok && p.at == len(p.lines)
+	root, ok = p.mapping(0)
+	return root, done, ok && p.at == len(p.lines)
+}
+
+// keep moves the kids pushed since start off the stack, into nodes.
+func (p *yparser) keep(start int) []ynode {
+	kids := p.stack[start:]
+	at := len(p.nodes)
+	p.nodes = append(p.nodes, kids...) // within its capacity: see parseYAML
+	p.stack = p.stack[:start]
+	return p.nodes[at:len(p.nodes):len(p.nodes)]
 }
 
 // printable is yaml.v3's test of the characters a stream may hold, with
@@ -74,23 +95,24 @@ func printable(s string) bool {
 }
 
 func (p *yparser) mapping(ind int) (ynode, bool) {
-	m := ynode{kind: 'm'}
+	start := len(p.stack)
+	defer func() { p.stack = p.stack[:start] }()
 	for p.at < len(p.lines) {
 		l := p.lines[p.at]
 		if l.ind < ind && l.s != "" {
 			break
 		}
 		if l.ind != ind || l.s == "" {
-			return m, false
+			return ynode{}, false
 		}
 		colon := strings.IndexByte(l.s, ':')
 		if colon <= 0 || !plainKey(l.s[:colon]) {
-			return m, false
+			return ynode{}, false
 		}
 		key, rest := l.s[:colon], l.s[colon+1:]
-		for i := 0; i < len(m.kids); i += 2 {
-			if m.kids[i].val == key {
-				return m, false // yaml.v3 refuses a key twice
+		for i := start; i < len(p.stack); i += 2 {
+			if p.stack[i].val == key {
+				return ynode{}, false // yaml.v3 refuses a key twice
 			}
 		}
 		p.at++
@@ -100,18 +122,21 @@ func (p *yparser) mapping(ind int) (ynode, bool) {
 		case rest == "":
 			v, ok = p.nested(ind)
 		case rest[0] != ' ' || len(rest) < 2 || rest[1] == ' ':
-			return m, false
+			return ynode{}, false
 		case rest[1:] == "|" || rest[1:] == "|-":
 			v, ok = p.literal(ind, rest[1:] == "|-")
 		default:
 			v, ok = scalar(rest[1:])
 		}
 		if !ok {
-			return m, false
+			return ynode{}, false
 		}
-		m.kids = append(m.kids, ynode{kind: 's', val: key}, v)
+		p.stack = append(p.stack, ynode{kind: 's', val: key}, v)
 	}
-	return m, len(m.kids) > 0
+	if len(p.stack) == start {
+		return ynode{}, false
+	}
+	return ynode{kind: 'm', kids: p.keep(start)}, true
 }
 
 // nested reads the block under a key at ind: a mapping or a sequence
@@ -131,37 +156,36 @@ func (p *yparser) nested(ind int) (ynode, bool) {
 }
 
 func (p *yparser) sequence(ind int) (ynode, bool) {
-	q := ynode{kind: 'q'}
+	start := len(p.stack)
+	defer func() { p.stack = p.stack[:start] }()
 	for p.at < len(p.lines) {
 		l := p.lines[p.at]
 		if l.ind != ind || !strings.HasPrefix(l.s, "- ") {
 			if l.ind > ind || l.s == "" {
-				return q, false
+				return ynode{}, false
 			}
 			break
 		}
 		item := l.s[2:]
 		if item == "" || item[0] == ' ' {
-			return q, false
+			return ynode{}, false
 		}
+		var v ynode
+		var ok bool
 		if colon := strings.IndexByte(item, ':'); colon > 0 && plainKey(item[:colon]) && (colon == len(item)-1 || item[colon+1] == ' ') {
 			// A mapping starting on the dash's line: its keys line up after "- ".
 			p.lines[p.at] = yline{ind + 2, item}
-			m, ok := p.mapping(ind + 2)
-			if !ok {
-				return q, false
-			}
-			q.kids = append(q.kids, m)
-			continue
+			v, ok = p.mapping(ind + 2)
+		} else {
+			p.at++
+			v, ok = scalar(item)
 		}
-		p.at++
-		v, ok := scalar(item)
 		if !ok {
-			return q, false
+			return ynode{}, false
 		}
-		q.kids = append(q.kids, v)
+		p.stack = append(p.stack, v)
 	}
-	return q, true
+	return ynode{kind: 'q', kids: p.keep(start)}, true
 }
 
 // literal reads a | or |- block under a key at ind.

@@ -94,7 +94,7 @@ func (s *Store) list(brief bool) (tasks []*Task, errs []error, r listReport, err
 			l.hit[i] = true
 		}
 	}
-	l.parsed = s.parseMissing(l.names, miss, l.pool, brief)
+	l.parsed = s.parseMissing(d, l.names, miss, l.pool, brief)
 	l.bad = l.parsed.errs
 	r.parsed = len(miss)
 

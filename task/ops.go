@@ -51,15 +51,19 @@ func (s *Store) Get(id string) (*Task, error) {
 	if !validID(id) {
 		return nil, &BadIDError{Ref: id}
 	}
-	p := s.Path(id)
-	b, err := os.ReadFile(p)
+	b, err := os.ReadFile(s.Path(id))
+	return s.decodeRead(id, b, err)
+}
+
+// decodeRead decodes what reading the file of task id gave.
+func (s *Store) decodeRead(id string, b []byte, err error) (*Task, error) {
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, &NotFoundError{Ref: id}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", id, err)
 	}
-	return Decode(s.relOrAbs(p), b, id)
+	return Decode(s.relOrAbs(s.Path(id)), b, id)
 }
 
 // Create stores a new task, filling in its ID, defaults and first event.
