@@ -40,7 +40,7 @@ func BenchmarkProcess(b *testing.B) {
 			// The store alone, without bh's start-up or output: this test
 			// binary listing it in a process of its own; "start" is the
 			// same process doing nothing, to subtract.
-			for _, mode := range []string{"start", "list", "brief"} {
+			for _, mode := range []string{"start", "stat", "list", "brief"} {
 				b.Run("store-"+mode, func(b *testing.B) {
 					timeRuns(b, func() error {
 						c := exec.Command(os.Args[0], "-test.run=^$")

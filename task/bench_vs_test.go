@@ -24,7 +24,8 @@ import (
 //
 //	BH_DSTASK_BIN=/path/to/dstask go test ./task -run XXX -bench VsDstask -benchtime 20x
 //
-// times both side by side and reports the CPU ratios bh/dstask.
+// times both side by side and reports the CPU ratios bh/dstask (the
+// median of each, from the kernel's accounting of each process).
 
 // vsTask is the i-th task of the side-by-side store: a tenth are epics
 // (parents of the nine tasks after them), a fifth depend on another task,
@@ -154,7 +155,11 @@ func BenchmarkVsDstask(b *testing.B) {
 			b.Fatalf("bh does not build: %v\n%s", err, out)
 		}
 	}
-	bhRoot, dsRoot := writeVsStores(b, b.TempDir(), 10000)
+	n := 10000
+	if v := os.Getenv("BH_VS_N"); v != "" {
+		n, _ = strconv.Atoi(v)
+	}
+	bhRoot, dsRoot := writeVsStores(b, b.TempDir(), n)
 	time.Sleep(racySlack + 100*time.Millisecond) // let the files settle, so bh's cache is trusted
 	home := b.TempDir()
 	run := func(name string, args ...string) time.Duration {
