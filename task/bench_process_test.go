@@ -18,9 +18,10 @@ import (
 //	go test ./task/ -run XXX -bench Process -benchtime 20x
 //
 // BH_BENCH_BIN=/path/to/bh times that binary instead of building one.
-// Sub-benchmarks are named size/command, e.g. BenchmarkProcess/10k/list.
-// Besides ns/op (the mean) each reports the fastest run and the median in
-// ms. A command bh does not have (yet) is skipped, not failed.
+// Sub-benchmarks are named size/command, e.g. BenchmarkProcess/10k/list;
+// list-cold lists with no cache, as after a clone. Besides ns/op (the
+// mean) each reports the fastest run and the median in ms, and bh's peak
+// resident memory. A command bh does not have (yet) is skipped, not failed.
 func BenchmarkProcess(b *testing.B) {
 	bin := os.Getenv("BH_BENCH_BIN") // a bh built earlier, while the tree is mid-edit
 	if bin == "" {
@@ -63,7 +64,8 @@ func BenchmarkProcess(b *testing.B) {
 				{"tree", []string{"tree"}},
 				{"ready", []string{"ready"}},
 				{"show", []string{"show", genID(1)}},
-				{"add", []string{"add", "x"}}, // last: it grows the store
+				{"list-cold", []string{"list"}}, // the cache removed before each run
+				{"add", []string{"add", "x"}},   // last: it grows the store
 			} {
 				b.Run(c.name, func(b *testing.B) {
 					var out bytes.Buffer
@@ -73,10 +75,17 @@ func BenchmarkProcess(b *testing.B) {
 					if out.Len() == 0 {
 						b.Fatalf("bh %v printed nothing", c.args)
 					}
+					var peak int64
 					timeRuns(b, func() error {
 						out.Reset()
-						return runBH(bin, s.Root, &out, c.args...)
+						if c.name == "list-cold" {
+							os.Remove(s.cachePath())
+						}
+						rss, err := runBHRSS(bin, s.Root, &out, c.args...)
+						peak = max(peak, rss)
+						return err
 					})
+					b.ReportMetric(float64(peak)/(1<<20), "peak-MiB")
 				})
 			}
 		})
@@ -116,13 +125,20 @@ func warmProcess(b *testing.B, bin string, s *Store) {
 }
 
 func runBH(bin, dir string, out *bytes.Buffer, args ...string) error {
+	_, err := runBHRSS(bin, dir, out, args...)
+	return err
+}
+
+// runBHRSS is runBH that also tells the process's peak resident memory,
+// in bytes (0 where the system does not say).
+func runBHRSS(bin, dir string, out *bytes.Buffer, args ...string) (int64, error) {
 	c := exec.Command(bin, args...)
 	c.Dir = dir
 	c.Stdout = out
 	var stderr bytes.Buffer
 	c.Stderr = &stderr
 	if err := c.Run(); err != nil {
-		return fmt.Errorf("%w: %s", err, stderr.Bytes())
+		return 0, fmt.Errorf("%w: %s", err, stderr.Bytes())
 	}
-	return nil
+	return peakRSS(c.ProcessState), nil
 }
