@@ -21,7 +21,8 @@ import (
 // Sub-benchmarks are named size/command, e.g. BenchmarkProcess/10k/list;
 // list-cold lists with no cache, as after a clone. Besides ns/op (the
 // mean) each reports the fastest run and the median in ms, and bh's peak
-// resident memory. A command bh does not have (yet) is skipped, not failed.
+// resident memory (on Linux never below this test binary's own, which the
+// child holds until its exec). A command bh does not have (yet) is skipped, not failed.
 func BenchmarkProcess(b *testing.B) {
 	bin := os.Getenv("BH_BENCH_BIN") // a bh built earlier, while the tree is mid-edit
 	if bin == "" {
