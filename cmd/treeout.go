@@ -15,7 +15,7 @@ func buildForest(tasks []*task.Task) []*treeNode {
 	sorted := slices.Clone(tasks)
 	task.SortQueue(sorted)
 	ix := task.NewIndex(tasks)
-	kids := map[string][]*task.Task{}
+	kids := make(map[string][]*task.Task, len(tasks)/4)
 	var roots []*task.Task
 	for _, t := range sorted {
 		if t.Parent == "" || t.Parent == t.ID || ix[t.Parent] == nil {
@@ -24,7 +24,7 @@ func buildForest(tasks []*task.Task) []*treeNode {
 			kids[t.Parent] = append(kids[t.Parent], t)
 		}
 	}
-	seen := map[string]bool{}
+	seen := make(map[string]bool, len(tasks))
 	var grow func(*task.Task) *treeNode
 	grow = func(t *task.Task) *treeNode {
 		seen[t.ID] = true

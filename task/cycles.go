@@ -9,9 +9,13 @@ import (
 // make): the tasks on them are never ready. Each cycle is listed once, as
 // ids from its smallest, in dependency order.
 func Cycles(tasks []*Task) [][]string {
-	deps := make(map[string][]string, len(tasks))
+	// Only a task with dependencies can be on a cycle: the others, most
+	// of a store, are left out of the walk.
+	deps := map[string][]string{}
 	for _, t := range tasks {
-		deps[t.ID] = t.DependsOn
+		if len(t.DependsOn) > 0 {
+			deps[t.ID] = t.DependsOn
+		}
 	}
 	const (
 		unseen = iota

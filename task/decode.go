@@ -36,6 +36,14 @@ func Decode(path string, b []byte, id string) (*Task, error) {
 		return nil, &FileError{Path: path, Line: 1 + bytes.Count(b[:loc], []byte("\n")),
 			Msg: "git conflict markers", Tip: "resolve the merge conflict in this file (keep one side of each <<<<<<< ======= >>>>>>> block), then run bh again"}
 	}
+	if t, ok := decodeFast(b, id); ok {
+		return t, nil
+	}
+	return decodeYAML(path, b, id)
+}
+
+// decodeYAML is Decode through yaml.v3, for any file.
+func decodeYAML(path string, b []byte, id string) (*Task, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		return nil, yamlError(path, err)
@@ -51,52 +59,71 @@ func Decode(path string, b []byte, id string) (*Task, error) {
 	bad := func(key, msg string) error {
 		return &FileError{Path: path, Line: keyLine(m, key), Msg: msg, Tip: "fix it with bh edit, or by hand"}
 	}
-	switch {
-	case t.ID == "":
-		return nil, bad("id", "missing id")
-	case !ValidID(t.ID):
-		return nil, bad("id", fmt.Sprintf("id %q is not a task id", t.ID))
-	case id != "" && t.ID != id:
-		return nil, bad("id", fmt.Sprintf("id %q does not match the file name", t.ID))
-	case t.Title == "":
-		return nil, bad("title", "missing title")
+	if key, msg := t.checkID(id); msg != "" {
+		return nil, bad(key, msg)
 	}
 	if p := typoKey(m); p != nil {
 		return nil, bad(p.key, p.msg)
 	}
-	// Values are normalised as they are read: priority: 0 is P0.
-	var err error
+	if key, sub, err := t.normalize(); err != nil && sub != "" {
+		return nil, &FileError{Path: path, Line: KeyLine(m, key, sub),
+			Msg: key + "." + sub + ": " + err.Error(), Tip: "fix it with bh edit, or by hand"}
+	} else if err != nil {
+		return nil, bad(key, err.Error())
+	}
+	return &t, nil
+}
+
+// checkID reports the first of a task's id and title that is wrong: the
+// key and what is wrong with it. id, when not empty, is the file's name.
+func (t *Task) checkID(id string) (key, msg string) {
+	switch {
+	case t.ID == "":
+		return "id", "missing id"
+	case !ValidID(t.ID):
+		return "id", fmt.Sprintf("id %q is not a task id", t.ID)
+	case id != "" && t.ID != id:
+		return "id", fmt.Sprintf("id %q does not match the file name", t.ID)
+	case t.Title == "":
+		return "title", "missing title"
+	}
+	return "", ""
+}
+
+// normalize checks and normalises a task's values as they are read
+// (priority: 0 is P0), and reports the key (and the key under it) of the
+// first wrong one.
+func (t *Task) normalize() (key, sub string, err error) {
 	if t.State, err = ParseState(string(t.State)); err != nil {
-		return nil, bad("state", err.Error())
+		return "state", "", err
 	}
 	if t.Type, err = ParseType(string(t.Type)); err != nil {
-		return nil, bad("type", err.Error())
+		return "type", "", err
 	}
 	if t.Priority, err = ParsePriority(string(t.Priority)); err != nil {
-		return nil, bad("priority", err.Error())
+		return "priority", "", err
 	}
 	if t.Size != "" {
 		if t.Size, err = ParseSize(string(t.Size)); err != nil {
-			return nil, bad("size", err.Error())
+			return "size", "", err
 		}
 	}
 	if err := CheckCommands(t.Checks); err != nil {
-		return nil, bad("checks", "checks: "+err.Error())
+		return "checks", "", fmt.Errorf("checks: %w", err)
 	}
 	if err := CheckSandboxMode(t.Sandbox); err != nil {
-		return nil, bad("sandbox", err.Error())
+		return "sandbox", "", err
 	}
 	if a := t.AgentSettings; a != nil {
 		if key, err := a.Check(); err != nil {
-			return nil, &FileError{Path: path, Line: KeyLine(m, "agentSettings", key),
-				Msg: "agentSettings." + key + ": " + err.Error(), Tip: "fix it with bh edit, or by hand"}
+			return "agentSettings", key, err
 		}
 		if a.Empty() {
 			t.AgentSettings = nil
 		}
 	}
 	t.tidy()
-	return &t, nil
+	return "", "", nil
 }
 
 // tidy makes empty lists nil, as they are after a round trip through the

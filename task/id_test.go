@@ -115,12 +115,25 @@ func TestNewID(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if taken[id] || !ValidID(id) || !strings.HasPrefix(id, "bh-") || len(id) != 3+idLength(len(taken)) {
+		if taken[id] || !ValidID(id) || !strings.HasPrefix(id, "bh-") || len(id) < 3+idLength(len(taken)) {
 			t.Fatalf("bad new id %q with %d taken", id, len(taken))
 		}
 		taken[id] = true
 	}
 	if idLength(len(taken)) != 5 {
 		t.Fatalf("2000 ids should need 5 characters")
+	}
+}
+
+// A collision lengthens the next ID: the count it was sized for was
+// behind the store.
+func TestNewIDGrowsOnCollision(t *testing.T) {
+	tries := 0
+	id, err := NewID("bh", 0, func(id string) bool {
+		tries++
+		return len(id) < 3+6 // every 4- and 5-character ID is taken
+	})
+	if err != nil || len(id) != 3+6 || tries != 3 {
+		t.Fatalf("got %q, %v after %d tries; want a 6-character id on the third", id, err, tries)
 	}
 }

@@ -1,6 +1,10 @@
 package task
 
-import "sort"
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
 
 // Index gives quick lookups over a listing.
 type Index map[string]*Task
@@ -44,16 +48,32 @@ func Ready(tasks []*Task) []*Task {
 
 // SortQueue orders tasks by priority, then creation time, then ID.
 func SortQueue(ts []*Task) {
-	sort.SliceStable(ts, func(i, j int) bool {
-		a, b := ts[i], ts[j]
-		if a.Priority.Rank() != b.Priority.Rank() {
-			return a.Priority.Rank() < b.Priority.Rank()
+	// Keys are taken once, not in each of the n log n comparisons. IDs are
+	// unique, so the order is total and need not be stable.
+	type key struct {
+		rank int
+		sec  int64
+		nsec int
+		t    *Task
+	}
+	keys := make([]key, len(ts))
+	for i, t := range ts {
+		keys[i] = key{t.Priority.Rank(), t.CreatedAt.Unix(), t.CreatedAt.Nanosecond(), t}
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		switch {
+		case a.rank != b.rank:
+			return a.rank - b.rank
+		case a.sec != b.sec:
+			return cmp.Compare(a.sec, b.sec)
+		case a.nsec != b.nsec:
+			return a.nsec - b.nsec
 		}
-		if !a.CreatedAt.Equal(b.CreatedAt) {
-			return a.CreatedAt.Before(b.CreatedAt)
-		}
-		return a.ID < b.ID
+		return strings.Compare(a.t.ID, b.t.ID)
 	})
+	for i, k := range keys {
+		ts[i] = k.t
+	}
 }
 
 // LastAnswer is the latest answer to question qid, from the history.

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
@@ -20,15 +20,15 @@ import (
 // not by all tasks.
 
 // poolOn reports whether tasks take pool slots (worktree.pool, default on).
-func poolOn(s *task.Store) bool { p := s.Config.Worktree.Pool; return p == nil || *p }
+func poolOn(s *store.Store) bool { p := s.Config.Worktree.Pool; return p == nil || *p }
 
 // PoolDir is the folder of the repository's slots, named 1, 2, ….
-func PoolDir(s *task.Store, commonDir string) string {
+func PoolDir(s *store.Store, commonDir string) string {
 	return filepath.Join(WorktreeDir(s, commonDir), "pool")
 }
 
 // inPool reports whether path is one of the pool's slots.
-func inPool(s *task.Store, r *git.Repo, path string) bool {
+func inPool(s *store.Store, r *git.Repo, path string) bool {
 	return realDir(filepath.Dir(path)) == realDir(PoolDir(s, r.CommonDir()))
 }
 
@@ -40,7 +40,7 @@ func realDir(dir string) string {
 }
 
 // poolSlots lists the registered slots.
-func poolSlots(s *task.Store, r *git.Repo) ([]git.Linked, error) {
+func poolSlots(s *store.Store, r *git.Repo) ([]git.Linked, error) {
 	list, err := r.LinkedWorktrees()
 	var out []git.Linked
 	for _, e := range list {

@@ -13,12 +13,12 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // benchRepo is a store in a repository of n tracked files in n/100
 // folders, its files older than its index (as a real one's are).
-func benchRepo(b *testing.B, n int) *task.Store {
+func benchRepo(b *testing.B, n int) *store.Store {
 	b.Helper()
 	s := newStore(b)
 	for i := range n {
@@ -50,7 +50,7 @@ var instantAgent = agent.RunnerFunc(func(ctx context.Context, req agent.Request)
 })
 
 // runTasks adds n tasks and runs the worker over them; timed.
-func runTasks(b *testing.B, s *task.Store, n int, opt Options) {
+func runTasks(b *testing.B, s *store.Store, n int, opt Options) {
 	b.StopTimer()
 	for i := range n {
 		addTask(b, s, fmt.Sprintf("Task %d", i))
@@ -79,8 +79,8 @@ func BenchmarkWorkerOverhead(b *testing.B) {
 		sizes = append(sizes, 50000)
 	}
 	for _, n := range sizes {
-		var s *task.Store
-		repo := func(*testing.B) *task.Store {
+		var s *store.Store
+		repo := func(*testing.B) *store.Store {
 			if s == nil {
 				s = benchRepo(b, n) // the parent's: it outlives each sub-benchmark's runs
 			}
@@ -107,7 +107,7 @@ func BenchmarkWorkerOverhead(b *testing.B) {
 }
 
 // floor is the same work by hand with the git binary in one warm worktree.
-func floor(b *testing.B, s *task.Store) {
+func floor(b *testing.B, s *store.Store) {
 	dir := filepath.Join(b.TempDir(), "warm")
 	gitT(b, s.Root, "worktree", "add", "-q", "--detach", dir)
 	defer gitT(b, s.Root, "worktree", "remove", "--force", dir)

@@ -14,13 +14,14 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
 // helperKillReset runs a worker that SIGKILLs itself as the pool slot's
 // reset is about to run the git step BH_KILL_AT (checkout or clean).
 func helperKillReset() int {
-	s, err := task.Find(".")
+	s, err := store.Find(".")
 	if err != nil {
 		fmt.Println("error:", err)
 		return 1
@@ -44,7 +45,7 @@ func helperKillReset() int {
 	return 0
 }
 
-func mustOpen(s *task.Store) *git.Repo {
+func mustOpen(s *store.Store) *git.Repo {
 	r, err := git.Open(s.Root)
 	if err != nil {
 		panic(err)

@@ -92,15 +92,11 @@ func (s *IOStreams) ColorEnabled() bool { return s.color }
 // paint colours text through a color value of its own, so that the decision
 // made here holds, whatever fatih/color's global NoColor guessed at start-up.
 func (s *IOStreams) paint(text string, attrs ...color.Attribute) string {
-	if text == "" {
-		return ""
+	if text == "" || !s.color {
+		return text // what a disabled color.Color gives, without making one
 	}
 	c := color.New(attrs...)
-	if s.color {
-		c.EnableColor()
-	} else {
-		c.DisableColor()
-	}
+	c.EnableColor()
 	return c.Sprint(text)
 }
 

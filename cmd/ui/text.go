@@ -33,7 +33,24 @@ func CutWords(s string, n int) string {
 }
 
 // Flatten makes text fit one tab-separated field.
-func Flatten(s string) string { return strings.Join(strings.Fields(s), " ") }
+func Flatten(s string) string {
+	if flat(s) {
+		return s // most titles: spared a split and a join per row
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// flat reports whether s is already as Flatten makes it: ASCII words
+// between single spaces.
+func flat(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 || c < ' ' || c == ' ' && (i == 0 || i == len(s)-1 || s[i-1] == ' ') {
+			return false
+		}
+	}
+	return true
+}
 
 // tabStop is where bh's terminal output puts tab stops: every 4 columns.
 const tabStop = 4

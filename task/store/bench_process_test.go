@@ -9,6 +9,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/bh-tracker/bh/task/internal/tasktest"
 )
 
 // BenchmarkProcess times whole bh processes, start to exit, as a user or
@@ -18,9 +20,11 @@ import (
 //	go test ./task/ -run XXX -bench Process -benchtime 20x
 //
 // BH_BENCH_BIN=/path/to/bh times that binary instead of building one.
-// Sub-benchmarks are named size/command, e.g. BenchmarkProcess/10k/list.
-// Besides ns/op (the mean) each reports the fastest run and the median in
-// ms. A command bh does not have (yet) is skipped, not failed.
+// Sub-benchmarks are named size/command, e.g. BenchmarkProcess/10k/list;
+// list-cold lists with no cache, as after a clone. Besides ns/op (the
+// mean) each reports the fastest run and the median in ms, and bh's peak
+// resident memory (on Linux never below this test binary's own, which the
+// child holds until its exec). A command bh does not have (yet) is skipped, not failed.
 func BenchmarkProcess(b *testing.B) {
 	bin := os.Getenv("BH_BENCH_BIN") // a bh built earlier, while the tree is mid-edit
 	if bin == "" {
@@ -40,7 +44,7 @@ func BenchmarkProcess(b *testing.B) {
 			// The store alone, without bh's start-up or output: this test
 			// binary listing it in a process of its own; "start" is the
 			// same process doing nothing, to subtract.
-			for _, mode := range []string{"start", "list", "brief"} {
+			for _, mode := range []string{"start", "stat", "list", "brief"} {
 				b.Run("store-"+mode, func(b *testing.B) {
 					timeRuns(b, func() error {
 						c := exec.Command(os.Args[0], "-test.run=^$")
@@ -62,8 +66,9 @@ func BenchmarkProcess(b *testing.B) {
 				{"list-json", []string{"list", "--json"}},
 				{"tree", []string{"tree"}},
 				{"ready", []string{"ready"}},
-				{"show", []string{"show", genID(1)}},
-				{"add", []string{"add", "x"}}, // last: it grows the store
+				{"show", []string{"show", tasktest.GenID(1)}},
+				{"list-cold", []string{"list"}}, // the cache removed before each run
+				{"add", []string{"add", "x"}},   // last: it grows the store
 			} {
 				b.Run(c.name, func(b *testing.B) {
 					var out bytes.Buffer
@@ -73,10 +78,17 @@ func BenchmarkProcess(b *testing.B) {
 					if out.Len() == 0 {
 						b.Fatalf("bh %v printed nothing", c.args)
 					}
+					var peak int64
 					timeRuns(b, func() error {
 						out.Reset()
-						return runBH(bin, s.Root, &out, c.args...)
+						if c.name == "list-cold" {
+							os.Remove(s.cachePath())
+						}
+						rss, err := runBHRSS(bin, s.Root, &out, c.args...)
+						peak = max(peak, rss)
+						return err
 					})
+					b.ReportMetric(float64(peak)/(1<<20), "peak-MiB")
 				})
 			}
 		})
@@ -116,13 +128,20 @@ func warmProcess(b *testing.B, bin string, s *Store) {
 }
 
 func runBH(bin, dir string, out *bytes.Buffer, args ...string) error {
+	_, err := runBHRSS(bin, dir, out, args...)
+	return err
+}
+
+// runBHRSS is runBH that also tells the process's peak resident memory,
+// in bytes (0 where the system does not say).
+func runBHRSS(bin, dir string, out *bytes.Buffer, args ...string) (int64, error) {
 	c := exec.Command(bin, args...)
 	c.Dir = dir
 	c.Stdout = out
 	var stderr bytes.Buffer
 	c.Stderr = &stderr
 	if err := c.Run(); err != nil {
-		return fmt.Errorf("%w: %s", err, stderr.Bytes())
+		return 0, fmt.Errorf("%w: %s", err, stderr.Bytes())
 	}
-	return nil
+	return peakRSS(c.ProcessState), nil
 }

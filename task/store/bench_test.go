@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/internal/tasktest"
 )
 
 // benchStore is a generated store of n tasks whose files have settled.
@@ -53,7 +54,7 @@ func benchList(b *testing.B, n int) {
 	// One file changed since the cache was written: the usual case while
 	// a worker runs.
 	b.Run("one-changed", func(b *testing.B) {
-		p := s.Path(genID(n / 2))
+		p := s.Path(tasktest.GenID(n / 2))
 		for b.Loop() {
 			b.StopTimer()
 			body := readFile(b, p)
@@ -71,7 +72,7 @@ func BenchmarkList100k(b *testing.B) { benchList(b, 100000) }
 func BenchmarkGet(b *testing.B) {
 	s := benchStore(b, 100)
 	for b.Loop() {
-		if _, err := s.Get(genID(1)); err != nil {
+		if _, err := s.Get(tasktest.GenID(1)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -95,7 +96,7 @@ func BenchmarkCodec10k(b *testing.B) {
 	var yamls [][]byte
 	var bin enc
 	for i := range tasks {
-		tasks[i] = *genTask(i, len(tasks))
+		tasks[i] = *tasktest.GenTask(i, len(tasks))
 		encodeTask(&bin, &tasks[i])
 		y, _ := task.Encode(&tasks[i])
 		yamls = append(yamls, y)

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bufio"
 	"encoding/binary"
 	"hash/crc32"
 	"io"
@@ -98,50 +99,9 @@ func readBig(path string) ([]byte, error) {
 }
 
 // save writes the cache atomically. No fsync: after a crash a torn cache
-// fails its checksum and is rebuilt.
+// fails its checksum and is rebuilt. It streams: at 100k tasks a cache
+// built in memory first was 43 MB more at the listing's peak.
 func (c *listCache) save(path string) error {
-	size := cacheHeader + 64
-	for _, e := range c.entries {
-		size += len(e.id) + len(e.rec) + 48
-		if e.rec == "" && e.task != nil {
-			size += 1024
-		}
-	}
-	e := &enc{b: make([]byte, cacheHeader, size)}
-	copy(e.b, cacheMagic)
-	binary.LittleEndian.PutUint64(e.b[8:], cacheLayout)
-	events, strs := c.events, c.strs
-	for _, x := range c.entries {
-		if t := x.task; t != nil {
-			events += len(t.History)
-			strs += len(t.DependsOn) + len(t.Labels) + len(t.Issues)
-			for _, q := range t.Questions {
-				strs += len(q.Answer)
-			}
-		}
-	}
-	e.count(events, false)
-	e.count(strs, false)
-	e.count(len(c.entries), false)
-	for _, x := range c.entries {
-		e.str(x.id)
-		e.stamp(x.st)
-		e.bool(x.settled)
-		if x.rec != "" || x.task == nil {
-			e.str(x.rec)
-			continue
-		}
-		// Encode in place after a length placeholder, then fix the length.
-		at := len(e.b)
-		e.b = append(e.b, make([]byte, binary.MaxVarintLen64)...)
-		encodeTask(e, x.task)
-		n := len(e.b) - at - binary.MaxVarintLen64
-		hdr := binary.AppendUvarint(nil, uint64(n))
-		copy(e.b[at:], hdr)
-		e.b = append(e.b[:at+len(hdr)], e.b[at+binary.MaxVarintLen64:]...)
-	}
-	binary.LittleEndian.PutUint32(e.b[16:], crc32.Checksum(e.b[cacheHeader:], castagnoli()))
-
 	dir := filepath.Dir(path)
 	if err := atomicfile.LocalDir(dir); err != nil {
 		return err
@@ -151,7 +111,7 @@ func (c *listCache) save(path string) error {
 		return err
 	}
 	defer os.Remove(f.Name()) // a no-op after the rename
-	_, err = f.Write(e.b)
+	err = c.write(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -159,6 +119,58 @@ func (c *listCache) save(path string) error {
 		return err
 	}
 	return os.Rename(f.Name(), path)
+}
+
+// write writes the cache to f: the body, then the header with its checksum.
+func (c *listCache) write(f *os.File) error {
+	w := bufio.NewWriterSize(f, 256<<10)
+	sum := crc32.New(castagnoli())
+	body := io.MultiWriter(w, sum)
+	if _, err := w.Write(make([]byte, cacheHeader)); err != nil {
+		return err
+	}
+	events, strs := c.events, c.strs
+	for _, x := range c.entries {
+		if t := x.task; t != nil {
+			events += len(t.History)
+			strs += strCount(t)
+		}
+	}
+	var e, rec enc
+	e.count(events, false)
+	e.count(strs, false)
+	e.count(len(c.entries), false)
+	for _, x := range c.entries {
+		e.str(x.id)
+		e.stamp(x.st)
+		e.bool(x.settled)
+		if x.rec != "" || x.task == nil {
+			e.str(x.rec)
+		} else {
+			rec.b = rec.b[:0]
+			encodeTask(&rec, x.task)
+			e.uint(uint64(len(rec.b)))
+			e.b = append(e.b, rec.b...)
+		}
+		if len(e.b) >= 64<<10 {
+			if _, err := body.Write(e.b); err != nil {
+				return err
+			}
+			e.b = e.b[:0]
+		}
+	}
+	if _, err := body.Write(e.b); err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	hdr := make([]byte, cacheHeader)
+	copy(hdr, cacheMagic)
+	binary.LittleEndian.PutUint64(hdr[8:], cacheLayout)
+	binary.LittleEndian.PutUint32(hdr[16:], sum.Sum32())
+	_, err := f.WriteAt(hdr, 0)
+	return err
 }
 
 func (e *enc) stamp(st stamp) {
@@ -170,4 +182,13 @@ func (e *enc) stamp(st stamp) {
 
 func (d *dec) stamp() stamp {
 	return stamp{size: d.int(), mtime: d.int(), ctime: d.int(), ino: d.uint()}
+}
+
+// strCount is how many strings t keeps in lists, for sizing arenas.
+func strCount(t *task.Task) int {
+	n := len(t.DependsOn) + len(t.Labels) + len(t.Issues)
+	for _, q := range t.Questions {
+		n += len(q.Answer)
+	}
+	return n
 }

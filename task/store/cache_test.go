@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/internal/tasktest"
 )
 
 // direct reads every task file without the cache: what List must equal.
@@ -59,7 +60,7 @@ func TestListCache(t *testing.T) {
 
 	// An in-place edit of the same size with the old mtime put back: only
 	// ctime tells, and the file is read until the cache is rewritten.
-	p := s.Path(genID(3))
+	p := s.Path(tasktest.GenID(3))
 	fi, _ := os.Stat(p)
 	writeFile(t, p, strings.Replace(string(readFile(t, p)), "Task 3:", "Task X:", 1))
 	os.Chtimes(p, fi.ModTime(), fi.ModTime())
@@ -70,9 +71,9 @@ func TestListCache(t *testing.T) {
 	}
 
 	// Deleted, added, and a file that stops parsing: few, so read each time.
-	os.Remove(s.Path(genID(5)))
+	os.Remove(s.Path(tasktest.GenID(5)))
 	writeStoreFrom(t, s, 40, 42)
-	writeFile(t, s.Path(genID(7)), "id: "+genID(7)+"\ntitle: [\n")
+	writeFile(t, s.Path(tasktest.GenID(7)), "id: "+tasktest.GenID(7)+"\ntitle: [\n")
 	if r := listed(t, s, 4, 1); r.saved {
 		t.Fatalf("after a few files came and went: %+v", r)
 	}
@@ -97,8 +98,8 @@ func TestListCache(t *testing.T) {
 
 func writeStoreFrom(t *testing.T, s *Store, from, to int) {
 	for i := from; i < to; i++ {
-		b, _ := task.Encode(genTask(i, to))
-		writeFile(t, s.Path(genID(i)), string(b))
+		b, _ := task.Encode(tasktest.GenTask(i, to))
+		writeFile(t, s.Path(tasktest.GenID(i)), string(b))
 	}
 }
 

@@ -1,8 +1,10 @@
 package store
 
-import "github.com/bh-tracker/bh/task"
+import (
+	"time"
 
-import "time"
+	"github.com/bh-tracker/bh/task"
+)
 
 // encodeTask and decodeTask write every field of Task in a fixed order.
 // A field added to Task must be added here too, and cacheLayout changed:

@@ -9,43 +9,8 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/internal/tasktest"
 )
-
-// fill sets every field reachable from v to a distinct non-zero value, so
-// that a field the codec forgets cannot come back equal.
-func fill(v reflect.Value, n *int) {
-	*n++
-	switch v.Kind() {
-	case reflect.String:
-		v.SetString(fmt.Sprint("s", *n))
-	case reflect.Bool:
-		v.SetBool(true)
-	case reflect.Int, reflect.Int64:
-		v.SetInt(int64(*n * 1000003))
-	case reflect.Float64:
-		v.SetFloat(float64(*n) + 0.5)
-	case reflect.Pointer:
-		v.Set(reflect.New(v.Type().Elem()))
-		fill(v.Elem(), n)
-	case reflect.Slice:
-		v.Set(reflect.MakeSlice(v.Type(), 2, 2))
-		fill(v.Index(0), n)
-		fill(v.Index(1), n)
-	case reflect.Struct:
-		if v.Type() == reflect.TypeFor[time.Time]() {
-			zones := []*time.Location{time.UTC, time.FixedZone("", 5*3600+1800), time.FixedZone("EST", -5*3600), time.Local}
-			v.Set(reflect.ValueOf(time.Unix(int64(*n)*86400*7, int64(*n)).In(zones[*n%len(zones)])))
-			return
-		}
-		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() {
-				fill(v.Field(i), n)
-			}
-		}
-	default:
-		panic("fill: add a case for " + v.Kind().String())
-	}
-}
 
 func cacheRoundTrip(t *testing.T, in *task.Task) {
 	t.Helper()
@@ -76,12 +41,12 @@ func cacheRoundTrip(t *testing.T, in *task.Task) {
 func TestCacheCodecCoversTask(t *testing.T) {
 	var full task.Task
 	n := 0
-	fill(reflect.ValueOf(&full).Elem(), &n)
+	tasktest.Fill(reflect.ValueOf(&full).Elem(), &n)
 	cacheRoundTrip(t, &full)
 	cacheRoundTrip(t, &task.Task{})
 	cacheRoundTrip(t, &task.Task{Labels: []string{}, Questions: []task.Question{{Options: []task.Option{}}}, History: []task.Event{}})
-	cacheRoundTrip(t, genTask(1, 10))
-	asked := genTask(1, 10)
+	cacheRoundTrip(t, tasktest.GenTask(1, 10))
+	asked := tasktest.GenTask(1, 10)
 	asked.Record(time.Now(), task.Event{Kind: task.EventState})
 	cacheRoundTrip(t, asked) // the question is not the last event
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/internal/tasktest"
 )
 
 // FuzzDecode: Decode never panics, and whatever it accepts survives
@@ -21,7 +22,7 @@ updatedAt: 2025-01-02T03:04:05Z
 
 func FuzzDecode(f *testing.F) {
 	for i := range 12 {
-		b, err := task.Encode(genTask(i, 12))
+		b, err := task.Encode(tasktest.GenTask(i, 12))
 		if err != nil {
 			f.Fatal(err)
 		}

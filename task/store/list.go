@@ -46,6 +46,7 @@ type listing struct {
 	hit    []bool // decoded from a settled entry whose file kept its stamp
 	pool   []task.Task
 	bad    map[int]error // os.ErrNotExist for a file gone since the stat
+	parsed parsed
 }
 
 func (s *Store) list(brief bool) (tasks []*task.Task, errs []error, r listReport, err error) {
@@ -95,7 +96,8 @@ func (s *Store) list(brief bool) (tasks []*task.Task, errs []error, r listReport
 			l.hit[i] = true
 		}
 	}
-	l.bad = s.parseMissing(l.names, miss, l.pool)
+	l.parsed = s.parseMissing(d, l.names, miss, l.pool, brief)
+	l.bad = l.parsed.errs
 	r.parsed = len(miss)
 
 	tasks = make([]*task.Task, 0, len(l.names))
@@ -111,11 +113,6 @@ func (s *Store) list(brief bool) (tasks []*task.Task, errs []error, r listReport
 	if repair || l.worthSaving() {
 		// A cache that cannot be written only makes the next list slower.
 		r.saved = l.next().save(s.cachePath()) == nil
-	}
-	if brief {
-		for _, i := range miss {
-			trim(&l.pool[i]) // after the cache took the whole task
-		}
 	}
 	return tasks, errs, r, nil
 }
@@ -158,13 +155,17 @@ func (l *listing) worthSaving() bool {
 
 // next is the cache for this listing, reusing the old records of hits.
 func (l *listing) next() *listCache {
-	c := &listCache{entries: make([]cacheEntry, 0, len(l.names))}
+	c := &listCache{entries: make([]cacheEntry, 0, len(l.names)), events: l.parsed.events, strs: l.parsed.strs}
 	for i, id := range l.names {
 		if !l.present(i) {
 			continue
 		}
 		e := cacheEntry{id: id, st: l.stamps[i], settled: l.stamps[i].settled(l.start)}
-		if l.bad[i] == nil {
+		switch {
+		case l.bad[i] != nil:
+		case l.parsed.recs != nil && l.parsed.recs[i] != "":
+			e.rec = l.parsed.recs[i] // counted in c.events and c.strs
+		default:
 			e.task = &l.pool[i]
 			if l.hit[i] {
 				e.rec = l.old.entries[l.at[i]].rec

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 
@@ -75,24 +76,57 @@ func (c *listCache) arena(n int, brief bool) *arena {
 	return a
 }
 
+// A listing that parses coldParse files or more collects its garbage as it
+// goes, at GOGC=coldGC.
+const (
+	coldParse = 4096
+	coldGC    = 100
+)
+
+// parsed is what parseMissing made of the files it read.
+type parsed struct {
+	errs   map[int]error // by name index; os.ErrNotExist for a file gone
+	recs   []string      // by name index: the cache record of each task read
+	events int           // events and strings in those records
+	strs   int
+}
+
 // parseMissing reads and decodes the files at the given indexes into pool,
-// several at once, and returns the errors by index; os.ErrNotExist for a
-// file that went away.
-func (s *Store) parseMissing(names []string, miss []int, pool []task.Task) map[int]error {
-	errs := map[int]error{}
+// several at once. Each task is encoded for the cache as soon as it is
+// read and decoded back from its record, so the file's text and (for a
+// brief listing) the task's history are garbage at once: a first listing
+// of 100k tasks keeps a record per task, not a file and a task.
+func (s *Store) parseMissing(dir *os.File, names []string, miss []int, pool []task.Task, brief bool) parsed {
+	p := parsed{errs: map[int]error{}}
 	if len(miss) == 0 {
-		return errs
+		return p
+	}
+	p.recs = make([]string, len(names))
+	if len(miss) >= coldParse {
+		// bh turns the collector off for quick commands; a listing that
+		// parses thousands of files (the first after a clone) is not one:
+		// without it, 100k tasks peaked at 1 GB.
+		defer debug.SetGCPercent(debug.SetGCPercent(coldGC))
 	}
 	workers := min(2*runtime.GOMAXPROCS(0), 1+len(miss)/16)
+	fd := dir.Fd()
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
+			var e enc
+			buf := make([]byte, 16<<10)
+			events, strs := 0, 0
 			for n := w; n < len(miss); n += workers {
 				i := miss[n]
-				t, err := s.Get(names[i])
+				t, err := s.getAt(fd, dir.Name(), names[i], &buf)
 				if err == nil {
-					pool[i] = *t
+					e.b = e.b[:0]
+					encodeTask(&e, t)
+					events, strs = events+len(t.History), strs+strCount(t)
+					p.recs[i] = string(e.b)
+					pool[i] = task.Task{} // it may hold the cache's older version
+					decodeTask(&dec{s: p.recs[i]}, &pool[i], brief)
 					continue
 				}
 				var nf *task.NotFoundError
@@ -100,13 +134,29 @@ func (s *Store) parseMissing(names []string, miss []int, pool []task.Task) map[i
 					err = os.ErrNotExist
 				}
 				mu.Lock()
-				errs[i] = err
+				p.errs[i] = err
 				mu.Unlock()
 			}
+			mu.Lock()
+			p.events, p.strs = p.events+events, p.strs+strs
+			mu.Unlock()
 		})
 	}
 	wg.Wait()
-	return errs
+	return p
+}
+
+// getAt is Get through the open tasks folder, reading into *buf (which it
+// keeps for the next read: decoding copies what it keeps).
+func (s *Store) getAt(fd uintptr, dirPath, id string, buf *[]byte) (*task.Task, error) {
+	if !task.ValidID(id) {
+		return nil, &task.BadIDError{Ref: id}
+	}
+	b, err := readAt(fd, dirPath, id+".yaml", *buf)
+	if b != nil {
+		*buf = b
+	}
+	return s.decodeRead(id, b, err)
 }
 
 // readNames lists the task IDs in an open tasks folder, unsorted.

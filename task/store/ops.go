@@ -54,21 +54,25 @@ func (s *Store) Get(id string) (*task.Task, error) {
 	if !task.ValidID(id) {
 		return nil, &task.BadIDError{Ref: id}
 	}
-	p := s.Path(id)
-	b, err := os.ReadFile(p)
+	b, err := os.ReadFile(s.Path(id))
+	return s.decodeRead(id, b, err)
+}
+
+// decodeRead decodes what reading the file of task id gave.
+func (s *Store) decodeRead(id string, b []byte, err error) (*task.Task, error) {
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, &task.NotFoundError{Ref: id}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", id, err)
 	}
-	return task.Decode(s.relOrAbs(p), b, id)
+	return task.Decode(s.relOrAbs(s.Path(id)), b, id)
 }
 
 // Create stores a new task, filling in its ID, defaults and first event.
-// It reads the names in the folder, for their number, but no task.
+// It reads no task, and the folder only when no list cache counts them.
 func (s *Store) Create(t *task.Task) (*task.Task, error) {
-	ids, err := s.ids()
+	count, err := s.taskCount()
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +91,7 @@ func (s *Store) Create(t *task.Task) (*task.Task, error) {
 		return err == nil
 	}
 	for range 10 {
-		if t.ID, err = task.NewID(s.Config.Prefix, len(ids), exists); err != nil {
+		if t.ID, err = task.NewID(s.Config.Prefix, count, exists); err != nil {
 			return nil, err
 		}
 		l, err := s.lock(t.ID)
