@@ -118,8 +118,10 @@ func (c *claims) remoteTip() (string, error) {
 
 // behind reports whether the remote's branch, at tip, holds t in a state
 // this clone has not seen: parked on a question, blocked or failed on
-// another machine, or taken there. Such a task waits for a sync to bring
-// its file here; it is never run afresh meanwhile.
+// another machine, or taken there; or open again there after a run this
+// clone never saw (answered in a third clone), whose file here, open
+// since before, lacks that run's session and work. Such a task waits for
+// a sync to bring its file here; it is never run afresh meanwhile.
 func behind(s *task.Store, c *claims, tip string, t *task.Task) bool {
 	if tip == "" {
 		return false
@@ -132,10 +134,8 @@ func behind(s *task.Store, c *claims, tip string, t *task.Task) bool {
 	if err != nil {
 		return true // unreadable there: wait for the sync to say why
 	}
-	if there.State == task.Open {
-		return false
-	}
-	// Open here after what is there: answered or reopened in this clone.
+	// Seen here when its last change of state is: open here after what is
+	// there (answered or reopened in this clone) is not behind either.
 	for i := len(there.History) - 1; i >= 0; i-- {
 		if e := there.History[i]; e.To != "" {
 			return !slices.ContainsFunc(t.History, func(m task.Event) bool {
@@ -143,7 +143,7 @@ func behind(s *task.Store, c *claims, tip string, t *task.Task) bool {
 			})
 		}
 	}
-	return true
+	return there.State != task.Open // no history to tell: what its state says
 }
 
 // autoSyncEvery is the config's autoSync interval; 0 when off.
