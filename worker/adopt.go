@@ -41,10 +41,14 @@ func adopt(s *task.Store, c *claims, t *task.Task, foreign bool) {
 // (its files would be reused as the work), then the ref moves, so that a
 // kill in between leaves the adoption to do again. true: adopted.
 func adoptParked(s *task.Store, c *claims, t *task.Task) bool {
-	want := parkedWork(t)
+	want := lastParked(t)
 	have, err := c.repo.Ref(ParkRef(t.ID))
 	if want == "" || err != nil || have == want {
 		return false
+	}
+	path := WorktreePath(s, c.repo, t.ID)
+	if wt, err := c.repo.OpenWorktree(path, Branch(t.ID)); have == "" && wt != nil || err != nil {
+		return false // parked here last with nothing to keep: the worktree is the work
 	}
 	copyRef := remoteCopy(ParkRef(t.ID))
 	if got, _ := c.repo.Ref(copyRef); got != want {
@@ -53,15 +57,15 @@ func adoptParked(s *task.Store, c *claims, t *task.Task) bool {
 			return false
 		}
 	}
-	if err := c.repo.RemoveWorktree(WorktreePath(s, c.repo, t.ID), Branch(t.ID)); err != nil {
+	if err := c.repo.RemoveWorktree(path, Branch(t.ID)); err != nil {
 		return false // its stale files would stand for the work: keep what is here
 	}
 	return c.repo.SetRef(ParkRef(t.ID), want, "bh adopt") == nil
 }
 
-// parkedWork is the snapshot t's history says holds its parked work: the
+// lastParked is the snapshot t's history says holds its parked work: the
 // last one parked, unless the work was committed or rolled back since.
-func parkedWork(t *task.Task) string {
+func lastParked(t *task.Task) string {
 	for i := len(t.History) - 1; i >= 0; i-- {
 		switch e := t.History[i]; e.Kind {
 		case task.EventParked:
