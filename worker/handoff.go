@@ -161,8 +161,7 @@ func (w *worker) startSyncer() (stop func()) {
 		return func() {}
 	}
 	w.kick = make(chan struct{}, 1)
-	w.adoptOrphans()
-	w.autoSync() // first: answers given elsewhere, tasks added elsewhere
+	w.autoSync() // first: answers given elsewhere, tasks added elsewhere; and the orphans adopted at start handed off
 	done, finished := make(chan struct{}), make(chan struct{})
 	go func() { w.syncer(done, every); close(finished) }()
 	return func() { close(done); <-finished; w.autoSync() } // last: nothing left unshared
@@ -185,7 +184,10 @@ func (w *worker) adoptClaim(id string, lease task.Lease) {
 
 // adoptOrphans makes this worker's the claims that a dead worker of this
 // clone still holds (killed between a run's end and its hand-off): they
-// wait for the next sync, as if this worker had run them.
+// wait for the next sync, as if this worker had run them. It runs first
+// at start, before recovery: each adoption renews the claim's lease, and
+// a worker killed over and over must still renew them before they run
+// out and another machine takes their tasks with files it has not got.
 func (w *worker) adoptOrphans() {
 	c := w.claims
 	if c == nil || c.fetch() != nil {
