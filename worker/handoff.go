@@ -119,8 +119,10 @@ func (c *claims) remoteTip() (string, error) {
 
 // behind reports whether the remote's branch, at tip, holds t in a state
 // this clone has not seen: parked on a question, blocked or failed on
-// another machine, or taken there. Such a task waits for a sync to bring
-// its file here; it is never run afresh meanwhile.
+// another machine, or taken there; or open again there after a run this
+// clone never saw (answered in a third clone), whose file here, open
+// since before, lacks that run's session and work. Such a task waits for
+// a sync to bring its file here; it is never run afresh meanwhile.
 func behind(s *store.Store, c *claims, tip string, t *task.Task) bool {
 	if tip == "" {
 		return false
@@ -133,10 +135,8 @@ func behind(s *store.Store, c *claims, tip string, t *task.Task) bool {
 	if err != nil {
 		return true // unreadable there: wait for the sync to say why
 	}
-	if there.State == task.Open {
-		return false
-	}
-	// Open here after what is there: answered or reopened in this clone.
+	// Seen here when its last change of state is: open here after what is
+	// there (answered or reopened in this clone) is not behind either.
 	for i := len(there.History) - 1; i >= 0; i-- {
 		if e := there.History[i]; e.To != "" {
 			return !slices.ContainsFunc(t.History, func(m task.Event) bool {
@@ -144,7 +144,7 @@ func behind(s *store.Store, c *claims, tip string, t *task.Task) bool {
 			})
 		}
 	}
-	return true
+	return there.State != task.Open // no history to tell: what its state says
 }
 
 // autoSyncEvery is the config's autoSync interval; 0 when off.
@@ -162,8 +162,7 @@ func (w *worker) startSyncer() (stop func()) {
 		return func() {}
 	}
 	w.kick = make(chan struct{}, 1)
-	w.adoptOrphans()
-	w.autoSync() // first: answers given elsewhere, tasks added elsewhere
+	w.autoSync() // first: answers given elsewhere, tasks added elsewhere; and the orphans adopted at start handed off
 	done, finished := make(chan struct{}), make(chan struct{})
 	go func() { w.syncer(done, every); close(finished) }()
 	return func() { close(done); <-finished; w.autoSync() } // last: nothing left unshared
@@ -186,7 +185,10 @@ func (w *worker) adoptClaim(id string, lease task.Lease) {
 
 // adoptOrphans makes this worker's the claims that a dead worker of this
 // clone still holds (killed between a run's end and its hand-off): they
-// wait for the next sync, as if this worker had run them.
+// wait for the next sync, as if this worker had run them. It runs first
+// at start, before recovery: each adoption renews the claim's lease, and
+// a worker killed over and over must still renew them before they run
+// out and another machine takes their tasks with files it has not got.
 func (w *worker) adoptOrphans() {
 	c := w.claims
 	if c == nil || c.fetch() != nil {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/bh-tracker/bh/task"
@@ -70,33 +69,10 @@ func claimNext(s *store.Store, c *claims, lease task.Lease, skip func(string) bo
 			}
 			return nil, err
 		}
-		if prev != nil && (prev.Host != lease.Host || prev.Clone != c.clone) {
-			adopt(s, c, t)
-		}
+		adopt(s, c, t, prev != nil && (prev.Host != lease.Host || prev.Clone != c.clone))
 		return t, nil
 	}
 	return nil, ErrNothingReady
-}
-
-// adopt brings the parked work and session copy another clone pushed for
-// t, which it held last: theirs are newer than any kept here.
-func adopt(s *store.Store, c *claims, t *task.Task) {
-	for _, ref := range []string{ParkRef(t.ID), SessionRef(t.ID)} {
-		c.repo.Fetch(c.remote, "+"+ref+":"+ref) // none pushed: nothing to adopt
-	}
-	if t.SessionID == "" {
-		return
-	}
-	oid, err := c.repo.Ref(SessionRef(t.ID))
-	if err != nil || oid == "" {
-		return
-	}
-	if b, err := c.repo.FileAt(oid, t.SessionID+".jsonl"); err == nil {
-		dst := sessionCopy(s, t.ID, t.SessionID)
-		if os.MkdirAll(filepath.Dir(dst), 0o755) == nil {
-			os.WriteFile(dst, b, 0o644)
-		}
-	}
 }
 
 // publish pushes what another machine needs to resume t: its parked work

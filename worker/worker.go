@@ -87,6 +87,7 @@ func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 			strings.Join(done, ", "))
 	}
 	store.TrimSteps(s)
+	w.adoptOrphans() // first: a worker killed again and again still renews the claims its runs keep
 	if w.notifier = opt.Notify; w.notifier == nil && len(s.Config.Notify) > 0 {
 		n, err := notify.New(s.Config.Notify, w.warnf)
 		if err != nil {

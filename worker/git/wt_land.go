@@ -93,6 +93,11 @@ func (r *Repo) mergeIn(dir, target, tip, commit, taskPath string) error {
 	if err == nil {
 		return nil
 	}
+	if now, _ := r.BranchTip(target); now == tip {
+		if uerr := r.undoHalfLanding(dir, tip, commit, taskPath); uerr != nil {
+			return errors.Join(err, fmt.Errorf("put back what the failed merge wrote: %w", uerr))
+		}
+	}
 	if uerr := undo(); uerr != nil {
 		return errors.Join(err, fmt.Errorf("put back %s in the index: %w", taskPath, uerr))
 	}

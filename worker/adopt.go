@@ -1,0 +1,80 @@
+package worker
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// adopt brings, for t just claimed here, what another clone left for its
+// next run: the parked work t's history names, when this clone's is not
+// that one, and the session copy. The history decides, not who held the
+// claim before: a claim this clone took and dropped (a worker killed
+// between claiming and running) hides who ran the task last. foreign: the
+// claim before was another clone's.
+func adopt(s *task.Store, c *claims, t *task.Task, foreign bool) {
+	parked := adoptParked(s, c, t)
+	if !foreign && !parked {
+		return
+	}
+	ref := SessionRef(t.ID)
+	c.repo.Fetch(c.remote, "+"+ref+":"+ref) // none pushed: nothing to adopt
+	if t.SessionID == "" {
+		return
+	}
+	oid, err := c.repo.Ref(ref)
+	if err != nil || oid == "" {
+		return
+	}
+	if b, err := c.repo.FileAt(oid, t.SessionID+".jsonl"); err == nil {
+		dst := sessionCopy(s, t.ID, t.SessionID)
+		if os.MkdirAll(filepath.Dir(dst), 0o755) == nil {
+			os.WriteFile(dst, b, 0o644)
+		}
+	}
+}
+
+// adoptParked makes t's park ref the snapshot its history last recorded,
+// from the remote, when this clone's differs: another clone parked the
+// task since. This clone's worktree of the task, older work, goes first
+// (its files would be reused as the work), then the ref moves, so that a
+// kill in between leaves the adoption to do again. true: adopted.
+func adoptParked(s *task.Store, c *claims, t *task.Task) bool {
+	want := lastParked(t)
+	have, err := c.repo.Ref(ParkRef(t.ID))
+	if want == "" || err != nil || have == want {
+		return false
+	}
+	path := WorktreePath(s, c.repo, t.ID)
+	if wt, err := c.repo.OpenWorktree(path, Branch(t.ID)); have == "" && wt != nil || err != nil {
+		return false // parked here last with nothing to keep: the worktree is the work
+	}
+	copyRef := remoteCopy(ParkRef(t.ID))
+	if got, _ := c.repo.Ref(copyRef); got != want {
+		c.repo.Fetch(c.remote, "+"+ParkRef(t.ID)+":"+copyRef) // not there: nothing to adopt
+		if got, _ = c.repo.Ref(copyRef); got != want {
+			return false
+		}
+	}
+	if err := c.repo.RemoveWorktree(path, Branch(t.ID)); err != nil {
+		return false // its stale files would stand for the work: keep what is here
+	}
+	return c.repo.SetRef(ParkRef(t.ID), want, "bh adopt") == nil
+}
+
+// lastParked is the snapshot t's history says holds its parked work: the
+// last one parked, unless the work was committed or rolled back since.
+func lastParked(t *task.Task) string {
+	for i := len(t.History) - 1; i >= 0; i-- {
+		switch e := t.History[i]; e.Kind {
+		case task.EventParked:
+			if e.Commit != "" {
+				return e.Commit
+			}
+		case task.EventCommit, task.EventRollback:
+			return ""
+		}
+	}
+	return ""
+}
