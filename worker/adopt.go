@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // adopt brings, for t just claimed here, what another clone left for its
@@ -13,7 +14,7 @@ import (
 // claim before: a claim this clone took and dropped (a worker killed
 // between claiming and running) hides who ran the task last. foreign: the
 // claim before was another clone's.
-func adopt(s *task.Store, c *claims, t *task.Task, foreign bool) {
+func adopt(s *store.Store, c *claims, t *task.Task, foreign bool) {
 	parked := adoptParked(s, c, t)
 	if !foreign && !parked {
 		return
@@ -40,7 +41,7 @@ func adopt(s *task.Store, c *claims, t *task.Task, foreign bool) {
 // task since. This clone's worktree of the task, older work, goes first
 // (its files would be reused as the work), then the ref moves, so that a
 // kill in between leaves the adoption to do again. true: adopted.
-func adoptParked(s *task.Store, c *claims, t *task.Task) bool {
+func adoptParked(s *store.Store, c *claims, t *task.Task) bool {
 	want := lastParked(t)
 	have, err := c.repo.Ref(ParkRef(t.ID))
 	if want == "" || err != nil || have == want {

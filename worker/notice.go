@@ -34,6 +34,21 @@ func (w *worker) warnf(format string, args ...any) {
 	w.report(Event{Kind: Warning, Summary: fmt.Sprintf(format, args...)})
 }
 
+// openNotifier sets up the config's notifications unless the caller gave
+// its own; it returns what closes them (flushing what is pending), a no-op
+// for the caller's.
+func (w *worker) openNotifier() (func(), error) {
+	if w.notifier = w.opt.Notify; w.notifier != nil || len(w.s.Config.Notify) == 0 {
+		return func() {}, nil
+	}
+	n, err := notify.New(w.s.Config.Notify, w.warnf)
+	if err != nil {
+		return nil, fmt.Errorf(".bh/config.yaml: %w", err)
+	}
+	w.notifier = n
+	return w.closeNotifier, nil
+}
+
 // closeNotifier delivers what is still queued before the worker exits (bh
 // worker --once ends right after its last run), waiting as long as the
 // targets' own retries may take, and names what could not be delivered.

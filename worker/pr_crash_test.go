@@ -120,13 +120,8 @@ func TestShepherdKilledAtEveryGHCall(t *testing.T) {
 // the gh calls the first run made.
 func shepherdKilledAt(t *testing.T, dir, wrap, realGH, how string, n int) []string {
 	t.Helper()
-	s := newStore(t)
-	gh := withGitHub(t, s)
+	s, gh, tk := prTask(t, "Greet")
 	bare := gitT(t, s.Root, "remote", "get-url", "origin")
-	tk, err := s.Create(&task.Task{Title: "Greet", Land: task.LandPR})
-	if err != nil {
-		t.Fatal(err)
-	}
 	gh.Check = func(p *fakeapi.Pull) []fakeapi.CheckRun {
 		if strings.Contains(gitCat(bare, Branch(tk.ID)+":hello.go"), "fixed") {
 			return []fakeapi.CheckRun{{ID: 12, Name: "test", Conclusion: "success"}}
@@ -149,7 +144,7 @@ func shepherdKilledAt(t *testing.T, dir, wrap, realGH, how string, n int) []stri
 		}
 		return err
 	}
-	err = helper("KILL_HOW="+how, fmt.Sprintf("KILL_AT=%d", n))
+	err := helper("KILL_HOW="+how, fmt.Sprintf("KILL_AT=%d", n))
 	calls := strings.Split(strings.TrimSpace(readFile(t, dir, "calls")), "\n")
 	if how == "none" {
 		if err != nil {

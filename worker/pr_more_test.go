@@ -17,14 +17,9 @@ import (
 // same session is told, then resolves the rebase bh starts on the
 // remote's base, and the resolved branch, on top of it, is pushed.
 func TestPullRequestConflictWithBase(t *testing.T) {
-	s := newStore(t)
-	gh := withGitHub(t, s)
+	s, gh, tk := prTask(t, "Greet")
 	bare := gitT(t, s.Root, "remote", "get-url", "origin")
 	target := gitT(t, s.Root, "rev-parse", "--abbrev-ref", "HEAD")
-	tk, err := s.Create(&task.Task{Title: "Greet", Land: task.LandPR})
-	if err != nil {
-		t.Fatal(err)
-	}
 	f := &fake{steps: []stepFn{
 		step(map[string]string{"hello.txt": "hello\n"}, done("greets")),
 		step(nil, done("nothing to change; rebase me")),
@@ -73,12 +68,7 @@ func TestPullRequestConflictWithBase(t *testing.T) {
 // Feedback past the rounds allowed, and a pull request closed unmerged,
 // go to the human as a question; the answer resumes the session.
 func TestPullRequestEscalates(t *testing.T) {
-	s := newStore(t)
-	gh := withGitHub(t, s)
-	tk, err := s.Create(&task.Task{Title: "Greet", Land: task.LandPR})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, gh, tk := prTask(t, "Greet")
 	var steps []stepFn
 	for i := range 3 {
 		steps = append(steps, step(map[string]string{"hello.txt": strings.Repeat("hello\n", i+1)}, done("round")))
@@ -122,12 +112,7 @@ func TestPullRequestEscalates(t *testing.T) {
 // The running worker polls pull requests in review on its tick: a merge
 // closes the task while the worker waits.
 func TestWorkerPollsPullRequests(t *testing.T) {
-	s := newStore(t)
-	gh := withGitHub(t, s)
-	tk, err := s.Create(&task.Task{Title: "Greet", Land: task.LandPR})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, gh, tk := prTask(t, "Greet")
 	f := &fake{steps: []stepFn{step(map[string]string{"hello.txt": "hello\n"}, done("greets"))}}
 	runOnce(t, s, f)
 	wantState(t, s, tk.ID, task.InReview)
@@ -164,13 +149,8 @@ func TestPreflightWantsGH(t *testing.T) {
 // bh/<id>, only the task file with its URL. Feedback brings the branch
 // from the remote, and the fix goes on top of the work already there.
 func TestPullRequestShepherdedFromAnotherClone(t *testing.T) {
-	s := newStore(t)
-	gh := withGitHub(t, s)
+	s, gh, tk := prTask(t, "Greet")
 	bare := gitT(t, s.Root, "remote", "get-url", "origin")
-	tk, err := s.Create(&task.Task{Title: "Greet", Land: task.LandPR})
-	if err != nil {
-		t.Fatal(err)
-	}
 	f := &fake{steps: []stepFn{
 		step(map[string]string{"hello.txt": "hello\n"}, done("greets")),
 		step(map[string]string{"fix.txt": "fixed\n"}, done("fixes")),

@@ -13,6 +13,19 @@ import (
 	"github.com/bh-tracker/bh/task/store"
 )
 
+// prTask is a store with the fake GitHub and one task that lands by pull
+// request.
+func prTask(t *testing.T, title string) (*store.Store, *fakeapi.GitHub, *task.Task) {
+	t.Helper()
+	s := newStore(t)
+	gh := withGitHub(t, s)
+	tk, err := s.Create(&task.Task{Title: title, Land: task.LandPR})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, gh, tk
+}
+
 // withGitHub points the real gh at a fake GitHub and gives the store a
 // bare remote, origin.
 func withGitHub(t *testing.T, s *store.Store) *fakeapi.GitHub {
@@ -52,13 +65,8 @@ func wantState(t *testing.T, s *store.Store, id string, want task.State) *task.T
 // comment go back to the same session, whose work is pushed to the same
 // pull request; a second poll does nothing twice; the merge closes it.
 func TestPullRequestShepherded(t *testing.T) {
-	s := newStore(t)
-	gh := withGitHub(t, s)
+	s, gh, tk := prTask(t, "Add greeting")
 	bare := gitT(t, s.Root, "remote", "get-url", "origin")
-	tk, err := s.Create(&task.Task{Title: "Add greeting", Land: task.LandPR})
-	if err != nil {
-		t.Fatal(err)
-	}
 	id, branch := tk.ID, Branch(tk.ID)
 	asks := agent.Result{Status: agent.StatusNeedsInput, Summary: "asks", Question: "Which greeting?"}
 	f := &fake{steps: []stepFn{
@@ -138,12 +146,7 @@ func TestPullRequestShepherded(t *testing.T) {
 // recorded it: the next attempt finds the open pull request for the
 // branch instead of opening a second one.
 func TestPullRequestOpenedBeforeACrashIsFound(t *testing.T) {
-	s := newStore(t)
-	gh := withGitHub(t, s)
-	tk, err := s.Create(&task.Task{Title: "Add greeting", Land: task.LandPR})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, gh, tk := prTask(t, "Add greeting")
 	// What the dead worker's gh pr create left on GitHub.
 	out, err := (&worker{s: s, opt: Options{GH: "gh"}}).gh(context.Background(), "body", "pr", "create", "-R",
 		fakeapi.GitHubHost+"/owner/repo", "--head", Branch(tk.ID), "--base", "main", "--title", "t", "--body-file", "-")

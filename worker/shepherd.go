@@ -57,14 +57,11 @@ const logTail = 3000
 func Shepherd(ctx context.Context, s *store.Store, opt Options) error {
 	opt.defaults(s.Config)
 	w := &worker{s: s, opt: opt} // no agent runs here: none is set up
-	if w.notifier = opt.Notify; w.notifier == nil && len(s.Config.Notify) > 0 {
-		n, err := notify.New(s.Config.Notify, w.warnf)
-		if err != nil {
-			return fmt.Errorf(".bh/config.yaml: %w", err)
-		}
-		w.notifier = n
-		defer w.closeNotifier()
+	closeNotifier, err := w.openNotifier()
+	if err != nil {
+		return err
 	}
+	defer closeNotifier()
 	return w.shepherd(ctx)
 }
 

@@ -13,7 +13,6 @@ package worker
 import (
 	"context"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -88,14 +87,11 @@ func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 	}
 	store.TrimSteps(s)
 	w.adoptOrphans() // first: a worker killed again and again still renews the claims its runs keep
-	if w.notifier = opt.Notify; w.notifier == nil && len(s.Config.Notify) > 0 {
-		n, err := notify.New(s.Config.Notify, w.warnf)
-		if err != nil {
-			return fmt.Errorf(".bh/config.yaml: %w", err)
-		}
-		w.notifier = n
-		defer w.closeNotifier()
+	closeNotifier, err := w.openNotifier()
+	if err != nil {
+		return err
 	}
+	defer closeNotifier()
 	if err := w.recoverDead(w.runFailed); err != nil {
 		return err
 	}

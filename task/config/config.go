@@ -21,7 +21,7 @@ type Config struct {
 	// Workers is how many agents run at once (bh worker -j); 0 means 1.
 	Workers int    `yaml:"workers,omitempty" json:"workers,omitempty"`
 	Target  string `yaml:"target,omitempty" json:"target,omitempty"` // branch to land on; default: the checked-out one
-	Land    string `yaml:"land,omitempty" json:"land,omitempty"`     // merge (default) or branch
+	Land    string `yaml:"land,omitempty" json:"land,omitempty"`     // merge (default), branch or pr
 	// Checks are shell commands that must pass, in the task's worktree on
 	// the tree that would land, before it lands (see ChecksFor).
 	Checks []string `yaml:"checks,omitempty" json:"checks,omitempty"`

@@ -17,10 +17,7 @@ import (
 // its checkout, made slow by a smudge filter: the next EnsureWorktree
 // finishes the job.
 func TestWtEnsureAfterRealKilledAdd(t *testing.T) {
-	r := wtRepo(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n",
-		".gitattributes": "*.txt filter=slow\n"})
-	wtGit(t, r.Root, "config", "filter.slow.smudge", "sleep 0.3; cat")
-	wtGit(t, r.Root, "config", "filter.slow.clean", "cat")
+	r := slowRepo(t, "sleep 0.3; cat")
 	base := wtRev(t, r.Root, "HEAD")
 	path := filepath.Join(filepath.Dir(r.Root), "worktrees", "tm-1")
 	cmd := exec.Command("git", "worktree", "add", "-q", "-b", "bh/tm-1", path, base)
@@ -55,4 +52,16 @@ func TestWtEnsureAfterRealKilledAdd(t *testing.T) {
 	if wtRead(t, wt.Path, "c.txt") != "c\n" {
 		t.Fatal("the worktree is not fully checked out")
 	}
+}
+
+// slowRepo is a repository of three files whose checkout runs smudge per
+// file (a filter that sleeps makes a checkout slow enough to kill in its
+// middle).
+func slowRepo(t *testing.T, smudge string) *Repo {
+	t.Helper()
+	r := wtRepo(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n",
+		".gitattributes": "*.txt filter=slow\n"})
+	wtGit(t, r.Root, "config", "filter.slow.smudge", smudge)
+	wtGit(t, r.Root, "config", "filter.slow.clean", "cat")
+	return r
 }

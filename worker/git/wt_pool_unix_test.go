@@ -18,10 +18,7 @@ import (
 // left behind: the next ResetSlot finishes the job, the files and index
 // those of the new base, nothing of the last holder's left.
 func TestSlotResetAfterRealKilledCheckout(t *testing.T) {
-	r := wtRepo(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n",
-		".gitattributes": "*.txt filter=slow\n"})
-	wtGit(t, r.Root, "config", "filter.slow.smudge", "cat")
-	wtGit(t, r.Root, "config", "filter.slow.clean", "cat")
+	r := slowRepo(t, "cat")
 	old := wtRev(t, r.Root, "HEAD")
 	path := filepath.Join(filepath.Dir(r.Root), "pool", "1")
 	wt, err := r.ResetSlot(path, "tm-1", "bh/tm-1", old, r.Root, nil)
