@@ -45,11 +45,15 @@ func TestSyncKilledAtEveryGitStep(t *testing.T) {
 				continue
 			}
 			points++
-			clone := copySeed(t, seed, filepath.Join(root, fmt.Sprintf("%s-%d", how, n)))
-			if !syncKilledAt(t, clone, wrap, realGit, how, n) {
-				t.Fatalf("bh sync made no git call %d this time", n)
-			}
-			checkAfterKill(t, clone)
+			// Each point has its own copy of the seed: they run side by side.
+			t.Run(fmt.Sprintf("%s-%d", how, n), func(t *testing.T) {
+				t.Parallel()
+				clone := copySeed(t, seed, filepath.Join(root, fmt.Sprintf("%s-%d", how, n)))
+				if !syncKilledAt(t, clone, wrap, realGit, how, n) {
+					t.Fatalf("bh sync made no git call %d this time", n)
+				}
+				checkAfterKill(t, clone)
+			})
 		}
 	}
 	t.Logf("bh sync killed at %d points: before and during each of its %d git calls (-short: one in five)", points, steps)
@@ -228,21 +232,25 @@ func TestSyncWaitsOutGitLocks(t *testing.T) {
 			if !fakeapi.Sampled(n) {
 				continue
 			}
-			clone := copySeed(t, seed, filepath.Join(root, fmt.Sprintf("%s-%d", strings.ReplaceAll(lock, "/", "-"), n)))
-			state := t.TempDir()
-			c := exec.Command("bh", "sync")
-			c.Dir = clone
-			c.Env = append(os.Environ(), "PATH="+wrap+string(os.PathListSeparator)+os.Getenv("PATH"),
-				"KILL_DIR="+state, "KILL_AT="+strconv.Itoa(n), "REAL_GIT="+realGit,
-				"LOCK_PATH="+filepath.Join(clone, ".git", lock))
-			out, err := c.CombinedOutput()
-			held, _ := os.ReadFile(filepath.Join(state, "killed"))
-			if err != nil {
-				t.Fatalf("bh sync with %s held from git call %d (git %s): %v\n%s", lock, n, strings.TrimSpace(string(held)), err, out)
-			}
 			points++
-			os.Remove(filepath.Join(clone, ".git", lock)) // held past sync's last call
-			checkAfterKill(t, clone)
+			// Each point has its own copy of the seed: they run side by side.
+			t.Run(fmt.Sprintf("%s-%d", strings.ReplaceAll(lock, "/", "-"), n), func(t *testing.T) {
+				t.Parallel()
+				clone := copySeed(t, seed, filepath.Join(root, fmt.Sprintf("%s-%d", strings.ReplaceAll(lock, "/", "-"), n)))
+				state := t.TempDir()
+				c := exec.Command("bh", "sync")
+				c.Dir = clone
+				c.Env = append(os.Environ(), "PATH="+wrap+string(os.PathListSeparator)+os.Getenv("PATH"),
+					"KILL_DIR="+state, "KILL_AT="+strconv.Itoa(n), "REAL_GIT="+realGit,
+					"LOCK_PATH="+filepath.Join(clone, ".git", lock))
+				out, err := c.CombinedOutput()
+				held, _ := os.ReadFile(filepath.Join(state, "killed"))
+				if err != nil {
+					t.Fatalf("bh sync with %s held from git call %d (git %s): %v\n%s", lock, n, strings.TrimSpace(string(held)), err, out)
+				}
+				os.Remove(filepath.Join(clone, ".git", lock)) // held past sync's last call
+				checkAfterKill(t, clone)
+			})
 		}
 	}
 	t.Logf("bh sync waited out %d held locks (3 kinds, at each git call)", points)
