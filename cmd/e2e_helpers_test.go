@@ -2,32 +2,12 @@ package cmd
 
 import (
 	"bytes"
-	"encoding/json"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/cmd/internal/e2e"
 	"github.com/bh-tracker/bh/task"
 )
-
-// realTimeout is the agent timeout of the configs of tests that run a
-// real claude or codex: it bounds a failure, never a pass.
-var realTimeout = fakeapi.Patience(time.Minute).Round(time.Second).String()
-
-// requestsFor lists the server's requests whose prompt names title.
-func requestsFor(srv *fakeapi.Server, title string) []*fakeapi.Request {
-	var out []*fakeapi.Request
-	for _, r := range srv.Requests() {
-		if strings.Contains(r.Prompt(), title) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
 
 // bhE2E runs bh in process in dir and returns its stdout.
 func bhE2E(t testing.TB, dir string, args ...string) string {
@@ -43,33 +23,17 @@ func bhE2E(t testing.TB, dir string, args ...string) string {
 	return out.String()
 }
 
-func sortedLines(s string) []string {
-	l := strings.Split(strings.TrimSpace(s), "\n")
-	slices.Sort(l)
-	return l
-}
-
-// wrote reports whether the conversation so far called Write on name.
-func wrote(req *fakeapi.Request, name string) bool {
-	for _, u := range req.ToolUses() {
-		var in struct {
-			Path string `json:"file_path"`
-		}
-		if u.Name == "Write" && json.Unmarshal(u.Input, &in) == nil && filepath.Base(in.Path) == name {
-			return true
-		}
-	}
-	return false
-}
-
 // The shared end-to-end helpers (cmd/internal/e2e), by the names this
 // package's tests know them.
 var (
-	binE2E     = e2e.Bin
-	gitE2E     = e2e.Git
-	writeE2E   = e2e.Write
-	readE2E    = e2e.Read
-	splitTxtar = e2e.SplitTxtar
+	binE2E      = e2e.Bin
+	gitE2E      = e2e.Git
+	writeE2E    = e2e.Write
+	readE2E     = e2e.Read
+	splitTxtar  = e2e.SplitTxtar
+	realTimeout = e2e.RealTimeout
+	requestsFor = e2e.RequestsFor
+	wrote       = e2e.Wrote
 )
 
 // repoE2E makes dir a git repository with bh initialised, config as its

@@ -21,7 +21,6 @@ import (
 // TestMain lets testscript run bh as a command of its own, in a fresh
 // process, as a user would.
 func TestMain(m *testing.M) {
-	fakeapi.MemoryTemp()
 	// bh running itself by os.Executable, which is this test binary: claude
 	// starting bh's MCP server (worker.MCPCommand), bh board opening bh continue.
 	if e2e.SelfIsBh() {

@@ -1,8 +1,9 @@
 // Package e2e holds what bh's end-to-end tests share: the test binary
 // standing in for bh and for a fake coding agent, and helpers that run bh
-// and git in temporary repositories. The heaviest end-to-end groups live in
-// test packages of their own under it (crash, synckill), so that each test
-// binary has its own time budget and `go test ./...` runs them side by side.
+// and git in temporary repositories. The heaviest end-to-end groups live
+// in test packages of their own under it (crash, synckill, realagent), so
+// that each test binary has its own time budget and `go test ./...` runs
+// them side by side.
 package e2e
 
 import (
@@ -14,7 +15,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 )
 
@@ -23,7 +23,6 @@ import (
 // or when bh runs itself by os.Executable (SelfIsBh), and the fake agent
 // under its name.
 func Main(m *testing.M, bhMain func() int) {
-	fakeapi.MemoryTemp()
 	switch filepath.Base(os.Args[0]) {
 	case "bh":
 		os.Exit(bhMain())
