@@ -127,7 +127,9 @@ func newMatrix(t *testing.T, rows []matrixRow, config ...string) *matrix {
 		}
 		m.ids[r.name] = strings.TrimSpace(bhE2E(t, m.dir, add...))
 	}
-	bhE2E(t, m.dir, "worker", "--once")
+	// The rows' runs are independent: four at once overlap their git and
+	// process start-ups, which are most of a row's time.
+	bhE2E(t, m.dir, "worker", "--once", "-j", "4")
 	return m
 }
 
@@ -179,7 +181,7 @@ func (m *matrix) check(rows []matrixRow) {
 	if m.synced != nil {
 		m.synced()
 	}
-	bhE2E(t, m.dir, "worker", "--once")
+	bhE2E(t, m.dir, "worker", "--once", "-j", "4")
 	for _, r := range rows {
 		id := m.ids[r.name]
 		prompt, err := os.ReadFile(filepath.Join(m.root, "agent", id+".2.prompt"))

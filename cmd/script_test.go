@@ -14,6 +14,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/fakeapi"
+	"github.com/bh-tracker/bh/cmd/internal/e2e"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -22,7 +23,7 @@ import (
 func TestMain(m *testing.M) {
 	// bh running itself by os.Executable, which is this test binary: claude
 	// starting bh's MCP server (worker.MCPCommand), bh board opening bh continue.
-	if len(os.Args) > 1 && (os.Args[1] == "mcp" || os.Args[1] == "continue") {
+	if e2e.SelfIsBh() {
 		os.Exit(run(scriptFactory(), os.Args[1:]))
 	}
 	// In-process bh commands register their repositories: in a temporary
@@ -38,7 +39,7 @@ func TestMain(m *testing.M) {
 			agent.ClaudeTested.Broken = map[string]string{"2.1.1": "a test entry"}
 			os.Exit(run(scriptFactory(), os.Args[1:]))
 		},
-		"fakeagent": func() { os.Exit(fakeAgent()) },
+		"fakeagent": func() { os.Exit(e2e.FakeAgent()) },
 	})
 }
 

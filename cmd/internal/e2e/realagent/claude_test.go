@@ -1,4 +1,4 @@
-package cmd
+package realagent
 
 import (
 	"encoding/json"
@@ -10,10 +10,11 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
+	"github.com/bh-tracker/bh/cmd/internal/e2e"
 	"github.com/bh-tracker/bh/task"
 )
 
-// TestWorkerWithRealClaude runs bh, in process, with the real Claude Code
+// TestWorkerWithRealClaude runs bh with the real Claude Code
 // CLI against a fake Messages API scripted per task: one task completes,
 // one fails, one asks, is answered with bh respond, and resumes the same
 // claude session with the earlier turns and the answer.
@@ -29,19 +30,19 @@ func TestWorkerWithRealClaude(t *testing.T) {
 	script := func(req *fakeapi.Request) fakeapi.Turn {
 		p := req.Prompt()
 		switch {
-		case strings.Contains(p, titleA) && !wrote(req, "a.txt"):
+		case strings.Contains(p, titleA) && !e2e.Wrote(req, "a.txt"):
 			return fakeapi.Reply(fakeapi.Text("Writing a."), fakeapi.Write("a.txt", "a\n"))
 		case strings.Contains(p, titleA):
 			return fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "completed", "summary": "wrote a.txt"}))
-		case strings.Contains(p, titleB) && !wrote(req, "b.txt"):
+		case strings.Contains(p, titleB) && !e2e.Wrote(req, "b.txt"):
 			return fakeapi.Reply(fakeapi.Write("b.txt", "b\n"))
 		case strings.Contains(p, titleB):
 			return fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "failed", "summary": "b cannot work"}))
-		case strings.Contains(p, titleC) && strings.Contains(p, answer) && !wrote(req, "c2.txt"):
+		case strings.Contains(p, titleC) && strings.Contains(p, answer) && !e2e.Wrote(req, "c2.txt"):
 			return fakeapi.Reply(fakeapi.Write("c2.txt", "c2 with option 2\n"))
 		case strings.Contains(p, titleC) && strings.Contains(p, answer):
 			return fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "completed", "summary": "wrote c1.txt and c2.txt"}))
-		case strings.Contains(p, titleC) && !wrote(req, "c1.txt"):
+		case strings.Contains(p, titleC) && !e2e.Wrote(req, "c1.txt"):
 			return fakeapi.Reply(fakeapi.Write("c1.txt", "c1 draft\n"))
 		case strings.Contains(p, titleC):
 			return fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "needs_input",
@@ -64,28 +65,28 @@ func TestWorkerWithRealClaude(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	gitE2E(t, dir, "init", "-q", "-b", "main")
-	gitE2E(t, dir, "config", "user.name", "bh test")
-	gitE2E(t, dir, "config", "user.email", "bh@example.com")
+	e2e.Git(t, dir, "init", "-q", "-b", "main")
+	e2e.Git(t, dir, "config", "user.name", "bh test")
+	e2e.Git(t, dir, "config", "user.email", "bh@example.com")
 	bhE2E(t, dir, "init")
-	cfg := "prefix: tm\nagent:\n  kind: claude\n  binary: " + claude + "\n  timeout: " + realTimeout + "\n"
-	writeE2E(t, dir, ".bh/config.yaml", cfg)
-	writeE2E(t, dir, "README.md", "# project\n")
-	gitE2E(t, dir, "add", "-A")
-	gitE2E(t, dir, "commit", "-q", "-m", "init")
+	cfg := "prefix: tm\nagent:\n  kind: claude\n  binary: " + claude + "\n  timeout: " + e2e.RealTimeout + "\n"
+	e2e.Write(t, dir, ".bh/config.yaml", cfg)
+	e2e.Write(t, dir, "README.md", "# project\n")
+	e2e.Git(t, dir, "add", "-A")
+	e2e.Git(t, dir, "commit", "-q", "-m", "init")
 
 	// C first, so that its parked work must stay out of A's commit.
 	c := strings.TrimSpace(bhE2E(t, dir, "add", titleC, "--priority", "0"))
 	a := strings.TrimSpace(bhE2E(t, dir, "add", titleA, "--priority", "1"))
 	b := strings.TrimSpace(bhE2E(t, dir, "add", titleB, "--priority", "2"))
-	writeE2E(t, dir, "notes.txt", "the user's notes\n")
+	e2e.Write(t, dir, "notes.txt", "the user's notes\n")
 
 	start := time.Now()
 	out := bhE2E(t, dir, "worker", "--once", "--json")
 	t.Logf("first worker run (3 tasks, 3 claude runs): %s", time.Since(start).Round(time.Millisecond))
 	outcomes := map[string]string{}
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		var e eventLine
+		var e struct{ Kind, TaskID, Outcome string } // bh worker --json's names (JSON.md)
 		if err := json.Unmarshal([]byte(line), &e); err != nil {
 			t.Fatalf("worker --json line %q: %v", line, err)
 		}
@@ -98,11 +99,11 @@ func TestWorkerWithRealClaude(t *testing.T) {
 	}
 
 	// A: one commit with a.txt and its task file, and nothing else.
-	commitA := gitE2E(t, dir, "log", "--format=%H", "--grep", "bh-task: "+a)
-	if got := sortedLines(gitE2E(t, dir, "show", "--name-only", "--format=", commitA)); !slices.Equal(got, []string{".bh/tasks/" + a + ".yaml", "a.txt"}) {
+	commitA := e2e.Git(t, dir, "log", "--format=%H", "--grep", "bh-task: "+a)
+	if got := e2e.SortedLines(e2e.Git(t, dir, "show", "--name-only", "--format=", commitA)); !slices.Equal(got, []string{".bh/tasks/" + a + ".yaml", "a.txt"}) {
 		t.Errorf("A's commit holds %q, want a.txt and its task file", got)
 	}
-	if got := gitE2E(t, dir, "show", commitA+":a.txt"); got != "a" {
+	if got := e2e.Git(t, dir, "show", commitA+":a.txt"); got != "a" {
 		t.Errorf("a.txt in A's commit = %q", got)
 	}
 	// Its conversation reads back from the run log.
@@ -113,24 +114,24 @@ func TestWorkerWithRealClaude(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "b.txt")); !os.IsNotExist(err) {
 		t.Errorf("b.txt after B failed: %v, want it nowhere", err)
 	}
-	if got := readE2E(t, dir, "notes.txt"); got != "the user's notes\n" {
+	if got := e2e.Read(t, dir, "notes.txt"); got != "the user's notes\n" {
 		t.Errorf("notes.txt = %q", got)
 	}
 	// C: parked in its worktree, out of the user's tree and out of every commit.
 	if _, err := os.Stat(filepath.Join(dir, "c1.txt")); !os.IsNotExist(err) {
 		t.Errorf("c1.txt after C asked: %v, want it out of the user's tree", err)
 	}
-	if tree := gitE2E(t, dir, "ls-tree", "-r", "--name-only", "HEAD"); strings.Contains(tree, "c1.txt") || strings.Contains(tree, "b.txt") {
+	if tree := e2e.Git(t, dir, "ls-tree", "-r", "--name-only", "HEAD"); strings.Contains(tree, "c1.txt") || strings.Contains(tree, "b.txt") {
 		t.Errorf("HEAD's tree holds C's or B's work:\n%s", tree)
 	}
-	if parked := gitE2E(t, dir, "ls-tree", "-r", "--name-only", "refs/bh/parked/"+c); !strings.Contains(parked, "c1.txt") {
+	if parked := e2e.Git(t, dir, "ls-tree", "-r", "--name-only", "refs/bh/parked/"+c); !strings.Contains(parked, "c1.txt") {
 		t.Errorf("refs/bh/parked/%s holds %q, want c1.txt", c, parked)
 	}
-	asked := bhTask(t, dir, c)
+	asked := bhE2E.Task(t, dir, c)
 	if asked.State != task.AwaitingInput || asked.Question != "Option 1 or option 2?" || asked.SessionID == "" {
 		t.Fatalf("C is %s asking %q in session %q", asked.State, asked.Question, asked.SessionID)
 	}
-	firstC := requestsFor(srv, titleC)
+	firstC := e2e.RequestsFor(srv, titleC)
 	if len(firstC) != 2 {
 		t.Fatalf("C's first run made %d requests, want 2", len(firstC))
 	}
@@ -139,12 +140,12 @@ func TestWorkerWithRealClaude(t *testing.T) {
 	// cleanup might): the resume recreates it at the same path, where claude
 	// files C's session, from the parked snapshot.
 	wtPath := ""
-	for _, l := range strings.Split(gitE2E(t, dir, "worktree", "list", "--porcelain"), "\n") {
+	for _, l := range strings.Split(e2e.Git(t, dir, "worktree", "list", "--porcelain"), "\n") {
 		if p, ok := strings.CutPrefix(l, "worktree "); ok && filepath.Base(p) == c {
 			wtPath = p
 		}
 	}
-	if wtPath == "" || readE2E(t, wtPath, "c1.txt") != "c1 draft\n" {
+	if wtPath == "" || e2e.Read(t, wtPath, "c1.txt") != "c1 draft\n" {
 		t.Fatalf("C's worktree %q does not hold its partial work", wtPath)
 	}
 	if err := os.RemoveAll(wtPath); err != nil {
@@ -158,7 +159,7 @@ func TestWorkerWithRealClaude(t *testing.T) {
 
 	// The resumed request carries the first prompt, the Write of c1.txt and
 	// the answer, in the session C started.
-	allC := requestsFor(srv, titleC)
+	allC := e2e.RequestsFor(srv, titleC)
 	if len(allC) != len(firstC)+2 {
 		t.Fatalf("C's resumed run made %d requests, want 2", len(allC)-len(firstC))
 	}
@@ -167,10 +168,10 @@ func TestWorkerWithRealClaude(t *testing.T) {
 	if !slices.Contains(texts, firstC[0].Prompt()) || !strings.Contains(resumed.Prompt(), answer) {
 		t.Errorf("resumed request's user texts = %q, want C's first prompt, then the answer", texts)
 	}
-	if !wrote(resumed, "c1.txt") {
+	if !e2e.Wrote(resumed, "c1.txt") {
 		t.Errorf("resumed request's tool calls = %+v, want the earlier Write of c1.txt", resumed.ToolUses())
 	}
-	ct := bhTask(t, dir, c)
+	ct := bhE2E.Task(t, dir, c)
 	if e, ok := lastHistory(ct, task.EventUnparked); !ok || !strings.Contains(e.Text, "worktree recreated at "+wtPath) {
 		t.Errorf("C's history does not record its worktree recreated at %s: %+v", wtPath, e)
 	}
@@ -196,14 +197,14 @@ func TestWorkerWithRealClaude(t *testing.T) {
 	if ct.State != task.Closed {
 		t.Fatalf("C is %s after the resume: %s", ct.State, ct.Summary)
 	}
-	commitC := gitE2E(t, dir, "log", "--format=%H", "--grep", "bh-task: "+c)
-	if got := sortedLines(gitE2E(t, dir, "show", "--name-only", "--format=", commitC)); !slices.Equal(got, []string{".bh/tasks/" + c + ".yaml", "c1.txt", "c2.txt"}) {
+	commitC := e2e.Git(t, dir, "log", "--format=%H", "--grep", "bh-task: "+c)
+	if got := e2e.SortedLines(e2e.Git(t, dir, "show", "--name-only", "--format=", commitC)); !slices.Equal(got, []string{".bh/tasks/" + c + ".yaml", "c1.txt", "c2.txt"}) {
 		t.Errorf("C's commit holds %q, want c1.txt, c2.txt and its task file", got)
 	}
-	if head := gitE2E(t, dir, "rev-parse", "HEAD"); head != commitC || gitE2E(t, dir, "rev-parse", "HEAD~1") != commitA {
-		t.Errorf("history is not init, A, C:\n%s", gitE2E(t, dir, "log", "--oneline"))
+	if head := e2e.Git(t, dir, "rev-parse", "HEAD"); head != commitC || e2e.Git(t, dir, "rev-parse", "HEAD~1") != commitA {
+		t.Errorf("history is not init, A, C:\n%s", e2e.Git(t, dir, "log", "--oneline"))
 	}
-	if st := gitE2E(t, dir, "status", "--porcelain"); !strings.Contains(st, "?? notes.txt") || strings.Contains(st, "c1.txt") {
+	if st := e2e.Git(t, dir, "status", "--porcelain"); !strings.Contains(st, "?? notes.txt") || strings.Contains(st, "c1.txt") {
 		t.Errorf("git status after C:\n%s", st)
 	}
 }

@@ -1,10 +1,9 @@
-package cmd
+package crash
 
 import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -18,7 +17,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/cmd/internal/e2e"
 )
 
 // The crash-point test kills `bh worker` with SIGKILL right before and
@@ -83,44 +82,30 @@ func newCrashEnv(t *testing.T) *crashEnv {
 			t.Fatal(err)
 		}
 	}
-	writeE2E(t, e.bin, "git", gitWrapper)
+	e2e.Write(t, e.bin, "git", gitWrapper)
 	os.Chmod(filepath.Join(e.bin, "git"), 0o755)
 	os.MkdirAll(filepath.Join(root, "agent"), 0o755)
-	for name, body := range splitTxtar(crashPlans) {
+	for name, body := range e2e.SplitTxtar(crashPlans) {
 		if name != "" {
-			writeE2E(t, root, "agent/"+name, body)
+			e2e.Write(t, root, "agent/"+name, body)
 		}
 	}
 	// The template: a repository with bh, three tasks and the user's own work in progress.
 	dir := e.template
-	repoE2E(t, dir, "prefix: tm\nagent:\n  kind: command\n  command: [fakeagent]\n")
-	writeE2E(t, dir, "README.md", "# project\n")
-	writeE2E(t, dir, "src.txt", "source\n")
-	writeE2E(t, dir, "staged.txt", "staged\n")
-	gitE2E(t, dir, "add", "-A")
-	gitE2E(t, dir, "commit", "-q", "-m", "project files")
+	bhE2E.Repo(t, dir, "prefix: tm\nagent:\n  kind: command\n  command: [fakeagent]\n")
+	e2e.Write(t, dir, "README.md", "# project\n")
+	e2e.Write(t, dir, "src.txt", "source\n")
+	e2e.Write(t, dir, "staged.txt", "staged\n")
+	e2e.Git(t, dir, "add", "-A")
+	e2e.Git(t, dir, "commit", "-q", "-m", "project files")
 	for _, title := range []string{"Write A", "Break B", "Ask C"} {
 		bhE2E(t, dir, "add", title)
 	}
-	writeE2E(t, dir, "src.txt", "source\nthe user's edit\n")
-	writeE2E(t, dir, "notes.txt", "the user's notes\n")
-	writeE2E(t, dir, "staged.txt", "staged by the user\n")
-	gitE2E(t, dir, "add", "staged.txt")
+	e2e.Write(t, dir, "src.txt", "source\nthe user's edit\n")
+	e2e.Write(t, dir, "notes.txt", "the user's notes\n")
+	e2e.Write(t, dir, "staged.txt", "staged by the user\n")
+	e2e.Git(t, dir, "add", "staged.txt")
 	return e
-}
-
-// splitTxtar splits "-- name --" sections.
-func splitTxtar(s string) map[string]string {
-	out := map[string]string{}
-	var name string
-	for _, line := range strings.SplitAfter(s, "\n") {
-		if strings.HasPrefix(line, "-- ") && strings.HasSuffix(line, " --\n") {
-			name = strings.TrimSuffix(strings.TrimPrefix(line, "-- "), " --\n")
-			continue
-		}
-		out[name] += line
-	}
-	return out
 }
 
 // scenario plays the whole story in a copy of the template, crashing the
@@ -179,7 +164,7 @@ func (e *crashEnv) scenario(t *testing.T, at int, when string) (int, string) {
 		t.Fatalf("crash at %d %s: the worker never got through", at, when)
 	}
 	worker()
-	c := taskID(t, dir, "Ask C")
+	c := bhE2E.TaskID(t, dir, "Ask C")
 	if err := bh("respond", c, "go"); err != nil {
 		t.Fatal(err)
 	}
@@ -197,21 +182,6 @@ var errKilled = errors.New("killed")
 func killed(err error) bool {
 	var ee *exec.ExitError
 	return errors.As(err, &ee) && ee.ExitCode() == -1
-}
-
-func taskID(t *testing.T, dir, title string) string {
-	t.Helper()
-	var tasks []task.Task
-	if err := json.Unmarshal([]byte(bhE2E(t, dir, "list", "--all", "--json")), &tasks); err != nil {
-		t.Fatal(err)
-	}
-	for _, tk := range tasks {
-		if tk.Title == title {
-			return tk.ID
-		}
-	}
-	t.Fatalf("no task %q", title)
-	return ""
 }
 
 func TestCrashPoints(t *testing.T) {
@@ -263,12 +233,12 @@ func crashState(t *testing.T, dir string) string {
 	t.Helper()
 	var b strings.Builder
 	for _, title := range []string{"Write A", "Break B", "Ask C"} {
-		tk := bhTask(t, dir, taskID(t, dir, title))
+		tk := bhE2E.Task(t, dir, bhE2E.TaskID(t, dir, title))
 		fmt.Fprintf(&b, "%s: %s\n", title, tk.State)
 	}
-	for _, c := range strings.Split(gitE2E(t, dir, "log", "--format=%H %s"), "\n") {
+	for _, c := range strings.Split(e2e.Git(t, dir, "log", "--format=%H %s"), "\n") {
 		hash, subject, _ := strings.Cut(c, " ")
-		files := strings.ReplaceAll(gitE2E(t, dir, "show", "--name-only", "--format=", hash), "\n", " ")
+		files := strings.ReplaceAll(e2e.Git(t, dir, "show", "--name-only", "--format=", hash), "\n", " ")
 		fmt.Fprintf(&b, "commit %q: %s\n", subject, files)
 	}
 	for _, f := range []string{"src.txt", "notes.txt", "staged.txt", "README.md"} {
@@ -277,15 +247,15 @@ func crashState(t *testing.T, dir string) string {
 		fmt.Fprintf(&b, "%s %s\n", f, hex.EncodeToString(sum[:6]))
 	}
 	var status []string
-	for _, l := range strings.Split(gitE2E(t, dir, "status", "--porcelain"), "\n") {
+	for _, l := range strings.Split(e2e.Git(t, dir, "status", "--porcelain"), "\n") {
 		if !strings.Contains(l, ".bh/") {
 			status = append(status, l)
 		}
 	}
 	fmt.Fprintf(&b, "status: %q\n", status)
-	fmt.Fprintf(&b, "staged: %q\n", gitE2E(t, dir, "diff", "--cached", "--name-only"))
-	fmt.Fprintf(&b, "worktrees: %d\n", strings.Count(gitE2E(t, dir, "worktree", "list", "--porcelain"), "worktree "))
-	fmt.Fprintf(&b, "bh refs: %q\n", gitE2E(t, dir, "for-each-ref", "--format=%(refname)", "refs/bh/", "refs/heads/bh/"))
+	fmt.Fprintf(&b, "staged: %q\n", e2e.Git(t, dir, "diff", "--cached", "--name-only"))
+	fmt.Fprintf(&b, "worktrees: %d\n", strings.Count(e2e.Git(t, dir, "worktree", "list", "--porcelain"), "worktree "))
+	fmt.Fprintf(&b, "bh refs: %q\n", e2e.Git(t, dir, "for-each-ref", "--format=%(refname)", "refs/bh/", "refs/heads/bh/"))
 	journals, _ := filepath.Glob(filepath.Join(dir, ".bh", "runs", "*", "journal.json"))
 	fmt.Fprintf(&b, "journals: %d\n", len(journals))
 	return b.String()

@@ -1,4 +1,4 @@
-package cmd
+package e2e
 
 import (
 	"bufio"
@@ -15,7 +15,7 @@ import (
 	"github.com/bh-tracker/bh/agent/fakeapi"
 )
 
-// fakeAgent is the coding agent of the worker scripts, configured as
+// FakeAgent is the coding agent of the worker scripts, configured as
 // `agent: {kind: command, command: [fakeagent]}` and run by bh as any
 // command agent: prompt on stdin, BH_TASK_ID, BH_SESSION_ID and BH_RESUME
 // in the environment, a result object on stdout.
@@ -39,7 +39,7 @@ import (
 // "run TASK plan=NAME resume=0|1 session=ID same-session=yes|no|first",
 // where same-session compares with the task's first run, and its prompt is
 // kept in $FAKEAGENT_DIR/TASK.N.prompt (N counting the task's runs).
-func fakeAgent() int {
+func FakeAgent() int {
 	if err := playPlan(); err != nil {
 		fmt.Fprintln(os.Stderr, "fakeagent:", err)
 		return 3

@@ -1,4 +1,4 @@
-package cmd
+package realagent
 
 import (
 	"os"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
+	"github.com/bh-tracker/bh/cmd/internal/e2e"
 	"github.com/bh-tracker/bh/task"
 )
 
@@ -20,7 +21,7 @@ func TestAnswerOverGitWithRealClaude(t *testing.T) {
 	srv, remote, a, b, id := askedInCloneA(t)
 	first := srv.Requests()
 	bhE2E(t, b, "sync")
-	if got := bhTask(t, b, id); got.State != task.AwaitingInput || got.Question != "Which port?" {
+	if got := bhE2E.Task(t, b, id); got.State != task.AwaitingInput || got.Question != "Which port?" {
 		t.Fatalf("in B, %s is %s asking %q", id, got.State, got.Question)
 	}
 	if inbox := bhE2E(t, b, "list", "--awaiting"); !strings.Contains(inbox, id) {
@@ -35,7 +36,7 @@ func TestAnswerOverGitWithRealClaude(t *testing.T) {
 	// A's worker syncs first, finds the answer, resumes the same session.
 	bhE2E(t, a, "worker", "--once")
 	checkResumed(t, srv, first)
-	done := bhTask(t, a, id)
+	done := bhE2E.Task(t, a, id)
 	if done.State != task.Closed {
 		t.Fatalf("%s is %s after the resume: %s", id, done.State, done.Summary)
 	}
@@ -47,7 +48,7 @@ func TestAnswerOverGitWithRealClaude(t *testing.T) {
 			t.Errorf("B after sync: %v", err)
 		}
 	}
-	if got := gitE2E(t, remote, "log", "--format=%B", "main"); !strings.Contains(got, "bh-task: "+id) {
+	if got := e2e.Git(t, remote, "log", "--format=%B", "main"); !strings.Contains(got, "bh-task: "+id) {
 		t.Errorf("the remote's main does not hold %s's commit:\n%s", id, got)
 	}
 }
@@ -68,15 +69,15 @@ func TestSessionTravelsWithRealClaude(t *testing.T) {
 	bhE2E(t, b, "respond", id, portAnswer)
 	bhE2E(t, b, "worker", "--once")
 	checkResumed(t, srv, first)
-	done := bhTask(t, b, id)
+	done := bhE2E.Task(t, b, id)
 	if done.State != task.Closed {
 		t.Fatalf("%s is %s after B resumed it: %s", id, done.State, done.Summary)
 	}
 	if e, ok := lastHistory(done, task.EventSessionLost); ok {
 		t.Errorf("the session was lost in B: %+v", e)
 	}
-	commit := gitE2E(t, remote, "log", "--format=%H", "--grep", "bh-task: "+id, "main")
-	if got := sortedLines(gitE2E(t, b, "show", "--name-only", "--format=", commit)); !slices.Equal(got, []string{".bh/tasks/" + id + ".yaml", "draft.txt", "port.txt"}) {
+	commit := e2e.Git(t, remote, "log", "--format=%H", "--grep", "bh-task: "+id, "main")
+	if got := e2e.SortedLines(e2e.Git(t, b, "show", "--name-only", "--format=", commit)); !slices.Equal(got, []string{".bh/tasks/" + id + ".yaml", "draft.txt", "port.txt"}) {
 		t.Errorf("the commit B landed holds %q, want A's draft.txt, B's port.txt and the task file", got)
 	}
 }
@@ -90,11 +91,11 @@ func askedInCloneA(t *testing.T) (srv *fakeapi.Server, remote, a, b, id string) 
 	script := func(req *fakeapi.Request) fakeapi.Turn {
 		p := req.Prompt()
 		switch {
-		case strings.Contains(p, answer) && !wrote(req, "port.txt"):
+		case strings.Contains(p, answer) && !e2e.Wrote(req, "port.txt"):
 			return fakeapi.Reply(fakeapi.Write("port.txt", "8080\n"))
 		case strings.Contains(p, answer):
 			return fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "completed", "summary": "wrote draft.txt and port.txt"}))
-		case !wrote(req, "draft.txt"):
+		case !e2e.Wrote(req, "draft.txt"):
 			return fakeapi.Reply(fakeapi.Write("draft.txt", "listen: ?\n"))
 		}
 		return fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "needs_input",
@@ -108,14 +109,14 @@ func askedInCloneA(t *testing.T) (srv *fakeapi.Server, remote, a, b, id string) 
 	}
 	root := t.TempDir()
 	remote, a, b = filepath.Join(root, "remote.git"), filepath.Join(root, "a"), filepath.Join(root, "b")
-	gitE2E(t, root, "init", "-q", "--bare", "-b", "main", remote)
-	repoE2E(t, a, "agent:\n  kind: claude\n  binary: "+claude+"\n  timeout: "+realTimeout+"\nremote: origin\nautoSync: 1h\n")
-	gitE2E(t, a, "remote", "add", "origin", remote)
+	e2e.Git(t, root, "init", "-q", "--bare", "-b", "main", remote)
+	bhE2E.Repo(t, a, "agent:\n  kind: claude\n  binary: "+claude+"\n  timeout: "+e2e.RealTimeout+"\nremote: origin\nautoSync: 1h\n")
+	e2e.Git(t, a, "remote", "add", "origin", remote)
 	id = strings.TrimSpace(bhE2E(t, a, "add", "Draft the port config"))
 	bhE2E(t, a, "sync")
-	gitE2E(t, root, "clone", "-q", remote, b)
-	gitE2E(t, b, "config", "user.name", "bh b")
-	gitE2E(t, b, "config", "user.email", "b@example.com")
+	e2e.Git(t, root, "clone", "-q", remote, b)
+	e2e.Git(t, b, "config", "user.name", "bh b")
+	e2e.Git(t, b, "config", "user.email", "b@example.com")
 
 	// A asks; its worker syncs on the way out, so the question is shared.
 	bhE2E(t, a, "worker", "--once")
@@ -137,7 +138,7 @@ func checkResumed(t *testing.T, srv *fakeapi.Server, first []*fakeapi.Request) {
 	if !slices.Contains(resumed.UserTexts(), first[0].Prompt()) || !strings.Contains(resumed.Prompt(), portAnswer) {
 		t.Errorf("resumed request's user texts = %q, want A's first prompt, then the answer", resumed.UserTexts())
 	}
-	if !wrote(resumed, "draft.txt") {
+	if !e2e.Wrote(resumed, "draft.txt") {
 		t.Errorf("resumed request's tool calls = %+v, want the earlier Write of draft.txt", resumed.ToolUses())
 	}
 }

@@ -1,4 +1,4 @@
-package cmd
+package realagent
 
 import (
 	"slices"
@@ -6,10 +6,11 @@ import (
 	"testing"
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
+	"github.com/bh-tracker/bh/cmd/internal/e2e"
 	"github.com/bh-tracker/bh/task"
 )
 
-// TestWorkerWithRealCodex runs bh, in process, with the real Codex CLI
+// TestWorkerWithRealCodex runs bh with the real Codex CLI
 // against a fake Responses API, for a task that asks for codex itself
 // (bh add --agent codex) in a repository configured for another agent: the
 // first run writes a file with a command and asks; bh respond answers; the
@@ -39,12 +40,12 @@ func TestWorkerWithRealCodex(t *testing.T) {
 		t.Setenv(k, v)
 	}
 	dir := t.TempDir()
-	repoE2E(t, dir, "prefix: tm\nagent:\n  kind: command\n  command: [false]\n  timeout: "+realTimeout+"\n  binaries:\n    codex: "+
+	bhE2E.Repo(t, dir, "prefix: tm\nagent:\n  kind: command\n  command: [false]\n  timeout: "+e2e.RealTimeout+"\n  binaries:\n    codex: "+
 		fakeapi.Codex(t)+"\n")
 	id := strings.TrimSpace(bhE2E(t, dir, "add", title, "--agent", "codex", "--model", "gpt-test"))
 
 	bhE2E(t, dir, "worker", "--once")
-	asked := bhTask(t, dir, id)
+	asked := bhE2E.Task(t, dir, id)
 	if asked.State != task.AwaitingInput || asked.Question != "Which database?" || asked.Agent != "codex" {
 		t.Fatalf("%s is %s asking %q (agent %q)", id, asked.State, asked.Question, asked.Agent)
 	}
@@ -54,7 +55,7 @@ func TestWorkerWithRealCodex(t *testing.T) {
 	bhE2E(t, dir, "respond", id, "--choice", answer)
 	bhE2E(t, dir, "worker", "--once")
 
-	got := bhTask(t, dir, id)
+	got := bhE2E.Task(t, dir, id)
 	if got.State != task.Closed || got.SessionID != asked.SessionID {
 		t.Fatalf("%s is %s (%s) in thread %s, want closed in %s", id, got.State, got.Summary, got.SessionID, asked.SessionID)
 	}
@@ -69,12 +70,12 @@ func TestWorkerWithRealCodex(t *testing.T) {
 	if calls := resumed.Calls(); len(calls) != 1 || !strings.Contains(calls[0].Arguments, "db: draft") {
 		t.Errorf("the resumed request lacks the first run's command: %+v", calls)
 	}
-	commit := gitE2E(t, dir, "log", "--format=%H", "--grep", "bh-task: "+id)
-	if files := sortedLines(gitE2E(t, dir, "show", "--name-only", "--format=", commit)); !slices.Equal(files,
+	commit := e2e.Git(t, dir, "log", "--format=%H", "--grep", "bh-task: "+id)
+	if files := e2e.SortedLines(e2e.Git(t, dir, "show", "--name-only", "--format=", commit)); !slices.Equal(files,
 		[]string{".bh/tasks/" + id + ".yaml", "db.yaml"}) {
 		t.Errorf("the commit holds %q", files)
 	}
-	if db := readE2E(t, dir, "db.yaml"); db != "db: draft\ndriver: postgres\n" {
+	if db := e2e.Read(t, dir, "db.yaml"); db != "db: draft\ndriver: postgres\n" {
 		t.Errorf("db.yaml = %q", db)
 	}
 }

@@ -1,10 +1,11 @@
-package cmd
+package realagent
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
+	"github.com/bh-tracker/bh/cmd/internal/e2e"
 	"github.com/bh-tracker/bh/task"
 )
 
@@ -30,11 +31,11 @@ func TestAskUserQuestionWithRealClaude(t *testing.T) {
 		t.Setenv(k, v)
 	}
 	dir := t.TempDir()
-	repoE2E(t, dir, "prefix: tm\nagent:\n  kind: claude\n  binary: "+fakeapi.Claude(t)+"\n  timeout: "+realTimeout+"\n")
+	bhE2E.Repo(t, dir, "prefix: tm\nagent:\n  kind: claude\n  binary: "+fakeapi.Claude(t)+"\n  timeout: "+e2e.RealTimeout+"\n")
 	id := strings.TrimSpace(bhE2E(t, dir, "add", "Pick the database"))
 
 	bhE2E(t, dir, "worker", "--once")
-	asked := bhTask(t, dir, id)
+	asked := bhE2E.Task(t, dir, id)
 	if asked.State != task.AwaitingInput || len(asked.Pending()) != 1 || asked.Pending()[0].Question != "Which database?" {
 		t.Fatalf("after AskUserQuestion: %s %+v", asked.State, asked.Pending())
 	}
@@ -43,7 +44,7 @@ func TestAskUserQuestionWithRealClaude(t *testing.T) {
 	}
 	bhE2E(t, dir, "respond", id, "--choice", "SQLite")
 	bhE2E(t, dir, "worker", "--once")
-	done := bhTask(t, dir, id)
+	done := bhE2E.Task(t, dir, id)
 	if done.State != task.Closed || done.Summary != "went with SQLite" || done.SessionID != asked.SessionID {
 		t.Fatalf("after the choice: %s %q, session %s -> %s", done.State, done.Summary, asked.SessionID, done.SessionID)
 	}

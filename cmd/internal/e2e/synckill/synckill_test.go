@@ -1,4 +1,4 @@
-package cmd
+package synckill
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
+	"github.com/bh-tracker/bh/cmd/internal/e2e"
 )
 
 // killGit stands in for git on PATH: the Nth git call kills bh's whole
@@ -44,11 +45,15 @@ func TestSyncKilledAtEveryGitStep(t *testing.T) {
 				continue
 			}
 			points++
-			clone := copySeed(t, seed, filepath.Join(root, fmt.Sprintf("%s-%d", how, n)))
-			if !syncKilledAt(t, clone, wrap, realGit, how, n) {
-				t.Fatalf("bh sync made no git call %d this time", n)
-			}
-			checkAfterKill(t, clone)
+			// Each point has its own copy of the seed: they run side by side.
+			t.Run(fmt.Sprintf("%s-%d", how, n), func(t *testing.T) {
+				t.Parallel()
+				clone := copySeed(t, seed, filepath.Join(root, fmt.Sprintf("%s-%d", how, n)))
+				if !syncKilledAt(t, clone, wrap, realGit, how, n) {
+					t.Fatalf("bh sync made no git call %d this time", n)
+				}
+				checkAfterKill(t, clone)
+			})
 		}
 	}
 	t.Logf("bh sync killed at %d points: before and during each of its %d git calls (-short: one in five)", points, steps)
@@ -80,7 +85,7 @@ func TestSyncKilledAtEveryGitStep(t *testing.T) {
 func syncSeed(t *testing.T, wrapper string) (root, seed, wrap, realGit string) {
 	t.Helper()
 	root = t.TempDir()
-	bin := binE2E(t, root)
+	bin := e2e.Bin(t, root)
 	realGit, err := exec.LookPath("git")
 	if err != nil {
 		t.Fatal(err)
@@ -97,22 +102,22 @@ func syncSeed(t *testing.T, wrapper string) (root, seed, wrap, realGit string) {
 	os.WriteFile(filepath.Join(root, "gitconfig"), []byte("[user]\n\tname = t\n\temail = t@t\n"), 0o644)
 
 	seed = filepath.Join(root, "seed")
-	gitE2E(t, root, "init", "-q", "--bare", "-b", "main", filepath.Join(seed, "remote.git"))
+	e2e.Git(t, root, "init", "-q", "--bare", "-b", "main", filepath.Join(seed, "remote.git"))
 	a, b := filepath.Join(seed, "a"), filepath.Join(seed, "b")
-	gitE2E(t, seed, "clone", "-q", "remote.git", a)
+	e2e.Git(t, seed, "clone", "-q", "remote.git", a)
 	bhE2E(t, a, "init")
-	writeE2E(t, a, "README", "hello\n")
-	gitE2E(t, a, "add", "README")
-	gitE2E(t, a, "commit", "-q", "-m", "base")
+	e2e.Write(t, a, "README", "hello\n")
+	e2e.Git(t, a, "add", "README")
+	e2e.Git(t, a, "commit", "-q", "-m", "base")
 	shared := strings.TrimSpace(bhE2E(t, a, "add", "Shared task"))
 	bhE2E(t, a, "sync")
-	gitE2E(t, seed, "clone", "-q", "remote.git", b)
+	e2e.Git(t, seed, "clone", "-q", "remote.git", b)
 	bhE2E(t, b, "update", shared, "--priority", "P0")
 	bhE2E(t, b, "add", "From b")
 	bhE2E(t, b, "sync")
 	bhE2E(t, a, "update", shared, "--title", "Shared task, renamed in a")
 	bhE2E(t, a, "add", "From a")
-	writeE2E(t, a, "notes.txt", "the user's own untracked file\n")
+	e2e.Write(t, a, "notes.txt", "the user's own untracked file\n")
 
 	return root, seed, wrap, realGit
 }
@@ -125,7 +130,7 @@ func copySeed(t *testing.T, seed, dir string) string {
 		t.Fatalf("cp: %v %s", err, out)
 	}
 	clone := filepath.Join(dir, "a")
-	gitE2E(t, clone, "remote", "set-url", "origin", filepath.Join(dir, "remote.git"))
+	e2e.Git(t, clone, "remote", "set-url", "origin", filepath.Join(dir, "remote.git"))
 	return clone
 }
 
@@ -183,13 +188,13 @@ func checkAfterKill(t *testing.T, clone string) {
 		}
 	}
 	bhE2E(t, clone, "sync")
-	gitE2E(t, clone, "fetch", "-q", "origin")
-	gitE2E(t, clone, "gc", "-q")
-	gitE2E(t, clone, "fsck", "--no-progress")
-	if wts := gitE2E(t, clone, "worktree", "list", "--porcelain"); strings.Count(wts, "worktree ") != 1 {
+	e2e.Git(t, clone, "fetch", "-q", "origin")
+	e2e.Git(t, clone, "gc", "-q")
+	e2e.Git(t, clone, "fsck", "--no-progress")
+	if wts := e2e.Git(t, clone, "worktree", "list", "--porcelain"); strings.Count(wts, "worktree ") != 1 {
 		t.Errorf("worktrees left registered:\n%s", wts)
 	}
-	if got := readE2E(t, clone, "notes.txt"); got != "the user's own untracked file\n" {
+	if got := e2e.Read(t, clone, "notes.txt"); got != "the user's own untracked file\n" {
 		t.Errorf("notes.txt = %q", got)
 	}
 	list := bhE2E(t, clone, "list", "--all")
@@ -198,7 +203,7 @@ func checkAfterKill(t *testing.T, clone string) {
 			t.Errorf("after the kill and a sync, bh list lacks %q:\n%s", want, list)
 		}
 	}
-	if st := gitE2E(t, clone, "status", "--porcelain", "--", ".bh"); st != "" {
+	if st := e2e.Git(t, clone, "status", "--porcelain", "--", ".bh"); st != "" {
 		t.Errorf(".bh not committed after sync: %s", st)
 	}
 }
@@ -227,21 +232,25 @@ func TestSyncWaitsOutGitLocks(t *testing.T) {
 			if !fakeapi.Sampled(n) {
 				continue
 			}
-			clone := copySeed(t, seed, filepath.Join(root, fmt.Sprintf("%s-%d", strings.ReplaceAll(lock, "/", "-"), n)))
-			state := t.TempDir()
-			c := exec.Command("bh", "sync")
-			c.Dir = clone
-			c.Env = append(os.Environ(), "PATH="+wrap+string(os.PathListSeparator)+os.Getenv("PATH"),
-				"KILL_DIR="+state, "KILL_AT="+strconv.Itoa(n), "REAL_GIT="+realGit,
-				"LOCK_PATH="+filepath.Join(clone, ".git", lock))
-			out, err := c.CombinedOutput()
-			held, _ := os.ReadFile(filepath.Join(state, "killed"))
-			if err != nil {
-				t.Fatalf("bh sync with %s held from git call %d (git %s): %v\n%s", lock, n, strings.TrimSpace(string(held)), err, out)
-			}
 			points++
-			os.Remove(filepath.Join(clone, ".git", lock)) // held past sync's last call
-			checkAfterKill(t, clone)
+			// Each point has its own copy of the seed: they run side by side.
+			t.Run(fmt.Sprintf("%s-%d", strings.ReplaceAll(lock, "/", "-"), n), func(t *testing.T) {
+				t.Parallel()
+				clone := copySeed(t, seed, filepath.Join(root, fmt.Sprintf("%s-%d", strings.ReplaceAll(lock, "/", "-"), n)))
+				state := t.TempDir()
+				c := exec.Command("bh", "sync")
+				c.Dir = clone
+				c.Env = append(os.Environ(), "PATH="+wrap+string(os.PathListSeparator)+os.Getenv("PATH"),
+					"KILL_DIR="+state, "KILL_AT="+strconv.Itoa(n), "REAL_GIT="+realGit,
+					"LOCK_PATH="+filepath.Join(clone, ".git", lock))
+				out, err := c.CombinedOutput()
+				held, _ := os.ReadFile(filepath.Join(state, "killed"))
+				if err != nil {
+					t.Fatalf("bh sync with %s held from git call %d (git %s): %v\n%s", lock, n, strings.TrimSpace(string(held)), err, out)
+				}
+				os.Remove(filepath.Join(clone, ".git", lock)) // held past sync's last call
+				checkAfterKill(t, clone)
+			})
 		}
 	}
 	t.Logf("bh sync waited out %d held locks (3 kinds, at each git call)", points)

@@ -1,0 +1,169 @@
+// Package e2e holds what bh's end-to-end tests share: the test binary
+// standing in for bh and for a fake coding agent, and helpers that run bh
+// and git in temporary repositories. The heaviest end-to-end groups live
+// in test packages of their own under it (crash, synckill, realagent), so
+// that each test binary has its own time budget and `go test ./...` runs
+// them side by side.
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// Main is TestMain of an end-to-end test package whose tests run bh as a
+// program: the test binary is bh (bhMain) when run under that name (Bin),
+// or when bh runs itself by os.Executable (SelfIsBh), and the fake agent
+// under its name.
+func Main(m *testing.M, bhMain func() int) {
+	switch filepath.Base(os.Args[0]) {
+	case "bh":
+		os.Exit(bhMain())
+	case "fakeagent":
+		os.Exit(FakeAgent())
+	}
+	if SelfIsBh() {
+		os.Exit(bhMain())
+	}
+	// bh registers the repositories it works in: in a temporary config dir, not the machine's.
+	if os.Getenv("XDG_CONFIG_HOME") == "" {
+		if dir, err := os.MkdirTemp("", "bh-config-"); err == nil {
+			os.Setenv("XDG_CONFIG_HOME", dir)
+		}
+	}
+	os.Exit(m.Run())
+}
+
+// SelfIsBh says whether bh started the test binary as itself, by
+// os.Executable: claude starting bh's MCP server, bh board opening bh continue.
+func SelfIsBh() bool {
+	return len(os.Args) > 1 && (os.Args[1] == "mcp" || os.Args[1] == "continue")
+}
+
+// Bin makes root/bin, a folder for PATH where the test binary is bh and
+// fakeagent, and returns it.
+func Bin(t testing.TB, root string) string {
+	t.Helper()
+	bin := filepath.Join(root, "bin")
+	os.MkdirAll(bin, 0o755)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"bh", "fakeagent"} {
+		if err := os.Symlink(self, filepath.Join(bin, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return bin
+}
+
+// Bh runs bh in dir and returns its stdout; a failure fails t.
+type Bh func(t testing.TB, dir string, args ...string) string
+
+// Process is Bh as a program: the test binary, run under the name bh (see Main).
+var Process Bh = func(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	c := &exec.Cmd{Path: self, Args: append([]string{"bh"}, args...), Dir: dir, Stdout: &out, Stderr: &errOut}
+	if err := c.Run(); err != nil {
+		t.Fatalf("bh %s: %v\n%s%s", strings.Join(args, " "), err, out.String(), errOut.String())
+	}
+	t.Logf("bh %s:\n%s", strings.Join(args, " "), errOut.String())
+	return out.String()
+}
+
+// Repo makes dir a git repository with bh initialised, config as its
+// .bh/config.yaml and a first commit.
+func (bh Bh) Repo(t testing.TB, dir, config string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	Git(t, dir, "init", "-q", "-b", "main")
+	Git(t, dir, "config", "user.name", "bh test")
+	Git(t, dir, "config", "user.email", "bh@example.com")
+	bh(t, dir, "init")
+	Write(t, dir, ".bh/config.yaml", config)
+	Git(t, dir, "add", "-A")
+	Git(t, dir, "commit", "-q", "-m", "init")
+}
+
+// Task is bh show ID --json.
+func (bh Bh) Task(t testing.TB, dir, id string) *task.Task {
+	t.Helper()
+	var tk task.Task
+	if err := json.Unmarshal([]byte(bh(t, dir, "show", id, "--json")), &tk); err != nil {
+		t.Fatal(err)
+	}
+	return &tk
+}
+
+// TaskID is the id of the task titled title.
+func (bh Bh) TaskID(t testing.TB, dir, title string) string {
+	t.Helper()
+	var tasks []task.Task
+	if err := json.Unmarshal([]byte(bh(t, dir, "list", "--all", "--json")), &tasks); err != nil {
+		t.Fatal(err)
+	}
+	for _, tk := range tasks {
+		if tk.Title == title {
+			return tk.ID
+		}
+	}
+	t.Fatalf("no task %q", title)
+	return ""
+}
+
+// Git runs git in dir and returns its output, trimmed.
+func Git(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	c := exec.Command("git", args...)
+	c.Dir = dir
+	out, err := c.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func Write(t testing.TB, dir, name, body string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func Read(t testing.TB, dir, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// SplitTxtar splits "-- name --" sections.
+func SplitTxtar(s string) map[string]string {
+	out := map[string]string{}
+	var name string
+	for _, line := range strings.SplitAfter(s, "\n") {
+		if strings.HasPrefix(line, "-- ") && strings.HasSuffix(line, " --\n") {
+			name = strings.TrimSuffix(strings.TrimPrefix(line, "-- "), " --\n")
+			continue
+		}
+		out[name] += line
+	}
+	return out
+}
