@@ -63,6 +63,11 @@ func (w *worker) worktreeFor(id string) (path string, pooled bool, err error) {
 	if e := worktreeOf(list, id); e != nil {
 		return e.Path, inPool(w.s, w.repo, e.Path), nil
 	}
+	for _, e := range list { // its folder removed by hand: made again where it was
+		if e.Prunable && (e.Holder == id || e.Branch == Branch(id)) {
+			return e.Path, inPool(w.s, w.repo, e.Path), nil
+		}
+	}
 	if !poolOn(w.s) {
 		return filepath.Join(WorktreeDir(w.s, w.repo.CommonDir()), id), false, nil
 	}

@@ -139,10 +139,12 @@ func TestWorkerWithRealClaude(t *testing.T) {
 	// C's work waits in its worktree, which is then removed (as a user's
 	// cleanup might): the resume recreates it at the same path, where claude
 	// files C's session, from the parked snapshot.
-	wtPath := ""
+	wtPath, path := "", "" // the worktree on C's branch (a pool slot: not named for C)
 	for _, l := range strings.Split(e2e.Git(t, dir, "worktree", "list", "--porcelain"), "\n") {
-		if p, ok := strings.CutPrefix(l, "worktree "); ok && filepath.Base(p) == c {
-			wtPath = p
+		if p, ok := strings.CutPrefix(l, "worktree "); ok {
+			path = p
+		} else if l == "branch refs/heads/bh/"+c {
+			wtPath = path
 		}
 	}
 	if wtPath == "" || e2e.Read(t, wtPath, "c1.txt") != "c1 draft\n" {
