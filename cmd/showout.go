@@ -61,6 +61,7 @@ func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (
 	field("session", t.SessionID)
 	field("checks", strings.Join(t.Checks, "; "))
 	field("check round", checks)
+	field("measured", t.Measure(now).Text())
 	if parked {
 		field("parked work", git.ParkRef(t.ID)+" "+io.Faint("(bh diff "+t.ID+")"))
 	}

@@ -61,6 +61,7 @@ type statusView struct {
 	Next           []string         `json:"next"`
 	EndingWaits    string           `json:"endingWaits,omitempty"` // why its decided ending waits (a git lock, say)
 	CheckRound     string           `json:"checkRound,omitempty"`  // where its failing checks stand
+	Measures       *task.Measures   `json:"measures,omitempty"`    // rounds to green, time in checks and in review
 	// Human-in-the-loop settings, as the task file has them.
 	Gate         string `json:"gate,omitempty"`
 	Human        *bool  `json:"human,omitempty"`
@@ -98,6 +99,9 @@ func statusRun(opts *StatusOptions) error {
 		SessionID: t.SessionID, Summary: t.Summary, Questions: []statusQuestion{},
 		Gate: t.Gate, Human: t.Human, HumanTimeout: t.HumanTimeout, OnTimeout: t.OnTimeout, NeedsReview: t.NeedsReview,
 		CheckRound: worker.CheckRound(t, s.Config.Rounds())}
+	if m := t.Measure(now); m.Text() != "" {
+		v.Measures = &m
+	}
 	if t.State == task.AwaitingInput {
 		at := askedAt(t)
 		v.WaitingSince, v.WaitingSeconds = &at, int64(now.Sub(at)/time.Second)

@@ -25,6 +25,9 @@ func printStatus(io *IOStreams, now time.Time, v statusView) {
 	field("agent", v.Agent)
 	field("session", v.SessionID)
 	field("check round", v.CheckRound)
+	if v.Measures != nil {
+		field("measured", v.Measures.Text())
+	}
 	if l := v.Lease; l != nil {
 		field("worker", fmt.Sprintf("%s (pid %d on %s), heartbeat %s ago", l.Worker, l.PID, l.Host,
 			shortDur(time.Duration(l.HeartbeatAgeSeconds)*time.Second)))

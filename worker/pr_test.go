@@ -140,6 +140,13 @@ func TestPullRequestShepherded(t *testing.T) {
 	gh.Edit(1, func(p *fakeapi.Pull) { p.Merged, p.State = true, "closed" })
 	shepherdT(t, s)
 	wantState(t, s, id, task.Closed)
+	// Measured: two rounds of feedback, and the time from the opening to
+	// the merge, which no later clock adds to.
+	merged := getTask(t, s, id)
+	m := merged.Measure(time.Now().Add(time.Hour))
+	if m.FeedbackRounds != 2 || m.InReview <= 0 || m.InReview != merged.Measure(time.Now()).InReview {
+		t.Errorf("measures %+v: want 2 feedback rounds and the time in review up to the merge", m)
+	}
 }
 
 // A worker killed after gh opened the pull request and before the task

@@ -125,6 +125,12 @@ func TestInboxCards(t *testing.T) {
 	one("tm-newer", "P2", "awaiting_input", "2026-01-01T11:00:00Z", approve)
 	one("tm-broke", "P1", "failed", "", "")
 	one("tm-pr", "P2", "in_review", "", "history:\n  - at: 2026-01-01T10:00:00Z\n    kind: pr\n    text: https://github.com/o/r/pull/7\n")
+	// Its page says how long it has waited on review (the site's clock is
+	// 2026-01-01 12:00).
+	if _, pr := s.do("GET", "/r/"+config.RepoKey(s.root)+"/t/tm-pr", nil, nil); !strings.Contains(pr,
+		`<p class="facts measured">review: 0 feedback round(s), 2h waiting on review</p>`) {
+		t.Errorf("the pull request's page does not measure its review:\n%s", pr)
+	}
 	_, page := s.do("GET", "/", nil, nil)
 	order := regexp.MustCompile(`<li class="item card" data-task="([^"]+)"`).FindAllStringSubmatch(page, -1)
 	var got []string

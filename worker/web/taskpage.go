@@ -31,6 +31,7 @@ type taskView struct {
 	Steps     []store.StepLine   // a running agent's latest steps
 	Saved     []string           // the questions just answered here, in words
 	Notice    string             // what a stop or a reopen did
+	Measured  string             // rounds to green, time in checks and waiting on review
 	Next      *store.RunningTask // the next task waiting on an answer
 	Error     string
 	Kept      url.Values // a refused answer's form, to fill in again
@@ -104,6 +105,7 @@ func (s *Server) taskView(r *http.Request) (*taskView, int) {
 	}
 	t := v.Task
 	v.Title = id + " " + t.Title
+	v.Measured = t.Measure(s.o.Now()).Text()
 	v.AnswerURL = "/r/" + url.PathEscape(key) + "/t/" + url.PathEscape(id) + "/answer"
 	v.Questions, v.Open = round(t)
 	if v.Open > 0 {
