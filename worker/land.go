@@ -48,19 +48,20 @@ func (w *worker) land(r *run, e ending) error {
 			return fmt.Errorf("%s: %w", r.t.ID, err)
 		}
 	}
-	paths, err := r.wt.Changed(r.j.Base)
-	if err != nil {
-		return fmt.Errorf("%s: %w", r.t.ID, err)
-	}
-	e.Paths = paths
 	msg := commitMessage(r.t.ID, r.t.Title, firstOf(e.Summary, e.Result.Summary, r.t.Summary))
 	var locked *git.LockedError
-	if _, err := r.wt.Commit(r.j.Base, msg); errors.As(err, &locked) {
+	// The commit's own scan of the tree is the only one: the paths come
+	// from its tree against the base, objects only.
+	if commit, err := r.wt.Commit(r.j.Base, msg); errors.As(err, &locked) {
 		return fmt.Errorf("%s: commit: %w", r.t.ID, err) // contention, not a refusal: the ending waits
 	} else if err != nil && !errors.Is(err, git.ErrNothingToCommit) {
 		// A commit hook said no: the task fails with its work kept, as any error of the run's.
 		return w.end(r, decideEnding(facts{What: agentFailed, Session: r.session,
 			Cause: reason(fmt.Errorf("commit failed: %w", err))}))
+	} else if err == nil {
+		if e.Paths, err = w.repo.ChangedPaths(r.j.Base, commit); err != nil {
+			return fmt.Errorf("%s: %w", r.t.ID, err)
+		}
 	}
 	checks, round, checked := w.s.Config.ChecksFor(r.t), checkRound(r.t), ""
 	if mode == task.LandPR { // nothing lands here: the branch goes to its pull request

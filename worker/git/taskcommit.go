@@ -2,6 +2,7 @@ package git
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -92,11 +93,14 @@ func Conflicts(dir string) ([]string, error) {
 	return splitNul(out), nil
 }
 
-// ChangedPaths lists the paths that differ between two commits.
+// ChangedPaths lists the paths that differ between two commits (or
+// trees), sorted: objects only, no working tree is read.
 func (r *Repo) ChangedPaths(from, to string) ([]string, error) {
 	out, err := r.read(nil, "diff", "--name-only", "--no-renames", "-z", from, to, "--")
 	if err != nil {
 		return nil, fmt.Errorf("diff: %w", err)
 	}
-	return splitNul(out), nil
+	paths := splitNul(out)
+	sort.Strings(paths)
+	return paths, nil
 }

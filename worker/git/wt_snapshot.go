@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -45,12 +44,10 @@ func (w *Worktree) changes(base string) (plumbing.Hash, []string, error) {
 	if err != nil || baseTree == nil || baseTree.Hash == tree {
 		return tree, nil, err
 	}
-	out, err := w.repo.read(nil, "diff-tree", "-r", "-z", "--name-only", "--no-renames", baseTree.Hash.String(), tree.String())
+	paths, err := w.repo.ChangedPaths(baseTree.Hash.String(), tree.String())
 	if err != nil {
 		return plumbing.ZeroHash, nil, fmt.Errorf("snapshot %s: %w", w.Branch, err)
 	}
-	paths := splitNul(out)
-	sort.Strings(paths)
 	return tree, paths, nil
 }
 
