@@ -53,6 +53,9 @@ func (w *worker) land(r *run, e ending) error {
 		return fmt.Errorf("%s: %w", r.t.ID, err)
 	}
 	e.Paths = paths
+	if left := r.wt.Unresolved(paths); len(left) > 0 { // a conflict whose rebase is gone: never committed
+		return w.landTrouble(r, e, &git.RebaseConflict{Paths: left})
+	}
 	msg := commitMessage(r.t.ID, r.t.Title, firstOf(e.Summary, e.Result.Summary, r.t.Summary))
 	var locked *git.LockedError
 	if _, err := r.wt.Commit(r.j.Base, msg); errors.As(err, &locked) {
@@ -197,7 +200,7 @@ func (w *worker) landTrouble(r *run, e ending, err error) error {
 		return nil
 	case errors.As(err, &rc):
 		return w.end(r, decideEnding(facts{What: landConflict, Prior: e, ID: r.t.ID, Target: r.j.Target,
-			Worktree: r.j.Worktree, Paths: rc.Paths, Again: lastNote(r.t) == conflictNote(r.j.Target, rc.Paths)}))
+			Worktree: r.j.Worktree, Paths: rc.Paths, Round: conflictRound(r.t), Rounds: w.s.Config.Rounds()}))
 	case errors.As(err, &lr):
 		return w.end(r, decideEnding(facts{What: landRefused, Prior: e, ID: r.t.ID, Target: r.j.Target,
 			Reason: lr.Reason, Paths: lr.Paths, Dir: lr.Dir, Question: landQuestion(r),
