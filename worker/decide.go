@@ -26,7 +26,7 @@ const (
 	setupFailed                    // its worktree could not be set up; no agent ran: Cause
 	humanApproved                  // a human approved the gate: By
 	humanLanding                   // a human answered the landing question: Landing, By
-	landConflict                   // the landing's rebase conflicted: Paths, Again
+	landConflict                   // the landing's rebase conflicted: Paths, Round, Rounds
 	landRefused                    // git refused to overwrite the user's changes: Reason, Paths, Dir
 	checkFailed                    // a check failed on the tree that would land: Checks, Rounds
 	humanChecked                   // a human answered the checks question: Landing (checkLand or checkKeep), By
@@ -57,12 +57,12 @@ type facts struct {
 	Paths    []string
 	Reason   string
 	Dir      string
-	Again    bool           // landConflict: the agent already failed to resolve this one
+	Round    int            // landConflict: the how-manieth conflict since the work last landed or a human answered
 	Asked    *task.Question // landRefused: the landing question answered "land" before, if any
 	Question task.Question  // landRefused: the landing question to ask
 	// Checks are a checking round's runs, the failed one last (checkFailed);
-	// Rounds is how many rounds go back to the agent before a human is
-	// asked; Failing is the failed check a resumed session was to fix
+	// Rounds is how many rounds (of checks, of landing conflicts) go to the
+	// agent before a human is asked; Failing is the failed check a resumed session was to fix
 	// (agentAnswered), nil when none was.
 	Checks  []task.Event
 	Rounds  int
@@ -231,14 +231,16 @@ func askChecks(e ending, f facts, last task.Event) ending {
 }
 
 // conflicted reopens the task so that the same session resolves the
-// conflict its rebase stopped on; the next run's prompt says so. A
-// conflict the agent already failed to resolve goes to a human.
+// conflict its rebase stopped on; the next run's prompt says so. After
+// the last round (an agent that reports completed and leaves the
+// conflict as it was, whatever its paths, however often the worker died
+// in between), a human is asked.
 func conflicted(f facts) ending {
 	e := f.Prior
 	e.Outcome, e.Fate, e.State, e.Notify = Conflict, keepWork, task.Open, ""
 	e.Note = conflictNote(f.Target, f.Paths)
 	e.Summary = e.Note
-	if f.Again {
+	if f.Round >= f.Rounds {
 		e.State, e.Notify = task.AwaitingInput, notify.EventInputRequested
 		e.Ask = []task.Question{{Header: "Conflict", Type: task.FreeformQuestion, Question: fmt.Sprintf(
 			"The agent could not resolve the conflict landing %s on %s (%s). Resolve it in %s, then answer to land.",
@@ -247,10 +249,28 @@ func conflicted(f facts) ending {
 	return e
 }
 
-// conflictNote is a conflict's note in the history: the same note twice
-// in a row means the agent could not resolve it.
+// conflictNote is a conflict's note in the history, which counts the
+// rounds (see conflictRound).
 func conflictNote(target string, paths []string) string {
 	return fmt.Sprintf("landing on %s conflicts in %s; the agent resolves it", target, strings.Join(paths, ", "))
+}
+
+// conflictRound is the round a landing conflict of t meets now: one past
+// the conflicts its history records since its work last landed or a
+// human last answered. A note of each, not the same note twice in a row:
+// the paths change as the target moves, and recoveries note in between.
+func conflictRound(t *task.Task) int {
+	n := 1
+	for _, ev := range t.History {
+		switch {
+		case ev.Kind == task.EventCommit || ev.Kind == task.EventInputReceived:
+			n = 1
+		case ev.Kind == task.EventState && strings.HasPrefix(ev.Text, "landing on ") &&
+			strings.HasSuffix(ev.Text, "; the agent resolves it"):
+			n++
+		}
+	}
+	return n
 }
 
 // held asks the human what to do with finished work that landing would

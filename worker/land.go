@@ -48,10 +48,21 @@ func (w *worker) land(r *run, e ending) error {
 			return fmt.Errorf("%s: %w", r.t.ID, err)
 		}
 	}
+	// Work that still holds a conflict's markers (its rebase gone with a
+	// worktree restored elsewhere) is never committed: this costs a scan
+	// of the tree, the price of never landing markers.
+	paths, err := r.wt.Changed(r.j.Base)
+	if err != nil {
+		return fmt.Errorf("%s: %w", r.t.ID, err)
+	}
+	e.Paths = paths
+	if left := r.wt.Unresolved(paths); len(left) > 0 {
+		return w.landTrouble(r, e, &git.RebaseConflict{Paths: left})
+	}
 	msg := commitMessage(r.t.ID, r.t.Title, firstOf(e.Summary, e.Result.Summary, r.t.Summary))
 	var locked *git.LockedError
-	// The commit's own scan of the tree is the only one: the paths come
-	// from its tree against the base, objects only.
+	// The paths landed come from the commit's tree against the base,
+	// objects only.
 	if commit, err := r.wt.Commit(r.j.Base, msg); errors.As(err, &locked) {
 		return fmt.Errorf("%s: commit: %w", r.t.ID, err) // contention, not a refusal: the ending waits
 	} else if err != nil && !errors.Is(err, git.ErrNothingToCommit) {
@@ -198,7 +209,7 @@ func (w *worker) landTrouble(r *run, e ending, err error) error {
 		return nil
 	case errors.As(err, &rc):
 		return w.end(r, decideEnding(facts{What: landConflict, Prior: e, ID: r.t.ID, Target: r.j.Target,
-			Worktree: r.j.Worktree, Paths: rc.Paths, Again: lastNote(r.t) == conflictNote(r.j.Target, rc.Paths)}))
+			Worktree: r.j.Worktree, Paths: rc.Paths, Round: conflictRound(r.t), Rounds: w.s.Config.Rounds()}))
 	case errors.As(err, &lr):
 		return w.end(r, decideEnding(facts{What: landRefused, Prior: e, ID: r.t.ID, Target: r.j.Target,
 			Reason: lr.Reason, Paths: lr.Paths, Dir: lr.Dir, Question: landQuestion(r),

@@ -64,18 +64,30 @@ func landLock(s *store.Store) (func(), error) {
 	return func() { l.Unlock() }, nil
 }
 
-// conflictPrompt tells an agent resumed in a worktree mid-rebase what to do.
-func conflictPrompt(r *run) string {
-	paths, _ := git.Conflicts(r.wt.Path)
+// conflictPrompt tells an agent resumed on a landing conflict what to do:
+// in a worktree mid-rebase, or one whose files alone hold the conflict
+// (restored from its snapshot, the rebase's state gone). "" when nothing
+// is left to resolve.
+func conflictPrompt(r *run, rebasing bool) string {
+	var paths []string
+	where := "A rebase is in progress in your worktree."
+	if rebasing {
+		paths, _ = git.Conflicts(r.wt.Path)
+	} else if changed, err := r.wt.Changed(r.j.Base); err == nil {
+		paths, where = r.wt.Unresolved(changed), "Your worktree holds it as conflict markers."
+	}
+	if len(paths) == 0 {
+		return ""
+	}
 	return fmt.Sprintf(`
 
 ## Your finished work conflicts with %[1]s
 While bh landed your work, %[1]s had moved on, and rebasing your work onto it
-stopped with conflicts in: %[2]s. A rebase is in progress in your worktree.
+stopped with conflicts in: %[2]s. %[3]s
 Resolve each conflict: edit the files so that the conflict markers (<<<<<<<,
 =======, >>>>>>>) are gone and both the other change and yours take effect.
 Do not run git rebase, commit or reset yourself: bh continues the rebase and
 lands the result when you report completed. Ask (needs_input) if the two
 changes cannot be reconciled without a decision.
-`, r.j.Target, strings.Join(paths, ", "))
+`, r.j.Target, strings.Join(paths, ", "), where)
 }

@@ -182,7 +182,7 @@ func BenchmarkTwelveSleepingTasks(b *testing.B) {
 }
 
 // An agent that cannot resolve its landing conflict is not sent back to it
-// forever: the second time, the human is asked.
+// forever: after checkRounds rounds (3), the human is asked.
 func TestUnresolvedConflictGoesToTheHuman(t *testing.T) {
 	s, a, b := twoEditsOfOneLine(t)
 	var mu sync.Mutex
@@ -210,7 +210,7 @@ func TestUnresolvedConflictGoesToTheHuman(t *testing.T) {
 		t.Fatalf("a: %s", st)
 	}
 	got := getTask(t, s, b.ID)
-	if got.State != task.AwaitingInput || runs[b.ID] != 2 {
+	if got.State != task.AwaitingInput || runs[b.ID] != s.Config.Rounds() {
 		t.Fatalf("b: %s after %d runs (%s)", got.State, runs[b.ID], got.Summary)
 	}
 	if q := pendingOf(t, got); q.Header != "Conflict" || !strings.Contains(q.Question, "shared.txt") {

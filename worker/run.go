@@ -66,8 +66,8 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	if err != nil {
 		return w.release(t.ID, err)
 	}
-	if rebasing, _ := r.wt.Rebasing(); rebasing {
-		prompt += conflictPrompt(r)
+	if rebasing, _ := r.wt.Rebasing(); rebasing || conflictRound(t) > 1 {
+		prompt += conflictPrompt(r, rebasing)
 	}
 	r.prompt = prompt
 	if resume && !restoreSession(w.s, r.runner, t.ID, agent.Request{Dir: r.dir(), SessionID: t.SessionID, Env: w.agentEnv(r)}) {

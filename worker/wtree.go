@@ -65,7 +65,14 @@ func (w *worker) keep(r *run, e *ending) error {
 	if r.wt == nil {
 		return nil // gone already: the park ref, if any, holds the work
 	}
-	commit, paths, err := r.wt.Snapshot(r.j.Base, fmt.Sprintf("bh: %s %s\n\nbh-task: %s\n", r.t.ID, e.Outcome, r.t.ID))
+	// Mid-rebase, the files stand on the commits the rebase replayed so
+	// far, not on the base: measured from the base, every commit of the
+	// target's since would be parked (and later committed) as the task's.
+	base, err := r.wt.RebaseHead()
+	if err != nil {
+		return fmt.Errorf("park: %w", err)
+	}
+	commit, paths, err := r.wt.Snapshot(firstOf(base, r.j.Base), fmt.Sprintf("bh: %s %s\n\nbh-task: %s\n", r.t.ID, e.Outcome, r.t.ID))
 	if err != nil {
 		return fmt.Errorf("park: %w", err)
 	}

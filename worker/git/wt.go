@@ -1,7 +1,9 @@
 package git
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -146,19 +148,25 @@ func (w *Worktree) Base(target string) (string, error) {
 }
 
 // RecordedBase is the fork point recorded for the worktree, "" when none
-// is (a worktree made before the record, or killed while being made).
+// is (a worktree made before the record, or killed while being made); a
+// rebase that finished without its new base recorded counts (see
+// rebasedOnto).
 func (w *Worktree) RecordedBase() string {
 	data, err := os.ReadFile(w.baseFile())
 	if base := strings.TrimSpace(string(data)); err == nil && plumbing.IsHash(base) {
-		return base
+		return firstHash(w.rebasedOnto(base), base)
 	}
 	return ""
 }
 
-// SetBase records commit as the worktree's fork point (see Base). The
-// record lives in the worktree's admin dir and goes with it.
+// SetBase records commit as the worktree's fork point (see Base), which
+// settles any rebase pending (see rebasedOnto). The record lives in the
+// worktree's admin dir and goes with it.
 func (w *Worktree) SetBase(commit string) error {
 	if err := writeMarker(w.baseFile(), commit); err != nil {
+		return fmt.Errorf("record the base of %s: %w", w.Branch, err)
+	}
+	if err := os.Remove(w.ontoFile()); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("record the base of %s: %w", w.Branch, err)
 	}
 	return nil

@@ -70,8 +70,10 @@ func (r *Repo) resetSlot(path, holder, branch, base string, spare []string) erro
 	if err := writeMarker(filepath.Join(gitDir, "bh-holder"), holder); err != nil {
 		return err
 	}
-	if err := os.Remove(filepath.Join(gitDir, "bh-base")); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
+	for _, f := range []string{"bh-base", "bh-base-onto"} {
+		if err := os.Remove(filepath.Join(gitDir, f)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
 	}
 	// A lock a killed reset left: no agent works in a slot being reset.
 	if lock := filepath.Join(gitDir, "index.lock"); !gitIn([]string{path}) {
@@ -147,7 +149,7 @@ func (r *Repo) releaseSlot(path, gitDir string) error {
 		"HEAD", strings.TrimSpace(string(head))); err != nil {
 		return err
 	}
-	for _, f := range []string{"bh-base", "bh-holder"} {
+	for _, f := range []string{"bh-base", "bh-base-onto", "bh-holder"} {
 		if err := os.Remove(filepath.Join(gitDir, f)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // RebaseConflict is a rebase stopped on conflicts, left in progress in the
@@ -40,8 +42,11 @@ func (w *Worktree) Rebase(onto string) error {
 		return err
 	}
 	args := []string{"rebase", "-q", onto}
-	if data, err := os.ReadFile(w.baseFile()); err == nil {
-		args = []string{"rebase", "-q", "--onto", onto, strings.TrimSpace(string(data))}
+	if base := w.RecordedBase(); base != "" {
+		args = []string{"rebase", "-q", "--onto", onto, base}
+	}
+	if err := writeMarker(w.ontoFile(), onto); err != nil {
+		return fmt.Errorf("rebase %s onto %s: %w", w.Branch, short(onto), err)
 	}
 	err := w.rebaseGit(args...)
 	if err == nil {
@@ -109,12 +114,69 @@ func (w *Worktree) stoppedRebase() error {
 	return &RebaseConflict{Onto: w.rebaseOnto(), Paths: paths}
 }
 
+// RebaseHead is the commit a rebase in progress has reached (its onto,
+// and the commits replayed so far), which the worktree's files then stand
+// on; "" when no rebase is in progress.
+func (w *Worktree) RebaseHead() (string, error) {
+	if rebasing, err := w.Rebasing(); err != nil || !rebasing {
+		return "", err
+	}
+	return w.wt.Head()
+}
+
+// Unresolved keeps the paths, of those given (the work's), whose file
+// still holds a conflict marker: a conflict left unresolved, whether its
+// rebase is still in progress or its state is gone (the worktree restored
+// from its snapshot elsewhere). Such work is never committed.
+func (w *Worktree) Unresolved(paths []string) []string { return w.withMarkers(paths) }
+
 // rebaseOnto is the commit the rebase in progress replays onto.
 func (w *Worktree) rebaseOnto() string {
 	for _, dir := range []string{"rebase-merge", "rebase-apply"} {
 		data, err := os.ReadFile(filepath.Join(w.wt.gitDir, dir, "onto"))
 		if err == nil {
 			return strings.TrimSpace(string(data))
+		}
+	}
+	return ""
+}
+
+// ontoFile names the commit a rebase bh started replays the branch onto,
+// from before it starts until its new base is recorded: a kill between
+// git's end and bh's record would otherwise leave the old base standing,
+// and measured from it every commit of the target since would look like
+// the task's own work (and be committed as such).
+func (w *Worktree) ontoFile() string { return filepath.Join(w.wt.gitDir, "bh-base-onto") }
+
+// rebasedOnto is the base of a worktree whose rebase finished on the
+// branch without bh recording it: the rebase's onto, recorded now. ""
+// when no rebase is pending, or it is still in progress (the branch's
+// commits are on base until it ends), or it ended without moving the
+// branch there (its record then goes).
+func (w *Worktree) rebasedOnto(base string) string {
+	data, err := os.ReadFile(w.ontoFile())
+	onto := strings.TrimSpace(string(data))
+	if err != nil || !plumbing.IsHash(onto) || onto == base {
+		return ""
+	}
+	if rebasing, err := w.Rebasing(); err != nil || rebasing {
+		return ""
+	}
+	if _, err := w.repo.read(nil, "merge-base", "--is-ancestor", onto, "refs/heads/"+w.Branch); err != nil {
+		if isExit(err, 1) {
+			_ = os.Remove(w.ontoFile())
+		}
+		return ""
+	}
+	_ = w.SetBase(onto) // best effort: until it is written, this finds it again
+	return onto
+}
+
+// firstHash is the first non-empty of hashes.
+func firstHash(hashes ...string) string {
+	for _, h := range hashes {
+		if h != "" {
+			return h
 		}
 	}
 	return ""

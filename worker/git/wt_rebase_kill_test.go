@@ -1,0 +1,67 @@
+package git
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// A kill after git's rebase finished but before bh recorded the new base
+// (simulated: a post-rewrite hook makes the record unwritable, as a kill
+// at that instant leaves it, the old base in place) must not leave the
+// old base standing: measured from it, every commit of the target since
+// became the task's work, and its commit carried them all (the torture
+// run's branch of 73 files, seed 12).
+func TestWtRebaseKilledBeforeTheBaseIsRecorded(t *testing.T) {
+	r := wtRepo(t, map[string]string{"a.txt": "a\n", "u.txt": "u\n"})
+	wt, base := wtCommitted(t, r, "a.txt", "agent\n")
+	if err := wt.SetBase(base); err != nil { // as prepare records it
+		t.Fatal(err)
+	}
+	wtWrite(t, r.Root, "u.txt", "user\n")
+	wtWrite(t, r.Root, "other.txt", "another task's\n")
+	tip := wtCommitAll(t, r.Root, "the user and another task move on")
+
+	hooks := filepath.Join(r.Root, ".git", "hooks")
+	if err := os.MkdirAll(hooks, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hook := "#!/bin/sh\ncp \"$GIT_DIR/bh-base\" \"$GIT_DIR/bh-base.keep\" && rm \"$GIT_DIR/bh-base\" && mkdir \"$GIT_DIR/bh-base\"\n"
+	if err := os.WriteFile(filepath.Join(hooks, "post-rewrite"), []byte(hook), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := wt.Rebase(tip); err == nil {
+		t.Fatal("the base was recorded although its record could not be written")
+	}
+	// The restart: the record is as the kill left it, the old base.
+	gitDir := wt.GitDir()
+	if err := os.Remove(filepath.Join(gitDir, "bh-base")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(gitDir, "bh-base.keep"), filepath.Join(gitDir, "bh-base")); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(hooks, "post-rewrite"))
+	if got := wtRead(t, gitDir, "bh-base"); got != base+"\n" {
+		t.Fatalf("the record holds %q, want the old base", got)
+	}
+
+	again, err := r.OpenWorktree(wt.Path, "bh/tm-1")
+	if err != nil || again == nil {
+		t.Fatalf("OpenWorktree: %v", err)
+	}
+	if b, err := again.Base("main"); err != nil || b != tip {
+		t.Fatalf("Base after the kill: %s, %v; want the rebase's %s", b, err, tip)
+	}
+	if paths, err := again.Changed(tip); err != nil || !reflect.DeepEqual(paths, []string{"a.txt"}) {
+		t.Fatalf("the work after the kill: %v, %v; want a.txt only", paths, err)
+	}
+	c, err := again.Commit(again.RecordedBase(), "tm-1: work\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := wtGit(t, r.Root, "diff", "--name-only", c+"^", c); got != "a.txt\n" {
+		t.Fatalf("the task's commit holds %q, want a.txt only", got)
+	}
+}
