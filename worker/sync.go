@@ -65,6 +65,11 @@ func syncLocked(s *store.Store, remote string, push bool) (SyncResult, error) {
 	if _, err := repairHalfMade(s, r, true); err != nil { // an older bh sync's, killed: fetch fails while it is there
 		return res, fmt.Errorf("sync: %w", err)
 	}
+	// First a sync killed between moving the tree and the branch: else its
+	// pulled files would look like changes of the user's (and of .bh's).
+	if _, err := r.FinishIntegrate(); err != nil {
+		return res, fmt.Errorf("sync: %w", err)
+	}
 	if res.Committed, err = r.CommitStore(s.Dir, "bh: sync tasks"); err != nil {
 		return res, fmt.Errorf("sync: %w", err)
 	}

@@ -3,6 +3,7 @@ package git
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -92,7 +93,11 @@ func (r *Repo) Integrate(branch, theirs string) error {
 	}
 	// What git checkout does: a two-tree merge that carries the user's
 	// staged and unstaged changes along and refuses to overwrite any.
+	if err := r.notePending(branch, tip, rebased); err != nil {
+		return fmt.Errorf("sync %s: %w", branch, err)
+	}
 	if _, err := r.runGit(dir, gitEnv("LC_ALL=C"), nil, "read-tree", "-m", "-u", tip, rebased); err != nil {
+		os.Remove(r.pendingFile()) // refused: the tree did not move
 		if le := (*LockedError)(nil); errors.As(err, &le) {
 			return err
 		}
@@ -101,7 +106,7 @@ func (r *Repo) Integrate(branch, theirs string) error {
 	if _, err := r.git(nil, "update-ref", "-m", "bh: sync", "refs/heads/"+branch, rebased, tip); err != nil {
 		return fmt.Errorf("sync %s: %w", branch, err)
 	}
-	return nil
+	return os.Remove(r.pendingFile())
 }
 
 // RegisterMergeDriver defines, in the repository's config, the merge

@@ -1,0 +1,66 @@
+package git
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// A sync moves the user's tree (read-tree -m -u) and then the branch
+// (update-ref): two steps. Killed between them, the tree holds the pulled
+// files on the old commit, and every later pull is refused over those
+// "uncommitted changes". So the sync notes both commits before it moves
+// the tree, and the next sync finishes the move: FinishIntegrate.
+
+func (r *Repo) pendingFile() string { return filepath.Join(r.commonDir, "bh-sync-pending") }
+
+func (r *Repo) notePending(branch, tip, rebased string) error {
+	return os.WriteFile(r.pendingFile(), []byte(branch+" "+tip+" "+rebased+"\n"), 0o644)
+}
+
+// FinishIntegrate completes a sync killed between moving the user's tree
+// and its branch: when the branch is still on the old commit and the
+// index holds the new commit's version of every path the sync changed,
+// the branch moves there, as the sync would have. It reports whether it
+// moved it; a note it cannot act on safely is dropped (nothing moved).
+func (r *Repo) FinishIntegrate() (bool, error) {
+	b, err := os.ReadFile(r.pendingFile())
+	if err != nil {
+		return false, nil // none pending
+	}
+	f := strings.Fields(string(b))
+	if len(f) != 3 {
+		return false, os.Remove(r.pendingFile())
+	}
+	branch, tip, rebased := f[0], f[1], f[2]
+	head, err := r.BranchTip(branch)
+	if err != nil {
+		return false, err
+	}
+	dir, err := r.checkoutOf(branch)
+	if err != nil || dir == "" || head != tip {
+		return false, errorsOr(err, os.Remove(r.pendingFile())) // moved on since: nothing to finish
+	}
+	paths, err := r.ChangedPaths(tip, rebased)
+	if err != nil {
+		return false, err
+	}
+	// The index as the tree moved it: every path the sync changed as in
+	// rebased (the user's own staged changes elsewhere are theirs).
+	args := append([]string{"--no-optional-locks", "diff", "--cached", "--quiet", rebased, "--"}, paths...)
+	if _, err := r.runGit(dir, nil, nil, args...); err != nil {
+		return false, os.Remove(r.pendingFile()) // the tree never moved (or the user changed those files): leave it
+	}
+	if _, err := r.git(nil, "update-ref", "-m", "bh: sync (finished)", "refs/heads/"+branch, rebased, tip); err != nil {
+		return false, fmt.Errorf("finish the killed sync of %s: %w", branch, err)
+	}
+	return true, os.Remove(r.pendingFile())
+}
+
+func errorsOr(err, other error) error {
+	if err != nil {
+		return err
+	}
+	return other
+}

@@ -1,0 +1,56 @@
+package git
+
+import (
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// A sync killed after it moved the user's tree and before it moved the
+// branch: the next sync finishes the move instead of taking the pulled
+// files for the user's own changes and refusing every later pull.
+func TestIntegrateKilledBeforeTheBranchMoves(t *testing.T) {
+	r := wtRepo(t, map[string]string{"u.txt": "base\n"})
+	root := r.Root
+	wtGit(t, root, "checkout", "-q", "-b", "other")
+	wtWrite(t, root, "u.txt", "theirs\n") // another machine's change to a user's file
+	wtGit(t, root, "commit", "-q", "-am", "theirs")
+	theirs := wtRev(t, root, "HEAD")
+	wtGit(t, root, "checkout", "-q", "main")
+	wtWrite(t, root, "mine.txt", "mine\n") // a commit of this clone's, replayed on theirs
+	wtGit(t, root, "add", "mine.txt")
+	wtGit(t, root, "commit", "-q", "-m", "mine")
+	tip := wtRev(t, root, "HEAD")
+
+	// The kill: the goroutine running the sync ends as update-ref starts.
+	r.Hooks.Before = func(dir string, args []string) {
+		if slices.Contains(args, "update-ref") && slices.Contains(args, "bh: sync") {
+			runtime.Goexit()
+		}
+	}
+	done := make(chan struct{})
+	go func() { defer close(done); r.Integrate("main", theirs) }()
+	<-done
+	r.Hooks.Before = nil
+	if got := wtRev(t, root, "HEAD"); got != tip {
+		t.Fatalf("HEAD moved to %s: the kill came too late", got)
+	}
+	if st := wtGit(t, root, "status", "--porcelain"); !strings.Contains(st, "u.txt") {
+		t.Fatalf("the tree did not move before the kill: %q", st)
+	}
+
+	moved, err := r.FinishIntegrate()
+	if err != nil || !moved {
+		t.Fatalf("FinishIntegrate = %v, %v", moved, err)
+	}
+	if st := wtGit(t, root, "status", "--porcelain"); st != "" {
+		t.Errorf("after the finish the tree is not clean: %q", st)
+	}
+	if log := wtGit(t, root, "log", "--format=%s", "main"); log != "mine\ntheirs\ninitial\n" {
+		t.Errorf("main's log %q: want mine replayed on theirs", log)
+	}
+	if moved, err := r.FinishIntegrate(); moved || err != nil {
+		t.Errorf("a second finish moved %v, %v: the note should be gone", moved, err)
+	}
+}
