@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -101,7 +102,8 @@ func (r *Repo) Integrate(branch, theirs string) error {
 		if le := (*LockedError)(nil); errors.As(err, &le) {
 			return err
 		}
-		return &LandRefused{Target: branch, Dir: dir, Reason: "your uncommitted changes touch files the pull changes: commit or stash them, then bh sync again"}
+		return &LandRefused{Target: branch, Dir: dir, Reason: "your uncommitted changes touch files the pull changes" +
+			notUpToDate(err) + ": commit or stash them, then bh sync again"}
 	}
 	if _, err := r.git(nil, "update-ref", "-m", "bh: sync", "refs/heads/"+branch, rebased, tip); err != nil {
 		return fmt.Errorf("sync %s: %w", branch, err)
@@ -128,3 +130,22 @@ func (r *Repo) RegisterMergeDriver(name string) error {
 	}
 	return nil
 }
+
+// notUpToDate names the files git's two-tree merge refused over (its
+// "Entry 'x' not uptodate"), as " (x, y)"; "" when it named none.
+func notUpToDate(err error) string {
+	var ge *gitError
+	if !errors.As(err, &ge) {
+		return ""
+	}
+	var paths []string
+	for _, m := range notUpToDateRe.FindAllStringSubmatch(ge.Stderr, 5) {
+		paths = append(paths, m[1])
+	}
+	if len(paths) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(paths, ", ") + ")"
+}
+
+var notUpToDateRe = regexp.MustCompile(`Entry '([^'\n]+)' (?:not uptodate|would be overwritten)`)
