@@ -122,15 +122,13 @@ func shepherdKilledAt(t *testing.T, dir, wrap, realGH, how string, n int) []stri
 	t.Helper()
 	s, gh, tk := prTask(t, "Greet")
 	bare := gitT(t, s.Root, "remote", "get-url", "origin")
-	gh.Check = func(p *fakeapi.Pull) []fakeapi.CheckRun {
-		if strings.Contains(gitCat(bare, Branch(tk.ID)+":hello.go"), "fixed") {
+	fixed := func() bool { return strings.Contains(gitCat(bare, Branch(tk.ID)+":hello.go"), "fixed") }
+	gh.PlayCI(func(p *fakeapi.Pull) []fakeapi.CheckRun {
+		if fixed() {
 			return []fakeapi.CheckRun{{ID: 12, Name: "test", Conclusion: "success"}}
 		}
 		return []fakeapi.CheckRun{{ID: 11, Name: "test", Conclusion: "failure", Log: "--- FAIL: TestHello (0.00s)\n"}}
-	}
-	gh.MergeWhen = func(p *fakeapi.Pull) bool {
-		return strings.Contains(gitCat(bare, Branch(tk.ID)+":hello.go"), "fixed")
-	}
+	}, func(p *fakeapi.Pull) bool { return fixed() })
 	runs := filepath.Join(dir, "runs")
 	helper := func(env ...string) error {
 		c := exec.Command(os.Args[0], "-test.run=^$")

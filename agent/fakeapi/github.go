@@ -26,12 +26,20 @@ type GitHub struct {
 	pulls []*Pull
 	calls []string
 	t     testing.TB
-	// MergeWhen, if set, merges an open pull request once it says so
-	// when the pull request is read: a reviewer pressing the button.
-	MergeWhen func(*Pull) bool
-	// Check, if set, plays CI: the check runs of a pull request as it is
-	// now, in place of its Checks.
-	Check func(*Pull) []CheckRun
+	// mergeWhen and check play the reviewer and CI: see PlayCI.
+	mergeWhen func(*Pull) bool
+	check     func(*Pull) []CheckRun
+}
+
+// PlayCI makes the server play CI and a reviewer: check, if not nil, gives
+// the check runs of a pull request as it is now (in place of its Checks);
+// mergeWhen, if not nil, merges an open pull request once it says so, when
+// the pull request is read (a reviewer pressing the button). Set under the
+// server's lock: gh may be asking already.
+func (g *GitHub) PlayCI(check func(*Pull) []CheckRun, mergeWhen func(*Pull) bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.check, g.mergeWhen = check, mergeWhen
 }
 
 // GitHubHost is the host bh's pull requests live on in tests.
@@ -130,7 +138,7 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case m[2] != "":
 		p := g.pull(m[2])
-		if p != nil && m[3] == "" && p.State == "open" && g.MergeWhen != nil && g.MergeWhen(p) {
+		if p != nil && m[3] == "" && p.State == "open" && g.mergeWhen != nil && g.mergeWhen(p) {
 			p.Merged, p.State = true, "closed"
 		}
 		if p == nil {
@@ -175,8 +183,8 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 func (g *GitHub) checks(p *Pull) []CheckRun {
-	if g.Check != nil {
-		return g.Check(p)
+	if g.check != nil {
+		return g.check(p)
 	}
 	return p.Checks
 }
