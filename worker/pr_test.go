@@ -82,8 +82,8 @@ func TestPullRequestShepherded(t *testing.T) {
 
 	got := wantState(t, s, id, task.InReview)
 	pulls := gh.Pulls()
-	if len(pulls) != 1 || pulls[0].Head != branch || prOf(got) != "http://github.localhost/owner/repo/pull/1" {
-		t.Fatalf("pulls %+v, task's PR %q", pulls, prOf(got))
+	if len(pulls) != 1 || pulls[0].Head != branch || got.PullRequest() != "http://github.localhost/owner/repo/pull/1" {
+		t.Fatalf("pulls %+v, task's PR %q", pulls, got.PullRequest())
 	}
 	for _, want := range []string{"adds the greeting", "Which greeting?", "hello, world", "bh-task: " + id} {
 		if !strings.Contains(pulls[0].Body, want) {
@@ -165,8 +165,8 @@ func TestPullRequestOpenedBeforeACrashIsFound(t *testing.T) {
 	}
 	runOnce(t, s, &fake{steps: []stepFn{step(map[string]string{"hello.go": "package hello\n"}, done("adds it"))}})
 	got := wantState(t, s, tk.ID, task.InReview)
-	if pulls := gh.Pulls(); len(pulls) != 1 || prOf(got) != lastLine(string(out)) {
-		t.Fatalf("%d pulls, task's PR %q, opened %q", len(pulls), prOf(got), out)
+	if pulls := gh.Pulls(); len(pulls) != 1 || got.PullRequest() != lastLine(string(out)) {
+		t.Fatalf("%d pulls, task's PR %q, opened %q", len(pulls), got.PullRequest(), out)
 	}
 }
 

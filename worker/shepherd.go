@@ -90,7 +90,7 @@ func (w *worker) shepherd(ctx context.Context) error {
 }
 
 func (w *worker) shepherdOne(ctx context.Context, t *task.Task) error {
-	url := prOf(t)
+	url := t.PullRequest()
 	p, ok := parsePR(url)
 	if !ok {
 		return fmt.Errorf("no pull request in its history (%q)", url)
@@ -199,9 +199,7 @@ func (w *worker) feedback(ctx context.Context, p prRef, pull ghPull, seen map[st
 
 // PullRequest is the task's pull request (land: pr), "" if none, and
 // the rounds of its feedback sent back to the agent since a human answered.
-func PullRequest(t *task.Task) (url string, rounds int) { return prOf(t), reviewRounds(t) }
-
-func prOf(t *task.Task) string { return t.PullRequest() }
+func PullRequest(t *task.Task) (url string, rounds int) { return t.PullRequest(), reviewRounds(t) }
 
 // seenFeedback is every piece of feedback already sent back.
 func seenFeedback(t *task.Task) map[string]bool {
@@ -240,7 +238,7 @@ func pendingFeedback(t *task.Task) (text, url string) {
 		case task.EventRunStarted, task.EventInputReceived:
 			return "", ""
 		case task.EventFeedback:
-			return e.Text, prOf(t)
+			return e.Text, t.PullRequest()
 		}
 	}
 	return "", ""

@@ -1,6 +1,7 @@
 package git
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -40,7 +41,7 @@ func (r *Repo) FinishIntegrate() (bool, error) {
 	}
 	dir, err := r.checkoutOf(branch)
 	if err != nil || dir == "" || head != tip {
-		return false, errorsOr(err, os.Remove(r.pendingFile())) // moved on since: nothing to finish
+		return false, cmp.Or(err, os.Remove(r.pendingFile())) // moved on since: nothing to finish
 	}
 	paths, err := r.ChangedPaths(tip, rebased)
 	if err != nil {
@@ -56,11 +57,4 @@ func (r *Repo) FinishIntegrate() (bool, error) {
 		return false, fmt.Errorf("finish the killed sync of %s: %w", branch, err)
 	}
 	return true, os.Remove(r.pendingFile())
-}
-
-func errorsOr(err, other error) error {
-	if err != nil {
-		return err
-	}
-	return other
 }
