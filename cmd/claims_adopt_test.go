@@ -98,3 +98,40 @@ func gitIn(t *testing.T, dir, stdin string, args ...string) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// TestOwnStaleWorktreeYieldsToWorkParkedElsewhere: b's first run of the
+// task ends blocked with nothing changed, keeping its worktree; reopened,
+// the task runs on a, which drafts, asks and parks the draft. When b
+// claims it again after the answer, the work is a's parked draft, not
+// b's worktree, older and empty, which b never parked.
+func TestOwnStaleWorktreeYieldsToWorkParkedElsewhere(t *testing.T) {
+	plans := `-- ask.plan --
+match Ask twice
+on first
+print {"status":"blocked","summary":"not yet"}
+exit 0
+on resume
+on noanswer go-ahead
+sh echo draft > "$BH_TASK_ID.draft"
+print {"status":"needs_input","summary":"drafted","question":"Go ahead?"}
+on answer go-ahead
+sh test -f "$BH_TASK_ID.draft" && echo done > "$BH_TASK_ID.txt"
+print {"status":"completed","summary":"done"}
+`
+	c := newTwoClones(t, "agent:\n  kind: command\n  command: [fakeagent]\nremote: origin\nautoSync: 1h\nlease: 1m\n",
+		plans, []string{"Ask twice"}, "a", "b", "c")
+	id := c.ids["Ask twice"]
+	c.must(t, "b", "worker", "--once")
+	c.must(t, "b", "sync")
+	c.must(t, "c", "sync")
+	c.must(t, "c", "reopen", id)
+	c.must(t, "c", "sync")
+	c.must(t, "a", "sync")
+	c.must(t, "a", "worker", "--once")
+	c.must(t, "a", "sync")
+	c.must(t, "c", "sync")
+	c.must(t, "c", "respond", id, "go-ahead")
+	c.must(t, "c", "sync")
+	c.must(t, "b", "worker", "--once")
+	c.ranOnceAndLanded(t, id)
+}

@@ -40,7 +40,7 @@ print {"status":"completed","summary":"done"}
 // are SIGKILLed at random instants and restarted. No task is run afresh
 // twice (a resumed run in the task's session is fine) and none is lost:
 // each lands on the remote's main exactly once. BH_SOAK_SEED repeats a
-// run's kill schedule.
+// run's kill schedule; BH_SOAK_KEEP=DIR keeps a failed run's files.
 func TestTwoMachinesUnderKillsRunEachTaskOnce(t *testing.T) {
 	if !*soak && !*torture {
 		t.Skip("the soak runs with -soak, the torture run with -torture (go test ./cmd -run TestTwoMachinesUnderKills " +
@@ -279,8 +279,16 @@ func killDelay(rng *rand.Rand) time.Duration {
 }
 
 // soakReport logs, for a failed run, each task's state on the remote and
-// the workers' last lines.
+// the workers' last lines. BH_SOAK_KEEP=DIR keeps the run's clones, remote
+// and logs there, for a post-mortem.
 func soakReport(t *testing.T, c *twoClones) {
+	if dir := os.Getenv("BH_SOAK_KEEP"); dir != "" {
+		if out, err := exec.Command("cp", "-a", c.root, dir).CombinedOutput(); err != nil {
+			t.Logf("keep the run in %s: %v %s", dir, err, out)
+		} else {
+			t.Logf("the run is kept in %s", filepath.Join(dir, filepath.Base(c.root)))
+		}
+	}
 	for title, id := range c.ids {
 		out, _ := exec.Command("git", "--git-dir", c.remote, "show", "main:.bh/tasks/"+id+".yaml").Output()
 		claim, _ := exec.Command("git", "--git-dir", c.remote, "show", "refs/bh/claims/"+id+":claim.json").Output()

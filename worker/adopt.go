@@ -47,10 +47,9 @@ func adoptParked(s *store.Store, c *claims, t *task.Task) bool {
 	if want == "" || err != nil || have == want {
 		return false
 	}
+	// This clone's worktree of the task, if any, is older than want: a
+	// clone that emptied want's work since said so (lastParked is then "").
 	path := WorktreePath(s, c.repo, t.ID)
-	if wt, err := c.repo.OpenWorktree(path, Branch(t.ID)); have == "" && wt != nil || err != nil {
-		return false // parked here last with nothing to keep: the worktree is the work
-	}
 	copyRef := remoteCopy(ParkRef(t.ID))
 	if got, _ := c.repo.Ref(copyRef); got != want {
 		c.repo.Fetch(c.remote, "+"+ParkRef(t.ID)+":"+copyRef) // not there: nothing to adopt
@@ -65,14 +64,13 @@ func adoptParked(s *store.Store, c *claims, t *task.Task) bool {
 }
 
 // lastParked is the snapshot t's history says holds its parked work: the
-// last one parked, unless the work was committed or rolled back since.
+// last one parked, unless the work was emptied, committed or rolled back
+// since.
 func lastParked(t *task.Task) string {
 	for i := len(t.History) - 1; i >= 0; i-- {
 		switch e := t.History[i]; e.Kind {
 		case task.EventParked:
-			if e.Commit != "" {
-				return e.Commit
-			}
+			return e.Commit
 		case task.EventCommit, task.EventRollback:
 			return ""
 		}

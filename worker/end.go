@@ -132,6 +132,9 @@ func recordWork(t *task.Task, at time.Time, by string, e *ending) {
 	case e.Fate == keepWork && e.Commit != "":
 		t.Record(at, task.Event{Kind: task.EventParked, By: by, Commit: e.Commit,
 			Text: ParkRef(t.ID) + ": " + strings.Join(e.Paths, ", ")})
+	case e.Fate == keepWork && e.Emptied && lastParked(t) != "":
+		// Said, so that no clone takes the older snapshot for the work (adopt).
+		t.Record(at, task.Event{Kind: task.EventParked, By: by, Text: ParkRef(t.ID) + ": nothing left to keep"})
 	case e.Fate == discardWork && len(e.Paths) > 0:
 		t.Record(at, task.Event{Kind: task.EventRollback, By: by, Text: strings.Join(e.Paths, ", ")})
 	case e.Fate == landWork:

@@ -46,6 +46,9 @@ type ending struct {
 	Session string   `json:"session,omitempty"`
 	Paths   []string `json:"paths,omitempty"`  // the agent's changed paths, once the work is handled
 	Commit  string   `json:"commit,omitempty"` // the parked snapshot, or the landed commit
+	// Emptied: kept work that held no change, so no snapshot: an earlier
+	// one in the history is not the work any more.
+	Emptied bool   `json:"emptied,omitempty"`
 	Err     string   `json:"err,omitempty"`    // an agent error, for the report
 	// Checks are the check runs of this landing, recorded with it;
 	// Unchecked lands without them (a human said land anyway).

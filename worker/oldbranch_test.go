@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 )
 
@@ -36,5 +37,40 @@ func TestKeptBranchKeepsItsForkPoint(t *testing.T) {
 	files := gitT(t, s.Root, "show", "--name-only", "--format=", "HEAD")
 	if strings.Contains(files, "u.txt") || !strings.Contains(files, "task.txt") {
 		t.Errorf("the task's commit changes %q: want task.txt (and its task file) only", files)
+	}
+}
+
+// A branch kept from an attempt cut short (its slot's record of the fork
+// point gone) forked at the user's local commit, which a sync has since
+// replayed onto the remote's: the merge-base with the target then lies
+// before the user's commit, and measured from it the user's change would
+// be parked (and later landed, undoing newer ones) as the task's work.
+// git's reflog of the branch names where it forked.
+func TestKeptBranchForkPointSurvivesARewrittenTarget(t *testing.T) {
+	s := newStore(t)
+	writeFile(t, s.Root, "u.txt", "v0\n")
+	gitT(t, s.Root, "add", "u.txt")
+	gitT(t, s.Root, "commit", "-q", "-m", "start")
+	start := gitT(t, s.Root, "rev-parse", "HEAD")
+	writeFile(t, s.Root, "u.txt", "v1\n")
+	gitT(t, s.Root, "commit", "-q", "-am", "the user's commit, not pushed yet")
+	mine := gitT(t, s.Root, "rev-parse", "HEAD")
+	tk := addTask(t, s, "Drafts and asks")
+	gitT(t, s.Root, "branch", Branch(tk.ID)) // left by an attempt cut short
+	// The sync: the remote moved, the user's commit is replayed onto it
+	// (same tree, so the user's files stay as they are).
+	theirs := gitT(t, s.Root, "commit-tree", start+"^{tree}", "-p", start, "-m", "the remote's commit")
+	replayed := gitT(t, s.Root, "commit-tree", mine+"^{tree}", "-p", theirs, "-m", "the user's commit, replayed")
+	gitT(t, s.Root, "update-ref", "refs/heads/"+gitT(t, s.Root, "symbolic-ref", "--short", "HEAD"), replayed, mine)
+
+	ask := agent.Result{Status: agent.StatusNeedsInput, Summary: "drafted", Question: "Go ahead?"}
+	runOnce(t, s, &fake{steps: []stepFn{step(map[string]string{"draft.txt": "draft\n"}, ask)}})
+	got := getTask(t, s, tk.ID)
+	e, ok := lastEvent(got, task.EventParked)
+	if got.State != task.AwaitingInput || !ok {
+		t.Fatalf("state %s, parked event %v (%s)", got.State, ok, lastNote(got))
+	}
+	if !strings.HasSuffix(e.Text, ": draft.txt") {
+		t.Errorf("parked %q: want the task's draft.txt only", e.Text)
 	}
 }

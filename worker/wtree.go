@@ -77,6 +77,7 @@ func (w *worker) keep(r *run, e *ending) error {
 		return fmt.Errorf("park: %w", err)
 	}
 	if commit == "" {
+		e.Emptied = true
 		return w.repo.DeleteRef(ParkRef(r.t.ID)) // nothing to keep; no stale snapshot either
 	}
 	if err := w.repo.SetRef(ParkRef(r.t.ID), commit, "bh park"); err != nil {

@@ -134,10 +134,11 @@ func (r *Repo) worktreeAt(path, branch string) (*Worktree, error) {
 // rebases the target's local commits onto the remote's, and the branch's
 // fork point then is on no target's history, while the merge-base with it
 // lies further back, making every commit landed in between look like the
-// task's own work. A worktree made before the record falls back to the
-// merge-base with target.
+// task's own work. A worktree without the record (made before it, or a
+// kept branch in a slot reset since) takes git's reflog of the branch
+// (see loggedBase), and only then the merge-base with target.
 func (w *Worktree) Base(target string) (string, error) {
-	if base := w.RecordedBase(); base != "" {
+	if base := w.forkPoint(); base != "" {
 		return base, nil
 	}
 	out, err := w.repo.read(nil, "merge-base", "refs/heads/"+w.Branch, revName(target))

@@ -42,7 +42,7 @@ func (w *Worktree) Rebase(onto string) error {
 		return err
 	}
 	args := []string{"rebase", "-q", onto}
-	if base := w.RecordedBase(); base != "" {
+	if base := w.forkPoint(); base != "" {
 		args = []string{"rebase", "-q", "--onto", onto, base}
 	}
 	if err := writeMarker(w.ontoFile(), onto); err != nil {
