@@ -49,7 +49,7 @@ type ending struct {
 	// Emptied: kept work that held no change, so no snapshot: an earlier
 	// one in the history is not the work any more.
 	Emptied bool   `json:"emptied,omitempty"`
-	Err     string   `json:"err,omitempty"`    // an agent error, for the report
+	Err     string `json:"err,omitempty"` // an agent error, for the report
 	// Checks are the check runs of this landing, recorded with it;
 	// Unchecked lands without them (a human said land anyway).
 	Checks    []task.Event `json:"checks,omitempty"`
