@@ -92,7 +92,7 @@ func (r *Repo) addWorktree(path, branch, base string) error {
 		if base == "" {
 			return fmt.Errorf("branch %s does not exist and no base was given", branch)
 		}
-		args = []string{"worktree", "add", "-q", "--no-track", "-b", branch, path, base}
+		args = []string{"-c", logRefs, "worktree", "add", "-q", "--no-track", "-b", branch, path, base}
 	}
 	if _, err := r.runGit(r.Root, gitEnv("LC_ALL=C"), nil, args...); err != nil {
 		return err

@@ -8,6 +8,11 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
+// logRefs has git log the updates of the branches bh makes and rebases,
+// whatever the repository's config says: their log is where loggedBase
+// finds a fork point.
+const logRefs = "core.logAllRefUpdates=true"
+
 // forkPoint is where the worktree's branch forked: the base recorded with
 // the worktree, else the one git's own reflog of the branch shows (see
 // loggedBase); "" when neither says.

@@ -86,7 +86,7 @@ func (r *Repo) resetSlot(path, holder, branch, base string, spare []string) erro
 	if err != nil {
 		return err
 	}
-	checkout := []string{"checkout", "-q", "-f", "-B", branch, base}
+	checkout := []string{"-c", logRefs, "checkout", "-q", "-f", "-B", branch, base}
 	if tip != "" {
 		checkout = []string{"checkout", "-q", "-f", branch} // its commits are the task's: kept
 	}

@@ -26,7 +26,7 @@ func (e *RebaseConflict) Error() string {
 // rebaseGit runs a rebase command in the worktree: never an editor (the
 // commits keep their messages), no automatic gc, no other branch moved.
 func (w *Worktree) rebaseGit(args ...string) error {
-	pre := []string{"-c", "maintenance.auto=false", "-c", "rebase.autoSquash=false", "-c", "rebase.updateRefs=false"}
+	pre := []string{"-c", "maintenance.auto=false", "-c", "rebase.autoSquash=false", "-c", "rebase.updateRefs=false", "-c", logRefs}
 	_, err := w.repo.runGit(w.Path, gitEnv("GIT_EDITOR=true", "LC_ALL=C"), nil, append(pre, args...)...)
 	return err
 }

@@ -1,0 +1,54 @@
+package git
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A slot's record of its fork point gone (a kill before it was written,
+// a reset of the slot for a kept branch), the branch's fork point is the
+// one git logged with it, even where the repository logs no ref updates,
+// and after the target's commit it forked from was rewritten (a sync) and
+// the branch rebased: never the older merge-base with the target.
+func TestForkPointFromTheBranchLog(t *testing.T) {
+	r := newRepo(t)
+	gitT(t, r.Root, "config", "core.logAllRefUpdates", "false")
+	commitFiles(t, r, map[string]string{"u.txt": "v0\n"})
+	start := strings.TrimSpace(gitT(t, r.Root, "rev-parse", "HEAD"))
+	commitFiles(t, r, map[string]string{"u.txt": "v1\n"})
+	mine := strings.TrimSpace(gitT(t, r.Root, "rev-parse", "HEAD"))
+	path := filepath.Join(filepath.Dir(r.Root), "pool", "1")
+	wt, err := r.ResetSlot(path, "tm-1", "bh/tm-1", mine, r.Root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forget := func() {
+		if err := os.Remove(wt.baseFile()); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+	}
+	// The sync: the user's commit replayed onto the remote's.
+	theirs := strings.TrimSpace(gitT(t, r.Root, "commit-tree", start+"^{tree}", "-p", start, "-m", "theirs"))
+	replayed := strings.TrimSpace(gitT(t, r.Root, "commit-tree", mine+"^{tree}", "-p", theirs, "-m", "mine, replayed"))
+	gitT(t, r.Root, "update-ref", "refs/heads/main", replayed, mine)
+	base, err := wt.Base("main")
+	equalT(t, "base after the sync", base, mine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wtWrite(t, wt.Path, "task.txt", "work\n")
+	wtGit(t, wt.Path, "add", "task.txt")
+	wtGit(t, wt.Path, "commit", "-q", "-m", "the task's")
+	if err := wt.Rebase(replayed); err != nil {
+		t.Fatal(err)
+	}
+	forget()
+	base, err = wt.Base("main")
+	equalT(t, "base after the rebase", base, replayed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalT(t, "the branch's own commits", strings.TrimSpace(gitT(t, r.Root, "log", "--format=%s", replayed+"..bh/tm-1")), "the task's")
+}
