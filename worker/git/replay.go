@@ -15,12 +15,16 @@ import (
 // instant leaves unreferenced objects at most, which nothing trips on.
 // A conflict changes nothing: *RebaseConflict.
 func (r *Repo) replay(tip, onto string) (string, error) {
-	out, err := r.read(nil, "rev-list", "--reverse", "--topo-order", "--cherry-pick", "--right-only",
-		"--no-merges", onto+"..."+tip)
+	return r.replayOnto(onto, onto, "--cherry-pick", "--right-only", onto+"..."+tip)
+}
+
+// replayOnto picks the commits rev-list selects with args, oldest first,
+// onto cur, in a replay onto onto.
+func (r *Repo) replayOnto(cur, onto string, args ...string) (string, error) {
+	out, err := r.read(nil, append([]string{"rev-list", "--reverse", "--topo-order", "--no-merges"}, args...)...)
 	if err != nil {
 		return "", fmt.Errorf("sync: list the commits to replay: %w", err)
 	}
-	cur := onto
 	for _, c := range strings.Fields(string(out)) {
 		if cur, err = r.pick(cur, c, onto); err != nil {
 			return "", err

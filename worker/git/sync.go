@@ -89,8 +89,8 @@ func (r *Repo) Integrate(branch, theirs string) error {
 	if dir == "" {
 		return r.moveBranch(branch, rebased, tip)
 	}
-	if head, _ := r.runGit(dir, gitEnv("LC_ALL=C"), nil, "rev-parse", "HEAD"); strings.TrimSpace(string(head)) != tip {
-		return ErrTargetMoved // the user committed meanwhile: the next sync rebases again
+	if tip, rebased, err = r.catchUpWithUser(dir, tip, rebased, theirs); err != nil {
+		return err
 	}
 	// What git checkout does: a two-tree merge that carries the user's
 	// staged and unstaged changes along and refuses to overwrite any.
@@ -109,6 +109,31 @@ func (r *Repo) Integrate(branch, theirs string) error {
 		return fmt.Errorf("sync %s: %w", branch, err)
 	}
 	return os.Remove(r.pendingFile())
+}
+
+// catchUpWithUser replays the commits the user made in dir while the sync
+// replayed tip's (a few at a time, so that even a user who commits faster
+// than a whole replay takes is caught up with), until their HEAD holds
+// still: the tip and replayed commit to move the tree between.
+// ErrTargetMoved when it does not, or moved elsewhere than on top.
+func (r *Repo) catchUpWithUser(dir, tip, rebased, theirs string) (string, string, error) {
+	for tries := 0; ; tries++ {
+		out, err := r.runGit(dir, gitEnv("LC_ALL=C"), nil, "rev-parse", "HEAD")
+		head := strings.TrimSpace(string(out))
+		if err != nil || head == tip {
+			return tip, rebased, err
+		}
+		if tries == 10 {
+			return "", "", ErrTargetMoved // the next sync rebases again
+		}
+		if _, err := r.read(nil, "merge-base", "--is-ancestor", tip, head); err != nil {
+			return "", "", ErrTargetMoved
+		}
+		if rebased, err = r.replayOnto(rebased, theirs, tip+".."+head); err != nil {
+			return "", "", err
+		}
+		tip = head
+	}
 }
 
 // RegisterMergeDriver defines, in the repository's config, the merge

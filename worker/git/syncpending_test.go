@@ -1,6 +1,7 @@
 package git
 
 import (
+	"fmt"
 	"runtime"
 	"slices"
 	"strings"
@@ -52,5 +53,42 @@ func TestIntegrateKilledBeforeTheBranchMoves(t *testing.T) {
 	}
 	if moved, err := r.FinishIntegrate(); moved || err != nil {
 		t.Errorf("a second finish moved %v, %v: the note should be gone", moved, err)
+	}
+}
+
+// A user who commits while the sync replays, every time (faster than a
+// whole replay takes): the sync replays their new commits too, and lands
+// all of them on theirs, their tree as they left it.
+func TestIntegrateCatchesUpWithAUserCommitting(t *testing.T) {
+	r := wtRepo(t, map[string]string{"u.txt": "base\n"})
+	root := r.Root
+	wtGit(t, root, "checkout", "-q", "-b", "other")
+	wtWrite(t, root, "theirs.txt", "theirs\n")
+	wtGit(t, root, "add", "theirs.txt")
+	wtGit(t, root, "commit", "-q", "-m", "theirs")
+	theirs := wtRev(t, root, "HEAD")
+	wtGit(t, root, "checkout", "-q", "main")
+	wtWrite(t, root, "u.txt", "mine 0\n")
+	wtGit(t, root, "commit", "-q", "-am", "mine 0")
+
+	commits := 0
+	r.Hooks.Before = func(dir string, args []string) {
+		if slices.Contains(args, "merge-tree") && commits < 3 { // in the middle of each replay
+			commits++
+			wtWrite(t, root, "u.txt", fmt.Sprintf("mine %d\n", commits))
+			wtGit(t, root, "commit", "-q", "-am", fmt.Sprintf("mine %d", commits))
+		}
+	}
+	if err := r.Integrate("main", theirs); err != nil {
+		t.Fatalf("Integrate: %v", err)
+	}
+	if log := wtGit(t, root, "log", "--format=%s", "main"); log != "mine 3\nmine 2\nmine 1\nmine 0\ntheirs\ninitial\n" {
+		t.Errorf("main's log %q: want the user's commits, all, replayed on theirs", log)
+	}
+	if st := wtGit(t, root, "status", "--porcelain"); st != "" {
+		t.Errorf("the user's tree is not clean: %q", st)
+	}
+	if u := wtRead(t, root, "u.txt"); u != "mine 3\n" {
+		t.Errorf("u.txt = %q", u)
 	}
 }
