@@ -49,7 +49,7 @@ func (r *Repo) InTheWay(target, commit, taskPath string) error {
 	}
 	var paths []string
 	for _, f := range splitNul(out) {
-		if len(f) > 3 && theirs[f[3:]] {
+		if len(f) > 3 && theirs[f[3:]] && !r.ownCopy(dir, tip, commit, f[3:]) {
 			paths = append(paths, f[3:])
 		}
 	}

@@ -81,7 +81,17 @@ func (r *Repo) moveBranch(target, commit, tip string) error {
 }
 
 // mergeIn fast-forwards the tree at dir, which has target checked out.
+// Files in the way that are the landing's own (see removeOwnCopies) go,
+// and the merge is tried again.
 func (r *Repo) mergeIn(dir, target, tip, commit, taskPath string) error {
+	err := r.tryMerge(dir, target, tip, commit, taskPath)
+	if lr := (*LandRefused)(nil); errors.As(err, &lr) && r.removeOwnCopies(dir, tip, commit, lr.Paths) {
+		err = r.tryMerge(dir, target, tip, commit, taskPath)
+	}
+	return err
+}
+
+func (r *Repo) tryMerge(dir, target, tip, commit, taskPath string) error {
 	if err := r.ignoredInTheWay(dir, target, tip, commit, taskPath); err != nil {
 		return err
 	}

@@ -185,3 +185,27 @@ func TestWtLandInLinkedWorktree(t *testing.T) {
 		t.Fatal("main moved")
 	}
 }
+
+// An attempt at landing cut short can leave the landing's own new files
+// in the user's tree, untracked; git then refuses every later landing
+// over them. Copies byte for byte of the commit's files make way; a file
+// of the user's at such a path (other bytes) still refuses, kept.
+func TestWtLandOverItsOwnLeftCopies(t *testing.T) {
+	r, final, _, _ := wtLandScene(t, true)
+	wtWrite(t, r.Root, "feature/new.txt", "mine\n")
+	var lr *LandRefused
+	if err := r.Land("main", final, wtTaskPath); !errors.As(err, &lr) {
+		t.Fatalf("Land over the user's own feature/new.txt: %v, want a refusal", err)
+	}
+	if wtRead(t, r.Root, "feature/new.txt") != "mine\n" {
+		t.Fatal("the user's file went")
+	}
+	wtWrite(t, r.Root, "feature/new.txt", "feature\n") // as the commit has it
+	if err := r.Land("main", final, wtTaskPath); err != nil {
+		t.Fatalf("Land over its own left copy: %v", err)
+	}
+	if wtRev(t, r.Root, "HEAD") != final || wtGit(t, r.Root, "status", "--porcelain", "--", "feature") != "" {
+		t.Errorf("after the landing HEAD is %s, feature/ shows %q", wtRev(t, r.Root, "HEAD"),
+			wtGit(t, r.Root, "status", "--porcelain", "--", "feature"))
+	}
+}
