@@ -105,19 +105,7 @@ func gitIn(t *testing.T, dir, stdin string, args ...string) string {
 // claims it again after the answer, the work is a's parked draft, not
 // b's worktree, older and empty, which b never parked.
 func TestOwnStaleWorktreeYieldsToWorkParkedElsewhere(t *testing.T) {
-	plans := `-- ask.plan --
-match Ask twice
-on first
-print {"status":"blocked","summary":"not yet"}
-exit 0
-on resume
-on noanswer go-ahead
-sh echo draft > "$BH_TASK_ID.draft"
-print {"status":"needs_input","summary":"drafted","question":"Go ahead?"}
-on answer go-ahead
-sh test -f "$BH_TASK_ID.draft" && echo done > "$BH_TASK_ID.txt"
-print {"status":"completed","summary":"done"}
-`
+	plans := "-- ask.plan --\nmatch Ask twice\non first\nprint {\"status\":\"blocked\",\"summary\":\"not yet\"}\nexit 0\non resume\n" + askSteps
 	c := newTwoClones(t, "agent:\n  kind: command\n  command: [fakeagent]\nremote: origin\nautoSync: 1h\nlease: 1m\n",
 		plans, []string{"Ask twice"}, "a", "b", "c")
 	id := c.ids["Ask twice"]

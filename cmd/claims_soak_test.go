@@ -20,15 +20,16 @@ var (
 	torture = flag.Bool("torture", false, "the soak as the torture run: 60 tasks, 60 kills, -j 3, a user at work in clone a")
 )
 
-const soakPlans = `-- ask.plan --
-match Ask soak
-on noanswer go-ahead
+// askSteps draft, ask, and finish from the draft once answered.
+const askSteps = `on noanswer go-ahead
 sh echo draft > "$BH_TASK_ID.draft"
 print {"status":"needs_input","summary":"drafted","question":"Go ahead?"}
 on answer go-ahead
 sh test -f "$BH_TASK_ID.draft" && echo done > "$BH_TASK_ID.txt"
 print {"status":"completed","summary":"done"}
--- do.plan --
+`
+
+const soakPlans = "-- ask.plan --\nmatch Ask soak\n" + askSteps + `-- do.plan --
 match Do soak
 sh echo done > "$BH_TASK_ID.txt"
 print {"status":"completed","summary":"done"}
