@@ -155,6 +155,18 @@ func findPlan(dir, prompt string) (string, []string, error) {
 	return "", nil, fmt.Errorf("no plan in %s matches the prompt:\n%s", dir, prompt)
 }
 
+// writeWhole writes body to path whole or not at all: an agent killed
+// with its worker half-way through a plain write would leave the first
+// session's file empty, and every later run of the task would look like
+// one in another session.
+func writeWhole(path, body string) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(body), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
 // recordRun records the run, and whether it kept the task's first session.
 func recordRun(dir, plan, prompt string) error {
 	id, session := os.Getenv("BH_TASK_ID"), os.Getenv("BH_SESSION_ID")
@@ -165,7 +177,7 @@ func recordRun(dir, plan, prompt string) error {
 		if string(b) == session {
 			same = "yes"
 		}
-	} else if err := os.WriteFile(first, []byte(session), 0o644); err != nil {
+	} else if err := writeWhole(first, session); err != nil {
 		return err
 	}
 	n := 1
