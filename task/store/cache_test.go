@@ -54,7 +54,7 @@ func TestListCache(t *testing.T) {
 	if r := listed(t, s, 40, 0); !r.saved {
 		t.Fatalf("cold list: %+v", r)
 	}
-	if r := listed(t, s, 0, 0); r.saved {
+	if r := listed(t, s, 0, 0); r.saved || r.readDir {
 		t.Fatalf("warm list: %+v", r)
 	}
 
@@ -65,7 +65,7 @@ func TestListCache(t *testing.T) {
 	writeFile(t, p, strings.Replace(string(readFile(t, p)), "Task 3:", "Task X:", 1))
 	os.Chtimes(p, fi.ModTime(), fi.ModTime())
 	for range 2 {
-		if r := listed(t, s, 1, 0); r.saved {
+		if r := listed(t, s, 1, 0); r.saved || r.readDir {
 			t.Fatalf("after an in-place edit: %+v", r)
 		}
 	}
@@ -74,7 +74,7 @@ func TestListCache(t *testing.T) {
 	os.Remove(s.Path(tasktest.GenID(5)))
 	writeStoreFrom(t, s, 40, 42)
 	writeFile(t, s.Path(tasktest.GenID(7)), "id: "+tasktest.GenID(7)+"\ntitle: [\n")
-	if r := listed(t, s, 4, 1); r.saved {
+	if r := listed(t, s, 4, 1); r.saved || !r.readDir {
 		t.Fatalf("after a few files came and went: %+v", r)
 	}
 

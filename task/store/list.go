@@ -32,13 +32,16 @@ func (s *Store) ListBrief() ([]*task.Task, []error, error) {
 
 // listReport tells tests what a listing cost.
 type listReport struct {
-	parsed int  // files read and decoded
-	saved  bool // the cache was rewritten
+	parsed  int  // files read and decoded
+	saved   bool // the cache was rewritten
+	readDir bool // the folder was read, not known from the cache
 }
 
 // listing is one List call's view of the tasks folder, by name index.
 type listing struct {
-	start  time.Time  // taken before any stat: see stamp.settled
+	start  time.Time // taken before any stat: see stamp.settled
+	dir    stamp     // the folder's, and whether the system gives one
+	dirOK  bool
 	old    *listCache // nil when there was none to use
 	names  []string   // sorted
 	stamps []stamp
@@ -56,21 +59,41 @@ func (s *Store) list(brief bool) (tasks []*task.Task, errs []error, r listReport
 		return nil, nil, r, fmt.Errorf("read tasks: %w", err)
 	}
 	defer d.Close()
+	// The folder's stamp before anything in it is read: a file added after
+	// this changes it again, so the next listing reads the folder.
+	l.dir, l.dirOK = dirStamp(d)
+	cache, err := os.Open(s.cachePath())
+	if err == nil {
+		defer cache.Close()
+		l.old = loadIndex(cache)
+	}
 
-	// Read the folder and stat every file while the cache loads and
-	// decodes: on two cores the two halves take about as long.
+	// Stat every file while the cache's records load and decode: on two
+	// cores the two halves take about as long.
 	var readErr error
 	named, stated := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(stated)
-		l.names, readErr = readNames(d)
-		slices.Sort(l.names)
+	if o := l.old; o != nil && o.dirSettled && l.dirOK && o.dir == l.dir {
+		l.names = o.ids()
 		close(named)
-		if readErr == nil {
+		go func() {
+			defer close(stated)
 			l.stamps = statAll(d, l.names)
-		}
-	}()
-	l.old = loadCache(s.cachePath())
+		}()
+	} else {
+		r.readDir = true
+		go func() {
+			defer close(stated)
+			l.names, readErr = readNames(d)
+			slices.Sort(l.names)
+			close(named)
+			if readErr == nil {
+				l.stamps = statAll(d, l.names)
+			}
+		}()
+	}
+	if l.old != nil && !l.old.loadRecords(cache) {
+		l.old = nil
+	}
 	<-named
 	if readErr != nil {
 		<-stated
@@ -155,7 +178,8 @@ func (l *listing) worthSaving() bool {
 
 // next is the cache for this listing, reusing the old records of hits.
 func (l *listing) next() *listCache {
-	c := &listCache{entries: make([]cacheEntry, 0, len(l.names)), events: l.parsed.events, strs: l.parsed.strs}
+	c := &listCache{entries: make([]cacheEntry, 0, len(l.names)), events: l.parsed.events, strs: l.parsed.strs,
+		dir: l.dir, dirSettled: l.dirOK && l.dir.settled(l.start)}
 	for i, id := range l.names {
 		if !l.present(i) {
 			continue
