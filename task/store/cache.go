@@ -60,7 +60,7 @@ func (s *Store) cachePath() string { return filepath.Join(s.Dir, "cache", "tasks
 
 // loadCache returns nil for a missing or unusable cache.
 func loadCache(path string) *listCache {
-	f, err := os.Open(path)
+	f, err := openCache(path, false)
 	if err != nil {
 		return nil
 	}
@@ -71,42 +71,72 @@ func loadCache(path string) *listCache {
 	return nil
 }
 
+// cacheFile is an open cache, read with ReadAt or, when mapped, sliced
+// from memory (see mapFile).
+type cacheFile struct {
+	*os.File
+	size int64
+	m    []byte // the whole file, when mapped
+}
+
+func openCache(path string, mapped bool) (*cacheFile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	cf := &cacheFile{File: f, size: fi.Size()}
+	if mapped {
+		cf.m, _ = mapFile(f, int(cf.size))
+	}
+	return cf, nil
+}
+
+// bytes are the n bytes at off, or nil when the file is shorter. Nothing
+// writes to them again: decoded strings point into them.
+func (f *cacheFile) bytes(off, n int64) []byte {
+	if off < 0 || n < 0 || off+n > f.size {
+		return nil
+	}
+	if f.m != nil {
+		return f.m[off : off+n : off+n]
+	}
+	b := bigSlice[byte](int(n))
+	if _, err := f.ReadAt(b, off); err != nil {
+		return nil
+	}
+	return b
+}
+
 // loadIndex reads the header and the index of an open cache: the entries
 // without their records. It returns nil for an unusable cache.
-func loadIndex(f *os.File) *listCache {
-	fi, err := f.Stat()
-	if err != nil || fi.Size() < cacheHeader {
+func loadIndex(f *cacheFile) *listCache {
+	h := f.bytes(0, cacheHeader)
+	if h == nil || string(h[:8]) != cacheMagic || binary.LittleEndian.Uint64(h[8:]) != cacheLayout {
 		return nil
 	}
-	h := make([]byte, cacheHeader)
-	if _, err := f.ReadAt(h, 0); err != nil || string(h[:8]) != cacheMagic ||
-		binary.LittleEndian.Uint64(h[8:]) != cacheLayout {
+	n, recs := binary.LittleEndian.Uint64(h[16:]), int64(binary.LittleEndian.Uint64(h[24:]))
+	b := f.bytes(cacheHeader+recs, f.size-cacheHeader-recs)
+	if b == nil || crc32.Checksum(b, castagnoli()) != binary.LittleEndian.Uint32(h[36:]) || n > uint64(len(b)) {
 		return nil
 	}
-	n, recs := binary.LittleEndian.Uint64(h[16:]), binary.LittleEndian.Uint64(h[24:])
-	if recs > uint64(fi.Size()-cacheHeader) {
-		return nil
-	}
-	b := bigSlice[byte](int(fi.Size() - cacheHeader - int64(recs)))
-	if _, err := f.ReadAt(b, cacheHeader+int64(recs)); err != nil ||
-		crc32.Checksum(b, castagnoli()) != binary.LittleEndian.Uint32(h[36:]) || n > uint64(len(b)) {
-		return nil
-	}
-	// Decoded IDs point into b, which nothing writes to again.
 	d := &dec{s: unsafe.String(unsafe.SliceData(b), len(b))}
-	c := &listCache{recs: int64(recs), recSum: binary.LittleEndian.Uint32(h[32:])}
+	c := &listCache{recs: recs, recSum: binary.LittleEndian.Uint32(h[32:])}
 	c.dir, c.dirSettled = d.stamp(), d.bool()
 	c.events, _ = d.count() // counts bounded by the size, as for slices
 	c.strs, _ = d.count()
 	c.entries = bigSlice[cacheEntry](int(n))
-	total := uint64(0)
+	total := int64(0)
 	for i := range c.entries {
 		e := &c.entries[i]
 		e.id, e.st, e.settled = d.str(), d.stamp(), d.bool()
-		l := d.uint()
-		total += l
-		e.recLen = int(l)
-		if d.bad || total > recs || i > 0 && e.id <= c.entries[i-1].id {
+		e.recLen = int(d.uint())
+		total += int64(e.recLen)
+		if d.bad || e.recLen < 0 || total > recs || i > 0 && e.id <= c.entries[i-1].id {
 			return nil
 		}
 	}
@@ -118,12 +148,11 @@ func loadIndex(f *os.File) *listCache {
 
 // loadRecords reads the records of the entries loadIndex found, and
 // reports whether they are whole.
-func (c *listCache) loadRecords(f *os.File) bool {
-	b := bigSlice[byte](int(c.recs))
-	if _, err := f.ReadAt(b, cacheHeader); err != nil || crc32.Checksum(b, castagnoli()) != c.recSum {
+func (c *listCache) loadRecords(f *cacheFile) bool {
+	b := f.bytes(cacheHeader, c.recs)
+	if b == nil || crc32.Checksum(b, castagnoli()) != c.recSum {
 		return false
 	}
-	// Decoded tasks point into b, which nothing writes to again.
 	s := unsafe.String(unsafe.SliceData(b), len(b))
 	for i := range c.entries {
 		e := &c.entries[i]

@@ -149,3 +149,23 @@ func TestListWithoutCacheFolder(t *testing.T) {
 		t.Fatalf("%d tasks, %v, %v", len(tasks), bad, err)
 	}
 }
+
+// TestListCacheMapped lists as one-shot commands do, with the cache mapped
+// rather than read: the same tasks, and a damaged cache still rebuilt.
+func TestListCacheMapped(t *testing.T) {
+	s := newStore(t)
+	s.OneShot = true
+	writeStore(t, s, 30)
+	settle()
+	listed(t, s, 30, 0)
+	if r := listed(t, s, 0, 0); r.saved || r.readDir {
+		t.Fatalf("warm list: %+v", r)
+	}
+	b := readFile(t, s.cachePath())
+	b[cacheHeader+len(b)/4] ^= 0x40 // a record
+	writeFile(t, s.cachePath(), string(b))
+	if r := listed(t, s, 30, 0); !r.saved || r.readDir {
+		t.Fatalf("damaged records: %+v", r)
+	}
+	listed(t, s, 0, 0)
+}

@@ -62,7 +62,7 @@ func (s *Store) list(brief bool) (tasks []*task.Task, errs []error, r listReport
 	// The folder's stamp before anything in it is read: a file added after
 	// this changes it again, so the next listing reads the folder.
 	l.dir, l.dirOK = dirStamp(d)
-	cache, err := os.Open(s.cachePath())
+	cache, err := openCache(s.cachePath(), s.OneShot)
 	if err == nil {
 		defer cache.Close()
 		l.old = loadIndex(cache)
