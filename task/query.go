@@ -35,7 +35,13 @@ func (ix Index) IsReady(t *Task) bool {
 // Ready is the queue in the order a worker takes it: priority, then age,
 // then ID so that the order is total.
 func Ready(tasks []*Task) []*Task {
-	ix := NewIndex(tasks)
+	// Only a closed dependency lets a task be ready: the index needs no other.
+	ix := make(Index, len(tasks)/2)
+	for _, t := range tasks {
+		if t.State == Closed {
+			ix[t.ID] = t
+		}
+	}
 	var out []*Task
 	for _, t := range tasks {
 		if ix.IsReady(t) {
