@@ -112,7 +112,7 @@ func (s *Store) list(brief bool) (tasks []*task.Task, errs []error, r listReport
 		case l.stamps[i] == gone:
 		case k < 0 || !l.old.entries[k].settled || l.old.entries[k].st != l.stamps[i] || l.old.entries[k].rec == "":
 			miss = append(miss, i)
-		case l.pool[i].ID != l.names[i]:
+		case l.pool[i].ID == "": // see decode
 			repair = true // a bad record in a cache that passed its checksum
 			miss = append(miss, i)
 		default:
