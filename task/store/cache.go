@@ -52,8 +52,7 @@ type listCache struct {
 	events     int // events and strings in all records, to size arenas
 	strs       int
 	entries    []cacheEntry
-	recs       int64  // the records' length, and their checksum, to load them
-	recSum     uint32 // (see loadRecords)
+	recs       int64 // the records' length (see useRecords)
 }
 
 func (s *Store) cachePath() string { return filepath.Join(s.Dir, "cache", "tasks.bin") }
@@ -65,7 +64,7 @@ func loadCache(path string) *listCache {
 		return nil
 	}
 	defer f.Close()
-	if c := loadIndex(f); c != nil && c.loadRecords(f) {
+	if c := loadIndex(f); c != nil && c.useRecords(f.records()) {
 		return c
 	}
 	return nil
@@ -125,7 +124,7 @@ func loadIndex(f *cacheFile) *listCache {
 		return nil
 	}
 	d := &dec{s: unsafe.String(unsafe.SliceData(b), len(b))}
-	c := &listCache{recs: recs, recSum: binary.LittleEndian.Uint32(h[32:])}
+	c := &listCache{recs: recs}
 	c.dir, c.dirSettled = d.stamp(), d.bool()
 	c.events, _ = d.count() // counts bounded by the size, as for slices
 	c.strs, _ = d.count()
@@ -146,11 +145,24 @@ func loadIndex(f *cacheFile) *listCache {
 	return c
 }
 
-// loadRecords reads the records of the entries loadIndex found, and
-// reports whether they are whole.
-func (c *listCache) loadRecords(f *cacheFile) bool {
-	b := f.bytes(cacheHeader, c.recs)
-	if b == nil || crc32.Checksum(b, castagnoli()) != c.recSum {
+// records reads the records whole, or returns nil. It needs only the
+// header, so that it can run while loadIndex does.
+func (f *cacheFile) records() []byte {
+	h := f.bytes(0, cacheHeader)
+	if h == nil {
+		return nil
+	}
+	b := f.bytes(cacheHeader, int64(binary.LittleEndian.Uint64(h[24:])))
+	if b == nil || crc32.Checksum(b, castagnoli()) != binary.LittleEndian.Uint32(h[32:]) {
+		return nil
+	}
+	return b
+}
+
+// useRecords gives the entries loadIndex found their records, from what
+// records read, and reports whether they fit.
+func (c *listCache) useRecords(b []byte) bool {
+	if b == nil || int64(len(b)) != c.recs {
 		return false
 	}
 	s := unsafe.String(unsafe.SliceData(b), len(b))

@@ -62,10 +62,19 @@ func (s *Store) list(brief bool) (tasks []*task.Task, errs []error, r listReport
 	// The folder's stamp before anything in it is read: a file added after
 	// this changes it again, so the next listing reads the folder.
 	l.dir, l.dirOK = dirStamp(d)
+	// The records are read and checked while the index is.
+	var recs []byte
+	loaded := make(chan struct{})
 	cache, err := openCache(s.cachePath(), s.OneShot)
 	if err == nil {
 		defer cache.Close()
+		go func() {
+			defer close(loaded)
+			recs = cache.records()
+		}()
 		l.old = loadIndex(cache)
+	} else {
+		close(loaded)
 	}
 
 	// Stat every file while the cache's records load and decode: on two
@@ -91,7 +100,7 @@ func (s *Store) list(brief bool) (tasks []*task.Task, errs []error, r listReport
 			}
 		}()
 	}
-	if l.old != nil && !l.old.loadRecords(cache) {
+	if <-loaded; l.old != nil && !l.old.useRecords(recs) {
 		l.old = nil
 	}
 	<-named
