@@ -17,17 +17,21 @@ func printTasks(o base, tasks []*task.Task, empty string) error {
 	}
 	if !o.IO.IsTTY {
 		// Rows appended by hand (at 10k, Fprintln of a Join was a tenth of
-		// bh list), and many of them in two halves at once.
-		var first, rest []byte
-		h := 0
-		if len(tasks) >= 2048 {
-			h = len(tasks) / 2
+		// bh list), a few hundred at a time into one buffer; of many, the
+		// second half at once on the other core, into a buffer sized ahead.
+		h := len(tasks)
+		if h >= 2048 {
+			h /= 2
 		}
+		var rest []byte
 		var wg sync.WaitGroup
-		wg.Go(func() { first = appendRows(nil, tasks[:h]) })
-		rest = appendRows(nil, tasks[h:])
+		wg.Go(func() { rest = appendRows(make([]byte, 0, 128*(len(tasks)-h)), tasks[h:]) })
+		b := make([]byte, 0, 32<<10)
+		for i := 0; i < h; i += 256 {
+			b = appendRows(b[:0], tasks[i:min(i+256, h)])
+			o.IO.Out.Write(b)
+		}
 		wg.Wait()
-		o.IO.Out.Write(first)
 		o.IO.Out.Write(rest)
 		return nil
 	}
