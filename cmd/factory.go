@@ -18,6 +18,9 @@ type Factory struct {
 	Editor  func() string
 	Picker  func(*IOStreams) picker
 
+	// OneShot: the command runs once and exits (see store.Store.OneShot).
+	OneShot bool
+
 	// Global flags, set by the root command before any command runs.
 	JSON    bool
 	NoColor bool
@@ -40,7 +43,7 @@ func newFactory() *Factory {
 		if err != nil {
 			return nil, err
 		}
-		s.Now = f.Now
+		s.Now, s.OneShot = f.Now, f.OneShot
 		config.Register(s.Root) // for bh inbox
 		return s, nil
 	}

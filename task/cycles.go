@@ -11,10 +11,12 @@ import (
 func Cycles(tasks []*Task) [][]string {
 	// Only a task with dependencies can be on a cycle: the others, most
 	// of a store, are left out of the walk.
-	deps := map[string][]string{}
+	deps := make(map[string][]string, len(tasks)/4)
+	var ids []string
 	for _, t := range tasks {
 		if len(t.DependsOn) > 0 {
 			deps[t.ID] = t.DependsOn
+			ids = append(ids, t.ID)
 		}
 	}
 	const (
@@ -22,7 +24,7 @@ func Cycles(tasks []*Task) [][]string {
 		onPath
 		done
 	)
-	mark := map[string]int{}
+	mark := make(map[string]int, len(deps))
 	var path []string
 	var out [][]string
 	var visit func(id string)
@@ -47,11 +49,7 @@ func Cycles(tasks []*Task) [][]string {
 		path = path[:len(path)-1]
 		mark[id] = done
 	}
-	ids := make([]string, 0, len(deps))
-	for id := range deps {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
+	sort.Strings(ids) // a listing's are sorted already, and cost no more
 	for _, id := range ids {
 		if mark[id] == unseen {
 			visit(id)

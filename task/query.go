@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Index gives quick lookups over a listing.
@@ -35,7 +36,13 @@ func (ix Index) IsReady(t *Task) bool {
 // Ready is the queue in the order a worker takes it: priority, then age,
 // then ID so that the order is total.
 func Ready(tasks []*Task) []*Task {
-	ix := NewIndex(tasks)
+	// Only a closed dependency lets a task be ready: the index needs no other.
+	ix := make(Index, len(tasks)/2)
+	for _, t := range tasks {
+		if t.State == Closed {
+			ix[t.ID] = t
+		}
+	}
 	var out []*Task
 	for _, t := range tasks {
 		if ix.IsReady(t) {
@@ -60,7 +67,7 @@ func SortQueue(ts []*Task) {
 	for i, t := range ts {
 		keys[i] = key{t.Priority.Rank(), t.CreatedAt.Unix(), t.CreatedAt.Nanosecond(), t}
 	}
-	slices.SortFunc(keys, func(a, b key) int {
+	order := func(a, b key) int {
 		switch {
 		case a.rank != b.rank:
 			return a.rank - b.rank
@@ -70,9 +77,27 @@ func SortQueue(ts []*Task) {
 			return a.nsec - b.nsec
 		}
 		return strings.Compare(a.t.ID, b.t.ID)
-	})
-	for i, k := range keys {
-		ts[i] = k.t
+	}
+	if len(keys) < 2048 {
+		slices.SortFunc(keys, order)
+		for i, k := range keys {
+			ts[i] = k.t
+		}
+		return
+	}
+	// Two halves sorted at once, then merged: bh list, ready and tree sort
+	// thousands of tasks while the other core idles.
+	a, b := keys[:len(keys)/2], keys[len(keys)/2:]
+	var wg sync.WaitGroup
+	wg.Go(func() { slices.SortFunc(a, order) })
+	slices.SortFunc(b, order)
+	wg.Wait()
+	for i := range ts {
+		if len(b) == 0 || len(a) > 0 && order(a[0], b[0]) < 0 {
+			ts[i], a = a[0].t, a[1:]
+		} else {
+			ts[i], b = b[0].t, b[1:]
+		}
 	}
 }
 

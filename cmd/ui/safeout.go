@@ -31,8 +31,16 @@ func (s safeWriter) Write(p []byte) (int, error) {
 }
 
 func sanitize(p []byte, sgr bool) []byte {
-	out := make([]byte, 0, len(p))
-	for i := 0; i < len(p); i++ {
+	k := 0
+	for k < len(p) && plain(p[k]) {
+		k++
+	}
+	if k == len(p) {
+		return p // most output: spared a copy byte by byte
+	}
+	out := make([]byte, k, len(p))
+	copy(out, p)
+	for i := k; i < len(p); i++ {
 		switch c := p[i]; {
 		case c == 0x1b:
 			i = escape(p, i, &out, sgr)
@@ -45,6 +53,11 @@ func sanitize(p []byte, sgr bool) []byte {
 		}
 	}
 	return out
+}
+
+// plain reports whether sanitize keeps c as it is, whatever follows it.
+func plain(c byte) bool {
+	return c >= 0x20 && c != 0x7f && c != 0x1b && c != 0xe2 || c == '\n' || c == '\t'
 }
 
 // escape keeps the SGR sequence starting at p[i] (when sgr) or drops

@@ -19,14 +19,19 @@ import (
 // while the file's stamp is unchanged and settled; a cache that is stale,
 // torn, corrupt or from another version of bh is ignored and rebuilt.
 //
-// Layout: magic (8 bytes), cacheLayout (8), CRC-32C of the body (4), then
-// the body: the number of events and of strings in lists over all tasks,
-// the entry count, and the entries sorted by ID, each with its file's
-// stamp, whether that settled, and the task's record.
+// Layout: a header of cacheHeader bytes (magic, cacheLayout, the entry
+// count, the records' length, and the CRC-32C of the records and of the
+// index), then the records, then the index: the tasks folder's stamp and
+// whether it had settled, the number of events and of strings in lists
+// over all records, and the entries sorted by ID, each with its file's
+// stamp, whether that settled, and its record's length. The index comes
+// last so that the records can be streamed out before it, and is read
+// first: while the folder keeps its stamp it names the files to stat, with
+// no read of the folder, as the records load.
 
-const cacheMagic = "bhcache3" // the digit is the format: bump it with the codec
+const cacheMagic = "bhcache5" // the digit is the format: bump it with the codec
 
-const cacheHeader = 20
+const cacheHeader = 40
 
 // castagnoli is made on first use: every bh command pays for package
 // initialisation, and most never list.
@@ -38,64 +43,143 @@ type cacheEntry struct {
 	settled bool       // see stamp.settled
 	rec     string     // the encoded task; empty for a file that did not parse
 	task    *task.Task // the task to encode when rec is not known yet
+	recLen  int        // rec's length, known from the index before rec is read
 }
 
 type listCache struct {
-	events  int // events and strings in all records, to size arenas
-	strs    int
-	entries []cacheEntry
+	dir        stamp // the tasks folder's, taken before it was read
+	dirSettled bool
+	events     int // events and strings in all records, to size arenas
+	strs       int
+	entries    []cacheEntry
+	recs       int64 // the records' length (see useRecords)
 }
 
 func (s *Store) cachePath() string { return filepath.Join(s.Dir, "cache", "tasks.bin") }
 
 // loadCache returns nil for a missing or unusable cache.
 func loadCache(path string) *listCache {
-	b, err := readBig(path)
-	if err != nil || len(b) < cacheHeader || string(b[:8]) != cacheMagic ||
-		binary.LittleEndian.Uint64(b[8:]) != cacheLayout {
+	f, err := openCache(path, false)
+	if err != nil {
 		return nil
 	}
-	body := b[cacheHeader:]
-	if crc32.Checksum(body, castagnoli()) != binary.LittleEndian.Uint32(b[16:]) {
+	defer f.Close()
+	if c := loadIndex(f); c != nil && c.useRecords(f.records()) {
+		return c
+	}
+	return nil
+}
+
+// cacheFile is an open cache, read with ReadAt or, when mapped, sliced
+// from memory (see mapFile).
+type cacheFile struct {
+	*os.File
+	size int64
+	m    []byte // the whole file, when mapped
+}
+
+func openCache(path string, mapped bool) (*cacheFile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	cf := &cacheFile{File: f, size: fi.Size()}
+	if mapped {
+		cf.m, _ = mapFile(f, int(cf.size))
+	}
+	return cf, nil
+}
+
+// bytes are the n bytes at off, or nil when the file is shorter. Nothing
+// writes to them again: decoded strings point into them.
+func (f *cacheFile) bytes(off, n int64) []byte {
+	if off < 0 || n < 0 || off+n > f.size {
 		return nil
 	}
-	// Decoded tasks point into body, which nothing writes to again.
-	d := &dec{s: unsafe.String(unsafe.SliceData(body), len(body))}
-	c := &listCache{}
+	if f.m != nil {
+		return f.m[off : off+n : off+n]
+	}
+	b := bigSlice[byte](int(n))
+	if _, err := f.ReadAt(b, off); err != nil {
+		return nil
+	}
+	return b
+}
+
+// loadIndex reads the header and the index of an open cache: the entries
+// without their records. It returns nil for an unusable cache.
+func loadIndex(f *cacheFile) *listCache {
+	h := f.bytes(0, cacheHeader)
+	if h == nil || string(h[:8]) != cacheMagic || binary.LittleEndian.Uint64(h[8:]) != cacheLayout {
+		return nil
+	}
+	n, recs := binary.LittleEndian.Uint64(h[16:]), int64(binary.LittleEndian.Uint64(h[24:]))
+	b := f.bytes(cacheHeader+recs, f.size-cacheHeader-recs)
+	if b == nil || crc32.Checksum(b, castagnoli()) != binary.LittleEndian.Uint32(h[36:]) || n > uint64(len(b)) {
+		return nil
+	}
+	d := &dec{s: unsafe.String(unsafe.SliceData(b), len(b))}
+	c := &listCache{recs: recs}
+	c.dir, c.dirSettled = d.stamp(), d.bool()
 	c.events, _ = d.count() // counts bounded by the size, as for slices
 	c.strs, _ = d.count()
-	n, _ := d.count()
-	c.entries = bigSlice[cacheEntry](n)
+	c.entries = bigSlice[cacheEntry](int(n))
+	total := int64(0)
 	for i := range c.entries {
 		e := &c.entries[i]
-		e.id, e.st, e.settled, e.rec = d.str(), d.stamp(), d.bool(), d.str()
-		if d.bad || i > 0 && e.id <= c.entries[i-1].id {
+		e.id, e.st, e.settled = d.str(), d.stamp(), d.bool()
+		e.recLen = int(d.uint())
+		total += int64(e.recLen)
+		if d.bad || e.recLen < 0 || total > recs || i > 0 && e.id <= c.entries[i-1].id {
 			return nil
 		}
 	}
-	if d.bad || d.i != len(d.s) {
+	if d.bad || d.i != len(d.s) || total != recs {
 		return nil
 	}
 	return c
 }
 
-// readBig is os.ReadFile into a bigSlice.
-func readBig(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+// records reads the records whole, or returns nil. It needs only the
+// header, so that it can run while loadIndex does.
+func (f *cacheFile) records() []byte {
+	h := f.bytes(0, cacheHeader)
+	if h == nil {
+		return nil
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
+	b := f.bytes(cacheHeader, int64(binary.LittleEndian.Uint64(h[24:])))
+	if b == nil || crc32.Checksum(b, castagnoli()) != binary.LittleEndian.Uint32(h[32:]) {
+		return nil
 	}
-	b := bigSlice[byte](int(fi.Size()))
-	n, err := io.ReadFull(f, b)
-	if err == io.ErrUnexpectedEOF {
-		err = nil // shorter than it was: the checksum will tell
+	return b
+}
+
+// useRecords gives the entries loadIndex found their records, from what
+// records read, and reports whether they fit.
+func (c *listCache) useRecords(b []byte) bool {
+	if b == nil || int64(len(b)) != c.recs {
+		return false
 	}
-	return b[:n], err
+	s := unsafe.String(unsafe.SliceData(b), len(b))
+	for i := range c.entries {
+		e := &c.entries[i]
+		e.rec, s = s[:e.recLen], s[e.recLen:]
+	}
+	return true
+}
+
+// ids are the entries' IDs, sorted.
+func (c *listCache) ids() []string {
+	ids := make([]string, len(c.entries))
+	for i, e := range c.entries {
+		ids[i] = e.id
+	}
+	return ids
 }
 
 // save writes the cache atomically. No fsync: after a crash a torn cache
@@ -121,45 +205,46 @@ func (c *listCache) save(path string) error {
 	return os.Rename(f.Name(), path)
 }
 
-// write writes the cache to f: the body, then the header with its checksum.
+// write writes the cache to f: the records, the index, then the header
+// with the checksums.
 func (c *listCache) write(f *os.File) error {
 	w := bufio.NewWriterSize(f, 256<<10)
-	sum := crc32.New(castagnoli())
-	body := io.MultiWriter(w, sum)
 	if _, err := w.Write(make([]byte, cacheHeader)); err != nil {
 		return err
 	}
 	events, strs := c.events, c.strs
-	for _, x := range c.entries {
-		if t := x.task; t != nil {
+	lens := make([]int, len(c.entries))
+	recSum := crc32.New(castagnoli())
+	records := io.MultiWriter(w, recSum)
+	var rec enc
+	recs := 0
+	for i, x := range c.entries {
+		r := unsafe.Slice(unsafe.StringData(x.rec), len(x.rec)) // only read
+		if t := x.task; len(r) == 0 && t != nil {
 			events += len(t.History)
 			strs += strCount(t)
+			rec.b = rec.b[:0]
+			encodeTask(&rec, t)
+			r = rec.b
 		}
+		if _, err := records.Write(r); err != nil {
+			return err
+		}
+		lens[i] = len(r)
+		recs += len(r)
 	}
-	var e, rec enc
+	var e enc
+	e.stamp(c.dir)
+	e.bool(c.dirSettled)
 	e.count(events, false)
 	e.count(strs, false)
-	e.count(len(c.entries), false)
-	for _, x := range c.entries {
+	for i, x := range c.entries {
 		e.str(x.id)
 		e.stamp(x.st)
 		e.bool(x.settled)
-		if x.rec != "" || x.task == nil {
-			e.str(x.rec)
-		} else {
-			rec.b = rec.b[:0]
-			encodeTask(&rec, x.task)
-			e.uint(uint64(len(rec.b)))
-			e.b = append(e.b, rec.b...)
-		}
-		if len(e.b) >= 64<<10 {
-			if _, err := body.Write(e.b); err != nil {
-				return err
-			}
-			e.b = e.b[:0]
-		}
+		e.uint(uint64(lens[i]))
 	}
-	if _, err := body.Write(e.b); err != nil {
+	if _, err := w.Write(e.b); err != nil {
 		return err
 	}
 	if err := w.Flush(); err != nil {
@@ -168,20 +253,34 @@ func (c *listCache) write(f *os.File) error {
 	hdr := make([]byte, cacheHeader)
 	copy(hdr, cacheMagic)
 	binary.LittleEndian.PutUint64(hdr[8:], cacheLayout)
-	binary.LittleEndian.PutUint32(hdr[16:], sum.Sum32())
+	binary.LittleEndian.PutUint64(hdr[16:], uint64(len(c.entries)))
+	binary.LittleEndian.PutUint64(hdr[24:], uint64(recs))
+	binary.LittleEndian.PutUint32(hdr[32:], recSum.Sum32())
+	binary.LittleEndian.PutUint32(hdr[36:], crc32.Checksum(e.b, castagnoli()))
 	_, err := f.WriteAt(hdr, 0)
 	return err
 }
 
+// Stamps are fixed-width: a warm list decodes one per task before its
+// first stat, and varints of nanoseconds cost ten steps each.
 func (e *enc) stamp(st stamp) {
-	e.int(st.size)
-	e.int(st.mtime)
-	e.int(st.ctime)
-	e.uint(st.ino)
+	for _, v := range [...]uint64{uint64(st.size), uint64(st.mtime), uint64(st.ctime), st.ino} {
+		e.b = binary.LittleEndian.AppendUint64(e.b, v)
+	}
 }
 
 func (d *dec) stamp() stamp {
-	return stamp{size: d.int(), mtime: d.int(), ctime: d.int(), ino: d.uint()}
+	if len(d.s)-d.i < 32 {
+		d.bad = true
+		return gone
+	}
+	b := d.s[d.i : d.i+32]
+	d.i += 32
+	u := func(k int) uint64 {
+		return uint64(b[k]) | uint64(b[k+1])<<8 | uint64(b[k+2])<<16 | uint64(b[k+3])<<24 |
+			uint64(b[k+4])<<32 | uint64(b[k+5])<<40 | uint64(b[k+6])<<48 | uint64(b[k+7])<<56
+	}
+	return stamp{size: int64(u(0)), mtime: int64(u(8)), ctime: int64(u(16)), ino: u(24)}
 }
 
 // strCount is how many strings t keeps in lists, for sizing arenas.

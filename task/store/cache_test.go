@@ -54,7 +54,7 @@ func TestListCache(t *testing.T) {
 	if r := listed(t, s, 40, 0); !r.saved {
 		t.Fatalf("cold list: %+v", r)
 	}
-	if r := listed(t, s, 0, 0); r.saved {
+	if r := listed(t, s, 0, 0); r.saved || r.readDir {
 		t.Fatalf("warm list: %+v", r)
 	}
 
@@ -65,7 +65,7 @@ func TestListCache(t *testing.T) {
 	writeFile(t, p, strings.Replace(string(readFile(t, p)), "Task 3:", "Task X:", 1))
 	os.Chtimes(p, fi.ModTime(), fi.ModTime())
 	for range 2 {
-		if r := listed(t, s, 1, 0); r.saved {
+		if r := listed(t, s, 1, 0); r.saved || r.readDir {
 			t.Fatalf("after an in-place edit: %+v", r)
 		}
 	}
@@ -74,7 +74,7 @@ func TestListCache(t *testing.T) {
 	os.Remove(s.Path(tasktest.GenID(5)))
 	writeStoreFrom(t, s, 40, 42)
 	writeFile(t, s.Path(tasktest.GenID(7)), "id: "+tasktest.GenID(7)+"\ntitle: [\n")
-	if r := listed(t, s, 4, 1); r.saved {
+	if r := listed(t, s, 4, 1); r.saved || !r.readDir {
 		t.Fatalf("after a few files came and went: %+v", r)
 	}
 
@@ -148,4 +148,24 @@ func TestListWithoutCacheFolder(t *testing.T) {
 	if err != nil || len(tasks) != 5 || len(bad) != 0 {
 		t.Fatalf("%d tasks, %v, %v", len(tasks), bad, err)
 	}
+}
+
+// TestListCacheMapped lists as one-shot commands do, with the cache mapped
+// rather than read: the same tasks, and a damaged cache still rebuilt.
+func TestListCacheMapped(t *testing.T) {
+	s := newStore(t)
+	s.OneShot = true
+	writeStore(t, s, 30)
+	settle()
+	listed(t, s, 30, 0)
+	if r := listed(t, s, 0, 0); r.saved || r.readDir {
+		t.Fatalf("warm list: %+v", r)
+	}
+	b := readFile(t, s.cachePath())
+	b[cacheHeader+len(b)/4] ^= 0x40 // a record
+	writeFile(t, s.cachePath(), string(b))
+	if r := listed(t, s, 30, 0); !r.saved || r.readDir {
+		t.Fatalf("damaged records: %+v", r)
+	}
+	listed(t, s, 0, 0)
 }

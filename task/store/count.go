@@ -21,22 +21,18 @@ func (s *Store) taskCount() (int, error) {
 }
 
 // cachedCount reads the entry count from a list cache's header, without
-// checking the body: a count is a hint, not data.
+// checking the rest: a count is a hint, not data.
 func cachedCount(path string) (int, bool) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, false
 	}
 	defer f.Close()
-	b := make([]byte, cacheHeader+3*binary.MaxVarintLen64)
-	n, _ := io.ReadFull(f, b)
-	b = b[:n]
-	if len(b) < cacheHeader || string(b[:8]) != cacheMagic || binary.LittleEndian.Uint64(b[8:]) != cacheLayout {
+	b := make([]byte, cacheHeader)
+	if _, err := io.ReadFull(f, b); err != nil || string(b[:8]) != cacheMagic ||
+		binary.LittleEndian.Uint64(b[8:]) != cacheLayout {
 		return 0, false
 	}
-	d := &dec{s: string(b[cacheHeader:])}
-	d.uint()          // events
-	d.uint()          // strings
-	count := d.uint() // written as count+1, as slice lengths are
-	return int(count) - 1, !d.bad && count > 0 && count < 1<<40
+	count := binary.LittleEndian.Uint64(b[16:])
+	return int(count), count < 1<<40
 }

@@ -32,13 +32,16 @@ func (s *Store) ListBrief() ([]*task.Task, []error, error) {
 
 // listReport tells tests what a listing cost.
 type listReport struct {
-	parsed int  // files read and decoded
-	saved  bool // the cache was rewritten
+	parsed  int  // files read and decoded
+	saved   bool // the cache was rewritten
+	readDir bool // the folder was read, not known from the cache
 }
 
 // listing is one List call's view of the tasks folder, by name index.
 type listing struct {
-	start  time.Time  // taken before any stat: see stamp.settled
+	start  time.Time // taken before any stat: see stamp.settled
+	dir    stamp     // the folder's, and whether the system gives one
+	dirOK  bool
 	old    *listCache // nil when there was none to use
 	names  []string   // sorted
 	stamps []stamp
@@ -56,21 +59,50 @@ func (s *Store) list(brief bool) (tasks []*task.Task, errs []error, r listReport
 		return nil, nil, r, fmt.Errorf("read tasks: %w", err)
 	}
 	defer d.Close()
+	// The folder's stamp before anything in it is read: a file added after
+	// this changes it again, so the next listing reads the folder.
+	l.dir, l.dirOK = dirStamp(d)
+	// The records are read and checked while the index is.
+	var recs []byte
+	loaded := make(chan struct{})
+	cache, err := openCache(s.cachePath(), s.OneShot)
+	if err == nil {
+		defer cache.Close()
+		go func() {
+			defer close(loaded)
+			recs = cache.records()
+		}()
+		l.old = loadIndex(cache)
+	} else {
+		close(loaded)
+	}
 
-	// Read the folder and stat every file while the cache loads and
-	// decodes: on two cores the two halves take about as long.
+	// Stat every file while the cache's records load and decode: on two
+	// cores the two halves take about as long.
 	var readErr error
 	named, stated := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(stated)
-		l.names, readErr = readNames(d)
-		slices.Sort(l.names)
+	if o := l.old; o != nil && o.dirSettled && l.dirOK && o.dir == l.dir {
+		l.names = o.ids()
 		close(named)
-		if readErr == nil {
+		go func() {
+			defer close(stated)
 			l.stamps = statAll(d, l.names)
-		}
-	}()
-	l.old = loadCache(s.cachePath())
+		}()
+	} else {
+		r.readDir = true
+		go func() {
+			defer close(stated)
+			l.names, readErr = readNames(d)
+			slices.Sort(l.names)
+			close(named)
+			if readErr == nil {
+				l.stamps = statAll(d, l.names)
+			}
+		}()
+	}
+	if <-loaded; l.old != nil && !l.old.useRecords(recs) {
+		l.old = nil
+	}
 	<-named
 	if readErr != nil {
 		<-stated
@@ -89,7 +121,7 @@ func (s *Store) list(brief bool) (tasks []*task.Task, errs []error, r listReport
 		case l.stamps[i] == gone:
 		case k < 0 || !l.old.entries[k].settled || l.old.entries[k].st != l.stamps[i] || l.old.entries[k].rec == "":
 			miss = append(miss, i)
-		case l.pool[i].ID != l.names[i]:
+		case l.pool[i].ID == "": // see decode
 			repair = true // a bad record in a cache that passed its checksum
 			miss = append(miss, i)
 		default:
@@ -155,7 +187,8 @@ func (l *listing) worthSaving() bool {
 
 // next is the cache for this listing, reusing the old records of hits.
 func (l *listing) next() *listCache {
-	c := &listCache{entries: make([]cacheEntry, 0, len(l.names)), events: l.parsed.events, strs: l.parsed.strs}
+	c := &listCache{entries: make([]cacheEntry, 0, len(l.names)), events: l.parsed.events, strs: l.parsed.strs,
+		dir: l.dir, dirSettled: l.dirOK && l.dir.settled(l.start)}
 	for i, id := range l.names {
 		if !l.present(i) {
 			continue

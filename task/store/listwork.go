@@ -32,7 +32,9 @@ func (c *listCache) match(names []string) []int {
 }
 
 // decode decodes the settled records the names have into pool, in two
-// halves at once. A record that does not decode leaves an empty task.
+// halves at once. A record that does not decode, or holds another task
+// than its entry names, leaves an empty task: checked here, while the task
+// is still in the processor's cache.
 func (c *listCache) decode(at []int, pool []task.Task, brief bool) {
 	if c == nil {
 		return
@@ -44,7 +46,7 @@ func (c *listCache) decode(at []int, pool []task.Task, brief bool) {
 			a := c.arena(hi-lo, brief)
 			for i := lo; i < hi; i++ {
 				if k := at[i]; k >= 0 && c.entries[k].settled && c.entries[k].rec != "" &&
-					!decodeTask(&dec{s: c.entries[k].rec, a: a}, &pool[i], brief) {
+					(!decodeTask(&dec{s: c.entries[k].rec, a: a}, &pool[i], brief) || pool[i].ID != c.entries[k].id) {
 					pool[i] = task.Task{}
 				}
 			}

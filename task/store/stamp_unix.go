@@ -2,7 +2,11 @@
 
 package store
 
-import "golang.org/x/sys/unix"
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
 
 // statAt stamps a name relative to an open directory: fstatat spares the
 // kernel a walk of the whole path for each of thousands of files.
@@ -12,6 +16,17 @@ func statAt(dirFd uintptr, _, name string) stamp {
 		return gone
 	}
 	return fromStat(&st)
+}
+
+// dirStamp stamps the open tasks folder. Adding, removing or renaming a
+// file in it changes its mtime and ctime, so while its stamp holds, the
+// cache's IDs are the folder's names, and listing need not read it.
+func dirStamp(d *os.File) (stamp, bool) {
+	var st unix.Stat_t
+	if err := unix.Fstat(int(d.Fd()), &st); err != nil {
+		return gone, false
+	}
+	return fromStat(&st), true
 }
 
 func fromStat(st *unix.Stat_t) stamp {

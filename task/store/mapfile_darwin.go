@@ -1,0 +1,3 @@
+package store
+
+const mapPopulate = 0
