@@ -2,10 +2,12 @@ package git
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // A sync moves the user's tree (read-tree -m -u) and then the branch
@@ -43,6 +45,9 @@ func (r *Repo) FinishIntegrate() (bool, error) {
 	if err != nil || dir == "" || head != tip {
 		return false, cmp.Or(err, os.Remove(r.pendingFile())) // moved on since: nothing to finish
 	}
+	if !r.indexLetGo(dir) {
+		return false, nil // a git still moves the tree: the next sync finishes
+	}
 	paths, err := r.ChangedPaths(tip, rebased)
 	if err != nil {
 		return false, err
@@ -57,4 +62,29 @@ func (r *Repo) FinishIntegrate() (bool, error) {
 		return false, fmt.Errorf("finish the killed sync of %s: %w", branch, err)
 	}
 	return true, os.Remove(r.pendingFile())
+}
+
+// indexLetGo waits for a git still at work in the tree at dir to let go
+// of its index: a sync killed during its read-tree leaves that git moving
+// the tree (bh never kills its git), and until it is done the index looks
+// as if the tree never moved. false when it still holds it at the bound;
+// a stale lock, its git dead, counts as let go.
+func (r *Repo) indexLetGo(dir string) bool {
+	out, err := r.runGit(dir, gitEnv("LC_ALL=C"), nil, "rev-parse", "--absolute-git-dir")
+	if err != nil {
+		return false
+	}
+	lock := filepath.Join(strings.TrimSpace(string(out)), "index.lock")
+	var waited time.Duration
+	for pause := firstLockWait; ; pause = nextLockWait(pause) {
+		if _, err := os.Lstat(lock); err != nil {
+			return true
+		}
+		var le *LockedError
+		if err := r.waitLock(lock, waited, nil, []string{"read-tree"}); errors.As(err, &le) {
+			return le.Stale
+		}
+		time.Sleep(pause)
+		waited += pause
+	}
 }

@@ -2,6 +2,9 @@ package git
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -90,5 +93,70 @@ func TestIntegrateCatchesUpWithAUserCommitting(t *testing.T) {
 	}
 	if u := wtRead(t, root, "u.txt"); u != "mine 3\n" {
 		t.Errorf("u.txt = %q", u)
+	}
+}
+
+// A sync killed while its read-tree runs: that git lives on (bh never
+// kills its git) and moves the tree after the next sync has started. The
+// next sync waits for it to let go of the index before it judges whether
+// the tree moved: judged too early, it would drop the note, and the moved
+// tree would look like the user's staged changes to every later pull.
+func TestIntegrateKilledDuringItsReadTree(t *testing.T) {
+	r := wtRepo(t, map[string]string{"u.txt": "base\n"})
+	root := r.Root
+	wtGit(t, root, "checkout", "-q", "-b", "other")
+	wtWrite(t, root, "u.txt", "theirs\n")
+	wtGit(t, root, "commit", "-q", "-am", "theirs")
+	theirs := wtRev(t, root, "HEAD")
+	wtGit(t, root, "checkout", "-q", "main")
+	wtWrite(t, root, "mine.txt", "mine\n")
+	wtGit(t, root, "add", "mine.txt")
+	wtGit(t, root, "commit", "-q", "-m", "mine")
+	tip := wtRev(t, root, "HEAD")
+
+	r.Hooks.Before = func(dir string, args []string) { // the kill, as read-tree starts
+		if slices.Contains(args, "read-tree") {
+			runtime.Goexit()
+		}
+	}
+	done := make(chan struct{})
+	go func() { defer close(done); r.Integrate("main", theirs) }()
+	<-done
+	r.Hooks.Before = nil
+	note, err := os.ReadFile(r.pendingFile())
+	if err != nil {
+		t.Fatalf("no note of the sync: %v", err)
+	}
+	rebased := strings.Fields(string(note))[2]
+	// The orphaned read-tree: it holds index.lock, holding the new index,
+	// and puts it in place once the next sync has found it at work.
+	lock := filepath.Join(root, ".git", "index.lock")
+	tmp := filepath.Join(t.TempDir(), "index")
+	c := exec.Command("git", "read-tree", rebased)
+	c.Dir, c.Env = root, append(os.Environ(), "GIT_INDEX_FILE="+tmp)
+	if out, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("read-tree: %v %s", err, out)
+	}
+	data, _ := os.ReadFile(tmp)
+	if err := os.WriteFile(lock, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.Hooks.Wait = func(w LockWait) {
+		if w.Path == lock {
+			wtWrite(t, root, "u.txt", "theirs\n")
+			if err := os.Rename(lock, filepath.Join(root, ".git", "index")); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	moved, err := r.FinishIntegrate()
+	if err != nil || !moved {
+		t.Fatalf("FinishIntegrate = %v, %v: want the branch moved once the read-tree let go", moved, err)
+	}
+	if got := wtRev(t, root, "HEAD"); got == tip || got != rebased {
+		t.Errorf("HEAD %s, want the sync's %s", got, rebased)
+	}
+	if st := wtGit(t, root, "status", "--porcelain"); st != "" {
+		t.Errorf("the tree is not clean: %q", st)
 	}
 }
