@@ -248,6 +248,28 @@ func TestTwoMachinesUnderKillsRunEachTaskOnce(t *testing.T) {
 	mu.Lock()
 	t.Logf("tasks %d (%d asked and were answered mid-run), kills %d, run twice %d, lost %d", n, asks, kills, twice, lost)
 	mu.Unlock()
+	c.warnings(t)
+}
+
+// warnings logs how many warnings the workers printed, by kind (their
+// text up to the first colon after "warning: "): a run that passes may
+// still have struggled.
+func (c *twoClones) warnings(t *testing.T) {
+	kinds := map[string]int{}
+	logs, _ := filepath.Glob(filepath.Join(c.root, "[ab]-*.out"))
+	for _, l := range logs {
+		b, _ := os.ReadFile(l)
+		for _, line := range strings.Split(string(b), "\n") {
+			if _, w, ok := strings.Cut(line, "warning: "); ok {
+				kind, rest, _ := strings.Cut(w, ": ")
+				if kind == "sync" {
+					kind += ": " + strings.SplitN(strings.TrimPrefix(rest, "sync: "), ":", 2)[0]
+				}
+				kinds[kind]++
+			}
+		}
+	}
+	t.Logf("worker warnings: %v", kinds)
 }
 
 // ownParkedWork checks every parked diff the workers printed ("parked:
