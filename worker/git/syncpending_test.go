@@ -1,6 +1,7 @@
 package git
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -155,6 +156,44 @@ func TestIntegrateKilledDuringItsReadTree(t *testing.T) {
 	}
 	if got := wtRev(t, root, "HEAD"); got == tip || got != rebased {
 		t.Errorf("HEAD %s, want the sync's %s", got, rebased)
+	}
+	if st := wtGit(t, root, "status", "--porcelain"); st != "" {
+		t.Errorf("the tree is not clean: %q", st)
+	}
+}
+
+// A landing after a sync killed between moving the tree and the branch
+// (a worker restarted lands a recovered task before its first sync)
+// finishes that sync first: a fast-forward would carry the pulled files
+// along as staged changes of the user's, and drop the sync's note.
+func TestLandFinishesAKilledSyncFirst(t *testing.T) {
+	r := wtRepo(t, map[string]string{"u.txt": "base\n"})
+	root := r.Root
+	wtGit(t, root, "checkout", "-q", "-b", "other")
+	wtWrite(t, root, "u.txt", "theirs\n")
+	wtGit(t, root, "commit", "-q", "-am", "theirs")
+	theirs := wtRev(t, root, "HEAD")
+	wtGit(t, root, "checkout", "-q", "main")
+	wtWrite(t, root, "mine.txt", "mine\n")
+	wtGit(t, root, "add", "mine.txt")
+	wtGit(t, root, "commit", "-q", "-m", "mine")
+	tip := wtRev(t, root, "HEAD")
+	task := wtGit(t, root, "commit-tree", "-p", tip, "-m", "a task", tip+"^{tree}")
+	r.Hooks.Before = func(dir string, args []string) {
+		if slices.Contains(args, "update-ref") && slices.Contains(args, "bh: sync") {
+			runtime.Goexit()
+		}
+	}
+	done := make(chan struct{})
+	go func() { defer close(done); r.Integrate("main", theirs) }()
+	<-done
+	r.Hooks.Before = nil
+
+	if err := r.Land("main", strings.TrimSpace(task), ""); !errors.Is(err, ErrTargetMoved) {
+		t.Errorf("Land = %v, want ErrTargetMoved: the sync finished first, the task to rebase", err)
+	}
+	if log := wtGit(t, root, "log", "--format=%s", "main"); log != "mine\ntheirs\ninitial\n" {
+		t.Errorf("main's log %q: want the killed sync finished", log)
 	}
 	if st := wtGit(t, root, "status", "--porcelain"); st != "" {
 		t.Errorf("the tree is not clean: %q", st)

@@ -42,6 +42,12 @@ func (r *Repo) Land(target, commit, taskPath string) error {
 }
 
 func (r *Repo) land(target, commit, taskPath string) error {
+	// A sync killed between moving this tree and its branch is finished
+	// first: a fast-forward would carry what it pulled along as the user's
+	// staged changes, and no later sync could finish it.
+	if _, err := r.FinishIntegrate(); err != nil {
+		return err
+	}
 	tip, err := r.BranchTip(target)
 	if err != nil || tip == commit {
 		return err
