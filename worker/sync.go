@@ -70,6 +70,9 @@ func syncLocked(s *store.Store, remote string, push bool) (SyncResult, error) {
 	if _, err := r.FinishIntegrate(); err != nil {
 		return res, fmt.Errorf("sync: %w", err)
 	}
+	if err := r.FinishLanding(); err != nil { // a landing killed while it held the index
+		return res, fmt.Errorf("sync: %w", err)
+	}
 	if res.Committed, err = r.CommitStore(s.Dir, "bh: sync tasks"); err != nil {
 		return res, fmt.Errorf("sync: %w", err)
 	}

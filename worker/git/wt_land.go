@@ -16,6 +16,7 @@ var ErrTargetMoved = errors.New("the target branch moved")
 type LandRefused struct {
 	Target, Dir, Reason string
 	Paths               []string
+	Commit              string // the commit refused, when known
 }
 
 func (e *LandRefused) Error() string {
@@ -46,6 +47,9 @@ func (r *Repo) land(target, commit, taskPath string) error {
 	// first: a fast-forward would carry what it pulled along as the user's
 	// staged changes, and no later sync could finish it.
 	if _, err := r.FinishIntegrate(); err != nil {
+		return err
+	}
+	if err := r.FinishLanding(); err != nil {
 		return err
 	}
 	tip, err := r.BranchTip(target)
@@ -101,47 +105,7 @@ func (r *Repo) tryMerge(dir, target, tip, commit, taskPath string) error {
 	if err := r.ignoredInTheWay(dir, target, tip, commit, taskPath); err != nil {
 		return err
 	}
-	undo, err := r.stageTaskFile(dir, commit, taskPath)
-	if err != nil {
-		return err
-	}
-	_, err = r.runGit(dir, gitEnv("LC_ALL=C"), nil, "-c", "maintenance.auto=false", "merge", "--ff-only", "-q", commit)
-	if err == nil {
-		return nil
-	}
-	if now, _ := r.BranchTip(target); now == tip {
-		if uerr := r.undoHalfLanding(dir, tip, commit, taskPath); uerr != nil {
-			return errors.Join(err, fmt.Errorf("put back what the failed merge wrote: %w", uerr))
-		}
-	}
-	if uerr := undo(); uerr != nil {
-		return errors.Join(err, fmt.Errorf("put back %s in the index: %w", taskPath, uerr))
-	}
-	if now, _ := r.BranchTip(target); now != tip {
-		return ErrTargetMoved
-	}
-	var ge *gitError
-	var le *LockedError
-	if errors.As(err, &le) || !errors.As(err, &ge) {
-		return err // not a refusal: try again later
-	}
-	return refusal(ge.Stderr, target, dir, taskPath)
-}
-
-// refusal reads git's refusal: its first line says why, the tab-indented
-// lines name the paths in the way.
-func refusal(stderr, target, dir, taskPath string) *LandRefused {
-	e := &LandRefused{Target: target, Dir: dir}
-	for _, line := range strings.Split(stderr, "\n") {
-		if p, ok := strings.CutPrefix(line, "\t"); ok {
-			if p != taskPath {
-				e.Paths = append(e.Paths, p)
-			}
-		} else if e.Reason == "" && strings.TrimSpace(line) != "" {
-			e.Reason = strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(line, "error: "), "fatal: "), ":")
-		}
-	}
-	return e
+	return r.landHeld(dir, target, tip, commit, taskPath)
 }
 
 // isExit reports whether err is git exiting with code.

@@ -1,0 +1,259 @@
+package git
+
+import (
+	"cmp"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// A landing in the user's tree moves its files and index, then its
+// branch. git merge releases the index between the two, and a git command
+// of the user's in that instant (a commit) sees the landed files staged
+// on the old commit and sweeps them into its own. So bh holds the tree's
+// index.lock from before the files move until after the branch did: the
+// user's git waits for it, as for any other git. The new index is built
+// in a copy (GIT_INDEX_FILE) by git's two-tree merge, the safety checks of
+// checkout and merge, and put in place under the lock. A note in the
+// common git dir says what is held, so that a bh killed half-way is
+// finished or undone by the next landing or sync (FinishLanding).
+
+func (r *Repo) landNote() string { return filepath.Join(r.commonDir, "bh-land-held") }
+
+// heldLanding is one landing's state: the tree, its git dir, the branch
+// and both commits, and the token that marks the lock as bh's.
+type heldLanding struct {
+	dir, gitDir, target, tip, commit, taskPath, token string
+}
+
+func (h *heldLanding) lock() string  { return filepath.Join(h.gitDir, "index.lock") }
+func (h *heldLanding) index() string { return filepath.Join(h.gitDir, "bh-land-index") }
+func (h *heldLanding) env() []string { return gitEnv("GIT_INDEX_FILE="+h.index(), "LC_ALL=C") }
+
+// landHeld fast-forwards the tree at dir (target checked out) from tip to
+// commit, holding its index.lock throughout (see above). taskPath, bh's
+// task file, is taken at commit's version in the new index: its
+// uncommitted copy in the tree is bh's own, written after.
+func (r *Repo) landHeld(dir, target, tip, commit, taskPath string) error {
+	out, err := r.runGit(dir, gitEnv("LC_ALL=C"), nil, "rev-parse", "--absolute-git-dir")
+	if err != nil {
+		return err
+	}
+	h := &heldLanding{dir: dir, gitDir: strings.TrimSpace(string(out)), target: target, tip: tip, commit: commit, taskPath: taskPath}
+	if op, err := inProgressOp(h.gitDir); err != nil || op != "" {
+		return cmp.Or(err, error(&LandRefused{Target: target, Dir: dir, Reason: "a " + op + " is in progress"}))
+	}
+	if err := r.hold(h); err != nil {
+		return err
+	}
+	if err := r.moveHeld(h); err != nil {
+		var lr *LandRefused
+		if errors.As(err, &lr) { // nothing moved
+			os.Remove(h.index())
+			return errors.Join(r.inTheWay(lr, taskPath), r.release(h))
+		}
+		return errors.Join(err, r.undoHeld(h))
+	}
+	return r.commitHeld(h)
+}
+
+// inTheWay is a refusal of git's two-tree merge, which names the first
+// path in the way only, with every path named (InTheWay's).
+func (r *Repo) inTheWay(lr *LandRefused, taskPath string) error {
+	if all := (*LandRefused)(nil); errors.As(r.InTheWay(lr.Target, lr.Commit, taskPath), &all) && len(all.Paths) > 0 {
+		return all
+	}
+	return lr
+}
+
+// hold takes the tree's index.lock for bh (waiting, as any git step, for
+// a young lock another git holds), with its note, and copies the index.
+func (r *Repo) hold(h *heldLanding) error {
+	b := make([]byte, 8)
+	rand.Read(b)
+	h.token = "bh-land " + hex.EncodeToString(b)
+	note := strings.Join([]string{h.dir, h.gitDir, h.target, h.tip, h.commit, h.taskPath, h.token}, "\n") + "\n"
+	if err := os.WriteFile(r.landNote(), []byte(note), 0o644); err != nil {
+		return fmt.Errorf("land: %w", err)
+	}
+	var waited time.Duration
+	for pause := firstLockWait; ; pause = nextLockWait(pause) {
+		f, err := os.OpenFile(h.lock(), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if err == nil {
+			_, err = f.WriteString(h.token)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err == nil {
+				err = copyFile(filepath.Join(h.gitDir, "index"), h.index())
+			}
+			if err != nil {
+				return errors.Join(fmt.Errorf("land: %w", err), r.undoHeld(h))
+			}
+			return nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			os.Remove(r.landNote())
+			return fmt.Errorf("land: %w", err)
+		}
+		if err := r.waitLock(h.lock(), waited, err, []string{"merge"}); err != nil {
+			os.Remove(r.landNote())
+			return err
+		}
+		time.Sleep(pause)
+		waited += pause
+	}
+}
+
+// moveHeld moves the files and the index copy to commit (git refuses,
+// touching nothing, over the user's changes), then the branch.
+func (r *Repo) moveHeld(h *heldLanding) error {
+	taskPath := h.taskPath
+	if _, err := os.Lstat(filepath.Join(h.dir, filepath.FromSlash(taskPath))); taskPath != "" && err == nil {
+		// Its entry at commit's blob: git keeps an entry that already
+		// equals the new commit's, and bh's own uncommitted copy of the
+		// file (written after) never stops the landing.
+		if e, err := r.blobEntry(h.commit, taskPath); err != nil {
+			return err
+		} else if e != "" {
+			if err := r.setIndexEntries(h.dir, h.env(), taskPath, []string{e}); err != nil {
+				return err
+			}
+		}
+	}
+	if _, err := r.runGit(h.dir, h.env(), nil, "read-tree", "-m", "-u", h.tip, h.commit); err != nil {
+		var ge *gitError
+		if !errors.As(err, &ge) {
+			return err
+		}
+		return readTreeRefusal(ge.Stderr, h, taskPath)
+	}
+	if _, err := r.git(nil, "update-ref", "-m", "bh: land", "refs/heads/"+h.target, h.commit, h.tip); err != nil {
+		if now, _ := r.BranchTip(h.target); now != h.tip {
+			return ErrTargetMoved
+		}
+		return err
+	}
+	return nil
+}
+
+// commitHeld puts the new index in place and lets go of the lock.
+func (r *Repo) commitHeld(h *heldLanding) error {
+	if err := os.Rename(h.index(), filepath.Join(h.gitDir, "index")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("land: %w", err)
+	}
+	return r.release(h)
+}
+
+// undoHeld puts the files back on tip (those the landing moved and the
+// user has not touched since) and lets go: the index was never replaced.
+func (r *Repo) undoHeld(h *heldLanding) error {
+	var err error
+	if _, serr := os.Stat(h.index()); serr == nil {
+		// The task file's entry as the real index has it: its copy in the
+		// tree is bh's, which the copy's entry (commit's) would refuse over.
+		if h.taskPath != "" {
+			var saved []string
+			if saved, err = r.indexEntries(h.dir, h.taskPath); err == nil {
+				err = r.setIndexEntries(h.dir, h.env(), h.taskPath, saved)
+			}
+		}
+		if err == nil {
+			_, err = r.runGit(h.dir, h.env(), nil, "read-tree", "-m", "-u", h.commit, h.tip)
+		}
+		os.Remove(h.index())
+	}
+	return errors.Join(err, r.release(h))
+}
+
+// release removes the lock, if it is still bh's, and the note.
+func (r *Repo) release(h *heldLanding) error {
+	if b, err := os.ReadFile(h.lock()); err == nil && string(b) == h.token {
+		os.Remove(h.lock())
+	}
+	if err := os.Remove(r.landNote()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// FinishLanding completes, or undoes, a landing killed while it held the
+// tree's index (see above): the branch moved, the new index goes in place;
+// it did not, the files go back. Nothing held: nothing to do. Callers hold
+// the landing lock, so the note is never a live landing's.
+func (r *Repo) FinishLanding() error {
+	b, err := os.ReadFile(r.landNote())
+	if err != nil {
+		return nil
+	}
+	f := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if len(f) != 7 {
+		return os.Remove(r.landNote())
+	}
+	h := &heldLanding{dir: f[0], gitDir: f[1], target: f[2], tip: f[3], commit: f[4], taskPath: f[5], token: f[6]}
+	now, err := r.BranchTip(h.target)
+	if err != nil {
+		return err
+	}
+	if now == h.commit {
+		return r.commitHeld(h)
+	}
+	if now != h.tip {
+		os.Remove(h.index()) // moved on since: the files stand on whatever it is now
+		return r.release(h)
+	}
+	return r.undoHeld(h)
+}
+
+// readTreeRefusal reads a refusal of git read-tree -m -u: the path in
+// the way, and whether it is untracked or changed.
+func readTreeRefusal(stderr string, h *heldLanding, taskPath string) *LandRefused {
+	e := &LandRefused{Target: h.target, Dir: h.dir, Commit: h.commit,
+		Reason: "your uncommitted changes touch files the landing changes"}
+	for _, m := range inTheWayRe.FindAllStringSubmatch(stderr, -1) {
+		if m[1] != "Entry" {
+			e.Reason = "untracked or ignored files would be overwritten"
+		}
+		if m[2] != taskPath {
+			e.Paths = append(e.Paths, m[2])
+		}
+	}
+	if len(e.Paths) == 0 {
+		e.Reason = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(strings.SplitN(stderr, "\n", 2)[0], "error: "), "fatal: "))
+	}
+	return e
+}
+
+var inTheWayRe = regexp.MustCompile(`(Entry|Untracked working tree file) '([^'\n]+)' (?:not uptodate|would be overwritten)`)
+
+// blobEntry is p's entry in commit as update-index --index-info takes it
+// ("<mode> <hash> 0\t<path>"); "" when commit has no p.
+func (r *Repo) blobEntry(commit, p string) (string, error) {
+	tree, err := r.commitTree(commit)
+	if err != nil {
+		return "", err
+	}
+	e, ok := treeFile(tree, p)
+	if !ok {
+		return "", nil
+	}
+	return fmt.Sprintf("%06o %s 0\t%s", uint32(e.Mode), e.Hash, p), nil
+}
+
+func copyFile(src, dst string) error {
+	data, err := os.ReadFile(src)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // no index yet: read-tree starts from none
+	}
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, data, 0o644)
+}

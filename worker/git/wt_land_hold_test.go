@@ -1,0 +1,81 @@
+package git
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// From before the landing moves the user's files until after it moved
+// their branch, the index is locked: a git command of theirs in that
+// instant (git add, git commit) waits or fails as for any other git, and
+// never sees the landed files staged on the old commit, to sweep them
+// into a commit of its own.
+func TestWtLandHoldsTheIndexUntilTheBranchMoved(t *testing.T) {
+	r, final, _, _ := wtLandScene(t, true)
+	wtUserWork(t, r)
+	var out []byte
+	r.Hooks.Before = func(dir string, args []string) {
+		if slices.Contains(args, "update-ref") && slices.Contains(args, "bh: land") && out == nil {
+			c := exec.Command("git", "add", "other.txt")
+			c.Dir = r.Root
+			out, _ = c.CombinedOutput()
+		}
+	}
+	if err := r.Land("main", final, wtTaskPath); err != nil {
+		t.Fatalf("Land: %v", err)
+	}
+	if !strings.Contains(string(out), "index.lock") {
+		t.Errorf("the user's git add in the middle of the landing: %q, want it kept out by index.lock", out)
+	}
+	if got := wtRev(t, r.Root, "HEAD"); got != final {
+		t.Errorf("HEAD %s, want the landed %s", got, final)
+	}
+	if st := wtStatus(t, r.Root); !slices.Contains(st, " M other.txt") || !slices.Contains(st, "M  staged.txt") {
+		t.Errorf("the user's work after the landing: %q", st)
+	}
+	if _, err := os.Stat(filepath.Join(r.Root, ".git", "index.lock")); err == nil {
+		t.Error("index.lock left behind")
+	}
+}
+
+// A bh killed while it held the index (before the files moved, or after
+// and before the branch did): the next landing undoes it first, the lock
+// gone, the user's tree as it was, and then lands.
+func TestWtLandKilledWhileHoldingTheIndex(t *testing.T) {
+	for _, at := range []string{"read-tree", "update-ref"} {
+		r, final, base, _ := wtLandScene(t, true)
+		wtUserWork(t, r)
+		status, files := wtStatus(t, r.Root), wtHashes(t, r.Root)
+		r.Hooks.Before = func(dir string, args []string) {
+			if slices.Contains(args, at) && !slices.Contains(args, "--absolute-git-dir") {
+				runtime.Goexit()
+			}
+		}
+		done := make(chan struct{})
+		go func() { defer close(done); r.Land("main", final, wtTaskPath) }()
+		<-done
+		r.Hooks.Before = nil
+		if _, err := os.Stat(filepath.Join(r.Root, ".git", "index.lock")); err != nil {
+			t.Fatalf("killed at %s: no index.lock held: %v", at, err)
+		}
+		if err := r.FinishLanding(); err != nil {
+			t.Fatalf("killed at %s: FinishLanding: %v", at, err)
+		}
+		if got := wtStatus(t, r.Root); !reflect.DeepEqual(got, status) || !reflect.DeepEqual(wtHashes(t, r.Root), files) ||
+			wtRev(t, r.Root, "HEAD") != base {
+			t.Fatalf("killed at %s, undone: the tree is\n%q\nwant\n%q", at, got, status)
+		}
+		if err := r.Land("main", final, wtTaskPath); err != nil {
+			t.Fatalf("killed at %s: Land again: %v", at, err)
+		}
+		if wtRead(t, r.Root, "feature/new.txt") != "feature\n" {
+			t.Errorf("killed at %s: the landing again did not bring the task's files", at)
+		}
+	}
+}
