@@ -128,8 +128,9 @@ func list(b *strings.Builder, lines []string, i int, depth int) int {
 		for end > 0 && body[end-1] == "" {
 			end--
 		}
-		if next, ok := item(lines[min(i, len(lines)-1)]); end < len(body) && i < len(lines) && ok && next.ordered == first.ordered {
-			loose = true
+		if end < len(body) && i < len(lines) { // a blank line between two items
+			next, ok := item(lines[i])
+			loose = loose || ok && next.ordered == first.ordered
 		}
 		for _, l := range body[:end] {
 			loose = loose || l == ""
