@@ -105,7 +105,7 @@ func list(b *strings.Builder, lines []string, i int, depth int) int {
 	loose := false
 	for i < len(lines) {
 		m, ok := item(lines[i])
-		if !ok || m.ordered != first.ordered || rule(strings.TrimSpace(lines[i])) {
+		if _, rest := indent(lines[i]); !ok || m.ordered != first.ordered || len(items) > 0 && rule(rest) {
 			break
 		}
 		body := []string{m.content}
