@@ -119,7 +119,7 @@ func (c *Codex) Run(ctx context.Context, req Request) (*Outcome, error) {
 	}
 	defer os.RemoveAll(tmp)
 	schemaFile, lastFile := filepath.Join(tmp, "schema.json"), filepath.Join(tmp, "last-message.txt")
-	if err := os.WriteFile(schemaFile, []byte(StrictSchema), 0o600); err != nil {
+	if err := os.WriteFile(schemaFile, []byte(StrictSchema()), 0o600); err != nil {
 		return nil, runErrorf(err, "codex: %v", err)
 	}
 	env := append([]string{"BH_TASK_ID=" + req.TaskID}, req.Env...)

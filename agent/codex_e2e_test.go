@@ -134,7 +134,7 @@ func assertStrictFormat(t *testing.T, req *fakeapi.ResponsesRequest) {
 	}
 	var got, want any
 	json.Unmarshal(f.Schema, &got)
-	json.Unmarshal([]byte(StrictSchema), &want)
+	json.Unmarshal([]byte(StrictSchema()), &want)
 	if f.Type != "json_schema" || !f.Strict || !jsonEqual(got, want) {
 		t.Errorf("text.format = %s, want StrictSchema, strict", req.Format)
 	}

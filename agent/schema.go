@@ -3,6 +3,7 @@ package agent
 import (
 	"encoding/json"
 	"sort"
+	"sync"
 )
 
 // Schema is the JSON Schema of Result, handed to claude --json-schema so that
@@ -56,8 +57,9 @@ const Schema = `{
 // properties as required, the optional ones made nullable, and the
 // keywords strict mode refuses (if/then, minLength, minimum, maximum)
 // left out. It is derived from Schema so that both agents answer the same
-// contract; a null in the answer reads as the field left out.
-var StrictSchema = strictSchema(Schema)
+// contract; a null in the answer reads as the field left out. Made when
+// first asked for, not at every bh command's start.
+var StrictSchema = sync.OnceValue(func() string { return strictSchema(Schema) })
 
 // strictUnsupported are the keywords strict mode rejects.
 var strictUnsupported = []string{"if", "then", "else", "minLength", "maxLength", "minimum", "maximum"}

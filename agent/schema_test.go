@@ -11,7 +11,7 @@ import (
 // every object of StrictSchema, and that it keeps Schema's properties.
 func TestStrictSchemaFollowsStrictMode(t *testing.T) {
 	var strict, loose map[string]any
-	if err := json.Unmarshal([]byte(StrictSchema), &strict); err != nil {
+	if err := json.Unmarshal([]byte(StrictSchema()), &strict); err != nil {
 		t.Fatal(err)
 	}
 	json.Unmarshal([]byte(Schema), &loose)

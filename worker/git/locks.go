@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -69,7 +70,11 @@ type LockWait struct {
 // lockRe matches git's words for a lock someone else holds. A ref update
 // refused because the ref moved ("cannot lock ref 'x': is at A but
 // expected B") is a compare-and-swap failure, not contention: no match.
-var lockRe = regexp.MustCompile(`Unable to create '([^'\n]+\.lock)': File exists|could not lock config file ([^\n]+): File exists`)
+// (Compiled when first needed, as the others here, not at every bh
+// command's start.)
+var lockRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`Unable to create '([^'\n]+\.lock)': File exists|could not lock config file ([^\n]+): File exists`)
+})
 
 // lockedPath is the lock file git's failure err names, "" when err is not
 // lock contention.
@@ -78,7 +83,7 @@ func lockedPath(err error, dir string) string {
 	if !errors.As(err, &ge) {
 		return ""
 	}
-	m := lockRe.FindStringSubmatch(ge.Stderr)
+	m := lockRe().FindStringSubmatch(ge.Stderr)
 	if m == nil {
 		return ""
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // ErrStale is a push refused because the remote ref is not what we
@@ -33,8 +34,8 @@ func (e *RemoteLockError) Is(target error) bool { return target == ErrStale }
 
 // What git says, there, of a lock file it found.
 var (
-	lockHeld  = regexp.MustCompile(`Unable to create '([^']+\.lock)': File exists`)
-	lockedRef = regexp.MustCompile(`cannot lock ref '([^']+)'`)
+	lockHeld  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`Unable to create '([^']+\.lock)': File exists`) })
+	lockedRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`cannot lock ref '([^']+)'`) })
 )
 
 // RemoteError is a remote that cannot be reached or refuses us for a
@@ -107,9 +108,9 @@ func pushError(remote string, err error) error {
 	var ge *gitError
 	if errors.As(err, &ge) {
 		out := ge.Stdout + ge.Stderr
-		if m := lockHeld.FindStringSubmatch(out); m != nil {
+		if m := lockHeld().FindStringSubmatch(out); m != nil {
 			ref := ""
-			if r := lockedRef.FindStringSubmatch(out); r != nil {
+			if r := lockedRef().FindStringSubmatch(out); r != nil {
 				ref = r[1]
 			}
 			return fmt.Errorf("push to %s: %w", remote, &RemoteLockError{Remote: remote, Ref: ref, Lock: filepath.Clean(m[1])})

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // CommitStore commits what changed under dir (bh's store, .bh) on the
@@ -164,7 +165,7 @@ func notUpToDate(err error) string {
 		return ""
 	}
 	var paths []string
-	for _, m := range notUpToDateRe.FindAllStringSubmatch(ge.Stderr, 5) {
+	for _, m := range notUpToDateRe().FindAllStringSubmatch(ge.Stderr, 5) {
 		paths = append(paths, m[1])
 	}
 	if len(paths) == 0 {
@@ -173,4 +174,6 @@ func notUpToDate(err error) string {
 	return " (" + strings.Join(paths, ", ") + ")"
 }
 
-var notUpToDateRe = regexp.MustCompile(`Entry '([^'\n]+)' (?:not uptodate|would be overwritten)`)
+var notUpToDateRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`Entry '([^'\n]+)' (?:not uptodate|would be overwritten)`)
+})
