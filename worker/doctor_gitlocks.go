@@ -2,6 +2,7 @@ package worker
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/bh-tracker/bh/worker/git"
 )
@@ -27,7 +28,17 @@ func (d *doctor) checkGitLocks() error {
 		f.Status = DoctorError
 		f.Message = fmt.Sprintf("stale git lock: %s old, and no git process runs in the repository; git steps that need it fail", age)
 		f.Fix = "remove it"
-		d.found(f, func() error { return d.repo.RemoveStaleLock(l.Path) })
+		d.found(f, func() error {
+			// A landing killed while it held the index: finished or undone
+			// (the user's files back as they were), its lock with it.
+			if err := d.repo.FinishLanding(); err != nil {
+				return err
+			}
+			if _, err := os.Lstat(l.Path); err != nil {
+				return nil
+			}
+			return d.repo.RemoveStaleLock(l.Path)
+		})
 	}
 	if len(locks) == 0 {
 		d.ok("locks", fmt.Sprintf("no git lock older than %s", git.StaleAge))

@@ -4,11 +4,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // doctorT runs Doctor and fails the test on its error.
@@ -176,5 +179,44 @@ func TestDoctorRemovesStrayLocksAndTemp(t *testing.T) {
 	if exists(s.Dir, "locks/tm-gone.lock") || exists(s.Dir, "tmp/write-123") || exists(s.Dir, "cache/.tasks.bin.99") ||
 		!exists(s.Dir, "locks/"+tk.ID+".lock") {
 		t.Fatal("the wrong files went")
+	}
+}
+
+// A landing killed while it held the user's index leaves index.lock: once
+// stale, doctor --fix undoes the landing (the user's files as they were)
+// rather than only removing the lock under files that moved.
+func TestDoctorUndoesALandingKilledHoldingTheIndex(t *testing.T) {
+	s := doctorStore(t)
+	base := gitT(t, s.Root, "rev-parse", "HEAD")
+	writeFile(t, s.Root, "task.txt", "the task's\n") // the task's commit, made without the user's tree
+	gitT(t, s.Root, "add", "task.txt")
+	landed := gitT(t, s.Root, "commit-tree", "-p", base, "-m", "a task", gitT(t, s.Root, "write-tree"))
+	gitT(t, s.Root, "rm", "-q", "--cached", "task.txt")
+	os.Remove(filepath.Join(s.Root, "task.txt"))
+	status := gitT(t, s.Root, "status", "--porcelain")
+	r, err := git.Open(s.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Hooks.Before = func(dir string, args []string) {
+		if slices.Contains(args, "update-ref") {
+			runtime.Goexit() // the kill, with the files moved and the branch not
+		}
+	}
+	done := make(chan struct{})
+	go func() { defer close(done); r.Land(gitT(t, s.Root, "symbolic-ref", "--short", "HEAD"), landed, "") }()
+	<-done
+	lock := filepath.Join(s.Root, ".git", "index.lock")
+	old := time.Now().Add(-2 * git.StaleAge)
+	if err := os.Chtimes(lock, old, old); err != nil {
+		t.Fatalf("no index.lock held: %v", err)
+	}
+	finding(t, doctorT(t, s, false), "locks", ".git/index.lock")
+	doctorT(t, s, true)
+	if exists(s.Root, ".git/index.lock") || exists(s.Root, "task.txt") {
+		t.Error("after --fix the lock or the landed file is still there")
+	}
+	if got := gitT(t, s.Root, "status", "--porcelain"); got != status || gitT(t, s.Root, "rev-parse", "HEAD") != base {
+		t.Errorf("after --fix the tree shows %q, want %q", got, status)
 	}
 }
