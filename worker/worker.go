@@ -85,6 +85,9 @@ func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 		w.warnf("removed %d half-made worktree registration(s) a killed git worktree add left: %s", len(done),
 			strings.Join(done, ", "))
 	}
+	if err := w.finishHalfDone(); err != nil {
+		w.warnf("%v", err)
+	}
 	store.TrimSteps(s)
 	w.adoptOrphans() // first: a worker killed again and again still renews the claims its runs keep
 	closeNotifier, err := w.openNotifier()
@@ -107,6 +110,21 @@ func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 	defer w.wt.close()
 	defer w.startSyncer()() // autoSync:, and claims handed off (handoff.go)
 	return w.loop(stop, kill)
+}
+
+// finishHalfDone finishes, before recovery reads the branches, a landing
+// or a sync a kill cut short in the user's tree: a recovered task whose
+// branch already moved would never land again to do it.
+func (w *worker) finishHalfDone() error {
+	unlock, err := w.lockLanding()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if _, err := w.repo.FinishIntegrate(); err != nil {
+		return err
+	}
+	return w.repo.FinishLanding()
 }
 
 func newWorker(s *store.Store, opt Options) (*worker, error) {

@@ -152,25 +152,48 @@ func (r *Repo) commitHeld(h *heldLanding) error {
 	return r.release(h)
 }
 
-// undoHeld puts the files back on tip (those the landing moved and the
-// user has not touched since) and lets go: the index was never replaced.
+// undoHeld puts the files the landing moved back on tip (those that still
+// hold commit's bytes: the user's own edits stay) and lets go: the index
+// was never replaced. bh's task file is left alone: its copy in the tree
+// is bh's.
 func (r *Repo) undoHeld(h *heldLanding) error {
-	var err error
-	if _, serr := os.Stat(h.index()); serr == nil {
-		// The task file's entry as the real index has it: its copy in the
-		// tree is bh's, which the copy's entry (commit's) would refuse over.
-		if h.taskPath != "" {
-			var saved []string
-			if saved, err = r.indexEntries(h.dir, h.taskPath); err == nil {
-				err = r.setIndexEntries(h.dir, h.env(), h.taskPath, saved)
-			}
+	os.Remove(h.index())
+	paths, err := r.ChangedPaths(h.tip, h.commit)
+	var back, gone []string
+	for _, p := range paths {
+		if err != nil || p == h.taskPath {
+			continue
 		}
-		if err == nil {
-			_, err = r.runGit(h.dir, h.env(), nil, "read-tree", "-m", "-u", h.commit, h.tip)
+		want, berr := r.blobAt(h.commit, p)
+		out, herr := r.runGit(h.dir, gitEnv("LC_ALL=C"), nil, "hash-object", "--", p)
+		if berr != nil || herr != nil || strings.TrimSpace(string(out)) != want {
+			continue // not moved, or changed since: not the landing's to undo
 		}
-		os.Remove(h.index())
+		if in, _ := r.blobAt(h.tip, p); in != "" {
+			back = append(back, p)
+		} else {
+			gone = append(gone, p)
+		}
+	}
+	for _, p := range gone {
+		os.Remove(filepath.Join(h.dir, filepath.FromSlash(p)))
+	}
+	if err == nil && len(back) > 0 {
+		err = r.checkoutFrom(h, back)
 	}
 	return errors.Join(err, r.release(h))
+}
+
+// checkoutFrom writes paths as tip has them (modes, links and filters as
+// git checks out), through an index of tip's own: the tree's is locked.
+func (r *Repo) checkoutFrom(h *heldLanding, paths []string) error {
+	env := gitEnv("GIT_INDEX_FILE="+h.index(), "LC_ALL=C")
+	defer os.Remove(h.index())
+	if _, err := r.runGit(h.dir, env, nil, "read-tree", h.tip); err != nil {
+		return err
+	}
+	_, err := r.runGit(h.dir, env, nil, append([]string{"checkout-index", "-f", "--"}, paths...)...)
+	return err
 }
 
 // release removes the lock, if it is still bh's, and the note.
