@@ -16,28 +16,13 @@ import (
 // branch: the next sync finishes the move instead of taking the pulled
 // files for the user's own changes and refusing every later pull.
 func TestIntegrateKilledBeforeTheBranchMoves(t *testing.T) {
-	r := wtRepo(t, map[string]string{"u.txt": "base\n"})
+	r, theirs, tip := divergedRepo(t) // theirs changes a user's file; mine is replayed on it
 	root := r.Root
-	wtGit(t, root, "checkout", "-q", "-b", "other")
-	wtWrite(t, root, "u.txt", "theirs\n") // another machine's change to a user's file
-	wtGit(t, root, "commit", "-q", "-am", "theirs")
-	theirs := wtRev(t, root, "HEAD")
-	wtGit(t, root, "checkout", "-q", "main")
-	wtWrite(t, root, "mine.txt", "mine\n") // a commit of this clone's, replayed on theirs
-	wtGit(t, root, "add", "mine.txt")
-	wtGit(t, root, "commit", "-q", "-m", "mine")
-	tip := wtRev(t, root, "HEAD")
 
 	// The kill: the goroutine running the sync ends as update-ref starts.
-	r.Hooks.Before = func(dir string, args []string) {
-		if slices.Contains(args, "update-ref") && slices.Contains(args, "bh: sync") {
-			runtime.Goexit()
-		}
-	}
-	done := make(chan struct{})
-	go func() { defer close(done); r.Integrate("main", theirs) }()
-	<-done
-	r.Hooks.Before = nil
+	killIntegrate(r, theirs, func(args []string) bool {
+		return slices.Contains(args, "update-ref") && slices.Contains(args, "bh: sync")
+	})
 	if got := wtRev(t, root, "HEAD"); got != tip {
 		t.Fatalf("HEAD moved to %s: the kill came too late", got)
 	}
@@ -103,27 +88,10 @@ func TestIntegrateCatchesUpWithAUserCommitting(t *testing.T) {
 // the tree moved: judged too early, it would drop the note, and the moved
 // tree would look like the user's staged changes to every later pull.
 func TestIntegrateKilledDuringItsReadTree(t *testing.T) {
-	r := wtRepo(t, map[string]string{"u.txt": "base\n"})
+	r, theirs, tip := divergedRepo(t)
 	root := r.Root
-	wtGit(t, root, "checkout", "-q", "-b", "other")
-	wtWrite(t, root, "u.txt", "theirs\n")
-	wtGit(t, root, "commit", "-q", "-am", "theirs")
-	theirs := wtRev(t, root, "HEAD")
-	wtGit(t, root, "checkout", "-q", "main")
-	wtWrite(t, root, "mine.txt", "mine\n")
-	wtGit(t, root, "add", "mine.txt")
-	wtGit(t, root, "commit", "-q", "-m", "mine")
-	tip := wtRev(t, root, "HEAD")
 
-	r.Hooks.Before = func(dir string, args []string) { // the kill, as read-tree starts
-		if slices.Contains(args, "read-tree") {
-			runtime.Goexit()
-		}
-	}
-	done := make(chan struct{})
-	go func() { defer close(done); r.Integrate("main", theirs) }()
-	<-done
-	r.Hooks.Before = nil
+	killIntegrate(r, theirs, func(args []string) bool { return slices.Contains(args, "read-tree") })
 	note, err := os.ReadFile(r.pendingFile())
 	if err != nil {
 		t.Fatalf("no note of the sync: %v", err)
@@ -167,27 +135,12 @@ func TestIntegrateKilledDuringItsReadTree(t *testing.T) {
 // finishes that sync first: a fast-forward would carry the pulled files
 // along as staged changes of the user's, and drop the sync's note.
 func TestLandFinishesAKilledSyncFirst(t *testing.T) {
-	r := wtRepo(t, map[string]string{"u.txt": "base\n"})
+	r, theirs, tip := divergedRepo(t)
 	root := r.Root
-	wtGit(t, root, "checkout", "-q", "-b", "other")
-	wtWrite(t, root, "u.txt", "theirs\n")
-	wtGit(t, root, "commit", "-q", "-am", "theirs")
-	theirs := wtRev(t, root, "HEAD")
-	wtGit(t, root, "checkout", "-q", "main")
-	wtWrite(t, root, "mine.txt", "mine\n")
-	wtGit(t, root, "add", "mine.txt")
-	wtGit(t, root, "commit", "-q", "-m", "mine")
-	tip := wtRev(t, root, "HEAD")
 	task := wtGit(t, root, "commit-tree", "-p", tip, "-m", "a task", tip+"^{tree}")
-	r.Hooks.Before = func(dir string, args []string) {
-		if slices.Contains(args, "update-ref") && slices.Contains(args, "bh: sync") {
-			runtime.Goexit()
-		}
-	}
-	done := make(chan struct{})
-	go func() { defer close(done); r.Integrate("main", theirs) }()
-	<-done
-	r.Hooks.Before = nil
+	killIntegrate(r, theirs, func(args []string) bool {
+		return slices.Contains(args, "update-ref") && slices.Contains(args, "bh: sync")
+	})
 
 	if err := r.Land("main", strings.TrimSpace(task), ""); !errors.Is(err, ErrTargetMoved) {
 		t.Errorf("Land = %v, want ErrTargetMoved: the sync finished first, the task to rebase", err)
@@ -198,4 +151,36 @@ func TestLandFinishesAKilledSyncFirst(t *testing.T) {
 	if st := wtGit(t, root, "status", "--porcelain"); st != "" {
 		t.Errorf("the tree is not clean: %q", st)
 	}
+}
+
+// divergedRepo is a clone whose main has a commit of its own (mine.txt)
+// while the remote's has another (theirs, changing u.txt): what a sync
+// replays. tip is main's.
+func divergedRepo(t *testing.T) (r *Repo, theirs, tip string) {
+	t.Helper()
+	r = wtRepo(t, map[string]string{"u.txt": "base\n"})
+	root := r.Root
+	wtGit(t, root, "checkout", "-q", "-b", "other")
+	wtWrite(t, root, "u.txt", "theirs\n")
+	wtGit(t, root, "commit", "-q", "-am", "theirs")
+	theirs = wtRev(t, root, "HEAD")
+	wtGit(t, root, "checkout", "-q", "main")
+	wtWrite(t, root, "mine.txt", "mine\n")
+	wtGit(t, root, "add", "mine.txt")
+	wtGit(t, root, "commit", "-q", "-m", "mine")
+	return r, theirs, wtRev(t, root, "HEAD")
+}
+
+// killIntegrate runs a sync of main to theirs that is killed (its
+// goroutine ended) as the first git command at matches starts.
+func killIntegrate(r *Repo, theirs string, at func(args []string) bool) {
+	r.Hooks.Before = func(dir string, args []string) {
+		if at(args) {
+			runtime.Goexit()
+		}
+	}
+	done := make(chan struct{})
+	go func() { defer close(done); r.Integrate("main", theirs) }()
+	<-done
+	r.Hooks.Before = nil
 }
