@@ -1,9 +1,11 @@
 package git
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,21 +15,71 @@ import (
 // CommitStore commits what changed under dir (bh's store, .bh) on the
 // branch checked out in the main tree, and nothing else: the user's other
 // changes, staged or not, stay as they are. false when nothing changed.
-// Hooks are skipped: this is bh's bookkeeping, not the user's work.
+// Hooks are skipped: this is bh's bookkeeping, not the user's work. The
+// tree's index.lock is held throughout (see landHeld): a git commit of the
+// user's at that instant never sweeps bh's files into its own commit.
 func (r *Repo) CommitStore(dir, message string) (bool, error) {
 	changed, err := r.StoreChanges(dir)
 	if err != nil || len(changed) == 0 {
 		return false, err
 	}
-	if _, err := r.git(nil, "add", "-A", "--", dir); err != nil {
-		return false, fmt.Errorf("stage %s: %w", dir, err)
+	branch, err := r.CurrentBranch()
+	if err != nil {
+		return false, err
 	}
-	// With a pathspec, commit takes only those paths (--only), leaving
-	// whatever else the user staged staged.
-	if _, err := r.git([]byte(message), "commit", "-q", "--no-verify", "-F", "-", "--", dir); err != nil {
-		return false, fmt.Errorf("commit %s: %w", dir, err)
+	tip, err := r.BranchTip(branch)
+	if err != nil || branch == "" || tip == "" {
+		return false, cmp.Or(err, fmt.Errorf("commit %s: no branch checked out", dir))
 	}
-	return true, nil
+	rel, err := filepath.Rel(r.Root, dir)
+	if err != nil {
+		return false, err
+	}
+	// taskPath is the store: an undo leaves its files, bh's, alone.
+	h := &heldLanding{dir: r.Root, gitDir: r.gitDir, target: branch, tip: tip, taskPath: filepath.ToSlash(rel)}
+	if err := r.hold(h); err != nil {
+		return false, err
+	}
+	committed, err := r.commitStore(h, dir, message)
+	if err != nil {
+		return false, errors.Join(fmt.Errorf("commit %s: %w", dir, err), r.undoHeld(h))
+	}
+	return committed, r.commitHeld(h)
+}
+
+// commitStore stages dir as the working tree has it in the held index,
+// and commits tip's tree with dir so, moving the branch there; false when
+// that tree is tip's (the index alone was behind).
+func (r *Repo) commitStore(h *heldLanding, dir, message string) (bool, error) {
+	if _, err := r.runGit(r.Root, h.env(), nil, "add", "-A", "--", dir); err != nil {
+		return false, err
+	}
+	treeEnv := gitEnv("GIT_INDEX_FILE="+h.index()+"-tree", "LC_ALL=C")
+	defer os.Remove(h.index() + "-tree")
+	_, err := r.runGit(r.Root, treeEnv, nil, "read-tree", h.tip)
+	if err == nil {
+		_, err = r.runGit(r.Root, treeEnv, nil, "add", "-A", "--", dir)
+	}
+	var tree, old []byte
+	if err == nil {
+		tree, err = r.runGit(r.Root, treeEnv, nil, "write-tree")
+	}
+	if err == nil {
+		old, err = r.read(nil, "rev-parse", h.tip+"^{tree}")
+	}
+	if err != nil || string(tree) == string(old) {
+		return false, err
+	}
+	out, err := r.git([]byte(message), "commit-tree", strings.TrimSpace(string(tree)), "-p", h.tip, "-F", "-")
+	if err != nil {
+		return false, err
+	}
+	h.commit = strings.TrimSpace(string(out))
+	if err := r.writeNote(h); err != nil {
+		return false, err
+	}
+	_, err = r.git(nil, "update-ref", "-m", "commit: "+strings.SplitN(message, "\n", 2)[0], "refs/heads/"+h.target, h.commit, h.tip)
+	return err == nil, err
 }
 
 // StoreChanges lists what is uncommitted under dir (bh's store): git's
@@ -97,6 +149,11 @@ func (r *Repo) Integrate(branch, theirs string) error {
 	// staged and unstaged changes along and refuses to overwrite any.
 	if err := r.notePending(branch, tip, rebased); err != nil {
 		return fmt.Errorf("sync %s: %w", branch, err)
+	}
+	// As merge does: a file only touched since is not a change in the way.
+	if _, err := r.runGit(dir, gitEnv("LC_ALL=C"), nil, "update-index", "-q", "--refresh"); err != nil && !isExit(err, 1) {
+		os.Remove(r.pendingFile())
+		return err
 	}
 	if _, err := r.runGit(dir, gitEnv("LC_ALL=C"), nil, "read-tree", "-m", "-u", tip, rebased); err != nil {
 		os.Remove(r.pendingFile()) // refused: the tree did not move

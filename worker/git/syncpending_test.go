@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A sync killed after it moved the user's tree and before it moved the
@@ -183,4 +184,20 @@ func killIntegrate(r *Repo, theirs string, at func(args []string) bool) {
 	go func() { defer close(done); r.Integrate("main", theirs) }()
 	<-done
 	r.Hooks.Before = nil
+}
+
+// A file the pull changes that the user only touched (its bytes as
+// committed) is no change of theirs: the sync refreshes the index first.
+func TestIntegrateOverATouchedFile(t *testing.T) {
+	r, theirs, _ := divergedRepo(t)
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(filepath.Join(r.Root, "u.txt"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Integrate("main", theirs); err != nil {
+		t.Fatalf("Integrate over a touched file: %v", err)
+	}
+	if got := wtRead(t, r.Root, "u.txt"); got != "theirs\n" {
+		t.Errorf("u.txt = %q", got)
+	}
 }

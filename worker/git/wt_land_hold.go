@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"time"
 )
 
 // A landing in the user's tree moves its files and index, then its
@@ -79,12 +78,10 @@ func (r *Repo) hold(h *heldLanding) error {
 	b := make([]byte, 8)
 	rand.Read(b)
 	h.token = "bh-land " + hex.EncodeToString(b)
-	note := strings.Join([]string{h.dir, h.gitDir, h.target, h.tip, h.commit, h.taskPath, h.token}, "\n") + "\n"
-	if err := os.WriteFile(r.landNote(), []byte(note), 0o644); err != nil {
+	if err := r.writeNote(h); err != nil {
 		return fmt.Errorf("land: %w", err)
 	}
-	var waited time.Duration
-	for pause := firstLockWait; ; pause = nextLockWait(pause) {
+	for {
 		f, err := os.OpenFile(h.lock(), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 		if err == nil {
 			_, err = f.WriteString(h.token)
@@ -103,13 +100,20 @@ func (r *Repo) hold(h *heldLanding) error {
 			os.Remove(r.landNote())
 			return fmt.Errorf("land: %w", err)
 		}
-		if err := r.waitLock(h.lock(), waited, err, []string{"merge"}); err != nil {
+		// Held by another git: waited out as every git step waits (a
+		// refresh, which needs the lock too, and gives it back).
+		_, err = r.runGit(h.dir, gitEnv("LC_ALL=C"), nil, "update-index", "-q", "--refresh")
+		if le := (*LockedError)(nil); errors.As(err, &le) {
 			os.Remove(r.landNote())
 			return err
 		}
-		time.Sleep(pause)
-		waited += pause
 	}
+}
+
+// writeNote says what is held, for FinishLanding.
+func (r *Repo) writeNote(h *heldLanding) error {
+	note := strings.Join([]string{h.dir, h.gitDir, h.target, h.tip, h.commit, h.taskPath, h.token}, "\n") + "\n"
+	return os.WriteFile(r.landNote(), []byte(note), 0o644)
 }
 
 // moveHeld moves the files and the index copy to commit (git refuses,
@@ -127,6 +131,11 @@ func (r *Repo) moveHeld(h *heldLanding) error {
 				return err
 			}
 		}
+	}
+	// read-tree trusts the index's stat data, as merge does after it
+	// refreshes it: a file only touched since is not a change in the way.
+	if _, err := r.runGit(h.dir, h.env(), nil, "update-index", "-q", "--refresh"); err != nil && !isExit(err, 1) {
+		return err
 	}
 	if _, err := r.runGit(h.dir, h.env(), nil, "read-tree", "-m", "-u", h.tip, h.commit); err != nil {
 		var ge *gitError
@@ -154,14 +163,14 @@ func (r *Repo) commitHeld(h *heldLanding) error {
 
 // undoHeld puts the files the landing moved back on tip (those that still
 // hold commit's bytes: the user's own edits stay) and lets go: the index
-// was never replaced. bh's task file is left alone: its copy in the tree
-// is bh's.
+// was never replaced. bh's task file (or, for CommitStore, its store) is
+// left alone: its copy in the tree is bh's.
 func (r *Repo) undoHeld(h *heldLanding) error {
 	os.Remove(h.index())
 	paths, err := r.ChangedPaths(h.tip, h.commit)
 	var back, gone []string
 	for _, p := range paths {
-		if err != nil || p == h.taskPath {
+		if err != nil || p == h.taskPath || strings.HasPrefix(p, h.taskPath+"/") {
 			continue
 		}
 		want, berr := r.blobAt(h.commit, p)

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // From before the landing moves the user's files until after it moved
@@ -77,5 +78,22 @@ func TestWtLandKilledWhileHoldingTheIndex(t *testing.T) {
 		if wtRead(t, r.Root, "feature/new.txt") != "feature\n" {
 			t.Errorf("killed at %s: the landing again did not bring the task's files", at)
 		}
+	}
+}
+
+// A file of the landing's only touched in the user's tree (its bytes as
+// committed, its stat data not what the index says) is not a change in
+// the way: the landing refreshes the index first, as git merge does.
+func TestWtLandOverATouchedFile(t *testing.T) {
+	r, final, _, _ := wtLandScene(t, true)
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(filepath.Join(r.Root, "landed.txt"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Land("main", final, wtTaskPath); err != nil {
+		t.Fatalf("Land over a touched file: %v", err)
+	}
+	if got := wtRead(t, r.Root, "landed.txt"); got != "new\n" {
+		t.Errorf("landed.txt = %q", got)
 	}
 }
