@@ -151,7 +151,7 @@ func (r *Repo) Integrate(branch, theirs string) error {
 		return fmt.Errorf("sync %s: %w", branch, err)
 	}
 	// As merge does: a file only touched since is not a change in the way.
-	if _, err := r.runGit(dir, gitEnv("LC_ALL=C"), nil, "update-index", "-q", "--refresh"); err != nil && !isExit(err, 1) {
+	if _, err := r.runGit(dir, gitEnv("LC_ALL=C"), nil, "update-index", "--refresh"); err != nil && !isExit(err, 1) {
 		os.Remove(r.pendingFile())
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 )
 
 // A landing in the user's tree moves its files and index, then its
@@ -81,7 +82,8 @@ func (r *Repo) hold(h *heldLanding) error {
 	if err := r.writeNote(h); err != nil {
 		return fmt.Errorf("land: %w", err)
 	}
-	for {
+	var waited time.Duration
+	for pause := firstLockWait; ; pause = nextLockWait(pause) {
 		f, err := os.OpenFile(h.lock(), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 		if err == nil {
 			_, err = f.WriteString(h.token)
@@ -100,10 +102,16 @@ func (r *Repo) hold(h *heldLanding) error {
 			os.Remove(r.landNote())
 			return fmt.Errorf("land: %w", err)
 		}
-		// Held by another git: waited out as every git step waits (a
-		// refresh, which needs the lock too, and gives it back).
-		_, err = r.runGit(h.dir, gitEnv("LC_ALL=C"), nil, "update-index", "-q", "--refresh")
-		if le := (*LockedError)(nil); errors.As(err, &le) {
+		// Held by another git: waited out as every git step waits for a
+		// lock, each try after a pause a git command of its own (a
+		// read-only one), as a step's retry is.
+		if err := r.waitLock(h.lock(), waited, err, []string{"merge"}); err != nil {
+			os.Remove(r.landNote())
+			return err
+		}
+		time.Sleep(pause)
+		waited += pause
+		if _, err := r.runGit(h.dir, gitEnv("LC_ALL=C"), nil, "--no-optional-locks", "rev-parse", "--git-dir"); err != nil {
 			os.Remove(r.landNote())
 			return err
 		}
