@@ -16,7 +16,7 @@ import (
 
 // holder starts a grandchild that holds stdout, writes its pid down, and
 // then either waits (a long foreground step, like npm ci) or exits.
-const holder = `sleep 1000 & echo $! > child.pid; echo started; `
+const holder = `sleep 1000 & echo $! > child.tmp && mv child.tmp child.pid; echo started; `
 
 func TestRunCancelStopsGroup(t *testing.T) {
 	dir := t.TempDir()

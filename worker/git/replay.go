@@ -7,8 +7,8 @@ import (
 )
 
 // replay rebases tip's own commits onto onto without a worktree, as git
-// rebase would (merges and commits already upstream left out, commits
-// that become empty dropped): each commit is cherry-picked by git
+// rebase would (merges and commits already upstream left out; bh's own
+// commits that become empty dropped, the user's kept): each commit is cherry-picked by git
 // merge-tree --write-tree, the merge driver of bh's task files included,
 // and recorded by commit-tree with its author, date and message. Only
 // objects are written, never a worktree in the user's .git: a kill at any
@@ -34,7 +34,7 @@ func (r *Repo) replayOnto(cur, onto string, args ...string) (string, error) {
 }
 
 // pick applies commit c on top of cur and returns the new commit (cur
-// itself when c changes nothing there).
+// itself when c is bh's and changes nothing there).
 func (r *Repo) pick(cur, c, onto string) (string, error) {
 	parent, err := r.revParse(c + "^")
 	if err != nil {
@@ -69,9 +69,6 @@ func (r *Repo) pick(cur, c, onto string) (string, error) {
 		return "", fmt.Errorf("sync: replay %s: %w", short(c), err)
 	}
 	tree := fields[0]
-	if tree == curTree {
-		return cur, nil // already there
-	}
 	info, err := r.read(nil, "log", "-1", "--format=%an%x00%ae%x00%ad%x00%B", "--date=raw", c)
 	if err != nil {
 		return "", err
@@ -82,6 +79,12 @@ func (r *Repo) pick(cur, c, onto string) (string, error) {
 	}
 	env := gitEnv("GIT_AUTHOR_NAME="+parts[0], "GIT_AUTHOR_EMAIL="+parts[1], "GIT_AUTHOR_DATE="+parts[2])
 	msg := strings.TrimSuffix(parts[3], "\n")
+	// Already there: bh's own commit goes (a task's would land twice); a
+	// user's stays, empty, so that no commit of theirs ever leaves their
+	// history (one that took in what a pull brought at the same instant).
+	if tree == curTree && (strings.HasPrefix(msg, "bh: ") || strings.Contains(msg, "\nbh-task: ")) {
+		return cur, nil
+	}
 	made, err := r.runGit(r.Root, env, []byte(msg), "commit-tree", tree, "-p", cur, "-F", "-")
 	if err != nil {
 		return "", fmt.Errorf("sync: replay %s: %w", short(c), err)

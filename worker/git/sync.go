@@ -27,8 +27,8 @@ func (r *Repo) CommitStore(dir, message string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	tip, err := r.BranchTip(branch)
-	if err != nil || branch == "" || tip == "" {
+	tip, err := r.BranchTip(branch) // "": the branch's first commit
+	if err != nil || branch == "" {
 		return false, cmp.Or(err, fmt.Errorf("commit %s: no branch checked out", dir))
 	}
 	rel, err := filepath.Rel(r.Root, dir)
@@ -56,21 +56,26 @@ func (r *Repo) commitStore(h *heldLanding, dir, message string) (bool, error) {
 	}
 	treeEnv := gitEnv("GIT_INDEX_FILE="+h.index()+"-tree", "LC_ALL=C")
 	defer os.Remove(h.index() + "-tree")
-	_, err := r.runGit(r.Root, treeEnv, nil, "read-tree", h.tip)
+	from, parents, old := []string{"read-tree", "--empty"}, []string{}, strings.Repeat("0", 40) // must not exist yet
+	if h.tip != "" {
+		from, parents, old = []string{"read-tree", h.tip}, []string{"-p", h.tip}, h.tip
+	}
+	_, err := r.runGit(r.Root, treeEnv, nil, from...)
 	if err == nil {
 		_, err = r.runGit(r.Root, treeEnv, nil, "add", "-A", "--", dir)
 	}
-	var tree, old []byte
+	var tree, tipTree []byte
 	if err == nil {
 		tree, err = r.runGit(r.Root, treeEnv, nil, "write-tree")
 	}
-	if err == nil {
-		old, err = r.read(nil, "rev-parse", h.tip+"^{tree}")
+	if err == nil && h.tip != "" {
+		tipTree, err = r.read(nil, "rev-parse", h.tip+"^{tree}")
 	}
-	if err != nil || string(tree) == string(old) {
+	if err != nil || string(tree) == string(tipTree) {
 		return false, err
 	}
-	out, err := r.git([]byte(message), "commit-tree", strings.TrimSpace(string(tree)), "-p", h.tip, "-F", "-")
+	args := append(append([]string{"commit-tree", strings.TrimSpace(string(tree))}, parents...), "-F", "-")
+	out, err := r.git([]byte(message), args...)
 	if err != nil {
 		return false, err
 	}
@@ -78,7 +83,7 @@ func (r *Repo) commitStore(h *heldLanding, dir, message string) (bool, error) {
 	if err := r.writeNote(h); err != nil {
 		return false, err
 	}
-	_, err = r.git(nil, "update-ref", "-m", "commit: "+strings.SplitN(message, "\n", 2)[0], "refs/heads/"+h.target, h.commit, h.tip)
+	_, err = r.git(nil, "update-ref", "-m", "commit: "+strings.SplitN(message, "\n", 2)[0], "refs/heads/"+h.target, h.commit, old)
 	return err == nil, err
 }
 

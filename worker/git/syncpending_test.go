@@ -201,3 +201,25 @@ func TestIntegrateOverATouchedFile(t *testing.T) {
 		t.Errorf("u.txt = %q", got)
 	}
 }
+
+// A commit of the user's whose changes the remote has already (it took in
+// what a pull brought, at the same instant) stays in their history when a
+// sync replays it, empty; bh's own such commits go.
+func TestIntegrateKeepsTheUsersEmptiedCommit(t *testing.T) {
+	r := wtRepo(t, map[string]string{"u.txt": "base\n", "v.txt": "base\n"})
+	root := r.Root
+	wtGit(t, root, "checkout", "-q", "-b", "other")
+	wtWrite(t, root, "u.txt", "theirs\n")
+	wtWrite(t, root, "v.txt", "theirs\n")
+	wtGit(t, root, "commit", "-q", "-am", "theirs")
+	theirs := wtRev(t, root, "HEAD")
+	wtGit(t, root, "checkout", "-q", "main")
+	wtWrite(t, root, "u.txt", "theirs\n") // a part of what theirs holds
+	wtGit(t, root, "commit", "-q", "-am", "the user's, as theirs")
+	if err := r.Integrate("main", theirs); err != nil {
+		t.Fatalf("Integrate: %v", err)
+	}
+	if log := wtGit(t, root, "log", "--format=%s", "main"); log != "the user's, as theirs\ntheirs\ninitial\n" {
+		t.Errorf("main's log %q: want the user's commit kept", log)
+	}
+}

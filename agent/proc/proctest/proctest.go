@@ -18,7 +18,7 @@ import (
 // GroupAgent is a process with a child: each waits for the file "go",
 // shows it saw it, and sleeps.
 const GroupAgent = `sh -c 'while [ ! -e go ]; do sleep 0.01; done; touch child-ok; exec sleep 60' &
-echo $! > child.pid
+echo $! > child.tmp && mv child.tmp child.pid # whole, or not there: a reader never sees it half written
 while [ ! -e go ]; do sleep 0.01; done; touch leader-ok
 exec sleep 60
 `
