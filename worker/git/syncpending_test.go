@@ -223,3 +223,18 @@ func TestIntegrateKeepsTheUsersEmptiedCommit(t *testing.T) {
 		t.Errorf("main's log %q: want the user's commit kept", log)
 	}
 }
+
+// The same for a user's commit whose patch is one upstream has (it took
+// in exactly what one commit of the pull brought).
+func TestIntegrateKeepsTheUsersCommitOfAnUpstreamPatch(t *testing.T) {
+	r, theirs, _ := divergedRepo(t)
+	root := r.Root
+	wtWrite(t, root, "u.txt", "theirs\n") // theirs' very change
+	wtGit(t, root, "commit", "-q", "-am", "the user's, as theirs")
+	if err := r.Integrate("main", theirs); err != nil {
+		t.Fatalf("Integrate: %v", err)
+	}
+	if log := wtGit(t, root, "log", "--format=%s", "main"); log != "the user's, as theirs\nmine\ntheirs\ninitial\n" {
+		t.Errorf("main's log %q: want the user's commit kept", log)
+	}
+}
