@@ -227,8 +227,10 @@ func notUpToDate(err error) string {
 		return ""
 	}
 	var paths []string
-	for _, m := range notUpToDateRe().FindAllStringSubmatch(ge.Stderr, 5) {
-		paths = append(paths, m[1])
+	for _, m := range inTheWayRe().FindAllStringSubmatch(ge.Stderr, -1) {
+		if m[1] == "Entry" && len(paths) < 5 {
+			paths = append(paths, m[2])
+		}
 	}
 	if len(paths) == 0 {
 		return ""
@@ -236,6 +238,8 @@ func notUpToDate(err error) string {
 	return " (" + strings.Join(paths, ", ") + ")"
 }
 
-var notUpToDateRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`Entry '([^'\n]+)' (?:not uptodate|would be overwritten)`)
+// inTheWayRe reads the paths git's two-tree merge refuses over: changed
+// ("Entry") or untracked. Compiled on first use, not in every bh's init.
+var inTheWayRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(Entry|Untracked working tree file) '([^'\n]+)' (?:not uptodate|would be overwritten)`)
 })

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 )
@@ -257,7 +256,7 @@ func (r *Repo) FinishLanding() error {
 func readTreeRefusal(stderr string, h *heldLanding, taskPath string) *LandRefused {
 	e := &LandRefused{Target: h.target, Dir: h.dir, Commit: h.commit,
 		Reason: "your uncommitted changes touch files the landing changes"}
-	for _, m := range inTheWayRe.FindAllStringSubmatch(stderr, -1) {
+	for _, m := range inTheWayRe().FindAllStringSubmatch(stderr, -1) {
 		if m[1] != "Entry" {
 			e.Reason = "untracked or ignored files would be overwritten"
 		}
@@ -270,8 +269,6 @@ func readTreeRefusal(stderr string, h *heldLanding, taskPath string) *LandRefuse
 	}
 	return e
 }
-
-var inTheWayRe = regexp.MustCompile(`(Entry|Untracked working tree file) '([^'\n]+)' (?:not uptodate|would be overwritten)`)
 
 // blobEntry is p's entry in commit as update-index --index-info takes it
 // ("<mode> <hash> 0\t<path>"); "" when commit has no p.
