@@ -24,6 +24,8 @@ type Factory struct {
 	// Global flags, set by the root command before any command runs.
 	JSON    bool
 	NoColor bool
+
+	Args []string // the command line, after "bh"
 }
 
 func newFactory() *Factory {

@@ -26,6 +26,7 @@ func Main() int {
 func run(f *Factory, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	f.Args = args
 	root := newRootCmd(f)
 	root.SetArgs(args)
 	c, err := root.ExecuteContextC(ctx)
@@ -134,13 +135,14 @@ type base struct {
 	Store func() (*store.Store, error)
 	Now   func() time.Time
 	JSON  bool
+	Args  []string // the command line, after "bh"
 }
 
 func (f *Factory) base() base {
 	if f.JSON {
 		f.IO.Unfiltered()
 	}
-	return base{IO: f.IO, Store: f.Store, Now: f.Now, JSON: f.JSON}
+	return base{IO: f.IO, Store: f.Store, Now: f.Now, JSON: f.JSON, Args: f.Args}
 }
 
 // resolve opens the store and finds the one task that ref names.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/spf13/cobra"
 )
 
@@ -54,7 +55,11 @@ func treeRun(opts *TreeOptions) error {
 			return err
 		}
 	}
-	tasks, bad, err := opts.listing(s)
+	return opts.memoView(s, "tree", func(list lister) error { return treeView(opts, s, id, list) })
+}
+
+func treeView(opts *TreeOptions, s *store.Store, id string, list lister) error {
+	tasks, bad, err := list()
 	if err != nil {
 		return err
 	}

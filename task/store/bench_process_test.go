@@ -21,7 +21,10 @@ import (
 //
 // BH_BENCH_BIN=/path/to/bh times that binary instead of building one.
 // Sub-benchmarks are named size/command, e.g. BenchmarkProcess/10k/list;
-// list-cold lists with no cache, as after a clone. Besides ns/op (the
+// list, ready and tree print their memo (nothing changed since the last
+// run), list-edited lists after a task file was rewritten (the memo no
+// longer holds, the list cache does but for that file), and list-cold lists
+// with no cache, as after a clone. Besides ns/op (the
 // mean) each reports the fastest run and the median in ms, and bh's peak
 // resident memory (on Linux never below this test binary's own, which the
 // child holds until its exec). A command bh does not have (yet) is skipped, not failed.
@@ -67,7 +70,8 @@ func BenchmarkProcess(b *testing.B) {
 				{"tree", []string{"tree"}},
 				{"ready", []string{"ready"}},
 				{"show", []string{"show", tasktest.GenID(1)}},
-				{"list-cold", []string{"list"}}, // the cache removed before each run
+				{"list-edited", []string{"list"}}, // a task file rewritten before each run
+				{"list-cold", []string{"list"}},   // the caches removed before each run
 				{"add", []string{"add", "x"}},   // last: it grows the store
 			} {
 				b.Run(c.name, func(b *testing.B) {
@@ -81,8 +85,15 @@ func BenchmarkProcess(b *testing.B) {
 					var peak int64
 					timeRuns(b, func() error {
 						out.Reset()
-						if c.name == "list-cold" {
+						switch c.name {
+						case "list-cold":
 							os.Remove(s.cachePath())
+							os.Remove(s.memoPath("list"))
+						case "list-edited": // as a worker's heartbeat does
+							p := s.Path(tasktest.GenID(2))
+							if b, err := os.ReadFile(p); err != nil || os.WriteFile(p, b, 0o644) != nil {
+								return fmt.Errorf("rewrite %s: %v", p, err)
+							}
 						}
 						rss, err := runBHRSS(bin, s.Root, &out, c.args...)
 						peak = max(peak, rss)
@@ -122,7 +133,7 @@ func warmProcess(b *testing.B, bin string, s *Store) {
 		b.Logf("bh list: %v; building the cache in process", err)
 		s.List()
 	}
-	if _, _, r, err := s.list(false); err != nil || r.parsed != 0 || r.saved {
+	if _, _, r, err := s.list(false, nil); err != nil || r.parsed != 0 || r.saved {
 		b.Fatalf("cache is not warm: %+v %v", r, err)
 	}
 }

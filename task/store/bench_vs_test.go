@@ -134,20 +134,40 @@ func BenchmarkVsDstask(b *testing.B) {
 		}
 		return c.ProcessState.UserTime() + c.ProcessState.SystemTime()
 	}
+	// An edited run rewrites a task file first (as a worker's heartbeat
+	// does), so that bh's memo of its last output no longer holds.
+	edit := func() {
+		names, err := filepath.Glob(filepath.Join(bhRoot, ".bh", "tasks", "*.yaml"))
+		if err != nil || len(names) == 0 {
+			b.Fatalf("no task file to edit: %v", err)
+		}
+		if data, err := os.ReadFile(names[0]); err != nil || os.WriteFile(names[0], data, 0o644) != nil {
+			b.Fatalf("rewrite %s: %v", names[0], err)
+		}
+	}
 	for _, c := range [][2]string{{"list", "show-open"}, {"ready", "next"}, {"tree", "show-projects"}} {
-		b.Run(c[0], func(b *testing.B) {
-			run(bin, c[0]) // warm-up: bh builds its cache
-			run(ds, c[1])
-			var bhs, dss []time.Duration
-			for b.Loop() {
-				bhs = append(bhs, run(bin, c[0]))
-				dss = append(dss, run(ds, c[1]))
+		for _, edited := range []bool{false, true} {
+			name := c[0]
+			if edited {
+				name += "-edited"
 			}
-			bm, dm := median(bhs), median(dss)
-			b.ReportMetric(float64(bm.Microseconds())/1000, "bh-cpu-ms")
-			b.ReportMetric(float64(dm.Microseconds())/1000, "dstask-cpu-ms")
-			b.ReportMetric(float64(bm)/float64(dm), "ratio")
-		})
+			b.Run(name, func(b *testing.B) {
+				run(bin, c[0]) // warm-up: bh builds its cache
+				run(ds, c[1])
+				var bhs, dss []time.Duration
+				for b.Loop() {
+					if edited {
+						edit()
+					}
+					bhs = append(bhs, run(bin, c[0]))
+					dss = append(dss, run(ds, c[1]))
+				}
+				bm, dm := median(bhs), median(dss)
+				b.ReportMetric(float64(bm.Microseconds())/1000, "bh-cpu-ms")
+				b.ReportMetric(float64(dm.Microseconds())/1000, "dstask-cpu-ms")
+				b.ReportMetric(float64(bm)/float64(dm), "ratio")
+			})
+		}
 	}
 }
 

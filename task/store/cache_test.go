@@ -30,7 +30,7 @@ func direct(t *testing.T, s *Store) []*task.Task {
 // listed lists s and checks the listing against the files themselves.
 func listed(t *testing.T, s *Store, wantParsed int, wantBad int) listReport {
 	t.Helper()
-	tasks, bad, r, err := s.list(false)
+	tasks, bad, r, err := s.list(false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

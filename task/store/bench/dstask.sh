@@ -2,7 +2,9 @@
 # Side by side with dstask at 10k tasks: the same realistic store for both
 # (10 % epics with their children, 20 % with a dependency, 30 % closed with
 # a run's history, 5 % awaiting an answer), then bh list, ready and tree
-# against dstask show-open, next and show-projects, interleaved, by CPU.
+# against dstask show-open, next and show-projects, interleaved, by CPU;
+# each also "-edited": a task file rewritten before each bh run, so that
+# bh's memo of its last output no longer holds.
 #
 # dstask has no epics, no waiting on a human and no tree: an epic and its
 # children share a dstask project, awaiting is dstask's "paused", closed is

@@ -1,0 +1,183 @@
+package store
+
+import (
+	"encoding/binary"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unsafe"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/internal/atomicfile"
+)
+
+// A memo is output made from every task (a listing command's, in a pipe),
+// kept in .bh/cache with the State of the files it was made from. While
+// no file changed, the command prints it again: the cost of a stat of
+// every file, and no task read. Agents poll bh ready and bh list.
+
+// State is the task files as one listing found them: the folder's stamp,
+// which names the files while it holds, their names, and a digest of their
+// stamps (and of config.yaml's). The zero State vouches for nothing: a
+// listing that met an unsettled stamp (see stamp.settled) or an unreadable
+// file leaves it so.
+type State struct {
+	dir   stamp
+	names []string
+	sum   uint64
+}
+
+// Valid reports whether s can vouch for a later listing.
+func (s State) Valid() bool { return s.names != nil }
+
+// ListMemo is name's memo for key, when it holds (see Memo). Otherwise it
+// is List (ListBrief, when brief) and the State that listing found, for
+// SaveMemo: the stamps the memo was checked against serve the listing.
+func (s *Store) ListMemo(name, key string, brief bool) (memo []byte, tasks []*task.Task, bad []error, st State, err error) {
+	memo, pre := s.memo(name, key)
+	if memo != nil {
+		return memo, nil, nil, State{}, nil
+	}
+	tasks, bad, r, err := s.list(brief, pre)
+	if err != nil {
+		return nil, nil, nil, State{}, err
+	}
+	return nil, tasks, bad, s.state(r.l), nil
+}
+
+// seen is every task file stamped at once: the folder's stamp, taken
+// first, and the names and stamps of its files, taken after start.
+type seen struct {
+	start  time.Time
+	dir    stamp
+	names  []string
+	stamps []stamp
+}
+
+// state is the listing's State, the zero one unless every file was read
+// and every stamp, the folder's too, had settled.
+func (s *Store) state(l *listing) State {
+	if !l.dirOK || !l.dir.settled(l.start) || len(l.bad) > 0 {
+		return State{}
+	}
+	sum, ok := s.digest(l.start, l.stamps)
+	if !ok {
+		return State{}
+	}
+	return State{dir: l.dir, names: l.names, sum: sum}
+}
+
+// digest sums stamps and config.yaml's, when all are there and settled
+// before start.
+func (s *Store) digest(start time.Time, stamps []stamp) (uint64, bool) {
+	var c, ieee uint32
+	var e enc
+	e.b = make([]byte, 0, 16<<10) // summed a piece at a time
+	flush := func() {
+		c, ieee = crc32.Update(c, castagnoli(), e.b), crc32.Update(ieee, crc32.IEEETable, e.b)
+		e.b = e.b[:0]
+	}
+	for _, st := range stamps {
+		if !st.settled(start) { // gone too
+			return 0, false
+		}
+		if e.stamp(st); len(e.b) == cap(e.b) {
+			flush()
+		}
+	}
+	cfg := s.configStamp()
+	if cfg != gone && !cfg.settled(start) {
+		return 0, false
+	}
+	e.stamp(cfg)
+	flush()
+	return uint64(c)<<32 | uint64(ieee), true
+}
+
+func (s *Store) configStamp() stamp {
+	f, err := os.Open(filepath.Join(s.Dir, "config.yaml"))
+	if err != nil {
+		return gone
+	}
+	defer f.Close()
+	st, _ := dirStamp(f) // an fstat: any open file will do
+	return st
+}
+
+const memoMagic = "bhmemo1\n"
+
+func (s *Store) memoPath(name string) string {
+	return filepath.Join(s.Dir, "cache", "memo-"+name+".bin")
+}
+
+// SaveMemo keeps out as name's memo for key, made from the files as st
+// found them. A State that vouches for nothing keeps nothing.
+func (s *Store) SaveMemo(name, key string, st State, out []byte) error {
+	if !st.Valid() {
+		return nil
+	}
+	var e enc
+	e.b = append(e.b, memoMagic...)
+	e.str(key)
+	e.stamp(st.dir)
+	e.uint(st.sum)
+	e.str(strings.Join(st.names, "\n"))
+	e.str(string(out))
+	e.b = binary.LittleEndian.AppendUint32(e.b, crc32.Checksum(e.b, castagnoli()))
+	dir := filepath.Dir(s.memoPath(name))
+	if err := atomicfile.LocalDir(dir); err != nil {
+		return err
+	}
+	return atomicfile.Write(dir, s.memoPath(name), e.b)
+}
+
+// memo is name's memo for key, when it holds: no task file, nor the
+// folder or config.yaml, changed since it was kept. When it does not,
+// but the folder kept its stamp, the files stamped to find out.
+func (s *Store) memo(name, key string) ([]byte, *seen) {
+	f, err := openCache(s.memoPath(name), s.OneShot)
+	if err != nil {
+		return nil, nil
+	}
+	defer f.Close()
+	b := f.bytes(0, f.size)
+	if len(b) < len(memoMagic)+4 || string(b[:len(memoMagic)]) != memoMagic {
+		return nil, nil
+	}
+	body := b[:len(b)-4]
+	d := &dec{s: unsafe.String(unsafe.SliceData(body), len(body)), i: len(memoMagic)}
+	if d.str() != key {
+		return nil, nil // a key that differs is all most misses read
+	}
+	if crc32.Checksum(body, castagnoli()) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
+		return nil, nil
+	}
+	dir, sum, names, out := d.stamp(), d.uint(), d.str(), d.str()
+	if d.bad || d.i != len(d.s) {
+		return nil, nil
+	}
+	at := &seen{start: time.Now()}
+	tasks, err := os.Open(filepath.Join(s.Dir, "tasks"))
+	if err != nil {
+		return nil, nil
+	}
+	defer tasks.Close()
+	// While the folder keeps its stamp, it holds the same names.
+	if now, ok := dirStamp(tasks); !ok || now != dir {
+		return nil, nil
+	}
+	at.dir = dir
+	if names != "" {
+		at.names = strings.Split(names, "\n")
+	}
+	at.stamps = statAll(tasks, at.names)
+	if got, ok := s.digest(at.start, at.stamps); !ok || got != sum {
+		return nil, at
+	}
+	if out == "" {
+		return []byte{}, nil // still a memo
+	}
+	return unsafe.Slice(unsafe.StringData(out), len(out)), nil // only read
+}
