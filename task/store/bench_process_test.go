@@ -72,7 +72,7 @@ func BenchmarkProcess(b *testing.B) {
 				{"show", []string{"show", tasktest.GenID(1)}},
 				{"list-edited", []string{"list"}}, // a task file rewritten before each run
 				{"list-cold", []string{"list"}},   // the caches removed before each run
-				{"add", []string{"add", "x"}},   // last: it grows the store
+				{"add", []string{"add", "x"}},     // last: it grows the store
 			} {
 				b.Run(c.name, func(b *testing.B) {
 					var out bytes.Buffer
