@@ -182,20 +182,24 @@ func (c *listCache) ids() []string {
 	return ids
 }
 
-// save writes the cache atomically. No fsync: after a crash a torn cache
-// fails its checksum and is rebuilt. It streams: at 100k tasks a cache
-// built in memory first was 43 MB more at the listing's peak.
-func (c *listCache) save(path string) error {
+// save writes the cache (see saveCacheFile). It streams: at 100k tasks a
+// cache built in memory first was 43 MB more at the listing's peak.
+func (c *listCache) save(path string) error { return saveCacheFile(path, c.write) }
+
+// saveCacheFile writes a file of .bh/cache atomically. No fsync: after a
+// crash a torn file fails its checksum and is made again. A killed bh's
+// temporary file (.<name>.*) is StaleTemp's.
+func saveCacheFile(path string, write func(*os.File) error) error {
 	dir := filepath.Dir(path)
 	if err := atomicfile.LocalDir(dir); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, ".tasks.bin.*")
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(f.Name()) // a no-op after the rename
-	err = c.write(f)
+	err = write(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

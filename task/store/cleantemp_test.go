@@ -20,28 +20,31 @@ func TestCleanTempRemovesOnlyOldLeftovers(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// The list cache's own temp file, from a save killed before its rename.
+	// The caches' own temp files, from saves killed before their rename.
 	cache := filepath.Join(s.Dir, "cache")
 	os.MkdirAll(cache, 0o755)
 	oldCache, kept := filepath.Join(cache, ".tasks.bin.789"), filepath.Join(cache, "tasks.bin")
-	for _, p := range []string{oldCache, kept} {
+	oldMemo := filepath.Join(cache, ".memo-list.bin.42")
+	for _, p := range []string{oldCache, kept, oldMemo} {
 		if err := os.WriteFile(p, []byte("half"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	past := time.Now().Add(-time.Hour)
-	for _, p := range []string{old, oldCache, kept} {
+	for _, p := range []string{old, oldCache, kept, oldMemo} {
 		os.Chtimes(p, past, past)
 	}
-	if got := s.StaleTemp(time.Minute); len(got) != 2 {
-		t.Errorf("StaleTemp = %v, want the two old leftovers", got)
+	if got := s.StaleTemp(time.Minute); len(got) != 3 {
+		t.Errorf("StaleTemp = %v, want the three old leftovers", got)
 	}
 	s.CleanTemp(time.Minute)
 	if _, err := os.Stat(old); !os.IsNotExist(err) {
 		t.Errorf("the old leftover is still there: %v", err)
 	}
-	if _, err := os.Stat(oldCache); !os.IsNotExist(err) {
-		t.Errorf("the list cache's old temp file is still there: %v", err)
+	for _, p := range []string{oldCache, oldMemo} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("a cache's old temp file is still there: %v", err)
+		}
 	}
 	if _, err := os.Stat(kept); err != nil {
 		t.Errorf("the list cache itself was removed: %v", err)

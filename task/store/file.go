@@ -21,7 +21,7 @@ func (s *Store) CleanTemp(age time.Duration) {
 }
 
 // StaleTemp lists the store's temp files older than age: those in
-// .bh/tmp (task file writes) and the list cache's (.bh/cache/.tasks.bin.*).
+// .bh/tmp (task file writes) and the caches' (.bh/cache/.*.bin.*).
 // It is what CleanTemp removes.
 func (s *Store) StaleTemp(age time.Duration) []string {
 	var paths []string
@@ -29,7 +29,7 @@ func (s *Store) StaleTemp(age time.Duration) []string {
 	for _, e := range entries {
 		paths = append(paths, filepath.Join(s.Dir, "tmp", e.Name()))
 	}
-	cache, _ := filepath.Glob(filepath.Join(s.Dir, "cache", ".tasks.bin.*"))
+	cache, _ := filepath.Glob(filepath.Join(s.Dir, "cache", ".*.bin.*"))
 	var stale []string
 	for _, p := range append(paths, cache...) {
 		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && filepath.Base(p) != ".gitignore" &&

@@ -10,7 +10,6 @@ import (
 	"unsafe"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/task/internal/atomicfile"
 )
 
 // A memo is output made from every task (a listing command's, in a pipe),
@@ -126,11 +125,10 @@ func (s *Store) SaveMemo(name, key string, st State, out []byte) error {
 	e.str(strings.Join(st.names, "\n"))
 	e.str(string(out))
 	e.b = binary.LittleEndian.AppendUint32(e.b, crc32.Checksum(e.b, castagnoli()))
-	dir := filepath.Dir(s.memoPath(name))
-	if err := atomicfile.LocalDir(dir); err != nil {
+	return saveCacheFile(s.memoPath(name), func(f *os.File) error {
+		_, err := f.Write(e.b)
 		return err
-	}
-	return atomicfile.Write(dir, s.memoPath(name), e.b)
+	})
 }
 
 // memo is name's memo for key, when it holds: no task file, nor the
