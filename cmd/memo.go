@@ -12,7 +12,7 @@ import (
 )
 
 // In a pipe, bh list, ready and tree keep their output in the store with
-// the state of every task file it was made from (store.Memo): while no
+// the state of every task file it was made from (store.ListMemo): while no
 // file changed, the same command prints it again without reading a task.
 // Agents poll these commands; a memo costs them a stat of every file.
 

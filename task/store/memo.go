@@ -31,7 +31,7 @@ type State struct {
 // Valid reports whether s can vouch for a later listing.
 func (s State) Valid() bool { return s.names != nil }
 
-// ListMemo is name's memo for key, when it holds (see Memo). Otherwise it
+// ListMemo is name's memo for key, when it holds (see memo). Otherwise it
 // is List (ListBrief, when brief) and the State that listing found, for
 // SaveMemo: the stamps the memo was checked against serve the listing.
 func (s *Store) ListMemo(name, key string, brief bool) (memo []byte, tasks []*task.Task, bad []error, st State, err error) {
