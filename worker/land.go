@@ -71,7 +71,7 @@ func (w *worker) land(r *run, e ending) error {
 		return w.end(r, decideEnding(facts{What: agentFailed, Session: r.session,
 			Cause: reason(fmt.Errorf("commit failed: %w", err))}))
 	} else if err == nil {
-		if e.Paths, err = w.repo.ChangedPaths(r.j.Base, commit); err != nil {
+		if e.Paths, err = r.wt.CommittedPaths(work, commit); err != nil {
 			return fmt.Errorf("%s: %w", r.t.ID, err)
 		}
 	}

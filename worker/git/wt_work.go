@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // Work is the worktree's work as Changed finds it, the paths that differ
@@ -14,6 +17,7 @@ import (
 type Work struct {
 	Paths []string
 	base  string
+	tree  plumbing.Hash // the state Paths are of
 	ix    *indexCopy
 }
 
@@ -36,7 +40,17 @@ func (w *Worktree) Work(base string) (*Work, error) {
 		ix.remove()
 		return nil, err
 	}
-	return &Work{Paths: paths, base: base, ix: ix}, nil
+	return &Work{Paths: paths, base: base, tree: tree, ix: ix}, nil
+}
+
+// CommittedPaths is the paths commit changes from k's base: k's own when
+// commit holds the very state k found (read in-process), else as git
+// diffs them (a commit hook changed what was committed, say).
+func (w *Worktree) CommittedPaths(k *Work, commit string) ([]string, error) {
+	if t, err := w.repo.commitTree(commit); err == nil && t != nil && t.Hash == k.tree {
+		return slices.Clone(k.Paths), nil
+	}
+	return w.repo.ChangedPaths(k.base, commit)
 }
 
 // CommitWork is Commit of the work Work found, in the same worktree, just

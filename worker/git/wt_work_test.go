@@ -52,6 +52,13 @@ func TestWtCommitWork(t *testing.T) {
 		if between && wtGit(t, r.Root, "show", commit+":late.txt") != "late\n" {
 			t.Errorf("the commit misses the file staged in between")
 		}
+		want := []string{"a.txt", "b.txt", "c.txt", "new/file.txt"}
+		if between {
+			want = []string{"a.txt", "b.txt", "c.txt", "late.txt", "new/file.txt"}
+		}
+		if got, err := wt.CommittedPaths(k, commit); err != nil || !slices.Equal(got, want) {
+			t.Errorf("between: %v: CommittedPaths %q, %v; want %q", between, got, err, want)
+		}
 		if st := wtStatus(t, wt.Path); !slices.Equal(st, []string{"!! debug.log"}) {
 			t.Errorf("between: %v: worktree not clean after CommitWork: %q", between, st)
 		}
