@@ -51,26 +51,27 @@ func (w *worker) land(r *run, e ending) error {
 	// Work that still holds a conflict's markers (its rebase gone with a
 	// worktree restored elsewhere) is never committed: this costs a scan
 	// of the tree, the price of never landing markers.
-	paths, err := r.wt.Changed(r.j.Base)
+	work, err := r.wt.Work(r.j.Base)
 	if err != nil {
 		return fmt.Errorf("%s: %w", r.t.ID, err)
 	}
-	e.Paths = paths
-	if left := r.wt.Unresolved(paths); len(left) > 0 {
+	defer work.Close()
+	e.Paths = work.Paths
+	if left := r.wt.Unresolved(work.Paths); len(left) > 0 {
 		return w.landTrouble(r, e, &git.RebaseConflict{Paths: left})
 	}
 	msg := commitMessage(r.t.ID, r.t.Title, firstOf(e.Summary, e.Result.Summary, r.t.Summary))
 	var locked *git.LockedError
 	// The paths landed come from the commit's tree against the base,
 	// objects only.
-	if commit, err := r.wt.Commit(r.j.Base, msg); errors.As(err, &locked) {
+	if commit, err := r.wt.CommitWork(work, msg); errors.As(err, &locked) {
 		return fmt.Errorf("%s: commit: %w", r.t.ID, err) // contention, not a refusal: the ending waits
 	} else if err != nil && !errors.Is(err, git.ErrNothingToCommit) {
 		// A commit hook said no: the task fails with its work kept, as any error of the run's.
 		return w.end(r, decideEnding(facts{What: agentFailed, Session: r.session,
 			Cause: reason(fmt.Errorf("commit failed: %w", err))}))
 	} else if err == nil {
-		if e.Paths, err = w.repo.ChangedPaths(r.j.Base, commit); err != nil {
+		if e.Paths, err = r.wt.CommittedPaths(work, commit); err != nil {
 			return fmt.Errorf("%s: %w", r.t.ID, err)
 		}
 	}

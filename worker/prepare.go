@@ -42,19 +42,23 @@ func (w *worker) prepare(kill context.Context, r *run) error {
 	if old, _ := loadJournal(w.s, id); old != nil && old.PGID > 0 {
 		w.killLeftover(old) // never two agents in one worktree
 	}
-	w.poolMu.Lock() // until the slot holds the task's branch
+	// Until the slot holds the task's branch; the questions about the
+	// slots share one listing of the worktrees.
+	w.poolMu.Lock()
+	shared := w.repo.ShareListing()
+	unlock := func() { shared(); w.poolMu.Unlock() }
 	path, pooled, err := w.worktreeFor(id)
 	if err != nil {
-		w.poolMu.Unlock()
+		unlock()
 		return err
 	}
 	r.j = &journal{Task: id, Lease: *r.t.Lease, Worktree: path, Branch: Branch(id), Target: target, Base: start}
 	if err := saveJournal(w.s, r.j); err != nil {
-		w.poolMu.Unlock()
+		unlock()
 		return err
 	}
 	wt, created, snap, err := w.ensureWorktree(id, path, pooled, snap, start)
-	w.poolMu.Unlock()
+	unlock()
 	if err != nil {
 		return err
 	}

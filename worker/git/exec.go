@@ -62,6 +62,10 @@ func (r *Repo) runGit(dir string, env []string, stdin []byte, args ...string) ([
 	if r != nil && r.Hooks.Before != nil {
 		r.Hooks.Before(dir, args)
 	}
+	if r != nil {
+		r.listing.drop(args)
+		defer r.listing.drop(args)
+	}
 	var waited time.Duration
 	for pause := firstLockWait; ; pause = nextLockWait(pause) {
 		out, err := execGit(dir, env, stdin, args...)

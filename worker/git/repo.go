@@ -46,6 +46,9 @@ type Repo struct {
 	// wtMu serializes git worktree add, list and remove: git reads every
 	// worktree's admin dir, and fails on one another git is making or removing.
 	wtMu sync.Mutex
+	// listing is the worktree listing a step shares (see ShareListing),
+	// one for the repository and its worktrees' Repos.
+	listing *listing
 }
 
 // Open finds the repository containing dir.
@@ -74,7 +77,7 @@ func Open(dir string) (*Repo, error) {
 	if !filepath.IsAbs(common) {
 		common = filepath.Join(abs, common)
 	}
-	return &Repo{Root: lines[0], gitDir: lines[1], commonDir: filepath.Clean(common)}, nil
+	return &Repo{Root: lines[0], gitDir: lines[1], commonDir: filepath.Clean(common), listing: &listing{}}, nil
 }
 
 // storage opens the object and ref store directly rather than through

@@ -70,11 +70,11 @@ func (r *Repo) FinishIntegrate() (bool, error) {
 // as if the tree never moved. false when it still holds it at the bound;
 // a stale lock, its git dead, counts as let go.
 func (r *Repo) indexLetGo(dir string) bool {
-	out, err := r.runGit(dir, gitEnv("LC_ALL=C"), nil, "rev-parse", "--absolute-git-dir")
+	gitDir, err := r.treeGitDir(dir)
 	if err != nil {
 		return false
 	}
-	lock := filepath.Join(strings.TrimSpace(string(out)), "index.lock")
+	lock := filepath.Join(gitDir, "index.lock")
 	var waited time.Duration
 	for pause := firstLockWait; ; pause = nextLockWait(pause) {
 		if _, err := os.Lstat(lock); err != nil {

@@ -123,7 +123,7 @@ func (r *Repo) worktreeAt(path, branch string) (*Worktree, error) {
 	if err != nil {
 		return nil, err
 	}
-	wt := &Repo{Root: path, gitDir: gitDir, commonDir: r.commonDir, LockBound: r.LockBound, Hooks: r.Hooks}
+	wt := &Repo{Root: path, gitDir: gitDir, commonDir: r.commonDir, LockBound: r.LockBound, Hooks: r.Hooks, listing: r.listing}
 	wt.storeOnce.Do(func() { wt.store = r.storage() })
 	return &Worktree{Path: path, Branch: branch, repo: r, wt: wt}, nil
 }

@@ -20,14 +20,15 @@ var ErrNothingToCommit = errors.New("nothing to commit")
 // ignored files. A branch tip that already is that commit is returned as
 // it is; ErrNothingToCommit when nothing differs from base.
 func (w *Worktree) Commit(base, message string) (string, error) {
-	c, err := w.commit(base, message)
+	c, err := w.commit(base, message, nil)
 	if err != nil {
 		return "", fmt.Errorf("commit %s: %w", w.Branch, err)
 	}
 	return c, nil
 }
 
-func (w *Worktree) commit(base, message string) (string, error) {
+// commit is Commit, taking the index k staged when it can (see CommitWork).
+func (w *Worktree) commit(base, message string, k *Work) (string, error) {
 	if op, err := w.wt.InProgressOp(); err != nil || op != "" {
 		return "", errors.Join(err, inProgress(op))
 	}
@@ -46,10 +47,11 @@ func (w *Worktree) commit(base, message string) (string, error) {
 	if squash && !d.work {
 		return tip, w.cleanBh(d.bh) // done before: a rerun changes nothing
 	}
-	if err := w.stageSquash(tip, base, d, bhMoved); err != nil {
+	adopted, err := w.stageSquash(tip, base, d, bhMoved, k)
+	if err != nil {
 		return "", err
 	}
-	if err := w.stagedWork(base); err != nil {
+	if err := w.stagedWork(base, adopted, k); err != nil {
 		return "", errors.Join(err, w.cleanBh(d.bh))
 	}
 	if _, err := w.wt.git([]byte(message), "-c", "maintenance.auto=false",
@@ -63,32 +65,45 @@ func (w *Worktree) commit(base, message string) (string, error) {
 }
 
 // stageSquash moves the branch back to base (the index and files keep the
-// agent's commits) and stages all the work, .bh/ as base has it. A crash
-// after it leaves the branch at base and the work in the files: a rerun
-// starts over from there.
-func (w *Worktree) stageSquash(tip, base string, d wtDirt, bhMoved bool) error {
+// agent's commits) and stages all the work, .bh/ as base has it: by
+// adopting k's index, which staged it already (adopted), or by git add.
+// A crash after it leaves the branch at base and the work in the files:
+// a rerun starts over from there.
+func (w *Worktree) stageSquash(tip, base string, d wtDirt, bhMoved bool, k *Work) (adopted bool, err error) {
 	if tip != base {
 		if _, err := w.wt.git(nil, "reset", "-q", "--soft", base); err != nil {
-			return err
+			return false, err
 		}
 	}
-	if d.work {
+	// A soft reset leaves the index alone: k's copy of it, staged, is
+	// what git add would make of it now.
+	if d.work && k != nil && k.base == base {
+		adopted = w.adopt(k)
+	}
+	if d.work && !adopted {
 		env := gitEnv("GIT_LITERAL_PATHSPECS=0")
 		if _, err := w.repo.runGit(w.Path, env, nil, "add", "-A", "--", ".", ":(exclude).bh"); err != nil {
-			return err
+			return false, err
 		}
 	}
 	if bhMoved || d.bhStaged {
 		if _, err := w.wt.git(nil, "reset", "-q", base, "--", ".bh"); err != nil {
-			return err
+			return false, err
 		}
 	}
-	return nil
+	return adopted, nil
 }
 
 // stagedWork is ErrNothingToCommit when the index holds nothing but base
 // (the work undid itself), checked before the commit hooks run for nothing.
-func (w *Worktree) stagedWork(base string) error {
+// An adopted index, its .bh/ then base's, is the tree k's paths came from.
+func (w *Worktree) stagedWork(base string, adopted bool, k *Work) error {
+	if adopted {
+		if len(k.Paths) == 0 {
+			return ErrNothingToCommit
+		}
+		return nil
+	}
 	_, err := w.wt.read(nil, "diff", "--cached", "--quiet", base, "--")
 	if err == nil {
 		return ErrNothingToCommit

@@ -15,9 +15,13 @@ const logRefs = "core.logAllRefUpdates=true"
 
 // forkPoint is where the worktree's branch forked: the base recorded with
 // the worktree, else the one git's own reflog of the branch shows (see
-// loggedBase); "" when neither says.
+// loggedBase, asked only then: it costs a git process); "" when neither
+// says.
 func (w *Worktree) forkPoint() string {
-	return firstHash(w.RecordedBase(), w.repo.loggedBase(w.Branch))
+	if base := w.RecordedBase(); base != "" {
+		return base
+	}
+	return w.repo.loggedBase(w.Branch)
 }
 
 // loggedBase reads branch's fork point from git's reflog of it, which git

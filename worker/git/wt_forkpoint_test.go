@@ -52,3 +52,24 @@ func TestForkPointFromTheBranchLog(t *testing.T) {
 	}
 	equalT(t, "the branch's own commits", strings.TrimSpace(gitT(t, r.Root, "log", "--format=%s", replayed+"..bh/tm-1")), "the task's")
 }
+
+// With its fork point recorded, a worktree's base is read without a git
+// process: the branch's log is asked only without the record.
+func TestForkPointRecordedCostsNoGit(t *testing.T) {
+	r := newRepo(t)
+	commitFiles(t, r, map[string]string{"u.txt": "v0\n"})
+	start := strings.TrimSpace(gitT(t, r.Root, "rev-parse", "HEAD"))
+	wt, err := r.ResetSlot(filepath.Join(filepath.Dir(r.Root), "pool", "1"), "tm-1", "bh/tm-1", start, r.Root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := wt.SetBase(start); err != nil {
+		t.Fatal(err)
+	}
+	ran := 0
+	r.Hooks.Before = func(string, []string) { ran++ }
+	base, err := wt.Base("main")
+	if err != nil || base != start || ran != 0 {
+		t.Errorf("Base: %s, %v after %d git processes; want %s after none", base, err, ran, start)
+	}
+}

@@ -21,11 +21,11 @@ func (r *Repo) InTheWay(target, commit, taskPath string) error {
 	if err != nil || dir == "" {
 		return err
 	}
-	gitDir, err := r.runGit(dir, gitEnv("LC_ALL=C"), nil, "rev-parse", "--absolute-git-dir")
+	gitDir, err := r.treeGitDir(dir)
 	if err != nil {
 		return err
 	}
-	if op, err := inProgressOp(strings.TrimSpace(string(gitDir))); err != nil || op != "" {
+	if op, err := inProgressOp(gitDir); err != nil || op != "" {
 		if err == nil {
 			err = &LandRefused{Target: target, Dir: dir, Reason: "a " + op + " is in progress"}
 		}

@@ -41,11 +41,11 @@ func (h *heldLanding) env() []string { return gitEnv("GIT_INDEX_FILE="+h.index()
 // task file, is taken at commit's version in the new index: its
 // uncommitted copy in the tree is bh's own, written after.
 func (r *Repo) landHeld(dir, target, tip, commit, taskPath string) error {
-	out, err := r.runGit(dir, gitEnv("LC_ALL=C"), nil, "rev-parse", "--absolute-git-dir")
+	gitDir, err := r.treeGitDir(dir)
 	if err != nil {
 		return err
 	}
-	h := &heldLanding{dir: dir, gitDir: strings.TrimSpace(string(out)), target: target, tip: tip, commit: commit, taskPath: taskPath}
+	h := &heldLanding{dir: dir, gitDir: gitDir, target: target, tip: tip, commit: commit, taskPath: taskPath}
 	if op, err := inProgressOp(h.gitDir); err != nil || op != "" {
 		return cmp.Or(err, error(&LandRefused{Target: target, Dir: dir, Reason: "a " + op + " is in progress"}))
 	}
@@ -139,13 +139,20 @@ func (r *Repo) moveHeld(h *heldLanding) error {
 			}
 		}
 	}
-	// read-tree trusts the index's stat data, as merge does after it
-	// refreshes it: a file only touched since is not a change in the way.
-	if _, err := r.runGit(h.dir, h.env(), nil, "update-index", "-q", "--refresh"); err != nil && !isExit(err, 1) {
-		return err
+	// read-tree trusts the index's stat data: a file only touched since
+	// (its bytes as committed) looks changed, and is refused over. It
+	// checks every path before it writes any, so a refusal moved nothing:
+	// the index refreshed (as merge does first), it is tried once more.
+	// Refreshing only then spares every landing a scan of the whole tree.
+	err := r.readTree(h)
+	var ge *gitError
+	if errors.As(err, &ge) && strings.Contains(ge.Stderr, "not uptodate") {
+		if _, err := r.runGit(h.dir, h.env(), nil, "update-index", "-q", "--refresh"); err != nil && !isExit(err, 1) {
+			return err
+		}
+		err = r.readTree(h)
 	}
-	if _, err := r.runGit(h.dir, h.env(), nil, "read-tree", "-m", "-u", h.tip, h.commit); err != nil {
-		var ge *gitError
+	if err != nil {
 		if !errors.As(err, &ge) {
 			return err
 		}
@@ -249,25 +256,6 @@ func (r *Repo) FinishLanding() error {
 		return r.release(h)
 	}
 	return r.undoHeld(h)
-}
-
-// readTreeRefusal reads a refusal of git read-tree -m -u: the path in
-// the way, and whether it is untracked or changed.
-func readTreeRefusal(stderr string, h *heldLanding, taskPath string) *LandRefused {
-	e := &LandRefused{Target: h.target, Dir: h.dir, Commit: h.commit,
-		Reason: "your uncommitted changes touch files the landing changes"}
-	for _, m := range inTheWayRe().FindAllStringSubmatch(stderr, -1) {
-		if m[1] != "Entry" {
-			e.Reason = "untracked or ignored files would be overwritten"
-		}
-		if m[2] != taskPath {
-			e.Paths = append(e.Paths, m[2])
-		}
-	}
-	if len(e.Paths) == 0 {
-		e.Reason = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(strings.SplitN(stderr, "\n", 2)[0], "error: "), "fatal: "))
-	}
-	return e
 }
 
 // blobEntry is p's entry in commit as update-index --index-info takes it

@@ -83,17 +83,36 @@ func TestWtLandKilledWhileHoldingTheIndex(t *testing.T) {
 
 // A file of the landing's only touched in the user's tree (its bytes as
 // committed, its stat data not what the index says) is not a change in
-// the way: the landing refreshes the index first, as git merge does.
+// the way: refused over, the landing refreshes the index, as git merge
+// does, and tries again; nothing had moved before. A landing that meets
+// no such file refreshes nothing (a scan of the whole tree).
 func TestWtLandOverATouchedFile(t *testing.T) {
-	r, final, _, _ := wtLandScene(t, true)
-	later := time.Now().Add(time.Hour)
-	if err := os.Chtimes(filepath.Join(r.Root, "landed.txt"), later, later); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Land("main", final, wtTaskPath); err != nil {
-		t.Fatalf("Land over a touched file: %v", err)
-	}
-	if got := wtRead(t, r.Root, "landed.txt"); got != "new\n" {
-		t.Errorf("landed.txt = %q", got)
+	for _, touched := range []bool{true, false} {
+		r, final, _, _ := wtLandScene(t, true)
+		if touched {
+			later := time.Now().Add(time.Hour)
+			if err := os.Chtimes(filepath.Join(r.Root, "landed.txt"), later, later); err != nil {
+				t.Fatal(err)
+			}
+		}
+		refreshes, before := 0, ""
+		r.Hooks.Before = func(dir string, args []string) {
+			if slices.Contains(args, "--refresh") {
+				refreshes++
+				before = wtRead(t, r.Root, "landed.txt")
+			}
+		}
+		if err := r.Land("main", final, wtTaskPath); err != nil {
+			t.Fatalf("Land (touched: %v): %v", touched, err)
+		}
+		if got := wtRead(t, r.Root, "landed.txt"); got != "new\n" {
+			t.Errorf("touched: %v: landed.txt = %q", touched, got)
+		}
+		if want := map[bool]int{true: 1, false: 0}[touched]; refreshes != want {
+			t.Errorf("touched: %v: %d refreshes of the index, want %d", touched, refreshes, want)
+		}
+		if touched && before == "new\n" {
+			t.Error("the refused landing had moved landed.txt before the refresh")
+		}
 	}
 }

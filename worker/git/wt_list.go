@@ -20,11 +20,14 @@ type wtEntry struct {
 
 // worktrees lists the repository's working trees, the main one first.
 func (r *Repo) worktrees() ([]wtEntry, error) {
+	list, gen := r.listing.shared()
+	if list != nil {
+		return list, nil
+	}
 	out, err := r.read(nil, "worktree", "list", "--porcelain", "-z")
 	if err != nil {
 		return nil, fmt.Errorf("list worktrees: %w", err)
 	}
-	var list []wtEntry
 	var cur *wtEntry
 	for _, f := range splitNul(out) {
 		key, val, _ := strings.Cut(f, " ")
@@ -43,6 +46,7 @@ func (r *Repo) worktrees() ([]wtEntry, error) {
 			cur.Prunable = true
 		}
 	}
+	r.listing.keep(list, gen)
 	return list, nil
 }
 

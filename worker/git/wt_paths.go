@@ -84,3 +84,21 @@ func writeMarker(file, content string) error {
 	}
 	return nil
 }
+
+// treeGitDir is the git dir of the working tree at dir, found without a
+// git process: .git is that dir itself (a main tree) or a file naming it
+// (a linked worktree, or a main tree made with --separate-git-dir).
+// Anything else is left to git to say.
+func (r *Repo) treeGitDir(dir string) (string, error) {
+	fi, err := os.Lstat(filepath.Join(dir, ".git"))
+	switch {
+	case err == nil && fi.IsDir():
+		return filepath.Join(dir, ".git"), nil
+	case err == nil && fi.Mode().IsRegular():
+		if gitDir, err := readGitFile(dir); err == nil {
+			return gitDir, nil
+		}
+	}
+	out, err := r.runGit(dir, gitEnv("LC_ALL=C"), nil, "rev-parse", "--absolute-git-dir")
+	return strings.TrimSpace(string(out)), err
+}

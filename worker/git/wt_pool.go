@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // ResetSlot gives the pool slot at path to holder (recorded first, so
@@ -141,13 +143,13 @@ func (r *Repo) releaseSlot(path, gitDir string) error {
 	}
 	// HEAD alone, by plumbing: the index (a conflict's, say) and the files
 	// are the next reset's to clean.
-	head, err := r.runGit(path, gitEnv("LC_ALL=C"), nil, "rev-parse", "-q", "--verify", "HEAD")
-	if err != nil {
+	if head, err := r.slotHead(path, gitDir); err != nil {
 		return err
-	}
-	if _, err := r.runGit(path, gitEnv("LC_ALL=C"), nil, "update-ref", "--no-deref", "-m", "bh: slot released",
-		"HEAD", strings.TrimSpace(string(head))); err != nil {
-		return err
+	} else if head != "" {
+		if _, err := r.runGit(path, gitEnv("LC_ALL=C"), nil, "update-ref", "--no-deref", "-m", "bh: slot released",
+			"HEAD", head); err != nil {
+			return err
+		}
 	}
 	for _, f := range []string{"bh-base", "bh-base-onto", "bh-holder"} {
 		if err := os.Remove(filepath.Join(gitDir, f)); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -155,6 +157,23 @@ func (r *Repo) releaseSlot(path, gitDir string) error {
 		}
 	}
 	return nil
+}
+
+// slotHead is the commit to detach the slot's HEAD at, "" when it is
+// detached already; read in-process, and by git when HEAD is anything
+// else (unborn, in a ref store go-git cannot read).
+func (r *Repo) slotHead(path, gitDir string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	if err == nil && plumbing.IsHash(strings.TrimSpace(string(data))) {
+		return "", nil
+	}
+	if wt, err := r.worktreeAt(path, ""); err == nil {
+		if head, err := wt.wt.Head(); err == nil && head != "" {
+			return head, nil
+		}
+	}
+	out, err := r.runGit(path, gitEnv("LC_ALL=C"), nil, "rev-parse", "-q", "--verify", "HEAD")
+	return strings.TrimSpace(string(out)), err
 }
 
 // quitOp forgets an operation a task left in progress in its slot (a
@@ -185,6 +204,9 @@ func readHolder(gitDir string) string {
 // by every worktree and the user's tree, and a task's stash must not
 // outlive its task.
 func (r *Repo) dropStashes(branch string) error {
+	if tip, err := r.refTip("refs/stash"); err != nil || tip == "" {
+		return err // no stash at all (read in-process): nothing to list
+	}
 	out, err := r.read(nil, "stash", "list", "--format=%gs")
 	if err != nil {
 		return err

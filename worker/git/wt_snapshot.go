@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -40,63 +41,92 @@ func (w *Worktree) changes(base string) (plumbing.Hash, []string, error) {
 	if err != nil {
 		return plumbing.ZeroHash, nil, fmt.Errorf("snapshot %s: %w", w.Branch, err)
 	}
+	paths, err := w.changedFrom(base, tree)
+	return tree, paths, err
+}
+
+// changedFrom is the paths where tree differs from base's, sorted.
+func (w *Worktree) changedFrom(base string, tree plumbing.Hash) ([]string, error) {
 	baseTree, err := w.repo.commitTree(base)
 	if err != nil || baseTree == nil || baseTree.Hash == tree {
-		return tree, nil, err
+		return nil, err
 	}
 	paths, err := w.repo.ChangedPaths(baseTree.Hash.String(), tree.String())
 	if err != nil {
-		return plumbing.ZeroHash, nil, fmt.Errorf("snapshot %s: %w", w.Branch, err)
+		return nil, fmt.Errorf("snapshot %s: %w", w.Branch, err)
 	}
-	return tree, paths, nil
+	return paths, nil
 }
 
-// stateTree stages everything into a copy of the worktree's index (git
-// honours the ignore rules, filters and the stat cache: only changed files
-// are read) and writes it as a tree, with .bh/ taken from base.
+// stateTree is the worktree's state as a tree (see stage).
 func (w *Worktree) stateTree(base string) (plumbing.Hash, error) {
-	env, done, err := w.tempIndex()
-	if err != nil {
-		return plumbing.ZeroHash, err
-	}
-	defer done()
-	if _, err := w.repo.runGit(w.Path, env, nil, "add", "-A", "--", ".", ":(exclude).bh"); err != nil {
-		return plumbing.ZeroHash, err
-	}
-	out, err := w.repo.runGit(w.Path, env, nil, "write-tree")
-	if err != nil {
-		return plumbing.ZeroHash, err
-	}
-	return w.repo.withBhOf(plumbing.NewHash(strings.TrimSpace(string(out))), base)
+	tree, ix, err := w.stage(base)
+	ix.remove()
+	return tree, err
 }
 
-// tempIndex copies the worktree's index to a temporary file and returns
-// the environment that points git at it (pathspec magic on, for
-// :(exclude)), and a function that removes it.
-func (w *Worktree) tempIndex() (env []string, done func(), err error) {
+// stage stages everything into a copy of the worktree's index (git
+// honours the ignore rules, filters and the stat cache: only changed files
+// are read) and writes it as a tree, with .bh/ taken from base. The copy
+// is returned too, for the caller to remove.
+func (w *Worktree) stage(base string) (plumbing.Hash, *indexCopy, error) {
+	ix, err := w.tempIndex()
+	if err != nil {
+		return plumbing.ZeroHash, nil, err
+	}
+	out, err := w.repo.runGit(w.Path, ix.env, nil, "add", "-A", "--", ".", ":(exclude).bh")
+	if err == nil {
+		out, err = w.repo.runGit(w.Path, ix.env, nil, "write-tree")
+	}
+	var tree plumbing.Hash
+	if err == nil {
+		tree, err = w.repo.withBhOf(plumbing.NewHash(strings.TrimSpace(string(out))), base)
+	}
+	if err != nil {
+		ix.remove()
+		return plumbing.ZeroHash, nil, err
+	}
+	return tree, ix, nil
+}
+
+// indexCopy is a temporary copy of a worktree's index: its file, the
+// environment that points git at it (pathspec magic on, for :(exclude)),
+// and the bytes of the index it was copied from (nil when there was none).
+type indexCopy struct {
+	path string
+	env  []string
+	from []byte
+}
+
+func (ix *indexCopy) remove() {
+	if ix != nil {
+		_ = os.Remove(ix.path)
+	}
+}
+
+// tempIndex copies the worktree's index to a temporary file.
+func (w *Worktree) tempIndex() (*indexCopy, error) {
 	f, err := os.CreateTemp(w.wt.gitDir, "bh-index-")
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	tmp := f.Name()
-	done = func() { _ = os.Remove(tmp) }
-	env = gitEnv("GIT_INDEX_FILE="+tmp, "GIT_LITERAL_PATHSPECS=0")
-	data, err := os.ReadFile(w.wt.gitDir + "/index")
+	ix := &indexCopy{path: f.Name(), env: gitEnv("GIT_INDEX_FILE="+f.Name(), "GIT_LITERAL_PATHSPECS=0")}
+	ix.from, err = os.ReadFile(filepath.Join(w.wt.gitDir, "index"))
 	if err == nil {
-		_, err = f.Write(data)
+		_, err = f.Write(ix.from)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if errors.Is(err, fs.ErrNotExist) { // no index at all: start from HEAD
-		_ = os.Remove(tmp)
-		_, err = w.repo.runGit(w.Path, env, nil, "read-tree", "HEAD")
+		_ = os.Remove(ix.path)
+		_, err = w.repo.runGit(w.Path, ix.env, nil, "read-tree", "HEAD")
 	}
 	if err != nil {
-		done()
-		return nil, nil, fmt.Errorf("temporary index: %w", err)
+		ix.remove()
+		return nil, fmt.Errorf("temporary index: %w", err)
 	}
-	return env, done, nil
+	return ix, nil
 }
 
 // Restore makes the worktree's files equal to snapshot's tree: files
@@ -106,12 +136,12 @@ func (w *Worktree) tempIndex() (env []string, done func(), err error) {
 // The worktree's base (see Base) becomes snapshot's parent, which its
 // paths are relative to, wherever the branch was made.
 func (w *Worktree) Restore(snapshot string) error {
-	env, done, err := w.tempIndex()
+	ix, err := w.tempIndex()
 	if err == nil {
-		defer done()
+		defer ix.remove()
 		// From the index's entries (stat data valid) to snapshot's: git
 		// writes what differs and deletes what snapshot lacks.
-		_, err = w.repo.runGit(w.Path, env, nil, "read-tree", "--reset", "-u", snapshot)
+		_, err = w.repo.runGit(w.Path, ix.env, nil, "read-tree", "--reset", "-u", snapshot)
 	}
 	var parent string
 	if err == nil {

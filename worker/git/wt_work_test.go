@@ -1,0 +1,85 @@
+package git
+
+import (
+	"errors"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// CommitWork commits the work Work staged without staging the tree again,
+// exactly as Commit would have; an index staged to in between (the late
+// file) is staged afresh, and the commit has that too. No copy is left.
+func TestWtCommitWork(t *testing.T) {
+	for _, between := range []bool{false, true} {
+		r := wtTaskRepo(t)
+		wt, base := wtEnsure(t, r, "tm-1")
+		wtAgentWork(t, wt)
+		snap, _, err := wt.Snapshot(base, "state\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := wt.Work(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{"a.txt", "b.txt", "c.txt", "new/file.txt"}; !slices.Equal(k.Paths, want) {
+			t.Errorf("Work's paths %q, want %q", k.Paths, want)
+		}
+		if between {
+			wtWrite(t, wt.Path, "late.txt", "late\n")
+			wtGit(t, wt.Path, "add", "late.txt")
+		}
+		adds := 0
+		r.Hooks.Before = func(dir string, args []string) {
+			if slices.Contains(args, "add") {
+				adds++
+			}
+		}
+		commit, err := wt.CommitWork(k, "tm-1: the work\n")
+		k.Close()
+		r.Hooks.Before = nil
+		if err != nil {
+			t.Fatalf("between: %v: CommitWork: %v", between, err)
+		}
+		if want := map[bool]int{false: 0, true: 1}[between]; adds != want {
+			t.Errorf("between: %v: %d git add, want %d", between, adds, want)
+		}
+		tree, state := wtRev(t, r.Root, commit+"^{tree}"), wtRev(t, r.Root, snap+"^{tree}")
+		if !between && tree != state {
+			t.Errorf("the commit's tree is not the worktree's state")
+		}
+		if between && wtGit(t, r.Root, "show", commit+":late.txt") != "late\n" {
+			t.Errorf("the commit misses the file staged in between")
+		}
+		want := []string{"a.txt", "b.txt", "c.txt", "new/file.txt"}
+		if between {
+			want = []string{"a.txt", "b.txt", "c.txt", "late.txt", "new/file.txt"}
+		}
+		if got, err := wt.CommittedPaths(k, commit); err != nil || !slices.Equal(got, want) {
+			t.Errorf("between: %v: CommittedPaths %q, %v; want %q", between, got, err, want)
+		}
+		if st := wtStatus(t, wt.Path); !slices.Equal(st, []string{"!! debug.log"}) {
+			t.Errorf("between: %v: worktree not clean after CommitWork: %q", between, st)
+		}
+		if left, _ := filepath.Glob(filepath.Join(wt.GitDir(), "bh-index-*")); len(left) > 0 {
+			t.Errorf("index copies left: %q", left)
+		}
+	}
+}
+
+// Work that nets to nothing is nothing to commit, adopted or not.
+func TestWtCommitWorkOfNothing(t *testing.T) {
+	r := wtTaskRepo(t)
+	wt, base := wtEnsure(t, r, "tm-1")
+	wtWrite(t, wt.Path, "a.txt", "a\n") // touched, its bytes as they were
+	wtWrite(t, wt.Path, ".bh/tasks/tm-1.yaml", "bh's own\n")
+	k, err := wt.Work(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	if _, err := wt.CommitWork(k, "nothing\n"); !errors.Is(err, ErrNothingToCommit) {
+		t.Fatalf("CommitWork of nothing: %v", err)
+	}
+}
