@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -40,16 +39,29 @@ func (b base) memoView(s *store.Store, name string, view func(lister) error) err
 	if !st.Valid() { // nothing could be kept: spared a copy of the output
 		return view(list)
 	}
-	var kept bytes.Buffer
+	var kept pieces
 	out, errOut := b.IO.Out, b.IO.ErrOut
 	warned := &wroteWriter{w: errOut}
 	b.IO.Out, b.IO.ErrOut = io.MultiWriter(out, &kept), warned
 	err := view(list)
 	b.IO.Out, b.IO.ErrOut = out, errOut
 	if err == nil && !warned.wrote {
-		_ = s.SaveMemo(name, key, st, kept.Bytes()) // one not kept costs the next run time only
+		_ = s.SaveMemo(name, key, st, kept) // one not kept costs the next run time only
 	}
 	return err
+}
+
+// pieces keeps what is written to it, in pieces of 256 KB or more: no
+// copy as it grows (megabytes at 100k tasks).
+type pieces [][]byte
+
+func (p *pieces) Write(b []byte) (int, error) {
+	if n := len(*p); n == 0 || len((*p)[n-1])+len(b) > cap((*p)[n-1]) {
+		*p = append(*p, make([]byte, 0, max(256<<10, len(b))))
+	}
+	last := &(*p)[len(*p)-1]
+	*last = append(*last, b...)
+	return len(b), nil
 }
 
 // memoKey is everything but the tasks that a view's output depends on:

@@ -17,7 +17,8 @@ func keepMemo(t *testing.T, s *Store, key, out string) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SaveMemo("list", key, st, []byte(out)); err != nil {
+	half := len(out) / 2 // kept in two pieces
+	if err := s.SaveMemo("list", key, st, [][]byte{[]byte(out[:half]), []byte(out[half:])}); err != nil {
 		t.Fatal(err)
 	}
 	return st.Valid()
