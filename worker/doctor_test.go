@@ -220,3 +220,43 @@ func TestDoctorUndoesALandingKilledHoldingTheIndex(t *testing.T) {
 		t.Errorf("after --fix the tree shows %q, want %q", got, status)
 	}
 }
+
+// bh sync killed during its store commit's git write-tree: bh's hold on
+// the index and the killed git's lock on bh's index copy, both stale.
+// --fix lets go of both, and the next store commit goes through.
+func TestDoctorUndoesAStoreCommitKilledInItsGit(t *testing.T) {
+	s := doctorStore(t)
+	addTask(t, s, "Changed since the last commit")
+	r, err := git.Open(s.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	treeLock := filepath.Join(s.Root, ".git", "bh-land-index-tree.lock")
+	r.Hooks.Before = func(dir string, args []string) {
+		if slices.Contains(args, "write-tree") {
+			os.WriteFile(treeLock, nil, 0o644) // the git killed mid-command leaves it
+			runtime.Goexit()
+		}
+	}
+	done := make(chan struct{})
+	go func() { defer close(done); r.CommitStore(s.Dir, "bh: store") }()
+	<-done
+	r.Hooks.Before = nil
+	old := time.Now().Add(-2 * git.StaleAge)
+	for _, p := range []string{filepath.Join(s.Root, ".git", "index.lock"), treeLock} {
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatalf("not left behind: %v", err)
+		}
+	}
+	for _, f := range doctorT(t, s, true).Findings {
+		if f.Status == DoctorError {
+			t.Errorf("left after --fix: %+v", f)
+		}
+	}
+	if exists(s.Root, ".git/index.lock") || exists(s.Root, ".git/bh-land-index-tree.lock") {
+		t.Error("after --fix a lock is still there")
+	}
+	if ok, err := r.CommitStore(s.Dir, "bh: store"); err != nil || !ok {
+		t.Errorf("the next store commit: %v, %v", ok, err)
+	}
+}

@@ -54,8 +54,8 @@ func (r *Repo) commitStore(h *heldLanding, dir, message string) (bool, error) {
 	if _, err := r.runGit(r.Root, h.env(), nil, "add", "-A", "--", dir); err != nil {
 		return false, err
 	}
-	treeEnv := gitEnv("GIT_INDEX_FILE="+h.index()+"-tree", "LC_ALL=C")
-	defer os.Remove(h.index() + "-tree")
+	treeEnv := gitEnv("GIT_INDEX_FILE="+h.treeIndex(), "LC_ALL=C")
+	defer os.Remove(h.treeIndex())
 	from, parents, old := []string{"read-tree", "--empty"}, []string{}, strings.Repeat("0", 40) // must not exist yet
 	if h.tip != "" {
 		from, parents, old = []string{"read-tree", h.tip}, []string{"-p", h.tip}, h.tip

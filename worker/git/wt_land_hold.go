@@ -32,8 +32,24 @@ type heldLanding struct {
 	dir, gitDir, target, tip, commit, taskPath, token string
 }
 
-func (h *heldLanding) lock() string  { return filepath.Join(h.gitDir, "index.lock") }
-func (h *heldLanding) index() string { return filepath.Join(h.gitDir, "bh-land-index") }
+func (h *heldLanding) lock() string      { return filepath.Join(h.gitDir, "index.lock") }
+func (h *heldLanding) index() string     { return filepath.Join(h.gitDir, "bh-land-index") }
+func (h *heldLanding) treeIndex() string { return h.index() + "-tree" } // CommitStore's second
+
+// holds reports whether the tree's index.lock is still this landing's.
+func (h *heldLanding) holds() bool {
+	b, err := os.ReadFile(h.lock())
+	return err == nil && string(b) == h.token
+}
+
+// clearTemps removes the index copies and git's locks on them. Only bh,
+// holding the tree's index.lock, uses them: while it holds it, any found
+// are a killed bh's or its git's, and would stop the next git step.
+func (h *heldLanding) clearTemps() {
+	for _, p := range []string{h.index(), h.index() + ".lock", h.treeIndex(), h.treeIndex() + ".lock"} {
+		os.Remove(p)
+	}
+}
 func (h *heldLanding) env() []string { return gitEnv("GIT_INDEX_FILE="+h.index(), "LC_ALL=C") }
 
 // landHeld fast-forwards the tree at dir (target checked out) from tip to
@@ -90,6 +106,7 @@ func (r *Repo) hold(h *heldLanding) error {
 				err = cerr
 			}
 			if err == nil {
+				h.clearTemps()
 				err = copyFile(filepath.Join(h.gitDir, "index"), h.index())
 			}
 			if err != nil {
@@ -180,7 +197,12 @@ func (r *Repo) commitHeld(h *heldLanding) error {
 // was never replaced. bh's task file (or, for CommitStore, its store) is
 // left alone: its copy in the tree is bh's.
 func (r *Repo) undoHeld(h *heldLanding) error {
-	os.Remove(h.index())
+	if h.holds() {
+		h.clearTemps() // a killed git's lock on them would stop checkoutFrom
+	}
+	if h.commit == "" { // a store commit killed before its commit was made: no file moved
+		return r.release(h)
+	}
 	paths, err := r.ChangedPaths(h.tip, h.commit)
 	var back, gone []string
 	for _, p := range paths {
@@ -221,7 +243,8 @@ func (r *Repo) checkoutFrom(h *heldLanding, paths []string) error {
 
 // release removes the lock, if it is still bh's, and the note.
 func (r *Repo) release(h *heldLanding) error {
-	if b, err := os.ReadFile(h.lock()); err == nil && string(b) == h.token {
+	if h.holds() {
+		h.clearTemps()
 		os.Remove(h.lock())
 	}
 	if err := os.Remove(r.landNote()); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -256,29 +279,4 @@ func (r *Repo) FinishLanding() error {
 		return r.release(h)
 	}
 	return r.undoHeld(h)
-}
-
-// blobEntry is p's entry in commit as update-index --index-info takes it
-// ("<mode> <hash> 0\t<path>"); "" when commit has no p.
-func (r *Repo) blobEntry(commit, p string) (string, error) {
-	tree, err := r.commitTree(commit)
-	if err != nil {
-		return "", err
-	}
-	e, ok := treeFile(tree, p)
-	if !ok {
-		return "", nil
-	}
-	return fmt.Sprintf("%06o %s 0\t%s", uint32(e.Mode), e.Hash, p), nil
-}
-
-func copyFile(src, dst string) error {
-	data, err := os.ReadFile(src)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil // no index yet: read-tree starts from none
-	}
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(dst, data, 0o644)
 }

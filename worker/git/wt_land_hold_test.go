@@ -46,8 +46,9 @@ func TestWtLandHoldsTheIndexUntilTheBranchMoved(t *testing.T) {
 }
 
 // A bh killed while it held the index (before the files moved, or after
-// and before the branch did): the next landing undoes it first, the lock
-// gone, the user's tree as it was, and then lands.
+// and before the branch did), its git killed too (the lock on bh's index
+// copy left behind): the next landing undoes it first, the locks gone,
+// the user's tree as it was, and then lands.
 func TestWtLandKilledWhileHoldingTheIndex(t *testing.T) {
 	for _, at := range []string{"read-tree", "update-ref"} {
 		r, final, base, _ := wtLandScene(t, true)
@@ -55,6 +56,7 @@ func TestWtLandKilledWhileHoldingTheIndex(t *testing.T) {
 		status, files := wtStatus(t, r.Root), wtHashes(t, r.Root)
 		r.Hooks.Before = func(dir string, args []string) {
 			if slices.Contains(args, at) && !slices.Contains(args, "--absolute-git-dir") {
+				os.WriteFile(filepath.Join(r.Root, ".git", "bh-land-index.lock"), nil, 0o644)
 				runtime.Goexit()
 			}
 		}

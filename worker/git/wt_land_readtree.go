@@ -1,6 +1,12 @@
 package git
 
-import "strings"
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+)
 
 // readTree moves the tree at dir and the index copy from tip to commit by
 // git's two-tree merge, which refuses (touching nothing) over the user's
@@ -27,4 +33,29 @@ func readTreeRefusal(stderr string, h *heldLanding, taskPath string) *LandRefuse
 		e.Reason = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(strings.SplitN(stderr, "\n", 2)[0], "error: "), "fatal: "))
 	}
 	return e
+}
+
+// blobEntry is p's entry in commit as update-index --index-info takes it
+// ("<mode> <hash> 0\t<path>"); "" when commit has no p.
+func (r *Repo) blobEntry(commit, p string) (string, error) {
+	tree, err := r.commitTree(commit)
+	if err != nil {
+		return "", err
+	}
+	e, ok := treeFile(tree, p)
+	if !ok {
+		return "", nil
+	}
+	return fmt.Sprintf("%06o %s 0\t%s", uint32(e.Mode), e.Hash, p), nil
+}
+
+func copyFile(src, dst string) error {
+	data, err := os.ReadFile(src)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // no index yet: read-tree starts from none
+	}
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, data, 0o644)
 }
