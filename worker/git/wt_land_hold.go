@@ -35,6 +35,7 @@ type heldLanding struct {
 func (h *heldLanding) lock() string      { return filepath.Join(h.gitDir, "index.lock") }
 func (h *heldLanding) index() string     { return filepath.Join(h.gitDir, "bh-land-index") }
 func (h *heldLanding) treeIndex() string { return h.index() + "-tree" } // CommitStore's second
+func (h *heldLanding) env() []string     { return gitEnv("GIT_INDEX_FILE="+h.index(), "LC_ALL=C") }
 
 // holds reports whether the tree's index.lock is still this landing's.
 func (h *heldLanding) holds() bool {
@@ -42,15 +43,18 @@ func (h *heldLanding) holds() bool {
 	return err == nil && string(b) == h.token
 }
 
-// clearTemps removes the index copies and git's locks on them. Only bh,
-// holding the tree's index.lock, uses them: while it holds it, any found
-// are a killed bh's or its git's, and would stop the next git step.
-func (h *heldLanding) clearTemps() {
-	for _, p := range []string{h.index(), h.index() + ".lock", h.treeIndex(), h.treeIndex() + ".lock"} {
-		os.Remove(p)
+// clearTemps removes the index copies, and git's locks on them. Only bh,
+// holding the tree's index.lock, uses them: while it holds it, any lock
+// found is a killed bh's git's, and would stop the next git step. bh
+// never kills its git, so a lock goes only once no git runs here.
+func (r *Repo) clearTemps(h *heldLanding) {
+	for _, ix := range []string{h.index(), h.treeIndex()} {
+		os.Remove(ix)
+		if _, err := os.Lstat(ix + ".lock"); err == nil && !r.gitRunning() {
+			os.Remove(ix + ".lock")
+		}
 	}
 }
-func (h *heldLanding) env() []string { return gitEnv("GIT_INDEX_FILE="+h.index(), "LC_ALL=C") }
 
 // landHeld fast-forwards the tree at dir (target checked out) from tip to
 // commit, holding its index.lock throughout (see above). taskPath, bh's
@@ -106,7 +110,7 @@ func (r *Repo) hold(h *heldLanding) error {
 				err = cerr
 			}
 			if err == nil {
-				h.clearTemps()
+				r.clearTemps(h)
 				err = copyFile(filepath.Join(h.gitDir, "index"), h.index())
 			}
 			if err != nil {
@@ -198,7 +202,7 @@ func (r *Repo) commitHeld(h *heldLanding) error {
 // left alone: its copy in the tree is bh's.
 func (r *Repo) undoHeld(h *heldLanding) error {
 	if h.holds() {
-		h.clearTemps() // a killed git's lock on them would stop checkoutFrom
+		r.clearTemps(h) // a killed git's lock on them would stop checkoutFrom
 	}
 	if h.commit == "" { // a store commit killed before its commit was made: no file moved
 		return r.release(h)
@@ -244,7 +248,7 @@ func (r *Repo) checkoutFrom(h *heldLanding, paths []string) error {
 // release removes the lock, if it is still bh's, and the note.
 func (r *Repo) release(h *heldLanding) error {
 	if h.holds() {
-		h.clearTemps()
+		r.clearTemps(h)
 		os.Remove(h.lock())
 	}
 	if err := os.Remove(r.landNote()); err != nil && !errors.Is(err, fs.ErrNotExist) {
