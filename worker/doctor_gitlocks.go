@@ -12,6 +12,7 @@ import (
 // that needs it, the worker's landings among them, and --fix removes it;
 // one a live git process may hold is left to a human.
 func (d *doctor) checkGitLocks() error {
+	d.checkHeldIndex()
 	locks, err := d.repo.StaleLocks()
 	if err != nil {
 		return err
@@ -44,4 +45,24 @@ func (d *doctor) checkGitLocks() error {
 		d.ok("locks", fmt.Sprintf("no git lock older than %s", git.StaleAge))
 	}
 	return nil
+}
+
+// checkHeldIndex finds a landing or store commit of bh's killed while it
+// held the tree's index (git.FinishLanding): its index.lock is bh's,
+// whatever other git runs meanwhile, and --fix ends it under the landing
+// lock, so never a live one's.
+func (d *doctor) checkHeldIndex() {
+	if !d.repo.HeldIndex() {
+		return
+	}
+	d.guarded(Finding{Check: "locks", Status: DoctorError, Subject: "index",
+		Message: "a landing or store commit of bh's holds your index (killed, unless one runs now): git steps that need it fail",
+		Fix:     "finish it, or undo it (your files as they were)"}, func() error {
+		unlock, err := landLock(d.s)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+		return d.repo.FinishLanding()
+	})
 }

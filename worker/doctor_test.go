@@ -260,3 +260,45 @@ func TestDoctorUndoesAStoreCommitKilledInItsGit(t *testing.T) {
 		t.Errorf("the next store commit: %v, %v", ok, err)
 	}
 }
+
+// bh sync killed before its store commit's first git, while a git of
+// someone else's runs in the repository: the index.lock is bh's own (its
+// note says so), and --fix ends its hold all the same.
+func TestDoctorEndsBhsHoldWhileAnotherGitRuns(t *testing.T) {
+	s := doctorStore(t)
+	addTask(t, s, "Changed since the last commit")
+	r, err := git.Open(s.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Hooks.Before = func(dir string, args []string) {
+		if slices.Contains(args, "add") {
+			runtime.Goexit()
+		}
+	}
+	done := make(chan struct{})
+	go func() { defer close(done); r.CommitStore(s.Dir, "bh: store") }()
+	<-done
+	r.Hooks.Before = nil
+	lock := filepath.Join(s.Root, ".git", "index.lock")
+	old := time.Now().Add(-2 * git.StaleAge)
+	if err := os.Chtimes(lock, old, old); err != nil {
+		t.Fatalf("no index.lock held: %v", err)
+	}
+	other := exec.Command("git", "cat-file", "--batch") // waits on its input
+	other.Dir = s.Root
+	in, err := other.StdinPipe()
+	if err != nil || other.Start() != nil {
+		t.Fatalf("another git: %v", err)
+	}
+	defer other.Wait()
+	defer in.Close()
+	finding(t, doctorT(t, s, false), "locks", "index")
+	doctorT(t, s, true)
+	if exists(s.Root, ".git/index.lock") {
+		t.Fatal("after --fix bh's index.lock is still there")
+	}
+	if ok, err := r.CommitStore(s.Dir, "bh: store"); err != nil || !ok {
+		t.Errorf("the next store commit: %v, %v", ok, err)
+	}
+}

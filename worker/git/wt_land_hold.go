@@ -257,6 +257,13 @@ func (r *Repo) release(h *heldLanding) error {
 	return nil
 }
 
+// HeldIndex reports whether a landing (or store commit) of bh's left its
+// hold on a tree's index: killed, or running now.
+func (r *Repo) HeldIndex() bool {
+	_, err := os.Stat(r.landNote())
+	return err == nil
+}
+
 // FinishLanding completes, or undoes, a landing killed while it held the
 // tree's index (see above): the branch moved, the new index goes in place;
 // it did not, the files go back. Nothing held: nothing to do. Callers hold
