@@ -39,29 +39,38 @@ func (b base) memoView(s *store.Store, name string, view func(lister) error) err
 	if !st.Valid() { // nothing could be kept: spared a copy of the output
 		return view(list)
 	}
-	var kept pieces
 	out, errOut := b.IO.Out, b.IO.ErrOut
-	warned := &wroteWriter{w: errOut}
-	b.IO.Out, b.IO.ErrOut = io.MultiWriter(out, &kept), warned
+	kept, warned := &keeper{w: out}, &wroteWriter{w: errOut}
+	b.IO.Out, b.IO.ErrOut = kept, warned
 	err := view(list)
 	b.IO.Out, b.IO.ErrOut = out, errOut
-	if err == nil && !warned.wrote {
-		_ = s.SaveMemo(name, key, st, kept) // one not kept costs the next run time only
+	if err == nil && !warned.wrote && !kept.failed {
+		_ = s.SaveMemo(name, key, st, kept.pieces) // one not kept costs the next run time only
 	}
 	return err
 }
 
-// pieces keeps what is written to it, in pieces of 256 KB or more: no
-// copy as it grows (megabytes at 100k tasks).
-type pieces [][]byte
+// keeper passes what is written to w on, and keeps what w took, in pieces
+// of 256 KB or more: no copy as it grows (megabytes at 100k tasks). A
+// write w failed (a closed pipe) makes what it kept no memo.
+type keeper struct {
+	w      io.Writer
+	pieces [][]byte
+	failed bool
+}
 
-func (p *pieces) Write(b []byte) (int, error) {
-	if n := len(*p); n == 0 || len((*p)[n-1])+len(b) > cap((*p)[n-1]) {
-		*p = append(*p, make([]byte, 0, max(256<<10, len(b))))
+func (k *keeper) Write(b []byte) (int, error) {
+	n, err := k.w.Write(b)
+	if err != nil {
+		k.failed = true
+		return n, err
 	}
-	last := &(*p)[len(*p)-1]
+	if last := len(k.pieces) - 1; last < 0 || len(k.pieces[last])+len(b) > cap(k.pieces[last]) {
+		k.pieces = append(k.pieces, make([]byte, 0, max(256<<10, len(b))))
+	}
+	last := &k.pieces[len(k.pieces)-1]
 	*last = append(*last, b...)
-	return len(b), nil
+	return n, nil
 }
 
 // memoKey is everything but the tasks that a view's output depends on:

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,5 +56,35 @@ func TestMemoReplaysUntilAHandEdit(t *testing.T) {
 		if out := bhE2E(t, dir, args...); !strings.Contains(out, "Renamed by hand") {
 			t.Errorf("bh %s after a hand edit:\n%s", strings.Join(args, " "), out)
 		}
+	}
+}
+
+// failAfter takes n bytes, then fails, as a pipe closed by its reader.
+type failAfter struct{ n int }
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	if len(p) > f.n {
+		return 0, os.ErrClosed
+	}
+	f.n -= len(p)
+	return len(p), nil
+}
+
+// TestKeeperKeepsOnlyWholeOutput: what a reader took is kept, across
+// pieces; an output whose reader went away is not whole, and says so.
+func TestKeeperKeepsOnlyWholeOutput(t *testing.T) {
+	k := &keeper{w: &failAfter{n: 1 << 20}}
+	row := []byte(strings.Repeat("x", 99) + "\n")
+	for range 5000 { // half a megabyte: several pieces
+		k.Write(row)
+	}
+	if got := len(bytes.Join(k.pieces, nil)); got != 5000*len(row) || len(k.pieces) < 2 || k.failed {
+		t.Fatalf("kept %d bytes in %d pieces (failed %v), want %d", got, len(k.pieces), k.failed, 5000*len(row))
+	}
+	for range 6000 {
+		k.Write(row)
+	}
+	if !k.failed {
+		t.Fatal("a write that failed left the output whole")
 	}
 }
