@@ -40,11 +40,11 @@ func (b base) memoView(s *store.Store, name string, view func(lister) error) err
 		return view(list)
 	}
 	out, errOut := b.IO.Out, b.IO.ErrOut
-	kept, warned := &keeper{w: out}, &wroteWriter{w: errOut}
+	kept, warned := &keeper{w: out}, &keeper{w: errOut}
 	b.IO.Out, b.IO.ErrOut = kept, warned
 	err := view(list)
 	b.IO.Out, b.IO.ErrOut = out, errOut
-	if err == nil && !warned.wrote && !kept.failed {
+	if err == nil && len(warned.pieces) == 0 && !warned.failed && !kept.failed {
 		_ = s.SaveMemo(name, key, st, kept.pieces) // one not kept costs the next run time only
 	}
 	return err
@@ -90,15 +90,4 @@ func (b base) memoKey() (string, bool) {
 	}
 	return fmt.Sprintf("%s\x00%s\x00%d\x00%d\x00%t\x00%t\x00%d\x00%s", version(), exe, fi.Size(), fi.ModTime().UnixNano(),
 		b.JSON, b.IO.ColorEnabled(), b.IO.Cols, strings.Join(b.Args, "\x00")), true
-}
-
-// wroteWriter notes whether anything was written through it.
-type wroteWriter struct {
-	w     io.Writer
-	wrote bool
-}
-
-func (w *wroteWriter) Write(p []byte) (int, error) {
-	w.wrote = w.wrote || len(p) > 0
-	return w.w.Write(p)
 }

@@ -90,9 +90,8 @@ func BenchmarkProcess(b *testing.B) {
 							os.Remove(s.cachePath())
 							os.Remove(s.memoPath("list"))
 						case "list-edited": // as a worker's heartbeat does
-							p := s.Path(tasktest.GenID(2))
-							if b, err := os.ReadFile(p); err != nil || os.WriteFile(p, b, 0o644) != nil {
-								return fmt.Errorf("rewrite %s: %v", p, err)
+							if err := rewrite(s.Path(tasktest.GenID(2))); err != nil {
+								return err
 							}
 						}
 						rss, err := runBHRSS(bin, s.Root, &out, c.args...)
@@ -155,4 +154,17 @@ func runBHRSS(bin, dir string, out *bytes.Buffer, args ...string) (int64, error)
 		return 0, fmt.Errorf("%w: %s", err, stderr.Bytes())
 	}
 	return peakRSS(c.ProcessState), nil
+}
+
+// rewrite writes a file's own bytes back, as a worker's heartbeat writes
+// a task file: a new stamp, the same task.
+func rewrite(path string) error {
+	b, err := os.ReadFile(path)
+	if err == nil {
+		err = os.WriteFile(path, b, 0o644)
+	}
+	if err != nil {
+		return fmt.Errorf("rewrite %s: %w", path, err)
+	}
+	return nil
 }

@@ -141,8 +141,8 @@ func BenchmarkVsDstask(b *testing.B) {
 		if err != nil || len(names) == 0 {
 			b.Fatalf("no task file to edit: %v", err)
 		}
-		if data, err := os.ReadFile(names[0]); err != nil || os.WriteFile(names[0], data, 0o644) != nil {
-			b.Fatalf("rewrite %s: %v", names[0], err)
+		if err := rewrite(names[0]); err != nil {
+			b.Fatal(err)
 		}
 	}
 	for _, c := range [][2]string{{"list", "show-open"}, {"ready", "next"}, {"tree", "show-projects"}} {

@@ -172,7 +172,7 @@ func (s *Store) memo(name, key string) ([]byte, *seen) {
 	body := b[:len(b)-4]
 	d := &dec{s: unsafe.String(unsafe.SliceData(body), len(body)), i: len(memoMagic)}
 	if d.str() != key {
-		return nil, nil // a key that differs is all most misses read
+		return nil, nil // another command line's: not checked, nothing stamped
 	}
 	if crc32.Checksum(body, castagnoli()) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
 		return nil, nil
