@@ -35,7 +35,7 @@ type listReport struct {
 	parsed  int  // files read and decoded
 	saved   bool // the cache was rewritten
 	readDir bool // the folder was read, not known from the cache
-	l       *listing
+	l       *listing // the listing itself, for its State (see ListMemo)
 }
 
 // listing is one List call's view of the tasks folder, by name index.
@@ -54,7 +54,7 @@ type listing struct {
 }
 
 // list lists the tasks. pre, when not nil, is every file stamped a moment
-// ago (by Memo): while the folder keeps the stamp it had then, its names
+// ago (by memo): while the folder keeps the stamp it had then, its names
 // and stamps serve, and no file is stamped twice.
 func (s *Store) list(brief bool, pre *seen) (tasks []*task.Task, errs []error, r listReport, err error) {
 	l := &listing{start: time.Now()}
