@@ -32,9 +32,9 @@ func (s *Store) ListBrief() ([]*task.Task, []error, error) {
 
 // listReport tells tests what a listing cost.
 type listReport struct {
-	parsed  int  // files read and decoded
-	saved   bool // the cache was rewritten
-	readDir bool // the folder was read, not known from the cache
+	parsed  int      // files read and decoded
+	saved   bool     // the cache was rewritten
+	readDir bool     // the folder was read, not known from the cache
 	l       *listing // the listing itself, for its State (see ListMemo)
 }
 
