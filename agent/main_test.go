@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"testing"
+
+	"github.com/bh-tracker/bh/agent/fakeapi"
 )
 
 // The test binary doubles as a worker that runs an agent, for tests of
@@ -20,7 +22,7 @@ func TestMain(m *testing.M) {
 	if script := os.Getenv(helperEnv); script != "" {
 		os.Exit(helperWorker(script, os.Getenv(helperDirEnv)))
 	}
-	os.Exit(m.Run())
+	os.Exit(fakeapi.Isolated(m.Run))
 }
 
 func helperWorker(script, dir string) int {

@@ -26,14 +26,9 @@ func TestMain(m *testing.M) {
 	if e2e.SelfIsBh() {
 		os.Exit(run(scriptFactory(), os.Args[1:]))
 	}
-	// In-process bh commands register their repositories: in a temporary
-	// config dir, not the machine's.
-	if os.Getenv("XDG_CONFIG_HOME") == "" {
-		if dir, err := os.MkdirTemp("", "bh-config-"); err == nil {
-			os.Setenv("XDG_CONFIG_HOME", dir)
-		}
-	}
-	testscript.Main(m, map[string]func(){
+	// In-process bh commands register their repositories and keep their
+	// state: in a home of the tests' own, not the machine's.
+	testscript.Main(isolated{m}, map[string]func(){
 		"bh": func() {
 			// No claude release is known to be broken: a test entry stands in.
 			agent.ClaudeTested.Broken = map[string]string{"2.1.1": "a test entry"}
@@ -42,6 +37,11 @@ func TestMain(m *testing.M) {
 		"fakeagent": func() { os.Exit(e2e.FakeAgent()) },
 	})
 }
+
+// isolated runs the tests in a home of their own (fakeapi.Isolated).
+type isolated struct{ m *testing.M }
+
+func (i isolated) Run() int { return fakeapi.Isolated(i.m.Run) }
 
 // scriptFactory is the real factory, with the clock fixed by BH_NOW
 // (RFC 3339) so that scripts can check "asked 2 hours ago".

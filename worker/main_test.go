@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/agent/mcp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -23,17 +24,9 @@ func TestMain(m *testing.M) {
 	}
 	switch os.Getenv("BH_WORKER_HELPER") {
 	case "":
-		// Task worktrees go to bh's state dir: a temporary one, not the home's.
-		state, err := os.MkdirTemp("", "bh-state-")
-		if err != nil {
-			panic(err)
-		}
-		os.Setenv("XDG_STATE_HOME", state)
-		// bh serve's web config (a notification's link) is the test's own too.
-		os.Setenv("XDG_CONFIG_HOME", filepath.Join(state, "config"))
-		code := m.Run()
-		os.RemoveAll(state)
-		os.Exit(code)
+		// Task worktrees, bh serve's web config and the registry are the
+		// tests' own, in a home of their own.
+		os.Exit(fakeapi.Isolated(m.Run))
 	case "claim":
 		os.Exit(helperClaim())
 	case "hang":

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/internal/tasktest"
 )
@@ -18,7 +19,7 @@ func TestMain(m *testing.M) {
 	}
 	// Files settle after 100 ms instead of 2 s, so cache tests need not wait.
 	racySlack = 100 * time.Millisecond
-	os.Exit(m.Run())
+	os.Exit(fakeapi.Isolated(m.Run))
 }
 
 // settle waits until files written so far may be trusted by the cache.

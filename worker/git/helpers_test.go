@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/bh-tracker/bh/agent/fakeapi"
 )
 
 // TestMain keeps the machine's own git configuration (hooks, signing,
@@ -14,7 +16,7 @@ import (
 func TestMain(m *testing.M) {
 	os.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
 	os.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	os.Exit(m.Run())
+	os.Exit(fakeapi.Isolated(m.Run))
 }
 
 // gitT runs git in dir and fails the test on error.

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 )
 
@@ -32,13 +33,9 @@ func Main(m *testing.M, bhMain func() int) {
 	if SelfIsBh() {
 		os.Exit(bhMain())
 	}
-	// bh registers the repositories it works in: in a temporary config dir, not the machine's.
-	if os.Getenv("XDG_CONFIG_HOME") == "" {
-		if dir, err := os.MkdirTemp("", "bh-config-"); err == nil {
-			os.Setenv("XDG_CONFIG_HOME", dir)
-		}
-	}
-	os.Exit(m.Run())
+	// bh registers the repositories it works in, and keeps its state: in a
+	// home of the tests' own, not the machine's.
+	os.Exit(fakeapi.Isolated(m.Run))
 }
 
 // SelfIsBh says whether bh started the test binary as itself, by

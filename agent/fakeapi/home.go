@@ -1,0 +1,102 @@
+package fakeapi
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Isolated runs a test binary's tests (run is m.Run) in a home of its own:
+// HOME and the XDG folders point into a temporary folder, so that no test,
+// and no bh, git, claude or codex a test starts, reads or writes the
+// user's own (bh's registry of repositories, web.json, agents' sessions,
+// git's configuration). Go's caches and settings and npm's configuration
+// stay the user's: a new home would make every go in a test build from
+// nothing, and npm lose its registry settings. It returns the exit code:
+// the tests' own, or 1 when bh's folders under the user's real home
+// changed while the tests ran, which is a test that escaped.
+func Isolated(run func() int) int {
+	home, err := os.MkdirTemp("", "bh-test-home-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fakeapi: a home for the tests:", err)
+		return 1
+	}
+	defer os.RemoveAll(home)
+	guarded := realBhDirs()
+	before := digest(guarded)
+	keepTools()
+	for name, dir := range map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"),
+		"XDG_STATE_HOME": filepath.Join(home, ".local", "state"), "XDG_DATA_HOME": filepath.Join(home, ".local", "share"),
+		"XDG_CACHE_HOME": filepath.Join(home, ".cache")} {
+		os.MkdirAll(dir, 0o700)
+		os.Setenv(name, dir)
+	}
+	// git commits need a name; nothing else of the machine's git settings
+	// (signing, hooks, templates) reaches a test.
+	os.WriteFile(filepath.Join(home, ".gitconfig"),
+		[]byte("[user]\n\tname = bh tests\n\temail = tests@bh.invalid\n"), 0o644)
+	code := run()
+	if after := digest(guarded); after != before {
+		fmt.Fprintf(os.Stderr, "a test wrote into the user's own bh folders (%s): every test must use its own home\n",
+			strings.Join(guarded, ", "))
+		return 1
+	}
+	return code
+}
+
+// keepTools pins what go and npm find through the home before it moves.
+func keepTools() {
+	if out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH", "GOENV").Output(); err == nil {
+		for i, name := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOENV"} {
+			if v := strings.Split(string(out), "\n"); i < len(v) && v[i] != "" && os.Getenv(name) == "" {
+				os.Setenv(name, v[i])
+			}
+		}
+	}
+	if h, err := os.UserHomeDir(); err == nil && os.Getenv("NPM_CONFIG_USERCONFIG") == "" {
+		if _, err := os.Stat(filepath.Join(h, ".npmrc")); err == nil {
+			os.Setenv("NPM_CONFIG_USERCONFIG", filepath.Join(h, ".npmrc"))
+		}
+	}
+}
+
+// realBhDirs are bh's folders of the user's that no test may change: its
+// config (the registry of repositories, web.json). Its state folder is
+// left out: a worker of the user's, running meanwhile, writes there.
+func realBhDirs() []string {
+	base := os.Getenv("XDG_CONFIG_HOME")
+	if home, err := os.UserHomeDir(); base == "" && err == nil {
+		base = filepath.Join(home, ".config")
+	}
+	if base == "" {
+		return nil
+	}
+	return []string{filepath.Join(base, "bh")}
+}
+
+// digest is what can be seen of dirs without reading them whole: every
+// entry's name, size and time, two levels deep (a task worktree's files
+// are the worktree's business).
+func digest(dirs []string) string {
+	var rows []string
+	for _, d := range dirs {
+		filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if rel, _ := filepath.Rel(d, p); strings.Count(rel, string(filepath.Separator)) >= 2 && e.IsDir() {
+				return filepath.SkipDir
+			}
+			if fi, err := e.Info(); err == nil {
+				rows = append(rows, fmt.Sprintf("%s %d %d", p, fi.Size(), fi.ModTime().UnixNano()))
+			}
+			return nil
+		})
+	}
+	sort.Strings(rows)
+	return strings.Join(rows, "\n")
+}
