@@ -95,7 +95,7 @@ func Doctor(s *store.Store, fix bool) (Report, error) {
 	// so do half-made worktrees, which fail git fetch and gc.
 	for _, check := range []func() error{d.checkStore, d.checkConfig, d.checkSandbox, d.checkGitLocks, d.checkHalfMade, d.connect,
 		d.checkLeases, d.checkClaims,
-		d.checkWorktrees, d.checkPool, d.checkParked, d.checkLocks} {
+		d.checkWorktrees, d.checkPool, d.checkParked, d.checkLocks, d.checkRegistry} {
 		if err := check(); err != nil {
 			return Report{Findings: d.out}, err
 		}

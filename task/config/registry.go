@@ -82,3 +82,33 @@ func Register(root string) {
 		atomicfile.Write(filepath.Dir(path), path, append(b, '\n'))
 	}
 }
+
+// Gone lists the registered repositories that no longer use bh here:
+// their folder, or its .bh, is gone (a scratch clone removed, say).
+func Gone() ([]string, error) {
+	repos, err := Registered()
+	var gone []string
+	for _, r := range repos {
+		if _, err := os.Stat(filepath.Join(r, ".bh")); errors.Is(err, os.ErrNotExist) {
+			gone = append(gone, r)
+		}
+	}
+	return gone, err
+}
+
+// Unregister drops roots from the registry.
+func Unregister(roots []string) error {
+	repos, err := Registered()
+	if err != nil {
+		return err
+	}
+	kept := slices.DeleteFunc(repos, func(r string) bool { return slices.Contains(roots, r) })
+	b, err := json.MarshalIndent(struct {
+		Repos []string `json:"repos"`
+	}{kept}, "", "  ")
+	if err != nil {
+		return err
+	}
+	path := RegistryPath()
+	return atomicfile.Write(filepath.Dir(path), path, append(b, '\n'))
+}
