@@ -62,7 +62,9 @@ the prefix (a1b2), or any unique prefix of either (a1).
 Exit codes:
   0  success
   1  error
-  2  usage error: unknown command, bad flags or arguments`
+  2  usage error: unknown command, bad flags or arguments
+  3  the worker cannot work here (no agent, no git identity, no branch to
+     land on, a sandbox required that cannot run): no task touched`
 
 func newRootCmd(f *Factory) *cobra.Command {
 	root := &cobra.Command{
