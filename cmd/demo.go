@@ -52,7 +52,7 @@ func demoRun(opts *DemoOptions) error {
 		return fmt.Errorf("demo: %w", err)
 	}
 	if !opts.Keep {
-		defer os.RemoveAll(dir)
+		defer worker.RemoveDemo(dir)
 	}
 	io, w := opts.IO, opts.IO.Out
 	if !opts.JSON {

@@ -112,3 +112,14 @@ func demoAgent() agent.Runner {
 		return &agent.Outcome{Result: res, SessionID: req.SessionID}, nil
 	})
 }
+
+// RemoveDemo removes the demo repository in dir and the worktrees bh
+// made for it in its state dir, which would otherwise outlive it.
+func RemoveDemo(dir string) error {
+	if s, err := store.Find(dir); err == nil {
+		if r, err := git.Open(s.Root); err == nil {
+			os.RemoveAll(WorktreeDir(s, r.CommonDir()))
+		}
+	}
+	return os.RemoveAll(dir)
+}

@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,5 +25,23 @@ func TestDemo(t *testing.T) {
 	want := "started: finished:completed started: finished:needs_input answered: started: finished:completed"
 	if got := strings.Join(kinds, " "); got != want {
 		t.Fatalf("demo events:\n got %s\nwant %s", got, want)
+	}
+}
+
+// The demo's removal takes the worktrees bh made for it in its state dir.
+func TestRemoveDemoLeavesNoWorktree(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	dir := filepath.Join(t.TempDir(), "demo")
+	if err := RunDemo(context.Background(), dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(os.Getenv("XDG_STATE_HOME"), "bh", "worktrees")); len(ents) == 0 {
+		t.Fatal("the demo made no worktree: the test shows nothing")
+	}
+	if err := RemoveDemo(dir); err != nil {
+		t.Fatal(err)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(os.Getenv("XDG_STATE_HOME"), "bh", "worktrees")); len(ents) != 0 || exists(dir, "") {
+		t.Errorf("left behind: %v, the demo folder %v", ents, exists(dir, ""))
 	}
 }
