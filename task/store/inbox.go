@@ -47,9 +47,13 @@ type InboxItem struct {
 	Respond    string        `json:"respond"` // the command that answers it, from anywhere
 }
 
-// ReadInbox reads every task of the repositories at roots.
+// ReadInbox reads every task of the repositories at roots. A task in two
+// clones of one repository (the same id) is listed once, as the clone
+// that changed it last has it.
 func ReadInbox(roots []string) Inbox {
 	in := Inbox{Items: []InboxItem{}}
+	var found []RunningTask
+	newest := map[string]int{} // task id -> its index in found
 	for _, root := range roots {
 		if _, err := os.Stat(root); errors.Is(err, os.ErrNotExist) {
 			in.Skipped = append(in.Skipped, &MovedError{Root: root})
@@ -66,21 +70,32 @@ func ReadInbox(roots []string) Inbox {
 			continue
 		}
 		for _, t := range tasks {
-			switch t.State {
-			case task.InProgress:
-				in.Running = append(in.Running, RunningTask{root, t})
-			case task.AwaitingInput:
-				in.Asking = append(in.Asking, RunningTask{root, t})
-			case task.Failed, task.Blocked:
-				in.Attention = append(in.Attention, RunningTask{root, t})
-			case task.InReview:
-				in.Review = append(in.Review, RunningTask{root, t})
+			i, seen := newest[t.ID]
+			switch {
+			case !seen:
+				newest[t.ID] = len(found)
+				found = append(found, RunningTask{root, t})
+			case t.UpdatedAt.After(found[i].Task.UpdatedAt):
+				found[i] = RunningTask{root, t}
 			}
-			for _, q := range t.OpenQuestions() {
-				in.Items = append(in.Items, InboxItem{Repo: filepath.Base(root), Path: root, TaskID: t.ID,
-					Title: t.Title, QuestionID: q.ID, Question: q.Question, Header: q.Header, Type: q.Kind(),
-					Options: q.Options, AskedAt: q.AskedAt, Respond: task.RespondCommand(t, q, root)})
-			}
+		}
+	}
+	for _, f := range found {
+		root, t := f.Path, f.Task
+		switch t.State {
+		case task.InProgress:
+			in.Running = append(in.Running, f)
+		case task.AwaitingInput:
+			in.Asking = append(in.Asking, f)
+		case task.Failed, task.Blocked:
+			in.Attention = append(in.Attention, f)
+		case task.InReview:
+			in.Review = append(in.Review, f)
+		}
+		for _, q := range t.OpenQuestions() {
+			in.Items = append(in.Items, InboxItem{Repo: filepath.Base(root), Path: root, TaskID: t.ID,
+				Title: t.Title, QuestionID: q.ID, Question: q.Question, Header: q.Header, Type: q.Kind(),
+				Options: q.Options, AskedAt: q.AskedAt, Respond: task.RespondCommand(t, q, root)})
 		}
 	}
 	sort.SliceStable(in.Items, func(i, j int) bool { return in.Items[i].AskedAt.Before(in.Items[j].AskedAt) })
