@@ -59,7 +59,7 @@ func (w *worker) check(ctx context.Context, r *run, cmds []string, round int, st
 	var evs []task.Event
 	for _, cmd := range cmds {
 		if ctx.Err() != nil { // stopped before it started: not run at all
-			return nil, fmt.Errorf("%s: check %q: %w", r.t.ID, cmd, context.Cause(ctx))
+			return nil, w.checkStopped(ctx, r.t.ID, cmd)
 		}
 		w.step(r.t.ID, "check: "+cmd)
 		out := proc.NewCapWriter(checkOutput, checkOutput/2)
@@ -68,7 +68,7 @@ func (w *worker) check(ctx context.Context, r *run, cmds []string, round int, st
 		var stopped *proc.StoppedError
 		switch {
 		case ctx.Err() != nil:
-			return nil, fmt.Errorf("%s: check %q stopped: %w", r.t.ID, cmd, context.Cause(ctx))
+			return nil, w.checkStopped(ctx, r.t.ID, cmd)
 		case errors.As(err, &stopped):
 			res.ExitCode = -1
 			out.Write([]byte("\n(bh: the check " + err.Error() + ", checkTimeout in .bh/config.yaml)"))
@@ -84,6 +84,19 @@ func (w *worker) check(ctx context.Context, r *run, cmds []string, round int, st
 		}
 	}
 	return evs, nil
+}
+
+// checkStopped is the error of a check ctx ended, wrapping its cause:
+// errNotOurs when its task was taken back (bh stop).
+func (w *worker) checkStopped(ctx context.Context, id, cmd string) error {
+	cause, why := context.Cause(ctx), "with "+w.opt.Name // bh land
+	switch {
+	case errors.Is(cause, errNotOurs):
+		why = "as the task was taken back"
+	case w.opt.Name == "worker":
+		why = "with the worker"
+	}
+	return fmt.Errorf("%s: check %q stopped %s: %w", id, cmd, why, cause)
 }
 
 // failedCheck reads t's history for the check rounds under way: the last

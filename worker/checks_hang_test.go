@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
+	"github.com/bh-tracker/bh/agent/proc/proctest"
 	"github.com/bh-tracker/bh/task"
 )
 
@@ -48,8 +49,8 @@ func TestCheckTimesOut(t *testing.T) {
 // work is parked and the task stays deferred, as the human set it.
 func TestStopEndsRunningCheck(t *testing.T) {
 	s := newStore(t)
-	dir, token := checkFifo(t), checkToken(t)
-	s.Config.Checks = []string{hangingCheck(dir, token)}
+	dir, token := proctest.Fifo(t), checkToken(t)
+	s.Config.Checks = []string{proctest.Hang(dir, token)}
 	s.Config.Sandbox.Writable = []string{dir}
 	tk := addTask(t, s, "Stopped in its check")
 	f := &fake{steps: []stepFn{step(map[string]string{"file.txt": "x\n"}, done("wrote it"))}}
@@ -61,14 +62,14 @@ func TestStopEndsRunningCheck(t *testing.T) {
 		// The heartbeat is an hour away: the task file's change stops it.
 		ret <- Run(ctx, ctx, s, Options{Runner: f, Once: true, Heartbeat: time.Hour})
 	}()
-	checkStarted(t, dir, ended)
-	procs := procsOf(t, token)
+	proctest.Started(t, dir, ended)
+	procs := proctest.Procs(t, token)
 	stopTask(t, s, tk.ID)
 	<-ended
 	if err := <-ret; err != nil {
 		t.Fatalf("worker: %v", err)
 	}
-	waitGoneAll(t, procs)
+	proctest.WaitGone(t, procs)
 	got := getTask(t, s, tk.ID)
 	if got.State != task.Deferred || got.Lease != nil {
 		t.Fatalf("stopped task: state %s lease %+v", got.State, got.Lease)

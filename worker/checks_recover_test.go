@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/proc/proctest"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 )
@@ -41,7 +42,7 @@ func helperKillCheck() int {
 // (the worker is killed then), and after that tries what a sandbox must
 // refuse, printing what worked.
 const recoveredProbe = `: %[1]s
-if [ ! -e %[2]s/ran ]; then touch %[2]s/ran; echo started > %[2]s/check.fifo; read x < %[2]s/check.fifo; fi
+if [ ! -e %[2]s/ran ]; then touch %[2]s/ran; echo started > %[2]s/hang.fifo; read x < %[2]s/hang.fifo; fi
 try() { if sh -c "$2" >/dev/null 2>&1; then echo "$1: yes"; else echo "$1: no"; fi; }
 try "read home" 'cat "$HOME/notes.txt"'
 try "read ssh key" 'cat "$HOME/.ssh/id_ed25519"'
@@ -60,7 +61,7 @@ func TestRecoveredCheckRunsSandboxed(t *testing.T) {
 	home := t.TempDir()
 	writeFile(t, home, ".ssh/id_ed25519", "-----BEGIN OPENSSH PRIVATE KEY-----\n")
 	writeFile(t, home, "notes.txt", "the user's notes\n")
-	dir, token := checkFifo(t), checkToken(t)
+	dir, token := proctest.Fifo(t), checkToken(t)
 	check := fmt.Sprintf(recoveredProbe, token, dir)
 	s.Config.Checks, s.Config.Sandbox.Writable = []string{check}, []string{dir}
 	tk := addTask(t, s, "Killed in its check")
@@ -75,11 +76,11 @@ func TestRecoveredCheckRunsSandboxed(t *testing.T) {
 	}
 	ended := make(chan struct{})
 	go func() { cmd.Wait(); close(ended) }()
-	checkStarted(t, dir, ended)
-	procs := procsOf(t, token)
+	proctest.Started(t, dir, ended)
+	procs := proctest.Procs(t, token)
 	cmd.Process.Kill()
 	<-ended
-	waitGoneAll(t, procs) // the check died with its worker
+	proctest.WaitGone(t, procs) // the check died with its worker
 	if got := getTask(t, s, tk.ID); got.State != task.InProgress || len(checkEvents(got)) != 0 {
 		t.Fatalf("after the kill the task is %s with checks %+v\n%s", got.State, checkEvents(got), out.String())
 	}

@@ -79,11 +79,14 @@ func (w *worker) recoverTask(id string, lease task.Lease) error {
 	w.adoptClaim(id, mine)
 	note := fmt.Sprintf("recovered: worker pid %d on %s died (last heartbeat %s)", lease.PID, lease.Host,
 		lease.Heartbeat.Format(time.RFC3339))
-	if w.ours(&lease) {
+	switch {
+	case w.ours(&lease):
 		note = "retrying the ending that waited"
 		if j != nil && j.Waiting != "" {
 			note += ": " + j.Waiting
 		}
+	case j != nil && j.Waiting != "": // stopped, say, in its checks
+		note = fmt.Sprintf("recovered: worker pid %d on %s is gone, its ending waiting: %s", lease.PID, lease.Host, j.Waiting)
 	}
 	w.report(Event{Kind: Recovered, Task: id, Title: t.Title, Summary: note})
 	r := &run{t: t, started: time.Now(), session: t.SessionID}
