@@ -123,12 +123,12 @@ func (w *worker) checkTip(r *run, e *ending, checks []string, round int, checked
 	if err != nil || tip == checked {
 		return tip, err
 	}
-	ctx, cancel := context.WithCancelCause(w.stop)
+	ctx, cancel := context.WithCancelCause(w.stopping())
 	defer cancel(nil)
 	stopBeat := w.heartbeat(r.t.ID, func() { cancel(errNotOurs) })
 	evs, err := w.check(ctx, r, checks, round, w.started(r))
 	stopBeat()
-	if errors.Is(err, errNotOurs) && w.stop.Err() == nil {
+	if errors.Is(err, errNotOurs) && w.stopping().Err() == nil {
 		return "", w.end(r, decideEnding(facts{What: runLost, Session: r.session}))
 	}
 	if err != nil {

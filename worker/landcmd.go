@@ -184,7 +184,7 @@ func (w *worker) checkKept(r *run) ([]task.Event, error) {
 	if len(checks) == 0 || checksAnswered(r.t) {
 		return nil, nil
 	}
-	evs, err := w.check(w.stop, r, checks, checkRound(r.t), nil)
+	evs, err := w.check(w.stopping(), r, checks, checkRound(r.t), nil)
 	if err != nil {
 		return nil, err
 	}

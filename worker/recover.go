@@ -25,7 +25,7 @@ func (w *worker) recoverDead(failed func(runEnd)) error {
 	}
 	fetched := false
 	for _, t := range tasks {
-		if w.stop.Err() != nil {
+		if w.stopping().Err() != nil {
 			return nil
 		}
 		if w.claims != nil && !fetched && t.State == task.InProgress && t.Lease != nil && t.Lease.Host != hostname() {

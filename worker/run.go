@@ -45,7 +45,7 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 		switch {
 		case errors.As(err, &se) && r.j != nil:
 			return w.end(r, decideEnding(facts{What: setupFailed, Cause: se.Error()}))
-		case w.stop.Err() != nil:
+		case w.stopping().Err() != nil:
 			// Stopped while setting up: the task waits, open, for the next
 			// start, and the worker's exit is not an error of its own.
 			w.warnf("%v", w.release(t.ID, err))

@@ -47,7 +47,7 @@ func (w *worker) setup(r *run) error {
 	}
 	if cfg.Setup != "" {
 		out := proc.NewCapWriter(setupOutput, setupOutput/2)
-		res, err := w.inTree(w.stop, r, proc.Cmd{Argv: []string{"sh", "-c", cfg.Setup},
+		res, err := w.inTree(w.stopping(), r, proc.Cmd{Argv: []string{"sh", "-c", cfg.Setup},
 			Stdout: out, Stderr: out, Timeout: setupTimeout, Started: w.started(r)})
 		// Kept whole (up to the cap) in the task's runs directory for a look;
 		// the error quotes its end.
@@ -56,7 +56,7 @@ func (w *worker) setup(r *run) error {
 			w.warnf("%s: %v", r.t.ID, err)
 		}
 		switch {
-		case w.stop.Err() != nil:
+		case w.stopping().Err() != nil:
 			return errors.New("worktree setup stopped with the worker") // the worker's trouble, not the task's
 		case err != nil:
 			return &setupError{fmt.Errorf("%q: %v: %s", cfg.Setup, err, tail(out.Bytes(), 500))}

@@ -136,7 +136,7 @@ func (w *worker) finishHalfDone() error {
 
 func newWorker(s *store.Store, opt Options) (*worker, error) {
 	opt.defaults(s.Config)
-	w := &worker{s: s, opt: opt, runner: opt.Runner, agent: "custom", active: map[string]bool{}, stop: context.Background()}
+	w := &worker{s: s, opt: opt, runner: opt.Runner, agent: "custom", active: map[string]bool{}}
 	if w.runner == nil {
 		r, err := NewRunner(s.Config.Agent, w.mcp())
 		if err != nil {
@@ -281,6 +281,15 @@ func (w *worker) idle() {
 	if err := w.repo.Maintain(); err != nil {
 		w.report(Event{Kind: Warning, Summary: "git maintenance: " + err.Error()})
 	}
+}
+
+// stopping is the worker's stop (see the field): Background where none
+// was given (bh doctor's recovery, say).
+func (w *worker) stopping() context.Context {
+	if w.stop == nil {
+		return context.Background()
+	}
+	return w.stop
 }
 
 func (w *worker) setActive(id string, on bool) {
