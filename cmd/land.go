@@ -25,12 +25,14 @@ func newCmdLand(f *Factory, runF func(*LandOptions) error) *cobra.Command {
 uncommitted changes (it waits with a landing question), once you have
 committed or stashed them; or land the commit a task keeps on its branch
 bh/<id> (land: branch). The work is rebased onto the target branch if it
-moved, then fast-forwarded; git still refuses to overwrite your changes.
+moved, checked (checks: in .bh/config.yaml) on the tree that lands, then
+fast-forwarded; git still refuses to overwrite your changes, and a failing
+check lands nothing.
 
 Exit codes:
   0  landed
   1  nothing landed: git refused (your files in the way are named),
-     nothing to land, or another error
+     a check failed, nothing to land, or another error
 
 With --json, one object is printed either way:
   {"id": .., "landed": true|false, "state": .., "reason": .., "files": [..]}`,

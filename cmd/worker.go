@@ -62,9 +62,11 @@ Progress goes to stderr; with --json, one object per event goes to stdout
 (see below).
 
 The worker runs until interrupted; with --once it stops when no task is
-ready. The first Ctrl-C lets the running agents finish and their results be
-applied; a second one stops the agents, parks their work and reopens the
-tasks. Only one worker runs in a repository at a time.
+ready. The first Ctrl-C (or SIGTERM) lets the running agents finish and
+their results be applied, and stops at once what bh runs itself (setup,
+checks, recovery: a landing whose checks were stopped is finished on the
+next start); a second one stops the agents, parks their work and reopens
+the tasks. Only one worker runs in a repository at a time.
 
 Exit codes:
   0  stopped cleanly

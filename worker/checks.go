@@ -10,9 +10,6 @@ import (
 	"github.com/bh-tracker/bh/task"
 )
 
-// checkTimeout bounds one check command: a test suite, not a task.
-const checkTimeout = 30 * time.Minute
-
 // What of a check's output is kept: the run's capped copy, and the tail
 // that goes into the task's history, the agent's prompt and the question.
 const (
@@ -50,29 +47,31 @@ func checkContext(ev task.Event, rounds int) string {
 	return fmt.Sprintf("%s exited %d in round %d of %d:\n\n%s", ev.Command, ev.ExitCode, ev.Round, rounds, ev.Output)
 }
 
-// check runs the task's checks in r's worktree, on the branch's tip as it
-// would land, one after another until one fails. It returns the round's
-// events, the last of them failed when one did. A check stopped with the
-// worker is an error: the landing is journaled and runs again on restart.
-func (w *worker) check(r *run, cmds []string, round int) ([]task.Event, error) {
-	kill := r.kill
-	if kill == nil {
-		kill = context.Background()
-	}
+// check runs the task's checks in r's worktree (inTree: sandboxed as the
+// agent is), on the branch's tip as it would land, one after another
+// until one fails, each for at most checkTimeout. It returns the round's
+// events, the last of them failed when one did (a check that timed out
+// fails). A check that ctx ends (the worker's stop, bh stop) is an error
+// wrapping ctx's cause: the landing is journaled and runs again on
+// restart. started, if set, is told the check's process group.
+func (w *worker) check(ctx context.Context, r *run, cmds []string, round int, started func(int)) ([]task.Event, error) {
+	limit := w.s.Config.CheckLimit()
 	var evs []task.Event
 	for _, cmd := range cmds {
+		if ctx.Err() != nil { // stopped before it started: not run at all
+			return nil, w.checkStopped(ctx, r.t.ID, cmd)
+		}
 		w.step(r.t.ID, "check: "+cmd)
 		out := proc.NewCapWriter(checkOutput, checkOutput/2)
-		res, err := proc.Run(kill, proc.Cmd{Argv: []string{"sh", "-c", cmd}, Dir: r.wt.Path,
-			Env:    []string{"BH_TASK_ID=" + r.t.ID, "BH_WORKTREE=" + r.wt.Path, "BH_ROOT=" + w.s.Root, "BH_TARGET=" + r.j.Target},
-			Stdout: out, Stderr: out, Timeout: checkTimeout, Launcher: r.launch})
+		res, err := w.inTree(ctx, r, proc.Cmd{Argv: []string{"sh", "-c", cmd}, Env: []string{"BH_TARGET=" + r.j.Target},
+			Stdout: out, Stderr: out, Timeout: limit, Started: started})
 		var stopped *proc.StoppedError
 		switch {
-		case kill.Err() != nil:
-			return nil, fmt.Errorf("%s: check %q stopped with the worker", r.t.ID, cmd)
+		case ctx.Err() != nil:
+			return nil, w.checkStopped(ctx, r.t.ID, cmd)
 		case errors.As(err, &stopped):
 			res.ExitCode = -1
-			out.Write([]byte("\n(bh: " + err.Error() + ")"))
+			out.Write([]byte("\n(bh: the check " + err.Error() + ", checkTimeout in .bh/config.yaml)"))
 		case err != nil:
 			return nil, fmt.Errorf("%s: check %q: %w", r.t.ID, cmd, err)
 		}
@@ -85,6 +84,19 @@ func (w *worker) check(r *run, cmds []string, round int) ([]task.Event, error) {
 		}
 	}
 	return evs, nil
+}
+
+// checkStopped is the error of a check ctx ended, wrapping its cause:
+// errNotOurs when its task was taken back (bh stop).
+func (w *worker) checkStopped(ctx context.Context, id, cmd string) error {
+	cause, why := context.Cause(ctx), "with "+w.opt.Name // bh land
+	switch {
+	case errors.Is(cause, errNotOurs):
+		why = "as the task was taken back"
+	case w.opt.Name == "worker":
+		why = "with the worker"
+	}
+	return fmt.Errorf("%s: check %q stopped %s: %w", id, cmd, why, cause)
 }
 
 // failedCheck reads t's history for the check rounds under way: the last
@@ -120,11 +132,18 @@ func checkRound(t *task.Task) int {
 // checkText is a check's line in the history, as bh show, bh log and the
 // web page print it.
 func checkText(ev task.Event) string {
-	how := "passed"
-	if ev.ExitCode != 0 {
-		how = fmt.Sprintf("failed with exit status %d", ev.ExitCode)
+	return fmt.Sprintf("round %d: %s %s in %s", ev.Round, ev.Command, checkFailure(ev), ev.Took)
+}
+
+// checkFailure says how a check ended: "passed", or how it failed.
+func checkFailure(ev task.Event) string {
+	switch ev.ExitCode {
+	case 0:
+		return "passed"
+	case -1:
+		return "was killed (it timed out, or a signal ended it)"
 	}
-	return fmt.Sprintf("round %d: %s %s in %s", ev.Round, ev.Command, how, ev.Took)
+	return fmt.Sprintf("failed with exit status %d", ev.ExitCode)
 }
 
 // CheckRound says where t's checks stand while a failed one is being

@@ -63,7 +63,8 @@ func TestCheckFailsResumesSessionThenLands(t *testing.T) {
 
 // A check that never passes asks the human after checkRounds rounds, with
 // its output; "keep on branch" ends the task with the work on bh/<id>,
-// nothing landed, and no further agent run.
+// nothing landed, and no further agent run. bh land then lands it as the
+// question said, without running the checks the human knows fail.
 func TestCheckNeverPassesKeepOnBranch(t *testing.T) {
 	s := newStore(t)
 	s.Config.Checks, s.Config.CheckRounds = []string{fixedCheck}, 2
@@ -91,6 +92,13 @@ func TestCheckNeverPassesKeepOnBranch(t *testing.T) {
 	}
 	if body := gitT(t, s.Root, "show", Branch(tk.ID)+":file.txt"); body != "still broken" {
 		t.Errorf("branch %s holds file.txt %q", Branch(tk.ID), body)
+	}
+	checked := len(checkEvents(got))
+	if err := LandTask(context.Background(), s, tk.ID, "ann", Options{Name: "bh land"}); err != nil {
+		t.Fatalf("bh land: %v", err)
+	}
+	if readFile(t, s.Root, "file.txt") != "still broken\n" || len(checkEvents(getTask(t, s, tk.ID))) != checked {
+		t.Error("bh land did not land the kept work, or ran the checks the human decided on")
 	}
 }
 

@@ -101,8 +101,8 @@ func decideEnding(f facts) ending {
 		e := ending{Outcome: Completed, Fate: landWork, State: task.Closed, Notify: notify.EventTaskCompleted,
 			Session: f.Session, Summary: f.Summary, Unchecked: true,
 			Note: "checks: " + f.Landing + ", answered by " + f.By}
-		if f.Landing == checkKeep {
-			e.Outcome, e.Unchecked = Kept, false
+		if f.Landing == checkKeep { // kept as it is: the checks that fail are not run again
+			e.Outcome = Kept
 		}
 		return e
 	case humanApproved, humanLanding:

@@ -51,7 +51,8 @@ type ending struct {
 	Emptied bool   `json:"emptied,omitempty"`
 	Err     string `json:"err,omitempty"` // an agent error, for the report
 	// Checks are the check runs of this landing, recorded with it;
-	// Unchecked lands without them (a human said land anyway).
+	// Unchecked lands (or keeps) without them: a human answered the
+	// checks question.
 	Checks    []task.Event `json:"checks,omitempty"`
 	Unchecked bool         `json:"unchecked,omitempty"`
 	PR        string       `json:"pr,omitempty"` // the pull request the work went to (land: pr)

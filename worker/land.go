@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -96,9 +97,10 @@ func (w *worker) land(r *run, e ending) error {
 				return w.landTrouble(r, e, err)
 			}
 		}
-		if len(checks) > 0 && !e.Unchecked && mode != task.LandBranch {
-			// Checked on exactly the tree that lands: again whenever the
-			// target moved and the branch was rebased since.
+		if len(checks) > 0 && !e.Unchecked {
+			// Checked on exactly the tree that lands (or, land: branch,
+			// that is kept): again whenever the target moved and the
+			// branch was rebased since.
 			if checked, err = w.checkTip(r, &e, checks, round, checked); err != nil || checked == "" {
 				return err
 			}
@@ -113,13 +115,22 @@ func (w *worker) land(r *run, e ending) error {
 
 // checkTip runs the checks on the branch's tip unless they passed on it
 // already, and returns the tip they passed on; "" when one failed, the
-// task then ended by checksFailed.
+// task then ended by checksFailed, or when a human took the task back
+// meanwhile (bh stop ends the check as it ends an agent), the task then
+// ended by runLost. The lease is renewed while they run.
 func (w *worker) checkTip(r *run, e *ending, checks []string, round int, checked string) (string, error) {
 	tip, err := w.repo.BranchTip(r.j.Branch)
 	if err != nil || tip == checked {
 		return tip, err
 	}
-	evs, err := w.check(r, checks, round)
+	ctx, cancel := context.WithCancelCause(w.stopping())
+	defer cancel(nil)
+	stopBeat := w.heartbeat(r.t.ID, func() { cancel(errNotOurs) })
+	evs, err := w.check(ctx, r, checks, round, w.started(r))
+	stopBeat()
+	if errors.Is(err, errNotOurs) && w.stopping().Err() == nil {
+		return "", w.end(r, decideEnding(facts{What: runLost, Session: r.session}))
+	}
 	if err != nil {
 		return "", err
 	}

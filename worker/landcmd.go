@@ -38,13 +38,15 @@ func (e *NotLandedError) Unwrap() error { return e.Err }
 // LandTask lands a task's finished work by hand (bh land): work that git
 // would not land over the user's changes (the task waits on a landing
 // question: it is answered "land" and landed now), or work kept on its
-// branch (land: branch). Landing takes the same lock as the worker's. It
-// returns nil only when the work landed, else a *NotLandedError.
+// branch (land: branch). Landing takes the same lock as the worker's, and
+// the checks run on the tree that lands as the worker's do; ctx ends them.
+// It returns nil only when the work landed, else a *NotLandedError.
 func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) error {
 	w, err := newWorker(s, opt)
 	if err != nil {
 		return err
 	}
+	w.stop = ctx
 	t, err := s.Get(id)
 	if err != nil {
 		return err
@@ -152,6 +154,15 @@ func (w *worker) landKept(t *task.Task) error {
 	if head, err = w.repo.BranchTip(r.j.Branch); err != nil {
 		return err
 	}
+	evs, err := w.checkKept(r)
+	if err != nil {
+		return err
+	}
+	if n := len(evs); n > 0 && evs[n-1].ExitCode != 0 {
+		ev := evs[n-1]
+		return &NotLandedError{ID: t.ID, State: t.State, Reason: fmt.Sprintf("check %s %s: %s",
+			ev.Command, checkFailure(ev), ev.Output)}
+	}
 	if err := w.repo.Land(target, head, w.s.RelPath(t.ID)); err != nil {
 		return err
 	}
@@ -162,4 +173,45 @@ func (w *worker) landKept(t *task.Task) error {
 		return err
 	}
 	return w.dropWorktree(t.ID, r.j.Worktree, r.j.Branch)
+}
+
+// checkKept runs the checks of a task closed with its work on its branch
+// on the tree bh land is about to land, and records them in its history.
+// A human who answered the checks question since they last ran has
+// decided (keep on branch says bh land lands it): none runs.
+func (w *worker) checkKept(r *run) ([]task.Event, error) {
+	checks := w.s.Config.ChecksFor(r.t)
+	if len(checks) == 0 || checksAnswered(r.t) {
+		return nil, nil
+	}
+	evs, err := w.check(w.stopping(), r, checks, checkRound(r.t), nil)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.s.Update(r.t.ID, func(t *task.Task) error {
+		for _, ev := range evs {
+			t.Record(w.now(), ev)
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	return evs, nil
+}
+
+// checksAnswered reports whether a human answered t's checks question
+// after its last check ran.
+func checksAnswered(t *task.Task) bool {
+	answered := false
+	for _, ev := range t.History {
+		switch {
+		case ev.Kind == task.EventCheck:
+			answered = false
+		case ev.Kind == task.EventInputReceived && ev.QuestionID != "":
+			if q := findQuestion(t, ev.QuestionID); q != nil && isCheckQuestion(q) {
+				answered = true
+			}
+		}
+	}
+	return answered
 }

@@ -35,6 +35,8 @@ func TestMain(m *testing.M) {
 		os.Exit(helperShepherd())
 	case "killreset":
 		os.Exit(helperKillReset())
+	case "killcheck":
+		os.Exit(helperKillCheck())
 	}
 	fmt.Fprintln(os.Stderr, "unknown helper")
 	os.Exit(2)

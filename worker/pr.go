@@ -1,7 +1,6 @@
 package worker
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os/exec"
@@ -17,7 +16,7 @@ import (
 // for it, or finds the one already open (a crash between gh's answer and
 // the journal leaves one open): the URL goes into the task's history.
 func (w *worker) openPR(r *run, e *ending) error {
-	ctx := context.Background()
+	ctx := w.stopping() // a stopped gh is asked again on the next start: an open pull request is found
 	remote := prRemote(w.s)
 	head, err := w.repo.BranchTip(r.j.Branch)
 	if err != nil {

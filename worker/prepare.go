@@ -1,7 +1,6 @@
 package worker
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,9 +14,9 @@ import (
 // prepare readies r's worktree: it exists at the task's path on its
 // branch (recreated, with the parked work restored, if it was removed), the
 // configured files are copied in and the setup command has run. The
-// journal is written before the worktree is touched. Cancelling kill stops
-// the setup command.
-func (w *worker) prepare(kill context.Context, r *run) error {
+// journal is written before the worktree is touched. The worker's stop
+// ends the setup command.
+func (w *worker) prepare(r *run) error {
 	id := r.t.ID
 	target, err := w.target(r.t)
 	if err != nil {
@@ -77,10 +76,10 @@ func (w *worker) prepare(kill context.Context, r *run) error {
 	if created {
 		os.Remove(setupMark(w.s, id))
 	}
-	if r.launch, r.sandbox, err = w.sandboxFor(r.t, wt.Path, wt.GitDir(), w.s.Config.Agent.For(r.t)); err != nil {
+	if _, err := w.launcher(r); err != nil {
 		return &setupError{err}
 	}
-	return w.setup(kill, r)
+	return w.setup(r)
 }
 
 // ensureWorktree makes task id's worktree exist at path (a pool slot when

@@ -16,7 +16,8 @@ import (
 // session), and a run whose task was already recorded gets its leftovers
 // cleaned up. It runs at start and on the idle tick. What one task's
 // recovery meets (a git lock, say) goes to failed; only trouble with the
-// whole store is returned.
+// whole store is returned. The worker's stop ends it (a check under way
+// included): what is left waits for the next start.
 func (w *worker) recoverDead(failed func(runEnd)) error {
 	tasks, _, err := w.s.List()
 	if err != nil {
@@ -24,6 +25,9 @@ func (w *worker) recoverDead(failed func(runEnd)) error {
 	}
 	fetched := false
 	for _, t := range tasks {
+		if w.stopping().Err() != nil {
+			return nil
+		}
 		if w.claims != nil && !fetched && t.State == task.InProgress && t.Lease != nil && t.Lease.Host != hostname() {
 			fetched = true // once, and only when a foreign lease needs its claim read
 			if err := w.claims.fetch(); err != nil {
@@ -75,11 +79,14 @@ func (w *worker) recoverTask(id string, lease task.Lease) error {
 	w.adoptClaim(id, mine)
 	note := fmt.Sprintf("recovered: worker pid %d on %s died (last heartbeat %s)", lease.PID, lease.Host,
 		lease.Heartbeat.Format(time.RFC3339))
-	if w.ours(&lease) {
+	switch {
+	case w.ours(&lease):
 		note = "retrying the ending that waited"
 		if j != nil && j.Waiting != "" {
 			note += ": " + j.Waiting
 		}
+	case j != nil && j.Waiting != "": // stopped, say, in its checks
+		note = fmt.Sprintf("recovered: worker pid %d on %s is gone, its ending waiting: %s", lease.PID, lease.Host, j.Waiting)
 	}
 	w.report(Event{Kind: Recovered, Task: id, Title: t.Title, Summary: note})
 	r := &run{t: t, started: time.Now(), session: t.SessionID}

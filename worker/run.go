@@ -31,7 +31,6 @@ type run struct {
 	runner   agent.Runner       // the agent this task runs with
 	agent    string             // its name, recorded on the task
 	cfg      config.AgentConfig // the config's agent as t's type and settings adjust it
-	kill     context.Context    // the worker's kill context; nil in recovery
 	launch   proc.Launcher      // how its processes start: in the sandbox, or plainly (nil)
 	sandbox  string             // how the run is confined, as its history records it
 }
@@ -40,14 +39,14 @@ type run struct {
 // Only trouble the worker cannot pin on the task (git, the file system) is
 // returned; the task is then back to open or left to recovery.
 func (w *worker) work(kill context.Context, t *task.Task) error {
-	r := &run{t: t, started: time.Now(), kill: kill}
-	if err := w.prepare(kill, r); err != nil {
+	r := &run{t: t, started: time.Now()}
+	if err := w.prepare(r); err != nil {
 		var se *setupError
 		switch {
 		case errors.As(err, &se) && r.j != nil:
 			return w.end(r, decideEnding(facts{What: setupFailed, Cause: se.Error()}))
-		case kill.Err() != nil:
-			// Killed while setting up: the task waits, open, for the next
+		case w.stopping().Err() != nil:
+			// Stopped while setting up: the task waits, open, for the next
 			// start, and the worker's exit is not an error of its own.
 			w.warnf("%v", w.release(t.ID, err))
 			return nil

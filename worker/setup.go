@@ -2,7 +2,6 @@ package worker
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -30,9 +29,10 @@ const setupOutput = 64 << 10
 
 // setup copies worktree.copy's files (ignored ones a build needs, such as
 // .env, which a fresh worktree lacks) from the main tree and runs
-// worktree.setup in the worktree, once per worktree. Cancelling kill stops
-// the setup command's whole process group.
-func (w *worker) setup(kill context.Context, r *run) error {
+// worktree.setup in the worktree, once per worktree, as inTree runs it.
+// The worker's stop (its first Ctrl-C) ends the setup command's whole
+// process group: no agent starts after it.
+func (w *worker) setup(r *run) error {
 	cfg := w.s.Config.Worktree
 	if len(cfg.Copy) == 0 && cfg.Setup == "" {
 		return nil
@@ -47,9 +47,8 @@ func (w *worker) setup(kill context.Context, r *run) error {
 	}
 	if cfg.Setup != "" {
 		out := proc.NewCapWriter(setupOutput, setupOutput/2)
-		res, err := proc.Run(kill, proc.Cmd{Argv: []string{"sh", "-c", cfg.Setup}, Dir: r.wt.Path,
-			Env:    []string{"BH_TASK_ID=" + r.t.ID, "BH_WORKTREE=" + r.wt.Path, "BH_ROOT=" + w.s.Root},
-			Stdout: out, Stderr: out, Timeout: setupTimeout, Started: w.started(r), Launcher: r.launch})
+		res, err := w.inTree(w.stopping(), r, proc.Cmd{Argv: []string{"sh", "-c", cfg.Setup},
+			Stdout: out, Stderr: out, Timeout: setupTimeout, Started: w.started(r)})
 		// Kept whole (up to the cap) in the task's runs directory for a look;
 		// the error quotes its end.
 		logPath := filepath.Join(runsDir(w.s, r.t.ID), "setup.log")
@@ -57,7 +56,7 @@ func (w *worker) setup(kill context.Context, r *run) error {
 			w.warnf("%s: %v", r.t.ID, err)
 		}
 		switch {
-		case kill.Err() != nil:
+		case w.stopping().Err() != nil:
 			return errors.New("worktree setup stopped with the worker") // the worker's trouble, not the task's
 		case err != nil:
 			return &setupError{fmt.Errorf("%q: %v: %s", cfg.Setup, err, tail(out.Bytes(), 500))}

@@ -36,7 +36,7 @@ func (w *worker) runFailed(end runEnd) {
 	w.mu.Unlock()
 	cause := strings.TrimPrefix(end.err.Error(), end.id+": ")
 	when := "on the worker's next tick"
-	if w.opt.Once {
+	if w.opt.Once || w.stopping().Err() != nil {
 		when = "when the worker next starts"
 	}
 	msg := fmt.Sprintf("%s: not started (%s); it is claimed again %s", end.id, cause, when)

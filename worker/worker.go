@@ -26,11 +26,16 @@ import (
 )
 
 type worker struct {
-	s        *store.Store
-	repo     *git.Repo
-	runner   agent.Runner // the config's agent; a task may run another (runnerFor)
-	agent    string       // recorded on the task as who did the work
-	opt      Options
+	s      *store.Store
+	repo   *git.Repo
+	runner agent.Runner // the config's agent; a task may run another (runnerFor)
+	agent  string       // recorded on the task as who did the work
+	opt    Options
+	// stop ends bh's own steps in a task's worktree (setup, checks) and
+	// recovery: the worker's stop, its first Ctrl-C or SIGTERM (a running
+	// agent alone may finish), or bh land's context. They run again on
+	// the next start.
+	stop     context.Context
 	notifier *notify.Notifier
 	wt       *watcher
 	claims   *claims       // the shared remote's claims; nil without remote:
@@ -59,8 +64,10 @@ type worker struct {
 
 // Run works through ready tasks until stop is cancelled (or, with Once,
 // until none is ready and none runs). Cancelling stop lets the running
-// agents finish and their results be applied; cancelling kill stops the
-// agents too, parks their partial work and puts the tasks back to open.
+// agents finish and their results be applied, but ends at once what bh
+// runs itself (worktree.setup, checks, recovery: they run again on the
+// next start); cancelling kill stops the agents too, parks their partial
+// work and puts the tasks back to open.
 // kill should be stop's parent, so that one cancel ends both. Meanwhile it
 // enforces the questions' timeouts (see CheckTimeouts) and sends
 // notifications.
@@ -69,7 +76,7 @@ func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 	if err != nil {
 		return err
 	}
-	w.trims = true
+	w.trims, w.stop = true, stop
 	if err := w.preflight(kill); err != nil {
 		return err
 	}
@@ -274,6 +281,15 @@ func (w *worker) idle() {
 	if err := w.repo.Maintain(); err != nil {
 		w.report(Event{Kind: Warning, Summary: "git maintenance: " + err.Error()})
 	}
+}
+
+// stopping is the worker's stop (see the field): Background where none
+// was given (bh doctor's recovery, say).
+func (w *worker) stopping() context.Context {
+	if w.stop == nil {
+		return context.Background()
+	}
+	return w.stop
 }
 
 func (w *worker) setActive(id string, on bool) {

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/bh-tracker/bh/task"
 )
@@ -50,4 +51,17 @@ func checkRounds(n int) error {
 		return fmt.Errorf("%d: want 1 to %d", n, MaxCheckRounds)
 	}
 	return nil
+}
+
+// DefaultCheckTimeout bounds one check command unless checkTimeout says
+// otherwise: a test suite, not a task.
+const DefaultCheckTimeout = 10 * time.Minute
+
+// CheckLimit is checkTimeout, or its default. The value was checked
+// when the config was read (decodeConfig), with its file and line.
+func (c Config) CheckLimit() time.Duration {
+	if d, err := time.ParseDuration(c.CheckTimeout); err == nil && d > 0 {
+		return d
+	}
+	return DefaultCheckTimeout
 }

@@ -27,8 +27,10 @@ type Config struct {
 	Checks []string `yaml:"checks,omitempty" json:"checks,omitempty"`
 	// CheckRounds is how many times a failing check goes back to the agent
 	// before a human is asked; 0 means DefaultCheckRounds.
-	CheckRounds int            `yaml:"checkRounds,omitempty" json:"checkRounds,omitempty"`
-	Worktree    WorktreeConfig `yaml:"worktree,omitempty" json:"worktree"`
+	CheckRounds int `yaml:"checkRounds,omitempty" json:"checkRounds,omitempty"`
+	// CheckTimeout bounds each check command (see CheckLimit).
+	CheckTimeout string         `yaml:"checkTimeout,omitempty" json:"checkTimeout,omitempty"`
+	Worktree     WorktreeConfig `yaml:"worktree,omitempty" json:"worktree"`
 	// Remote is the git remote that machines share: with it, workers claim
 	// tasks there (refs/bh/claims/<id>) and push parked work and sessions.
 	Remote string `yaml:"remote,omitempty" json:"remote,omitempty"`

@@ -45,6 +45,7 @@ func decodeConfig(path string, b []byte, c *Config) error {
 		{[]string{"lease"}, task.CheckDuration(c.Lease)},
 		{[]string{"remote"}, checkEmpty(c.Remote, validRemote)},
 		{[]string{"checkRounds"}, checkRounds(c.CheckRounds)},
+		{[]string{"checkTimeout"}, task.CheckDuration(c.CheckTimeout)},
 		{[]string{"reviewRounds"}, checkRounds(c.ReviewRounds)},
 		{[]string{"sandbox", "mode"}, task.CheckSandboxMode(c.Sandbox.Mode)},
 	} {

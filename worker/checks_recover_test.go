@@ -1,0 +1,105 @@
+//go:build linux
+
+package worker
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/proc/proctest"
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
+)
+
+// helperKillCheck runs a worker whose agent completes at once and whose
+// check, $BH_CHECK, runs until the test kills the worker; $BH_CHECK_DIR
+// is writable in the sandbox.
+func helperKillCheck() int {
+	s, err := store.Find(".")
+	if err != nil {
+		fmt.Println("error:", err)
+		return 1
+	}
+	s.Config.Checks = []string{os.Getenv("BH_CHECK")}
+	s.Config.Sandbox.Writable = []string{os.Getenv("BH_CHECK_DIR")}
+	f := agent.RunnerFunc(step(map[string]string{"file.txt": "done\n"}, done("wrote it")))
+	ctx := context.Background()
+	if err := Run(ctx, ctx, s, Options{Runner: f, Once: true}); err != nil {
+		fmt.Println("error:", err)
+		return 1
+	}
+	fmt.Println("error: the worker was not killed")
+	return 1
+}
+
+// recoveredProbe is a check that, the first time, says it runs and hangs
+// (the worker is killed then), and after that tries what a sandbox must
+// refuse, printing what worked.
+const recoveredProbe = `: %[1]s
+if [ ! -e %[2]s/ran ]; then touch %[2]s/ran; echo started > %[2]s/hang.fifo; read x < %[2]s/hang.fifo; fi
+try() { if sh -c "$2" >/dev/null 2>&1; then echo "$1: yes"; else echo "$1: no"; fi; }
+try "read home" 'cat "$HOME/notes.txt"'
+try "read ssh key" 'cat "$HOME/.ssh/id_ed25519"'
+try "secret env" 'test -n "$SECRET_TOKEN"'
+try "bh env" 'test -n "$BH_TASK_ID"'
+`
+
+// TestRecoveredCheckRunsSandboxed: a worker killed (SIGKILL) while its
+// check runs takes the check with it; the next worker recovers the
+// landing and runs the check again, in the sandbox as the first time:
+// the user's ssh key and the worker's secret variables are out of its
+// reach, the work lands.
+func TestRecoveredCheckRunsSandboxed(t *testing.T) {
+	needBwrap(t)
+	s := newStore(t)
+	home := t.TempDir()
+	writeFile(t, home, ".ssh/id_ed25519", "-----BEGIN OPENSSH PRIVATE KEY-----\n")
+	writeFile(t, home, "notes.txt", "the user's notes\n")
+	dir, token := proctest.Fifo(t), checkToken(t)
+	check := fmt.Sprintf(recoveredProbe, token, dir)
+	s.Config.Checks, s.Config.Sandbox.Writable = []string{check}, []string{dir}
+	tk := addTask(t, s, "Killed in its check")
+
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	var out bytes.Buffer
+	cmd.Dir, cmd.Stdout, cmd.Stderr = s.Root, &out, &out
+	cmd.Env = append(os.Environ(), "BH_WORKER_HELPER=killcheck", "BH_CHECK="+check, "BH_CHECK_DIR="+dir,
+		"HOME="+home, "SECRET_TOKEN=hunter2")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan struct{})
+	go func() { cmd.Wait(); close(ended) }()
+	proctest.Started(t, dir, ended)
+	procs := proctest.Procs(t, token)
+	cmd.Process.Kill()
+	<-ended
+	proctest.WaitGone(t, procs) // the check died with its worker
+	if got := getTask(t, s, tk.ID); got.State != task.InProgress || len(checkEvents(got)) != 0 {
+		t.Fatalf("after the kill the task is %s with checks %+v\n%s", got.State, checkEvents(got), out.String())
+	}
+
+	never := &fake{} // the agent is done: recovery only lands
+	evs := runWith(t, s, Options{Runner: never, Env: []string{"HOME=" + home, "SECRET_TOKEN=hunter2"}})
+	if len(evs) == 0 || evs[0].Kind != Recovered || len(never.requests()) != 0 {
+		t.Fatalf("events %+v, %d agent runs: want the landing recovered", evs, len(never.requests()))
+	}
+	got := getTask(t, s, tk.ID)
+	if got.State != task.Closed || readFile(t, s.Root, "file.txt") != "done\n" {
+		t.Fatalf("the task is %s (%s), want landed", got.State, lastNote(got))
+	}
+	ev := checkEvents(got)
+	if len(ev) != 1 {
+		t.Fatalf("check events %+v, want the recovered one", ev)
+	}
+	want := "read home: yes\nread ssh key: no\nsecret env: no\nbh env: yes"
+	if ev[0].ExitCode != 0 || strings.TrimSpace(ev[0].Output) != want {
+		t.Fatalf("the recovered check printed:\n%s\nwant:\n%s", ev[0].Output, want)
+	}
+}
