@@ -43,8 +43,8 @@ func safeURL(u string) bool {
 // unsafeHTML says what is wrong with out as the rendering of some text,
 // or "": every < starts a listed tag, tags nest, and the only attributes
 // are a link's href and an image's src (neither of them running
-// anything), an image's alt, a code block's language class, an ordered
-// list's start and a task's checkbox.
+// anything), a title, an image's alt, a code block's language class, an
+// ordered list's start and a task's checkbox.
 func unsafeHTML(out string) string {
 	var open []string
 	for i := strings.IndexByte(out, '<'); i >= 0; i = strings.IndexByte(out, '<') {
@@ -68,7 +68,7 @@ func unsafeHTML(out string) string {
 				if !safeURL(a[2]) {
 					return "address in " + m[0]
 				}
-			case k == "img alt", k == "code class" && strings.HasPrefix(v, "language-"),
+			case k == "img alt", k == "a title", k == "img title", k == "code class" && strings.HasPrefix(v, "language-"),
 				k == "ol start" && regexp.MustCompile(`^[0-9]+$`).MatchString(v),
 				k == "input type" && v == "checkbox", k == "input checked" && v == "", k == "input disabled" && v == "":
 			default:
