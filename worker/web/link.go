@@ -76,11 +76,13 @@ func (s *Server) linkPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // linkView is the task's page as the link shows it: the questions it
-// covers, with a form that posts back to the link.
+// covers, with a form that posts back to the link, and no other task
+// (whoever holds a link may see its task only).
 func (s *Server) linkView(r *http.Request, l config.Link, conf config.WebConfig) (*taskView, int) {
 	r.SetPathValue("repo", l.Repo)
 	r.SetPathValue("id", l.Task)
 	v, code := s.taskView(r)
+	v.Link, v.Next = true, nil
 	v.Questions = slices.DeleteFunc(v.Questions, func(q questionView) bool { return !l.Covers(q.Q.ID) })
 	v.Open = 0
 	for _, q := range v.Questions {

@@ -228,3 +228,26 @@ func TestLinkAct(t *testing.T) {
 		t.Errorf("q2's answer %+v", e)
 	}
 }
+
+// A link's page shows its own task alone: with another task waiting, the
+// token's page points to it, the link's page names it nowhere (no title,
+// question or id), and offers no stop or reopen.
+func TestLinkPageShowsItsTaskAlone(t *testing.T) {
+	s := newLinkSite(t)
+	other := strings.NewReplacer("tm-ask1", "tm-sec2", "Set up the database", "Drop the old tables", "P1", "P0",
+		"Which database?", "Deploy to production and drop the old database?").Replace(asking)
+	if err := os.WriteFile(s.st.Path("tm-sec2"), []byte(other), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, body := s.do("GET", s.base, nil, nil); !strings.Contains(body, "Next waiting task: Drop the old tables") {
+		t.Fatalf("the token's page does not point to the other task:\n%s", body)
+	}
+	link := s.notified()
+	s.openLink(link)
+	_, body := s.do("GET", link, nil, phone)
+	for _, leak := range []string{"tm-sec2", "Drop the old tables", "Deploy to production", "/stop", "/reopen"} {
+		if strings.Contains(body, leak) {
+			t.Errorf("the link's page shows %q:\n%s", leak, body)
+		}
+	}
+}

@@ -35,6 +35,7 @@ type taskView struct {
 	Next      *store.RunningTask // the next task waiting on an answer
 	Error     string
 	Kept      url.Values // a refused answer's form, to fill in again
+	Link      bool       // opened by an answer link: its task alone, no stop or reopen
 }
 
 // questionView is one question of the round: waiting, or answered, by
@@ -49,12 +50,12 @@ type questionView struct {
 // CanStop and CanReopen say which of bh stop and bh reopen fit the task.
 func (v *taskView) CanStop() bool {
 	s := v.Task.State
-	return s == task.InProgress || s == task.AwaitingInput || s == task.Blocked
+	return !v.Link && (s == task.InProgress || s == task.AwaitingInput || s == task.Blocked)
 }
 
 func (v *taskView) CanReopen() bool {
 	s := v.Task.State
-	return s == task.Failed || s == task.Blocked || s == task.Deferred || s == task.Closed
+	return !v.Link && (s == task.Failed || s == task.Blocked || s == task.Deferred || s == task.Closed)
 }
 
 type templateView struct{ Name, Text string }
