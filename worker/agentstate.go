@@ -77,7 +77,11 @@ func (w *worker) agentState(id string, cfg config.AgentConfig) (writable, hidden
 	hidden = []string{agentStateRoot(w.repo.CommonDir())}
 	for _, kind := range []string{"claude", "codex"} {
 		st, _ := agent.StateOf(kind, getenv)
-		hidden = append(hidden, st.User...)
+		for _, p := range st.User {
+			if filepath.IsAbs(p) { // not under an unknown home
+				hidden = append(hidden, p)
+			}
+		}
 	}
 	if _, ok := agent.StateOf(cfg.Kind, getenv); !ok || id == "" { // no task: bh's own check of the agent
 		return nil, hidden, nil
@@ -97,6 +101,7 @@ func (w *worker) freshState(id string, cfg config.AgentConfig, keep string) erro
 		return nil
 	}
 	dir := w.agentStateDir(id, cfg.Kind)
+	w.adoptLogin(id, cfg.Kind, st, dir) // one a killed run refreshed
 	old := dir + ".old"
 	if err := os.RemoveAll(old); err != nil {
 		return fmt.Errorf("agent state: %w", err)
@@ -109,6 +114,9 @@ func (w *worker) freshState(id string, cfg config.AgentConfig, keep string) erro
 		return fmt.Errorf("agent state: %w", err)
 	}
 	for name, src := range st.Seed {
+		if !filepath.IsAbs(src) {
+			continue // no home to copy from
+		}
 		if err := seedFile(src, filepath.Join(dir, name)); err != nil {
 			return fmt.Errorf("agent state: copy the user's %s: %w", name, err)
 		}
@@ -171,17 +179,23 @@ func (w *worker) closeState(id string, cfg config.AgentConfig, takeover bool) {
 		return
 	}
 	dir := w.agentStateDir(id, cfg.Kind)
-	login := filepath.Join(dir, st.Login)
-	// The run is over and its processes gone, but the file is the agent's:
-	// a link, a fifo or a huge file is not read.
-	if fi, err := os.Lstat(login); err == nil && fi.Mode().IsRegular() && fi.Size() <= maxLogin {
-		if _, err := agent.AdoptLogin(cfg.Kind, login, st.Seed[st.Login]); err != nil {
-			w.warnf("%s: carry the refreshed login back to %s: %v", id, st.Seed[st.Login], err)
-		}
-	}
-	os.Remove(login)
+	w.adoptLogin(id, cfg.Kind, st, dir)
+	os.Remove(filepath.Join(dir, st.Login))
 	if takeover && st.Env == "CLAUDE_CONFIG_DIR" {
 		w.rememberOnboarding(dir)
+	}
+}
+
+// adoptLogin carries a login the run in dir refreshed back to the user's
+// (agent.AdoptLogin). The run is over and its processes gone, but the
+// file is the agent's: a link, a fifo or a huge file is not read.
+func (w *worker) adoptLogin(id, kind string, st agent.State, dir string) {
+	login, user := filepath.Join(dir, st.Login), st.Seed[st.Login]
+	if fi, err := os.Lstat(login); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxLogin || !filepath.IsAbs(user) {
+		return
+	}
+	if _, err := agent.AdoptLogin(kind, login, user); err != nil {
+		w.warnf("%s: carry the refreshed login back to %s: %v", id, user, err)
 	}
 }
 
