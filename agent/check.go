@@ -128,3 +128,9 @@ func checkVersion(ctx context.Context, bin string, timeout time.Duration, tested
 	first = strings.TrimSpace(first)
 	return first, tested.refuse(first)
 }
+
+// Program is the path or name claude is started by.
+func (c *Claude) Program() string { return c.cfg.Binary }
+
+// Program is the path or name codex is started by.
+func (c *Codex) Program() string { return c.cfg.Binary }

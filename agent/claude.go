@@ -39,6 +39,27 @@ type MCPServer struct {
 var gitWrites = []string{"commit", "push", "reset", "checkout", "switch", "stash", "rebase", "merge",
 	"cherry-pick", "branch", "tag", "update-ref"}
 
+// outsideTools are Claude Code's built-in tools that reach past the run's
+// worktree and lifetime, disallowed in every session bh starts (reviewed
+// on 2.1.330's -p tool list):
+//   - EnterWorktree, ExitWorktree make a worktree and a branch in the
+//     repository and move the session there: its writes leave the task's
+//     worktree (unsandboxed, the task closed "completed" with only its
+//     task file).
+//   - CronCreate, CronDelete, CronList schedule prompts, durable ones in
+//     .claude/scheduled_tasks.json, which would land with the work and
+//     run later in the user's own claude; ScheduleWakeup and RemoteTrigger
+//     start the session again after the run.
+//   - SendMessage, ListAgents reach the user's other Claude sessions;
+//     PushNotification, TeamCreate and TeamDelete reach past the session.
+//
+// Those left stay inside the session and the sandbox: Bash, Read, Edit,
+// Write, NotebookEdit, Task and Workflow (subagents of this session),
+// Monitor and TaskStop (its own background commands), Skill, ToolSearch,
+// ReportFindings, WebFetch, WebSearch.
+var outsideTools = []string{"EnterWorktree", "ExitWorktree", "CronCreate", "CronDelete", "CronList",
+	"ScheduleWakeup", "RemoteTrigger", "SendMessage", "ListAgents", "PushNotification", "TeamCreate", "TeamDelete"}
+
 // Claude runs Claude Code in print mode (claude -p --output-format json),
 // starting a session under the request's UUID or resuming it.
 type Claude struct {
@@ -96,6 +117,9 @@ func (c *Claude) sessionArgs(req Request) []string {
 	// swallow the next argument, and a tool rule may hold commas or spaces.
 	for _, t := range append(append(c.cfg.AllowedTools, req.AllowTools...), c.mcpTools()...) {
 		args = append(args, "--allowedTools="+t)
+	}
+	for _, t := range outsideTools {
+		args = append(args, "--disallowedTools="+t)
 	}
 	if !c.cfg.AllowGitWrites {
 		for _, g := range gitWrites {

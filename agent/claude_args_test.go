@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -14,13 +15,14 @@ func TestClaudeArgs(t *testing.T) {
 	got := c.Args(Request{Prompt: "-not an arg", SessionID: id})
 	want := []string{"-p", "--output-format", "stream-json", "--verbose", "--json-schema", Schema, "--session-id", id,
 		"--permission-mode", "acceptEdits", "--model", "sonnet",
-		"--allowedTools=Bash(git log:*)", "--allowedTools=Edit", "--max-turns", "40"}
+		"--allowedTools=Bash(git log:*)", "--allowedTools=Edit"}
+	want = append(append(want, disallowedOutside()...), "--max-turns", "40")
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("first run args =\n%q\nwant\n%q", got, want)
 	}
 	got = NewClaude(ClaudeConfig{PermissionMode: "dontAsk", AllowGitWrites: true}).Args(Request{SessionID: id, Resume: true})
-	want = []string{"-p", "--output-format", "stream-json", "--verbose", "--json-schema", Schema, "--resume", id,
-		"--permission-mode", "dontAsk"}
+	want = append([]string{"-p", "--output-format", "stream-json", "--verbose", "--json-schema", Schema, "--resume", id,
+		"--permission-mode", "dontAsk"}, disallowedOutside()...)
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("resume args =\n%q\nwant\n%q", got, want)
 	}
@@ -53,6 +55,37 @@ func TestClaudeArgsGuardRailsAndMCP(t *testing.T) {
 	} {
 		if !has(want...) {
 			t.Errorf("args lack %q:\n%q", want, got)
+		}
+	}
+}
+
+func disallowedOutside() []string {
+	var out []string
+	for _, t := range outsideTools {
+		out = append(out, "--disallowedTools="+t)
+	}
+	return out
+}
+
+// Claude's built-in tools that write git state outside the worktree
+// (EnterWorktree) or reach past the run (scheduled prompts, wake-ups, the
+// user's other sessions) are disallowed in every session bh starts, the
+// human's takeover included, whatever the config allows and with git
+// writes allowed.
+func TestClaudeDisallowsToolsThatLeaveTheRun(t *testing.T) {
+	c := NewClaude(ClaudeConfig{AllowedTools: []string{"EnterWorktree", "Bash"}, AllowGitWrites: true})
+	req := Request{SessionID: "0b5c7a1e-0d55-4f6b-9a53-3c3a7d1b2f10"}
+	for name, args := range map[string][]string{"run": c.Args(req), "takeover": c.TakeoverArgs(req)} {
+		for _, tool := range []string{"EnterWorktree", "ExitWorktree", "CronCreate", "CronDelete", "CronList",
+			"ScheduleWakeup", "RemoteTrigger", "SendMessage", "ListAgents"} {
+			if !slices.Contains(args, "--disallowedTools="+tool) {
+				t.Errorf("%s: %s is not disallowed:\n%q", name, tool, args)
+			}
+		}
+		for _, tool := range []string{"Bash", "Edit", "Write", "Read", "Task"} {
+			if slices.Contains(args, "--disallowedTools="+tool) {
+				t.Errorf("%s: %s is disallowed", name, tool)
+			}
 		}
 	}
 }

@@ -10,7 +10,8 @@ import (
 )
 
 // PrepareTakeover pre-accepts, in Claude Code's global config
-// ($CLAUDE_CONFIG_DIR, else $HOME, /.claude.json), what an interactive
+// ($CLAUDE_CONFIG_DIR, else $HOME, /.claude.json: bh gives each task's
+// agent a fresh copy of the user's, never the user's own), what an interactive
 // claude would ask before a takeover of bh's own worktree root, and
 // nothing more:
 //   - trust of that one folder (projects[root].hasTrustDialogAccepted): each

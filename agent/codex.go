@@ -31,7 +31,16 @@ type CodexConfig struct {
 }
 
 // Codex runs the Codex CLI non-interactively (codex exec --json), starting
-// a thread or resuming one. The thread's id comes from codex itself, in the
+// a thread or resuming one.
+//
+// Its tools were reviewed as Claude Code's were (outsideTools), on 0.169:
+// none writes git state outside the working directory (the worktrees
+// feature is removed) or reaches the user's other sessions (the agent
+// message board is off, under development); shell, apply_patch, its
+// subagents (multi_agent) and a daemon it may start stay in the run's
+// sandbox, whose pid namespace ends with the run. Its hooks, config and
+// memories live in CODEX_HOME, which is the task's own and made afresh
+// for every run, so nothing is disallowed. The thread's id comes from codex itself, in the
 // first event of its stream (thread.started); Outcome.SessionID carries it
 // and Request.Session is told as soon as it is known.
 type Codex struct {

@@ -19,8 +19,10 @@ import (
 const claudePatience = time.Minute
 
 const (
-	takeoverTitle = "Needs a hand"
-	takeoverSaid  = "taken over: use the left way"
+	// userClaudeJSON is the user's own ~/.claude.json: claude set up once.
+	userClaudeJSON = `{"hasCompletedOnboarding": true, "theme": "dark"}`
+	takeoverTitle  = "Needs a hand"
+	takeoverSaid   = "taken over: use the left way"
 )
 
 // bh continue with the real interactive claude, against the fake API, on a
@@ -58,6 +60,20 @@ func TestContinueInTmux(t *testing.T) {
 		if strings.Contains(p, dialog) {
 			t.Fatalf("claude asks (%q):\n%s", dialog, p)
 		}
+	}
+	// The takeover's claude keeps its state in the task's own folder, a
+	// fresh copy of the user's config with the setup done; the user's own
+	// config is as it was.
+	conf := os.Getenv("CLAUDE_CONFIG_DIR")
+	if got := readE2E(t, conf, ".claude.json"); got != userClaudeJSON {
+		t.Errorf("the takeover changed the user's .claude.json:\n%s", got)
+	}
+	own, _ := filepath.Glob(filepath.Join(os.Getenv("XDG_STATE_HOME"), "bh", "agents", "*", id, "claude", ".claude.json"))
+	if len(own) != 1 {
+		t.Fatalf("the task's own claude config: %q", own)
+	}
+	if b, _ := os.ReadFile(own[0]); !strings.Contains(string(b), `"hasCompletedOnboarding": true`) {
+		t.Errorf("the takeover's config lacks the finished setup:\n%s", b)
 	}
 	term.exitClaude()
 	p = term.waitWithin("EXITED", claudePatience)
@@ -170,7 +186,7 @@ func awaitingTakeover(t *testing.T) (dir string, asked *task.Task) {
 	}
 	conf := os.Getenv("CLAUDE_CONFIG_DIR")
 	os.MkdirAll(conf, 0o700)
-	writeE2E(t, conf, ".claude.json", `{"hasCompletedOnboarding": true, "theme": "dark"}`)
+	writeE2E(t, conf, ".claude.json", userClaudeJSON)
 	dir = filepath.Join(root, "repo")
 	repoE2E(t, dir, "prefix: tm\nagent:\n  kind: claude\n  binary: "+claude+"\n  timeout: "+realTimeout+"\n")
 	id := strings.TrimSpace(bhE2E(t, dir, "add", takeoverTitle))

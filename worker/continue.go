@@ -14,6 +14,7 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/proc"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 )
@@ -82,12 +83,19 @@ func Continue(ctx context.Context, s *store.Store, id string, term Terminal, opt
 	}
 	wt := tree.Path
 	// The human's session runs in the same sandbox as the worker's runs.
-	launch, _, err := w.sandboxFor(t, wt, tree.GitDir(), s.Config.Agent.For(t))
+	launch, _, err := w.sandboxFor(t, wt, tree.GitDir(), tk.cfg)
 	if err != nil {
 		return nil, err
 	}
 	req := agent.Request{Dir: filepath.Join(wt, s.Config.Agent.For(t).Dir), SessionID: t.SessionID, TaskID: id,
-		Env: []string{"BH_TASK_ID=" + id, "BH_WORKTREE=" + wt}}
+		Env: append([]string{"BH_TASK_ID=" + id, "BH_WORKTREE=" + wt}, w.stateEnv(id, tk.cfg)...)}
+	// The human's claude starts from a fresh copy of their own config and
+	// the session's transcript alone: nothing the task's runs planted in
+	// its state reaches it (agentstate.go).
+	if err := w.freshState(id, tk.cfg, tk.runner.SessionFile(req)); err != nil {
+		return nil, err
+	}
+	defer w.closeState(id, tk.cfg, true)
 	if !restoreSession(s, tk.runner, id, req) {
 		return nil, fmt.Errorf("%s: the agent's session %s cannot be found or restored", id, t.SessionID)
 	}
@@ -141,6 +149,7 @@ type takeoverAgent struct {
 		agent.Takeover
 	}
 	binary string
+	cfg    config.AgentConfig // the config's agent as t ran it
 }
 
 func (w *worker) takeoverAgent(t *task.Task) (*takeoverAgent, error) {
@@ -171,7 +180,7 @@ func (w *worker) takeoverAgent(t *task.Task) (*takeoverAgent, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: %s cannot be taken over", t.ID, kind)
 	}
-	return &takeoverAgent{runner: tk, binary: cfg.Binary}, nil
+	return &takeoverAgent{runner: tk, binary: cfg.Binary, cfg: cfg}, nil
 }
 
 // takeoverWorktree is the task's worktree, recreated from its parked work

@@ -47,9 +47,14 @@ func TestClaudeSessionSurvivesItsDeletion(t *testing.T) {
 				t.Fatalf("asked: %s %s", asked.State, asked.Summary)
 			}
 			home := strings.TrimPrefix(env[slices.IndexFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "HOME=") })], "HOME=")
-			files, _ := filepath.Glob(filepath.Join(home, ".claude", "projects", "*", asked.SessionID+".jsonl"))
+			// The task's own agent state holds the session, the user's none.
+			state := AgentStateDir(s.Root, mustRepo(t, s).CommonDir(), tk.ID, "claude")
+			files, _ := filepath.Glob(filepath.Join(state, "projects", "*", asked.SessionID+".jsonl"))
 			if len(files) != 1 {
 				t.Fatalf("claude's session files: %q", files)
+			}
+			if theirs, _ := filepath.Glob(filepath.Join(home, ".claude", "projects", "*", "*")); len(theirs) != 0 {
+				t.Errorf("the run wrote into the user's ~/.claude: %q", theirs)
 			}
 			slot := WorktreePath(s, mustRepo(t, s), tk.ID)
 			if name == "other-slot" {

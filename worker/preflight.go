@@ -57,6 +57,11 @@ func (w *worker) preflight(ctx context.Context) error {
 			if err != nil {
 				return &PreflightError{Err: err}
 			}
+			if cfg, ok := agentProgram(r); ok {
+				if err := w.startsInSandbox(ctx, cfg); err != nil {
+					return err
+				}
+			}
 			if t, ok := r.(interface{ Tested() agent.Tested }); ok {
 				if warn := t.Tested().Warning(version); warn != "" {
 					w.warnf("%s", warn)

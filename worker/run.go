@@ -69,7 +69,11 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 		prompt += conflictPrompt(r, rebasing)
 	}
 	r.prompt = prompt
-	if resume && !restoreSession(w.s, r.runner, t.ID, agent.Request{Dir: r.dir(), SessionID: t.SessionID, Env: w.agentEnv(r)}) {
+	had := agent.Request{Dir: r.dir(), SessionID: t.SessionID, Env: w.agentEnv(r)}
+	if err := w.freshState(t.ID, r.cfg, sessionFile(r.runner, had)); err != nil {
+		return w.release(t.ID, err)
+	}
+	if resume && !restoreSession(w.s, r.runner, t.ID, had) {
 		if err := w.freshSession(r, t.SessionID); errors.Is(err, errNotOurs) {
 			return w.end(r, decideEnding(facts{What: runLost, Session: r.session}))
 		} else if err != nil {
@@ -123,6 +127,7 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 		r.session = out.SessionID // a resumed session may continue under a new id
 	}
 	w.keepSession(r, req)
+	w.closeState(t.ID, r.cfg, false)
 	logPath := log.close(r, out, runErr)
 	// A human who stopped or changed the task meanwhile has the last word.
 	if cur, err := w.s.Get(t.ID); err == nil && !w.owns(cur) {
@@ -138,8 +143,9 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 
 // agentEnv tells the agent (and bh commands it runs) where things are.
 func (w *worker) agentEnv(r *run) []string {
-	return append([]string{"BH_WORKTREE=" + r.wt.Path, "BH_ROOT=" + w.s.Root, "BH_TARGET=" + r.j.Target},
+	env := append([]string{"BH_WORKTREE=" + r.wt.Path, "BH_ROOT=" + w.s.Root, "BH_TARGET=" + r.j.Target},
 		w.opt.Env...)
+	return append(env, w.stateEnv(r.t.ID, r.cfg)...)
 }
 
 // started writes the agent's process group down before anything else, so

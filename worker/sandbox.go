@@ -146,11 +146,12 @@ func (w *worker) sandboxPolicy(t *task.Task, wt, wtGitDir string, cfg config.Age
 			return p, fmt.Errorf("sandbox: %w", err)
 		}
 	}
-	state, err := agentState(cfg, home, getenv)
+	state, hide, err := w.agentState(t.ID, cfg) // the run's own (agentstate.go)
 	if err != nil {
 		return p, fmt.Errorf("sandbox: %w", err)
 	}
 	p.Writable = append(p.Writable, state...)
+	p.Hidden = append(p.Hidden, hide...)
 	p.Writable = append(p.Writable, ex(defaultCaches(getenv))...)
 	p.Writable = append(p.Writable, ex(sc.Writable)...)
 	return p, nil

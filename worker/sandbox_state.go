@@ -1,48 +1,13 @@
 package worker
 
 import (
-	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task/config"
 )
-
-// agentState are the files the agent keeps its sessions and settings in,
-// which it must write in the sandbox: Claude Code's ~/.claude and
-// ~/.claude.json (or $CLAUDE_CONFIG_DIR), codex's $CODEX_HOME (or
-// ~/.codex). They are made if missing: the agent could not make them in
-// the read-only home.
-func agentState(cfg config.AgentConfig, home string, getenv func(string) string) ([]string, error) {
-	var dirs, files []string
-	switch cfg.Kind {
-	case "", "claude":
-		if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
-			dirs = append(dirs, d)
-		} else {
-			dirs, files = append(dirs, filepath.Join(home, ".claude")), append(files, filepath.Join(home, ".claude.json"))
-		}
-	case "codex":
-		d := getenv("CODEX_HOME")
-		if d == "" {
-			d = filepath.Join(home, ".codex")
-		}
-		dirs = append(dirs, d)
-	}
-	for _, d := range dirs {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			return nil, err
-		}
-	}
-	for _, f := range files {
-		if _, err := os.Stat(f); os.IsNotExist(err) {
-			if err := os.WriteFile(f, []byte("{}\n"), 0o600); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return append(dirs, files...), nil
-}
 
 // defaultCaches are the package caches agents may write, so that builds
 // and tests run in the sandbox: Go's build and module caches, npm's,
@@ -57,17 +22,63 @@ func defaultCaches(getenv func(string) string) []string {
 	return out
 }
 
-// programDirs are the folders of the programs a run starts by path (the
-// agent, bh's MCP server), which must stay readable wherever they are.
+// programDirs are the folders of the programs a run starts (the agent,
+// bh's MCP server), which must stay readable wherever they are: the
+// folder of the path it is started by, the folder of the file that path
+// leads to, and for a program npm installed the node_modules folder that
+// holds its package and the packages beside it. npm's
+// node_modules/.bin/claude is a link to
+// ../@anthropic-ai/claude-code/bin/claude.exe, and codex's launcher starts
+// a binary from @openai/codex-linux-x64: under a hidden path (a repository
+// under /tmp, or beside the user's) neither would start otherwise.
 func programDirs(cfg config.AgentConfig, mcp *agent.MCPServer) []string {
 	var out []string
-	for _, p := range append([]string{cfg.Binary}, cfg.Command...) {
-		if filepath.IsAbs(p) {
-			out = append(out, filepath.Dir(p))
+	if len(cfg.Command) > 0 {
+		out = programDir(lookPath(cfg.Command[0]))
+		for _, a := range cfg.Command[1:] {
+			out = append(out, programDir(a)...) // a script it runs, by its path
 		}
 	}
-	if mcp != nil && filepath.IsAbs(mcp.Command) {
-		out = append(out, filepath.Dir(mcp.Command))
+	switch cfg.Kind {
+	case "", "claude", "codex":
+		out = append(out, programDir(lookPath(firstOf(cfg.Binary, cfg.Kind, "claude")))...)
+	}
+	if mcp != nil {
+		out = append(out, programDir(lookPath(mcp.Command))...)
 	}
 	return out
+}
+
+// programDir are the folders program p needs readable (see programDirs);
+// none for a relative path, which would be found in the worktree.
+func programDir(p string) []string {
+	if !filepath.IsAbs(p) {
+		return nil
+	}
+	out := []string{filepath.Dir(p)}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return out
+	}
+	out = append(out, filepath.Dir(real))
+	if i := strings.LastIndex(real, sep+"node_modules"+sep); i >= 0 {
+		out = append(out, real[:i+len(sep+"node_modules")])
+	}
+	return out
+}
+
+const sep = string(filepath.Separator)
+
+// lookPath is name's path on PATH, or name itself when it is not found
+// there (the agent's own check says so).
+func lookPath(name string) string {
+	if strings.ContainsRune(name, filepath.Separator) {
+		return name
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		if abs, err := filepath.Abs(p); err == nil {
+			return abs
+		}
+	}
+	return name
 }

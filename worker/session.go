@@ -25,6 +25,15 @@ func sessionCopy(s *store.Store, id, session string) string {
 	return filepath.Join(runsDir(s, id), "sessions", session+".jsonl")
 }
 
+// sessionFile is where runner keeps req's session transcript; "" when it
+// keeps none in a file bh knows, or req has no session yet.
+func sessionFile(runner agent.Runner, req agent.Request) string {
+	if sf, ok := runner.(sessionFiler); ok && req.SessionID != "" {
+		return sf.SessionFile(req)
+	}
+	return ""
+}
+
 // keepSession copies the session's transcript after a run.
 func (w *worker) keepSession(r *run, req agent.Request) {
 	sf, ok := r.runner.(sessionFiler)

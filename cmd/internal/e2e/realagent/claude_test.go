@@ -180,8 +180,13 @@ func TestWorkerWithRealClaude(t *testing.T) {
 	if ct.SessionID != asked.SessionID {
 		t.Errorf("C's session went from %s to %s: the resume did not keep it", asked.SessionID, ct.SessionID)
 	}
-	// One session file per task: the resume wrote on in C's own.
-	sessions, _ := filepath.Glob(filepath.Join(home, ".claude", "projects", "*", "*.jsonl"))
+	// One session file per task, in the task's own agent state (under
+	// XDG_STATE_HOME, in home), none in the user's ~/.claude: the resume
+	// wrote on in C's own.
+	if mine, _ := filepath.Glob(filepath.Join(home, ".claude", "projects", "*", "*.jsonl")); len(mine) != 0 {
+		t.Errorf("runs wrote sessions into the user's ~/.claude: %q", mine)
+	}
+	sessions, _ := filepath.Glob(filepath.Join(home, ".local", "state", "bh", "agents", "*", "*", "claude", "projects", "*", "*.jsonl"))
 	if len(sessions) != 3 {
 		t.Errorf("claude keeps %d sessions, want 3 (A, B, C): %q", len(sessions), sessions)
 	}

@@ -1,0 +1,112 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/proc"
+	"github.com/bh-tracker/bh/agent/sandbox"
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
+)
+
+// agentProgram is the kind and program of a runner bh starts by path or
+// name (claude, codex), for startsInSandbox; ok is false for others.
+func agentProgram(r agent.Runner) (cfg config.AgentConfig, ok bool) {
+	switch a := r.(type) {
+	case *agent.Claude:
+		return config.AgentConfig{Kind: "claude", Binary: a.Program()}, true
+	case *agent.Codex:
+		return config.AgentConfig{Kind: "codex", Binary: a.Program()}, true
+	}
+	return cfg, false
+}
+
+// startsInSandbox starts the agent of cfg once the way a run would (its
+// --version, in the sandbox of a run), so that an agent the sandbox
+// cannot start (installed under a hidden folder, a link into one, an
+// interpreter out of reach) is found before any task is claimed, rather
+// than by every task failing in a tenth of a second. Where runs are not
+// sandboxed there is nothing to check.
+func (w *worker) startsInSandbox(ctx context.Context, cfg config.AgentConfig) error {
+	if on, _, _, err := SandboxStatus(w.s); err != nil || !on {
+		return nil // checkSandbox says why
+	}
+	// A run's own policy, for a scratch worktree and no task: the check
+	// sees what a run would, whatever the policy hides next.
+	scratch, err := os.MkdirTemp("", "bh-start-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(scratch)
+	p, err := w.sandboxPolicy(&task.Task{}, scratch, scratch, cfg)
+	if err != nil {
+		return err
+	}
+	out := proc.NewCapWriter(4096, 1024)
+	argv := []string{cfg.Binary, "--version"}
+	res, err := proc.Run(ctx, proc.Cmd{Argv: argv, Dir: scratch, Env: w.opt.Env, Stdout: out, Stderr: out,
+		Timeout: agent.VersionTimeout, Grace: time.Second, Launcher: sandbox.Bwrap{Path: sandbox.Detect().Bwrap, Policy: p}})
+	why := ""
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return err
+	case errors.Is(err, context.DeadlineExceeded):
+		why = fmt.Sprintf("--version did not answer within %s", agent.VersionTimeout)
+	case err != nil:
+		why = err.Error()
+	case res.ExitCode != 0:
+		why = fmt.Sprintf("--version exited with status %d", res.ExitCode)
+		if said := lastLine(string(out.Bytes())); said != "" {
+			why += ": " + said
+		}
+	default:
+		return nil
+	}
+	return &PreflightError{Err: fmt.Errorf("%s cannot start in the sandbox: %s", cfg.Binary, why),
+		Advice: "bh makes the agent's folders readable there (" + strings.Join(programDirs(cfg, nil), ", ") +
+			"); install it outside the folders the sandbox hides (the repository, the repositories beside it, /tmp, " +
+			"~/.ssh and the like), or list the folder it needs under sandbox.readable in .bh/config.yaml"}
+}
+
+// checkAgentStarts is bh doctor's word on the agents in use: each starts in
+// the sandbox. An agent that is not installed is the worker's preflight's
+// to name.
+func (d *doctor) checkAgentStarts() error {
+	w := d.worker
+	if w.runner == nil {
+		r, err := NewRunner(w.s.Config.Agent, nil)
+		if err != nil {
+			return nil // checkConfig says so
+		}
+		w.runner = r
+	}
+	runners, err := w.agentsInUse()
+	if err != nil {
+		return nil
+	}
+	for _, r := range runners {
+		cfg, ok := agentProgram(r)
+		if path := lookPath(cfg.Binary); !ok || !filepath.IsAbs(path) {
+			continue
+		} else if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		var pe *PreflightError
+		switch err := w.startsInSandbox(context.Background(), cfg); {
+		case errors.As(err, &pe):
+			d.found(Finding{Check: "agent", Status: DoctorError, Message: pe.Error(), Fix: pe.Hint()}, nil)
+		case err != nil:
+			return err
+		default:
+			d.ok("agent", cfg.Binary+" starts in the sandbox")
+		}
+	}
+	return nil
+}
