@@ -76,11 +76,9 @@ func (r *Repo) resetSlot(path, holder, branch, base string, spare []string) erro
 	if err := writeMarker(filepath.Join(gitDir, "bh-holder"), holder); err != nil {
 		return err
 	}
-	if err := slot.quitOp(); err != nil {
-		return err
-	}
-	// What an earlier task left (a killed reset's lock included: no agent
-	// works in a slot being reset) goes, and the recorded base with it.
+	// What an earlier task left (an operation in progress, a killed
+	// reset's lock: no agent works in a slot being reset) goes, and the
+	// recorded base with it.
 	if err := freshSlot(path, gitDir, "bh-holder"); err != nil {
 		return err
 	}
@@ -141,12 +139,14 @@ func (r *Repo) releaseSlot(path, gitDir string) error {
 	if err := r.ownTree(path, gitDir, ""); err != nil {
 		return err
 	}
-	slot := r.treeRepo(path, gitDir, "")
-	if err := slot.quitOp(); err != nil {
+	// What the task left goes (an operation in progress forgotten, HEAD
+	// and the files as they are), then HEAD is detached alone, by
+	// plumbing: the index (a conflict's, say) and the files are the next
+	// reset's to clean.
+	if err := freshSlot(path, gitDir, "bh-holder", "bh-store"); err != nil {
 		return err
 	}
-	// HEAD alone, by plumbing: the index (a conflict's, say) and the files
-	// are the next reset's to clean; what else the task left goes now.
+	slot := r.treeRepo(path, gitDir, "")
 	if head, err := slot.slotHead(); err != nil {
 		return err
 	} else if head != "" {
@@ -154,9 +154,6 @@ func (r *Repo) releaseSlot(path, gitDir string) error {
 			"HEAD", head); err != nil {
 			return err
 		}
-	}
-	if err := freshSlot(path, gitDir, "bh-holder", "bh-store"); err != nil {
-		return err
 	}
 	if err := os.Remove(filepath.Join(gitDir, "bh-holder")); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
@@ -177,24 +174,6 @@ func (r *Repo) slotHead() (string, error) {
 	}
 	out, err := r.runGit(r.Root, gitEnv("LC_ALL=C"), nil, "rev-parse", "-q", "--verify", "HEAD")
 	return strings.TrimSpace(string(out)), err
-}
-
-// quitOp forgets an operation a task left in progress in its slot (r: the slot's; a
-// rebase stopped on a conflict, a merge), leaving HEAD and the files
-// as they are: the next task must not inherit it.
-func (r *Repo) quitOp() error {
-	op, err := inProgressOp(r.gitDir)
-	if err != nil || op == "" {
-		return err
-	}
-	args := []string{op, "--quit"}
-	if op == "bisect" {
-		args = []string{"bisect", "reset", "HEAD"}
-	}
-	if _, err := r.runGit(r.Root, gitEnv("LC_ALL=C"), nil, args...); err != nil {
-		return fmt.Errorf("forget the %s in progress: %w", op, err)
-	}
-	return nil
 }
 
 func readHolder(gitDir string) string {

@@ -83,7 +83,7 @@ func (w *Worktree) ContinueRebase() error {
 		return &RebaseConflict{Onto: w.rebaseOnto(), Paths: left}
 	}
 	env := gitEnv("GIT_LITERAL_PATHSPECS=0")
-	if _, err := w.wt.runGit(w.Path, env, nil, "add", "-A", "--", ".", ":(exclude).bh"); err != nil {
+	if _, err := w.addAll(env); err != nil {
 		return fmt.Errorf("continue rebase of %s: %w", w.Branch, err)
 	}
 	onto := w.rebaseOnto()

@@ -74,7 +74,7 @@ func (w *Worktree) stage(base string) (plumbing.Hash, *indexCopy, error) {
 	if err != nil {
 		return plumbing.ZeroHash, nil, err
 	}
-	out, err := w.wt.runGit(w.Path, ix.env, nil, "add", "-A", "--", ".", ":(exclude).bh")
+	out, err := w.addAll(ix.env)
 	if err == nil {
 		out, err = w.wt.runGit(w.Path, ix.env, nil, "write-tree")
 	}
