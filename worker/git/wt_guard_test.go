@@ -284,3 +284,35 @@ func plantFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+// A rebase stopped on a conflict, whose todo list the agent (its admin
+// dir is writable in its sandbox) gave an exec line and an update-ref of
+// the user's branch: bh refuses to continue it, and nothing ran.
+func TestContinueRebaseRefusesAnAgentsTodo(t *testing.T) {
+	r := wtRepo(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
+	wt, _ := wtCommitted(t, r, "a.txt", "agent\n")
+	wtWrite(t, wt.Path, "b.txt", "agent\n")
+	if _, err := wt.Commit(wtRev(t, wt.Path, "HEAD^"), "tm-1: more\n"); err != nil {
+		t.Fatal(err)
+	}
+	wtWrite(t, r.Root, "a.txt", "user\n")
+	tip := wtCommitAll(t, r.Root, "the user changes the same line")
+	var rc *RebaseConflict
+	if err := wt.Rebase(tip); !errors.As(err, &rc) {
+		t.Fatalf("Rebase: %v", err)
+	}
+	script, marker := evilScript(t)
+	todo := filepath.Join(wt.GitDir(), "rebase-merge", "git-rebase-todo")
+	wtWrite(t, filepath.Dir(todo), "git-rebase-todo", "exec "+script+"\nupdate-ref refs/heads/main\n")
+	wtWrite(t, wt.Path, "a.txt", "user and agent\n")
+	err := wt.ContinueRebase()
+	if err == nil || !strings.Contains(err.Error(), "not bh's") {
+		t.Fatalf("ContinueRebase: %v", err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Errorf("the agent's exec line ran")
+	}
+	if wtRev(t, r.Root, "main") != tip {
+		t.Errorf("the user's branch moved")
+	}
+}

@@ -86,6 +86,9 @@ func (w *Worktree) ContinueRebase() error {
 	if _, err := w.addAll(env); err != nil {
 		return fmt.Errorf("continue rebase of %s: %w", w.Branch, err)
 	}
+	if err := w.ownRebase(); err != nil {
+		return err
+	}
 	onto := w.rebaseOnto()
 	err = w.rebaseGit("rebase", "--continue")
 	if err == nil && onto != "" {
