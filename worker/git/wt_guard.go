@@ -64,7 +64,7 @@ func (r *Repo) adminOf(path string) (string, error) {
 // claims reports whether admin's gitdir file names path's .git.
 func claims(admin, path string) bool {
 	data, err := os.ReadFile(filepath.Join(admin, "gitdir"))
-	return err == nil && filepath.Clean(strings.TrimSpace(string(data))) == filepath.Join(path, ".git")
+	return err == nil && samePath(admin, strings.TrimSpace(string(data)), filepath.Join(path, ".git"))
 }
 
 // realCommon is the common dir with its symbolic links resolved, as git
@@ -134,12 +134,23 @@ func (r *Repo) isOwn(f ownFile) bool {
 		return false
 	case got == f.want:
 		return true
-	case strings.HasSuffix(f.path, "commondir"): // relative to the admin dir, or absolute
-		return filepath.Join(filepath.Dir(f.path), got) == r.realCommon() || got == r.commonDir
-	case strings.HasSuffix(f.path, "HEAD"): // detached (a rebase, a released slot) is fine
+	case filepath.Base(f.path) == "HEAD": // detached (a rebase, a released slot) is fine
 		return !strings.HasPrefix(got, "ref: ")
+	case filepath.Base(f.path) == "commondir":
+		return samePath(filepath.Dir(f.path), got, r.realCommon()) || got == r.commonDir
 	}
-	return false
+	// A path git may write relative to the file's folder.
+	want, wantOK := strings.CutPrefix(f.want, "gitdir: ")
+	got, gotOK := strings.CutPrefix(got, "gitdir: ")
+	return wantOK == gotOK && samePath(filepath.Dir(f.path), got, want)
+}
+
+// samePath reports whether p, relative to dir unless absolute, is want.
+func samePath(dir, p, want string) bool {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	return filepath.Clean(p) == want
 }
 
 // ownTree makes sure the worktree at path (admin dir admin) has bh's git

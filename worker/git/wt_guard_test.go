@@ -316,3 +316,35 @@ func TestContinueRebaseRefusesAnAgentsTodo(t *testing.T) {
 		t.Errorf("the user's branch moved")
 	}
 }
+
+// A task's branch, checked out again in a new worktree, whose relative
+// hooks folder (the user's core.hooksPath) the agent committed its
+// program into: git worktree add, run in the main tree, finds the user's
+// post-checkout hook there, never the branch's.
+func TestWorktreeAddRunsTheUsersHooksOnly(t *testing.T) {
+	r := wtTaskRepo(t)
+	userRan := filepath.Join(t.TempDir(), "user-ran")
+	wtWrite(t, r.Root, ".githooks/post-checkout", "#!/bin/sh\ntouch "+userRan+"\n")
+	os.Chmod(filepath.Join(r.Root, ".githooks/post-checkout"), 0o755)
+	wtGit(t, r.Root, "add", ".githooks")
+	wtGit(t, r.Root, "commit", "-q", "-m", "hooks")
+	wtGit(t, r.Root, "config", "core.hooksPath", ".githooks")
+	wt, _ := wtEnsure(t, r, "tm-1")
+	script, marker := evilScript(t)
+	plantFile(t, script, filepath.Join(wt.Path, ".githooks/post-checkout"))
+	wtGit(t, wt.Path, "-c", "core.hooksPath=/dev/null", "commit", "-q", "-am", "the agent's hook")
+	os.Remove(marker)
+	if err := r.RemoveWorktree(wt.Path, ""); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(userRan)
+	if _, _, err := r.EnsureWorktree(wt.Path, "bh/tm-1", "", r.Root); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Errorf("git worktree add ran the branch's hook")
+	}
+	if _, err := os.Stat(userRan); err != nil {
+		t.Errorf("the user's own post-checkout hook did not run")
+	}
+}
