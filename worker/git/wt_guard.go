@@ -87,7 +87,7 @@ type ownFile struct {
 // known, is what HEAD must name if it names a branch: a HEAD moved to
 // another (the user's) would have bh commit there.
 func (r *Repo) ownFiles(path, admin, branch string) []ownFile {
-	fs := []ownFile{
+	files := []ownFile{
 		{filepath.Join(path, ".git"), "gitdir: " + admin, "the .git file"},
 		{filepath.Join(admin, "gitdir"), filepath.Join(path, ".git"), "the admin dir's gitdir"},
 		{filepath.Join(admin, "commondir"), "../..", "the admin dir's commondir"},
@@ -95,9 +95,9 @@ func (r *Repo) ownFiles(path, admin, branch string) []ownFile {
 		{filepath.Join(admin, "hooks"), "", "hooks in the admin dir"},
 	}
 	if branch != "" {
-		fs = append(fs, ownFile{filepath.Join(admin, "HEAD"), "ref: refs/heads/" + branch, "HEAD"})
+		files = append(files, ownFile{filepath.Join(admin, "HEAD"), "ref: refs/heads/" + branch, "HEAD"})
 	}
-	return fs
+	return files
 }
 
 // TrustedFiles are the files of the worktree at path (its admin dir

@@ -161,9 +161,9 @@ func (r *Repo) releaseSlot(path, gitDir string) error {
 	return nil
 }
 
-// slotHead is the commit to detach the slot's HEAD at (r: the slot's), "" when it is
-// detached already; read in-process, and by git when HEAD is anything
-// else (unborn, in a ref store go-git cannot read).
+// slotHead is the commit to detach the slot's HEAD at (r is the slot's
+// Repo), "" when it is detached already; read in-process, and by git when
+// HEAD is anything else (unborn, in a ref store go-git cannot read).
 func (r *Repo) slotHead() (string, error) {
 	data, err := os.ReadFile(filepath.Join(r.gitDir, "HEAD"))
 	if err == nil && plumbing.IsHash(strings.TrimSpace(string(data))) {
