@@ -101,7 +101,11 @@ func TestRedteamGit(t *testing.T) {
 				s.Config.Agent = config.AgentConfig{Kind: "command", Command: []string{"sh", "-c",
 					"echo next >next.txt\necho '{\"status\":\"completed\",\"summary\":\"next\"}'\n"}}
 				next := addTask(t, s, "next")
-				runWith(t, s, opt)
+				for _, e := range runWith(t, s, opt) {
+					if e.Kind == Warning {
+						t.Errorf("the next task's run warns: %s", e.Summary)
+					}
+				}
 				checkRedteamRun(t, s, next.ID, marker, "next.txt")
 				r := mustRepo(t, s)
 				slots, err := poolSlots(s, r)
