@@ -20,7 +20,7 @@ common=$(cd "$admin" && cd "$(cat commondir)" && pwd)
 evil=$admin/evil.sh
 printf '#!/bin/sh\necho "$0 $*" >>"$REDTEAM_MARKER"\ncat\n' >"$evil"
 chmod +x "$evil"
-gitfiles() { cat .git "$admin/commondir" "$admin/gitdir" "$admin/config.worktree" 2>&1 | cksum; }
+gitfiles() { cat .git "$admin/commondir" "$admin/gitdir" "$admin/config.worktree" "$admin/HEAD" 2>&1 | cksum; }
 evilrepo() { # a git dir of the agent's, whose config runs $evil
 	git clone -q --bare "$common" "$1" && git -C "$1" config core.bare false &&
 	git -C "$1" config core.fsmonitor "$evil" && git -C "$1" config core.hooksPath "$admin/hooks" && cp "$admin/index" "$1/index"
@@ -48,6 +48,7 @@ printf '[extensions]\n\tworktreeConfig = true\n[core]\n\tfsmonitor = %s\n' "$evi
 	{"filter driver in .gitattributes", `printf '* filter=evil\n' >.gitattributes
 printf '[filter "evil"]\n\tclean = %s\n\tsmudge = %s\n' "$evil" "$evil" >"$admin/config.worktree"`, true},
 	{"dotgit symlink to the main repository", `rm -f .git; ln -s "$common" .git`, false},
+	{"HEAD moved to the user's branch", `printf 'ref: %s\n' "$(git -C "$common" symbolic-ref HEAD)" >"$admin/HEAD"`, false},
 	{"nested repository with core.fsmonitor", `git init -q sub && echo one >sub/f && printf '* filter=evil\n' >sub/.gitattributes &&
 git -C sub add -A && git -C sub -c user.name=a -c user.email=a@b commit -q -m sub &&
 git -C sub config core.fsmonitor "$evil" && git -C sub config filter.evil.clean "$evil" && echo two >sub/f && git add sub`, false},
@@ -86,7 +87,8 @@ func TestRedteamGit(t *testing.T) {
 				// Proof that the attack was made: unsandboxed, the agent
 				// rewrote the git files it aimed at; sandboxed, it could not.
 				want := "kept\n"
-				if mode == task.SandboxOff && !strings.HasPrefix(at.name, "nested") {
+				head := strings.HasPrefix(at.name, "HEAD") // HEAD is the agent's to write, sandbox or not
+				if mode == task.SandboxOff && !strings.HasPrefix(at.name, "nested") || head {
 					want = "rewritten\n"
 				}
 				if got := readFile(t, s.Root, "attack.txt"); got != want {
@@ -97,6 +99,9 @@ func TestRedteamGit(t *testing.T) {
 					tampered = tampered || e.Kind == Warning && strings.Contains(e.Summary, "tampered")
 				}
 				t.Logf("bh reported the worktree tampered with: %v", tampered)
+				if head && !tampered {
+					t.Errorf("a HEAD moved to the user's branch is not reported")
+				}
 
 				s.Config.Agent = config.AgentConfig{Kind: "command", Command: []string{"sh", "-c",
 					"echo next >next.txt\necho '{\"status\":\"completed\",\"summary\":\"next\"}'\n"}}
@@ -129,6 +134,9 @@ func checkRedteamRun(t *testing.T, s *store.Store, id, marker, file string) {
 	}
 	if !exists(s.Root, file) {
 		t.Errorf("%s's work (%s) did not land", id, file)
+	}
+	if subject := gitT(t, s.Root, "log", "-1", "--format=%s", "--", file); !strings.HasPrefix(subject, id+": ") {
+		t.Errorf("%s came onto the user's branch by %q, not by bh's landing", file, subject)
 	}
 	if data, err := os.ReadFile(marker); err == nil {
 		t.Fatalf("bh's git ran the agent's program outside the sandbox:\n%s", data)
