@@ -26,6 +26,10 @@ func (d *doctor) checkPool() error {
 		name := filepath.Base(e.Path)
 		known[name] = true
 		f := Finding{Check: "pool", Status: DoctorWarn, Subject: e.Path}
+		if d.tampered("pool", e) {
+			clean = false
+			continue
+		}
 		switch {
 		case e.Prunable:
 			clean = false

@@ -29,6 +29,10 @@ func (d *doctor) checkWorktrees() error {
 		if filepath.Base(filepath.Dir(e.Path)) == "pool" && e.Holder != "" {
 			id = e.Holder // a slot of an older pool folder
 		}
+		if (filepath.Dir(e.Path) == dir || e.Branch == Branch(id)) && d.tampered("worktrees", e) {
+			found = true // bh's (the user's own are theirs)
+			continue
+		}
 		f := Finding{Check: "worktrees", Status: DoctorWarn, Subject: e.Path}
 		if filepath.Dir(e.Path) != dir {
 			if e.Branch != Branch(id) || e.Prunable {

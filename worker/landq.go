@@ -8,7 +8,6 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker/git"
 	"github.com/gofrs/flock"
 )
 
@@ -72,7 +71,7 @@ func conflictPrompt(r *run, rebasing bool) string {
 	var paths []string
 	where := "A rebase is in progress in your worktree."
 	if rebasing {
-		paths, _ = git.Conflicts(r.wt.Path)
+		paths, _ = r.wt.Conflicts()
 	} else if changed, err := r.wt.Changed(r.j.Base); err == nil {
 		paths, where = r.wt.Unresolved(changed), "Your worktree holds it as conflict markers."
 	}

@@ -98,11 +98,13 @@ func (w *worker) worktreeFor(id string) (path string, pooled bool, err error) {
 // worktree.keep's caches. A slot that already holds the task with its base
 // recorded is its parked work: kept as it is.
 func (w *worker) resetSlot(id, path, start string) (wt *git.Worktree, created bool, err error) {
-	if wt, err = w.repo.OpenWorktree(path, Branch(id)); err != nil {
-		return nil, false, err
-	}
-	if wt != nil && w.slotHolds(path, id) && wt.RecordedBase() != "" {
-		return wt, false, nil
+	if w.slotHolds(path, id) { // opened on its branch only when its: a free slot's HEAD may be on another
+		if wt, err = w.repo.OpenWorktree(path, Branch(id)); err != nil {
+			return nil, false, err
+		}
+		if wt != nil && wt.RecordedBase() != "" {
+			return wt, false, nil
+		}
 	}
 	spare := append([]string{}, w.s.Config.Worktree.Keep...)
 	for _, p := range w.s.Config.Worktree.Copy {

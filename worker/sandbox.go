@@ -13,6 +13,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // Sandboxed is what a sandboxed run records as its sandbox.
@@ -135,6 +136,7 @@ func (w *worker) sandboxPolicy(t *task.Task, wt, wtGitDir string, cfg config.Age
 	p.Readable = append(p.Readable, ex(sc.Readable)...)
 
 	p.Writable = []string{wt, wtGitDir, runsDir(w.s, t.ID)}
+	p.ReadOnly = git.TrustedFiles(wt, wtGitDir) // where bh's git would take its git dir and config from
 	if tmp := getenv("TMPDIR"); tmp != "" && filepath.Clean(tmp) != "/tmp" {
 		p.Writable = append(p.Writable, tmp) // the agent's temporary files go there
 	}

@@ -150,6 +150,11 @@ func newWorker(s *store.Store, opt Options) (*worker, error) {
 	}
 	w.repo = rp
 	rp.LockBound, rp.Hooks = opt.GitLocks, opt.GitHooks
+	if rp.Hooks.Tampered == nil {
+		rp.Hooks.Tampered = func(t *git.Tampered) {
+			w.warnf("%v: rewritten as bh's (an agent's attempt to run its programs through bh's git)", t)
+		}
+	}
 	if s.Config.Remote != "" {
 		w.claims = newClaims(rp, s.Config.Remote, opt.LeaseTTL, w.now)
 	}

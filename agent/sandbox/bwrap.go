@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -68,6 +69,14 @@ func (b Bwrap) Args(l proc.Launch) []string {
 		default:
 			a = append(a, m.flag, m.path, m.path)
 		}
+	}
+	for _, f := range b.Policy.ReadOnly {
+		f = filepath.Join(real(filepath.Dir(f)), filepath.Base(f)) // the file itself, not what a link names
+		src := f
+		if _, err := os.Lstat(f); err != nil {
+			src = "/dev/null"
+		}
+		a = append(a, "--ro-bind", src, f)
 	}
 	for _, h := range hidden {
 		a = append(a, "--remount-ro", h)

@@ -23,6 +23,10 @@ type Policy struct {
 	Hidden   []string // an empty read-only folder, or /dev/null for a file, in their place
 	Env      []string // the variables kept: names, or prefixes ending in *
 	Network  bool     // false cuts the child off every network, loopback included
+	// ReadOnly are files bound read-only over everything else, last: a
+	// writable folder's files that only the runner may write (a worktree's
+	// git files). A missing one is bound from an empty file.
+	ReadOnly []string
 }
 
 // Status says whether runs here can be sandboxed.

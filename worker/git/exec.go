@@ -59,12 +59,18 @@ func gitEnv(extra ...string) []string {
 // git process holds is tried again with backoff (see locks.go); r may be
 // nil (before a Repo exists): the defaults apply.
 func (r *Repo) runGit(dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
-	if r != nil && r.Hooks.Before != nil {
-		r.Hooks.Before(dir, args)
+	if h := r.hooks(); h.Before != nil {
+		h.Before(dir, args)
 	}
 	if r != nil {
 		r.listing.drop(args)
 		defer r.listing.drop(args)
+	}
+	if r != nil && r.main != nil && dir == r.Root {
+		var err error
+		if env, args, err = r.guard(env, args); err != nil {
+			return nil, err
+		}
 	}
 	var waited time.Duration
 	for pause := firstLockWait; ; pause = nextLockWait(pause) {
@@ -79,6 +85,18 @@ func (r *Repo) runGit(dir string, env []string, stdin []byte, args ...string) ([
 		time.Sleep(pause)
 		waited += pause
 	}
+}
+
+// hooks are the main repository's, for a worktree's Repo too: a test
+// sets them on the one it opened.
+func (r *Repo) hooks() Hooks {
+	switch {
+	case r == nil:
+		return Hooks{}
+	case r.main != nil:
+		return r.main.Hooks
+	}
+	return r.Hooks
 }
 
 // execGit runs one git command. Unlike every other child of bh it does not

@@ -57,6 +57,9 @@ func (e *LockedError) Unwrap() error { return e.Err }
 type Hooks struct {
 	Before func(dir string, args []string) // before each git command (not its retries)
 	Wait   func(LockWait)                  // before each pause for a lock
+	// Tampered is told of a task's worktree whose git files were not
+	// bh's, after they were rewritten (see ownTree).
+	Tampered func(*Tampered)
 }
 
 // LockWait is one pause of a git step for a lock, told to Hooks.Wait
@@ -108,8 +111,8 @@ func (r *Repo) waitLock(path string, waited time.Duration, err error, args []str
 	if stale || waited >= bound {
 		return &LockedError{Path: path, Age: age, Waited: waited, Stale: stale, Err: err}
 	}
-	if r != nil && r.Hooks.Wait != nil {
-		r.Hooks.Wait(LockWait{Path: path, Waited: waited, Args: args})
+	if h := r.hooks(); h.Wait != nil {
+		h.Wait(LockWait{Path: path, Waited: waited, Args: args})
 	}
 	return nil
 }

@@ -49,6 +49,13 @@ type Repo struct {
 	// listing is the worktree listing a step shares (see ShareListing),
 	// one for the repository and its worktrees' Repos.
 	listing *listing
+
+	// main is the main repository of a task worktree's Repo, whose every
+	// command runs guarded (see guard), nil for the main one; branch is
+	// the worktree's, when known.
+	main     *Repo
+	branch   string
+	userPins *userPins // the main repository's (see pins)
 }
 
 // Open finds the repository containing dir.
@@ -77,7 +84,8 @@ func Open(dir string) (*Repo, error) {
 	if !filepath.IsAbs(common) {
 		common = filepath.Join(abs, common)
 	}
-	return &Repo{Root: lines[0], gitDir: lines[1], commonDir: filepath.Clean(common), listing: &listing{}}, nil
+	return &Repo{Root: lines[0], gitDir: lines[1], commonDir: filepath.Clean(common), listing: &listing{},
+		userPins: &userPins{}}, nil
 }
 
 // storage opens the object and ref store directly rather than through

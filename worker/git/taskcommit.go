@@ -84,13 +84,13 @@ func (r *Repo) HasIdentity() bool {
 	return err == nil
 }
 
-// Conflicts lists the unmerged paths of the worktree at dir.
-func Conflicts(dir string) ([]string, error) {
-	out, err := (*Repo)(nil).runGit(dir, gitEnv("LC_ALL=C"), nil, "diff", "--name-only", "--diff-filter=U", "-z")
+// Conflicts lists the worktree's unmerged paths.
+func (w *Worktree) Conflicts() ([]string, error) {
+	paths, err := w.unmerged()
 	if err != nil {
 		return nil, fmt.Errorf("conflicts: %w", err)
 	}
-	return splitNul(out), nil
+	return paths, nil
 }
 
 // ChangedPaths lists the paths that differ between two commits (or

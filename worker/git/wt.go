@@ -110,7 +110,7 @@ func (r *Repo) OpenWorktree(path, branch string) (*Worktree, error) {
 		return nil, fmt.Errorf("worktree %s: %w", path, err)
 	}
 	e, err := r.findWorktree(path)
-	if err != nil || e == nil || !hasGitFile(path) {
+	if err != nil || e == nil || e.Prunable || !hasGitFile(path) {
 		return nil, err
 	}
 	return r.worktreeAt(path, branch)
@@ -118,14 +118,21 @@ func (r *Repo) OpenWorktree(path, branch string) (*Worktree, error) {
 
 // worktreeAt builds the Worktree for the healthy linked worktree at path.
 // The worktree's Repo shares the main one's object store.
+// Its git dir is the admin dir git registered for path, never one the
+// worktree's .git file names on its own word, and its git files are
+// made bh's first (see ownTree).
 func (r *Repo) worktreeAt(path, branch string) (*Worktree, error) {
-	gitDir, err := readGitFile(path)
+	admin, err := r.adminOf(path)
+	if err == nil && admin == "" {
+		err = fmt.Errorf("%s is not a registered worktree", path)
+	}
+	if err == nil {
+		err = r.ownTree(path, admin, branch)
+	}
 	if err != nil {
 		return nil, err
 	}
-	wt := &Repo{Root: path, gitDir: gitDir, commonDir: r.commonDir, LockBound: r.LockBound, Hooks: r.Hooks, listing: r.listing}
-	wt.storeOnce.Do(func() { wt.store = r.storage() })
-	return &Worktree{Path: path, Branch: branch, repo: r, wt: wt}, nil
+	return &Worktree{Path: path, Branch: branch, repo: r, wt: r.treeRepo(path, admin, branch)}, nil
 }
 
 // Base is the fork point of the worktree's branch: the commit the work

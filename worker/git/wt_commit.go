@@ -82,7 +82,7 @@ func (w *Worktree) stageSquash(tip, base string, d wtDirt, bhMoved bool, k *Work
 	}
 	if d.work && !adopted {
 		env := gitEnv("GIT_LITERAL_PATHSPECS=0")
-		if _, err := w.repo.runGit(w.Path, env, nil, "add", "-A", "--", ".", ":(exclude).bh"); err != nil {
+		if _, err := w.addAll(env); err != nil {
 			return false, err
 		}
 	}

@@ -13,6 +13,9 @@ type Linked struct {
 	Branch   string // short name ("bh/tm-a1b2"); "" when detached
 	Prunable bool   // its directory (or .git file) is gone
 	Holder   string // whom bh gave it to (a pool slot's task, see ResetSlot); "" for none
+	// Tampered says which of its git files are not bh's (see
+	// CheckWorktree): an agent tried to make bh's git run its programs.
+	Tampered []string
 }
 
 // LinkedWorktrees lists the linked worktrees: every one but the main.
@@ -26,8 +29,8 @@ func (r *Repo) LinkedWorktrees() ([]Linked, error) {
 	out := make([]Linked, 0, len(list)-1)
 	for _, e := range list[1:] {
 		l := Linked{Path: e.Path, Branch: strings.TrimPrefix(e.Branch, "refs/heads/"), Prunable: e.Prunable || !hasGitFile(e.Path)}
-		if gitDir, err := readGitFile(e.Path); err == nil && !l.Prunable {
-			l.Holder = readHolder(gitDir)
+		if admin, err := r.adminOf(e.Path); err == nil && admin != "" && !l.Prunable {
+			l.Holder, l.Tampered = readHolder(admin), r.notOwn(e.Path, admin, "")
 		}
 		out = append(out, l)
 	}
@@ -51,7 +54,7 @@ func (w *Worktree) Unsaved(snapshot string) (bool, error) {
 			return false, err
 		}
 	}
-	out, err := w.repo.runGit(w.Path, gitEnv("LC_ALL=C"), nil, "rev-parse", "-q", "--verify", "HEAD")
+	out, err := w.wt.runGit(w.Path, gitEnv("LC_ALL=C"), nil, "rev-parse", "-q", "--verify", "HEAD")
 	if err != nil {
 		return false, fmt.Errorf("status of %s: %w", w.Branch, err)
 	}
@@ -83,6 +86,9 @@ func (r *Repo) MoveWorktree(from, to string) error {
 	defer r.wtMu.Unlock()
 	if err := os.MkdirAll(filepath.Dir(to), 0o777); err != nil {
 		return err
+	}
+	if err := r.ownWorktree(from); err != nil {
+		return fmt.Errorf("move worktree %s: %w", filepath.Base(from), err)
 	}
 	if _, err := r.git(nil, "worktree", "move", from, to); err != nil {
 		return fmt.Errorf("move worktree %s: %w", filepath.Base(from), err)

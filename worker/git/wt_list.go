@@ -64,23 +64,6 @@ func (r *Repo) findWorktree(path string) (*wtEntry, error) {
 	return nil, nil
 }
 
-// adminDir is the private git dir (.git/worktrees/<name>) registered for
-// path, found by the gitdir file git keeps there; "" when there is none.
-// Unlike the worktree's .git file, it survives the directory's removal.
-func (r *Repo) adminDir(path string) (string, error) {
-	dirs, err := filepath.Glob(filepath.Join(r.commonDir, "worktrees", "*", "gitdir"))
-	if err != nil {
-		return "", err
-	}
-	for _, f := range dirs {
-		data, err := os.ReadFile(f)
-		if err == nil && filepath.Dir(strings.TrimSpace(string(data))) == path {
-			return filepath.Dir(f), nil
-		}
-	}
-	return "", nil
-}
-
 // staleLock is how old an index.lock in bh's own worktree must be to count
 // as a killed process's (with no git running, see Repo.stale): no agent
 // runs in it while it is repaired, and git holds it for milliseconds.
@@ -92,7 +75,7 @@ const staleLock = 10 * time.Second
 // still there; no agent ever ran in it) is removed. Either way the caller
 // adds it again.
 func (r *Repo) repairWorktree(e *wtEntry) (bool, error) {
-	admin, err := r.adminDir(e.Path)
+	admin, err := r.adminOf(e.Path)
 	if err != nil {
 		return false, err
 	}
@@ -111,13 +94,16 @@ func (r *Repo) repairWorktree(e *wtEntry) (bool, error) {
 	if _, stale := r.stale(filepath.Join(admin, "index.lock"), staleLock); stale {
 		_ = os.Remove(filepath.Join(admin, "index.lock"))
 	}
-	return true, nil
+	if admin == "" {
+		return true, nil
+	}
+	return true, r.ownTree(e.Path, admin, "")
 }
 
 // pruneVanished prunes the registered worktree at path, whose directory
 // is gone.
 func (r *Repo) pruneVanished(path string) error {
-	admin, err := r.adminDir(path)
+	admin, err := r.adminOf(path)
 	if err != nil {
 		return err
 	}

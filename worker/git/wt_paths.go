@@ -61,9 +61,12 @@ func readGitFile(path string) (string, error) {
 	return filepath.Clean(dir), nil
 }
 
+// hasGitFile reports whether the worktree at path has its .git, in any
+// form: one an agent made a link or a folder is rewritten before use
+// (see ownTree), not taken for a vanished worktree.
 func hasGitFile(path string) bool {
-	fi, err := os.Lstat(filepath.Join(path, ".git"))
-	return err == nil && fi.Mode().IsRegular()
+	_, err := os.Lstat(filepath.Join(path, ".git"))
+	return err == nil
 }
 
 // writeMarker writes content+"\n" to file atomically, unless it holds it.

@@ -65,23 +65,21 @@ func (r *Repo) resetSlot(path, holder, branch, base string, spare []string) erro
 			return err
 		}
 	}
-	gitDir, err := readGitFile(path)
+	gitDir, err := r.adminOf(path)
+	if err == nil && gitDir == "" {
+		err = fmt.Errorf("%s is not a registered worktree", path)
+	}
 	if err != nil {
 		return err
 	}
+	slot := r.treeRepo(path, gitDir, "")
 	if err := writeMarker(filepath.Join(gitDir, "bh-holder"), holder); err != nil {
 		return err
 	}
-	for _, f := range []string{"bh-base", "bh-base-onto"} {
-		if err := os.Remove(filepath.Join(gitDir, f)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-	}
-	// A lock a killed reset left: no agent works in a slot being reset.
-	if lock := filepath.Join(gitDir, "index.lock"); !gitIn([]string{path}) {
-		_ = os.Remove(lock)
-	}
-	if err := r.quitOp(path, gitDir); err != nil {
+	// What an earlier task left (an operation in progress, a killed
+	// reset's lock: no agent works in a slot being reset) goes, and the
+	// recorded base with it.
+	if err := freshSlot(path, gitDir, "bh-holder"); err != nil {
 		return err
 	}
 	tip, err := r.BranchTip(branch)
@@ -92,14 +90,14 @@ func (r *Repo) resetSlot(path, holder, branch, base string, spare []string) erro
 	if tip != "" {
 		checkout = []string{"checkout", "-q", "-f", branch} // its commits are the task's: kept
 	}
-	if _, err := r.runGit(path, gitEnv("LC_ALL=C"), nil, checkout...); err != nil {
+	if _, err := slot.runGit(path, gitEnv("LC_ALL=C"), nil, checkout...); err != nil {
 		return err
 	}
 	clean := []string{"clean", "-q", "-ffdx"}
 	for _, p := range spare {
 		clean = append(clean, "-e", p)
 	}
-	if _, err := r.runGit(path, gitEnv("LC_ALL=C"), nil, clean...); err != nil {
+	if _, err := slot.runGit(path, gitEnv("LC_ALL=C"), nil, clean...); err != nil {
 		return err
 	}
 	return nil
@@ -117,10 +115,10 @@ func (r *Repo) ReleaseSlot(path, holder, branch string, deleteBranch bool) error
 	if err != nil {
 		return err
 	}
-	gitDir, gerr := readGitFile(path)
+	gitDir, gerr := r.adminOf(path)
 	if e, ferr := r.findWorktree(path); ferr != nil {
 		err = ferr
-	} else if gerr == nil && e != nil && !e.Prunable && readHolder(gitDir) == holder {
+	} else if gerr == nil && gitDir != "" && e != nil && !e.Prunable && hasGitFile(path) && readHolder(gitDir) == holder {
 		err = r.releaseSlot(path, gitDir)
 	}
 	if err == nil {
@@ -138,60 +136,44 @@ func (r *Repo) ReleaseSlot(path, holder, branch string, deleteBranch bool) error
 // releaseSlot detaches HEAD, so that the branch can go or be checked out
 // elsewhere, and clears the records, the holder last.
 func (r *Repo) releaseSlot(path, gitDir string) error {
-	if err := r.quitOp(path, gitDir); err != nil {
+	if err := r.ownTree(path, gitDir, ""); err != nil {
 		return err
 	}
-	// HEAD alone, by plumbing: the index (a conflict's, say) and the files
-	// are the next reset's to clean.
-	if head, err := r.slotHead(path, gitDir); err != nil {
+	// What the task left goes (an operation in progress forgotten, HEAD
+	// and the files as they are), then HEAD is detached alone, by
+	// plumbing: the index (a conflict's, say) and the files are the next
+	// reset's to clean.
+	if err := freshSlot(path, gitDir, "bh-holder", "bh-store"); err != nil {
+		return err
+	}
+	slot := r.treeRepo(path, gitDir, "")
+	if head, err := slot.slotHead(); err != nil {
 		return err
 	} else if head != "" {
-		if _, err := r.runGit(path, gitEnv("LC_ALL=C"), nil, "update-ref", "--no-deref", "-m", "bh: slot released",
+		if _, err := slot.runGit(path, gitEnv("LC_ALL=C"), nil, "update-ref", "--no-deref", "-m", "bh: slot released",
 			"HEAD", head); err != nil {
 			return err
 		}
 	}
-	for _, f := range []string{"bh-base", "bh-base-onto", "bh-holder"} {
-		if err := os.Remove(filepath.Join(gitDir, f)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
+	if err := os.Remove(filepath.Join(gitDir, "bh-holder")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
 	}
 	return nil
 }
 
-// slotHead is the commit to detach the slot's HEAD at, "" when it is
-// detached already; read in-process, and by git when HEAD is anything
-// else (unborn, in a ref store go-git cannot read).
-func (r *Repo) slotHead(path, gitDir string) (string, error) {
-	data, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+// slotHead is the commit to detach the slot's HEAD at (r is the slot's
+// Repo), "" when it is detached already; read in-process, and by git when
+// HEAD is anything else (unborn, in a ref store go-git cannot read).
+func (r *Repo) slotHead() (string, error) {
+	data, err := os.ReadFile(filepath.Join(r.gitDir, "HEAD"))
 	if err == nil && plumbing.IsHash(strings.TrimSpace(string(data))) {
 		return "", nil
 	}
-	if wt, err := r.worktreeAt(path, ""); err == nil {
-		if head, err := wt.wt.Head(); err == nil && head != "" {
-			return head, nil
-		}
+	if head, err := r.Head(); err == nil && head != "" {
+		return head, nil
 	}
-	out, err := r.runGit(path, gitEnv("LC_ALL=C"), nil, "rev-parse", "-q", "--verify", "HEAD")
+	out, err := r.runGit(r.Root, gitEnv("LC_ALL=C"), nil, "rev-parse", "-q", "--verify", "HEAD")
 	return strings.TrimSpace(string(out)), err
-}
-
-// quitOp forgets an operation a task left in progress in its slot (a
-// rebase stopped on a conflict, a merge), leaving HEAD and the files
-// as they are: the next task must not inherit it.
-func (r *Repo) quitOp(path, gitDir string) error {
-	op, err := inProgressOp(gitDir)
-	if err != nil || op == "" {
-		return err
-	}
-	args := []string{op, "--quit"}
-	if op == "bisect" {
-		args = []string{"bisect", "reset", "HEAD"}
-	}
-	if _, err := r.runGit(path, gitEnv("LC_ALL=C"), nil, args...); err != nil {
-		return fmt.Errorf("forget the %s in progress: %w", op, err)
-	}
-	return nil
 }
 
 func readHolder(gitDir string) string {

@@ -27,7 +27,7 @@ func (e *RebaseConflict) Error() string {
 // commits keep their messages), no automatic gc, no other branch moved.
 func (w *Worktree) rebaseGit(args ...string) error {
 	pre := []string{"-c", "maintenance.auto=false", "-c", "rebase.autoSquash=false", "-c", "rebase.updateRefs=false", "-c", logRefs}
-	_, err := w.repo.runGit(w.Path, gitEnv("GIT_EDITOR=true", "LC_ALL=C"), nil, append(pre, args...)...)
+	_, err := w.wt.runGit(w.Path, gitEnv("GIT_EDITOR=true", "LC_ALL=C"), nil, append(pre, args...)...)
 	return err
 }
 
@@ -83,8 +83,11 @@ func (w *Worktree) ContinueRebase() error {
 		return &RebaseConflict{Onto: w.rebaseOnto(), Paths: left}
 	}
 	env := gitEnv("GIT_LITERAL_PATHSPECS=0")
-	if _, err := w.repo.runGit(w.Path, env, nil, "add", "-A", "--", ".", ":(exclude).bh"); err != nil {
+	if _, err := w.addAll(env); err != nil {
 		return fmt.Errorf("continue rebase of %s: %w", w.Branch, err)
+	}
+	if err := w.ownRebase(); err != nil {
+		return err
 	}
 	onto := w.rebaseOnto()
 	err = w.rebaseGit("rebase", "--continue")

@@ -33,7 +33,11 @@ func (r *Repo) removeWorktree(path string) error {
 	if e.Prunable || !hasGitFile(path) {
 		return r.pruneVanished(path)
 	}
-	// Twice forced: also when dirty, or locked by a killed `worktree add`.
+	// Twice forced: also when dirty, or locked by a killed `worktree add`;
+	// so git runs nothing in it either (no status).
+	if err := r.ownWorktree(path); err != nil {
+		return err
+	}
 	if _, err := r.git(nil, "worktree", "remove", "--force", "--force", path); err != nil {
 		return err
 	}

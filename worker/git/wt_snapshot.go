@@ -74,9 +74,9 @@ func (w *Worktree) stage(base string) (plumbing.Hash, *indexCopy, error) {
 	if err != nil {
 		return plumbing.ZeroHash, nil, err
 	}
-	out, err := w.repo.runGit(w.Path, ix.env, nil, "add", "-A", "--", ".", ":(exclude).bh")
+	out, err := w.addAll(ix.env)
 	if err == nil {
-		out, err = w.repo.runGit(w.Path, ix.env, nil, "write-tree")
+		out, err = w.wt.runGit(w.Path, ix.env, nil, "write-tree")
 	}
 	var tree plumbing.Hash
 	if err == nil {
@@ -120,7 +120,7 @@ func (w *Worktree) tempIndex() (*indexCopy, error) {
 	}
 	if errors.Is(err, fs.ErrNotExist) { // no index at all: start from HEAD
 		_ = os.Remove(ix.path)
-		_, err = w.repo.runGit(w.Path, ix.env, nil, "read-tree", "HEAD")
+		_, err = w.wt.runGit(w.Path, ix.env, nil, "read-tree", "HEAD")
 	}
 	if err != nil {
 		ix.remove()
@@ -141,7 +141,7 @@ func (w *Worktree) Restore(snapshot string) error {
 		defer ix.remove()
 		// From the index's entries (stat data valid) to snapshot's: git
 		// writes what differs and deletes what snapshot lacks.
-		_, err = w.repo.runGit(w.Path, ix.env, nil, "read-tree", "--reset", "-u", snapshot)
+		_, err = w.wt.runGit(w.Path, ix.env, nil, "read-tree", "--reset", "-u", snapshot)
 	}
 	var parent string
 	if err == nil {

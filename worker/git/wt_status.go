@@ -19,7 +19,9 @@ type wtDirt struct {
 // tree) and work is assumed.
 func (w *Worktree) dirt(whole bool) (wtDirt, error) {
 	d := wtDirt{work: !whole}
-	args := []string{"status", "--porcelain", "-z", "--untracked-files=all", "--no-renames"}
+	// Never into a nested repository's files: git would run git there,
+	// under that repository's config (see pins); its commit still counts.
+	args := []string{"status", "--porcelain", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=dirty"}
 	if !whole {
 		args = append(args, "--", ".bh")
 	}
@@ -43,7 +45,7 @@ func (w *Worktree) dirt(whole bool) (wtDirt, error) {
 
 // unmerged lists the worktree's paths with conflicts not yet staged.
 func (w *Worktree) unmerged() ([]string, error) {
-	out, err := w.wt.read(nil, "diff", "--name-only", "--diff-filter=U", "-z")
+	out, err := w.wt.read(nil, "diff", "--name-only", "--diff-filter=U", "-z", "--ignore-submodules=dirty")
 	if err != nil {
 		return nil, err
 	}
