@@ -22,7 +22,7 @@ type Policy struct {
 	Readable []string // bound read-only again inside hidden folders: toolchains, the repository's git dir
 	Hidden   []string // an empty read-only folder, or /dev/null for a file, in their place
 	Env      []string // the variables kept: names, or prefixes ending in *
-	Network  bool     // false cuts the child off every network, loopback included
+	Egress   *Egress  // the way out to the network; nil: none, the namespace's own loopback alone
 }
 
 // Status says whether runs here can be sandboxed.
