@@ -44,7 +44,7 @@ func ParseArgs(args []string) (Bridge, error) {
 		args = args[2:]
 	}
 	if b.Socket == "" || b.Listen == "" || len(b.Argv) == 0 {
-		return b, errors.New("want --socket PATH --listen ADDR [--forward ADDR]... -- COMMAND [ARG]...")
+		return b, errors.New("want --socket PATH --listen ADDR, then -- and the command")
 	}
 	return b, nil
 }

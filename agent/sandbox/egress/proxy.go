@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -59,11 +60,14 @@ func Start(policy Policy) (*Proxy, error) {
 		ErrorHandler: func(w http.ResponseWriter, _ *http.Request, err error) {
 			http.Error(w, err.Error(), status(err))
 		},
+		ErrorLog: quiet, // the client has the error; the worker's terminal is not the agent's log
 	}
-	x.srv = &http.Server{Handler: x, ReadHeaderTimeout: time.Minute}
+	x.srv = &http.Server{Handler: x, ReadHeaderTimeout: time.Minute, ErrorLog: quiet}
 	go x.srv.Serve(ln)
 	return x, nil
 }
+
+var quiet = log.New(io.Discard, "", 0)
 
 // Socket is the unix socket's path.
 func (x *Proxy) Socket() string { return x.ln.Addr().String() }
