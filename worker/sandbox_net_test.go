@@ -19,7 +19,8 @@ import (
 // would and writes down in probe.txt what each try got: yes, refused (bh's
 // proxy said no) or no (nothing answered). %[1]d is bh serve's port,
 // %[2]s its token, %[3]s a git server's URL the test may list, %[4]s one
-// it never lists.
+// it never lists, %[5]s this machine's own address (bh serve listens on
+// all of them).
 const netProbe = `r=probe.txt
 try() { name=$1; shift; out=$("$@" 2>&1) && out=yes
   case "$out" in yes) ;; *"refused by the sandbox"*|*"response 403"*|*"error: 403"*) out=refused;; *) out=no;; esac
@@ -29,6 +30,7 @@ try "serve direct" bash -c 'exec 3<>/dev/tcp/127.0.0.1/%[1]d'
 try "serve via proxy" $c -X POST -H "Authorization: Bearer %[2]s" -d answer=yes http://127.0.0.1:%[1]d/answer
 try "serve tunnelled" $c -p -X POST -H "Authorization: Bearer %[2]s" -d answer=yes http://127.0.0.1:%[1]d/answer
 try "serve by name" $c -X POST -H "Authorization: Bearer %[2]s" -d answer=yes http://localhost:%[1]d/answer
+try "serve on own address" $c -X POST -H "Authorization: Bearer %[2]s" -d answer=yes http://%[5]s:%[1]d/answer
 try "private" $c http://10.255.255.1/
 try "metadata" $c http://169.254.169.254/latest/meta-data/
 try "api via proxy" $c "$ANTHROPIC_BASE_URL/v1/messages"
@@ -49,12 +51,15 @@ func TestSandboxNetwork(t *testing.T) {
 	s := newStore(t)
 	var answered, apiHits atomic.Int32
 	const token = "s3cret-web-token"
-	serve := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	serve := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") == "Bearer "+token {
 			answered.Add(1)
 		}
 		http.Redirect(w, r, "/", http.StatusSeeOther)
 	}))
+	serve.Listener.Close()
+	serve.Listener = must(net.Listen("tcp", ":0")) // every address of this machine, as bh serve --addr :8080
+	serve.Start()
 	defer serve.Close()
 	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		apiHits.Add(1)
@@ -77,7 +82,7 @@ func TestSandboxNetwork(t *testing.T) {
 	}
 	listed, unlisted := gitServer(), gitServer()
 	hostOf := func(u string) string { return strings.Split(strings.TrimPrefix(u, "http://"), "/")[0] }
-	script := fmt.Sprintf(netProbe, serve.Listener.Addr().(*net.TCPAddr).Port, token, listed, unlisted)
+	script := fmt.Sprintf(netProbe, serve.Listener.Addr().(*net.TCPAddr).Port, token, listed, unlisted, ownAddress(t))
 	s.Config.Agent = config.AgentConfig{Kind: "command", Command: []string{"sh", "-c", script}}
 	opt := Options{Env: []string{"HOME=" + t.TempDir(), "ANTHROPIC_BASE_URL=" + api.URL}}
 
@@ -86,19 +91,19 @@ func TestSandboxNetwork(t *testing.T) {
 		network config.Network
 		want    string // the lines of probe.txt
 	}{
-		{"internet", config.Network{}, "serve direct: no\nserve via proxy: refused\nserve tunnelled: refused\nserve by name: refused\n" +
+		{"internet", config.Network{}, "serve direct: no\nserve via proxy: refused\nserve tunnelled: refused\nserve by name: refused\nserve on own address: refused\n" +
 			"private: refused\nmetadata: refused\napi via proxy: yes\napi direct: yes\n" +
 			"git listed: refused\ncurl listed: refused\ngit unlisted: refused\n"},
 		{"listed", config.Network{Hosts: []string{"github.com", "*.npmjs.org", hostOf(listed)}},
-			"serve direct: no\nserve via proxy: refused\nserve tunnelled: refused\nserve by name: refused\n" +
+			"serve direct: no\nserve via proxy: refused\nserve tunnelled: refused\nserve by name: refused\nserve on own address: refused\n" +
 				"private: refused\nmetadata: refused\napi via proxy: yes\napi direct: yes\n" +
 				"git listed: yes\ncurl listed: yes\ngit unlisted: refused\n"},
-		{"off", config.Network{Off: true}, "serve direct: no\nserve via proxy: no\nserve tunnelled: no\nserve by name: no\n" +
+		{"off", config.Network{Off: true}, "serve direct: no\nserve via proxy: no\nserve tunnelled: no\nserve by name: no\nserve on own address: no\n" +
 			"private: no\nmetadata: no\napi via proxy: no\napi direct: no\n" +
 			"git listed: no\ncurl listed: no\ngit unlisted: no\n"},
 	} {
-		if testing.Short() && tt.name == "internet" {
-			continue // the developers' loop: the list and off
+		if testing.Short() && tt.name == "listed" {
+			continue // the developers' loop: the default and off
 		}
 		t.Run(tt.name, func(t *testing.T) {
 			answered.Store(0)
@@ -136,4 +141,19 @@ func TestSandboxNetwork(t *testing.T) {
 			gitT(t, s.Root, "commit", "-q", "-m", "next probe")
 		})
 	}
+}
+
+// ownAddress is an address of this machine's other than loopback, where
+// there is one.
+func ownAddress(t *testing.T) string {
+	as, err := net.InterfaceAddrs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range as {
+		if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil && !n.IP.IsLoopback() {
+			return n.IP.String()
+		}
+	}
+	return "127.0.0.1"
 }

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -27,6 +28,10 @@ type Policy struct {
 	// address: the agent cannot work without it, and a local one (a
 	// gateway, the tests' fake API) listens on loopback.
 	API []string
+	// Own are this machine's own addresses (a server bound to 0.0.0.0
+	// listens on its public one too): refused as loopback is. Start
+	// fills them in.
+	Own []netip.Addr
 }
 
 // Resolver looks names up (net.DefaultResolver).
@@ -67,7 +72,11 @@ func (p Policy) Addrs(ctx context.Context, r Resolver, dest string) ([]netip.Add
 	out := make([]netip.AddrPort, 0, len(ips))
 	for _, ip := range ips {
 		ip = ip.Unmap()
-		if why := special(ip); why != "" && !local {
+		why := special(ip)
+		if why == "" && slices.Contains(p.Own, ip) {
+			why = "this machine's own address"
+		}
+		if why != "" && !local {
 			return nil, &Refused{dest, fmt.Sprintf("%s is %s", ip, why)}
 		}
 		out = append(out, netip.AddrPortFrom(ip, port))
@@ -177,6 +186,21 @@ var nonPublic = []struct {
 	{netip.MustParsePrefix("fe80::/10"), "link-local"},
 	{netip.MustParsePrefix("fec0::/10"), "site-local"},
 	{netip.MustParsePrefix("ff00::/8"), "multicast"},
+}
+
+// ownAddrs are the addresses of this machine's interfaces.
+func ownAddrs() []netip.Addr {
+	as, err := net.InterfaceAddrs()
+	if err != nil {
+		return nil
+	}
+	var out []netip.Addr
+	for _, a := range as {
+		if p, err := netip.ParsePrefix(a.String()); err == nil {
+			out = append(out, p.Addr().Unmap())
+		}
+	}
+	return out
 }
 
 // nat64 embeds an IPv4 address in the last 32 bits.

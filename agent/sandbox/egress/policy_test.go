@@ -56,7 +56,8 @@ func TestPolicy(t *testing.T) {
 		"api.anthropic.com":    {"160.79.104.10"},
 		"gateway.corp.example": {"10.1.2.3"},
 	}}
-	internet := Policy{API: []string{"api.anthropic.com:443", "127.0.0.1:4000", "gateway.corp.example:8443"}}
+	internet := Policy{API: []string{"api.anthropic.com:443", "127.0.0.1:4000", "gateway.corp.example:8443"},
+		Own: []netip.Addr{netip.MustParseAddr("203.0.113.7")}}
 	list := Policy{Hosts: []string{"github.com", "*.npmjs.org", "127.0.0.1:8080", "localhost:3000", "internal.example",
 		"example.com:443", "[::1]:9000"}, API: internet.API}
 	for _, tt := range []struct {
@@ -75,6 +76,7 @@ func TestPolicy(t *testing.T) {
 		{internet, "localhost:8080", false},
 		{internet, "[::1]:8080", false},
 		{internet, "[::ffff:127.0.0.1]:8080", false},
+		{internet, "203.0.113.7:8080", false}, // this machine's public address: bh serve on 0.0.0.0
 		{internet, "api.anthropic.com:443", true},
 		{internet, "127.0.0.1:4000", true},            // the model API, on loopback
 		{internet, "gateway.corp.example:8443", true}, // a private one

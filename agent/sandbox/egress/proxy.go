@@ -49,6 +49,7 @@ func Start(policy Policy) (*Proxy, error) {
 		os.RemoveAll(dir)
 		return nil, err
 	}
+	policy.Own = append(policy.Own, ownAddrs()...)
 	x := &Proxy{policy: policy, dir: dir, ln: ln, tunnels: map[net.Conn]bool{},
 		dialer: net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}}
 	x.tr = &http.Transport{DialContext: x.dial, MaxIdleConnsPerHost: 4, IdleConnTimeout: 90 * time.Second,
