@@ -30,7 +30,11 @@ func (w *worker) egressFor(cfg config.AgentConfig) *sandbox.Egress {
 // apiHosts are the host:port of the model APIs an agent of cfg talks
 // to: the base URLs of its environment and, for codex, of its
 // config.toml's providers, and the vendors' own (for codex also
-// chatgpt.com, where a ChatGPT login's requests go).
+// chatgpt.com, where a ChatGPT login's requests go). They are read from
+// the worker's environment and the user's CODEX_HOME, never from what
+// the run's agent could write: an agent that chose its next run's API
+// would choose a way to bh serve. (The user's CODEX_HOME must therefore
+// not be writable in the sandbox: each run has its own agent state.)
 func apiHosts(cfg config.AgentConfig, home string, getenv func(string) string) []string {
 	var urls []string
 	switch cfg.Kind {
