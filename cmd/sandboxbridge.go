@@ -18,6 +18,7 @@ func newCmdSandboxBridge(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:                egress.Command + " --socket PATH --listen ADDR [--forward ADDR]... -- COMMAND [ARG]...",
 		Short:              "Carry a sandboxed agent's connections to bh's proxy (started by the sandbox)",
+		Example:            "  bh sandbox-bridge --socket /tmp/bh-egress-1/proxy.sock --listen 127.0.0.1:3128 -- claude -p hello",
 		Hidden:             true,
 		DisableFlagParsing: true,
 		RunE: func(_ *cobra.Command, args []string) error {
