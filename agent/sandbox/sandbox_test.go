@@ -61,9 +61,11 @@ func TestArgsMountOrder(t *testing.T) {
 }
 
 // BenchmarkSandboxStart is what the sandbox adds to starting a process:
-// /bin/true plainly, inside bubblewrap under a policy like a run's with
-// no network, and with the network: bh's proxy started and stopped, and
-// the bridge (this test binary, as bh) between bubblewrap and the child.
+// /bin/true plainly; inside bubblewrap under a policy like a run's on
+// the host's network (as before the sandbox had a network of its own),
+// in a network namespace with no way out (network: false), and with
+// the way out: bh's proxy started and stopped, and the bridge (this
+// test binary, as bh) between bubblewrap and the child.
 func BenchmarkSandboxStart(b *testing.B) {
 	st := Detect()
 	home, _ := os.UserHomeDir()
@@ -77,11 +79,12 @@ func BenchmarkSandboxStart(b *testing.B) {
 		p := Policy{Hidden: expandAll(DefaultHidden, home),
 			Readable: append([]string{home, filepath.Dir(self)}, filepath.SplitList(os.Getenv("PATH"))...),
 			Writable: []string{wt}, Env: DefaultEnv}
+		launchers["bwrap-hostnet"] = hostNet{Bwrap{Path: st.Bwrap, Policy: p}}
 		launchers["bwrap"] = Bwrap{Path: st.Bwrap, Policy: p}
 		p.Egress = &Egress{Bridge: self, Policy: egress.Policy{API: []string{"api.anthropic.com:443"}}}
 		launchers["bwrap+proxy"] = Bwrap{Path: st.Bwrap, Policy: p}
 	}
-	for _, name := range []string{"plain", "bwrap", "bwrap+proxy"} {
+	for _, name := range []string{"plain", "bwrap-hostnet", "bwrap", "bwrap+proxy"} {
 		l, ok := launchers[name]
 		if !ok {
 			continue
@@ -95,6 +98,15 @@ func BenchmarkSandboxStart(b *testing.B) {
 			}
 		})
 	}
+}
+
+// hostNet is b on the host's network.
+type hostNet struct{ b Bwrap }
+
+func (h hostNet) Launch(l proc.Launch) (proc.Launch, error) {
+	l, err := h.b.Launch(l)
+	l.Argv = slices.DeleteFunc(l.Argv, func(a string) bool { return a == "--unshare-net" })
+	return l, err
 }
 
 func expandAll(ps []string, home string) []string {
