@@ -52,7 +52,7 @@ func Detect() Status {
 		return st
 	}
 	st := Status{Bwrap: path}
-	out, err := exec.Command(path, "--ro-bind", "/", "/", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+	out, err := exec.Command(path, "--ro-bind", "/", "/", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net",
 		"--die-with-parent", "--cap-drop", "ALL", "true").CombinedOutput()
 	if err != nil {
 		st = Status{Why: "bubblewrap cannot start here: " + firstLine(out, err)}
