@@ -5,6 +5,7 @@ import (
 	"net/netip"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/bh-tracker/bh/agent/proc"
 	"github.com/bh-tracker/bh/agent/sandbox/egress"
@@ -29,7 +30,7 @@ var proxyEnv = []string{"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", 
 	"NO_PROXY", "no_proxy"}
 
 // launch starts l's proxy, binds its socket into the sandbox (args ends
-// with "--") and puts the bridge before l's command line. done stops
+// with "--") and puts the bridge before l's command line; l.Done stops
 // the proxy once the child is gone.
 func (e *Egress) launch(args []string, l proc.Launch) (proc.Launch, []string, error) {
 	x, err := egress.Start(e.Policy)
@@ -46,7 +47,7 @@ func (e *Egress) launch(args []string, l proc.Launch) (proc.Launch, []string, er
 	listen := "127.0.0.1:" + strconv.Itoa(port)
 	l.Argv = append([]string{e.Bridge}, egress.Bridge{Socket: sock, Listen: listen, Forward: forward, Argv: l.Argv}.Args()...)
 	l.Env = slices.DeleteFunc(l.Env, func(kv string) bool {
-		return slices.ContainsFunc(proxyEnv, func(name string) bool { return len(kv) > len(name) && kv[:len(name)+1] == name+"=" })
+		return slices.ContainsFunc(proxyEnv, func(name string) bool { return strings.HasPrefix(kv, name+"=") })
 	})
 	for _, name := range proxyEnv[:6] {
 		l.Env = append(l.Env, name+"=http://"+listen)

@@ -209,6 +209,9 @@ var nat64 = netip.MustParsePrefix("64:ff9b::/96")
 // special says what kind of address ip is when it is not public; "" for
 // a public one.
 func special(ip netip.Addr) string {
+	if ip.Zone() != "" {
+		return "scoped to an interface" // and prefixes never contain it
+	}
 	ip = ip.Unmap()
 	if nat64.Contains(ip) {
 		b := ip.As16()

@@ -30,7 +30,7 @@ func TestSpecialAddresses(t *testing.T) {
 	for _, a := range []string{"127.0.0.1", "127.1.2.3", "10.255.255.1", "172.16.0.1", "172.31.255.255", "192.168.1.1",
 		"169.254.169.254", "100.64.0.1", "100.127.255.254", "0.0.0.0", "224.0.0.1", "239.255.255.250", "255.255.255.255",
 		"::1", "::", "fe80::1", "fd00::1", "fc00::1", "ff02::1", "::ffff:127.0.0.1", "::ffff:169.254.169.254",
-		"64:ff9b::a00:1", "::127.0.0.1", "fd00:ec2::254"} {
+		"64:ff9b::a00:1", "::127.0.0.1", "fd00:ec2::254", "fe80::1%eth0", "2606:4700::1111%eth0"} {
 		if special(netip.MustParseAddr(a)) == "" {
 			t.Errorf("%s counts as public", a)
 		}
@@ -76,6 +76,7 @@ func TestPolicy(t *testing.T) {
 		{internet, "localhost:8080", false},
 		{internet, "[::1]:8080", false},
 		{internet, "[::ffff:127.0.0.1]:8080", false},
+		{internet, "[fe80::1%eth0]:80", false},
 		{internet, "203.0.113.7:8080", false}, // this machine's public address: bh serve on 0.0.0.0
 		{internet, "api.anthropic.com:443", true},
 		{internet, "127.0.0.1:4000", true},            // the model API, on loopback
