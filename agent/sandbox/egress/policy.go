@@ -120,12 +120,6 @@ func (p Policy) listed(host string, port uint16) (ok, local bool) {
 	return ok, false
 }
 
-// CheckEntry says what is wrong with an entry of the allow-list.
-func CheckEntry(e string) error {
-	_, _, err := splitEntry(e)
-	return err
-}
-
 // splitEntry is an allow-list entry's host, lower-case, and its port
 // (0: any).
 func splitEntry(e string) (string, uint16, error) {

@@ -116,15 +116,15 @@ func TestPolicy(t *testing.T) {
 	}
 }
 
-func TestCheckEntry(t *testing.T) {
+func TestSplitEntry(t *testing.T) {
 	for _, e := range []string{"github.com", "*.npmjs.org", "127.0.0.1", "127.0.0.1:8080", "::1", "[::1]:9000", "localhost:3000",
 		"GitHub.com."} {
-		if err := CheckEntry(e); err != nil {
+		if _, _, err := splitEntry(e); err != nil {
 			t.Errorf("%q: %v", e, err)
 		}
 	}
 	for _, e := range []string{"", "https://github.com", "github.com/x", "*.", "a*.b", "user@host", "two words", "host:0", "host:99999"} {
-		if err := CheckEntry(e); err == nil {
+		if _, _, err := splitEntry(e); err == nil {
 			t.Errorf("%q passes", e)
 		}
 	}
