@@ -12,14 +12,6 @@ import (
 	"github.com/bh-tracker/bh/agent/sandbox/egress"
 )
 
-// The test binary is bh's network bridge when a sandbox starts it so.
-func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == egress.Command {
-		os.Exit(egress.Main(os.Args[2:], os.Stderr))
-	}
-	os.Exit(m.Run())
-}
-
 func TestFilterEnv(t *testing.T) {
 	env := []string{"PATH=/bin", "HOME=/h", "LC_ALL=C", "GITHUB_TOKEN=x", "AWS_SECRET_ACCESS_KEY=y", "ANTHROPIC_API_KEY=k",
 		"BH_TASK_ID=tm-1", "LCX=1", "MY_VAR=1"}
