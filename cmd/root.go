@@ -4,6 +4,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -32,6 +33,10 @@ func run(f *Factory, args []string) int {
 	c, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
+	}
+	var quiet quietExit
+	if errors.As(err, &quiet) {
+		return int(quiet)
 	}
 	// cobra reports an unknown command as a plain error: find it again.
 	if _, _, ferr := root.Find(args); ferr != nil {
@@ -116,6 +121,7 @@ func newRootCmd(f *Factory) *cobra.Command {
 		newCmdDiff(f, nil),
 		newCmdLand(f, nil),
 		newCmdMCP(f, nil),
+		newCmdSandboxBridge(f),
 		newCmdContinue(f, nil),
 		newCmdTranscript(f, nil),
 		newCmdMergeFile(f, nil),

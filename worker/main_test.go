@@ -10,6 +10,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/agent/mcp"
+	"github.com/bh-tracker/bh/agent/sandbox/egress"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bh-tracker/bh/agent"
@@ -21,6 +22,9 @@ import (
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "mcp" { // claude starting bh's MCP server (MCPCommand)
 		os.Exit(helperMCP())
+	}
+	if len(os.Args) > 1 && os.Args[1] == egress.Command { // a sandbox starting its network's bridge
+		os.Exit(egress.Main(os.Args[2:], os.Stderr))
 	}
 	switch os.Getenv("BH_WORKER_HELPER") {
 	case "":

@@ -94,9 +94,9 @@ func TestSandboxRefusesWhatIsNotTheAgents(t *testing.T) {
 			"write main tree: yes\nwrite other repo: yes\ngit push: yes\nsee worker: yes\nconnect: yes\ngo test: yes\n",
 			"none (sandbox: off in .bh/config.yaml)"},
 		{"sandboxed", config.SandboxConfig{}, "1", "read ssh key: no\nsecret env: no\nwrite home: no\n" +
-			"write main tree: no\nwrite other repo: no\ngit push: no\nsee worker: no\nconnect: yes\ngo test: yes\n",
+			"write main tree: no\nwrite other repo: no\ngit push: no\nsee worker: no\nconnect: no\ngo test: yes\n",
 			Sandboxed},
-		{"no network", config.SandboxConfig{Network: new(bool)}, "1", "read ssh key: no\nsecret env: no\nwrite home: no\n" +
+		{"no network", config.SandboxConfig{Network: config.Network{Off: true}}, "1", "read ssh key: no\nsecret env: no\nwrite home: no\n" +
 			"write main tree: no\nwrite other repo: no\ngit push: no\nsee worker: no\nconnect: no\ngo test: yes\n",
 			Sandboxed},
 	} {

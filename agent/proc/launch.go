@@ -17,4 +17,7 @@ type Launch struct {
 	// temporary files), on top of what the launcher's policy allows.
 	Writable []string
 	Terminal bool // the child reads bh's terminal
+	// Done, set by a launcher, ends what it started for the child (a
+	// sandbox's network proxy) once the child is gone or failed to start.
+	Done func()
 }

@@ -79,6 +79,9 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 		if l, err = c.Launcher.Launch(l); err != nil {
 			return Result{}, fmt.Errorf("start %s: %w", c.Argv[0], err)
 		}
+		if l.Done != nil {
+			defer l.Done()
+		}
 	}
 	cmd := exec.Command(l.Argv[0], l.Argv[1:]...)
 	cmd.Dir = c.Dir

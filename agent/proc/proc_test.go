@@ -92,3 +92,25 @@ func TestRunMissing(t *testing.T) {
 		t.Fatalf("Run = %+v, %v; want not started", res, err)
 	}
 }
+
+// doneLauncher runs the child as it is and counts its Done calls.
+type doneLauncher struct{ done *int }
+
+func (d doneLauncher) Launch(l Launch) (Launch, error) {
+	l.Done = func() { *d.done++ }
+	return l, nil
+}
+
+// TestRunLaunchDone: what a launcher started for a child (a sandbox's
+// proxy) is ended once, after the child exits or when it cannot start.
+func TestRunLaunchDone(t *testing.T) {
+	var n int
+	var out bytes.Buffer
+	if _, err := Run(context.Background(), Cmd{Argv: []string{"sh", "-c", "echo ran"}, Stdout: &out, Launcher: doneLauncher{&n}}); err != nil || n != 1 || out.String() != "ran\n" {
+		t.Errorf("after the child: Done %d times, %v, %q", n, err, out.String())
+	}
+	n = 0
+	if _, err := Run(context.Background(), Cmd{Argv: []string{filepath.Join(t.TempDir(), "nope")}, Launcher: doneLauncher{&n}}); err == nil || n != 1 {
+		t.Errorf("a child that cannot start: Done %d times, %v", n, err)
+	}
+}

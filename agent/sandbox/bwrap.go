@@ -15,12 +15,20 @@ type Bwrap struct {
 	Policy Policy
 }
 
-// Launch wraps l: bwrap's arguments, then l's own command line, with
-// the environment cut down to the policy's variables.
+// Launch wraps l: bwrap's arguments, then l's own command line (behind
+// the network's bridge), with the environment cut down to the policy's
+// variables.
 func (b Bwrap) Launch(l proc.Launch) (proc.Launch, error) {
-	argv := append([]string{b.Path}, b.Args(l)...)
-	return proc.Launch{Argv: append(argv, l.Argv...), Env: FilterEnv(l.Env, b.Policy.Env), Dir: l.Dir,
-		Terminal: l.Terminal}, nil
+	args := b.Args(l)
+	out := proc.Launch{Argv: l.Argv, Env: FilterEnv(l.Env, b.Policy.Env), Dir: l.Dir, Terminal: l.Terminal}
+	if b.Policy.Egress != nil {
+		var err error
+		if out, args, err = b.Policy.Egress.launch(args, out); err != nil {
+			return l, err
+		}
+	}
+	out.Argv = append(append([]string{b.Path}, args...), out.Argv...)
+	return out, nil
 }
 
 // Args are bwrap's arguments for l, up to and including "--": the whole
@@ -31,15 +39,12 @@ func (b Bwrap) Launch(l proc.Launch) (proc.Launch, error) {
 // read-only, so that a write there fails as anywhere else.
 func (b Bwrap) Args(l proc.Launch) []string {
 	a := []string{"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-		"--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--cap-drop", "ALL"}
+		"--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net", "--die-with-parent", "--cap-drop", "ALL"}
 	if os.Geteuid() == 0 {
 		// Mapping uid 0 into a user namespace takes CAP_SETFCAP: codex
 		// sandboxes its commands in a namespace of its own. No new
 		// privileges are gained through files (bwrap sets no_new_privs).
 		a = append(a, "--cap-add", "CAP_SETFCAP")
-	}
-	if !b.Policy.Network {
-		a = append(a, "--unshare-net")
 	}
 	type mount struct{ flag, path string }
 	var ms []mount

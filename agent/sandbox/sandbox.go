@@ -22,7 +22,7 @@ type Policy struct {
 	Readable []string // bound read-only again inside hidden folders: toolchains, the repository's git dir
 	Hidden   []string // an empty read-only folder, or /dev/null for a file, in their place
 	Env      []string // the variables kept: names, or prefixes ending in *
-	Network  bool     // false cuts the child off every network, loopback included
+	Egress   *Egress  // the way out to the network; nil: none, the namespace's own loopback alone
 	// ReadOnly are files bound read-only over everything else, last: a
 	// writable folder's files that only the runner may write (a worktree's
 	// git files). A missing one is bound from an empty file.
@@ -56,7 +56,7 @@ func Detect() Status {
 		return st
 	}
 	st := Status{Bwrap: path}
-	out, err := exec.Command(path, "--ro-bind", "/", "/", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+	out, err := exec.Command(path, "--ro-bind", "/", "/", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net",
 		"--die-with-parent", "--cap-drop", "ALL", "true").CombinedOutput()
 	if err != nil {
 		st = Status{Why: "bubblewrap cannot start here: " + firstLine(out, err)}

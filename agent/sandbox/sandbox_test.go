@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bh-tracker/bh/agent/proc"
+	"github.com/bh-tracker/bh/agent/sandbox/egress"
 )
 
 func TestFilterEnv(t *testing.T) {
@@ -31,7 +32,7 @@ func TestArgsMountOrder(t *testing.T) {
 	}
 	p := func(s string) string { return filepath.Join(root, s) }
 	b := Bwrap{Path: "bwrap", Policy: Policy{Hidden: []string{p("home/.ssh"), p("repo")}, Readable: []string{p("repo/.git"), p("home")},
-		Writable: []string{p("home/.claude")}, Network: true}}
+		Writable: []string{p("home/.claude")}}}
 	args := strings.Join(b.Args(proc.Launch{Dir: p("repo")}), " ")
 	order := []string{"--ro-bind-try " + p("home"), "--tmpfs " + p("home/.ssh"), "--bind-try " + p("home/.claude"),
 		"--remount-ro " + p("home/.ssh")}
@@ -46,28 +47,36 @@ func TestArgsMountOrder(t *testing.T) {
 	if !strings.Contains(args, "--tmpfs "+p("repo")+" ") || strings.Index(args, "--tmpfs "+p("repo")+" ") > strings.Index(args, "--ro-bind-try "+p("repo/.git")) {
 		t.Errorf("the repository's git dir is not put back inside the hidden tree: %s", args)
 	}
-	if strings.Contains(args, "--unshare-net") {
-		t.Errorf("network on, yet --unshare-net: %s", args)
-	}
-	b.Policy.Network = false
-	if args := b.Args(proc.Launch{}); !slices.Contains(args, "--unshare-net") {
-		t.Errorf("network off, no --unshare-net: %s", args)
+	if !strings.Contains(args, "--unshare-net") {
+		t.Errorf("no network namespace of its own: %s", args)
 	}
 }
 
 // BenchmarkSandboxStart is what the sandbox adds to starting a process:
-// /bin/true plainly and inside bubblewrap under a policy like a run's.
+// /bin/true plainly; inside bubblewrap under a policy like a run's on
+// the host's network (as before the sandbox had a network of its own),
+// in a network namespace with no way out (network: false), and with
+// the way out: bh's proxy started and stopped, and the bridge (this
+// test binary, as bh) between bubblewrap and the child.
 func BenchmarkSandboxStart(b *testing.B) {
 	st := Detect()
 	home, _ := os.UserHomeDir()
 	wt := b.TempDir()
+	self, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
 	launchers := map[string]proc.Launcher{"plain": nil}
 	if st.Bwrap != "" {
-		launchers["bwrap"] = Bwrap{Path: st.Bwrap, Policy: Policy{Hidden: expandAll(DefaultHidden, home),
-			Readable: append([]string{home}, filepath.SplitList(os.Getenv("PATH"))...), Writable: []string{wt},
-			Env: DefaultEnv, Network: true}}
+		p := Policy{Hidden: expandAll(DefaultHidden, home),
+			Readable: append([]string{home, filepath.Dir(self)}, filepath.SplitList(os.Getenv("PATH"))...),
+			Writable: []string{wt}, Env: DefaultEnv}
+		launchers["bwrap-hostnet"] = hostNet{Bwrap{Path: st.Bwrap, Policy: p}}
+		launchers["bwrap"] = Bwrap{Path: st.Bwrap, Policy: p}
+		p.Egress = &Egress{Bridge: self, Policy: egress.Policy{API: []string{"api.anthropic.com:443"}}}
+		launchers["bwrap+proxy"] = Bwrap{Path: st.Bwrap, Policy: p}
 	}
-	for _, name := range []string{"plain", "bwrap"} {
+	for _, name := range []string{"plain", "bwrap-hostnet", "bwrap", "bwrap+proxy"} {
 		l, ok := launchers[name]
 		if !ok {
 			continue
@@ -81,6 +90,15 @@ func BenchmarkSandboxStart(b *testing.B) {
 			}
 		})
 	}
+}
+
+// hostNet is b on the host's network.
+type hostNet struct{ b Bwrap }
+
+func (h hostNet) Launch(l proc.Launch) (proc.Launch, error) {
+	l, err := h.b.Launch(l)
+	l.Argv = slices.DeleteFunc(l.Argv, func(a string) bool { return a == "--unshare-net" })
+	return l, err
 }
 
 func expandAll(ps []string, home string) []string {

@@ -48,6 +48,7 @@ func decodeConfig(path string, b []byte, c *Config) error {
 		{[]string{"checkTimeout"}, task.CheckDuration(c.CheckTimeout)},
 		{[]string{"reviewRounds"}, checkRounds(c.ReviewRounds)},
 		{[]string{"sandbox", "mode"}, task.CheckSandboxMode(c.Sandbox.Mode)},
+		{[]string{"sandbox", "network"}, c.Sandbox.Network.Check()},
 	} {
 		if v.err != nil {
 			return configError(path, &root, v.key, v.err)

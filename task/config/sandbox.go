@@ -14,9 +14,8 @@ import (
 // (sandbox: off) or a mapping that widens or narrows the policy.
 type SandboxConfig struct {
 	Mode string `yaml:"mode,omitempty" json:"mode,omitempty"`
-	// Network false cuts agents off every network; default on, since
-	// the model's API needs it.
-	Network *bool `yaml:"network,omitempty" json:"network,omitempty"`
+	// Network is where agents' traffic may go (see Network).
+	Network Network `yaml:"network,omitempty" json:"network"`
 	// Hide adds folders and files to hide; ~ is home, relative paths are
 	// in the repository.
 	Hide []string `yaml:"hide,omitempty" json:"hide,omitempty"`
@@ -58,4 +57,4 @@ func (c Config) SandboxMode(t *task.Task) string {
 }
 
 // NetworkOn reports whether sandboxed agents may reach the network.
-func (c SandboxConfig) NetworkOn() bool { return c.Network == nil || *c.Network }
+func (c SandboxConfig) NetworkOn() bool { return !c.Network.Off }

@@ -20,10 +20,19 @@ func TestSandboxConfig(t *testing.T) {
 		{"off is a word, not a yes/no", "sandbox: off\n", SandboxConfig{Mode: task.SandboxOff}, ""},
 		{"false is off", "sandbox: false\n", SandboxConfig{Mode: task.SandboxOff}, ""},
 		{"a mapping", "sandbox:\n  mode: auto\n  network: false\n  hide: [~/src]\n  allowEnv: [AWS_*]\n  writable: [~/.cache/x]\n",
-			SandboxConfig{Mode: task.SandboxAuto, Network: new(bool), Hide: []string{"~/src"}, AllowEnv: []string{"AWS_*"},
+			SandboxConfig{Mode: task.SandboxAuto, Network: Network{Off: true}, Hide: []string{"~/src"}, AllowEnv: []string{"AWS_*"},
 				Writable: []string{"~/.cache/x"}}, ""},
 		{"a bad mode", "prefix: tm\nsandbox: sometimes\n", SandboxConfig{}, `config.yaml:2: sandbox.mode: "sometimes": want one of auto, off, required`},
 		{"a bad mode in the mapping", "sandbox:\n  network: true\n  mode: never\n", SandboxConfig{}, `config.yaml:3: sandbox.mode: "never"`},
+		{"network internet", "sandbox:\n  network: internet\n", SandboxConfig{}, ""},
+		{"network true, as older configs say", "sandbox:\n  network: true\n", SandboxConfig{}, ""},
+		{"an allow-list", "sandbox:\n  network: [github.com, '*.npmjs.org', '127.0.0.1:8080']\n",
+			SandboxConfig{Network: Network{Hosts: []string{"github.com", "*.npmjs.org", "127.0.0.1:8080"}}}, ""},
+		{"an empty allow-list: the model API alone", "sandbox:\n  network: []\n", SandboxConfig{Network: Network{Hosts: []string{}}}, ""},
+		{"a bad network word", "prefix: tm\nsandbox:\n  mode: auto\n  network: sometimes\n", SandboxConfig{},
+			`config.yaml:4: sandbox.network: "sometimes": want internet, false or a list of hosts`},
+		{"a URL in the list", "sandbox:\n  network:\n    - github.com\n    - https://x.org/a\n", SandboxConfig{},
+			`config.yaml:2: sandbox.network: "https://x.org/a": want a host`},
 		{"a misspelt key", "sandbox:\n  mode: auto\n  nework: false\n", SandboxConfig{}, `config.yaml:3: unknown key "nework" (did you mean "network"?)`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -42,7 +51,8 @@ func TestSandboxConfig(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := c.Sandbox
-			if got.Mode != tt.want.Mode || got.NetworkOn() != tt.want.NetworkOn() || strings.Join(got.Hide, ",") != strings.Join(tt.want.Hide, ",") ||
+			if got.Mode != tt.want.Mode || got.NetworkOn() != tt.want.NetworkOn() ||
+				(got.Network.Hosts == nil) != (tt.want.Network.Hosts == nil) || strings.Join(got.Network.Hosts, ",") != strings.Join(tt.want.Network.Hosts, ",") || strings.Join(got.Hide, ",") != strings.Join(tt.want.Hide, ",") ||
 				strings.Join(got.AllowEnv, ",") != strings.Join(tt.want.AllowEnv, ",") || strings.Join(got.Writable, ",") != strings.Join(tt.want.Writable, ",") {
 				t.Errorf("sandbox = %+v, want %+v", got, tt.want)
 			}

@@ -39,9 +39,10 @@ func Main(m *testing.M, bhMain func() int) {
 }
 
 // SelfIsBh says whether bh started the test binary as itself, by
-// os.Executable: claude starting bh's MCP server, bh board opening bh continue.
+// os.Executable: claude starting bh's MCP server, bh board opening bh continue,
+// a sandbox starting its network bridge.
 func SelfIsBh() bool {
-	return len(os.Args) > 1 && (os.Args[1] == "mcp" || os.Args[1] == "continue")
+	return len(os.Args) > 1 && (os.Args[1] == "mcp" || os.Args[1] == "continue" || os.Args[1] == "sandbox-bridge")
 }
 
 // Bin makes root/bin, a folder for PATH where the test binary is bh and
