@@ -91,6 +91,9 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	ctx, cancel := context.WithCancel(kill)
 	defer cancel()
 	stopBeat := w.heartbeat(t.ID, cancel)
+	if _, err := w.makeOutbox(t.ID); err != nil { // made by the sandbox's policy, or here for a plain run
+		w.warnf("%s: %v", t.ID, err)
+	}
 	req := agent.Request{Prompt: r.prompt, Dir: r.dir(), SessionID: r.session, Resume: resume, TaskID: t.ID, Outbox: w.outbox(t.ID),
 		Env: w.agentEnv(r), Timeout: w.opt.Timeout, Started: w.started(r), Name: "bh " + t.ID + ": " + t.Title,
 		AllowTools: grantedTools(r.t), Step: func(step string) { w.step(t.ID, step) }, Session: w.named(r),
