@@ -413,3 +413,28 @@ func TestRedTeamTaskWriteRacerLoses(t *testing.T) {
 		}
 	}
 }
+
+// An agent that puts a link to the user's key where bh mcp records its
+// questions: bh reads no key, the run is the agent's failure (whatever it
+// reported), and the key is nowhere in the task.
+func TestRedTeamOutboxLinkIsTheAgentsFailure(t *testing.T) {
+	needBwrap(t)
+	const key = "-----BEGIN OPENSSH PRIVATE KEY----- red-team-key-0b7d"
+	s := newStore(t)
+	home := t.TempDir()
+	writeFile(t, home, ".ssh/id_ed25519", `{"question":"`+key+`"}`+"\n")
+	s.Config.Agent = config.AgentConfig{Kind: "command", Command: []string{"sh", "-c",
+		`ln -s "$HOME/.ssh/id_ed25519" "$BH_OUTBOX/asked.jsonl" && echo '{"status":"completed","summary":"done"}'`}}
+	tk := addTask(t, s, "Ask with a link")
+	runWith(t, s, Options{Env: []string{"HOME=" + home}})
+	got := getTask(t, s, tk.ID)
+	if got.State != task.Failed {
+		t.Fatalf("the task is %s (%s), want failed: the agent's failure", got.State, got.Summary)
+	}
+	if b := readFile(t, s.Dir, "tasks/"+tk.ID+".yaml"); strings.Contains(b, "red-team-key") || !strings.Contains(b, "symbolic link") {
+		t.Errorf("the task file:\n%s", b)
+	}
+	if _, err := os.Lstat(filepath.Join(outboxDir(s, mustRepo(t, s).CommonDir(), tk.ID), "asked.jsonl")); err == nil {
+		t.Errorf("the link is still in the outbox")
+	}
+}
