@@ -101,6 +101,9 @@ func TestRedTeamStateIsNotTheAgents(t *testing.T) {
 			if got.State != task.Closed {
 				t.Fatalf("the task is %s: %s %v", got.State, got.Summary, got.Issues)
 			}
+			if _, err := os.Lstat(outboxDir(s, mustRepo(t, s).CommonDir(), tk.ID)); err == nil {
+				t.Errorf("the closed task's outbox is left behind")
+			}
 			if probe := readFile(t, s.Root, "probe.txt"); probe != tt.want {
 				t.Errorf("probe.txt:\n%s\nwant:\n%s", probe, tt.want)
 			}
