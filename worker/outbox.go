@@ -10,6 +10,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/mcp"
+	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 )
@@ -64,17 +65,29 @@ func (w *worker) makeOutbox(id string) (string, error) {
 	return dir, nil
 }
 
-// takeAsked takes the questions the agent asked through bh's MCP server.
-// An outbox that cannot be read as questions is the agent's doing: its
-// run failed (runErr), whatever it reported.
-func (w *worker) takeAsked(id string) (qs []agent.Question, runErr error) {
-	qs, err := mcp.TakeAsked(w.outbox(id))
-	var bad *mcp.OutboxError
-	switch {
-	case errors.As(err, &bad):
-		return nil, &agent.RunError{Reason: bad.Error(), ExitCode: -1, Err: err}
-	case err != nil:
-		w.warnf("%s: %v", id, err)
+// takeOutbox takes what the agent's run put in its outbox through bh's
+// MCP server: the tasks it added (created here, linked to task id, since
+// bh mcp cannot write the store from the sandbox) and the questions it
+// asked. An outbox that cannot be read is the agent's doing: its run
+// failed (runErr), whatever it reported.
+func (w *worker) takeOutbox(id string) (qs []agent.Question, runErr error) {
+	outbox := w.outbox(id)
+	added, aerr := mcp.TakeAdded(outbox)
+	for _, a := range added {
+		if _, err := w.s.Create(&task.Task{Title: a.Title, Description: a.Description, Priority: a.Priority,
+			Parent: id}); err != nil {
+			w.warnf("%s: add the task %q its agent recorded: %v", id, a.Title, err)
+		}
+	}
+	qs, qerr := mcp.TakeAsked(outbox)
+	for _, err := range []error{aerr, qerr} {
+		var bad *mcp.OutboxError
+		switch {
+		case errors.As(err, &bad):
+			return nil, &agent.RunError{Reason: bad.Error(), ExitCode: -1, Err: err}
+		case err != nil:
+			w.warnf("%s: %v", id, err)
+		}
 	}
 	return qs, nil
 }

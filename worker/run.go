@@ -117,8 +117,9 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	}
 	stopBeat()
 	// Questions the agent asked through bh's MCP server (AskUserQuestion, a
-	// permission prompt, ask_human) park the run whatever it answered.
-	if qs, bad := w.takeAsked(t.ID); bad != nil && kill.Err() == nil {
+	// permission prompt, ask_human) park the run whatever it answered; the
+	// tasks it added are created.
+	if qs, bad := w.takeOutbox(t.ID); bad != nil && kill.Err() == nil {
 		out, runErr = nil, bad
 	} else if len(qs) > 0 && kill.Err() == nil {
 		out, runErr = askedOutcome(out, qs, r.session), nil

@@ -31,17 +31,17 @@ func TestHostileOutboxIsRefused(t *testing.T) {
 		"a FIFO":             {func(p string) error { return syscall.Mkfifo(p, 0o600) }, "not a regular file", 0},
 		"a folder":           {func(p string) error { return os.MkdirAll(filepath.Join(p, "x"), 0o755) }, "not a regular file", 0},
 		"too large": {func(p string) error {
-			return os.WriteFile(p, []byte(strings.Repeat(line, MaxAskedBytes/len(line)+1)), 0o600)
+			return os.WriteFile(p, []byte(strings.Repeat(line, MaxOutboxBytes/len(line)+1)), 0o600)
 		}, "larger than", 0},
 		"a line over the limit": {func(p string) error {
 			return os.WriteFile(p, []byte(`{"question":"`+strings.Repeat("q", MaxQuestionBytes+1)+`"}`+"\n"), 0o600)
 		}, "a line over", 0},
-		"a line that is no question": {func(p string) error { return os.WriteFile(p, []byte(line+"rm -rf\n"), 0o600) }, "line 2 is no question", 0},
+		"a line that is no question": {func(p string) error { return os.WriteFile(p, []byte(line+"rm -rf\n"), 0o600) }, "line 2: no question", 0},
 		"a last line cut short":      {func(p string) error { return os.WriteFile(p, []byte(line+`{"quest`), 0o600) }, "", 1},
 	} {
 		t.Run(name, func(t *testing.T) {
 			outbox := t.TempDir()
-			if err := tt.plant(askedPath(outbox)); err != nil {
+			if err := tt.plant(filepath.Join(outbox, askedFile)); err != nil {
 				t.Fatal(err)
 			}
 			qs, err := TakeAsked(outbox)
@@ -54,7 +54,7 @@ func TestHostileOutboxIsRefused(t *testing.T) {
 			case len(qs) != tt.n:
 				t.Fatalf("took %d questions, want %d: %+v", len(qs), tt.n, qs)
 			}
-			if _, err := os.Lstat(askedPath(outbox)); !errors.Is(err, os.ErrNotExist) {
+			if _, err := os.Lstat(filepath.Join(outbox, askedFile)); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("left in the outbox: %v", err)
 			}
 			if b, _ := os.ReadFile(secret); !strings.Contains(string(b), "PRIVATE KEY") {

@@ -93,9 +93,17 @@ func TestToolsRecordQuestionsAndReadTheStore(t *testing.T) {
 		t.Errorf("questions taken twice: %+v", again)
 	}
 
-	// Work the agent discovers is a task linked to its own.
+	// Work the agent discovers is a task linked to its own, which the
+	// worker adds when the run ends (bh mcp cannot write the store).
 	if out := call(t, cs, AddTask, map[string]any{"title": "Fix the flaky test", "priority": "P1"}); !strings.Contains(out, "linked to "+me.ID) {
 		t.Errorf("add_task: %s", out)
+	}
+	recorded, err := TakeAdded(testOutbox(s, me.ID))
+	if err != nil || len(recorded) != 1 || recorded[0].Title != "Fix the flaky test" || recorded[0].Priority != "P1" {
+		t.Fatalf("added: %+v %v", recorded, err)
+	}
+	if _, err := s.Create(&task.Task{Title: recorded[0].Title, Priority: recorded[0].Priority, Parent: me.ID}); err != nil {
+		t.Fatal(err)
 	}
 	var ready []brief
 	json.Unmarshal([]byte(call(t, cs, ReadyTasks, map[string]any{})), &ready)
