@@ -128,6 +128,9 @@ func (c *Claude) sessionArgs(req Request) []string {
 	}
 	if m := c.cfg.MCP; m != nil {
 		env := map[string]string{"BH_TASK_ID": req.TaskID}
+		if req.Outbox != "" {
+			env["BH_OUTBOX"] = req.Outbox // the MCP server's environment is not the agent's
+		}
 		for k, v := range m.Env {
 			env[k] = v
 		}

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/bh-tracker/bh/agent/untrusted"
 )
 
 // CodexConfig configures the Codex CLI adapter.
@@ -93,6 +95,9 @@ func (c *Codex) configArgs(req Request) []string {
 	}
 	if m := c.cfg.MCP; m != nil {
 		env := map[string]string{"BH_TASK_ID": req.TaskID}
+		if req.Outbox != "" {
+			env["BH_OUTBOX"] = req.Outbox // the MCP server's environment is not the agent's
+		}
 		for k, v := range m.Env {
 			env[k] = v
 		}
@@ -146,7 +151,8 @@ func (c *Codex) Run(ctx context.Context, req Request) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	last, _ := os.ReadFile(lastFile)
+	// The agent can write its temporary folder: a link there is not read.
+	last, _ := untrusted.ReadFile(lastFile, MaxOutputBytes)
 	out, err := ParseCodex(res.stdout, last)
 	if err != nil {
 		var re *RunError

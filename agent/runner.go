@@ -20,6 +20,9 @@ type Request struct {
 	Env       []string      // extra environment, "KEY=value", overriding the inherited one
 	Name      string        // a title for the session, shown by claude --resume
 	System    string        // appended to the agent's system prompt (the result contract), if it has one
+	// Outbox is the run's one folder of bh's that the agent may write: bh's
+	// MCP server records the questions there ($BH_OUTBOX).
+	Outbox string
 	// AllowTools are tool rules a human allowed for this task (an answered
 	// permission prompt), on top of the configured ones.
 	AllowTools []string

@@ -11,8 +11,9 @@ import (
 
 type MCPOptions struct {
 	base
-	Ctx  context.Context
-	Task string
+	Ctx    context.Context
+	Task   string
+	Outbox string
 }
 
 func newCmdMCP(f *Factory, runF func(*MCPOptions) error) *cobra.Command {
@@ -34,6 +35,8 @@ a task. The worker hands it to Claude Code with --mcp-config and
 
 A question asked this way parks the run as awaiting_input whatever the
 agent answers at the end. The task is $BH_TASK_ID unless --task names it.
+Questions go to the run's outbox, $BH_OUTBOX unless --outbox names it:
+the one folder of bh's that the agent's sandbox may write.
 
 Exit codes:
   0  the agent closed the connection
@@ -49,6 +52,7 @@ Exit codes:
 		},
 	}
 	c.Flags().StringVar(&opts.Task, "task", os.Getenv("BH_TASK_ID"), "the `ID` of the task the agent works on")
+	c.Flags().StringVar(&opts.Outbox, "outbox", os.Getenv(mcp.OutboxEnv), "the run's outbox `folder`, where questions go")
 	return c
 }
 
@@ -62,5 +66,5 @@ func mcpRun(opts *MCPOptions) error {
 		ctx = context.Background()
 	}
 	warn := func(msg string) { fmt.Fprintln(opts.IO.ErrOut, msg) }
-	return mcp.Serve(ctx, s, id, mcp.GuardedTransport(os.Stdin, os.Stdout, warn))
+	return mcp.Serve(ctx, s, id, opts.Outbox, mcp.GuardedTransport(os.Stdin, os.Stdout, warn))
 }

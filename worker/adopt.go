@@ -1,9 +1,6 @@
 package worker
 
 import (
-	"os"
-	"path/filepath"
-
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 )
@@ -29,9 +26,8 @@ func adopt(s *store.Store, c *claims, t *task.Task, foreign bool) {
 		return
 	}
 	if b, err := c.repo.FileAt(oid, t.SessionID+".jsonl"); err == nil {
-		dst := sessionCopy(s, t.ID, t.SessionID)
-		if os.MkdirAll(filepath.Dir(dst), 0o755) == nil {
-			os.WriteFile(dst, b, 0o644)
+		if _, err := ownRunDir(s, t.ID, "sessions"); err == nil {
+			replaceFile(sessionCopy(s, t.ID, t.SessionID), b, 0o644)
 		}
 	}
 }

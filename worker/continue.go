@@ -5,14 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/proc"
+	"github.com/bh-tracker/bh/agent/untrusted"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
@@ -88,7 +87,7 @@ func Continue(ctx context.Context, s *store.Store, id string, term Terminal, opt
 		return nil, err
 	}
 	req := agent.Request{Dir: filepath.Join(wt, s.Config.Agent.For(t).Dir), SessionID: t.SessionID, TaskID: id,
-		Env: append([]string{"BH_TASK_ID=" + id, "BH_WORKTREE=" + wt}, w.stateEnv(id, tk.cfg)...)}
+		Outbox: w.outbox(id), Env: append([]string{"BH_TASK_ID=" + id, "BH_WORKTREE=" + wt}, w.stateEnv(id, tk.cfg)...)}
 	// The human's claude starts from a fresh copy of their own config and
 	// the session's transcript alone: nothing the task's runs planted in
 	// its state reaches it (agentstate.go).
@@ -111,12 +110,12 @@ func Continue(ctx context.Context, s *store.Store, id string, term Terminal, opt
 		}
 	}
 	file := tk.runner.SessionFile(req)
-	before, _ := os.ReadFile(file)
+	before, _ := untrusted.ReadFile(file, MaxSession) // the agent's file: no link followed
 	// The human's session needs the terminal: it stays in bh's process group.
 	res, runErr := proc.Run(ctx, proc.Cmd{Argv: append([]string{tk.binary}, tk.runner.TakeoverArgs(req)...),
 		Dir: req.Dir, Env: req.Env, Stdin: term.In, Stdout: term.Out, Stderr: term.Err, Terminal: true,
 		Launcher: launch})
-	after, _ := os.ReadFile(file)
+	after, _ := untrusted.ReadFile(file, MaxSession)
 	w.keepSession(&run{t: t, session: t.SessionID, runner: tk.runner}, req)
 	if runErr != nil && res.PID == 0 {
 		return nil, fmt.Errorf("continue %s: %w", id, runErr)

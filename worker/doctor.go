@@ -3,6 +3,7 @@ package worker
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -75,6 +76,7 @@ func Doctor(s *store.Store, fix bool) (Report, error) {
 		return Report{}, err
 	}
 	d := &doctor{worker: w, fix: fix, broken: map[string]bool{}, tasks: map[string]*task.Task{}}
+	d.checkNotLocks()
 	if fix {
 		unlock, err := lockWorker(s.Dir, w.now())
 		var busy *BusyError
@@ -121,6 +123,9 @@ func newDoctorWorker(s *store.Store) (*worker, error) {
 // workerRunning is the holder of .bh/worker.lock, nil when none holds it.
 func workerRunning(dir string) (*Holder, error) {
 	path := filepath.Join(dir, "worker.lock")
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, nil // no lock file: checkNotLocks says so
+	}
 	l := flock.New(path)
 	ok, err := l.TryLock()
 	if err != nil {

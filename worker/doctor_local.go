@@ -134,8 +134,8 @@ func (d *doctor) checkLocks() error {
 	found := false
 	for _, p := range paths {
 		id := strings.TrimSuffix(filepath.Base(p), ".lock")
-		fi, err := os.Stat(p)
-		if filepath.Base(p) == landLockFile || err != nil || time.Since(fi.ModTime()) < strayAge || !d.missing(id) {
+		fi, err := os.Lstat(p)
+		if filepath.Base(p) == landLockFile || err != nil || !fi.Mode().IsRegular() || time.Since(fi.ModTime()) < strayAge || !d.missing(id) {
 			continue
 		}
 		found = true

@@ -41,27 +41,15 @@ func saveJournal(s *store.Store, j *journal) error {
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
-	if err := os.MkdirAll(runsDir(s, j.Task), 0o755); err != nil {
+	if _, err := ownRunDir(s, j.Task); err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
 	// Write, sync, rename: a crash leaves the old journal or the new one.
 	path := journalPath(s, j.Task)
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err == nil {
-		_, err = f.Write(data)
-		if serr := f.Sync(); err == nil {
-			err = serr
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
+	if err := writeThrough(path, path+".tmp", 0o644, func(f *os.File) error {
+		_, err := f.Write(data)
+		return err
+	}); err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
 	return nil

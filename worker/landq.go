@@ -8,7 +8,6 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
-	"github.com/gofrs/flock"
 )
 
 // The answers to a landing question.
@@ -56,8 +55,8 @@ func landLock(s *store.Store) (func(), error) {
 	if err := os.MkdirAll(filepath.Join(s.Dir, "locks"), 0o755); err != nil {
 		return nil, fmt.Errorf("landing lock: %w", err)
 	}
-	l := flock.New(filepath.Join(s.Dir, "locks", landLockFile))
-	if err := l.Lock(); err != nil {
+	l, err := store.LockFile(filepath.Join(s.Dir, "locks", landLockFile))
+	if err != nil {
 		return nil, fmt.Errorf("landing lock: %w", err)
 	}
 	return func() { l.Unlock() }, nil

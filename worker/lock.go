@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/gofrs/flock"
 )
 
@@ -36,6 +37,9 @@ func (e *BusyError) Error() string {
 // with the process, so a crashed worker never leaves a stale lock.
 func lockWorker(bhDir string, now time.Time) (unlock func(), err error) {
 	path := filepath.Join(bhDir, "worker.lock")
+	if err := store.ClearLockPath(path); err != nil {
+		return nil, fmt.Errorf("worker lock: %w", err)
+	}
 	l := flock.New(path, flock.SetPermissions(0o644))
 	ok, err := l.TryLock()
 	if err != nil {

@@ -3,9 +3,9 @@ package worker
 import (
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
+	"github.com/bh-tracker/bh/agent/untrusted"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 )
@@ -84,7 +84,7 @@ func (w *worker) publish(t *task.Task) error {
 		refs = append(refs, ParkRef(t.ID))
 	}
 	if t.SessionID != "" {
-		if b, err := os.ReadFile(sessionCopy(w.s, t.ID, t.SessionID)); err == nil {
+		if b, err := untrusted.ReadFile(sessionCopy(w.s, t.ID, t.SessionID), MaxSession); err == nil {
 			oid, err := w.repo.CommitFile("", t.SessionID+".jsonl", b, "bh: session of "+t.ID+"\n")
 			if err != nil {
 				return err

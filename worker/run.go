@@ -94,7 +94,10 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	ctx, cancel := context.WithCancel(kill)
 	defer cancel()
 	stopBeat := w.heartbeat(t.ID, cancel)
-	req := agent.Request{Prompt: r.prompt, Dir: r.dir(), SessionID: r.session, Resume: resume, TaskID: t.ID,
+	if _, err := w.makeOutbox(t.ID); err != nil { // made by the sandbox's policy, or here for a plain run
+		w.warnf("%s: %v", t.ID, err)
+	}
+	req := agent.Request{Prompt: r.prompt, Dir: r.dir(), SessionID: r.session, Resume: resume, TaskID: t.ID, Outbox: w.outbox(t.ID),
 		Env: w.agentEnv(r), Timeout: w.opt.Timeout, Started: w.started(r), Name: "bh " + t.ID + ": " + t.Title,
 		AllowTools: grantedTools(r.t), Step: func(step string) { w.step(t.ID, step) }, Session: w.named(r),
 		Launcher: r.launch}
@@ -117,9 +120,10 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	}
 	stopBeat()
 	// Questions the agent asked through bh's MCP server (AskUserQuestion, a
-	// permission prompt, ask_human) park the run whatever it answered.
-	if qs, err := mcp.TakeAsked(w.s, t.ID); err != nil {
-		w.warnf("%s: %v", t.ID, err)
+	// permission prompt, ask_human) park the run whatever it answered; the
+	// tasks it added are created.
+	if qs, bad := w.takeOutbox(t.ID); bad != nil && kill.Err() == nil {
+		out, runErr = nil, bad
 	} else if len(qs) > 0 && kill.Err() == nil {
 		out, runErr = askedOutcome(out, qs, r.session), nil
 	}
@@ -143,8 +147,8 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 
 // agentEnv tells the agent (and bh commands it runs) where things are.
 func (w *worker) agentEnv(r *run) []string {
-	env := append([]string{"BH_WORKTREE=" + r.wt.Path, "BH_ROOT=" + w.s.Root, "BH_TARGET=" + r.j.Target},
-		w.opt.Env...)
+	env := append([]string{"BH_WORKTREE=" + r.wt.Path, "BH_ROOT=" + w.s.Root, "BH_TARGET=" + r.j.Target,
+		mcp.OutboxEnv + "=" + w.outbox(r.t.ID)}, w.opt.Env...)
 	return append(env, w.stateEnv(r.t.ID, r.cfg)...)
 }
 

@@ -27,11 +27,11 @@ type runLog struct {
 // openLog starts r's log. A log that cannot be written costs the run nothing.
 func (w *worker) openLog(r *run) *runLog {
 	name := r.started.UTC().Format("20060102T150405.000000000Z") + ".log"
-	path := filepath.Join(runsDir(w.s, r.t.ID), name)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	dir, err := ownRunDir(w.s, r.t.ID)
+	if err != nil {
 		return &runLog{}
 	}
-	f, err := os.Create(path)
+	f, err := createNew(filepath.Join(dir, name), 0o644)
 	if err != nil {
 		return &runLog{}
 	}

@@ -104,14 +104,14 @@ func (w *worker) agentGetenv() func(string) string {
 }
 
 // sandboxPolicy is what the agent of t may see and do. Writable: its worktree
-// and the worktree's git dir (the index), the store's local state it
-// needs (bh mcp records questions in .bh/runs/<id>), the agent's own
-// state and the config's caches. Readable: the system, the toolchains on
-// PATH, the repository's git dir and .bh. Hidden: the user's
-// credentials, the runtime dir with its agent sockets, the main tree and
-// the repositories beside it, the other tasks' worktrees, and the
-// config's list. Task files and the config stay read-only, so that an
-// agent cannot loosen its own sandbox.
+// and the worktree's git dir (the index), the run's outbox (bh mcp records
+// questions there), the agent's own state and the config's caches.
+// Readable: the system, the toolchains on PATH, the repository's git dir
+// and .bh. Hidden: the user's credentials, bh's config and state, the
+// runtime dir with its agent sockets, the main tree and the repositories
+// beside it, the other tasks' worktrees, and the config's list. Task
+// files, the config and all of bh's state stay read-only, so that an
+// agent cannot loosen its own sandbox or plant what bh would trust.
 func (w *worker) sandboxPolicy(t *task.Task, wt, wtGitDir string, cfg config.AgentConfig) (sandbox.Policy, error) {
 	sc := w.s.Config.Sandbox
 	getenv := w.agentGetenv()
@@ -135,15 +135,22 @@ func (w *worker) sandboxPolicy(t *task.Task, wt, wtGitDir string, cfg config.Age
 	p.Readable = append(p.Readable, programDirs(cfg, w.mcp())...)
 	p.Readable = append(p.Readable, ex(sc.Readable)...)
 
-	p.Writable = []string{wt, wtGitDir, runsDir(w.s, t.ID)}
+	// Of bh's own state, the run's outbox alone is writable (outbox.go):
+	// not .bh/tmp, .bh/locks, .bh/cache or the run folder, which bh,
+	// outside, writes and trusts. bh's config (web.json's token, the
+	// registry) and its state dir (other tasks' worktrees and outboxes)
+	// are hidden.
+	p.Hidden = append(p.Hidden, bhPrivate(getenv, home)...)
+	outbox, err := w.makeOutbox(t.ID)
+	if err != nil {
+		return p, fmt.Errorf("sandbox: %w", err)
+	}
+	p.Writable = []string{wt, wtGitDir, outbox}
 	p.ReadOnly = git.TrustedFiles(wt, wtGitDir) // where bh's git would take its git dir and config from
 	if tmp := getenv("TMPDIR"); tmp != "" && filepath.Clean(tmp) != "/tmp" {
 		p.Writable = append(p.Writable, tmp) // the agent's temporary files go there
 	}
-	for _, d := range []string{"locks", "tmp", "cache"} {
-		p.Writable = append(p.Writable, filepath.Join(w.s.Dir, d))
-	}
-	for _, d := range p.Writable[2:] { // bwrap binds only what exists
+	for _, d := range p.Writable[3:] { // bwrap binds only what exists
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return p, fmt.Errorf("sandbox: %w", err)
 		}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/untrusted"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/google/uuid"
@@ -41,8 +42,15 @@ func (w *worker) keepSession(r *run, req agent.Request) {
 		return
 	}
 	req.SessionID = r.session
-	if err := copyOver(sf.SessionFile(req), sessionCopy(w.s, r.t.ID, r.session)); err != nil &&
-		!errors.Is(err, os.ErrNotExist) {
+	_, err := ownRunDir(w.s, r.t.ID, "sessions")
+	if err == nil {
+		err = copyOver(sf.SessionFile(req), sessionCopy(w.s, r.t.ID, r.session))
+	}
+	var bad *untrusted.Error
+	switch {
+	case errors.As(err, &bad):
+		w.warnf("%s: the session's transcript is not copied: %v", r.t.ID, err)
+	case err != nil && !errors.Is(err, os.ErrNotExist):
 		w.warnf("%s: keep the session's transcript: %v", r.t.ID, err)
 	}
 }
@@ -97,10 +105,18 @@ func (w *worker) freshSession(r *run, lost string) error {
 	return nil
 }
 
+// MaxSession caps a session transcript bh copies: a longer one is no
+// transcript an agent wrote in one task, and is not copied.
+const MaxSession = 256 << 20
+
 // copyOver copies src to dst (made with its folders), through a temporary
-// file, so that a reader never sees half a transcript.
+// file, so that a reader never sees half a transcript. src is read as
+// the agent may have left it: a link there (to ~/.ssh/id_ed25519, say)
+// is refused, never followed, as is anything but a regular file under
+// MaxSession; nothing is written through a link at dst or its temporary
+// name.
 func copyOver(src, dst string) error {
-	in, err := os.Open(src)
+	in, err := untrusted.OpenReader(src, MaxSession)
 	if err != nil {
 		return err
 	}
@@ -108,20 +124,8 @@ func copyOver(src, dst string) error {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
 		return err
 	}
-	tmp := dst + ".bh-tmp"
-	out, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
+	return writeThrough(dst, dst+".bh-tmp", 0o600, func(out *os.File) error {
+		_, err := io.Copy(out, in)
 		return err
-	}
-	_, err = io.Copy(out, in)
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, dst)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+	})
 }

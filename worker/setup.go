@@ -37,7 +37,7 @@ func (w *worker) setup(r *run) error {
 	if len(cfg.Copy) == 0 && cfg.Setup == "" {
 		return nil
 	}
-	if _, err := os.Stat(setupMark(w.s, r.t.ID)); err == nil {
+	if fi, err := os.Lstat(setupMark(w.s, r.t.ID)); err == nil && fi.Mode().IsRegular() {
 		return nil
 	}
 	for _, pattern := range cfg.Copy {
@@ -51,8 +51,7 @@ func (w *worker) setup(r *run) error {
 			Stdout: out, Stderr: out, Timeout: setupTimeout, Started: w.started(r)})
 		// Kept whole (up to the cap) in the task's runs directory for a look;
 		// the error quotes its end.
-		logPath := filepath.Join(runsDir(w.s, r.t.ID), "setup.log")
-		if err := os.WriteFile(logPath, out.Bytes(), 0o644); err != nil {
+		if err := writeRunFile(w.s, r.t.ID, "setup.log", out.Bytes()); err != nil {
 			w.warnf("%s: %v", r.t.ID, err)
 		}
 		switch {
@@ -64,7 +63,7 @@ func (w *worker) setup(r *run) error {
 			return &setupError{fmt.Errorf("%q: exit status %d: %s", cfg.Setup, res.ExitCode, tail(out.Bytes(), 500))}
 		}
 	}
-	return os.WriteFile(setupMark(w.s, r.t.ID), nil, 0o644)
+	return writeRunFile(w.s, r.t.ID, "setup.done", nil)
 }
 
 // copyGlob copies the files of the main tree matching pattern (relative to

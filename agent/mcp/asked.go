@@ -3,28 +3,26 @@
 // AskUserQuestion among them) and its ask_human calls become the task's
 // typed questions, and it can read the task store and add tasks.
 //
-// Questions asked during a run go to .bh/runs/<id>/asked.jsonl rather than
-// into the task file, which the worker owns while the run lasts; the
-// worker takes them when the run ends (TakeAsked).
+// bh mcp runs inside the agent's sandbox, where nothing of bh's own state
+// is writable: the questions asked and the tasks added during a run go to
+// the run's outbox ($BH_OUTBOX, the one folder of bh's the sandbox lets
+// the agent write), and the worker, outside, takes them when the run ends
+// (TakeAsked, TakeAdded), reading them as it would anything the agent
+// wrote.
 package mcp
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/bh-tracker/bh/agent/ask"
-	"github.com/bh-tracker/bh/task/store"
-	"github.com/gofrs/flock"
 )
 
 // MaxQuestionBytes bounds one question as recorded (its JSON line): the
 // reader takes no longer line, so a longer question is refused to the
 // agent when it asks, never acknowledged and then dropped.
-const MaxQuestionBytes = 1 << 20
+const MaxQuestionBytes = MaxLineBytes
 
 // tooLarge is the tool error a question over the limit gets: the agent
 // can act on it by asking again, shorter.
@@ -34,13 +32,11 @@ func tooLarge(n int) error {
 		"of the worktree that the question names", n, MaxQuestionBytes)
 }
 
-func askedPath(s *store.Store, id string) string {
-	return filepath.Join(s.Dir, "runs", id, "asked.jsonl")
-}
+const askedFile = "asked.jsonl"
 
-// record appends questions the agent asked during its run, all of them or,
-// when one is too large, none.
-func record(s *store.Store, id string, qs ...ask.Question) error {
+// record appends questions the agent asked during its run to the outbox,
+// all of them or, when one is too large, none.
+func record(outbox string, qs ...ask.Question) error {
 	lines := make([][]byte, 0, len(qs))
 	for _, q := range qs {
 		b, err := json.Marshal(q)
@@ -52,56 +48,34 @@ func record(s *store.Store, id string, qs ...ask.Question) error {
 		}
 		lines = append(lines, append(b, '\n'))
 	}
-	path := askedPath(s, id)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+	if err := appendLines(outbox, askedFile, lines); err != nil {
+		return fmt.Errorf("record the question: %w", err)
 	}
-	l := flock.New(path + ".lock")
-	if err := l.Lock(); err != nil {
-		return err
-	}
-	defer l.Unlock()
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	for _, b := range lines {
-		if _, err := f.Write(b); err != nil {
-			f.Close()
-			return fmt.Errorf("record the question: %w", err)
-		}
-	}
-	return f.Close()
+	return nil
 }
 
-// TakeAsked returns the questions asked during id's run and forgets them.
-// A question asked again in the run is one question: the same permission
-// request twice (the same denied command), whose answers could only agree.
-func TakeAsked(s *store.Store, id string) ([]ask.Question, error) {
-	path := askedPath(s, id)
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
+// TakeAsked returns the questions asked during a run, from its outbox,
+// and forgets them. The outbox is the agent's to write, so it is read as
+// hostile input (see takeLines and OutboxError). A question asked again
+// in the run is one question: the same permission request twice (the
+// same denied command), whose answers could only agree.
+func TakeAsked(outbox string) ([]ask.Question, error) {
+	var qs []ask.Question
+	seen := map[string]bool{}
+	err := takeLines(outbox, askedFile, func(line []byte) error {
+		var q ask.Question
+		if json.Unmarshal(line, &q) != nil || q.Question == "" {
+			return errors.New("no question")
+		}
+		if !seen[string(line)] {
+			seen[string(line)] = true
+			q.Question = ask.CapText(q.Question)
+			qs = append(qs, q)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	var qs []ask.Question
-	seen := map[string]bool{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, MaxQuestionBytes+1) // the line and its newline
-	for sc.Scan() {
-		var q ask.Question
-		if json.Unmarshal(sc.Bytes(), &q) != nil || q.Question == "" || seen[sc.Text()] {
-			continue
-		}
-		seen[sc.Text()] = true
-		q.Question = ask.CapText(q.Question)
-		qs = append(qs, q)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read the questions asked: %w", err)
-	}
-	return qs, os.Remove(path)
+	return qs, nil
 }

@@ -31,7 +31,7 @@ func TestIdenticalPermissionRequestsAreOneQuestion(t *testing.T) {
 	call(t, cs, AskHuman, map[string]any{"question": "Port?"})
 	call(t, cs, AskHuman, map[string]any{"question": "Port?"})
 
-	qs, err := TakeAsked(s, me.ID)
+	qs, err := TakeAsked(testOutbox(s, me.ID))
 	if err != nil {
 		t.Fatal(err)
 	}

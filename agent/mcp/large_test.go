@@ -40,13 +40,13 @@ func TestOversizedQuestionIsRefused(t *testing.T) {
 			!strings.Contains(msg, "Shorten it and ask again") {
 			t.Errorf("%s: want a tool error naming the limit, got IsError=%v %.200s", name, res.IsError, msg)
 		}
-		if qs, err := TakeAsked(s, me.ID); err != nil || len(qs) != 0 {
+		if qs, err := TakeAsked(testOutbox(s, me.ID)); err != nil || len(qs) != 0 {
 			t.Errorf("%s: recorded %d questions (%v)", name, len(qs), err)
 		}
 	}
 	// The agent shortens it: that one is taken.
 	call(t, cs, AskHuman, map[string]any{"question": "Which? (details in notes.md)"})
-	if qs, err := TakeAsked(s, me.ID); err != nil || len(qs) != 1 {
+	if qs, err := TakeAsked(testOutbox(s, me.ID)); err != nil || len(qs) != 1 {
 		t.Errorf("the shorter question: %+v %v", qs, err)
 	}
 }
@@ -58,17 +58,17 @@ func TestQuestionLimitIsTheReaders(t *testing.T) {
 	q := ask.Question{Type: ask.QuestionFreeform}
 	empty, _ := json.Marshal(q)
 	q.Question = strings.Repeat("q", MaxQuestionBytes-len(empty))
-	if err := record(s, "t1", q); err != nil {
+	if err := record(testOutbox(s, "t1"), q); err != nil {
 		t.Fatalf("a question of the limit: %v", err)
 	}
-	if qs, err := TakeAsked(s, "t1"); err != nil || len(qs) != 1 {
+	if qs, err := TakeAsked(testOutbox(s, "t1")); err != nil || len(qs) != 1 {
 		t.Fatalf("read back %d questions: %v", len(qs), err)
 	}
 	q.Question += "q"
-	if err := record(s, "t1", ask.Question{Question: "small"}, q); err == nil || !strings.Contains(err.Error(), "too large") {
+	if err := record(testOutbox(s, "t1"), ask.Question{Question: "small"}, q); err == nil || !strings.Contains(err.Error(), "too large") {
 		t.Fatalf("one byte over: %v", err)
 	}
-	if qs, _ := TakeAsked(s, "t1"); len(qs) != 0 {
+	if qs, _ := TakeAsked(testOutbox(s, "t1")); len(qs) != 0 {
 		t.Errorf("a refused batch left %d questions", len(qs))
 	}
 }

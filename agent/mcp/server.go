@@ -26,10 +26,10 @@ const stopNow = "bh has put your question to the human. Stop working now and end
 	"(status needs_input); you will be resumed in this same session with the answer."
 
 // Serve runs the MCP server for task id's run over t until the agent
-// closes it.
-func Serve(ctx context.Context, s *store.Store, id string, t sdk.Transport) error {
+// closes it. The questions go to the run's outbox folder.
+func Serve(ctx context.Context, s *store.Store, id, outbox string, t sdk.Transport) error {
 	srv := sdk.NewServer(&sdk.Implementation{Name: ServerName, Version: "1"}, nil)
-	h := &handlers{s: s, id: id}
+	h := &handlers{s: s, id: id, outbox: outbox}
 	sdk.AddTool(srv, &sdk.Tool{Name: PermissionPrompt, Description: "Decides the agent's permission prompts. " +
 		"AskUserQuestion and tools the mode would deny become questions for the human."}, h.permission)
 	sdk.AddTool(srv, &sdk.Tool{Name: AskHuman, Description: "Ask the human a question you cannot answer " +
@@ -45,8 +45,9 @@ func Serve(ctx context.Context, s *store.Store, id string, t sdk.Transport) erro
 }
 
 type handlers struct {
-	s  *store.Store
-	id string
+	s      *store.Store
+	id     string
+	outbox string
 }
 
 func text(s string) *sdk.CallToolResult {
@@ -72,7 +73,7 @@ type PermissionInput struct {
 // denies the call, telling the agent to stop.
 func (h *handlers) permission(_ context.Context, _ *sdk.CallToolRequest, in PermissionInput) (*sdk.CallToolResult, any, error) {
 	qs := permissionQuestions(in)
-	if err := record(h.s, h.id, qs...); err != nil {
+	if err := record(h.outbox, qs...); err != nil {
 		return nil, nil, err
 	}
 	res, err := jsonText(map[string]string{"behavior": "deny", "message": stopNow})
@@ -96,7 +97,7 @@ func (h *handlers) ask(_ context.Context, _ *sdk.CallToolRequest, in AskInput) (
 	for _, o := range in.Options {
 		q.Options, q.Type = append(q.Options, ask.Option{Label: o}), ask.QuestionChoice
 	}
-	if err := record(h.s, h.id, q); err != nil {
+	if err := record(h.outbox, q); err != nil {
 		return nil, nil, err
 	}
 	return text(stopNow), nil, nil

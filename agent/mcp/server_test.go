@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -26,13 +27,18 @@ func newStore(t *testing.T) *store.Store {
 	return s
 }
 
+// testOutbox is task id's outbox in the tests: a folder beside the store.
+func testOutbox(s *store.Store, id string) string {
+	return filepath.Join(filepath.Dir(s.Dir), ".outbox", id)
+}
+
 // connect serves the MCP tools of task id in-process and returns a client.
 func connect(t *testing.T, s *store.Store, id string) *sdk.ClientSession {
 	t.Helper()
 	ct, st := sdk.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	go Serve(ctx, s, id, st)
+	go Serve(ctx, s, id, testOutbox(s, id), st)
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +76,7 @@ func TestToolsRecordQuestionsAndReadTheStore(t *testing.T) {
 	call(t, cs, PermissionPrompt, map[string]any{"tool_name": "Bash", "input": map[string]any{"command": "make deploy"}})
 	call(t, cs, AskHuman, map[string]any{"question": "Which port?", "options": []any{"80", "8080"}, "context": "both free"})
 
-	qs, err := TakeAsked(s, me.ID)
+	qs, err := TakeAsked(testOutbox(s, me.ID))
 	if err != nil || len(qs) != 3 {
 		t.Fatalf("asked: %+v %v", qs, err)
 	}
@@ -83,13 +89,21 @@ func TestToolsRecordQuestionsAndReadTheStore(t *testing.T) {
 	if q := qs[2]; q.Type != ask.QuestionChoice || len(q.Options) != 2 || !strings.Contains(q.Question, "both free") {
 		t.Errorf("ask_human: %+v", q)
 	}
-	if again, _ := TakeAsked(s, me.ID); len(again) != 0 {
+	if again, _ := TakeAsked(testOutbox(s, me.ID)); len(again) != 0 {
 		t.Errorf("questions taken twice: %+v", again)
 	}
 
-	// Work the agent discovers is a task linked to its own.
+	// Work the agent discovers is a task linked to its own, which the
+	// worker adds when the run ends (bh mcp cannot write the store).
 	if out := call(t, cs, AddTask, map[string]any{"title": "Fix the flaky test", "priority": "P1"}); !strings.Contains(out, "linked to "+me.ID) {
 		t.Errorf("add_task: %s", out)
+	}
+	recorded, err := TakeAdded(testOutbox(s, me.ID))
+	if err != nil || len(recorded) != 1 || recorded[0].Title != "Fix the flaky test" || recorded[0].Priority != "P1" {
+		t.Fatalf("added: %+v %v", recorded, err)
+	}
+	if _, err := s.Create(&task.Task{Title: recorded[0].Title, Priority: recorded[0].Priority, Parent: me.ID}); err != nil {
+		t.Fatal(err)
 	}
 	var ready []brief
 	json.Unmarshal([]byte(call(t, cs, ReadyTasks, map[string]any{})), &ready)

@@ -2,7 +2,9 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/bh-tracker/bh/task"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -64,17 +66,20 @@ type AddInput struct {
 }
 
 func (h *handlers) add(_ context.Context, _ *sdk.CallToolRequest, in AddInput) (*sdk.CallToolResult, any, error) {
-	t := &task.Task{Title: in.Title, Description: in.Description, Parent: h.id}
+	a := Added{Title: strings.TrimSpace(in.Title), Description: in.Description}
+	if a.Title == "" {
+		return nil, nil, errors.New("add task: a title is needed")
+	}
 	if in.Priority != "" {
 		p, err := task.ParsePriority(in.Priority)
 		if err != nil {
 			return nil, nil, err
 		}
-		t.Priority = p
+		a.Priority = p
 	}
-	t, err := h.s.Create(t)
-	if err != nil {
+	if err := recordAdded(h.outbox, a); err != nil {
 		return nil, nil, fmt.Errorf("add task: %w", err)
 	}
-	return text(fmt.Sprintf("Added %s (%s), linked to %s. Go on with your own task.", t.ID, t.Title, h.id)), nil, nil
+	return text(fmt.Sprintf("Recorded %q: bh adds it as a task linked to %s when your run ends. Go on with your own task.",
+		a.Title, h.id)), nil, nil
 }

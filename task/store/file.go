@@ -49,8 +49,8 @@ func (s *Store) lock(id string) (*flock.Flock, error) {
 	if err := atomicfile.LocalDir(dir); err != nil {
 		return nil, fmt.Errorf("lock %s: %w", id, err)
 	}
-	l := flock.New(filepath.Join(dir, id+".lock"))
-	if err := l.Lock(); err != nil {
+	l, err := LockFile(filepath.Join(dir, id+".lock"))
+	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", id, err)
 	}
 	return l, nil
