@@ -70,8 +70,24 @@ type facts struct {
 }
 
 // decideEnding is how a run ends, given what happened: the one decision
-// (end carries it out).
+// (end carries it out). The table decides as if a human may be asked;
+// human: false is applied after it, to every row, in one place.
 func decideEnding(f facts) ending {
+	return unasked(f.Policy, table(f))
+}
+
+// unasked is e under policy p: an ending that would wait for a human
+// fails instead when none may be asked (human: false). Every ending that
+// asks passes here, the pull request's escalation included.
+func unasked(p task.HumanPolicy, e ending) ending {
+	if !p.Allowed && e.State == task.AwaitingInput {
+		return noHuman(e)
+	}
+	return e
+}
+
+// table is every ending a happening can have, for a task that may ask.
+func table(f facts) ending {
 	switch f.What {
 	case agentAnswered:
 		return answered(f)
@@ -120,7 +136,7 @@ func decideEnding(f facts) ending {
 	case landRefused:
 		return held(f)
 	}
-	return decideEnding(facts{What: agentFailed, Session: f.Session, Cause: fmt.Sprintf("no ending for happening %d", f.What)})
+	return table(facts{What: agentFailed, Session: f.Session, Cause: fmt.Sprintf("no ending for happening %d", f.What)})
 }
 
 // answered is the ending the agent's own result asks for, under the
@@ -155,11 +171,8 @@ func answered(f facts) ending {
 			e.Ask = append(e.Ask, checkQuestion(f))
 			e.Context = strings.TrimSpace(e.Context + "\n\n" + checkContext(*f.Failing, f.Rounds))
 		}
-		if !f.Policy.Allowed {
-			return noHuman(e)
-		}
 	default:
-		return decideEnding(facts{What: agentFailed, Session: f.Session,
+		return table(facts{What: agentFailed, Session: f.Session,
 			Cause: fmt.Sprintf("unknown result status %q", res.Status)})
 	}
 	return e
@@ -181,9 +194,6 @@ func gated(e ending, f facts) ending {
 	e.Ask = []task.Question{{Question: fmt.Sprintf("Approve and commit %s?", f.ID), Header: "Approval",
 		Type: task.ApprovalQuestion, Gate: true}}
 	e.Context = approvalContext(e.Result.Summary, f.Review, f.Stat)
-	if !f.Policy.Allowed {
-		return noHuman(e)
-	}
 	return e
 }
 
@@ -192,14 +202,18 @@ func gated(e ending, f facts) ending {
 const NoHumanSummary = "needed a human but none was allowed"
 
 // noHuman fails a task that would wait for a human when none may be
-// asked. The work stays parked and the question is kept, flat and in the
-// details, for whoever looks.
+// asked: whatever would have asked (the agent, a gate, a failing check, a
+// landing's conflict or refusal). The work stays parked and the question
+// is kept, flat and in the details, for whoever looks.
 func noHuman(e ending) ending {
-	texts := questionTexts(e.Ask)
-	e.Summary, e.Details = NoHumanSummary, noHumanDetails(e.Result, texts, e.Context)
-	e.Outcome, e.State, e.Notify = Failed, task.Failed, notify.EventTaskFailed
+	texts, asker, why := questionTexts(e.Ask), "The agent asked", e.Note
 	e.Note = NoHumanSummary + " (human: false)"
-	e.Ask, e.Flat = nil, texts[0]
+	if e.Outcome != NeedsInput && why != "" { // not the agent's question: say what would have asked
+		e.Note, asker = e.Note+": "+why, "It would have asked"
+	}
+	e.Summary, e.Details = NoHumanSummary, noHumanDetails(asker, e.Result, texts, e.Context)
+	e.Outcome, e.State, e.Notify = Failed, task.Failed, notify.EventTaskFailed
+	e.Ask, e.Repend, e.Flat = nil, "", firstOf(texts...)
 	return e
 }
 
@@ -224,9 +238,6 @@ func askChecks(e ending, f facts, last task.Event) ending {
 	e.Outcome, e.Fate, e.State, e.Notify = CheckFailed, keepWork, task.AwaitingInput, notify.EventInputRequested
 	e.Note = firstOf(e.Note, "gave up on a failing check") + "; a human decides"
 	e.Ask, e.Context = []task.Question{checkQuestion(f)}, checkContext(last, f.Rounds)
-	if !f.Policy.Allowed {
-		return noHuman(e)
-	}
 	return e
 }
 

@@ -100,9 +100,9 @@ func questionTexts(qs []task.Question) []string {
 	return texts
 }
 
-func noHumanDetails(res agent.Result, texts []string, context string) string {
+func noHumanDetails(asker string, res agent.Result, texts []string, context string) string {
 	var b strings.Builder
-	b.WriteString("The agent asked:\n")
+	b.WriteString(asker + ":\n")
 	for _, q := range texts {
 		fmt.Fprintf(&b, "- %s\n", q)
 	}

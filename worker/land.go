@@ -210,11 +210,12 @@ func (w *worker) landTrouble(r *run, e ending, err error) error {
 		return nil
 	case errors.As(err, &rc):
 		return w.end(r, decideEnding(facts{What: landConflict, Prior: e, ID: r.t.ID, Target: r.j.Target,
-			Worktree: r.j.Worktree, Paths: rc.Paths, Round: conflictRound(r.t), Rounds: w.s.Config.Rounds()}))
+			Worktree: r.j.Worktree, Paths: rc.Paths, Round: conflictRound(r.t), Rounds: w.s.Config.Rounds(),
+			Policy: w.policy(r.t)}))
 	case errors.As(err, &lr):
 		return w.end(r, decideEnding(facts{What: landRefused, Prior: e, ID: r.t.ID, Target: r.j.Target,
 			Reason: lr.Reason, Paths: lr.Paths, Dir: lr.Dir, Question: landQuestion(r),
-			Asked: decision(r.t, isLandQuestion)}))
+			Asked: decision(r.t, isLandQuestion), Policy: w.policy(r.t)}))
 	}
 	return fmt.Errorf("%s: land: %w", r.t.ID, err)
 }
