@@ -30,22 +30,25 @@ const (
 	landRefused                    // git refused to overwrite the user's changes: Reason, Paths, Dir
 	checkFailed                    // a check failed on the tree that would land: Checks, Rounds
 	humanChecked                   // a human answered the checks question: Landing (checkLand or checkKeep), By
+	hookRefused                    // a commit hook refused the landing's commit: Reason (the hooks), Cause (their output)
+	humanHooked                    // a human answered the hook question: Landing (hookLand or hookSkip), By
 )
 
 // facts is a run's happening with what its ending depends on.
 type facts struct {
-	What    happening
-	Result  agent.Result
-	Cause   string       // in words, for the errors and stops
-	Outage  agent.Outage // agentOutage
-	Session string
-	Policy  task.HumanPolicy
-	Review  string // why a completion waits for a human ("" lands it)
-	Stat    string // the work's diff stat, shown with the approval question
-	Keep    bool   // the work stays on its branch (land: branch)
-	PR      bool   // the work goes to a pull request and waits there in review (land: pr)
-	By      string // who answered, for humanApproved and humanLanding
-	Landing string // humanLanding: landNow or landKeep
+	What     happening
+	Result   agent.Result
+	Cause    string       // in words, for the errors and stops
+	Outage   agent.Outage // agentOutage
+	Session  string
+	Policy   task.HumanPolicy
+	Review   string // why a completion waits for a human ("" lands it)
+	Stat     string // the work's diff stat, shown with the approval question
+	NoChange bool   // a completion whose worktree holds no change: only the task file would be committed
+	Keep     bool   // the work stays on its branch (land: branch)
+	PR       bool   // the work goes to a pull request and waits there in review (land: pr)
+	By       string // who answered, for humanApproved and humanLanding
+	Landing  string // humanLanding: landNow or landKeep
 	// A landing's trouble: the ending it interrupted (Prior), where, and
 	// what stood in the way.
 	Prior    ending
@@ -135,6 +138,12 @@ func table(f facts) ending {
 		return conflicted(f)
 	case landRefused:
 		return held(f)
+	case hookRefused:
+		return hookHeld(f)
+	case humanHooked:
+		return ending{Outcome: Completed, Fate: landWork, State: task.Closed, Notify: notify.EventTaskCompleted,
+			Session: f.Session, Summary: f.Summary, NoVerify: f.Landing == hookSkip,
+			Note: "hook: " + f.Landing + ", answered by " + f.By}
 	}
 	return table(facts{What: agentFailed, Session: f.Session, Cause: fmt.Sprintf("no ending for happening %d", f.What)})
 }
@@ -155,6 +164,10 @@ func answered(f facts) ending {
 		}
 		if f.PR {
 			e.Outcome, e.State, e.Note = InReview, task.InReview, "in review: a pull request for "+f.Branch
+		}
+		if f.NoChange { // said where a human looks: the summary and the history
+			e.Summary = strings.TrimSpace(res.Summary + " " + NoChangeNote)
+			e.Note = strings.TrimPrefix(e.Note+"; ", "; ") + "completed with no change to any file: only the task file is committed"
 		}
 	case agent.StatusFailed:
 		if f.Failing != nil { // gave up on a failing check: the human decides, the work is kept
@@ -196,6 +209,9 @@ func gated(e ending, f facts) ending {
 	e.Context = approvalContext(e.Result.Summary, f.Review, f.Stat)
 	return e
 }
+
+// NoChangeNote ends the summary of a completion that changed no file.
+const NoChangeNote = "(no file changed)"
 
 // NoHumanSummary is the summary of a task that would have waited for a
 // human, had its policy (human: false) allowed one.

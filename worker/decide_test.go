@@ -172,3 +172,21 @@ func TestDecideChecks(t *testing.T) {
 		t.Error("only land anyway skips the checks")
 	}
 }
+
+// TestDecideNoChange: a completion that changed no file still lands (the
+// task file), and says so in its summary and its history's note.
+func TestDecideNoChange(t *testing.T) {
+	done := agent.Result{Status: agent.StatusCompleted, Summary: "nothing to do"}
+	for _, f := range []facts{
+		{What: agentAnswered, Result: done, Policy: task.HumanPolicy{Allowed: true}, NoChange: true},
+		{What: agentAnswered, Result: done, Policy: task.HumanPolicy{Allowed: true}, NoChange: true, Keep: true, Branch: "bh/tm-a"},
+	} {
+		e := decideEnding(f)
+		if e.Fate != landWork || e.Summary != "nothing to do "+NoChangeNote || !strings.Contains(e.Note, "no change to any file") {
+			t.Errorf("%+v: summary %q, note %q", f, e.Summary, e.Note)
+		}
+	}
+	if e := decideEnding(facts{What: agentAnswered, Result: done, Policy: task.HumanPolicy{Allowed: true}}); e.Summary != "" || e.Note != "" {
+		t.Errorf("a change: summary %q, note %q", e.Summary, e.Note)
+	}
+}

@@ -24,7 +24,7 @@ const (
 // Finding is one thing bh doctor checked. Its field names are bh's
 // interface.
 type Finding struct {
-	Check   string `json:"check"`             // store, leases, claims, parked, worktrees, locks, remote
+	Check   string `json:"check"`             // store, leases, claims, deps, parked, worktrees, locks, remote
 	Status  string `json:"status"`            // ok, warn, error or fixed
 	Subject string `json:"subject,omitempty"` // the task, ref, file or path it is about
 	Message string `json:"message"`
@@ -94,7 +94,7 @@ func Doctor(s *store.Store, fix bool) (Report, error) {
 	// Git's own locks go before anything that runs git: a stale one fails it;
 	// so do half-made worktrees, which fail git fetch and gc.
 	for _, check := range []func() error{d.checkStore, d.checkConfig, d.checkSandbox, d.checkGitLocks, d.checkHalfMade, d.connect,
-		d.checkLeases, d.checkClaims,
+		d.checkLeases, d.checkClaims, d.checkDeps,
 		d.checkWorktrees, d.checkPool, d.checkParked, d.checkLocks} {
 		if err := check(); err != nil {
 			return Report{Findings: d.out}, err

@@ -33,6 +33,11 @@ func settled(t *task.Task) string {
 	return ""
 }
 
+// Settled is what a human's answer settles open task t with, in words
+// ("approved work"), when the worker lands or keeps it without running
+// the agent; "" when nothing is settled.
+func Settled(t *task.Task) string { return settled(t) }
+
 // landsSettled reports whether t's settled answer lands its work (rather
 // than keeping it on its branch).
 func landsSettled(t *task.Task) bool {
