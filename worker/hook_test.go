@@ -91,3 +91,21 @@ func TestHookRefusalLandsOnceTheHookIsFixed(t *testing.T) {
 		t.Fatal("the fixed hook did not run")
 	}
 }
+
+// A completion that changed no file lands only its task file, and says so
+// in the task's summary and in its history.
+func TestCompletionWithNoChangeSaysSo(t *testing.T) {
+	s := newStore(t)
+	tk := addTask(t, s, "Nothing to do, it turns out")
+	evs := runWith(t, s, Options{Runner: &fake{steps: []stepFn{step(nil, done("found it done already"))}}})
+	got := getTask(t, s, tk.ID)
+	if got.State != task.Closed || got.Summary != "found it done already "+NoChangeNote {
+		t.Fatalf("task %s: %q", got.State, got.Summary)
+	}
+	if note := lastNote(got); !strings.Contains(note, "no change to any file") {
+		t.Errorf("history note %q", note)
+	}
+	if fin := finishedEvents(evs); len(fin) != 1 || !strings.HasSuffix(fin[0].Summary, NoChangeNote) {
+		t.Errorf("finished: %+v", fin)
+	}
+}
