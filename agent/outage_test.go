@@ -46,3 +46,21 @@ func TestCodexOutagesWithoutStatus(t *testing.T) {
 		}
 	}
 }
+
+// Codex waits for a network that does not come with growing pauses, for
+// ever: its stream is read, and the run stopped after netTries waits.
+func TestCodexNetworkWaitsStopTheRun(t *testing.T) {
+	var got []Outage
+	var steps []string
+	w := liveOf(Request{Step: func(s string) { steps = append(steps, s) }}, func(o Outage) { got = append(got, o) })
+	line := `{"type":"error","message":"Reconnecting... waiting for network (Connection failed: error sending request)"}` + "\n"
+	for i := 0; i < netTries+2; i++ {
+		if len(got) > 0 && i < netTries {
+			t.Fatalf("stopped after %d waits", i)
+		}
+		w.Write([]byte(line))
+	}
+	if len(got) != 1 || got[0] != OutageUnreachable || len(steps) != netTries-1 {
+		t.Fatalf("stops %v, steps %q", got, steps)
+	}
+}
