@@ -10,8 +10,9 @@ import (
 // checkDeps finds the tasks that depend on a task that does not exist
 // (here, readable or not, nor on the remote's branch): such a task is
 // never ready, and nothing else says why. A human decides what the
-// dependency was meant to be, so there is no fix.
-func (d *doctor) checkDeps() error {
+// dependency was meant to be, so there is no fix. It runs at the end of
+// connect.
+func (d *doctor) checkDeps() {
 	found := false
 	for _, t := range d.list {
 		if t.State == task.Closed {
@@ -34,5 +35,4 @@ func (d *doctor) checkDeps() error {
 	if !found {
 		d.ok("deps", "every dependency exists")
 	}
-	return nil
 }
