@@ -169,7 +169,7 @@ func (c *Claude) Run(ctx context.Context, req Request) (*Outcome, error) {
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	refused := func() { cancel(errRefused) }
+	refused := stopFor(cancel)
 	p := proc{argv: append([]string{c.cfg.Binary}, c.Args(req)...), dir: req.Dir, env: env,
 		stdin: req.Prompt, timeout: timeoutOf(req, c.cfg.Timeout), grace: c.grace, started: req.Started,
 		live: liveOf(req, refused), launch: req.Launcher}

@@ -22,6 +22,7 @@ type claudeResult struct {
 	SessionID        string          `json:"session_id"`
 	StructuredOutput json.RawMessage `json:"structured_output"`
 	APIErrorStatus   int             `json:"api_error_status"`
+	APIError         string          `json:"api_error"` // "connection_failed" when no status came back
 	NumTurns         int             `json:"num_turns"`
 	Denials          []struct {
 		ToolName  string         `json:"tool_name"`
@@ -47,7 +48,7 @@ func ParseClaude(stdout []byte) (*Outcome, error) {
 			msg = strings.TrimSpace(cr.Subtype + " " + msg)
 		}
 		return nil, &RunError{Reason: fmt.Sprintf("%v: %s", ErrClaudeReported, msg), Raw: stdout,
-			Err: ErrClaudeReported, Outage: outageOfStatus(cr.APIErrorStatus)}
+			Err: ErrClaudeReported, Outage: cr.outage(msg)}
 	}
 	var soErr error
 	if len(cr.StructuredOutput) > 0 && string(cr.StructuredOutput) != "null" {
@@ -65,6 +66,18 @@ func ParseClaude(stdout []byte) (*Outcome, error) {
 		return nil, &RunError{Reason: "claude answered without a result: " + err.Error(), Raw: stdout, Err: err}
 	}
 	return cr.outcome(result, stdout), nil
+}
+
+// outage is the outage a failed result reports: by the API's status, else
+// by claude's words for an API it could not reach or a missing login.
+func (cr claudeResult) outage(msg string) Outage {
+	if o := outageOfStatus(cr.APIErrorStatus); o != "" {
+		return o
+	}
+	if cr.APIError == "connection_failed" {
+		return OutageUnreachable
+	}
+	return outageOfText(msg)
 }
 
 func (cr claudeResult) outcome(result Result, stdout []byte) *Outcome {

@@ -139,14 +139,18 @@ func (c *Codex) Run(ctx context.Context, req Request) (*Outcome, error) {
 	env := append([]string{"BH_TASK_ID=" + req.TaskID}, req.Env...)
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	refused := func() { cancel(errRefused) }
+	stop := stopFor(cancel)
 	p := proc{argv: append([]string{c.cfg.Binary}, c.Args(req, schemaFile, lastFile)...), dir: req.Dir, env: env,
 		stdin: c.prompt(req), timeout: timeoutOf(req, c.cfg.Timeout), grace: c.grace, started: req.Started,
-		live: liveOf(req, refused), launch: req.Launcher, write: []string{tmp}}
+		live: liveOf(req, stop), launch: req.Launcher, write: []string{tmp}}
 	res, err := p.run(ctx)
-	if errors.Is(context.Cause(ctx), errRefused) {
+	switch cause := context.Cause(ctx); {
+	case errors.Is(cause, errRefused):
 		return nil, &RunError{Reason: "codex: the API refuses the credentials (401)", Raw: res.stdout,
 			Stderr: res.stderr, ExitCode: -1, Err: errRefused, Outage: OutageAuth}
+	case errors.Is(cause, errUnreachable):
+		return nil, &RunError{Reason: fmt.Sprintf("codex: the API cannot be reached (a refused connection, DNS or the network); stopped after %d tries", netTries),
+			Raw: res.stdout, Stderr: res.stderr, ExitCode: -1, Err: errUnreachable, Outage: OutageUnreachable}
 	}
 	if err != nil {
 		return nil, err

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -158,5 +160,42 @@ func TestCodexAPIError(t *testing.T) {
 		if re.Outage != c.outage {
 			t.Errorf("%d: outage %q, want %q", c.status, re.Outage, c.outage)
 		}
+	}
+}
+
+// Codex with its API refusing connections waits for the network with
+// growing pauses, for ever: bh stops it after netTries and reports the
+// outage (the task's fault it is not).
+func TestCodexUnreachableAPI(t *testing.T) {
+	t.Parallel()
+	e := newCodexE2E(t, func(*fakeapi.ResponsesRequest) fakeapi.Turn {
+		return fakeapi.Reply(fakeapi.Final(map[string]any{"status": "completed", "summary": "not offline"}))
+	})
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + l.Addr().String() + "/v1"
+	l.Close()
+	for _, kv := range e.env {
+		if home, ok := strings.CutPrefix(kv, "CODEX_HOME="); ok {
+			path := filepath.Join(home, "config.toml")
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b = regexp.MustCompile(`base_url = ".*"`).ReplaceAll(b, []byte(`base_url = "`+closed+`"`))
+			if err := os.WriteFile(path, b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	_, err = e.run(t, Request{Prompt: "anything"})
+	var re *RunError
+	if !errors.As(err, &re) || re.Outage != OutageUnreachable {
+		t.Fatalf("err = %v, want the unreachable outage", err)
+	}
+	if n := len(e.srv.Requests()); n != 0 {
+		t.Errorf("%d requests reached the fake API", n)
 	}
 }

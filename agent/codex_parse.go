@@ -108,7 +108,7 @@ func codexOutage(msg string) Outage {
 	if strings.Contains(msg, "high demand") {
 		return OutageOverloaded
 	}
-	return ""
+	return outageOfText(msg)
 }
 
 var httpStatus = regexp.MustCompile(`\b([45]\d\d)\b`)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 )
 
 // Outage is trouble with the agent itself, its installation or its
@@ -16,6 +17,10 @@ const (
 	OutageAuth       Outage = "auth"        // the service refuses the credentials (401, 403)
 	OutageOverloaded Outage = "overloaded"  // the service is down or overloaded (500, 502, 503, 529)
 	OutageLimit      Outage = "usage_limit" // the account's rate or usage limit (429)
+	// OutageUnreachable: the API cannot be reached at all (a refused
+	// connection, a failed DNS lookup, a request that timed out): there
+	// is no HTTP status to classify.
+	OutageUnreachable Outage = "unreachable"
 )
 
 // Lasting reports whether the outage needs a human (credentials, an
@@ -47,6 +52,33 @@ func outageOfStatus(status int) Outage {
 	return ""
 }
 
+// outageOfText classifies what an agent printed when its API gave no
+// status: claude's result text ("API Error: Connection refused …
+// (ECONNREFUSED)", "… (ENOTFOUND)", "Request timed out …", "Not logged in
+// · Please run /login", as claude 2.1.330 words them), codex's error
+// message.
+func outageOfText(msg string) Outage {
+	m := strings.ToLower(msg)
+	switch {
+	case strings.Contains(m, "not logged in") || strings.Contains(m, "please run /login"):
+		return OutageAuth
+	case containsAny(m, "econnrefused", "connection refused", "enotfound", "eai_again", "dns error",
+		"failed to lookup address", "can't reach the api", "request timed out", "etimedout",
+		"connection timed out", "error sending request", "network is unreachable", "econnreset"):
+		return OutageUnreachable
+	}
+	return ""
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
 func (o Outage) String() string {
 	switch o {
 	case OutageMissing:
@@ -57,6 +89,8 @@ func (o Outage) String() string {
 		return "the agent's API is overloaded or down"
 	case OutageLimit:
 		return "the agent's usage limit is reached"
+	case OutageUnreachable:
+		return "the agent's API cannot be reached"
 	}
 	return fmt.Sprintf("outage %q", string(o))
 }

@@ -2,7 +2,9 @@ package agent
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -11,10 +13,11 @@ import (
 
 // liveOf is where a run's stdout goes as it comes: the request's Live
 // writer, and a reader of the stream that tells req.Step of each tool call
-// and calls refused when the API refuses the credentials (claude would
-// retry that for minutes).
-func liveOf(req Request, refused func()) io.Writer {
-	sw := &stepWriter{step: req.Step, session: req.Session, refused: refused}
+// and calls stop with the outage when the API refuses the credentials
+// (claude would retry that for minutes) or cannot be reached after
+// netTries (codex would wait for the network for ever).
+func liveOf(req Request, stop func(Outage)) io.Writer {
+	sw := &stepWriter{step: req.Step, session: req.Session, stop: stop}
 	if req.Live == nil {
 		return sw
 	}
@@ -23,10 +26,36 @@ func liveOf(req Request, refused func()) io.Writer {
 
 // stepWriter reads claude's stream-json lines, or codex's --json events.
 type stepWriter struct {
-	step    func(string) // may be nil
-	session func(string) // may be nil
-	refused func()
-	line    []byte
+	step     func(string) // may be nil
+	session  func(string) // may be nil
+	stop     func(Outage) // called once at most
+	netWaits int          // codex's "Reconnecting... waiting for network" so far
+	line     []byte
+}
+
+// netTries is how many times codex tries an API it cannot reach before
+// bh stops it: its waits grow (5 s, 10 s, 20 s, ...) without end.
+const netTries = 3
+
+// errUnreachable stops an agent that waits for an API it cannot reach.
+var errUnreachable = errors.New("the API cannot be reached")
+
+// stopFor is the stop of one run: it cancels ctx with the outage's cause.
+func stopFor(cancel context.CancelCauseFunc) func(Outage) {
+	return func(o Outage) {
+		if o == OutageAuth {
+			cancel(errRefused)
+			return
+		}
+		cancel(errUnreachable)
+	}
+}
+
+func (w *stepWriter) outage(o Outage) {
+	if w.stop != nil {
+		w.stop(o)
+		w.stop = nil
+	}
 }
 
 func (w *stepWriter) Write(p []byte) (int, error) {
@@ -62,17 +91,20 @@ func (w *stepWriter) event(line []byte) {
 			} `json:"content"`
 		} `json:"message"`
 	}
-	if json.Unmarshal(line, &e) != nil {
-		return
+	var kind struct {
+		Type string `json:"type"`
 	}
-	if strings.HasPrefix(e.Type, "thread.") || strings.HasPrefix(e.Type, "item.") {
+	json.Unmarshal(line, &kind) // codex's "error" has a string message: read apart
+	if t := kind.Type; strings.HasPrefix(t, "thread.") || strings.HasPrefix(t, "item.") || t == "error" {
 		w.codexEvent(line)
 		return
 	}
+	if json.Unmarshal(line, &e) != nil {
+		return
+	}
 	if e.Type == "system" && e.Subtype == "api_retry" {
-		if outageOfStatus(e.ErrorStatus) == OutageAuth && w.refused != nil {
-			w.refused()
-			w.refused = nil
+		if outageOfStatus(e.ErrorStatus) == OutageAuth && w.stop != nil {
+			w.outage(OutageAuth)
 		} else if w.step != nil { // so bh status says why nothing moves
 			w.step(fmt.Sprintf("the API answered %d (%s); claude retries in %s (attempt %d of %d)",
 				e.ErrorStatus, e.Error, time.Duration(e.RetryDelay)*time.Millisecond, e.Attempt, e.MaxRetries))
@@ -109,6 +141,12 @@ func (w *stepWriter) codexEvent(line []byte) {
 	var e codexEvent
 	json.Unmarshal(line, &e)
 	switch {
+	case e.Type == "error" && outageOfText(e.Message) == OutageUnreachable:
+		if w.netWaits++; w.netWaits >= netTries {
+			w.outage(OutageUnreachable)
+		} else if w.step != nil {
+			w.step(fmt.Sprintf("%s (try %d of %d)", e.Message, w.netWaits, netTries))
+		}
 	case e.Type == "thread.started" && w.session != nil && e.ThreadID != "":
 		w.session(e.ThreadID)
 	case e.Type == "item.started" && w.step != nil:

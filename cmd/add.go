@@ -78,6 +78,9 @@ func addRun(opts *AddOptions) error {
 	if opts.Title == "" {
 		return usageErrorf("the title is empty")
 	}
+	if strings.ContainsAny(opts.Title, "\r\n") {
+		return usageErrorf("the title must be one line: put the rest in the description (-d)")
+	}
 	t := &task.Task{Title: opts.Title, Description: opts.Description, Labels: cleanLabels(opts.Labels),
 		Checks: opts.Checks}
 	if err := task.CheckCommands(t.Checks); err != nil {

@@ -109,6 +109,10 @@ func claimRun(opts *ClaimOptions) error {
 // notReady says why a task cannot be claimed: its state, or each
 // dependency it waits on with that one's state.
 func notReady(s *store.Store, e *worker.NotReadyError) error {
+	if e.Settled != "" {
+		return withHint(fmt.Errorf("cannot claim %s: it holds %s, which lands without running the agent", e.ID, e.Settled),
+			"bh land "+e.ID+" lands it now (or a running worker does)")
+	}
 	if e.State != task.Open {
 		hint := "only open tasks can be claimed"
 		switch e.State {

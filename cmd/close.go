@@ -1,14 +1,19 @@
 package cmd
 
 import (
+	"errors"
+	"fmt"
+
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker"
 	"github.com/spf13/cobra"
 )
 
 type CloseOptions struct {
 	base
-	ID     string
-	Reason string
+	ID      string
+	Reason  string
+	Discard bool // close a task holding work that has not landed, throwing the work away
 }
 
 func newCmdClose(f *Factory, runF func(*CloseOptions) error) *cobra.Command {
@@ -16,8 +21,17 @@ func newCmdClose(f *Factory, runF func(*CloseOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "close <id>",
 		Short: "Mark a task as done",
+		Long: `Mark a task as done. A task holding work that has not landed (parked work,
+or finished work you approved that waits to land) is not closed: bh land
+lands it, and --discard closes it throwing the work away.
+
+Exit codes:
+  0  closed
+  1  not closed: it holds work that has not landed (without --discard), or
+     the state table forbids it`,
 		Example: `  bh close a1b2
-  bh close a1b2 --reason "done by hand in #42"`,
+  bh close a1b2 --reason "done by hand in #42"
+  bh close a1b2 --discard`,
 		Args:              argsRange(1, 1, "task id"),
 		ValidArgsFunction: completeIDs(f, 1, notState(task.Closed)),
 		RunE: func(_ *cobra.Command, args []string) error {
@@ -29,9 +43,43 @@ func newCmdClose(f *Factory, runF func(*CloseOptions) error) *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&opts.Reason, "reason", "", "why the task is closed (kept in its history)")
+	c.Flags().BoolVar(&opts.Discard, "discard", false, "close it although its work has not landed, throwing the work away")
 	return c
 }
 
 func closeRun(opts *CloseOptions) error {
-	return moveTask(opts.base, opts.ID, task.Closed, opts.Reason, "closed")
+	s, id, err := opts.resolve(opts.ID)
+	if err != nil {
+		return err
+	}
+	t, err := s.Get(id)
+	if err != nil {
+		return err
+	}
+	work, err := worker.Unlanded(s, t)
+	if err != nil {
+		return err
+	}
+	now := stamp(opts.Now)
+	t, err = s.Update(id, func(t *task.Task) error {
+		return t.MoveHolding(task.Closed, now, "human", opts.Reason, work, opts.Discard)
+	})
+	var ue *task.UnlandedError
+	if errors.As(err, &ue) {
+		return withHint(fmt.Errorf("cannot close %s: it holds %s that has not landed", id, ue.Work),
+			"bh land "+id+" lands it; bh close "+id+" --discard closes it, throwing the work away")
+	}
+	if err != nil {
+		return err
+	}
+	if work != "" && opts.Discard {
+		if err := worker.DiscardWork(s, id); err != nil {
+			warn(opts.IO, opts.JSON, fmt.Errorf("%s is closed, but its work stays: %w", id, err))
+		}
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "%s closed %s\n", stateIcon(opts.IO, t.State), t.ID)
+	if opts.JSON {
+		return writeJSON(opts.IO.Out, t)
+	}
+	return nil
 }

@@ -148,6 +148,11 @@ func (p *progress) finished(e worker.Event) {
 		fmt.Fprintf(w, "  %s\n", e.Summary)
 		fmt.Fprintf(w, "  %s\n", io.Faint(fmt.Sprintf("commit or stash them, then: bh land %s | keep it on its branch: bh respond %s --choice keep",
 			e.Task, e.Task)))
+	case worker.HookRefused:
+		fmt.Fprintf(w, "%s %s is done, but %s\n", io.Magenta("❓"), id, e.Summary)
+		p.questions(e)
+		parked()
+		p.answerWith(e.Task)
 	case worker.AgentError:
 		fmt.Fprintf(w, "%s %s failed in %s: agent error: %s\n", io.Red("✗"), id, took, e.Summary)
 		if l := p.runLog(e); l != "" {

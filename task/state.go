@@ -3,6 +3,7 @@ package task
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -24,7 +25,9 @@ const (
 // States lists every state, in display order.
 var States = []State{Open, InProgress, AwaitingInput, InReview, Blocked, Deferred, Failed, Closed}
 
-// transitions is the whole state machine: from -> allowed targets.
+// transitions is the whole state machine: from -> allowed targets (and
+// ends, below, the moves a task holding unlanded work makes only by
+// landing it or discarding it).
 // A human may always close a task or put it aside; only the worker (or a
 // hand claim) moves it into in_progress, and only from open.
 var transitions = map[State][]State{
@@ -38,6 +41,37 @@ var transitions = map[State][]State{
 	Deferred:      {Open, Closed},
 	Failed:        {Open, Closed},
 	Closed:        {Open},
+}
+
+// ends are the moves that end a task's life. A task holding work that
+// has not landed (its parked snapshot, or finished work a human approved
+// that waits to land) ends only by landing it, or by an explicit discard:
+// MoveHolding refuses these moves otherwise.
+var ends = map[State]bool{Closed: true}
+
+// UnlandedError is a move that would end a task whose work has not
+// landed, without discarding it.
+type UnlandedError struct {
+	ID   string
+	Work string // in words: "approved work", "parked work (3f2a1c9e07)"
+	To   State
+}
+
+func (e *UnlandedError) Error() string {
+	return fmt.Sprintf("%s holds %s that has not landed: moving it to %s would lose it", e.ID, e.Work, e.To)
+}
+
+// MoveHolding is SetState for a task holding work that has not landed
+// (work, in words; "" when none): a move that ends it needs discard, and
+// then says in its note what was discarded.
+func (t *Task) MoveHolding(to State, now time.Time, by, note, work string, discard bool) error {
+	if work != "" && ends[to] && CanMove(t.State, to) {
+		if !discard {
+			return &UnlandedError{ID: t.ID, Work: work, To: to}
+		}
+		note = strings.TrimPrefix(note+"; its "+work+" discarded", "; ")
+	}
+	return t.SetState(to, now, by, note)
 }
 
 // ParseState validates a state name.

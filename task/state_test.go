@@ -90,3 +90,40 @@ func TestParseEnums(t *testing.T) {
 		t.Error("ParseSize(huge) passed")
 	}
 }
+
+// TestMoveHoldingEveryPair: a task holding work that has not landed makes
+// every move the table allows but the ones that end it, which need an
+// explicit discard and then name what went.
+func TestMoveHoldingEveryPair(t *testing.T) {
+	now := time.Date(2025, 5, 1, 9, 30, 0, 0, time.UTC)
+	for _, from := range States {
+		for _, to := range States {
+			tk := &Task{ID: "tm-abcd", State: from}
+			err := tk.MoveHolding(to, now, "alice", "", "approved work", false)
+			var ue *UnlandedError
+			switch {
+			case !allowed[[2]State{from, to}]:
+				if err == nil || errors.As(err, &ue) {
+					t.Errorf("%s->%s: %v, want the table's refusal", from, to, err)
+				}
+			case to == Closed:
+				if !errors.As(err, &ue) || tk.State != from || !strings.Contains(err.Error(), "approved work") {
+					t.Errorf("%s->%s holding work: %v, state %s", from, to, err, tk.State)
+				}
+				if err := tk.MoveHolding(to, now, "alice", "by hand", "approved work", true); err != nil || tk.State != Closed ||
+					tk.History[len(tk.History)-1].Text != "by hand; its approved work discarded" {
+					t.Errorf("%s->%s with discard: %v, %+v", from, to, err, tk.History)
+				}
+			default:
+				if err != nil || tk.State != to {
+					t.Errorf("%s->%s: %v", from, to, err)
+				}
+			}
+			if tk := (&Task{ID: "tm-abcd", State: from}); allowed[[2]State{from, to}] {
+				if err := tk.MoveHolding(to, now, "alice", "", "", false); err != nil {
+					t.Errorf("%s->%s holding nothing: %v", from, to, err)
+				}
+			}
+		}
+	}
+}

@@ -24,9 +24,13 @@ type NotReadyError struct {
 	ID      string
 	State   task.State
 	Waiting []string // dependencies not closed yet (or missing)
+	Settled string   // a hand claim of work a human's answer settled: what it is (see settled)
 }
 
 func (e *NotReadyError) Error() string {
+	if e.Settled != "" {
+		return fmt.Sprintf("%s holds %s, which lands without running the agent", e.ID, e.Settled)
+	}
 	if e.State != task.Open {
 		return fmt.Sprintf("%s is %s, not open", e.ID, e.State)
 	}
@@ -53,6 +57,9 @@ func Claim(s *store.Store, id string, lease task.Lease) (*task.Task, error) {
 	t, err := s.Update(id, func(t *task.Task) error {
 		if err := ready(s, t); err != nil {
 			return err
+		}
+		if w := settled(t); w != "" && lease.Worker == HandWorker { // not fresh work: the worker (or bh land) lands it
+			return &NotReadyError{ID: t.ID, State: t.State, Settled: w}
 		}
 		if err := t.SetState(task.InProgress, now(s), lease.Worker, "claimed"); err != nil {
 			return err

@@ -30,22 +30,25 @@ const (
 	landRefused                    // git refused to overwrite the user's changes: Reason, Paths, Dir
 	checkFailed                    // a check failed on the tree that would land: Checks, Rounds
 	humanChecked                   // a human answered the checks question: Landing (checkLand or checkKeep), By
+	hookRefused                    // a commit hook refused the landing's commit: Reason (the hooks), Cause (their output)
+	humanHooked                    // a human answered the hook question: Landing (hookLand or hookSkip), By
 )
 
 // facts is a run's happening with what its ending depends on.
 type facts struct {
-	What    happening
-	Result  agent.Result
-	Cause   string       // in words, for the errors and stops
-	Outage  agent.Outage // agentOutage
-	Session string
-	Policy  task.HumanPolicy
-	Review  string // why a completion waits for a human ("" lands it)
-	Stat    string // the work's diff stat, shown with the approval question
-	Keep    bool   // the work stays on its branch (land: branch)
-	PR      bool   // the work goes to a pull request and waits there in review (land: pr)
-	By      string // who answered, for humanApproved and humanLanding
-	Landing string // humanLanding: landNow or landKeep
+	What     happening
+	Result   agent.Result
+	Cause    string       // in words, for the errors and stops
+	Outage   agent.Outage // agentOutage
+	Session  string
+	Policy   task.HumanPolicy
+	Review   string // why a completion waits for a human ("" lands it)
+	Stat     string // the work's diff stat, shown with the approval question
+	NoChange bool   // a completion whose worktree holds no change: only the task file would be committed
+	Keep     bool   // the work stays on its branch (land: branch)
+	PR       bool   // the work goes to a pull request and waits there in review (land: pr)
+	By       string // who answered, for humanApproved and humanLanding
+	Landing  string // humanLanding: landNow or landKeep
 	// A landing's trouble: the ending it interrupted (Prior), where, and
 	// what stood in the way.
 	Prior    ending
@@ -70,8 +73,24 @@ type facts struct {
 }
 
 // decideEnding is how a run ends, given what happened: the one decision
-// (end carries it out).
+// (end carries it out). The table decides as if a human may be asked;
+// human: false is applied after it, to every row, in one place.
 func decideEnding(f facts) ending {
+	return unasked(f.Policy, table(f))
+}
+
+// unasked is e under policy p: an ending that would wait for a human
+// fails instead when none may be asked (human: false). Every ending that
+// asks passes here, the pull request's escalation included.
+func unasked(p task.HumanPolicy, e ending) ending {
+	if !p.Allowed && e.State == task.AwaitingInput {
+		return noHuman(e)
+	}
+	return e
+}
+
+// table is every ending a happening can have, for a task that may ask.
+func table(f facts) ending {
 	switch f.What {
 	case agentAnswered:
 		return answered(f)
@@ -119,8 +138,14 @@ func decideEnding(f facts) ending {
 		return conflicted(f)
 	case landRefused:
 		return held(f)
+	case hookRefused:
+		return hookHeld(f)
+	case humanHooked:
+		return ending{Outcome: Completed, Fate: landWork, State: task.Closed, Notify: notify.EventTaskCompleted,
+			Session: f.Session, Summary: f.Summary, NoVerify: f.Landing == hookSkip,
+			Note: "hook: " + f.Landing + ", answered by " + f.By}
 	}
-	return decideEnding(facts{What: agentFailed, Session: f.Session, Cause: fmt.Sprintf("no ending for happening %d", f.What)})
+	return table(facts{What: agentFailed, Session: f.Session, Cause: fmt.Sprintf("no ending for happening %d", f.What)})
 }
 
 // answered is the ending the agent's own result asks for, under the
@@ -140,6 +165,10 @@ func answered(f facts) ending {
 		if f.PR {
 			e.Outcome, e.State, e.Note = InReview, task.InReview, "in review: a pull request for "+f.Branch
 		}
+		if f.NoChange { // said where a human looks: the summary and the history
+			e.Summary = strings.TrimSpace(res.Summary + " " + NoChangeNote)
+			e.Note = strings.TrimPrefix(e.Note+"; ", "; ") + "completed with no change to any file: only the task file is committed"
+		}
 	case agent.StatusFailed:
 		if f.Failing != nil { // gave up on a failing check: the human decides, the work is kept
 			return askChecks(e, f, *f.Failing)
@@ -155,11 +184,8 @@ func answered(f facts) ending {
 			e.Ask = append(e.Ask, checkQuestion(f))
 			e.Context = strings.TrimSpace(e.Context + "\n\n" + checkContext(*f.Failing, f.Rounds))
 		}
-		if !f.Policy.Allowed {
-			return noHuman(e)
-		}
 	default:
-		return decideEnding(facts{What: agentFailed, Session: f.Session,
+		return table(facts{What: agentFailed, Session: f.Session,
 			Cause: fmt.Sprintf("unknown result status %q", res.Status)})
 	}
 	return e
@@ -181,25 +207,29 @@ func gated(e ending, f facts) ending {
 	e.Ask = []task.Question{{Question: fmt.Sprintf("Approve and commit %s?", f.ID), Header: "Approval",
 		Type: task.ApprovalQuestion, Gate: true}}
 	e.Context = approvalContext(e.Result.Summary, f.Review, f.Stat)
-	if !f.Policy.Allowed {
-		return noHuman(e)
-	}
 	return e
 }
+
+// NoChangeNote ends the summary of a completion that changed no file.
+const NoChangeNote = "(no file changed)"
 
 // NoHumanSummary is the summary of a task that would have waited for a
 // human, had its policy (human: false) allowed one.
 const NoHumanSummary = "needed a human but none was allowed"
 
 // noHuman fails a task that would wait for a human when none may be
-// asked. The work stays parked and the question is kept, flat and in the
-// details, for whoever looks.
+// asked: whatever would have asked (the agent, a gate, a failing check, a
+// landing's conflict or refusal). The work stays parked and the question
+// is kept, flat and in the details, for whoever looks.
 func noHuman(e ending) ending {
-	texts := questionTexts(e.Ask)
-	e.Summary, e.Details = NoHumanSummary, noHumanDetails(e.Result, texts, e.Context)
-	e.Outcome, e.State, e.Notify = Failed, task.Failed, notify.EventTaskFailed
+	texts, asker, why := questionTexts(e.Ask), "The agent asked", e.Note
 	e.Note = NoHumanSummary + " (human: false)"
-	e.Ask, e.Flat = nil, texts[0]
+	if e.Outcome != NeedsInput && why != "" { // not the agent's question: say what would have asked
+		e.Note, asker = e.Note+": "+why, "It would have asked"
+	}
+	e.Summary, e.Details = NoHumanSummary, noHumanDetails(asker, e.Result, texts, e.Context)
+	e.Outcome, e.State, e.Notify = Failed, task.Failed, notify.EventTaskFailed
+	e.Ask, e.Repend, e.Flat = nil, "", firstOf(texts...)
 	return e
 }
 
@@ -224,9 +254,6 @@ func askChecks(e ending, f facts, last task.Event) ending {
 	e.Outcome, e.Fate, e.State, e.Notify = CheckFailed, keepWork, task.AwaitingInput, notify.EventInputRequested
 	e.Note = firstOf(e.Note, "gave up on a failing check") + "; a human decides"
 	e.Ask, e.Context = []task.Question{checkQuestion(f)}, checkContext(last, f.Rounds)
-	if !f.Policy.Allowed {
-		return noHuman(e)
-	}
 	return e
 }
 

@@ -77,19 +77,32 @@ func TestDecideEndingTable(t *testing.T) {
 			want{Completed, landWork, task.Closed, notify.EventTaskCompleted, 0, "", ""}},
 		{"landing: keep", facts{What: humanLanding, Landing: landKeep, By: "ann"},
 			want{Kept, landWork, task.Closed, notify.EventTaskCompleted, 0, "", ""}},
-		{"landing conflicts", facts{What: landConflict, Target: "main", Paths: []string{"a.go"}, Round: 2, Rounds: 3},
+		{"landing conflicts", facts{What: landConflict, Target: "main", Paths: []string{"a.go"}, Round: 2, Rounds: 3, Policy: human},
 			want{Conflict, keepWork, task.Open, "", 0, "", ""}},
-		{"landing conflicts, last round", facts{What: landConflict, Target: "main", Paths: []string{"a.go"}, Round: 3, Rounds: 3},
-			want{Conflict, keepWork, task.AwaitingInput, notify.EventInputRequested, 1, "", ""}},
+		{"landing conflicts, human: false", facts{What: landConflict, Target: "main", Paths: []string{"a.go"}, Round: 2, Rounds: 3,
+			Policy: noHuman}, want{Conflict, keepWork, task.Open, "", 0, "", ""}},
+		{"landing conflicts, last round", facts{What: landConflict, Target: "main", Paths: []string{"a.go"}, Round: 3, Rounds: 3,
+			Policy: human}, want{Conflict, keepWork, task.AwaitingInput, notify.EventInputRequested, 1, "", ""}},
+		{"landing conflicts, last round, human: false", facts{What: landConflict, Target: "main", Paths: []string{"a.go"},
+			Round: 3, Rounds: 3, Policy: noHuman}, want{Failed, keepWork, task.Failed, notify.EventTaskFailed, 0, "", ""}},
 		{"landing refused", facts{What: landRefused, ID: "tm-a", Target: "main", Dir: "/r", Reason: "would be overwritten",
-			Paths: []string{"README"}, Question: landQ},
+			Paths: []string{"README"}, Question: landQ, Policy: human},
 			want{Held, keepWork, task.AwaitingInput, notify.EventInputRequested, 1, "", ""}},
+		{"landing refused, human: false", facts{What: landRefused, ID: "tm-a", Target: "main", Dir: "/r", Reason: "would be overwritten",
+			Paths: []string{"README"}, Question: landQ, Policy: noHuman},
+			want{Failed, keepWork, task.Failed, notify.EventTaskFailed, 0, "", ""}},
 		{"landing refused again, same cause", facts{What: landRefused, ID: "tm-a", Target: "main", Dir: "/r",
-			Reason: "would be overwritten", Paths: []string{"README"}, Question: landQ, Asked: answeredLand},
+			Reason: "would be overwritten", Paths: []string{"README"}, Question: landQ, Asked: answeredLand, Policy: human},
 			want{Held, keepWork, task.AwaitingInput, notify.EventInputRequested, 1, "q1", ""}},
+		{"landing refused again, same cause, human: false", facts{What: landRefused, ID: "tm-a", Target: "main", Dir: "/r",
+			Reason: "would be overwritten", Paths: []string{"README"}, Question: landQ, Asked: answeredLand, Policy: noHuman},
+			want{Failed, keepWork, task.Failed, notify.EventTaskFailed, 0, "", ""}},
 		{"landing refused again, other files", facts{What: landRefused, ID: "tm-a", Target: "main", Dir: "/r",
-			Reason: "would be overwritten", Paths: []string{"go.mod"}, Question: landQ, Asked: answeredLand},
+			Reason: "would be overwritten", Paths: []string{"go.mod"}, Question: landQ, Asked: answeredLand, Policy: human},
 			want{Held, keepWork, task.AwaitingInput, notify.EventInputRequested, 1, "", ""}},
+		{"failed while fixing a check, human: false", facts{What: agentAnswered, Result: agent.Result{Status: agent.StatusFailed},
+			Policy: noHuman, Failing: failing, Rounds: 3},
+			want{Failed, keepWork, task.Failed, notify.EventTaskFailed, 0, "", "failed"}},
 		{"check failed, rounds left", facts{What: checkFailed, Prior: completedRun, Checks: fail(1), Rounds: 3, Policy: human},
 			want{CheckFailed, keepWork, task.Open, "", 0, "", "completed"}},
 		{"check failed, last round", facts{What: checkFailed, Prior: completedRun, Checks: fail(3), Rounds: 3, Policy: human},
@@ -113,6 +126,28 @@ func TestDecideEndingTable(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%s:\n got %+v\nwant %+v", c.name, got, c.want)
 		}
+		// human: false: nothing ever waits on a human, and what would
+		// have been asked is kept, flat.
+		if !c.f.Policy.Allowed && c.f.What != humanApproved && c.f.What != humanLanding && c.f.What != humanChecked {
+			if e.State == task.AwaitingInput || len(e.Ask) > 0 {
+				t.Errorf("%s: human: false, yet it waits on a human: %+v", c.name, e)
+			}
+			if e.Summary == NoHumanSummary && e.Flat == "" {
+				t.Errorf("%s: the question is lost: %+v", c.name, e)
+			}
+		}
+	}
+}
+
+// TestPullRequestEscalationUnderHumanFalse: the pull request's escalation
+// passes the same rule as every ending: a task that may not ask fails,
+// its question kept flat.
+func TestPullRequestEscalationUnderHumanFalse(t *testing.T) {
+	e := unasked(task.HumanPolicy{}, ending{State: task.AwaitingInput, Note: "pull request needs a human",
+		Ask: []task.Question{{Question: "The pull request was closed. Guidance?", Type: task.FreeformQuestion}}})
+	if e.State != task.Failed || e.Flat != "The pull request was closed. Guidance?" || len(e.Ask) != 0 ||
+		!strings.Contains(e.Note, "pull request needs a human") {
+		t.Fatalf("ending %+v", e)
 	}
 }
 
@@ -135,5 +170,23 @@ func TestDecideChecks(t *testing.T) {
 	if !decideEnding(facts{What: humanChecked, Landing: checkLand}).Unchecked ||
 		!decideEnding(facts{What: humanChecked, Landing: checkKeep}).Unchecked {
 		t.Error("a human's answer to the checks question does not skip them")
+	}
+}
+
+// TestDecideNoChange: a completion that changed no file still lands (the
+// task file), and says so in its summary and its history's note.
+func TestDecideNoChange(t *testing.T) {
+	done := agent.Result{Status: agent.StatusCompleted, Summary: "nothing to do"}
+	for _, f := range []facts{
+		{What: agentAnswered, Result: done, Policy: task.HumanPolicy{Allowed: true}, NoChange: true},
+		{What: agentAnswered, Result: done, Policy: task.HumanPolicy{Allowed: true}, NoChange: true, Keep: true, Branch: "bh/tm-a"},
+	} {
+		e := decideEnding(f)
+		if e.Fate != landWork || e.Summary != "nothing to do "+NoChangeNote || !strings.Contains(e.Note, "no change to any file") {
+			t.Errorf("%+v: summary %q, note %q", f, e.Summary, e.Note)
+		}
+	}
+	if e := decideEnding(facts{What: agentAnswered, Result: done, Policy: task.HumanPolicy{Allowed: true}}); e.Summary != "" || e.Note != "" {
+		t.Errorf("a change: summary %q, note %q", e.Summary, e.Note)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // refKinds are bh's per-task refs that travel to the shared remote.
@@ -70,8 +71,15 @@ func refIDs(prefix string, local, copies map[string]string) []string {
 }
 
 // staleRef reports ref (here at mine, on the remote at theirs; "" where
-// absent), which nothing needs any more; the fix deletes both.
+// absent), which nothing needs any more; the fix deletes both, but keeps
+// parked work that no branch holds (see keepRef).
 func (d *doctor) staleRef(what, ref, why, mine, theirs string) {
+	if strings.HasPrefix(ref, git.ParkRef("")) {
+		if commit := firstOf(mine, theirs); d.unlanded(commit) {
+			d.keepRef(ref, why, mine, theirs, commit)
+			return
+		}
+	}
 	where := "here"
 	switch {
 	case mine != "" && theirs != "":

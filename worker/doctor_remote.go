@@ -16,6 +16,7 @@ import (
 // problem only where tasks are shared (remote: in the config); elsewhere
 // it is said for information.
 func (d *doctor) connect() error {
+	defer d.checkDeps() // once the remote's tasks are known: a dependency may be one of them
 	if d.repo.ConfigValue("merge."+store.MergeDriver+".driver") == "" {
 		d.found(Finding{Check: "remote", Status: DoctorError, Subject: "merge." + store.MergeDriver,
 			Message: "git does not know bh's merge driver: task files changed on two branches would conflict line by line",

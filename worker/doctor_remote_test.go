@@ -116,6 +116,9 @@ func TestDoctorRemoteParkedRefs(t *testing.T) {
 	if refExists(s.Root, ParkRef(closed.ID)) || remoteRef(t, bare, ParkRef(closed.ID)) != "" {
 		t.Fatal("the closed task's parked work is still kept")
 	}
+	if !refExists(s.Root, KeptRef(closed.ID)) {
+		t.Fatal("the closed task's unlanded work was deleted, not kept")
+	}
 }
 
 func TestDoctorUnreachableRemote(t *testing.T) {

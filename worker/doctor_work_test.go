@@ -53,6 +53,10 @@ func TestDoctorCleansUpAfterClosedTasks(t *testing.T) {
 	if exists(wt.Path, "") || refExists(s.Root, ParkRef(closed.ID)) || refExists(s.Root, "refs/heads/"+Branch(closed.ID)) {
 		t.Fatal("the closed task's worktree, ref or (merged) branch is left")
 	}
+	// its work, on no branch, is kept, never deleted
+	if !refExists(s.Root, KeptRef(closed.ID)) || gitT(t, s.Root, "show", KeptRef(closed.ID)+":wip.txt") == "" {
+		t.Fatal("the closed task's unlanded work was deleted")
+	}
 	if !exists(keep.Path, "wip.txt") || !refExists(s.Root, ParkRef(waiting.ID)) {
 		t.Fatal("the open task's parked work went")
 	}

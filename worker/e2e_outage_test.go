@@ -3,6 +3,8 @@ package worker
 import (
 	"context"
 	"errors"
+	"net"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -89,5 +91,82 @@ func TestClaudeAuthFailureStopsTheWorker(t *testing.T) {
 	}
 	if n := len(srv.Requests()); n < 1 || n > 3 {
 		t.Errorf("%d requests: bh should stop claude at its first retries, and the second task should not run", n)
+	}
+}
+
+// withEnv is env with each NAME=value of set in place of its own.
+func withEnv(env []string, set ...string) []string {
+	out := slices.Clone(env)
+	for _, kv := range set {
+		name, _, _ := strings.Cut(kv, "=")
+		out = slices.DeleteFunc(out, func(e string) bool { return strings.HasPrefix(e, name+"=") })
+		out = append(out, kv)
+	}
+	return out
+}
+
+// closedPort is an address on which nothing listens: a connection to it
+// is refused.
+func closedPort(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
+}
+
+// The real Claude Code CLI with its API refusing connections, and with no
+// credentials at all: no task changes state (each is open, none failed on
+// the way), and bh worker --once stops with the reason (a PreflightError:
+// exit 3), after the first run.
+func TestClaudeOutageChangesNoTask(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, set, want string
+	}{
+		{"refused", "ANTHROPIC_BASE_URL=http://" + closedPort(t), "cannot be reached"},
+		{"not logged in", "ANTHROPIC_API_KEY=", "Not logged in"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			srv := fakeapi.New(t, func(*fakeapi.Request) fakeapi.Turn {
+				return fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "completed", "summary": "not offline"}))
+			})
+			s := newStore(t)
+			s.Config.Agent = config.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
+			a, b := addTask(t, s, "First"), addTask(t, s, "Second")
+			var evs []Event
+			var mu sync.Mutex
+			report := func(e Event) { mu.Lock(); evs = append(evs, e); mu.Unlock() }
+			ctx := context.Background()
+			err := Run(ctx, ctx, s, Options{Env: withEnv(fakeapi.Env(t, srv), c.set), Once: true, Report: report})
+			var pe *PreflightError
+			if !errors.As(err, &pe) || !strings.Contains(err.Error(), c.want) || pe.Hint() == "" {
+				t.Fatalf("worker: %v", err)
+			}
+			for _, id := range []string{a.ID, b.ID} {
+				got := getTask(t, s, id)
+				if got.State != task.Open {
+					t.Errorf("%s is %s, want open", id, got.State)
+				}
+				for _, h := range got.History {
+					if h.Kind == task.EventState && h.To == task.Failed {
+						t.Errorf("%s failed on the way: %+v", id, h)
+					}
+				}
+			}
+			if n := len(srv.Requests()); n != 0 {
+				t.Errorf("%d requests reached the API", n)
+			}
+			paused := false
+			for _, e := range evs {
+				paused = paused || e.Kind == Paused && strings.Contains(e.Summary, c.want)
+			}
+			if !paused {
+				t.Errorf("no pause event names %q: %+v", c.want, evs)
+			}
+		})
 	}
 }

@@ -55,7 +55,10 @@ type ending struct {
 	// checks question.
 	Checks    []task.Event `json:"checks,omitempty"`
 	Unchecked bool         `json:"unchecked,omitempty"`
-	PR        string       `json:"pr,omitempty"` // the pull request the work went to (land: pr)
+	// NoVerify commits without the repository's hooks: a human said to
+	// land although a hook refused.
+	NoVerify bool   `json:"noVerify,omitempty"`
+	PR       string `json:"pr,omitempty"` // the pull request the work went to (land: pr)
 }
 
 // decide gathers what a run's answer depends on (the policy, git's view
@@ -81,6 +84,7 @@ func (w *worker) decide(r *run, out *agent.Outcome, runErr error, killed bool) e
 			}
 			_, mode := config.Delivery(r.t, w.s.Config)
 			f.Keep, f.PR = mode == task.LandBranch, mode == task.LandPR
+			f.NoChange = w.unchanged(r)
 		}
 		if ev, _ := failedCheck(r.t); ev != nil {
 			f.Failing, f.Rounds, f.Target = ev, w.s.Config.Rounds(), r.j.Target
@@ -101,9 +105,9 @@ func questionTexts(qs []task.Question) []string {
 	return texts
 }
 
-func noHumanDetails(res agent.Result, texts []string, context string) string {
+func noHumanDetails(asker string, res agent.Result, texts []string, context string) string {
 	var b strings.Builder
-	b.WriteString("The agent asked:\n")
+	b.WriteString(asker + ":\n")
 	for _, q := range texts {
 		fmt.Fprintf(&b, "- %s\n", q)
 	}
@@ -129,4 +133,19 @@ func reason(err error) string {
 		return "the agent returned no result"
 	}
 	return err.Error()
+}
+
+// unchanged reports whether the agent's worktree holds no change from
+// where its work starts (mid-rebase, the commits replayed so far): a
+// completion that changed nothing. Unknown counts as changed.
+func (w *worker) unchanged(r *run) bool {
+	if r.wt == nil {
+		return false
+	}
+	base, err := r.wt.RebaseHead()
+	if err != nil {
+		return false
+	}
+	paths, err := r.wt.Changed(firstOf(base, r.j.Base))
+	return err == nil && len(paths) == 0
 }

@@ -134,6 +134,8 @@ func TestStopLetsTheRunningAgentFinish(t *testing.T) {
 	}
 }
 
+// A pre-commit hook that refuses the commit is named as such; the task
+// waits with its output (hook_test.go has the answers), its work parked.
 func TestCommitFailureParksTheWork(t *testing.T) {
 	s := newStore(t)
 	tk := addTask(t, s, "Rejected by hook")
@@ -145,7 +147,7 @@ func TestCommitFailureParksTheWork(t *testing.T) {
 		t.Fatal("committed despite the hook")
 	}
 	got := getTask(t, s, tk.ID)
-	if got.State != task.Failed || !strings.Contains(got.Summary, "commit failed") {
+	if got.State != task.AwaitingInput || got.Summary != "the repository's pre-commit hook refused the commit: lint failed" {
 		t.Fatalf("task: state %s summary %q", got.State, got.Summary)
 	}
 	if !refExists(s.Root, ParkRef(tk.ID)) || exists(s.Root, "x.go") {

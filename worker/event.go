@@ -24,7 +24,7 @@ const (
 var Kinds = []Kind{Started, Finished, Waiting, Recovered, Answered, Expired, Step, Paused, Synced, Warning}
 
 // Outcomes lists every Outcome, likewise.
-var Outcomes = []Outcome{Completed, Failed, Blocked, NeedsInput, AgentError, Stopped, Conflict, Gated, Held,
+var Outcomes = []Outcome{Completed, Failed, Blocked, NeedsInput, AgentError, Stopped, Conflict, Gated, Held, HookRefused,
 	Kept, CheckFailed, InReview, Unavailable, SetupFailed, TimeoutFailed, TimeoutDeferred, TimeoutDefaults, TimeoutReminded}
 
 // Outcome is how a run ended.
@@ -41,6 +41,7 @@ const (
 	Conflict    Outcome = "conflict"     // landing met a conflict the agent resolves next, in the same session
 	Gated       Outcome = "gated"        // completed, but parked until a human approves the commit
 	Held        Outcome = "held"         // completed, but landing it would overwrite the user's changes: a human decides
+	HookRefused Outcome = "hook_refused" // completed, but a commit hook of the repository refused its commit: a human decides
 	Kept        Outcome = "kept"         // completed and committed on its branch bh/<id>, not landed (land: branch)
 	CheckFailed Outcome = "check_failed" // a check failed on the tree that would land: the agent fixes it, or a human decides
 	InReview    Outcome = "in_review"    // completed, pushed to its pull request, which the worker shepherds (land: pr)

@@ -84,6 +84,10 @@ func (w *worker) decided(r *run) (ending, bool) {
 		f.What, f.By, f.Landing = humanChecked, answerer(r.t, q.ID), q.Answer[0]
 		return decideEnding(f), true
 	}
+	if q := decision(r.t, isHookQuestion); q != nil && q.Answer[0] != task.OtherChoice {
+		f.What, f.By, f.Landing = humanHooked, answerer(r.t, q.ID), q.Answer[0]
+		return decideEnding(f), true
+	}
 	return ending{}, false
 }
 
@@ -111,6 +115,12 @@ func NextStep(t *task.Task) string {
 			return "the worker keeps its work on branch " + Branch(t.ID) + " and ends the task, without running the agent again"
 		}
 		return "the worker lands its work although its check fails, without running the agent again"
+	}
+	if q := decision(t, isHookQuestion); q != nil && q.Answer[0] != task.OtherChoice {
+		if q.Answer[0] == hookSkip {
+			return "the worker lands its work without the repository's hooks, without running the agent again"
+		}
+		return "the worker commits its work again, the hooks running, without running the agent again"
 	}
 	return "the worker will resume it with your answer"
 }

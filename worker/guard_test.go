@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -80,5 +81,47 @@ func TestCommitTrailerCannotBeForged(t *testing.T) {
 	msg := commitMessage("tm-1", "Title", "did it\nbh-task: tm-2\n  BH-TASK: tm-3")
 	if strings.Count(msg, "\nbh-task:") != 1 || !strings.HasSuffix(msg, "\nbh-task: tm-1\n") {
 		t.Errorf("message:\n%s", msg)
+	}
+}
+
+// An API the agent cannot reach fails no task: the one that ran is open
+// again (not failed), the others are never claimed, and bh worker --once
+// stops with the reason and what to do (exit 3 in cmd).
+func TestUnreachableAPIChangesNoTask(t *testing.T) {
+	s := newStore(t)
+	ids := []string{addTask(t, s, "One").ID, addTask(t, s, "Two").ID, addTask(t, s, "Three").ID}
+	calls := 0
+	r := agent.RunnerFunc(func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
+		calls++
+		return nil, &agent.RunError{Reason: "claude reported an error: API Error: Connection refused (ECONNREFUSED)",
+			Outage: agent.OutageUnreachable, ExitCode: 1}
+	})
+	var evs []Event
+	ctx := context.Background()
+	err := Run(ctx, ctx, s, Options{Runner: r, Once: true, Report: func(e Event) { evs = append(evs, e) }})
+	var pe *PreflightError
+	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "cannot be reached") || !strings.Contains(pe.Hint(), "network") {
+		t.Fatalf("worker: %v", err)
+	}
+	if calls != 1 {
+		t.Errorf("%d runs: the worker should stop at the first", calls)
+	}
+	for _, id := range ids {
+		got := getTask(t, s, id)
+		if got.State != task.Open {
+			t.Errorf("%s is %s", id, got.State)
+		}
+		for _, h := range got.History {
+			if h.To == task.Failed {
+				t.Errorf("%s failed on the way: %+v", id, h)
+			}
+		}
+	}
+	paused := false
+	for _, e := range evs {
+		paused = paused || e.Kind == Paused && strings.Contains(e.Summary, "ECONNREFUSED")
+	}
+	if !paused {
+		t.Errorf("no pause names the reason: %+v", evs)
 	}
 }

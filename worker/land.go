@@ -57,16 +57,19 @@ func (w *worker) land(r *run, e ending) error {
 		return fmt.Errorf("%s: %w", r.t.ID, err)
 	}
 	defer work.Close()
-	e.Paths = work.Paths
+	e.Paths, work.NoVerify = work.Paths, e.NoVerify
 	if left := r.wt.Unresolved(work.Paths); len(left) > 0 {
 		return w.landTrouble(r, e, &git.RebaseConflict{Paths: left})
 	}
 	msg := commitMessage(r.t.ID, r.t.Title, firstOf(e.Summary, e.Result.Summary, r.t.Summary))
 	var locked *git.LockedError
+	var hooked *git.HookRefused
 	// The paths landed come from the commit's tree against the base,
 	// objects only.
 	if commit, err := r.wt.CommitWork(work, msg); errors.As(err, &locked) {
 		return fmt.Errorf("%s: commit: %w", r.t.ID, err) // contention, not a refusal: the ending waits
+	} else if errors.As(err, &hooked) { // the repository's rule, not the agent's error: a human decides
+		return w.end(r, decideEnding(hookFacts(r, e, hooked, w.policy(r.t))))
 	} else if err != nil && !errors.Is(err, git.ErrNothingToCommit) {
 		// A commit hook said no: the task fails with its work kept, as any error of the run's.
 		return w.end(r, decideEnding(facts{What: agentFailed, Session: r.session,
@@ -221,11 +224,12 @@ func (w *worker) landTrouble(r *run, e ending, err error) error {
 		return nil
 	case errors.As(err, &rc):
 		return w.end(r, decideEnding(facts{What: landConflict, Prior: e, ID: r.t.ID, Target: r.j.Target,
-			Worktree: r.j.Worktree, Paths: rc.Paths, Round: conflictRound(r.t), Rounds: w.s.Config.Rounds()}))
+			Worktree: r.j.Worktree, Paths: rc.Paths, Round: conflictRound(r.t), Rounds: w.s.Config.Rounds(),
+			Policy: w.policy(r.t)}))
 	case errors.As(err, &lr):
 		return w.end(r, decideEnding(facts{What: landRefused, Prior: e, ID: r.t.ID, Target: r.j.Target,
 			Reason: lr.Reason, Paths: lr.Paths, Dir: lr.Dir, Question: landQuestion(r),
-			Asked: decision(r.t, isLandQuestion)}))
+			Asked: decision(r.t, isLandQuestion), Policy: w.policy(r.t)}))
 	}
 	return fmt.Errorf("%s: land: %w", r.t.ID, err)
 }

@@ -52,6 +52,9 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 		return err
 	}
 	q := pendingLand(t)
+	if q == nil && t.State == task.Open && landsSettled(t) {
+		return w.landSettled(ctx, t) // approved, say: landed now, as the worker would
+	}
 	if q == nil {
 		if t.State != task.Closed {
 			return &NotLandedError{ID: id, State: t.State, Reason: "it is " + string(t.State) + ", with no finished work waiting to land",

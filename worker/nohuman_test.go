@@ -1,6 +1,8 @@
 package worker
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -63,5 +65,33 @@ func TestHumanFalseWithGateFailsKeepingTheApproval(t *testing.T) {
 	}
 	if gitT(t, s.Root, "rev-parse", "HEAD") != head || !refExists(s.Root, ParkRef(tk.ID)) {
 		t.Fatal("unapproved work committed, or not parked")
+	}
+}
+
+// A human: false task whose landing git refuses (the user's uncommitted
+// edit is in the way) does not wait on a landing question: it fails with
+// the question kept flat, its work parked and the user's edit untouched.
+func TestHumanFalseRefusedLandingDoesNotWait(t *testing.T) {
+	s := newStore(t)
+	tk := noHumans(t, s, "Edits the README, alone")
+	readme := filepath.Join(s.Root, "README.md")
+	if err := os.WriteFile(readme, []byte("# mine, not committed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	head := gitT(t, s.Root, "rev-parse", "HEAD")
+	runWith(t, s, Options{Runner: &fake{steps: []stepFn{step(map[string]string{"README.md": "# the agent's\n"}, done("done"))}}})
+	got := getTask(t, s, tk.ID)
+	if got.State != task.Failed || got.Summary != NoHumanSummary || len(got.Pending()) != 0 ||
+		count(got, task.EventInputRequested) != 0 {
+		t.Fatalf("task: %s %q, pending %v", got.State, got.Summary, got.Pending())
+	}
+	if !strings.Contains(got.Question, "land") || !strings.Contains(lastNote(got), "landing refused") {
+		t.Errorf("question %q, note %q", got.Question, lastNote(got))
+	}
+	if b, _ := os.ReadFile(readme); string(b) != "# mine, not committed\n" || gitT(t, s.Root, "rev-parse", "HEAD") != head {
+		t.Fatalf("the user's edit or branch changed: %q", b)
+	}
+	if !refExists(s.Root, ParkRef(tk.ID)) {
+		t.Fatal("the work is not parked")
 	}
 }

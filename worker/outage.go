@@ -21,10 +21,13 @@ const (
 
 // outage pauses the worker after an agent-wide outage: one that needs a
 // human stops it (after the runs under way), one that time may cure holds
-// back new claims for a backoff that grows while the outage lasts.
+// back new claims for a backoff that grows while the outage lasts. A
+// worker run --once stops at an API it cannot reach at all, rather than
+// wait for the network: the tasks stay as they were, and the reason is
+// its error.
 func (w *worker) outage(o agent.Outage, why, agentName string) {
 	w.mu.Lock()
-	if o.Lasting() {
+	if o.Lasting() || w.opt.Once && o == agent.OutageUnreachable {
 		if w.fatal == nil {
 			w.fatal = &PreflightError{Err: fmt.Errorf("%s: %s", o, why), Advice: outageAdvice(o, agentName)}
 		}
@@ -67,6 +70,10 @@ func (w *worker) paused() (time.Duration, error) {
 // ran (claude, codex or command:<name>), in that agent's own terms.
 func outageAdvice(o agent.Outage, agentName string) string {
 	switch {
+	case o == agent.OutageUnreachable && agentName == "codex":
+		return "check the network and codex's model_provider base_url, then start the worker again"
+	case o == agent.OutageUnreachable:
+		return "check the network (and ANTHROPIC_BASE_URL, a proxy or a firewall), then start the worker again"
 	case o == agent.OutageAuth && agentName == "codex":
 		return "check codex's credentials (OPENAI_API_KEY, or codex login), then start the worker again"
 	case o == agent.OutageAuth && strings.HasPrefix(agentName, "command:"):

@@ -140,16 +140,25 @@ func (w *worker) reviewed(id string, f func(*task.Task, task.Event) error) error
 		return nil
 	case err == nil && t.State == task.AwaitingInput:
 		w.notify(notify.EventInputRequested, t)
+	case err == nil && t.State == task.Failed: // escalated under human: false
+		w.notify(notify.EventTaskFailed, t)
 	}
 	return err
 }
 
 // escalate asks the human about a pull request (a freeform question:
-// guidance resumes the session).
+// guidance resumes the session); a task that may not ask (human: false)
+// fails instead, the question kept flat.
 func (w *worker) escalate(t *task.Task, at task.Event, question, context string) error {
-	ask(t, at.At, []task.Question{{Question: question, Header: "Pull request", Type: task.FreeformQuestion}},
-		context, w.expiry(w.policy(t), at.At))
-	return t.SetState(task.AwaitingInput, at.At, w.opt.Name, "pull request needs a human")
+	p := w.policy(t)
+	e := unasked(p, ending{State: task.AwaitingInput, Note: "pull request needs a human", Context: context,
+		Ask: []task.Question{{Question: question, Header: "Pull request", Type: task.FreeformQuestion}}})
+	if e.State != task.AwaitingInput {
+		t.Summary, t.Details, t.Question, t.QuestionContext = e.Summary, e.Details, e.Flat, e.Context
+		return t.SetState(e.State, at.At, w.opt.Name, e.Note)
+	}
+	ask(t, at.At, e.Ask, context, w.expiry(p, at.At))
+	return t.SetState(task.AwaitingInput, at.At, w.opt.Name, e.Note)
 }
 
 // feedback gathers what is new on the pull request since the keys seen:

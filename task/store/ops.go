@@ -82,6 +82,9 @@ func (s *Store) Create(t *task.Task) (*task.Task, error) {
 	if t.Priority == "" {
 		t.Priority = "P2"
 	}
+	if err := oneLine(t.Title); err != nil {
+		return nil, err // before any id is drawn: nothing names one, nothing is left
+	}
 	t.State = task.Open
 	now := s.now()
 	t.CreatedAt = now
@@ -101,7 +104,11 @@ func (s *Store) Create(t *task.Task) (*task.Task, error) {
 		if !exists(t.ID) { // still free, now that it is ours
 			err = s.write(t)
 			l.Unlock()
-			return t, err
+			if err != nil { // no task: no lock file of one either
+				os.Remove(l.Path())
+				return nil, err
+			}
+			return t, nil
 		}
 		l.Unlock()
 	}
@@ -181,8 +188,8 @@ func (s *Store) write(t *task.Task) error {
 
 // encode renders t, refusing what bh could not read back.
 func (s *Store) encode(t *task.Task) ([]byte, error) {
-	if strings.ContainsAny(t.Title, "\r\n") {
-		return nil, fmt.Errorf("write %s: the title must be one line (put the rest in the description)", t.ID)
+	if err := oneLine(t.Title); err != nil {
+		return nil, fmt.Errorf("write %s: %w", t.ID, err)
 	}
 	if t.Brief() {
 		return nil, fmt.Errorf("write %s: listed without its history, the task cannot be written back; get it to change it", t.ID)
@@ -211,4 +218,12 @@ func (s *Store) relOrAbs(p string) string {
 		return filepath.ToSlash(r)
 	}
 	return p
+}
+
+// oneLine refuses a title bh could not show on one line.
+func oneLine(title string) error {
+	if strings.ContainsAny(title, "\r\n") {
+		return errors.New("the title must be one line (put the rest in the description)")
+	}
+	return nil
 }

@@ -54,9 +54,12 @@ func (w *Worktree) commit(base, message string, k *Work) (string, error) {
 	if err := w.stagedWork(base, adopted, k); err != nil {
 		return "", errors.Join(err, w.cleanBh(d.bh))
 	}
-	if _, err := w.wt.git([]byte(message), "-c", "maintenance.auto=false",
-		"commit", "-q", "--cleanup=whitespace", "-F", "-"); err != nil {
-		return "", err
+	args := []string{"-c", "maintenance.auto=false", "commit", "-q", "--cleanup=whitespace", "-F", "-"}
+	if k != nil && k.NoVerify {
+		args = append(args, "--no-verify")
+	}
+	if _, err := w.wt.git([]byte(message), args...); err != nil {
+		return "", w.hookRefusal(err)
 	}
 	if err := w.cleanBh(d.bh || bhMoved); err != nil {
 		return "", err

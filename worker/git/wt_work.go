@@ -16,9 +16,12 @@ import (
 // the whole tree again. Close removes the copy.
 type Work struct {
 	Paths []string
-	base  string
-	tree  plumbing.Hash // the state Paths are of
-	ix    *indexCopy
+	// NoVerify commits it without the repository's commit hooks: a human
+	// said to land it although a hook refused it.
+	NoVerify bool
+	base     string
+	tree     plumbing.Hash // the state Paths are of
+	ix       *indexCopy
 }
 
 // Close removes the staged index copy, unless a commit took it.
