@@ -302,10 +302,7 @@ func (kp *Keeper) stampMatches(k *git.Keep) bool {
 
 func (kp *Keeper) saveStamp(k *git.Keep) {
 	if cur := kp.stamp(); cur != "" {
-		tmp := k.StampPath() + fmt.Sprintf(".%d", os.Getpid())
-		if os.WriteFile(tmp, []byte(cur), 0o644) == nil {
-			os.Rename(tmp, k.StampPath())
-		}
+		os.WriteFile(k.StampPath(), []byte(cur), 0o644) // torn, it only matches nothing
 	}
 }
 

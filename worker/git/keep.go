@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -16,10 +15,11 @@ import (
 )
 
 // KeepRef holds bh's own copy of the store's files (tasks/<id>.yaml and
-// config.yaml, relative to .bh) as bh last wrote them: a commit on no
+// config.yaml, relative to .bh) as bh last wrote them: a tree on no
 // branch, never pushed, so that a file the user's git removes or takes
 // back (git clean, git stash -u, git reset --hard) can be noticed and put
-// back. Each commit has no parent: only the newest copy is kept alive.
+// back. The ref names the tree itself, not a commit (one object less for
+// every bh add): only the newest copies are kept alive, and gc keeps them.
 const KeepRef = "refs/bh/local/store"
 
 // Keep is the store's copy under KeepRef. Its methods run no git process
@@ -39,25 +39,26 @@ func OpenKeep(root string) (*Keep, error) {
 }
 
 // keptPath is where a store file sits in the keep's tree. Task files are
-// spread over two levels of folders by the last characters of their id,
-// so that a write rewrites small trees even in a store of 100k tasks.
+// spread over folders by the last character of their id (tasks.2/tm-ab12.yaml),
+// beside config.yaml, so that a write makes few objects (blob, folder,
+// root, commit), each small even in a store of 100k tasks.
 func keptPath(rel string) string {
 	name, ok := strings.CutPrefix(rel, "tasks/")
 	if !ok || strings.Contains(name, "/") {
 		return rel
 	}
 	id := strings.TrimSuffix(name, ".yaml")
-	a, b := "_", "_"
-	if n := len(id); n >= 2 {
-		a, b = id[n-1:], id[n-2:n-1]
+	shard := "_"
+	if id != "" {
+		shard = id[len(id)-1:]
 	}
-	return "tasks/" + a + "/" + b + "/" + name
+	return "tasks." + shard + "/" + name
 }
 
 // storePath is keptPath undone.
 func storePath(kept string) string {
-	if rest, ok := strings.CutPrefix(kept, "tasks/"); ok {
-		return "tasks/" + path.Base(rest)
+	if dir, name, ok := strings.Cut(kept, "/"); ok && strings.HasPrefix(dir, "tasks.") {
+		return "tasks/" + name
 	}
 	return kept
 }
@@ -84,20 +85,19 @@ func (k *Keep) Record(files map[string][]byte) error {
 			return err
 		}
 		var base *object.Tree
-		if base, err = k.r.commitTree(old); err != nil {
-			return err
+		if old != "" {
+			if base, err = object.GetTree(k.r.storage(), plumbing.NewHash(old)); err != nil {
+				return fmt.Errorf("read %s: %w", KeepRef, err)
+			}
 		}
-		var tree, commit plumbing.Hash
+		var tree plumbing.Hash
 		if tree, err = k.r.buildTree(base, changes); err != nil {
 			return err
 		}
 		if base != nil && base.Hash == tree {
 			return nil
 		}
-		if commit, err = k.r.writeCommit(tree, nil, "bh: the store as bh last wrote it\n"); err != nil {
-			return err
-		}
-		if err = k.r.swapRef(KeepRef, commit.String(), old); !errors.Is(err, ErrStale) {
+		if err = k.r.swapRef(KeepRef, tree.String(), old); !errors.Is(err, ErrStale) {
 			return err
 		}
 	}
@@ -105,17 +105,17 @@ func (k *Keep) Record(files map[string][]byte) error {
 }
 
 // Files lists what the keep holds, by path relative to the store's
-// folder, and when it was last written (zero when never).
+// folder, and when it was last written (zero when unknown).
 func (k *Keep) Files() (map[string]string, time.Time, error) {
 	tip, err := k.r.Ref(KeepRef)
 	if err != nil || tip == "" {
 		return nil, time.Time{}, err
 	}
-	c, err := object.GetCommit(k.r.storage(), plumbing.NewHash(tip))
-	if err != nil {
-		return nil, time.Time{}, fmt.Errorf("read %s: %w", KeepRef, err)
+	var at time.Time
+	if fi, err := os.Stat(filepath.Join(k.r.commonDir, filepath.FromSlash(KeepRef))); err == nil {
+		at = fi.ModTime()
 	}
-	t, err := c.Tree()
+	t, err := object.GetTree(k.r.storage(), plumbing.NewHash(tip))
 	if err != nil {
 		return nil, time.Time{}, fmt.Errorf("read %s: %w", KeepRef, err)
 	}
@@ -127,7 +127,7 @@ func (k *Keep) Files() (map[string]string, time.Time, error) {
 	if err != nil {
 		return nil, time.Time{}, fmt.Errorf("read %s: %w", KeepRef, err)
 	}
-	return files, c.Committer.When, nil
+	return files, at, nil
 }
 
 // Read is a kept file's content, by the hash Files gave.
