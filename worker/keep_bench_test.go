@@ -25,4 +25,3 @@ func BenchmarkKeepCreate(b *testing.B) {
 		})
 	}
 }
-
