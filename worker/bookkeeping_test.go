@@ -93,10 +93,13 @@ func TestBookkeepingFields(t *testing.T) {
 		f    func(t *task.Task)
 		want bool
 	}{
-		"heartbeat": {func(t *task.Task) { t.Lease.Heartbeat = t.Lease.Heartbeat.Add(time.Minute); t.UpdatedAt = t.Lease.Heartbeat }, true},
-		"state":     {func(t *task.Task) { t.State = task.AwaitingInput }, false},
-		"priority":  {func(t *task.Task) { t.Priority = "P0" }, false},
-		"summary":   {func(t *task.Task) { t.Summary = "done" }, false},
+		"heartbeat": {func(t *task.Task) {
+			t.Lease.Heartbeat = t.Lease.Heartbeat.Add(time.Minute)
+			t.UpdatedAt = t.Lease.Heartbeat
+		}, true},
+		"state":    {func(t *task.Task) { t.State = task.AwaitingInput }, false},
+		"priority": {func(t *task.Task) { t.Priority = "P0" }, false},
+		"summary":  {func(t *task.Task) { t.Summary = "done" }, false},
 	} {
 		if got := bookkeeping(".bh/tasks/tm-ab12.yaml", "tm-ab12", was, enc(c.f)); got != c.want {
 			t.Errorf("%s: bookkeeping %v, want %v", name, got, c.want)
