@@ -89,10 +89,8 @@ func (e *LostError) Error() string {
 	tasks, older, cfg := 0, 0, ""
 	for _, l := range e.Lost {
 		switch {
-		case l.Rel == "config.yaml" && l.Missing:
-			cfg = "config.yaml gone"
 		case l.Rel == "config.yaml":
-			cfg = "config.yaml back at the committed version"
+			cfg = "config.yaml gone"
 		case l.Missing:
 			tasks++
 		default:
@@ -199,14 +197,13 @@ func (kp *Keeper) compare(k *git.Keep) ([]Lost, error) {
 
 // older reports whether a task file is an older version of bh's copy (by
 // its updatedAt, then, within one second, its history): git took it back.
-// A hand edit keeps both, or moves them on. config.yaml is older when it
-// is back at HEAD's version.
+// A hand edit keeps both, or moves them on.
 func (kp *Keeper) older(k *git.Keep, rel string, data []byte, blob string) bool {
 	id, ok := taskFileID(rel)
 	if !ok {
-		// config.yaml has no time of its own: the user's edit stands,
-		// unless the file is back at the committed version.
-		return git.BlobOf(data) == k.AtHead(rel)
+		// bh does not write config.yaml (but at bh init): any version
+		// there, the committed one too, is the user's to choose.
+		return false
 	}
 	mine, err := k.Read(blob)
 	if err != nil {

@@ -249,14 +249,3 @@ func (r *Repo) swapRef(ref, commit, old string) error {
 // where the keeper notes how the store's folders stood when last checked.
 func (k *Keep) StampPath() string { return filepath.Join(k.r.commonDir, "bh-keep-stamp") }
 
-// AtHead is the blob of the store file rel in HEAD's tree, "" when none.
-func (k *Keep) AtHead(rel string) string {
-	t, err := k.r.headTree()
-	if err != nil {
-		return ""
-	}
-	if e, ok := treeFile(t, k.Dir+"/"+rel); ok {
-		return e.Hash.String()
-	}
-	return ""
-}
