@@ -14,7 +14,7 @@ func (d *doctor) checkKept() error {
 	if err != nil {
 		return nil // no repository to keep in: connect says so
 	}
-	lost, err := kp.compare(k)
+	lost, err := kp.compare(k, d.fix) // without --fix, doctor changes nothing
 	if err != nil {
 		d.found(Finding{Check: "kept", Status: DoctorWarn, Message: fmt.Sprintf("compare with bh's copies (%s): %v", git.KeepRef, err)}, nil)
 		return nil
@@ -31,7 +31,7 @@ func (d *doctor) checkKept() error {
 		}
 		d.found(f, func() error { return kp.Restore([]Lost{l}) })
 	}
-	if len(lost) == 0 {
+	if len(lost) == 0 && d.fix {
 		kp.saveStamp(k)
 		d.ok("kept", "every task file and config.yaml bh wrote is here as bh wrote it")
 	}

@@ -131,7 +131,7 @@ func (kp *Keeper) Check() (*LostError, error) {
 	if err != nil || kp.stampMatches(k) {
 		return nil, nil
 	}
-	lost, err := kp.compare(k)
+	lost, err := kp.compare(k, true)
 	if err != nil {
 		return nil, err
 	}
@@ -142,8 +142,9 @@ func (kp *Keeper) Check() (*LostError, error) {
 	return nil, nil
 }
 
-// compare is Check's slow path.
-func (kp *Keeper) compare(k *git.Keep) ([]Lost, error) {
+// compare is Check's slow path; with record, what came by other ways
+// than bh's writes is kept as the newest copy.
+func (kp *Keeper) compare(k *git.Keep, record bool) ([]Lost, error) {
 	kept, at, err := k.Files() // before the files: a copy is never newer than what it copies
 	if err != nil {
 		return nil, err
@@ -186,7 +187,7 @@ func (kp *Keeper) compare(k *git.Keep) ([]Lost, error) {
 			}
 		}
 	}
-	if len(take) > 0 {
+	if record && len(take) > 0 {
 		if err := k.Record(take); err != nil {
 			return nil, err
 		}
