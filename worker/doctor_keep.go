@@ -31,8 +31,10 @@ func (d *doctor) checkKept() error {
 		}
 		d.found(f, func() error { return kp.Restore([]Lost{l}) })
 	}
-	if len(lost) == 0 && d.fix {
-		kp.saveStamp(k)
+	if len(lost) == 0 {
+		if d.fix {
+			kp.saveStamp(k)
+		}
 		d.ok("kept", "every task file and config.yaml bh wrote is here as bh wrote it")
 	}
 	return nil
