@@ -248,4 +248,3 @@ func (r *Repo) swapRef(ref, commit, old string) error {
 // StampPath is a file of bh's in the git dir (out of git clean's reach)
 // where the keeper notes how the store's folders stood when last checked.
 func (k *Keep) StampPath() string { return filepath.Join(k.r.commonDir, "bh-keep-stamp") }
-
