@@ -65,14 +65,33 @@ func (kp *Keeper) Write(rel string, data []byte, write func() error) error {
 	if err := write(); err != nil {
 		return err
 	}
-	if err := k.Record(map[string][]byte{rel: data}); err != nil {
-		kp.warn(fmt.Errorf("keep bh's copy of .bh/%s: %w", rel, err))
-		return nil
+	// A renewed lease is not kept: the copy kept is as good, and a
+	// worker's beats would fill .git with objects.
+	if !kp.heartbeat(k, rel, data) {
+		if err := k.Record(map[string][]byte{rel: data}); err != nil {
+			kp.warn(fmt.Errorf("keep bh's copy of .bh/%s: %w", rel, err))
+			return nil
+		}
 	}
 	if clean {
 		kp.saveStamp(k)
 	}
 	return nil
+}
+
+// heartbeat reports whether data differs from the kept copy of rel only in
+// bh's bookkeeping (a lease renewed: see bookkeeping).
+func (kp *Keeper) heartbeat(k *git.Keep, rel string, data []byte) bool {
+	id, ok := taskFileID(rel)
+	if !ok || data == nil {
+		return false
+	}
+	blob, err := k.Lookup(rel)
+	if err != nil || blob == "" {
+		return false
+	}
+	kept, err := k.Read(blob)
+	return err == nil && bookkeeping(rel, id, kept, data)
 }
 
 // Lost is a store file the tree no longer holds as bh last wrote it.
@@ -188,9 +207,7 @@ func (kp *Keeper) compare(k *git.Keep, record bool) ([]Lost, error) {
 		}
 	}
 	if record && len(take) > 0 {
-		if err := k.Record(take); err != nil {
-			return nil, err
-		}
+		_ = k.Record(take) // a read-only git dir (an agent's sandbox): compared all the same
 	}
 	sort.Slice(lost, func(i, j int) bool { return lost[i].Rel < lost[j].Rel })
 	return lost, nil

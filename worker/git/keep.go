@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -63,9 +64,13 @@ func storePath(kept string) string {
 	return kept
 }
 
+var keepMu sync.Mutex
+
 // Record keeps files (data nil: bh removed it on purpose, so it is
 // forgotten), relative to the store's folder.
 func (k *Keep) Record(files map[string][]byte) error {
+	keepMu.Lock() // go-git's object writes are not safe for goroutines; other processes: the swap
+	defer keepMu.Unlock()
 	changes := map[string]treeChange{}
 	for rel, data := range files {
 		if data == nil {
@@ -79,7 +84,7 @@ func (k *Keep) Record(files map[string][]byte) error {
 		changes[keptPath(rel)] = treeChange{Mode: filemode.Regular, Hash: h}
 	}
 	var err error
-	for range 20 { // other bh processes keep their files too: compare and swap
+	for range 100 { // other bh processes keep their files too: compare and swap
 		var old string
 		if old, err = k.r.Ref(KeepRef); err != nil {
 			return err
@@ -107,6 +112,8 @@ func (k *Keep) Record(files map[string][]byte) error {
 // Files lists what the keep holds, by path relative to the store's
 // folder, and when it was last written (zero when unknown).
 func (k *Keep) Files() (map[string]string, time.Time, error) {
+	keepMu.Lock()
+	defer keepMu.Unlock()
 	tip, err := k.r.Ref(KeepRef)
 	if err != nil || tip == "" {
 		return nil, time.Time{}, err
@@ -132,6 +139,8 @@ func (k *Keep) Files() (map[string]string, time.Time, error) {
 
 // Read is a kept file's content, by the hash Files gave.
 func (k *Keep) Read(blob string) ([]byte, error) {
+	keepMu.Lock()
+	defer keepMu.Unlock()
 	return k.r.readBlob(plumbing.NewHash(blob))
 }
 
@@ -248,3 +257,22 @@ func (r *Repo) swapRef(ref, commit, old string) error {
 // StampPath is a file of bh's in the git dir (out of git clean's reach)
 // where the keeper notes how the store's folders stood when last checked.
 func (k *Keep) StampPath() string { return filepath.Join(k.r.commonDir, "bh-keep-stamp") }
+
+// Lookup is the blob bh keeps as the store file rel, "" when none: two
+// small trees read, not the whole keep.
+func (k *Keep) Lookup(rel string) (string, error) {
+	keepMu.Lock()
+	defer keepMu.Unlock()
+	tip, err := k.r.Ref(KeepRef)
+	if err != nil || tip == "" {
+		return "", err
+	}
+	t, err := object.GetTree(k.r.storage(), plumbing.NewHash(tip))
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", KeepRef, err)
+	}
+	if e, ok := treeFile(t, keptPath(rel)); ok {
+		return e.Hash.String(), nil
+	}
+	return "", nil
+}
