@@ -24,7 +24,7 @@ const (
 // Finding is one thing bh doctor checked. Its field names are bh's
 // interface.
 type Finding struct {
-	Check   string `json:"check"`             // store, leases, claims, parked, worktrees, locks, remote
+	Check   string `json:"check"`             // kept, store, leases, claims, parked, worktrees, locks, remote
 	Status  string `json:"status"`            // ok, warn, error or fixed
 	Subject string `json:"subject,omitempty"` // the task, ref, file or path it is about
 	Message string `json:"message"`

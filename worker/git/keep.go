@@ -157,6 +157,8 @@ const keepHistory = 100
 // recent history of HEAD (a commit removed or changed it on purpose).
 // Such a file is not lost, whatever the tree holds now.
 func (k *Keep) Safe(rel, blob string) bool {
+	keepMu.Lock()
+	defer keepMu.Unlock()
 	p := k.Dir + "/" + rel
 	want := plumbing.NewHash(blob)
 	at := func(c *object.Commit) bool {
