@@ -24,7 +24,7 @@ const (
 // Finding is one thing bh doctor checked. Its field names are bh's
 // interface.
 type Finding struct {
-	Check   string `json:"check"`             // kept, store, leases, claims, parked, worktrees, locks, remote
+	Check   string `json:"check"`             // store, leases, claims, parked, worktrees, locks, remote
 	Status  string `json:"status"`            // ok, warn, error or fixed
 	Subject string `json:"subject,omitempty"` // the task, ref, file or path it is about
 	Message string `json:"message"`
@@ -93,7 +93,7 @@ func Doctor(s *store.Store, fix bool) (Report, error) {
 	// while its parked ref still holds them.
 	// Git's own locks go before anything that runs git: a stale one fails it;
 	// so do half-made worktrees, which fail git fetch and gc.
-	for _, check := range []func() error{d.checkKept, d.checkStore, d.checkConfig, d.checkSandbox, d.checkGitLocks, d.checkHalfMade, d.connect,
+	for _, check := range []func() error{d.checkStore, d.checkConfig, d.checkSandbox, d.checkGitLocks, d.checkHalfMade, d.connect,
 		d.checkLeases, d.checkClaims,
 		d.checkWorktrees, d.checkPool, d.checkParked, d.checkLocks} {
 		if err := check(); err != nil {
