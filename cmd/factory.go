@@ -26,6 +26,8 @@ type Factory struct {
 	NoColor bool
 
 	Args []string // the command line, after "bh"
+
+	keptChecked bool // the store was checked against bh's copies (keep.go)
 }
 
 func newFactory() *Factory {
@@ -43,10 +45,11 @@ func newFactory() *Factory {
 		}
 		s, err := store.Find(dir)
 		if err != nil {
-			return nil, err
+			return nil, lostStore(dir, err)
 		}
 		s.Now, s.OneShot = f.Now, f.OneShot
 		config.Register(s.Root) // for bh inbox
+		f.keep(s)
 		return s, nil
 	}
 	return f

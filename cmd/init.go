@@ -19,10 +19,16 @@ func newCmdInit(f *Factory, runF func(*InitOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "init",
 		Short: "Start tracking tasks in this git repository",
-		Long: `Create .bh/ at the top of the current git repository. Running it again is
-harmless: nothing that exists is changed. It also registers bh's merge
-driver for task files in the repository's git config (merge.bh-task), so
-that two branches changing different fields of a task merge cleanly.`,
+		Long: `Create .bh/ at the top of the current git repository and commit it (its
+own files only, on the checked-out branch), so that git clean or git stash
+never takes it away. With changes of yours staged, in the middle of a merge
+or rebase, or on a detached HEAD, it commits nothing and prints the command
+that commits it.
+
+Running it again is harmless: nothing that exists is changed. It also
+registers bh's merge driver for task files in the repository's git config
+(merge.bh-task), so that two branches changing different fields of a task
+merge cleanly.`,
 		Example: `  git init shop && cd shop && bh init`,
 		Args:    argsRange(0, 0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
@@ -40,6 +46,7 @@ func initRun(opts *InitOptions) error {
 	if err != nil {
 		return err
 	}
+	kept := worker.KeptConfig(dir) // the tree lost it: bh's copy, not a default
 	s, created, err := store.Init(dir)
 	if err != nil {
 		return err
@@ -48,10 +55,29 @@ func initRun(opts *InitOptions) error {
 	if err := worker.RegisterMergeDriver(s.Root); err != nil {
 		warn(opts.IO, false, err)
 	}
+	kp := worker.NewKeeper(s, func(err error) { warn(opts.IO, false, err) })
+	s.Keep = kp.Write
+	if kept != nil {
+		if err := s.PutConfig(kept); err != nil {
+			warn(opts.IO, false, err)
+		} else {
+			fmt.Fprintf(opts.IO.ErrOut, "restored .bh/config.yaml from bh's copy\n")
+		}
+	}
 	if created {
 		fmt.Fprintf(opts.IO.ErrOut, "initialized bh in %s\n", s.Dir)
 	} else {
 		fmt.Fprintf(opts.IO.ErrOut, "bh is already initialized in %s\n", s.Dir)
+	}
+	if committed, err := worker.CommitInit(s); err != nil {
+		warn(opts.IO, false, err)
+	} else if committed {
+		fmt.Fprintf(opts.IO.ErrOut, "committed .bh/ (bh's own files only)\n")
+	}
+	if lost, err := kp.Check(); err != nil {
+		warn(opts.IO, false, err)
+	} else if lost != nil {
+		warn(opts.IO, false, lost)
 	}
 	return nil
 }

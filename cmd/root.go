@@ -105,6 +105,7 @@ func newRootCmd(f *Factory) *cobra.Command {
 		newCmdAdd(f, nil),
 		newCmdUpdate(f, nil),
 		newCmdClose(f, nil),
+		newCmdRm(f, nil),
 		newCmdReopen(f, nil),
 		newCmdDefer(f, nil),
 		newCmdEdit(f, nil),

@@ -20,6 +20,9 @@ const strayAge = time.Minute
 // and dependency cycles. The config was read strictly when the store
 // opened: a bad one never gets this far.
 func (d *doctor) checkStore() error {
+	if err := d.checkKept(); err != nil { // first: what it restores is then read
+		return err
+	}
 	errs, err := d.load()
 	if err != nil {
 		return err

@@ -84,6 +84,9 @@ func (d *doctor) inStep() error {
 	if err != nil {
 		return err
 	}
+	if only, _, err := bookkeepingOnly(d.s, d.repo); err != nil || only {
+		changed = nil // heartbeats: bh sync leaves them uncommitted too
+	}
 	if len(changed) > 0 {
 		d.found(Finding{Check: "remote", Status: level, Subject: ".bh",
 			Message: fmt.Sprintf("%d uncommitted changes under .bh/: other clones do not see them", len(changed)), Fix: sync}, nil)

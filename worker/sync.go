@@ -3,6 +3,7 @@ package worker
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bh-tracker/bh/task/store"
@@ -73,18 +74,48 @@ func syncLocked(s *store.Store, remote string, push bool) (SyncResult, error) {
 	if err := r.FinishLanding(); err != nil { // a landing killed while it held the index
 		return res, fmt.Errorf("sync: %w", err)
 	}
-	if res.Committed, err = r.CommitStore(s.Dir, "bh: sync tasks"); err != nil {
+	// Heartbeats alone are not committed (bookkeeping.go), unless the pull
+	// changes those very files: then they go in this round's one commit.
+	only, pending, err := bookkeepingOnly(s, r)
+	if err != nil {
 		return res, fmt.Errorf("sync: %w", err)
 	}
+	commit := func() error {
+		c, err := r.CommitStore(s.Dir, "bh: sync tasks")
+		res.Committed = res.Committed || c
+		pending = nil
+		return err
+	}
+	if !only {
+		if err := commit(); err != nil {
+			return res, fmt.Errorf("sync: %w", err)
+		}
+	}
 	for try := 1; ; try++ {
-		err := syncOnce(r, &res, push)
+		err := syncOnce(r, &res, push, func(base, theirs string) error {
+			if len(pending) == 0 {
+				return nil
+			}
+			if base == "" {
+				return commit()
+			}
+			touched, err := r.ChangedPaths(base, theirs)
+			for _, p := range pending {
+				if err == nil && slices.Contains(touched, p) {
+					return commit()
+				}
+			}
+			return err
+		})
 		if err == nil || !errors.Is(err, git.ErrStale) && !errors.Is(err, git.ErrTargetMoved) || try == syncTries {
 			return res, err
 		}
 	}
 }
 
-func syncOnce(r *git.Repo, res *SyncResult, push bool) error {
+// syncOnce is one fetch, integrate and push; beforePull hears what the
+// pull brings (from the merge base to theirs) before it changes anything.
+func syncOnce(r *git.Repo, res *SyncResult, push bool, beforePull func(base, theirs string) error) error {
 	if err := r.Fetch(res.Remote, sharedRefspecs(res.Remote)...); err != nil {
 		if push {
 			return fmt.Errorf("sync: %w", err)
@@ -100,9 +131,20 @@ func syncOnce(r *git.Repo, res *SyncResult, push bool) error {
 		if err != nil {
 			return err
 		}
-		if _, behind, err := r.Ahead(tip, theirs); err != nil {
+		_, behind, err := r.Ahead(tip, theirs)
+		if err != nil {
 			return err
-		} else if err := r.Integrate(res.Branch, theirs); err != nil {
+		}
+		if behind > 0 {
+			base, err := r.MergeBase(tip, theirs)
+			if err == nil {
+				err = beforePull(base, theirs)
+			}
+			if err != nil {
+				return fmt.Errorf("sync: %w", err)
+			}
+		}
+		if err := r.Integrate(res.Branch, theirs); err != nil {
 			return fmt.Errorf("sync: pull %s/%s: %w", res.Remote, res.Branch, err)
 		} else {
 			res.Pulled += behind

@@ -207,7 +207,8 @@ func (s *Store) encode(t *task.Task) ([]byte, error) {
 }
 
 func (s *Store) writeFile(id string, b []byte) error {
-	if err := atomicfile.Write(filepath.Join(s.Dir, "tmp"), s.Path(id), b); err != nil {
+	write := func() error { return atomicfile.Write(filepath.Join(s.Dir, "tmp"), s.Path(id), b) }
+	if err := s.keep("tasks/"+id+".yaml", b, write); err != nil {
 		return fmt.Errorf("write %s: %w", id, err)
 	}
 	return nil

@@ -22,6 +22,8 @@ type Store struct {
 	// listing returns outlives it: the list cache may be mapped into
 	// memory for good, rather than copied (see mapFile).
 	OneShot bool
+	// Keep, when set, is told of every file the store writes (keep.go).
+	Keep Keeper
 }
 
 // ErrNoStore means no .bh/ was found from the working directory up.

@@ -19,7 +19,13 @@ import (
 // tree's index.lock is held throughout (see landHeld): a git commit of the
 // user's at that instant never sweeps bh's files into its own commit.
 func (r *Repo) CommitStore(dir, message string) (bool, error) {
-	changed, err := r.StoreChanges(dir)
+	return r.CommitStorePaths(dir, message, dir)
+}
+
+// CommitStorePaths is CommitStore for some of the store's files (bh init's
+// own): paths are pathspecs under dir.
+func (r *Repo) CommitStorePaths(dir, message string, paths ...string) (bool, error) {
+	changed, err := r.StoreChanges(paths...)
 	if err != nil || len(changed) == 0 {
 		return false, err
 	}
@@ -40,7 +46,7 @@ func (r *Repo) CommitStore(dir, message string) (bool, error) {
 	if err := r.hold(h); err != nil {
 		return false, err
 	}
-	committed, err := r.commitStore(h, dir, message)
+	committed, err := r.commitStore(h, paths, message)
 	if err != nil {
 		return false, errors.Join(fmt.Errorf("commit %s: %w", dir, err), r.undoHeld(h))
 	}
@@ -50,8 +56,9 @@ func (r *Repo) CommitStore(dir, message string) (bool, error) {
 // commitStore stages dir as the working tree has it in the held index,
 // and commits tip's tree with dir so, moving the branch there; false when
 // that tree is tip's (the index alone was behind).
-func (r *Repo) commitStore(h *heldLanding, dir, message string) (bool, error) {
-	if _, err := r.runGit(r.Root, h.env(), nil, "add", "-A", "--", dir); err != nil {
+func (r *Repo) commitStore(h *heldLanding, paths []string, message string) (bool, error) {
+	add := append([]string{"add", "-A", "--"}, paths...)
+	if _, err := r.runGit(r.Root, h.env(), nil, add...); err != nil {
 		return false, err
 	}
 	treeEnv := gitEnv("GIT_INDEX_FILE="+h.treeIndex(), "LC_ALL=C")
@@ -62,7 +69,7 @@ func (r *Repo) commitStore(h *heldLanding, dir, message string) (bool, error) {
 	}
 	_, err := r.runGit(r.Root, treeEnv, nil, from...)
 	if err == nil {
-		_, err = r.runGit(r.Root, treeEnv, nil, "add", "-A", "--", dir)
+		_, err = r.runGit(r.Root, treeEnv, nil, add...)
 	}
 	var tree, tipTree []byte
 	if err == nil {
@@ -87,10 +94,11 @@ func (r *Repo) commitStore(h *heldLanding, dir, message string) (bool, error) {
 	return err == nil, err
 }
 
-// StoreChanges lists what is uncommitted under dir (bh's store): git's
+// StoreChanges lists what is uncommitted under paths (bh's store): git's
 // porcelain status lines, untracked files each on its own.
-func (r *Repo) StoreChanges(dir string) ([]string, error) {
-	out, err := r.read(nil, "status", "--porcelain", "-z", "--untracked-files=all", "--no-renames", "--", dir)
+func (r *Repo) StoreChanges(paths ...string) ([]string, error) {
+	args := append([]string{"status", "--porcelain", "-z", "--untracked-files=all", "--no-renames", "--"}, paths...)
+	out, err := r.read(nil, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,67 @@
+package worker
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/git"
+)
+
+// A running task's file changes every heartbeat (its lease and
+// updatedAt), and a commit of that on the user's branch says nothing
+// anyone needs: the claim (refs/bh/claims) is what other machines read,
+// and the task's next real change, or its landing, carries the file along.
+// So a sync commits the store only when something else changed.
+
+// bookkeepingOnly reports whether every uncommitted change under the
+// store is a task file that differs from HEAD's only in bh's bookkeeping
+// (see bookkeeping); pending lists those files (repository paths).
+func bookkeepingOnly(s *store.Store, r *git.Repo) (only bool, pending []string, err error) {
+	changed, err := r.StoreChanges(s.Dir)
+	if err != nil || len(changed) == 0 {
+		return false, nil, err
+	}
+	head, err := r.Head()
+	if err != nil || head == "" {
+		return false, nil, err
+	}
+	for _, line := range changed {
+		if len(line) < 4 || line[:2] != " M" && line[:2] != "M " && line[:2] != "MM" {
+			return false, nil, nil // added, removed, untracked: a change of substance
+		}
+		p := line[3:]
+		id, ok := strings.CutSuffix(strings.TrimPrefix(p, ".bh/tasks/"), ".yaml")
+		if !strings.HasPrefix(p, ".bh/tasks/") || !ok || !task.ValidID(id) {
+			return false, nil, nil
+		}
+		was, err := r.FileAt(head, p)
+		if err != nil {
+			return false, nil, nil
+		}
+		now, err := os.ReadFile(filepath.Join(r.Root, filepath.FromSlash(p)))
+		if err != nil || !bookkeeping(p, id, was, now) {
+			return false, nil, nil
+		}
+		pending = append(pending, p)
+	}
+	return true, pending, nil
+}
+
+// bookkeeping reports whether two versions of a task file differ only
+// in the fields bh keeps for its own running: the lease (its heartbeat
+// above all) and updatedAt, which every write moves.
+func bookkeeping(path, id string, was, now []byte) bool {
+	a, err1 := task.Decode(path, was, id)
+	b, err2 := task.Decode(path, now, id)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	a.Lease, b.Lease = nil, nil
+	a.UpdatedAt = b.UpdatedAt
+	ea, err1 := task.Encode(a)
+	eb, err2 := task.Encode(b)
+	return err1 == nil && err2 == nil && string(ea) == string(eb)
+}

@@ -1,0 +1,280 @@
+package git
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+)
+
+// KeepRef holds bh's own copy of the store's files (tasks/<id>.yaml and
+// config.yaml, relative to .bh) as bh last wrote them: a tree on no
+// branch, never pushed, so that a file the user's git removes or takes
+// back (git clean, git stash -u, git reset --hard) can be noticed and put
+// back. The ref names the tree itself, not a commit (one object less for
+// every bh add): only the newest copies are kept alive, and gc keeps them.
+const KeepRef = "refs/bh/local/store"
+
+// Keep is the store's copy under KeepRef. Its methods run no git process
+// in a plain repository: bh add writes through it on every task.
+type Keep struct {
+	r   *Repo
+	Dir string // the store's folder inside the tree: ".bh"
+}
+
+// OpenKeep opens the keep of the store at root/.bh.
+func OpenKeep(root string) (*Keep, error) {
+	r, err := openPlain(root)
+	if err != nil {
+		return nil, err
+	}
+	return &Keep{r: r, Dir: ".bh"}, nil
+}
+
+// keptPath is where a store file sits in the keep's tree. Task files are
+// spread over folders by the last character of their id (tasks.2/tm-ab12.yaml),
+// beside config.yaml, so that a write makes few objects (blob, folder,
+// root, commit), each small even in a store of 100k tasks.
+func keptPath(rel string) string {
+	name, ok := strings.CutPrefix(rel, "tasks/")
+	if !ok || strings.Contains(name, "/") {
+		return rel
+	}
+	id := strings.TrimSuffix(name, ".yaml")
+	shard := "_"
+	if id != "" {
+		shard = id[len(id)-1:]
+	}
+	return "tasks." + shard + "/" + name
+}
+
+// storePath is keptPath undone.
+func storePath(kept string) string {
+	if dir, name, ok := strings.Cut(kept, "/"); ok && strings.HasPrefix(dir, "tasks.") {
+		return "tasks/" + name
+	}
+	return kept
+}
+
+var keepMu sync.Mutex
+
+// Record keeps files (data nil: bh removed it on purpose, so it is
+// forgotten), relative to the store's folder.
+func (k *Keep) Record(files map[string][]byte) error {
+	keepMu.Lock() // go-git's object writes are not safe for goroutines; other processes: the swap
+	defer keepMu.Unlock()
+	changes := map[string]treeChange{}
+	for rel, data := range files {
+		if data == nil {
+			changes[keptPath(rel)] = treeChange{Delete: true}
+			continue
+		}
+		h, err := k.r.writeBlob(data)
+		if err != nil {
+			return fmt.Errorf("keep %s: %w", rel, err)
+		}
+		changes[keptPath(rel)] = treeChange{Mode: filemode.Regular, Hash: h}
+	}
+	var err error
+	for range 100 { // other bh processes keep their files too: compare and swap
+		var old string
+		if old, err = k.r.Ref(KeepRef); err != nil {
+			return err
+		}
+		var base *object.Tree
+		if old != "" {
+			if base, err = object.GetTree(k.r.storage(), plumbing.NewHash(old)); err != nil {
+				return fmt.Errorf("read %s: %w", KeepRef, err)
+			}
+		}
+		var tree plumbing.Hash
+		if tree, err = k.r.buildTree(base, changes); err != nil {
+			return err
+		}
+		if base != nil && base.Hash == tree {
+			return nil
+		}
+		if err = k.r.swapRef(KeepRef, tree.String(), old); !errors.Is(err, ErrStale) {
+			return err
+		}
+	}
+	return fmt.Errorf("keep: %w", err)
+}
+
+// Files lists what the keep holds, by path relative to the store's
+// folder, and when it was last written (zero when unknown).
+func (k *Keep) Files() (map[string]string, time.Time, error) {
+	keepMu.Lock()
+	defer keepMu.Unlock()
+	tip, err := k.r.Ref(KeepRef)
+	if err != nil || tip == "" {
+		return nil, time.Time{}, err
+	}
+	var at time.Time
+	if fi, err := os.Stat(filepath.Join(k.r.commonDir, filepath.FromSlash(KeepRef))); err == nil {
+		at = fi.ModTime()
+	}
+	t, err := object.GetTree(k.r.storage(), plumbing.NewHash(tip))
+	if err != nil {
+		return nil, time.Time{}, fmt.Errorf("read %s: %w", KeepRef, err)
+	}
+	files := map[string]string{}
+	err = t.Files().ForEach(func(f *object.File) error {
+		files[storePath(f.Name)] = f.Hash.String()
+		return nil
+	})
+	if err != nil {
+		return nil, time.Time{}, fmt.Errorf("read %s: %w", KeepRef, err)
+	}
+	return files, at, nil
+}
+
+// Read is a kept file's content, by the hash Files gave.
+func (k *Keep) Read(blob string) ([]byte, error) {
+	keepMu.Lock()
+	defer keepMu.Unlock()
+	return k.r.readBlob(plumbing.NewHash(blob))
+}
+
+// BlobOf is the hash git gives data as a blob.
+func BlobOf(data []byte) string {
+	return plumbing.ComputeHash(plumbing.BlobObject, data).String()
+}
+
+// keepHistory bounds how far back Safe looks on the checked-out branch.
+const keepHistory = 100
+
+// Safe reports whether git holds blob as the store file rel on a branch:
+// at the tip of a local branch (the user checked out another), or in the
+// recent history of HEAD (a commit removed or changed it on purpose).
+// Such a file is not lost, whatever the tree holds now.
+func (k *Keep) Safe(rel, blob string) bool {
+	keepMu.Lock()
+	defer keepMu.Unlock()
+	p := k.Dir + "/" + rel
+	want := plumbing.NewHash(blob)
+	at := func(c *object.Commit) bool {
+		t, err := c.Tree()
+		if err != nil {
+			return false
+		}
+		e, ok := treeFile(t, p)
+		return ok && e.Hash == want
+	}
+	st := k.r.storage()
+	refs, err := st.IterReferences()
+	if err == nil {
+		found := false
+		_ = refs.ForEach(func(ref *plumbing.Reference) error {
+			if !ref.Name().IsBranch() || ref.Type() != plumbing.HashReference {
+				return nil
+			}
+			if c, err := object.GetCommit(st, ref.Hash()); err == nil && at(c) {
+				found = true
+				return storer.ErrStop
+			}
+			return nil
+		})
+		if found {
+			return true
+		}
+	}
+	head, err := k.r.Head()
+	for i := 0; err == nil && head != "" && i < keepHistory; i++ {
+		var c *object.Commit
+		if c, err = object.GetCommit(st, plumbing.NewHash(head)); err != nil {
+			break
+		}
+		if at(c) {
+			return true
+		}
+		head = ""
+		if len(c.ParentHashes) > 0 {
+			head = c.ParentHashes[0].String()
+		}
+	}
+	return false
+}
+
+// swapRef points bh's ref at commit if it still points at old ("" for
+// none), by git's own lock-file protocol (ref.lock, then a rename), without
+// a git process: ErrStale when another moved it first. Where refs are not
+// files (reftable), git does it.
+func (r *Repo) swapRef(ref, commit, old string) error {
+	if err := bhRef(ref); err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(r.commonDir, "reftable")); err == nil {
+		if old == "" {
+			old = strings.Repeat("0", 40)
+		}
+		if _, err := r.git(nil, "update-ref", ref, commit, old); err != nil {
+			return fmt.Errorf("%w: %v", ErrStale, err)
+		}
+		return nil
+	}
+	p := filepath.Join(r.commonDir, filepath.FromSlash(ref))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	lock := p + ".lock"
+	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		// Another bh between two lines, or one killed there: a lock
+		// older than any write is stale.
+		if fi, serr := os.Stat(lock); serr == nil && time.Since(fi.ModTime()) > 10*time.Second {
+			os.Remove(lock)
+		}
+		time.Sleep(time.Millisecond)
+		return ErrStale
+	}
+	if err != nil {
+		return err
+	}
+	defer os.Remove(lock) // a no-op after the rename
+	cur, err := r.Ref(ref)
+	if err == nil && cur != old {
+		err = ErrStale
+	}
+	if err == nil {
+		_, err = f.WriteString(commit + "\n")
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(lock, p)
+	}
+	return err
+}
+
+// StampPath is a file of bh's in the git dir (out of git clean's reach)
+// where the keeper notes how the store's folders stood when last checked.
+func (k *Keep) StampPath() string { return filepath.Join(k.r.commonDir, "bh-keep-stamp") }
+
+// Lookup is the blob bh keeps as the store file rel, "" when none: two
+// small trees read, not the whole keep.
+func (k *Keep) Lookup(rel string) (string, error) {
+	keepMu.Lock()
+	defer keepMu.Unlock()
+	tip, err := k.r.Ref(KeepRef)
+	if err != nil || tip == "" {
+		return "", err
+	}
+	t, err := object.GetTree(k.r.storage(), plumbing.NewHash(tip))
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", KeepRef, err)
+	}
+	if e, ok := treeFile(t, keptPath(rel)); ok {
+		return e.Hash.String(), nil
+	}
+	return "", nil
+}

@@ -1,0 +1,101 @@
+package worker
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/git"
+)
+
+// InitFiles are the files bh init makes under .bh, which it commits.
+var InitFiles = []string{".gitignore", ".gitattributes", "config.yaml", "tasks/.gitkeep"}
+
+// NotCommittedError says why bh init left its files uncommitted, and how
+// to commit them.
+type NotCommittedError struct {
+	Why, Command string
+}
+
+func (e *NotCommittedError) Error() string {
+	return ".bh/ is not committed: " + e.Why + "; until it is, git clean or git stash -u removes it"
+}
+
+func (e *NotCommittedError) Hint() string { return "commit it with: " + e.Command }
+
+// CommitInit commits bh init's own files on the checked-out branch (with
+// plumbing, bh's paths only: see git.CommitStorePaths), so that the
+// user's git keeps them from then on. It commits nothing, and says what to
+// run, while the user's index holds staged changes of their own, in the
+// middle of a merge or rebase, or on a detached HEAD.
+func CommitInit(s *store.Store) (bool, error) {
+	r, err := git.Open(s.Root)
+	if err != nil {
+		return false, err
+	}
+	rel, err := filepath.Rel(r.Root, s.Dir)
+	if err != nil {
+		return false, err
+	}
+	rel = filepath.ToSlash(rel)
+	command := fmt.Sprintf("git add %s && git commit -m 'bh: track tasks' -- %s", rel, rel)
+	refuse := func(why string) (bool, error) { return false, &NotCommittedError{Why: why, Command: command} }
+	if op, err := r.InProgressOp(); err != nil || op != "" {
+		if err != nil {
+			return false, err
+		}
+		return refuse("a " + op + " is in progress")
+	}
+	if branch, err := r.CurrentBranch(); err != nil || branch == "" {
+		if err != nil {
+			return false, err
+		}
+		return refuse("HEAD is detached")
+	}
+	if staged, err := r.StagedOutside(rel); err != nil || staged {
+		if err != nil {
+			return false, err
+		}
+		return refuse("your index has staged changes, which bh leaves for your own commit")
+	}
+	if !r.HasIdentity() {
+		return refuse("git does not know who you are (git config user.name and user.email)")
+	}
+	var paths []string // those git does not know yet: an edit of the user's is theirs to commit
+	for _, f := range InitFiles {
+		p := filepath.Join(s.Dir, filepath.FromSlash(f))
+		if st, err := r.StoreChanges(p); err == nil && len(st) == 1 && strings.HasPrefix(st[0], "??") {
+			paths = append(paths, p)
+		}
+	}
+	if len(paths) == 0 {
+		return false, nil
+	}
+	return r.CommitStorePaths(s.Dir, "bh: track tasks in .bh/", paths...)
+}
+
+// KeptConfig is bh's copy of the config of the repository at dir when
+// the tree lost its .bh/config.yaml: bh init puts it back rather than a
+// default. nil otherwise.
+func KeptConfig(dir string) []byte {
+	r, err := git.Open(dir)
+	if err != nil {
+		return nil
+	}
+	if _, err := os.Lstat(filepath.Join(r.Root, ".bh", "config.yaml")); !errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	k, err := git.OpenKeep(r.Root)
+	if err != nil {
+		return nil
+	}
+	files, _, err := k.Files()
+	if err != nil || files["config.yaml"] == "" {
+		return nil
+	}
+	data, _ := k.Read(files["config.yaml"])
+	return data
+}

@@ -1,0 +1,337 @@
+package worker
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/git"
+)
+
+// A task file is the only copy of a task until it is committed, and the
+// user's own git removes such files as a matter of course: git clean
+// -fdx, git stash -u, git reset --hard. So every file the store writes is
+// also kept as a git object under git.KeepRef (no commit on any branch),
+// each bh command notices when the tree lost one, and bh doctor --fix
+// puts it back. What was removed on purpose is not resurrected: bh rm
+// forgets the file, a removal or older version committed on a branch is
+// git's own record, and a file edited by hand is newer than the copy.
+//
+// Noticing must cost bh add and bh list nothing they would feel: a stamp
+// of .bh/ and .bh/tasks (mtime and inode, which every create, rename or
+// removal in them changes) and of config.yaml (edited in place by hand)
+// is saved whenever the tree held everything,
+// and only a stamp that no longer matches leads to comparing the files.
+
+// Keeper keeps the store's files (store.Keeper) and checks the tree
+// against them.
+type Keeper struct {
+	s    *store.Store
+	warn func(error) // keeping failed: the write itself stands
+
+	once sync.Once
+	k    *git.Keep
+	err  error
+}
+
+// NewKeeper keeps s's files; warn hears of a copy that could not be kept.
+// Install it with s.Keep = k.Write.
+func NewKeeper(s *store.Store, warn func(error)) *Keeper {
+	return &Keeper{s: s, warn: warn}
+}
+
+func (kp *Keeper) keep() (*git.Keep, error) {
+	kp.once.Do(func() { kp.k, kp.err = git.OpenKeep(kp.s.Root) })
+	return kp.k, kp.err
+}
+
+// Write is the store.Keeper: write, then keep data as rel (forget it when
+// nil). The stamp moves on only if it matched before: a change someone
+// else made stays noticed.
+func (kp *Keeper) Write(rel string, data []byte, write func() error) error {
+	k, err := kp.keep()
+	if err != nil { // no git repository left around the store: nothing to keep with
+		return write()
+	}
+	clean := kp.stampMatches(k)
+	if err := write(); err != nil {
+		return err
+	}
+	// A renewed lease is not kept: the copy kept is as good, and a
+	// worker's beats would fill .git with objects.
+	if !kp.heartbeat(k, rel, data) {
+		if err := k.Record(map[string][]byte{rel: data}); err != nil {
+			kp.warn(fmt.Errorf("keep bh's copy of .bh/%s: %w", rel, err))
+			return nil
+		}
+	}
+	if clean {
+		kp.saveStamp(k)
+	}
+	return nil
+}
+
+// heartbeat reports whether data differs from the kept copy of rel only in
+// bh's bookkeeping (a lease renewed: see bookkeeping).
+func (kp *Keeper) heartbeat(k *git.Keep, rel string, data []byte) bool {
+	id, ok := taskFileID(rel)
+	if !ok || data == nil {
+		return false
+	}
+	blob, err := k.Lookup(rel)
+	if err != nil || blob == "" {
+		return false
+	}
+	kept, err := k.Read(blob)
+	return err == nil && bookkeeping(rel, id, kept, data)
+}
+
+// Lost is a store file the tree no longer holds as bh last wrote it.
+type Lost struct {
+	Rel     string // relative to .bh: tasks/<id>.yaml, config.yaml
+	Blob    string // bh's copy
+	Missing bool   // gone; else an older version stands there
+}
+
+// LostError names what the tree lost, for a warning.
+type LostError struct{ Lost []Lost }
+
+func (e *LostError) Error() string {
+	tasks, older, cfg := 0, 0, ""
+	for _, l := range e.Lost {
+		switch {
+		case l.Rel == "config.yaml":
+			cfg = "config.yaml gone"
+		case l.Missing:
+			tasks++
+		default:
+			older++
+		}
+	}
+	var parts []string
+	if tasks > 0 {
+		parts = append(parts, plural(tasks, "task file")+" gone")
+	}
+	if older > 0 {
+		parts = append(parts, plural(older, "task file")+" older than bh wrote")
+	}
+	if cfg != "" {
+		parts = append(parts, cfg)
+	}
+	return fmt.Sprintf(".bh/ lost what bh wrote (git clean, git stash, git checkout or git reset?): %s; bh kept copies",
+		strings.Join(parts, ", "))
+}
+
+func (e *LostError) Hint() string {
+	return "run 'bh doctor --fix' to restore them (bh rm <id> forgets a task you removed on purpose)"
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// Check compares the tree with bh's copies; nil when nothing is lost.
+// Quick when the stamp matches; otherwise it also takes in what came by
+// the user's git (a pull, a hand edit, a new branch's tasks) as the newest
+// copies, and saves the stamp if nothing was lost.
+func (kp *Keeper) Check() (*LostError, error) {
+	k, err := kp.keep()
+	if err != nil || kp.stampMatches(k) {
+		return nil, nil
+	}
+	lost, err := kp.compare(k, true)
+	if err != nil {
+		return nil, err
+	}
+	if len(lost) > 0 {
+		return &LostError{Lost: lost}, nil
+	}
+	kp.saveStamp(k)
+	return nil, nil
+}
+
+// compare is Check's slow path; with record, what came by other ways
+// than bh's writes is kept as the newest copy.
+func (kp *Keeper) compare(k *git.Keep, record bool) ([]Lost, error) {
+	kept, at, err := k.Files() // before the files: a copy is never newer than what it copies
+	if err != nil {
+		return nil, err
+	}
+	present, err := kp.storeFiles()
+	if err != nil {
+		return nil, err
+	}
+	var lost []Lost
+	take := map[string][]byte{} // nil: forget
+	for rel, blob := range kept {
+		fi, ok := present[rel]
+		if !ok {
+			if k.Safe(rel, blob) {
+				take[rel] = nil
+			} else {
+				lost = append(lost, Lost{Rel: rel, Blob: blob, Missing: true})
+			}
+			continue
+		}
+		if fi.ModTime().Before(at.Truncate(time.Second)) {
+			continue // unchanged since bh kept it
+		}
+		data, err := os.ReadFile(filepath.Join(kp.s.Dir, rel))
+		if err != nil || git.BlobOf(data) == blob {
+			continue
+		}
+		if kp.older(k, rel, data, blob) {
+			if !k.Safe(rel, blob) {
+				lost = append(lost, Lost{Rel: rel, Blob: blob})
+			}
+			continue
+		}
+		take[rel] = data // a hand edit, a pull: the newest copy
+	}
+	for rel := range present {
+		if _, ok := kept[rel]; !ok {
+			if data, err := os.ReadFile(filepath.Join(kp.s.Dir, rel)); err == nil {
+				take[rel] = data
+			}
+		}
+	}
+	if record && len(take) > 0 {
+		_ = k.Record(take) // a read-only git dir (an agent's sandbox): compared all the same
+	}
+	sort.Slice(lost, func(i, j int) bool { return lost[i].Rel < lost[j].Rel })
+	return lost, nil
+}
+
+// older reports whether a task file is an older version of bh's copy (by
+// its updatedAt, then, within one second, its history): git took it back.
+// A hand edit keeps both, or moves them on.
+func (kp *Keeper) older(k *git.Keep, rel string, data []byte, blob string) bool {
+	id, ok := taskFileID(rel)
+	if !ok {
+		// bh does not write config.yaml (but at bh init): any version
+		// there, the committed one too, is the user's to choose.
+		return false
+	}
+	mine, err := k.Read(blob)
+	if err != nil {
+		return false
+	}
+	now, err1 := task.Decode(rel, data, id)
+	was, err2 := task.Decode(rel, mine, id)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	return now.UpdatedAt.Before(was.UpdatedAt) || now.UpdatedAt.Equal(was.UpdatedAt) && len(now.History) < len(was.History)
+}
+
+func taskFileID(rel string) (string, bool) {
+	name, ok := strings.CutPrefix(rel, "tasks/")
+	id := strings.TrimSuffix(name, ".yaml")
+	return id, ok && id != name && task.ValidID(id)
+}
+
+// storeFiles lists the files bh keeps as the tree holds them.
+func (kp *Keeper) storeFiles() (map[string]os.FileInfo, error) {
+	out := map[string]os.FileInfo{}
+	if fi, err := os.Lstat(kp.s.ConfigPath()); err == nil && fi.Mode().IsRegular() {
+		out["config.yaml"] = fi
+	}
+	ents, err := os.ReadDir(filepath.Join(kp.s.Dir, "tasks"))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("read tasks: %w", err)
+	}
+	for _, e := range ents {
+		rel := "tasks/" + e.Name()
+		if _, ok := taskFileID(rel); !ok || !e.Type().IsRegular() {
+			continue
+		}
+		if fi, err := e.Info(); err == nil {
+			out[rel] = fi
+		}
+	}
+	return out, nil
+}
+
+// Restore writes bh's copies of lost files back, through the store.
+func (kp *Keeper) Restore(lost []Lost) error {
+	k, err := kp.keep()
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, l := range lost {
+		data, err := k.Read(l.Blob)
+		if err == nil {
+			if id, ok := taskFileID(l.Rel); ok {
+				err = kp.s.PutFile(id, data)
+			} else {
+				err = kp.s.PutConfig(data)
+			}
+		}
+		if err == nil && kp.s.Keep == nil {
+			err = k.Record(map[string][]byte{l.Rel: data})
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("restore .bh/%s: %w", l.Rel, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// The stamp lives in the git dir, out of git clean's reach.
+func (kp *Keeper) stamp() string {
+	var b strings.Builder
+	for _, p := range []string{kp.s.Dir, filepath.Join(kp.s.Dir, "tasks"), kp.s.ConfigPath()} {
+		fi, err := os.Stat(p)
+		if err != nil {
+			if p == kp.s.ConfigPath() {
+				continue // gone: .bh's own mtime says so
+			}
+			return ""
+		}
+		ino := uint64(0)
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			ino = st.Ino
+		}
+		fmt.Fprintf(&b, "%d %d ", fi.ModTime().UnixNano(), ino)
+	}
+	return b.String() + "\n"
+}
+
+func (kp *Keeper) stampMatches(k *git.Keep) bool {
+	b, err := os.ReadFile(k.StampPath())
+	cur := kp.stamp()
+	return err == nil && cur != "" && string(b) == cur
+}
+
+func (kp *Keeper) saveStamp(k *git.Keep) {
+	if cur := kp.stamp(); cur != "" {
+		os.WriteFile(k.StampPath(), []byte(cur), 0o644) // torn, it only matches nothing
+	}
+}
+
+// ForgetKept forgets bh's copy of task id, whose file is gone (bh rm of
+// a task the tree lost on purpose); false when there was none.
+func ForgetKept(s *store.Store, id string) (bool, error) {
+	k, err := git.OpenKeep(s.Root)
+	if err != nil {
+		return false, err
+	}
+	files, _, err := k.Files()
+	rel := "tasks/" + id + ".yaml"
+	if err != nil || files[rel] == "" {
+		return false, err
+	}
+	return true, k.Record(map[string][]byte{rel: nil})
+}

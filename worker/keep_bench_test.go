@@ -1,0 +1,27 @@
+package worker
+
+import (
+	"testing"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// BenchmarkKeepCreate is bh add's store work with and without keeping a
+// copy under refs/bh/local/store.
+func BenchmarkKeepCreate(b *testing.B) {
+	for _, keep := range []bool{false, true} {
+		name := map[bool]string{false: "plain", true: "kept"}[keep]
+		b.Run(name, func(b *testing.B) {
+			s := newStore(b)
+			if keep {
+				s.Keep = NewKeeper(s, func(err error) { b.Fatal(err) }).Write
+			}
+			b.ResetTimer()
+			for range b.N {
+				if _, err := s.Create(&task.Task{Title: "x"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
