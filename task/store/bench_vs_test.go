@@ -135,7 +135,7 @@ func BenchmarkVsDstask(b *testing.B) {
 		return c.ProcessState.UserTime() + c.ProcessState.SystemTime()
 	}
 	// An edited run rewrites a task file first (as a worker's heartbeat
-	// does), so that bh's memo of its last output no longer holds.
+	// does), so that the list cache no longer holds for that file.
 	edit := func() {
 		names, err := filepath.Glob(filepath.Join(bhRoot, ".bh", "tasks", "*.yaml"))
 		if err != nil || len(names) == 0 {

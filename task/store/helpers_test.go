@@ -107,3 +107,12 @@ func readFile(tb testing.TB, path string) []byte {
 }
 
 func taskFile(s *Store, id string) string { return filepath.Join(s.Dir, "tasks", id+".yaml") }
+
+// trim makes t brief: its history cut to the last question asked.
+func trim(t *task.Task) {
+	var h []task.Event
+	if ask, ok := t.LastAsked(); ok {
+		h = []task.Event{ask}
+	}
+	t.Trim(h)
+}
