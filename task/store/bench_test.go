@@ -98,7 +98,7 @@ func BenchmarkCodec10k(b *testing.B) {
 	for i := range tasks {
 		tasks[i] = *tasktest.GenTask(i, len(tasks))
 		encodeTask(&bin, &tasks[i])
-		y, _ := task.Encode(&tasks[i])
+		y, _ := task.Render(&tasks[i], nil)
 		yamls = append(yamls, y)
 	}
 	var g, j bytes.Buffer

@@ -80,7 +80,7 @@ func writeVsStores(tb testing.TB, dir string, n int) (bhRoot, dsRoot string) {
 	}
 	for i := range n {
 		t := tasktest.VsTask(i)
-		b, err := task.Encode(t)
+		b, err := task.Render(t, nil)
 		if err != nil {
 			tb.Fatal(err)
 		}

@@ -98,7 +98,7 @@ func TestListCache(t *testing.T) {
 
 func writeStoreFrom(t *testing.T, s *Store, from, to int) {
 	for i := from; i < to; i++ {
-		b, _ := task.Encode(tasktest.GenTask(i, to))
+		b, _ := task.Render(tasktest.GenTask(i, to), nil)
 		writeFile(t, s.Path(tasktest.GenID(i)), string(b))
 	}
 }

@@ -17,7 +17,7 @@ func TestListSeesHandEditOverCache(t *testing.T) {
 	full := tasktest.GenTask(1, 20) // awaiting, with a question and a session
 	full.Lease = &task.Lease{Worker: "w", PID: 7, Host: "h"}
 	full.AgentSettings = &task.AgentSettings{Model: "opus"}
-	b, _ := task.Encode(full)
+	b, _ := task.Render(full, nil)
 	writeFile(t, s.Path(full.ID), string(b))
 	settle()
 	listed(t, s, 20, 0)

@@ -71,7 +71,7 @@ func writeStore(tb testing.TB, s *Store, n int) {
 	for w := range 2 {
 		wg.Go(func() {
 			for i := w; i < n; i += 2 {
-				b, err := task.Encode(tasktest.GenTask(i, n))
+				b, err := task.Render(tasktest.GenTask(i, n), nil)
 				if err == nil {
 					err = os.WriteFile(s.Path(tasktest.GenID(i)), b, 0o644)
 				}
