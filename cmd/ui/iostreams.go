@@ -1,3 +1,6 @@
+// Package ui is bh's terminal, shared by cmd and the board: the I/O
+// streams that decide TTY and colour once, escape filtering, tables,
+// wrapped text, relative times, state icons and the picker.
 package ui
 
 import (
