@@ -41,3 +41,9 @@ var (
 func repoE2E(t *testing.T, dir, config string) { e2e.Bh(bhE2E).Repo(t, dir, config) }
 
 func bhTask(t *testing.T, dir, id string) *task.Task { return e2e.Bh(bhE2E).Task(t, dir, id) }
+
+// testIO is streams backed by buffers, not a terminal, without colour.
+func testIO() (s *IOStreams, in, out, errOut *bytes.Buffer) {
+	in, out, errOut = new(bytes.Buffer), new(bytes.Buffer), new(bytes.Buffer)
+	return &IOStreams{In: in, Out: out, ErrOut: errOut, Term: errOut}, in, out, errOut
+}

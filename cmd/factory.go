@@ -18,9 +18,6 @@ type Factory struct {
 	Editor  func() string
 	Picker  func(*IOStreams) picker
 
-	// OneShot: the command runs once and exits (see store.Store.OneShot).
-	OneShot bool
-
 	// Global flags, set by the root command before any command runs.
 	JSON    bool
 	NoColor bool
@@ -47,7 +44,7 @@ func newFactory() *Factory {
 		if err != nil {
 			return nil, lostStore(dir, err)
 		}
-		s.Now, s.OneShot = f.Now, f.OneShot
+		s.Now = f.Now
 		config.Register(s.Root) // for bh inbox
 		f.keep(s)
 		return s, nil

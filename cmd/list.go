@@ -82,15 +82,7 @@ func listRun(opts *ListOptions) error {
 		}
 		keep = append(keep, func(t *task.Task) bool { return t.Parent == p })
 	}
-	view := func(list lister) error { return listView(opts, keep, list) }
-	if opts.Awaiting { // its output tells how long ago each was asked
-		return view(opts.lister(s))
-	}
-	return opts.memoView(s, "list", view)
-}
-
-func listView(opts *ListOptions, keep []func(*task.Task) bool, list lister) error {
-	tasks, bad, err := list()
+	tasks, bad, err := opts.listing(s)
 	if err != nil {
 		return err
 	}

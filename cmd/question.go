@@ -6,9 +6,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 )
 
-// expiryText and shortDur are the task package's, shared with bh serve.
-func expiryText(now, at time.Time) string { return task.ExpiryText(now, at) }
-
+// shortDur is the task package's, shared with bh serve.
 func shortDur(d time.Duration) string { return task.ShortDur(d) }
 
 // answerWith says how to answer what t waits on, a line per command: for

@@ -52,19 +52,17 @@ func readyRun(opts *ReadyOptions) error {
 	if err != nil {
 		return err
 	}
-	return opts.memoView(s, "ready", func(list lister) error {
-		tasks, bad, err := list()
-		if err != nil {
-			return err
-		}
-		warnFiles(opts.IO, opts.JSON, bad)
-		warnCycles(opts.IO, opts.JSON, tasks)
-		queue := task.Ready(tasks)
-		if queue == nil {
-			queue = []*task.Task{}
-		}
-		return printTasks(opts.base, queue, "nothing is ready: no open task has all its dependencies closed")
-	})
+	tasks, bad, err := opts.listing(s)
+	if err != nil {
+		return err
+	}
+	warnFiles(opts.IO, opts.JSON, bad)
+	warnCycles(opts.IO, opts.JSON, tasks)
+	queue := task.Ready(tasks)
+	if queue == nil {
+		queue = []*task.Task{}
+	}
+	return printTasks(opts.base, queue, "nothing is ready: no open task has all its dependencies closed")
 }
 
 // readyJSON is bh ready --why --json.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/bh-tracker/bh/task"
 )
@@ -73,47 +72,5 @@ func TestAnswerTemplateRoundTrip(t *testing.T) {
 	pre := answerTemplate(tk, tk.OpenQuestions()[1:], "  LGTM.\n\n")
 	if got, _ := parseAnswer(pre); got != "LGTM." || strings.Contains(pre, "First?") {
 		t.Errorf("prefilled template = %q:\n%s", got, pre)
-	}
-}
-
-func TestRespondAnswersEveryPendingQuestion(t *testing.T) {
-	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-	tk := &task.Task{ID: "tm-ab12", State: task.AwaitingInput, Questions: []task.Question{
-		{ID: "q0", Status: task.QuestionAnswered, Answer: []string{"old"}},
-		{ID: "q1", Status: task.QuestionPending},
-		{ID: "q2", Status: task.QuestionPending},
-	}}
-	if err := tk.Respond("yes", now, "human"); err != nil {
-		t.Fatal(err)
-	}
-	if tk.State != task.Open || tk.HumanResponse != "yes" || !tk.HumanRespondedAt.Equal(now) {
-		t.Errorf("task = %s %q %v", tk.State, tk.HumanResponse, tk.HumanRespondedAt)
-	}
-	if q := tk.Questions[0]; q.Answer[0] != "old" {
-		t.Errorf("an answered question changed: %+v", q)
-	}
-	for _, q := range tk.Questions[1:] {
-		if q.Status != task.QuestionAnswered || q.Answer[0] != "yes" || !q.AnsweredAt.Equal(now) {
-			t.Errorf("question %s = %+v", q.ID, q)
-		}
-	}
-	// one event per question, then the move to open
-	for i, id := range []string{"q1", "q2"} {
-		got := tk.History[i]
-		if got.Kind != task.EventInputReceived || got.QuestionID != id || got.By != "human" || got.Text != "yes" {
-			t.Errorf("event %d = %+v", i, got)
-		}
-	}
-	if len(tk.History) != 3 || tk.History[2].To != task.Open {
-		t.Errorf("history = %+v", tk.History)
-	}
-	// answering again fails and changes nothing
-	before := len(tk.History)
-	var na *task.NotAwaitingError
-	if err := tk.Respond("again", now, "human"); !errors.As(err, &na) || na.State != task.Open {
-		t.Errorf("second Respond = %v", err)
-	}
-	if len(tk.History) != before || tk.HumanResponse != "yes" {
-		t.Errorf("second Respond changed the task")
 	}
 }

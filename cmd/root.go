@@ -7,7 +7,6 @@ import (
 	"errors"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"slices"
 	"syscall"
 	"time"
@@ -19,9 +18,7 @@ import (
 
 // Main runs bh with the process's arguments and returns its exit code.
 func Main() int {
-	f := newFactory()
-	f.OneShot = tuneGC(os.Args[1:])
-	return run(f, os.Args[1:])
+	return run(newFactory(), os.Args[1:])
 }
 
 func run(f *Factory, args []string) int {
@@ -181,19 +178,4 @@ func (b base) listing(s *store.Store) ([]*task.Task, []error, error) {
 		return s.List()
 	}
 	return s.ListBrief()
-}
-
-// quickCommands run briefly and allocate little: the garbage collector
-// would only cost them start-up time. The memory limit still bounds them.
-// They are one-shot too: what they list never outlives the process.
-var quickCommands = map[string]bool{"list": true, "ls": true, "ready": true, "tree": true,
-	"show": true, "status": true, "add": true, "diff": true}
-
-func tuneGC(args []string) (quick bool) {
-	if len(args) > 0 && quickCommands[args[0]] {
-		debug.SetGCPercent(-1)
-		debug.SetMemoryLimit(1 << 30)
-		return true
-	}
-	return false
 }

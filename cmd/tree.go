@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/task/store"
 	"github.com/spf13/cobra"
 )
 
@@ -55,11 +54,7 @@ func treeRun(opts *TreeOptions) error {
 			return err
 		}
 	}
-	return opts.memoView(s, "tree", func(list lister) error { return treeView(opts, s, id, list) })
-}
-
-func treeView(opts *TreeOptions, s *store.Store, id string, list lister) error {
-	tasks, bad, err := list()
+	tasks, bad, err := opts.listing(s)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"io"
 	"time"
 
@@ -22,8 +21,6 @@ var errAborted = ui.ErrAborted
 const approvalIcon = ui.ApprovalIcon
 
 func systemIO() *IOStreams { return ui.System() }
-
-func testIO() (s *IOStreams, in, out, errOut *bytes.Buffer) { return ui.Test() }
 
 func newHuhPicker(s *IOStreams) picker { return ui.NewHuhPicker(s) }
 

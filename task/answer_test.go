@@ -162,13 +162,15 @@ func TestAnswerFlatQuestion(t *testing.T) {
 	}
 }
 
-func TestRespondRefusesTypedQuestions(t *testing.T) {
+func TestTypedQuestionsErrorNamesEach(t *testing.T) {
 	tk := waiting()
-	var te *TypedQuestionsError
-	err := tk.Respond("yes", now1, "human")
-	if !errors.As(err, &te) || len(te.Questions) != 3 || len(tk.History) != 0 {
-		t.Fatalf("Respond = %v, history %v", err, tk.History)
+	var typed []Question
+	for _, q := range tk.Pending() {
+		if q.Kind() != FreeformQuestion {
+			typed = append(typed, q)
+		}
 	}
+	err := &TypedQuestionsError{ID: tk.ID, Questions: typed}
 	if want := "tm-ab12 waits on q1 (approval), q2 (choice), q3 (choice), which a reply in words cannot answer"; err.Error() != want {
 		t.Errorf("error = %q", err)
 	}

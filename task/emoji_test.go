@@ -9,7 +9,7 @@ import (
 // the text \U0001F41B keeps it as text.
 func TestEmojiStayEmoji(t *testing.T) {
 	for _, title := range []string{"🐛 fix the bug é", `literally \U0001F41B`, "a \"quoted\" 🐛 and \\ 🎉"} {
-		b, err := Encode(&Task{ID: "tm-e1", Title: title, Type: "code", Priority: "P2", State: Open})
+		b, err := Render(&Task{ID: "tm-e1", Title: title, Type: "code", Priority: "P2", State: Open}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,9 +7,6 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Encode renders a task as its YAML file.
-func Encode(t *Task) ([]byte, error) { return Render(t, nil) }
-
 // wideRunes undoes stashWide: placeholders back to the characters.
 type wideRunes map[rune]rune
 

@@ -65,7 +65,7 @@ func fullTask() *task.Task {
 }
 
 func TestDecodeFastCoversTask(t *testing.T) {
-	b, err := task.Encode(fullTask())
+	b, err := task.Render(fullTask(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestDecodeFastAgreesWithYAML(t *testing.T) {
 	took := 0
 	for i := range 300 {
 		for _, tk := range []*task.Task{tasktest.GenTask(i, 300), tasktest.VsTask(i)} {
-			b, _ := task.Encode(tk)
+			b, _ := task.Render(tk, nil)
 			if !agree(t, tk.ID, b, tk.ID) {
 				t.Fatalf("the fast reader gives up on a file bh wrote:\n%s", b)
 			}
@@ -95,7 +95,7 @@ func TestDecodeFastAgreesWithYAML(t *testing.T) {
 		tk := tasktest.GenTask(1, 10)
 		tk.Title, tk.Description, tk.Labels = "t"+s, s, []string{s, "x"}
 		tk.History[0].Text, tk.Questions[0].Context, tk.Summary = s, s, s
-		b, err := task.Encode(tk)
+		b, err := task.Render(tk, nil)
 		if err != nil {
 			t.Logf("bh cannot write %q: %v", s, err) // yaml.v3 writes what it cannot read back
 			continue
@@ -110,7 +110,7 @@ func TestDecodeFastAgreesWithYAML(t *testing.T) {
 	if took < len(tricky)*2/3 {
 		t.Errorf("the fast reader took only %d of %d files with unusual strings", took, len(tricky))
 	}
-	b, _ := task.Encode(tasktest.GenTask(1, 10))
+	b, _ := task.Render(tasktest.GenTask(1, 10), nil)
 	for i, edit := range handEdits {
 		agree(t, "hand edit "+string(rune('a'+i)), []byte(edit(string(b))), "")
 	}
@@ -180,13 +180,13 @@ var handWritten = map[string]string{
 // same. go test ./task -run XXX -fuzz FuzzDecodeFast -fuzztime 60s
 func FuzzDecodeFast(f *testing.F) {
 	for i := range 20 {
-		b, _ := task.Encode(tasktest.GenTask(i, 20))
+		b, _ := task.Render(tasktest.GenTask(i, 20), nil)
 		f.Add(b)
 	}
 	for _, s := range tricky {
 		tk := tasktest.GenTask(1, 10)
 		tk.Title, tk.Description = "t"+s, s
-		b, _ := task.Encode(tk)
+		b, _ := task.Render(tk, nil)
 		f.Add(b)
 	}
 	for _, doc := range handWritten {

@@ -61,7 +61,7 @@ func bookkeeping(path, id string, was, now []byte) bool {
 	}
 	a.Lease, b.Lease = nil, nil
 	a.UpdatedAt = b.UpdatedAt
-	ea, err1 := task.Encode(a)
-	eb, err2 := task.Encode(b)
+	ea, err1 := task.Render(a, nil)
+	eb, err2 := task.Render(b, nil)
 	return err1 == nil && err2 == nil && string(ea) == string(eb)
 }

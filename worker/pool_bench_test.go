@@ -76,6 +76,16 @@ func runTasks(b *testing.B, s *store.Store, n int, opt Options) {
 // floor: the same git steps by hand in one warm worktree (checkout -f -B,
 // add, commit, merge --ff-only). cpu-ms/task is the CPU bh and its git
 // commands used per task, which a loaded machine moves far less than ns/op.
+//
+// A fresh worktree costs its checkout (about 1.4 s at 5,000 files here,
+// where cp -r of the same tree takes 0.77 s); the pool removes that. What
+// remains per task at 50,000 files (GIT_TRACE2_PERF) is git's own: each of
+// checkout -f -B, add -A and commit lstats every file once (about 0.05 s
+// each, quiet), clean -ffdx and add -A read every folder, and in the
+// user's tree update-index and read-tree -m -u (holding index.lock) read
+// and write a copy of the user's index. A landing scans the task's tree
+// once: add -A stages into a copy of the worktree's index, which is checked
+// for conflict markers and then committed.
 func BenchmarkWorkerOverhead(b *testing.B) {
 	sizes := []int{5000}
 	if os.Getenv("BH_BENCH_50K") != "" {

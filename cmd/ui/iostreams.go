@@ -1,8 +1,10 @@
+// Package ui is bh's terminal, shared by cmd and the board: the I/O
+// streams that decide TTY and colour once, escape filtering, tables,
+// wrapped text, relative times, state icons and the picker.
 package ui
 
 import (
 	"bufio"
-	"bytes"
 	"io"
 	"os"
 	"strconv"
@@ -56,12 +58,6 @@ func System() *IOStreams {
 	force = os.Getenv("CLICOLOR_FORCE") != "" && os.Getenv("CLICOLOR_FORCE") != "0"
 	s.color = (s.IsTTY || force) && os.Getenv("NO_COLOR") == ""
 	return s
-}
-
-// Test returns streams backed by buffers, not a terminal, without colour.
-func Test() (s *IOStreams, in, out, errOut *bytes.Buffer) {
-	in, out, errOut = new(bytes.Buffer), new(bytes.Buffer), new(bytes.Buffer)
-	return &IOStreams{In: in, Out: out, ErrOut: errOut, Term: errOut}, in, out, errOut
 }
 
 // Unfiltered drops the escape filter for machine output: JSON escapes

@@ -21,10 +21,10 @@ import (
 //
 // BH_BENCH_BIN=/path/to/bh times that binary instead of building one.
 // Sub-benchmarks are named size/command, e.g. BenchmarkProcess/10k/list;
-// list, ready and tree print their memo (nothing changed since the last
-// run), list-edited lists after a task file was rewritten (the memo no
-// longer holds, the list cache does but for that file), and list-cold lists
-// with no cache, as after a clone. Besides ns/op (the
+// list, ready and tree list with a warm cache (nothing changed since the
+// last run), list-edited lists after a task file was rewritten (the list
+// cache holds but for that file), and list-cold lists with no cache, as
+// after a clone. Besides ns/op (the
 // mean) each reports the fastest run and the median in ms, and bh's peak
 // resident memory (on Linux never below this test binary's own, which the
 // child holds until its exec). A command bh does not have (yet) is skipped, not failed.
@@ -88,7 +88,6 @@ func BenchmarkProcess(b *testing.B) {
 						switch c.name {
 						case "list-cold":
 							os.Remove(s.cachePath())
-							os.Remove(s.memoPath("list"))
 						case "list-edited": // as a worker's heartbeat does
 							if err := rewrite(s.Path(tasktest.GenID(2))); err != nil {
 								return err
@@ -132,7 +131,7 @@ func warmProcess(b *testing.B, bin string, s *Store) {
 		b.Logf("bh list: %v; building the cache in process", err)
 		s.List()
 	}
-	if _, _, r, err := s.list(false, nil); err != nil || r.parsed != 0 || r.saved {
+	if _, _, r, err := s.list(false); err != nil || r.parsed != 0 || r.saved {
 		b.Fatalf("cache is not warm: %+v %v", r, err)
 	}
 }

@@ -35,7 +35,7 @@ func benchList(b *testing.B, n int) {
 	})
 	b.Run("warm", func(b *testing.B) {
 		s.List() // builds the cache, if the cold runs did not
-		if _, _, r, _ := s.list(false, nil); r.parsed != 0 {
+		if _, _, r, _ := s.list(false); r.parsed != 0 {
 			b.Fatalf("cache is not warm: %+v", r)
 		}
 		for b.Loop() {
@@ -98,7 +98,7 @@ func BenchmarkCodec10k(b *testing.B) {
 	for i := range tasks {
 		tasks[i] = *tasktest.GenTask(i, len(tasks))
 		encodeTask(&bin, &tasks[i])
-		y, _ := task.Encode(&tasks[i])
+		y, _ := task.Render(&tasks[i], nil)
 		yamls = append(yamls, y)
 	}
 	var g, j bytes.Buffer

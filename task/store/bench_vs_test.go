@@ -80,7 +80,7 @@ func writeVsStores(tb testing.TB, dir string, n int) (bhRoot, dsRoot string) {
 	}
 	for i := range n {
 		t := tasktest.VsTask(i)
-		b, err := task.Encode(t)
+		b, err := task.Render(t, nil)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -135,7 +135,7 @@ func BenchmarkVsDstask(b *testing.B) {
 		return c.ProcessState.UserTime() + c.ProcessState.SystemTime()
 	}
 	// An edited run rewrites a task file first (as a worker's heartbeat
-	// does), so that bh's memo of its last output no longer holds.
+	// does), so that the list cache no longer holds for that file.
 	edit := func() {
 		names, err := filepath.Glob(filepath.Join(bhRoot, ".bh", "tasks", "*.yaml"))
 		if err != nil || len(names) == 0 {

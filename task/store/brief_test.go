@@ -15,7 +15,7 @@ func TestListBrief(t *testing.T) {
 	settle()
 	check := func(when string, wantParsed int) {
 		t.Helper()
-		brief, _, r, err := s.list(true, nil)
+		brief, _, r, err := s.list(true)
 		if err != nil || r.parsed != wantParsed {
 			t.Fatalf("%s: parsed %d, %v", when, r.parsed, err)
 		}

@@ -22,14 +22,13 @@ import (
 // Layout: a header of cacheHeader bytes (magic, cacheLayout, the entry
 // count, the records' length, and the CRC-32C of the records and of the
 // index), then the records, then the index: the tasks folder's stamp and
-// whether it had settled, the number of events and of strings in lists
-// over all records, and the entries sorted by ID, each with its file's
+// whether it had settled, and the entries sorted by ID, each with its file's
 // stamp, whether that settled, and its record's length. The index comes
 // last so that the records can be streamed out before it, and is read
 // first: while the folder keeps its stamp it names the files to stat, with
 // no read of the folder, as the records load.
 
-const cacheMagic = "bhcache5" // the digit is the format: bump it with the codec
+const cacheMagic = "bhcache6" // the digit is the format: bump it with the codec
 
 const cacheHeader = 40
 
@@ -49,36 +48,19 @@ type cacheEntry struct {
 type listCache struct {
 	dir        stamp // the tasks folder's, taken before it was read
 	dirSettled bool
-	events     int // events and strings in all records, to size arenas
-	strs       int
 	entries    []cacheEntry
 	recs       int64 // the records' length (see useRecords)
 }
 
 func (s *Store) cachePath() string { return filepath.Join(s.Dir, "cache", "tasks.bin") }
 
-// loadCache returns nil for a missing or unusable cache.
-func loadCache(path string) *listCache {
-	f, err := openCache(path, false)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	if c := loadIndex(f); c != nil && c.useRecords(f.records()) {
-		return c
-	}
-	return nil
-}
-
-// cacheFile is an open cache, read with ReadAt or, when mapped, sliced
-// from memory (see mapFile).
+// cacheFile is an open cache, read with ReadAt.
 type cacheFile struct {
 	*os.File
 	size int64
-	m    []byte // the whole file, when mapped
 }
 
-func openCache(path string, mapped bool) (*cacheFile, error) {
+func openCache(path string) (*cacheFile, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -88,11 +70,7 @@ func openCache(path string, mapped bool) (*cacheFile, error) {
 		f.Close()
 		return nil, err
 	}
-	cf := &cacheFile{File: f, size: fi.Size()}
-	if mapped {
-		cf.m, _ = mapFile(f, int(cf.size))
-	}
-	return cf, nil
+	return &cacheFile{File: f, size: fi.Size()}, nil
 }
 
 // bytes are the n bytes at off, or nil when the file is shorter. Nothing
@@ -101,10 +79,7 @@ func (f *cacheFile) bytes(off, n int64) []byte {
 	if off < 0 || n < 0 || off+n > f.size {
 		return nil
 	}
-	if f.m != nil {
-		return f.m[off : off+n : off+n]
-	}
-	b := bigSlice[byte](int(n))
+	b := make([]byte, n)
 	if _, err := f.ReadAt(b, off); err != nil {
 		return nil
 	}
@@ -126,9 +101,7 @@ func loadIndex(f *cacheFile) *listCache {
 	d := &dec{s: unsafe.String(unsafe.SliceData(b), len(b))}
 	c := &listCache{recs: recs}
 	c.dir, c.dirSettled = d.stamp(), d.bool()
-	c.events, _ = d.count() // counts bounded by the size, as for slices
-	c.strs, _ = d.count()
-	c.entries = bigSlice[cacheEntry](int(n))
+	c.entries = make([]cacheEntry, n)
 	total := int64(0)
 	for i := range c.entries {
 		e := &c.entries[i]
@@ -216,7 +189,6 @@ func (c *listCache) write(f *os.File) error {
 	if _, err := w.Write(make([]byte, cacheHeader)); err != nil {
 		return err
 	}
-	events, strs := c.events, c.strs
 	lens := make([]int, len(c.entries))
 	recSum := crc32.New(castagnoli())
 	records := io.MultiWriter(w, recSum)
@@ -225,8 +197,6 @@ func (c *listCache) write(f *os.File) error {
 	for i, x := range c.entries {
 		r := unsafe.Slice(unsafe.StringData(x.rec), len(x.rec)) // only read
 		if t := x.task; len(r) == 0 && t != nil {
-			events += len(t.History)
-			strs += strCount(t)
 			rec.b = rec.b[:0]
 			encodeTask(&rec, t)
 			r = rec.b
@@ -240,8 +210,6 @@ func (c *listCache) write(f *os.File) error {
 	var e enc
 	e.stamp(c.dir)
 	e.bool(c.dirSettled)
-	e.count(events, false)
-	e.count(strs, false)
 	for i, x := range c.entries {
 		e.str(x.id)
 		e.stamp(x.st)
@@ -285,13 +253,4 @@ func (d *dec) stamp() stamp {
 			uint64(b[k+4])<<32 | uint64(b[k+5])<<40 | uint64(b[k+6])<<48 | uint64(b[k+7])<<56
 	}
 	return stamp{size: int64(u(0)), mtime: int64(u(8)), ctime: int64(u(16)), ino: u(24)}
-}
-
-// strCount is how many strings t keeps in lists, for sizing arenas.
-func strCount(t *task.Task) int {
-	n := len(t.DependsOn) + len(t.Labels) + len(t.Issues)
-	for _, q := range t.Questions {
-		n += len(q.Answer)
-	}
-	return n
 }

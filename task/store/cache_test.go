@@ -30,7 +30,7 @@ func direct(t *testing.T, s *Store) []*task.Task {
 // listed lists s and checks the listing against the files themselves.
 func listed(t *testing.T, s *Store, wantParsed int, wantBad int) listReport {
 	t.Helper()
-	tasks, bad, r, err := s.list(false, nil)
+	tasks, bad, r, err := s.list(false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestListCache(t *testing.T) {
 
 func writeStoreFrom(t *testing.T, s *Store, from, to int) {
 	for i := from; i < to; i++ {
-		b, _ := task.Encode(tasktest.GenTask(i, to))
+		b, _ := task.Render(tasktest.GenTask(i, to), nil)
 		writeFile(t, s.Path(tasktest.GenID(i)), string(b))
 	}
 }
@@ -150,22 +150,15 @@ func TestListWithoutCacheFolder(t *testing.T) {
 	}
 }
 
-// TestListCacheMapped lists as one-shot commands do, with the cache mapped
-// rather than read: the same tasks, and a damaged cache still rebuilt.
-func TestListCacheMapped(t *testing.T) {
-	s := newStore(t)
-	s.OneShot = true
-	writeStore(t, s, 30)
-	settle()
-	listed(t, s, 30, 0)
-	if r := listed(t, s, 0, 0); r.saved || r.readDir {
-		t.Fatalf("warm list: %+v", r)
+// loadCache returns nil for a missing or unusable cache.
+func loadCache(path string) *listCache {
+	f, err := openCache(path)
+	if err != nil {
+		return nil
 	}
-	b := readFile(t, s.cachePath())
-	b[cacheHeader+len(b)/4] ^= 0x40 // a record
-	writeFile(t, s.cachePath(), string(b))
-	if r := listed(t, s, 30, 0); !r.saved || r.readDir {
-		t.Fatalf("damaged records: %+v", r)
+	defer f.Close()
+	if c := loadIndex(f); c != nil && c.useRecords(f.records()) {
+		return c
 	}
-	listed(t, s, 0, 0)
+	return nil
 }

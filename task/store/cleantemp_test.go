@@ -24,14 +24,14 @@ func TestCleanTempRemovesOnlyOldLeftovers(t *testing.T) {
 	cache := filepath.Join(s.Dir, "cache")
 	os.MkdirAll(cache, 0o755)
 	oldCache, kept := filepath.Join(cache, ".tasks.bin.789"), filepath.Join(cache, "tasks.bin")
-	oldMemo := filepath.Join(cache, ".memo-list.bin.42")
-	for _, p := range []string{oldCache, kept, oldMemo} {
+	oldOther := filepath.Join(cache, ".tasks.bin.42")
+	for _, p := range []string{oldCache, kept, oldOther} {
 		if err := os.WriteFile(p, []byte("half"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	past := time.Now().Add(-time.Hour)
-	for _, p := range []string{old, oldCache, kept, oldMemo} {
+	for _, p := range []string{old, oldCache, kept, oldOther} {
 		os.Chtimes(p, past, past)
 	}
 	if got := s.StaleTemp(time.Minute); len(got) != 3 {
@@ -41,7 +41,7 @@ func TestCleanTempRemovesOnlyOldLeftovers(t *testing.T) {
 	if _, err := os.Stat(old); !os.IsNotExist(err) {
 		t.Errorf("the old leftover is still there: %v", err)
 	}
-	for _, p := range []string{oldCache, oldMemo} {
+	for _, p := range []string{oldCache, oldOther} {
 		if _, err := os.Stat(p); !os.IsNotExist(err) {
 			t.Errorf("a cache's old temp file is still there: %v", err)
 		}

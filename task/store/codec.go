@@ -76,8 +76,7 @@ func (e *enc) timePtr(t *time.Time) {
 type dec struct {
 	s   string
 	i   int
-	bad bool   // set on any overrun; the caller checks it once at the end
-	a   *arena // where slices come from; nil for plain make
+	bad bool // set on any overrun; the caller checks it once at the end
 }
 
 func (d *dec) uint() uint64 {
@@ -143,12 +142,7 @@ func (d *dec) strs() []string {
 	if isNil {
 		return nil
 	}
-	var ss []string
-	if d.a == nil {
-		ss = make([]string, n)
-	} else {
-		ss = carve(&d.a.strs, n)
-	}
+	ss := make([]string, n)
 	for i := range ss {
 		ss[i] = d.str()
 	}

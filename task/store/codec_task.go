@@ -184,14 +184,13 @@ func decodeTask(d *dec, t *task.Task, brief bool) bool {
 	if brief {
 		var h []task.Event
 		if asked {
-			h = d.events(1)
-			h[0] = ask
+			h = []task.Event{ask}
 		}
 		t.Trim(h)
 		return !d.bad
 	}
 	if n, isNil := d.count(); !isNil {
-		t.History = d.events(n)
+		t.History = make([]task.Event, n)
 		for i := range t.History {
 			decodeEvent(d, &t.History[i])
 		}

@@ -17,7 +17,7 @@ func TestListSeesHandEditOverCache(t *testing.T) {
 	full := tasktest.GenTask(1, 20) // awaiting, with a question and a session
 	full.Lease = &task.Lease{Worker: "w", PID: 7, Host: "h"}
 	full.AgentSettings = &task.AgentSettings{Model: "opus"}
-	b, _ := task.Encode(full)
+	b, _ := task.Render(full, nil)
 	writeFile(t, s.Path(full.ID), string(b))
 	settle()
 	listed(t, s, 20, 0)
@@ -27,7 +27,7 @@ func TestListSeesHandEditOverCache(t *testing.T) {
 	writeFile(t, s.Path(full.ID), bare)
 	listed(t, s, 1, 0)
 	for _, brief := range []bool{false, true} {
-		tasks, _, _, err := s.list(brief, nil)
+		tasks, _, _, err := s.list(brief)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,11 +46,11 @@ func TestColdBriefListing(t *testing.T) {
 	s := newStore(t)
 	writeStore(t, s, 30)
 	settle()
-	cold, _, r, err := s.list(true, nil)
+	cold, _, r, err := s.list(true)
 	if err != nil || r.parsed != 30 || !r.saved {
 		t.Fatalf("cold brief list: %+v, %v", r, err)
 	}
-	warm, _, r, _ := s.list(true, nil)
+	warm, _, r, _ := s.list(true)
 	if r.parsed != 0 || !reflect.DeepEqual(cold, warm) {
 		t.Fatalf("a warm brief listing differs from the cold one (%+v)", r)
 	}

@@ -22,7 +22,7 @@ updatedAt: 2025-01-02T03:04:05Z
 
 func FuzzDecode(f *testing.F) {
 	for i := range 12 {
-		b, err := task.Encode(tasktest.GenTask(i, 12))
+		b, err := task.Render(tasktest.GenTask(i, 12), nil)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -43,7 +43,7 @@ func FuzzDecode(f *testing.F) {
 			}
 			return
 		}
-		out, err := task.Encode(t1)
+		out, err := task.Render(t1, nil)
 		if err != nil {
 			t.Fatalf("accepted but cannot encode: %v", err)
 		}

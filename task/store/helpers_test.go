@@ -71,7 +71,7 @@ func writeStore(tb testing.TB, s *Store, n int) {
 	for w := range 2 {
 		wg.Go(func() {
 			for i := w; i < n; i += 2 {
-				b, err := task.Encode(tasktest.GenTask(i, n))
+				b, err := task.Render(tasktest.GenTask(i, n), nil)
 				if err == nil {
 					err = os.WriteFile(s.Path(tasktest.GenID(i)), b, 0o644)
 				}
@@ -107,3 +107,12 @@ func readFile(tb testing.TB, path string) []byte {
 }
 
 func taskFile(s *Store, id string) string { return filepath.Join(s.Dir, "tasks", id+".yaml") }
+
+// trim makes t brief: its history cut to the last question asked.
+func trim(t *task.Task) {
+	var h []task.Event
+	if ask, ok := t.LastAsked(); ok {
+		h = []task.Event{ask}
+	}
+	t.Trim(h)
+}

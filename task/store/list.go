@@ -17,7 +17,7 @@ import (
 // It parses only the files whose stamp changed since the list cache was
 // written, and rewrites the cache once enough did.
 func (s *Store) List() ([]*task.Task, []error, error) {
-	tasks, bad, _, err := s.list(false, nil)
+	tasks, bad, _, err := s.list(false)
 	return tasks, bad, err
 }
 
@@ -26,16 +26,15 @@ func (s *Store) List() ([]*task.Task, []error, error) {
 // most of the memory and time. Brief tasks cannot be written back: Get the
 // task to change it.
 func (s *Store) ListBrief() ([]*task.Task, []error, error) {
-	tasks, bad, _, err := s.list(true, nil)
+	tasks, bad, _, err := s.list(true)
 	return tasks, bad, err
 }
 
 // listReport tells tests what a listing cost.
 type listReport struct {
-	parsed  int      // files read and decoded
-	saved   bool     // the cache was rewritten
-	readDir bool     // the folder was read, not known from the cache
-	l       *listing // the listing itself, for its State (see ListMemo)
+	parsed  int  // files read and decoded
+	saved   bool // the cache was rewritten
+	readDir bool // the folder was read, not known from the cache
 }
 
 // listing is one List call's view of the tasks folder, by name index.
@@ -53,10 +52,8 @@ type listing struct {
 	parsed parsed
 }
 
-// list lists the tasks. pre, when not nil, is every file stamped a moment
-// ago (by memo): while the folder keeps the stamp it had then, its names
-// and stamps serve, and no file is stamped twice.
-func (s *Store) list(brief bool, pre *seen) (tasks []*task.Task, errs []error, r listReport, err error) {
+// list lists the tasks.
+func (s *Store) list(brief bool) (tasks []*task.Task, errs []error, r listReport, err error) {
 	l := &listing{start: time.Now()}
 	d, err := os.Open(filepath.Join(s.Dir, "tasks"))
 	if err != nil {
@@ -69,7 +66,7 @@ func (s *Store) list(brief bool, pre *seen) (tasks []*task.Task, errs []error, r
 	// The records are read and checked while the index is.
 	var recs []byte
 	loaded := make(chan struct{})
-	cache, err := openCache(s.cachePath(), s.OneShot)
+	cache, err := openCache(s.cachePath())
 	if err == nil {
 		defer cache.Close()
 		go func() {
@@ -85,11 +82,7 @@ func (s *Store) list(brief bool, pre *seen) (tasks []*task.Task, errs []error, r
 	// cores the two halves take about as long.
 	var readErr error
 	named, stated := make(chan struct{}), make(chan struct{})
-	if pre != nil && l.dirOK && pre.dir == l.dir {
-		l.start, l.names, l.stamps = pre.start, pre.names, pre.stamps
-		close(named)
-		close(stated)
-	} else if o := l.old; o != nil && o.dirSettled && l.dirOK && o.dir == l.dir {
+	if o := l.old; o != nil && o.dirSettled && l.dirOK && o.dir == l.dir {
 		l.names = o.ids()
 		close(named)
 		go func() {
@@ -117,7 +110,7 @@ func (s *Store) list(brief bool, pre *seen) (tasks []*task.Task, errs []error, r
 		return nil, nil, r, fmt.Errorf("read tasks: %w", readErr)
 	}
 	l.at = l.old.match(l.names)
-	l.pool = bigSlice[task.Task](len(l.names))
+	l.pool = make([]task.Task, len(l.names))
 	l.old.decode(l.at, l.pool, brief)
 	<-stated
 
@@ -136,7 +129,7 @@ func (s *Store) list(brief bool, pre *seen) (tasks []*task.Task, errs []error, r
 			l.hit[i] = true
 		}
 	}
-	l.parsed = s.parseMissing(d, l.names, miss, l.pool, brief)
+	l.parsed = s.parseMissing(l.names, miss, l.pool, brief)
 	l.bad = l.parsed.errs
 	r.parsed = len(miss)
 
@@ -150,7 +143,6 @@ func (s *Store) list(brief bool, pre *seen) (tasks []*task.Task, errs []error, r
 			errs = append(errs, err)
 		}
 	}
-	r.l = l
 	if repair || l.worthSaving() {
 		// A cache that cannot be written only makes the next list slower.
 		r.saved = l.next().save(s.cachePath()) == nil
@@ -196,8 +188,7 @@ func (l *listing) worthSaving() bool {
 
 // next is the cache for this listing, reusing the old records of hits.
 func (l *listing) next() *listCache {
-	c := &listCache{entries: make([]cacheEntry, 0, len(l.names)), events: l.parsed.events, strs: l.parsed.strs,
-		dir: l.dir, dirSettled: l.dirOK && l.dir.settled(l.start)}
+	c := &listCache{entries: make([]cacheEntry, 0, len(l.names)), dir: l.dir, dirSettled: l.dirOK && l.dir.settled(l.start)}
 	for i, id := range l.names {
 		if !l.present(i) {
 			continue
@@ -206,7 +197,7 @@ func (l *listing) next() *listCache {
 		switch {
 		case l.bad[i] != nil:
 		case l.parsed.recs != nil && l.parsed.recs[i] != "":
-			e.rec = l.parsed.recs[i] // counted in c.events and c.strs
+			e.rec = l.parsed.recs[i]
 		default:
 			e.task = &l.pool[i]
 			if l.hit[i] {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"sync"
 
@@ -43,10 +42,9 @@ func (c *listCache) decode(at []int, pool []task.Task, brief bool) {
 	for half := range 2 {
 		lo, hi := half*len(at)/2, (half+1)*len(at)/2
 		wg.Go(func() {
-			a := c.arena(hi-lo, brief)
 			for i := lo; i < hi; i++ {
 				if k := at[i]; k >= 0 && c.entries[k].settled && c.entries[k].rec != "" &&
-					(!decodeTask(&dec{s: c.entries[k].rec, a: a}, &pool[i], brief) || pool[i].ID != c.entries[k].id) {
+					(!decodeTask(&dec{s: c.entries[k].rec}, &pool[i], brief) || pool[i].ID != c.entries[k].id) {
 					pool[i] = task.Task{}
 				}
 			}
@@ -55,43 +53,10 @@ func (c *listCache) decode(at []int, pool []task.Task, brief bool) {
 	wg.Wait()
 }
 
-// trim makes t brief: its history cut to the last question asked.
-func trim(t *task.Task) {
-	var h []task.Event
-	if ask, ok := t.LastAsked(); ok {
-		h = []task.Event{ask}
-	}
-	t.Trim(h)
-}
-
-// arena sizes an arena for n of the cache's tasks from its totals. Brief
-// tasks keep one event at most, and few do.
-func (c *listCache) arena(n int, brief bool) *arena {
-	if len(c.entries) == 0 {
-		return &arena{}
-	}
-	share := func(total int) int { return total*n/len(c.entries) + 256 }
-	a := &arena{strs: bigSlice[string](share(c.strs))}
-	if !brief {
-		a.events = bigSlice[task.Event](share(c.events))
-	}
-	return a
-}
-
-// A listing that parses coldParse files or more collects its garbage as it
-// goes, at GOGC=coldGC: at 100k tasks, 50 peaks at 258-261 MiB for 0.1 s
-// more CPU than 100 (290-302 MiB; the issue asks at most 300 MB).
-const (
-	coldParse = 4096
-	coldGC    = 50
-)
-
 // parsed is what parseMissing made of the files it read.
 type parsed struct {
-	errs   map[int]error // by name index; os.ErrNotExist for a file gone
-	recs   []string      // by name index: the cache record of each task read
-	events int           // events and strings in those records
-	strs   int
+	errs map[int]error // by name index; os.ErrNotExist for a file gone
+	recs []string      // by name index: the cache record of each task read
 }
 
 // parseMissing reads and decodes the files at the given indexes into pool,
@@ -99,34 +64,24 @@ type parsed struct {
 // read and decoded back from its record, so the file's text and (for a
 // brief listing) the task's history are garbage at once: a first listing
 // of 100k tasks keeps a record per task, not a file and a task.
-func (s *Store) parseMissing(dir *os.File, names []string, miss []int, pool []task.Task, brief bool) parsed {
+func (s *Store) parseMissing(names []string, miss []int, pool []task.Task, brief bool) parsed {
 	p := parsed{errs: map[int]error{}}
 	if len(miss) == 0 {
 		return p
 	}
 	p.recs = make([]string, len(names))
-	if len(miss) >= coldParse {
-		// bh turns the collector off for quick commands; a listing that
-		// parses thousands of files (the first after a clone) is not one:
-		// without it, 100k tasks peaked at 1 GB.
-		defer debug.SetGCPercent(debug.SetGCPercent(coldGC))
-	}
 	workers := min(2*runtime.GOMAXPROCS(0), 1+len(miss)/16)
-	fd := dir.Fd()
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
 			var e enc
-			buf := make([]byte, 16<<10)
-			events, strs := 0, 0
 			for n := w; n < len(miss); n += workers {
 				i := miss[n]
-				t, err := s.getAt(fd, dir.Name(), names[i], &buf)
+				t, err := s.Get(names[i])
 				if err == nil {
 					e.b = e.b[:0]
 					encodeTask(&e, t)
-					events, strs = events+len(t.History), strs+strCount(t)
 					p.recs[i] = string(e.b)
 					pool[i] = task.Task{} // it may hold the cache's older version
 					decodeTask(&dec{s: p.recs[i]}, &pool[i], brief)
@@ -140,26 +95,10 @@ func (s *Store) parseMissing(dir *os.File, names []string, miss []int, pool []ta
 				p.errs[i] = err
 				mu.Unlock()
 			}
-			mu.Lock()
-			p.events, p.strs = p.events+events, p.strs+strs
-			mu.Unlock()
 		})
 	}
 	wg.Wait()
 	return p
-}
-
-// getAt is Get through the open tasks folder, reading into *buf (which it
-// keeps for the next read: decoding copies what it keeps).
-func (s *Store) getAt(fd uintptr, dirPath, id string, buf *[]byte) (*task.Task, error) {
-	if !task.ValidID(id) {
-		return nil, &task.BadIDError{Ref: id}
-	}
-	b, err := readAt(fd, dirPath, id+".yaml", *buf)
-	if b != nil {
-		*buf = b
-	}
-	return s.decodeRead(id, b, err)
 }
 
 // readNames lists the task IDs in an open tasks folder, unsorted.

@@ -18,10 +18,6 @@ type Store struct {
 	Config config.Config
 	// Now is the clock; tests replace it.
 	Now func() time.Time
-	// OneShot says the process exits after one command, so that nothing a
-	// listing returns outlives it: the list cache may be mapped into
-	// memory for good, rather than copied (see mapFile).
-	OneShot bool
 	// Keep, when set, is told of every file the store writes (keep.go).
 	Keep Keeper
 }

@@ -4,7 +4,7 @@
 # a run's history, 5 % awaiting an answer), then bh list, ready and tree
 # against dstask show-open, next and show-projects, interleaved, by CPU;
 # each also "-edited": a task file rewritten before each bh run, so that
-# bh's memo of its last output no longer holds.
+# bh's list cache no longer holds for that file.
 #
 # dstask has no epics, no waiting on a human and no tree: an epic and its
 # children share a dstask project, awaiting is dstask's "paused", closed is

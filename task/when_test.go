@@ -1,4 +1,4 @@
-package cmd
+package task
 
 import (
 	"testing"
@@ -17,8 +17,8 @@ func TestExpiryText(t *testing.T) {
 		{now.Add(-5 * time.Minute), "expired 5m ago"},
 		{now, "expired 0s ago"},
 	} {
-		if got := expiryText(now, tc.at); got != tc.want {
-			t.Errorf("expiryText(%v) = %q, want %q", tc.at.Sub(now), got, tc.want)
+		if got := ExpiryText(now, tc.at); got != tc.want {
+			t.Errorf("ExpiryText(%v) = %q, want %q", tc.at.Sub(now), got, tc.want)
 		}
 	}
 }
