@@ -82,7 +82,7 @@ func TestBookkeepingFields(t *testing.T) {
 		l := *base.Lease
 		c.Lease = &l
 		f(&c)
-		b, err := task.Encode(&c)
+		b, err := task.Render(&c, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
