@@ -1,9 +1,7 @@
 package git
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,7 +32,7 @@ func (r *Repo) ResetSlot(path, holder, branch, base, storeRoot string, spare []s
 		wt, err = r.worktreeAt(path, branch)
 	}
 	if err == nil {
-		err = writeMarker(filepath.Join(wt.wt.gitDir, "bh-store"), storeRoot)
+		err = writeMarker(filepath.Join(wt.wt.gitDir, storeMarker), storeRoot)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("worktree slot %s: %w", path, err)
@@ -58,6 +56,9 @@ func (r *Repo) resetSlot(path, holder, branch, base string, spare []string) erro
 		if err := moveAside(path); err != nil {
 			return err
 		}
+		if err := clearRecords(r.RecordsDir(path)); err != nil {
+			return err
+		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 			return err
 		}
@@ -73,13 +74,17 @@ func (r *Repo) resetSlot(path, holder, branch, base string, spare []string) erro
 		return err
 	}
 	slot := r.treeRepo(path, gitDir, "")
-	if err := writeMarker(filepath.Join(gitDir, "bh-holder"), holder); err != nil {
+	records := r.RecordsDir(path)
+	if err := writeRecord(records, recHolder, holder); err != nil {
 		return err
 	}
 	// What an earlier task left (an operation in progress, a killed
 	// reset's lock: no agent works in a slot being reset) goes, and the
 	// recorded base with it.
-	if err := freshSlot(path, gitDir, "bh-holder"); err != nil {
+	if err := freshSlot(path, gitDir); err != nil {
+		return err
+	}
+	if err := clearRecords(records, recHolder); err != nil {
 		return err
 	}
 	tip, err := r.BranchTip(branch)
@@ -118,7 +123,7 @@ func (r *Repo) ReleaseSlot(path, holder, branch string, deleteBranch bool) error
 	gitDir, gerr := r.adminOf(path)
 	if e, ferr := r.findWorktree(path); ferr != nil {
 		err = ferr
-	} else if gerr == nil && gitDir != "" && e != nil && !e.Prunable && hasGitFile(path) && readHolder(gitDir) == holder {
+	} else if gerr == nil && gitDir != "" && e != nil && !e.Prunable && hasGitFile(path) && r.readHolder(path) == holder {
 		err = r.releaseSlot(path, gitDir)
 	}
 	if err == nil {
@@ -143,7 +148,11 @@ func (r *Repo) releaseSlot(path, gitDir string) error {
 	// and the files as they are), then HEAD is detached alone, by
 	// plumbing: the index (a conflict's, say) and the files are the next
 	// reset's to clean.
-	if err := freshSlot(path, gitDir, "bh-holder", "bh-store"); err != nil {
+	records := r.RecordsDir(path)
+	if err := freshSlot(path, gitDir, storeMarker); err != nil {
+		return err
+	}
+	if err := clearRecords(records, recHolder); err != nil {
 		return err
 	}
 	slot := r.treeRepo(path, gitDir, "")
@@ -155,10 +164,7 @@ func (r *Repo) releaseSlot(path, gitDir string) error {
 			return err
 		}
 	}
-	if err := os.Remove(filepath.Join(gitDir, "bh-holder")); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	return nil
+	return clearRecords(records)
 }
 
 // slotHead is the commit to detach the slot's HEAD at (r is the slot's
@@ -176,10 +182,8 @@ func (r *Repo) slotHead() (string, error) {
 	return strings.TrimSpace(string(out)), err
 }
 
-func readHolder(gitDir string) string {
-	data, _ := os.ReadFile(filepath.Join(gitDir, "bh-holder"))
-	return strings.TrimSpace(string(data))
-}
+// readHolder is the task the slot at path is given to, "" for none.
+func (r *Repo) readHolder(path string) string { return readRecord(r.RecordsDir(path), recHolder) }
 
 // dropStashes drops the stash entries made on branch (git's "WIP on
 // <branch>:" and "On <branch>:"): refs/stash is the repository's, shared
