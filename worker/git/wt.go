@@ -42,6 +42,9 @@ func (r *Repo) EnsureWorktree(path, branch, base, storeRoot string) (wt *Worktre
 	if err == nil {
 		err = writeMarker(filepath.Join(wt.wt.gitDir, storeMarker), storeRoot)
 	}
+	if err == nil && created {
+		err = wt.initSubmodules()
+	}
 	if err != nil {
 		return nil, false, fmt.Errorf("worktree %s: %w", path, err)
 	}

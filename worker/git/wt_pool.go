@@ -19,7 +19,8 @@ import (
 // worktree.keep names). A missing or broken slot is added afresh. The
 // slot's recorded base is cleared first; the caller records it once the
 // slot is filled, so that a slot a kill cut short has none and is reset
-// again (see Worktree.RecordedBase). Through the git binary only.
+// again (see Worktree.RecordedBase). The branch's submodules are checked
+// out afresh (see initSubmodules). Through the git binary only.
 func (r *Repo) ResetSlot(path, holder, branch, base, storeRoot string, spare []string) (*Worktree, error) {
 	r.wtMu.Lock()
 	defer r.wtMu.Unlock()
@@ -33,6 +34,9 @@ func (r *Repo) ResetSlot(path, holder, branch, base, storeRoot string, spare []s
 	}
 	if err == nil {
 		err = writeMarker(filepath.Join(wt.wt.gitDir, storeMarker), storeRoot)
+	}
+	if err == nil {
+		err = wt.initSubmodules()
 	}
 	if err != nil {
 		return nil, fmt.Errorf("worktree slot %s: %w", path, err)
