@@ -24,37 +24,54 @@ import (
 // submodule is a gitlink of a tree, with its name in .gitmodules.
 type submodule struct{ name, path, commit string }
 
-// submodulesAt lists the gitlinks of commit's tree, named as its
-// .gitmodules names them (their path otherwise).
+// submodulesAt lists the submodules of commit's tree: the gitlinks its
+// .gitmodules names (read in-process first: most trees have none). A
+// nested repository staged without an entry there is no submodule: it
+// lands as the gitlink it is.
 func (r *Repo) submodulesAt(commit string) ([]submodule, error) {
-	out, err := r.read(nil, "ls-tree", "-r", "-z", commit)
-	if err != nil {
+	if e, err := r.blobEntry(commit, ".gitmodules"); err != nil || e == "" {
+		return nil, err
+	}
+	out, err := r.read(nil, "config", "-z", "--blob", commit+":.gitmodules", "--get-regexp", `^submodule\..*\.path$`)
+	if err != nil && !isExit(err, 1) { // 1: no entry
+		return nil, err
+	}
+	names := map[string]string{} // by path
+	args := []string{"ls-tree", "-z", commit, "--"}
+	for _, rec := range splitNul(out) {
+		key, path, _ := strings.Cut(rec, "\n")
+		names[path] = strings.TrimSuffix(strings.TrimPrefix(key, "submodule."), ".path")
+		args = append(args, path)
+	}
+	if len(names) == 0 {
+		return nil, nil
+	}
+	if out, err = r.read(nil, args...); err != nil {
 		return nil, err
 	}
 	var subs []submodule
 	for _, rec := range splitNul(out) {
 		meta, path, ok := strings.Cut(rec, "\t")
-		if f := strings.Fields(meta); ok && len(f) == 3 && f[0] == "160000" {
-			subs = append(subs, submodule{name: path, path: path, commit: f[2]})
-		}
-	}
-	if len(subs) == 0 {
-		return nil, nil
-	}
-	names, err := r.read(nil, "config", "-z", "--blob", commit+":.gitmodules", "--get-regexp", `^submodule\..*\.path$`)
-	if err != nil && !isExit(err, 1) && !isExit(err, 128) { // no entry, no .gitmodules
-		return nil, err
-	}
-	for _, rec := range splitNul(names) {
-		key, path, _ := strings.Cut(rec, "\n")
-		name := strings.TrimSuffix(strings.TrimPrefix(key, "submodule."), ".path")
-		for i := range subs {
-			if subs[i].path == path {
-				subs[i].name = name
-			}
+		if f := strings.Fields(meta); ok && len(f) == 3 && f[0] == "160000" && safeName(names[path]) {
+			subs = append(subs, submodule{name: names[path], path: path, commit: f[2]})
 		}
 	}
 	return subs, nil
+}
+
+// safeName reports whether a submodule's name may name its folders
+// (modules/<name>): git refuses names that climb out, and so does bh,
+// which removes and remakes them.
+func safeName(name string) bool {
+	if name == "" || filepath.IsAbs(name) || strings.ContainsAny(name, "\\\x00") {
+		return false
+	}
+	for _, part := range strings.Split(name, "/") {
+		if part == "" || part == "." || part == ".." {
+			return false
+		}
+	}
+	return true
 }
 
 // trustedModule is the repository bh checks submodule s out from (see
@@ -157,10 +174,7 @@ func (w *Worktree) initSubmodule(s submodule, head string) error {
 		return err
 	}
 	dir, gitDir := filepath.Join(w.Path, filepath.FromSlash(s.path)), filepath.Join(w.wt.gitDir, "modules", s.name)
-	if fi, err := os.Lstat(dir); err == nil && !fi.IsDir() {
-		return fmt.Errorf("%s is not a folder", s.path)
-	}
-	for _, d := range []string{gitDir, dir} {
+	for _, d := range []string{gitDir, dir} { // a link there goes, not what it names
 		if err := os.RemoveAll(d); err != nil {
 			return err
 		}

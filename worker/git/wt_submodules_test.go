@@ -89,3 +89,12 @@ func TestWtSubmodulesCheckedOutAndChangesNamed(t *testing.T) {
 		})
 	}
 }
+
+func TestWtSubmoduleNamesThatClimbOutAreRefused(t *testing.T) {
+	for name, want := range map[string]bool{"lib": true, "a/b": true, "a.b": true, "": false, "../x": false,
+		"a/../../x": false, "/etc": false, "a//b": false, `a\b`: false} {
+		if got := safeName(name); got != want {
+			t.Errorf("safeName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
