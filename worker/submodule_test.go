@@ -107,3 +107,38 @@ func TestSubmoduleEditInsideAsksAndIsKept(t *testing.T) {
 		t.Errorf("the user's lib/lib.go: %q", got)
 	}
 }
+
+// A submodule's git dir is the agent's to write (in its worktree's admin
+// dir): one whose config names a file monitor and a filter driver of the
+// agent's, with an edit inside to make bh look, never has bh's git run
+// them outside the sandbox; the task waits and then lands as any other.
+func TestRedteamSubmoduleConfig(t *testing.T) {
+	needBwrap(t)
+	marker := filepath.Join(t.TempDir(), "ran")
+	t.Setenv("REDTEAM_MARKER", marker)
+	s := subStore(t)
+	subAgent(s, `admin=$(sed -n 's/^gitdir: //p' .git)
+evil=$admin/evil.sh
+printf '#!/bin/sh\necho "$0 $*" >>"$REDTEAM_MARKER"\ncat\n' >"$evil"
+chmod +x "$evil"
+git -C lib config core.fsmonitor "$evil"; git -C lib config filter.evil.clean "$evil"; git -C lib config core.hooksPath "$admin"
+printf '* filter=evil\n' >lib/.gitattributes
+echo '// edited' >>lib/lib.go
+git -C lib config core.fsmonitor >attack.txt
+echo beside >beside.txt`)
+	tk := addTask(t, s, "attack through lib")
+	opt := Options{Env: []string{"HOME=" + t.TempDir()}}
+	runWith(t, s, opt)
+	got := getTask(t, s, tk.ID)
+	if got.State != task.AwaitingInput {
+		t.Fatalf("%s is %s: %s %v", tk.ID, got.State, got.Summary, got.Issues)
+	}
+	if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: pendingOf(t, got).ID, Values: []string{landNow}}}, "alice"); err != nil {
+		t.Fatal(err)
+	}
+	runWith(t, s, opt)
+	checkRedteamRun(t, s, tk.ID, marker, "beside.txt")
+	if got := readFile(t, s.Root, "attack.txt"); !strings.HasSuffix(got, "evil.sh\n") {
+		t.Errorf("the agent's file monitor was not set in lib's config: %q", got)
+	}
+}
