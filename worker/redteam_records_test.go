@@ -14,7 +14,8 @@ import (
 
 // TestRedteamRecordsForgedBase: a sandboxed agent rewrites bh's record of
 // its fork point to an older commit, in the admin dir where bh kept it
-// (bh-base, bh-base-onto) and where bh keeps it now, while the user moves
+// (bh-base, bh-base-onto) and where bh keeps it now, and the store marker
+// that names the main tree for bh run in the worktree, while the user moves
 // main on. Measured from the forged base, the landing's rebase replays the
 // user's own older commit over their newer one and stops on a conflict;
 // the record being out of the agent's reach, the task lands its own work
@@ -40,6 +41,7 @@ for f in "$common"/bh/records/*/base "$common"/bh/records/*/base-onto; do
 	{ echo "$old" >"$f"; } 2>/dev/null && forged=rewritten
 done
 mkdir -p "$common/bh/records/x" 2>/dev/null && forged=rewritten
+{ echo / >"$admin/bh-store"; } 2>/dev/null && forged=rewritten
 echo "$forged" >attack.txt
 echo written >work.txt
 echo '{"status":"completed","summary":"attacked"}'
