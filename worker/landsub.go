@@ -23,7 +23,7 @@ func (w *worker) submoduleTrouble(r *run, e ending) (done bool, err error) {
 		return false, err
 	}
 	f := facts{What: landRefused, Prior: e, ID: r.t.ID, Target: r.j.Target, Reason: subNote, Paths: subs,
-		Dir: r.wt.Path, Question: subQuestion(r, subs)}
+		Dir: r.wt.Path, Question: subQuestion(r, subs), Policy: w.policy(r.t)}
 	if q := decision(r.t, isLandQuestion); q != nil && q.Context == held(f).Context {
 		return false, r.wt.KeepSubmodulesAt(r.j.Base, subs) // answered: the rest goes as it is
 	}
