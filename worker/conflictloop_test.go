@@ -146,7 +146,8 @@ func TestLandingRebaseKilledBeforeItsBaseIsRecorded(t *testing.T) {
 	work := func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
 		userCommits("mine 1\n")
 		os.MkdirAll(filepath.Dir(hook), 0o755)
-		os.WriteFile(hook, []byte("#!/bin/sh\ncp \"$GIT_DIR/bh-base\" \"$GIT_DIR/bh-base.keep\" && rm \"$GIT_DIR/bh-base\" && mkdir \"$GIT_DIR/bh-base\"\n"), 0o755)
+		rec := mustRepo(t, s).RecordsDir(req.Dir)
+		os.WriteFile(hook, []byte("#!/bin/sh\ncd '"+rec+"' && cp base base.keep && rm base && mkdir base\n"), 0o755)
 		return step(map[string]string{"a.txt": "agent\n"}, done("wrote a"))(ctx, req)
 	}
 	stop, stopNow := context.WithTimeout(context.Background(), fakeapi.Patience(time.Minute))
@@ -156,9 +157,9 @@ func TestLandingRebaseKilledBeforeItsBaseIsRecorded(t *testing.T) {
 		switch {
 		case e.Kind == Warning && e.Task == tk.ID && !waited:
 			waited = true // the restart: the record as the kill left it, and the user goes on
-			gitDir := gitT(t, WorktreePath(s, mustRepo(t, s), tk.ID), "rev-parse", "--absolute-git-dir")
-			os.Remove(filepath.Join(gitDir, "bh-base"))
-			os.Rename(filepath.Join(gitDir, "bh-base.keep"), filepath.Join(gitDir, "bh-base"))
+			rec := mustRepo(t, s).RecordsDir(WorktreePath(s, mustRepo(t, s), tk.ID))
+			os.Remove(filepath.Join(rec, "base"))
+			os.Rename(filepath.Join(rec, "base.keep"), filepath.Join(rec, "base"))
 			os.Remove(hook)
 			userCommits("mine 2\n")
 		case e.Kind == Finished && e.Task == tk.ID:

@@ -49,6 +49,9 @@ func (w *worker) land(r *run, e ending) error {
 			return fmt.Errorf("%s: %w", r.t.ID, err)
 		}
 	}
+	if done, err := w.submoduleTrouble(r, e); done || err != nil {
+		return err
+	}
 	// Work that still holds a conflict's markers (its rebase gone with a
 	// worktree restored elsewhere) is never committed: this costs a scan
 	// of the tree, the price of never landing markers.

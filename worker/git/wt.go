@@ -16,8 +16,9 @@ type Worktree struct {
 	Path   string // absolute, symbolic links resolved (as git records it)
 	Branch string // short name, "bh/<id>"
 
-	repo *Repo // the main repository: objects, refs
-	wt   *Repo // the worktree itself: its own HEAD, index and files
+	repo    *Repo  // the main repository: objects, refs
+	wt      *Repo  // the worktree itself: its own HEAD, index and files
+	records string // bh's records of it (see RecordsDir)
 }
 
 // EnsureWorktree makes the worktree exist at path with branch checked out,
@@ -39,7 +40,10 @@ func (r *Repo) EnsureWorktree(path, branch, base, storeRoot string) (wt *Worktre
 		wt, err = r.worktreeAt(path, branch)
 	}
 	if err == nil {
-		err = writeMarker(filepath.Join(wt.wt.gitDir, "bh-store"), storeRoot)
+		err = writeMarker(filepath.Join(wt.wt.gitDir, storeMarker), storeRoot)
+	}
+	if err == nil && created {
+		err = wt.initSubmodules()
 	}
 	if err != nil {
 		return nil, false, fmt.Errorf("worktree %s: %w", path, err)
@@ -70,6 +74,9 @@ func (r *Repo) ensureWorktree(path, branch, base string) (bool, error) {
 		}
 	}
 	if err := moveAside(path); err != nil {
+		return false, err
+	}
+	if err := clearRecords(r.RecordsDir(path)); err != nil {
 		return false, err
 	}
 	return true, r.addWorktree(path, branch, base)
@@ -129,10 +136,13 @@ func (r *Repo) worktreeAt(path, branch string) (*Worktree, error) {
 	if err == nil {
 		err = r.ownTree(path, admin, branch)
 	}
+	if err == nil {
+		err = r.adoptRecords(path, admin)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return &Worktree{Path: path, Branch: branch, repo: r, wt: r.treeRepo(path, admin, branch)}, nil
+	return &Worktree{Path: path, Branch: branch, repo: r, wt: r.treeRepo(path, admin, branch), records: r.RecordsDir(path)}, nil
 }
 
 // Base is the fork point of the worktree's branch: the commit the work
@@ -160,18 +170,17 @@ func (w *Worktree) Base(target string) (string, error) {
 // rebase that finished without its new base recorded counts (see
 // rebasedOnto).
 func (w *Worktree) RecordedBase() string {
-	data, err := os.ReadFile(w.baseFile())
-	if base := strings.TrimSpace(string(data)); err == nil && plumbing.IsHash(base) {
+	if base := readRecord(w.records, recBase); plumbing.IsHash(base) {
 		return firstHash(w.rebasedOnto(base), base)
 	}
 	return ""
 }
 
 // SetBase records commit as the worktree's fork point (see Base), which
-// settles any rebase pending (see rebasedOnto). The record lives in the
-// worktree's admin dir and goes with it.
+// settles any rebase pending (see rebasedOnto). The record lives with
+// bh's others, out of the agent's reach (see RecordsDir).
 func (w *Worktree) SetBase(commit string) error {
-	if err := writeMarker(w.baseFile(), commit); err != nil {
+	if err := writeRecord(w.records, recBase, commit); err != nil {
 		return fmt.Errorf("record the base of %s: %w", w.Branch, err)
 	}
 	if err := os.Remove(w.ontoFile()); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -180,7 +189,7 @@ func (w *Worktree) SetBase(commit string) error {
 	return nil
 }
 
-func (w *Worktree) baseFile() string { return filepath.Join(w.wt.gitDir, "bh-base") }
+func (w *Worktree) baseFile() string { return filepath.Join(w.records, recBase) }
 
 // revName qualifies a branch name, so that a tag or a file of the same name
 // never stands for it; hashes and full ref names pass as they are.

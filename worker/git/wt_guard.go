@@ -102,10 +102,14 @@ func (r *Repo) ownFiles(path, admin, branch string) []ownFile {
 
 // TrustedFiles are the files of the worktree at path (its admin dir
 // gitDir) that nothing but bh may write: a sandbox binds them read-only
-// (a missing one from an empty file).
+// (a missing one from an empty file). The store marker is among them:
+// bh run in the worktree, by a human too, acts on the store it names.
+// bh's other records of the worktree are out of the sandbox's reach
+// altogether (see RecordsDir).
 func TrustedFiles(path, gitDir string) []string {
 	return []string{filepath.Join(path, ".git"), filepath.Join(gitDir, "gitdir"),
-		filepath.Join(gitDir, "commondir"), filepath.Join(gitDir, "config.worktree")}
+		filepath.Join(gitDir, "commondir"), filepath.Join(gitDir, "config.worktree"),
+		filepath.Join(gitDir, storeMarker)}
 }
 
 // notOwn says which of the worktree's files are not bh's.

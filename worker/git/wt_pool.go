@@ -1,9 +1,7 @@
 package git
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,7 +19,8 @@ import (
 // worktree.keep names). A missing or broken slot is added afresh. The
 // slot's recorded base is cleared first; the caller records it once the
 // slot is filled, so that a slot a kill cut short has none and is reset
-// again (see Worktree.RecordedBase). Through the git binary only.
+// again (see Worktree.RecordedBase). The branch's submodules are checked
+// out afresh (see initSubmodules). Through the git binary only.
 func (r *Repo) ResetSlot(path, holder, branch, base, storeRoot string, spare []string) (*Worktree, error) {
 	r.wtMu.Lock()
 	defer r.wtMu.Unlock()
@@ -34,7 +33,10 @@ func (r *Repo) ResetSlot(path, holder, branch, base, storeRoot string, spare []s
 		wt, err = r.worktreeAt(path, branch)
 	}
 	if err == nil {
-		err = writeMarker(filepath.Join(wt.wt.gitDir, "bh-store"), storeRoot)
+		err = writeMarker(filepath.Join(wt.wt.gitDir, storeMarker), storeRoot)
+	}
+	if err == nil {
+		err = wt.initSubmodules()
 	}
 	if err != nil {
 		return nil, fmt.Errorf("worktree slot %s: %w", path, err)
@@ -58,6 +60,9 @@ func (r *Repo) resetSlot(path, holder, branch, base string, spare []string) erro
 		if err := moveAside(path); err != nil {
 			return err
 		}
+		if err := clearRecords(r.RecordsDir(path)); err != nil {
+			return err
+		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 			return err
 		}
@@ -73,13 +78,17 @@ func (r *Repo) resetSlot(path, holder, branch, base string, spare []string) erro
 		return err
 	}
 	slot := r.treeRepo(path, gitDir, "")
-	if err := writeMarker(filepath.Join(gitDir, "bh-holder"), holder); err != nil {
+	records := r.RecordsDir(path)
+	if err := writeRecord(records, recHolder, holder); err != nil {
 		return err
 	}
 	// What an earlier task left (an operation in progress, a killed
 	// reset's lock: no agent works in a slot being reset) goes, and the
 	// recorded base with it.
-	if err := freshSlot(path, gitDir, "bh-holder"); err != nil {
+	if err := freshSlot(path, gitDir); err != nil {
+		return err
+	}
+	if err := clearRecords(records, recHolder); err != nil {
 		return err
 	}
 	tip, err := r.BranchTip(branch)
@@ -116,9 +125,12 @@ func (r *Repo) ReleaseSlot(path, holder, branch string, deleteBranch bool) error
 		return err
 	}
 	gitDir, gerr := r.adminOf(path)
+	if gerr == nil {
+		gerr = r.adoptRecords(path, gitDir)
+	}
 	if e, ferr := r.findWorktree(path); ferr != nil {
 		err = ferr
-	} else if gerr == nil && gitDir != "" && e != nil && !e.Prunable && hasGitFile(path) && readHolder(gitDir) == holder {
+	} else if gerr == nil && gitDir != "" && e != nil && !e.Prunable && hasGitFile(path) && r.readHolder(path) == holder {
 		err = r.releaseSlot(path, gitDir)
 	}
 	if err == nil {
@@ -143,7 +155,11 @@ func (r *Repo) releaseSlot(path, gitDir string) error {
 	// and the files as they are), then HEAD is detached alone, by
 	// plumbing: the index (a conflict's, say) and the files are the next
 	// reset's to clean.
-	if err := freshSlot(path, gitDir, "bh-holder", "bh-store"); err != nil {
+	records := r.RecordsDir(path)
+	if err := freshSlot(path, gitDir, storeMarker); err != nil {
+		return err
+	}
+	if err := clearRecords(records, recHolder); err != nil {
 		return err
 	}
 	slot := r.treeRepo(path, gitDir, "")
@@ -155,10 +171,7 @@ func (r *Repo) releaseSlot(path, gitDir string) error {
 			return err
 		}
 	}
-	if err := os.Remove(filepath.Join(gitDir, "bh-holder")); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	return nil
+	return clearRecords(records)
 }
 
 // slotHead is the commit to detach the slot's HEAD at (r is the slot's
@@ -176,10 +189,8 @@ func (r *Repo) slotHead() (string, error) {
 	return strings.TrimSpace(string(out)), err
 }
 
-func readHolder(gitDir string) string {
-	data, _ := os.ReadFile(filepath.Join(gitDir, "bh-holder"))
-	return strings.TrimSpace(string(data))
-}
+// readHolder is the task the slot at path is given to, "" for none.
+func (r *Repo) readHolder(path string) string { return readRecord(r.RecordsDir(path), recHolder) }
 
 // dropStashes drops the stash entries made on branch (git's "WIP on
 // <branch>:" and "On <branch>:"): refs/stash is the repository's, shared

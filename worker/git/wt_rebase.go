@@ -45,7 +45,7 @@ func (w *Worktree) Rebase(onto string) error {
 	if base := w.forkPoint(); base != "" {
 		args = []string{"rebase", "-q", "--onto", onto, base}
 	}
-	if err := writeMarker(w.ontoFile(), onto); err != nil {
+	if err := writeRecord(w.records, recOnto, onto); err != nil {
 		return fmt.Errorf("rebase %s onto %s: %w", w.Branch, short(onto), err)
 	}
 	err := w.rebaseGit(args...)
@@ -149,7 +149,7 @@ func (w *Worktree) rebaseOnto() string {
 // git's end and bh's record would otherwise leave the old base standing,
 // and measured from it every commit of the target since would look like
 // the task's own work (and be committed as such).
-func (w *Worktree) ontoFile() string { return filepath.Join(w.wt.gitDir, "bh-base-onto") }
+func (w *Worktree) ontoFile() string { return filepath.Join(w.records, recOnto) }
 
 // rebasedOnto is the base of a worktree whose rebase finished on the
 // branch without bh recording it: the rebase's onto, recorded now. ""

@@ -27,7 +27,8 @@ func TestWtRebaseKilledBeforeTheBaseIsRecorded(t *testing.T) {
 	if err := os.MkdirAll(hooks, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	hook := "#!/bin/sh\ncp \"$GIT_DIR/bh-base\" \"$GIT_DIR/bh-base.keep\" && rm \"$GIT_DIR/bh-base\" && mkdir \"$GIT_DIR/bh-base\"\n"
+	rec := r.RecordsDir(wt.Path)
+	hook := "#!/bin/sh\ncd '" + rec + "' && cp base base.keep && rm base && mkdir base\n"
 	if err := os.WriteFile(filepath.Join(hooks, "post-rewrite"), []byte(hook), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -35,15 +36,14 @@ func TestWtRebaseKilledBeforeTheBaseIsRecorded(t *testing.T) {
 		t.Fatal("the base was recorded although its record could not be written")
 	}
 	// The restart: the record is as the kill left it, the old base.
-	gitDir := wt.GitDir()
-	if err := os.Remove(filepath.Join(gitDir, "bh-base")); err != nil {
+	if err := os.Remove(filepath.Join(rec, "base")); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Rename(filepath.Join(gitDir, "bh-base.keep"), filepath.Join(gitDir, "bh-base")); err != nil {
+	if err := os.Rename(filepath.Join(rec, "base.keep"), filepath.Join(rec, "base")); err != nil {
 		t.Fatal(err)
 	}
 	os.Remove(filepath.Join(hooks, "post-rewrite"))
-	if got := wtRead(t, gitDir, "bh-base"); got != base+"\n" {
+	if got := wtRead(t, rec, "base"); got != base+"\n" {
 		t.Fatalf("the record holds %q, want the old base", got)
 	}
 

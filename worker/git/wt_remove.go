@@ -31,7 +31,10 @@ func (r *Repo) removeWorktree(path string) error {
 		return err
 	}
 	if e.Prunable || !hasGitFile(path) {
-		return r.pruneVanished(path)
+		if err := r.pruneVanished(path); err != nil {
+			return err
+		}
+		return clearRecords(r.RecordsDir(path))
 	}
 	// Twice forced: also when dirty, or locked by a killed `worktree add`;
 	// so git runs nothing in it either (no status).
@@ -41,7 +44,7 @@ func (r *Repo) removeWorktree(path string) error {
 	if _, err := r.git(nil, "worktree", "remove", "--force", "--force", path); err != nil {
 		return err
 	}
-	return nil
+	return clearRecords(r.RecordsDir(path))
 }
 
 func (r *Repo) deleteBranch(branch string) error {

@@ -9,12 +9,13 @@ import (
 
 // freshSlot leaves in a pool slot's admin dir only what a fresh slot
 // has: HEAD, the index (and a split index's shared file), git's commondir
-// and gitdir, the HEAD's reflog, and the bh records named in keep. What
+// and gitdir, the HEAD's reflog, and the files named in keep. What
 // an earlier task left goes: its per-worktree refs (refs/worktree/*,
 // refs/bisect/*) and their logs, a config.worktree, hooks, info/ (a
 // sparse checkout), the state of an operation, pseudo refs (ORIG_HEAD,
-// FETCH_HEAD, AUTO_MERGE), bh's own records (its base) and temporary
-// indexes, and the locks of gits no longer running.
+// FETCH_HEAD, AUTO_MERGE), bh's temporary indexes and the records an
+// older bh kept here (see RecordsDir), and the locks of gits no longer
+// running.
 func freshSlot(path, admin string, keep ...string) error {
 	running := gitIn([]string{path})
 	entries, err := os.ReadDir(admin)

@@ -1,0 +1,109 @@
+package git
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// bh's records of a worktree (its fork point, a rebase's onto, a pool
+// slot's holder) live in <common dir>/bh/records/<name>-<hash of its
+// path>/, not in the worktree's admin dir: the sandbox binds that one
+// writable (the agent's git needs its index and HEAD), and an agent that
+// rewrote the fork point there made bh measure its work from any commit
+// it chose. The common dir is read-only inside the sandbox. A record
+// outlives nothing it belongs to: the folder is cleared wherever git
+// makes the worktree's admin dir anew (before `worktree add`: a kill
+// after it finds none) and when the worktree is removed.
+
+// Names of the records.
+const (
+	recBase   = "base"      // the fork point (see Worktree.Base)
+	recOnto   = "base-onto" // a rebase's onto until its base is recorded (see rebasedOnto)
+	recHolder = "holder"    // the task a pool slot is given to (see ResetSlot)
+)
+
+// storeMarker names the main tree for bh run inside the worktree
+// (task/store's StoreMarker): it stays in the admin dir, where that bh
+// looks, and the sandbox binds it read-only (see TrustedFiles).
+const storeMarker = "bh-store"
+
+// RecordsDir is the folder of bh's records of the worktree at path.
+func (r *Repo) RecordsDir(path string) string {
+	if p, err := canonPath(path); err == nil {
+		path = p
+	}
+	sum := sha1.Sum([]byte(path))
+	return filepath.Join(r.commonDir, "bh", "records", filepath.Base(path)+"-"+hex.EncodeToString(sum[:6]))
+}
+
+// writeRecord writes one of the worktree's records (see writeMarker).
+func writeRecord(dir, name, content string) error {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return err
+	}
+	return writeMarker(filepath.Join(dir, name), content)
+}
+
+// readRecord is a record's content, "" when it is missing or unreadable.
+func readRecord(dir, name string) string {
+	data, _ := os.ReadFile(filepath.Join(dir, name))
+	return strings.TrimSpace(string(data))
+}
+
+// clearRecords removes the worktree's records but those named in keep.
+func clearRecords(dir string, keep ...string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if !slices.Contains(keep, e.Name()) {
+			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	if len(keep) == 0 {
+		return os.Remove(dir)
+	}
+	return nil
+}
+
+// legacyRecords are the names an older bh kept its records under, in the
+// worktree's admin dir.
+var legacyRecords = map[string]string{"bh-base": recBase, "bh-base-onto": recOnto, "bh-holder": recHolder}
+
+// adoptRecords moves the records an older bh kept in the admin dir of the
+// worktree at path to where bh keeps them now, once: only while the
+// worktree has no records of this bh's (any agent that wrote those files
+// ran under the older bh, which trusted them all the same), so that a slot
+// held across the upgrade stays its task's.
+func (r *Repo) adoptRecords(path, admin string) error {
+	dir := r.RecordsDir(path)
+	if _, err := os.Stat(dir); err == nil || admin == "" {
+		return nil
+	}
+	for old, name := range legacyRecords {
+		if v := readRecord(admin, old); plumbing.IsHash(v) || name == recHolder && v != "" {
+			if err := writeRecord(dir, name, v); err != nil {
+				return err
+			}
+		}
+	}
+	for old := range legacyRecords {
+		if err := os.Remove(filepath.Join(admin, old)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
