@@ -62,11 +62,13 @@ Progress goes to stderr; with --json, one object per event goes to stdout
 (see below).
 
 The worker runs until interrupted; with --once it stops when no task is
-ready. The first Ctrl-C (or SIGTERM) lets the running agents finish and
-their results be applied, and stops at once what bh runs itself (setup,
-checks, recovery: a landing whose checks were stopped is finished on the
-next start); a second one stops the agents, parks their work and reopens
-the tasks. Only one worker runs in a repository at a time.
+ready. The first Ctrl-C lets the running agents finish and their results
+be applied, and stops at once what bh runs itself (setup, checks,
+recovery: a landing whose checks were stopped is finished on the next
+start); a second one stops the agents, parks their work and reopens the
+tasks. SIGTERM (a supervisor's stop: systemd, Kubernetes, kill) does the
+second at once: the worker is gone within seconds, its tasks' sessions
+and work kept. Only one worker runs in a repository at a time.
 
 Exit codes:
   0  stopped cleanly
@@ -142,8 +144,9 @@ func workerRun(opts *WorkerOptions) error {
 	return nil
 }
 
-// onInterrupt makes the first Ctrl-C (or SIGTERM) stop the worker once the
-// running agent is done, and the second stop the agent too. A cancelled
+// onInterrupt makes the first Ctrl-C stop the worker once the running
+// agent is done, and the second stop the agent too; SIGTERM, which a
+// supervisor sends with a deadline, stops both at once. A cancelled
 // parent context counts as a first Ctrl-C. The returned func stops
 // listening.
 func onInterrupt(parent context.Context, p *progress, stop, kill func()) (done func()) {
@@ -156,8 +159,11 @@ func onInterrupt(parent context.Context, p *progress, stop, kill func()) (done f
 		parentDone := parent.Done()
 		for n := 0; ; {
 			select {
-			case <-sigs:
+			case sig := <-sigs:
 				n++
+				if sig == syscall.SIGTERM {
+					n = 2
+				}
 				p.interrupted(n > 1)
 				if n > 1 {
 					kill()

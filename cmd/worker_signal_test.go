@@ -74,3 +74,54 @@ func fileExists(dir, name string) bool {
 	_, err := os.Stat(filepath.Join(dir, name))
 	return err == nil
 }
+
+// TestWorkerSIGTERMStopsARunningAgent: SIGTERM is a supervisor's stop
+// (systemd, Kubernetes), which comes with a deadline: bh worker does not
+// wait for a running agent to finish its turn, as after a first Ctrl-C,
+// but stops it at once, keeps its work and reopens the task; the next
+// start runs it again.
+func TestWorkerSIGTERMStopsARunningAgent(t *testing.T) {
+	root := t.TempDir()
+	bin := binE2E(t, root)
+	for k, v := range map[string]string{"PATH": bin + ":" + os.Getenv("PATH"),
+		"XDG_STATE_HOME": filepath.Join(root, "state"), "XDG_CONFIG_HOME": filepath.Join(root, "config"),
+		"GIT_CONFIG_NOSYSTEM": "1", "HOME": root} {
+		t.Setenv(k, v)
+	}
+	fifo := proctest.Fifo(t)
+	token := "bh-agent-" + strconv.Itoa(os.Getpid())
+	// The agent hangs the first time only.
+	agentCmd := "if [ ! -e " + fifo + "/ran ]; then touch " + fifo + "/ran; " + proctest.Hang(fifo, token) + "; fi; " +
+		`echo done > file.txt; echo '{"status":"completed","summary":"wrote file.txt"}'`
+	dir := filepath.Join(root, "repo")
+	repoE2E(t, dir, "prefix: tm\nagent:\n  kind: command\n  command: [sh, -c, "+strconv.Quote(agentCmd)+"]\n"+
+		"sandbox:\n  writable: ["+strconv.Quote(fifo)+"]\n")
+	id := strings.TrimSpace(bhE2E(t, dir, "add", "Write file.txt"))
+
+	w := exec.Command("bh", "worker")
+	var out bytes.Buffer
+	w.Dir, w.Stdout, w.Stderr = dir, &out, &out
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan struct{})
+	go func() { w.Wait(); close(ended) }()
+	proctest.Started(t, fifo, ended)
+	procs := proctest.Procs(t, token)
+	if err := w.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	<-ended // no bound but the test's own: the worker must end by itself, the agent still hanging
+	if !w.ProcessState.Exited() {
+		t.Fatalf("bh worker: %v\n%s", w.ProcessState, out.String())
+	}
+	proctest.WaitGone(t, procs)
+	if got := bhTask(t, dir, id); got.State == task.InProgress || got.State == task.Closed {
+		t.Fatalf("after SIGTERM the task is %s\n%s", got.State, out.String())
+	}
+
+	bhE2E(t, dir, "worker", "--once")
+	if got := bhTask(t, dir, id); got.State != task.Closed || !fileExists(dir, "file.txt") {
+		t.Fatalf("after a restart the task is %s, file.txt landed %v", got.State, fileExists(dir, "file.txt"))
+	}
+}
