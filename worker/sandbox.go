@@ -124,7 +124,7 @@ func (w *worker) sandboxPolicy(t *task.Task, wt, wtGitDir string, cfg config.Age
 		}
 		return out
 	}
-	p := sandbox.Policy{Egress: w.egressFor(cfg), Env: append(slices.Clone(sandbox.DefaultEnv), sc.AllowEnv...)}
+	p := sandbox.Policy{Egress: w.egressFor(cfg), Env: append(slices.Clone(sandbox.DefaultEnv), sc.AllowEnv...), TmpSize: sc.TmpBytes()}
 	p.Hidden = append(ex(sandbox.DefaultHidden), sandbox.RuntimeDir(), root)
 	p.Hidden = append(p.Hidden, sandbox.Siblings(root)...)
 	p.Hidden = append(p.Hidden, WorktreeDir(w.s, w.repo.CommonDir()))

@@ -32,14 +32,15 @@ func (b Bwrap) Launch(l proc.Launch) (proc.Launch, error) {
 }
 
 // Args are bwrap's arguments for l, up to and including "--": the whole
-// system read-only with private /dev, /proc and /tmp, then the policy's
-// mounts from the shallowest path to the deepest, so that what is
+// system read-only with private /dev, /proc and /tmp (capped at the
+// policy's TmpSize), then the policy's mounts from the shallowest path
+// to the deepest, so that what is
 // hidden inside a readable folder stays hidden and what is writable
 // inside a hidden one is there; last, the hidden folders are made
 // read-only, so that a write there fails as anywhere else.
 func (b Bwrap) Args(l proc.Launch) []string {
-	a := []string{"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-		"--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net", "--die-with-parent", "--cap-drop", "ALL"}
+	a := append([]string{"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"}, tmpArgs(b.Path, b.Policy.TmpSize)...)
+	a = append(a, "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net", "--die-with-parent", "--cap-drop", "ALL")
 	if os.Geteuid() == 0 {
 		// Mapping uid 0 into a user namespace takes CAP_SETFCAP: codex
 		// sandboxes its commands in a namespace of its own. No new

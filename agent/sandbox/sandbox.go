@@ -27,6 +27,7 @@ type Policy struct {
 	// writable folder's files that only the runner may write (a worktree's
 	// git files). A missing one is bound from an empty file.
 	ReadOnly []string
+	TmpSize  int64 // bytes of the private /tmp, kept in memory; 0: the kernel's default, half the RAM
 }
 
 // Status says whether runs here can be sandboxed.

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -107,4 +108,28 @@ func expandAll(ps []string, home string) []string {
 		out = append(out, Expand(p, home, "/"))
 	}
 	return out
+}
+
+// TestTmpIsCapped: the private /tmp lives in memory, so it has a size, and
+// a write past it fails in the sandbox rather than filling the machine.
+func TestTmpIsCapped(t *testing.T) {
+	st := Detect()
+	if st.Bwrap == "" {
+		t.Skip(st.Why)
+	}
+	if !takesSize(st.Bwrap) {
+		t.Skip("this bwrap takes no --size")
+	}
+	b := Bwrap{Path: st.Bwrap, Policy: Policy{TmpSize: 1 << 20, Env: DefaultEnv}}
+	l, err := b.Launch(proc.Launch{Argv: []string{"sh", "-c", "head -c 2097152 /dev/zero >/tmp/fill"}, Env: os.Environ()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(l.Argv, " "), "--size 1048576 --tmpfs /tmp") {
+		t.Errorf("no cap on /tmp: %q", l.Argv)
+	}
+	out, err := exec.Command(l.Argv[0], l.Argv[1:]...).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "No space left") {
+		t.Errorf("2 MiB into a 1 MiB /tmp: %v, %s", err, out)
+	}
 }

@@ -49,6 +49,7 @@ func decodeConfig(path string, b []byte, c *Config) error {
 		{[]string{"reviewRounds"}, checkRounds(c.ReviewRounds)},
 		{[]string{"sandbox", "mode"}, task.CheckSandboxMode(c.Sandbox.Mode)},
 		{[]string{"sandbox", "network"}, c.Sandbox.Network.Check()},
+		{[]string{"sandbox", "tmpSize"}, c.Sandbox.CheckTmpSize()},
 	} {
 		if v.err != nil {
 			return configError(path, &root, v.key, v.err)

@@ -25,6 +25,8 @@ type SandboxConfig struct {
 	Writable []string `yaml:"writable,omitempty" json:"writable,omitempty"`
 	// AllowEnv are more variables agents get: names, or prefixes ending in *.
 	AllowEnv []string `yaml:"allowEnv,omitempty" json:"allowEnv,omitempty"`
+	// TmpSize caps the sandbox's /tmp, kept in memory (see TmpBytes).
+	TmpSize string `yaml:"tmpSize,omitempty" json:"tmpSize,omitempty"`
 }
 
 // UnmarshalYAML takes a mode alone or the mapping, strictly: an unknown

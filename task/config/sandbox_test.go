@@ -33,6 +33,9 @@ func TestSandboxConfig(t *testing.T) {
 			`config.yaml:4: sandbox.network: "sometimes": want internet, false or a list of hosts`},
 		{"a URL in the list", "sandbox:\n  network:\n    - github.com\n    - https://x.org/a\n", SandboxConfig{},
 			`config.yaml:2: sandbox.network: "https://x.org/a": want a host`},
+		{"a cap on /tmp", "sandbox:\n  tmpSize: 16MiB\n", SandboxConfig{TmpSize: "16MiB"}, ""},
+		{"a bad cap on /tmp", "prefix: tm\nsandbox:\n  tmpSize: lots\n", SandboxConfig{},
+			`config.yaml:3: sandbox.tmpSize: "lots": want a size`},
 		{"a misspelt key", "sandbox:\n  mode: auto\n  nework: false\n", SandboxConfig{}, `config.yaml:3: unknown key "nework" (did you mean "network"?)`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -53,10 +56,27 @@ func TestSandboxConfig(t *testing.T) {
 			got := c.Sandbox
 			if got.Mode != tt.want.Mode || got.NetworkOn() != tt.want.NetworkOn() ||
 				(got.Network.Hosts == nil) != (tt.want.Network.Hosts == nil) || strings.Join(got.Network.Hosts, ",") != strings.Join(tt.want.Network.Hosts, ",") || strings.Join(got.Hide, ",") != strings.Join(tt.want.Hide, ",") ||
-				strings.Join(got.AllowEnv, ",") != strings.Join(tt.want.AllowEnv, ",") || strings.Join(got.Writable, ",") != strings.Join(tt.want.Writable, ",") {
+				strings.Join(got.AllowEnv, ",") != strings.Join(tt.want.AllowEnv, ",") || strings.Join(got.Writable, ",") != strings.Join(tt.want.Writable, ",") || got.TmpSize != tt.want.TmpSize {
 				t.Errorf("sandbox = %+v, want %+v", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestTmpBytes(t *testing.T) {
+	for _, tt := range []struct {
+		size string
+		want int64
+	}{{"", DefaultTmpSize}, {"16MiB", 16 << 20}, {"16M", 16 << 20}, {"2 GiB", 2 << 30}, {"4096", 4096}, {"1K", 1024}} {
+		c := SandboxConfig{TmpSize: tt.size}
+		if err := c.CheckTmpSize(); err != nil || c.TmpBytes() != tt.want {
+			t.Errorf("%q: %d, %v; want %d", tt.size, c.TmpBytes(), err, tt.want)
+		}
+	}
+	for _, bad := range []string{"0", "-1", "lots", "1TB", "1.5GiB", "99999999999GiB"} {
+		if err := (SandboxConfig{TmpSize: bad}).CheckTmpSize(); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
 	}
 }
 
