@@ -26,7 +26,9 @@ func newCmdSync(f *Factory, runF func(*SyncOptions) error) *cobra.Command {
 or not, stay as they are), pull the checked-out branch with rebase (task
 files merge field by field through bh's merge driver), and push it. Parked
 work and agent sessions other machines pushed are fetched too, so that a
-question asked elsewhere can be answered and resumed here.
+question asked elsewhere can be answered and resumed here. When this clone
+and another answered one question, the earlier answer is used in both; a
+sync that sets one of your answers aside says so on stderr.
 
 The remote is --remote, else the config's remote:, else origin. A push that
 loses a race with another machine fetches and tries again. With autoSync:
@@ -62,6 +64,9 @@ func syncRun(opts *SyncOptions) error {
 	res, err := worker.Sync(s, opts.Remote, !opts.NoPush)
 	if err != nil {
 		return syncHint(err, res)
+	}
+	for _, l := range res.Lost {
+		fmt.Fprintf(opts.IO.ErrOut, "bh: %s\n", worker.LostLine(l))
 	}
 	// Pull requests in review are polled too (land: pr); gh's trouble is a warning.
 	if err := worker.Shepherd(context.Background(), s, worker.Options{}); err != nil {

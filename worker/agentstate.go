@@ -51,8 +51,14 @@ func agentStateRoot(commonDir string) string {
 // AgentStateDir is the folder task id's agent of kind ("claude", "codex")
 // keeps its state in: <bh's state dir>/agents/<repository>-<hash>/<id>/<kind>.
 func AgentStateDir(root, commonDir, id, kind string) string {
+	return filepath.Join(agentStatesOf(root, commonDir), id, firstOf(kind, "claude"))
+}
+
+// agentStatesOf is the folder of the repository's tasks' agent states,
+// one folder per task.
+func agentStatesOf(root, commonDir string) string {
 	sum := sha1.Sum([]byte(commonDir))
-	return filepath.Join(agentStateRoot(commonDir), filepath.Base(root)+"-"+hex.EncodeToString(sum[:4]), id, firstOf(kind, "claude"))
+	return filepath.Join(agentStateRoot(commonDir), filepath.Base(root)+"-"+hex.EncodeToString(sum[:4]))
 }
 
 func (w *worker) agentStateDir(id, kind string) string {

@@ -25,7 +25,7 @@ const (
 // Finding is one thing bh doctor checked. Its field names are bh's
 // interface.
 type Finding struct {
-	Check   string `json:"check"`             // store, leases, claims, deps, parked, worktrees, locks, remote
+	Check   string `json:"check"`             // store, leases, claims, deps, parked, worktrees, locks, state, remote
 	Status  string `json:"status"`            // ok, warn, error or fixed
 	Subject string `json:"subject,omitempty"` // the task, ref, file or path it is about
 	Message string `json:"message"`
@@ -97,7 +97,7 @@ func Doctor(s *store.Store, fix bool) (Report, error) {
 	// so do half-made worktrees, which fail git fetch and gc.
 	for _, check := range []func() error{d.checkStore, d.checkConfig, d.checkSandbox, d.checkAgentStarts, d.checkGitLocks, d.checkHalfMade, d.connect,
 		d.checkLeases, d.checkClaims,
-		d.checkWorktrees, d.checkPool, d.checkParked, d.checkLocks, d.checkRegistry} {
+		d.checkWorktrees, d.checkPool, d.checkParked, d.checkLocks, d.checkTaskState, d.checkRegistry} {
 		if err := check(); err != nil {
 			return Report{Findings: d.out}, err
 		}

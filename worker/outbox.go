@@ -44,10 +44,15 @@ func repoKey(s *store.Store, commonDir string) string {
 
 // outboxDir is task id's outbox.
 func outboxDir(s *store.Store, commonDir, id string) string {
+	return filepath.Join(outboxesOf(s, commonDir), id)
+}
+
+// outboxesOf is the folder of the repository's outboxes, one per task.
+func outboxesOf(s *store.Store, commonDir string) string {
 	if state := bhStateDir(); state != "" {
-		return filepath.Join(state, "outbox", repoKey(s, commonDir), id)
+		return filepath.Join(state, "outbox", repoKey(s, commonDir))
 	}
-	return filepath.Join(commonDir, "bh", "outbox", id)
+	return filepath.Join(commonDir, "bh", "outbox")
 }
 
 func (w *worker) outbox(id string) string { return outboxDir(w.s, w.repo.CommonDir(), id) }

@@ -174,6 +174,9 @@ func (w *worker) autoSync() {
 		}
 		return
 	}
+	for _, l := range res.Lost {
+		w.report(Event{Kind: Warning, Task: l.Task, Summary: LostLine(l)})
+	}
 	if res.Pulled > 0 || res.Pushed > 0 {
 		w.report(Event{Kind: Synced, Summary: fmt.Sprintf("synced %s with %s: pulled %d, pushed %d", res.Branch, res.Remote, res.Pulled, res.Pushed)})
 	}

@@ -18,6 +18,8 @@ type SyncResult struct {
 	Pulled    int    `json:"pulled"`    // commits that came from the remote
 	Pushed    int    `json:"pushed"`    // commits that went to it
 	Offline   bool   `json:"offline"`   // the remote was unreachable (--no-push goes on without it)
+	// Answers given here that the merge set aside for another clone's.
+	Lost []LostAnswer `json:"lostAnswers,omitempty"`
 }
 
 // syncTries bounds the fetch-integrate-push rounds when other machines
@@ -91,6 +93,7 @@ func syncLocked(s *store.Store, remote string, push bool) (SyncResult, error) {
 			return res, fmt.Errorf("sync: %w", err)
 		}
 	}
+	before := answersHere(s)
 	for try := 1; ; try++ {
 		err := syncOnce(r, &res, push, func(base, theirs string) error {
 			if len(pending) == 0 {
@@ -107,6 +110,9 @@ func syncLocked(s *store.Store, remote string, push bool) (SyncResult, error) {
 			}
 			return err
 		})
+		if err == nil {
+			res.Lost = lostAnswers(s, before)
+		}
 		if err == nil || !errors.Is(err, git.ErrStale) && !errors.Is(err, git.ErrTargetMoved) || try == syncTries {
 			return res, err
 		}

@@ -122,7 +122,7 @@ func (w *worker) cleanup(r *run, e ending) {
 		if err := w.repo.DeleteRef(ParkRef(r.t.ID)); err != nil {
 			w.warnf("%s: %v", r.t.ID, err)
 		}
-		os.RemoveAll(w.outbox(r.t.ID)) // no link in it is followed
+		w.dropTaskState(r.t.ID)
 	}
 	removeJournal(w.s, r.t.ID)
 }
