@@ -45,7 +45,7 @@ func TestAskUserQuestionWithRealClaude(t *testing.T) {
 	bhE2E(t, dir, "respond", id, "--choice", "SQLite")
 	bhE2E(t, dir, "worker", "--once")
 	done := bhE2E.Task(t, dir, id)
-	if done.State != task.Closed || done.Summary != "went with SQLite" || done.SessionID != asked.SessionID {
+	if done.State != task.Closed || done.Summary != "went with SQLite (no file changed)" || done.SessionID != asked.SessionID {
 		t.Fatalf("after the choice: %s %q, session %s -> %s", done.State, done.Summary, asked.SessionID, done.SessionID)
 	}
 	reqs := srv.Requests()
