@@ -169,14 +169,18 @@ func (c *Claude) Run(ctx context.Context, req Request) (*Outcome, error) {
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	refused := stopFor(cancel)
+	stop := stopFor(cancel)
 	p := proc{argv: append([]string{c.cfg.Binary}, c.Args(req)...), dir: req.Dir, env: env,
 		stdin: req.Prompt, timeout: timeoutOf(req, c.cfg.Timeout), grace: c.grace, started: req.Started,
-		live: liveOf(req, refused), launch: req.Launcher}
+		live: liveOf(req, stop), launch: req.Launcher}
 	res, err := p.run(ctx)
-	if errors.Is(context.Cause(ctx), errRefused) {
+	switch cause := context.Cause(ctx); {
+	case errors.Is(cause, errRefused):
 		return nil, &RunError{Reason: "claude: the API refuses the credentials (401); stopped rather than retrying for minutes",
 			Raw: res.stdout, Stderr: res.stderr, ExitCode: -1, Err: errRefused, Outage: OutageAuth}
+	case errors.Is(cause, errUnreachable):
+		return nil, &RunError{Reason: fmt.Sprintf("claude: the API cannot be reached (a refused connection, DNS, or bh's egress proxy could not connect); stopped after %d tries rather than retrying for minutes", netTries),
+			Raw: res.stdout, Stderr: res.stderr, ExitCode: -1, Err: errUnreachable, Outage: OutageUnreachable}
 	}
 	if err != nil {
 		return nil, err

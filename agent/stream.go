@@ -29,13 +29,19 @@ type stepWriter struct {
 	step     func(string) // may be nil
 	session  func(string) // may be nil
 	stop     func(Outage) // called once at most
-	netWaits int          // codex's "Reconnecting... waiting for network" so far
+	netWaits int          // codex's "Reconnecting... waiting for network", claude's unreached retries, so far
 	line     []byte
 }
 
-// netTries is how many times codex tries an API it cannot reach before
-// bh stops it: its waits grow (5 s, 10 s, 20 s, ...) without end.
+// netTries is how many times codex or claude tries an API it cannot
+// reach before bh stops it: codex's waits grow (5 s, 10 s, 20 s, ...)
+// without end, claude's for minutes.
 const netTries = 3
+
+// unreached reports whether an API retry's status says the request never
+// reached the API: no status at all, or a gateway's (bh's egress proxy
+// answers 502 when it cannot connect, 504 when the connection times out).
+func unreached(status int) bool { return status == 0 || status == 502 || status == 504 }
 
 // errUnreachable stops an agent that waits for an API it cannot reach.
 var errUnreachable = errors.New("the API cannot be reached")
@@ -103,9 +109,18 @@ func (w *stepWriter) event(line []byte) {
 		return
 	}
 	if e.Type == "system" && e.Subtype == "api_retry" {
-		if outageOfStatus(e.ErrorStatus) == OutageAuth && w.stop != nil {
+		switch {
+		case outageOfStatus(e.ErrorStatus) == OutageAuth && w.stop != nil:
 			w.outage(OutageAuth)
-		} else if w.step != nil { // so bh status says why nothing moves
+		case unreached(e.ErrorStatus) && w.stop != nil:
+			// No answer from the API itself: no connection (status 0), or
+			// bh's egress proxy saying it could not reach it (502, 504).
+			// claude would retry that for minutes, task after task.
+			if w.netWaits++; w.netWaits >= netTries {
+				w.outage(OutageUnreachable)
+			}
+		}
+		if w.step != nil { // so bh status says why nothing moves
 			w.step(fmt.Sprintf("the API answered %d (%s); claude retries in %s (attempt %d of %d)",
 				e.ErrorStatus, e.Error, time.Duration(e.RetryDelay)*time.Millisecond, e.Attempt, e.MaxRetries))
 		}

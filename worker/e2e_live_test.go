@@ -87,7 +87,7 @@ func TestClaudeProseAnswerGetsOneNudge(t *testing.T) {
 	tk := addTask(t, s, "Answer in prose")
 	runWith(t, s, Options{Env: fakeapi.Env(t, srv)})
 	got := getTask(t, s, tk.ID)
-	if got.State != task.Closed || got.Summary != "all done" {
+	if got.State != task.Closed || got.Summary != "all done "+NoChangeNote {
 		t.Fatalf("after the nudge: %s (%s)", got.State, got.Summary)
 	}
 	reqs := srv.Requests()
