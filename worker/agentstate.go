@@ -37,15 +37,10 @@ import (
 // agentStateRoot is the folder holding every task's agent state, of every
 // repository: agents/ in bh's state dir, beside its worktrees.
 func agentStateRoot(commonDir string) string {
-	state := os.Getenv("XDG_STATE_HOME")
-	if state == "" {
-		home, err := os.UserHomeDir()
-		if err != nil || home == "" {
-			return filepath.Join(commonDir, "bh", "agents")
-		}
-		state = filepath.Join(home, ".local", "state")
+	if d := bhStateDir(); d != "" {
+		return filepath.Join(d, "agents")
 	}
-	return filepath.Join(state, "bh", "agents")
+	return filepath.Join(commonDir, "bh", "agents")
 }
 
 // AgentStateDir is the folder task id's agent of kind ("claude", "codex")

@@ -1,11 +1,8 @@
 package worker
 
 import (
-	"crypto/sha1"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/bh-tracker/bh/task"
@@ -32,16 +29,11 @@ func WorktreeDir(s *store.Store, commonDir string) string {
 		}
 		return d
 	}
-	state := os.Getenv("XDG_STATE_HOME")
+	state := bhStateDir()
 	if state == "" {
-		home, err := os.UserHomeDir()
-		if err != nil || home == "" {
-			return filepath.Join(commonDir, "bh", "worktrees")
-		}
-		state = filepath.Join(home, ".local", "state")
+		return filepath.Join(commonDir, "bh", "worktrees")
 	}
-	sum := sha1.Sum([]byte(commonDir))
-	return filepath.Join(state, "bh", "worktrees", filepath.Base(s.Root)+"-"+hex.EncodeToString(sum[:4]))
+	return filepath.Join(state, "worktrees", repoKey(s, commonDir))
 }
 
 // WorktreePath is where task id's worktree lives: the pool slot it holds
