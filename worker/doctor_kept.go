@@ -41,15 +41,7 @@ func (d *doctor) keepRef(ref, why, mine, theirs, commit string) {
 			if err := d.repo.SetRef(kept, commit, "bh doctor: keep the unlanded work of "+id); err != nil {
 				return err
 			}
-			if theirs != "" {
-				if err := d.repo.PushCAS(d.remote, ref, "", theirs); err != nil {
-					return err
-				}
-				if err := d.repo.DeleteRef(remoteCopy(ref)); err != nil {
-					return err
-				}
-			}
-			return d.repo.DeleteRef(ref)
+			return d.deleteParked(ref, theirs)
 		})
 }
 

@@ -93,17 +93,21 @@ func (d *doctor) staleRef(what, ref, why, mine, theirs string) {
 	}
 	d.found(Finding{Check: "parked", Status: DoctorWarn, Subject: ref,
 		Message: fmt.Sprintf("%s kept %s, but %s", what, where, why), Fix: fix},
-		func() error {
-			if theirs != "" {
-				if err := d.repo.PushCAS(d.remote, ref, "", theirs); err != nil {
-					return err
-				}
-				if err := d.repo.DeleteRef(remoteCopy(ref)); err != nil {
-					return err
-				}
-			}
-			return d.repo.DeleteRef(ref)
-		})
+		func() error { return d.deleteParked(ref, theirs) })
+}
+
+// deleteParked deletes a parked ref here and, when the remote holds it
+// (as theirs), there by compare-and-swap: only as it was read.
+func (d *doctor) deleteParked(ref, theirs string) error {
+	if theirs != "" {
+		if err := d.repo.PushCAS(d.remote, ref, "", theirs); err != nil {
+			return err
+		}
+		if err := d.repo.DeleteRef(remoteCopy(ref)); err != nil {
+			return err
+		}
+	}
+	return d.repo.DeleteRef(ref)
 }
 
 // lostWork reports a task waiting on a human whose parked work is
