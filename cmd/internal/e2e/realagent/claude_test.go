@@ -180,24 +180,21 @@ func TestWorkerWithRealClaude(t *testing.T) {
 	if ct.SessionID != asked.SessionID {
 		t.Errorf("C's session went from %s to %s: the resume did not keep it", asked.SessionID, ct.SessionID)
 	}
-	// One session file per task, in the task's own agent state (under
-	// XDG_STATE_HOME, in home), none in the user's ~/.claude: the resume
-	// wrote on in C's own.
+	// Sessions live in each task's own agent state (under XDG_STATE_HOME,
+	// in home), none in the user's ~/.claude; a task's agent state goes
+	// when it closes (A and C), so B's alone is left. bh's own copy of
+	// C's session, in .bh/runs, holds the first run and the answer: the
+	// resume wrote on in C's own session.
 	if mine, _ := filepath.Glob(filepath.Join(home, ".claude", "projects", "*", "*.jsonl")); len(mine) != 0 {
 		t.Errorf("runs wrote sessions into the user's ~/.claude: %q", mine)
 	}
 	sessions, _ := filepath.Glob(filepath.Join(home, ".local", "state", "bh", "agents", "*", "*", "claude", "projects", "*", "*.jsonl"))
-	if len(sessions) != 3 {
-		t.Errorf("claude keeps %d sessions, want 3 (A, B, C): %q", len(sessions), sessions)
+	if len(sessions) != 1 {
+		t.Errorf("claude keeps %d sessions in agent state, want 1 (B's; A and C closed): %q", len(sessions), sessions)
 	}
-	var cSession []byte
-	for _, s := range sessions {
-		if filepath.Base(s) == ct.SessionID+".jsonl" {
-			cSession, _ = os.ReadFile(s)
-		}
-	}
+	cSession, _ := os.ReadFile(filepath.Join(dir, ".bh", "runs", c, "sessions", ct.SessionID+".jsonl"))
 	if !strings.Contains(string(cSession), "c1 draft") || !strings.Contains(string(cSession), answer) {
-		t.Errorf("session file %s.jsonl (of %q) lacks the first run or the answer", ct.SessionID, sessions)
+		t.Errorf("bh's copy of C's session %s.jsonl lacks the first run or the answer", ct.SessionID)
 	}
 
 	// One commit: c1.txt, c2.txt and C's task file.
