@@ -62,6 +62,13 @@ func (tl *tool) find() (string, error) {
 		return "", err
 	}
 	cache := filepath.Join(root, ".cache")
+	if strings.HasPrefix(root, "/dev/") {
+		// A sandbox's /dev is its own (bubblewrap's --dev, codex's own
+		// sandbox for its commands): a CLI installed under /dev/shm could
+		// not start its commands there. Such a checkout's CLIs go to /tmp
+		// (not TMPDIR: a test's own, removed with it).
+		cache = "/tmp/bh-test-clis"
+	}
 	prefix := filepath.Join(cache, tl.name)
 	bin := filepath.Join(prefix, "node_modules", ".bin", tl.name)
 	if checkVersion(bin, tl.version) == nil {
