@@ -23,13 +23,7 @@ import (
 func TestWorkerSignalEndsCheck(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
-			root := t.TempDir()
-			bin := binE2E(t, root)
-			for k, v := range map[string]string{"PATH": bin + ":" + os.Getenv("PATH"),
-				"XDG_STATE_HOME": filepath.Join(root, "state"), "XDG_CONFIG_HOME": filepath.Join(root, "config"),
-				"GIT_CONFIG_NOSYSTEM": "1", "HOME": root} {
-				t.Setenv(k, v)
-			}
+			root := signalWorld(t)
 			fifo := proctest.Fifo(t)
 			token := "bh-check-" + strconv.Itoa(os.Getpid()) + "-" + sig.String()
 			// The check hangs the first time only.
@@ -40,15 +34,7 @@ func TestWorkerSignalEndsCheck(t *testing.T) {
 				"checks: ["+strconv.Quote(check)+"]\nsandbox:\n  writable: ["+strconv.Quote(fifo)+"]\n")
 			id := strings.TrimSpace(bhE2E(t, dir, "add", "Write file.txt"))
 
-			w := exec.Command("bh", "worker")
-			var out bytes.Buffer
-			w.Dir, w.Stdout, w.Stderr = dir, &out, &out
-			if err := w.Start(); err != nil {
-				t.Fatal(err)
-			}
-			ended := make(chan struct{})
-			go func() { w.Wait(); close(ended) }()
-			proctest.Started(t, fifo, ended)
+			w, out, ended := startWorker(t, dir, fifo)
 			procs := proctest.Procs(t, token)
 			if err := w.Process.Signal(sig); err != nil {
 				t.Fatal(err)
@@ -70,6 +56,33 @@ func TestWorkerSignalEndsCheck(t *testing.T) {
 	}
 }
 
+// signalWorld is a test's root folder, with bh and the fake agent on
+// PATH and bh's state, config and home inside it.
+func signalWorld(t *testing.T) string {
+	root := t.TempDir()
+	bin := binE2E(t, root)
+	for k, v := range map[string]string{"PATH": bin + ":" + os.Getenv("PATH"),
+		"XDG_STATE_HOME": filepath.Join(root, "state"), "XDG_CONFIG_HOME": filepath.Join(root, "config"),
+		"GIT_CONFIG_NOSYSTEM": "1", "HOME": root} {
+		t.Setenv(k, v)
+	}
+	return root
+}
+
+// startWorker starts bh worker in dir and returns once what it runs has
+// started to hang on fifo; ended closes when the worker has exited.
+func startWorker(t *testing.T, dir, fifo string) (w *exec.Cmd, out *bytes.Buffer, ended chan struct{}) {
+	w, out = exec.Command("bh", "worker"), &bytes.Buffer{}
+	w.Dir, w.Stdout, w.Stderr = dir, out, out
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended = make(chan struct{})
+	go func() { w.Wait(); close(ended) }()
+	proctest.Started(t, fifo, ended)
+	return w, out, ended
+}
+
 func fileExists(dir, name string) bool {
 	_, err := os.Stat(filepath.Join(dir, name))
 	return err == nil
@@ -81,13 +94,7 @@ func fileExists(dir, name string) bool {
 // but stops it at once, keeps its work and reopens the task; the next
 // start runs it again.
 func TestWorkerSIGTERMStopsARunningAgent(t *testing.T) {
-	root := t.TempDir()
-	bin := binE2E(t, root)
-	for k, v := range map[string]string{"PATH": bin + ":" + os.Getenv("PATH"),
-		"XDG_STATE_HOME": filepath.Join(root, "state"), "XDG_CONFIG_HOME": filepath.Join(root, "config"),
-		"GIT_CONFIG_NOSYSTEM": "1", "HOME": root} {
-		t.Setenv(k, v)
-	}
+	root := signalWorld(t)
 	fifo := proctest.Fifo(t)
 	token := "bh-agent-" + strconv.Itoa(os.Getpid())
 	// The agent hangs the first time only.
@@ -98,15 +105,7 @@ func TestWorkerSIGTERMStopsARunningAgent(t *testing.T) {
 		"sandbox:\n  writable: ["+strconv.Quote(fifo)+"]\n")
 	id := strings.TrimSpace(bhE2E(t, dir, "add", "Write file.txt"))
 
-	w := exec.Command("bh", "worker")
-	var out bytes.Buffer
-	w.Dir, w.Stdout, w.Stderr = dir, &out, &out
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	ended := make(chan struct{})
-	go func() { w.Wait(); close(ended) }()
-	proctest.Started(t, fifo, ended)
+	w, out, ended := startWorker(t, dir, fifo)
 	procs := proctest.Procs(t, token)
 	if err := w.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
