@@ -30,6 +30,10 @@
 //   - An HTTP error ends the run at once given CLAUDE_CODE_MAX_RETRIES=0
 //     (otherwise claude retries with backoff for minutes): exit status 1,
 //     is_error true, result "API Error: <status> <message>...".
+//   - Even then, a stream that breaks is asked again, once, not streamed
+//     (seen once in CI, under load): the same messages in the same session
+//     (X-Claude-Code-Session-Id). The server answers such a repeat as the
+//     turn before it and keeps it out of Requests (see Repeats).
 //   - --resume <id> from the same cwd and HOME sends the whole earlier
 //     conversation (prompt, tool calls and results, final turn) followed by
 //     the new prompt; --session-id with a used id, or --resume with an

@@ -18,6 +18,8 @@ type Request struct {
 	Messages  []Message
 	Tools     []string // tool names, in the order claude declared them
 	Body      []byte   // the raw request body
+
+	msgs json.RawMessage // the messages as sent, to tell a turn asked again
 }
 
 // Message is one conversation entry; string content is normalised to one text block.
@@ -90,11 +92,15 @@ func decodeRequest(body []byte, h http.Header) (*Request, error) {
 		Messages  []Message               `json:"messages"`
 		Tools     []struct{ Name string } `json:"tools"`
 	}
+	var msgs struct {
+		Messages json.RawMessage `json:"messages"`
+	}
 	if err := json.Unmarshal(body, &raw); err != nil {
 		return nil, fmt.Errorf("decode messages request: %w", err)
 	}
+	json.Unmarshal(body, &msgs) // cannot fail where the decode above did not
 	r := &Request{Header: h.Clone(), Model: raw.Model, MaxTokens: raw.MaxTokens, Stream: raw.Stream,
-		System: raw.System, Messages: raw.Messages, Body: body}
+		System: raw.System, Messages: raw.Messages, Body: body, msgs: msgs.Messages}
 	for _, t := range raw.Tools {
 		r.Tools = append(r.Tools, t.Name)
 	}

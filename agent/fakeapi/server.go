@@ -1,6 +1,7 @@
 package fakeapi
 
 import (
+	"bytes"
 	"compress/gzip"
 	"fmt"
 	"io"
@@ -25,6 +26,8 @@ type Server struct {
 	scriptMu sync.Mutex // serialises script calls so scripts need no locking
 	mu       sync.Mutex
 	main     []*Request
+	repeats  []*Request // main requests that asked an answered turn again
+	lastTurn Turn       // how the last main request was answered
 	side     []*Request
 	other    []string
 	toolSeq  int
@@ -76,11 +79,22 @@ func (turn Turn) delay(r *http.Request, closed <-chan struct{}, fail func()) boo
 	return false
 }
 
-// Requests returns the main-conversation requests received so far, in order.
+// Requests returns the main-conversation requests received so far, in
+// order, each turn once: a request that repeats the one before it, after
+// that one was answered, is the client asking the same turn again (claude
+// falls back to a non-streamed request when a stream breaks), so it is
+// answered as before and kept in Repeats instead.
 func (s *Server) Requests() []*Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]*Request(nil), s.main...)
+}
+
+// Repeats returns the main requests that asked an answered turn again.
+func (s *Server) Repeats() []*Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*Request(nil), s.repeats...)
 }
 
 // SideRequests returns the tool-less helper calls claude made (titles, quota
@@ -134,14 +148,7 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *Request) {
 	var turn Turn
 	if req.isMain() {
-		s.scriptMu.Lock()
-		s.mu.Lock()
-		s.main = append(s.main, req)
-		req.N = len(s.main)
-		s.mu.Unlock()
-		turn = s.script(req)
-		s.scriptMu.Unlock()
-		s.t.Logf("fakeapi: request #%d (%d messages) prompt %.80q -> %s", req.N, len(req.Messages), req.Prompt(), turn)
+		turn = s.mainTurn(r, req)
 	} else {
 		s.mu.Lock()
 		s.side = append(s.side, req)
@@ -168,6 +175,39 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *Request) {
 	} else {
 		writeJSONReply(w, msg, blocks)
 	}
+}
+
+// mainTurn answers a main-conversation request from the script, or, for
+// a repeat of the turn answered last, as that turn was answered.
+func (s *Server) mainTurn(r *http.Request, req *Request) Turn {
+	s.scriptMu.Lock()
+	defer s.scriptMu.Unlock()
+	s.mu.Lock()
+	if n := len(s.main); n > 0 && s.repeat(s.main[n-1], req) {
+		req.N = n
+		s.repeats = append(s.repeats, req)
+		s.mu.Unlock()
+		s.t.Logf("fakeapi: request #%d asked again (stream %t, x-stainless-retry-count %q) -> %s", req.N, req.Stream,
+			r.Header.Get("X-Stainless-Retry-Count"), s.lastTurn)
+		return s.lastTurn
+	}
+	s.main = append(s.main, req)
+	req.N = len(s.main)
+	s.mu.Unlock()
+	turn := s.script(req)
+	s.mu.Lock()
+	s.lastTurn = turn
+	s.mu.Unlock()
+	s.t.Logf("fakeapi: request #%d (%d messages) prompt %.80q -> %s", req.N, len(req.Messages), req.Prompt(), turn)
+	return turn
+}
+
+// repeat tells whether req asks again the turn prev asked, which was
+// answered: the same messages in the same claude session.
+func (s *Server) repeat(prev, req *Request) bool {
+	const session = "X-Claude-Code-Session-Id"
+	return s.lastTurn.Status == 0 && s.lastTurn.Delay == 0 && req.Header.Get(session) != "" &&
+		req.Header.Get(session) == prev.Header.Get(session) && bytes.Equal(prev.msgs, req.msgs)
 }
 
 func readBody(r *http.Request) ([]byte, error) {

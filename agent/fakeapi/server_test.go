@@ -3,6 +3,7 @@ package fakeapi
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"reflect"
@@ -136,5 +137,39 @@ func TestCloseEndsHangingTurn(t *testing.T) {
 	<-done
 	if status != http.StatusServiceUnavailable {
 		t.Errorf("hanging request ended with status %d", status)
+	}
+}
+
+// TestRepeatedTurnAnsweredAsBefore: claude asks the turn it was answered
+// again (its non-streamed fallback after a broken stream): the script is
+// not asked twice, the answer is the same, and Requests counts the turn once.
+func TestRepeatedTurnAnsweredAsBefore(t *testing.T) {
+	calls := 0
+	srv := New(t, func(*Request) Turn {
+		calls++
+		return Reply(Text(fmt.Sprint("answer ", calls)))
+	})
+	ask := func(session, body string) string {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/v1/messages", strings.NewReader(body))
+		req.Header.Set("X-Claude-Code-Session-Id", session)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	unstreamed := strings.Replace(mainBody, `"stream":true`, `"stream":false`, 1)
+	first, again := ask("s1", mainBody), ask("s1", unstreamed)
+	if !strings.Contains(first, "answer 1") || !strings.Contains(again, "answer 1") {
+		t.Fatalf("answers:\n%s\n%s", first, again)
+	}
+	if n, r := len(srv.Requests()), len(srv.Repeats()); n != 1 || r != 1 || calls != 1 {
+		t.Fatalf("requests %d, repeats %d, script calls %d; want 1, 1, 1", n, r, calls)
+	}
+	ask("s2", mainBody) // another session's same messages are a turn of its own
+	if n := len(srv.Requests()); n != 2 || calls != 2 {
+		t.Errorf("requests %d, script calls %d after another session asked; want 2, 2", n, calls)
 	}
 }
