@@ -1,8 +1,8 @@
 package cmd
 
 import (
-	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/spf13/cobra"
 )
 
@@ -46,6 +46,6 @@ func showRun(opts *ShowOptions) error {
 		warn(opts.IO, false, err)
 	}
 	// Related tasks are shown with their state and title.
-	printShow(opts.IO, opts.Now(), t, s.Get, parked != "", worker.CheckRound(t, s.Config.Rounds()))
+	printShow(opts.IO, opts.Now(), t, s.Get, parked != "", landing.CheckRound(t, s.Config.Rounds()))
 	return nil
 }

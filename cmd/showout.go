@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/landing"
 )
 
 // printShow writes a task for a reader: a header, fields (parked says
@@ -51,7 +51,7 @@ func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (
 		field(k, ref(d))
 	}
 	field("labels", strings.Join(t.Labels, ", "))
-	if url, rounds := worker.PullRequest(t); url != "" {
+	if url, rounds := landing.PullRequest(t); url != "" {
 		field("pull request", fmt.Sprintf("%s (feedback rounds: %d)", url, rounds))
 	}
 	field("created", when(now, t.CreatedAt))

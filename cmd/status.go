@@ -8,6 +8,7 @@ import (
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/spf13/cobra"
 )
 
@@ -98,7 +99,7 @@ func statusRun(opts *StatusOptions) error {
 	v := statusView{ID: t.ID, Title: t.Title, State: t.State, Since: stateSince(t), Agent: t.Agent,
 		SessionID: t.SessionID, Summary: t.Summary, Questions: []statusQuestion{},
 		Gate: t.Gate, Human: t.Human, HumanTimeout: t.HumanTimeout, OnTimeout: t.OnTimeout, NeedsReview: t.NeedsReview,
-		CheckRound: worker.CheckRound(t, s.Config.Rounds())}
+		CheckRound: landing.CheckRound(t, s.Config.Rounds())}
 	if m := t.Measure(now); m.Text() != "" {
 		v.Measures = &m
 	}

@@ -110,3 +110,8 @@ func (d *doctor) checkAgentStarts() error {
 	}
 	return nil
 }
+
+func lastLine(s string) string {
+	l := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(l[len(l)-1])
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/agent/proc/proctest"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/landing"
 )
 
 // checkToken names one test's check processes in their command lines.
@@ -31,7 +32,7 @@ func TestCheckTimesOut(t *testing.T) {
 	f := &fake{steps: []stepFn{step(map[string]string{"file.txt": "x\n"}, done("wrote it"))}}
 	runWith(t, s, Options{Runner: f})
 	got := getTask(t, s, tk.ID)
-	if q := pendingOf(t, got); got.State != task.AwaitingInput || !isCheckQuestion(&q) {
+	if q := pendingOf(t, got); got.State != task.AwaitingInput || !landing.IsCheckQuestion(&q) {
 		t.Fatalf("%s waiting on %+v, want the checks question", got.State, q)
 	}
 	evs := checkEvents(got)

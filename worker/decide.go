@@ -6,6 +6,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
@@ -29,7 +30,7 @@ const (
 	landConflict                   // the landing's rebase conflicted: Paths, Round, Rounds
 	landRefused                    // git refused to overwrite the user's changes: Reason, Paths, Dir
 	checkFailed                    // a check failed on the tree that would land: Checks, Rounds
-	humanChecked                   // a human answered the checks question: Landing (checkLand or checkKeep), By
+	humanChecked                   // a human answered the checks question: Landing (landing.CheckLand or landing.CheckKeep), By
 	hookRefused                    // a commit hook refused the landing's commit: Reason (the hooks), Cause (their output)
 	humanHooked                    // a human answered the hook question: Landing (hookLand or hookSkip), By
 )
@@ -48,7 +49,7 @@ type facts struct {
 	Keep     bool   // the work stays on its branch (land: branch)
 	PR       bool   // the work goes to a pull request and waits there in review (land: pr)
 	By       string // who answered, for humanApproved and humanLanding
-	Landing  string // humanLanding: landNow or landKeep
+	Landing  string // humanLanding: landing.Now or landing.Keep
 	// A landing's trouble: the ending it interrupted (Prior), where, and
 	// what stood in the way.
 	Prior    ending
@@ -120,7 +121,7 @@ func table(f facts) ending {
 		e := ending{Outcome: Completed, Fate: landWork, State: task.Closed, Notify: notify.EventTaskCompleted,
 			Session: f.Session, Summary: f.Summary, Unchecked: true,
 			Note: "checks: " + f.Landing + ", answered by " + f.By}
-		if f.Landing == checkKeep { // kept as it is: the checks that fail are not run again
+		if f.Landing == landing.CheckKeep { // kept as it is: the checks that fail are not run again
 			e.Outcome = Kept
 		}
 		return e
@@ -129,7 +130,7 @@ func table(f facts) ending {
 			Session: f.Session, Summary: f.Summary, Note: "approved by " + f.By}
 		if f.What == humanLanding {
 			e.Note = "landing: " + f.Landing + ", answered by " + f.By
-			if f.Landing == landKeep {
+			if f.Landing == landing.Keep {
 				e.Outcome = Kept
 			}
 		}
@@ -181,8 +182,8 @@ func answered(f facts) ending {
 			notify.EventInputRequested, res.Summary
 		e.Ask, e.Context = asked(res), res.QuestionContext
 		if f.Failing != nil { // asked while fixing a check: the checks question goes with its own
-			e.Ask = append(e.Ask, checkQuestion(f))
-			e.Context = strings.TrimSpace(e.Context + "\n\n" + checkContext(*f.Failing, f.Rounds))
+			e.Ask = append(e.Ask, landing.CheckQuestion(f.ID, f.Target, f.Branch))
+			e.Context = strings.TrimSpace(e.Context + "\n\n" + landing.CheckContext(*f.Failing, f.Rounds))
 		}
 	default:
 		return table(facts{What: agentFailed, Session: f.Session,
@@ -253,7 +254,7 @@ func checksFailed(f facts) ending {
 func askChecks(e ending, f facts, last task.Event) ending {
 	e.Outcome, e.Fate, e.State, e.Notify = CheckFailed, keepWork, task.AwaitingInput, notify.EventInputRequested
 	e.Note = firstOf(e.Note, "gave up on a failing check") + "; a human decides"
-	e.Ask, e.Context = []task.Question{checkQuestion(f)}, checkContext(last, f.Rounds)
+	e.Ask, e.Context = []task.Question{landing.CheckQuestion(f.ID, f.Target, f.Branch)}, landing.CheckContext(last, f.Rounds)
 	return e
 }
 
@@ -314,7 +315,7 @@ func held(f facts) ending {
 	e.Context = fmt.Sprintf("git refused to land %s on %s in %s: %s", f.ID, f.Target, f.Dir, why)
 	// Answered "land" while the same files are still in the way: the same
 	// question waits again, so a refusal never asks or notifies twice.
-	if q := f.Asked; q != nil && len(q.Answer) > 0 && q.Answer[0] == landNow && q.Context == e.Context {
+	if q := f.Asked; q != nil && len(q.Answer) > 0 && q.Answer[0] == landing.Now && q.Context == e.Context {
 		e.Ask[0].ID, e.Repend = q.ID, q.ID
 	}
 	return e

@@ -6,6 +6,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
@@ -16,8 +17,8 @@ func TestDecideEndingTable(t *testing.T) {
 	noHuman := task.HumanPolicy{}
 	done := agent.Result{Status: agent.StatusCompleted, Summary: "did it"}
 	asks := agent.Result{Status: agent.StatusNeedsInput, Summary: "asks", Question: "Which?"}
-	landQ := task.Question{Header: landTitle, Type: task.ChoiceQuestion, Question: "land?"}
-	answeredLand := &task.Question{ID: "q1", Answer: []string{landNow},
+	landQ := landing.Question("tm-a", "main", "bh/tm-a")
+	answeredLand := &task.Question{ID: "q1", Answer: []string{landing.Now},
 		Context: "git refused to land tm-a on main in /r: would be overwritten: README"}
 	pass := task.Event{Kind: task.EventCheck, Command: "go vet ./...", Round: 1}
 	fail := func(round int) []task.Event {
@@ -73,9 +74,9 @@ func TestDecideEndingTable(t *testing.T) {
 			want{SetupFailed, keepWork, task.Failed, notify.EventTaskFailed, 0, "", ""}},
 		{"gate approved", facts{What: humanApproved, By: "ann"},
 			want{Completed, landWork, task.Closed, notify.EventTaskCompleted, 0, "", ""}},
-		{"landing: land", facts{What: humanLanding, Landing: landNow, By: "ann"},
+		{"landing: land", facts{What: humanLanding, Landing: landing.Now, By: "ann"},
 			want{Completed, landWork, task.Closed, notify.EventTaskCompleted, 0, "", ""}},
-		{"landing: keep", facts{What: humanLanding, Landing: landKeep, By: "ann"},
+		{"landing: keep", facts{What: humanLanding, Landing: landing.Keep, By: "ann"},
 			want{Kept, landWork, task.Closed, notify.EventTaskCompleted, 0, "", ""}},
 		{"landing conflicts", facts{What: landConflict, Target: "main", Paths: []string{"a.go"}, Round: 2, Rounds: 3, Policy: human},
 			want{Conflict, keepWork, task.Open, "", 0, "", ""}},
@@ -116,9 +117,9 @@ func TestDecideEndingTable(t *testing.T) {
 			want{CheckFailed, keepWork, task.AwaitingInput, notify.EventInputRequested, 1, "", "failed"}},
 		{"needs input while fixing a check", facts{What: agentAnswered, Result: asks, Policy: human, Failing: failing, Rounds: 3},
 			want{NeedsInput, keepWork, task.AwaitingInput, notify.EventInputRequested, 2, "", "needs_input"}},
-		{"checks: land anyway", facts{What: humanChecked, Landing: checkLand, By: "ann"},
+		{"checks: land anyway", facts{What: humanChecked, Landing: landing.CheckLand, By: "ann"},
 			want{Completed, landWork, task.Closed, notify.EventTaskCompleted, 0, "", ""}},
-		{"checks: keep on branch", facts{What: humanChecked, Landing: checkKeep, By: "ann"},
+		{"checks: keep on branch", facts{What: humanChecked, Landing: landing.CheckKeep, By: "ann"},
 			want{Kept, landWork, task.Closed, notify.EventTaskCompleted, 0, "", ""}},
 	} {
 		e := decideEnding(c.f)
@@ -158,17 +159,17 @@ func TestDecideChecks(t *testing.T) {
 	checks := []task.Event{{Kind: task.EventCheck, Command: "make test", ExitCode: 2, Round: 3, Output: "FAIL: x"}}
 	e := decideEnding(facts{What: checkFailed, Checks: checks, Rounds: 3, ID: "tm-a", Target: "main", Branch: "bh/tm-a",
 		Policy: task.HumanPolicy{Allowed: true}})
-	if len(e.Checks) != 1 || len(e.Ask) != 1 || !isCheckQuestion(&e.Ask[0]) {
+	if len(e.Checks) != 1 || len(e.Ask) != 1 || !landing.IsCheckQuestion(&e.Ask[0]) {
 		t.Fatalf("ending %+v", e)
 	}
 	if !strings.Contains(e.Context, "make test exited 2 in round 3 of 3") || !strings.Contains(e.Context, "FAIL: x") {
 		t.Errorf("context %q", e.Context)
 	}
-	if labels := e.Ask[0].Labels(); len(labels) != 2 || labels[0] != checkLand || labels[1] != checkKeep {
+	if labels := e.Ask[0].Labels(); len(labels) != 2 || labels[0] != landing.CheckLand || labels[1] != landing.CheckKeep {
 		t.Errorf("options %v", labels)
 	}
-	if !decideEnding(facts{What: humanChecked, Landing: checkLand}).Unchecked ||
-		!decideEnding(facts{What: humanChecked, Landing: checkKeep}).Unchecked {
+	if !decideEnding(facts{What: humanChecked, Landing: landing.CheckLand}).Unchecked ||
+		!decideEnding(facts{What: humanChecked, Landing: landing.CheckKeep}).Unchecked {
 		t.Error("a human's answer to the checks question does not skip them")
 	}
 }

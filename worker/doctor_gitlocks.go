@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/landing"
 )
 
 // checkGitLocks names git's own lock files older than git.StaleAge. A
@@ -58,7 +59,7 @@ func (d *doctor) checkHeldIndex() {
 	d.guarded(Finding{Check: "locks", Status: DoctorError, Subject: "index",
 		Message: "a landing or store commit of bh's holds your index (killed, unless one runs now): git steps that need it fail",
 		Fix:     "finish it, or undo it (your files as they were)"}, func() error {
-		unlock, err := landLock(d.s)
+		unlock, err := landing.Lock(d.s)
 		if err != nil {
 			return err
 		}

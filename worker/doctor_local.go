@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/gofrs/flock"
 )
 
@@ -138,7 +139,7 @@ func (d *doctor) checkLocks() error {
 	for _, p := range paths {
 		id := strings.TrimSuffix(filepath.Base(p), ".lock")
 		fi, err := os.Lstat(p)
-		if filepath.Base(p) == landLockFile || err != nil || !fi.Mode().IsRegular() || time.Since(fi.ModTime()) < strayAge || !d.missing(id) {
+		if filepath.Base(p) == landing.LockFile || err != nil || !fi.Mode().IsRegular() || time.Since(fi.ModTime()) < strayAge || !d.missing(id) {
 			continue
 		}
 		found = true

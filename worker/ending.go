@@ -8,6 +8,7 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/worker/landing"
 )
 
 // fate is what happens to the work in a task's worktree.
@@ -86,7 +87,7 @@ func (w *worker) decide(r *run, out *agent.Outcome, runErr error, killed bool) e
 			f.Keep, f.PR = mode == task.LandBranch, mode == task.LandPR
 			f.NoChange = w.unchanged(r)
 		}
-		if ev, _ := failedCheck(r.t); ev != nil {
+		if ev, _ := landing.FailedCheck(r.t); ev != nil {
 			f.Failing, f.Rounds, f.Target = ev, w.s.Config.Rounds(), r.j.Target
 		}
 	}

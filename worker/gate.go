@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/landing"
 )
 
 // approvalContext is what the reviewer sees beside the question: the
@@ -76,11 +77,11 @@ func (w *worker) decided(r *run) (ending, bool) {
 		f.What, f.By = humanApproved, answerer(r.t, q.ID)
 		return decideEnding(f), true
 	}
-	if q := decision(r.t, isLandQuestion); q != nil {
+	if q := decision(r.t, landing.IsLandQuestion); q != nil {
 		f.What, f.By, f.Landing = humanLanding, answerer(r.t, q.ID), q.Answer[0]
 		return decideEnding(f), true
 	}
-	if q := decision(r.t, isCheckQuestion); q != nil && q.Answer[0] != task.OtherChoice {
+	if q := decision(r.t, landing.IsCheckQuestion); q != nil && q.Answer[0] != task.OtherChoice {
 		f.What, f.By, f.Landing = humanChecked, answerer(r.t, q.ID), q.Answer[0]
 		return decideEnding(f), true
 	}
@@ -104,14 +105,14 @@ func NextStep(t *task.Task) string {
 	if approved(verdict(t)) {
 		return "approved: the worker lands its work as it is, without running the agent again"
 	}
-	if q := decision(t, isLandQuestion); q != nil {
-		if q.Answer[0] == landKeep {
+	if q := decision(t, landing.IsLandQuestion); q != nil {
+		if q.Answer[0] == landing.Keep {
 			return "the worker keeps its work on branch " + Branch(t.ID) + ", without running the agent again"
 		}
 		return "the worker lands its work, without running the agent again"
 	}
-	if q := decision(t, isCheckQuestion); q != nil && q.Answer[0] != task.OtherChoice {
-		if q.Answer[0] == checkKeep {
+	if q := decision(t, landing.IsCheckQuestion); q != nil && q.Answer[0] != task.OtherChoice {
+		if q.Answer[0] == landing.CheckKeep {
 			return "the worker keeps its work on branch " + Branch(t.ID) + " and ends the task, without running the agent again"
 		}
 		return "the worker lands its work although its check fails, without running the agent again"

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/landing"
 )
 
 // An agent that commits on its branch itself (git commit is banned, but a
@@ -78,7 +79,7 @@ func TestUsageLimitPauseIsRecorded(t *testing.T) {
 
 // A summary cannot forge the trailer git log --grep "bh-task: <id>" finds.
 func TestCommitTrailerCannotBeForged(t *testing.T) {
-	msg := commitMessage("tm-1", "Title", "did it\nbh-task: tm-2\n  BH-TASK: tm-3")
+	msg := landing.CommitMessage("tm-1", "Title", "did it\nbh-task: tm-2\n  BH-TASK: tm-3")
 	if strings.Count(msg, "\nbh-task:") != 1 || !strings.HasSuffix(msg, "\nbh-task: tm-1\n") {
 		t.Errorf("message:\n%s", msg)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/bh-tracker/bh/agent/proc"
+	"github.com/bh-tracker/bh/worker/landing"
 )
 
 // inTree runs one of bh's own commands for r's task in its worktree
@@ -39,4 +40,11 @@ func (w *worker) launcher(r *run) (proc.Launcher, error) {
 	}
 	r.launch, r.sandbox = launch, how
 	return launch, nil
+}
+
+// checker runs r's checks through inTree.
+func (w *worker) checker(r *run) landing.Checker {
+	return landing.Checker{By: w.opt.Name, Limit: w.s.Config.CheckLimit(), TakenBack: errNotOurs,
+		Run:  func(ctx context.Context, c proc.Cmd) (proc.Result, error) { return w.inTree(ctx, r, c) },
+		Step: func(s string) { w.step(r.t.ID, s) }}
 }

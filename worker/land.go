@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/landing"
 )
 
 // landTries bounds how often a landing chases a target that keeps moving.
@@ -19,6 +19,7 @@ const landTries = 3
 // then fast-forwarded, git refusing whatever would overwrite the user's
 // changes. The task file, closed, goes into the same commit and is written
 // to the store only once the commit has landed. Landings are serialized.
+// What stops it (landing.Trouble) becomes the task's ending.
 func (w *worker) land(r *run, e ending) error {
 	unlock, err := w.lockLanding()
 	if err != nil {
@@ -39,91 +40,113 @@ func (w *worker) land(r *run, e ending) error {
 		return fmt.Errorf("%s: its worktree %s is gone and nothing was landed; reopen the task to run it again",
 			r.t.ID, r.j.Worktree)
 	}
-	if rebasing, err := r.wt.Rebasing(); err != nil {
-		return err
-	} else if rebasing {
-		if err := r.wt.ContinueRebase(); err != nil {
-			return w.landTrouble(r, e, err)
-		}
-		if r.j.Base, err = r.wt.Base(r.j.Target); err != nil { // the rebase moved the branch
-			return fmt.Errorf("%s: %w", r.t.ID, err)
-		}
-	}
-	if done, err := w.submoduleTrouble(r, e); done || err != nil {
+	msg := landing.CommitMessage(r.t.ID, r.t.Title, firstOf(e.Summary, e.Result.Summary, r.t.Summary))
+	if done, err := w.landCommit(r, &e, msg); done || err != nil {
 		return err
 	}
-	// Work that still holds a conflict's markers (its rebase gone with a
-	// worktree restored elsewhere) is never committed: this costs a scan
-	// of the tree, the price of never landing markers.
-	work, err := r.wt.Work(r.j.Base)
-	if err != nil {
-		return fmt.Errorf("%s: %w", r.t.ID, err)
+	checks := w.s.Config.ChecksFor(r.t)
+	if e.Unchecked {
+		checks = nil
 	}
-	defer work.Close()
-	e.Paths, work.NoVerify = work.Paths, e.NoVerify
-	if left := r.wt.Unresolved(work.Paths); len(left) > 0 {
-		return w.landTrouble(r, e, &git.RebaseConflict{Paths: left})
-	}
-	msg := commitMessage(r.t.ID, r.t.Title, firstOf(e.Summary, e.Result.Summary, r.t.Summary))
-	var locked *git.LockedError
-	var hooked *git.HookRefused
-	// The paths landed come from the commit's tree against the base,
-	// objects only.
-	if commit, err := r.wt.CommitWork(work, msg); errors.As(err, &locked) {
-		return fmt.Errorf("%s: commit: %w", r.t.ID, err) // contention, not a refusal: the ending waits
-	} else if errors.As(err, &hooked) { // the repository's rule, not the agent's error: a human decides
-		return w.end(r, decideEnding(hookFacts(r, e, hooked, w.policy(r.t))))
-	} else if err != nil && !errors.Is(err, git.ErrNothingToCommit) {
-		// A commit hook said no: the task fails with its work kept, as any error of the run's.
-		return w.end(r, decideEnding(facts{What: agentFailed, Session: r.session,
-			Cause: reason(fmt.Errorf("commit failed: %w", err))}))
-	} else if err == nil {
-		if e.Paths, err = r.wt.CommittedPaths(work, commit); err != nil {
-			return fmt.Errorf("%s: %w", r.t.ID, err)
-		}
-	}
-	checks, round, checked := w.s.Config.ChecksFor(r.t), checkRound(r.t), ""
 	if mode == task.LandPR { // nothing lands here: the branch goes to its pull request
-		if err := w.catchUpRemote(r); err != nil {
-			return w.landTrouble(r, e, err) // a conflict goes back to the agent
-		}
-		if len(checks) > 0 && !e.Unchecked { // what the pull request gets has passed them
-			if checked, err = w.checkTip(r, &e, checks, round, checked); err != nil || checked == "" {
-				return err
-			}
-		}
-		if err := w.openPR(r, &e); err != nil {
-			return fmt.Errorf("%s: pull request: %w", r.t.ID, err) // still in progress: recovery tries again
-		}
-		return w.close(r, &e, nil)
+		return w.landPR(r, e, checks)
 	}
+	return w.landOn(r, e, mode, msg, checks)
+}
+
+// landCommit continues a rebase left in progress, holds back submodule
+// changes and commits the work. done: the task ended here.
+func (w *worker) landCommit(r *run, e *ending, msg string) (bool, error) {
+	base, err := landing.ContinueRebase(r.wt, r.j.Target)
+	if err != nil {
+		return true, w.landFailed(r, *e, err)
+	}
+	if base != "" {
+		r.j.Base = base
+	}
+	if done, err := w.submoduleTrouble(r, *e); done || err != nil {
+		return true, err
+	}
+	if e.Paths, err = landing.Commit(r.wt, r.j.Base, msg, e.NoVerify); err != nil {
+		var tr *landing.Trouble
+		if !errors.As(err, &tr) {
+			return true, fmt.Errorf("%s: %w", r.t.ID, err)
+		}
+		return true, w.landTrouble(r, *e, err)
+	}
+	return false, nil
+}
+
+// landPR catches the branch up with the remote's base, checks it and
+// opens its pull request.
+func (w *worker) landPR(r *run, e ending, checks []string) error {
+	if err := w.rebased(r)(landing.CatchUpRemote(w.repo, r.wt, landing.Remote(w.s), r.j.Target, r.j.Base)); err != nil {
+		return w.landFailed(r, e, err) // a conflict goes back to the agent
+	}
+	if len(checks) > 0 { // what the pull request gets has passed them
+		if _, err := w.checkTip(r, &e, checks, landing.Round(r.t), ""); err != nil {
+			return w.landFailed(r, e, err)
+		}
+	}
+	gh := landing.GH{Bin: w.opt.GH, Dir: w.s.Root}
+	// A stopped gh is asked again on the next start: an open pull request is found.
+	head, url, err := gh.OpenPR(w.stopping(), w.repo, landing.Remote(w.s), r.j.Branch, r.j.Target, r.t,
+		landing.PRBody(r.t, firstOf(e.Summary, e.Result.Summary, r.t.Summary, r.t.Title),
+			firstOf(e.Details, e.Result.Details), e.Checks))
+	if err == nil {
+		e.Commit, e.PR = head, url
+		err = saveJournal(w.s, r.j)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: pull request: %w", r.t.ID, err) // still in progress: recovery tries again
+	}
+	return w.close(r, &e, nil)
+}
+
+// landOn lands the work on the target (or keeps it on its branch),
+// catching up with a target that moved meanwhile.
+func (w *worker) landOn(r *run, e ending, mode, msg string, checks []string) error {
+	round, checked := landing.Round(r.t), ""
 	for try := 1; ; try++ {
 		if mode == task.LandMerge {
-			if err := w.catchUp(r); err != nil {
-				return w.landTrouble(r, e, err)
+			if err := w.rebased(r)(landing.CatchUp(w.repo, r.wt, r.j.Target, r.j.Base)); err != nil {
+				return w.landFailed(r, e, err)
 			}
 		}
-		if len(checks) > 0 && !e.Unchecked {
+		if len(checks) > 0 {
 			// Checked on exactly the tree that lands (or, land: branch,
 			// that is kept): again whenever the target moved and the
 			// branch was rebased since.
-			if checked, err = w.checkTip(r, &e, checks, round, checked); err != nil || checked == "" {
-				return err
+			var err error
+			if checked, err = w.checkTip(r, &e, checks, round, checked); err != nil {
+				return w.landFailed(r, e, err)
 			}
 		}
 		err := w.close(r, &e, func(data []byte) error { return w.landFile(r, &e, mode, msg, data) })
 		if errors.Is(err, git.ErrTargetMoved) && try < landTries {
 			continue
 		}
-		return w.landTrouble(r, e, err)
+		return w.landFailed(r, e, err)
+	}
+}
+
+// rebased journals the base a catch-up moved r's branch onto ("": it
+// did not move).
+func (w *worker) rebased(r *run) func(string, error) error {
+	return func(base string, err error) error {
+		if err != nil || base == "" {
+			return err
+		}
+		r.j.Base = base
+		return saveJournal(w.s, r.j)
 	}
 }
 
 // checkTip runs the checks on the branch's tip unless they passed on it
-// already, and returns the tip they passed on; "" when one failed, the
-// task then ended by checksFailed, or when a human took the task back
-// meanwhile (bh stop ends the check as it ends an agent), the task then
-// ended by runLost. The lease is renewed while they run.
+// already, and returns the tip they passed on; a *landing.Trouble when
+// one failed, or when a human took the task back meanwhile (bh stop
+// ends the check as it ends an agent). The lease is renewed while they
+// run.
 func (w *worker) checkTip(r *run, e *ending, checks []string, round int, checked string) (string, error) {
 	tip, err := w.repo.BranchTip(r.j.Branch)
 	if err != nil || tip == checked {
@@ -132,34 +155,19 @@ func (w *worker) checkTip(r *run, e *ending, checks []string, round int, checked
 	ctx, cancel := context.WithCancelCause(w.stopping())
 	defer cancel(nil)
 	stopBeat := w.heartbeat(r.t.ID, func() { cancel(errNotOurs) })
-	evs, err := w.check(ctx, r, checks, round, w.started(r))
+	evs, err := w.checker(r).Check(ctx, r.t.ID, r.j.Target, checks, round, w.started(r))
 	stopBeat()
 	if errors.Is(err, errNotOurs) && w.stopping().Err() == nil {
-		return "", w.end(r, decideEnding(facts{What: runLost, Session: r.session}))
+		return "", &landing.Trouble{Kind: landing.TakenBack, Err: err}
 	}
 	if err != nil {
 		return "", err
 	}
 	e.Checks = append(e.Checks, evs...)
-	if evs[len(evs)-1].ExitCode == 0 {
-		return tip, nil
+	if evs[len(evs)-1].ExitCode != 0 {
+		return "", &landing.Trouble{Kind: landing.ChecksFailed, Checks: e.Checks}
 	}
-	return "", w.end(r, decideEnding(facts{What: checkFailed, Prior: *e, Checks: e.Checks, Rounds: w.s.Config.Rounds(),
-		ID: r.t.ID, Target: r.j.Target, Branch: r.j.Branch, Session: r.session, Policy: w.policy(r.t)}))
-}
-
-// catchUp rebases the branch onto the target's tip if the target moved.
-func (w *worker) catchUp(r *run) error {
-	tip, err := w.repo.BranchTip(r.j.Target)
-	if err != nil || tip == r.j.Base {
-		return err
-	}
-	// With no commit of its own, the branch just fast-forwards.
-	if err := r.wt.Rebase(tip); err != nil {
-		return err
-	}
-	r.j.Base = tip
-	return saveJournal(w.s, r.j)
+	return tip, nil
 }
 
 // landFile builds the final commit (the branch's work plus the task file's
@@ -184,10 +192,7 @@ func (w *worker) landFile(r *run, e *ending, mode, msg string, data []byte) erro
 		return err
 	}
 	e.Commit = final
-	if mode == task.LandBranch {
-		return w.repo.SetBranch(r.j.Branch, final, head)
-	}
-	return w.repo.Land(r.j.Target, final, w.s.RelPath(r.t.ID))
+	return landing.Land(w.repo, mode == task.LandBranch, r.j.Branch, r.j.Target, head, final, w.s.RelPath(r.t.ID))
 }
 
 // landedBefore finishes a landing that a crash cut short after its
@@ -216,25 +221,60 @@ func (w *worker) landedBefore(r *run, e ending) (bool, error) {
 	return true, nil
 }
 
-// landTrouble turns what stopped a landing into its ending: a rebase
-// conflict goes back to the agent, a refusal to overwrite the user's
-// changes asks the human; anything else is returned.
-func (w *worker) landTrouble(r *run, e ending, err error) error {
-	var rc *git.RebaseConflict
-	var lr *git.LandRefused
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &rc):
-		return w.end(r, decideEnding(facts{What: landConflict, Prior: e, ID: r.t.ID, Target: r.j.Target,
-			Worktree: r.j.Worktree, Paths: rc.Paths, Round: conflictRound(r.t), Rounds: w.s.Config.Rounds(),
-			Policy: w.policy(r.t)}))
-	case errors.As(err, &lr):
-		return w.end(r, decideEnding(facts{What: landRefused, Prior: e, ID: r.t.ID, Target: r.j.Target,
-			Reason: lr.Reason, Paths: lr.Paths, Dir: lr.Dir, Question: landQuestion(r),
-			Asked: decision(r.t, isLandQuestion), Policy: w.policy(r.t)}))
+// landFailed is landTrouble, anything else than trouble returned as the
+// landing's error.
+func (w *worker) landFailed(r *run, e ending, err error) error {
+	var tr *landing.Trouble
+	if err != nil && !errors.As(err, &tr) {
+		return fmt.Errorf("%s: land: %w", r.t.ID, err)
 	}
-	return fmt.Errorf("%s: land: %w", r.t.ID, err)
+	return w.landTrouble(r, e, err)
+}
+
+// landTrouble turns what stopped a landing into its ending: a rebase
+// conflict or failed checks go back to the agent, a refusal to overwrite
+// the user's changes or a hook's refusal asks the human, a commit that
+// failed otherwise fails the task; anything else is returned.
+func (w *worker) landTrouble(r *run, e ending, err error) error {
+	var tr *landing.Trouble
+	if !errors.As(err, &tr) {
+		return err
+	}
+	f := facts{Prior: e, ID: r.t.ID, Target: r.j.Target, Paths: tr.Paths, Policy: w.policy(r.t)}
+	switch tr.Kind {
+	case landing.Conflict:
+		f.What, f.Worktree, f.Round, f.Rounds = landConflict, r.j.Worktree, conflictRound(r.t), w.s.Config.Rounds()
+	case landing.Refused:
+		f.What, f.Reason, f.Dir, f.Question = landRefused, tr.Reason, tr.Dir, landing.Question(r.t.ID, r.j.Target, r.j.Branch)
+		f.Asked = decision(r.t, landing.IsLandQuestion)
+	case landing.HookRefused:
+		f = hookFacts(r, e, tr.Hook, w.policy(r.t))
+	case landing.CommitFailed: // as any error of the run's
+		f = facts{What: agentFailed, Session: r.session, Cause: reason(tr.Err)}
+	case landing.ChecksFailed:
+		f.What, f.Checks, f.Rounds, f.Branch, f.Session = checkFailed, tr.Checks, w.s.Config.Rounds(), r.j.Branch, r.session
+	case landing.TakenBack:
+		f = facts{What: runLost, Session: r.session}
+	}
+	return w.end(r, decideEnding(f))
+}
+
+// submoduleTrouble holds back work that changed files inside submodules
+// (git.Worktree.SubmoduleChanges): the task waits with the landing
+// question, its worktree (the changes in it) kept, instead of landing
+// without them in silence. Once a human answered that question, the rest
+// lands (or is kept) without them. done: the task ended here.
+func (w *worker) submoduleTrouble(r *run, e ending) (done bool, err error) {
+	subs, err := r.wt.SubmoduleChanges(r.j.Base)
+	if err != nil || len(subs) == 0 {
+		return false, err
+	}
+	f := facts{What: landRefused, Prior: e, ID: r.t.ID, Target: r.j.Target, Reason: landing.SubNote, Paths: subs,
+		Dir: r.wt.Path, Question: landing.SubQuestion(r.t.ID, r.j.Branch, r.wt.Path, subs), Policy: w.policy(r.t)}
+	if q := decision(r.t, landing.IsLandQuestion); q != nil && q.Context == held(f).Context {
+		return false, r.wt.KeepSubmodulesAt(r.j.Base, subs) // answered: the rest goes as it is
+	}
+	return true, w.end(r, decideEnding(f))
 }
 
 // lastNote is the note of the task's last state change before its claim.
@@ -247,22 +287,14 @@ func lastNote(t *task.Task) string {
 	return ""
 }
 
-// commitMessage is a landed task's commit message. Its last line, the
-// "bh-task: <id>" trailer, is what git log --grep finds: a title is one line,
-// and a summary line that looks like the trailer is quoted, so that neither
-// can forge it.
-func commitMessage(id, title, summary string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s\n\n", id, strings.Join(strings.Fields(title), " "))
-	if s := strings.TrimSpace(summary); s != "" {
-		for _, line := range strings.Split(s, "\n") {
-			if strings.HasPrefix(strings.ToLower(strings.TrimSpace(line)), "bh-task:") {
-				line = "> " + line
-			}
-			b.WriteString(line + "\n")
-		}
-		b.WriteString("\n")
+// lockLanding serializes landings: between this worker's runs, and with
+// bh land run by hand (the file lock).
+func (w *worker) lockLanding() (func(), error) {
+	w.landMu.Lock()
+	unlock, err := landing.Lock(w.s)
+	if err != nil {
+		w.landMu.Unlock()
+		return nil, err
 	}
-	fmt.Fprintf(&b, "bh-task: %s\n", id)
-	return b.String()
+	return func() { unlock(); w.landMu.Unlock() }, nil
 }

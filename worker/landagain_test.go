@@ -9,6 +9,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
@@ -28,12 +29,12 @@ func TestLandAnsweredWhileStillInTheWayAsksOnce(t *testing.T) {
 	f := &fake{steps: []stepFn{step(map[string]string{"README.md": "# the agent's\n"}, done("done"))}}
 	runWith(t, s, Options{Runner: f})
 	first := pendingOf(t, getTask(t, s, tk.ID))
-	if !isLandQuestion(&first) {
+	if !landing.IsLandQuestion(&first) {
 		t.Fatalf("question %+v, want the landing question", first)
 	}
 	before := getTask(t, s, tk.ID)
 	for try := 1; try <= 3; try++ {
-		if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: first.ID, Values: []string{landNow}}}, "alice"); err != nil {
+		if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: first.ID, Values: []string{landing.Now}}}, "alice"); err != nil {
 			t.Fatal(err)
 		}
 		runWith(t, s, Options{Runner: f})
@@ -55,7 +56,7 @@ func TestLandAnsweredWhileStillInTheWayAsksOnce(t *testing.T) {
 		t.Errorf("notifications %v, want %v", names, want)
 	}
 	gitT(t, s.Root, "checkout", "README.md") // the human puts their edit away
-	if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: first.ID, Values: []string{landNow}}}, "alice"); err != nil {
+	if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: first.ID, Values: []string{landing.Now}}}, "alice"); err != nil {
 		t.Fatal(err)
 	}
 	runWith(t, s, Options{Runner: f})

@@ -9,6 +9,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/landing"
 )
 
 // ErrNothingToLand means a task has no finished work waiting to land.
@@ -51,7 +52,7 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 	if err != nil {
 		return err
 	}
-	q := pendingLand(t)
+	q := landing.Pending(t)
 	if q == nil && t.State == task.Open && landsSettled(t) {
 		return w.landSettled(ctx, t) // approved, say: landed now, as the worker would
 	}
@@ -67,7 +68,7 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 	if err := w.inTheWay(t); err != nil {
 		return err
 	}
-	if _, err := Respond(s, id, []task.Answer{{QuestionID: q.ID, Values: []string{landNow}}}, by); err != nil {
+	if _, err := Respond(s, id, []task.Answer{{QuestionID: q.ID, Values: []string{landing.Now}}}, by); err != nil {
 		return err
 	}
 	if t, err = Claim(s, id, workerLease(w.opt.Name, w.now())); err != nil {
@@ -109,33 +110,10 @@ func (w *worker) inTheWay(t *task.Task) error {
 	return err
 }
 
-// pendingLand is t's landing question while it waits on it.
-func pendingLand(t *task.Task) *task.Question {
-	for i := range t.Questions {
-		if q := &t.Questions[i]; isLandQuestion(q) && q.Status == task.QuestionPending {
-			return q
-		}
-	}
-	return nil
-}
-
 // landKept lands the commit a closed task keeps on its branch.
 func (w *worker) landKept(t *task.Task) error {
-	head, err := w.repo.BranchTip(Branch(t.ID))
+	head, target, err := w.keptWork(t)
 	if err != nil {
-		return err
-	}
-	if head == "" {
-		return fmt.Errorf("%s has no branch %s: %w", t.ID, Branch(t.ID), ErrNothingToLand)
-	}
-	target, err := w.target(t)
-	if err != nil {
-		return err
-	}
-	if ok, err := w.repo.Landed(target, head); err != nil || ok {
-		if err == nil {
-			err = fmt.Errorf("%s is already on %s: %w", Branch(t.ID), target, ErrNothingToLand)
-		}
 		return err
 	}
 	unlock, err := w.lockLanding()
@@ -151,20 +129,14 @@ func (w *worker) landKept(t *task.Task) error {
 	if r.j.Base, err = r.wt.Base(target); err != nil {
 		return err
 	}
-	if err := w.catchUp(r); err != nil {
+	if err := w.rebased(r)(landing.CatchUp(w.repo, r.wt, r.j.Target, r.j.Base)); err != nil {
 		return err
 	}
 	if head, err = w.repo.BranchTip(r.j.Branch); err != nil {
 		return err
 	}
-	evs, err := w.checkKept(r)
-	if err != nil {
+	if err := w.checkKept(r); err != nil {
 		return err
-	}
-	if n := len(evs); n > 0 && evs[n-1].ExitCode != 0 {
-		ev := evs[n-1]
-		return &NotLandedError{ID: t.ID, State: t.State, Reason: fmt.Sprintf("check %s %s: %s",
-			ev.Command, checkFailure(ev), ev.Output)}
 	}
 	if err := w.repo.Land(target, head, w.s.RelPath(t.ID)); err != nil {
 		return err
@@ -178,18 +150,41 @@ func (w *worker) landKept(t *task.Task) error {
 	return w.dropWorktree(t.ID, r.j.Worktree, r.j.Branch)
 }
 
-// checkKept runs the checks of a task closed with its work on its branch
-// on the tree bh land is about to land, and records them in its history.
-// A human who answered the checks question since they last ran has
-// decided (keep on branch says bh land lands it): none runs.
-func (w *worker) checkKept(r *run) ([]task.Event, error) {
-	checks := w.s.Config.ChecksFor(r.t)
-	if len(checks) == 0 || checksAnswered(r.t) {
-		return nil, nil
+// keptWork is the head of the work a closed task keeps on its branch,
+// and the target it would land on; ErrNothingToLand when there is none,
+// or it landed already.
+func (w *worker) keptWork(t *task.Task) (head, target string, err error) {
+	if head, err = w.repo.BranchTip(Branch(t.ID)); err != nil {
+		return "", "", err
 	}
-	evs, err := w.check(w.stopping(), r, checks, checkRound(r.t), nil)
+	if head == "" {
+		return "", "", fmt.Errorf("%s has no branch %s: %w", t.ID, Branch(t.ID), ErrNothingToLand)
+	}
+	if target, err = w.target(t); err != nil {
+		return "", "", err
+	}
+	if ok, err := w.repo.Landed(target, head); err != nil || ok {
+		if err == nil {
+			err = fmt.Errorf("%s is already on %s: %w", Branch(t.ID), target, ErrNothingToLand)
+		}
+		return "", "", err
+	}
+	return head, target, nil
+}
+
+// checkKept runs the checks of a task closed with its work on its branch
+// on the tree bh land is about to land, and records them in its history;
+// a *NotLandedError when one failed. A human who answered the checks
+// question since they last ran has decided (keep on branch says bh land
+// lands it): none runs.
+func (w *worker) checkKept(r *run) error {
+	checks := w.s.Config.ChecksFor(r.t)
+	if len(checks) == 0 || landing.ChecksAnswered(r.t) {
+		return nil
+	}
+	evs, err := w.checker(r).Check(w.stopping(), r.t.ID, r.j.Target, checks, landing.Round(r.t), nil)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if _, err := w.s.Update(r.t.ID, func(t *task.Task) error {
 		for _, ev := range evs {
@@ -197,24 +192,12 @@ func (w *worker) checkKept(r *run) ([]task.Event, error) {
 		}
 		return nil
 	}); err != nil {
-		return nil, err
+		return err
 	}
-	return evs, nil
-}
-
-// checksAnswered reports whether a human answered t's checks question
-// after its last check ran.
-func checksAnswered(t *task.Task) bool {
-	answered := false
-	for _, ev := range t.History {
-		switch {
-		case ev.Kind == task.EventCheck:
-			answered = false
-		case ev.Kind == task.EventInputReceived && ev.QuestionID != "":
-			if q := findQuestion(t, ev.QuestionID); q != nil && isCheckQuestion(q) {
-				answered = true
-			}
-		}
+	if n := len(evs); n > 0 && evs[n-1].ExitCode != 0 {
+		ev := evs[n-1]
+		return &NotLandedError{ID: r.t.ID, State: r.t.State, Reason: fmt.Sprintf("check %s %s: %s",
+			ev.Command, landing.Failure(ev), ev.Output)}
 	}
-	return answered
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/landing"
 )
 
 // Work a task holds that has not landed ends only by landing it or by an
@@ -24,10 +25,10 @@ func settled(t *task.Task) string {
 	if approved(verdict(t)) {
 		return "approved work"
 	}
-	if q := decision(t, isLandQuestion); q != nil {
+	if q := decision(t, landing.IsLandQuestion); q != nil {
 		return "finished work answered " + q.Answer[0]
 	}
-	if q := decision(t, isCheckQuestion); q != nil && q.Answer[0] != task.OtherChoice {
+	if q := decision(t, landing.IsCheckQuestion); q != nil && q.Answer[0] != task.OtherChoice {
 		return "finished work answered " + q.Answer[0]
 	}
 	return ""
@@ -44,11 +45,11 @@ func landsSettled(t *task.Task) bool {
 	if approved(verdict(t)) {
 		return true
 	}
-	if q := decision(t, isLandQuestion); q != nil {
-		return q.Answer[0] == landNow
+	if q := decision(t, landing.IsLandQuestion); q != nil {
+		return q.Answer[0] == landing.Now
 	}
-	q := decision(t, isCheckQuestion)
-	return q != nil && q.Answer[0] == checkLand
+	q := decision(t, landing.IsCheckQuestion)
+	return q != nil && q.Answer[0] == landing.CheckLand
 }
 
 // Unlanded is the work t holds that has not landed, in words ("" when

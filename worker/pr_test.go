@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"bytes"
 	"context"
 	"slices"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/fakeapi"
+	"github.com/bh-tracker/bh/agent/proc"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
@@ -158,15 +160,17 @@ func TestPullRequestShepherded(t *testing.T) {
 func TestPullRequestOpenedBeforeACrashIsFound(t *testing.T) {
 	s, gh, tk := prTask(t, "Add greeting")
 	// What the dead worker's gh pr create left on GitHub.
-	out, err := (&worker{s: s, opt: Options{GH: "gh"}}).gh(context.Background(), "body", "pr", "create", "-R",
-		fakeapi.GitHubHost+"/owner/repo", "--head", Branch(tk.ID), "--base", "main", "--title", "t", "--body-file", "-")
-	if err != nil {
-		t.Fatal(err)
+	var out bytes.Buffer
+	res, err := proc.Run(context.Background(), proc.Cmd{Argv: []string{"gh", "pr", "create", "-R",
+		fakeapi.GitHubHost + "/owner/repo", "--head", Branch(tk.ID), "--base", "main", "--title", "t", "--body-file", "-"},
+		Dir: s.Root, Stdin: strings.NewReader("body"), Stdout: &out, Stderr: &out})
+	if err != nil || res.ExitCode != 0 {
+		t.Fatal(err, res.ExitCode, out.String())
 	}
 	runOnce(t, s, &fake{steps: []stepFn{step(map[string]string{"hello.go": "package hello\n"}, done("adds it"))}})
 	got := wantState(t, s, tk.ID, task.InReview)
-	if pulls := gh.Pulls(); len(pulls) != 1 || got.PullRequest() != lastLine(string(out)) {
-		t.Fatalf("%d pulls, task's PR %q, opened %q", len(pulls), got.PullRequest(), out)
+	if pulls := gh.Pulls(); len(pulls) != 1 || got.PullRequest() != lastLine(out.String()) {
+		t.Fatalf("%d pulls, task's PR %q, opened %q", len(pulls), got.PullRequest(), out.String())
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os/exec"
 	"slices"
 
 	"github.com/bh-tracker/bh/agent"
@@ -149,3 +150,21 @@ func (w *worker) agentsInUse() ([]agent.Runner, error) {
 // agentKey tells agents apart for preflight: the same CLI at the same path
 // is checked once.
 func agentKey(cfg config.AgentConfig) string { return agentName(cfg) + " " + cfg.Binary }
+
+// checkGH refuses to start without gh when pull requests are to be
+// opened or shepherded (land: pr in the config or on a task not closed).
+func (w *worker) checkGH() error {
+	need := w.s.Config.Land == task.LandPR
+	if !need {
+		tasks, _, err := w.s.ListBrief()
+		if err != nil {
+			return err
+		}
+		need = slices.ContainsFunc(tasks, func(t *task.Task) bool { return t.Land == task.LandPR && t.State != task.Closed })
+	}
+	if _, err := exec.LookPath(firstOf(w.opt.GH, "gh")); need && err != nil {
+		return &PreflightError{Err: fmt.Errorf("land: pr needs the GitHub CLI: %w", err),
+			Advice: "install gh (https://cli.github.com, or apt-get install gh) and run gh auth login"}
+	}
+	return nil
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/landing"
 )
 
 // prepare readies r's worktree: it exists at the task's path on its
@@ -29,7 +30,7 @@ func (w *worker) prepare(r *run) error {
 	if tip == "" {
 		return fmt.Errorf("the target branch %s has no commit yet: commit something first", target)
 	}
-	if err := w.prBranch(r.t); err != nil {
+	if err := landing.FetchBranch(w.s, w.repo, r.t, Branch(id)); err != nil {
 		return err
 	}
 	snap, start, err := w.parkedStart(id, tip)
@@ -62,7 +63,7 @@ func (w *worker) prepare(r *run) error {
 		return err
 	}
 	r.wt, r.restored = wt, snap
-	if r.j.Base, err = wt.Base(w.baseOf(r.t, target)); err != nil {
+	if r.j.Base, err = wt.Base(landing.BaseOf(w.s, w.repo, r.t, target)); err != nil {
 		return err
 	}
 	if wt.RecordedBase() == "" { // from here on, whatever a sync does to target

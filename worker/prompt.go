@@ -6,6 +6,7 @@ import (
 	"github.com/bh-tracker/bh/prompts"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/landing"
 )
 
 // Prompt renders what the agent is told for t: the task prompt on a first
@@ -16,12 +17,12 @@ import (
 func Prompt(s *store.Store, t *task.Task, resume bool) (string, error) {
 	set := prompts.Set{Dir: filepath.Join(s.Dir, "prompts")}
 	d := promptData(s, t)
-	if ev, ran := failedCheck(t); resume && ev != nil && !ran {
+	if ev, ran := landing.FailedCheck(t); resume && ev != nil && !ran {
 		d.Check = &prompts.Check{Command: ev.Command, ExitCode: ev.ExitCode, Output: ev.Output, Round: ev.Round,
 			Rounds: s.Config.Rounds()}
 		return set.CheckFailed(d)
 	}
-	if review, url := pendingFeedback(t); resume && review != "" {
+	if review, url := landing.PendingFeedback(t); resume && review != "" {
 		d.Review, d.PR = review, url
 		return set.Review(d)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/landing"
 )
 
 // The red team against bh's own state (issue 27, item 12 and the secrets
@@ -315,19 +316,19 @@ func TestRedTeamFoldersAtLockPathsStopNothing(t *testing.T) {
 			}
 		}
 	}
-	squat(false, filepath.Join(locks, tk.ID+".lock"), filepath.Join(locks, landLockFile), filepath.Join(s.Dir, "worker.lock"))
+	squat(false, filepath.Join(locks, tk.ID+".lock"), filepath.Join(locks, landing.LockFile), filepath.Join(s.Dir, "worker.lock"))
 	runWith(t, s, Options{})
 	if got := getTask(t, s, tk.ID); got.State != task.Closed {
 		t.Fatalf("the worker: %s is %s (%s)", tk.ID, got.State, got.Summary)
 	}
-	squat(false, filepath.Join(locks, other.ID+".lock"), filepath.Join(locks, landLockFile))
+	squat(false, filepath.Join(locks, other.ID+".lock"), filepath.Join(locks, landing.LockFile))
 	update(t, s, other.ID, func(tk *task.Task) { tk.Priority = "P1" })
 	if _, err := Sync(s, "origin", true); err != nil {
 		t.Fatalf("bh sync: %v", err)
 	}
 
 	squatted := filepath.Join(locks, other.ID+".lock")
-	squat(true, squatted, filepath.Join(locks, landLockFile))
+	squat(true, squatted, filepath.Join(locks, landing.LockFile))
 	var nl *store.NotLockError
 	if _, err := s.Update(other.ID, func(*task.Task) error { return nil }); !errors.As(err, &nl) || nl.Path != squatted {
 		t.Fatalf("bh update with a full folder at its lock: %v", err)
@@ -339,7 +340,7 @@ func TestRedTeamFoldersAtLockPathsStopNothing(t *testing.T) {
 	found := 0
 	for _, f := range rep.Findings {
 		if f.Check == "locks" && f.Status == DoctorError && f.Fixable &&
-			(f.Subject == ".bh/locks/"+other.ID+".lock" || f.Subject == ".bh/locks/"+landLockFile) {
+			(f.Subject == ".bh/locks/"+other.ID+".lock" || f.Subject == ".bh/locks/"+landing.LockFile) {
 			found++
 		}
 	}

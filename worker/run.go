@@ -15,6 +15,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/google/uuid"
 )
 
@@ -66,7 +67,7 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 		return w.release(t.ID, err)
 	}
 	if rebasing, _ := r.wt.Rebasing(); rebasing || conflictRound(t) > 1 {
-		prompt += conflictPrompt(r, rebasing)
+		prompt += landing.ConflictPrompt(r.wt, r.j.Base, r.j.Target, rebasing)
 	}
 	r.prompt = prompt
 	had := agent.Request{Dir: r.dir(), SessionID: t.SessionID, Env: w.agentEnv(r)}

@@ -4,48 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/notify"
 )
-
-// A pull request as gh api reports it, and the feedback on it.
-type (
-	ghPull struct {
-		State          string `json:"state"`
-		Merged         bool   `json:"merged"`
-		Mergeable      *bool  `json:"mergeable"`
-		MergeableState string `json:"mergeable_state"`
-		Head           struct {
-			SHA string `json:"sha"`
-		} `json:"head"`
-		Base struct {
-			Ref string `json:"ref"`
-		} `json:"base"`
-	}
-	ghChecks struct {
-		Runs []struct {
-			ID         int64  `json:"id"`
-			Name       string `json:"name"`
-			Conclusion string `json:"conclusion"`
-		} `json:"check_runs"`
-	}
-	ghComment struct {
-		ID   int64  `json:"id"`
-		Path string `json:"path"`
-		Line int    `json:"line"`
-		Body string `json:"body"`
-		User struct {
-			Login string `json:"login"`
-		} `json:"user"`
-	}
-)
-
-// logTail is how much of a failed job's log the agent is shown.
-const logTail = 3000
 
 // Shepherd polls the pull request of every task in review once and acts
 // on what it finds: merged closes the task, closed unmerged asks the
@@ -90,39 +55,31 @@ func (w *worker) shepherd(ctx context.Context) error {
 }
 
 func (w *worker) shepherdOne(ctx context.Context, t *task.Task) error {
-	url := t.PullRequest()
-	p, ok := parsePR(url)
-	if !ok {
-		return fmt.Errorf("no pull request in its history (%q)", url)
-	}
-	var pull ghPull
-	if err := w.ghAPI(ctx, p, fmt.Sprintf("pulls/%d", p.Number), &pull); err != nil {
-		return err
-	}
+	rv, err := landing.GH{Bin: w.opt.GH, Dir: w.s.Root}.Poll(ctx, t)
 	switch {
-	case pull.Merged:
+	case err != nil:
+		return err
+	case rv.Merged:
 		return w.reviewed(t.ID, func(t *task.Task, at task.Event) error {
 			t.Summary = firstOf(t.Summary, "merged")
-			return t.SetState(task.Closed, at.At, w.opt.Name, "pull request merged: "+url)
+			return t.SetState(task.Closed, at.At, w.opt.Name, "pull request merged: "+rv.URL)
 		})
-	case pull.State == "closed":
+	case rv.Closed:
 		return w.reviewed(t.ID, func(t *task.Task, at task.Event) error {
 			return w.escalate(t, at, fmt.Sprintf("The pull request %s was closed without being merged. "+
-				"Answer with guidance to resume the agent (its next completion opens a new one), or close the task.", url), "")
+				"Answer with guidance to resume the agent (its next completion opens a new one), or close the task.", rv.URL), "")
 		})
-	}
-	text, keys, err := w.feedback(ctx, p, pull, seenFeedback(t))
-	if err != nil || len(keys) == 0 {
-		return err
+	case len(rv.Keys) == 0:
+		return nil
 	}
 	return w.reviewed(t.ID, func(t *task.Task, at task.Event) error {
-		t.Record(at.At, task.Event{Kind: task.EventFeedback, By: w.opt.Name, Text: text,
-			Context: strings.Join(keys, " "), Commit: pull.Head.SHA})
-		if n := reviewRounds(t); n > w.opt.ReviewRounds {
+		t.Record(at.At, task.Event{Kind: task.EventFeedback, By: w.opt.Name, Text: rv.Text,
+			Context: strings.Join(rv.Keys, " "), Commit: rv.Head})
+		if n := landing.ReviewRounds(t); n > w.opt.ReviewRounds {
 			return w.escalate(t, at, fmt.Sprintf("%d rounds of feedback on %s did not settle it. "+
-				"Answer with guidance to resume the agent, or close the task.", n-1, url), text)
+				"Answer with guidance to resume the agent, or close the task.", n-1, rv.URL), rv.Text)
 		}
-		return t.SetState(task.Open, at.At, w.opt.Name, "pull request feedback: "+oneLine(firstLineOf(text)))
+		return t.SetState(task.Open, at.At, w.opt.Name, "pull request feedback: "+strings.Join(strings.Fields(firstLineOf(rv.Text)), " "))
 	})
 }
 
@@ -161,106 +118,7 @@ func (w *worker) escalate(t *task.Task, at task.Event, question, context string)
 	return t.SetState(task.AwaitingInput, at.At, w.opt.Name, e.Note)
 }
 
-// feedback gathers what is new on the pull request since the keys seen:
-// each failed check run with its log's tail, each review comment with its
-// file and line, a conflict with the base at this head.
-func (w *worker) feedback(ctx context.Context, p prRef, pull ghPull, seen map[string]bool) (string, []string, error) {
-	var b strings.Builder
-	var keys []string
-	var checks ghChecks
-	if err := w.ghAPI(ctx, p, "commits/"+pull.Head.SHA+"/check-runs", &checks); err != nil {
-		return "", nil, err
-	}
-	for _, c := range checks.Runs {
-		key := fmt.Sprintf("check:%d", c.ID)
-		if seen[key] || !slices.Contains([]string{"failure", "timed_out", "cancelled"}, c.Conclusion) {
-			continue
-		}
-		var log string
-		if err := w.ghAPI(ctx, p, fmt.Sprintf("actions/jobs/%d/logs", c.ID), &log); err != nil {
-			log = "(its log could not be read: " + err.Error() + ")"
-		}
-		fmt.Fprintf(&b, "### Check %q failed (%s)\nThe end of its log:\n```\n%s\n```\n\n", c.Name, c.Conclusion,
-			strings.TrimSpace(tailString(log, logTail)))
-		keys = append(keys, key)
-	}
-	var comments []ghComment
-	if err := w.ghAPI(ctx, p, fmt.Sprintf("pulls/%d/comments", p.Number), &comments); err != nil {
-		return "", nil, err
-	}
-	for _, c := range comments {
-		key := fmt.Sprintf("comment:%d", c.ID)
-		if seen[key] {
-			continue
-		}
-		fmt.Fprintf(&b, "### Review comment by %s on %s line %d\n%s\n\n", c.User.Login, c.Path, c.Line,
-			strings.TrimSpace(c.Body))
-		keys = append(keys, key)
-	}
-	if key := "conflict:" + pull.Head.SHA; pull.MergeableState == "dirty" && !seen[key] {
-		fmt.Fprintf(&b, "### A conflict with %s\nThe base branch moved on and the pull request no longer merges. "+
-			"bh rebases your work onto it when you report completed; a conflict it meets comes back to you.\n\n",
-			pull.Base.Ref)
-		keys = append(keys, key)
-	}
-	return strings.TrimSpace(b.String()), keys, nil
-}
-
-// PullRequest is the task's pull request (land: pr), "" if none, and
-// the rounds of its feedback sent back to the agent since a human answered.
-func PullRequest(t *task.Task) (url string, rounds int) { return t.PullRequest(), reviewRounds(t) }
-
-// seenFeedback is every piece of feedback already sent back.
-func seenFeedback(t *task.Task) map[string]bool {
-	seen := map[string]bool{}
-	for _, e := range t.History {
-		if e.Kind == task.EventFeedback {
-			for _, k := range strings.Fields(e.Context) {
-				seen[k] = true
-			}
-		}
-	}
-	return seen
-}
-
-// reviewRounds counts the rounds of feedback since a human last answered.
-func reviewRounds(t *task.Task) int {
-	n := 0
-	for _, e := range t.History {
-		switch e.Kind {
-		case task.EventFeedback:
-			n++
-		case task.EventInputReceived:
-			n = 0
-		}
-	}
-	return n
-}
-
-// pendingFeedback is the feedback a resumed run must address: the last
-// round's, when no run started since; and the pull request's URL. Once a
-// human answered about it (an escalation, whose question carries the
-// feedback), the usual resume prompt gives both.
-func pendingFeedback(t *task.Task) (text, url string) {
-	for i := len(t.History) - 1; i >= 0; i-- {
-		switch e := t.History[i]; e.Kind {
-		case task.EventRunStarted, task.EventInputReceived:
-			return "", ""
-		case task.EventFeedback:
-			return e.Text, t.PullRequest()
-		}
-	}
-	return "", ""
-}
-
 func firstLineOf(s string) string {
 	l, _, _ := strings.Cut(strings.TrimPrefix(s, "### "), "\n")
 	return l
-}
-
-func tailString(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return "…" + s[len(s)-n:]
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/landing"
 )
 
 // SyncResult says what a sync did.
@@ -40,7 +41,7 @@ func RegisterMergeDriver(root string) error {
 // merge field by field) and, with push, pushes. A push that loses a race
 // fetches and tries again.
 func Sync(s *store.Store, remote string, push bool) (SyncResult, error) {
-	unlock, err := landLock(s)
+	unlock, err := landing.Lock(s)
 	if err != nil {
 		return SyncResult{}, err
 	}

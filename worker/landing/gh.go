@@ -1,4 +1,4 @@
-package worker
+package landing
 
 import (
 	"bytes"
@@ -19,12 +19,19 @@ const ghTimeout = 2 * time.Minute
 // ghOutput caps what bh keeps of gh's output (a job's log is cut to its tail).
 const ghOutput = 4 << 20
 
-// gh runs the GitHub CLI, with the user's own authentication, in the
-// repository's root; stdin may be "".
-func (w *worker) gh(ctx context.Context, stdin string, args ...string) ([]byte, error) {
+// GH is the GitHub CLI, run with the user's own authentication in the
+// repository's root (Dir); Bin "" is gh on PATH.
+type GH struct{ Bin, Dir string }
+
+// run runs gh; stdin may be "".
+func (g GH) run(ctx context.Context, stdin string, args ...string) ([]byte, error) {
 	var out bytes.Buffer
 	errOut := proc.NewCapWriter(64<<10, 4<<10)
-	cmd := proc.Cmd{Argv: append([]string{firstOf(w.opt.GH, "gh")}, args...), Dir: w.s.Root, Stdout: &out,
+	bin := g.Bin
+	if bin == "" {
+		bin = "gh"
+	}
+	cmd := proc.Cmd{Argv: append([]string{bin}, args...), Dir: g.Dir, Stdout: &out,
 		Stderr: errOut, Timeout: ghTimeout,
 		Env: []string{"GH_PROMPT_DISABLED=1", "NO_COLOR=1", "GH_NO_UPDATE_NOTIFIER=1"}}
 	if stdin != "" {
@@ -44,9 +51,9 @@ func (w *worker) gh(ctx context.Context, stdin string, args ...string) ([]byte, 
 	return out.Bytes(), nil
 }
 
-// ghAPI reads one REST endpoint of the pull request's host into v.
-func (w *worker) ghAPI(ctx context.Context, p prRef, path string, v any) error {
-	out, err := w.gh(ctx, "", "api", "--hostname", p.Host, fmt.Sprintf("repos/%s/%s/%s", p.Owner, p.Repo, path))
+// api reads one REST endpoint of the pull request's host into v.
+func (g GH) api(ctx context.Context, p prRef, path string, v any) error {
+	out, err := g.run(ctx, "", "api", "--hostname", p.Host, fmt.Sprintf("repos/%s/%s/%s", p.Owner, p.Repo, path))
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,144 @@
+package landing
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/git"
+)
+
+// ContinueRebase finishes a rebase a landing left in wt (the agent
+// resolved its conflict) and returns the branch's new base on target;
+// "" when none was in progress.
+func ContinueRebase(wt *git.Worktree, target string) (string, error) {
+	if rebasing, err := wt.Rebasing(); err != nil || !rebasing {
+		return "", err
+	}
+	if err := wt.ContinueRebase(); err != nil {
+		return "", troubleOf(err)
+	}
+	return wt.Base(target) // the rebase moved the branch
+}
+
+// Commit commits the work in wt since base as one commit on its branch
+// and returns the paths it changed, from the commit's tree against the
+// base (objects only); with trouble, the paths of the work. Work that still holds a conflict's markers (its
+// rebase gone with a worktree restored elsewhere) is never committed:
+// this costs a scan of the tree, the price of never landing markers.
+// noVerify skips the repository's hooks.
+func Commit(wt *git.Worktree, base, msg string, noVerify bool) ([]string, error) {
+	work, err := wt.Work(base)
+	if err != nil {
+		return nil, err
+	}
+	defer work.Close()
+	work.NoVerify = noVerify
+	if left := wt.Unresolved(work.Paths); len(left) > 0 {
+		return work.Paths, &Trouble{Kind: Conflict, Paths: left, Err: &git.RebaseConflict{Paths: left}}
+	}
+	var locked *git.LockedError
+	var hooked *git.HookRefused
+	commit, err := wt.CommitWork(work, msg)
+	switch {
+	case errors.As(err, &locked):
+		return nil, fmt.Errorf("commit: %w", err) // contention, not a refusal: the ending waits
+	case errors.As(err, &hooked): // the repository's rule, not the agent's error: a human decides
+		return work.Paths, &Trouble{Kind: HookRefused, Hook: hooked, Err: err}
+	case errors.Is(err, git.ErrNothingToCommit):
+		return work.Paths, nil
+	case err != nil: // the task fails with its work kept, as any error of the run's
+		return work.Paths, &Trouble{Kind: CommitFailed, Err: fmt.Errorf("commit failed: %w", err)}
+	}
+	return wt.CommittedPaths(work, commit)
+}
+
+// CatchUp rebases wt's branch onto target's tip if the target moved past
+// base, and returns the new base; "" when it did not move. With no
+// commit of its own, the branch just fast-forwards.
+func CatchUp(repo *git.Repo, wt *git.Worktree, target, base string) (string, error) {
+	tip, err := repo.BranchTip(target)
+	if err != nil || tip == base {
+		return "", err
+	}
+	if err := wt.Rebase(tip); err != nil {
+		return "", troubleOf(err)
+	}
+	return tip, nil
+}
+
+// Land moves target (or, keep, the branch from head) to final, the
+// commit of the work with the task file's new bytes.
+func Land(repo *git.Repo, keep bool, branch, target, head, final, file string) error {
+	if keep {
+		return troubleOf(repo.SetBranch(branch, final, head))
+	}
+	return troubleOf(repo.Land(target, final, file))
+}
+
+// CommitMessage is a landed task's commit message. Its last line, the
+// "bh-task: <id>" trailer, is what git log --grep finds: a title is one line,
+// and a summary line that looks like the trailer is quoted, so that neither
+// can forge it.
+func CommitMessage(id, title, summary string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s\n\n", id, strings.Join(strings.Fields(title), " "))
+	if s := strings.TrimSpace(summary); s != "" {
+		for _, line := range strings.Split(s, "\n") {
+			if strings.HasPrefix(strings.ToLower(strings.TrimSpace(line)), "bh-task:") {
+				line = "> " + line
+			}
+			b.WriteString(line + "\n")
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "bh-task: %s\n", id)
+	return b.String()
+}
+
+// LockFile, in .bh/locks, is the one lock there of no task.
+const LockFile = "land.lock"
+
+// Lock is the file lock of everything that moves the target branch:
+// landings, bh land, bh sync.
+func Lock(s *store.Store) (func(), error) {
+	if err := os.MkdirAll(filepath.Join(s.Dir, "locks"), 0o755); err != nil {
+		return nil, fmt.Errorf("landing lock: %w", err)
+	}
+	l, err := store.LockFile(filepath.Join(s.Dir, "locks", LockFile))
+	if err != nil {
+		return nil, fmt.Errorf("landing lock: %w", err)
+	}
+	return func() { l.Unlock() }, nil
+}
+
+// ConflictPrompt tells an agent resumed on a landing conflict what to
+// do: in a worktree mid-rebase, or one whose files alone hold the
+// conflict (restored from its snapshot, the rebase's state gone). ""
+// when nothing is left to resolve.
+func ConflictPrompt(wt *git.Worktree, base, target string, rebasing bool) string {
+	var paths []string
+	where := "A rebase is in progress in your worktree."
+	if rebasing {
+		paths, _ = wt.Conflicts()
+	} else if changed, err := wt.Changed(base); err == nil {
+		paths, where = wt.Unresolved(changed), "Your worktree holds it as conflict markers."
+	}
+	if len(paths) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(`
+
+## Your finished work conflicts with %[1]s
+While bh landed your work, %[1]s had moved on, and rebasing your work onto it
+stopped with conflicts in: %[2]s. %[3]s
+Resolve each conflict: edit the files so that the conflict markers (<<<<<<<,
+=======, >>>>>>>) are gone and both the other change and yours take effect.
+Do not run git rebase, commit or reset yourself: bh continues the rebase and
+lands the result when you report completed. Ask (needs_input) if the two
+changes cannot be reconciled without a decision.
+`, target, strings.Join(paths, ", "), where)
+}
