@@ -165,7 +165,7 @@ func (w *worker) checkTip(r *run, e *ending, checks []string, round int, checked
 	}
 	e.Checks = append(e.Checks, evs...)
 	if evs[len(evs)-1].ExitCode != 0 {
-		return "", &landing.Trouble{Kind: landing.ChecksFailed, Checks: e.Checks}
+		return "", &landing.Trouble{Kind: landing.ChecksFailed, Checks: e.Checks, Err: errors.New("a check failed")}
 	}
 	return tip, nil
 }
