@@ -137,49 +137,66 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case m[2] != "":
-		p := g.pull(m[2])
-		if p != nil && m[3] == "" && p.State == "open" && g.mergeWhen != nil && g.mergeWhen(p) {
-			p.Merged, p.State = true, "closed"
-		}
-		if p == nil {
-			http.Error(w, `{"message":"Not Found"}`, http.StatusNotFound)
-		} else if m[3] != "" {
-			out := []map[string]any{}
-			for _, c := range p.Comments {
-				out = append(out, map[string]any{"id": c.ID, "path": c.Path, "line": c.Line, "body": c.Body,
-					"user": map[string]any{"login": c.User}})
-			}
-			json.NewEncoder(w).Encode(out)
-		} else {
-			state := map[bool]string{true: "dirty", false: "clean"}[p.Conflict]
-			json.NewEncoder(w).Encode(map[string]any{"number": p.Number, "state": p.State, "merged": p.Merged,
-				"mergeable": !p.Conflict, "mergeable_state": state, "head": map[string]any{"sha": p.SHA, "ref": p.Head},
-				"base": map[string]any{"ref": p.Base}})
-		}
+		g.servePull(w, g.pull(m[2]), m[3] != "")
 	case m[4] != "":
-		runs := []map[string]any{}
-		for _, p := range g.pulls {
-			if p.SHA == m[4] {
-				for _, c := range g.checks(p) {
-					runs = append(runs, map[string]any{"id": c.ID, "name": c.Name, "status": "completed",
-						"conclusion": c.Conclusion})
-				}
-			}
-		}
-		json.NewEncoder(w).Encode(map[string]any{"total_count": len(runs), "check_runs": runs})
+		g.serveCheckRuns(w, m[4])
 	case m[5] != "":
 		id, _ := strconv.ParseInt(m[5], 10, 64)
-		for _, p := range g.pulls {
+		g.serveJobLog(w, id)
+	}
+}
+
+// servePull answers a pull request, or its review comments; reading an open
+// one merges it when mergeWhen says so.
+func (g *GitHub) servePull(w http.ResponseWriter, p *Pull, comments bool) {
+	if p != nil && !comments && p.State == "open" && g.mergeWhen != nil && g.mergeWhen(p) {
+		p.Merged, p.State = true, "closed"
+	}
+	if p == nil {
+		http.Error(w, `{"message":"Not Found"}`, http.StatusNotFound)
+		return
+	}
+	if comments {
+		out := []map[string]any{}
+		for _, c := range p.Comments {
+			out = append(out, map[string]any{"id": c.ID, "path": c.Path, "line": c.Line, "body": c.Body,
+				"user": map[string]any{"login": c.User}})
+		}
+		json.NewEncoder(w).Encode(out)
+		return
+	}
+	state := map[bool]string{true: "dirty", false: "clean"}[p.Conflict]
+	json.NewEncoder(w).Encode(map[string]any{"number": p.Number, "state": p.State, "merged": p.Merged,
+		"mergeable": !p.Conflict, "mergeable_state": state, "head": map[string]any{"sha": p.SHA, "ref": p.Head},
+		"base": map[string]any{"ref": p.Base}})
+}
+
+// serveCheckRuns answers the check runs of the pull requests at commit sha.
+func (g *GitHub) serveCheckRuns(w http.ResponseWriter, sha string) {
+	runs := []map[string]any{}
+	for _, p := range g.pulls {
+		if p.SHA == sha {
 			for _, c := range g.checks(p) {
-				if c.ID == id {
-					w.Header().Set("Content-Type", "text/plain")
-					io.WriteString(w, c.Log)
-					return
-				}
+				runs = append(runs, map[string]any{"id": c.ID, "name": c.Name, "status": "completed",
+					"conclusion": c.Conclusion})
 			}
 		}
-		http.Error(w, `{"message":"Not Found"}`, http.StatusNotFound)
 	}
+	json.NewEncoder(w).Encode(map[string]any{"total_count": len(runs), "check_runs": runs})
+}
+
+// serveJobLog answers the log of check run id.
+func (g *GitHub) serveJobLog(w http.ResponseWriter, id int64) {
+	for _, p := range g.pulls {
+		for _, c := range g.checks(p) {
+			if c.ID == id {
+				w.Header().Set("Content-Type", "text/plain")
+				io.WriteString(w, c.Log)
+				return
+			}
+		}
+	}
+	http.Error(w, `{"message":"Not Found"}`, http.StatusNotFound)
 }
 
 func (g *GitHub) checks(p *Pull) []CheckRun {
