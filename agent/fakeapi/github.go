@@ -24,7 +24,6 @@ type GitHub struct {
 	URL   string
 	mu    sync.Mutex
 	pulls []*Pull
-	calls []string
 	t     testing.TB
 	// mergeWhen and check play the reviewer and CI: see PlayCI.
 	mergeWhen func(*Pull) bool
@@ -111,13 +110,6 @@ func (g *GitHub) Edit(n int, f func(*Pull)) {
 	f(g.pulls[n-1])
 }
 
-// Calls lists the requests served, as "METHOD path" (GraphQL: its operation).
-func (g *GitHub) Calls() []string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return append([]string(nil), g.calls...)
-}
-
 var restPath = regexp.MustCompile(`^/repos/owner/repo/(pulls/(\d+)(/comments)?|commits/([^/]+)/check-runs|actions/jobs/(\d+)/logs)$`)
 
 func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
@@ -128,7 +120,6 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 		g.graphql(w, r)
 		return
 	}
-	g.calls = append(g.calls, r.Method+" "+r.URL.Path)
 	m := restPath.FindStringSubmatch(r.URL.Path)
 	if r.Method != http.MethodGet || m == nil {
 		g.t.Errorf("fake GitHub: unexpected %s %s", r.Method, r.URL)
@@ -232,7 +223,6 @@ func (g *GitHub) graphql(w http.ResponseWriter, r *http.Request) {
 	if m := regexp.MustCompile(`(query|mutation) (\w+)`).FindStringSubmatch(req.Query); m != nil {
 		op = m[2]
 	}
-	g.calls = append(g.calls, "graphql "+op)
 	repo := map[string]any{"id": "R_1", "name": "repo", "owner": map[string]any{"login": "owner"},
 		"hasIssuesEnabled": true, "viewerPermission": "WRITE", "defaultBranchRef": map[string]any{"name": "main"},
 		"mergeCommitAllowed": true, "rebaseMergeAllowed": true, "squashMergeAllowed": true}
