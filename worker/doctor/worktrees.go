@@ -22,46 +22,43 @@ func (d *doctor) checkWorktrees() error {
 	}
 	found := false
 	for _, e := range list {
-		id := filepath.Base(e.Path)
-		if d.InPool(e.Path) {
-			continue // checkPool's
-		}
-		if filepath.Base(filepath.Dir(e.Path)) == "pool" && e.Holder != "" {
-			id = e.Holder // a slot of an older pool folder
-		}
-		if (filepath.Dir(e.Path) == dir || e.Branch == d.Branch(id)) && d.tampered("worktrees", e) {
-			found = true // bh's (the user's own are theirs)
-			continue
-		}
-		f := Finding{Check: "worktrees", Status: Warn, Subject: e.Path}
-		if filepath.Dir(e.Path) != dir {
-			if e.Branch != d.Branch(id) || e.Prunable {
-				continue // the user's own; or gone, which the worker prunes
-			}
+		if !d.InPool(e.Path) && d.worktreeFinding(e, dir) { // a slot is checkPool's
 			found = true
-			if stale, why := d.closedOrMissing(id); stale {
-				d.staleWorktree(f, e, id, why)
-			} else {
-				d.movedWorktree(f, e, filepath.Join(dir, id))
-			}
-			continue
-		}
-		if e.Prunable {
-			found = true
-			f.Message = "the worktree of " + id + " is registered, but its directory is gone"
-			f.Fix = "prune its registration (git worktree prune)"
-			d.guarded(f, func() error { return d.repo.RemoveWorktree(e.Path, "") })
-			continue
-		}
-		if stale, why := d.closedOrMissing(id); stale {
-			found = true
-			d.staleWorktree(f, e, id, why)
 		}
 	}
 	if !found {
 		d.ok("worktrees", "no worktree left over")
 	}
 	return nil
+}
+
+// worktreeFinding reports a worktree (not a pool slot) of bh's out of
+// order, and whether it was; dir is bh's worktree folder.
+func (d *doctor) worktreeFinding(e git.Linked, dir string) bool {
+	id := filepath.Base(e.Path)
+	if filepath.Base(filepath.Dir(e.Path)) == "pool" && e.Holder != "" {
+		id = e.Holder // a slot of an older pool folder
+	}
+	if (filepath.Dir(e.Path) == dir || e.Branch == d.Branch(id)) && d.tampered("worktrees", e) {
+		return true // bh's (the user's own are theirs)
+	}
+	f := Finding{Check: "worktrees", Status: Warn, Subject: e.Path}
+	stale, why := d.closedOrMissing(id)
+	switch {
+	case filepath.Dir(e.Path) != dir && (e.Branch != d.Branch(id) || e.Prunable):
+		return false // the user's own; or gone, which the worker prunes
+	case filepath.Dir(e.Path) != dir && !stale:
+		d.movedWorktree(f, e, filepath.Join(dir, id))
+	case e.Prunable && filepath.Dir(e.Path) == dir:
+		f.Message = "the worktree of " + id + " is registered, but its directory is gone"
+		f.Fix = "prune its registration (git worktree prune)"
+		d.guarded(f, func() error { return d.repo.RemoveWorktree(e.Path, "") })
+	case stale:
+		d.staleWorktree(f, e, id, why)
+	default:
+		return false
+	}
+	return true
 }
 
 func (d *doctor) staleWorktree(f Finding, e git.Linked, id, why string) {
