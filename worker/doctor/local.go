@@ -1,4 +1,4 @@
-package worker
+package doctor
 
 import (
 	"errors"
@@ -28,7 +28,7 @@ func (d *doctor) checkStore() error {
 		return err
 	}
 	for _, e := range errs {
-		f := Finding{Check: "store", Status: DoctorError, Message: e.Error(),
+		f := Finding{Check: "store", Status: Error, Message: e.Error(),
 			Fix: "fix the file with bh edit, or by hand: bh never rewrites a file it cannot read"}
 		var fe *task.FileError
 		if errors.As(e, &fe) {
@@ -42,7 +42,7 @@ func (d *doctor) checkStore() error {
 	}
 	cycles := task.Cycles(d.list)
 	for _, c := range cycles {
-		d.found(Finding{Check: "store", Status: DoctorWarn, Subject: c[0],
+		d.found(Finding{Check: "store", Status: Warn, Subject: c[0],
 			Message: task.CycleText(c) + ": none of these tasks will ever be ready",
 			Fix:     "drop one of the dependencies with bh edit " + c[0]}, nil)
 	}
@@ -75,52 +75,66 @@ func (d *doctor) checkLeases() error {
 			return nil
 		}
 		recovered = true
-		var errs []error
-		err := d.recoverDead(func(e runEnd) { errs = append(errs, e.err) })
-		return errors.Join(append(errs, err)...)
+		return d.Recover()
 	}
-	found := false
-	for _, t := range d.list {
-		if t.State != task.InProgress || t.Lease == nil {
-			continue
-		}
-		l := *t.Lease
-		switch {
-		case l.Worker == HandWorker || l.PID == 0:
-			d.found(Finding{Check: "leases", Status: DoctorOK, Subject: t.ID,
-				Message: fmt.Sprintf("claimed by hand on %s since %s", l.Host, l.StartedAt.Format(time.RFC3339)),
-				Fix:     "bh never takes a hand claim back: bh reopen " + t.ID + " if nobody works on it"}, nil)
-		case d.dead(l) && !d.foreignAlive(t):
-			found = true
-			why := fmt.Sprintf("no heartbeat since %s", l.Heartbeat.Format(time.RFC3339))
-			if l.Host == hostname() {
-				why = "its process is gone"
-			}
-			d.guarded(Finding{Check: "leases", Status: DoctorError, Subject: t.ID,
-				Message: fmt.Sprintf("in progress under %s pid %d on %s, which is dead: %s", l.Worker, l.PID, l.Host, why),
-				Fix:     "recover it as bh worker does at start: its journaled ending is carried out, or its work parked and the task reopened"},
-				recoverOnce)
-		}
-	}
-	ids, err := journaled(d.s)
+	found := d.deadLeases(recoverOnce)
+	left, err := d.leftovers(recoverOnce)
 	if err != nil {
 		return err
 	}
-	for _, id := range ids {
-		if t := d.tasks[id]; t != nil && t.State != task.InProgress {
-			found = true
-			d.guarded(Finding{Check: "leases", Status: DoctorWarn, Subject: id,
-				Message: fmt.Sprintf("its last run left leftovers (.bh/runs/%s/journal.json), and it is %s now", id, t.State),
-				Fix:     "finish that run's cleanup as bh worker does at start"}, recoverOnce)
-		}
-	}
-	if !found {
+	if !found && !left {
 		d.ok("leases", "no task held by a dead worker")
 	}
 	if recovered {
 		_, err = d.load()
 	}
 	return err
+}
+
+// deadLeases names the tasks claimed by hand, and those in progress
+// under a dead worker, which recover repairs.
+func (d *doctor) deadLeases(recover func() error) (found bool) {
+	for _, t := range d.list {
+		if t.State != task.InProgress || t.Lease == nil {
+			continue
+		}
+		l := *t.Lease
+		switch {
+		case l.Worker == d.HandWorker || l.PID == 0:
+			d.found(Finding{Check: "leases", Status: OK, Subject: t.ID,
+				Message: fmt.Sprintf("claimed by hand on %s since %s", l.Host, l.StartedAt.Format(time.RFC3339)),
+				Fix:     "bh never takes a hand claim back: bh reopen " + t.ID + " if nobody works on it"}, nil)
+		case d.Dead(t):
+			found = true
+			why := fmt.Sprintf("no heartbeat since %s", l.Heartbeat.Format(time.RFC3339))
+			if l.Host == d.Host {
+				why = "its process is gone"
+			}
+			d.guarded(Finding{Check: "leases", Status: Error, Subject: t.ID,
+				Message: fmt.Sprintf("in progress under %s pid %d on %s, which is dead: %s", l.Worker, l.PID, l.Host, why),
+				Fix:     "recover it as bh worker does at start: its journaled ending is carried out, or its work parked and the task reopened"},
+				recover)
+		}
+	}
+	return found
+}
+
+// leftovers names the tasks no longer in progress whose last run left
+// its journal: recover finishes that run's cleanup.
+func (d *doctor) leftovers(recover func() error) (found bool, err error) {
+	ids, err := d.Journaled()
+	if err != nil {
+		return false, err
+	}
+	for _, id := range ids {
+		if t := d.tasks[id]; t != nil && t.State != task.InProgress {
+			found = true
+			d.guarded(Finding{Check: "leases", Status: Warn, Subject: id,
+				Message: fmt.Sprintf("its last run left leftovers (.bh/runs/%s/journal.json), and it is %s now", id, t.State),
+				Fix:     "finish that run's cleanup as bh worker does at start"}, recover)
+		}
+	}
+	return found, nil
 }
 
 // checkLocks finds lock files of tasks that exist nowhere and temp files
@@ -138,11 +152,11 @@ func (d *doctor) checkLocks() error {
 	for _, p := range paths {
 		id := strings.TrimSuffix(filepath.Base(p), ".lock")
 		fi, err := os.Lstat(p)
-		if filepath.Base(p) == landLockFile || err != nil || !fi.Mode().IsRegular() || time.Since(fi.ModTime()) < strayAge || !d.missing(id) {
+		if filepath.Base(p) == d.LandLockFile || err != nil || !fi.Mode().IsRegular() || time.Since(fi.ModTime()) < strayAge || !d.missing(id) {
 			continue
 		}
 		found = true
-		d.found(Finding{Check: "locks", Status: DoctorWarn, Subject: d.rel(p),
+		d.found(Finding{Check: "locks", Status: Warn, Subject: d.rel(p),
 			Message: "lock file of a task that no longer exists", Fix: "remove it (unless someone holds it)"},
 			func() error { return removeUnheld(p) })
 	}
@@ -158,7 +172,7 @@ func (d *doctor) checkLocks() error {
 	for _, dir := range dirs {
 		found = true
 		tmp := byDir[dir]
-		d.found(Finding{Check: "locks", Status: DoctorWarn, Subject: dir,
+		d.found(Finding{Check: "locks", Status: Warn, Subject: dir,
 			Message: fmt.Sprintf("%d temp file(s) left by writes a killed bh process cut short", len(tmp)),
 			Fix:     "remove them"}, func() error { return removeAll(tmp) })
 	}

@@ -1,6 +1,7 @@
-package worker
+package doctor
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"sort"
@@ -28,17 +29,17 @@ func (d *doctor) checkParked() error {
 		}
 		copies := map[string]string{}
 		if d.online {
-			if copies, err = d.repo.Refs(remoteCopy(k.prefix)); err != nil {
+			if copies, err = d.repo.Refs(d.RemoteCopy(k.prefix)); err != nil {
 				return err
 			}
 		}
-		for _, id := range refIDs(k.prefix, local, copies) {
+		for _, id := range refIDs(k.prefix, d.RemoteCopy(k.prefix), local, copies) {
 			stale, why := d.closedOrMissing(id)
 			if !stale {
 				continue
 			}
 			found = true
-			d.staleRef(k.what, k.prefix+id, why, local[k.prefix+id], copies[remoteRefs+strings.TrimPrefix(k.prefix, "refs/bh/")+id])
+			d.staleRef(k.what, k.prefix+id, why, local[k.prefix+id], copies[d.RemoteCopy(k.prefix+id)])
 		}
 	}
 	for _, t := range d.list {
@@ -53,12 +54,11 @@ func (d *doctor) checkParked() error {
 }
 
 // refIDs lists the task ids of refs under prefix, here or as copies.
-func refIDs(prefix string, local, copies map[string]string) []string {
+func refIDs(prefix, copyPrefix string, local, copies map[string]string) []string {
 	seen := map[string]bool{}
 	for ref := range local {
 		seen[strings.TrimPrefix(ref, prefix)] = true
 	}
-	copyPrefix := remoteCopy(prefix)
 	for ref := range copies {
 		seen[strings.TrimPrefix(ref, copyPrefix)] = true
 	}
@@ -75,7 +75,7 @@ func refIDs(prefix string, local, copies map[string]string) []string {
 // parked work that no branch holds (see keepRef).
 func (d *doctor) staleRef(what, ref, why, mine, theirs string) {
 	if strings.HasPrefix(ref, git.ParkRef("")) {
-		if commit := firstOf(mine, theirs); d.unlanded(commit) {
+		if commit := cmp.Or(mine, theirs); d.unlanded(commit) {
 			d.keepRef(ref, why, mine, theirs, commit)
 			return
 		}
@@ -91,7 +91,7 @@ func (d *doctor) staleRef(what, ref, why, mine, theirs string) {
 	if theirs != "" {
 		fix += " (on " + d.remote + " by compare-and-swap: only as it was read)"
 	}
-	d.found(Finding{Check: "parked", Status: DoctorWarn, Subject: ref,
+	d.found(Finding{Check: "parked", Status: Warn, Subject: ref,
 		Message: fmt.Sprintf("%s kept %s, but %s", what, where, why), Fix: fix},
 		func() error { return d.deleteParked(ref, theirs) })
 }
@@ -103,7 +103,7 @@ func (d *doctor) deleteParked(ref, theirs string) error {
 		if err := d.repo.PushCAS(d.remote, ref, "", theirs); err != nil {
 			return err
 		}
-		if err := d.repo.DeleteRef(remoteCopy(ref)); err != nil {
+		if err := d.repo.DeleteRef(d.RemoteCopy(ref)); err != nil {
 			return err
 		}
 	}
@@ -114,24 +114,24 @@ func (d *doctor) deleteParked(ref, theirs string) error {
 // nowhere: no parked ref (here or on the remote), no worktree, though its
 // last run recorded a snapshot. The snapshot's commit may still be here.
 func (d *doctor) lostWork(t *task.Task) bool {
-	if oid, _ := d.repo.Ref(ParkRef(t.ID)); oid != "" {
+	if oid, _ := d.repo.Ref(git.ParkRef(t.ID)); oid != "" {
 		return false
 	}
-	if oid, _ := d.repo.Ref(remoteRefs + "parked/" + t.ID); oid != "" {
+	if oid, _ := d.repo.Ref(d.RemoteCopy(git.ParkRef(t.ID))); oid != "" {
 		return false // another clone's: it comes over with the claim
 	}
-	if _, err := os.Stat(WorktreePath(d.s, d.repo, t.ID)); err == nil {
+	if _, err := os.Stat(d.WorktreePath(t.ID)); err == nil {
 		return false
 	}
 	commit := lastSnapshot(t)
 	if commit == "" {
 		return false // nothing was changed: nothing to lose
 	}
-	f := Finding{Check: "parked", Status: DoctorError, Subject: t.ID,
-		Message: fmt.Sprintf("%s, but its parked work is gone: no %s, no worktree", t.State, ParkRef(t.ID))}
+	f := Finding{Check: "parked", Status: Error, Subject: t.ID,
+		Message: fmt.Sprintf("%s, but its parked work is gone: no %s, no worktree", t.State, git.ParkRef(t.ID))}
 	if _, err := d.repo.Parent(commit); err == nil {
-		f.Status, f.Fix = DoctorWarn, "restore "+ParkRef(t.ID)+" from "+commit[:10]+", the snapshot its history records"
-		d.found(f, func() error { return d.repo.SetRef(ParkRef(t.ID), commit, "bh doctor: restore") })
+		f.Status, f.Fix = Warn, "restore "+git.ParkRef(t.ID)+" from "+commit[:10]+", the snapshot its history records"
+		d.found(f, func() error { return d.repo.SetRef(git.ParkRef(t.ID), commit, "bh doctor: restore") })
 		return true
 	}
 	f.Message += ", nor the snapshot its history records (" + commit[:10] + ")"

@@ -1,4 +1,4 @@
-package worker
+package doctor
 
 import (
 	"fmt"
@@ -16,46 +16,14 @@ func (d *doctor) checkWorktrees() error {
 	if err != nil {
 		return err
 	}
-	dir := WorktreeDir(d.s, d.repo.CommonDir())
+	dir := d.WorktreeDir
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}
 	found := false
 	for _, e := range list {
-		id := filepath.Base(e.Path)
-		if inPool(d.s, d.repo, e.Path) {
-			continue // checkPool's
-		}
-		if filepath.Base(filepath.Dir(e.Path)) == "pool" && e.Holder != "" {
-			id = e.Holder // a slot of an older pool folder
-		}
-		if (filepath.Dir(e.Path) == dir || e.Branch == Branch(id)) && d.tampered("worktrees", e) {
-			found = true // bh's (the user's own are theirs)
-			continue
-		}
-		f := Finding{Check: "worktrees", Status: DoctorWarn, Subject: e.Path}
-		if filepath.Dir(e.Path) != dir {
-			if e.Branch != Branch(id) || e.Prunable {
-				continue // the user's own; or gone, which the worker prunes
-			}
+		if !d.InPool(e.Path) && d.worktreeFinding(e, dir) { // a slot is checkPool's
 			found = true
-			if stale, why := d.closedOrMissing(id); stale {
-				d.staleWorktree(f, e, id, why)
-			} else {
-				d.movedWorktree(f, e, filepath.Join(dir, id))
-			}
-			continue
-		}
-		if e.Prunable {
-			found = true
-			f.Message = "the worktree of " + id + " is registered, but its directory is gone"
-			f.Fix = "prune its registration (git worktree prune)"
-			d.guarded(f, func() error { return d.repo.RemoveWorktree(e.Path, "") })
-			continue
-		}
-		if stale, why := d.closedOrMissing(id); stale {
-			found = true
-			d.staleWorktree(f, e, id, why)
 		}
 	}
 	if !found {
@@ -64,16 +32,45 @@ func (d *doctor) checkWorktrees() error {
 	return nil
 }
 
+// worktreeFinding reports a worktree (not a pool slot) of bh's out of
+// order, and whether it was; dir is bh's worktree folder.
+func (d *doctor) worktreeFinding(e git.Linked, dir string) bool {
+	id := filepath.Base(e.Path)
+	if filepath.Base(filepath.Dir(e.Path)) == "pool" && e.Holder != "" {
+		id = e.Holder // a slot of an older pool folder
+	}
+	if (filepath.Dir(e.Path) == dir || e.Branch == d.Branch(id)) && d.tampered("worktrees", e) {
+		return true // bh's (the user's own are theirs)
+	}
+	f := Finding{Check: "worktrees", Status: Warn, Subject: e.Path}
+	stale, why := d.closedOrMissing(id)
+	switch {
+	case filepath.Dir(e.Path) != dir && (e.Branch != d.Branch(id) || e.Prunable):
+		return false // the user's own; or gone, which the worker prunes
+	case filepath.Dir(e.Path) != dir && !stale:
+		d.movedWorktree(f, e, filepath.Join(dir, id))
+	case e.Prunable && filepath.Dir(e.Path) == dir:
+		f.Message = "the worktree of " + id + " is registered, but its directory is gone"
+		f.Fix = "prune its registration (git worktree prune)"
+		d.guarded(f, func() error { return d.repo.RemoveWorktree(e.Path, "") })
+	case stale:
+		d.staleWorktree(f, e, id, why)
+	default:
+		return false
+	}
+	return true
+}
+
 func (d *doctor) staleWorktree(f Finding, e git.Linked, id, why string) {
 	f.Message = "the worktree of " + id + " is left, and " + why
 	wt, err := d.repo.OpenWorktree(e.Path, e.Branch)
-	parked, perr := d.repo.Ref(ParkRef(id))
+	parked, perr := d.repo.Ref(git.ParkRef(id))
 	unsaved := true
 	if err == nil && perr == nil && wt != nil {
 		unsaved, err = wt.Unsaved(parked)
 	}
 	if err != nil || perr != nil {
-		f.Status, f.Message = DoctorError, f.Message+fmt.Sprintf(": its status cannot be read: %v", firstErr(err, perr))
+		f.Status, f.Message = Error, f.Message+fmt.Sprintf(": its status cannot be read: %v", firstErr(err, perr))
 		d.found(f, nil)
 		return
 	}
@@ -130,12 +127,12 @@ func firstErr(errs ...error) error {
 // git gc fail in the whole repository, so they are named before the remote
 // is blamed.
 func (d *doctor) checkHalfMade() error {
-	admins, err := halfMade(d.s, d.repo, false)
+	admins, err := d.HalfMade()
 	if err != nil {
 		return err
 	}
 	for _, a := range admins {
-		f := Finding{Check: "worktrees", Status: DoctorError, Subject: a,
+		f := Finding{Check: "worktrees", Status: Error, Subject: a,
 			Message: "a worktree registration left half made by a killed git worktree add: git fetch and git gc fail while it is there",
 			Fix:     "remove it (it holds nothing)"}
 		d.guarded(f, func() error { return d.repo.RemoveHalfMade(a) })

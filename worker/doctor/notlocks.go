@@ -1,4 +1,4 @@
-package worker
+package doctor
 
 import (
 	"os"
@@ -20,11 +20,11 @@ func (d *doctor) checkNotLocks() {
 		if err != nil || fi.Mode().IsRegular() || filepath.Base(p) == ".gitignore" {
 			continue
 		}
-		f := Finding{Check: "locks", Status: DoctorWarn, Subject: d.rel(p),
+		f := Finding{Check: "locks", Status: Warn, Subject: d.rel(p),
 			Message: "not a lock file (" + fi.Mode().Type().String() + "): bh removes it when it takes the lock",
 			Fix:     "remove it"}
 		if ents, _ := os.ReadDir(p); fi.IsDir() && len(ents) > 0 {
-			f.Status = DoctorError
+			f.Status = Error
 			f.Message = "a folder with files in it where bh keeps a lock file: every worker, bh update and bh sync that needs the lock stops"
 		}
 		d.found(f, func() error { return os.RemoveAll(p) })

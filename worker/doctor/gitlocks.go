@@ -1,4 +1,4 @@
-package worker
+package doctor
 
 import (
 	"fmt"
@@ -19,14 +19,14 @@ func (d *doctor) checkGitLocks() error {
 	}
 	for _, l := range locks {
 		age := git.Age(l.Age)
-		f := Finding{Check: "locks", Status: DoctorWarn, Subject: d.rel(l.Path)}
+		f := Finding{Check: "locks", Status: Warn, Subject: d.rel(l.Path)}
 		if !l.Stale {
 			f.Message = fmt.Sprintf("git lock %s old, and a git process runs in the repository: it may hold it", age)
 			f.Fix = "if no git command of yours still runs, remove it by hand"
 			d.found(f, nil)
 			continue
 		}
-		f.Status = DoctorError
+		f.Status = Error
 		f.Message = fmt.Sprintf("stale git lock: %s old, and no git process runs in the repository; git steps that need it fail", age)
 		f.Fix = "remove it"
 		d.found(f, func() error {
@@ -55,10 +55,10 @@ func (d *doctor) checkHeldIndex() {
 	if !d.repo.HeldIndex() {
 		return
 	}
-	d.guarded(Finding{Check: "locks", Status: DoctorError, Subject: "index",
+	d.guarded(Finding{Check: "locks", Status: Error, Subject: "index",
 		Message: "a landing or store commit of bh's holds your index (killed, unless one runs now): git steps that need it fail",
 		Fix:     "finish it, or undo it (your files as they were)"}, func() error {
-		unlock, err := landLock(d.s)
+		unlock, err := d.LandLock()
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package worker
+package doctor
 
 import (
 	"fmt"
@@ -28,7 +28,7 @@ func (d *doctor) checkDeps() {
 			continue
 		}
 		found = true
-		d.found(Finding{Check: "deps", Status: DoctorWarn, Subject: t.ID,
+		d.found(Finding{Check: "deps", Status: Warn, Subject: t.ID,
 			Message: fmt.Sprintf("depends on %s, which does not exist: it is never ready", strings.Join(gone, ", ")),
 			Fix:     "drop the dependency (bh edit " + t.ID + "), or add the task it meant"}, nil)
 	}

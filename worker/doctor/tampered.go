@@ -1,4 +1,4 @@
-package worker
+package doctor
 
 import (
 	"strings"
@@ -16,11 +16,11 @@ func (d *doctor) tampered(check string, e git.Linked) bool {
 	if len(e.Tampered) == 0 {
 		return false
 	}
-	f := Finding{Check: check, Status: DoctorError, Subject: e.Path,
+	f := Finding{Check: check, Status: Error, Subject: e.Path,
 		Message: "the git files of " + e.Path + " are not bh's (an agent's attempt to run its programs through bh's git): " +
 			strings.Join(e.Tampered, "; "),
 		Fix: "rewrite them as bh's (the task's work stays)"}
-	free := e.Holder == "" && inPool(d.s, d.repo, e.Path)
+	free := e.Holder == "" && d.InPool(e.Path)
 	if free {
 		f.Fix = "remove the slot (the pool adds a fresh one)"
 	}

@@ -1,4 +1,4 @@
-package worker
+package doctor
 
 import (
 	"fmt"
@@ -14,18 +14,18 @@ import (
 // pool git does not know (a slot whose registration was lost, or one
 // moved aside after a failed reset).
 func (d *doctor) checkPool() error {
-	slots, err := poolSlots(d.s, d.repo)
+	slots, err := d.PoolSlots()
 	if err != nil {
 		return err
 	}
-	dir := PoolDir(d.s, d.repo.CommonDir())
+	dir := d.PoolDir
 	known := map[string]bool{}
 	var held []string
 	free, clean := 0, true
 	for _, e := range slots {
 		name := filepath.Base(e.Path)
 		known[name] = true
-		f := Finding{Check: "pool", Status: DoctorWarn, Subject: e.Path}
+		f := Finding{Check: "pool", Status: Warn, Subject: e.Path}
 		if d.tampered("pool", e) {
 			clean = false
 			continue
@@ -54,7 +54,7 @@ func (d *doctor) checkPool() error {
 		}
 		clean = false
 		path := filepath.Join(dir, ent.Name())
-		f := Finding{Check: "pool", Status: DoctorWarn, Subject: path,
+		f := Finding{Check: "pool", Status: Warn, Subject: path,
 			Message: "a folder in the worktree pool that git does not know as a worktree (its registration was lost, or it was moved aside)",
 			Fix:     "remove it (rm -rf " + path + ")"}
 		d.guarded(f, func() error { return os.RemoveAll(path) })
@@ -64,7 +64,7 @@ func (d *doctor) checkPool() error {
 		if len(held) > 0 {
 			msg += "; held by " + strings.Join(held, ", ")
 		}
-		if !poolOn(d.s) {
+		if !d.PoolOn {
 			msg += " (worktree.pool is off: tasks get worktrees of their own)"
 		}
 		d.ok("pool", msg)

@@ -1,9 +1,7 @@
-package worker
+package doctor
 
 import (
 	"fmt"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/bh-tracker/bh/task"
@@ -18,15 +16,15 @@ import (
 func (d *doctor) connect() error {
 	defer d.checkDeps() // once the remote's tasks are known: a dependency may be one of them
 	if d.repo.ConfigValue("merge."+store.MergeDriver+".driver") == "" {
-		d.found(Finding{Check: "remote", Status: DoctorError, Subject: "merge." + store.MergeDriver,
+		d.found(Finding{Check: "remote", Status: Error, Subject: "merge." + store.MergeDriver,
 			Message: "git does not know bh's merge driver: task files changed on two branches would conflict line by line",
 			Fix:     "register it in the repository's git config, as bh init does"},
-			func() error { return RegisterMergeDriver(d.s.Root) })
+			d.RegisterMergeDriver)
 	}
-	name := remoteName(d.s, "")
+	name := d.Remote
 	if d.repo.RemoteURL(name) == "" {
 		if d.s.Config.Remote != "" {
-			d.found(Finding{Check: "remote", Status: DoctorError, Subject: name,
+			d.found(Finding{Check: "remote", Status: Error, Subject: name,
 				Message: "remote: in .bh/config.yaml names " + name + ", which git does not know",
 				Fix:     "git remote add " + name + " <url>, or correct remote: in .bh/config.yaml"}, nil)
 		} else {
@@ -35,8 +33,8 @@ func (d *doctor) connect() error {
 		return nil
 	}
 	d.remote = name
-	if err := d.repo.Fetch(name, append(sharedRefspecs(name), claimsRefspec)...); err != nil {
-		d.found(Finding{Check: "remote", Status: DoctorWarn, Subject: name,
+	if err := d.Fetch(); err != nil {
+		d.found(Finding{Check: "remote", Status: Warn, Subject: name,
 			Message: fmt.Sprintf("%v: its claims and parked work, and how this branch stands, were not checked", err),
 			Fix:     "check the network and the remote's URL (git remote -v), then run bh doctor again"}, nil)
 		return nil
@@ -47,9 +45,9 @@ func (d *doctor) connect() error {
 
 // inStep compares the checked-out branch and .bh/ with the remote.
 func (d *doctor) inStep() error {
-	level := DoctorOK
+	level := OK
 	if d.s.Config.Remote != "" {
-		level = DoctorWarn
+		level = Warn
 	}
 	sync := "bh sync: it commits .bh/ (bh's files only), pulls with rebase (task files merge field by field) and pushes"
 	branch, err := d.repo.CurrentBranch()
@@ -84,7 +82,7 @@ func (d *doctor) inStep() error {
 	if err != nil {
 		return err
 	}
-	if only, _, err := bookkeepingOnly(d.s, d.repo); err != nil || only {
+	if only, err := d.BookkeepingOnly(); err != nil || only {
 		changed = nil // heartbeats: bh sync leaves them uncommitted too
 	}
 	if len(changed) > 0 {
@@ -105,60 +103,60 @@ func (d *doctor) checkClaims() error {
 	if !d.online {
 		return nil
 	}
-	refs, err := d.repo.Refs(seenClaims)
+	claims, err := d.Claims()
 	if err != nil {
 		return err
 	}
-	c := newClaims(d.repo, d.remote, d.opt.LeaseTTL, d.now)
-	ids := make([]string, 0, len(refs))
-	for ref := range refs {
-		ids = append(ids, strings.TrimPrefix(ref, seenClaims))
-	}
-	sort.Strings(ids)
 	fine := 0
-	for _, id := range ids {
-		oid := refs[seenClaims+id]
-		f := Finding{Check: "claims", Status: DoctorWarn, Subject: ClaimRef(id)}
-		cl, err := c.read(oid)
-		if err != nil {
-			f.Message, f.Fix = fmt.Sprintf("unreadable: %v", err), "look at it with git show "+oid
-			d.found(f, nil)
-			continue
-		}
-		held, t := cl.State == ClaimHeld, d.tasks[id]
-		ranOut := d.clock().After(cl.Expires)
-		switch {
-		case t == nil && d.missing(id) && held:
-			// Its holder may yet push the task, or renew: only a human
-			// knows that machine is gone for good.
-			f.Message = "held by " + cl.describe() + ", for a task that exists neither here nor on " + d.remote
-			f.Fix = "if " + cl.Host + " is gone for good: git push " + d.remote + " :" + ClaimRef(id)
-			d.found(f, nil)
-		case t == nil && d.missing(id):
-			f.Message = fmt.Sprintf("%s, for a task that exists neither here nor on %s", cl.State, d.remote)
-			f.Fix = "delete it on " + d.remote + " (compare-and-swap: only as it was read)"
-			d.found(f, func() error {
-				if err := d.repo.PushCAS(d.remote, ClaimRef(id), "", oid); err != nil {
-					return err
-				}
-				return d.repo.DeleteRef(seenClaims + id)
-			})
-		case held && t != nil && t.State != task.InProgress && cl.Clone == d.repo.Root && cl.Host == hostname():
-			f.Message = fmt.Sprintf("held by this clone (%s), but the task is %s here", cl.Worker, t.State)
-			f.Fix = "release it (done, for a closed task), so that the task can run anywhere"
-			lease := task.Lease{Worker: cl.Worker, Host: cl.Host, PID: cl.PID}
-			state := map[bool]string{true: ClaimDone, false: ClaimReleased}[t.State == task.Closed]
-			d.guarded(f, func() error { return c.push(id, oid, state, lease) })
-		case held && ranOut:
-			f.Message = "held by " + cl.describe() + ": it ran out " + d.clock().Sub(cl.Expires).Round(time.Second).String() + " ago"
-			f.Fix = "none needed: a worker anywhere takes the task over with its parked work; if " + cl.Host + " is up, look at its worker"
-			d.found(f, nil)
-		default:
+	for _, cl := range claims {
+		if !d.claimFinding(cl) {
 			fine++
 		}
 	}
-	if fine == len(ids) {
+	if fine == len(claims) {
 		d.ok("claims", fmt.Sprintf("%d claims on %s, all in order", fine, d.remote))
 	}
 	return nil
+}
+
+// claimFinding reports a claim out of order, and whether it was.
+func (d *doctor) claimFinding(cl Claim) bool {
+	f := Finding{Check: "claims", Status: Warn, Subject: cl.Ref}
+	if cl.Err != nil {
+		f.Message, f.Fix = fmt.Sprintf("unreadable: %v", cl.Err), "look at it with git show "+cl.OID
+		d.found(f, nil)
+		return true
+	}
+	t := d.tasks[cl.ID]
+	switch {
+	case t == nil && d.missing(cl.ID):
+		d.orphanClaim(f, cl)
+	case cl.Held && t != nil && t.State != task.InProgress && cl.Clone == d.repo.Root && cl.Host == d.Host:
+		f.Message = fmt.Sprintf("held by this clone (%s), but the task is %s here", cl.Worker, t.State)
+		f.Fix = "release it (done, for a closed task), so that the task can run anywhere"
+		d.guarded(f, func() error { return d.ReleaseClaim(cl, t.State == task.Closed) })
+	case cl.Held && d.Clock().After(cl.Expires):
+		f.Message = "held by " + cl.Holder + ": it ran out " + d.Clock().Sub(cl.Expires).Round(time.Second).String() + " ago"
+		f.Fix = "none needed: a worker anywhere takes the task over with its parked work; if " + cl.Host + " is up, look at its worker"
+		d.found(f, nil)
+	default:
+		return false
+	}
+	return true
+}
+
+// orphanClaim is a claim of a task that exists neither here nor on the
+// remote: deleted unless held.
+func (d *doctor) orphanClaim(f Finding, cl Claim) {
+	if cl.Held {
+		// Its holder may yet push the task, or renew: only a human
+		// knows that machine is gone for good.
+		f.Message = "held by " + cl.Holder + ", for a task that exists neither here nor on " + d.remote
+		f.Fix = "if " + cl.Host + " is gone for good: git push " + d.remote + " :" + cl.Ref
+		d.found(f, nil)
+		return
+	}
+	f.Message = fmt.Sprintf("%s, for a task that exists neither here nor on %s", cl.State, d.remote)
+	f.Fix = "delete it on " + d.remote + " (compare-and-swap: only as it was read)"
+	d.found(f, func() error { return d.DeleteClaim(cl) })
 }

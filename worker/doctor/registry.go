@@ -1,4 +1,4 @@
-package worker
+package doctor
 
 import (
 	"fmt"
@@ -15,12 +15,12 @@ func (d *doctor) checkRegistry() error {
 	gone, err := config.Gone()
 	switch {
 	case err != nil:
-		d.found(Finding{Check: "registry", Status: DoctorWarn, Message: err.Error(),
+		d.found(Finding{Check: "registry", Status: Warn, Message: err.Error(),
 			Fix: "repair or remove " + config.RegistryPath()}, nil)
 	case len(gone) == 0:
 		d.ok("registry", "every registered repository is there")
 	default:
-		d.found(Finding{Check: "registry", Status: DoctorOK, Subject: config.RegistryPath(),
+		d.found(Finding{Check: "registry", Status: OK, Subject: config.RegistryPath(),
 			Message: fmt.Sprintf("%d registered repositories are gone: %s", len(gone), strings.Join(gone, ", ")),
 			Fix:     "bh doctor --fix drops them from the registry"}, func() error { return config.Unregister(gone) })
 	}

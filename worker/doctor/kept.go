@@ -1,4 +1,4 @@
-package worker
+package doctor
 
 import (
 	"fmt"
@@ -7,34 +7,30 @@ import (
 )
 
 // checkKept compares the tree with bh's copies of the store's files
-// (keep.go): with --fix, bh's copy of each file the tree lost goes back.
+// (see Worker.Kept): with --fix, bh's copy of each file the tree lost
+// goes back.
 func (d *doctor) checkKept() error {
-	kp := NewKeeper(d.s, func(error) {})
-	k, err := kp.keep()
-	if err != nil {
+	lost, ok, err := d.Kept(d.fix) // without --fix, doctor changes nothing
+	if !ok {
 		return nil // no repository to keep in: connect says so
 	}
-	lost, err := kp.compare(k, d.fix) // without --fix, doctor changes nothing
 	if err != nil {
-		d.found(Finding{Check: "kept", Status: DoctorWarn, Message: fmt.Sprintf("compare with bh's copies (%s): %v", git.KeepRef, err)}, nil)
+		d.found(Finding{Check: "kept", Status: Warn, Message: fmt.Sprintf("compare with bh's copies (%s): %v", git.KeepRef, err)}, nil)
 		return nil
 	}
 	for _, l := range lost {
-		f := Finding{Check: "kept", Status: DoctorError, Subject: ".bh/" + l.Rel,
+		f := Finding{Check: "kept", Status: Error, Subject: ".bh/" + l.Rel,
 			Message: "gone since bh wrote it (git clean, git stash -u, git checkout or git reset --hard?)",
 			Fix:     "restore bh's copy"}
 		if !l.Missing {
 			f.Message = "older than bh last wrote it (git stash, git checkout or git reset --hard?)"
 		}
-		if id, ok := taskFileID(l.Rel); ok {
-			f.Fix += " (or forget it: bh rm " + id + ")"
+		if l.Task != "" {
+			f.Fix += " (or forget it: bh rm " + l.Task + ")"
 		}
-		d.found(f, func() error { return kp.Restore([]Lost{l}) })
+		d.found(f, l.Restore)
 	}
 	if len(lost) == 0 {
-		if d.fix {
-			kp.saveStamp(k)
-		}
 		d.ok("kept", "every task file and config.yaml bh wrote is here as bh wrote it")
 	}
 	return nil

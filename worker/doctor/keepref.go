@@ -1,8 +1,10 @@
-package worker
+package doctor
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // KeptRef is where bh doctor --fix keeps the parked work of a task that
@@ -24,7 +26,7 @@ func (d *doctor) unlanded(commit string) bool {
 // the fix moves it to KeptRef (and drops the remote's copy), never
 // deleting it, and says how to get it back.
 func (d *doctor) keepRef(ref, why, mine, theirs, commit string) {
-	id := strings.TrimPrefix(ref, ParkRef(""))
+	id := strings.TrimPrefix(ref, git.ParkRef(""))
 	kept := KeptRef(id)
 	where := "here"
 	switch {
@@ -33,8 +35,8 @@ func (d *doctor) keepRef(ref, why, mine, theirs, commit string) {
 	case mine == "":
 		where = "on " + d.remote
 	}
-	d.found(Finding{Check: "parked", Status: DoctorWarn, Subject: ref,
-		Message: fmt.Sprintf("parked work kept %s, but %s; its commit %s is on no branch", where, why, short(commit)),
+	d.found(Finding{Check: "parked", Status: Warn, Subject: ref,
+		Message: fmt.Sprintf("parked work kept %s, but %s; its commit %s is on no branch", where, why, commit[:min(10, len(commit))]),
 		Fix: fmt.Sprintf("keep it as %s (never deleted by bh): git cherry-pick --no-commit %s brings the changes back, "+
 			"git update-ref -d %s drops them", kept, kept, kept)},
 		func() error {
@@ -43,11 +45,4 @@ func (d *doctor) keepRef(ref, why, mine, theirs, commit string) {
 			}
 			return d.deleteParked(ref, theirs)
 		})
-}
-
-func short(commit string) string {
-	if len(commit) > 10 {
-		return commit[:10]
-	}
-	return commit
 }
