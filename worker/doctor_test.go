@@ -12,6 +12,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/git/usertree"
 )
 
 // doctorT runs Doctor and fails the test on its error.
@@ -204,7 +205,10 @@ func TestDoctorUndoesALandingKilledHoldingTheIndex(t *testing.T) {
 		}
 	}
 	done := make(chan struct{})
-	go func() { defer close(done); r.Land(gitT(t, s.Root, "symbolic-ref", "--short", "HEAD"), landed, "") }()
+	go func() {
+		defer close(done)
+		usertree.Of(r).Land(gitT(t, s.Root, "symbolic-ref", "--short", "HEAD"), landed, "")
+	}()
 	<-done
 	lock := filepath.Join(s.Root, ".git", "index.lock")
 	old := time.Now().Add(-2 * git.StaleAge)
@@ -239,7 +243,7 @@ func TestDoctorUndoesAStoreCommitKilledInItsGit(t *testing.T) {
 		}
 	}
 	done := make(chan struct{})
-	go func() { defer close(done); r.CommitStore(s.Dir, "bh: store") }()
+	go func() { defer close(done); usertree.Of(r).CommitStore(s.Dir, "bh: store") }()
 	<-done
 	r.Hooks.Before = nil
 	old := time.Now().Add(-2 * git.StaleAge)
@@ -256,7 +260,7 @@ func TestDoctorUndoesAStoreCommitKilledInItsGit(t *testing.T) {
 	if exists(s.Root, ".git/index.lock") || exists(s.Root, ".git/bh-land-index-tree.lock") {
 		t.Error("after --fix a lock is still there")
 	}
-	if ok, err := r.CommitStore(s.Dir, "bh: store"); err != nil || !ok {
+	if ok, err := usertree.Of(r).CommitStore(s.Dir, "bh: store"); err != nil || !ok {
 		t.Errorf("the next store commit: %v, %v", ok, err)
 	}
 }
@@ -277,7 +281,7 @@ func TestDoctorEndsBhsHoldWhileAnotherGitRuns(t *testing.T) {
 		}
 	}
 	done := make(chan struct{})
-	go func() { defer close(done); r.CommitStore(s.Dir, "bh: store") }()
+	go func() { defer close(done); usertree.Of(r).CommitStore(s.Dir, "bh: store") }()
 	<-done
 	r.Hooks.Before = nil
 	lock := filepath.Join(s.Root, ".git", "index.lock")
@@ -298,7 +302,7 @@ func TestDoctorEndsBhsHoldWhileAnotherGitRuns(t *testing.T) {
 	if exists(s.Root, ".git/index.lock") {
 		t.Fatal("after --fix bh's index.lock is still there")
 	}
-	if ok, err := r.CommitStore(s.Dir, "bh: store"); err != nil || !ok {
+	if ok, err := usertree.Of(r).CommitStore(s.Dir, "bh: store"); err != nil || !ok {
 		t.Errorf("the next store commit: %v, %v", ok, err)
 	}
 }

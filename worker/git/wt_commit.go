@@ -58,7 +58,7 @@ func (w *Worktree) commit(base, message string, k *Work) (string, error) {
 	if k != nil && k.NoVerify {
 		args = append(args, "--no-verify")
 	}
-	if _, err := w.wt.git([]byte(message), args...); err != nil {
+	if _, err := w.wt.Write([]byte(message), args...); err != nil {
 		return "", w.hookRefusal(err)
 	}
 	if err := w.cleanBh(d.bh || bhMoved); err != nil {
@@ -74,7 +74,7 @@ func (w *Worktree) commit(base, message string, k *Work) (string, error) {
 // a rerun starts over from there.
 func (w *Worktree) stageSquash(tip, base string, d wtDirt, bhMoved bool, k *Work) (adopted bool, err error) {
 	if tip != base {
-		if _, err := w.wt.git(nil, "reset", "-q", "--soft", base); err != nil {
+		if _, err := w.wt.Write(nil, "reset", "-q", "--soft", base); err != nil {
 			return false, err
 		}
 	}
@@ -84,13 +84,13 @@ func (w *Worktree) stageSquash(tip, base string, d wtDirt, bhMoved bool, k *Work
 		adopted = w.adopt(k)
 	}
 	if d.work && !adopted {
-		env := gitEnv("GIT_LITERAL_PATHSPECS=0")
+		env := Env("GIT_LITERAL_PATHSPECS=0")
 		if _, err := w.addAll(env); err != nil {
 			return false, err
 		}
 	}
 	if bhMoved || d.bhStaged {
-		if _, err := w.wt.git(nil, "reset", "-q", base, "--", ".bh"); err != nil {
+		if _, err := w.wt.Write(nil, "reset", "-q", base, "--", ".bh"); err != nil {
 			return false, err
 		}
 	}
@@ -107,11 +107,11 @@ func (w *Worktree) stagedWork(base string, adopted bool, k *Work) error {
 		}
 		return nil
 	}
-	_, err := w.wt.read(nil, "diff", "--cached", "--quiet", base, "--")
+	_, err := w.wt.Read(nil, "diff", "--cached", "--quiet", base, "--")
 	if err == nil {
 		return ErrNothingToCommit
 	}
-	if isExit(err, 1) {
+	if IsExit(err, 1) {
 		return nil
 	}
 	return err
@@ -153,11 +153,11 @@ func (w *Worktree) cleanBh(dirty bool) error {
 		return err
 	}
 	if _, ok := bhEntry(head); ok {
-		if _, err := w.wt.git(nil, "checkout", "-q", "HEAD", "--", ".bh"); err != nil {
+		if _, err := w.wt.Write(nil, "checkout", "-q", "HEAD", "--", ".bh"); err != nil {
 			return err
 		}
 	}
-	_, err = w.wt.git(nil, "clean", "-fdq", "--", ".bh")
+	_, err = w.wt.Write(nil, "clean", "-fdq", "--", ".bh")
 	return err
 }
 

@@ -1,4 +1,4 @@
-package git
+package usertree
 
 import (
 	"os"
@@ -30,16 +30,16 @@ func TestCommitStoreKilledLeavingItsGitsLocks(t *testing.T) {
 			}
 		}
 		done := make(chan struct{})
-		go func() { defer close(done); r.CommitStore(filepath.Join(r.Root, ".bh"), "bh: store") }()
+		go func() { defer close(done); Of(r).CommitStore(filepath.Join(r.Root, ".bh"), "bh: store") }()
 		<-done
 		r.Hooks.Before = nil
-		if err := r.FinishLanding(); err != nil {
+		if err := Of(r).finishLanding(); err != nil {
 			t.Fatalf("killed at %s: FinishLanding: %v", at, err)
 		}
 		if got := wtRev(t, r.Root, "HEAD"); got != base {
 			t.Fatalf("killed at %s: HEAD moved to %s", at, got)
 		}
-		committed, err := r.CommitStore(filepath.Join(r.Root, ".bh"), "bh: store")
+		committed, err := Of(r).CommitStore(filepath.Join(r.Root, ".bh"), "bh: store")
 		if err != nil || !committed {
 			t.Fatalf("killed at %s: the next store commit: %v, %v", at, committed, err)
 		}

@@ -1,4 +1,4 @@
-package git
+package usertree
 
 import (
 	"errors"
@@ -19,7 +19,7 @@ func TestWtLandRefusesOverIgnoredFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	wtWrite(t, r.Root, ".env", "the user's secret\n")
-	err = r.Land("main", commit, wtTaskPath)
+	err = Of(r).Land("main", commit, wtTaskPath)
 	var lr *LandRefused
 	if !errors.As(err, &lr) || !reflect.DeepEqual(lr.Paths, []string{".env"}) {
 		t.Fatalf("Land: %v", err)
@@ -38,7 +38,7 @@ func TestWtLandRefusedWhileUserMerges(t *testing.T) {
 	wtGit(t, r.Root, "merge", "-q", "--no-ff", "--no-commit", "side") // stops before committing
 	wtWrite(t, r.Root, wtTaskPath, task)
 	entry, files := wtGit(t, r.Root, "ls-files", "-s", wtTaskPath), wtHashes(t, r.Root)
-	err := r.Land("main", final, wtTaskPath)
+	err := Of(r).Land("main", final, wtTaskPath)
 	var lr *LandRefused
 	if !errors.As(err, &lr) || lr.Reason == "" {
 		t.Fatalf("Land during the user's merge: %v", err)
@@ -72,7 +72,7 @@ func TestWtLandRefusedWhileUserRebasesTarget(t *testing.T) {
 	if err := exec.Command("git", "-C", r.Root, "rebase", "-q", "side").Run(); err == nil {
 		t.Fatal("the rebase should conflict")
 	}
-	err = r.Land("main", final, wtTaskPath)
+	err = Of(r).Land("main", final, wtTaskPath)
 	var lr *LandRefused
 	if !errors.As(err, &lr) || lr.Dir != r.Root {
 		t.Fatalf("Land during a rebase of main: %v", err)
