@@ -55,31 +55,16 @@ func (r *Repo) pick(cur, c, onto string) (string, error) {
 	res, err := r.Write(nil, "merge-tree", "--write-tree", "--name-only", "-z", strings.TrimSpace(string(probe)), c)
 	fields := strings.Split(string(res), "\x00")
 	if IsExit(err, 1) {
-		var paths []string
-		for _, p := range fields[1:] {
-			if p == "" {
-				break
-			}
-			if len(paths) == 0 || paths[len(paths)-1] != p {
-				paths = append(paths, p)
-			}
-		}
-		return "", &RebaseConflict{Onto: onto, Paths: paths}
+		return "", &RebaseConflict{Onto: onto, Paths: conflictPaths(fields[1:])}
 	}
 	if err != nil {
 		return "", fmt.Errorf("sync: replay %s: %w", Short(c), err)
 	}
 	tree := fields[0]
-	info, err := r.Read(nil, "log", "-1", "--format=%an%x00%ae%x00%ad%x00%B", "--date=raw", c)
+	env, msg, err := r.authorOf(c)
 	if err != nil {
 		return "", err
 	}
-	parts := strings.SplitN(string(info), "\x00", 4)
-	if len(parts) != 4 {
-		return "", errors.New("sync: cannot read the author of " + Short(c))
-	}
-	env := Env("GIT_AUTHOR_NAME="+parts[0], "GIT_AUTHOR_EMAIL="+parts[1], "GIT_AUTHOR_DATE="+parts[2])
-	msg := strings.TrimSuffix(parts[3], "\n")
 	// Already there: bh's own commit goes (a task's would land twice); a
 	// user's stays, empty, so that no commit of theirs ever leaves their
 	// history (one that took in what a pull brought at the same instant).
@@ -91,6 +76,36 @@ func (r *Repo) pick(cur, c, onto string) (string, error) {
 		return "", fmt.Errorf("sync: replay %s: %w", Short(c), err)
 	}
 	return strings.TrimSpace(string(made)), nil
+}
+
+// conflictPaths reads the paths merge-tree -z --name-only names after
+// the tree, each once, up to the empty field that ends them.
+func conflictPaths(fields []string) []string {
+	var paths []string
+	for _, p := range fields {
+		if p == "" {
+			break
+		}
+		if len(paths) == 0 || paths[len(paths)-1] != p {
+			paths = append(paths, p)
+		}
+	}
+	return paths
+}
+
+// authorOf is the environment that makes commit-tree record c's author
+// and date, and c's message.
+func (r *Repo) authorOf(c string) ([]string, string, error) {
+	info, err := r.Read(nil, "log", "-1", "--format=%an%x00%ae%x00%ad%x00%B", "--date=raw", c)
+	if err != nil {
+		return nil, "", err
+	}
+	parts := strings.SplitN(string(info), "\x00", 4)
+	if len(parts) != 4 {
+		return nil, "", errors.New("sync: cannot read the author of " + Short(c))
+	}
+	env := Env("GIT_AUTHOR_NAME="+parts[0], "GIT_AUTHOR_EMAIL="+parts[1], "GIT_AUTHOR_DATE="+parts[2])
+	return env, strings.TrimSuffix(parts[3], "\n"), nil
 }
 
 func (r *Repo) revParse(rev string) (string, error) {

@@ -54,17 +54,26 @@ func (w *Worktree) commit(base, message string, k *Work) (string, error) {
 	if err := w.stagedWork(base, adopted, k); err != nil {
 		return "", errors.Join(err, w.cleanBh(d.bh))
 	}
-	args := []string{"-c", "maintenance.auto=false", "commit", "-q", "--cleanup=whitespace", "-F", "-"}
-	if k != nil && k.NoVerify {
-		args = append(args, "--no-verify")
-	}
-	if _, err := w.wt.Write([]byte(message), args...); err != nil {
-		return "", w.hookRefusal(err)
+	if err := w.gitCommit(message, k != nil && k.NoVerify); err != nil {
+		return "", err
 	}
 	if err := w.cleanBh(d.bh || bhMoved); err != nil {
 		return "", err
 	}
 	return w.wt.Head()
+}
+
+// gitCommit commits the index with message; the agent's commit hooks
+// run unless noVerify.
+func (w *Worktree) gitCommit(message string, noVerify bool) error {
+	args := []string{"-c", "maintenance.auto=false", "commit", "-q", "--cleanup=whitespace", "-F", "-"}
+	if noVerify {
+		args = append(args, "--no-verify")
+	}
+	if _, err := w.wt.Write([]byte(message), args...); err != nil {
+		return w.hookRefusal(err)
+	}
+	return nil
 }
 
 // stageSquash moves the branch back to base (the index and files keep the

@@ -56,17 +56,8 @@ func (r *Repo) resetSlot(path, holder, branch, base string, spare []string) erro
 			e = nil
 		}
 	}
-	if e == nil { // a new slot: registered without files, filled by the checkout
-		if err := moveAside(path); err != nil {
-			return err
-		}
-		if err := clearRecords(r.RecordsDir(path)); err != nil {
-			return err
-		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
-			return err
-		}
-		if _, err := r.Run(r.Root, Env("LC_ALL=C"), nil, "worktree", "add", "-q", "--no-checkout", "--detach", path, base); err != nil {
+	if e == nil {
+		if err := r.addSlot(path, base); err != nil {
 			return err
 		}
 	}
@@ -91,6 +82,28 @@ func (r *Repo) resetSlot(path, holder, branch, base string, spare []string) erro
 	if err := clearRecords(records, recHolder); err != nil {
 		return err
 	}
+	return r.fillSlot(slot, path, branch, base, spare)
+}
+
+// addSlot registers a new slot at path, without files: the checkout
+// fills it.
+func (r *Repo) addSlot(path, base string) error {
+	if err := moveAside(path); err != nil {
+		return err
+	}
+	if err := clearRecords(r.RecordsDir(path)); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		return err
+	}
+	_, err := r.Run(r.Root, Env("LC_ALL=C"), nil, "worktree", "add", "-q", "--no-checkout", "--detach", path, base)
+	return err
+}
+
+// fillSlot checks branch out in the slot at path (made at base when new)
+// and cleans what is not its, but spare.
+func (r *Repo) fillSlot(slot *Repo, path, branch, base string, spare []string) error {
 	tip, err := r.BranchTip(branch)
 	if err != nil {
 		return err
@@ -106,10 +119,8 @@ func (r *Repo) resetSlot(path, holder, branch, base string, spare []string) erro
 	for _, p := range spare {
 		clean = append(clean, "-e", p)
 	}
-	if _, err := slot.Run(path, Env("LC_ALL=C"), nil, clean...); err != nil {
-		return err
-	}
-	return nil
+	_, err = slot.Run(path, Env("LC_ALL=C"), nil, clean...)
+	return err
 }
 
 // ReleaseSlot gives holder's pool slot at path back: HEAD detached where

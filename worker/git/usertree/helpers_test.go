@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -69,13 +68,6 @@ func commitFiles(t testing.TB, r *git.Repo, files map[string]string) {
 	}
 	gitT(t, r.Root, "add", "-A")
 	gitT(t, r.Root, "commit", "-q", "-m", "setup")
-}
-
-func equalT(t testing.TB, what string, got, want any) {
-	t.Helper()
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("%s:\n got  %#v\n want %#v", what, got, want)
-	}
 }
 
 // baselineT records a baseline and fails the test on error.
@@ -144,11 +136,6 @@ func wtRead(t testing.TB, dir, rel string) string {
 	return string(data)
 }
 
-func wtExists(dir, rel string) bool {
-	_, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(rel)))
-	return err == nil
-}
-
 // wtHashes hashes every file of the tree at dir (not .git), mode included.
 func wtHashes(t testing.TB, dir string) map[string]string {
 	t.Helper()
@@ -192,17 +179,6 @@ func wtStatus(t testing.TB, dir string) []string {
 	return lines
 }
 
-// wtFileHash hashes one file (the index, say).
-func wtFileHash(t testing.TB, file string) string {
-	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
-}
-
 // wtEnsure makes task id's worktree from r's HEAD, in a folder of its own.
 func wtEnsure(t testing.TB, r *git.Repo, id string) (*git.Worktree, string) {
 	t.Helper()
@@ -216,18 +192,6 @@ func wtEnsure(t testing.TB, r *git.Repo, id string) (*git.Worktree, string) {
 		t.Fatalf("worktree %s was not created", id)
 	}
 	return wt, base
-}
-
-// wtTree lists the files of commit's tree, with their blob hashes.
-func wtTree(t testing.TB, dir, commit string) map[string]string {
-	t.Helper()
-	files := map[string]string{}
-	for _, line := range git.SplitNul([]byte(wtGit(t, dir, "ls-tree", "-r", "-z", commit))) {
-		meta, p, _ := strings.Cut(line, "\t")
-		f := strings.Fields(meta)
-		files[p] = f[2]
-	}
-	return files
 }
 
 func wtRev(t testing.TB, dir, rev string) string {

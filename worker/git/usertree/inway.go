@@ -36,22 +36,9 @@ func (r *Tree) InTheWay(target, commit, taskPath string) error {
 		return err
 	}
 	base := strings.TrimSpace(string(out))
-	if out, err = r.Read(nil, "diff-tree", "-r", "-z", "--name-only", "--no-renames", base, commit); err != nil {
+	paths, err := r.changedInTheWay(dir, base, tip, commit, taskPath)
+	if err != nil {
 		return err
-	}
-	theirs := map[string]bool{}
-	for _, p := range git.SplitNul(out) {
-		theirs[p] = p != taskPath
-	}
-	if out, err = r.Run(dir, git.Env("LC_ALL=C"), nil, "--no-optional-locks", "status", "--porcelain", "-z",
-		"--untracked-files=all", "--no-renames"); err != nil {
-		return err
-	}
-	var paths []string
-	for _, f := range git.SplitNul(out) {
-		if len(f) > 3 && theirs[f[3:]] && !r.ownCopy(dir, tip, commit, f[3:]) {
-			paths = append(paths, f[3:])
-		}
 	}
 	if len(paths) > 0 {
 		sort.Strings(paths)
@@ -59,4 +46,28 @@ func (r *Tree) InTheWay(target, commit, taskPath string) error {
 			Reason: "your uncommitted changes touch files the landing changes"}
 	}
 	return r.ignoredInTheWay(dir, target, base, commit, taskPath)
+}
+
+// changedInTheWay lists the user's changes in the tree at dir (changed,
+// staged or untracked) to files commit changes since base, but taskPath.
+func (r *Tree) changedInTheWay(dir, base, tip, commit, taskPath string) ([]string, error) {
+	out, err := r.Read(nil, "diff-tree", "-r", "-z", "--name-only", "--no-renames", base, commit)
+	if err != nil {
+		return nil, err
+	}
+	theirs := map[string]bool{}
+	for _, p := range git.SplitNul(out) {
+		theirs[p] = p != taskPath
+	}
+	if out, err = r.Run(dir, git.Env("LC_ALL=C"), nil, "--no-optional-locks", "status", "--porcelain", "-z",
+		"--untracked-files=all", "--no-renames"); err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, f := range git.SplitNul(out) {
+		if len(f) > 3 && theirs[f[3:]] && !r.ownCopy(dir, tip, commit, f[3:]) {
+			paths = append(paths, f[3:])
+		}
+	}
+	return paths, nil
 }
