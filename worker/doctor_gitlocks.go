@@ -49,7 +49,7 @@ func (d *doctor) checkGitLocks() error {
 }
 
 // checkHeldIndex finds a landing or store commit of bh's killed while it
-// held the tree's index (git.FinishLanding): its index.lock is bh's,
+// held the tree's index (usertree.Recover): its index.lock is bh's,
 // whatever other git runs meanwhile, and --fix ends it under the landing
 // lock, so never a live one's.
 func (d *doctor) checkHeldIndex() {

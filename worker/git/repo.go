@@ -1,4 +1,7 @@
-// Package git is everything bh does to the user's git repository.
+// Package git is the plumbing of everything bh does to the user's git
+// repository: running git, objects and refs, and the task worktrees. What
+// writes the user's own checkout or index (and takes its index.lock) is
+// usertree's alone.
 //
 // The git binary does whatever touches the index, the working tree or the
 // user's refs (status, hash-object, update-index, commit-tree, update-ref,

@@ -68,7 +68,7 @@ func TestWtLandKilledWhileHoldingTheIndex(t *testing.T) {
 			t.Fatalf("killed at %s: no index.lock held: %v", at, err)
 		}
 		if err := Of(r).finishLanding(); err != nil {
-			t.Fatalf("killed at %s: FinishLanding: %v", at, err)
+			t.Fatalf("killed at %s: finishLanding: %v", at, err)
 		}
 		if got := wtStatus(t, r.Root); !reflect.DeepEqual(got, status) || !reflect.DeepEqual(wtHashes(t, r.Root), files) ||
 			wtRev(t, r.Root, "HEAD") != base {

@@ -10,7 +10,7 @@ import (
 
 // A bh killed while its store commit held the index, with a git of its
 // own killed mid-command too (its lock on bh's index copy left behind,
-// as `bh sync` killed during `git write-tree` left it): FinishLanding
+// as `bh sync` killed during `git write-tree` left it): finishLanding
 // lets go of everything, nothing moved, and the next store commit goes
 // through, leaving nothing behind.
 func TestCommitStoreKilledLeavingItsGitsLocks(t *testing.T) {
@@ -34,7 +34,7 @@ func TestCommitStoreKilledLeavingItsGitsLocks(t *testing.T) {
 		<-done
 		r.Hooks.Before = nil
 		if err := Of(r).finishLanding(); err != nil {
-			t.Fatalf("killed at %s: FinishLanding: %v", at, err)
+			t.Fatalf("killed at %s: finishLanding: %v", at, err)
 		}
 		if got := wtRev(t, r.Root, "HEAD"); got != base {
 			t.Fatalf("killed at %s: HEAD moved to %s", at, got)

@@ -35,7 +35,7 @@ func TestIntegrateKilledBeforeTheBranchMoves(t *testing.T) {
 
 	moved, err := Of(r).finishIntegrate()
 	if err != nil || !moved {
-		t.Fatalf("FinishIntegrate = %v, %v", moved, err)
+		t.Fatalf("finishIntegrate = %v, %v", moved, err)
 	}
 	if st := wtGit(t, root, "status", "--porcelain"); st != "" {
 		t.Errorf("after the finish the tree is not clean: %q", st)
@@ -123,7 +123,7 @@ func TestIntegrateKilledDuringItsReadTree(t *testing.T) {
 	}
 	moved, err := Of(r).finishIntegrate()
 	if err != nil || !moved {
-		t.Fatalf("FinishIntegrate = %v, %v: want the branch moved once the read-tree let go", moved, err)
+		t.Fatalf("finishIntegrate = %v, %v: want the branch moved once the read-tree let go", moved, err)
 	}
 	if got := wtRev(t, root, "HEAD"); got == tip || got != rebased {
 		t.Errorf("HEAD %s, want the sync's %s", got, rebased)
