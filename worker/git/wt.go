@@ -189,8 +189,6 @@ func (w *Worktree) SetBase(commit string) error {
 	return nil
 }
 
-func (w *Worktree) baseFile() string { return filepath.Join(w.records, recBase) }
-
 // revName qualifies a branch name, so that a tag or a file of the same name
 // never stands for it; hashes and full ref names pass as they are.
 func revName(name string) string {

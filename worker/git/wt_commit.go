@@ -13,21 +13,8 @@ import (
 // there is no work to commit.
 var ErrNothingToCommit = errors.New("nothing to commit")
 
-// Commit squashes everything since base (the agent's own commits and its
-// uncommitted work, .bh/ left out) into one commit on the branch whose
-// parent is base, through `git commit` in the worktree so that the
-// repository's commit hooks run. Afterwards the worktree is clean but for
-// ignored files. A branch tip that already is that commit is returned as
-// it is; ErrNothingToCommit when nothing differs from base.
-func (w *Worktree) Commit(base, message string) (string, error) {
-	c, err := w.commit(base, message, nil)
-	if err != nil {
-		return "", fmt.Errorf("commit %s: %w", w.Branch, err)
-	}
-	return c, nil
-}
-
-// commit is Commit, taking the index k staged when it can (see CommitWork).
+// commit is CommitWork of base, taking the index k staged when it can
+// (k may be nil).
 func (w *Worktree) commit(base, message string, k *Work) (string, error) {
 	if op, err := w.wt.InProgressOp(); err != nil || op != "" {
 		return "", errors.Join(err, inProgress(op))

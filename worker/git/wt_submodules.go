@@ -263,16 +263,6 @@ func (w *Worktree) changedInside(s submodule, base string) (bool, error) {
 	return len(out) > 0, err
 }
 
-// SubmoduleChangesError is work that changed files inside submodules,
-// which bh does not land.
-type SubmoduleChangesError struct {
-	Paths []string
-}
-
-func (e *SubmoduleChangesError) Error() string {
-	return "changed files inside submodule " + strings.Join(e.Paths, "/, ") + "/"
-}
-
 // KeepSubmodulesAt stages the gitlinks of paths (submodules of base's
 // tree) at base's commits again, so that the work lands without the
 // agent's changes of them: a human answered to land it so.

@@ -71,7 +71,7 @@ func BenchmarkWorktreeTask5000(b *testing.B) {
 		}
 		steps.done("ensure")
 		wtWrite(b, wt.Path, "src/task-"+id+".go", "package src\n")
-		commit, err := wt.Commit(base, id+": the work\n")
+		commit, err := commitWork(wt, base, id+": the work\n")
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -219,3 +219,13 @@ func holdLock(t *testing.T, path string, age time.Duration) {
 		}
 	}
 }
+
+// commitWork commits wt's work since base, as the worker does.
+func commitWork(wt *git.Worktree, base, message string) (string, error) {
+	k, err := wt.Work(base)
+	if err != nil {
+		return "", err
+	}
+	defer k.Close()
+	return wt.CommitWork(k, message)
+}

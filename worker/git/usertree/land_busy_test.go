@@ -14,7 +14,7 @@ func TestWtLandRefusesOverIgnoredFile(t *testing.T) {
 	wtWrite(t, wt.Path, ".env", "the agent's\n")
 	wtGit(t, wt.Path, "add", "-f", ".env")
 	wtGit(t, wt.Path, "commit", "-q", "-m", "the agent force-adds an ignored file")
-	commit, err := wt.Commit(base, "tm-1: work\n")
+	commit, err := commitWork(wt, base, "tm-1: work\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestWtLandRefusedWhileUserRebasesTarget(t *testing.T) {
 	wtCommitAll(t, r.Root, "main")
 	wt, base := wtEnsure(t, r, "tm-1")
 	wtWrite(t, wt.Path, "a.txt", "agent\n")
-	final, err := wt.Commit(base, "tm-1: work\n")
+	final, err := commitWork(wt, base, "tm-1: work\n")
 	if err != nil {
 		t.Fatal(err)
 	}

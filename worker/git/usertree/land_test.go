@@ -24,7 +24,7 @@ func wtLandScene(t *testing.T, tracked bool) (r *git.Repo, final, base string, t
 	wt, base := wtEnsure(t, r, "tm-1")
 	wtWrite(t, wt.Path, "landed.txt", "new\n")
 	wtWrite(t, wt.Path, "feature/new.txt", "feature\n")
-	commit, err := wt.Commit(base, "tm-1: feature\n")
+	commit, err := commitWork(wt, base, "tm-1: feature\n")
 	if err != nil {
 		t.Fatal(err)
 	}
