@@ -13,9 +13,9 @@ import (
 
 // Integrate brings branch up to theirs: a fast-forward when branch has
 // nothing of its own, else its own commits rebased onto theirs (with
-// objects only, see replay, so the user's tree only ever moves once, and
-// by git's safety checks, which refuse to touch a file the user changed).
-// A rebase that conflicts changes nothing: *RebaseConflict.
+// objects only, see git.Repo.Replay, so the user's tree only ever moves
+// once, and by git's safety checks, which refuse to touch a file the user
+// changed). A rebase that conflicts changes nothing: *git.RebaseConflict.
 func (r *Tree) Integrate(branch, theirs string) error {
 	tip, err := r.BranchTip(branch)
 	if err != nil {
