@@ -13,6 +13,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/git/usertree"
 )
 
 // runDoctor is bh doctor in s's repository.
@@ -214,7 +215,10 @@ func TestDoctorUndoesALandingKilledHoldingTheIndex(t *testing.T) {
 		}
 	}
 	done := make(chan struct{})
-	go func() { defer close(done); r.Land(gitT(t, s.Root, "symbolic-ref", "--short", "HEAD"), landed, "") }()
+	go func() {
+		defer close(done)
+		usertree.Of(r).Land(gitT(t, s.Root, "symbolic-ref", "--short", "HEAD"), landed, "")
+	}()
 	<-done
 	lock := filepath.Join(s.Root, ".git", "index.lock")
 	old := time.Now().Add(-2 * git.StaleAge)
@@ -249,7 +253,7 @@ func TestDoctorUndoesAStoreCommitKilledInItsGit(t *testing.T) {
 		}
 	}
 	done := make(chan struct{})
-	go func() { defer close(done); r.CommitStore(s.Dir, "bh: store") }()
+	go func() { defer close(done); usertree.Of(r).CommitStore(s.Dir, "bh: store") }()
 	<-done
 	r.Hooks.Before = nil
 	old := time.Now().Add(-2 * git.StaleAge)
@@ -266,7 +270,7 @@ func TestDoctorUndoesAStoreCommitKilledInItsGit(t *testing.T) {
 	if exists(s.Root, ".git/index.lock") || exists(s.Root, ".git/bh-land-index-tree.lock") {
 		t.Error("after --fix a lock is still there")
 	}
-	if ok, err := r.CommitStore(s.Dir, "bh: store"); err != nil || !ok {
+	if ok, err := usertree.Of(r).CommitStore(s.Dir, "bh: store"); err != nil || !ok {
 		t.Errorf("the next store commit: %v, %v", ok, err)
 	}
 }
@@ -287,7 +291,7 @@ func TestDoctorEndsBhsHoldWhileAnotherGitRuns(t *testing.T) {
 		}
 	}
 	done := make(chan struct{})
-	go func() { defer close(done); r.CommitStore(s.Dir, "bh: store") }()
+	go func() { defer close(done); usertree.Of(r).CommitStore(s.Dir, "bh: store") }()
 	<-done
 	r.Hooks.Before = nil
 	lock := filepath.Join(s.Root, ".git", "index.lock")
@@ -308,7 +312,7 @@ func TestDoctorEndsBhsHoldWhileAnotherGitRuns(t *testing.T) {
 	if exists(s.Root, ".git/index.lock") {
 		t.Fatal("after --fix bh's index.lock is still there")
 	}
-	if ok, err := r.CommitStore(s.Dir, "bh: store"); err != nil || !ok {
+	if ok, err := usertree.Of(r).CommitStore(s.Dir, "bh: store"); err != nil || !ok {
 		t.Errorf("the next store commit: %v, %v", ok, err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/git/usertree"
 )
 
 // checkGitLocks names git's own lock files older than git.StaleAge. A
@@ -13,7 +14,7 @@ import (
 // one a live git process may hold is left to a human.
 func (d *doctor) checkGitLocks() error {
 	d.checkHeldIndex()
-	locks, err := d.repo.StaleLocks()
+	locks, err := usertree.Of(d.repo).StaleLocks()
 	if err != nil {
 		return err
 	}
@@ -32,13 +33,13 @@ func (d *doctor) checkGitLocks() error {
 		d.found(f, func() error {
 			// A landing killed while it held the index: finished or undone
 			// (the user's files back as they were), its lock with it.
-			if err := d.repo.FinishLanding(); err != nil {
+			if err := usertree.Of(d.repo).Recover(); err != nil {
 				return err
 			}
 			if _, err := os.Lstat(l.Path); err != nil {
 				return nil
 			}
-			return d.repo.RemoveStaleLock(l.Path)
+			return usertree.Of(d.repo).RemoveStaleLock(l.Path)
 		})
 	}
 	if len(locks) == 0 {
@@ -48,11 +49,11 @@ func (d *doctor) checkGitLocks() error {
 }
 
 // checkHeldIndex finds a landing or store commit of bh's killed while it
-// held the tree's index (git.FinishLanding): its index.lock is bh's,
+// held the tree's index (usertree.Recover): its index.lock is bh's,
 // whatever other git runs meanwhile, and --fix ends it under the landing
 // lock, so never a live one's.
 func (d *doctor) checkHeldIndex() {
-	if !d.repo.HeldIndex() {
+	if !usertree.Of(d.repo).HeldIndex() {
 		return
 	}
 	d.guarded(Finding{Check: "locks", Status: Error, Subject: "index",
@@ -63,6 +64,6 @@ func (d *doctor) checkHeldIndex() {
 			return err
 		}
 		defer unlock()
-		return d.repo.FinishLanding()
+		return usertree.Of(d.repo).Recover()
 	})
 }

@@ -1,8 +1,7 @@
-package git
+package usertree
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"strings"
@@ -11,8 +10,8 @@ import (
 // readTree moves the tree at dir and the index copy from tip to commit by
 // git's two-tree merge, which refuses (touching nothing) over the user's
 // changes and untracked files.
-func (r *Repo) readTree(h *heldLanding) error {
-	_, err := r.runGit(h.dir, h.env(), nil, "read-tree", "-m", "-u", h.tip, h.commit)
+func (r *Tree) readTree(h *heldLanding) error {
+	_, err := r.Run(h.dir, h.env(), nil, "read-tree", "-m", "-u", h.tip, h.commit)
 	return err
 }
 
@@ -33,20 +32,6 @@ func readTreeRefusal(stderr string, h *heldLanding, taskPath string) *LandRefuse
 		e.Reason = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(strings.SplitN(stderr, "\n", 2)[0], "error: "), "fatal: "))
 	}
 	return e
-}
-
-// blobEntry is p's entry in commit as update-index --index-info takes it
-// ("<mode> <hash> 0\t<path>"); "" when commit has no p.
-func (r *Repo) blobEntry(commit, p string) (string, error) {
-	tree, err := r.commitTree(commit)
-	if err != nil {
-		return "", err
-	}
-	e, ok := treeFile(tree, p)
-	if !ok {
-		return "", nil
-	}
-	return fmt.Sprintf("%06o %s 0\t%s", uint32(e.Mode), e.Hash, p), nil
 }
 
 func copyFile(src, dst string) error {

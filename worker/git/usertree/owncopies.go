@@ -1,14 +1,16 @@
-package git
+package usertree
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // blobAt is the object p names in commit; "" when commit has no p.
-func (r *Repo) blobAt(commit, p string) (string, error) {
-	out, err := r.read(nil, "ls-tree", "-z", commit, "--", p)
+func (r *Tree) blobAt(commit, p string) (string, error) {
+	out, err := r.Read(nil, "ls-tree", "-z", commit, "--", p)
 	if err != nil {
 		return "", err
 	}
@@ -22,7 +24,7 @@ func (r *Repo) blobAt(commit, p string) (string, error) {
 // them is an own copy (see ownCopy): what an attempt at landing commit
 // that was cut short left, which git's merge then refuses to overwrite.
 // false, and nothing removed, when any is not.
-func (r *Repo) removeOwnCopies(dir, tip, commit string, paths []string) bool {
+func (r *Tree) removeOwnCopies(dir, tip, commit string, paths []string) bool {
 	for _, p := range paths {
 		if !r.ownCopy(dir, tip, commit, p) {
 			return false
@@ -39,7 +41,7 @@ func (r *Repo) removeOwnCopies(dir, tip, commit string, paths []string) bool {
 // ownCopy reports whether p, in the tree at dir, is an untracked copy of
 // the file commit adds (tip has none): not in the way of landing commit,
 // which writes the same bytes there. Nothing of the user's is lost.
-func (r *Repo) ownCopy(dir, tip, commit, p string) bool {
+func (r *Tree) ownCopy(dir, tip, commit, p string) bool {
 	want, err := r.blobAt(commit, p)
 	if err != nil || want == "" {
 		return false
@@ -47,9 +49,9 @@ func (r *Repo) ownCopy(dir, tip, commit, p string) bool {
 	if in, err := r.blobAt(tip, p); err != nil || in != "" {
 		return false
 	}
-	if out, err := r.runGit(dir, gitEnv("LC_ALL=C"), nil, "--no-optional-locks", "ls-files", "-z", "--", p); err != nil || len(out) > 0 {
+	if out, err := r.Run(dir, git.Env("LC_ALL=C"), nil, "--no-optional-locks", "ls-files", "-z", "--", p); err != nil || len(out) > 0 {
 		return false
 	}
-	out, err := r.runGit(dir, gitEnv("LC_ALL=C"), nil, "hash-object", "--", p)
+	out, err := r.Run(dir, git.Env("LC_ALL=C"), nil, "hash-object", "--", p)
 	return err == nil && strings.TrimSpace(string(out)) == want
 }

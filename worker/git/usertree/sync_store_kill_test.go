@@ -1,4 +1,4 @@
-package git
+package usertree
 
 import (
 	"os"
@@ -10,7 +10,7 @@ import (
 
 // A bh killed while its store commit held the index, with a git of its
 // own killed mid-command too (its lock on bh's index copy left behind,
-// as `bh sync` killed during `git write-tree` left it): FinishLanding
+// as `bh sync` killed during `git write-tree` left it): finishLanding
 // lets go of everything, nothing moved, and the next store commit goes
 // through, leaving nothing behind.
 func TestCommitStoreKilledLeavingItsGitsLocks(t *testing.T) {
@@ -30,16 +30,16 @@ func TestCommitStoreKilledLeavingItsGitsLocks(t *testing.T) {
 			}
 		}
 		done := make(chan struct{})
-		go func() { defer close(done); r.CommitStore(filepath.Join(r.Root, ".bh"), "bh: store") }()
+		go func() { defer close(done); Of(r).CommitStore(filepath.Join(r.Root, ".bh"), "bh: store") }()
 		<-done
 		r.Hooks.Before = nil
-		if err := r.FinishLanding(); err != nil {
-			t.Fatalf("killed at %s: FinishLanding: %v", at, err)
+		if err := Of(r).finishLanding(); err != nil {
+			t.Fatalf("killed at %s: finishLanding: %v", at, err)
 		}
 		if got := wtRev(t, r.Root, "HEAD"); got != base {
 			t.Fatalf("killed at %s: HEAD moved to %s", at, got)
 		}
-		committed, err := r.CommitStore(filepath.Join(r.Root, ".bh"), "bh: store")
+		committed, err := Of(r).CommitStore(filepath.Join(r.Root, ".bh"), "bh: store")
 		if err != nil || !committed {
 			t.Fatalf("killed at %s: the next store commit: %v, %v", at, committed, err)
 		}

@@ -1,4 +1,4 @@
-package git
+package usertree
 
 import (
 	"fmt"
@@ -8,10 +8,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // wtBenchRepo is a repository of 5,000 files in 50 folders, on main.
-func wtBenchRepo(b *testing.B) *Repo {
+func wtBenchRepo(b *testing.B) *git.Repo {
 	b.Helper()
 	files := map[string]string{".gitignore": "*.log\n"}
 	for i := 0; i < 5000; i++ {
@@ -69,7 +71,7 @@ func BenchmarkWorktreeTask5000(b *testing.B) {
 		}
 		steps.done("ensure")
 		wtWrite(b, wt.Path, "src/task-"+id+".go", "package src\n")
-		commit, err := wt.Commit(base, id+": the work\n")
+		commit, err := commitWork(wt, base, id+": the work\n")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -78,7 +80,7 @@ func BenchmarkWorktreeTask5000(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := r.Land("main", final, task); err != nil {
+		if err := Of(r).Land("main", final, task); err != nil {
 			b.Fatal(err)
 		}
 		wtWrite(b, r.Root, task, "status: done\n") // the worker's store write

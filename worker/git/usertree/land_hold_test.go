@@ -1,4 +1,4 @@
-package git
+package usertree
 
 import (
 	"os"
@@ -28,7 +28,7 @@ func TestWtLandHoldsTheIndexUntilTheBranchMoved(t *testing.T) {
 			out, _ = c.CombinedOutput()
 		}
 	}
-	if err := r.Land("main", final, wtTaskPath); err != nil {
+	if err := Of(r).Land("main", final, wtTaskPath); err != nil {
 		t.Fatalf("Land: %v", err)
 	}
 	if !strings.Contains(string(out), "index.lock") {
@@ -61,20 +61,20 @@ func TestWtLandKilledWhileHoldingTheIndex(t *testing.T) {
 			}
 		}
 		done := make(chan struct{})
-		go func() { defer close(done); r.Land("main", final, wtTaskPath) }()
+		go func() { defer close(done); Of(r).Land("main", final, wtTaskPath) }()
 		<-done
 		r.Hooks.Before = nil
 		if _, err := os.Stat(filepath.Join(r.Root, ".git", "index.lock")); err != nil {
 			t.Fatalf("killed at %s: no index.lock held: %v", at, err)
 		}
-		if err := r.FinishLanding(); err != nil {
-			t.Fatalf("killed at %s: FinishLanding: %v", at, err)
+		if err := Of(r).finishLanding(); err != nil {
+			t.Fatalf("killed at %s: finishLanding: %v", at, err)
 		}
 		if got := wtStatus(t, r.Root); !reflect.DeepEqual(got, status) || !reflect.DeepEqual(wtHashes(t, r.Root), files) ||
 			wtRev(t, r.Root, "HEAD") != base {
 			t.Fatalf("killed at %s, undone: the tree is\n%q\nwant\n%q", at, got, status)
 		}
-		if err := r.Land("main", final, wtTaskPath); err != nil {
+		if err := Of(r).Land("main", final, wtTaskPath); err != nil {
 			t.Fatalf("killed at %s: Land again: %v", at, err)
 		}
 		if wtRead(t, r.Root, "feature/new.txt") != "feature\n" {
@@ -104,7 +104,7 @@ func TestWtLandOverATouchedFile(t *testing.T) {
 				before = wtRead(t, r.Root, "landed.txt")
 			}
 		}
-		if err := r.Land("main", final, wtTaskPath); err != nil {
+		if err := Of(r).Land("main", final, wtTaskPath); err != nil {
 			t.Fatalf("Land (touched: %v): %v", touched, err)
 		}
 		if got := wtRead(t, r.Root, "landed.txt"); got != "new\n" {

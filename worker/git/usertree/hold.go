@@ -1,4 +1,4 @@
-package git
+package usertree
 
 import (
 	"cmp"
@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // A landing in the user's tree moves its files and index, then its
@@ -22,9 +24,9 @@ import (
 // in a copy (GIT_INDEX_FILE) by git's two-tree merge, the safety checks of
 // checkout and merge, and put in place under the lock. A note in the
 // common git dir says what is held, so that a bh killed half-way is
-// finished or undone by the next landing or sync (FinishLanding).
+// finished or undone by the next landing or sync (finishLanding).
 
-func (r *Repo) landNote() string { return filepath.Join(r.commonDir, "bh-land-held") }
+func (r *Tree) landNote() string { return filepath.Join(r.CommonDir(), "bh-land-held") }
 
 // heldLanding is one landing's state: the tree, its git dir, the branch
 // and both commits, and the token that marks the lock as bh's.
@@ -35,7 +37,7 @@ type heldLanding struct {
 func (h *heldLanding) lock() string      { return filepath.Join(h.gitDir, "index.lock") }
 func (h *heldLanding) index() string     { return filepath.Join(h.gitDir, "bh-land-index") }
 func (h *heldLanding) treeIndex() string { return h.index() + "-tree" } // CommitStore's second
-func (h *heldLanding) env() []string     { return gitEnv("GIT_INDEX_FILE="+h.index(), "LC_ALL=C") }
+func (h *heldLanding) env() []string     { return git.Env("GIT_INDEX_FILE="+h.index(), "LC_ALL=C") }
 
 // holds reports whether the tree's index.lock is still this landing's.
 func (h *heldLanding) holds() bool {
@@ -47,10 +49,10 @@ func (h *heldLanding) holds() bool {
 // holding the tree's index.lock, uses them: while it holds it, any lock
 // found is a killed bh's git's, and would stop the next git step. bh
 // never kills its git, so a lock goes only once no git runs here.
-func (r *Repo) clearTemps(h *heldLanding) {
+func (r *Tree) clearTemps(h *heldLanding) {
 	for _, ix := range []string{h.index(), h.treeIndex()} {
 		os.Remove(ix)
-		if _, err := os.Lstat(ix + ".lock"); err == nil && !r.gitRunning() {
+		if _, err := os.Lstat(ix + ".lock"); err == nil && !r.GitRunning() {
 			os.Remove(ix + ".lock")
 		}
 	}
@@ -60,13 +62,13 @@ func (r *Repo) clearTemps(h *heldLanding) {
 // commit, holding its index.lock throughout (see above). taskPath, bh's
 // task file, is taken at commit's version in the new index: its
 // uncommitted copy in the tree is bh's own, written after.
-func (r *Repo) landHeld(dir, target, tip, commit, taskPath string) error {
-	gitDir, err := r.treeGitDir(dir)
+func (r *Tree) landHeld(dir, target, tip, commit, taskPath string) error {
+	gitDir, err := r.TreeGitDir(dir)
 	if err != nil {
 		return err
 	}
 	h := &heldLanding{dir: dir, gitDir: gitDir, target: target, tip: tip, commit: commit, taskPath: taskPath}
-	if op, err := inProgressOp(h.gitDir); err != nil || op != "" {
+	if op, err := git.OpInProgress(h.gitDir); err != nil || op != "" {
 		return cmp.Or(err, error(&LandRefused{Target: target, Dir: dir, Reason: "a " + op + " is in progress"}))
 	}
 	if err := r.hold(h); err != nil {
@@ -85,7 +87,7 @@ func (r *Repo) landHeld(dir, target, tip, commit, taskPath string) error {
 
 // inTheWay is a refusal of git's two-tree merge, which names the first
 // path in the way only, with every path named (InTheWay's).
-func (r *Repo) inTheWay(lr *LandRefused, taskPath string) error {
+func (r *Tree) inTheWay(lr *LandRefused, taskPath string) error {
 	if all := (*LandRefused)(nil); errors.As(r.InTheWay(lr.Target, lr.Commit, taskPath), &all) && len(all.Paths) > 0 {
 		return all
 	}
@@ -94,7 +96,7 @@ func (r *Repo) inTheWay(lr *LandRefused, taskPath string) error {
 
 // hold takes the tree's index.lock for bh (waiting, as any git step, for
 // a young lock another git holds), with its note, and copies the index.
-func (r *Repo) hold(h *heldLanding) error {
+func (r *Tree) hold(h *heldLanding) error {
 	b := make([]byte, 8)
 	rand.Read(b)
 	h.token = "bh-land " + hex.EncodeToString(b)
@@ -102,7 +104,7 @@ func (r *Repo) hold(h *heldLanding) error {
 		return fmt.Errorf("land: %w", err)
 	}
 	var waited time.Duration
-	for pause := firstLockWait; ; pause = nextLockWait(pause) {
+	for pause := git.FirstLockWait; ; pause = git.NextLockWait(pause) {
 		f, err := os.OpenFile(h.lock(), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 		if err == nil {
 			_, err = f.WriteString(h.token)
@@ -125,37 +127,37 @@ func (r *Repo) hold(h *heldLanding) error {
 		// Held by another git: waited out as every git step waits for a
 		// lock, each try after a pause a git command of its own (a
 		// read-only one), as a step's retry is.
-		if err := r.waitLock(h.lock(), waited, err, []string{"merge"}); err != nil {
+		if err := r.WaitLock(h.lock(), waited, err, []string{"merge"}); err != nil {
 			os.Remove(r.landNote())
 			return err
 		}
 		time.Sleep(pause)
 		waited += pause
-		if _, err := r.runGit(h.dir, gitEnv("LC_ALL=C"), nil, "--no-optional-locks", "rev-parse", "--git-dir"); err != nil {
+		if _, err := r.Run(h.dir, git.Env("LC_ALL=C"), nil, "--no-optional-locks", "rev-parse", "--git-dir"); err != nil {
 			os.Remove(r.landNote())
 			return err
 		}
 	}
 }
 
-// writeNote says what is held, for FinishLanding.
-func (r *Repo) writeNote(h *heldLanding) error {
+// writeNote says what is held, for finishLanding.
+func (r *Tree) writeNote(h *heldLanding) error {
 	note := strings.Join([]string{h.dir, h.gitDir, h.target, h.tip, h.commit, h.taskPath, h.token}, "\n") + "\n"
 	return os.WriteFile(r.landNote(), []byte(note), 0o644)
 }
 
 // moveHeld moves the files and the index copy to commit (git refuses,
 // touching nothing, over the user's changes), then the branch.
-func (r *Repo) moveHeld(h *heldLanding) error {
+func (r *Tree) moveHeld(h *heldLanding) error {
 	taskPath := h.taskPath
 	if _, err := os.Lstat(filepath.Join(h.dir, filepath.FromSlash(taskPath))); taskPath != "" && err == nil {
 		// Its entry at commit's blob: git keeps an entry that already
 		// equals the new commit's, and bh's own uncommitted copy of the
 		// file (written after) never stops the landing.
-		if e, err := r.blobEntry(h.commit, taskPath); err != nil {
+		if e, err := r.BlobEntry(h.commit, taskPath); err != nil {
 			return err
 		} else if e != "" {
-			if err := r.setIndexEntries(h.dir, h.env(), taskPath, []string{e}); err != nil {
+			if err := r.SetIndexEntries(h.dir, h.env(), taskPath, []string{e}); err != nil {
 				return err
 			}
 		}
@@ -166,20 +168,18 @@ func (r *Repo) moveHeld(h *heldLanding) error {
 	// the index refreshed (as merge does first), it is tried once more.
 	// Refreshing only then spares every landing a scan of the whole tree.
 	err := r.readTree(h)
-	var ge *gitError
-	if errors.As(err, &ge) && strings.Contains(ge.Stderr, "not uptodate") {
-		if _, err := r.runGit(h.dir, h.env(), nil, "update-index", "-q", "--refresh"); err != nil && !isExit(err, 1) {
+	if stderr, _ := git.Stderr(err); strings.Contains(stderr, "not uptodate") {
+		if _, err := r.Run(h.dir, h.env(), nil, "update-index", "-q", "--refresh"); err != nil && !git.IsExit(err, 1) {
 			return err
 		}
 		err = r.readTree(h)
 	}
-	if err != nil {
-		if !errors.As(err, &ge) {
-			return err
-		}
-		return readTreeRefusal(ge.Stderr, h, taskPath)
+	if stderr, ok := git.Stderr(err); ok {
+		return readTreeRefusal(stderr, h, taskPath)
+	} else if err != nil {
+		return err
 	}
-	if _, err := r.git(nil, "update-ref", "-m", "bh: land", "refs/heads/"+h.target, h.commit, h.tip); err != nil {
+	if _, err := r.Write(nil, "update-ref", "-m", "bh: land", "refs/heads/"+h.target, h.commit, h.tip); err != nil {
 		if now, _ := r.BranchTip(h.target); now != h.tip {
 			return ErrTargetMoved
 		}
@@ -189,7 +189,7 @@ func (r *Repo) moveHeld(h *heldLanding) error {
 }
 
 // commitHeld puts the new index in place and lets go of the lock.
-func (r *Repo) commitHeld(h *heldLanding) error {
+func (r *Tree) commitHeld(h *heldLanding) error {
 	if err := os.Rename(h.index(), filepath.Join(h.gitDir, "index")); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("land: %w", err)
 	}
@@ -200,7 +200,7 @@ func (r *Repo) commitHeld(h *heldLanding) error {
 // hold commit's bytes: the user's own edits stay) and lets go: the index
 // was never replaced. bh's task file (or, for CommitStore, its store) is
 // left alone: its copy in the tree is bh's.
-func (r *Repo) undoHeld(h *heldLanding) error {
+func (r *Tree) undoHeld(h *heldLanding) error {
 	if h.holds() {
 		r.clearTemps(h) // a killed git's lock on them would stop checkoutFrom
 	}
@@ -214,7 +214,7 @@ func (r *Repo) undoHeld(h *heldLanding) error {
 			continue
 		}
 		want, berr := r.blobAt(h.commit, p)
-		out, herr := r.runGit(h.dir, gitEnv("LC_ALL=C"), nil, "hash-object", "--", p)
+		out, herr := r.Run(h.dir, git.Env("LC_ALL=C"), nil, "hash-object", "--", p)
 		if berr != nil || herr != nil || strings.TrimSpace(string(out)) != want {
 			continue // not moved, or changed since: not the landing's to undo
 		}
@@ -235,18 +235,18 @@ func (r *Repo) undoHeld(h *heldLanding) error {
 
 // checkoutFrom writes paths as tip has them (modes, links and filters as
 // git checks out), through an index of tip's own: the tree's is locked.
-func (r *Repo) checkoutFrom(h *heldLanding, paths []string) error {
-	env := gitEnv("GIT_INDEX_FILE="+h.index(), "LC_ALL=C")
+func (r *Tree) checkoutFrom(h *heldLanding, paths []string) error {
+	env := git.Env("GIT_INDEX_FILE="+h.index(), "LC_ALL=C")
 	defer os.Remove(h.index())
-	if _, err := r.runGit(h.dir, env, nil, "read-tree", h.tip); err != nil {
+	if _, err := r.Run(h.dir, env, nil, "read-tree", h.tip); err != nil {
 		return err
 	}
-	_, err := r.runGit(h.dir, env, nil, append([]string{"checkout-index", "-f", "--"}, paths...)...)
+	_, err := r.Run(h.dir, env, nil, append([]string{"checkout-index", "-f", "--"}, paths...)...)
 	return err
 }
 
 // release removes the lock, if it is still bh's, and the note.
-func (r *Repo) release(h *heldLanding) error {
+func (r *Tree) release(h *heldLanding) error {
 	if h.holds() {
 		r.clearTemps(h)
 		os.Remove(h.lock())
@@ -259,16 +259,16 @@ func (r *Repo) release(h *heldLanding) error {
 
 // HeldIndex reports whether a landing (or store commit) of bh's left its
 // hold on a tree's index: killed, or running now.
-func (r *Repo) HeldIndex() bool {
+func (r *Tree) HeldIndex() bool {
 	_, err := os.Stat(r.landNote())
 	return err == nil
 }
 
-// FinishLanding completes, or undoes, a landing killed while it held the
+// finishLanding completes, or undoes, a landing killed while it held the
 // tree's index (see above): the branch moved, the new index goes in place;
 // it did not, the files go back. Nothing held: nothing to do. Callers hold
 // the landing lock, so the note is never a live landing's.
-func (r *Repo) FinishLanding() error {
+func (r *Tree) finishLanding() error {
 	b, err := os.ReadFile(r.landNote())
 	if err != nil {
 		return nil

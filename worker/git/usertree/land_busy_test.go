@@ -1,4 +1,4 @@
-package git
+package usertree
 
 import (
 	"errors"
@@ -14,12 +14,12 @@ func TestWtLandRefusesOverIgnoredFile(t *testing.T) {
 	wtWrite(t, wt.Path, ".env", "the agent's\n")
 	wtGit(t, wt.Path, "add", "-f", ".env")
 	wtGit(t, wt.Path, "commit", "-q", "-m", "the agent force-adds an ignored file")
-	commit, err := wt.Commit(base, "tm-1: work\n")
+	commit, err := commitWork(wt, base, "tm-1: work\n")
 	if err != nil {
 		t.Fatal(err)
 	}
 	wtWrite(t, r.Root, ".env", "the user's secret\n")
-	err = r.Land("main", commit, wtTaskPath)
+	err = Of(r).Land("main", commit, wtTaskPath)
 	var lr *LandRefused
 	if !errors.As(err, &lr) || !reflect.DeepEqual(lr.Paths, []string{".env"}) {
 		t.Fatalf("Land: %v", err)
@@ -38,7 +38,7 @@ func TestWtLandRefusedWhileUserMerges(t *testing.T) {
 	wtGit(t, r.Root, "merge", "-q", "--no-ff", "--no-commit", "side") // stops before committing
 	wtWrite(t, r.Root, wtTaskPath, task)
 	entry, files := wtGit(t, r.Root, "ls-files", "-s", wtTaskPath), wtHashes(t, r.Root)
-	err := r.Land("main", final, wtTaskPath)
+	err := Of(r).Land("main", final, wtTaskPath)
 	var lr *LandRefused
 	if !errors.As(err, &lr) || lr.Reason == "" {
 		t.Fatalf("Land during the user's merge: %v", err)
@@ -61,7 +61,7 @@ func TestWtLandRefusedWhileUserRebasesTarget(t *testing.T) {
 	wtCommitAll(t, r.Root, "main")
 	wt, base := wtEnsure(t, r, "tm-1")
 	wtWrite(t, wt.Path, "a.txt", "agent\n")
-	final, err := wt.Commit(base, "tm-1: work\n")
+	final, err := commitWork(wt, base, "tm-1: work\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestWtLandRefusedWhileUserRebasesTarget(t *testing.T) {
 	if err := exec.Command("git", "-C", r.Root, "rebase", "-q", "side").Run(); err == nil {
 		t.Fatal("the rebase should conflict")
 	}
-	err = r.Land("main", final, wtTaskPath)
+	err = Of(r).Land("main", final, wtTaskPath)
 	var lr *LandRefused
 	if !errors.As(err, &lr) || lr.Dir != r.Root {
 		t.Fatalf("Land during a rebase of main: %v", err)

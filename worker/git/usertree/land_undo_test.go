@@ -1,4 +1,4 @@
-package git
+package usertree
 
 import (
 	"os"
@@ -22,7 +22,7 @@ func TestWtLandFailedMergeLeavesNothingBehind(t *testing.T) {
 	if err := os.Chmod(hook, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Land("main", final, wtTaskPath); err == nil {
+	if err := Of(r).Land("main", final, wtTaskPath); err == nil {
 		t.Fatal("Land succeeded with the ref update refused")
 	}
 	if got := wtStatus(t, r.Root); !reflect.DeepEqual(got, status) {
@@ -32,7 +32,7 @@ func TestWtLandFailedMergeLeavesNothingBehind(t *testing.T) {
 		t.Fatal("the failed landing changed the user's files or HEAD")
 	}
 	os.Remove(hook)
-	if err := r.Land("main", final, wtTaskPath); err != nil {
+	if err := Of(r).Land("main", final, wtTaskPath); err != nil {
 		t.Fatalf("Land once the ref is free: %v", err)
 	}
 	if wtRead(t, r.Root, "feature/new.txt") != "feature\n" || wtRead(t, r.Root, "other.txt") != "the user's unstaged edit\n" {

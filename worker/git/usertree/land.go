@@ -1,9 +1,11 @@
-package git
+package usertree
 
 import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // ErrTargetMoved means the target branch is no longer an ancestor of the
@@ -35,21 +37,18 @@ func (e *LandRefused) Error() string {
 // stop the merge) is first staged there at the commit's blob, and put back
 // as it was on a refusal. ErrTargetMoved when target is not an ancestor of
 // commit; nil when commit is in target already (landing twice is a no-op).
-func (r *Repo) Land(target, commit, taskPath string) error {
+func (r *Tree) Land(target, commit, taskPath string) error {
 	if err := r.land(target, commit, taskPath); err != nil {
-		return fmt.Errorf("land %s on %s: %w", short(commit), target, err)
+		return fmt.Errorf("land %s on %s: %w", git.Short(commit), target, err)
 	}
 	return nil
 }
 
-func (r *Repo) land(target, commit, taskPath string) error {
+func (r *Tree) land(target, commit, taskPath string) error {
 	// A sync killed between moving this tree and its branch is finished
 	// first: a fast-forward would carry what it pulled along as the user's
 	// staged changes, and no later sync could finish it.
-	if _, err := r.FinishIntegrate(); err != nil {
-		return err
-	}
-	if err := r.FinishLanding(); err != nil {
+	if err := r.Recover(); err != nil {
 		return err
 	}
 	tip, err := r.BranchTip(target)
@@ -59,9 +58,9 @@ func (r *Repo) land(target, commit, taskPath string) error {
 	if tip == "" {
 		return fmt.Errorf("branch %s does not exist", target)
 	}
-	out, err := r.read(nil, "merge-base", commit, tip)
+	out, err := r.Read(nil, "merge-base", commit, tip)
 	switch mb := strings.TrimSpace(string(out)); {
-	case err != nil && !isExit(err, 1):
+	case err != nil && !git.IsExit(err, 1):
 		return err
 	case mb == commit:
 		return nil // landed before
@@ -80,8 +79,8 @@ func (r *Repo) land(target, commit, taskPath string) error {
 
 // moveBranch lands on a branch checked out nowhere: nothing to merge, the
 // ref moves only if it still holds tip.
-func (r *Repo) moveBranch(target, commit, tip string) error {
-	if _, err := r.git(nil, "update-ref", "-m", "bh: land", "refs/heads/"+target, commit, tip); err != nil {
+func (r *Tree) moveBranch(target, commit, tip string) error {
+	if _, err := r.Write(nil, "update-ref", "-m", "bh: land", "refs/heads/"+target, commit, tip); err != nil {
 		if now, _ := r.BranchTip(target); now != tip {
 			return ErrTargetMoved
 		}
@@ -93,7 +92,7 @@ func (r *Repo) moveBranch(target, commit, tip string) error {
 // mergeIn fast-forwards the tree at dir, which has target checked out.
 // Files in the way that are the landing's own (see removeOwnCopies) go,
 // and the merge is tried again.
-func (r *Repo) mergeIn(dir, target, tip, commit, taskPath string) error {
+func (r *Tree) mergeIn(dir, target, tip, commit, taskPath string) error {
 	err := r.tryMerge(dir, target, tip, commit, taskPath)
 	if lr := (*LandRefused)(nil); errors.As(err, &lr) && r.removeOwnCopies(dir, tip, commit, lr.Paths) {
 		err = r.tryMerge(dir, target, tip, commit, taskPath)
@@ -101,15 +100,9 @@ func (r *Repo) mergeIn(dir, target, tip, commit, taskPath string) error {
 	return err
 }
 
-func (r *Repo) tryMerge(dir, target, tip, commit, taskPath string) error {
+func (r *Tree) tryMerge(dir, target, tip, commit, taskPath string) error {
 	if err := r.ignoredInTheWay(dir, target, tip, commit, taskPath); err != nil {
 		return err
 	}
 	return r.landHeld(dir, target, tip, commit, taskPath)
-}
-
-// isExit reports whether err is git exiting with code.
-func isExit(err error, code int) bool {
-	var ge *gitError
-	return errors.As(err, &ge) && ge.Code == code
 }

@@ -1,9 +1,11 @@
-package git
+package usertree
 
 import (
 	"errors"
 	"reflect"
 	"testing"
+
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 const wtTaskPath = ".bh/tasks/tm-1.yaml"
@@ -11,7 +13,7 @@ const wtTaskPath = ".bh/tasks/tm-1.yaml"
 // wtLandScene makes task tm-1's final commit (landed.txt changed,
 // feature/new.txt added, the task file closed) and returns it with the
 // task file's bytes. tracked puts an older task file in the base commit.
-func wtLandScene(t *testing.T, tracked bool) (r *Repo, final, base string, task string) {
+func wtLandScene(t *testing.T, tracked bool) (r *git.Repo, final, base string, task string) {
 	t.Helper()
 	files := map[string]string{"landed.txt": "old\n", "other.txt": "other\n", "staged.txt": "staged\n",
 		".gitignore": "*.log\n"}
@@ -22,7 +24,7 @@ func wtLandScene(t *testing.T, tracked bool) (r *Repo, final, base string, task 
 	wt, base := wtEnsure(t, r, "tm-1")
 	wtWrite(t, wt.Path, "landed.txt", "new\n")
 	wtWrite(t, wt.Path, "feature/new.txt", "feature\n")
-	commit, err := wt.Commit(base, "tm-1: feature\n")
+	commit, err := commitWork(wt, base, "tm-1: feature\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +36,7 @@ func wtLandScene(t *testing.T, tracked bool) (r *Repo, final, base string, task 
 }
 
 // wtUserWork dirties the user's tree every way but for the landed paths.
-func wtUserWork(t *testing.T, r *Repo) {
+func wtUserWork(t *testing.T, r *git.Repo) {
 	t.Helper()
 	wtWrite(t, r.Root, "other.txt", "the user's unstaged edit\n")
 	wtWrite(t, r.Root, "staged.txt", "the user's staged edit\n")
@@ -49,7 +51,7 @@ func TestWtLandKeepsUserWork(t *testing.T) {
 		wtUserWork(t, r)
 		wtWrite(t, r.Root, wtTaskPath, task) // bh's own copy, uncommitted
 		before, status := wtHashes(t, r.Root), wtStatus(t, r.Root)
-		if err := r.Land("main", final, wtTaskPath); err != nil {
+		if err := Of(r).Land("main", final, wtTaskPath); err != nil {
 			t.Fatalf("tracked %v: %v", tracked, err)
 		}
 		if wtRev(t, r.Root, "HEAD") != final {
@@ -81,7 +83,7 @@ func TestWtLandKeepsUserWork(t *testing.T) {
 func TestWtLandTaskFileWrittenAfter(t *testing.T) {
 	r, final, _, task := wtLandScene(t, false)
 	wtWrite(t, r.Root, wtTaskPath, "status: in_progress\n")
-	if err := r.Land("main", final, wtTaskPath); err != nil {
+	if err := Of(r).Land("main", final, wtTaskPath); err != nil {
 		t.Fatal(err)
 	}
 	wtWrite(t, r.Root, wtTaskPath, task)
@@ -99,7 +101,7 @@ func TestWtLandRefusedOverlap(t *testing.T) {
 		entry := wtGit(t, r.Root, "ls-files", "-s", wtTaskPath)
 		before, status := wtHashes(t, r.Root), wtStatus(t, r.Root)
 
-		err := r.Land("main", final, wtTaskPath)
+		err := Of(r).Land("main", final, wtTaskPath)
 		var lr *LandRefused
 		if !errors.As(err, &lr) || !reflect.DeepEqual(lr.Paths, []string{"landed.txt"}) || lr.Dir != r.Root {
 			t.Fatalf("tracked %v: Land: %v (%+v)", tracked, err, lr)
@@ -121,7 +123,7 @@ func TestWtLandTargetMoved(t *testing.T) {
 	wtWrite(t, r.Root, "other.txt", "the user commits meanwhile\n")
 	tip := wtCommitAll(t, r.Root, "meanwhile")
 	before := wtStatus(t, r.Root)
-	if err := r.Land("main", final, wtTaskPath); !errors.Is(err, ErrTargetMoved) {
+	if err := Of(r).Land("main", final, wtTaskPath); !errors.Is(err, ErrTargetMoved) {
 		t.Fatalf("Land: %v", err)
 	}
 	if wtRev(t, r.Root, "HEAD") != tip || !reflect.DeepEqual(wtStatus(t, r.Root), before) {
@@ -135,7 +137,7 @@ func TestWtLandTargetMoved(t *testing.T) {
 func TestWtLandTwice(t *testing.T) {
 	r, final, _, _ := wtLandScene(t, false)
 	for i := 0; i < 2; i++ {
-		if err := r.Land("main", final, wtTaskPath); err != nil {
+		if err := Of(r).Land("main", final, wtTaskPath); err != nil {
 			t.Fatalf("landing #%d: %v", i+1, err)
 		}
 	}
@@ -144,7 +146,7 @@ func TestWtLandTwice(t *testing.T) {
 	}
 	wtWrite(t, r.Root, "other.txt", "later\n")
 	wtCommitAll(t, r.Root, "later")
-	if err := r.Land("main", final, wtTaskPath); err != nil {
+	if err := Of(r).Land("main", final, wtTaskPath); err != nil {
 		t.Fatalf("landing a commit main contains: %v", err)
 	}
 	if ok, err := r.Landed("main", final); !ok || err != nil {
@@ -157,7 +159,7 @@ func TestWtLandNotCheckedOut(t *testing.T) {
 	wtGit(t, r.Root, "checkout", "-q", "-b", "dev")
 	wtUserWork(t, r)
 	before, status := wtHashes(t, r.Root), wtStatus(t, r.Root)
-	if err := r.Land("main", final, wtTaskPath); err != nil {
+	if err := Of(r).Land("main", final, wtTaskPath); err != nil {
 		t.Fatal(err)
 	}
 	if wtRev(t, r.Root, "refs/heads/main") != final || wtRev(t, r.Root, "HEAD") != base {
@@ -172,7 +174,7 @@ func TestWtLandInLinkedWorktree(t *testing.T) {
 	r, final, base, _ := wtLandScene(t, false)
 	other := r.Root + "-release"
 	wtGit(t, r.Root, "worktree", "add", "-q", "-b", "release", other, base)
-	if err := r.Land("release", final, wtTaskPath); err != nil {
+	if err := Of(r).Land("release", final, wtTaskPath); err != nil {
 		t.Fatal(err)
 	}
 	if wtRev(t, other, "HEAD") != final || wtRead(t, other, "landed.txt") != "new\n" {
@@ -194,14 +196,14 @@ func TestWtLandOverItsOwnLeftCopies(t *testing.T) {
 	r, final, _, _ := wtLandScene(t, true)
 	wtWrite(t, r.Root, "feature/new.txt", "mine\n")
 	var lr *LandRefused
-	if err := r.Land("main", final, wtTaskPath); !errors.As(err, &lr) {
+	if err := Of(r).Land("main", final, wtTaskPath); !errors.As(err, &lr) {
 		t.Fatalf("Land over the user's own feature/new.txt: %v, want a refusal", err)
 	}
 	if wtRead(t, r.Root, "feature/new.txt") != "mine\n" {
 		t.Fatal("the user's file went")
 	}
 	wtWrite(t, r.Root, "feature/new.txt", "feature\n") // as the commit has it
-	if err := r.Land("main", final, wtTaskPath); err != nil {
+	if err := Of(r).Land("main", final, wtTaskPath); err != nil {
 		t.Fatalf("Land over its own left copy: %v", err)
 	}
 	if wtRev(t, r.Root, "HEAD") != final || wtGit(t, r.Root, "status", "--porcelain", "--", "feature") != "" {

@@ -1,4 +1,4 @@
-package git
+package usertree
 
 import (
 	"errors"
@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // A sync killed after it moved the user's tree and before it moved the
@@ -31,9 +33,9 @@ func TestIntegrateKilledBeforeTheBranchMoves(t *testing.T) {
 		t.Fatalf("the tree did not move before the kill: %q", st)
 	}
 
-	moved, err := r.FinishIntegrate()
+	moved, err := Of(r).finishIntegrate()
 	if err != nil || !moved {
-		t.Fatalf("FinishIntegrate = %v, %v", moved, err)
+		t.Fatalf("finishIntegrate = %v, %v", moved, err)
 	}
 	if st := wtGit(t, root, "status", "--porcelain"); st != "" {
 		t.Errorf("after the finish the tree is not clean: %q", st)
@@ -41,7 +43,7 @@ func TestIntegrateKilledBeforeTheBranchMoves(t *testing.T) {
 	if log := wtGit(t, root, "log", "--format=%s", "main"); log != "mine\ntheirs\ninitial\n" {
 		t.Errorf("main's log %q: want mine replayed on theirs", log)
 	}
-	if moved, err := r.FinishIntegrate(); moved || err != nil {
+	if moved, err := Of(r).finishIntegrate(); moved || err != nil {
 		t.Errorf("a second finish moved %v, %v: the note should be gone", moved, err)
 	}
 }
@@ -69,7 +71,7 @@ func TestIntegrateCatchesUpWithAUserCommitting(t *testing.T) {
 			wtGit(t, root, "commit", "-q", "-am", fmt.Sprintf("mine %d", commits))
 		}
 	}
-	if err := r.Integrate("main", theirs); err != nil {
+	if err := Of(r).Integrate("main", theirs); err != nil {
 		t.Fatalf("Integrate: %v", err)
 	}
 	if log := wtGit(t, root, "log", "--format=%s", "main"); log != "mine 3\nmine 2\nmine 1\nmine 0\ntheirs\ninitial\n" {
@@ -93,7 +95,7 @@ func TestIntegrateKilledDuringItsReadTree(t *testing.T) {
 	root := r.Root
 
 	killIntegrate(r, theirs, func(args []string) bool { return slices.Contains(args, "read-tree") })
-	note, err := os.ReadFile(r.pendingFile())
+	note, err := os.ReadFile(Of(r).pendingFile())
 	if err != nil {
 		t.Fatalf("no note of the sync: %v", err)
 	}
@@ -111,7 +113,7 @@ func TestIntegrateKilledDuringItsReadTree(t *testing.T) {
 	if err := os.WriteFile(lock, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r.Hooks.Wait = func(w LockWait) {
+	r.Hooks.Wait = func(w git.LockWait) {
 		if w.Path == lock {
 			wtWrite(t, root, "u.txt", "theirs\n")
 			if err := os.Rename(lock, filepath.Join(root, ".git", "index")); err != nil {
@@ -119,9 +121,9 @@ func TestIntegrateKilledDuringItsReadTree(t *testing.T) {
 			}
 		}
 	}
-	moved, err := r.FinishIntegrate()
+	moved, err := Of(r).finishIntegrate()
 	if err != nil || !moved {
-		t.Fatalf("FinishIntegrate = %v, %v: want the branch moved once the read-tree let go", moved, err)
+		t.Fatalf("finishIntegrate = %v, %v: want the branch moved once the read-tree let go", moved, err)
 	}
 	if got := wtRev(t, root, "HEAD"); got == tip || got != rebased {
 		t.Errorf("HEAD %s, want the sync's %s", got, rebased)
@@ -143,7 +145,7 @@ func TestLandFinishesAKilledSyncFirst(t *testing.T) {
 		return slices.Contains(args, "update-ref") && slices.Contains(args, "bh: sync")
 	})
 
-	if err := r.Land("main", strings.TrimSpace(task), ""); !errors.Is(err, ErrTargetMoved) {
+	if err := Of(r).Land("main", strings.TrimSpace(task), ""); !errors.Is(err, ErrTargetMoved) {
 		t.Errorf("Land = %v, want ErrTargetMoved: the sync finished first, the task to rebase", err)
 	}
 	if log := wtGit(t, root, "log", "--format=%s", "main"); log != "mine\ntheirs\ninitial\n" {
@@ -157,7 +159,7 @@ func TestLandFinishesAKilledSyncFirst(t *testing.T) {
 // divergedRepo is a clone whose main has a commit of its own (mine.txt)
 // while the remote's has another (theirs, changing u.txt): what a sync
 // replays. tip is main's.
-func divergedRepo(t *testing.T) (r *Repo, theirs, tip string) {
+func divergedRepo(t *testing.T) (r *git.Repo, theirs, tip string) {
 	t.Helper()
 	r = wtRepo(t, map[string]string{"u.txt": "base\n"})
 	root := r.Root
@@ -174,14 +176,14 @@ func divergedRepo(t *testing.T) (r *Repo, theirs, tip string) {
 
 // killIntegrate runs a sync of main to theirs that is killed (its
 // goroutine ended) as the first git command at matches starts.
-func killIntegrate(r *Repo, theirs string, at func(args []string) bool) {
+func killIntegrate(r *git.Repo, theirs string, at func(args []string) bool) {
 	r.Hooks.Before = func(dir string, args []string) {
 		if at(args) {
 			runtime.Goexit()
 		}
 	}
 	done := make(chan struct{})
-	go func() { defer close(done); r.Integrate("main", theirs) }()
+	go func() { defer close(done); Of(r).Integrate("main", theirs) }()
 	<-done
 	r.Hooks.Before = nil
 }
@@ -194,7 +196,7 @@ func TestIntegrateOverATouchedFile(t *testing.T) {
 	if err := os.Chtimes(filepath.Join(r.Root, "u.txt"), later, later); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Integrate("main", theirs); err != nil {
+	if err := Of(r).Integrate("main", theirs); err != nil {
 		t.Fatalf("Integrate over a touched file: %v", err)
 	}
 	if got := wtRead(t, r.Root, "u.txt"); got != "theirs\n" {
@@ -216,7 +218,7 @@ func TestIntegrateKeepsTheUsersEmptiedCommit(t *testing.T) {
 	wtGit(t, root, "checkout", "-q", "main")
 	wtWrite(t, root, "u.txt", "theirs\n") // a part of what theirs holds
 	wtGit(t, root, "commit", "-q", "-am", "the user's, as theirs")
-	if err := r.Integrate("main", theirs); err != nil {
+	if err := Of(r).Integrate("main", theirs); err != nil {
 		t.Fatalf("Integrate: %v", err)
 	}
 	if log := wtGit(t, root, "log", "--format=%s", "main"); log != "the user's, as theirs\ntheirs\ninitial\n" {
@@ -231,7 +233,7 @@ func TestIntegrateKeepsTheUsersCommitOfAnUpstreamPatch(t *testing.T) {
 	root := r.Root
 	wtWrite(t, root, "u.txt", "theirs\n") // theirs' very change
 	wtGit(t, root, "commit", "-q", "-am", "the user's, as theirs")
-	if err := r.Integrate("main", theirs); err != nil {
+	if err := Of(r).Integrate("main", theirs); err != nil {
 		t.Fatalf("Integrate: %v", err)
 	}
 	if log := wtGit(t, root, "log", "--format=%s", "main"); log != "the user's, as theirs\nmine\ntheirs\ninitial\n" {

@@ -1,4 +1,4 @@
-package git
+package usertree
 
 import (
 	"cmp"
@@ -8,26 +8,28 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // A sync moves the user's tree (read-tree -m -u) and then the branch
 // (update-ref): two steps. Killed between them, the tree holds the pulled
 // files on the old commit, and every later pull is refused over those
 // "uncommitted changes". So the sync notes both commits before it moves
-// the tree, and the next sync finishes the move: FinishIntegrate.
+// the tree, and the next sync finishes the move: finishIntegrate.
 
-func (r *Repo) pendingFile() string { return filepath.Join(r.commonDir, "bh-sync-pending") }
+func (r *Tree) pendingFile() string { return filepath.Join(r.CommonDir(), "bh-sync-pending") }
 
-func (r *Repo) notePending(branch, tip, rebased string) error {
+func (r *Tree) notePending(branch, tip, rebased string) error {
 	return os.WriteFile(r.pendingFile(), []byte(branch+" "+tip+" "+rebased+"\n"), 0o644)
 }
 
-// FinishIntegrate completes a sync killed between moving the user's tree
+// finishIntegrate completes a sync killed between moving the user's tree
 // and its branch: when the branch is still on the old commit and the
 // index holds the new commit's version of every path the sync changed,
 // the branch moves there, as the sync would have. It reports whether it
 // moved it; a note it cannot act on safely is dropped (nothing moved).
-func (r *Repo) FinishIntegrate() (bool, error) {
+func (r *Tree) finishIntegrate() (bool, error) {
 	b, err := os.ReadFile(r.pendingFile())
 	if err != nil {
 		return false, nil // none pending
@@ -55,10 +57,10 @@ func (r *Repo) FinishIntegrate() (bool, error) {
 	// The index as the tree moved it: every path the sync changed as in
 	// rebased (the user's own staged changes elsewhere are theirs).
 	args := append([]string{"--no-optional-locks", "diff", "--cached", "--quiet", rebased, "--"}, paths...)
-	if _, err := r.runGit(dir, nil, nil, args...); err != nil {
+	if _, err := r.Run(dir, nil, nil, args...); err != nil {
 		return false, os.Remove(r.pendingFile()) // the tree never moved (or the user changed those files): leave it
 	}
-	if _, err := r.git(nil, "update-ref", "-m", "bh: sync (finished)", "refs/heads/"+branch, rebased, tip); err != nil {
+	if _, err := r.Write(nil, "update-ref", "-m", "bh: sync (finished)", "refs/heads/"+branch, rebased, tip); err != nil {
 		return false, fmt.Errorf("finish the killed sync of %s: %w", branch, err)
 	}
 	return true, os.Remove(r.pendingFile())
@@ -69,19 +71,19 @@ func (r *Repo) FinishIntegrate() (bool, error) {
 // the tree (bh never kills its git), and until it is done the index looks
 // as if the tree never moved. false when it still holds it at the bound;
 // a stale lock, its git dead, counts as let go.
-func (r *Repo) indexLetGo(dir string) bool {
-	gitDir, err := r.treeGitDir(dir)
+func (r *Tree) indexLetGo(dir string) bool {
+	gitDir, err := r.TreeGitDir(dir)
 	if err != nil {
 		return false
 	}
 	lock := filepath.Join(gitDir, "index.lock")
 	var waited time.Duration
-	for pause := firstLockWait; ; pause = nextLockWait(pause) {
+	for pause := git.FirstLockWait; ; pause = git.NextLockWait(pause) {
 		if _, err := os.Lstat(lock); err != nil {
 			return true
 		}
-		var le *LockedError
-		if err := r.waitLock(lock, waited, nil, []string{"read-tree"}); errors.As(err, &le) {
+		var le *git.LockedError
+		if err := r.WaitLock(lock, waited, nil, []string{"read-tree"}); errors.As(err, &le) {
 			return le.Stale
 		}
 		time.Sleep(pause)
