@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/bh-tracker/bh/worker/doctor"
+
 	"github.com/bh-tracker/bh/task/config"
 )
 
@@ -20,15 +22,15 @@ func TestDoctorPrunesTheRegistry(t *testing.T) {
 	config.Register(gone)
 	os.RemoveAll(gone)
 
-	rep, err := Doctor(s, true)
+	rep, err := runDoctor(s, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Problems() != 0 {
 		t.Errorf("a gone repository is counted as this one's problem: %+v", rep.Findings)
 	}
-	if i := slices.IndexFunc(rep.Findings, func(f Finding) bool { return f.Check == "registry" }); i < 0 ||
-		rep.Findings[i].Status != DoctorFixed {
+	if i := slices.IndexFunc(rep.Findings, func(f doctor.Finding) bool { return f.Check == "registry" }); i < 0 ||
+		rep.Findings[i].Status != doctor.Fixed {
 		t.Errorf("the registry is not fixed: %+v", rep.Findings)
 	}
 	if repos, _ := config.Registered(); !slices.Equal(repos, []string{s.Root}) {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bh-tracker/bh/worker/doctor"
+
 	"github.com/bh-tracker/bh/agent"
 )
 
@@ -33,7 +35,7 @@ func TestDoctorRebuildsATamperedSlot(t *testing.T) {
 		writeFile(t, admin, "config.worktree", "[core]\n\tfsmonitor = /bin/false\n")
 
 		f := finding(t, doctorT(t, s, false), "pool", slot)
-		if f.Status != DoctorError || !f.Fixable || !strings.Contains(f.Message, "not bh's") {
+		if f.Status != doctor.Error || !f.Fixable || !strings.Contains(f.Message, "not bh's") {
 			t.Fatalf("held %v: the tampered slot: %+v", held, f)
 		}
 		if rep := doctorT(t, s, true); rep.Problems() != 0 {

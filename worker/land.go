@@ -7,7 +7,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
-	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/git/usertree"
 	"github.com/bh-tracker/bh/worker/landing"
 )
 
@@ -123,7 +123,7 @@ func (w *worker) landOn(r *run, e ending, mode, msg string, checks []string) err
 			}
 		}
 		err := w.close(r, &e, func(data []byte) error { return w.landFile(r, &e, mode, msg, data) })
-		if errors.Is(err, git.ErrTargetMoved) && try < landTries {
+		if errors.Is(err, usertree.ErrTargetMoved) && try < landTries {
 			continue
 		}
 		return w.landFailed(r, e, err)

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/bh-tracker/bh/worker/doctor"
+
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
@@ -99,7 +101,7 @@ func TestPoolSlotKilledMidReset(t *testing.T) {
 				t.Fatalf("landed %v, want %v", c, want)
 			}
 			for _, f := range doctorT(t, s, false).Findings {
-				if f.Check == "pool" && f.Status != DoctorOK {
+				if f.Check == "pool" && f.Status != doctor.OK {
 					t.Errorf("doctor after recovery: %+v", f)
 				}
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/git/usertree"
 )
 
 // ContinueRebase finishes a rebase a landing left in wt (the agent
@@ -81,7 +82,7 @@ func Land(repo *git.Repo, keep bool, branch, target, head, final, file string) e
 	if keep {
 		return troubleOf(repo.SetBranch(branch, final, head))
 	}
-	return troubleOf(repo.Land(target, final, file))
+	return troubleOf(usertree.Of(repo).Land(target, final, file))
 }
 
 // CommitMessage is a landed task's commit message. Its last line, the
@@ -179,7 +180,7 @@ func (t *Trouble) Unwrap() error { return t.Err }
 // rebase conflict or a refusal to overwrite the user's changes.
 func troubleOf(err error) error {
 	var rc *git.RebaseConflict
-	var lr *git.LandRefused
+	var lr *usertree.LandRefused
 	switch {
 	case errors.As(err, &rc):
 		return &Trouble{Kind: Conflict, Paths: rc.Paths, Err: err}
