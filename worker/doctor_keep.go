@@ -1,20 +1,21 @@
 package worker
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/storegit"
 )
 
 // checkKept compares the tree with bh's copies of the store's files
-// (keep.go): with --fix, bh's copy of each file the tree lost goes back.
+// (storegit.Keeper): with --fix, bh's copy of each file the tree lost goes back.
 func (d *doctor) checkKept() error {
-	kp := NewKeeper(d.s, func(error) {})
-	k, err := kp.keep()
-	if err != nil {
+	kp := storegit.NewKeeper(d.s, func(error) {})
+	lost, err := kp.Compare(d.fix) // without --fix, doctor changes nothing
+	if errors.Is(err, storegit.ErrNoKeep) {
 		return nil // no repository to keep in: connect says so
 	}
-	lost, err := kp.compare(k, d.fix) // without --fix, doctor changes nothing
 	if err != nil {
 		d.found(Finding{Check: "kept", Status: DoctorWarn, Message: fmt.Sprintf("compare with bh's copies (%s): %v", git.KeepRef, err)}, nil)
 		return nil
@@ -26,14 +27,14 @@ func (d *doctor) checkKept() error {
 		if !l.Missing {
 			f.Message = "older than bh last wrote it (git stash, git checkout or git reset --hard?)"
 		}
-		if id, ok := taskFileID(l.Rel); ok {
+		if id, ok := l.TaskID(); ok {
 			f.Fix += " (or forget it: bh rm " + id + ")"
 		}
-		d.found(f, func() error { return kp.Restore([]Lost{l}) })
+		d.found(f, func() error { return kp.Restore([]storegit.Lost{l}) })
 	}
 	if len(lost) == 0 {
 		if d.fix {
-			kp.saveStamp(k)
+			kp.SaveStamp()
 		}
 		d.ok("kept", "every task file and config.yaml bh wrote is here as bh wrote it")
 	}

@@ -28,7 +28,7 @@ func (d *doctor) checkParked() error {
 		}
 		copies := map[string]string{}
 		if d.online {
-			if copies, err = d.repo.Refs(remoteCopy(k.prefix)); err != nil {
+			if copies, err = d.repo.Refs(git.RemoteCopy(k.prefix)); err != nil {
 				return err
 			}
 		}
@@ -38,7 +38,7 @@ func (d *doctor) checkParked() error {
 				continue
 			}
 			found = true
-			d.staleRef(k.what, k.prefix+id, why, local[k.prefix+id], copies[remoteRefs+strings.TrimPrefix(k.prefix, "refs/bh/")+id])
+			d.staleRef(k.what, k.prefix+id, why, local[k.prefix+id], copies[git.RemoteRefs+strings.TrimPrefix(k.prefix, "refs/bh/")+id])
 		}
 	}
 	for _, t := range d.list {
@@ -58,7 +58,7 @@ func refIDs(prefix string, local, copies map[string]string) []string {
 	for ref := range local {
 		seen[strings.TrimPrefix(ref, prefix)] = true
 	}
-	copyPrefix := remoteCopy(prefix)
+	copyPrefix := git.RemoteCopy(prefix)
 	for ref := range copies {
 		seen[strings.TrimPrefix(ref, copyPrefix)] = true
 	}
@@ -103,7 +103,7 @@ func (d *doctor) deleteParked(ref, theirs string) error {
 		if err := d.repo.PushCAS(d.remote, ref, "", theirs); err != nil {
 			return err
 		}
-		if err := d.repo.DeleteRef(remoteCopy(ref)); err != nil {
+		if err := d.repo.DeleteRef(git.RemoteCopy(ref)); err != nil {
 			return err
 		}
 	}
@@ -117,7 +117,7 @@ func (d *doctor) lostWork(t *task.Task) bool {
 	if oid, _ := d.repo.Ref(ParkRef(t.ID)); oid != "" {
 		return false
 	}
-	if oid, _ := d.repo.Ref(remoteRefs + "parked/" + t.ID); oid != "" {
+	if oid, _ := d.repo.Ref(git.RemoteRefs + "parked/" + t.ID); oid != "" {
 		return false // another clone's: it comes over with the claim
 	}
 	if _, err := os.Stat(WorktreePath(d.s, d.repo, t.ID)); err == nil {

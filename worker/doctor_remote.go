@@ -8,6 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/storegit"
 )
 
 // connect checks git's side of sharing: bh's merge driver, the remote,
@@ -21,9 +22,9 @@ func (d *doctor) connect() error {
 		d.found(Finding{Check: "remote", Status: DoctorError, Subject: "merge." + store.MergeDriver,
 			Message: "git does not know bh's merge driver: task files changed on two branches would conflict line by line",
 			Fix:     "register it in the repository's git config, as bh init does"},
-			func() error { return RegisterMergeDriver(d.s.Root) })
+			func() error { return storegit.RegisterMergeDriver(d.s.Root) })
 	}
-	name := remoteName(d.s, "")
+	name := storegit.RemoteName(d.s, "")
 	if d.repo.RemoteURL(name) == "" {
 		if d.s.Config.Remote != "" {
 			d.found(Finding{Check: "remote", Status: DoctorError, Subject: name,
@@ -35,7 +36,7 @@ func (d *doctor) connect() error {
 		return nil
 	}
 	d.remote = name
-	if err := d.repo.Fetch(name, append(sharedRefspecs(name), claimsRefspec)...); err != nil {
+	if err := d.repo.Fetch(name, append(storegit.SharedRefspecs(name), claimsRefspec)...); err != nil {
 		d.found(Finding{Check: "remote", Status: DoctorWarn, Subject: name,
 			Message: fmt.Sprintf("%v: its claims and parked work, and how this branch stands, were not checked", err),
 			Fix:     "check the network and the remote's URL (git remote -v), then run bh doctor again"}, nil)
@@ -84,7 +85,7 @@ func (d *doctor) inStep() error {
 	if err != nil {
 		return err
 	}
-	if only, _, err := bookkeepingOnly(d.s, d.repo); err != nil || only {
+	if only, _, err := storegit.BookkeepingOnly(d.s, d.repo); err != nil || only {
 		changed = nil // heartbeats: bh sync leaves them uncommitted too
 	}
 	if len(changed) > 0 {

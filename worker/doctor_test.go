@@ -12,6 +12,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/storegit"
 )
 
 // doctorT runs Doctor and fails the test on its error.
@@ -39,7 +40,7 @@ func finding(t *testing.T, rep Report, check, subject string) Finding {
 // doctorStore is newStore as bh init leaves it: git knows bh's merge driver.
 func doctorStore(t *testing.T) *store.Store {
 	s := newStore(t)
-	if err := RegisterMergeDriver(s.Root); err != nil {
+	if err := storegit.RegisterMergeDriver(s.Root); err != nil {
 		t.Fatal(err)
 	}
 	return s

@@ -130,7 +130,7 @@ func firstErr(errs ...error) error {
 // git gc fail in the whole repository, so they are named before the remote
 // is blamed.
 func (d *doctor) checkHalfMade() error {
-	admins, err := halfMade(d.s, d.repo, false)
+	admins, err := halfMade(d.s, d.repo)
 	if err != nil {
 		return err
 	}

@@ -86,7 +86,7 @@ func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 	}
 	defer unlock()
 	s.CleanTemp(2 * time.Second) // what writes killed with a dead worker left
-	if done, err := repairHalfMade(s, w.repo, false); err != nil {
+	if done, err := repairHalfMade(s, w.repo); err != nil {
 		w.warnf("%v", err)
 	} else if len(done) > 0 {
 		w.warnf("removed %d half-made worktree registration(s) a killed git worktree add left: %s", len(done),
