@@ -23,6 +23,7 @@ import (
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/notify"
+	"github.com/bh-tracker/bh/worker/watch"
 )
 
 type worker struct {
@@ -37,7 +38,7 @@ type worker struct {
 	// the next start.
 	stop     context.Context
 	notifier *notify.Notifier
-	wt       *watcher
+	wt       *watch.Watcher
 	claims   *claims       // the shared remote's claims; nil without remote:
 	kick     chan struct{} // asks the syncer for a sync; nil without autoSync:
 	reportMu sync.Mutex
@@ -111,10 +112,10 @@ func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 	if err := w.announce(); err != nil {
 		return err
 	}
-	if w.wt, err = watch(filepath.Join(s.Dir, "tasks")); err != nil {
+	if w.wt, err = watch.New(filepath.Join(s.Dir, "tasks")); err != nil {
 		return err
 	}
-	defer w.wt.close()
+	defer w.wt.Close()
 	defer w.startSyncer()() // autoSync:, and claims handed off (handoff.go)
 	return w.loop(stop, kill)
 }
@@ -178,7 +179,7 @@ func (w *worker) loop(stop, kill context.Context) error {
 			failed = errors.Join(failed, fatal)
 			break
 		}
-		w.wt.drain() // the scan below sees every change made before it
+		w.wt.Drain() // the scan below sees every change made before it
 		if err := w.timeouts(false); err != nil {
 			failed = err
 			break
@@ -211,7 +212,7 @@ func (w *worker) loop(stop, kill context.Context) error {
 		case end := <-done:
 			running--
 			w.runFailed(end)
-		case <-w.wt.wake:
+		case <-w.wt.Wake():
 		case <-expiry.C: // the loop's timeouts check finds it due
 		case <-tick.C:
 			w.thaw()
