@@ -15,6 +15,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/runlog"
 	"github.com/google/uuid"
 )
 
@@ -106,7 +107,7 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	}
 	req.System = strings.TrimSpace(req.System + "\n\n" + r.cfg.System)
 	log := w.openLog(r)
-	req.Live = log.writer()
+	req.Live = log.Writer()
 	r.head, _ = w.repo.BranchTip(r.j.Branch)
 	out, runErr := w.runAgent(ctx, r.runner, req)
 	if errors.Is(runErr, agent.ErrNoResult) && ctx.Err() == nil {
@@ -132,13 +133,13 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	}
 	w.keepSession(r, req)
 	w.closeState(t.ID, r.cfg, false)
-	logPath := log.close(r, out, runErr)
+	logPath := log.Close(out, runErr)
 	// A human who stopped or changed the task meanwhile has the last word.
 	if cur, err := w.s.Get(t.ID); err == nil && !w.owns(cur) {
 		return w.end(r, decideEnding(facts{What: runLost, Session: r.session}))
 	}
 	e := w.decide(r, out, runErr, kill.Err() != nil)
-	e.Stats = runStats(out)
+	e.Stats = runlog.Stats(out)
 	if e.Outcome == AgentError && logPath != "" {
 		e.Details = "run log: " + logPath
 	}
