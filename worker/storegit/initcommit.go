@@ -41,10 +41,11 @@ func CommitInit(s *store.Store) (bool, error) {
 		return false, err
 	}
 	rel = filepath.ToSlash(rel)
-	if why, err := notNow(r, rel); err != nil || why != "" {
-		if err != nil {
-			return false, err
-		}
+	why, err := notNow(r, rel)
+	if err != nil {
+		return false, err
+	}
+	if why != "" {
 		return false, &NotCommittedError{Why: why, Command: fmt.Sprintf("git add %s && git commit -m 'bh: track tasks' -- %s", rel, rel)}
 	}
 	var paths []string // those git does not know yet: an edit of the user's is theirs to commit
@@ -64,22 +65,13 @@ func CommitInit(s *store.Store) (bool, error) {
 // it may.
 func notNow(r *git.Repo, rel string) (string, error) {
 	if op, err := r.InProgressOp(); err != nil || op != "" {
-		if err != nil {
-			return "", err
-		}
-		return "a " + op + " is in progress", nil
+		return "a " + op + " is in progress", err
 	}
 	if branch, err := r.CurrentBranch(); err != nil || branch == "" {
-		if err != nil {
-			return "", err
-		}
-		return "HEAD is detached", nil
+		return "HEAD is detached", err
 	}
 	if staged, err := r.StagedOutside(rel); err != nil || staged {
-		if err != nil {
-			return "", err
-		}
-		return "your index has staged changes, which bh leaves for your own commit", nil
+		return "your index has staged changes, which bh leaves for your own commit", err
 	}
 	if !r.HasIdentity() {
 		return "git does not know who you are (git config user.name and user.email)", nil

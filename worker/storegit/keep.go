@@ -153,7 +153,7 @@ func (kp *Keeper) Check() (*LostError, error) {
 	if err != nil || kp.stampMatches(k) {
 		return nil, nil
 	}
-	lost, err := kp.compare(k, true)
+	lost, err := kp.Compare(true)
 	if err != nil {
 		return nil, err
 	}
@@ -164,22 +164,17 @@ func (kp *Keeper) Check() (*LostError, error) {
 	return nil, nil
 }
 
-// Compare compares the tree with bh's copies, the stamp aside (bh doctor);
-// with record, what came by other ways than bh's writes is kept as the
-// newest copy. ErrNoKeep when there is no repository to keep in.
+// ErrNoKeep is a store with no git repository around it to keep in.
+var ErrNoKeep = errors.New("no repository to keep bh's copies in")
+
+// Compare is Check's slow path, and bh doctor's check: it compares the
+// tree with bh's copies, whatever the stamp; with record, what came by
+// other ways than bh's writes is kept as the newest copy.
 func (kp *Keeper) Compare(record bool) ([]Lost, error) {
 	k, err := kp.keep()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNoKeep, err)
 	}
-	return kp.compare(k, record)
-}
-
-// ErrNoKeep is a store with no git repository around it to keep in.
-var ErrNoKeep = errors.New("no repository to keep bh's copies in")
-
-// compare is Check's slow path (see Compare).
-func (kp *Keeper) compare(k *git.Keep, record bool) ([]Lost, error) {
 	kept, at, err := k.Files() // before the files: a copy is never newer than what it copies
 	if err != nil {
 		return nil, err
