@@ -8,6 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/git/usertree"
 	"github.com/bh-tracker/bh/worker/storegit"
 	"github.com/spf13/cobra"
 )
@@ -103,7 +104,7 @@ func syncHint(err error, res storegit.SyncResult) error {
 		nr *storegit.NoRemoteError
 		re *git.RemoteError
 		rc *git.RebaseConflict
-		lr *git.LandRefused
+		lr *usertree.LandRefused
 		le *git.RemoteLockError
 	)
 	kept := ""

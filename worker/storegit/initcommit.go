@@ -9,6 +9,7 @@ import (
 
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/git/usertree"
 )
 
 // initFiles are the files bh init makes under .bh, which it commits.
@@ -58,7 +59,7 @@ func CommitInit(s *store.Store) (bool, error) {
 	if len(paths) == 0 {
 		return false, nil
 	}
-	return r.CommitStorePaths(s.Dir, "bh: track tasks in .bh/", paths...)
+	return usertree.Of(r).CommitStorePaths(s.Dir, "bh: track tasks in .bh/", paths...)
 }
 
 // notNow says why bh init must not commit the store at rel now; "" when

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/git/usertree"
 )
 
 // SyncResult says what a sync did.
@@ -66,7 +67,7 @@ func Sync(s *store.Store, remote string, push bool) (SyncResult, error) {
 		if err == nil {
 			res.Lost = lostAnswers(s, before)
 		}
-		if err == nil || !errors.Is(err, git.ErrStale) && !errors.Is(err, git.ErrTargetMoved) || try == syncTries {
+		if err == nil || !errors.Is(err, git.ErrStale) && !errors.Is(err, usertree.ErrTargetMoved) || try == syncTries {
 			return res, err
 		}
 	}
@@ -94,10 +95,7 @@ func prepare(s *store.Store, remote string, res *SyncResult) (*git.Repo, error) 
 	}
 	// First a sync killed between moving the tree and the branch: else its
 	// pulled files would look like changes of the user's (and of .bh's).
-	if _, err := r.FinishIntegrate(); err != nil {
-		return nil, fmt.Errorf("sync: %w", err)
-	}
-	if err := r.FinishLanding(); err != nil { // a landing killed while it held the index
+	if err := usertree.Of(r).Recover(); err != nil { // and a landing killed while it held the index
 		return nil, fmt.Errorf("sync: %w", err)
 	}
 	return r, nil
@@ -126,7 +124,7 @@ type storeCommit struct {
 }
 
 func (c *storeCommit) commit() error {
-	done, err := c.r.CommitStore(c.dir, "bh: sync tasks")
+	done, err := usertree.Of(c.r).CommitStore(c.dir, "bh: sync tasks")
 	c.res.Committed = c.res.Committed || done
 	c.pending = nil
 	return err
@@ -193,7 +191,7 @@ func pull(r *git.Repo, res *SyncResult, theirs string, beforePull func(base, the
 			return fmt.Errorf("sync: %w", err)
 		}
 	}
-	if err := r.Integrate(res.Branch, theirs); err != nil {
+	if err := usertree.Of(r).Integrate(res.Branch, theirs); err != nil {
 		return fmt.Errorf("sync: pull %s/%s: %w", res.Remote, res.Branch, err)
 	}
 	res.Pulled += behind
