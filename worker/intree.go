@@ -33,7 +33,7 @@ func (w *worker) launcher(r *run) (proc.Launcher, error) {
 	if r.sandbox != "" {
 		return r.launch, nil
 	}
-	launch, how, err := w.sandboxFor(r.t, r.wt.Path, r.wt.GitDir(), w.s.Config.Agent.For(r.t))
+	launch, how, err := w.jail().Launcher(r.t, r.wt.Path, r.wt.GitDir(), w.s.Config.Agent.For(r.t))
 	if err != nil {
 		return nil, err
 	}

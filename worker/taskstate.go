@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/bh-tracker/bh/worker/jail"
 )
 
 // A task's agent state (agentstate.go) and its outbox (outbox.go) live in
@@ -19,7 +21,7 @@ import (
 // dropTaskState removes task id's agent state and outbox. No link in them
 // is followed.
 func (w *worker) dropTaskState(id string) {
-	for _, dir := range []string{w.outbox(id), filepath.Join(agentStatesOf(w.s.Root, w.repo.CommonDir()), id)} {
+	for _, dir := range []string{w.jail().Outbox(id), filepath.Join(jail.AgentStatesOf(w.s.Root, w.repo.CommonDir()), id)} {
 		if err := os.RemoveAll(dir); err != nil {
 			w.warnf("%s: %v", id, err)
 		}
@@ -32,8 +34,8 @@ func (w *worker) dropTaskState(id string) {
 func (d *doctor) checkTaskState() error {
 	clean := true
 	for _, kind := range []struct{ what, dir string }{
-		{"agent state", agentStatesOf(d.s.Root, d.repo.CommonDir())},
-		{"outbox", outboxesOf(d.s, d.repo.CommonDir())},
+		{"agent state", jail.AgentStatesOf(d.s.Root, d.repo.CommonDir())},
+		{"outbox", jail.OutboxesOf(d.s, d.repo.CommonDir())},
 	} {
 		entries, err := os.ReadDir(kind.dir)
 		if err != nil && !os.IsNotExist(err) {
