@@ -57,10 +57,7 @@ func (o *Options) defaults(c config.Config) {
 		o.Name = "worker"
 	}
 	if o.LeaseTTL <= 0 {
-		o.LeaseTTL, _ = time.ParseDuration(c.Lease) // checked when the config was read
-	}
-	if o.LeaseTTL <= 0 {
-		o.LeaseTTL = 2 * time.Minute
+		o.LeaseTTL = c.Lease.Or(2 * time.Minute)
 	}
 	if o.Heartbeat <= 0 {
 		o.Heartbeat = min(15*time.Second, o.LeaseTTL/4)

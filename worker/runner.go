@@ -30,14 +30,10 @@ func MCPCommand() *agent.MCPServer {
 // or any command that speaks bh's result contract.
 // mcp is bh's MCP server for claude to start; nil runs claude without it.
 func NewRunner(cfg config.AgentConfig, mcp *agent.MCPServer) (agent.Runner, error) {
-	timeout := DefaultAgentTimeout
-	if cfg.Timeout != "" {
-		d, err := time.ParseDuration(cfg.Timeout)
-		if err != nil || d <= 0 {
-			return nil, fmt.Errorf("agent timeout %q: want a duration such as 30m", cfg.Timeout)
-		}
-		timeout = d
+	if cfg.Timeout.Check() != nil { // a task's own agentSettings
+		return nil, fmt.Errorf("agent timeout %q: want a duration such as 30m", cfg.Timeout)
 	}
+	timeout := cfg.Timeout.Or(DefaultAgentTimeout)
 	switch cfg.Kind {
 	case "", "claude":
 		return agent.NewClaude(agent.ClaudeConfig{Binary: cfg.Binary, Model: cfg.Model,
