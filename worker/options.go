@@ -13,7 +13,7 @@ import (
 // store's config.
 type Options struct {
 	Runner agent.Runner     // nil: NewRunner(s.Config.Agent, MCP)
-	MCP    *agent.MCPServer // bh's MCP server for claude; nil: MCPCommand()
+	MCP    *agent.MCPServer // bh's MCP server for claude; nil: jail.MCPCommand()
 	Report func(Event)      // progress; nil discards it
 	Once   bool             // work until no task is ready, then return
 	Jobs   int              // how many agents run at once; default the config's workers, else 1

@@ -8,12 +8,8 @@ import (
 
 // jail is what confines this worker's runs.
 func (w *worker) jail() *jail.Jail {
-	self := ""
-	if m := MCPCommand(); m != nil { // the bridge is bh, as its MCP server is
-		self = m.Command
-	}
 	return &jail.Jail{Store: w.s, CommonDir: w.repo.CommonDir(), Worktrees: WorktreeDir(w.s, w.repo.CommonDir()),
-		Env: w.opt.Env, MCP: w.mcp(), Bridge: self, OwnState: w.opt.Runner != nil, Warnf: w.warnf}
+		Env: w.opt.Env, MCP: w.mcp(), OwnState: w.opt.Runner != nil, Warnf: w.warnf}
 }
 
 // checkSandbox is the preflight's word on the sandbox: a refusal where

@@ -1,7 +1,6 @@
 package config
 
 import (
-	"encoding/json"
 	"time"
 
 	"github.com/bh-tracker/bh/task"
@@ -45,14 +44,8 @@ func (d Duration) Or(def time.Duration) time.Duration {
 	return def
 }
 
-// IsZero reports an unset value (omitempty, omitzero).
+// IsZero reports an unset value.
 func (d Duration) IsZero() bool { return d.text == "" }
 
 // String is the value as written.
 func (d Duration) String() string { return d.text }
-
-// MarshalYAML writes it back as it was written.
-func (d Duration) MarshalYAML() (any, error) { return d.text, nil }
-
-// MarshalJSON writes it as YAML does.
-func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(d.text) }

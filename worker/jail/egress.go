@@ -18,10 +18,11 @@ import (
 // API through; nil (no network at all) for network: false.
 func (j *Jail) egress(cfg config.AgentConfig) *sandbox.Egress {
 	n := j.Store.Config.Sandbox.Network
-	if n.Off || j.Bridge == "" {
+	self := MCPCommand() // the bridge is bh, as its MCP server is
+	if n.Off || self == nil {
 		return nil
 	}
-	return &sandbox.Egress{Bridge: j.Bridge,
+	return &sandbox.Egress{Bridge: self.Command,
 		Policy: egress.Policy{Hosts: n.Hosts, API: apiHosts(cfg, j.Getenv("HOME"), j.Getenv)}}
 }
 

@@ -24,7 +24,6 @@ type Jail struct {
 	Worktrees string           // the folder of the tasks' worktrees, hidden from each run
 	Env       []string         // the options' environment, over the worker's own
 	MCP       *agent.MCPServer // bh's MCP server for agents; nil for none
-	Bridge    string           // bh itself, the sandbox's way to its proxy; "" for none
 	// OwnState is a runner the caller gave, which keeps its own agent
 	// state: bh neither makes nor closes it.
 	OwnState bool
@@ -103,6 +102,19 @@ func Status(c config.Config) (on, chosen bool, why string, err error) {
 		return false, false, st.Why, &SandboxError{Why: st.Why}
 	}
 	return false, false, st.Why, nil
+}
+
+// MCPCommand is how the agent starts bh's MCP server: this program (or
+// $BH_EXECUTABLE, for a bh that runs wrapped) with "mcp".
+func MCPCommand() *agent.MCPServer {
+	self := os.Getenv("BH_EXECUTABLE")
+	if self == "" {
+		var err error
+		if self, err = os.Executable(); err != nil {
+			return nil
+		}
+	}
+	return &agent.MCPServer{Command: self, Args: []string{"mcp"}}
 }
 
 // Getenv looks a variable up in the environment the agent gets: the
