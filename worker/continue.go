@@ -90,7 +90,7 @@ func Continue(ctx context.Context, s *store.Store, id string, term Terminal, opt
 		Outbox: w.jail().Outbox(id), Env: append([]string{"BH_TASK_ID=" + id, "BH_WORKTREE=" + wt}, w.jail().StateEnv(id, tk.cfg)...)}
 	// The human's claude starts from a fresh copy of their own config and
 	// the session's transcript alone: nothing the task's runs planted in
-	// its state reaches it (agentstate.go).
+	// its state reaches it (jail/agentstate.go).
 	if err := w.jail().FreshState(id, tk.cfg, tk.runner.SessionFile(req)); err != nil {
 		return nil, err
 	}

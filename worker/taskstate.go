@@ -10,7 +10,7 @@ import (
 	"github.com/bh-tracker/bh/worker/jail"
 )
 
-// A task's agent state (agentstate.go) and its outbox (outbox.go) live in
+// A task's agent state and its outbox (worker/jail) live in
 // bh's state dir, a folder each, and serve only its runs and takeovers. A
 // task that closes through its run's ending drops both; bh doctor finds
 // those of tasks closed some other way (bh close, another clone) or
