@@ -28,16 +28,16 @@ const (
 	FormatNtfy  = "ntfy"
 )
 
-// NotifyFormats are the values format: takes.
-var NotifyFormats = []string{FormatJSON, FormatSlack, FormatNtfy}
+// notifyFormats are the values format: takes.
+var notifyFormats = []string{FormatJSON, FormatSlack, FormatNtfy}
 
 // checkFormat checks a notify entry's format: a known one, on a webhook.
 func (c NotifyConfig) checkFormat() error {
 	switch {
 	case c.Format == "":
 		return nil
-	case !slices.Contains(NotifyFormats, c.Format):
-		return fmt.Errorf("%q: want one of %s", c.Format, strings.Join(NotifyFormats, ", "))
+	case !slices.Contains(notifyFormats, c.Format):
+		return fmt.Errorf("%q: want one of %s", c.Format, strings.Join(notifyFormats, ", "))
 	case c.Webhook == "":
 		return fmt.Errorf("%q shapes a webhook's body, and this entry has no webhook", c.Format)
 	}
