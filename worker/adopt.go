@@ -3,6 +3,8 @@ package worker
 import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/jail"
 )
 
 // adopt brings, for t just claimed here, what another clone left for its
@@ -26,8 +28,8 @@ func adopt(s *store.Store, c *claims, t *task.Task, foreign bool) {
 		return
 	}
 	if b, err := c.repo.FileAt(oid, t.SessionID+".jsonl"); err == nil {
-		if _, err := ownRunDir(s, t.ID, "sessions"); err == nil {
-			replaceFile(sessionCopy(s, t.ID, t.SessionID), b, 0o644)
+		if _, err := jail.OwnRunDir(s, t.ID, "sessions"); err == nil {
+			jail.ReplaceFile(sessionCopy(s, t.ID, t.SessionID), b, 0o644)
 		}
 	}
 }
@@ -46,7 +48,7 @@ func adoptParked(s *store.Store, c *claims, t *task.Task) bool {
 	// This clone's worktree of the task, if any, is older than want: a
 	// clone that emptied want's work since said so (lastParked is then "").
 	path := WorktreePath(s, c.repo, t.ID)
-	copyRef := remoteCopy(ParkRef(t.ID))
+	copyRef := git.RemoteCopy(ParkRef(t.ID))
 	if got, _ := c.repo.Ref(copyRef); got != want {
 		c.repo.Fetch(c.remote, "+"+ParkRef(t.ID)+":"+copyRef) // not there: nothing to adopt
 		if got, _ = c.repo.Ref(copyRef); got != want {

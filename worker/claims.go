@@ -24,7 +24,7 @@ import (
 func ClaimRef(id string) string { return "refs/bh/claims/" + id }
 
 // seenClaims is bh's copy of the remote's claims, as last fetched.
-const seenClaims = remoteRefs + "claims/"
+const seenClaims = git.RemoteRefs + "claims/"
 
 // claimsRefspec fetches the remote's claims into seenClaims.
 const claimsRefspec = "+refs/bh/claims/*:" + seenClaims + "*"

@@ -15,6 +15,7 @@ import (
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/usertree"
+	"github.com/bh-tracker/bh/worker/storegit"
 )
 
 // runDoctor is bh doctor in s's repository.
@@ -51,7 +52,7 @@ func finding(t *testing.T, rep doctor.Report, check, subject string) doctor.Find
 // doctorStore is newStore as bh init leaves it: git knows bh's merge driver.
 func doctorStore(t *testing.T) *store.Store {
 	s := newStore(t)
-	if err := RegisterMergeDriver(s.Root); err != nil {
+	if err := storegit.RegisterMergeDriver(s.Root); err != nil {
 		t.Fatal(err)
 	}
 	return s

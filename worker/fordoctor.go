@@ -10,11 +10,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bh-tracker/bh/worker/jail"
+	"github.com/bh-tracker/bh/worker/landing"
+
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/doctor"
 	"github.com/bh-tracker/bh/worker/git"
-	"github.com/bh-tracker/bh/worker/landing"
+	"github.com/bh-tracker/bh/worker/storegit"
 	"github.com/gofrs/flock"
 )
 
@@ -32,18 +35,18 @@ func ForDoctor(s *store.Store) (doctor.Worker, error) {
 	if s.Config.Remote != "" {
 		w.claims = newClaims(r, s.Config.Remote, w.opt.LeaseTTL, w.now)
 	}
-	remote := remoteName(s, "")
+	remote := storegit.RemoteName(s, "")
 	c := newClaims(r, remote, w.opt.LeaseTTL, w.now)
-	kp := NewKeeper(s, func(error) {})
+	kp := storegit.NewKeeper(s, func(error) {})
 	return doctor.Worker{
 		Repo: r, Host: hostname(), HandWorker: HandWorker, Clock: w.clock, Remote: remote,
 		WorktreeDir: WorktreeDir(s, r.CommonDir()), PoolDir: PoolDir(s, r.CommonDir()), PoolOn: poolOn(s),
 		LandLockFile: landing.LockFile,
-		StateDirs:    [][2]string{{"agent state", agentStatesOf(s.Root, r.CommonDir())}, {"outbox", outboxesOf(s, r.CommonDir())}},
+		StateDirs:    [][2]string{{"agent state", jail.AgentStatesOf(s.Root, r.CommonDir())}, {"outbox", jail.OutboxesOf(s, r.CommonDir())}},
 		Branch:       Branch,
 		WorktreePath: func(id string) string { return WorktreePath(s, r, id) },
 		InPool:       func(path string) bool { return inPool(s, r, path) },
-		RemoteCopy:   remoteCopy,
+		RemoteCopy:   git.RemoteCopy,
 		Busy:         func(take bool) (*doctor.Holder, func(), error) { return busy(s.Dir, take, w.now()) },
 		CheckConfig:  w.configHint,
 		Sandbox:      func() (bool, bool, string, error) { return sandboxHinted(s) },
@@ -56,11 +59,11 @@ func ForDoctor(s *store.Store) (doctor.Worker, error) {
 		},
 		Journaled:           func() ([]string, error) { return journaled(s) },
 		LandLock:            func() (func(), error) { return landing.Lock(s) },
-		HalfMade:            func() ([]string, error) { return halfMade(s, r, false) },
+		HalfMade:            func() ([]string, error) { return halfMade(s, r) },
 		PoolSlots:           func() ([]git.Linked, error) { return poolSlots(s, r) },
-		RegisterMergeDriver: func() error { return RegisterMergeDriver(s.Root) },
-		Fetch:               func() error { return r.Fetch(remote, append(sharedRefspecs(remote), claimsRefspec)...) },
-		BookkeepingOnly:     func() (bool, error) { only, _, err := bookkeepingOnly(s, r); return only, err },
+		RegisterMergeDriver: func() error { return storegit.RegisterMergeDriver(s.Root) },
+		Fetch:               func() error { return r.Fetch(remote, append(storegit.SharedRefspecs(remote), claimsRefspec)...) },
+		BookkeepingOnly:     func() (bool, error) { only, _, err := storegit.BookkeepingOnly(s, r); return only, err },
 		Claims:              func() ([]doctor.Claim, error) { return seenByDoctor(c) },
 		ReleaseClaim: func(cl doctor.Claim, done bool) error {
 			state := map[bool]string{true: ClaimDone, false: ClaimReleased}[done]
@@ -72,7 +75,7 @@ func ForDoctor(s *store.Store) (doctor.Worker, error) {
 			}
 			return r.DeleteRef(seenClaims + cl.ID)
 		},
-		Kept: kp.forDoctor,
+		Kept: keptForDoctor(kp),
 	}, nil
 }
 
@@ -114,12 +117,12 @@ func (w *worker) configHint() (string, error) {
 	return "", err
 }
 
-// sandboxHinted is SandboxStatus whose every error says what to do.
+// sandboxHinted is jail.Status whose every error says what to do.
 func sandboxHinted(s *store.Store) (on, chosen bool, why string, err error) {
-	on, chosen, why, err = SandboxStatus(s)
-	var se *SandboxError
+	on, chosen, why, err = jail.Status(s.Config)
+	var se *jail.SandboxError
 	if err != nil && !errors.As(err, &se) {
-		err = &PreflightError{Err: err, Advice: "fix " + SandboxEnv}
+		err = &PreflightError{Err: err, Advice: "fix " + jail.Env}
 	}
 	return on, chosen, why, err
 }
@@ -140,7 +143,7 @@ func (w *worker) agentStarts(each func(binary string, refused error)) error {
 	}
 	for _, r := range runners {
 		cfg, ok := agentProgram(r)
-		if path := lookPath(cfg.Binary); !ok || !filepath.IsAbs(path) {
+		if path := jail.LookPath(cfg.Binary); !ok || !filepath.IsAbs(path) {
 			continue
 		} else if _, err := os.Stat(path); err != nil {
 			continue
@@ -180,23 +183,24 @@ func seenByDoctor(c *claims) ([]doctor.Claim, error) {
 	return out, nil
 }
 
-// forDoctor is the doctor's Kept: ok is false without a repository.
-func (kp *Keeper) forDoctor(record bool) ([]doctor.Lost, bool, error) {
-	k, err := kp.keep()
-	if err != nil {
-		return nil, false, nil
+// keptForDoctor is the doctor's Kept: ok is false without a repository.
+func keptForDoctor(kp *storegit.Keeper) func(record bool) ([]doctor.Lost, bool, error) {
+	return func(record bool) ([]doctor.Lost, bool, error) {
+		lost, err := kp.Compare(record)
+		if errors.Is(err, storegit.ErrNoKeep) {
+			return nil, false, nil
+		}
+		if err != nil {
+			return nil, true, err
+		}
+		out := make([]doctor.Lost, len(lost))
+		for i, l := range lost {
+			id, _ := l.TaskID()
+			out[i] = doctor.Lost{Rel: l.Rel, Task: id, Missing: l.Missing, Restore: func() error { return kp.Restore([]storegit.Lost{l}) }}
+		}
+		if len(lost) == 0 && record {
+			kp.SaveStamp()
+		}
+		return out, true, nil
 	}
-	lost, err := kp.compare(k, record)
-	if err != nil {
-		return nil, true, err
-	}
-	out := make([]doctor.Lost, len(lost))
-	for i, l := range lost {
-		id, _ := taskFileID(l.Rel)
-		out[i] = doctor.Lost{Rel: l.Rel, Task: id, Missing: l.Missing, Restore: func() error { return kp.Restore([]Lost{l}) }}
-	}
-	if len(lost) == 0 && record {
-		kp.saveStamp(k)
-	}
-	return out, true, nil
 }

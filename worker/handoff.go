@@ -7,6 +7,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // A claim lives as long as the task's run. A run that ends with its task
@@ -110,7 +111,7 @@ func (c *claims) remoteTip() (string, error) {
 		return "", err
 	}
 	// Into bh's own copy: a sync may be fetching the remote's branches meanwhile.
-	tip := remoteRefs + "tip/" + branch
+	tip := git.RemoteRefs + "tip/" + branch
 	if err := c.repo.FetchInto(c.remote, "+refs/heads/"+branch+":"+tip); err != nil {
 		return "", err
 	}
@@ -149,8 +150,7 @@ func behind(s *store.Store, c *claims, tip string, t *task.Task) bool {
 
 // autoSyncEvery is the config's autoSync interval; 0 when off.
 func autoSyncEvery(s *store.Store) time.Duration {
-	every, _ := time.ParseDuration(s.Config.AutoSync)
-	return max(every, 0)
+	return s.Config.AutoSync.D
 }
 
 // startSyncer starts the syncer when the worker shares through a remote:

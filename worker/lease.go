@@ -20,7 +20,7 @@ func (w *worker) heartbeat(id string, lost func()) (stop func()) {
 	var wake <-chan struct{}
 	unsubscribe := func() {}
 	if w.wt != nil {
-		wake, unsubscribe = w.wt.subscribe()
+		wake, unsubscribe = w.wt.Subscribe()
 	}
 	go func() {
 		defer close(finished)

@@ -8,6 +8,7 @@ import (
 	"github.com/bh-tracker/bh/agent/untrusted"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/storegit"
 )
 
 // SessionRef is where a task's session copy travels between machines.
@@ -21,7 +22,7 @@ const handTTL = 24 * time.Hour
 // racing, each task goes to exactly one. ErrNothingReady says none was
 // left.
 func ClaimNextRemote(s *store.Store, lease task.Lease) (*task.Task, error) {
-	r, remote, err := openRemote(s, "")
+	r, remote, err := storegit.OpenRemote(s, "")
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +166,7 @@ func (w *worker) autoSync() {
 		w.warnf("sync: %v", err)
 		return
 	}
-	res, err := syncLocked(w.s, "", true)
+	res, err := storegit.Sync(w.s, "", true)
 	unlock()
 	if err != nil {
 		w.report(Event{Kind: Warning, Summary: fmt.Sprintf("sync: %v (retried on the next)", err)})
@@ -175,7 +176,7 @@ func (w *worker) autoSync() {
 		return
 	}
 	for _, l := range res.Lost {
-		w.report(Event{Kind: Warning, Task: l.Task, Summary: LostLine(l)})
+		w.report(Event{Kind: Warning, Task: l.Task, Summary: storegit.LostLine(l)})
 	}
 	if res.Pulled > 0 || res.Pushed > 0 {
 		w.report(Event{Kind: Synced, Summary: fmt.Sprintf("synced %s with %s: pulled %d, pushed %d", res.Branch, res.Remote, res.Pulled, res.Pushed)})

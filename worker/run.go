@@ -16,6 +16,7 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/landing"
+	"github.com/bh-tracker/bh/worker/runlog"
 	"github.com/google/uuid"
 )
 
@@ -71,7 +72,7 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	}
 	r.prompt = prompt
 	had := agent.Request{Dir: r.dir(), SessionID: t.SessionID, Env: w.agentEnv(r)}
-	if err := w.freshState(t.ID, r.cfg, sessionFile(r.runner, had)); err != nil {
+	if err := w.jail().FreshState(t.ID, r.cfg, sessionFile(r.runner, had)); err != nil {
 		return w.release(t.ID, err)
 	}
 	if resume && !restoreSession(w.s, r.runner, t.ID, had) {
@@ -95,10 +96,10 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	ctx, cancel := context.WithCancel(kill)
 	defer cancel()
 	stopBeat := w.heartbeat(t.ID, cancel)
-	if _, err := w.makeOutbox(t.ID); err != nil { // made by the sandbox's policy, or here for a plain run
+	if _, err := w.jail().MakeOutbox(t.ID); err != nil { // made by the sandbox's policy, or here for a plain run
 		w.warnf("%s: %v", t.ID, err)
 	}
-	req := agent.Request{Prompt: r.prompt, Dir: r.dir(), SessionID: r.session, Resume: resume, TaskID: t.ID, Outbox: w.outbox(t.ID),
+	req := agent.Request{Prompt: r.prompt, Dir: r.dir(), SessionID: r.session, Resume: resume, TaskID: t.ID, Outbox: w.jail().Outbox(t.ID),
 		Env: w.agentEnv(r), Timeout: w.opt.Timeout, Started: w.started(r), Name: "bh " + t.ID + ": " + t.Title,
 		AllowTools: grantedTools(r.t), Step: func(step string) { w.step(t.ID, step) }, Session: w.named(r),
 		Launcher: r.launch}
@@ -107,7 +108,7 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	}
 	req.System = strings.TrimSpace(req.System + "\n\n" + r.cfg.System)
 	log := w.openLog(r)
-	req.Live = log.writer()
+	req.Live = log.Writer()
 	r.head, _ = w.repo.BranchTip(r.j.Branch)
 	out, runErr := w.runAgent(ctx, r.runner, req)
 	if errors.Is(runErr, agent.ErrNoResult) && ctx.Err() == nil {
@@ -123,7 +124,7 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	// Questions the agent asked through bh's MCP server (AskUserQuestion, a
 	// permission prompt, ask_human) park the run whatever it answered; the
 	// tasks it added are created.
-	if qs, bad := w.takeOutbox(t.ID); bad != nil && kill.Err() == nil {
+	if qs, bad := w.jail().TakeOutbox(t.ID); bad != nil && kill.Err() == nil {
 		out, runErr = nil, bad
 	} else if len(qs) > 0 && kill.Err() == nil {
 		out, runErr = askedOutcome(out, qs, r.session), nil
@@ -132,14 +133,14 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 		r.session = out.SessionID // a resumed session may continue under a new id
 	}
 	w.keepSession(r, req)
-	w.closeState(t.ID, r.cfg, false)
-	logPath := log.close(r, out, runErr)
+	w.jail().CloseState(t.ID, r.cfg, false)
+	logPath := log.Close(out, runErr)
 	// A human who stopped or changed the task meanwhile has the last word.
 	if cur, err := w.s.Get(t.ID); err == nil && !w.owns(cur) {
 		return w.end(r, decideEnding(facts{What: runLost, Session: r.session}))
 	}
 	e := w.decide(r, out, runErr, kill.Err() != nil)
-	e.Stats = runStats(out)
+	e.Stats = runlog.Stats(out)
 	if e.Outcome == AgentError && logPath != "" {
 		e.Details = "run log: " + logPath
 	}
@@ -149,8 +150,8 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 // agentEnv tells the agent (and bh commands it runs) where things are.
 func (w *worker) agentEnv(r *run) []string {
 	env := append([]string{"BH_WORKTREE=" + r.wt.Path, "BH_ROOT=" + w.s.Root, "BH_TARGET=" + r.j.Target,
-		mcp.OutboxEnv + "=" + w.outbox(r.t.ID)}, w.opt.Env...)
-	return append(env, w.stateEnv(r.t.ID, r.cfg)...)
+		mcp.OutboxEnv + "=" + w.jail().Outbox(r.t.ID)}, w.opt.Env...)
+	return append(env, w.jail().StateEnv(r.t.ID, r.cfg)...)
 }
 
 // started writes the agent's process group down before anything else, so

@@ -24,6 +24,7 @@ import (
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/usertree"
 	"github.com/bh-tracker/bh/worker/notify"
+	"github.com/bh-tracker/bh/worker/watch"
 )
 
 type worker struct {
@@ -38,7 +39,7 @@ type worker struct {
 	// the next start.
 	stop     context.Context
 	notifier *notify.Notifier
-	wt       *watcher
+	wt       *watch.Watcher
 	claims   *claims       // the shared remote's claims; nil without remote:
 	kick     chan struct{} // asks the syncer for a sync; nil without autoSync:
 	reportMu sync.Mutex
@@ -87,7 +88,7 @@ func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 	}
 	defer unlock()
 	s.CleanTemp(2 * time.Second) // what writes killed with a dead worker left
-	if done, err := repairHalfMade(s, w.repo, false); err != nil {
+	if done, err := repairHalfMade(s, w.repo); err != nil {
 		w.warnf("%v", err)
 	} else if len(done) > 0 {
 		w.warnf("removed %d half-made worktree registration(s) a killed git worktree add left: %s", len(done),
@@ -112,10 +113,10 @@ func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 	if err := w.announce(); err != nil {
 		return err
 	}
-	if w.wt, err = watch(filepath.Join(s.Dir, "tasks")); err != nil {
+	if w.wt, err = watch.New(filepath.Join(s.Dir, "tasks")); err != nil {
 		return err
 	}
-	defer w.wt.close()
+	defer w.wt.Close()
 	defer w.startSyncer()() // autoSync:, and claims handed off (handoff.go)
 	return w.loop(stop, kill)
 }
@@ -176,7 +177,7 @@ func (w *worker) loop(stop, kill context.Context) error {
 			failed = errors.Join(failed, fatal)
 			break
 		}
-		w.wt.drain() // the scan below sees every change made before it
+		w.wt.Drain() // the scan below sees every change made before it
 		if err := w.timeouts(false); err != nil {
 			failed = err
 			break
@@ -209,7 +210,7 @@ func (w *worker) loop(stop, kill context.Context) error {
 		case end := <-done:
 			running--
 			w.runFailed(end)
-		case <-w.wt.wake:
+		case <-w.wt.Wake():
 		case <-expiry.C: // the loop's timeouts check finds it due
 		case <-tick.C:
 			w.thaw()
