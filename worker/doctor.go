@@ -9,6 +9,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/gofrs/flock"
 )
@@ -56,7 +57,7 @@ func (r Report) Problems() int { return r.Count(DoctorWarn) + r.Count(DoctorErro
 type doctor struct {
 	*worker // its recovery, lease rules and claims: one copy of each
 	fix     bool
-	busy    *Holder // a worker running here: its tasks, worktrees and claims are its own
+	busy    *claims.Holder // a worker running here: its tasks, worktrees and claims are its own
 	tasks   map[string]*task.Task
 	list    []*task.Task
 	broken  map[string]bool // ids whose file cannot be read: they exist
@@ -78,8 +79,8 @@ func Doctor(s *store.Store, fix bool) (Report, error) {
 	d := &doctor{worker: w, fix: fix, broken: map[string]bool{}, tasks: map[string]*task.Task{}}
 	d.checkNotLocks()
 	if fix {
-		unlock, err := lockWorker(s.Dir, w.now())
-		var busy *BusyError
+		unlock, err := claims.LockWorker(s.Dir, w.now())
+		var busy *claims.BusyError
 		switch {
 		case errors.As(err, &busy):
 			d.busy = &busy.Holder
@@ -115,13 +116,13 @@ func newDoctorWorker(s *store.Store) (*worker, error) {
 	}
 	w.repo = r
 	if s.Config.Remote != "" {
-		w.claims = newClaims(r, s.Config.Remote, w.opt.LeaseTTL, w.now)
+		w.claims = openClaims(s, r, s.Config.Remote, w.opt.LeaseTTL, w.now, w.warnf)
 	}
 	return w, nil
 }
 
 // workerRunning is the holder of .bh/worker.lock, nil when none holds it.
-func workerRunning(dir string) (*Holder, error) {
+func workerRunning(dir string) (*claims.Holder, error) {
 	path := filepath.Join(dir, "worker.lock")
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 		return nil, nil // no lock file: checkNotLocks says so
@@ -135,7 +136,7 @@ func workerRunning(dir string) (*Holder, error) {
 		l.Unlock()
 		return nil, nil
 	}
-	h := readHolder(path)
+	h := claims.ReadHolder(path)
 	return &h, nil
 }
 

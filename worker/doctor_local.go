@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/gofrs/flock"
 )
 
@@ -86,14 +87,14 @@ func (d *doctor) checkLeases() error {
 		}
 		l := *t.Lease
 		switch {
-		case l.Worker == HandWorker || l.PID == 0:
+		case l.Worker == claims.HandWorker || l.PID == 0:
 			d.found(Finding{Check: "leases", Status: DoctorOK, Subject: t.ID,
 				Message: fmt.Sprintf("claimed by hand on %s since %s", l.Host, l.StartedAt.Format(time.RFC3339)),
 				Fix:     "bh never takes a hand claim back: bh reopen " + t.ID + " if nobody works on it"}, nil)
 		case d.dead(l) && !d.foreignAlive(t):
 			found = true
 			why := fmt.Sprintf("no heartbeat since %s", l.Heartbeat.Format(time.RFC3339))
-			if l.Host == hostname() {
+			if l.Host == claims.Hostname() {
 				why = "its process is gone"
 			}
 			d.guarded(Finding{Check: "leases", Status: DoctorError, Subject: t.ID,

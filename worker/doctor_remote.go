@@ -8,6 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/claims"
 )
 
 // connect checks git's side of sharing: bh's merge driver, the remote,
@@ -35,7 +36,7 @@ func (d *doctor) connect() error {
 		return nil
 	}
 	d.remote = name
-	if err := d.repo.Fetch(name, append(sharedRefspecs(name), claimsRefspec)...); err != nil {
+	if err := d.repo.Fetch(name, append(sharedRefspecs(name), claims.Refspec)...); err != nil {
 		d.found(Finding{Check: "remote", Status: DoctorWarn, Subject: name,
 			Message: fmt.Sprintf("%v: its claims and parked work, and how this branch stands, were not checked", err),
 			Fix:     "check the network and the remote's URL (git remote -v), then run bh doctor again"}, nil)
@@ -105,52 +106,52 @@ func (d *doctor) checkClaims() error {
 	if !d.online {
 		return nil
 	}
-	refs, err := d.repo.Refs(seenClaims)
+	refs, err := d.repo.Refs(claims.Seen)
 	if err != nil {
 		return err
 	}
-	c := newClaims(d.repo, d.remote, d.opt.LeaseTTL, d.now)
+	c := claims.NewRemote(d.repo, d.remote, d.opt.LeaseTTL, d.now)
 	ids := make([]string, 0, len(refs))
 	for ref := range refs {
-		ids = append(ids, strings.TrimPrefix(ref, seenClaims))
+		ids = append(ids, strings.TrimPrefix(ref, claims.Seen))
 	}
 	sort.Strings(ids)
 	fine := 0
 	for _, id := range ids {
-		oid := refs[seenClaims+id]
-		f := Finding{Check: "claims", Status: DoctorWarn, Subject: ClaimRef(id)}
-		cl, err := c.read(oid)
+		oid := refs[claims.Seen+id]
+		f := Finding{Check: "claims", Status: DoctorWarn, Subject: claims.Ref(id)}
+		cl, err := c.Read(oid)
 		if err != nil {
 			f.Message, f.Fix = fmt.Sprintf("unreadable: %v", err), "look at it with git show "+oid
 			d.found(f, nil)
 			continue
 		}
-		held, t := cl.State == ClaimHeld, d.tasks[id]
+		held, t := cl.State == claims.Held, d.tasks[id]
 		ranOut := d.clock().After(cl.Expires)
 		switch {
 		case t == nil && d.missing(id) && held:
 			// Its holder may yet push the task, or renew: only a human
 			// knows that machine is gone for good.
-			f.Message = "held by " + cl.describe() + ", for a task that exists neither here nor on " + d.remote
-			f.Fix = "if " + cl.Host + " is gone for good: git push " + d.remote + " :" + ClaimRef(id)
+			f.Message = "held by " + cl.Describe() + ", for a task that exists neither here nor on " + d.remote
+			f.Fix = "if " + cl.Host + " is gone for good: git push " + d.remote + " :" + claims.Ref(id)
 			d.found(f, nil)
 		case t == nil && d.missing(id):
 			f.Message = fmt.Sprintf("%s, for a task that exists neither here nor on %s", cl.State, d.remote)
 			f.Fix = "delete it on " + d.remote + " (compare-and-swap: only as it was read)"
 			d.found(f, func() error {
-				if err := d.repo.PushCAS(d.remote, ClaimRef(id), "", oid); err != nil {
+				if err := d.repo.PushCAS(d.remote, claims.Ref(id), "", oid); err != nil {
 					return err
 				}
-				return d.repo.DeleteRef(seenClaims + id)
+				return d.repo.DeleteRef(claims.Seen + id)
 			})
-		case held && t != nil && t.State != task.InProgress && cl.Clone == d.repo.Root && cl.Host == hostname():
+		case held && t != nil && t.State != task.InProgress && cl.Clone == d.repo.Root && cl.Host == claims.Hostname():
 			f.Message = fmt.Sprintf("held by this clone (%s), but the task is %s here", cl.Worker, t.State)
 			f.Fix = "release it (done, for a closed task), so that the task can run anywhere"
 			lease := task.Lease{Worker: cl.Worker, Host: cl.Host, PID: cl.PID}
-			state := map[bool]string{true: ClaimDone, false: ClaimReleased}[t.State == task.Closed]
-			d.guarded(f, func() error { return c.push(id, oid, state, lease) })
+			state := map[bool]string{true: claims.Done, false: claims.Released}[t.State == task.Closed]
+			d.guarded(f, func() error { return c.Push(id, oid, state, lease) })
 		case held && ranOut:
-			f.Message = "held by " + cl.describe() + ": it ran out " + d.clock().Sub(cl.Expires).Round(time.Second).String() + " ago"
+			f.Message = "held by " + cl.Describe() + ": it ran out " + d.clock().Sub(cl.Expires).Round(time.Second).String() + " ago"
 			f.Fix = "none needed: a worker anywhere takes the task over with its parked work; if " + cl.Host + " is up, look at its worker"
 			d.found(f, nil)
 		default:
