@@ -24,8 +24,8 @@ func (w *worker) heartbeat(id string, lost func()) (stop func()) {
 	if w.wt != nil {
 		wake, unsubscribe = w.wt.subscribe()
 	}
-	stop = claims.Heartbeat(w.s, w.claims, id, claims.Beat{Name: w.opt.Name, Now: w.now, Every: w.opt.Heartbeat, Wake: wake, Lost: lost})
-	return func() { stop(); unsubscribe() }
+	beat := claims.Heartbeat(w.s, w.claims, id, claims.Beat{Name: w.opt.Name, Now: w.now, Every: w.opt.Heartbeat, Wake: wake, Lost: lost})
+	return func() { beat(); unsubscribe() }
 }
 
 // owns reports whether t is in progress under this process's lease.
