@@ -53,33 +53,26 @@ func Next(s *store.Store, c *Remote, lease task.Lease, skip func(string) bool, s
 		if behind(s, c, tip, cand) {
 			continue
 		}
-		t, err := c.claimOne(s, cand.ID, lease, settled)
+		prev, err := c.take(cand.ID, lease)
 		if errors.Is(err, ErrClaimed) {
 			continue
 		}
-		return t, err
+		if err != nil {
+			return nil, err
+		}
+		t, err := Claim(s, cand.ID, lease, settled)
+		if err != nil {
+			c.release(cand.ID, lease, false)
+			var nr *NotReadyError
+			if errors.As(err, &nr) {
+				continue
+			}
+			return nil, err
+		}
+		c.adopt(t, prev != nil && (prev.Host != lease.Host || prev.Clone != c.clone))
+		return t, nil
 	}
 	return nil, ErrNothingReady
-}
-
-// claimOne claims id on the remote, then here, and adopts what another
-// clone left for it. ErrClaimed: taken, or no longer ready here.
-func (c *Remote) claimOne(s *store.Store, id string, lease task.Lease, settled func(*task.Task) string) (*task.Task, error) {
-	prev, err := c.take(id, lease)
-	if err != nil {
-		return nil, err
-	}
-	t, err := Claim(s, id, lease, settled)
-	if err != nil {
-		c.release(id, lease, false)
-		var nr *NotReadyError
-		if errors.As(err, &nr) {
-			return nil, ErrClaimed
-		}
-		return nil, err
-	}
-	c.adopt(t, prev != nil && (prev.Host != lease.Host || prev.Clone != c.clone))
-	return t, nil
 }
 
 // publish pushes what another machine needs to resume task id: its
