@@ -116,7 +116,7 @@ func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 		return err
 	}
 	defer w.wt.close()
-	defer w.startSyncer()() // autoSync:, and claims handed off (handoff.go)
+	defer w.startSyncer()() // autoSync:, and claims handed off (worker/claims/handoff.go)
 	return w.loop(stop, kill)
 }
 
