@@ -15,6 +15,7 @@ import (
 // The worker's side of the claim protocol (worker/claims): its lease, its
 // files, its warnings, and the syncs that hand claims off.
 
+// errNotOurs: the task is no longer this worker's (a human or another worker took it).
 var errNotOurs = errors.New("lease taken over")
 
 // heartbeat renews the lease until the returned func is called, and calls
