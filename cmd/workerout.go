@@ -105,13 +105,32 @@ func (p *progress) human(e worker.Event) {
 	}
 }
 
+// finished writes how a run ended, by the kind of its outcome.
 func (p *progress) finished(e worker.Event) {
-	io, w, id, took := p.io, p.w, p.io.Cyan(e.Task), elapsed(e.Elapsed)
-	parked := func() {
-		if len(e.Paths) > 0 {
-			fmt.Fprintf(w, "  parked: %s %s\n", strings.Join(e.Paths, ", "), io.Faint("(bh diff "+e.Task+")"))
-		}
+	switch e.Outcome {
+	case worker.Completed, worker.Kept, worker.InReview:
+		p.done(e)
+	case worker.Held, worker.HookRefused, worker.Conflict, worker.NeedsInput, worker.Gated:
+		p.asks(e)
+	case worker.Failed, worker.Unavailable, worker.SetupFailed, worker.AgentError, worker.Blocked:
+		p.failed(e)
+	case worker.Stopped:
+		p.stopped(e)
+	default:
+		fmt.Fprintf(p.w, "%s %s: %s\n", p.io.Cyan(e.Task), e.Outcome, e.Summary)
 	}
+}
+
+// parked names the files of the work the run left parked, if any.
+func (p *progress) parked(e worker.Event) {
+	if len(e.Paths) > 0 {
+		fmt.Fprintf(p.w, "  parked: %s %s\n", strings.Join(e.Paths, ", "), p.io.Faint("(bh diff "+e.Task+")"))
+	}
+}
+
+// done writes a run whose work is done: landed, kept or in review.
+func (p *progress) done(e worker.Event) {
+	io, w, id, took := p.io, p.w, p.io.Cyan(e.Task), elapsed(e.Elapsed)
 	switch e.Outcome {
 	case worker.Completed:
 		line := fmt.Sprintf("%s %s completed in %s", io.Green("✓"), id, took)
@@ -122,27 +141,19 @@ func (p *progress) finished(e worker.Event) {
 			line += io.Faint(fmt.Sprintf(" (commit %.7s)", e.Commit))
 		}
 		fmt.Fprintln(w, line)
-	case worker.Failed:
-		fmt.Fprintf(w, "%s %s failed in %s: %s\n", io.Red("✗"), id, took, e.Summary)
-		if e.Summary == worker.NoHumanSummary { // its work is parked, not rolled back
-			p.questions(e)
-			parked()
-			fmt.Fprintf(w, "  %s\n", io.Faint("to let it ask: bh update "+e.Task+" --human=true && bh reopen "+e.Task))
-		} else if len(e.Paths) > 0 {
-			fmt.Fprintf(w, "  discarded: %s\n", strings.Join(e.Paths, ", "))
-		}
-	case worker.Unavailable:
-		fmt.Fprintf(w, "⏸ %s not run: %s; it is open again, not failed\n", id, e.Summary)
-		parked()
-	case worker.SetupFailed:
-		fmt.Fprintf(w, "%s %s failed: %s\n", io.Red("✗"), id, e.Summary)
-		fmt.Fprintf(w, "  %s\n", io.Faint("fix worktree.copy or worktree.setup in .bh/config.yaml, then: bh reopen "+e.Task))
 	case worker.Kept:
 		fmt.Fprintf(w, "%s %s completed in %s — kept on branch bh/%s%s\n", io.Green("✓"), id, took, e.Task,
 			io.Faint(fmt.Sprintf(" (commit %.7s; land it with: bh land %s)", e.Commit, e.Task)))
 	case worker.InReview:
 		fmt.Fprintf(w, "%s %s completed in %s — in review: %s%s\n", io.Cyan("⇅"), id, took, e.PR,
 			io.Faint(fmt.Sprintf(" (commit %.7s on bh/%s; the worker shepherds it)", e.Commit, e.Task)))
+	}
+}
+
+// asks writes a run that ended waiting on the human.
+func (p *progress) asks(e worker.Event) {
+	io, w, id := p.io, p.w, p.io.Cyan(e.Task)
+	switch e.Outcome {
 	case worker.Held:
 		fmt.Fprintf(w, "%s %s is done, but git would not land it over your uncommitted changes\n", io.Magenta("❓"), id)
 		fmt.Fprintf(w, "  %s\n", e.Summary)
@@ -151,22 +162,12 @@ func (p *progress) finished(e worker.Event) {
 	case worker.HookRefused:
 		fmt.Fprintf(w, "%s %s is done, but %s\n", io.Magenta("❓"), id, e.Summary)
 		p.questions(e)
-		parked()
+		p.parked(e)
 		p.answerWith(e.Task)
-	case worker.AgentError:
-		fmt.Fprintf(w, "%s %s failed in %s: agent error: %s\n", io.Red("✗"), id, took, e.Summary)
-		if l := p.runLog(e); l != "" {
-			fmt.Fprintf(w, "  run log: %s\n", l)
-		}
-		parked()
-	case worker.Blocked:
-		fmt.Fprintf(w, "%s %s blocked: %s\n", io.Red("⊘"), id, e.Question)
-		parked()
-		fmt.Fprintf(w, "  %s\n", io.Faint("once it is unblocked: bh reopen "+e.Task))
 	case worker.Conflict:
 		if len(e.Questions) == 0 { // the agent resolves it: the task is open again
 			fmt.Fprintf(w, "↻ %s %s\n", id, e.Summary)
-			break
+			return
 		}
 		fmt.Fprintf(w, "%s %s needs human input: %s\n", io.Magenta("❓"), id, e.Summary)
 		p.questions(e)
@@ -174,25 +175,59 @@ func (p *progress) finished(e worker.Event) {
 	case worker.NeedsInput:
 		fmt.Fprintf(w, "%s %s needs human input\n", io.Magenta("❓"), id)
 		p.questions(e)
-		parked()
+		p.parked(e)
 		p.answerWith(e.Task)
 	case worker.Gated:
 		p.gated(e)
-		parked()
+		p.parked(e)
 		p.answerWith(e.Task)
-	case worker.Stopped:
-		switch {
-		case e.Summary != "": // a human stopped the task (bh stop): it stays as they left it
-			fmt.Fprintf(w, "⏹ %s stopped after %s: %s\n", id, took, e.Summary)
-		case p.revived[e.Task]: // its worker died; the task is open and is taken up again now
-			fmt.Fprintf(w, "⏹ %s: the dead worker's run is over; the task is open again and resumes from its parked work\n", id)
-		default:
-			fmt.Fprintf(w, "⏹ %s stopped after %s; it resumes on the next start\n", id, took)
-		}
-		parked()
-	default:
-		fmt.Fprintf(w, "%s %s: %s\n", id, e.Outcome, e.Summary)
 	}
+}
+
+// failed writes a run that failed or could not run.
+func (p *progress) failed(e worker.Event) {
+	io, w, id, took := p.io, p.w, p.io.Cyan(e.Task), elapsed(e.Elapsed)
+	switch e.Outcome {
+	case worker.Failed:
+		fmt.Fprintf(w, "%s %s failed in %s: %s\n", io.Red("✗"), id, took, e.Summary)
+		if e.Summary == worker.NoHumanSummary { // its work is parked, not rolled back
+			p.questions(e)
+			p.parked(e)
+			fmt.Fprintf(w, "  %s\n", io.Faint("to let it ask: bh update "+e.Task+" --human=true && bh reopen "+e.Task))
+		} else if len(e.Paths) > 0 {
+			fmt.Fprintf(w, "  discarded: %s\n", strings.Join(e.Paths, ", "))
+		}
+	case worker.Unavailable:
+		fmt.Fprintf(w, "⏸ %s not run: %s; it is open again, not failed\n", id, e.Summary)
+		p.parked(e)
+	case worker.SetupFailed:
+		fmt.Fprintf(w, "%s %s failed: %s\n", io.Red("✗"), id, e.Summary)
+		fmt.Fprintf(w, "  %s\n", io.Faint("fix worktree.copy or worktree.setup in .bh/config.yaml, then: bh reopen "+e.Task))
+	case worker.AgentError:
+		fmt.Fprintf(w, "%s %s failed in %s: agent error: %s\n", io.Red("✗"), id, took, e.Summary)
+		if l := p.runLog(e); l != "" {
+			fmt.Fprintf(w, "  run log: %s\n", l)
+		}
+		p.parked(e)
+	case worker.Blocked:
+		fmt.Fprintf(w, "%s %s blocked: %s\n", io.Red("⊘"), id, e.Question)
+		p.parked(e)
+		fmt.Fprintf(w, "  %s\n", io.Faint("once it is unblocked: bh reopen "+e.Task))
+	}
+}
+
+// stopped writes a run that was stopped: by a human, or with its worker.
+func (p *progress) stopped(e worker.Event) {
+	id, took := p.io.Cyan(e.Task), elapsed(e.Elapsed)
+	switch {
+	case e.Summary != "": // a human stopped the task (bh stop): it stays as they left it
+		fmt.Fprintf(p.w, "⏹ %s stopped after %s: %s\n", id, took, e.Summary)
+	case p.revived[e.Task]: // its worker died; the task is open and is taken up again now
+		fmt.Fprintf(p.w, "⏹ %s: the dead worker's run is over; the task is open again and resumes from its parked work\n", id)
+	default:
+		fmt.Fprintf(p.w, "⏹ %s stopped after %s; it resumes on the next start\n", id, took)
+	}
+	p.parked(e)
 }
 
 // elapsed is a run's duration as people read it: 0.4s, 12s, 3m5s.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -73,40 +72,4 @@ func (w *worker) startsInSandbox(ctx context.Context, cfg config.AgentConfig) er
 		Advice: "bh makes the agent's folders readable there (" + strings.Join(programDirs(cfg, nil), ", ") +
 			"); install it outside the folders the sandbox hides (the repository, the repositories beside it, /tmp, " +
 			"~/.ssh and the like), or list the folder it needs under sandbox.readable in .bh/config.yaml"}
-}
-
-// checkAgentStarts is bh doctor's word on the agents in use: each starts in
-// the sandbox. An agent that is not installed is the worker's preflight's
-// to name.
-func (d *doctor) checkAgentStarts() error {
-	w := d.worker
-	if w.runner == nil {
-		r, err := NewRunner(w.s.Config.Agent, nil)
-		if err != nil {
-			return nil // checkConfig says so
-		}
-		w.runner = r
-	}
-	runners, err := w.agentsInUse()
-	if err != nil {
-		return nil
-	}
-	for _, r := range runners {
-		cfg, ok := agentProgram(r)
-		if path := lookPath(cfg.Binary); !ok || !filepath.IsAbs(path) {
-			continue
-		} else if _, err := os.Stat(path); err != nil {
-			continue
-		}
-		var pe *PreflightError
-		switch err := w.startsInSandbox(context.Background(), cfg); {
-		case errors.As(err, &pe):
-			d.found(Finding{Check: "agent", Status: DoctorError, Message: pe.Error(), Fix: pe.Hint()}, nil)
-		case err != nil:
-			return err
-		default:
-			d.ok("agent", cfg.Binary+" starts in the sandbox")
-		}
-	}
-	return nil
 }

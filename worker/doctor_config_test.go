@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"github.com/bh-tracker/bh/worker/doctor"
 	"strings"
 	"testing"
 
@@ -12,13 +13,13 @@ import (
 // it with the worker's words, and a detached HEAD likewise.
 func TestDoctorNamesConfigTheWorkerRejects(t *testing.T) {
 	s := doctorStore(t)
-	if f := finding(t, doctorT(t, s, false), "config", ""); f.Status != DoctorOK {
+	if f := finding(t, doctorT(t, s, false), "config", ""); f.Status != doctor.OK {
 		t.Fatalf("healthy config: %+v", f)
 	}
 	s.Config.Notify = []config.NotifyConfig{{Events: []string{"task.exploded"}, Command: "true"}}
 	werr := Run(t.Context(), t.Context(), s, Options{Once: true})
 	f := finding(t, doctorT(t, s, false), "config", "")
-	if werr == nil || f.Status != DoctorError || f.Message != werr.Error() || !strings.Contains(f.Message, "task.exploded") {
+	if werr == nil || f.Status != doctor.Error || f.Message != werr.Error() || !strings.Contains(f.Message, "task.exploded") {
 		t.Fatalf("worker: %v; doctor: %+v; want the same refusal", werr, f)
 	}
 
@@ -26,7 +27,7 @@ func TestDoctorNamesConfigTheWorkerRejects(t *testing.T) {
 	gitT(t, s.Root, "checkout", "-q", "--detach")
 	werr = Run(t.Context(), t.Context(), s, Options{Once: true, Runner: &fake{}})
 	f = finding(t, doctorT(t, s, false), "config", "")
-	if werr == nil || f.Status != DoctorError || f.Message != werr.Error() {
+	if werr == nil || f.Status != doctor.Error || f.Message != werr.Error() {
 		t.Fatalf("detached: worker %v; doctor %+v", werr, f)
 	}
 }

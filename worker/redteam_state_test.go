@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/bh-tracker/bh/worker/doctor"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -332,13 +333,13 @@ func TestRedTeamFoldersAtLockPathsStopNothing(t *testing.T) {
 	if _, err := s.Update(other.ID, func(*task.Task) error { return nil }); !errors.As(err, &nl) || nl.Path != squatted {
 		t.Fatalf("bh update with a full folder at its lock: %v", err)
 	}
-	rep, err := Doctor(s, false)
+	rep, err := runDoctor(s, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	found := 0
 	for _, f := range rep.Findings {
-		if f.Check == "locks" && f.Status == DoctorError && f.Fixable &&
+		if f.Check == "locks" && f.Status == doctor.Error && f.Fixable &&
 			(f.Subject == ".bh/locks/"+other.ID+".lock" || f.Subject == ".bh/locks/"+landLockFile) {
 			found++
 		}
@@ -346,12 +347,12 @@ func TestRedTeamFoldersAtLockPathsStopNothing(t *testing.T) {
 	if found != 2 {
 		t.Fatalf("bh doctor found %d of the 2 folders: %+v", found, rep.Findings)
 	}
-	if rep, err = Doctor(s, true); err != nil {
+	if rep, err = runDoctor(s, true); err != nil {
 		t.Fatalf("bh doctor --fix: %v", err)
 	}
 	fixed := 0
 	for _, f := range rep.Findings {
-		if f.Check == "locks" && f.Status == DoctorFixed {
+		if f.Check == "locks" && f.Status == doctor.Fixed {
 			fixed++
 		}
 	}

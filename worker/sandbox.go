@@ -181,23 +181,3 @@ func (w *worker) checkSandbox() error {
 	}
 	return nil
 }
-
-// checkSandbox says whether the worker's runs are sandboxed, and why not.
-func (d *doctor) checkSandbox() error {
-	on, chosen, why, err := SandboxStatus(d.s)
-	var se *SandboxError
-	switch {
-	case on:
-		d.ok("sandbox", why)
-	case chosen:
-		d.ok("sandbox", "agents run unsandboxed, as "+why+" says")
-	case errors.As(err, &se):
-		d.found(Finding{Check: "sandbox", Status: DoctorError, Message: err.Error(), Fix: se.Hint()}, nil)
-	case err != nil:
-		d.found(Finding{Check: "sandbox", Status: DoctorError, Message: err.Error(), Fix: "fix " + SandboxEnv}, nil)
-	default:
-		d.found(Finding{Check: "sandbox", Status: DoctorWarn, Message: "agents run unsandboxed: " + why,
-			Fix: "install bubblewrap (apt install bubblewrap) on Linux, or set sandbox: off in .bh/config.yaml"}, nil)
-	}
-	return nil
-}

@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"github.com/bh-tracker/bh/worker/doctor"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -91,7 +92,7 @@ func TestDoctorRemovesStateOfClosedTasks(t *testing.T) {
 		}
 	}
 	rep = doctorT(t, s, true)
-	if f := finding(t, rep, "state", filepath.Dir(stale[0])); f.Status != DoctorFixed {
+	if f := finding(t, rep, "state", filepath.Dir(stale[0])); f.Status != doctor.Fixed {
 		t.Errorf("not fixed: %+v", f)
 	}
 	for _, dir := range stale {
@@ -104,7 +105,7 @@ func TestDoctorRemovesStateOfClosedTasks(t *testing.T) {
 			t.Errorf("the open task's %s is gone", dir)
 		}
 	}
-	if f := finding(t, doctorT(t, s, false), "state", ""); f.Status != DoctorOK {
+	if f := finding(t, doctorT(t, s, false), "state", ""); f.Status != doctor.OK {
 		t.Errorf("after --fix: %+v", f)
 	}
 }
