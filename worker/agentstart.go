@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bh-tracker/bh/worker/jail"
+
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/proc"
 	"github.com/bh-tracker/bh/agent/sandbox"
@@ -34,7 +36,7 @@ func agentProgram(r agent.Runner) (cfg config.AgentConfig, ok bool) {
 // than by every task failing in a tenth of a second. Where runs are not
 // sandboxed there is nothing to check.
 func (w *worker) startsInSandbox(ctx context.Context, cfg config.AgentConfig) error {
-	if on, _, _, err := SandboxStatus(w.s); err != nil || !on {
+	if on, _, _, err := jail.Status(w.s.Config); err != nil || !on {
 		return nil // checkSandbox says why
 	}
 	// A run's own policy, for a scratch worktree and no task: the check
@@ -44,7 +46,7 @@ func (w *worker) startsInSandbox(ctx context.Context, cfg config.AgentConfig) er
 		return err
 	}
 	defer os.RemoveAll(scratch)
-	p, err := w.sandboxPolicy(&task.Task{}, scratch, scratch, cfg)
+	p, err := w.jail().Policy(&task.Task{}, scratch, scratch, cfg)
 	if err != nil {
 		return err
 	}
@@ -69,7 +71,7 @@ func (w *worker) startsInSandbox(ctx context.Context, cfg config.AgentConfig) er
 		return nil
 	}
 	return &PreflightError{Err: fmt.Errorf("%s cannot start in the sandbox: %s", cfg.Binary, why),
-		Advice: "bh makes the agent's folders readable there (" + strings.Join(programDirs(cfg, nil), ", ") +
+		Advice: "bh makes the agent's folders readable there (" + strings.Join(jail.ProgramDirs(cfg, nil), ", ") +
 			"); install it outside the folders the sandbox hides (the repository, the repositories beside it, /tmp, " +
 			"~/.ssh and the like), or list the folder it needs under sandbox.readable in .bh/config.yaml"}
 }

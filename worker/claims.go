@@ -10,6 +10,7 @@ import (
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/jail"
 )
 
 // The worker's side of the claim protocol (worker/claims): its lease, its
@@ -57,10 +58,10 @@ func openClaims(s *store.Store, r *git.Repo, remote string, ttl time.Duration, n
 			return untrusted.ReadFile(sessionCopy(s, id, session), MaxSession)
 		},
 		WriteSession: func(id, session string, b []byte) error {
-			if _, err := ownRunDir(s, id, "sessions"); err != nil {
+			if _, err := jail.OwnRunDir(s, id, "sessions"); err != nil {
 				return err
 			}
-			return replaceFile(sessionCopy(s, id, session), b, 0o644)
+			return jail.ReplaceFile(sessionCopy(s, id, session), b, 0o644)
 		},
 	}
 	return c
@@ -147,8 +148,7 @@ func (w *worker) kickSync() {
 
 // autoSyncEvery is the config's autoSync interval; 0 when off.
 func autoSyncEvery(s *store.Store) time.Duration {
-	every, _ := time.ParseDuration(s.Config.AutoSync)
-	return max(every, 0)
+	return s.Config.AutoSync.D
 }
 
 // startSyncer starts the syncer when the worker shares through a remote:

@@ -82,19 +82,19 @@ func Continue(ctx context.Context, s *store.Store, id string, term Terminal, opt
 	}
 	wt := tree.Path
 	// The human's session runs in the same sandbox as the worker's runs.
-	launch, _, err := w.sandboxFor(t, wt, tree.GitDir(), tk.cfg)
+	launch, _, err := w.jail().Launcher(t, wt, tree.GitDir(), tk.cfg)
 	if err != nil {
 		return nil, err
 	}
 	req := agent.Request{Dir: filepath.Join(wt, s.Config.Agent.For(t).Dir), SessionID: t.SessionID, TaskID: id,
-		Outbox: w.outbox(id), Env: append([]string{"BH_TASK_ID=" + id, "BH_WORKTREE=" + wt}, w.stateEnv(id, tk.cfg)...)}
+		Outbox: w.jail().Outbox(id), Env: append([]string{"BH_TASK_ID=" + id, "BH_WORKTREE=" + wt}, w.jail().StateEnv(id, tk.cfg)...)}
 	// The human's claude starts from a fresh copy of their own config and
 	// the session's transcript alone: nothing the task's runs planted in
-	// its state reaches it (agentstate.go).
-	if err := w.freshState(id, tk.cfg, tk.runner.SessionFile(req)); err != nil {
+	// its state reaches it (jail/agentstate.go).
+	if err := w.jail().FreshState(id, tk.cfg, tk.runner.SessionFile(req)); err != nil {
 		return nil, err
 	}
-	defer w.closeState(id, tk.cfg, true)
+	defer w.jail().CloseState(id, tk.cfg, true)
 	if !restoreSession(s, tk.runner, id, req) {
 		return nil, fmt.Errorf("%s: the agent's session %s cannot be found or restored", id, t.SessionID)
 	}

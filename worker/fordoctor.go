@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bh-tracker/bh/worker/jail"
+
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/claims"
@@ -39,7 +41,7 @@ func ForDoctor(s *store.Store) (doctor.Worker, error) {
 		Repo: r, Host: claims.Hostname(), HandWorker: claims.HandWorker, Clock: w.clock, Remote: remote,
 		WorktreeDir: WorktreeDir(s, r.CommonDir()), PoolDir: PoolDir(s, r.CommonDir()), PoolOn: poolOn(s),
 		LandLockFile: landLockFile,
-		StateDirs:    [][2]string{{"agent state", agentStatesOf(s.Root, r.CommonDir())}, {"outbox", outboxesOf(s, r.CommonDir())}},
+		StateDirs:    [][2]string{{"agent state", jail.AgentStatesOf(s.Root, r.CommonDir())}, {"outbox", jail.OutboxesOf(s, r.CommonDir())}},
 		Branch:       Branch,
 		WorktreePath: func(id string) string { return WorktreePath(s, r, id) },
 		InPool:       func(path string) bool { return inPool(s, r, path) },
@@ -114,12 +116,12 @@ func (w *worker) configHint() (string, error) {
 	return "", err
 }
 
-// sandboxHinted is SandboxStatus whose every error says what to do.
+// sandboxHinted is jail.Status whose every error says what to do.
 func sandboxHinted(s *store.Store) (on, chosen bool, why string, err error) {
-	on, chosen, why, err = SandboxStatus(s)
-	var se *SandboxError
+	on, chosen, why, err = jail.Status(s.Config)
+	var se *jail.SandboxError
 	if err != nil && !errors.As(err, &se) {
-		err = &PreflightError{Err: err, Advice: "fix " + SandboxEnv}
+		err = &PreflightError{Err: err, Advice: "fix " + jail.Env}
 	}
 	return on, chosen, why, err
 }
@@ -140,7 +142,7 @@ func (w *worker) agentStarts(each func(binary string, refused error)) error {
 	}
 	for _, r := range runners {
 		cfg, ok := agentProgram(r)
-		if path := lookPath(cfg.Binary); !ok || !filepath.IsAbs(path) {
+		if path := jail.LookPath(cfg.Binary); !ok || !filepath.IsAbs(path) {
 			continue
 		} else if _, err := os.Stat(path); err != nil {
 			continue

@@ -70,7 +70,7 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	}
 	r.prompt = prompt
 	had := agent.Request{Dir: r.dir(), SessionID: t.SessionID, Env: w.agentEnv(r)}
-	if err := w.freshState(t.ID, r.cfg, sessionFile(r.runner, had)); err != nil {
+	if err := w.jail().FreshState(t.ID, r.cfg, sessionFile(r.runner, had)); err != nil {
 		return w.release(t.ID, err)
 	}
 	if resume && !restoreSession(w.s, r.runner, t.ID, had) {
@@ -94,10 +94,10 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	ctx, cancel := context.WithCancel(kill)
 	defer cancel()
 	stopBeat := w.heartbeat(t.ID, cancel)
-	if _, err := w.makeOutbox(t.ID); err != nil { // made by the sandbox's policy, or here for a plain run
+	if _, err := w.jail().MakeOutbox(t.ID); err != nil { // made by the sandbox's policy, or here for a plain run
 		w.warnf("%s: %v", t.ID, err)
 	}
-	req := agent.Request{Prompt: r.prompt, Dir: r.dir(), SessionID: r.session, Resume: resume, TaskID: t.ID, Outbox: w.outbox(t.ID),
+	req := agent.Request{Prompt: r.prompt, Dir: r.dir(), SessionID: r.session, Resume: resume, TaskID: t.ID, Outbox: w.jail().Outbox(t.ID),
 		Env: w.agentEnv(r), Timeout: w.opt.Timeout, Started: w.started(r), Name: "bh " + t.ID + ": " + t.Title,
 		AllowTools: grantedTools(r.t), Step: func(step string) { w.step(t.ID, step) }, Session: w.named(r),
 		Launcher: r.launch}
@@ -122,7 +122,7 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	// Questions the agent asked through bh's MCP server (AskUserQuestion, a
 	// permission prompt, ask_human) park the run whatever it answered; the
 	// tasks it added are created.
-	if qs, bad := w.takeOutbox(t.ID); bad != nil && kill.Err() == nil {
+	if qs, bad := w.jail().TakeOutbox(t.ID); bad != nil && kill.Err() == nil {
 		out, runErr = nil, bad
 	} else if len(qs) > 0 && kill.Err() == nil {
 		out, runErr = askedOutcome(out, qs, r.session), nil
@@ -131,7 +131,7 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 		r.session = out.SessionID // a resumed session may continue under a new id
 	}
 	w.keepSession(r, req)
-	w.closeState(t.ID, r.cfg, false)
+	w.jail().CloseState(t.ID, r.cfg, false)
 	logPath := log.close(r, out, runErr)
 	// A human who stopped or changed the task meanwhile has the last word.
 	if cur, err := w.s.Get(t.ID); err == nil && !w.owns(cur) {
@@ -148,8 +148,8 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 // agentEnv tells the agent (and bh commands it runs) where things are.
 func (w *worker) agentEnv(r *run) []string {
 	env := append([]string{"BH_WORKTREE=" + r.wt.Path, "BH_ROOT=" + w.s.Root, "BH_TARGET=" + r.j.Target,
-		mcp.OutboxEnv + "=" + w.outbox(r.t.ID)}, w.opt.Env...)
-	return append(env, w.stateEnv(r.t.ID, r.cfg)...)
+		mcp.OutboxEnv + "=" + w.jail().Outbox(r.t.ID)}, w.opt.Env...)
+	return append(env, w.jail().StateEnv(r.t.ID, r.cfg)...)
 }
 
 // started writes the agent's process group down before anything else, so

@@ -3,9 +3,11 @@ package worker
 import (
 	"os"
 	"path/filepath"
+
+	"github.com/bh-tracker/bh/worker/jail"
 )
 
-// A task's agent state (agentstate.go) and its outbox (outbox.go) live in
+// A task's agent state and its outbox (worker/jail) live in
 // bh's state dir, a folder each, and serve only its runs and takeovers. A
 // task that closes through its run's ending drops both; bh doctor finds
 // those of tasks closed some other way (bh close, another clone) or
@@ -16,7 +18,7 @@ import (
 // dropTaskState removes task id's agent state and outbox. No link in them
 // is followed.
 func (w *worker) dropTaskState(id string) {
-	for _, dir := range []string{w.outbox(id), filepath.Join(agentStatesOf(w.s.Root, w.repo.CommonDir()), id)} {
+	for _, dir := range []string{w.jail().Outbox(id), filepath.Join(jail.AgentStatesOf(w.s.Root, w.repo.CommonDir()), id)} {
 		if err := os.RemoveAll(dir); err != nil {
 			w.warnf("%s: %v", id, err)
 		}

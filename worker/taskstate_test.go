@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bh-tracker/bh/worker/jail"
+
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
@@ -21,7 +23,7 @@ func taskState(t *testing.T, s *store.Store, id string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dirs := []string{filepath.Dir(AgentStateDir(s.Root, r.CommonDir(), id, "claude")), outboxDir(s, r.CommonDir(), id)}
+	dirs := []string{filepath.Dir(jail.AgentStateDir(s.Root, r.CommonDir(), id, "claude")), jail.OutboxDir(s, r.CommonDir(), id)}
 	writeFile(t, dirs[0], "claude/.claude.json", "{}\n")
 	writeFile(t, dirs[1], "asked.json", "[]\n")
 	return dirs

@@ -1,4 +1,4 @@
-package worker
+package jail
 
 import (
 	"crypto/sha1"
@@ -22,9 +22,9 @@ import (
 // (task files, journals, locks, caches, logs) is there, and bh reads
 // what it finds there as hostile input (mcp.TakeAsked).
 
-// bhStateDir is bh's folder in the user's state: $XDG_STATE_HOME/bh, else
+// StateDir is bh's folder in the user's state: $XDG_STATE_HOME/bh, else
 // ~/.local/state/bh; "" when there is no home.
-func bhStateDir() string {
+func StateDir() string {
 	state := os.Getenv("XDG_STATE_HOME")
 	if state == "" {
 		home, err := os.UserHomeDir()
@@ -36,31 +36,32 @@ func bhStateDir() string {
 	return filepath.Join(state, "bh")
 }
 
-// repoKey names a repository's folders in bh's state dir.
-func repoKey(s *store.Store, commonDir string) string {
+// RepoKey names a repository's folders in bh's state dir.
+func RepoKey(s *store.Store, commonDir string) string {
 	sum := sha1.Sum([]byte(commonDir))
 	return filepath.Base(s.Root) + "-" + hex.EncodeToString(sum[:4])
 }
 
-// outboxDir is task id's outbox.
-func outboxDir(s *store.Store, commonDir, id string) string {
-	return filepath.Join(outboxesOf(s, commonDir), id)
+// OutboxDir is task id's outbox.
+func OutboxDir(s *store.Store, commonDir, id string) string {
+	return filepath.Join(OutboxesOf(s, commonDir), id)
 }
 
-// outboxesOf is the folder of the repository's outboxes, one per task.
-func outboxesOf(s *store.Store, commonDir string) string {
-	if state := bhStateDir(); state != "" {
-		return filepath.Join(state, "outbox", repoKey(s, commonDir))
+// OutboxesOf is the folder of the repository's outboxes, one per task.
+func OutboxesOf(s *store.Store, commonDir string) string {
+	if state := StateDir(); state != "" {
+		return filepath.Join(state, "outbox", RepoKey(s, commonDir))
 	}
 	return filepath.Join(commonDir, "bh", "outbox")
 }
 
-func (w *worker) outbox(id string) string { return outboxDir(w.s, w.repo.CommonDir(), id) }
+// Outbox is task id's outbox.
+func (j *Jail) Outbox(id string) string { return OutboxDir(j.Store, j.CommonDir, id) }
 
-// makeOutbox makes task id's outbox, a folder of its own: its parents
+// MakeOutbox makes task id's outbox, a folder of its own: its parents
 // are bh's, out of the agent's reach.
-func (w *worker) makeOutbox(id string) (string, error) {
-	dir := w.outbox(id)
+func (j *Jail) MakeOutbox(id string) (string, error) {
+	dir := j.Outbox(id)
 	if fi, err := os.Lstat(dir); err == nil && !fi.IsDir() {
 		os.Remove(dir)
 	}
@@ -70,18 +71,18 @@ func (w *worker) makeOutbox(id string) (string, error) {
 	return dir, nil
 }
 
-// takeOutbox takes what the agent's run put in its outbox through bh's
+// TakeOutbox takes what the agent's run put in its outbox through bh's
 // MCP server: the tasks it added (created here, linked to task id, since
 // bh mcp cannot write the store from the sandbox) and the questions it
 // asked. An outbox that cannot be read is the agent's doing: its run
 // failed (runErr), whatever it reported.
-func (w *worker) takeOutbox(id string) (qs []agent.Question, runErr error) {
-	outbox := w.outbox(id)
+func (j *Jail) TakeOutbox(id string) (qs []agent.Question, runErr error) {
+	outbox := j.Outbox(id)
 	added, aerr := mcp.TakeAdded(outbox)
 	for _, a := range added {
-		if _, err := w.s.Create(&task.Task{Title: a.Title, Description: a.Description, Priority: a.Priority,
+		if _, err := j.Store.Create(&task.Task{Title: a.Title, Description: a.Description, Priority: a.Priority,
 			Parent: id}); err != nil {
-			w.warnf("%s: add the task %q its agent recorded: %v", id, a.Title, err)
+			j.Warnf("%s: add the task %q its agent recorded: %v", id, a.Title, err)
 		}
 	}
 	qs, qerr := mcp.TakeAsked(outbox)
@@ -91,7 +92,7 @@ func (w *worker) takeOutbox(id string) (qs []agent.Question, runErr error) {
 		case errors.As(err, &bad):
 			return nil, &agent.RunError{Reason: bad.Error(), ExitCode: -1, Err: err}
 		case err != nil:
-			w.warnf("%s: %v", id, err)
+			j.Warnf("%s: %v", id, err)
 		}
 	}
 	return qs, nil
@@ -102,7 +103,7 @@ func (w *worker) takeOutbox(id string) (qs []agent.Question, runErr error) {
 // and its state dir, as the worker sees them and as the agent's
 // environment would name them.
 func bhPrivate(getenv func(string) string, home string) []string {
-	out := []string{config.UserConfigDir(), bhStateDir()}
+	out := []string{config.UserConfigDir(), StateDir()}
 	if d := getenv("XDG_CONFIG_HOME"); d != "" {
 		out = append(out, filepath.Join(d, "bh"))
 	} else if home != "" {

@@ -1,4 +1,4 @@
-package worker
+package jail
 
 import (
 	"net"
@@ -13,18 +13,17 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 )
 
-// egressFor is the sandbox's way out to the network for an agent of
+// egress is the sandbox's way out to the network for an agent of
 // cfg: bh's proxy under sandbox.network, which always lets the model's
 // API through; nil (no network at all) for network: false.
-func (w *worker) egressFor(cfg config.AgentConfig) *sandbox.Egress {
-	n := w.s.Config.Sandbox.Network
+func (j *Jail) egress(cfg config.AgentConfig) *sandbox.Egress {
+	n := j.Store.Config.Sandbox.Network
 	self := MCPCommand() // the bridge is bh, as its MCP server is
 	if n.Off || self == nil {
 		return nil
 	}
-	getenv := w.agentGetenv()
 	return &sandbox.Egress{Bridge: self.Command,
-		Policy: egress.Policy{Hosts: n.Hosts, API: apiHosts(cfg, getenv("HOME"), getenv)}}
+		Policy: egress.Policy{Hosts: n.Hosts, API: apiHosts(cfg, j.Getenv("HOME"), j.Getenv)}}
 }
 
 // apiHosts are the host:port of the model APIs an agent of cfg talks

@@ -1,6 +1,7 @@
-package worker
+package jail
 
 import (
+	"cmp"
 	"crypto/sha1"
 	"encoding/hex"
 	"encoding/json"
@@ -34,10 +35,10 @@ import (
 //   - The session goes in and out as before: bh's copy of the transcript
 //     (session.go) is put back when the folder lacks it.
 
-// agentStateRoot is the folder holding every task's agent state, of every
+// stateRoot is the folder holding every task's agent state, of every
 // repository: agents/ in bh's state dir, beside its worktrees.
-func agentStateRoot(commonDir string) string {
-	if d := bhStateDir(); d != "" {
+func stateRoot(commonDir string) string {
+	if d := StateDir(); d != "" {
 		return filepath.Join(d, "agents")
 	}
 	return filepath.Join(commonDir, "bh", "agents")
@@ -46,36 +47,36 @@ func agentStateRoot(commonDir string) string {
 // AgentStateDir is the folder task id's agent of kind ("claude", "codex")
 // keeps its state in: <bh's state dir>/agents/<repository>-<hash>/<id>/<kind>.
 func AgentStateDir(root, commonDir, id, kind string) string {
-	return filepath.Join(agentStatesOf(root, commonDir), id, firstOf(kind, "claude"))
+	return filepath.Join(AgentStatesOf(root, commonDir), id, cmp.Or(kind, "claude"))
 }
 
-// agentStatesOf is the folder of the repository's tasks' agent states,
+// AgentStatesOf is the folder of the repository's tasks' agent states,
 // one folder per task.
-func agentStatesOf(root, commonDir string) string {
+func AgentStatesOf(root, commonDir string) string {
 	sum := sha1.Sum([]byte(commonDir))
-	return filepath.Join(agentStateRoot(commonDir), filepath.Base(root)+"-"+hex.EncodeToString(sum[:4]))
+	return filepath.Join(stateRoot(commonDir), filepath.Base(root)+"-"+hex.EncodeToString(sum[:4]))
 }
 
-func (w *worker) agentStateDir(id, kind string) string {
-	return AgentStateDir(w.s.Root, w.repo.CommonDir(), id, kind)
+func (j *Jail) agentStateDir(id, kind string) string {
+	return AgentStateDir(j.Store.Root, j.CommonDir, id, kind)
 }
 
-// stateEnv points the agent of cfg at task id's own state; it goes after
+// StateEnv points the agent of cfg at task id's own state; it goes after
 // the options' environment, so that it wins. None for a command agent.
-func (w *worker) stateEnv(id string, cfg config.AgentConfig) []string {
-	st, ok := agent.StateOf(cfg.Kind, w.agentGetenv())
+func (j *Jail) StateEnv(id string, cfg config.AgentConfig) []string {
+	st, ok := agent.StateOf(cfg.Kind, j.Getenv)
 	if !ok {
 		return nil
 	}
-	return []string{st.Env + "=" + w.agentStateDir(id, cfg.Kind)}
+	return []string{st.Env + "=" + j.agentStateDir(id, cfg.Kind)}
 }
 
 // agentState is what the sandbox makes of agent state: task id's own
 // folder writable (made if missing), and hidden the user's state of every
 // agent and the folder of every task's.
-func (w *worker) agentState(id string, cfg config.AgentConfig) (writable, hidden []string, err error) {
-	getenv := w.agentGetenv()
-	hidden = []string{agentStateRoot(w.repo.CommonDir())}
+func (j *Jail) agentState(id string, cfg config.AgentConfig) (writable, hidden []string, err error) {
+	getenv := j.Getenv
+	hidden = []string{stateRoot(j.CommonDir)}
 	for _, kind := range []string{"claude", "codex"} {
 		st, _ := agent.StateOf(kind, getenv)
 		for _, p := range st.User {
@@ -87,27 +88,24 @@ func (w *worker) agentState(id string, cfg config.AgentConfig) (writable, hidden
 	if _, ok := agent.StateOf(cfg.Kind, getenv); !ok || id == "" { // no task: bh's own check of the agent
 		return nil, hidden, nil
 	}
-	dir := w.agentStateDir(id, cfg.Kind)
+	dir := j.agentStateDir(id, cfg.Kind)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, nil, err
 	}
 	return []string{dir}, hidden, nil
 }
 
-// freshState makes task id's agent state afresh (see the top of this
+// FreshState makes task id's agent state afresh (see the top of this
 // file). keep is the session transcript to carry over, "" for none.
-func (w *worker) freshState(id string, cfg config.AgentConfig, keep string) error {
-	st, ok := agent.StateOf(cfg.Kind, w.agentGetenv())
-	if !ok || w.opt.Runner != nil { // a runner the caller gave keeps its own
+func (j *Jail) FreshState(id string, cfg config.AgentConfig, keep string) error {
+	st, ok := agent.StateOf(cfg.Kind, j.Getenv)
+	if !ok || j.OwnState {
 		return nil
 	}
-	dir := w.agentStateDir(id, cfg.Kind)
-	w.adoptLogin(id, cfg.Kind, st, dir) // one a killed run refreshed
+	dir := j.agentStateDir(id, cfg.Kind)
+	j.adoptLogin(id, cfg.Kind, st, dir) // one a killed run refreshed
 	old := dir + ".old"
-	if err := os.RemoveAll(old); err != nil {
-		return fmt.Errorf("agent state: %w", err)
-	}
-	if err := os.Rename(dir, old); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := setAside(dir, old); err != nil {
 		return fmt.Errorf("agent state: %w", err)
 	}
 	defer os.RemoveAll(old) // links in it are removed, never followed
@@ -123,18 +121,36 @@ func (w *worker) freshState(id string, cfg config.AgentConfig, keep string) erro
 		}
 	}
 	if st.Env == "CLAUDE_CONFIG_DIR" {
-		if err := agent.AddOnboarding(dir, w.rememberedOnboarding()); err != nil {
+		if err := agent.AddOnboarding(dir, j.rememberedOnboarding()); err != nil {
 			return fmt.Errorf("agent state: %w", err)
 		}
 	}
-	if rel, err := filepath.Rel(dir, keep); keep != "" && err == nil && !strings.HasPrefix(rel, "..") &&
-		plainFileUnder(old, rel) {
-		if err := os.MkdirAll(filepath.Dir(keep), 0o700); err != nil {
-			return fmt.Errorf("agent state: %w", err)
-		}
-		if err := os.Rename(filepath.Join(old, rel), keep); err != nil {
-			return fmt.Errorf("agent state: keep the session: %w", err)
-		}
+	return keepSession(dir, old, keep)
+}
+
+// setAside moves the state in dir to old, in place of what was there.
+func setAside(dir, old string) error {
+	if err := os.RemoveAll(old); err != nil {
+		return err
+	}
+	if err := os.Rename(dir, old); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// keepSession carries the session transcript keep, under dir, over from
+// the state set aside in old, if it is a plain file there.
+func keepSession(dir, old, keep string) error {
+	rel, err := filepath.Rel(dir, keep)
+	if keep == "" || err != nil || strings.HasPrefix(rel, "..") || !plainFileUnder(old, rel) {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(keep), 0o700); err != nil {
+		return fmt.Errorf("agent state: %w", err)
+	}
+	if err := os.Rename(filepath.Join(old, rel), keep); err != nil {
+		return fmt.Errorf("agent state: keep the session: %w", err)
 	}
 	return nil
 }
@@ -170,58 +186,58 @@ func plainFileUnder(root, rel string) bool {
 // maxLogin caps what bh reads of a run's login file.
 const maxLogin = 1 << 20
 
-// closeState ends a run's (or a takeover's) use of task id's agent state:
+// CloseState ends a run's (or a takeover's) use of task id's agent state:
 // a login the run refreshed goes back to the user (agent.AdoptLogin), the
 // run's copy of the login is removed (the next run gets a fresh one), and
 // a takeover's finished first-run setup is remembered.
-func (w *worker) closeState(id string, cfg config.AgentConfig, takeover bool) {
-	st, ok := agent.StateOf(cfg.Kind, w.agentGetenv())
-	if !ok || w.opt.Runner != nil {
+func (j *Jail) CloseState(id string, cfg config.AgentConfig, takeover bool) {
+	st, ok := agent.StateOf(cfg.Kind, j.Getenv)
+	if !ok || j.OwnState {
 		return
 	}
-	dir := w.agentStateDir(id, cfg.Kind)
-	w.adoptLogin(id, cfg.Kind, st, dir)
+	dir := j.agentStateDir(id, cfg.Kind)
+	j.adoptLogin(id, cfg.Kind, st, dir)
 	os.Remove(filepath.Join(dir, st.Login))
 	if takeover && st.Env == "CLAUDE_CONFIG_DIR" {
-		w.rememberOnboarding(dir)
+		j.rememberOnboarding(dir)
 	}
 }
 
 // adoptLogin carries a login the run in dir refreshed back to the user's
 // (agent.AdoptLogin). The run is over and its processes gone, but the
 // file is the agent's: a link, a fifo or a huge file is not read.
-func (w *worker) adoptLogin(id, kind string, st agent.State, dir string) {
+func (j *Jail) adoptLogin(id, kind string, st agent.State, dir string) {
 	login, user := filepath.Join(dir, st.Login), st.Seed[st.Login]
 	if fi, err := os.Lstat(login); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxLogin || !filepath.IsAbs(user) {
 		return
 	}
 	if _, err := agent.AdoptLogin(kind, login, user); err != nil {
-		w.warnf("%s: carry the refreshed login back to %s: %v", id, user, err)
+		j.Warnf("%s: carry the refreshed login back to %s: %v", id, user, err)
 	}
 }
 
 // onboardingFile is where bh remembers that Claude Code's first-run setup
 // was done in a takeover.
-func (w *worker) onboardingFile() string {
-	return filepath.Join(agentStateRoot(w.repo.CommonDir()), "claude-onboarding.json")
+func (j *Jail) onboardingFile() string {
+	return filepath.Join(stateRoot(j.CommonDir), "claude-onboarding.json")
 }
 
-func (w *worker) rememberOnboarding(dir string) {
+func (j *Jail) rememberOnboarding(dir string) {
 	conf := filepath.Join(dir, ".claude.json")
 	if fi, err := os.Lstat(conf); err != nil || !fi.Mode().IsRegular() || fi.Size() > 64*maxLogin {
 		return
 	}
 	if m := agent.RememberOnboarding(dir); m != nil {
 		b, _ := json.Marshal(m)
-		if err := os.WriteFile(w.onboardingFile(), b, 0o600); err != nil {
-			w.warnf("remember claude's first-run setup: %v", err)
+		if err := os.WriteFile(j.onboardingFile(), b, 0o600); err != nil {
+			j.Warnf("remember claude's first-run setup: %v", err)
 		}
 	}
 }
 
-func (w *worker) rememberedOnboarding() map[string]json.RawMessage {
+func (j *Jail) rememberedOnboarding() map[string]json.RawMessage {
 	var m map[string]json.RawMessage
-	if b, err := os.ReadFile(w.onboardingFile()); err == nil {
+	if b, err := os.ReadFile(j.onboardingFile()); err == nil {
 		json.Unmarshal(b, &m)
 	}
 	return m

@@ -1,4 +1,4 @@
-package worker
+package jail
 
 import (
 	"errors"
@@ -19,19 +19,19 @@ import (
 // and renamed over the target, which replaces a link rather than
 // following it.
 
-// replaceFile replaces path with data, through path+".bh-tmp": a crash
+// ReplaceFile replaces path with data, through path+".bh-tmp": a crash
 // leaves the old file or the new one.
-func replaceFile(path string, data []byte, perm os.FileMode) error {
-	return writeThrough(path, path+".bh-tmp", perm, func(f *os.File) error {
+func ReplaceFile(path string, data []byte, perm os.FileMode) error {
+	return WriteThrough(path, path+".bh-tmp", perm, func(f *os.File) error {
 		_, err := f.Write(data)
 		return err
 	})
 }
 
-// writeThrough writes path by write through the temporary file tmp, then
+// WriteThrough writes path by write through the temporary file tmp, then
 // syncs it and renames it over path.
-func writeThrough(path, tmp string, perm os.FileMode, write func(*os.File) error) error {
-	f, err := createNew(tmp, perm)
+func WriteThrough(path, tmp string, perm os.FileMode, write func(*os.File) error) error {
+	f, err := CreateNew(tmp, perm)
 	if err != nil {
 		return err
 	}
@@ -51,10 +51,10 @@ func writeThrough(path, tmp string, perm os.FileMode, write func(*os.File) error
 	return err
 }
 
-// createNew creates the file path, which must be a new one: a link or
+// CreateNew creates the file path, which must be a new one: a link or
 // leftover at that name is removed first, and O_EXCL with O_NOFOLLOW make
 // sure that the file opened is the one made, never a link's target.
-func createNew(path string, perm os.FileMode) (*os.File, error) {
+func CreateNew(path string, perm os.FileMode) (*os.File, error) {
 	for range 3 {
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, perm)
 		if !errors.Is(err, os.ErrExist) {
@@ -93,16 +93,16 @@ func ownDirs(base string, rel ...string) (string, error) {
 	return dir, nil
 }
 
-// ownRunDir is task id's run folder, .bh/runs/<id>[/sub...], made bh's.
-func ownRunDir(s *store.Store, id string, sub ...string) (string, error) {
+// OwnRunDir is task id's run folder, .bh/runs/<id>[/sub...], made bh's.
+func OwnRunDir(s *store.Store, id string, sub ...string) (string, error) {
 	return ownDirs(s.Dir, append([]string{"runs", id}, sub...)...)
 }
 
-// writeRunFile writes name in task id's run folder.
-func writeRunFile(s *store.Store, id, name string, data []byte) error {
-	dir, err := ownRunDir(s, id)
+// WriteRunFile writes name in task id's run folder.
+func WriteRunFile(s *store.Store, id, name string, data []byte) error {
+	dir, err := OwnRunDir(s, id)
 	if err != nil {
 		return err
 	}
-	return replaceFile(filepath.Join(dir, name), data, 0o644)
+	return ReplaceFile(filepath.Join(dir, name), data, 0o644)
 }
