@@ -16,6 +16,7 @@ import (
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
@@ -210,3 +211,6 @@ func resumesAndCommits(t *testing.T, s *store.Store, f *fake, id string) {
 		t.Fatalf("commit after resume: %v, want %v", c, want)
 	}
 }
+
+// now is s's clock, to the second, as claims reads it.
+func now(s *store.Store) time.Time { return claims.Clock(s)() }

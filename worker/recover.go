@@ -7,6 +7,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
@@ -28,9 +29,9 @@ func (w *worker) recoverDead(failed func(runEnd)) error {
 		if w.stopping().Err() != nil {
 			return nil
 		}
-		if w.claims != nil && !fetched && t.State == task.InProgress && t.Lease != nil && t.Lease.Host != hostname() {
+		if w.claims != nil && !fetched && t.State == task.InProgress && t.Lease != nil && t.Lease.Host != claims.Hostname() {
 			fetched = true // once, and only when a foreign lease needs its claim read
-			if err := w.claims.fetch(); err != nil {
+			if err := w.claims.Fetch(); err != nil {
 				w.warnf("claims: %v", err)
 			}
 		}
@@ -60,9 +61,9 @@ func (w *worker) recoverTask(id string, lease task.Lease) error {
 	if j != nil {
 		w.killLeftover(j)
 	}
-	mine := workerLease(w.opt.Name, w.now())
+	mine := w.lease()
 	t, err := w.s.Update(id, func(t *task.Task) error {
-		if t.State != task.InProgress || !sameLease(t.Lease, lease) {
+		if t.State != task.InProgress || !claims.SameLease(t.Lease, lease) {
 			return errNotOurs // someone else recovered or reclaimed it meanwhile
 		}
 		t.Lease = &mine
@@ -76,11 +77,11 @@ func (w *worker) recoverTask(id string, lease task.Lease) error {
 	}
 	w.setActive(id, true)
 	defer w.setActive(id, false)
-	w.adoptClaim(id, mine)
+	w.claims.TakeOver(id, mine)
 	note := fmt.Sprintf("recovered: worker pid %d on %s died (last heartbeat %s)", lease.PID, lease.Host,
 		lease.Heartbeat.Format(time.RFC3339))
 	switch {
-	case w.ours(&lease):
+	case claims.Ours(&lease, w.opt.Name):
 		note = "retrying the ending that waited"
 		if j != nil && j.Waiting != "" {
 			note += ": " + j.Waiting
@@ -103,7 +104,7 @@ func (w *worker) recoverTask(id string, lease task.Lease) error {
 			return nil
 		}
 		if err == nil {
-			w.unclaim(t) // the adopted claim, handed off
+			w.claims.Unclaim(t, w.lease()) // the adopted claim, handed off
 		}
 		return err
 	}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/usertree"
 	"github.com/bh-tracker/bh/worker/notify"
@@ -40,8 +41,8 @@ type worker struct {
 	stop     context.Context
 	notifier *notify.Notifier
 	wt       *watch.Watcher
-	claims   *claims       // the shared remote's claims; nil without remote:
-	kick     chan struct{} // asks the syncer for a sync; nil without autoSync:
+	claims   *claims.Remote // the shared remote's claims; nil without remote:
+	kick     chan struct{}  // asks the syncer for a sync; nil without autoSync:
 	reportMu sync.Mutex
 	landMu   sync.Mutex // landings go one at a time
 	poolMu   sync.Mutex // one task at a time takes or gives back a pool slot
@@ -82,7 +83,7 @@ func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 	if err := w.preflight(kill); err != nil {
 		return err
 	}
-	unlock, err := lockWorker(s.Dir, w.now())
+	unlock, err := claims.LockWorker(s.Dir, w.now())
 	if err != nil {
 		return err
 	}
@@ -98,7 +99,7 @@ func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 		w.warnf("%v", err)
 	}
 	store.TrimSteps(s)
-	w.adoptOrphans() // first: a worker killed again and again still renews the claims its runs keep
+	w.claims.AdoptOrphans(w.lease()) // first: a worker killed again and again still renews the claims its runs keep
 	closeNotifier, err := w.openNotifier()
 	if err != nil {
 		return err
@@ -117,7 +118,7 @@ func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 		return err
 	}
 	defer w.wt.Close()
-	defer w.startSyncer()() // autoSync:, and claims handed off (handoff.go)
+	defer w.startSyncer()() // autoSync:, and claims handed off (worker/claims/handoff.go)
 	return w.loop(stop, kill)
 }
 
@@ -155,7 +156,7 @@ func newWorker(s *store.Store, opt Options) (*worker, error) {
 		}
 	}
 	if s.Config.Remote != "" {
-		w.claims = newClaims(rp, s.Config.Remote, opt.LeaseTTL, w.now)
+		w.claims = openClaims(s, rp, s.Config.Remote, opt.LeaseTTL, w.now, w.warnf)
 	}
 	return w, nil
 }
@@ -236,8 +237,8 @@ func (w *worker) fill(kill context.Context, running *int, done chan<- runEnd) (b
 		if wait, fatal := w.paused(); wait > 0 || fatal != nil {
 			return claimed, nil
 		}
-		t, err := claimNext(w.s, w.claims, workerLease(w.opt.Name, w.now()), w.cooling)
-		if errors.Is(err, ErrNothingReady) {
+		t, err := claims.Next(w.s, w.claims, w.lease(), w.cooling, settled)
+		if errors.Is(err, claims.ErrNothingReady) {
 			return claimed, nil
 		}
 		var unreachable *git.RemoteError
