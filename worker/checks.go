@@ -8,6 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent/proc"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 // What of a check's output is kept: the run's capped copy, and the tail
@@ -17,34 +18,8 @@ const (
 	checkTail   = 3000
 )
 
-// The answers to the checks question, besides guidance (an "other"
-// choice, which resumes the session with the human's words).
-const (
-	checkLand   = "land anyway"
-	checkKeep   = "keep on branch"
-	checksTitle = "Checks"
-)
-
 func isCheckQuestion(q *task.Question) bool {
-	return q.Header == checksTitle && q.Kind() == task.ChoiceQuestion
-}
-
-// checkQuestion asks the human what to do with work whose checks still
-// fail after the agent's rounds (or which the agent gave up on).
-func checkQuestion(f facts) task.Question {
-	return task.Question{Header: checksTitle, Type: task.ChoiceQuestion, Default: checkKeep,
-		Question: fmt.Sprintf("The checks of %s still fail on the tree that would land on %s. "+
-			"Land it anyway, keep the work on branch %s, or answer in your own words (other) to guide the agent.",
-			f.ID, f.Target, f.Branch),
-		Options: []task.Option{
-			{Label: checkLand, Description: "land it on " + f.Target + " although the check fails"},
-			{Label: checkKeep, Description: "end the task, the work kept on branch " + f.Branch + " (bh land " + f.ID + " lands it)"},
-		}}
-}
-
-// checkContext is the failing check as the human sees it beside the question.
-func checkContext(ev task.Event, rounds int) string {
-	return fmt.Sprintf("%s exited %d in round %d of %d:\n\n%s", ev.Command, ev.ExitCode, ev.Round, rounds, ev.Output)
+	return q.Header == ending.ChecksTitle && q.Kind() == task.ChoiceQuestion
 }
 
 // check runs the task's checks in r's worktree (inTree: sandboxed as the

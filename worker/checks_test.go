@@ -10,6 +10,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 const fixedCheck = "grep -q fixed file.txt"
@@ -79,7 +80,7 @@ func TestCheckNeverPassesKeepOnBranch(t *testing.T) {
 	if got.State != task.AwaitingInput || !isCheckQuestion(&q) || !strings.Contains(q.Context, "round 2 of 2") {
 		t.Fatalf("%s waiting on %+v, want the checks question after round 2", got.State, q)
 	}
-	if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: q.ID, Values: []string{checkKeep}}}, "ann"); err != nil {
+	if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: q.ID, Values: []string{ending.CheckKeep}}}, "ann"); err != nil {
 		t.Fatal(err)
 	}
 	runWith(t, s, Options{Runner: f})
@@ -110,7 +111,7 @@ func TestCheckLandAnyway(t *testing.T) {
 	f := &fake{steps: []stepFn{step(map[string]string{"file.txt": "broken\n"}, done("wrote it"))}}
 	runWith(t, s, Options{Runner: f})
 	q := pendingOf(t, getTask(t, s, tk.ID))
-	if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: q.ID, Values: []string{checkLand}}}, "ann"); err != nil {
+	if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: q.ID, Values: []string{ending.CheckLand}}}, "ann"); err != nil {
 		t.Fatal(err)
 	}
 	runWith(t, s, Options{Runner: f})

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 // TestEventListsAreComplete: Kinds and Outcomes, from which bh worker
@@ -41,7 +43,7 @@ func TestEventListsAreComplete(t *testing.T) {
 	for _, k := range Kinds {
 		kinds = append(kinds, string(k))
 	}
-	for _, o := range Outcomes {
+	for _, o := range ending.Outcomes {
 		outcomes = append(outcomes, string(o))
 	}
 	for typ, list := range map[string][]string{"Kind": kinds, "Outcome": outcomes} {

@@ -4,23 +4,8 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/ending"
 )
-
-// approvalContext is what the reviewer sees beside the question: the
-// agent's summary, why the completion waits, and the diff stat.
-func approvalContext(summary, why, stat string) string {
-	parts := []string{}
-	if s := strings.TrimSpace(summary); s != "" {
-		parts = append(parts, s)
-	}
-	parts = append(parts, "Held for approval: "+why+".")
-	if s := strings.TrimRight(stat, "\n"); strings.TrimSpace(s) != "" {
-		parts = append(parts, s)
-	} else {
-		parts = append(parts, "(no file changes)")
-	}
-	return strings.Join(parts, "\n\n")
-}
 
 // verdict is the task's latest approval question once answered, as long
 // as nothing ran or was committed since the answer: the decision the
@@ -69,26 +54,26 @@ func feedback(q *task.Question) string {
 // decided is the ending a human's answer settles without running the
 // agent: an approved gate lands the work; a landing decision lands it or
 // keeps it on its branch.
-func (w *worker) decided(r *run) (ending, bool) {
+func (w *worker) decided(r *run) (ending.Ending, bool) {
 	r.session = r.t.SessionID
-	f := facts{Session: r.t.SessionID, Summary: r.t.Summary}
+	f := ending.Facts{Session: r.t.SessionID, Summary: r.t.Summary}
 	if q := verdict(r.t); approved(q) {
-		f.What, f.By = humanApproved, answerer(r.t, q.ID)
-		return decideEnding(f), true
+		f.What, f.By = ending.HumanApproved, answerer(r.t, q.ID)
+		return ending.Decide(f), true
 	}
 	if q := decision(r.t, isLandQuestion); q != nil {
-		f.What, f.By, f.Landing = humanLanding, answerer(r.t, q.ID), q.Answer[0]
-		return decideEnding(f), true
+		f.What, f.By, f.Landing = ending.HumanLanding, answerer(r.t, q.ID), q.Answer[0]
+		return ending.Decide(f), true
 	}
 	if q := decision(r.t, isCheckQuestion); q != nil && q.Answer[0] != task.OtherChoice {
-		f.What, f.By, f.Landing = humanChecked, answerer(r.t, q.ID), q.Answer[0]
-		return decideEnding(f), true
+		f.What, f.By, f.Landing = ending.HumanChecked, answerer(r.t, q.ID), q.Answer[0]
+		return ending.Decide(f), true
 	}
 	if q := decision(r.t, isHookQuestion); q != nil && q.Answer[0] != task.OtherChoice {
-		f.What, f.By, f.Landing = humanHooked, answerer(r.t, q.ID), q.Answer[0]
-		return decideEnding(f), true
+		f.What, f.By, f.Landing = ending.HumanHooked, answerer(r.t, q.ID), q.Answer[0]
+		return ending.Decide(f), true
 	}
-	return ending{}, false
+	return ending.Ending{}, false
 }
 
 func answerer(t *task.Task, qid string) string {
@@ -105,19 +90,19 @@ func NextStep(t *task.Task) string {
 		return "approved: the worker lands its work as it is, without running the agent again"
 	}
 	if q := decision(t, isLandQuestion); q != nil {
-		if q.Answer[0] == landKeep {
+		if q.Answer[0] == ending.LandKeep {
 			return "the worker keeps its work on branch " + Branch(t.ID) + ", without running the agent again"
 		}
 		return "the worker lands its work, without running the agent again"
 	}
 	if q := decision(t, isCheckQuestion); q != nil && q.Answer[0] != task.OtherChoice {
-		if q.Answer[0] == checkKeep {
+		if q.Answer[0] == ending.CheckKeep {
 			return "the worker keeps its work on branch " + Branch(t.ID) + " and ends the task, without running the agent again"
 		}
 		return "the worker lands its work although its check fails, without running the agent again"
 	}
 	if q := decision(t, isHookQuestion); q != nil && q.Answer[0] != task.OtherChoice {
-		if q.Answer[0] == hookSkip {
+		if q.Answer[0] == ending.HookSkip {
 			return "the worker lands its work without the repository's hooks, without running the agent again"
 		}
 		return "the worker commits its work again, the hooks running, without running the agent again"

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
@@ -19,18 +20,18 @@ const landTries = 3
 // then fast-forwarded, git refusing whatever would overwrite the user's
 // changes. The task file, closed, goes into the same commit and is written
 // to the store only once the commit has landed. Landings are serialized.
-func (w *worker) land(r *run, e ending) error {
+func (w *worker) land(r *run, e ending.Ending) error {
 	unlock, err := w.lockLanding()
 	if err != nil {
 		return err
 	}
 	defer unlock()
 	_, mode := config.Delivery(r.t, w.s.Config)
-	if e.Outcome == Kept {
+	if e.Outcome == ending.Kept {
 		mode = task.LandBranch
 	}
-	if mode == task.LandBranch && e.Outcome != Kept { // a journal of an older bh, decided without it
-		e = kept(e, r.j.Branch, r.t.ID)
+	if mode == task.LandBranch && e.Outcome != ending.Kept { // a journal of an older bh, decided without it
+		e = ending.KeepOnBranch(e, r.j.Branch, r.t.ID)
 	}
 	if done, err := w.landedBefore(r, e); done || err != nil {
 		return err
@@ -72,10 +73,10 @@ func (w *worker) land(r *run, e ending) error {
 	if commit, err := r.wt.CommitWork(work, msg); errors.As(err, &locked) {
 		return fmt.Errorf("%s: commit: %w", r.t.ID, err) // contention, not a refusal: the ending waits
 	} else if errors.As(err, &hooked) { // the repository's rule, not the agent's error: a human decides
-		return w.end(r, decideEnding(hookFacts(r, e, hooked, w.policy(r.t))))
+		return w.end(r, ending.Decide(hookFacts(r, e, hooked, w.policy(r.t))))
 	} else if err != nil && !errors.Is(err, git.ErrNothingToCommit) {
 		// A commit hook said no: the task fails with its work kept, as any error of the run's.
-		return w.end(r, decideEnding(facts{What: agentFailed, Session: r.session,
+		return w.end(r, ending.Decide(ending.Facts{What: ending.AgentFailed, Session: r.session,
 			Cause: reason(fmt.Errorf("commit failed: %w", err))}))
 	} else if err == nil {
 		if e.Paths, err = r.wt.CommittedPaths(work, commit); err != nil {
@@ -124,7 +125,7 @@ func (w *worker) land(r *run, e ending) error {
 // task then ended by checksFailed, or when a human took the task back
 // meanwhile (bh stop ends the check as it ends an agent), the task then
 // ended by runLost. The lease is renewed while they run.
-func (w *worker) checkTip(r *run, e *ending, checks []string, round int, checked string) (string, error) {
+func (w *worker) checkTip(r *run, e *ending.Ending, checks []string, round int, checked string) (string, error) {
 	tip, err := w.repo.BranchTip(r.j.Branch)
 	if err != nil || tip == checked {
 		return tip, err
@@ -135,7 +136,7 @@ func (w *worker) checkTip(r *run, e *ending, checks []string, round int, checked
 	evs, err := w.check(ctx, r, checks, round, w.started(r))
 	stopBeat()
 	if errors.Is(err, errNotOurs) && w.stopping().Err() == nil {
-		return "", w.end(r, decideEnding(facts{What: runLost, Session: r.session}))
+		return "", w.end(r, ending.Decide(ending.Facts{What: ending.RunLost, Session: r.session}))
 	}
 	if err != nil {
 		return "", err
@@ -144,7 +145,7 @@ func (w *worker) checkTip(r *run, e *ending, checks []string, round int, checked
 	if evs[len(evs)-1].ExitCode == 0 {
 		return tip, nil
 	}
-	return "", w.end(r, decideEnding(facts{What: checkFailed, Prior: *e, Checks: e.Checks, Rounds: w.s.Config.Rounds(),
+	return "", w.end(r, ending.Decide(ending.Facts{What: ending.CheckFailure, Prior: *e, Checks: e.Checks, Rounds: w.s.Config.Rounds(),
 		ID: r.t.ID, Target: r.j.Target, Branch: r.j.Branch, Session: r.session, Policy: w.policy(r.t)}))
 }
 
@@ -165,7 +166,7 @@ func (w *worker) catchUp(r *run) error {
 // landFile builds the final commit (the branch's work plus the task file's
 // new bytes), journals it, and lands it: the last step before the task
 // file is written.
-func (w *worker) landFile(r *run, e *ending, mode, msg string, data []byte) error {
+func (w *worker) landFile(r *run, e *ending.Ending, mode, msg string, data []byte) error {
 	head, err := w.repo.BranchTip(r.j.Branch)
 	if err != nil {
 		return err
@@ -192,7 +193,7 @@ func (w *worker) landFile(r *run, e *ending, mode, msg string, data []byte) erro
 
 // landedBefore finishes a landing that a crash cut short after its
 // commit landed: the task file takes the bytes the commit holds.
-func (w *worker) landedBefore(r *run, e ending) (bool, error) {
+func (w *worker) landedBefore(r *run, e ending.Ending) (bool, error) {
 	if r.j.Final == "" {
 		return false, nil
 	}
@@ -219,18 +220,18 @@ func (w *worker) landedBefore(r *run, e ending) (bool, error) {
 // landTrouble turns what stopped a landing into its ending: a rebase
 // conflict goes back to the agent, a refusal to overwrite the user's
 // changes asks the human; anything else is returned.
-func (w *worker) landTrouble(r *run, e ending, err error) error {
+func (w *worker) landTrouble(r *run, e ending.Ending, err error) error {
 	var rc *git.RebaseConflict
 	var lr *git.LandRefused
 	switch {
 	case err == nil:
 		return nil
 	case errors.As(err, &rc):
-		return w.end(r, decideEnding(facts{What: landConflict, Prior: e, ID: r.t.ID, Target: r.j.Target,
-			Worktree: r.j.Worktree, Paths: rc.Paths, Round: conflictRound(r.t), Rounds: w.s.Config.Rounds(),
+		return w.end(r, ending.Decide(ending.Facts{What: ending.LandConflict, Prior: e, ID: r.t.ID, Target: r.j.Target,
+			Worktree: r.j.Worktree, Paths: rc.Paths, Round: ending.ConflictRound(r.t), Rounds: w.s.Config.Rounds(),
 			Policy: w.policy(r.t)}))
 	case errors.As(err, &lr):
-		return w.end(r, decideEnding(facts{What: landRefused, Prior: e, ID: r.t.ID, Target: r.j.Target,
+		return w.end(r, ending.Decide(ending.Facts{What: ending.LandRefused, Prior: e, ID: r.t.ID, Target: r.j.Target,
 			Reason: lr.Reason, Paths: lr.Paths, Dir: lr.Dir, Question: landQuestion(r),
 			Asked: decision(r.t, isLandQuestion), Policy: w.policy(r.t)}))
 	}

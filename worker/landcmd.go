@@ -8,6 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
@@ -67,7 +68,7 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 	if err := w.inTheWay(t); err != nil {
 		return err
 	}
-	if _, err := Respond(s, id, []task.Answer{{QuestionID: q.ID, Values: []string{landNow}}}, by); err != nil {
+	if _, err := Respond(s, id, []task.Answer{{QuestionID: q.ID, Values: []string{ending.LandNow}}}, by); err != nil {
 		return err
 	}
 	if t, err = Claim(s, id, workerLease(w.opt.Name, w.now())); err != nil {

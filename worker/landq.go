@@ -8,29 +8,23 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
-)
-
-// The answers to a landing question.
-const (
-	landNow   = "land" // try again: the human committed or stashed what was in the way
-	landKeep  = "keep" // leave the work on its branch
-	landTitle = "Land"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 func isLandQuestion(q *task.Question) bool {
-	return q.Header == landTitle && q.Kind() == task.ChoiceQuestion
+	return q.Header == ending.LandTitle && q.Kind() == task.ChoiceQuestion
 }
 
 // landQuestion asks what to do with finished work that git would not land
 // over the user's uncommitted changes.
 func landQuestion(r *run) task.Question {
-	return task.Question{Header: landTitle, Type: task.ChoiceQuestion, Default: landKeep,
+	return task.Question{Header: ending.LandTitle, Type: task.ChoiceQuestion, Default: ending.LandKeep,
 		Question: fmt.Sprintf("%s is done, but landing it on %s would overwrite your uncommitted changes. "+
 			"Commit or stash them and answer %q, or answer %q to leave the work on branch %s (bh land %s later).",
-			r.t.ID, r.j.Target, landNow, landKeep, r.j.Branch, r.t.ID),
+			r.t.ID, r.j.Target, ending.LandNow, ending.LandKeep, r.j.Branch, r.t.ID),
 		Options: []task.Option{
-			{Label: landNow, Description: "land it now: your changes are committed or stashed"},
-			{Label: landKeep, Description: "keep it on branch " + r.j.Branch + " for review"},
+			{Label: ending.LandNow, Description: "land it now: your changes are committed or stashed"},
+			{Label: ending.LandKeep, Description: "keep it on branch " + r.j.Branch + " for review"},
 		}}
 }
 

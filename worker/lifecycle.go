@@ -8,6 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
@@ -45,10 +46,10 @@ func landsSettled(t *task.Task) bool {
 		return true
 	}
 	if q := decision(t, isLandQuestion); q != nil {
-		return q.Answer[0] == landNow
+		return q.Answer[0] == ending.LandNow
 	}
 	q := decision(t, isCheckQuestion)
-	return q != nil && q.Answer[0] == checkLand
+	return q != nil && q.Answer[0] == ending.CheckLand
 }
 
 // Unlanded is the work t holds that has not landed, in words ("" when

@@ -10,12 +10,13 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 // openPR pushes the task's branch to its remote and opens a pull request
 // for it, or finds the one already open (a crash between gh's answer and
 // the journal leaves one open): the URL goes into the task's history.
-func (w *worker) openPR(r *run, e *ending) error {
+func (w *worker) openPR(r *run, e *ending.Ending) error {
 	ctx := w.stopping() // a stopped gh is asked again on the next start: an open pull request is found
 	remote := prRemote(w.s)
 	head, err := w.repo.BranchTip(r.j.Branch)
@@ -127,7 +128,7 @@ func (w *worker) baseOf(t *task.Task, target string) string {
 
 // prBody is a pull request's description: the agent's summary, the
 // questions and answers that shaped the work, and the checks it passed.
-func prBody(t *task.Task, e *ending) string {
+func prBody(t *task.Task, e *ending.Ending) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n", firstOf(e.Summary, e.Result.Summary, t.Summary, t.Title))
 	if d := firstOf(e.Details, e.Result.Details); d != "" {
@@ -155,7 +156,7 @@ func prBody(t *task.Task, e *ending) string {
 // passedChecks are the commands that passed on the tree the pull request
 // gets: this landing's check runs, which the task's history records only
 // as the landing ends.
-func passedChecks(e *ending) []string {
+func passedChecks(e *ending.Ending) []string {
 	var out []string
 	for _, ev := range e.Checks {
 		if ev.ExitCode == 0 && !slices.Contains(out, ev.Command) {

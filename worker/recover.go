@@ -7,6 +7,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
@@ -123,7 +124,7 @@ func (w *worker) recoverTask(id string, lease task.Lease) error {
 	if j.Ending != nil {
 		return w.end(r, *j.Ending)
 	}
-	return w.end(r, decideEnding(facts{What: runRecovered, Cause: note, Session: r.session}))
+	return w.end(r, ending.Decide(ending.Facts{What: ending.RunRecovered, Cause: note, Session: r.session}))
 }
 
 // keepBase settles the base of a dead run's worktree: the one recorded
@@ -164,11 +165,11 @@ func (w *worker) tidy(t *task.Task) {
 		return
 	}
 	r := &run{t: t, j: j}
-	e := ending{}
+	e := ending.Ending{}
 	if j.Ending != nil {
 		e = *j.Ending
 	}
-	if e.Fate == discardWork {
+	if e.Fate == ending.DiscardWork {
 		if err := w.dropWorktree(t.ID, j.Worktree, j.Branch); err != nil {
 			w.warnf("%s: %v", t.ID, err)
 			return

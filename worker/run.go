@@ -14,6 +14,7 @@ import (
 	"github.com/bh-tracker/bh/prompts"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/google/uuid"
 )
@@ -44,7 +45,7 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 		var se *setupError
 		switch {
 		case errors.As(err, &se) && r.j != nil:
-			return w.end(r, decideEnding(facts{What: setupFailed, Cause: se.Error()}))
+			return w.end(r, ending.Decide(ending.Facts{What: ending.SetupError, Cause: se.Error()}))
 		case w.stopping().Err() != nil:
 			// Stopped while setting up: the task waits, open, for the next
 			// start, and the worker's exit is not an error of its own.
@@ -65,7 +66,7 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	if err != nil {
 		return w.release(t.ID, err)
 	}
-	if rebasing, _ := r.wt.Rebasing(); rebasing || conflictRound(t) > 1 {
+	if rebasing, _ := r.wt.Rebasing(); rebasing || ending.ConflictRound(t) > 1 {
 		prompt += conflictPrompt(r, rebasing)
 	}
 	r.prompt = prompt
@@ -75,7 +76,7 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	}
 	if resume && !restoreSession(w.s, r.runner, t.ID, had) {
 		if err := w.freshSession(r, t.SessionID); errors.Is(err, errNotOurs) {
-			return w.end(r, decideEnding(facts{What: runLost, Session: r.session}))
+			return w.end(r, ending.Decide(ending.Facts{What: ending.RunLost, Session: r.session}))
 		} else if err != nil {
 			return w.release(t.ID, err)
 		}
@@ -83,7 +84,7 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	}
 	if r.t, err = w.begin(r); errors.Is(err, errNotOurs) {
 		r.t = t
-		return w.end(r, decideEnding(facts{What: runLost, Session: r.session})) // stopped before its agent could start
+		return w.end(r, ending.Decide(ending.Facts{What: ending.RunLost, Session: r.session})) // stopped before its agent could start
 	} else if err != nil {
 		return err
 	}
@@ -135,11 +136,11 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	logPath := log.close(r, out, runErr)
 	// A human who stopped or changed the task meanwhile has the last word.
 	if cur, err := w.s.Get(t.ID); err == nil && !w.owns(cur) {
-		return w.end(r, decideEnding(facts{What: runLost, Session: r.session}))
+		return w.end(r, ending.Decide(ending.Facts{What: ending.RunLost, Session: r.session}))
 	}
 	e := w.decide(r, out, runErr, kill.Err() != nil)
 	e.Stats = runStats(out)
-	if e.Outcome == AgentError && logPath != "" {
+	if e.Outcome == ending.AgentError && logPath != "" {
 		e.Details = "run log: " + logPath
 	}
 	return w.end(r, e)
