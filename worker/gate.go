@@ -56,24 +56,34 @@ func feedback(q *task.Question) string {
 // keeps it on its branch.
 func (w *worker) decided(r *run) (ending.Ending, bool) {
 	r.session = r.t.SessionID
-	f := ending.Facts{Session: r.t.SessionID, Summary: r.t.Summary}
-	if q := verdict(r.t); approved(q) {
-		f.What, f.By = ending.HumanApproved, answerer(r.t, q.ID)
-		return ending.Decide(f), true
+	f, ok := settles(r.t)
+	if !ok {
+		return ending.Ending{}, false
 	}
-	if q := decision(r.t, isLandQuestion); q != nil {
-		f.What, f.By, f.Landing = ending.HumanLanding, answerer(r.t, q.ID), q.Answer[0]
-		return ending.Decide(f), true
+	return ending.Decide(f), true
+}
+
+// settles are the facts of t's latest answer that settles it without the
+// agent (decided), if one does.
+func settles(t *task.Task) (ending.Facts, bool) {
+	f := ending.Facts{Session: t.SessionID, Summary: t.Summary, Branch: Branch(t.ID)}
+	pick := func(what ending.Happening, q *task.Question) (ending.Facts, bool) {
+		f.What, f.By, f.Landing = what, answerer(t, q.ID), q.Answer[0]
+		return f, true
 	}
-	if q := decision(r.t, isCheckQuestion); q != nil && q.Answer[0] != task.OtherChoice {
-		f.What, f.By, f.Landing = ending.HumanChecked, answerer(r.t, q.ID), q.Answer[0]
-		return ending.Decide(f), true
+	if q := verdict(t); approved(q) {
+		return pick(ending.HumanApproved, q)
 	}
-	if q := decision(r.t, isHookQuestion); q != nil && q.Answer[0] != task.OtherChoice {
-		f.What, f.By, f.Landing = ending.HumanHooked, answerer(r.t, q.ID), q.Answer[0]
-		return ending.Decide(f), true
+	if q := decision(t, isLandQuestion); q != nil {
+		return pick(ending.HumanLanding, q)
 	}
-	return ending.Ending{}, false
+	if q := decision(t, isCheckQuestion); q != nil && q.Answer[0] != task.OtherChoice {
+		return pick(ending.HumanChecked, q)
+	}
+	if q := decision(t, isHookQuestion); q != nil && q.Answer[0] != task.OtherChoice {
+		return pick(ending.HumanHooked, q)
+	}
+	return f, false
 }
 
 func answerer(t *task.Task, qid string) string {
@@ -83,29 +93,12 @@ func answerer(t *task.Task, qid string) string {
 	return "human"
 }
 
-// NextStep says what a worker does with t, answered and open again: what
-// decided will settle without the agent, else resuming it with the answer.
+// NextStep says what a worker does with t, answered and open again: the
+// ending its answer settles (ending.Ending.Next), else resuming the agent
+// with the answer.
 func NextStep(t *task.Task) string {
-	if approved(verdict(t)) {
-		return "approved: the worker lands its work as it is, without running the agent again"
-	}
-	if q := decision(t, isLandQuestion); q != nil {
-		if q.Answer[0] == ending.LandKeep {
-			return "the worker keeps its work on branch " + Branch(t.ID) + ", without running the agent again"
-		}
-		return "the worker lands its work, without running the agent again"
-	}
-	if q := decision(t, isCheckQuestion); q != nil && q.Answer[0] != task.OtherChoice {
-		if q.Answer[0] == ending.CheckKeep {
-			return "the worker keeps its work on branch " + Branch(t.ID) + " and ends the task, without running the agent again"
-		}
-		return "the worker lands its work although its check fails, without running the agent again"
-	}
-	if q := decision(t, isHookQuestion); q != nil && q.Answer[0] != task.OtherChoice {
-		if q.Answer[0] == ending.HookSkip {
-			return "the worker lands its work without the repository's hooks, without running the agent again"
-		}
-		return "the worker commits its work again, the hooks running, without running the agent again"
+	if f, ok := settles(t); ok {
+		return ending.Decide(f).Next
 	}
 	return "the worker will resume it with your answer"
 }

@@ -59,4 +59,7 @@ type Ending struct {
 	// land although a hook refused.
 	NoVerify bool   `json:"noVerify,omitempty"`
 	PR       string `json:"pr,omitempty"` // the pull request the work went to (land: pr)
+	// Next says what the worker does once a human's answer settled the
+	// task, to whoever answered (bh respond); "" for every other ending.
+	Next string `json:"-"`
 }

@@ -95,10 +95,29 @@ func table(f Facts) Ending {
 	switch f.What {
 	case AgentAnswered:
 		return answered(f)
-	case AgentFailed:
-		return Ending{Outcome: AgentError, Fate: KeepWork, State: task.Failed, Status: string(AgentError),
-			Text: f.Cause, Summary: "agent error: " + f.Cause, Note: "agent error: " + f.Cause,
-			Notify: notify.EventTaskFailed, Session: f.Session, Err: f.Cause}
+	case AgentFailed, AgentOutage, RunStopped, RunRecovered, RunLost, SetupError:
+		return unanswered(f)
+	case HumanApproved, HumanLanding, HumanChecked, HumanHooked:
+		return settled(f)
+	case CheckFailure:
+		return checksFailed(f)
+	case LandConflict:
+		return conflicted(f)
+	case LandRefused:
+		return held(f)
+	case HookRefusal:
+		return hookHeld(f)
+	case PRReview:
+		return Ending{State: task.AwaitingInput, Note: "pull request needs a human", Context: f.Cause,
+			Ask: []task.Question{{Question: f.Reason, Header: "Pull request", Type: task.FreeformQuestion}}}
+	}
+	return table(Facts{What: AgentFailed, Session: f.Session, Cause: fmt.Sprintf("no ending for happening %d", f.What)})
+}
+
+// unanswered is the ending of a run that brought no result of the
+// agent's: an error, an outage, a stop, or no run at all.
+func unanswered(f Facts) Ending {
+	switch f.What {
 	case AgentOutage:
 		return Ending{Outcome: Unavailable, Fate: KeepWork, State: task.Open, Status: string(AgentError),
 			Session: f.Session, Text: f.Cause, Err: f.Cause, Summary: fmt.Sprintf("%s: %s", f.Outage, f.Cause),
@@ -115,41 +134,40 @@ func table(f Facts) Ending {
 	case SetupError:
 		return Ending{Outcome: SetupFailed, Fate: KeepWork, State: task.Failed, Summary: f.Cause, Note: f.Cause,
 			Notify: notify.EventTaskFailed, Err: f.Cause, Text: f.Cause}
-	case CheckFailure:
-		return checksFailed(f)
-	case HumanChecked:
-		e := Ending{Outcome: Completed, Fate: LandWork, State: task.Closed, Notify: notify.EventTaskCompleted,
-			Session: f.Session, Summary: f.Summary, Unchecked: true,
-			Note: "checks: " + f.Landing + ", answered by " + f.By}
-		if f.Landing == CheckKeep { // kept as it is: the checks that fail are not run again
-			e.Outcome = Kept
-		}
-		return e
-	case HumanApproved, HumanLanding:
-		e := Ending{Outcome: Completed, Fate: LandWork, State: task.Closed, Notify: notify.EventTaskCompleted,
-			Session: f.Session, Summary: f.Summary, Note: "approved by " + f.By}
-		if f.What == HumanLanding {
-			e.Note = "landing: " + f.Landing + ", answered by " + f.By
-			if f.Landing == LandKeep {
-				e.Outcome = Kept
-			}
-		}
-		return e
-	case LandConflict:
-		return conflicted(f)
-	case LandRefused:
-		return held(f)
-	case HookRefusal:
-		return hookHeld(f)
-	case PRReview:
-		return Ending{State: task.AwaitingInput, Note: "pull request needs a human", Context: f.Cause,
-			Ask: []task.Question{{Question: f.Reason, Header: "Pull request", Type: task.FreeformQuestion}}}
-	case HumanHooked:
-		return Ending{Outcome: Completed, Fate: LandWork, State: task.Closed, Notify: notify.EventTaskCompleted,
-			Session: f.Session, Summary: f.Summary, NoVerify: f.Landing == HookSkip,
-			Note: "hook: " + f.Landing + ", answered by " + f.By}
 	}
-	return table(Facts{What: AgentFailed, Session: f.Session, Cause: fmt.Sprintf("no ending for happening %d", f.What)})
+	return Ending{Outcome: AgentError, Fate: KeepWork, State: task.Failed, Status: string(AgentError),
+		Text: f.Cause, Summary: "agent error: " + f.Cause, Note: "agent error: " + f.Cause,
+		Notify: notify.EventTaskFailed, Session: f.Session, Err: f.Cause}
+}
+
+// settled is the ending a human's answer settles without the agent: the
+// work lands, or stays on its branch. Next says so to whoever answered.
+func settled(f Facts) Ending {
+	e := Ending{Outcome: Completed, Fate: LandWork, State: task.Closed, Notify: notify.EventTaskCompleted,
+		Session: f.Session, Summary: f.Summary, Note: "approved by " + f.By,
+		Next: "approved: the worker lands its work as it is"}
+	kept := "the worker keeps its work on branch " + f.Branch
+	switch f.What {
+	case HumanLanding:
+		e.Note, e.Next = "landing: "+f.Landing+", answered by "+f.By, "the worker lands its work"
+		if f.Landing == LandKeep {
+			e.Outcome, e.Next = Kept, kept
+		}
+	case HumanChecked: // either answer: the checks that fail are not run again
+		e.Note, e.Unchecked = "checks: "+f.Landing+", answered by "+f.By, true
+		e.Next = "the worker lands its work although its check fails"
+		if f.Landing == CheckKeep {
+			e.Outcome, e.Next = Kept, kept+" and ends the task"
+		}
+	case HumanHooked:
+		e.Note, e.NoVerify = "hook: "+f.Landing+", answered by "+f.By, f.Landing == HookSkip
+		e.Next = "the worker commits its work again, the hooks running"
+		if e.NoVerify {
+			e.Next = "the worker lands its work without the repository's hooks"
+		}
+	}
+	e.Next += ", without running the agent again"
+	return e
 }
 
 // answered is the ending the agent's own result asks for, under the

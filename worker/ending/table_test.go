@@ -120,6 +120,10 @@ func TestDecideEndingTable(t *testing.T) {
 			want{Completed, LandWork, task.Closed, notify.EventTaskCompleted, 0, "", ""}},
 		{"checks: keep on branch", Facts{What: HumanChecked, Landing: CheckKeep, By: "ann"},
 			want{Kept, LandWork, task.Closed, notify.EventTaskCompleted, 0, "", ""}},
+		{"hook: land", Facts{What: HumanHooked, Landing: HookLand, By: "ann"},
+			want{Completed, LandWork, task.Closed, notify.EventTaskCompleted, 0, "", ""}},
+		{"pull request needs a human", Facts{What: PRReview, Reason: "Guidance?", Policy: human},
+			want{"", "", task.AwaitingInput, "", 1, "", ""}},
 	} {
 		e := Decide(c.f)
 		got := want{e.Outcome, e.Fate, e.State, e.Notify, len(e.Ask), e.Repend, e.Status}
@@ -128,7 +132,7 @@ func TestDecideEndingTable(t *testing.T) {
 		}
 		// human: false: nothing ever waits on a human, and what would
 		// have been asked is kept, flat.
-		if !c.f.Policy.Allowed && c.f.What != HumanApproved && c.f.What != HumanLanding && c.f.What != HumanChecked {
+		if !c.f.Policy.Allowed && c.f.What != HumanApproved && c.f.What != HumanLanding && c.f.What != HumanChecked && c.f.What != HumanHooked {
 			if e.State == task.AwaitingInput || len(e.Ask) > 0 {
 				t.Errorf("%s: human: false, yet it waits on a human: %+v", c.name, e)
 			}
@@ -187,5 +191,32 @@ func TestDecideNoChange(t *testing.T) {
 	}
 	if e := Decide(Facts{What: AgentAnswered, Result: done, Policy: task.HumanPolicy{Allowed: true}}); e.Summary != "" || e.Note != "" {
 		t.Errorf("a change: summary %q, note %q", e.Summary, e.Note)
+	}
+}
+
+// TestSettledNext: what an answer that settles a task without the agent
+// says comes next is the ending's own, one text a row.
+func TestSettledNext(t *testing.T) {
+	for _, c := range []struct {
+		f    Facts
+		next string
+	}{
+		{Facts{What: HumanApproved}, "approved: the worker lands its work as it is, without running the agent again"},
+		{Facts{What: HumanLanding, Landing: LandNow}, "the worker lands its work, without running the agent again"},
+		{Facts{What: HumanLanding, Landing: LandKeep, Branch: "bh/tm-a"},
+			"the worker keeps its work on branch bh/tm-a, without running the agent again"},
+		{Facts{What: HumanChecked, Landing: CheckLand},
+			"the worker lands its work although its check fails, without running the agent again"},
+		{Facts{What: HumanChecked, Landing: CheckKeep, Branch: "bh/tm-a"},
+			"the worker keeps its work on branch bh/tm-a and ends the task, without running the agent again"},
+		{Facts{What: HumanHooked, Landing: HookSkip},
+			"the worker lands its work without the repository's hooks, without running the agent again"},
+		{Facts{What: HumanHooked, Landing: HookLand},
+			"the worker commits its work again, the hooks running, without running the agent again"},
+		{Facts{What: AgentAnswered, Result: agent.Result{Status: agent.StatusCompleted}}, ""},
+	} {
+		if got := Decide(c.f).Next; got != c.next {
+			t.Errorf("%d %s: next %q, want %q", c.f.What, c.f.Landing, got, c.next)
+		}
 	}
 }
