@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/bh-tracker/bh/agent"
@@ -16,23 +15,13 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // Terminal is the human's terminal, handed to the agent for a takeover.
 type Terminal struct {
 	In       io.Reader
 	Out, Err io.Writer
-}
-
-// continuable are the states whose agent session a human may take over.
-var continuable = []task.State{task.AwaitingInput, task.Blocked, task.Failed}
-
-// Continuable refuses a task whose state has no session to take over.
-func Continuable(t *task.Task) error {
-	if !slices.Contains(continuable, t.State) {
-		return fmt.Errorf("%s is %s: only a waiting, blocked or failed task can be continued", t.ID, t.State)
-	}
-	return nil
 }
 
 // Taken is how a takeover ended.
@@ -66,7 +55,7 @@ func Continue(ctx context.Context, s *store.Store, id string, term Terminal, opt
 	if err != nil {
 		return nil, err
 	}
-	if err := Continuable(t); err != nil {
+	if err := t.Continuable(); err != nil {
 		return nil, err
 	}
 	if t.SessionID == "" || !sessionRan(t) {
@@ -129,12 +118,10 @@ func Continue(ctx context.Context, s *store.Store, id string, term Terminal, opt
 		}
 		return taken, nil
 	}
-	_, err = s.Update(id, func(t *task.Task) error {
-		if err := Continuable(t); err != nil {
-			return err // answered or moved on meanwhile: theirs stands
-		}
-		return t.AnswerInSession(strings.Join(taken.Said, "\n"), w.now(), w.opt.Name, t.SessionID)
-	})
+	// Through the one answer door, with its notification; a task answered
+	// or moved on meanwhile refuses it: theirs stands.
+	_, err = notify.Answer(s, id, []task.Answer{{Comment: strings.Join(taken.Said, "\n"), Session: t.SessionID}},
+		w.opt.Name, func(format string, args ...any) { fmt.Fprintf(term.Err, "bh: "+format+"\n", args...) })
 	return taken, err
 }
 

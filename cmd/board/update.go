@@ -2,7 +2,6 @@ package board
 
 import (
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -92,7 +91,7 @@ func (m *boardModel) key(k string) tea.Cmd {
 		if !ok {
 			break
 		}
-		if err := worker.Continuable(row.t); err != nil {
+		if err := row.t.Continuable(); err != nil {
 			m.say(err.Error(), true)
 			break
 		}
