@@ -93,6 +93,17 @@ func (w *worker) record(t *task.Task, at time.Time, r *run, e *ending.Ending) er
 		recordWork(t, at, by, e)
 		return nil
 	}
+	w.recordSaid(t, at, e)
+	if err := t.SetState(e.State, at, by, e.Note); err != nil {
+		return err
+	}
+	recordWork(t, at, by, e)
+	return nil
+}
+
+// recordSaid records what the ending says on the task: its summary,
+// and what it asks (or the question kept flat, or why it is blocked).
+func (w *worker) recordSaid(t *task.Task, at time.Time, e *ending.Ending) {
 	if e.Status != "" && e.Outcome != ending.Stopped {
 		t.Summary, t.Details, t.Issues = firstOf(e.Summary, e.Result.Summary), firstOf(e.Details, e.Result.Details),
 			e.Result.Issues
@@ -100,7 +111,7 @@ func (w *worker) record(t *task.Task, at time.Time, r *run, e *ending.Ending) er
 		t.Summary = e.Summary
 	}
 	if e.Outcome == ending.Stopped {
-		t.Record(at, task.Event{Kind: task.EventStopped, By: by, Text: e.Text})
+		t.Record(at, task.Event{Kind: task.EventStopped, By: w.opt.Name, Text: e.Text})
 	}
 	if e.Flat != "" {
 		t.Question, t.QuestionContext = e.Flat, e.Context
@@ -116,11 +127,6 @@ func (w *worker) record(t *task.Task, at time.Time, r *run, e *ending.Ending) er
 			t.Question = e.Result.Question
 		}
 	}
-	if err := t.SetState(e.State, at, by, e.Note); err != nil {
-		return err
-	}
-	recordWork(t, at, by, e)
-	return nil
 }
 
 // recordWork records what happened to the work: parked, discarded or

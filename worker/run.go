@@ -42,45 +42,16 @@ type run struct {
 func (w *worker) work(kill context.Context, t *task.Task) error {
 	r := &run{t: t, started: time.Now()}
 	if err := w.prepare(r); err != nil {
-		var se *setupError
-		switch {
-		case errors.As(err, &se) && r.j != nil:
-			return w.end(r, ending.Decide(ending.Facts{What: ending.SetupError, Cause: se.Error()}))
-		case w.stopping().Err() != nil:
-			// Stopped while setting up: the task waits, open, for the next
-			// start, and the worker's exit is not an error of its own.
-			w.warnf("%v", w.release(t.ID, err))
-			return nil
-		}
-		return w.release(t.ID, err)
+		return w.unprepared(r, err)
 	}
 	if e, ok := w.decided(r); ok {
 		return w.end(r, e) // a human's answer settles it: no agent runs
 	}
-	resume := sessionRan(t)
-	var err error
-	if r.runner, r.agent, r.cfg, err = w.runnerFor(t); err != nil {
+	resume, err := w.ready(r)
+	if errors.Is(err, errNotOurs) {
+		return w.end(r, ending.Decide(ending.Facts{What: ending.RunLost, Session: r.session}))
+	} else if err != nil {
 		return w.release(t.ID, err)
-	}
-	prompt, err := Prompt(w.s, t, resume)
-	if err != nil {
-		return w.release(t.ID, err)
-	}
-	if rebasing, _ := r.wt.Rebasing(); rebasing || ending.ConflictRound(t) > 1 {
-		prompt += conflictPrompt(r, rebasing)
-	}
-	r.prompt = prompt
-	had := agent.Request{Dir: r.dir(), SessionID: t.SessionID, Env: w.agentEnv(r)}
-	if err := w.freshState(t.ID, r.cfg, sessionFile(r.runner, had)); err != nil {
-		return w.release(t.ID, err)
-	}
-	if resume && !restoreSession(w.s, r.runner, t.ID, had) {
-		if err := w.freshSession(r, t.SessionID); errors.Is(err, errNotOurs) {
-			return w.end(r, ending.Decide(ending.Facts{What: ending.RunLost, Session: r.session}))
-		} else if err != nil {
-			return w.release(t.ID, err)
-		}
-		resume = false
 	}
 	if r.t, err = w.begin(r); errors.Is(err, errNotOurs) {
 		r.t = t
@@ -90,50 +61,7 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	}
 	r.session = r.t.SessionID
 	w.report(Event{Kind: Started, Task: t.ID, Title: t.Title, Resume: resume, Session: r.session})
-
-	// The run ends early if a human takes the task back meanwhile (bh stop).
-	ctx, cancel := context.WithCancel(kill)
-	defer cancel()
-	stopBeat := w.heartbeat(t.ID, cancel)
-	if _, err := w.makeOutbox(t.ID); err != nil { // made by the sandbox's policy, or here for a plain run
-		w.warnf("%s: %v", t.ID, err)
-	}
-	req := agent.Request{Prompt: r.prompt, Dir: r.dir(), SessionID: r.session, Resume: resume, TaskID: t.ID, Outbox: w.outbox(t.ID),
-		Env: w.agentEnv(r), Timeout: w.opt.Timeout, Started: w.started(r), Name: "bh " + t.ID + ": " + t.Title,
-		AllowTools: grantedTools(r.t), Step: func(step string) { w.step(t.ID, step) }, Session: w.named(r),
-		Launcher: r.launch}
-	if req.System, err = Contract(w.s, r.t); err != nil {
-		w.warnf("%s: %v", t.ID, err)
-	}
-	req.System = strings.TrimSpace(req.System + "\n\n" + r.cfg.System)
-	log := w.openLog(r)
-	req.Live = log.writer()
-	r.head, _ = w.repo.BranchTip(r.j.Branch)
-	out, runErr := w.runAgent(ctx, r.runner, req)
-	if errors.Is(runErr, agent.ErrNoResult) && ctx.Err() == nil {
-		// Prose without the result object: one more turn in the same session asks for it.
-		w.step(t.ID, "asking for the missing result object")
-		nudge := req
-		nudge.Prompt, nudge.Resume, nudge.SessionID = prompts.Nudge(t.ID, t.Title), true, r.session
-		if out, runErr = w.runAgent(ctx, r.runner, nudge); out != nil && out.SessionID != "" {
-			r.session = out.SessionID
-		}
-	}
-	stopBeat()
-	// Questions the agent asked through bh's MCP server (AskUserQuestion, a
-	// permission prompt, ask_human) park the run whatever it answered; the
-	// tasks it added are created.
-	if qs, bad := w.takeOutbox(t.ID); bad != nil && kill.Err() == nil {
-		out, runErr = nil, bad
-	} else if len(qs) > 0 && kill.Err() == nil {
-		out, runErr = askedOutcome(out, qs, r.session), nil
-	}
-	if out != nil && out.SessionID != "" {
-		r.session = out.SessionID // a resumed session may continue under a new id
-	}
-	w.keepSession(r, req)
-	w.closeState(t.ID, r.cfg, false)
-	logPath := log.close(r, out, runErr)
+	out, logPath, runErr := w.session(kill, r, resume)
 	// A human who stopped or changed the task meanwhile has the last word.
 	if cur, err := w.s.Get(t.ID); err == nil && !w.owns(cur) {
 		return w.end(r, ending.Decide(ending.Facts{What: ending.RunLost, Session: r.session}))
@@ -144,6 +72,108 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 		e.Details = "run log: " + logPath
 	}
 	return w.end(r, e)
+}
+
+// unprepared ends a run whose worktree could not be prepared: a setup
+// that failed fails the task; other trouble hands it back, open.
+func (w *worker) unprepared(r *run, err error) error {
+	var se *setupError
+	switch {
+	case errors.As(err, &se) && r.j != nil:
+		return w.end(r, ending.Decide(ending.Facts{What: ending.SetupError, Cause: se.Error()}))
+	case w.stopping().Err() != nil:
+		// Stopped while setting up: the task waits, open, for the next
+		// start, and the worker's exit is not an error of its own.
+		w.warnf("%v", w.release(r.t.ID, err))
+		return nil
+	}
+	return w.release(r.t.ID, err)
+}
+
+// ready readies r's agent: its runner, its prompt, and its session,
+// restored, or begun afresh when it cannot be (resume says which).
+// errNotOurs: a human took the task back meanwhile.
+func (w *worker) ready(r *run) (resume bool, err error) {
+	t := r.t
+	resume = sessionRan(t)
+	if r.runner, r.agent, r.cfg, err = w.runnerFor(t); err != nil {
+		return false, err
+	}
+	if r.prompt, err = Prompt(w.s, t, resume); err != nil {
+		return false, err
+	}
+	if rebasing, _ := r.wt.Rebasing(); rebasing || ending.ConflictRound(t) > 1 {
+		r.prompt += conflictPrompt(r, rebasing)
+	}
+	had := agent.Request{Dir: r.dir(), SessionID: t.SessionID, Env: w.agentEnv(r)}
+	if err := w.freshState(t.ID, r.cfg, sessionFile(r.runner, had)); err != nil {
+		return false, err
+	}
+	if resume && !restoreSession(w.s, r.runner, t.ID, had) {
+		if err := w.freshSession(r, t.SessionID); err != nil {
+			return false, err
+		}
+		resume = false
+	}
+	return resume, nil
+}
+
+// session runs r's agent to its outcome, the heartbeat holding the claim
+// meanwhile (the run ends early if a human takes the task back: bh stop),
+// and returns it with the run log's path.
+func (w *worker) session(kill context.Context, r *run, resume bool) (*agent.Outcome, string, error) {
+	id := r.t.ID
+	ctx, cancel := context.WithCancel(kill)
+	defer cancel()
+	stopBeat := w.heartbeat(id, cancel)
+	if _, err := w.makeOutbox(id); err != nil { // made by the sandbox's policy, or here for a plain run
+		w.warnf("%s: %v", id, err)
+	}
+	req := w.request(r, resume)
+	log := w.openLog(r)
+	req.Live = log.writer()
+	r.head, _ = w.repo.BranchTip(r.j.Branch)
+	out, runErr := w.runAgent(ctx, r.runner, req)
+	if errors.Is(runErr, agent.ErrNoResult) && ctx.Err() == nil {
+		// Prose without the result object: one more turn in the same session asks for it.
+		w.step(id, "asking for the missing result object")
+		nudge := req
+		nudge.Prompt, nudge.Resume, nudge.SessionID = prompts.Nudge(id, r.t.Title), true, r.session
+		if out, runErr = w.runAgent(ctx, r.runner, nudge); out != nil && out.SessionID != "" {
+			r.session = out.SessionID
+		}
+	}
+	stopBeat()
+	// Questions the agent asked through bh's MCP server (AskUserQuestion, a
+	// permission prompt, ask_human) park the run whatever it answered; the
+	// tasks it added are created.
+	if qs, bad := w.takeOutbox(id); bad != nil && kill.Err() == nil {
+		out, runErr = nil, bad
+	} else if len(qs) > 0 && kill.Err() == nil {
+		out, runErr = askedOutcome(out, qs, r.session), nil
+	}
+	if out != nil && out.SessionID != "" {
+		r.session = out.SessionID // a resumed session may continue under a new id
+	}
+	w.keepSession(r, req)
+	w.closeState(id, r.cfg, false)
+	return out, log.close(r, out, runErr), runErr
+}
+
+// request is what r's agent is asked: its prompt and contract, in its
+// worktree, with the tools a human granted it.
+func (w *worker) request(r *run, resume bool) agent.Request {
+	id := r.t.ID
+	req := agent.Request{Prompt: r.prompt, Dir: r.dir(), SessionID: r.session, Resume: resume, TaskID: id, Outbox: w.outbox(id),
+		Env: w.agentEnv(r), Timeout: w.opt.Timeout, Started: w.started(r), Name: "bh " + id + ": " + r.t.Title,
+		AllowTools: grantedTools(r.t), Step: func(step string) { w.step(id, step) }, Session: w.named(r),
+		Launcher: r.launch}
+	var err error
+	if req.System, err = Contract(w.s, r.t); err != nil {
+		w.warnf("%s: %v", id, err)
+	}
+	req.System = strings.TrimSpace(req.System + "\n\n" + r.cfg.System)
+	return req
 }
 
 // agentEnv tells the agent (and bh commands it runs) where things are.
