@@ -10,6 +10,7 @@ import (
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // ErrNothingToLand means a task has no finished work waiting to land.
@@ -68,8 +69,8 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 	if err := w.inTheWay(t); err != nil {
 		return err
 	}
-	if _, err := Respond(s, id, []task.Answer{{QuestionID: q.ID, Values: []string{ending.LandNow}}}, by); err != nil {
-		return err
+	if _, err := notify.Answer(s, id, []task.Answer{{QuestionID: q.ID, Values: []string{ending.LandNow}}}, by, nil); err != nil {
+		return fmt.Errorf("respond: %w", err)
 	}
 	if t, err = Claim(s, id, workerLease(w.opt.Name, w.now())); err != nil {
 		var nr *NotReadyError
