@@ -66,73 +66,126 @@ const (
 // unescaped quote, so the resumed search cannot start a string inside it
 // and reads it at most once more.
 func scanObject(text []byte, start int) (objs [][]byte, next int) {
-	open := []int{start} // offsets of the open '{' and '['
-	var done [][2]int    // outermost objects closed so far
-	state := wantKeyOrClose
-	quote := -1 // opening quote of the string just read, or being read
-	fail := func(at int) ([][]byte, int) {
-		for _, d := range done {
-			objs = append(objs, text[d[0]:d[1]])
-		}
-		if quote >= 0 {
-			return objs, quote + 1
-		}
-		return objs, at
-	}
+	s := &objectScan{text: text, open: []int{start}, state: wantKeyOrClose, quote: -1}
 	for i := start + 1; ; {
 		if i = skipSpace(text, i); i >= len(text) {
-			return fail(len(text))
+			return s.fail(len(text))
 		}
-		c, last := text[i], quote
-		quote = -1
-		inObject := text[open[len(open)-1]] == '{'
-		ok := true
-		switch {
-		case c == '"' && state != wantColon && state != wantCommaOrClose:
-			quote = i
-			if i, ok = scanString(text, i); !ok {
-				return fail(i)
-			}
-			if state == wantKey || state == wantKeyOrClose {
-				state = wantColon
-			} else {
-				state = wantCommaOrClose
-			}
-		case c == ':' && state == wantColon:
-			i, state = i+1, wantValue
-		case c == ',' && state == wantCommaOrClose && inObject:
-			i, state = i+1, wantKey
-		case c == ',' && state == wantCommaOrClose:
-			i, state = i+1, wantValue
-		case c == '}' && (state == wantKeyOrClose || state == wantCommaOrClose && inObject),
-			c == ']' && (state == wantValueOrClose || state == wantCommaOrClose && !inObject):
-			o := open[len(open)-1]
-			open, i, state = open[:len(open)-1], i+1, wantCommaOrClose
-			if len(open) == 0 {
-				return [][]byte{text[o:i]}, i
-			}
-			if c == '}' {
-				for len(done) > 0 && done[len(done)-1][0] > o {
-					done = done[:len(done)-1] // nested in this one
-				}
-				done = append(done, [2]int{o, i})
-			}
-		case state != wantValue && state != wantValueOrClose:
-			ok = false
-		case len(open) == maxNesting && (c == '{' || c == '['):
-			ok = false
-		case c == '{' || c == '[':
-			open, i, state = append(open, i), i+1, wantKeyOrClose
-			if c == '[' {
-				state = wantValueOrClose
-			}
-		default:
-			i, ok = scanScalar(text, i)
-			state = wantCommaOrClose
+		last := s.quote
+		s.quote = -1
+		next, ok, closed := s.step(i)
+		if closed {
+			return [][]byte{text[start:next]}, next
 		}
 		if !ok {
-			quote = last
-			return fail(i)
+			if s.quote < 0 {
+				s.quote = last // the trouble is right after that string
+			}
+			return s.fail(next)
 		}
+		i = next
 	}
+}
+
+// objectScan is scanObject's state between bytes.
+type objectScan struct {
+	text  []byte
+	open  []int    // offsets of the open '{' and '['
+	done  [][2]int // outermost objects closed so far
+	state int
+	quote int // opening quote of the string just read, or being read
+}
+
+// fail returns the objects completed so far and where to resume the search.
+func (s *objectScan) fail(at int) ([][]byte, int) {
+	var objs [][]byte
+	for _, d := range s.done {
+		objs = append(objs, s.text[d[0]:d[1]])
+	}
+	if s.quote >= 0 {
+		return objs, s.quote + 1
+	}
+	return objs, at
+}
+
+// step reads the token at text[i]. It returns the offset after it, or the
+// offset of the trouble when !ok; closed says the outermost object closed.
+func (s *objectScan) step(i int) (next int, ok, closed bool) {
+	c := s.text[i]
+	switch {
+	case c == '"' && s.state != wantColon && s.state != wantCommaOrClose:
+		return s.str(i)
+	case s.state == wantValue || s.state == wantValueOrClose && c != ']':
+		next, ok = s.value(i)
+		return next, ok, false
+	}
+	return s.punct(i)
+}
+
+// str reads a string, a key or a value by the state.
+func (s *objectScan) str(i int) (next int, ok, closed bool) {
+	s.quote = i
+	if i, ok = scanString(s.text, i); !ok {
+		return i, false, false
+	}
+	if s.state == wantKey || s.state == wantKeyOrClose {
+		s.state = wantColon
+	} else {
+		s.state = wantCommaOrClose
+	}
+	return i, true, false
+}
+
+// value reads a value other than a string where one is wanted.
+func (s *objectScan) value(i int) (next int, ok bool) {
+	c := s.text[i]
+	switch {
+	case c != '{' && c != '[':
+		s.state = wantCommaOrClose
+		return scanScalar(s.text, i)
+	case len(s.open) == maxNesting:
+		return i, false
+	}
+	s.open, s.state = append(s.open, i), wantKeyOrClose
+	if c == '[' {
+		s.state = wantValueOrClose
+	}
+	return i + 1, true
+}
+
+// punct reads ':', ',' or the end of a container where one fits.
+func (s *objectScan) punct(i int) (next int, ok, closed bool) {
+	c := s.text[i]
+	inObject := s.text[s.open[len(s.open)-1]] == '{'
+	switch {
+	case c == ':' && s.state == wantColon:
+		s.state = wantValue
+	case c == ',' && s.state == wantCommaOrClose && inObject:
+		s.state = wantKey
+	case c == ',' && s.state == wantCommaOrClose:
+		s.state = wantValue
+	case c == '}' && (s.state == wantKeyOrClose || s.state == wantCommaOrClose && inObject),
+		c == ']' && (s.state == wantValueOrClose || s.state == wantCommaOrClose && !inObject):
+		return i + 1, true, s.close(i + 1)
+	default:
+		return i, false, false
+	}
+	return i + 1, true, false
+}
+
+// close pops the container that ends just before end and reports whether
+// it was the outermost object.
+func (s *objectScan) close(end int) bool {
+	o := s.open[len(s.open)-1]
+	s.open, s.state = s.open[:len(s.open)-1], wantCommaOrClose
+	if len(s.open) == 0 {
+		return true
+	}
+	if s.text[o] == '{' {
+		for len(s.done) > 0 && s.done[len(s.done)-1][0] > o {
+			s.done = s.done[:len(s.done)-1] // nested in this one
+		}
+		s.done = append(s.done, [2]int{o, end})
+	}
+	return false
 }

@@ -72,25 +72,33 @@ func scanScalar(text []byte, i int) (int, bool) {
 	default:
 		return i, false
 	}
-	if i < len(text) && text[i] == '.' {
-		j := digits(text, i+1)
-		if j == i+1 {
-			return j, false
-		}
-		i = j
+	i, ok := fraction(text, i)
+	if !ok {
+		return i, false
 	}
-	if i < len(text) && (text[i] == 'e' || text[i] == 'E') {
+	return exponent(text, i)
+}
+
+// fraction reads a number's optional fraction at text[i].
+func fraction(text []byte, i int) (int, bool) {
+	if i >= len(text) || text[i] != '.' {
+		return i, true
+	}
+	j := digits(text, i+1)
+	return j, j > i+1
+}
+
+// exponent reads a number's optional exponent at text[i].
+func exponent(text []byte, i int) (int, bool) {
+	if i >= len(text) || text[i] != 'e' && text[i] != 'E' {
+		return i, true
+	}
+	i++
+	if i < len(text) && (text[i] == '+' || text[i] == '-') {
 		i++
-		if i < len(text) && (text[i] == '+' || text[i] == '-') {
-			i++
-		}
-		j := digits(text, i)
-		if j == i {
-			return j, false
-		}
-		i = j
 	}
-	return i, true
+	j := digits(text, i)
+	return j, j > i
 }
 
 // digits returns the offset of the first non-digit at or after i.

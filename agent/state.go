@@ -7,7 +7,7 @@ import (
 )
 
 // State is where an agent CLI keeps its settings, login and sessions, and
-// what bh seeds a run's own copy of it with (see worker/agentstate.go).
+// what bh seeds a run's own copy of it with (see worker/jail/agentstate.go).
 type State struct {
 	Env string // the variable that moves it: CLAUDE_CONFIG_DIR, CODEX_HOME
 	// Seed are the user's files a run's state starts with, by their name

@@ -80,23 +80,25 @@ func (w *stepWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// claudeEvent is what bh reads of one line of claude's stream-json.
+type claudeEvent struct {
+	Type        string `json:"type"`
+	Subtype     string `json:"subtype"`
+	ErrorStatus int    `json:"error_status"`
+	Error       string `json:"error"`
+	Attempt     int    `json:"attempt"`
+	MaxRetries  int    `json:"max_retries"`
+	RetryDelay  int64  `json:"retry_delay_ms"`
+	Message     struct {
+		Content []struct {
+			Type  string         `json:"type"`
+			Name  string         `json:"name"`
+			Input map[string]any `json:"input"`
+		} `json:"content"`
+	} `json:"message"`
+}
+
 func (w *stepWriter) event(line []byte) {
-	var e struct {
-		Type        string `json:"type"`
-		Subtype     string `json:"subtype"`
-		ErrorStatus int    `json:"error_status"`
-		Error       string `json:"error"`
-		Attempt     int    `json:"attempt"`
-		MaxRetries  int    `json:"max_retries"`
-		RetryDelay  int64  `json:"retry_delay_ms"`
-		Message     struct {
-			Content []struct {
-				Type  string         `json:"type"`
-				Name  string         `json:"name"`
-				Input map[string]any `json:"input"`
-			} `json:"content"`
-		} `json:"message"`
-	}
 	var kind struct {
 		Type string `json:"type"`
 	}
@@ -105,25 +107,12 @@ func (w *stepWriter) event(line []byte) {
 		w.codexEvent(line)
 		return
 	}
+	var e claudeEvent
 	if json.Unmarshal(line, &e) != nil {
 		return
 	}
 	if e.Type == "system" && e.Subtype == "api_retry" {
-		switch {
-		case outageOfStatus(e.ErrorStatus) == OutageAuth && w.stop != nil:
-			w.outage(OutageAuth)
-		case unreached(e.ErrorStatus) && w.stop != nil:
-			// No answer from the API itself: no connection (status 0), or
-			// bh's egress proxy saying it could not reach it (502, 504).
-			// claude would retry that for minutes, task after task.
-			if w.netWaits++; w.netWaits >= netTries {
-				w.outage(OutageUnreachable)
-			}
-		}
-		if w.step != nil { // so bh status says why nothing moves
-			w.step(fmt.Sprintf("the API answered %d (%s); claude retries in %s (attempt %d of %d)",
-				e.ErrorStatus, e.Error, time.Duration(e.RetryDelay)*time.Millisecond, e.Attempt, e.MaxRetries))
-		}
+		w.apiRetry(e)
 	}
 	if e.Type != "assistant" || w.step == nil {
 		return
@@ -132,6 +121,25 @@ func (w *stepWriter) event(line []byte) {
 		if c.Type == "tool_use" && c.Name != "StructuredOutput" {
 			w.step(stepText(c.Name, c.Input))
 		}
+	}
+}
+
+// apiRetry reads claude's note that it will ask the API again.
+func (w *stepWriter) apiRetry(e claudeEvent) {
+	switch {
+	case outageOfStatus(e.ErrorStatus) == OutageAuth && w.stop != nil:
+		w.outage(OutageAuth)
+	case unreached(e.ErrorStatus) && w.stop != nil:
+		// No answer from the API itself: no connection (status 0), or
+		// bh's egress proxy saying it could not reach it (502, 504).
+		// claude would retry that for minutes, task after task.
+		if w.netWaits++; w.netWaits >= netTries {
+			w.outage(OutageUnreachable)
+		}
+	}
+	if w.step != nil { // so bh status says why nothing moves
+		w.step(fmt.Sprintf("the API answered %d (%s); claude retries in %s (attempt %d of %d)",
+			e.ErrorStatus, e.Error, time.Duration(e.RetryDelay)*time.Millisecond, e.Attempt, e.MaxRetries))
 	}
 }
 

@@ -75,39 +75,10 @@ The words of the title may be given unquoted.`,
 }
 
 func addRun(opts *AddOptions) error {
-	if opts.Title == "" {
-		return usageErrorf("the title is empty")
-	}
-	if strings.ContainsAny(opts.Title, "\r\n") {
-		return usageErrorf("the title must be one line: put the rest in the description (-d)")
-	}
-	t := &task.Task{Title: opts.Title, Description: opts.Description, Labels: cleanLabels(opts.Labels),
-		Checks: opts.Checks}
-	if err := task.CheckCommands(t.Checks); err != nil {
-		return usageErrorf("--check: %v", err)
-	}
-	var err error
-	if t.Type, err = parseEnum("type", opts.Type, task.ParseType); err != nil {
+	t, err := opts.newTask()
+	if err != nil {
 		return err
 	}
-	if t.Priority, err = parseEnum("priority", opts.Priority, task.ParsePriority); err != nil {
-		return err
-	}
-	if opts.Size != "" {
-		if t.Size, err = parseEnum("size", opts.Size, task.ParseSize); err != nil {
-			return err
-		}
-	}
-	if t.Gate, err = checkGate(opts.Gate); err != nil {
-		return err
-	}
-	if t.HumanTimeout, err = checkHumanTimeout(opts.HumanTimeout); err != nil {
-		return err
-	}
-	if t.OnTimeout, err = checkOnTimeout(opts.OnTimeout); err != nil {
-		return err
-	}
-	t.Human, t.AgentSettings = opts.Human, opts.Agent
 	s, err := opts.Store()
 	if err != nil {
 		return err
@@ -128,4 +99,42 @@ func addRun(opts *AddOptions) error {
 	}
 	fmt.Fprintln(opts.IO.Out, t.ID)
 	return nil
+}
+
+// newTask is the task the flags describe, checked, before the store
+// resolves its parent and dependencies.
+func (opts *AddOptions) newTask() (*task.Task, error) {
+	if opts.Title == "" {
+		return nil, usageErrorf("the title is empty")
+	}
+	if strings.ContainsAny(opts.Title, "\r\n") {
+		return nil, usageErrorf("the title must be one line: put the rest in the description (-d)")
+	}
+	t := &task.Task{Title: opts.Title, Description: opts.Description, Labels: cleanLabels(opts.Labels),
+		Checks: opts.Checks, Human: opts.Human, AgentSettings: opts.Agent}
+	if err := task.CheckCommands(t.Checks); err != nil {
+		return nil, usageErrorf("--check: %v", err)
+	}
+	var err error
+	if t.Type, err = parseEnum("type", opts.Type, task.ParseType); err != nil {
+		return nil, err
+	}
+	if t.Priority, err = parseEnum("priority", opts.Priority, task.ParsePriority); err != nil {
+		return nil, err
+	}
+	if opts.Size != "" {
+		if t.Size, err = parseEnum("size", opts.Size, task.ParseSize); err != nil {
+			return nil, err
+		}
+	}
+	if t.Gate, err = checkGate(opts.Gate); err != nil {
+		return nil, err
+	}
+	if t.HumanTimeout, err = checkHumanTimeout(opts.HumanTimeout); err != nil {
+		return nil, err
+	}
+	if t.OnTimeout, err = checkOnTimeout(opts.OnTimeout); err != nil {
+		return nil, err
+	}
+	return t, nil
 }

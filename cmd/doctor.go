@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/doctor"
 	"github.com/spf13/cobra"
 )
 
@@ -59,7 +60,7 @@ type doctorJSON struct {
 	Healthy  bool             `json:"healthy"`
 	Problems int              `json:"problems"`
 	Fixed    int              `json:"fixed"`
-	Findings []worker.Finding `json:"findings"`
+	Findings []doctor.Finding `json:"findings"`
 }
 
 func doctorRun(opts *DoctorOptions) error {
@@ -67,11 +68,15 @@ func doctorRun(opts *DoctorOptions) error {
 	if err != nil {
 		return err
 	}
-	rep, err := worker.Doctor(s, opts.Fix)
+	w, err := worker.ForDoctor(s)
 	if err != nil {
 		return fmt.Errorf("doctor: %w", err)
 	}
-	problems, fixed := rep.Problems(), rep.Count(worker.DoctorFixed)
+	rep, err := doctor.Run(s, w, opts.Fix)
+	if err != nil {
+		return fmt.Errorf("doctor: %w", err)
+	}
+	problems, fixed := rep.Problems(), rep.Count(doctor.Fixed)
 	if opts.JSON {
 		if err := writeJSON(opts.IO.Out, doctorJSON{problems == 0, problems, fixed, rep.Findings}); err != nil {
 			return err
@@ -93,15 +98,15 @@ func doctorRun(opts *DoctorOptions) error {
 	return withHint(errors.New(plural(problems, "problem")+" left"), hint)
 }
 
-func printFindings(io *IOStreams, rep worker.Report, fix bool) {
+func printFindings(io *IOStreams, rep doctor.Report, fix bool) {
 	for _, f := range rep.Findings {
 		icon, label := io.Green("✓"), "fix: "
 		switch f.Status {
-		case worker.DoctorWarn:
+		case doctor.Warn:
 			icon = io.Yellow("!")
-		case worker.DoctorError:
+		case doctor.Error:
 			icon = io.Red("✗")
-		case worker.DoctorFixed:
+		case doctor.Fixed:
 			label = "fixed: "
 		}
 		subject := ""
@@ -109,19 +114,19 @@ func printFindings(io *IOStreams, rep worker.Report, fix bool) {
 			subject = f.Subject + ": "
 		}
 		fmt.Fprintf(io.Out, "%s %s: %s%s\n", icon, f.Check, subject, f.Message)
-		if f.Fix != "" && f.Status != worker.DoctorOK {
+		if f.Fix != "" && f.Status != doctor.OK {
 			fmt.Fprintf(io.Out, "    %s%s\n", io.Faint(label), f.Fix)
 		}
 	}
-	problems, fixed := rep.Problems(), rep.Count(worker.DoctorFixed)
+	problems, fixed := rep.Problems(), rep.Count(doctor.Fixed)
 	switch {
 	case problems == 0 && fixed == 0:
 		fmt.Fprintln(io.Out, io.Green("no problems"))
 	case problems == 0:
 		fmt.Fprintf(io.Out, "%s, %s\n", io.Green(plural(fixed, "problem")+" fixed"), "no problems left")
 	default:
-		fmt.Fprintf(io.Out, "%s (%s, %s)", plural(problems, "problem"), plural(rep.Count(worker.DoctorError), "error"),
-			plural(rep.Count(worker.DoctorWarn), "warning"))
+		fmt.Fprintf(io.Out, "%s (%s, %s)", plural(problems, "problem"), plural(rep.Count(doctor.Error), "error"),
+			plural(rep.Count(doctor.Warn), "warning"))
 		if fixed > 0 {
 			fmt.Fprintf(io.Out, ", %d fixed", fixed)
 		}
@@ -133,10 +138,10 @@ func printFindings(io *IOStreams, rep worker.Report, fix bool) {
 }
 
 // fixable counts the problems --fix would repair.
-func fixable(rep worker.Report) int {
+func fixable(rep doctor.Report) int {
 	n := 0
 	for _, f := range rep.Findings {
-		if f.Fixable && (f.Status == worker.DoctorWarn || f.Status == worker.DoctorError) {
+		if f.Fixable && (f.Status == doctor.Warn || f.Status == doctor.Error) {
 			n++
 		}
 	}

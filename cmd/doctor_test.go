@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/doctor"
 )
 
 func TestDoctorFlags(t *testing.T) {
@@ -21,10 +21,10 @@ func TestDoctorFlags(t *testing.T) {
 
 // The icons are coloured on a terminal only, and the summary counts.
 func TestPrintFindings(t *testing.T) {
-	rep := worker.Report{Findings: []worker.Finding{
-		{Check: "store", Status: worker.DoctorOK, Message: "fine"},
-		{Check: "locks", Status: worker.DoctorWarn, Subject: ".bh/tmp", Message: "left", Fix: "remove them", Fixable: true},
-		{Check: "leases", Status: worker.DoctorFixed, Subject: "tm-a", Message: "dead", Fix: "recover it", Fixable: true},
+	rep := doctor.Report{Findings: []doctor.Finding{
+		{Check: "store", Status: doctor.OK, Message: "fine"},
+		{Check: "locks", Status: doctor.Warn, Subject: ".bh/tmp", Message: "left", Fix: "remove them", Fixable: true},
+		{Check: "leases", Status: doctor.Fixed, Subject: "tm-a", Message: "dead", Fix: "recover it", Fixable: true},
 	}}
 	for _, color := range []bool{false, true} {
 		io, _, out, _ := testIO()

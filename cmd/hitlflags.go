@@ -3,7 +3,6 @@ package cmd
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/spf13/cobra"
@@ -68,7 +67,7 @@ func checkHumanTimeout(s string) (string, error) {
 	if s == "" {
 		return "", nil
 	}
-	if d, err := time.ParseDuration(s); err != nil || d <= 0 {
+	if _, err := task.ParseDuration(s); err != nil {
 		return "", usageErrorf("--human-timeout: %q is not a positive duration (want one such as 30m, 24h or 72h)", s)
 	}
 	return s, nil

@@ -89,21 +89,11 @@ func (l *logger) write(e task.Entry) {
 // the context ends (Ctrl-C). The watch starts first, so that no write
 // falls between the two.
 func (l *logger) follow() error {
-	dir := filepath.Join(l.s.Dir, "tasks")
-	w, err := fsnotify.NewWatcher()
+	w, steps, err := l.watch()
 	if err != nil {
-		return fmt.Errorf("follow: %w", err)
+		return err
 	}
 	defer w.Close()
-	if err := w.Add(dir); err != nil {
-		return fmt.Errorf("follow %s: %w", dir, err)
-	}
-	// The agents' steps as they happen, from the workers' live feed.
-	steps := store.NewStepFeed(store.StepsPath(l.s))
-	runs := filepath.Dir(steps.Path)
-	if os.MkdirAll(runs, 0o755) == nil {
-		w.Add(runs) // without it, steps show with the next task event
-	}
 	if err := l.catchUp(); err != nil {
 		return err
 	}
@@ -115,17 +105,7 @@ func (l *logger) follow() error {
 			if !ok {
 				return nil
 			}
-			for _, st := range steps.Read() {
-				l.writeStep(st)
-			}
-			id, isTask := strings.CutSuffix(filepath.Base(ev.Name), ".yaml")
-			if !isTask || ev.Op == fsnotify.Chmod || l.only != "" && id != l.only {
-				continue
-			}
-			// A file half-written by hand is read again on its next write.
-			if t, err := l.s.Get(id); err == nil {
-				l.print([]*task.Task{t})
-			}
+			l.changed(ev, steps)
 		case _, ok := <-w.Errors:
 			if !ok {
 				return nil
@@ -134,5 +114,40 @@ func (l *logger) follow() error {
 				return err
 			}
 		}
+	}
+}
+
+// watch watches the task files, and the workers' live feed of the agents'
+// steps as they happen.
+func (l *logger) watch() (*fsnotify.Watcher, *store.StepFeed, error) {
+	dir := filepath.Join(l.s.Dir, "tasks")
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, nil, fmt.Errorf("follow: %w", err)
+	}
+	if err := w.Add(dir); err != nil {
+		w.Close()
+		return nil, nil, fmt.Errorf("follow %s: %w", dir, err)
+	}
+	steps := store.NewStepFeed(store.StepsPath(l.s))
+	runs := filepath.Dir(steps.Path)
+	if os.MkdirAll(runs, 0o755) == nil {
+		w.Add(runs) // without it, steps show with the next task event
+	}
+	return w, steps, nil
+}
+
+// changed prints the new steps, and the task whose file ev names.
+func (l *logger) changed(ev fsnotify.Event, steps *store.StepFeed) {
+	for _, st := range steps.Read() {
+		l.writeStep(st)
+	}
+	id, isTask := strings.CutSuffix(filepath.Base(ev.Name), ".yaml")
+	if !isTask || ev.Op == fsnotify.Chmod || l.only != "" && id != l.only {
+		return
+	}
+	// A file half-written by hand is read again on its next write.
+	if t, err := l.s.Get(id); err == nil {
+		l.print([]*task.Task{t})
 	}
 }

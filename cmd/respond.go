@@ -120,18 +120,8 @@ func answerAsFlags(_ *cobra.Command, err error) error {
 }
 
 func respondRun(opts *RespondOptions) error {
-	if opts.Repo != "" {
-		dir, err := registeredRepo(opts.Repo)
-		if err != nil {
-			return err
-		}
-		opts.Store = func() (*store.Store, error) {
-			s, err := store.Find(dir)
-			if err == nil {
-				s.Now = opts.Now
-			}
-			return s, err
-		}
+	if err := opts.inRepo(); err != nil {
+		return err
 	}
 	if opts.All {
 		return respondAll(opts)
@@ -178,6 +168,25 @@ func respondRun(opts *RespondOptions) error {
 	return nil
 }
 
+// inRepo points opts at the store of the repository --repo names, if any.
+func (opts *RespondOptions) inRepo() error {
+	if opts.Repo == "" {
+		return nil
+	}
+	dir, err := registeredRepo(opts.Repo)
+	if err != nil {
+		return err
+	}
+	opts.Store = func() (*store.Store, error) {
+		s, err := store.Find(dir)
+		if err == nil {
+			s.Now = opts.Now
+		}
+		return s, err
+	}
+	return nil
+}
+
 // keepGiven saves the answers given before the human left the picker, and
 // says so; the questions left still wait.
 func keepGiven(b base, s *store.Store, t *task.Task, rep *reply, cause error) error {
@@ -188,6 +197,12 @@ func keepGiven(b base, s *store.Store, t *task.Task, rep *reply, cause error) er
 		return fmt.Errorf("%w, and the answers given could not be saved: %v", cause, err)
 	}
 	return fmt.Errorf("%w: the %d answer(s) given are saved; the other questions still wait", cause, len(rep.answers))
+}
+
+// wrote reports whether an answer in words is given: as text, in the
+// editor or from a template.
+func (o *RespondOptions) wrote() bool {
+	return o.HasAnswer || o.Edit || o.Template != ""
 }
 
 // checkRespondFlags refuses flags that do not go together, before anything
@@ -204,7 +219,7 @@ func checkRespondFlags(o *RespondOptions) error {
 		return usageErrorf("give the answer or --template, not both")
 	case o.HasOther && o.Other == "":
 		return usageErrorf("--other needs your words")
-	case o.HasOther && !o.Yes && !o.No && (o.HasAnswer || o.Edit || o.Template != ""):
+	case o.HasOther && !o.Yes && !o.No && o.wrote():
 		return usageErrorf("--other already holds your words: give no answer text beside it")
 	}
 	return nil

@@ -66,48 +66,39 @@ const (
 
 // askOne asks one approval or choice question; nil means it was skipped.
 func askOne(p picker, q task.Question, skip bool) (*task.Answer, error) {
-	title := questionTitle(q)
-	a := &task.Answer{QuestionID: q.ID}
 	if q.Kind() == task.ApprovalQuestion {
-		v, err := askApproval(p, title, q, skip)
-		if err != nil || v == pickSkip {
-			return nil, err
-		}
-		a.Values = []string{v}
-		ask, hint := commentTitle, commentHint
-		if v == "no" {
-			ask, hint = "Feedback for the agent (optional)", "what should change"
-		}
-		if a.Comment, err = p.Input(ask, hint); err != nil {
-			return nil, err
-		}
-		return a, nil
+		return askApprovalAnswer(p, q, skip)
 	}
-	opts := make([]pickOpt, 0, len(q.Options)+2)
-	for _, o := range q.Options {
-		label := o.Label
-		if o.Description != "" {
-			label += " — " + o.Description
-		}
-		opts = append(opts, pickOpt{Label: label, Value: o.Label})
+	return askChoice(p, q, skip)
+}
+
+// askApprovalAnswer asks yes or no, then a comment or the feedback.
+func askApprovalAnswer(p picker, q task.Question, skip bool) (*task.Answer, error) {
+	v, err := askApproval(p, questionTitle(q), q, skip)
+	if err != nil || v == pickSkip {
+		return nil, err
 	}
-	opts = append(opts, pickOpt{Label: "Other…", Value: pickOther})
-	var err error
-	if q.MultiSelect {
-		a.Values, err = p.MultiSelect(title, q.Context, opts)
-	} else {
-		if skip {
-			opts = append(opts, pickOpt{Label: "Skip for now", Value: pickSkip})
-		}
-		var v string
-		v, err = p.Select(title, q.Context, opts, q.Default)
-		a.Values = []string{v}
+	a := &task.Answer{QuestionID: q.ID, Values: []string{v}}
+	ask, hint := commentTitle, commentHint
+	if v == "no" {
+		ask, hint = "Feedback for the agent (optional)", "what should change"
 	}
+	if a.Comment, err = p.Input(ask, hint); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// askChoice asks for one option or several, "Other…" in the human's words,
+// then a comment unless the words are one already.
+func askChoice(p picker, q task.Question, skip bool) (*task.Answer, error) {
+	title := questionTitle(q)
+	values, err := pickChoices(p, title, q, skip)
 	if err != nil {
 		return nil, err
 	}
-	var picked []string
-	for _, v := range a.Values {
+	a := &task.Answer{QuestionID: q.ID}
+	for _, v := range values {
 		if v == pickOther {
 			if a.Comment, err = p.Input("Your answer", title); err != nil {
 				return nil, err
@@ -117,9 +108,8 @@ func askOne(p picker, q task.Question, skip bool) (*task.Answer, error) {
 			}
 			v = task.OtherChoice
 		}
-		picked = append(picked, v)
+		a.Values = append(a.Values, v)
 	}
-	a.Values = picked
 	if len(a.Values) == 0 || a.Values[0] == pickSkip {
 		return nil, nil
 	}
@@ -129,6 +119,28 @@ func askOne(p picker, q task.Question, skip bool) (*task.Answer, error) {
 		}
 	}
 	return a, nil
+}
+
+// pickChoices shows a choice question's options on the picker and returns
+// the values picked.
+func pickChoices(p picker, title string, q task.Question, skip bool) ([]string, error) {
+	opts := make([]pickOpt, 0, len(q.Options)+2)
+	for _, o := range q.Options {
+		label := o.Label
+		if o.Description != "" {
+			label += " — " + o.Description
+		}
+		opts = append(opts, pickOpt{Label: label, Value: o.Label})
+	}
+	opts = append(opts, pickOpt{Label: "Other…", Value: pickOther})
+	if q.MultiSelect {
+		return p.MultiSelect(title, q.Context, opts)
+	}
+	if skip {
+		opts = append(opts, pickOpt{Label: "Skip for now", Value: pickSkip})
+	}
+	v, err := p.Select(title, q.Context, opts, q.Default)
+	return []string{v}, err
 }
 
 // The optional comment beside a choice or a yes: enter sends the decision alone.

@@ -31,49 +31,22 @@ func targets(t *task.Task, sel string) ([]task.Question, error) {
 // freeform questions.
 func fromFlags(o *RespondOptions, s *store.Store, t *task.Task, qs []task.Question) (*reply, error) {
 	rep := &reply{byFlags: true}
-	if o.Yes || o.No {
-		q, err := one(t, ofKind(qs, task.ApprovalQuestion), task.ApprovalQuestion, "--yes and --no answer")
-		if err != nil {
-			return nil, err
-		}
-		v := "no"
-		if o.Yes {
-			v = "yes"
-		}
-		rep.answers = append(rep.answers, task.Answer{QuestionID: q.ID, Values: []string{v}})
-	}
-	if len(o.Choices) > 0 || o.HasOther {
-		q, err := one(t, accepting(ofKind(qs, task.ChoiceQuestion), o.Choices), task.ChoiceQuestion, "--choice and --other answer")
-		if err != nil {
-			return nil, err
-		}
-		a := task.Answer{QuestionID: q.ID, Values: slices.Clone(o.Choices)}
-		if o.HasOther {
-			a.Values, a.Comment = append(a.Values, task.OtherChoice), o.Other
-		}
-		rep.answers = append(rep.answers, a)
+	var err error
+	if rep.answers, err = flagDecisions(o, t, qs); err != nil {
+		return nil, err
 	}
 	if err := dryRun(t, rep.answers); err != nil {
 		return nil, err
 	}
-	hasText := o.HasAnswer || o.Edit || o.Template != ""
-	words := ofKind(qs, task.FreeformQuestion)
-	var textFor []task.Question // what the text answers, for the editor
-	switch {
-	case !hasText && len(rep.answers) == 0:
-		return nil, withHint(usageErrorf("no answer given: pass it as an argument, \"-\" to read it from stdin, or use --edit"), pendingHint(t))
-	case !hasText:
+	if !o.wrote() {
+		if len(rep.answers) == 0 {
+			return nil, withHint(usageErrorf("no answer given: pass it as an argument, \"-\" to read it from stdin, or use --edit"), pendingHint(t))
+		}
 		return rep, nil
-	case len(rep.answers) > 1:
-		// Pinned on one of them, the words would comment on what the human did not mean.
-		return nil, withHint(usageErrorf("the answer text comments on one decision, and --yes or --no and --choice or --other make two"),
-			"answer each with its own bh respond "+t.ID+" --question N, the text beside the decision it comments on")
-	case len(rep.answers) > 0:
-		textFor = []task.Question{find(qs, rep.answers[0].QuestionID)}
-	case len(words) == 0:
-		return nil, withHint(&usageError{&task.TypedQuestionsError{ID: t.ID, Questions: qs}}, pendingHint(t))
-	default:
-		textFor = words
+	}
+	textFor, err := textTargets(t, qs, rep.answers)
+	if err != nil {
+		return nil, err
 	}
 	text, d, err := answerText(o, s, t, textFor)
 	if err != nil {
@@ -89,10 +62,55 @@ func fromFlags(o *RespondOptions, s *store.Store, t *task.Task, qs []task.Questi
 		rep.answers[0].Comment = text
 		return rep, nil
 	}
-	for _, q := range words {
+	for _, q := range textFor {
 		rep.answers = append(rep.answers, task.Answer{QuestionID: q.ID, Values: []string{text}})
 	}
 	return rep, nil
+}
+
+// flagDecisions are the answers --yes, --no, --choice and --other give.
+func flagDecisions(o *RespondOptions, t *task.Task, qs []task.Question) ([]task.Answer, error) {
+	var answers []task.Answer
+	if o.Yes || o.No {
+		q, err := one(t, ofKind(qs, task.ApprovalQuestion), task.ApprovalQuestion, "--yes and --no answer")
+		if err != nil {
+			return nil, err
+		}
+		v := "no"
+		if o.Yes {
+			v = "yes"
+		}
+		answers = append(answers, task.Answer{QuestionID: q.ID, Values: []string{v}})
+	}
+	if len(o.Choices) > 0 || o.HasOther {
+		q, err := one(t, accepting(ofKind(qs, task.ChoiceQuestion), o.Choices), task.ChoiceQuestion, "--choice and --other answer")
+		if err != nil {
+			return nil, err
+		}
+		a := task.Answer{QuestionID: q.ID, Values: slices.Clone(o.Choices)}
+		if o.HasOther {
+			a.Values, a.Comment = append(a.Values, task.OtherChoice), o.Other
+		}
+		answers = append(answers, a)
+	}
+	return answers, nil
+}
+
+// textTargets are the questions the answer text goes to: the comment of the
+// one decision given, or else the freeform questions.
+func textTargets(t *task.Task, qs []task.Question, decisions []task.Answer) ([]task.Question, error) {
+	words := ofKind(qs, task.FreeformQuestion)
+	switch {
+	case len(decisions) > 1:
+		// Pinned on one of them, the words would comment on what the human did not mean.
+		return nil, withHint(usageErrorf("the answer text comments on one decision, and --yes or --no and --choice or --other make two"),
+			"answer each with its own bh respond "+t.ID+" --question N, the text beside the decision it comments on")
+	case len(decisions) > 0:
+		return []task.Question{find(qs, decisions[0].QuestionID)}, nil
+	case len(words) == 0:
+		return nil, withHint(&usageError{&task.TypedQuestionsError{ID: t.ID, Questions: qs}}, pendingHint(t))
+	}
+	return words, nil
 }
 
 // accepting narrows choice questions to those that offer every label, when

@@ -22,7 +22,7 @@ import (
 // process, as a user would.
 func TestMain(m *testing.M) {
 	// bh running itself by os.Executable, which is this test binary: claude
-	// starting bh's MCP server (worker.MCPCommand), bh board opening bh continue.
+	// starting bh's MCP server (jail.MCPCommand), bh board opening bh continue.
 	if e2e.SelfIsBh() {
 		os.Exit(run(scriptFactory(), os.Args[1:]))
 	}

@@ -92,31 +92,13 @@ func serveRun(opts *ServeOptions) error {
 	if err := checkListen(opts); err != nil {
 		return err
 	}
-	var tlsConf *tls.Config
-	if opts.TLSCert != "" {
-		cert, err := tls.LoadX509KeyPair(opts.TLSCert, opts.TLSKey)
-		if err != nil {
-			return fmt.Errorf("--tls-cert, --tls-key: %w", err)
-		}
-		tlsConf = &tls.Config{Certificates: []tls.Certificate{cert}}
-	}
-	conf, err := config.LoadWebConfig()
+	tlsConf, err := loadTLS(opts)
 	if err != nil {
 		return err
 	}
-	if conf.Token == "" {
-		b := make([]byte, 24)
-		rand.Read(b)
-		conf.Token = hex.EncodeToString(b)
-	}
-	if conf.LinkKey == "" || opts.RevokeLinks {
-		conf.LinkKey, conf.Used = config.NewLinkKey(), nil
-	}
-	if opts.RevokeLinks { // saved now: a bh serve running already reads it on each link
-		if err := config.SaveWebConfig(conf); err != nil {
-			return fmt.Errorf("save %s: %w", config.WebConfigPath(), err)
-		}
-		fmt.Fprintln(opts.IO.ErrOut, "every answer link sent before now is revoked")
+	conf, err := serveConfig(opts)
+	if err != nil {
+		return err
 	}
 	ln, err := net.Listen("tcp", opts.Listen)
 	if err != nil && opts.RevokeLinks {
@@ -152,9 +134,50 @@ func serveRun(opts *ServeOptions) error {
 		BaseContext: func(net.Listener) context.Context { return ctx }} // Ctrl-C ends the event streams too
 	fmt.Fprintln(opts.IO.Out, conf.URL+"/?token="+conf.Token)
 	fmt.Fprintf(opts.IO.ErrOut, "the inbox is at the address above (the token is in %s); Ctrl-C stops\n", config.WebConfigPath())
+	return serveUntil(ctx, hs, ln)
+}
+
+// loadTLS is the TLS configuration of --tls-cert and --tls-key, or nil.
+func loadTLS(opts *ServeOptions) (*tls.Config, error) {
+	if opts.TLSCert == "" {
+		return nil, nil
+	}
+	cert, err := tls.LoadX509KeyPair(opts.TLSCert, opts.TLSKey)
+	if err != nil {
+		return nil, fmt.Errorf("--tls-cert, --tls-key: %w", err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{cert}}, nil
+}
+
+// serveConfig is the web configuration with a token and a link key, new
+// ones where there are none (or --revoke-links).
+func serveConfig(opts *ServeOptions) (config.WebConfig, error) {
+	conf, err := config.LoadWebConfig()
+	if err != nil {
+		return conf, err
+	}
+	if conf.Token == "" {
+		b := make([]byte, 24)
+		rand.Read(b)
+		conf.Token = hex.EncodeToString(b)
+	}
+	if conf.LinkKey == "" || opts.RevokeLinks {
+		conf.LinkKey, conf.Used = config.NewLinkKey(), nil
+	}
+	if opts.RevokeLinks { // saved now: a bh serve running already reads it on each link
+		if err := config.SaveWebConfig(conf); err != nil {
+			return conf, fmt.Errorf("save %s: %w", config.WebConfigPath(), err)
+		}
+		fmt.Fprintln(opts.IO.ErrOut, "every answer link sent before now is revoked")
+	}
+	return conf, nil
+}
+
+// serveUntil serves hs on ln until it fails or ctx ends, then shuts it down.
+func serveUntil(ctx context.Context, hs *http.Server, ln net.Listener) error {
 	done := make(chan error, 1)
 	go func() {
-		if tlsConf != nil {
+		if hs.TLSConfig != nil {
 			done <- hs.ServeTLS(ln, "", "")
 		} else {
 			done <- hs.Serve(ln)

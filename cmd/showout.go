@@ -20,17 +20,15 @@ func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (
 	fmt.Fprintf(w, "%s  %s\n", io.Cyan(t.ID), io.Bold(t.Title))
 	fmt.Fprintf(w, "%s %s · %s · %s\n", stateIcon(io, t.State), paintState(io, t.State, string(t.State)),
 		priorityText(io, t.Priority), t.Type)
-	ref := func(id string) string {
-		r, err := lookup(id)
-		var nf *task.NotFoundError
-		switch {
-		case err == nil:
-			return fmt.Sprintf("%s %s  %s", stateIcon(io, r.State), id, r.Title)
-		case errors.As(err, &nf):
-			return id + io.Red("  (missing)")
-		}
-		return id + io.Red("  (unreadable: see bh show "+id+")")
-	}
+	printTable(w, showFields(io, now, t, lookup, parked, checks))
+	showSections(io, now, t)
+	printQuestions(io, t.Questions)
+	printHistory(io, t.History)
+}
+
+// showFields are the rows of printShow's table of fields.
+func showFields(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (*task.Task, error), parked bool,
+	checks string) [][]string {
 	var rows [][]string
 	field := func(k, v string) {
 		if v != "" && k != "" {
@@ -41,14 +39,14 @@ func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (
 	}
 	field("size", string(t.Size))
 	if t.Parent != "" {
-		field("parent", ref(t.Parent))
+		field("parent", showRef(io, lookup, t.Parent))
 	}
 	for i, d := range t.DependsOn {
 		k := "depends on"
 		if i > 0 {
 			k = "" // one dependency a line, under the first
 		}
-		field(k, ref(d))
+		field(k, showRef(io, lookup, d))
 	}
 	field("labels", strings.Join(t.Labels, ", "))
 	if url, rounds := worker.PullRequest(t); url != "" {
@@ -69,8 +67,26 @@ func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (
 		field("lease", fmt.Sprintf("%s (pid %d on %s), heartbeat %s", l.Worker, l.PID, l.Host, when(now, l.Heartbeat)))
 	}
 	policyFields(io, field, t.Gate, t.Human, t.HumanTimeout, t.OnTimeout, t.NeedsReview)
-	printTable(w, rows)
+	return rows
+}
 
+// showRef is another task named in a field: its state and title.
+func showRef(io *IOStreams, lookup func(string) (*task.Task, error), id string) string {
+	r, err := lookup(id)
+	var nf *task.NotFoundError
+	switch {
+	case err == nil:
+		return fmt.Sprintf("%s %s  %s", stateIcon(io, r.State), id, r.Title)
+	case errors.As(err, &nf):
+		return id + io.Red("  (missing)")
+	}
+	return id + io.Red("  (unreadable: see bh show "+id+")")
+}
+
+// showSections writes printShow's blocks of text: the description, the
+// open questions or the last one, the last answer and the agent's report.
+func showSections(io *IOStreams, now time.Time, t *task.Task) {
+	w := io.Out
 	section(io, "description", t.Description)
 	if t.AgentSettings != nil {
 		section(io, "agent instructions", t.AgentSettings.System)
@@ -97,8 +113,6 @@ func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (
 	section(io, "summary", t.Summary)
 	section(io, "details", t.Details)
 	section(io, "issues", strings.Join(t.Issues, "\n"))
-	printQuestions(io, t.Questions)
-	printHistory(io, t.History)
 }
 
 // section writes a titled block of text, indented; nothing when empty.

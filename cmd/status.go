@@ -95,6 +95,24 @@ func statusRun(opts *StatusOptions) error {
 		return err
 	}
 	now := opts.Now().UTC()
+	v := newStatusView(s, t, now)
+	commit, err := git.ParkedCommit(s.Root, t.ID)
+	if err != nil {
+		warn(opts.IO, opts.JSON, err)
+	} else if commit != "" {
+		v.Parked = &statusParked{Ref: git.ParkRef(t.ID), Commit: commit}
+	}
+	v.Next = statusNext(s, t, &v, now)
+	if opts.JSON {
+		return writeJSON(opts.IO.Out, v)
+	}
+	printStatus(opts.IO, now, v)
+	return nil
+}
+
+// newStatusView is what bh status shows of t, but for its parked work and
+// what comes next.
+func newStatusView(s *store.Store, t *task.Task, now time.Time) statusView {
 	v := statusView{ID: t.ID, Title: t.Title, State: t.State, Since: stateSince(t), Agent: t.Agent,
 		SessionID: t.SessionID, Summary: t.Summary, Questions: []statusQuestion{},
 		Gate: t.Gate, Human: t.Human, HumanTimeout: t.HumanTimeout, OnTimeout: t.OnTimeout, NeedsReview: t.NeedsReview,
@@ -118,39 +136,35 @@ func statusRun(opts *StatusOptions) error {
 	if t.State == task.InProgress {
 		v.LastStep = store.LastStep(s, t.ID)
 	}
-	commit, err := git.ParkedCommit(s.Root, t.ID)
-	if err != nil {
-		warn(opts.IO, opts.JSON, err)
-	} else if commit != "" {
-		v.Parked = &statusParked{Ref: git.ParkRef(t.ID), Commit: commit}
-	}
-	v.Next = nextSteps(t, v, s.Get)
+	return v
+}
+
+// statusNext is what comes next for t, and what holds it back in the
+// worker or the repository; it sets v.EndingWaits on the way.
+func statusNext(s *store.Store, t *task.Task, v *statusView, now time.Time) []string {
+	next := nextSteps(t, *v, s.Get)
 	if t.State == task.Open && len(t.DependsOn) > 0 {
 		if all, _, err := s.List(); err == nil {
 			if c := task.CycleOf(task.Cycles(all), t.ID); c != nil {
-				v.Next = []string{"it is on a " + task.CycleText(c) + " and will never be ready: drop one of them with bh edit " + t.ID}
+				next = []string{"it is on a " + task.CycleText(c) + " and will never be ready: drop one of them with bh edit " + t.ID}
 			}
 		}
 	}
 	if p := worker.PausedNow(s, now); p != nil && t.State == task.Open {
-		v.Next = append(v.Next, fmt.Sprintf("the worker holds new runs back until %s: %s",
+		next = append(next, fmt.Sprintf("the worker holds new runs back until %s: %s",
 			p.Until.Local().Format("15:04:05"), p.Reason))
 	}
 	if t.State == task.InProgress {
 		if v.EndingWaits = worker.EndingWaits(s, t.ID); v.EndingWaits != "" {
-			v.Next = append(v.Next, "its ending waits ("+v.EndingWaits+"); the worker retries it")
+			next = append(next, "its ending waits ("+v.EndingWaits+"); the worker retries it")
 		}
 	}
 	for _, l := range worker.StaleGitLocks(s) {
-		v.Next = append(v.Next, "a stale git lock stops git in this repository: "+l+" (bh doctor --fix removes it)")
+		next = append(next, "a stale git lock stops git in this repository: "+l+" (bh doctor --fix removes it)")
 	}
 	if t.NeedsReview {
-		v.Next = append(v.Next, "it is marked for review: check its work, "+
+		next = append(next, "it is marked for review: check its work, "+
 			"then bh update "+t.ID+" --needs-review=false")
 	}
-	if opts.JSON {
-		return writeJSON(opts.IO.Out, v)
-	}
-	printStatus(opts.IO, now, v)
-	return nil
+	return next
 }

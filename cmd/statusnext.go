@@ -14,32 +14,16 @@ func nextSteps(t *task.Task, v statusView, get func(string) (*task.Task, error))
 	id := t.ID
 	switch t.State {
 	case task.AwaitingInput:
-		var out []string
-		for _, l := range answerWith(t, "") {
-			out = append(out, strings.TrimSpace(l)) // data too (--json): no alignment
-		}
+		out := answerSteps(t)
 		if len(t.Pending()) > 1 {
 			out = append(out, "or answer them in turn on a terminal: bh respond "+id)
 		}
 		return out
 	case task.Open:
-		var out []string
-		for _, d := range t.DependsOn {
-			dep, err := get(d)
-			var nf *task.NotFoundError
-			switch {
-			case errors.As(err, &nf):
-				out = append(out, "it waits for "+d+", which does not exist: bh edit "+id+" to drop it")
-			case err != nil:
-				out = append(out, "it waits for "+d+", which bh cannot read: bh show "+d)
-			case dep.State != task.Closed:
-				out = append(out, "it waits for "+d+" ("+string(dep.State)+") to be closed")
-			}
+		if out := waitsFor(t, get); len(out) > 0 {
+			return out
 		}
-		if len(out) == 0 {
-			out = append(out, "it is ready: run bh worker to start it")
-		}
-		return out
+		return []string{"it is ready: run bh worker to start it"}
 	case task.InProgress:
 		if t.Lease == nil {
 			return []string{"no worker holds it: run bh worker, which recovers it"}
@@ -52,15 +36,47 @@ func nextSteps(t *task.Task, v statusView, get func(string) (*task.Task, error))
 	case task.Blocked:
 		return []string{"once what blocks it is solved: bh reopen " + id}
 	case task.Deferred:
-		switch {
-		case v.Parked != nil:
-			return []string{"bh reopen " + id + ": the worker resumes its session with its parked work"}
-		case t.SessionID != "":
-			return []string{"bh reopen " + id + ": the worker resumes its session"}
-		}
-		return []string{"bh reopen " + id + ": the worker starts it"}
+		return []string{reopenStep(t, v)}
 	case task.Failed:
 		return []string{"to try again: bh reopen " + id}
 	}
 	return []string{"nothing: it is closed"}
+}
+
+// answerSteps are the commands that answer t's questions.
+func answerSteps(t *task.Task) []string {
+	var out []string
+	for _, l := range answerWith(t, "") {
+		out = append(out, strings.TrimSpace(l)) // data too (--json): no alignment
+	}
+	return out
+}
+
+// waitsFor says which of t's dependencies it still waits for.
+func waitsFor(t *task.Task, get func(string) (*task.Task, error)) []string {
+	var out []string
+	for _, d := range t.DependsOn {
+		dep, err := get(d)
+		var nf *task.NotFoundError
+		switch {
+		case errors.As(err, &nf):
+			out = append(out, "it waits for "+d+", which does not exist: bh edit "+t.ID+" to drop it")
+		case err != nil:
+			out = append(out, "it waits for "+d+", which bh cannot read: bh show "+d)
+		case dep.State != task.Closed:
+			out = append(out, "it waits for "+d+" ("+string(dep.State)+") to be closed")
+		}
+	}
+	return out
+}
+
+// reopenStep says what reopening the deferred task t does.
+func reopenStep(t *task.Task, v statusView) string {
+	switch {
+	case v.Parked != nil:
+		return "bh reopen " + t.ID + ": the worker resumes its session with its parked work"
+	case t.SessionID != "":
+		return "bh reopen " + t.ID + ": the worker resumes its session"
+	}
+	return "bh reopen " + t.ID + ": the worker starts it"
 }

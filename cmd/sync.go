@@ -8,6 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/git/usertree"
 	"github.com/spf13/cobra"
 )
 
@@ -102,7 +103,7 @@ func syncHint(err error, res worker.SyncResult) error {
 		nr *worker.NoRemoteError
 		re *git.RemoteError
 		rc *git.RebaseConflict
-		lr *git.LandRefused
+		lr *usertree.LandRefused
 		le *git.RemoteLockError
 	)
 	kept := ""

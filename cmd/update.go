@@ -90,11 +90,16 @@ and --on-timeout "" go back to the config's default.`,
 // errUnchanged stops store.Update from writing when nothing would change.
 var errUnchanged = errors.New("unchanged")
 
-func updateRun(opts *UpdateOptions) error {
-	if opts.Title == nil && opts.Description == nil && opts.Type == nil && opts.Priority == nil &&
+// empty reports whether no flag asks for a change.
+func (opts *UpdateOptions) empty() bool {
+	return opts.Title == nil && opts.Description == nil && opts.Type == nil && opts.Priority == nil &&
 		opts.Size == nil && opts.Parent == nil && opts.DependsOn == nil && opts.Labels == nil &&
 		opts.Gate == nil && opts.HumanTimeout == nil && opts.OnTimeout == nil && opts.Human == nil &&
-		opts.NeedsReview == nil {
+		opts.NeedsReview == nil
+}
+
+func updateRun(opts *UpdateOptions) error {
+	if opts.empty() {
 		return usageErrorf("nothing to update: give at least one flag, such as --title or --priority")
 	}
 	s, id, err := opts.resolve(opts.ID)

@@ -19,6 +19,18 @@ type changes struct {
 }
 
 func resolveChanges(s *store.Store, id string, o *UpdateOptions) (*changes, error) {
+	ch, err := checkFields(o)
+	if err != nil {
+		return nil, err
+	}
+	if err := ch.resolveLinks(s, id, o); err != nil {
+		return nil, err
+	}
+	return ch, nil
+}
+
+// checkFields checks the new values of the task's own fields.
+func checkFields(o *UpdateOptions) (*changes, error) {
 	ch := &changes{desc: o.Description}
 	var err error
 	if o.Title != nil {
@@ -58,25 +70,30 @@ func resolveChanges(s *store.Store, id string, o *UpdateOptions) (*changes, erro
 	if ch.hitl, err = resolveHITL(o); err != nil {
 		return nil, err
 	}
+	return ch, nil
+}
+
+// resolveLinks resolves a new parent and new dependencies to task ids.
+func (ch *changes) resolveLinks(s *store.Store, id string, o *UpdateOptions) error {
 	if o.Parent == nil && o.DependsOn == nil {
-		return ch, nil
+		return nil
 	}
 	tasks, _, err := s.List()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	ix := task.NewIndex(tasks)
 	if o.Parent != nil {
 		if ch.parent, err = checkParent(s, ix, id, *o.Parent); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if o.DependsOn != nil {
 		if ch.deps, err = checkDeps(s, ix, id, *o.DependsOn); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return ch, nil
+	return nil
 }
 
 // checkParent resolves a new parent and refuses one that would put the task

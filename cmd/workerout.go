@@ -106,13 +106,32 @@ func (p *progress) human(e worker.Event) {
 	}
 }
 
+// finished writes how a run ended, by the kind of its outcome.
 func (p *progress) finished(e worker.Event) {
-	io, w, id, took := p.io, p.w, p.io.Cyan(e.Task), elapsed(e.Elapsed)
-	parked := func() {
-		if len(e.Paths) > 0 {
-			fmt.Fprintf(w, "  parked: %s %s\n", strings.Join(e.Paths, ", "), io.Faint("(bh diff "+e.Task+")"))
-		}
+	switch e.Outcome {
+	case ending.Completed, ending.Kept, ending.InReview:
+		p.done(e)
+	case ending.Held, ending.HookRefused, ending.Conflict, ending.NeedsInput, ending.Gated:
+		p.asks(e)
+	case ending.Failed, ending.Unavailable, ending.SetupFailed, ending.AgentError, ending.Blocked:
+		p.failed(e)
+	case ending.Stopped:
+		p.stopped(e)
+	default:
+		fmt.Fprintf(p.w, "%s %s: %s\n", p.io.Cyan(e.Task), e.Outcome, e.Summary)
 	}
+}
+
+// parked names the files of the work the run left parked, if any.
+func (p *progress) parked(e worker.Event) {
+	if len(e.Paths) > 0 {
+		fmt.Fprintf(p.w, "  parked: %s %s\n", strings.Join(e.Paths, ", "), p.io.Faint("(bh diff "+e.Task+")"))
+	}
+}
+
+// done writes a run whose work is done: landed, kept or in review.
+func (p *progress) done(e worker.Event) {
+	io, w, id, took := p.io, p.w, p.io.Cyan(e.Task), elapsed(e.Elapsed)
 	switch e.Outcome {
 	case ending.Completed:
 		line := fmt.Sprintf("%s %s completed in %s", io.Green("✓"), id, took)
@@ -123,27 +142,19 @@ func (p *progress) finished(e worker.Event) {
 			line += io.Faint(fmt.Sprintf(" (commit %.7s)", e.Commit))
 		}
 		fmt.Fprintln(w, line)
-	case ending.Failed:
-		fmt.Fprintf(w, "%s %s failed in %s: %s\n", io.Red("✗"), id, took, e.Summary)
-		if e.Summary == ending.NoHumanSummary { // its work is parked, not rolled back
-			p.questions(e)
-			parked()
-			fmt.Fprintf(w, "  %s\n", io.Faint("to let it ask: bh update "+e.Task+" --human=true && bh reopen "+e.Task))
-		} else if len(e.Paths) > 0 {
-			fmt.Fprintf(w, "  discarded: %s\n", strings.Join(e.Paths, ", "))
-		}
-	case ending.Unavailable:
-		fmt.Fprintf(w, "⏸ %s not run: %s; it is open again, not failed\n", id, e.Summary)
-		parked()
-	case ending.SetupFailed:
-		fmt.Fprintf(w, "%s %s failed: %s\n", io.Red("✗"), id, e.Summary)
-		fmt.Fprintf(w, "  %s\n", io.Faint("fix worktree.copy or worktree.setup in .bh/config.yaml, then: bh reopen "+e.Task))
 	case ending.Kept:
 		fmt.Fprintf(w, "%s %s completed in %s — kept on branch bh/%s%s\n", io.Green("✓"), id, took, e.Task,
 			io.Faint(fmt.Sprintf(" (commit %.7s; land it with: bh land %s)", e.Commit, e.Task)))
 	case ending.InReview:
 		fmt.Fprintf(w, "%s %s completed in %s — in review: %s%s\n", io.Cyan("⇅"), id, took, e.PR,
 			io.Faint(fmt.Sprintf(" (commit %.7s on bh/%s; the worker shepherds it)", e.Commit, e.Task)))
+	}
+}
+
+// asks writes a run that ended waiting on the human.
+func (p *progress) asks(e worker.Event) {
+	io, w, id := p.io, p.w, p.io.Cyan(e.Task)
+	switch e.Outcome {
 	case ending.Held:
 		fmt.Fprintf(w, "%s %s is done, but git would not land it over your uncommitted changes\n", io.Magenta("❓"), id)
 		fmt.Fprintf(w, "  %s\n", e.Summary)
@@ -152,22 +163,12 @@ func (p *progress) finished(e worker.Event) {
 	case ending.HookRefused:
 		fmt.Fprintf(w, "%s %s is done, but %s\n", io.Magenta("❓"), id, e.Summary)
 		p.questions(e)
-		parked()
+		p.parked(e)
 		p.answerWith(e.Task)
-	case ending.AgentError:
-		fmt.Fprintf(w, "%s %s failed in %s: agent error: %s\n", io.Red("✗"), id, took, e.Summary)
-		if l := p.runLog(e); l != "" {
-			fmt.Fprintf(w, "  run log: %s\n", l)
-		}
-		parked()
-	case ending.Blocked:
-		fmt.Fprintf(w, "%s %s blocked: %s\n", io.Red("⊘"), id, e.Question)
-		parked()
-		fmt.Fprintf(w, "  %s\n", io.Faint("once it is unblocked: bh reopen "+e.Task))
 	case ending.Conflict:
 		if len(e.Questions) == 0 { // the agent resolves it: the task is open again
 			fmt.Fprintf(w, "↻ %s %s\n", id, e.Summary)
-			break
+			return
 		}
 		fmt.Fprintf(w, "%s %s needs human input: %s\n", io.Magenta("❓"), id, e.Summary)
 		p.questions(e)
@@ -175,25 +176,59 @@ func (p *progress) finished(e worker.Event) {
 	case ending.NeedsInput:
 		fmt.Fprintf(w, "%s %s needs human input\n", io.Magenta("❓"), id)
 		p.questions(e)
-		parked()
+		p.parked(e)
 		p.answerWith(e.Task)
 	case ending.Gated:
 		p.gated(e)
-		parked()
+		p.parked(e)
 		p.answerWith(e.Task)
-	case ending.Stopped:
-		switch {
-		case e.Summary != "": // a human stopped the task (bh stop): it stays as they left it
-			fmt.Fprintf(w, "⏹ %s stopped after %s: %s\n", id, took, e.Summary)
-		case p.revived[e.Task]: // its worker died; the task is open and is taken up again now
-			fmt.Fprintf(w, "⏹ %s: the dead worker's run is over; the task is open again and resumes from its parked work\n", id)
-		default:
-			fmt.Fprintf(w, "⏹ %s stopped after %s; it resumes on the next start\n", id, took)
-		}
-		parked()
-	default:
-		fmt.Fprintf(w, "%s %s: %s\n", id, e.Outcome, e.Summary)
 	}
+}
+
+// failed writes a run that failed or could not run.
+func (p *progress) failed(e worker.Event) {
+	io, w, id, took := p.io, p.w, p.io.Cyan(e.Task), elapsed(e.Elapsed)
+	switch e.Outcome {
+	case ending.Failed:
+		fmt.Fprintf(w, "%s %s failed in %s: %s\n", io.Red("✗"), id, took, e.Summary)
+		if e.Summary == ending.NoHumanSummary { // its work is parked, not rolled back
+			p.questions(e)
+			p.parked(e)
+			fmt.Fprintf(w, "  %s\n", io.Faint("to let it ask: bh update "+e.Task+" --human=true && bh reopen "+e.Task))
+		} else if len(e.Paths) > 0 {
+			fmt.Fprintf(w, "  discarded: %s\n", strings.Join(e.Paths, ", "))
+		}
+	case ending.Unavailable:
+		fmt.Fprintf(w, "⏸ %s not run: %s; it is open again, not failed\n", id, e.Summary)
+		p.parked(e)
+	case ending.SetupFailed:
+		fmt.Fprintf(w, "%s %s failed: %s\n", io.Red("✗"), id, e.Summary)
+		fmt.Fprintf(w, "  %s\n", io.Faint("fix worktree.copy or worktree.setup in .bh/config.yaml, then: bh reopen "+e.Task))
+	case ending.AgentError:
+		fmt.Fprintf(w, "%s %s failed in %s: agent error: %s\n", io.Red("✗"), id, took, e.Summary)
+		if l := p.runLog(e); l != "" {
+			fmt.Fprintf(w, "  run log: %s\n", l)
+		}
+		p.parked(e)
+	case ending.Blocked:
+		fmt.Fprintf(w, "%s %s blocked: %s\n", io.Red("⊘"), id, e.Question)
+		p.parked(e)
+		fmt.Fprintf(w, "  %s\n", io.Faint("once it is unblocked: bh reopen "+e.Task))
+	}
+}
+
+// stopped writes a run that was stopped: by a human, or with its worker.
+func (p *progress) stopped(e worker.Event) {
+	id, took := p.io.Cyan(e.Task), elapsed(e.Elapsed)
+	switch {
+	case e.Summary != "": // a human stopped the task (bh stop): it stays as they left it
+		fmt.Fprintf(p.w, "⏹ %s stopped after %s: %s\n", id, took, e.Summary)
+	case p.revived[e.Task]: // its worker died; the task is open and is taken up again now
+		fmt.Fprintf(p.w, "⏹ %s: the dead worker's run is over; the task is open again and resumes from its parked work\n", id)
+	default:
+		fmt.Fprintf(p.w, "⏹ %s stopped after %s; it resumes on the next start\n", id, took)
+	}
+	p.parked(e)
 }
 
 // elapsed is a run's duration as people read it: 0.4s, 12s, 3m5s.

@@ -65,15 +65,7 @@ func (t *Task) Answer(ans []Answer, now time.Time, by string) error {
 	var before map[int]Question // a late answer: the questions as they were
 	if t.State != AwaitingInput {
 		var err error
-		if before, err = t.late(); err != nil {
-			if le := (*LateError)(nil); errors.As(err, &le) {
-				return err // moved on: that, rather than who answered before
-			}
-			for _, a := range ans {
-				if aerr := t.Answered(a.QuestionID); aerr != nil {
-					return aerr
-				}
-			}
+		if before, err = t.lateFor(ans); err != nil {
 			return err
 		}
 	}
@@ -81,34 +73,12 @@ func (t *Task) Answer(ans []Answer, now time.Time, by string) error {
 		return &AnswerError{ID: t.ID, Reason: "no answer given"}
 	}
 	pending := t.pending()
-	done := make(map[int]Question, len(ans)) // by position in pending
-	for _, a := range ans {
-		k, err := t.match(pending, a.QuestionID)
-		if err != nil {
-			return err
-		}
-		if _, twice := done[k]; twice {
-			return &AnswerError{ID: t.ID, QuestionID: pending[k].q.ID, Reason: "answered twice"}
-		}
-		q, reason := fit(pending[k].q, a)
-		if reason != "" {
-			return &AnswerError{ID: t.ID, QuestionID: q.ID, Reason: reason}
-		}
-		done[k] = q
+	done, err := t.fitAll(pending, ans)
+	if err != nil {
+		return err
 	}
 	now = now.UTC()
-	for k, p := range pending { // in the order asked, not the order given
-		q, ok := done[k]
-		if !ok {
-			continue
-		}
-		at := now
-		q.Status, q.AnsweredAt = QuestionAnswered, &at
-		if p.i >= 0 {
-			t.Questions[p.i] = q
-		}
-		t.Record(now, Event{Kind: EventInputReceived, By: by, QuestionID: q.ID, Text: q.AnswerText()})
-	}
+	t.recordAnswers(pending, done, now, by)
 	t.HumanResponse, t.HumanRespondedAt = roundText(t, pending, done), &now
 	// A late answer, replacing defaults or answering some of the expired
 	// questions: the rest go back as they were (their defaults, or expired
@@ -125,6 +95,62 @@ func (t *Task) Answer(ans []Answer, now time.Time, by string) error {
 		return nil
 	}
 	return t.SetState(Open, now, by, "answered")
+}
+
+// lateFor is late for a task that no longer waits: the questions as they
+// were, or why ans comes too late (who answered before, when one did).
+func (t *Task) lateFor(ans []Answer) (map[int]Question, error) {
+	before, err := t.late()
+	if err == nil {
+		return before, nil
+	}
+	if le := (*LateError)(nil); errors.As(err, &le) {
+		return nil, err // moved on: that, rather than who answered before
+	}
+	for _, a := range ans {
+		if aerr := t.Answered(a.QuestionID); aerr != nil {
+			return nil, aerr
+		}
+	}
+	return nil, err
+}
+
+// fitAll checks every answer against its pending question and returns the
+// questions answered, by position in pending.
+func (t *Task) fitAll(pending []pendingQ, ans []Answer) (map[int]Question, error) {
+	done := make(map[int]Question, len(ans))
+	for _, a := range ans {
+		k, err := t.match(pending, a.QuestionID)
+		if err != nil {
+			return nil, err
+		}
+		if _, twice := done[k]; twice {
+			return nil, &AnswerError{ID: t.ID, QuestionID: pending[k].q.ID, Reason: "answered twice"}
+		}
+		q, reason := fit(pending[k].q, a)
+		if reason != "" {
+			return nil, &AnswerError{ID: t.ID, QuestionID: q.ID, Reason: reason}
+		}
+		done[k] = q
+	}
+	return done, nil
+}
+
+// recordAnswers marks the questions answered, each with its event, in the
+// order asked, not the order given.
+func (t *Task) recordAnswers(pending []pendingQ, done map[int]Question, now time.Time, by string) {
+	for k, p := range pending {
+		q, ok := done[k]
+		if !ok {
+			continue
+		}
+		at := now
+		q.Status, q.AnsweredAt = QuestionAnswered, &at
+		if p.i >= 0 {
+			t.Questions[p.i] = q
+		}
+		t.Record(now, Event{Kind: EventInputReceived, By: by, QuestionID: q.ID, Text: q.AnswerText()})
+	}
 }
 
 // match finds the pending question an answer is for.

@@ -39,44 +39,55 @@ func fit(q Question, a Answer) (Question, string) {
 	q.Comment = TrimAnswer(a.Comment)
 	switch q.Kind() {
 	case ApprovalQuestion:
-		if len(vals) != 1 {
-			return q, "an approval is answered yes or no"
-		}
-		v := strings.ToLower(strings.TrimSpace(vals[0]))
-		if v != "yes" && v != "no" {
-			return q, fmt.Sprintf("%q is not an approval: answer yes or no", vals[0])
-		}
-		q.Answer = []string{v}
+		return fitApproval(q, vals)
 	case ChoiceQuestion:
-		if len(vals) == 0 {
-			return q, "pick " + choices(q)
-		}
-		var picked []string
-		for _, v := range vals {
-			label, ok := option(q, strings.TrimSpace(v))
-			if !ok {
-				return q, fmt.Sprintf("%q is not an option: pick %s", v, choices(q))
-			}
-			if !slices.Contains(picked, label) {
-				picked = append(picked, label)
-			}
-		}
-		if len(picked) > 1 && !q.MultiSelect {
-			return q, fmt.Sprintf("pick one option, not %d (%s)", len(picked), strings.Join(picked, ", "))
-		}
-		if slices.Contains(picked, OtherChoice) && q.Comment == "" {
-			return q, "an \"other\" choice needs your own words beside it"
-		}
-		q.Answer = picked
-	default:
-		if len(vals) == 0 {
-			return q, "empty answer"
-		}
-		if len(vals) > 1 {
-			return q, "a freeform question is answered with one text, not " + fmt.Sprint(len(vals))
-		}
-		q.Answer = vals
+		return fitChoice(q, vals)
 	}
+	if len(vals) == 0 {
+		return q, "empty answer"
+	}
+	if len(vals) > 1 {
+		return q, "a freeform question is answered with one text, not " + fmt.Sprint(len(vals))
+	}
+	q.Answer = vals
+	return q, ""
+}
+
+// fitApproval checks that vals say yes or no.
+func fitApproval(q Question, vals []string) (Question, string) {
+	if len(vals) != 1 {
+		return q, "an approval is answered yes or no"
+	}
+	v := strings.ToLower(strings.TrimSpace(vals[0]))
+	if v != "yes" && v != "no" {
+		return q, fmt.Sprintf("%q is not an approval: answer yes or no", vals[0])
+	}
+	q.Answer = []string{v}
+	return q, ""
+}
+
+// fitChoice checks that vals pick options of q, as many as it allows.
+func fitChoice(q Question, vals []string) (Question, string) {
+	if len(vals) == 0 {
+		return q, "pick " + choices(q)
+	}
+	var picked []string
+	for _, v := range vals {
+		label, ok := option(q, strings.TrimSpace(v))
+		if !ok {
+			return q, fmt.Sprintf("%q is not an option: pick %s", v, choices(q))
+		}
+		if !slices.Contains(picked, label) {
+			picked = append(picked, label)
+		}
+	}
+	if len(picked) > 1 && !q.MultiSelect {
+		return q, fmt.Sprintf("pick one option, not %d (%s)", len(picked), strings.Join(picked, ", "))
+	}
+	if slices.Contains(picked, OtherChoice) && q.Comment == "" {
+		return q, "an \"other\" choice needs your own words beside it"
+	}
+	q.Answer = picked
 	return q, ""
 }
 
@@ -107,28 +118,7 @@ func choices(q Question) string {
 // (the questions asked since the oldest one pending before this answer).
 // Several answers are one line each, unless they all say the same.
 func roundText(t *Task, pending []pendingQ, done map[int]Question) string {
-	since := pending[0].q.AskedAt
-	for _, p := range pending {
-		if p.q.AskedAt.Before(since) {
-			since = p.q.AskedAt
-		}
-	}
-	var qs []Question
-	if pending[0].i < 0 || since.IsZero() {
-		// The flat question is a round of its own; without times (a file
-		// written by hand) the round is what was answered now.
-		for k := range pending {
-			if q, ok := done[k]; ok {
-				qs = append(qs, q)
-			}
-		}
-	} else {
-		for _, q := range t.Questions {
-			if q.Status == QuestionAnswered && !q.AskedAt.Before(since) {
-				qs = append(qs, q)
-			}
-		}
-	}
+	qs := round(t, pending, done)
 	if len(qs) == 0 {
 		return ""
 	}
@@ -151,4 +141,31 @@ func roundText(t *Task, pending []pendingQ, done map[int]Question) string {
 		return first
 	}
 	return strings.Join(lines, "\n")
+}
+
+// round is the questions answered in the current round.
+func round(t *Task, pending []pendingQ, done map[int]Question) []Question {
+	since := pending[0].q.AskedAt
+	for _, p := range pending {
+		if p.q.AskedAt.Before(since) {
+			since = p.q.AskedAt
+		}
+	}
+	var qs []Question
+	if pending[0].i < 0 || since.IsZero() {
+		// The flat question is a round of its own; without times (a file
+		// written by hand) the round is what was answered now.
+		for k := range pending {
+			if q, ok := done[k]; ok {
+				qs = append(qs, q)
+			}
+		}
+		return qs
+	}
+	for _, q := range t.Questions {
+		if q.Status == QuestionAnswered && !q.AskedAt.Before(since) {
+			qs = append(qs, q)
+		}
+	}
+	return qs
 }

@@ -42,7 +42,7 @@ func (t *Task) Measure(now time.Time) Measures {
 				opened = e.At
 			}
 		}
-		if !opened.IsZero() && e.Kind != EventPR && e.To != "" && e.To != InReview && e.To != Open && e.To != InProgress {
+		if !opened.IsZero() && endsReview(e) {
 			m.InReview += e.At.Sub(opened) // merged (closed), or ended otherwise
 			opened = time.Time{}
 		}
@@ -52,6 +52,12 @@ func (t *Task) Measure(now time.Time) Measures {
 	}
 	m.InChecksSeconds, m.InReviewSeconds = m.InChecks.Seconds(), m.InReview.Seconds()
 	return m
+}
+
+// endsReview reports whether e moves a task whose pull request is open out
+// of review for good: merged (closed), or ended otherwise.
+func endsReview(e Event) bool {
+	return e.Kind != EventPR && e.To != "" && e.To != InReview && e.To != Open && e.To != InProgress
 }
 
 // Text says the measures in a line, "" when there is nothing to say.

@@ -27,8 +27,20 @@ func MergeFiles(base, ours, theirs []byte, text TextMerge) (out []byte, conflict
 	if err != nil {
 		return nil, false, err
 	}
-	var clashes []string
-	merged := map[string]*yaml.Node{}
+	merged, clashes := mergeFields(b, o, t)
+	clashes = settleAnswerClashes(merged, clashes, b, o, t)
+	clashes = settleRun(merged, clashes, b, o, t)
+	oursOut, err := emit(o, merged)
+	if err != nil || len(clashes) == 0 {
+		return oursOut, false, err
+	}
+	return markClashes(oursOut, merged, clashes, b, o, t, text)
+}
+
+// mergeFields merges field by field and returns the fields changed on both
+// sides differently, which take ours' value for now.
+func mergeFields(b, o, t *yaml.Node) (merged map[string]*yaml.Node, clashes []string) {
+	merged = map[string]*yaml.Node{}
 	for _, key := range keysOf(o, t) {
 		bv, ov, tv := valueOf(b, key), valueOf(o, key), valueOf(t, key)
 		switch {
@@ -45,27 +57,33 @@ func MergeFiles(base, ours, theirs []byte, text TextMerge) (out []byte, conflict
 			clashes = append(clashes, key)
 		}
 	}
-	if win := settleAnswers(merged, b, o, t); win != fromBoth {
-		// Two clones answered one question: no conflict, the side whose
-		// answer stands has the fields answering changed.
-		var rest []string
-		for _, k := range clashes {
-			switch {
-			case !answerKeys[k]:
-				rest = append(rest, k)
-			case win == fromTheirs:
-				merged[k] = valueOf(t, k)
-			}
+	return merged, clashes
+}
+
+// settleAnswerClashes resolves the clashes of two clones answering one
+// question: no conflict, the side whose answer stands has the fields
+// answering changed. It returns the other clashes.
+func settleAnswerClashes(merged map[string]*yaml.Node, clashes []string, b, o, t *yaml.Node) []string {
+	win := settleAnswers(merged, b, o, t)
+	if win == fromBoth {
+		return clashes
+	}
+	var rest []string
+	for _, k := range clashes {
+		switch {
+		case !answerKeys[k]:
+			rest = append(rest, k)
+		case win == fromTheirs:
+			merged[k] = valueOf(t, k)
 		}
-		clashes = rest
 	}
-	clashes = settleRun(merged, clashes, b, o, t)
-	oursOut, err := emit(o, merged)
-	if err != nil || len(clashes) == 0 {
-		return oursOut, false, err
-	}
-	// Text-merge three renderings that differ only in the clashing fields,
-	// so that git marks exactly those.
+	return rest
+}
+
+// markClashes text-merges three renderings that differ only in the
+// clashing fields, so that git marks exactly those.
+func markClashes(oursOut []byte, merged map[string]*yaml.Node, clashes []string, b, o, t *yaml.Node,
+	text TextMerge) (out []byte, conflict bool, err error) {
 	side := func(m *yaml.Node) map[string]*yaml.Node {
 		alt := map[string]*yaml.Node{}
 		for k, v := range merged {

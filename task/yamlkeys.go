@@ -14,15 +14,22 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
+// ParseDuration reads a positive duration such as 30m; nothing is zero.
+func ParseDuration(s string) (time.Duration, error) {
+	if s == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%q: want a positive duration such as 30m or 24h", s)
+	}
+	return d, nil
+}
+
 // CheckDuration accepts a positive duration such as 30m, or nothing.
 func CheckDuration(s string) error {
-	if s == "" {
-		return nil
-	}
-	if d, err := time.ParseDuration(s); err != nil || d <= 0 {
-		return fmt.Errorf("%q: want a positive duration such as 30m or 24h", s)
-	}
-	return nil
+	_, err := ParseDuration(s)
+	return err
 }
 
 // KeyLine is the line of the key at path in the document, 0 if absent.

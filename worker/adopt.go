@@ -3,6 +3,7 @@ package worker
 import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/jail"
 )
 
 // adopt brings, for t just claimed here, what another clone left for its
@@ -26,8 +27,8 @@ func adopt(s *store.Store, c *claims, t *task.Task, foreign bool) {
 		return
 	}
 	if b, err := c.repo.FileAt(oid, t.SessionID+".jsonl"); err == nil {
-		if _, err := ownRunDir(s, t.ID, "sessions"); err == nil {
-			replaceFile(sessionCopy(s, t.ID, t.SessionID), b, 0o644)
+		if _, err := jail.OwnRunDir(s, t.ID, "sessions"); err == nil {
+			jail.ReplaceFile(sessionCopy(s, t.ID, t.SessionID), b, 0o644)
 		}
 	}
 }

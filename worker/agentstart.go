@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/bh-tracker/bh/worker/jail"
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/proc"
@@ -35,7 +36,7 @@ func agentProgram(r agent.Runner) (cfg config.AgentConfig, ok bool) {
 // than by every task failing in a tenth of a second. Where runs are not
 // sandboxed there is nothing to check.
 func (w *worker) startsInSandbox(ctx context.Context, cfg config.AgentConfig) error {
-	if on, _, _, err := SandboxStatus(w.s); err != nil || !on {
+	if on, _, _, err := jail.Status(w.s.Config); err != nil || !on {
 		return nil // checkSandbox says why
 	}
 	// A run's own policy, for a scratch worktree and no task: the check
@@ -45,7 +46,7 @@ func (w *worker) startsInSandbox(ctx context.Context, cfg config.AgentConfig) er
 		return err
 	}
 	defer os.RemoveAll(scratch)
-	p, err := w.sandboxPolicy(&task.Task{}, scratch, scratch, cfg)
+	p, err := w.jail().Policy(&task.Task{}, scratch, scratch, cfg)
 	if err != nil {
 		return err
 	}
@@ -70,43 +71,7 @@ func (w *worker) startsInSandbox(ctx context.Context, cfg config.AgentConfig) er
 		return nil
 	}
 	return &PreflightError{Err: fmt.Errorf("%s cannot start in the sandbox: %s", cfg.Binary, why),
-		Advice: "bh makes the agent's folders readable there (" + strings.Join(programDirs(cfg, nil), ", ") +
+		Advice: "bh makes the agent's folders readable there (" + strings.Join(jail.ProgramDirs(cfg, nil), ", ") +
 			"); install it outside the folders the sandbox hides (the repository, the repositories beside it, /tmp, " +
 			"~/.ssh and the like), or list the folder it needs under sandbox.readable in .bh/config.yaml"}
-}
-
-// checkAgentStarts is bh doctor's word on the agents in use: each starts in
-// the sandbox. An agent that is not installed is the worker's preflight's
-// to name.
-func (d *doctor) checkAgentStarts() error {
-	w := d.worker
-	if w.runner == nil {
-		r, err := NewRunner(w.s.Config.Agent, nil)
-		if err != nil {
-			return nil // checkConfig says so
-		}
-		w.runner = r
-	}
-	runners, err := w.agentsInUse()
-	if err != nil {
-		return nil
-	}
-	for _, r := range runners {
-		cfg, ok := agentProgram(r)
-		if path := lookPath(cfg.Binary); !ok || !filepath.IsAbs(path) {
-			continue
-		} else if _, err := os.Stat(path); err != nil {
-			continue
-		}
-		var pe *PreflightError
-		switch err := w.startsInSandbox(context.Background(), cfg); {
-		case errors.As(err, &pe):
-			d.found(Finding{Check: "agent", Status: DoctorError, Message: pe.Error(), Fix: pe.Hint()}, nil)
-		case err != nil:
-			return err
-		default:
-			d.ok("agent", cfg.Binary+" starts in the sandbox")
-		}
-	}
-	return nil
 }

@@ -3,6 +3,7 @@ package worker
 import (
 	"context"
 	"errors"
+	"github.com/bh-tracker/bh/worker/doctor"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,7 +49,7 @@ func TestPreflightStartsTheAgentInTheSandbox(t *testing.T) {
 	if err := w.startsInSandbox(ctx, s.Config.Agent); err != nil {
 		t.Errorf("the agent npm installed beside the repository: %v", err)
 	}
-	if f := agentFinding(t, s); f.Status != DoctorOK {
+	if f := agentFinding(t, s); f.Status != doctor.OK {
 		t.Errorf("bh doctor: %+v", f)
 	}
 
@@ -60,7 +61,7 @@ func TestPreflightStartsTheAgentInTheSandbox(t *testing.T) {
 		!strings.Contains(pe.Hint(), "sandbox.readable") {
 		t.Fatalf("worker with an agent that cannot start in the sandbox: %v (hint %q)", err, hint(pe))
 	}
-	if f := agentFinding(t, s); f.Status != DoctorError || !strings.Contains(f.Message, "cannot start in the sandbox") {
+	if f := agentFinding(t, s); f.Status != doctor.Error || !strings.Contains(f.Message, "cannot start in the sandbox") {
 		t.Errorf("bh doctor: %+v", f)
 	}
 }
@@ -73,9 +74,9 @@ func hint(pe *PreflightError) string {
 }
 
 // agentFinding is bh doctor's word on the agent.
-func agentFinding(t *testing.T, s *store.Store) Finding {
+func agentFinding(t *testing.T, s *store.Store) doctor.Finding {
 	t.Helper()
-	r, err := Doctor(s, false)
+	r, err := runDoctor(s, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,5 +86,5 @@ func agentFinding(t *testing.T, s *store.Store) Finding {
 		}
 	}
 	t.Fatalf("bh doctor has no word on the agent: %+v", r.Findings)
-	return Finding{}
+	return doctor.Finding{}
 }

@@ -144,7 +144,7 @@ func TestUnknownAgentKindIsAnError(t *testing.T) {
 	if _, err := NewRunner(config.AgentConfig{Kind: "command"}, nil); err == nil {
 		t.Fatal("command without argv accepted")
 	}
-	if _, err := NewRunner(config.AgentConfig{Timeout: "soon"}, nil); err == nil {
+	if _, err := NewRunner(config.AgentConfig{Timeout: config.ParseDuration("soon")}, nil); err == nil {
 		t.Fatal("bad timeout accepted")
 	}
 	if r, err := NewRunner(config.AgentConfig{}, nil); err != nil || r == nil {

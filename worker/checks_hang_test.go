@@ -14,6 +14,7 @@ import (
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/agent/proc/proctest"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/ending"
 )
 
@@ -27,7 +28,7 @@ func checkToken(t *testing.T) string {
 // human is asked, and the check's output says that it timed out.
 func TestCheckTimesOut(t *testing.T) {
 	s := newStore(t)
-	s.Config.Checks, s.Config.CheckRounds, s.Config.CheckTimeout = []string{"echo testing; exec sleep infinity"}, 1, "2s"
+	s.Config.Checks, s.Config.CheckRounds, s.Config.CheckTimeout = []string{"echo testing; exec sleep infinity"}, 1, config.ParseDuration("2s")
 	tk := addTask(t, s, "Hangs in its check")
 	f := &fake{steps: []stepFn{step(map[string]string{"file.txt": "x\n"}, done("wrote it"))}}
 	runWith(t, s, Options{Runner: f})

@@ -69,7 +69,7 @@ func Continue(ctx context.Context, s *store.Store, id string, term Terminal, opt
 	if err != nil {
 		return nil, err
 	}
-	defer w.closeState(id, tk.cfg, true)
+	defer w.jail().CloseState(id, tk.cfg, true)
 	if !restoreSession(s, tk.runner, id, tv.req) {
 		return nil, fmt.Errorf("%s: the agent's session %s cannot be found or restored", id, t.SessionID)
 	}
@@ -94,7 +94,7 @@ type takeoverRun struct {
 // takeover readies the human's session of t: its worktree (recreated if
 // gone), its sandbox, and a fresh copy of the human's own agent config
 // beside the session's transcript alone, so that nothing the task's runs
-// planted in its state reaches it (agentstate.go).
+// planted in its state reaches it (jail/agentstate.go).
 func (w *worker) takeover(t *task.Task, tk *takeoverAgent) (*takeoverRun, error) {
 	id := t.ID
 	tree, err := w.takeoverWorktree(t, WorktreePath(w.s, w.repo, id))
@@ -102,13 +102,13 @@ func (w *worker) takeover(t *task.Task, tk *takeoverAgent) (*takeoverRun, error)
 		return nil, err
 	}
 	wt := tree.Path
-	launch, _, err := w.sandboxFor(t, wt, tree.GitDir(), tk.cfg)
+	launch, _, err := w.jail().Launcher(t, wt, tree.GitDir(), tk.cfg)
 	if err != nil {
 		return nil, err
 	}
 	req := agent.Request{Dir: filepath.Join(wt, w.s.Config.Agent.For(t).Dir), SessionID: t.SessionID, TaskID: id,
-		Outbox: w.outbox(id), Env: append([]string{"BH_TASK_ID=" + id, "BH_WORKTREE=" + wt}, w.stateEnv(id, tk.cfg)...)}
-	if err := w.freshState(id, tk.cfg, tk.runner.SessionFile(req)); err != nil {
+		Outbox: w.jail().Outbox(id), Env: append([]string{"BH_TASK_ID=" + id, "BH_WORKTREE=" + wt}, w.jail().StateEnv(id, tk.cfg)...)}
+	if err := w.jail().FreshState(id, tk.cfg, tk.runner.SessionFile(req)); err != nil {
 		return nil, err
 	}
 	return &takeoverRun{req: req, wt: wt, launch: launch}, nil

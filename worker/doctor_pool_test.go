@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"github.com/bh-tracker/bh/worker/doctor"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,11 +33,11 @@ func TestDoctorKnowsThePool(t *testing.T) {
 
 	stray := filepath.Join(filepath.Dir(slot), "7")
 	writeFile(t, stray, "left.txt", "left\n")
-	if f := finding(t, doctorT(t, s, false), "pool", stray); f.Status != DoctorWarn || !f.Fixable {
+	if f := finding(t, doctorT(t, s, false), "pool", stray); f.Status != doctor.Warn || !f.Fixable {
 		t.Fatalf("stray folder: %+v", f)
 	}
 	update(t, s, tk.ID, func(tk *task.Task) { tk.State = task.Closed })
-	if f := finding(t, doctorT(t, s, false), "pool", slot); f.Status != DoctorWarn || !f.Fixable {
+	if f := finding(t, doctorT(t, s, false), "pool", slot); f.Status != doctor.Warn || !f.Fixable {
 		t.Fatalf("the closed task's slot: %+v", f)
 	}
 	if rep := doctorT(t, s, true); rep.Problems() != 0 {

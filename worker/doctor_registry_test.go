@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"github.com/bh-tracker/bh/worker/doctor"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,15 +21,15 @@ func TestDoctorPrunesTheRegistry(t *testing.T) {
 	config.Register(gone)
 	os.RemoveAll(gone)
 
-	rep, err := Doctor(s, true)
+	rep, err := runDoctor(s, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Problems() != 0 {
 		t.Errorf("a gone repository is counted as this one's problem: %+v", rep.Findings)
 	}
-	if i := slices.IndexFunc(rep.Findings, func(f Finding) bool { return f.Check == "registry" }); i < 0 ||
-		rep.Findings[i].Status != DoctorFixed {
+	if i := slices.IndexFunc(rep.Findings, func(f doctor.Finding) bool { return f.Check == "registry" }); i < 0 ||
+		rep.Findings[i].Status != doctor.Fixed {
 		t.Errorf("the registry is not fixed: %+v", rep.Findings)
 	}
 	if repos, _ := config.Registered(); !slices.Equal(repos, []string{s.Root}) {

@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"github.com/bh-tracker/bh/worker/doctor"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,7 +68,7 @@ func TestDoctorClaims(t *testing.T) {
 
 	rep := doctorT(t, s, false)
 	for _, id := range []string{released.ID, "tm-gone", away.ID, "tm-notyet"} {
-		if f := finding(t, rep, "claims", ClaimRef(id)); f.Status != DoctorWarn {
+		if f := finding(t, rep, "claims", ClaimRef(id)); f.Status != doctor.Warn {
 			t.Fatalf("%s: %+v", id, f)
 		}
 	}
@@ -109,14 +110,14 @@ func TestDoctorRemoteParkedRefs(t *testing.T) {
 	if f := finding(t, rep, "parked", ParkRef(closed.ID)); !strings.Contains(f.Message, "here and on origin") {
 		t.Fatalf("parked work of a closed task: %+v", f)
 	}
-	if f := finding(t, rep, "remote", ".bh"); f.Status != DoctorWarn || !strings.Contains(f.Fix, "bh sync") {
+	if f := finding(t, rep, "remote", ".bh"); f.Status != doctor.Warn || !strings.Contains(f.Fix, "bh sync") {
 		t.Fatalf("uncommitted task changes on a shared store: %+v", f)
 	}
 	doctorT(t, s, true)
 	if refExists(s.Root, ParkRef(closed.ID)) || remoteRef(t, bare, ParkRef(closed.ID)) != "" {
 		t.Fatal("the closed task's parked work is still kept")
 	}
-	if !refExists(s.Root, KeptRef(closed.ID)) {
+	if !refExists(s.Root, doctor.KeptRef(closed.ID)) {
 		t.Fatal("the closed task's unlanded work was deleted, not kept")
 	}
 }
@@ -127,7 +128,7 @@ func TestDoctorUnreachableRemote(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := doctorT(t, s, true)
-	if f := finding(t, rep, "remote", "origin"); f.Status != DoctorWarn || !strings.Contains(f.Message, "not checked") {
+	if f := finding(t, rep, "remote", "origin"); f.Status != doctor.Warn || !strings.Contains(f.Message, "not checked") {
 		t.Fatalf("unreachable remote: %+v", f)
 	}
 }

@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"github.com/bh-tracker/bh/worker/doctor"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,7 +34,7 @@ func TestDoctorRebuildsATamperedSlot(t *testing.T) {
 		writeFile(t, admin, "config.worktree", "[core]\n\tfsmonitor = /bin/false\n")
 
 		f := finding(t, doctorT(t, s, false), "pool", slot)
-		if f.Status != DoctorError || !f.Fixable || !strings.Contains(f.Message, "not bh's") {
+		if f.Status != doctor.Error || !f.Fixable || !strings.Contains(f.Message, "not bh's") {
 			t.Fatalf("held %v: the tampered slot: %+v", held, f)
 		}
 		if rep := doctorT(t, s, true); rep.Problems() != 0 {

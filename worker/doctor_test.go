@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"github.com/bh-tracker/bh/worker/doctor"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,12 +13,22 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/git/usertree"
 )
 
-// doctorT runs Doctor and fails the test on its error.
-func doctorT(t *testing.T, s *store.Store, fix bool) Report {
+// runDoctor is bh doctor in s's repository.
+func runDoctor(s *store.Store, fix bool) (doctor.Report, error) {
+	w, err := ForDoctor(s)
+	if err != nil {
+		return doctor.Report{}, err
+	}
+	return doctor.Run(s, w, fix)
+}
+
+// doctorT runs runDoctor and fails the test on its error.
+func doctorT(t *testing.T, s *store.Store, fix bool) doctor.Report {
 	t.Helper()
-	rep, err := Doctor(s, fix)
+	rep, err := runDoctor(s, fix)
 	if err != nil {
 		t.Fatalf("doctor: %v", err)
 	}
@@ -25,7 +36,7 @@ func doctorT(t *testing.T, s *store.Store, fix bool) Report {
 }
 
 // finding is the one finding of check about subject, or fails the test.
-func finding(t *testing.T, rep Report, check, subject string) Finding {
+func finding(t *testing.T, rep doctor.Report, check, subject string) doctor.Finding {
 	t.Helper()
 	for _, f := range rep.Findings {
 		if f.Check == check && f.Subject == subject {
@@ -33,7 +44,7 @@ func finding(t *testing.T, rep Report, check, subject string) Finding {
 		}
 	}
 	t.Fatalf("no %s finding about %s in %+v", check, subject, rep.Findings)
-	return Finding{}
+	return doctor.Finding{}
 }
 
 // doctorStore is newStore as bh init leaves it: git knows bh's merge driver.
@@ -49,7 +60,7 @@ func TestDoctorHealthy(t *testing.T) {
 	s := newStore(t) // store.Init alone: no merge driver yet
 	addTask(t, s, "Fine")
 	f := finding(t, doctorT(t, s, false), "remote", "merge.bh-task")
-	if f.Status != DoctorError || !f.Fixable {
+	if f.Status != doctor.Error || !f.Fixable {
 		t.Fatalf("no merge driver: %+v", f)
 	}
 	doctorT(t, s, true)
@@ -88,10 +99,10 @@ func TestDoctorRecoversADeadWorkersTask(t *testing.T) {
 	before := readFile(t, s.Root, ".bh/tasks/"+other.ID+".yaml")
 
 	rep := doctorT(t, s, false)
-	if f := finding(t, rep, "leases", dead.ID); f.Status != DoctorError || !f.Fixable {
+	if f := finding(t, rep, "leases", dead.ID); f.Status != doctor.Error || !f.Fixable {
 		t.Fatalf("dead lease: %+v", f)
 	}
-	if f := finding(t, rep, "leases", hand.ID); f.Status != DoctorOK {
+	if f := finding(t, rep, "leases", hand.ID); f.Status != doctor.OK {
 		t.Fatalf("a hand claim is only reported: %+v", f)
 	}
 	if got := getTask(t, s, dead.ID); got.State != task.InProgress {
@@ -99,7 +110,7 @@ func TestDoctorRecoversADeadWorkersTask(t *testing.T) {
 	}
 
 	rep = doctorT(t, s, true)
-	if f := finding(t, rep, "leases", dead.ID); f.Status != DoctorFixed {
+	if f := finding(t, rep, "leases", dead.ID); f.Status != doctor.Fixed {
 		t.Fatalf("after --fix: %+v", f)
 	}
 	if got := getTask(t, s, dead.ID); got.State != task.Open || got.Lease != nil {
@@ -130,7 +141,7 @@ func TestDoctorLeavesAWorkersTasksToIt(t *testing.T) {
 	}
 	defer unlock()
 	f := finding(t, doctorT(t, s, true), "leases", tk.ID)
-	if f.Status != DoctorError || f.Fixable {
+	if f.Status != doctor.Error || f.Fixable {
 		t.Fatalf("with a worker running: %+v", f)
 	}
 	if got := getTask(t, s, tk.ID); got.State != task.InProgress {
@@ -147,10 +158,10 @@ func TestDoctorNeverRewritesBrokenFilesOrCycles(t *testing.T) {
 	}
 	writeFile(t, s.Root, ".bh/tasks/tm-bad1.yaml", "id: tm-bad1\ntitle: Bad\nstate: sleeping\n")
 	rep := doctorT(t, s, true)
-	if f := finding(t, rep, "store", ".bh/tasks/tm-bad1.yaml"); f.Status != DoctorError || f.Fixable {
+	if f := finding(t, rep, "store", ".bh/tasks/tm-bad1.yaml"); f.Status != doctor.Error || f.Fixable {
 		t.Fatalf("malformed file: %+v", f)
 	}
-	if f := finding(t, rep, "store", min(a.ID, b.ID)); f.Status != DoctorWarn {
+	if f := finding(t, rep, "store", min(a.ID, b.ID)); f.Status != doctor.Warn {
 		t.Fatalf("cycle: %+v", f)
 	}
 	if readFile(t, s.Root, ".bh/tasks/tm-bad1.yaml") != "id: tm-bad1\ntitle: Bad\nstate: sleeping\n" {
@@ -204,7 +215,10 @@ func TestDoctorUndoesALandingKilledHoldingTheIndex(t *testing.T) {
 		}
 	}
 	done := make(chan struct{})
-	go func() { defer close(done); r.Land(gitT(t, s.Root, "symbolic-ref", "--short", "HEAD"), landed, "") }()
+	go func() {
+		defer close(done)
+		usertree.Of(r).Land(gitT(t, s.Root, "symbolic-ref", "--short", "HEAD"), landed, "")
+	}()
 	<-done
 	lock := filepath.Join(s.Root, ".git", "index.lock")
 	old := time.Now().Add(-2 * git.StaleAge)
@@ -239,7 +253,7 @@ func TestDoctorUndoesAStoreCommitKilledInItsGit(t *testing.T) {
 		}
 	}
 	done := make(chan struct{})
-	go func() { defer close(done); r.CommitStore(s.Dir, "bh: store") }()
+	go func() { defer close(done); usertree.Of(r).CommitStore(s.Dir, "bh: store") }()
 	<-done
 	r.Hooks.Before = nil
 	old := time.Now().Add(-2 * git.StaleAge)
@@ -249,14 +263,14 @@ func TestDoctorUndoesAStoreCommitKilledInItsGit(t *testing.T) {
 		}
 	}
 	for _, f := range doctorT(t, s, true).Findings {
-		if f.Status == DoctorError {
+		if f.Status == doctor.Error {
 			t.Errorf("left after --fix: %+v", f)
 		}
 	}
 	if exists(s.Root, ".git/index.lock") || exists(s.Root, ".git/bh-land-index-tree.lock") {
 		t.Error("after --fix a lock is still there")
 	}
-	if ok, err := r.CommitStore(s.Dir, "bh: store"); err != nil || !ok {
+	if ok, err := usertree.Of(r).CommitStore(s.Dir, "bh: store"); err != nil || !ok {
 		t.Errorf("the next store commit: %v, %v", ok, err)
 	}
 }
@@ -277,7 +291,7 @@ func TestDoctorEndsBhsHoldWhileAnotherGitRuns(t *testing.T) {
 		}
 	}
 	done := make(chan struct{})
-	go func() { defer close(done); r.CommitStore(s.Dir, "bh: store") }()
+	go func() { defer close(done); usertree.Of(r).CommitStore(s.Dir, "bh: store") }()
 	<-done
 	r.Hooks.Before = nil
 	lock := filepath.Join(s.Root, ".git", "index.lock")
@@ -298,7 +312,7 @@ func TestDoctorEndsBhsHoldWhileAnotherGitRuns(t *testing.T) {
 	if exists(s.Root, ".git/index.lock") {
 		t.Fatal("after --fix bh's index.lock is still there")
 	}
-	if ok, err := r.CommitStore(s.Dir, "bh: store"); err != nil || !ok {
+	if ok, err := usertree.Of(r).CommitStore(s.Dir, "bh: store"); err != nil || !ok {
 		t.Errorf("the next store commit: %v, %v", ok, err)
 	}
 }

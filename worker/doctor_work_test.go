@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"github.com/bh-tracker/bh/worker/doctor"
 	"testing"
 
 	"github.com/bh-tracker/bh/task"
@@ -54,7 +55,7 @@ func TestDoctorCleansUpAfterClosedTasks(t *testing.T) {
 		t.Fatal("the closed task's worktree, ref or (merged) branch is left")
 	}
 	// its work, on no branch, is kept, never deleted
-	if !refExists(s.Root, KeptRef(closed.ID)) || gitT(t, s.Root, "show", KeptRef(closed.ID)+":wip.txt") == "" {
+	if !refExists(s.Root, doctor.KeptRef(closed.ID)) || gitT(t, s.Root, "show", doctor.KeptRef(closed.ID)+":wip.txt") == "" {
 		t.Fatal("the closed task's unlanded work was deleted")
 	}
 	if !exists(keep.Path, "wip.txt") || !refExists(s.Root, ParkRef(waiting.ID)) {
@@ -71,7 +72,7 @@ func TestDoctorKeepsChangesBhNeverSaved(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := finding(t, doctorT(t, s, true), "worktrees", wt.Path)
-	if f.Status != DoctorWarn || f.Fixable {
+	if f.Status != doctor.Warn || f.Fixable {
 		t.Fatalf("unsaved changes: %+v", f)
 	}
 	if readFile(t, wt.Path, "later.txt") != "written after the park\n" {
@@ -98,7 +99,7 @@ func TestDoctorRestoresLostParkedWork(t *testing.T) {
 	if err := r.DeleteRef(ParkRef(tk.ID)); err != nil {
 		t.Fatal(err)
 	}
-	if f := finding(t, doctorT(t, s, false), "parked", tk.ID); f.Status != DoctorWarn || !f.Fixable {
+	if f := finding(t, doctorT(t, s, false), "parked", tk.ID); f.Status != doctor.Warn || !f.Fixable {
 		t.Fatalf("lost parked work: %+v", f)
 	}
 	doctorT(t, s, true)

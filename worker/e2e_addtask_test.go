@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bh-tracker/bh/worker/jail"
+
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
@@ -35,7 +37,7 @@ func TestClaudeAddTaskInTheSandbox(t *testing.T) {
 	if got.State != task.Closed {
 		t.Fatalf("the task is %s: %s", got.State, got.Summary)
 	}
-	if e, ok := lastEvent(got, task.EventRunStarted); !ok || e.Sandbox != Sandboxed {
+	if e, ok := lastEvent(got, task.EventRunStarted); !ok || e.Sandbox != jail.Sandboxed {
 		t.Errorf("the run records sandbox %q", e.Sandbox)
 	}
 	tasks, _, err := s.List()

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bh-tracker/bh/worker/jail"
+
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
@@ -48,7 +50,7 @@ func TestClaudeSessionSurvivesItsDeletion(t *testing.T) {
 			}
 			home := strings.TrimPrefix(env[slices.IndexFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "HOME=") })], "HOME=")
 			// The task's own agent state holds the session, the user's none.
-			state := AgentStateDir(s.Root, mustRepo(t, s).CommonDir(), tk.ID, "claude")
+			state := jail.AgentStateDir(s.Root, mustRepo(t, s).CommonDir(), tk.ID, "claude")
 			files, _ := filepath.Glob(filepath.Join(state, "projects", "*", asked.SessionID+".jsonl"))
 			if len(files) != 1 {
 				t.Fatalf("claude's session files: %q", files)

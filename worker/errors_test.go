@@ -60,7 +60,7 @@ func TestHungAgentTimesOut(t *testing.T) {
 	s := newStore(t)
 	tk := addTask(t, s, "Hangs")
 	// The timeout must give sh time to write its draft, on any machine.
-	r, err := NewRunner(config.AgentConfig{Kind: "command", Timeout: fakeapi.Patience(150 * time.Millisecond).String(),
+	r, err := NewRunner(config.AgentConfig{Kind: "command", Timeout: config.ParseDuration(fakeapi.Patience(150 * time.Millisecond).String()),
 		Command: []string{"sh", "-c", "echo draft > draft.txt; exec sleep 3600"}}, nil)
 	if err != nil {
 		t.Fatal(err)

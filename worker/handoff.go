@@ -149,8 +149,7 @@ func behind(s *store.Store, c *claims, tip string, t *task.Task) bool {
 
 // autoSyncEvery is the config's autoSync interval; 0 when off.
 func autoSyncEvery(s *store.Store) time.Duration {
-	every, _ := time.ParseDuration(s.Config.AutoSync)
-	return max(every, 0)
+	return s.Config.AutoSync.D
 }
 
 // startSyncer starts the syncer when the worker shares through a remote:

@@ -18,7 +18,7 @@ import (
 
 // realTimeout is the agent timeout of the configs of tests that run a
 // real claude or codex: it bounds a failure, never a pass.
-var realTimeout = fakeapi.Patience(time.Minute).Round(time.Second).String()
+var realTimeout = config.ParseDuration(fakeapi.Patience(time.Minute).Round(time.Second).String())
 
 // runWith runs a worker with opt (Once unless a Report-driven test says
 // otherwise) and returns its events.

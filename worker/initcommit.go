@@ -9,6 +9,7 @@ import (
 
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/git/usertree"
 )
 
 // InitFiles are the files bh init makes under .bh, which it commits.
@@ -74,7 +75,7 @@ func CommitInit(s *store.Store) (bool, error) {
 	if len(paths) == 0 {
 		return false, nil
 	}
-	return r.CommitStorePaths(s.Dir, "bh: track tasks in .bh/", paths...)
+	return usertree.Of(r).CommitStorePaths(s.Dir, "bh: track tasks in .bh/", paths...)
 }
 
 // KeptConfig is bh's copy of the config of the repository at dir when

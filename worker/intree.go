@@ -26,14 +26,14 @@ func (w *worker) inTree(ctx context.Context, r *run, c proc.Cmd) (proc.Result, e
 	return proc.Run(ctx, c)
 }
 
-// launcher is how r's processes start, decided by sandboxFor once per
+// launcher is how r's processes start, decided by jail.Launcher once per
 // run: a recovered run or bh land decides it here, as a run's prepare
 // does before its setup and agent.
 func (w *worker) launcher(r *run) (proc.Launcher, error) {
 	if r.sandbox != "" {
 		return r.launch, nil
 	}
-	launch, how, err := w.sandboxFor(r.t, r.wt.Path, r.wt.GitDir(), w.s.Config.Agent.For(r.t))
+	launch, how, err := w.jail().Launcher(r.t, r.wt.Path, r.wt.GitDir(), w.s.Config.Agent.For(r.t))
 	if err != nil {
 		return nil, err
 	}

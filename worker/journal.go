@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/bh-tracker/bh/worker/jail"
+
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
@@ -42,12 +44,12 @@ func saveJournal(s *store.Store, j *journal) error {
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
-	if _, err := ownRunDir(s, j.Task); err != nil {
+	if _, err := jail.OwnRunDir(s, j.Task); err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
 	// Write, sync, rename: a crash leaves the old journal or the new one.
 	path := journalPath(s, j.Task)
-	if err := writeThrough(path, path+".tmp", 0o644, func(f *os.File) error {
+	if err := jail.WriteThrough(path, path+".tmp", 0o644, func(f *os.File) error {
 		_, err := f.Write(data)
 		return err
 	}); err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/git/usertree"
 )
 
 // landTries bounds how often a landing chases a target that keeps moving.
@@ -113,7 +114,7 @@ func (w *worker) land(r *run, e ending.Ending) error {
 			}
 		}
 		err := w.close(r, &e, func(data []byte) error { return w.landFile(r, &e, mode, msg, data) })
-		if errors.Is(err, git.ErrTargetMoved) && try < landTries {
+		if errors.Is(err, usertree.ErrTargetMoved) && try < landTries {
 			continue
 		}
 		return w.landTrouble(r, e, err)
@@ -188,7 +189,7 @@ func (w *worker) landFile(r *run, e *ending.Ending, mode, msg string, data []byt
 	if mode == task.LandBranch {
 		return w.repo.SetBranch(r.j.Branch, final, head)
 	}
-	return w.repo.Land(r.j.Target, final, w.s.RelPath(r.t.ID))
+	return usertree.Of(w.repo).Land(r.j.Target, final, w.s.RelPath(r.t.ID))
 }
 
 // landedBefore finishes a landing that a crash cut short after its
@@ -222,7 +223,7 @@ func (w *worker) landedBefore(r *run, e ending.Ending) (bool, error) {
 // changes asks the human; anything else is returned.
 func (w *worker) landTrouble(r *run, e ending.Ending, err error) error {
 	var rc *git.RebaseConflict
-	var lr *git.LandRefused
+	var lr *usertree.LandRefused
 	switch {
 	case err == nil:
 		return nil

@@ -9,7 +9,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
-	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/git/usertree"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
@@ -102,8 +102,8 @@ func (w *worker) inTheWay(t *task.Task) error {
 	if err != nil {
 		return err
 	}
-	err = w.repo.InTheWay(target, head, w.s.RelPath(t.ID))
-	var lr *git.LandRefused
+	err = usertree.Of(w.repo).InTheWay(target, head, w.s.RelPath(t.ID))
+	var lr *usertree.LandRefused
 	if errors.As(err, &lr) {
 		return &NotLandedError{ID: t.ID, State: t.State, Reason: "git would not land it on " + target + " in " + lr.Dir +
 			": " + lr.Reason, Files: lr.Paths, Err: err}
@@ -168,7 +168,7 @@ func (w *worker) landKept(t *task.Task) error {
 		return &NotLandedError{ID: t.ID, State: t.State, Reason: fmt.Sprintf("check %s %s: %s",
 			ev.Command, checkFailure(ev), ev.Output)}
 	}
-	if err := w.repo.Land(target, head, w.s.RelPath(t.ID)); err != nil {
+	if err := usertree.Of(w.repo).Land(target, head, w.s.RelPath(t.ID)); err != nil {
 		return err
 	}
 	if _, err := w.s.Update(t.ID, func(t *task.Task) error {

@@ -69,7 +69,7 @@ func Unlanded(s *store.Store, t *task.Task) (string, error) {
 	if err != nil || commit == "" {
 		return "", err
 	}
-	return fmt.Sprintf("parked work (%s)", short(commit)), nil
+	return fmt.Sprintf("parked work (%s)", commit[:min(10, len(commit))]), nil
 }
 
 // DiscardWork throws away the work of task id, which a human closed with

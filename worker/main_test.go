@@ -20,7 +20,7 @@ import (
 // The test binary doubles as a second bh process, so that claims and
 // crashes are tested across real processes. BH_WORKER_HELPER picks the role.
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == "mcp" { // claude starting bh's MCP server (MCPCommand)
+	if len(os.Args) > 1 && os.Args[1] == "mcp" { // claude starting bh's MCP server (jail.MCPCommand)
 		os.Exit(helperMCP())
 	}
 	if len(os.Args) > 1 && os.Args[1] == egress.Command { // a sandbox starting its network's bridge

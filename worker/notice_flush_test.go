@@ -28,7 +28,7 @@ func TestOnceFlushesSlowWebhook(t *testing.T) {
 	}))
 	defer srv.Close()
 	s := newStore(t)
-	s.Config.Notify = []config.NotifyConfig{{Events: []string{notify.EventTaskCompleted}, Webhook: srv.URL, Timeout: "6s"}}
+	s.Config.Notify = []config.NotifyConfig{{Events: []string{notify.EventTaskCompleted}, Webhook: srv.URL, Timeout: config.ParseDuration("6s")}}
 	addTask(t, s, "Works")
 	evs := runWith(t, s, Options{Runner: &fake{steps: []stepFn{step(map[string]string{"a.txt": "a\n"}, done("ok"))}}})
 	if delivered.Load() != 1 || attempts.Load() != 2 {

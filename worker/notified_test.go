@@ -77,7 +77,7 @@ func TestReminderOncePerPeriodAcrossRestarts(t *testing.T) {
 	s := newStore(t)
 	h := newHook(t)
 	s.Config.Notify = []config.NotifyConfig{h.config()}
-	s.Config.HumanTimeout, s.Config.OnTimeout = "1h", task.OnTimeoutRemind
+	s.Config.HumanTimeout, s.Config.OnTimeout = config.ParseDuration("1h"), task.OnTimeoutRemind
 	tk := askAtT0(t, s, oneQuestion, func(*task.Task) {})
 	for _, d := range []time.Duration{90 * time.Minute, 91 * time.Minute, 150 * time.Minute, 151 * time.Minute} {
 		runWith(t, s, Options{Runner: &fake{}, Now: at(d)})

@@ -13,7 +13,7 @@ import (
 // store's config.
 type Options struct {
 	Runner agent.Runner     // nil: NewRunner(s.Config.Agent, MCP)
-	MCP    *agent.MCPServer // bh's MCP server for claude; nil: MCPCommand()
+	MCP    *agent.MCPServer // bh's MCP server for claude; nil: jail.MCPCommand()
 	Report func(Event)      // progress; nil discards it
 	Once   bool             // work until no task is ready, then return
 	Jobs   int              // how many agents run at once; default the config's workers, else 1
@@ -57,10 +57,7 @@ func (o *Options) defaults(c config.Config) {
 		o.Name = "worker"
 	}
 	if o.LeaseTTL <= 0 {
-		o.LeaseTTL, _ = time.ParseDuration(c.Lease) // checked when the config was read
-	}
-	if o.LeaseTTL <= 0 {
-		o.LeaseTTL = 2 * time.Minute
+		o.LeaseTTL = c.Lease.Or(2 * time.Minute)
 	}
 	if o.Heartbeat <= 0 {
 		o.Heartbeat = min(15*time.Second, o.LeaseTTL/4)

@@ -5,6 +5,7 @@ package worker
 import (
 	"context"
 	"fmt"
+	"github.com/bh-tracker/bh/worker/doctor"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -99,7 +100,7 @@ func TestPoolSlotKilledMidReset(t *testing.T) {
 				t.Fatalf("landed %v, want %v", c, want)
 			}
 			for _, f := range doctorT(t, s, false).Findings {
-				if f.Check == "pool" && f.Status != DoctorOK {
+				if f.Check == "pool" && f.Status != doctor.OK {
 					t.Errorf("doctor after recovery: %+v", f)
 				}
 			}

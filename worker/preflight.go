@@ -9,7 +9,6 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
-	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // PreflightError is a worker that cannot work here at all: no agent
@@ -84,9 +83,6 @@ func (w *worker) checkConfig() error {
 	}
 	if _, err := w.agentsInUse(); err != nil {
 		return err
-	}
-	if err := notify.Check(w.s.Config.Notify); err != nil {
-		return fmt.Errorf(".bh/config.yaml: %w", err)
 	}
 	if !w.repo.HasIdentity() {
 		return &PreflightError{Err: errors.New("git does not know who you are: bh commits finished work in your name"),

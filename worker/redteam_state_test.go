@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/bh-tracker/bh/worker/doctor"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bh-tracker/bh/worker/jail"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
@@ -55,14 +58,14 @@ func TestRedTeamStateIsNotTheAgents(t *testing.T) {
 	writeFile(t, cfgDir, "bh/repos.json", `{"repos":["/somewhere"]}`)
 	// The worker's own config and state dirs (the test process's): a probe
 	// file each, harmless to the other tests.
-	for _, d := range []string{config.UserConfigDir(), bhStateDir()} {
+	for _, d := range []string{config.UserConfigDir(), jail.StateDir()} {
 		writeFile(t, d, "probe", "bh's\n")
 	}
 	targets := append([]string{}, runFolderNames...)
 	for _, n := range targets {
 		writeFile(t, home, "target-"+n, "the user's own\n")
 	}
-	script := fmt.Sprintf(stateProbe, config.UserConfigDir(), bhStateDir(), strings.Join(targets, " "))
+	script := fmt.Sprintf(stateProbe, config.UserConfigDir(), jail.StateDir(), strings.Join(targets, " "))
 	opt := Options{Env: []string{"HOME=" + home, "XDG_CONFIG_HOME=" + cfgDir}}
 	s.Config.Worktree.Setup = "echo set up"
 
@@ -101,7 +104,7 @@ func TestRedTeamStateIsNotTheAgents(t *testing.T) {
 			if got.State != task.Closed {
 				t.Fatalf("the task is %s: %s %v", got.State, got.Summary, got.Issues)
 			}
-			if _, err := os.Lstat(outboxDir(s, mustRepo(t, s).CommonDir(), tk.ID)); err == nil {
+			if _, err := os.Lstat(jail.OutboxDir(s, mustRepo(t, s).CommonDir(), tk.ID)); err == nil {
 				t.Errorf("the closed task's outbox is left behind")
 			}
 			if probe := readFile(t, s.Root, "probe.txt"); probe != tt.want {
@@ -196,7 +199,7 @@ func TestRedTeamTranscriptLinkToTheKeyIsNotCopied(t *testing.T) {
 	if got.State != task.AwaitingInput {
 		t.Fatalf("the task is %s (%s), want awaiting_input", got.State, got.Summary)
 	}
-	if e, ok := lastEvent(got, task.EventRunStarted); !ok || e.Sandbox != Sandboxed {
+	if e, ok := lastEvent(got, task.EventRunStarted); !ok || e.Sandbox != jail.Sandboxed {
 		t.Errorf("the run records sandbox %q", e.Sandbox)
 	}
 	warned := false
@@ -332,13 +335,13 @@ func TestRedTeamFoldersAtLockPathsStopNothing(t *testing.T) {
 	if _, err := s.Update(other.ID, func(*task.Task) error { return nil }); !errors.As(err, &nl) || nl.Path != squatted {
 		t.Fatalf("bh update with a full folder at its lock: %v", err)
 	}
-	rep, err := Doctor(s, false)
+	rep, err := runDoctor(s, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	found := 0
 	for _, f := range rep.Findings {
-		if f.Check == "locks" && f.Status == DoctorError && f.Fixable &&
+		if f.Check == "locks" && f.Status == doctor.Error && f.Fixable &&
 			(f.Subject == ".bh/locks/"+other.ID+".lock" || f.Subject == ".bh/locks/"+landLockFile) {
 			found++
 		}
@@ -346,12 +349,12 @@ func TestRedTeamFoldersAtLockPathsStopNothing(t *testing.T) {
 	if found != 2 {
 		t.Fatalf("bh doctor found %d of the 2 folders: %+v", found, rep.Findings)
 	}
-	if rep, err = Doctor(s, true); err != nil {
+	if rep, err = runDoctor(s, true); err != nil {
 		t.Fatalf("bh doctor --fix: %v", err)
 	}
 	fixed := 0
 	for _, f := range rep.Findings {
-		if f.Check == "locks" && f.Status == DoctorFixed {
+		if f.Check == "locks" && f.Status == doctor.Fixed {
 			fixed++
 		}
 	}
@@ -411,7 +414,7 @@ func TestRedTeamTaskWriteRacerLoses(t *testing.T) {
 		t.Errorf("the task file holds the agent's lines:\n%s", b)
 	}
 	for _, e := range got.History {
-		if e.Kind == task.EventRunStarted && e.Sandbox != Sandboxed {
+		if e.Kind == task.EventRunStarted && e.Sandbox != jail.Sandboxed {
 			t.Errorf("a run went %q", e.Sandbox)
 		}
 	}
@@ -437,7 +440,7 @@ func TestRedTeamOutboxLinkIsTheAgentsFailure(t *testing.T) {
 	if b := readFile(t, s.Dir, "tasks/"+tk.ID+".yaml"); strings.Contains(b, "red-team-key") || !strings.Contains(b, "symbolic link") {
 		t.Errorf("the task file:\n%s", b)
 	}
-	if _, err := os.Lstat(filepath.Join(outboxDir(s, mustRepo(t, s).CommonDir(), tk.ID), "asked.jsonl")); err == nil {
+	if _, err := os.Lstat(filepath.Join(jail.OutboxDir(s, mustRepo(t, s).CommonDir(), tk.ID), "asked.jsonl")); err == nil {
 		t.Errorf("the link is still in the outbox")
 	}
 }

@@ -106,7 +106,7 @@ func (w *worker) ready(r *run) (resume bool, err error) {
 		r.prompt += conflictPrompt(r, rebasing)
 	}
 	had := agent.Request{Dir: r.dir(), SessionID: t.SessionID, Env: w.agentEnv(r)}
-	if err := w.freshState(t.ID, r.cfg, sessionFile(r.runner, had)); err != nil {
+	if err := w.jail().FreshState(t.ID, r.cfg, sessionFile(r.runner, had)); err != nil {
 		return false, err
 	}
 	if resume && !restoreSession(w.s, r.runner, t.ID, had) {
@@ -126,7 +126,7 @@ func (w *worker) session(kill context.Context, r *run, resume bool) (*agent.Outc
 	ctx, cancel := context.WithCancel(kill)
 	defer cancel()
 	stopBeat := w.heartbeat(id, cancel)
-	if _, err := w.makeOutbox(id); err != nil { // made by the sandbox's policy, or here for a plain run
+	if _, err := w.jail().MakeOutbox(id); err != nil { // made by the sandbox's policy, or here for a plain run
 		w.warnf("%s: %v", id, err)
 	}
 	req := w.request(r, resume)
@@ -147,7 +147,7 @@ func (w *worker) session(kill context.Context, r *run, resume bool) (*agent.Outc
 	// Questions the agent asked through bh's MCP server (AskUserQuestion, a
 	// permission prompt, ask_human) park the run whatever it answered; the
 	// tasks it added are created.
-	if qs, bad := w.takeOutbox(id); bad != nil && kill.Err() == nil {
+	if qs, bad := w.jail().TakeOutbox(id); bad != nil && kill.Err() == nil {
 		out, runErr = nil, bad
 	} else if len(qs) > 0 && kill.Err() == nil {
 		out, runErr = askedOutcome(out, qs, r.session), nil
@@ -156,7 +156,7 @@ func (w *worker) session(kill context.Context, r *run, resume bool) (*agent.Outc
 		r.session = out.SessionID // a resumed session may continue under a new id
 	}
 	w.keepSession(r, req)
-	w.closeState(id, r.cfg, false)
+	w.jail().CloseState(id, r.cfg, false)
 	return out, log.close(r, out, runErr), runErr
 }
 
@@ -164,7 +164,7 @@ func (w *worker) session(kill context.Context, r *run, resume bool) (*agent.Outc
 // worktree, with the tools a human granted it.
 func (w *worker) request(r *run, resume bool) agent.Request {
 	id := r.t.ID
-	req := agent.Request{Prompt: r.prompt, Dir: r.dir(), SessionID: r.session, Resume: resume, TaskID: id, Outbox: w.outbox(id),
+	req := agent.Request{Prompt: r.prompt, Dir: r.dir(), SessionID: r.session, Resume: resume, TaskID: id, Outbox: w.jail().Outbox(id),
 		Env: w.agentEnv(r), Timeout: w.opt.Timeout, Started: w.started(r), Name: "bh " + id + ": " + r.t.Title,
 		AllowTools: grantedTools(r.t), Step: func(step string) { w.step(id, step) }, Session: w.named(r),
 		Launcher: r.launch}
@@ -179,8 +179,8 @@ func (w *worker) request(r *run, resume bool) agent.Request {
 // agentEnv tells the agent (and bh commands it runs) where things are.
 func (w *worker) agentEnv(r *run) []string {
 	env := append([]string{"BH_WORKTREE=" + r.wt.Path, "BH_ROOT=" + w.s.Root, "BH_TARGET=" + r.j.Target,
-		mcp.OutboxEnv + "=" + w.outbox(r.t.ID)}, w.opt.Env...)
-	return append(env, w.stateEnv(r.t.ID, r.cfg)...)
+		mcp.OutboxEnv + "=" + w.jail().Outbox(r.t.ID)}, w.opt.Env...)
+	return append(env, w.jail().StateEnv(r.t.ID, r.cfg)...)
 }
 
 // started writes the agent's process group down before anything else, so

@@ -2,42 +2,25 @@ package worker
 
 import (
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/worker/jail"
 )
 
 // DefaultAgentTimeout bounds one agent run when the config sets none.
 const DefaultAgentTimeout = 30 * time.Minute
 
-// MCPCommand is how the agent starts bh's MCP server: this program (or
-// $BH_EXECUTABLE, for a bh that runs wrapped) with "mcp".
-func MCPCommand() *agent.MCPServer {
-	self := os.Getenv("BH_EXECUTABLE")
-	if self == "" {
-		var err error
-		if self, err = os.Executable(); err != nil {
-			return nil
-		}
-	}
-	return &agent.MCPServer{Command: self, Args: []string{"mcp"}}
-}
-
 // NewRunner builds the agent the config asks for: Claude Code by default,
 // or any command that speaks bh's result contract.
 // mcp is bh's MCP server for claude to start; nil runs claude without it.
 func NewRunner(cfg config.AgentConfig, mcp *agent.MCPServer) (agent.Runner, error) {
-	timeout := DefaultAgentTimeout
-	if cfg.Timeout != "" {
-		d, err := time.ParseDuration(cfg.Timeout)
-		if err != nil || d <= 0 {
-			return nil, fmt.Errorf("agent timeout %q: want a duration such as 30m", cfg.Timeout)
-		}
-		timeout = d
+	if cfg.Timeout.Check() != nil { // a task's own agentSettings
+		return nil, fmt.Errorf("agent timeout %q: want a duration such as 30m", cfg.Timeout)
 	}
+	timeout := cfg.Timeout.Or(DefaultAgentTimeout)
 	switch cfg.Kind {
 	case "", "claude":
 		return agent.NewClaude(agent.ClaudeConfig{Binary: cfg.Binary, Model: cfg.Model,
@@ -72,7 +55,7 @@ func (w *worker) mcp() *agent.MCPServer {
 	if w.opt.MCP != nil {
 		return w.opt.MCP
 	}
-	return MCPCommand()
+	return jail.MCPCommand()
 }
 
 // agentName is what the task records as the agent that worked on it.

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bh-tracker/bh/worker/jail"
+
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 )
@@ -27,11 +29,11 @@ type runLog struct {
 // openLog starts r's log. A log that cannot be written costs the run nothing.
 func (w *worker) openLog(r *run) *runLog {
 	name := r.started.UTC().Format("20060102T150405.000000000Z") + ".log"
-	dir, err := ownRunDir(w.s, r.t.ID)
+	dir, err := jail.OwnRunDir(w.s, r.t.ID)
 	if err != nil {
 		return &runLog{}
 	}
-	f, err := createNew(filepath.Join(dir, name), 0o644)
+	f, err := jail.CreateNew(filepath.Join(dir, name), 0o644)
 	if err != nil {
 		return &runLog{}
 	}

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/bh-tracker/bh/worker/jail"
+
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 )
@@ -133,8 +135,8 @@ func TestSandboxNetwork(t *testing.T) {
 			if wantAPI := !tt.network.Off; (apiHits.Load() == 2) != wantAPI {
 				t.Errorf("the model API saw %d requests", apiHits.Load())
 			}
-			if e, ok := lastEvent(got, task.EventRunStarted); !ok || e.Sandbox != Sandboxed {
-				t.Errorf("the run records sandbox %q, want %q", e.Sandbox, Sandboxed)
+			if e, ok := lastEvent(got, task.EventRunStarted); !ok || e.Sandbox != jail.Sandboxed {
+				t.Errorf("the run records sandbox %q, want %q", e.Sandbox, jail.Sandboxed)
 			}
 			os.Remove(filepath.Join(s.Root, "probe.txt"))
 			gitT(t, s.Root, "rm", "-q", "probe.txt", "work.txt")

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bh-tracker/bh/worker/jail"
+
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 )
@@ -83,7 +85,7 @@ func TestSandboxKeepsAgentStateApart(t *testing.T) {
 	userJSON := readFile(t, home, ".claude.json")
 
 	commonDir := mustRepo(t, s).CommonDir()
-	other := filepath.Join(AgentStateDir(s.Root, commonDir, "tm-other", "claude"), "projects", "-x", "s.jsonl")
+	other := filepath.Join(jail.AgentStateDir(s.Root, commonDir, "tm-other", "claude"), "projects", "-x", "s.jsonl")
 	writeFile(t, filepath.Dir(other), "s.jsonl", "the other task's session\n")
 
 	sibling := filepath.Join(filepath.Dir(s.Root), "tools")
@@ -108,8 +110,8 @@ func TestSandboxKeepsAgentStateApart(t *testing.T) {
 	if got.State != task.AwaitingInput {
 		t.Fatalf("the task is %s: %s %v", got.State, got.Summary, got.Issues)
 	}
-	if e, ok := lastEvent(got, task.EventRunStarted); !ok || e.Sandbox != Sandboxed {
-		t.Fatalf("the run records sandbox %q, want %q", e.Sandbox, Sandboxed)
+	if e, ok := lastEvent(got, task.EventRunStarted); !ok || e.Sandbox != jail.Sandboxed {
+		t.Fatalf("the run records sandbox %q, want %q", e.Sandbox, jail.Sandboxed)
 	}
 	wt := WorktreePath(s, mustRepo(t, s), tk.ID)
 	want := "plant hook: yes\nplant mcp server: yes\nplant CLAUDE.md: yes\nplant memory: yes\nrefresh login: yes\n" +
@@ -139,7 +141,7 @@ func TestSandboxKeepsAgentStateApart(t *testing.T) {
 	if err := json.Unmarshal([]byte(login), &creds); err != nil || creds.OAuth.RefreshToken != "r2" || creds.MCP["x"] != 1 {
 		t.Errorf("the user's login after a refresh in the run: %s", login)
 	}
-	state := AgentStateDir(s.Root, commonDir, tk.ID, "claude")
+	state := jail.AgentStateDir(s.Root, commonDir, tk.ID, "claude")
 	if exists(state, ".credentials.json") {
 		t.Errorf("the run's copy of the login outlived the run")
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bh-tracker/bh/worker/jail"
+
 	"github.com/bh-tracker/bh/agent/sandbox"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
@@ -123,9 +125,9 @@ func TestSandboxRefusesWhatIsNotTheAgents(t *testing.T) {
 			"connect: yes\ngo test: yes\nfill /tmp: yes\n/tmp full: no\n",
 			"none (sandbox: off in .bh/config.yaml)"},
 		{"sandboxed", config.SandboxConfig{TmpSize: "16MiB"}, "1", refused,
-			Sandboxed},
+			jail.Sandboxed},
 		{"no network", config.SandboxConfig{Network: config.Network{Off: true}, TmpSize: "16MiB"}, "1", refused,
-			Sandboxed},
+			jail.Sandboxed},
 	} {
 		if testing.Short() && tt.name != "no network" {
 			continue // the developers' loop: one sandboxed run
@@ -150,18 +152,18 @@ func TestSandboxRefusesWhatIsNotTheAgents(t *testing.T) {
 				t.Errorf("the agent's own file did not land")
 			}
 			pushed := gitT(t, remote, "for-each-ref", "refs/heads/pwned") != ""
-			if sandboxed := tt.record == Sandboxed; sandboxed == pushed ||
+			if sandboxed := tt.record == jail.Sandboxed; sandboxed == pushed ||
 				sandboxed == exists(home, "pwned") || sandboxed == exists(other, "pwned") {
 				t.Errorf("pushed %v, wrote home %v, wrote the other repository %v", pushed, exists(home, "pwned"), exists(other, "pwned"))
 			}
 			gitT(t, remote, "update-ref", "-d", "refs/heads/pwned")
 			// The task file and the config are as bh wrote them, and no ref of bh's is the agent's.
 			refs := gitT(t, s.Root, "for-each-ref", "--format=%(refname)", "refs/bh/claims/"+victim.ID, "refs/bh/pwned")
-			if tt.record == Sandboxed && refs != "" {
+			if tt.record == jail.Sandboxed && refs != "" {
 				t.Errorf("the agent wrote refs of bh's: %s", refs)
 			}
 			for f, b := range bhWrote {
-				if got := readFile(t, s.Dir, f); tt.record == Sandboxed && got != b {
+				if got := readFile(t, s.Dir, f); tt.record == jail.Sandboxed && got != b {
 					t.Errorf(".bh/%s is not as bh wrote it:\n%s", f, got)
 				}
 				writeFile(t, s.Dir, f, b)

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/bh-tracker/bh/worker/jail"
+
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/untrusted"
 	"github.com/bh-tracker/bh/task"
@@ -42,7 +44,7 @@ func (w *worker) keepSession(r *run, req agent.Request) {
 		return
 	}
 	req.SessionID = r.session
-	_, err := ownRunDir(w.s, r.t.ID, "sessions")
+	_, err := jail.OwnRunDir(w.s, r.t.ID, "sessions")
 	if err == nil {
 		err = copyOver(sf.SessionFile(req), sessionCopy(w.s, r.t.ID, r.session))
 	}
@@ -124,7 +126,7 @@ func copyOver(src, dst string) error {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
 		return err
 	}
-	return writeThrough(dst, dst+".bh-tmp", 0o600, func(out *os.File) error {
+	return jail.WriteThrough(dst, dst+".bh-tmp", 0o600, func(out *os.File) error {
 		_, err := io.Copy(out, in)
 		return err
 	})

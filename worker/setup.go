@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bh-tracker/bh/worker/jail"
+
 	"github.com/bh-tracker/bh/agent/proc"
 )
 
@@ -51,7 +53,7 @@ func (w *worker) setup(r *run) error {
 			Stdout: out, Stderr: out, Timeout: setupTimeout, Started: w.started(r)})
 		// Kept whole (up to the cap) in the task's runs directory for a look;
 		// the error quotes its end.
-		if err := writeRunFile(w.s, r.t.ID, "setup.log", out.Bytes()); err != nil {
+		if err := jail.WriteRunFile(w.s, r.t.ID, "setup.log", out.Bytes()); err != nil {
 			w.warnf("%s: %v", r.t.ID, err)
 		}
 		switch {
@@ -63,7 +65,7 @@ func (w *worker) setup(r *run) error {
 			return &setupError{fmt.Errorf("%q: exit status %d: %s", cfg.Setup, res.ExitCode, tail(out.Bytes(), 500))}
 		}
 	}
-	return writeRunFile(w.s, r.t.ID, "setup.done", nil)
+	return jail.WriteRunFile(w.s, r.t.ID, "setup.done", nil)
 }
 
 // copyGlob copies the files of the main tree matching pattern (relative to

@@ -9,6 +9,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/git/usertree"
 )
 
 // runEnd is what a run's goroutine hands back to the loop.
@@ -113,7 +114,7 @@ func StaleGitLocks(s *store.Store) []string {
 	if err != nil {
 		return nil
 	}
-	locks, _ := r.StaleLocks()
+	locks, _ := usertree.Of(r).StaleLocks()
 	w := &worker{s: s}
 	var out []string
 	for _, l := range locks {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/git/usertree"
 )
 
 // SyncResult says what a sync did.
@@ -70,10 +71,7 @@ func syncLocked(s *store.Store, remote string, push bool) (SyncResult, error) {
 	}
 	// First a sync killed between moving the tree and the branch: else its
 	// pulled files would look like changes of the user's (and of .bh's).
-	if _, err := r.FinishIntegrate(); err != nil {
-		return res, fmt.Errorf("sync: %w", err)
-	}
-	if err := r.FinishLanding(); err != nil { // a landing killed while it held the index
+	if err := usertree.Of(r).Recover(); err != nil { // and a landing killed while it held the index
 		return res, fmt.Errorf("sync: %w", err)
 	}
 	// Heartbeats alone are not committed (bookkeeping.go), unless the pull
@@ -83,7 +81,7 @@ func syncLocked(s *store.Store, remote string, push bool) (SyncResult, error) {
 		return res, fmt.Errorf("sync: %w", err)
 	}
 	commit := func() error {
-		c, err := r.CommitStore(s.Dir, "bh: sync tasks")
+		c, err := usertree.Of(r).CommitStore(s.Dir, "bh: sync tasks")
 		res.Committed = res.Committed || c
 		pending = nil
 		return err
@@ -113,7 +111,7 @@ func syncLocked(s *store.Store, remote string, push bool) (SyncResult, error) {
 		if err == nil {
 			res.Lost = lostAnswers(s, before)
 		}
-		if err == nil || !errors.Is(err, git.ErrStale) && !errors.Is(err, git.ErrTargetMoved) || try == syncTries {
+		if err == nil || !errors.Is(err, git.ErrStale) && !errors.Is(err, usertree.ErrTargetMoved) || try == syncTries {
 			return res, err
 		}
 	}
@@ -150,7 +148,7 @@ func syncOnce(r *git.Repo, res *SyncResult, push bool, beforePull func(base, the
 				return fmt.Errorf("sync: %w", err)
 			}
 		}
-		if err := r.Integrate(res.Branch, theirs); err != nil {
+		if err := usertree.Of(r).Integrate(res.Branch, theirs); err != nil {
 			return fmt.Errorf("sync: pull %s/%s: %w", res.Remote, res.Branch, err)
 		} else {
 			res.Pulled += behind

@@ -2,9 +2,12 @@ package worker
 
 import (
 	"context"
+	"github.com/bh-tracker/bh/worker/doctor"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bh-tracker/bh/worker/jail"
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
@@ -20,7 +23,7 @@ func taskState(t *testing.T, s *store.Store, id string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dirs := []string{filepath.Dir(AgentStateDir(s.Root, r.CommonDir(), id, "claude")), outboxDir(s, r.CommonDir(), id)}
+	dirs := []string{filepath.Dir(jail.AgentStateDir(s.Root, r.CommonDir(), id, "claude")), jail.OutboxDir(s, r.CommonDir(), id)}
 	writeFile(t, dirs[0], "claude/.claude.json", "{}\n")
 	writeFile(t, dirs[1], "asked.json", "[]\n")
 	return dirs
@@ -91,7 +94,7 @@ func TestDoctorRemovesStateOfClosedTasks(t *testing.T) {
 		}
 	}
 	rep = doctorT(t, s, true)
-	if f := finding(t, rep, "state", filepath.Dir(stale[0])); f.Status != DoctorFixed {
+	if f := finding(t, rep, "state", filepath.Dir(stale[0])); f.Status != doctor.Fixed {
 		t.Errorf("not fixed: %+v", f)
 	}
 	for _, dir := range stale {
@@ -104,7 +107,7 @@ func TestDoctorRemovesStateOfClosedTasks(t *testing.T) {
 			t.Errorf("the open task's %s is gone", dir)
 		}
 	}
-	if f := finding(t, doctorT(t, s, false), "state", ""); f.Status != DoctorOK {
+	if f := finding(t, doctorT(t, s, false), "state", ""); f.Status != doctor.OK {
 		t.Errorf("after --fix: %+v", f)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/notify"
@@ -137,7 +138,7 @@ func TestOnTimeoutDefaultDefersAnUnansweredApproval(t *testing.T) {
 
 func TestOnTimeoutRemindExtends(t *testing.T) {
 	s := newStore(t)
-	s.Config.HumanTimeout, s.Config.OnTimeout = "1h", task.OnTimeoutRemind
+	s.Config.HumanTimeout, s.Config.OnTimeout = config.ParseDuration("1h"), task.OnTimeoutRemind
 	tk := askAtT0(t, s, oneQuestion, func(*task.Task) {})
 	names := checkAt(t, s, 90*time.Minute, tk.ID)
 	got := getTask(t, s, tk.ID)

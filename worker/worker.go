@@ -22,6 +22,7 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/git/usertree"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
@@ -128,10 +129,7 @@ func (w *worker) finishHalfDone() error {
 		return err
 	}
 	defer unlock()
-	if _, err := w.repo.FinishIntegrate(); err != nil {
-		return err
-	}
-	return w.repo.FinishLanding()
+	return usertree.Of(w.repo).Recover()
 }
 
 func newWorker(s *store.Store, opt Options) (*worker, error) {

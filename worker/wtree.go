@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/bh-tracker/bh/worker/jail"
+
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
@@ -30,11 +32,11 @@ func WorktreeDir(s *store.Store, commonDir string) string {
 		}
 		return d
 	}
-	state := bhStateDir()
+	state := jail.StateDir()
 	if state == "" {
 		return filepath.Join(commonDir, "bh", "worktrees")
 	}
-	return filepath.Join(state, "worktrees", repoKey(s, commonDir))
+	return filepath.Join(state, "worktrees", jail.RepoKey(s, commonDir))
 }
 
 // WorktreePath is where task id's worktree lives: the pool slot it holds

@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"github.com/bh-tracker/bh/worker/doctor"
 	"os"
 	"path/filepath"
 	"slices"
@@ -59,7 +60,7 @@ func TestWorkerUsesWorktreeRegisteredElsewhere(t *testing.T) {
 func TestDoctorMovesWorktreeRegisteredElsewhere(t *testing.T) {
 	s, f, id, old := parkAndMoveState(t)
 	f0 := finding(t, doctorT(t, s, false), "worktrees", old)
-	if f0.Status != DoctorWarn || !f0.Fixable {
+	if f0.Status != doctor.Warn || !f0.Fixable {
 		t.Fatalf("finding: %+v", f0)
 	}
 	if rep := doctorT(t, s, true); rep.Problems() != 0 {

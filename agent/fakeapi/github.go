@@ -24,7 +24,6 @@ type GitHub struct {
 	URL   string
 	mu    sync.Mutex
 	pulls []*Pull
-	calls []string
 	t     testing.TB
 	// mergeWhen and check play the reviewer and CI: see PlayCI.
 	mergeWhen func(*Pull) bool
@@ -111,13 +110,6 @@ func (g *GitHub) Edit(n int, f func(*Pull)) {
 	f(g.pulls[n-1])
 }
 
-// Calls lists the requests served, as "METHOD path" (GraphQL: its operation).
-func (g *GitHub) Calls() []string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return append([]string(nil), g.calls...)
-}
-
 var restPath = regexp.MustCompile(`^/repos/owner/repo/(pulls/(\d+)(/comments)?|commits/([^/]+)/check-runs|actions/jobs/(\d+)/logs)$`)
 
 func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
@@ -128,7 +120,6 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 		g.graphql(w, r)
 		return
 	}
-	g.calls = append(g.calls, r.Method+" "+r.URL.Path)
 	m := restPath.FindStringSubmatch(r.URL.Path)
 	if r.Method != http.MethodGet || m == nil {
 		g.t.Errorf("fake GitHub: unexpected %s %s", r.Method, r.URL)
@@ -137,49 +128,66 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case m[2] != "":
-		p := g.pull(m[2])
-		if p != nil && m[3] == "" && p.State == "open" && g.mergeWhen != nil && g.mergeWhen(p) {
-			p.Merged, p.State = true, "closed"
-		}
-		if p == nil {
-			http.Error(w, `{"message":"Not Found"}`, http.StatusNotFound)
-		} else if m[3] != "" {
-			out := []map[string]any{}
-			for _, c := range p.Comments {
-				out = append(out, map[string]any{"id": c.ID, "path": c.Path, "line": c.Line, "body": c.Body,
-					"user": map[string]any{"login": c.User}})
-			}
-			json.NewEncoder(w).Encode(out)
-		} else {
-			state := map[bool]string{true: "dirty", false: "clean"}[p.Conflict]
-			json.NewEncoder(w).Encode(map[string]any{"number": p.Number, "state": p.State, "merged": p.Merged,
-				"mergeable": !p.Conflict, "mergeable_state": state, "head": map[string]any{"sha": p.SHA, "ref": p.Head},
-				"base": map[string]any{"ref": p.Base}})
-		}
+		g.servePull(w, g.pull(m[2]), m[3] != "")
 	case m[4] != "":
-		runs := []map[string]any{}
-		for _, p := range g.pulls {
-			if p.SHA == m[4] {
-				for _, c := range g.checks(p) {
-					runs = append(runs, map[string]any{"id": c.ID, "name": c.Name, "status": "completed",
-						"conclusion": c.Conclusion})
-				}
-			}
-		}
-		json.NewEncoder(w).Encode(map[string]any{"total_count": len(runs), "check_runs": runs})
+		g.serveCheckRuns(w, m[4])
 	case m[5] != "":
 		id, _ := strconv.ParseInt(m[5], 10, 64)
-		for _, p := range g.pulls {
+		g.serveJobLog(w, id)
+	}
+}
+
+// servePull answers a pull request, or its review comments; reading an open
+// one merges it when mergeWhen says so.
+func (g *GitHub) servePull(w http.ResponseWriter, p *Pull, comments bool) {
+	if p != nil && !comments && p.State == "open" && g.mergeWhen != nil && g.mergeWhen(p) {
+		p.Merged, p.State = true, "closed"
+	}
+	if p == nil {
+		http.Error(w, `{"message":"Not Found"}`, http.StatusNotFound)
+		return
+	}
+	if comments {
+		out := []map[string]any{}
+		for _, c := range p.Comments {
+			out = append(out, map[string]any{"id": c.ID, "path": c.Path, "line": c.Line, "body": c.Body,
+				"user": map[string]any{"login": c.User}})
+		}
+		json.NewEncoder(w).Encode(out)
+		return
+	}
+	state := map[bool]string{true: "dirty", false: "clean"}[p.Conflict]
+	json.NewEncoder(w).Encode(map[string]any{"number": p.Number, "state": p.State, "merged": p.Merged,
+		"mergeable": !p.Conflict, "mergeable_state": state, "head": map[string]any{"sha": p.SHA, "ref": p.Head},
+		"base": map[string]any{"ref": p.Base}})
+}
+
+// serveCheckRuns answers the check runs of the pull requests at commit sha.
+func (g *GitHub) serveCheckRuns(w http.ResponseWriter, sha string) {
+	runs := []map[string]any{}
+	for _, p := range g.pulls {
+		if p.SHA == sha {
 			for _, c := range g.checks(p) {
-				if c.ID == id {
-					w.Header().Set("Content-Type", "text/plain")
-					io.WriteString(w, c.Log)
-					return
-				}
+				runs = append(runs, map[string]any{"id": c.ID, "name": c.Name, "status": "completed",
+					"conclusion": c.Conclusion})
 			}
 		}
-		http.Error(w, `{"message":"Not Found"}`, http.StatusNotFound)
 	}
+	json.NewEncoder(w).Encode(map[string]any{"total_count": len(runs), "check_runs": runs})
+}
+
+// serveJobLog answers the log of check run id.
+func (g *GitHub) serveJobLog(w http.ResponseWriter, id int64) {
+	for _, p := range g.pulls {
+		for _, c := range g.checks(p) {
+			if c.ID == id {
+				w.Header().Set("Content-Type", "text/plain")
+				io.WriteString(w, c.Log)
+				return
+			}
+		}
+	}
+	http.Error(w, `{"message":"Not Found"}`, http.StatusNotFound)
 }
 
 func (g *GitHub) checks(p *Pull) []CheckRun {
@@ -215,7 +223,6 @@ func (g *GitHub) graphql(w http.ResponseWriter, r *http.Request) {
 	if m := regexp.MustCompile(`(query|mutation) (\w+)`).FindStringSubmatch(req.Query); m != nil {
 		op = m[2]
 	}
-	g.calls = append(g.calls, "graphql "+op)
 	repo := map[string]any{"id": "R_1", "name": "repo", "owner": map[string]any{"login": "owner"},
 		"hasIssuesEnabled": true, "viewerPermission": "WRITE", "defaultBranchRef": map[string]any{"name": "main"},
 		"mergeCommitAllowed": true, "rebaseMergeAllowed": true, "squashMergeAllowed": true}

@@ -73,15 +73,12 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 	if grace <= 0 {
 		grace = DefaultGrace
 	}
-	l := Launch{Argv: c.Argv, Env: append(os.Environ(), c.Env...), Dir: c.Dir, Writable: c.Writable, Terminal: c.Terminal}
-	if c.Launcher != nil {
-		var err error
-		if l, err = c.Launcher.Launch(l); err != nil {
-			return Result{}, fmt.Errorf("start %s: %w", c.Argv[0], err)
-		}
-		if l.Done != nil {
-			defer l.Done()
-		}
+	l, err := c.launch()
+	if err != nil {
+		return Result{}, err
+	}
+	if l.Done != nil {
+		defer l.Done()
 	}
 	cmd := exec.Command(l.Argv[0], l.Argv[1:]...)
 	cmd.Dir = c.Dir
@@ -103,23 +100,7 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 	if c.Started != nil {
 		c.Started(cmd.Process.Pid)
 	}
-	var timeout <-chan time.Time
-	if c.Timeout > 0 {
-		timer := time.NewTimer(c.Timeout)
-		defer timer.Stop()
-		timeout = timer.C
-	}
-	var stopped *StoppedError
-	var waitErr error
-	select {
-	case waitErr = <-done:
-	case <-timeout:
-		stopped = &StoppedError{Timeout: c.Timeout, Cause: context.DeadlineExceeded}
-		waitErr = stop(target, done, grace)
-	case <-ctx.Done():
-		stopped = &StoppedError{Cause: context.Cause(ctx)}
-		waitErr = stop(target, done, grace)
-	}
+	stopped, waitErr := await(ctx, c, target, done, grace)
 	if !c.Terminal {
 		_ = syscall.Kill(target, syscall.SIGKILL) // what the child left behind dies with it
 	}
@@ -132,6 +113,38 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 		return res, fmt.Errorf("wait for %s: %w", c.Argv[0], waitErr)
 	}
 	return res, nil
+}
+
+// launch returns how to start c, rewritten by its launcher if it has one.
+func (c Cmd) launch() (Launch, error) {
+	l := Launch{Argv: c.Argv, Env: append(os.Environ(), c.Env...), Dir: c.Dir, Writable: c.Writable, Terminal: c.Terminal}
+	if c.Launcher == nil {
+		return l, nil
+	}
+	l, err := c.Launcher.Launch(l)
+	if err != nil {
+		return Launch{}, fmt.Errorf("start %s: %w", c.Argv[0], err)
+	}
+	return l, nil
+}
+
+// await waits for the started child until it exits, its timeout passes or
+// ctx ends, and stops it in the last two cases.
+func await(ctx context.Context, c Cmd, target int, done <-chan error, grace time.Duration) (*StoppedError, error) {
+	var timeout <-chan time.Time
+	if c.Timeout > 0 {
+		timer := time.NewTimer(c.Timeout)
+		defer timer.Stop()
+		timeout = timer.C
+	}
+	select {
+	case err := <-done:
+		return nil, err
+	case <-timeout:
+		return &StoppedError{Timeout: c.Timeout, Cause: context.DeadlineExceeded}, stop(target, done, grace)
+	case <-ctx.Done():
+		return &StoppedError{Cause: context.Cause(ctx)}, stop(target, done, grace)
+	}
 }
 
 // stop asks target (a pid, or a group as -pgid) to end, insists after

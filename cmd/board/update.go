@@ -61,7 +61,6 @@ func (m *boardModel) runes(rs []rune, alt bool) tea.Cmd {
 
 // key acts on a key pressed on the list.
 func (m *boardModel) key(k string) tea.Cmd {
-	row, ok := m.current()
 	switch k {
 	case "q", "ctrl+c":
 		return tea.Quit
@@ -73,29 +72,33 @@ func (m *boardModel) key(k string) tea.Cmd {
 		m.move(-len(m.rows))
 	case "end", "G":
 		m.move(len(m.rows))
+	case "enter", "s", "c":
+		if row, ok := m.current(); ok {
+			return m.act(k, row.t)
+		}
+	}
+	return nil
+}
+
+// act acts on a key that does something to the task t under the cursor.
+func (m *boardModel) act(k string, t *task.Task) tea.Cmd {
+	switch k {
 	case "enter":
-		if ok && row.t.State == task.AwaitingInput {
-			return m.startDialog(row.t, m.answerTask(row.t.ID))
+		if t.State == task.AwaitingInput {
+			return m.startDialog(t, m.answerTask(t.ID))
 		}
-		if ok {
-			m.say(row.t.ID+" asks nothing: enter answers a task waiting on you", true)
-		}
+		m.say(t.ID+" asks nothing: enter answers a task waiting on you", true)
 	case "s":
-		if ok && row.t.Stoppable() {
-			return m.startDialog(row.t, m.stopTask(row.t))
+		if t.Stoppable() {
+			return m.startDialog(t, m.stopTask(t))
 		}
-		if ok {
-			m.say(row.t.ID+" is "+string(row.t.State)+": only a waiting or running task can be stopped", true)
-		}
+		m.say(t.ID+" is "+string(t.State)+": only a waiting or running task can be stopped", true)
 	case "c":
-		if !ok {
-			break
-		}
-		if err := row.t.Continuable(); err != nil {
+		if err := t.Continuable(); err != nil {
 			m.say(err.Error(), true)
-			break
+			return nil
 		}
-		return m.continueTask(row.t)
+		return m.continueTask(t)
 	}
 	return nil
 }

@@ -17,12 +17,15 @@ func over(s task.AgentSettings, c AgentConfig, bins map[string]string) AgentConf
 		dst *string
 		v   string
 	}{
-		{&c.Model, s.Model}, {&c.Timeout, s.Timeout}, {&c.PermissionMode, s.PermissionMode},
+		{&c.Model, s.Model}, {&c.PermissionMode, s.PermissionMode},
 		{&c.Sandbox, s.Sandbox}, {&c.Dir, s.Dir},
 	} {
 		if f.v != "" {
 			*f.dst = f.v
 		}
+	}
+	if s.Timeout != "" {
+		c.Timeout = ParseDuration(s.Timeout)
 	}
 	if s.System != "" {
 		c.System = strings.TrimSpace(strings.Join([]string{c.System, s.System}, "\n\n"))

@@ -57,11 +57,5 @@ func checkRounds(n int) error {
 // otherwise: a test suite, not a task.
 const DefaultCheckTimeout = 10 * time.Minute
 
-// CheckLimit is checkTimeout, or its default. The value was checked
-// when the config was read (decodeConfig), with its file and line.
-func (c Config) CheckLimit() time.Duration {
-	if d, err := time.ParseDuration(c.CheckTimeout); err == nil && d > 0 {
-		return d
-	}
-	return DefaultCheckTimeout
-}
+// CheckLimit is checkTimeout, or its default.
+func (c Config) CheckLimit() time.Duration { return c.CheckTimeout.Or(DefaultCheckTimeout) }

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
-	"strings"
 
 	"github.com/bh-tracker/bh/task"
 )
@@ -14,7 +12,7 @@ import (
 type Config struct {
 	Prefix       string         `yaml:"prefix" json:"prefix"`
 	Agent        AgentConfig    `yaml:"agent,omitempty" json:"agent"`
-	HumanTimeout string         `yaml:"humanTimeout,omitempty" json:"humanTimeout,omitempty"`
+	HumanTimeout Duration       `yaml:"humanTimeout,omitempty" json:"humanTimeout,omitzero"`
 	OnTimeout    string         `yaml:"onTimeout,omitempty" json:"onTimeout,omitempty"`
 	Gate         GateConfig     `yaml:"gate,omitempty" json:"gate"`
 	Notify       []NotifyConfig `yaml:"notify,omitempty" json:"notify,omitempty"`
@@ -29,18 +27,18 @@ type Config struct {
 	// before a human is asked; 0 means DefaultCheckRounds.
 	CheckRounds int `yaml:"checkRounds,omitempty" json:"checkRounds,omitempty"`
 	// CheckTimeout bounds each check command (see CheckLimit).
-	CheckTimeout string         `yaml:"checkTimeout,omitempty" json:"checkTimeout,omitempty"`
+	CheckTimeout Duration       `yaml:"checkTimeout,omitempty" json:"checkTimeout,omitzero"`
 	Worktree     WorktreeConfig `yaml:"worktree,omitempty" json:"worktree"`
 	// Remote is the git remote that machines share: with it, workers claim
 	// tasks there (refs/bh/claims/<id>) and push parked work and sessions.
 	Remote string `yaml:"remote,omitempty" json:"remote,omitempty"`
 	// AutoSync is how often the worker runs bh sync (and it syncs after
 	// each change a human needs to see); empty: never.
-	AutoSync string `yaml:"autoSync,omitempty" json:"autoSync,omitempty"`
+	AutoSync Duration `yaml:"autoSync,omitempty" json:"autoSync,omitzero"`
 	// Lease is how long a worker's claim holds without a heartbeat before
 	// another worker (here, or on another machine) may take the task over;
 	// default 2m.
-	Lease string `yaml:"lease,omitempty" json:"lease,omitempty"`
+	Lease Duration `yaml:"lease,omitempty" json:"lease,omitzero"`
 	// CaptureTranscript false stops bh keeping a copy of each agent
 	// session's transcript (which lets a lost session be restored).
 	CaptureTranscript *bool `yaml:"captureTranscript,omitempty" json:"captureTranscript,omitempty"`
@@ -77,7 +75,7 @@ type AgentConfig struct {
 	AllowedTools   []string          `yaml:"allowedTools,omitempty" json:"allowedTools,omitempty"`
 	ExtraArgs      []string          `yaml:"extraArgs,omitempty" json:"extraArgs,omitempty"`
 	Command        []string          `yaml:"command,omitempty" json:"command,omitempty"` // argv for kind: command
-	Timeout        string            `yaml:"timeout,omitempty" json:"timeout,omitempty"`
+	Timeout        Duration          `yaml:"timeout,omitempty" json:"timeout,omitzero"`
 	// AllowGitWrites lets the agent run git commit, push, reset and the
 	// like, which bh bans by default: it commits and lands the work itself.
 	AllowGitWrites bool `yaml:"allowGitWrites,omitempty" json:"allowGitWrites,omitempty"`
@@ -94,41 +92,6 @@ type AgentConfig struct {
 // GateConfig holds the conditions that hold a completion for approval.
 type GateConfig struct {
 	BelowConfidence float64 `yaml:"belowConfidence,omitempty" json:"belowConfidence,omitempty"`
-}
-
-// NotifyConfig is one notifier and the events it listens to.
-type NotifyConfig struct {
-	Events  []string `yaml:"events,omitempty" json:"events,omitempty"`
-	Command string   `yaml:"command,omitempty" json:"command,omitempty"`
-	Webhook string   `yaml:"webhook,omitempty" json:"webhook,omitempty"`
-	Desktop bool     `yaml:"desktop,omitempty" json:"desktop,omitempty"`
-	Timeout string   `yaml:"timeout,omitempty" json:"timeout,omitempty"`
-	// Format shapes a webhook's body: json (bh's event, the default),
-	// slack (an incoming webhook's message) or ntfy (its JSON publishing).
-	Format string `yaml:"format,omitempty" json:"format,omitempty"`
-}
-
-// The webhook formats.
-const (
-	FormatJSON  = "json"
-	FormatSlack = "slack"
-	FormatNtfy  = "ntfy"
-)
-
-// NotifyFormats are the values format: takes.
-var NotifyFormats = []string{FormatJSON, FormatSlack, FormatNtfy}
-
-// CheckFormat checks a notify entry's format: a known one, on a webhook.
-func (c NotifyConfig) CheckFormat() error {
-	switch {
-	case c.Format == "":
-		return nil
-	case !slices.Contains(NotifyFormats, c.Format):
-		return fmt.Errorf("%q: want one of %s", c.Format, strings.Join(NotifyFormats, ", "))
-	case c.Webhook == "":
-		return fmt.Errorf("%q shapes a webhook's body, and this entry has no webhook", c.Format)
-	}
-	return nil
 }
 
 // MaxWorkers bounds workers: N, a guard against a typo starting hundreds of agents.

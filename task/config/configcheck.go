@@ -35,17 +35,17 @@ func decodeConfig(path string, b []byte, c *Config) error {
 		err error
 	}{
 		{[]string{"prefix"}, checkPrefix(c.Prefix)},
-		{[]string{"humanTimeout"}, task.CheckDuration(c.HumanTimeout)},
-		{[]string{"agent", "timeout"}, task.CheckDuration(c.Agent.Timeout)},
+		{[]string{"humanTimeout"}, c.HumanTimeout.Check()},
+		{[]string{"agent", "timeout"}, c.Agent.Timeout.Check()},
 		{[]string{"onTimeout"}, checkEmpty(c.OnTimeout, task.ValidOnTimeout)},
 		{[]string{"workers"}, checkWorkers(c.Workers)},
 		{[]string{"land"}, task.ValidLand(c.Land)},
 		{[]string{"target"}, checkEmpty(c.Target, task.ValidBranch)},
-		{[]string{"autoSync"}, task.CheckDuration(c.AutoSync)},
-		{[]string{"lease"}, task.CheckDuration(c.Lease)},
+		{[]string{"autoSync"}, c.AutoSync.Check()},
+		{[]string{"lease"}, c.Lease.Check()},
 		{[]string{"remote"}, checkEmpty(c.Remote, validRemote)},
 		{[]string{"checkRounds"}, checkRounds(c.CheckRounds)},
-		{[]string{"checkTimeout"}, task.CheckDuration(c.CheckTimeout)},
+		{[]string{"checkTimeout"}, c.CheckTimeout.Check()},
 		{[]string{"reviewRounds"}, checkRounds(c.ReviewRounds)},
 		{[]string{"sandbox", "mode"}, task.CheckSandboxMode(c.Sandbox.Mode)},
 		{[]string{"sandbox", "network"}, c.Sandbox.Network.Check()},
@@ -77,9 +77,8 @@ func decodeConfig(path string, b []byte, c *Config) error {
 		}
 	}
 	for i, n := range c.Notify {
-		if err := n.CheckFormat(); err != nil {
-			// Numbered from 1, as the worker's own notify errors are.
-			return fmt.Errorf("%s:%d: notify entry %d: format %w", path, task.KeyLine(&root, "notify", strconv.Itoa(i), "format"), i+1, err)
+		if k, err := n.Check(); err != nil { // numbered from 1, as the notifier's own errors are
+			return fmt.Errorf("%s:%d: notify entry %d: %w", path, task.KeyLine(&root, "notify", strconv.Itoa(i), k), i+1, err)
 		}
 	}
 	return nil

@@ -1,7 +1,6 @@
 package config
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -62,20 +61,4 @@ func (n Network) Check() error {
 		}
 	}
 	return nil
-}
-
-// MarshalYAML writes it back as it is read.
-func (n Network) MarshalYAML() (any, error) { return n.value(), nil }
-
-// MarshalJSON writes it as YAML does.
-func (n Network) MarshalJSON() ([]byte, error) { return json.Marshal(n.value()) }
-
-func (n Network) value() any {
-	switch {
-	case n.Off:
-		return false
-	case n.Hosts != nil:
-		return n.Hosts
-	}
-	return Internet
 }

@@ -3,7 +3,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/bh-tracker/bh/task"
 )
@@ -14,16 +13,15 @@ func Policy(t *task.Task, c Config) (task.HumanPolicy, error) {
 	p := task.HumanPolicy{Allowed: t.Human == nil || *t.Human, Timeout: task.DefaultHumanTimeout,
 		OnTimeout: task.OnTimeoutRemind, BelowConfidence: c.Gate.BelowConfidence}
 	var errs []error
-	for _, s := range []string{c.HumanTimeout, t.HumanTimeout} {
-		if s == "" {
+	for _, d := range []Duration{c.HumanTimeout, ParseDuration(t.HumanTimeout)} {
+		if d.IsZero() {
 			continue
 		}
-		d, err := time.ParseDuration(s)
-		if err != nil || d <= 0 {
-			errs = append(errs, fmt.Errorf("humanTimeout %q: want a positive duration such as 24h", s))
+		if d.Check() != nil {
+			errs = append(errs, fmt.Errorf("humanTimeout %q: want a positive duration such as 24h", d))
 			continue
 		}
-		p.Timeout = d
+		p.Timeout = d.D
 	}
 	for _, s := range []string{c.OnTimeout, t.OnTimeout} {
 		if s == "" {

@@ -18,10 +18,10 @@ func TestPolicy(t *testing.T) {
 		err  string
 	}{
 		{name: "defaults", want: task.HumanPolicy{Allowed: true, Timeout: 24 * time.Hour, OnTimeout: task.OnTimeoutRemind}},
-		{name: "config", c: Config{HumanTimeout: "2h", OnTimeout: "remind", Gate: GateConfig{BelowConfidence: 0.7}},
+		{name: "config", c: Config{HumanTimeout: ParseDuration("2h"), OnTimeout: "remind", Gate: GateConfig{BelowConfidence: 0.7}},
 			want: task.HumanPolicy{Allowed: true, Timeout: 2 * time.Hour, OnTimeout: task.OnTimeoutRemind, BelowConfidence: 0.7}},
 		{name: "task wins", t: task.Task{HumanTimeout: "30m", OnTimeout: "defer", Gate: "approval", Human: &no},
-			c:    Config{HumanTimeout: "2h", OnTimeout: "remind"},
+			c:    Config{HumanTimeout: ParseDuration("2h"), OnTimeout: "remind"},
 			want: task.HumanPolicy{Timeout: 30 * time.Minute, OnTimeout: task.OnTimeoutDefer, Approval: true}},
 		{name: "gate none", t: task.Task{Gate: "none"}, c: Config{Gate: GateConfig{BelowConfidence: 0.5}},
 			want: task.HumanPolicy{Allowed: true, Timeout: 24 * time.Hour, OnTimeout: task.OnTimeoutRemind, NoGate: true, BelowConfidence: 0.5}},

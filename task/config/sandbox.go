@@ -57,6 +57,3 @@ func (c Config) SandboxMode(t *task.Task) string {
 	}
 	return cmp.Or(c.Sandbox.Mode, task.SandboxAuto)
 }
-
-// NetworkOn reports whether sandboxed agents may reach the network.
-func (c SandboxConfig) NetworkOn() bool { return !c.Network.Off }

@@ -54,7 +54,7 @@ func TestSandboxConfig(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := c.Sandbox
-			if got.Mode != tt.want.Mode || got.NetworkOn() != tt.want.NetworkOn() ||
+			if got.Mode != tt.want.Mode || got.Network.Off != tt.want.Network.Off ||
 				(got.Network.Hosts == nil) != (tt.want.Network.Hosts == nil) || strings.Join(got.Network.Hosts, ",") != strings.Join(tt.want.Network.Hosts, ",") || strings.Join(got.Hide, ",") != strings.Join(tt.want.Hide, ",") ||
 				strings.Join(got.AllowEnv, ",") != strings.Join(tt.want.AllowEnv, ",") || strings.Join(got.Writable, ",") != strings.Join(tt.want.Writable, ",") || got.TmpSize != tt.want.TmpSize {
 				t.Errorf("sandbox = %+v, want %+v", got, tt.want)

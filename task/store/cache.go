@@ -101,6 +101,15 @@ func loadIndex(f *cacheFile) *listCache {
 	d := &dec{s: unsafe.String(unsafe.SliceData(b), len(b))}
 	c := &listCache{recs: recs}
 	c.dir, c.dirSettled = d.stamp(), d.bool()
+	if !c.readEntries(d, n) {
+		return nil
+	}
+	return c
+}
+
+// readEntries decodes the n entries of the index, and reports whether
+// they are sorted, whole, and add up to the records.
+func (c *listCache) readEntries(d *dec, n uint64) bool {
 	c.entries = make([]cacheEntry, n)
 	total := int64(0)
 	for i := range c.entries {
@@ -108,14 +117,11 @@ func loadIndex(f *cacheFile) *listCache {
 		e.id, e.st, e.settled = d.str(), d.stamp(), d.bool()
 		e.recLen = int(d.uint())
 		total += int64(e.recLen)
-		if d.bad || e.recLen < 0 || total > recs || i > 0 && e.id <= c.entries[i-1].id {
-			return nil
+		if d.bad || e.recLen < 0 || total > c.recs || i > 0 && e.id <= c.entries[i-1].id {
+			return false
 		}
 	}
-	if d.bad || d.i != len(d.s) || total != recs {
-		return nil
-	}
-	return c
+	return !d.bad && d.i == len(d.s) && total == c.recs
 }
 
 // records reads the records whole, or returns nil. It needs only the

@@ -114,9 +114,22 @@ func (s *Store) list(brief bool) (tasks []*task.Task, errs []error, r listReport
 	l.old.decode(l.at, l.pool, brief)
 	<-stated
 
+	miss, repair := l.misses()
+	l.parsed = s.parseMissing(l.names, miss, l.pool, brief)
+	l.bad = l.parsed.errs
+	r.parsed = len(miss)
+	tasks, errs = l.results()
+	if repair || l.worthSaving() {
+		// A cache that cannot be written only makes the next list slower.
+		r.saved = l.next().save(s.cachePath()) == nil
+	}
+	return tasks, errs, r, nil
+}
+
+// misses sets l.hit and returns the files the cache did not give: new,
+// changed or unsettled ones, and those of bad records (then repair).
+func (l *listing) misses() (miss []int, repair bool) {
 	l.hit = make([]bool, len(l.names))
-	var miss []int
-	repair := false
 	for i, k := range l.at {
 		switch {
 		case l.stamps[i] == gone:
@@ -129,10 +142,12 @@ func (s *Store) list(brief bool) (tasks []*task.Task, errs []error, r listReport
 			l.hit[i] = true
 		}
 	}
-	l.parsed = s.parseMissing(l.names, miss, l.pool, brief)
-	l.bad = l.parsed.errs
-	r.parsed = len(miss)
+	return miss, repair
+}
 
+// results are the tasks listed, and the errors of the files that did not
+// read as tasks.
+func (l *listing) results() (tasks []*task.Task, errs []error) {
 	tasks = make([]*task.Task, 0, len(l.names))
 	for i := range l.names {
 		switch err := l.bad[i]; {
@@ -143,11 +158,7 @@ func (s *Store) list(brief bool) (tasks []*task.Task, errs []error, r listReport
 			errs = append(errs, err)
 		}
 	}
-	if repair || l.worthSaving() {
-		// A cache that cannot be written only makes the next list slower.
-		r.saved = l.next().save(s.cachePath()) == nil
-	}
-	return tasks, errs, r, nil
+	return tasks, errs
 }
 
 // present reports whether the file of name i still exists.

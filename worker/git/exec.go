@@ -48,17 +48,17 @@ func (e *gitError) subcommand() string {
 
 func (e *gitError) Unwrap() error { return e.Err }
 
-// gitEnv makes our pathspecs literal (a file named "*.go" must never stand
+// Env makes our pathspecs literal (a file named "*.go" must never stand
 // for every Go file) and never lets git wait for a password.
-func gitEnv(extra ...string) []string {
+func Env(extra ...string) []string {
 	env := append(os.Environ(), "GIT_LITERAL_PATHSPECS=1", "GIT_TERMINAL_PROMPT=0")
 	return append(env, extra...)
 }
 
-// runGit runs every git command bh runs. A step that meets a lock another
+// Run runs every git command bh runs, in dir. A step that meets a lock another
 // git process holds is tried again with backoff (see locks.go); r may be
 // nil (before a Repo exists): the defaults apply.
-func (r *Repo) runGit(dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
+func (r *Repo) Run(dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
 	if h := r.hooks(); h.Before != nil {
 		h.Before(dir, args)
 	}
@@ -73,13 +73,13 @@ func (r *Repo) runGit(dir string, env []string, stdin []byte, args ...string) ([
 		}
 	}
 	var waited time.Duration
-	for pause := firstLockWait; ; pause = nextLockWait(pause) {
+	for pause := FirstLockWait; ; pause = NextLockWait(pause) {
 		out, err := execGit(dir, env, stdin, args...)
 		path := lockedPath(err, dir)
 		if path == "" || !r.local(path, dir) {
 			return out, err // a remote's lock is the remote's (see RemoteLockError), not to wait on here
 		}
-		if err := r.waitLock(path, waited, err, args); err != nil {
+		if err := r.WaitLock(path, waited, err, args); err != nil {
 			return out, err
 		}
 		time.Sleep(pause)
@@ -125,20 +125,20 @@ func execGit(dir string, env []string, stdin []byte, args ...string) ([]byte, er
 	return stdout.Bytes(), nil
 }
 
-// git runs a command that may write the index, the working tree or refs.
+// Write runs a command that may write the index, the working tree or refs.
 // The user's locale stays: their commit hooks run under it.
-func (r *Repo) git(stdin []byte, args ...string) ([]byte, error) {
-	return r.runGit(r.Root, gitEnv(), stdin, args...)
+func (r *Repo) Write(stdin []byte, args ...string) ([]byte, error) {
+	return r.Run(r.Root, Env(), stdin, args...)
 }
 
-// read runs a read-only command without taking optional locks, so bh never
+// Read runs a read-only command without taking optional locks, so bh never
 // competes with the user's editor or shell prompt for index.lock.
-func (r *Repo) read(stdin []byte, args ...string) ([]byte, error) {
-	return r.runGit(r.Root, gitEnv("LC_ALL=C"), stdin, append([]string{"--no-optional-locks"}, args...)...)
+func (r *Repo) Read(stdin []byte, args ...string) ([]byte, error) {
+	return r.Run(r.Root, Env("LC_ALL=C"), stdin, append([]string{"--no-optional-locks"}, args...)...)
 }
 
-// splitNul splits -z output, dropping the empty tail.
-func splitNul(out []byte) []string {
+// SplitNul splits -z output, dropping the empty tail.
+func SplitNul(out []byte) []string {
 	var fields []string
 	for len(out) > 0 {
 		i := bytes.IndexByte(out, 0)
@@ -163,4 +163,19 @@ func (r *Repo) local(path, dir string) bool {
 		return true
 	}
 	return in(dir)
+}
+
+// IsExit reports whether err is git exiting with code.
+func IsExit(err error, code int) bool {
+	var ge *gitError
+	return errors.As(err, &ge) && ge.Code == code
+}
+
+// Stderr is what git said on stderr when err is a git command's failure.
+func Stderr(err error) (string, bool) {
+	var ge *gitError
+	if !errors.As(err, &ge) {
+		return "", false
+	}
+	return ge.Stderr, true
 }

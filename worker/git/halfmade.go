@@ -55,6 +55,6 @@ func (r *Repo) RemoveHalfMade(admin string) error {
 	if err := os.RemoveAll(admin); err != nil {
 		return err
 	}
-	_, err := r.git(nil, "worktree", "prune")
+	_, err := r.Write(nil, "worktree", "prune")
 	return err
 }

@@ -32,7 +32,7 @@ func (w *Worktree) hookRefusal(err error) error {
 	if !errors.As(err, &ge) || errors.As(err, &le) {
 		return err
 	}
-	out, perr := w.wt.read(nil, "rev-parse", "--git-path", "hooks")
+	out, perr := w.wt.Read(nil, "rev-parse", "--git-path", "hooks")
 	if perr != nil {
 		return err
 	}

@@ -216,7 +216,7 @@ func (r *Repo) swapRef(ref, commit, old string) error {
 		if old == "" {
 			old = strings.Repeat("0", 40)
 		}
-		if _, err := r.git(nil, "update-ref", ref, commit, old); err != nil {
+		if _, err := r.Write(nil, "update-ref", ref, commit, old); err != nil {
 			return fmt.Errorf("%w: %v", ErrStale, err)
 		}
 		return nil

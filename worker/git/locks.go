@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"sync"
 	"time"
 )
@@ -15,7 +14,7 @@ import (
 // config.lock, shallow.lock) for every write, and the user's own git or an
 // editor's background `git status` holds one now and then for a few
 // milliseconds. Meeting one is contention to wait out, never a failure of
-// its own: runGit retries the step with backoff while the lock is young.
+// its own: Run retries the step with backoff while the lock is young.
 const (
 	// DefaultLockBound is how long one git step waits for a lock.
 	DefaultLockBound = time.Minute
@@ -24,7 +23,8 @@ const (
 	// for milliseconds, `git commit` for as long as its editor is open.
 	StaleAge = 5 * time.Minute
 
-	firstLockWait = 20 * time.Millisecond
+	// FirstLockWait is a lock wait's first pause (NextLockWait the next).
+	FirstLockWait = 20 * time.Millisecond
 	maxLockWait   = time.Second
 )
 
@@ -100,10 +100,10 @@ func lockedPath(err error, dir string) string {
 	return filepath.Clean(p)
 }
 
-// waitLock decides what a git step that met the lock at path does after
+// WaitLock decides what a git step that met the lock at path does after
 // waiting waited: nil to try again (after pausing), or the error to return.
-func (r *Repo) waitLock(path string, waited time.Duration, err error, args []string) error {
-	age, stale := r.stale(path, StaleAge)
+func (r *Repo) WaitLock(path string, waited time.Duration, err error, args []string) error {
+	age, stale := r.Stale(path, StaleAge)
 	bound := DefaultLockBound
 	if r != nil && r.LockBound > 0 {
 		bound = r.LockBound
@@ -117,18 +117,18 @@ func (r *Repo) waitLock(path string, waited time.Duration, err error, args []str
 	return nil
 }
 
-// nextLockWait doubles the pause, up to a second.
-func nextLockWait(d time.Duration) time.Duration { return min(2*d, maxLockWait) }
+// NextLockWait doubles the pause, up to a second.
+func NextLockWait(d time.Duration) time.Duration { return min(2*d, maxLockWait) }
 
-// stale reports path's age, and whether it is a dead process's lock:
+// Stale reports path's age, and whether it is a dead process's lock:
 // older than minAge and no git process runs in this repository.
-func (r *Repo) stale(path string, minAge time.Duration) (time.Duration, bool) {
+func (r *Repo) Stale(path string, minAge time.Duration) (time.Duration, bool) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return 0, false // gone meanwhile: try again
 	}
 	age := time.Since(fi.ModTime())
-	return age, age > minAge && !r.gitRunning()
+	return age, age > minAge && !r.GitRunning()
 }
 
 // Age says an age as a person would.
@@ -142,52 +142,4 @@ func Age(d time.Duration) string {
 		return d.Round(time.Second).String()
 	}
 	return d.Round(time.Millisecond).String()
-}
-
-// GitLock is a lock file found in the repository.
-type GitLock struct {
-	Path  string
-	Age   time.Duration
-	Stale bool
-}
-
-// StaleLocks lists git's lock files in the repository older than StaleAge
-// (the index of each worktree, HEAD, refs, packed-refs, config, shallow, a
-// killed commit's next-index), each with whether it is stale: held by no
-// live git process.
-func (r *Repo) StaleLocks() ([]GitLock, error) {
-	// Every *.lock at the top of the git dirs: index, HEAD, packed-refs,
-	// config, shallow, and the next-index-<pid>.lock of a `git commit --
-	// <paths>` killed in its middle.
-	paths, _ := filepath.Glob(filepath.Join(r.gitDir, "*.lock"))
-	common, _ := filepath.Glob(filepath.Join(r.commonDir, "*.lock"))
-	paths = append(paths, common...)
-	admins, _ := filepath.Glob(filepath.Join(r.commonDir, "worktrees", "*", "*.lock"))
-	paths = append(paths, admins...)
-	_ = filepath.WalkDir(filepath.Join(r.commonDir, "refs"), func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".lock") {
-			paths = append(paths, p)
-		}
-		return nil
-	})
-	var out []GitLock
-	seen := map[string]bool{}
-	for _, p := range paths {
-		fi, err := os.Stat(p)
-		if seen[p] || err != nil || time.Since(fi.ModTime()) <= StaleAge {
-			continue
-		}
-		seen[p] = true
-		age, stale := r.stale(p, StaleAge)
-		out = append(out, GitLock{Path: p, Age: age, Stale: stale})
-	}
-	return out, nil
-}
-
-// RemoveStaleLock removes the lock at path only if it is still stale.
-func (r *Repo) RemoveStaleLock(path string) error {
-	if _, stale := r.stale(path, StaleAge); !stale {
-		return fmt.Errorf("%s is not provably stale (young, or a git process runs in the repository)", path)
-	}
-	return os.Remove(path)
 }

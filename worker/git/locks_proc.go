@@ -9,13 +9,13 @@ import (
 	"strings"
 )
 
-// gitRunning reports whether a live process named git works in this
+// GitRunning reports whether a live process named git works in this
 // repository: its working directory (git -C changes it, so it is honest)
 // is inside the main worktree, a linked worktree or the git dir. It reads
 // /proc; where /proc cannot be read, nothing can be proven and every git
 // process counts as running. A git run with GIT_DIR from elsewhere is not
 // seen: such a lock is still only called stale when it is old.
-func (r *Repo) gitRunning() bool {
+func (r *Repo) GitRunning() bool {
 	if r == nil {
 		return true
 	}

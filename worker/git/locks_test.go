@@ -51,7 +51,7 @@ func TestGitStepWaitsForAYoungLock(t *testing.T) {
 					os.Remove(lock)
 				}
 			}
-			if _, err := r.git(nil, c.args...); err != nil {
+			if _, err := r.Write(nil, c.args...); err != nil {
 				t.Fatal(err)
 			}
 			if waits != 2 {
@@ -67,7 +67,7 @@ func TestGitStepGivesUpPastTheBound(t *testing.T) {
 	lock := filepath.Join(r.gitDir, "index.lock")
 	holdLock(t, lock, 0)
 	r.LockBound = 50 * time.Millisecond
-	_, err := r.git(nil, "add", "-A")
+	_, err := r.Write(nil, "add", "-A")
 	var le *LockedError
 	if !errors.As(err, &le) || le.Path != lock || le.Stale || le.Waited < r.LockBound {
 		t.Fatalf("err = %#v", err)
@@ -77,47 +77,12 @@ func TestGitStepGivesUpPastTheBound(t *testing.T) {
 	}
 }
 
-// An old lock that no git process holds is never waited for.
-func TestStaleLockFailsAtOnceAndIsListed(t *testing.T) {
-	r := newRepo(t)
-	commitFiles(t, r, map[string]string{"a.txt": "a\n"})
-	lock := filepath.Join(r.gitDir, "index.lock")
-	holdLock(t, lock, time.Hour)
-	r.Hooks.Wait = func(LockWait) { t.Error("waited for a stale lock") }
-	_, err := r.git(nil, "add", "-A")
-	var le *LockedError
-	if !errors.As(err, &le) || !le.Stale || le.Age < time.Hour || !strings.Contains(err.Error(), "stale") {
-		t.Fatalf("err = %v", err)
-	}
-	young := filepath.Join(r.commonDir, "packed-refs.lock")
-	holdLock(t, young, 0)
-	// `git commit -- <paths>` killed in its middle leaves this one too.
-	next := filepath.Join(r.gitDir, "next-index-4242.lock")
-	holdLock(t, next, time.Hour)
-	locks, err := r.StaleLocks()
-	if err != nil || len(locks) != 2 || locks[0].Path != lock || !locks[0].Stale || locks[1].Path != next {
-		t.Fatalf("stale locks: %+v, %v", locks, err)
-	}
-	if err := r.RemoveStaleLock(next); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.RemoveStaleLock(young); err == nil {
-		t.Fatal("removed a young lock")
-	}
-	if err := r.RemoveStaleLock(lock); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := r.git(nil, "add", "-A"); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // A ref that moved refuses a compare-and-swap update: that is no lock.
 func TestMovedRefIsNoContention(t *testing.T) {
 	r := newRepo(t)
 	commitFiles(t, r, map[string]string{"a.txt": "a\n"})
 	r.Hooks.Wait = func(LockWait) { t.Error("took a moved ref for a lock") }
-	_, err := r.git(nil, "update-ref", "refs/heads/main", "HEAD", strings.Repeat("1", 40))
+	_, err := r.Write(nil, "update-ref", "refs/heads/main", "HEAD", strings.Repeat("1", 40))
 	var le *LockedError
 	if err == nil || errors.As(err, &le) || !strings.Contains(err.Error(), "cannot lock ref") {
 		t.Fatalf("err = %v", err)

@@ -9,7 +9,7 @@ import "fmt"
 // It returns quickly when nothing is due, and git runs a due gc in the
 // background unless gc.autoDetach is false.
 func (r *Repo) Maintain() error {
-	if _, err := r.git(nil, "maintenance", "run", "--auto", "--quiet"); err != nil {
+	if _, err := r.Write(nil, "maintenance", "run", "--auto", "--quiet"); err != nil {
 		return fmt.Errorf("git maintenance: %w", err)
 	}
 	return nil

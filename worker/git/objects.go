@@ -111,3 +111,17 @@ func (r *Repo) writeCommit(tree plumbing.Hash, parents []plumbing.Hash, message 
 	}
 	return h, nil
 }
+
+// BlobEntry is p's entry in commit as update-index --index-info takes it
+// ("<mode> <hash> 0\t<path>"); "" when commit has no p.
+func (r *Repo) BlobEntry(commit, p string) (string, error) {
+	tree, err := r.commitTree(commit)
+	if err != nil {
+		return "", err
+	}
+	e, ok := treeFile(tree, p)
+	if !ok {
+		return "", nil
+	}
+	return fmt.Sprintf("%06o %s 0\t%s", uint32(e.Mode), e.Hash, p), nil
+}

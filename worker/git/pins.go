@@ -55,10 +55,10 @@ func basePins(hooks string, user []string) []string {
 // readPins reads the user's values (see pins) in the main tree.
 func (r *Repo) readPins() []string {
 	hooks := filepath.Join(r.commonDir, "hooks")
-	out, _ := execGit(r.Root, gitEnv("LC_ALL=C"), nil, "config", "-z", "--get-regexp",
+	out, _ := execGit(r.Root, Env("LC_ALL=C"), nil, "config", "-z", "--get-regexp",
 		`^(core\.hookspath|core\.sshcommand|diff\.external|credential\.helper)$`)
 	var user, helpers []string
-	for _, rec := range splitNul(out) {
+	for _, rec := range SplitNul(out) {
 		key, val, _ := strings.Cut(rec, "\n")
 		switch {
 		case key == "core.hookspath":

@@ -55,7 +55,7 @@ func (e *RemoteError) Unwrap() error { return e.Err }
 // remote no longer has.
 func (r *Repo) Fetch(remote string, refspecs ...string) error {
 	args := append([]string{"fetch", "-q", "--prune", "--no-write-fetch-head", remote}, refspecs...)
-	if _, err := r.git(nil, args...); err != nil {
+	if _, err := r.Write(nil, args...); err != nil {
 		return &RemoteError{remote, err}
 	}
 	return nil
@@ -66,7 +66,7 @@ func (r *Repo) Fetch(remote string, refspecs ...string) error {
 // sync in another goroutine may be fetching at the same time.
 func (r *Repo) FetchInto(remote string, refspecs ...string) error {
 	args := append([]string{"fetch", "-q", "--no-write-fetch-head", "--refmap=", remote}, refspecs...)
-	if _, err := r.git(nil, args...); err != nil {
+	if _, err := r.Write(nil, args...); err != nil {
 		return &RemoteError{remote, err}
 	}
 	return nil
@@ -76,14 +76,14 @@ func (r *Repo) FetchInto(remote string, refspecs ...string) error {
 // still expect there ("" meaning absent): git's compare-and-swap push,
 // atomic on the remote. ErrStale says another push won.
 func (r *Repo) PushCAS(remote, ref, commit, expect string) error {
-	_, err := r.git(nil, "push", "--porcelain", "--force-with-lease="+ref+":"+expect, remote, commit+":"+ref)
+	_, err := r.Write(nil, "push", "--porcelain", "--force-with-lease="+ref+":"+expect, remote, commit+":"+ref)
 	return pushError(remote, err)
 }
 
 // PushBranch pushes a branch, never forcing it: a remote that moved is
 // ErrStale, for the caller to integrate and try again.
 func (r *Repo) PushBranch(remote, branch string) error {
-	_, err := r.git(nil, "push", "--porcelain", remote, "refs/heads/"+branch+":refs/heads/"+branch)
+	_, err := r.Write(nil, "push", "--porcelain", remote, "refs/heads/"+branch+":refs/heads/"+branch)
 	return pushError(remote, err)
 }
 
@@ -97,7 +97,7 @@ func (r *Repo) PushRefs(remote string, refs ...string) error {
 	for _, ref := range refs {
 		args = append(args, "+"+ref+":"+ref)
 	}
-	_, err := r.git(nil, args...)
+	_, err := r.Write(nil, args...)
 	return pushError(remote, err)
 }
 
@@ -130,7 +130,7 @@ func pushError(remote string, err error) error {
 
 // RemoteURL is the URL of remote, "" when no such remote is configured.
 func (r *Repo) RemoteURL(remote string) string {
-	out, err := r.read(nil, "remote", "get-url", remote)
+	out, err := r.Read(nil, "remote", "get-url", remote)
 	if err != nil {
 		return ""
 	}
@@ -139,7 +139,7 @@ func (r *Repo) RemoteURL(remote string) string {
 
 // Refs lists the refs under prefix (refs/bh/claims/) with their commits.
 func (r *Repo) Refs(prefix string) (map[string]string, error) {
-	out, err := r.read(nil, "for-each-ref", "--format=%(objectname) %(refname)", prefix)
+	out, err := r.Read(nil, "for-each-ref", "--format=%(objectname) %(refname)", prefix)
 	if err != nil {
 		return nil, err
 	}
@@ -162,8 +162,8 @@ func (r *Repo) Contains(tip, commit string) (bool, error) {
 	if tip == commit {
 		return true, nil
 	}
-	_, err := r.read(nil, "merge-base", "--is-ancestor", commit, tip)
-	if isExit(err, 1) {
+	_, err := r.Read(nil, "merge-base", "--is-ancestor", commit, tip)
+	if IsExit(err, 1) {
 		return false, nil
 	}
 	return err == nil, err

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// replay rebases tip's own commits onto onto without a worktree, as git
+// Replay rebases tip's own commits onto onto without a worktree, as git
 // rebase would (merges left out; bh's own commits already upstream, which
 // become empty, dropped, and the user's kept, even one whose patch is
 // upstream: it may have taken in a pull's changes): each commit is cherry-picked by git
@@ -15,14 +15,14 @@ import (
 // objects are written, never a worktree in the user's .git: a kill at any
 // instant leaves unreferenced objects at most, which nothing trips on.
 // A conflict changes nothing: *RebaseConflict.
-func (r *Repo) replay(tip, onto string) (string, error) {
-	return r.replayOnto(onto, onto, "--right-only", onto+"..."+tip)
+func (r *Repo) Replay(tip, onto string) (string, error) {
+	return r.ReplayOnto(onto, onto, "--right-only", onto+"..."+tip)
 }
 
-// replayOnto picks the commits rev-list selects with args, oldest first,
+// ReplayOnto picks the commits rev-list selects with args, oldest first,
 // onto cur, in a replay onto onto.
-func (r *Repo) replayOnto(cur, onto string, args ...string) (string, error) {
-	out, err := r.read(nil, append([]string{"rev-list", "--reverse", "--topo-order", "--no-merges"}, args...)...)
+func (r *Repo) ReplayOnto(cur, onto string, args ...string) (string, error) {
+	out, err := r.Read(nil, append([]string{"rev-list", "--reverse", "--topo-order", "--no-merges"}, args...)...)
 	if err != nil {
 		return "", fmt.Errorf("sync: list the commits to replay: %w", err)
 	}
@@ -48,53 +48,68 @@ func (r *Repo) pick(cur, c, onto string) (string, error) {
 	// git 2.39's merge-tree takes no --merge-base: a probe commit whose
 	// parents are cur and c's parent makes that parent the merge base of
 	// the probe and c, as a cherry-pick has it.
-	probe, err := r.git([]byte("bh: sync probe"), "commit-tree", curTree, "-p", cur, "-p", parent, "-F", "-")
+	probe, err := r.Write([]byte("bh: sync probe"), "commit-tree", curTree, "-p", cur, "-p", parent, "-F", "-")
 	if err != nil {
 		return "", fmt.Errorf("sync: %w", err)
 	}
-	res, err := r.git(nil, "merge-tree", "--write-tree", "--name-only", "-z", strings.TrimSpace(string(probe)), c)
+	res, err := r.Write(nil, "merge-tree", "--write-tree", "--name-only", "-z", strings.TrimSpace(string(probe)), c)
 	fields := strings.Split(string(res), "\x00")
-	if isExit(err, 1) {
-		var paths []string
-		for _, p := range fields[1:] {
-			if p == "" {
-				break
-			}
-			if len(paths) == 0 || paths[len(paths)-1] != p {
-				paths = append(paths, p)
-			}
-		}
-		return "", &RebaseConflict{Onto: onto, Paths: paths}
+	if IsExit(err, 1) {
+		return "", &RebaseConflict{Onto: onto, Paths: conflictPaths(fields[1:])}
 	}
 	if err != nil {
-		return "", fmt.Errorf("sync: replay %s: %w", short(c), err)
+		return "", fmt.Errorf("sync: replay %s: %w", Short(c), err)
 	}
 	tree := fields[0]
-	info, err := r.read(nil, "log", "-1", "--format=%an%x00%ae%x00%ad%x00%B", "--date=raw", c)
+	env, msg, err := r.authorOf(c)
 	if err != nil {
 		return "", err
 	}
-	parts := strings.SplitN(string(info), "\x00", 4)
-	if len(parts) != 4 {
-		return "", errors.New("sync: cannot read the author of " + short(c))
-	}
-	env := gitEnv("GIT_AUTHOR_NAME="+parts[0], "GIT_AUTHOR_EMAIL="+parts[1], "GIT_AUTHOR_DATE="+parts[2])
-	msg := strings.TrimSuffix(parts[3], "\n")
 	// Already there: bh's own commit goes (a task's would land twice); a
 	// user's stays, empty, so that no commit of theirs ever leaves their
 	// history (one that took in what a pull brought at the same instant).
 	if tree == curTree && (strings.HasPrefix(msg, "bh: ") || strings.Contains(msg, "\nbh-task: ")) {
 		return cur, nil
 	}
-	made, err := r.runGit(r.Root, env, []byte(msg), "commit-tree", tree, "-p", cur, "-F", "-")
+	made, err := r.Run(r.Root, env, []byte(msg), "commit-tree", tree, "-p", cur, "-F", "-")
 	if err != nil {
-		return "", fmt.Errorf("sync: replay %s: %w", short(c), err)
+		return "", fmt.Errorf("sync: replay %s: %w", Short(c), err)
 	}
 	return strings.TrimSpace(string(made)), nil
 }
 
+// conflictPaths reads the paths merge-tree -z --name-only names after
+// the tree, each once, up to the empty field that ends them.
+func conflictPaths(fields []string) []string {
+	var paths []string
+	for _, p := range fields {
+		if p == "" {
+			break
+		}
+		if len(paths) == 0 || paths[len(paths)-1] != p {
+			paths = append(paths, p)
+		}
+	}
+	return paths
+}
+
+// authorOf is the environment that makes commit-tree record c's author
+// and date, and c's message.
+func (r *Repo) authorOf(c string) ([]string, string, error) {
+	info, err := r.Read(nil, "log", "-1", "--format=%an%x00%ae%x00%ad%x00%B", "--date=raw", c)
+	if err != nil {
+		return nil, "", err
+	}
+	parts := strings.SplitN(string(info), "\x00", 4)
+	if len(parts) != 4 {
+		return nil, "", errors.New("sync: cannot read the author of " + Short(c))
+	}
+	env := Env("GIT_AUTHOR_NAME="+parts[0], "GIT_AUTHOR_EMAIL="+parts[1], "GIT_AUTHOR_DATE="+parts[2])
+	return env, strings.TrimSuffix(parts[3], "\n"), nil
+}
+
 func (r *Repo) revParse(rev string) (string, error) {
-	out, err := r.read(nil, "rev-parse", "--verify", "-q", rev)
+	out, err := r.Read(nil, "rev-parse", "--verify", "-q", rev)
 	if err != nil {
 		return "", fmt.Errorf("sync: %s: %w", rev, err)
 	}

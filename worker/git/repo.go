@@ -1,4 +1,7 @@
-// Package git is everything bh does to the user's git repository.
+// Package git is the plumbing of everything bh does to the user's git
+// repository: running git, objects and refs, and the task worktrees. What
+// writes the user's own checkout or index (and takes its index.lock) is
+// usertree's alone.
 //
 // The git binary does whatever touches the index, the working tree or the
 // user's refs (status, hash-object, update-index, commit-tree, update-ref,
@@ -64,7 +67,7 @@ func Open(dir string) (*Repo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open repository: %w", err)
 	}
-	out, err := (*Repo)(nil).runGit(abs, gitEnv("LC_ALL=C"), nil, "rev-parse", "--show-toplevel", "--absolute-git-dir",
+	out, err := (*Repo)(nil).Run(abs, Env("LC_ALL=C"), nil, "rev-parse", "--show-toplevel", "--absolute-git-dir",
 		"--git-common-dir", "--show-object-format")
 	if err != nil {
 		var ge *gitError
@@ -147,7 +150,7 @@ func (r *Repo) Head() (string, error) {
 
 // headFromGit is Head for ref storage go-git does not know (reftable).
 func (r *Repo) headFromGit() (string, error) {
-	out, err := r.read(nil, "rev-parse", "-q", "--verify", "HEAD^{commit}")
+	out, err := r.Read(nil, "rev-parse", "-q", "--verify", "HEAD^{commit}")
 	if err != nil {
 		var ge *gitError
 		if errors.As(err, &ge) && ge.Code == 1 && strings.TrimSpace(ge.Stderr) == "" {
@@ -162,7 +165,7 @@ func (r *Repo) headFromGit() (string, error) {
 // "rebase", "am", "cherry-pick", "revert", "bisect", or "" when none.
 // Committing for an agent in the middle of one would mix their work into it.
 func (r *Repo) InProgressOp() (string, error) {
-	op, err := inProgressOp(r.gitDir)
+	op, err := OpInProgress(r.gitDir)
 	if err != nil {
 		return "", fmt.Errorf("check in-progress operation: %w", err)
 	}
@@ -173,4 +176,29 @@ func (r *Repo) InProgressOp() (string, error) {
 // commits and restores itself.
 func isBhPath(p string) bool {
 	return p == ".bh" || strings.HasPrefix(p, ".bh/")
+}
+
+// OpInProgress names the operation in progress in the worktree whose git
+// dir is gitDir: "merge", "rebase", "am", "cherry-pick", "revert",
+// "bisect", or "" when none.
+func OpInProgress(gitDir string) (string, error) {
+	checks := []struct{ file, op string }{
+		{"rebase-merge", "rebase"},
+		{"rebase-apply/applying", "am"},
+		{"rebase-apply", "rebase"},
+		{"MERGE_HEAD", "merge"},
+		{"CHERRY_PICK_HEAD", "cherry-pick"},
+		{"REVERT_HEAD", "revert"},
+		{"BISECT_LOG", "bisect"},
+	}
+	for _, c := range checks {
+		_, err := os.Lstat(filepath.Join(gitDir, c.file))
+		if err == nil {
+			return c.op, nil
+		}
+		if !os.IsNotExist(err) {
+			return "", err
+		}
+	}
+	return "", nil
 }

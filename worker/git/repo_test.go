@@ -70,7 +70,7 @@ func TestInProgressOp(t *testing.T) {
 		t.Fatalf("before merge: %q, %v", op, err)
 	}
 	cmd := []string{"merge", "-q", "other"}
-	if out, err := r.git(nil, cmd...); err == nil {
+	if out, err := r.Write(nil, cmd...); err == nil {
 		t.Fatalf("merge did not conflict: %s", out)
 	}
 	if op, err := r.InProgressOp(); op != "merge" || err != nil {
@@ -81,7 +81,7 @@ func TestInProgressOp(t *testing.T) {
 		t.Fatalf("after abort: %q", op)
 	}
 	gitT(t, r.Root, "checkout", "-q", "other")
-	if _, err := r.git(nil, "rebase", "-q", "main"); err == nil {
+	if _, err := r.Write(nil, "rebase", "-q", "main"); err == nil {
 		t.Fatal("rebase did not conflict")
 	}
 	if op, _ := r.InProgressOp(); op != "rebase" {

@@ -7,8 +7,8 @@ import "strings"
 // that the user's next commit is theirs alone and nothing of theirs is
 // committed under bh's name.
 func (r *Repo) StagedOutside(dir string) (bool, error) {
-	_, err := r.read(nil, "diff", "--cached", "--quiet", "--", ".", ":(exclude)"+dir)
-	if isExit(err, 1) {
+	_, err := r.Read(nil, "diff", "--cached", "--quiet", "--", ".", ":(exclude)"+dir)
+	if IsExit(err, 1) {
 		return true, nil
 	}
 	return false, err
@@ -16,8 +16,8 @@ func (r *Repo) StagedOutside(dir string) (bool, error) {
 
 // MergeBase is the best common ancestor of a and b, "" when none.
 func (r *Repo) MergeBase(a, b string) (string, error) {
-	out, err := r.read(nil, "merge-base", a, b)
-	if isExit(err, 1) {
+	out, err := r.Read(nil, "merge-base", a, b)
+	if IsExit(err, 1) {
 		return "", nil
 	}
 	if err != nil {

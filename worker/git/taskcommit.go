@@ -13,6 +13,9 @@ import (
 // CommonDir is the git dir shared by all of the repository's worktrees.
 func (r *Repo) CommonDir() string { return r.commonDir }
 
+// GitDir is this working tree's own git dir: its HEAD and index.
+func (r *Repo) GitDir() string { return r.gitDir }
+
 // Parent is commit's first parent ("" for a root commit).
 func (r *Repo) Parent(commit string) (string, error) {
 	c, err := object.GetCommit(r.storage(), plumbing.NewHash(commit))
@@ -59,7 +62,7 @@ func (r *Repo) CommitFile(parent, path string, data []byte, message string) (str
 	if parent != "" {
 		args = append(args, "-p", parent)
 	}
-	out, err := r.git([]byte(message), args...)
+	out, err := r.Write([]byte(message), args...)
 	if err != nil {
 		return "", fmt.Errorf("commit: %w", err)
 	}
@@ -69,7 +72,7 @@ func (r *Repo) CommitFile(parent, path string, data []byte, message string) (str
 // SetBranch points refs/heads/<name> at commit, provided it still points
 // at old: a branch that moved meanwhile is never overwritten.
 func (r *Repo) SetBranch(name, commit, old string) error {
-	if _, err := r.git(nil, "update-ref", "-m", "bh: "+name, "refs/heads/"+name, commit, old); err != nil {
+	if _, err := r.Write(nil, "update-ref", "-m", "bh: "+name, "refs/heads/"+name, commit, old); err != nil {
 		return fmt.Errorf("set branch %s: %w", name, err)
 	}
 	return nil
@@ -77,9 +80,9 @@ func (r *Repo) SetBranch(name, commit, old string) error {
 
 // HasIdentity reports whether git can name an author and a committer.
 func (r *Repo) HasIdentity() bool {
-	_, err := r.read(nil, "var", "GIT_AUTHOR_IDENT")
+	_, err := r.Read(nil, "var", "GIT_AUTHOR_IDENT")
 	if err == nil {
-		_, err = r.read(nil, "var", "GIT_COMMITTER_IDENT")
+		_, err = r.Read(nil, "var", "GIT_COMMITTER_IDENT")
 	}
 	return err == nil
 }
@@ -96,11 +99,11 @@ func (w *Worktree) Conflicts() ([]string, error) {
 // ChangedPaths lists the paths that differ between two commits (or
 // trees), sorted: objects only, no working tree is read.
 func (r *Repo) ChangedPaths(from, to string) ([]string, error) {
-	out, err := r.read(nil, "diff", "--name-only", "--no-renames", "-z", from, to, "--")
+	out, err := r.Read(nil, "diff", "--name-only", "--no-renames", "-z", from, to, "--")
 	if err != nil {
 		return nil, fmt.Errorf("diff: %w", err)
 	}
-	paths := splitNul(out)
+	paths := SplitNul(out)
 	sort.Strings(paths)
 	return paths, nil
 }

@@ -32,47 +32,10 @@ func (r *Repo) buildSubtree(base *object.Tree, changes map[string]treeChange) (p
 			entries[e.Name] = e
 		}
 	}
-	nested := map[string]map[string]treeChange{}
-	for p, c := range changes {
-		dir, rest, deep := strings.Cut(p, "/")
-		if deep {
-			if nested[dir] == nil {
-				nested[dir] = map[string]treeChange{}
-			}
-			nested[dir][rest] = c
-			continue
-		}
-		if c.Delete {
-			if e, ok := entries[p]; ok && e.Mode != filemode.Dir {
-				delete(entries, p)
-			}
-			continue
-		}
-		entries[p] = object.TreeEntry{Name: p, Mode: c.Mode, Hash: c.Hash}
-	}
-	for dir, sub := range nested {
-		var subBase *object.Tree
-		if e, ok := entries[dir]; ok && e.Mode == filemode.Dir {
-			t, err := object.GetTree(r.storage(), e.Hash)
-			if err != nil {
-				return plumbing.ZeroHash, 0, fmt.Errorf("read tree %s: %w", dir, err)
-			}
-			subBase = t
-		} else if ok && !hasFile(sub) {
-			continue // only deletions below a file: nothing to do
-		}
-		h, n, err := r.buildSubtree(subBase, sub)
-		if err != nil {
+	for dir, sub := range applyHere(entries, changes) {
+		if err := r.buildNested(entries, dir, sub); err != nil {
 			return plumbing.ZeroHash, 0, err
 		}
-		if n == 0 {
-			if e, ok := entries[dir]; ok && e.Mode == filemode.Dir {
-				delete(entries, dir)
-			}
-			continue
-		}
-		// a file replaced by a directory: the directory wins, as on disk
-		entries[dir] = object.TreeEntry{Name: dir, Mode: filemode.Dir, Hash: h}
 	}
 	tree := &object.Tree{}
 	for _, e := range entries {
@@ -89,6 +52,54 @@ func (r *Repo) buildSubtree(base *object.Tree, changes map[string]treeChange) (p
 		return plumbing.ZeroHash, 0, fmt.Errorf("write tree: %w", err)
 	}
 	return h, len(tree.Entries), nil
+}
+
+// applyHere applies to entries the changes of files directly in this
+// tree, and returns the others by the directory they are in.
+func applyHere(entries map[string]object.TreeEntry, changes map[string]treeChange) map[string]map[string]treeChange {
+	nested := map[string]map[string]treeChange{}
+	for p, c := range changes {
+		dir, rest, deep := strings.Cut(p, "/")
+		switch {
+		case deep:
+			if nested[dir] == nil {
+				nested[dir] = map[string]treeChange{}
+			}
+			nested[dir][rest] = c
+		case !c.Delete:
+			entries[p] = object.TreeEntry{Name: p, Mode: c.Mode, Hash: c.Hash}
+		case entries[p].Mode != filemode.Dir:
+			delete(entries, p) // a directory stays: only a file is deleted
+		}
+	}
+	return nested
+}
+
+// buildNested rewrites entries' directory dir with the changes below it.
+func (r *Repo) buildNested(entries map[string]object.TreeEntry, dir string, sub map[string]treeChange) error {
+	var subBase *object.Tree
+	e, ok := entries[dir]
+	isDir := ok && e.Mode == filemode.Dir
+	if isDir {
+		t, err := object.GetTree(r.storage(), e.Hash)
+		if err != nil {
+			return fmt.Errorf("read tree %s: %w", dir, err)
+		}
+		subBase = t
+	} else if ok && !hasFile(sub) {
+		return nil // only deletions below a file: nothing to do
+	}
+	h, n, err := r.buildSubtree(subBase, sub)
+	switch {
+	case err != nil:
+		return err
+	case n == 0 && isDir:
+		delete(entries, dir)
+	case n > 0:
+		// a file replaced by a directory: the directory wins, as on disk
+		entries[dir] = object.TreeEntry{Name: dir, Mode: filemode.Dir, Hash: h}
+	}
+	return nil
 }
 
 func hasFile(changes map[string]treeChange) bool {

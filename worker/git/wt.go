@@ -101,7 +101,7 @@ func (r *Repo) addWorktree(path, branch, base string) error {
 		}
 		args = []string{"-c", logRefs, "worktree", "add", "-q", "--no-track", "-b", branch, path, base}
 	}
-	if _, err := r.runGit(r.Root, gitEnv("LC_ALL=C"), nil, args...); err != nil {
+	if _, err := r.Run(r.Root, Env("LC_ALL=C"), nil, args...); err != nil {
 		return err
 	}
 	return nil
@@ -158,7 +158,7 @@ func (w *Worktree) Base(target string) (string, error) {
 	if base := w.forkPoint(); base != "" {
 		return base, nil
 	}
-	out, err := w.repo.read(nil, "merge-base", "refs/heads/"+w.Branch, revName(target))
+	out, err := w.repo.Read(nil, "merge-base", "refs/heads/"+w.Branch, revName(target))
 	if err != nil {
 		return "", fmt.Errorf("base of %s on %s: %w", w.Branch, target, err)
 	}
@@ -188,8 +188,6 @@ func (w *Worktree) SetBase(commit string) error {
 	}
 	return nil
 }
-
-func (w *Worktree) baseFile() string { return filepath.Join(w.records, recBase) }
 
 // revName qualifies a branch name, so that a tag or a file of the same name
 // never stands for it; hashes and full ref names pass as they are.

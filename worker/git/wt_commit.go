@@ -13,21 +13,8 @@ import (
 // there is no work to commit.
 var ErrNothingToCommit = errors.New("nothing to commit")
 
-// Commit squashes everything since base (the agent's own commits and its
-// uncommitted work, .bh/ left out) into one commit on the branch whose
-// parent is base, through `git commit` in the worktree so that the
-// repository's commit hooks run. Afterwards the worktree is clean but for
-// ignored files. A branch tip that already is that commit is returned as
-// it is; ErrNothingToCommit when nothing differs from base.
-func (w *Worktree) Commit(base, message string) (string, error) {
-	c, err := w.commit(base, message, nil)
-	if err != nil {
-		return "", fmt.Errorf("commit %s: %w", w.Branch, err)
-	}
-	return c, nil
-}
-
-// commit is Commit, taking the index k staged when it can (see CommitWork).
+// commit is CommitWork of base, taking the index k staged when it can
+// (k may be nil).
 func (w *Worktree) commit(base, message string, k *Work) (string, error) {
 	if op, err := w.wt.InProgressOp(); err != nil || op != "" {
 		return "", errors.Join(err, inProgress(op))
@@ -54,17 +41,26 @@ func (w *Worktree) commit(base, message string, k *Work) (string, error) {
 	if err := w.stagedWork(base, adopted, k); err != nil {
 		return "", errors.Join(err, w.cleanBh(d.bh))
 	}
-	args := []string{"-c", "maintenance.auto=false", "commit", "-q", "--cleanup=whitespace", "-F", "-"}
-	if k != nil && k.NoVerify {
-		args = append(args, "--no-verify")
-	}
-	if _, err := w.wt.git([]byte(message), args...); err != nil {
-		return "", w.hookRefusal(err)
+	if err := w.gitCommit(message, k != nil && k.NoVerify); err != nil {
+		return "", err
 	}
 	if err := w.cleanBh(d.bh || bhMoved); err != nil {
 		return "", err
 	}
 	return w.wt.Head()
+}
+
+// gitCommit commits the index with message; the agent's commit hooks
+// run unless noVerify.
+func (w *Worktree) gitCommit(message string, noVerify bool) error {
+	args := []string{"-c", "maintenance.auto=false", "commit", "-q", "--cleanup=whitespace", "-F", "-"}
+	if noVerify {
+		args = append(args, "--no-verify")
+	}
+	if _, err := w.wt.Write([]byte(message), args...); err != nil {
+		return w.hookRefusal(err)
+	}
+	return nil
 }
 
 // stageSquash moves the branch back to base (the index and files keep the
@@ -74,7 +70,7 @@ func (w *Worktree) commit(base, message string, k *Work) (string, error) {
 // a rerun starts over from there.
 func (w *Worktree) stageSquash(tip, base string, d wtDirt, bhMoved bool, k *Work) (adopted bool, err error) {
 	if tip != base {
-		if _, err := w.wt.git(nil, "reset", "-q", "--soft", base); err != nil {
+		if _, err := w.wt.Write(nil, "reset", "-q", "--soft", base); err != nil {
 			return false, err
 		}
 	}
@@ -84,13 +80,13 @@ func (w *Worktree) stageSquash(tip, base string, d wtDirt, bhMoved bool, k *Work
 		adopted = w.adopt(k)
 	}
 	if d.work && !adopted {
-		env := gitEnv("GIT_LITERAL_PATHSPECS=0")
+		env := Env("GIT_LITERAL_PATHSPECS=0")
 		if _, err := w.addAll(env); err != nil {
 			return false, err
 		}
 	}
 	if bhMoved || d.bhStaged {
-		if _, err := w.wt.git(nil, "reset", "-q", base, "--", ".bh"); err != nil {
+		if _, err := w.wt.Write(nil, "reset", "-q", base, "--", ".bh"); err != nil {
 			return false, err
 		}
 	}
@@ -107,11 +103,11 @@ func (w *Worktree) stagedWork(base string, adopted bool, k *Work) error {
 		}
 		return nil
 	}
-	_, err := w.wt.read(nil, "diff", "--cached", "--quiet", base, "--")
+	_, err := w.wt.Read(nil, "diff", "--cached", "--quiet", base, "--")
 	if err == nil {
 		return ErrNothingToCommit
 	}
-	if isExit(err, 1) {
+	if IsExit(err, 1) {
 		return nil
 	}
 	return err
@@ -153,11 +149,11 @@ func (w *Worktree) cleanBh(dirty bool) error {
 		return err
 	}
 	if _, ok := bhEntry(head); ok {
-		if _, err := w.wt.git(nil, "checkout", "-q", "HEAD", "--", ".bh"); err != nil {
+		if _, err := w.wt.Write(nil, "checkout", "-q", "HEAD", "--", ".bh"); err != nil {
 			return err
 		}
 	}
-	_, err = w.wt.git(nil, "clean", "-fdq", "--", ".bh")
+	_, err = w.wt.Write(nil, "clean", "-fdq", "--", ".bh")
 	return err
 }
 

@@ -17,7 +17,7 @@ func TestWtCommitSquashes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	commit, err := wt.Commit(base, "tm-1: do the thing\n\nbh-task: tm-1\n")
+	commit, err := wt.commit(base, "tm-1: do the thing\n\nbh-task: tm-1\n", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestWtCommitSquashes(t *testing.T) {
 		t.Fatalf("worktree not clean after Commit: %q", st)
 	}
 	time.Sleep(1100 * time.Millisecond) // a new commit would get another date, and hash
-	again, err := wt.Commit(base, "tm-1: do the thing\n\nbh-task: tm-1\n")
+	again, err := wt.commit(base, "tm-1: do the thing\n\nbh-task: tm-1\n", nil)
 	if err != nil || again != commit {
 		t.Fatalf("second Commit: %s, %v; want %s", again, err, commit)
 	}
@@ -47,7 +47,7 @@ func TestWtCommitNothing(t *testing.T) {
 	r := wtTaskRepo(t)
 	wt, base := wtEnsure(t, r, "tm-1")
 	wtWrite(t, wt.Path, ".bh/tasks/tm-1.yaml", "bh's own\n")
-	if _, err := wt.Commit(base, "nothing\n"); !errors.Is(err, ErrNothingToCommit) {
+	if _, err := wt.commit(base, "nothing\n", nil); !errors.Is(err, ErrNothingToCommit) {
 		t.Fatalf("Commit of nothing: %v", err)
 	}
 	// An agent commit undone by the next one: the work nets to nothing.
@@ -55,7 +55,7 @@ func TestWtCommitNothing(t *testing.T) {
 	wtCommitAll(t, wt.Path, "change")
 	wtWrite(t, wt.Path, "a.txt", "a\n")
 	wtCommitAll(t, wt.Path, "change back")
-	if _, err := wt.Commit(base, "nothing\n"); !errors.Is(err, ErrNothingToCommit) {
+	if _, err := wt.commit(base, "nothing\n", nil); !errors.Is(err, ErrNothingToCommit) {
 		t.Fatalf("Commit of work undone: %v", err)
 	}
 	if wtRev(t, r.Root, "refs/heads/bh/tm-1") != base {
@@ -75,11 +75,11 @@ func TestWtCommitRunsHooks(t *testing.T) {
 	wtWrite(t, wt.Path, "a.txt", "changed\n")
 
 	t.Setenv("FAIL", "1")
-	if _, err := wt.Commit(base, "tm-1: hooked\n"); err == nil || errors.Is(err, ErrNothingToCommit) {
+	if _, err := wt.commit(base, "tm-1: hooked\n", nil); err == nil || errors.Is(err, ErrNothingToCommit) {
 		t.Fatalf("a failing pre-commit hook did not stop Commit: %v", err)
 	}
 	t.Setenv("FAIL", "0")
-	commit, err := wt.Commit(base, "tm-1: hooked\n")
+	commit, err := wt.commit(base, "tm-1: hooked\n", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

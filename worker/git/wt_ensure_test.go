@@ -125,7 +125,7 @@ func TestWtEnsureAfterKilledAddNoDirectory(t *testing.T) {
 		t.Fatal("worktree not checked out")
 	}
 	wtWrite(t, wt2.Path, "b.txt", "b\n")
-	if _, err := wt2.Commit(base, "work\n"); err != nil {
+	if _, err := wt2.commit(base, "work\n", nil); err != nil {
 		t.Fatalf("the recreated worktree is wedged: %v", err)
 	}
 }

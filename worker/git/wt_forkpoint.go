@@ -54,7 +54,7 @@ func (r *Repo) loggedBase(branch string) string {
 	if !plumbing.IsHash(base) {
 		return ""
 	}
-	if _, err := r.read(nil, "merge-base", "--is-ancestor", base, "refs/heads/"+branch); err != nil {
+	if _, err := r.Read(nil, "merge-base", "--is-ancestor", base, "refs/heads/"+branch); err != nil {
 		return ""
 	}
 	return base

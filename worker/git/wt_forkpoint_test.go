@@ -25,7 +25,7 @@ func TestForkPointFromTheBranchLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	forget := func() {
-		if err := os.Remove(wt.baseFile()); err != nil && !os.IsNotExist(err) {
+		if err := os.Remove(filepath.Join(wt.records, recBase)); err != nil && !os.IsNotExist(err) {
 			t.Fatal(err)
 		}
 	}

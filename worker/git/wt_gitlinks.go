@@ -23,7 +23,7 @@ func (w *Worktree) addAll(env []string) ([]byte, error) {
 	for _, l := range links {
 		args = append(args, ":(exclude,literal)"+l)
 	}
-	return w.wt.runGit(w.Path, env, nil, args...)
+	return w.wt.Run(w.Path, env, nil, args...)
 }
 
 // gitlinks lists the nested repositories in the index env names, read
@@ -53,12 +53,12 @@ func (w *Worktree) gitlinks(env []string) ([]string, error) {
 			return links, nil
 		}
 	}
-	out, err := w.wt.runGit(w.Path, env, nil, "--no-optional-locks", "ls-files", "-s", "-z")
+	out, err := w.wt.Run(w.Path, env, nil, "--no-optional-locks", "ls-files", "-s", "-z")
 	if err != nil {
 		return nil, err
 	}
 	var links []string
-	for _, rec := range splitNul(out) {
+	for _, rec := range SplitNul(out) {
 		if meta, p, ok := strings.Cut(rec, "\t"); ok && strings.HasPrefix(meta, "160000 ") {
 			links = append(links, p)
 		}

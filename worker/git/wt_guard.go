@@ -258,7 +258,7 @@ func (r *Repo) guard(env, args []string) ([]string, []string, error) {
 		return nil, nil, err
 	}
 	if env == nil {
-		env = gitEnv()
+		env = Env()
 	}
 	env = slices.Concat(env, []string{"GIT_DIR=" + r.gitDir, "GIT_COMMON_DIR=" + r.commonDir, "GIT_WORK_TREE=" + r.Root})
 	return env, slices.Concat(r.main.pins(), args), nil

@@ -127,7 +127,7 @@ func TestGuardedGitRunsNothingAnAgentPlanted(t *testing.T) {
 			if _, _, err := wt.Snapshot(base, "bh: park\n"); err != nil {
 				t.Fatalf("snapshot: %v", err)
 			}
-			commit, err := wt.Commit(base, "tm-1: the work\n")
+			commit, err := wt.commit(base, "tm-1: the work\n", nil)
 			if err != nil {
 				t.Fatalf("commit: %v", err)
 			}
@@ -178,7 +178,7 @@ func TestGuardedGitStaysOnTheTasksBranch(t *testing.T) {
 			} else {
 				wtWrite(t, wt.GitDir(), "HEAD", "ref: refs/heads/main\n")
 			}
-			commit, err := wt.Commit(base, "tm-1: the work\n")
+			commit, err := wt.commit(base, "tm-1: the work\n", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -292,7 +292,7 @@ func TestContinueRebaseRefusesAnAgentsTodo(t *testing.T) {
 	r := wtRepo(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
 	wt, _ := wtCommitted(t, r, "a.txt", "agent\n")
 	wtWrite(t, wt.Path, "b.txt", "agent\n")
-	if _, err := wt.Commit(wtRev(t, wt.Path, "HEAD^"), "tm-1: more\n"); err != nil {
+	if _, err := wt.commit(wtRev(t, wt.Path, "HEAD^"), "tm-1: more\n", nil); err != nil {
 		t.Fatal(err)
 	}
 	wtWrite(t, r.Root, "a.txt", "user\n")

@@ -118,7 +118,7 @@ func wtHashes(t testing.TB, dir string) map[string]string {
 func wtStatus(t testing.TB, dir string) []string {
 	t.Helper()
 	out := wtGit(t, dir, "--no-optional-locks", "status", "--porcelain", "-z", "--untracked-files=all", "--ignored")
-	lines := splitNul([]byte(out))
+	lines := SplitNul([]byte(out))
 	sort.Strings(lines)
 	return lines
 }
@@ -153,7 +153,7 @@ func wtEnsure(t testing.TB, r *Repo, id string) (*Worktree, string) {
 func wtTree(t testing.TB, dir, commit string) map[string]string {
 	t.Helper()
 	files := map[string]string{}
-	for _, line := range splitNul([]byte(wtGit(t, dir, "ls-tree", "-r", "-z", commit))) {
+	for _, line := range SplitNul([]byte(wtGit(t, dir, "ls-tree", "-r", "-z", commit))) {
 		meta, p, _ := strings.Cut(line, "\t")
 		f := strings.Fields(meta)
 		files[p] = f[2]

@@ -55,7 +55,7 @@ func (w *Worktree) Unsaved(snapshot string) (bool, error) {
 			return false, err
 		}
 	}
-	out, err := w.wt.runGit(w.Path, gitEnv("LC_ALL=C"), nil, "rev-parse", "-q", "--verify", "HEAD")
+	out, err := w.wt.Run(w.Path, Env("LC_ALL=C"), nil, "rev-parse", "-q", "--verify", "HEAD")
 	if err != nil {
 		return false, fmt.Errorf("status of %s: %w", w.Branch, err)
 	}
@@ -73,7 +73,7 @@ func (w *Worktree) Unsaved(snapshot string) (bool, error) {
 
 // ConfigValue is the repository's git config value for key, "" when unset.
 func (r *Repo) ConfigValue(key string) string {
-	out, err := r.read(nil, "config", "--get", key)
+	out, err := r.Read(nil, "config", "--get", key)
 	if err != nil {
 		return ""
 	}
@@ -91,7 +91,7 @@ func (r *Repo) MoveWorktree(from, to string) error {
 	if err := r.ownWorktree(from); err != nil {
 		return fmt.Errorf("move worktree %s: %w", filepath.Base(from), err)
 	}
-	if _, err := r.git(nil, "worktree", "move", from, to); err != nil {
+	if _, err := r.Write(nil, "worktree", "move", from, to); err != nil {
 		return fmt.Errorf("move worktree %s: %w", filepath.Base(from), err)
 	}
 	return nil

@@ -10,32 +10,39 @@ import (
 	"time"
 )
 
-// wtEntry is one record of `git worktree list --porcelain -z`.
-type wtEntry struct {
+// WorktreeEntry is one record of `git worktree list --porcelain -z`.
+type WorktreeEntry struct {
 	Path     string
 	Branch   string // full ref name; "" when detached or bare
 	Bare     bool
 	Prunable bool // its directory (or .git file) is gone
 }
 
-// worktrees lists the repository's working trees, the main one first.
-func (r *Repo) worktrees() ([]wtEntry, error) {
+// Worktrees lists the repository's working trees, the main one first.
+func (r *Repo) Worktrees() ([]WorktreeEntry, error) {
+	r.wtMu.Lock()
+	defer r.wtMu.Unlock()
+	return r.worktrees()
+}
+
+// worktrees is Worktrees for a caller holding wtMu.
+func (r *Repo) worktrees() ([]WorktreeEntry, error) {
 	list, gen := r.listing.shared()
 	if list != nil {
 		return list, nil
 	}
-	out, err := r.read(nil, "worktree", "list", "--porcelain", "-z")
+	out, err := r.Read(nil, "worktree", "list", "--porcelain", "-z")
 	if err != nil {
 		return nil, fmt.Errorf("list worktrees: %w", err)
 	}
-	var cur *wtEntry
-	for _, f := range splitNul(out) {
+	var cur *WorktreeEntry
+	for _, f := range SplitNul(out) {
 		key, val, _ := strings.Cut(f, " ")
 		switch {
 		case f == "":
 			cur = nil // end of a record
 		case key == "worktree":
-			list = append(list, wtEntry{Path: val})
+			list = append(list, WorktreeEntry{Path: val})
 			cur = &list[len(list)-1]
 		case cur == nil:
 		case key == "branch":
@@ -51,7 +58,7 @@ func (r *Repo) worktrees() ([]wtEntry, error) {
 }
 
 // findWorktree is the registered linked worktree at path (canonical), or nil.
-func (r *Repo) findWorktree(path string) (*wtEntry, error) {
+func (r *Repo) findWorktree(path string) (*WorktreeEntry, error) {
 	list, err := r.worktrees()
 	if err != nil {
 		return nil, err
@@ -74,7 +81,7 @@ const staleLock = 10 * time.Second
 // killed `git worktree add` left half made (git's "initializing" lock
 // still there; no agent ever ran in it) is removed. Either way the caller
 // adds it again.
-func (r *Repo) repairWorktree(e *wtEntry) (bool, error) {
+func (r *Repo) repairWorktree(e *WorktreeEntry) (bool, error) {
 	admin, err := r.adminOf(e.Path)
 	if err != nil {
 		return false, err
@@ -83,7 +90,7 @@ func (r *Repo) repairWorktree(e *wtEntry) (bool, error) {
 	switch {
 	case admin != "" && strings.TrimSpace(string(lock)) == "initializing":
 		_ = os.Remove(filepath.Join(admin, "index.lock"))
-		if _, err := r.git(nil, "worktree", "remove", "--force", "--force", e.Path); err != nil {
+		if _, err := r.Write(nil, "worktree", "remove", "--force", "--force", e.Path); err != nil {
 			return false, fmt.Errorf("remove half-made worktree: %w", err)
 		}
 		return false, nil
@@ -91,7 +98,7 @@ func (r *Repo) repairWorktree(e *wtEntry) (bool, error) {
 		return false, r.pruneWorktree(admin)
 	}
 	// A killed agent's git may have left its lock; none runs now.
-	if _, stale := r.stale(filepath.Join(admin, "index.lock"), staleLock); stale {
+	if _, stale := r.Stale(filepath.Join(admin, "index.lock"), staleLock); stale {
 		_ = os.Remove(filepath.Join(admin, "index.lock"))
 	}
 	if admin == "" {
@@ -118,7 +125,7 @@ func (r *Repo) pruneWorktree(admin string) error {
 			return err
 		}
 	}
-	if _, err := r.git(nil, "worktree", "prune"); err != nil {
+	if _, err := r.Write(nil, "worktree", "prune"); err != nil {
 		return fmt.Errorf("prune worktrees: %w", err)
 	}
 	return nil

@@ -15,7 +15,7 @@ import (
 type listing struct {
 	mu     sync.Mutex
 	scopes int
-	list   []wtEntry
+	list   []WorktreeEntry
 	gen    int // how many times it was dropped: a listing git made across a drop is not kept
 }
 
@@ -42,7 +42,7 @@ func (r *Repo) ShareListing() (done func()) {
 
 // shared is the listing shared now, or nil and the generation a listing
 // made now is of (for keep).
-func (l *listing) shared() ([]wtEntry, int) {
+func (l *listing) shared() ([]WorktreeEntry, int) {
 	if l == nil {
 		return nil, 0
 	}
@@ -53,7 +53,7 @@ func (l *listing) shared() ([]wtEntry, int) {
 
 // keep shares list, listed in generation gen, if a step asked for it and
 // nothing dropped it since.
-func (l *listing) keep(list []wtEntry, gen int) {
+func (l *listing) keep(list []WorktreeEntry, gen int) {
 	if l == nil {
 		return
 	}

@@ -37,7 +37,7 @@ func TestShareListing(t *testing.T) {
 	if lists != 1 {
 		t.Errorf("%d listings for two questions in one step, want 1", lists)
 	}
-	if _, err := r.git(nil, "worktree", "add", "-q", "--detach", filepath.Join(tmp, "bhs")); err != nil {
+	if _, err := r.Write(nil, "worktree", "add", "-q", "--detach", filepath.Join(tmp, "bhs")); err != nil {
 		t.Fatal(err)
 	}
 	if got := paths(); !slices.Equal(got, []string{"bhs"}) || lists != 2 {

@@ -88,11 +88,11 @@ func writeMarker(file, content string) error {
 	return nil
 }
 
-// treeGitDir is the git dir of the working tree at dir, found without a
+// TreeGitDir is the git dir of the working tree at dir, found without a
 // git process: .git is that dir itself (a main tree) or a file naming it
 // (a linked worktree, or a main tree made with --separate-git-dir).
 // Anything else is left to git to say.
-func (r *Repo) treeGitDir(dir string) (string, error) {
+func (r *Repo) TreeGitDir(dir string) (string, error) {
 	fi, err := os.Lstat(filepath.Join(dir, ".git"))
 	switch {
 	case err == nil && fi.IsDir():
@@ -102,6 +102,6 @@ func (r *Repo) treeGitDir(dir string) (string, error) {
 			return gitDir, nil
 		}
 	}
-	out, err := r.runGit(dir, gitEnv("LC_ALL=C"), nil, "rev-parse", "--absolute-git-dir")
+	out, err := r.Run(dir, Env("LC_ALL=C"), nil, "rev-parse", "--absolute-git-dir")
 	return strings.TrimSpace(string(out)), err
 }

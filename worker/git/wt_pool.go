@@ -56,17 +56,8 @@ func (r *Repo) resetSlot(path, holder, branch, base string, spare []string) erro
 			e = nil
 		}
 	}
-	if e == nil { // a new slot: registered without files, filled by the checkout
-		if err := moveAside(path); err != nil {
-			return err
-		}
-		if err := clearRecords(r.RecordsDir(path)); err != nil {
-			return err
-		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
-			return err
-		}
-		if _, err := r.runGit(r.Root, gitEnv("LC_ALL=C"), nil, "worktree", "add", "-q", "--no-checkout", "--detach", path, base); err != nil {
+	if e == nil {
+		if err := r.addSlot(path, base); err != nil {
 			return err
 		}
 	}
@@ -91,6 +82,28 @@ func (r *Repo) resetSlot(path, holder, branch, base string, spare []string) erro
 	if err := clearRecords(records, recHolder); err != nil {
 		return err
 	}
+	return r.fillSlot(slot, path, branch, base, spare)
+}
+
+// addSlot registers a new slot at path, without files: the checkout
+// fills it.
+func (r *Repo) addSlot(path, base string) error {
+	if err := moveAside(path); err != nil {
+		return err
+	}
+	if err := clearRecords(r.RecordsDir(path)); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		return err
+	}
+	_, err := r.Run(r.Root, Env("LC_ALL=C"), nil, "worktree", "add", "-q", "--no-checkout", "--detach", path, base)
+	return err
+}
+
+// fillSlot checks branch out in the slot at path (made at base when new)
+// and cleans what is not its, but spare.
+func (r *Repo) fillSlot(slot *Repo, path, branch, base string, spare []string) error {
 	tip, err := r.BranchTip(branch)
 	if err != nil {
 		return err
@@ -99,17 +112,15 @@ func (r *Repo) resetSlot(path, holder, branch, base string, spare []string) erro
 	if tip != "" {
 		checkout = []string{"checkout", "-q", "-f", branch} // its commits are the task's: kept
 	}
-	if _, err := slot.runGit(path, gitEnv("LC_ALL=C"), nil, checkout...); err != nil {
+	if _, err := slot.Run(path, Env("LC_ALL=C"), nil, checkout...); err != nil {
 		return err
 	}
 	clean := []string{"clean", "-q", "-ffdx"}
 	for _, p := range spare {
 		clean = append(clean, "-e", p)
 	}
-	if _, err := slot.runGit(path, gitEnv("LC_ALL=C"), nil, clean...); err != nil {
-		return err
-	}
-	return nil
+	_, err = slot.Run(path, Env("LC_ALL=C"), nil, clean...)
+	return err
 }
 
 // ReleaseSlot gives holder's pool slot at path back: HEAD detached where
@@ -166,7 +177,7 @@ func (r *Repo) releaseSlot(path, gitDir string) error {
 	if head, err := slot.slotHead(); err != nil {
 		return err
 	} else if head != "" {
-		if _, err := slot.runGit(path, gitEnv("LC_ALL=C"), nil, "update-ref", "--no-deref", "-m", "bh: slot released",
+		if _, err := slot.Run(path, Env("LC_ALL=C"), nil, "update-ref", "--no-deref", "-m", "bh: slot released",
 			"HEAD", head); err != nil {
 			return err
 		}
@@ -185,7 +196,7 @@ func (r *Repo) slotHead() (string, error) {
 	if head, err := r.Head(); err == nil && head != "" {
 		return head, nil
 	}
-	out, err := r.runGit(r.Root, gitEnv("LC_ALL=C"), nil, "rev-parse", "-q", "--verify", "HEAD")
+	out, err := r.Run(r.Root, Env("LC_ALL=C"), nil, "rev-parse", "-q", "--verify", "HEAD")
 	return strings.TrimSpace(string(out)), err
 }
 
@@ -200,14 +211,14 @@ func (r *Repo) dropStashes(branch string) error {
 	if tip, err := r.refTip("refs/stash"); err != nil || tip == "" {
 		return err // no stash at all (read in-process): nothing to list
 	}
-	out, err := r.read(nil, "stash", "list", "--format=%gs")
+	out, err := r.Read(nil, "stash", "list", "--format=%gs")
 	if err != nil {
 		return err
 	}
 	list := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
 	for i := len(list) - 1; i >= 0; i-- { // from the oldest: the others keep their numbers
 		if strings.HasPrefix(list[i], "WIP on "+branch+":") || strings.HasPrefix(list[i], "On "+branch+":") {
-			if _, err := r.git(nil, "stash", "drop", "-q", fmt.Sprintf("stash@{%d}", i)); err != nil {
+			if _, err := r.Write(nil, "stash", "drop", "-q", fmt.Sprintf("stash@{%d}", i)); err != nil {
 				return err
 			}
 		}

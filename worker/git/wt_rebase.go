@@ -18,16 +18,16 @@ type RebaseConflict struct {
 
 func (e *RebaseConflict) Error() string {
 	if len(e.Paths) == 0 {
-		return fmt.Sprintf("rebase onto %s: stopped, not yet continued", short(e.Onto))
+		return fmt.Sprintf("rebase onto %s: stopped, not yet continued", Short(e.Onto))
 	}
-	return fmt.Sprintf("rebase onto %s: conflicts in %s", short(e.Onto), strings.Join(e.Paths, ", "))
+	return fmt.Sprintf("rebase onto %s: conflicts in %s", Short(e.Onto), strings.Join(e.Paths, ", "))
 }
 
 // rebaseGit runs a rebase command in the worktree: never an editor (the
 // commits keep their messages), no automatic gc, no other branch moved.
 func (w *Worktree) rebaseGit(args ...string) error {
 	pre := []string{"-c", "maintenance.auto=false", "-c", "rebase.autoSquash=false", "-c", "rebase.updateRefs=false", "-c", logRefs}
-	_, err := w.wt.runGit(w.Path, gitEnv("GIT_EDITOR=true", "LC_ALL=C"), nil, append(pre, args...)...)
+	_, err := w.wt.Run(w.Path, Env("GIT_EDITOR=true", "LC_ALL=C"), nil, append(pre, args...)...)
 	return err
 }
 
@@ -46,7 +46,7 @@ func (w *Worktree) Rebase(onto string) error {
 		args = []string{"rebase", "-q", "--onto", onto, base}
 	}
 	if err := writeRecord(w.records, recOnto, onto); err != nil {
-		return fmt.Errorf("rebase %s onto %s: %w", w.Branch, short(onto), err)
+		return fmt.Errorf("rebase %s onto %s: %w", w.Branch, Short(onto), err)
 	}
 	err := w.rebaseGit(args...)
 	if err == nil {
@@ -55,7 +55,7 @@ func (w *Worktree) Rebase(onto string) error {
 	if cerr := w.stoppedRebase(); cerr != nil {
 		return cerr
 	}
-	return fmt.Errorf("rebase %s onto %s: %w", w.Branch, short(onto), err)
+	return fmt.Errorf("rebase %s onto %s: %w", w.Branch, Short(onto), err)
 }
 
 // Rebasing reports whether a rebase is in progress in the worktree.
@@ -82,7 +82,7 @@ func (w *Worktree) ContinueRebase() error {
 	if left := w.withMarkers(paths); len(left) > 0 {
 		return &RebaseConflict{Onto: w.rebaseOnto(), Paths: left}
 	}
-	env := gitEnv("GIT_LITERAL_PATHSPECS=0")
+	env := Env("GIT_LITERAL_PATHSPECS=0")
 	if _, err := w.addAll(env); err != nil {
 		return fmt.Errorf("continue rebase of %s: %w", w.Branch, err)
 	}
@@ -165,8 +165,8 @@ func (w *Worktree) rebasedOnto(base string) string {
 	if rebasing, err := w.Rebasing(); err != nil || rebasing {
 		return ""
 	}
-	if _, err := w.repo.read(nil, "merge-base", "--is-ancestor", onto, "refs/heads/"+w.Branch); err != nil {
-		if isExit(err, 1) {
+	if _, err := w.repo.Read(nil, "merge-base", "--is-ancestor", onto, "refs/heads/"+w.Branch); err != nil {
+		if IsExit(err, 1) {
 			_ = os.Remove(w.ontoFile())
 		}
 		return ""

@@ -57,7 +57,7 @@ func TestWtRebaseKilledBeforeTheBaseIsRecorded(t *testing.T) {
 	if paths, err := again.Changed(tip); err != nil || !reflect.DeepEqual(paths, []string{"a.txt"}) {
 		t.Fatalf("the work after the kill: %v, %v; want a.txt only", paths, err)
 	}
-	c, err := again.Commit(again.RecordedBase(), "tm-1: work\n")
+	c, err := again.commit(again.RecordedBase(), "tm-1: work\n", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

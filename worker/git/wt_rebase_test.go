@@ -11,7 +11,7 @@ func wtCommitted(t *testing.T, r *Repo, file, content string) (*Worktree, string
 	t.Helper()
 	wt, base := wtEnsure(t, r, "tm-1")
 	wtWrite(t, wt.Path, file, content)
-	if _, err := wt.Commit(base, "tm-1: work\n"); err != nil {
+	if _, err := wt.commit(base, "tm-1: work\n", nil); err != nil {
 		t.Fatal(err)
 	}
 	return wt, base

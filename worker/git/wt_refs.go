@@ -32,7 +32,7 @@ func (r *Repo) CurrentBranch() (string, error) {
 		return "", nil
 	}
 	if target == "refs/heads/.invalid" { // reftable: HEAD is kept in the table
-		out, err := r.read(nil, "symbolic-ref", "-q", "HEAD")
+		out, err := r.Read(nil, "symbolic-ref", "-q", "HEAD")
 		if err != nil {
 			return "", nil // detached: symbolic-ref -q fails silently
 		}
@@ -55,7 +55,7 @@ func (r *Repo) refTip(ref string) (string, error) {
 	if err == nil {
 		return got.Hash().String(), nil
 	}
-	out, gerr := r.read(nil, "rev-parse", "-q", "--verify", ref)
+	out, gerr := r.Read(nil, "rev-parse", "-q", "--verify", ref)
 	var ge *gitError
 	if errors.As(gerr, &ge) && ge.Code == 1 && strings.TrimSpace(ge.Stderr) == "" {
 		return "", nil
@@ -95,7 +95,7 @@ func (r *Repo) SetRef(ref, commit, reason string) error {
 	if err != nil || cur == commit {
 		return err
 	}
-	if _, err := r.git(nil, "update-ref", "-m", reason, ref, commit); err != nil {
+	if _, err := r.Write(nil, "update-ref", "-m", reason, ref, commit); err != nil {
 		return fmt.Errorf("set %s: %w", ref, err)
 	}
 	return nil
@@ -108,7 +108,7 @@ func (r *Repo) DeleteRef(ref string) error {
 	if err != nil || cur == "" {
 		return err
 	}
-	if _, err := r.git(nil, "update-ref", "-d", ref); err != nil {
+	if _, err := r.Write(nil, "update-ref", "-d", ref); err != nil {
 		return fmt.Errorf("delete %s: %w", ref, err)
 	}
 	return nil
@@ -120,15 +120,15 @@ func (r *Repo) Diff(from, to string, stat bool) (string, error) {
 	if stat {
 		args = append(args, "--stat")
 	}
-	out, err := r.read(nil, append(args, from, to, "--")...)
+	out, err := r.Read(nil, append(args, from, to, "--")...)
 	if err != nil {
-		return "", fmt.Errorf("diff %s %s: %w", short(from), short(to), err)
+		return "", fmt.Errorf("diff %s %s: %w", Short(from), Short(to), err)
 	}
 	return string(out), nil
 }
 
-// short abbreviates a hash for messages.
-func short(h string) string {
+// Short abbreviates a hash for messages.
+func Short(h string) string {
 	if len(h) > 10 && plumbing.IsHash(h) {
 		return h[:10]
 	}

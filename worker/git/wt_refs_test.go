@@ -95,6 +95,7 @@ func TestWtRemoveWorktree(t *testing.T) {
 }
 
 func TestWtWithFile(t *testing.T) {
+	const wtTaskPath = ".bh/tasks/tm-1.yaml"
 	r := wtRepo(t, map[string]string{"a.txt": "a\n", ".bh/tasks/tm-0.yaml": "other\n"})
 	wtWrite(t, r.Root, "a.txt", "b\n")
 	commit := wtCommitAll(t, r.Root, "work\n\nbody")

@@ -41,7 +41,7 @@ func (r *Repo) removeWorktree(path string) error {
 	if err := r.ownWorktree(path); err != nil {
 		return err
 	}
-	if _, err := r.git(nil, "worktree", "remove", "--force", "--force", path); err != nil {
+	if _, err := r.Write(nil, "worktree", "remove", "--force", "--force", path); err != nil {
 		return err
 	}
 	return clearRecords(r.RecordsDir(path))
@@ -52,7 +52,7 @@ func (r *Repo) deleteBranch(branch string) error {
 	if err != nil || tip == "" {
 		return err
 	}
-	if _, err := r.git(nil, "branch", "-D", "-q", branch); err != nil {
+	if _, err := r.Write(nil, "branch", "-D", "-q", branch); err != nil {
 		return fmt.Errorf("delete branch %s: %w", branch, err)
 	}
 	return nil

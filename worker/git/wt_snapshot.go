@@ -76,7 +76,7 @@ func (w *Worktree) stage(base string) (plumbing.Hash, *indexCopy, error) {
 	}
 	out, err := w.addAll(ix.env)
 	if err == nil {
-		out, err = w.wt.runGit(w.Path, ix.env, nil, "write-tree")
+		out, err = w.wt.Run(w.Path, ix.env, nil, "write-tree")
 	}
 	var tree plumbing.Hash
 	if err == nil {
@@ -110,7 +110,7 @@ func (w *Worktree) tempIndex() (*indexCopy, error) {
 	if err != nil {
 		return nil, err
 	}
-	ix := &indexCopy{path: f.Name(), env: gitEnv("GIT_INDEX_FILE="+f.Name(), "GIT_LITERAL_PATHSPECS=0")}
+	ix := &indexCopy{path: f.Name(), env: Env("GIT_INDEX_FILE="+f.Name(), "GIT_LITERAL_PATHSPECS=0")}
 	ix.from, err = os.ReadFile(filepath.Join(w.wt.gitDir, "index"))
 	if err == nil {
 		_, err = f.Write(ix.from)
@@ -120,7 +120,7 @@ func (w *Worktree) tempIndex() (*indexCopy, error) {
 	}
 	if errors.Is(err, fs.ErrNotExist) { // no index at all: start from HEAD
 		_ = os.Remove(ix.path)
-		_, err = w.wt.runGit(w.Path, ix.env, nil, "read-tree", "HEAD")
+		_, err = w.wt.Run(w.Path, ix.env, nil, "read-tree", "HEAD")
 	}
 	if err != nil {
 		ix.remove()
@@ -141,7 +141,7 @@ func (w *Worktree) Restore(snapshot string) error {
 		defer ix.remove()
 		// From the index's entries (stat data valid) to snapshot's: git
 		// writes what differs and deletes what snapshot lacks.
-		_, err = w.wt.runGit(w.Path, ix.env, nil, "read-tree", "--reset", "-u", snapshot)
+		_, err = w.wt.Run(w.Path, ix.env, nil, "read-tree", "--reset", "-u", snapshot)
 	}
 	var parent string
 	if err == nil {
@@ -151,7 +151,7 @@ func (w *Worktree) Restore(snapshot string) error {
 		err = w.SetBase(parent)
 	}
 	if err != nil {
-		return fmt.Errorf("restore %s into %s: %w", short(snapshot), w.Branch, err)
+		return fmt.Errorf("restore %s into %s: %w", Short(snapshot), w.Branch, err)
 	}
 	return nil
 }

@@ -6,15 +6,15 @@ import (
 	"strings"
 )
 
-// setIndexEntries replaces p's index entries with entries, in the index
+// SetIndexEntries replaces p's index entries with entries, in the index
 // env names (GIT_INDEX_FILE): the mode-0 line drops every stage first, as
 // update-index wants for higher stages.
-func (r *Repo) setIndexEntries(dir string, env []string, p string, entries []string) error {
+func (r *Repo) SetIndexEntries(dir string, env []string, p string, entries []string) error {
 	var in bytes.Buffer
 	fmt.Fprintf(&in, "0 %s\t%s\x00", strings.Repeat("0", 40), p)
 	for _, e := range entries {
 		in.WriteString(e + "\x00")
 	}
-	_, err := r.runGit(dir, env, in.Bytes(), "update-index", "-z", "--index-info")
+	_, err := r.Run(dir, env, in.Bytes(), "update-index", "-z", "--index-info")
 	return err
 }

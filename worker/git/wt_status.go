@@ -25,11 +25,11 @@ func (w *Worktree) dirt(whole bool) (wtDirt, error) {
 	if !whole {
 		args = append(args, "--", ".bh")
 	}
-	out, err := w.wt.read(nil, args...)
+	out, err := w.wt.Read(nil, args...)
 	if err != nil {
 		return d, err
 	}
-	for _, f := range splitNul(out) {
+	for _, f := range SplitNul(out) {
 		if len(f) < 4 {
 			continue
 		}
@@ -45,11 +45,11 @@ func (w *Worktree) dirt(whole bool) (wtDirt, error) {
 
 // unmerged lists the worktree's paths with conflicts not yet staged.
 func (w *Worktree) unmerged() ([]string, error) {
-	out, err := w.wt.read(nil, "diff", "--name-only", "--diff-filter=U", "-z", "--ignore-submodules=dirty")
+	out, err := w.wt.Read(nil, "diff", "--name-only", "--diff-filter=U", "-z", "--ignore-submodules=dirty")
 	if err != nil {
 		return nil, err
 	}
-	paths := splitNul(out)
+	paths := SplitNul(out)
 	sort.Strings(paths)
 	return paths, nil
 }

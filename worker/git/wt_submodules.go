@@ -29,16 +29,16 @@ type submodule struct{ name, path, commit string }
 // nested repository staged without an entry there is no submodule: it
 // lands as the gitlink it is.
 func (r *Repo) submodulesAt(commit string) ([]submodule, error) {
-	if e, err := r.blobEntry(commit, ".gitmodules"); err != nil || e == "" {
+	if e, err := r.BlobEntry(commit, ".gitmodules"); err != nil || e == "" {
 		return nil, err
 	}
-	out, err := r.read(nil, "config", "-z", "--blob", commit+":.gitmodules", "--get-regexp", `^submodule\..*\.path$`)
-	if err != nil && !isExit(err, 1) { // 1: no entry
+	out, err := r.Read(nil, "config", "-z", "--blob", commit+":.gitmodules", "--get-regexp", `^submodule\..*\.path$`)
+	if err != nil && !IsExit(err, 1) { // 1: no entry
 		return nil, err
 	}
 	names := map[string]string{} // by path
 	args := []string{"ls-tree", "-z", commit, "--"}
-	for _, rec := range splitNul(out) {
+	for _, rec := range SplitNul(out) {
 		key, path, _ := strings.Cut(rec, "\n")
 		names[path] = strings.TrimSuffix(strings.TrimPrefix(key, "submodule."), ".path")
 		args = append(args, path)
@@ -46,11 +46,11 @@ func (r *Repo) submodulesAt(commit string) ([]submodule, error) {
 	if len(names) == 0 {
 		return nil, nil
 	}
-	if out, err = r.read(nil, args...); err != nil {
+	if out, err = r.Read(nil, args...); err != nil {
 		return nil, err
 	}
 	var subs []submodule
-	for _, rec := range splitNul(out) {
+	for _, rec := range SplitNul(out) {
 		meta, path, ok := strings.Cut(rec, "\t")
 		if f := strings.Fields(meta); ok && len(f) == 3 && f[0] == "160000" && safeName(names[path]) {
 			subs = append(subs, submodule{name: names[path], path: path, commit: f[2]})
@@ -95,7 +95,7 @@ func (r *Repo) trustedModule(s submodule, commit string) (string, error) {
 		if err := os.MkdirAll(filepath.Dir(mirror), 0o777); err != nil {
 			return "", err
 		}
-		if _, err := r.runGit(r.Root, gitEnv("LC_ALL=C"), nil, "clone", "-q", "--bare", "--", url, mirror); err != nil {
+		if _, err := r.Run(r.Root, Env("LC_ALL=C"), nil, "clone", "-q", "--bare", "--", url, mirror); err != nil {
 			os.RemoveAll(mirror)
 			return "", nil
 		}
@@ -112,9 +112,9 @@ func (r *Repo) trustedModule(s submodule, commit string) (string, error) {
 // `git submodule init`), else .gitmodules' at commit; "" for a relative
 // one (it would be the remote's, which bh does not guess).
 func (r *Repo) moduleURL(s submodule, commit string) string {
-	out, err := r.read(nil, "config", "--get", "submodule."+s.name+".url")
+	out, err := r.Read(nil, "config", "--get", "submodule."+s.name+".url")
 	if err != nil {
-		out, _ = r.read(nil, "config", "--blob", commit+":.gitmodules", "--get", "submodule."+s.name+".url")
+		out, _ = r.Read(nil, "config", "--blob", commit+":.gitmodules", "--get", "submodule."+s.name+".url")
 	}
 	url := strings.TrimSpace(string(out))
 	if strings.HasPrefix(url, "./") || strings.HasPrefix(url, "../") {
@@ -137,14 +137,14 @@ func (r *Repo) hasCommit(gitDir, commit string) bool {
 // programs pinned as in a task's worktree.
 func (r *Repo) subGit(gitDir, workTree string, env []string, args ...string) ([]byte, error) {
 	if env == nil {
-		env = gitEnv("LC_ALL=C")
+		env = Env("LC_ALL=C")
 	}
 	env = append(env, "GIT_DIR="+gitDir)
 	dir := gitDir
 	if workTree != "" {
 		env, dir = append(env, "GIT_WORK_TREE="+workTree), workTree
 	}
-	return r.runGit(dir, env, nil, append(r.pins(), args...)...)
+	return r.Run(dir, env, nil, append(r.pins(), args...)...)
 }
 
 // initSubmodules checks out every submodule of the worktree's HEAD at its
@@ -184,7 +184,7 @@ func (w *Worktree) initSubmodule(s submodule, head string) error {
 	}
 	// Run from the main tree: in the admin dir, git would take it for a
 	// repository and read its config.
-	if _, err := w.repo.runGit(w.repo.Root, gitEnv("LC_ALL=C"), nil, append(w.repo.pins(),
+	if _, err := w.repo.Run(w.repo.Root, Env("LC_ALL=C"), nil, append(w.repo.pins(),
 		"clone", "-q", "--no-checkout", "--separate-git-dir", gitDir, "--", from, dir)...); err != nil {
 		return err
 	}
@@ -202,10 +202,10 @@ func (w *Worktree) SubmoduleChanges(base string) ([]string, error) {
 		return nil, err
 	}
 	staged := map[string]string{}
-	if out, err := w.wt.read(nil, "ls-files", "-s", "-z"); err != nil {
+	if out, err := w.wt.Read(nil, "ls-files", "-s", "-z"); err != nil {
 		return nil, err
 	} else {
-		for _, rec := range splitNul(out) {
+		for _, rec := range SplitNul(out) {
 			if meta, p, ok := strings.Cut(rec, "\t"); ok && strings.HasPrefix(meta, "160000 ") {
 				staged[p] = strings.Fields(meta)[1]
 			}
@@ -255,22 +255,12 @@ func (w *Worktree) changedInside(s submodule, base string) (bool, error) {
 	ix.Close()
 	defer os.Remove(ix.Name())
 	os.Remove(ix.Name()) // read-tree writes it anew
-	env := gitEnv("LC_ALL=C", "GIT_INDEX_FILE="+ix.Name())
+	env := Env("LC_ALL=C", "GIT_INDEX_FILE="+ix.Name())
 	if _, err := w.repo.subGit(from, dir, env, "read-tree", s.commit); err != nil {
 		return false, err
 	}
 	out, err := w.repo.subGit(from, dir, env, "--no-optional-locks", "status", "--porcelain", "-z", "--untracked-files=all", "--ignore-submodules=all")
 	return len(out) > 0, err
-}
-
-// SubmoduleChangesError is work that changed files inside submodules,
-// which bh does not land.
-type SubmoduleChangesError struct {
-	Paths []string
-}
-
-func (e *SubmoduleChangesError) Error() string {
-	return "changed files inside submodule " + strings.Join(e.Paths, "/, ") + "/"
 }
 
 // KeepSubmodulesAt stages the gitlinks of paths (submodules of base's
@@ -283,7 +273,7 @@ func (w *Worktree) KeepSubmodulesAt(base string, paths []string) error {
 	}
 	for _, s := range subs {
 		if slices.Contains(paths, s.path) {
-			if _, err := w.wt.git(nil, "update-index", "--cacheinfo", "160000,"+s.commit+","+s.path); err != nil {
+			if _, err := w.wt.Write(nil, "update-index", "--cacheinfo", "160000,"+s.commit+","+s.path); err != nil {
 				return fmt.Errorf("submodule %s: %w", s.path, err)
 			}
 		}

@@ -64,7 +64,7 @@ func bhEntry(t *object.Tree) (object.TreeEntry, bool) {
 func (r *Repo) WithFile(commit, path string, data []byte) (string, error) {
 	h, err := r.withFile(commit, path, data)
 	if err != nil {
-		return "", fmt.Errorf("add %s to %s: %w", path, short(commit), err)
+		return "", fmt.Errorf("add %s to %s: %w", path, Short(commit), err)
 	}
 	return h, nil
 }

@@ -56,9 +56,14 @@ func (w *Worktree) CommittedPaths(k *Work, commit string) ([]string, error) {
 	return w.repo.ChangedPaths(k.base, commit)
 }
 
-// CommitWork is Commit of the work Work found, in the same worktree, just
-// before: staged by then, it is not staged again when the worktree's
-// index is still the one Work copied (nothing staged in between).
+// CommitWork squashes everything since k's base (the agent's own commits
+// and its uncommitted work, .bh/ left out) into one commit on the branch
+// whose parent is that base, through `git commit` in the worktree so that
+// the repository's commit hooks run. Afterwards the worktree is clean but
+// for ignored files. A branch tip that already is that commit is returned
+// as it is; ErrNothingToCommit when nothing differs from base. The work
+// Work found just before, in the same worktree, is not staged again when
+// the worktree's index is still the one Work copied.
 func (w *Worktree) CommitWork(k *Work, message string) (string, error) {
 	c, err := w.commit(k.base, message, k)
 	if err != nil {

@@ -64,7 +64,7 @@ func TestCommandFailureIsLoggedAndDeliveryGoesOn(t *testing.T) {
 }
 
 func TestCommandTimeout(t *testing.T) {
-	n, l := start(t, fast, config.NotifyConfig{Events: []string{"*"}, Command: "exec sleep 30", Timeout: "100ms"})
+	n, l := start(t, fast, config.NotifyConfig{Events: []string{"*"}, Command: "exec sleep 30", Timeout: config.ParseDuration("100ms")})
 	n.Send(Event{Name: EventTaskCompleted, TaskID: "tm-1"})
 	closeNow(t, n)
 	if s := l.all(); !strings.Contains(s, "task.completed for tm-1: killed after 100ms") {

@@ -43,23 +43,13 @@ func build(cfgs []config.NotifyConfig, n *Notifier) ([]*sink, error) {
 	return sinks, nil
 }
 
+// buildEntry makes an entry's sinks; the entry is checked as the
+// config's load checks it (config.NotifyConfig.Check).
 func buildEntry(c config.NotifyConfig, n *Notifier) ([]*sink, error) {
-	timeout := DefaultTimeout
-	if c.Timeout != "" {
-		d, err := time.ParseDuration(c.Timeout)
-		if err != nil || d <= 0 {
-			return nil, fmt.Errorf("timeout %q must be a positive duration such as 10s", c.Timeout)
-		}
-		timeout = d
+	if _, err := c.Check(); err != nil {
+		return nil, err
 	}
-	if len(c.Events) == 0 {
-		return nil, fmt.Errorf(`no events listed (use "*" for all)`)
-	}
-	for _, ev := range c.Events {
-		if !slices.Contains(known, ev) {
-			return nil, fmt.Errorf("unknown event %q (known: %s)", ev, strings.Join(known, ", "))
-		}
-	}
+	timeout := c.Timeout.Or(DefaultTimeout)
 	var out []*sink
 	add := func(name string, deliver func(context.Context, Event) error, worst time.Duration) {
 		out = append(out, &sink{
@@ -71,27 +61,15 @@ func buildEntry(c config.NotifyConfig, n *Notifier) ([]*sink, error) {
 		cmd := &command{line: c.Command, timeout: timeout}
 		add("command "+short(c.Command), cmd.deliver, timeout+grace)
 	}
-	if err := c.CheckFormat(); err != nil {
-		return nil, fmt.Errorf("format %w", err)
-	}
 	if c.Webhook != "" {
-		u, err := url.Parse(c.Webhook)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("webhook must be an http or https URL")
-		}
-		target, shape, err := shapeFor(c.Format, u)
-		if err != nil {
-			return nil, err
-		}
+		u, _ := url.Parse(c.Webhook) // checked above
+		target, shape := shapeFor(c.Format, u)
 		w := &webhook{url: target, shape: shape, timeout: timeout, attempts: n.tune.attempts, backoff: n.tune.backoff}
 		add(webhookName(u), w.deliver, w.worst())
 	}
 	if c.Desktop {
 		d := &desktop{goos: runtime.GOOS, timeout: timeout, logf: n.logf}
 		add("desktop", d.deliver, timeout+grace)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no command, webhook or desktop target")
 	}
 	return out, nil
 }

@@ -24,12 +24,6 @@ const (
 	AllEvents = "*"
 )
 
-// known is what a config's events list may name.
-var known = []string{
-	EventInputRequested, EventInputReceived, EventInputExpired, EventInputReminder,
-	EventTaskCompleted, EventTaskFailed, EventTaskBlocked, EventTaskStopped, AllEvents,
-}
-
 // Event is one notification. Its JSON is the webhook body and BH_EVENT_JSON,
 // so field names are part of bh's interface: keep them stable.
 type Event struct {

@@ -65,12 +65,6 @@ func newNotifier(cfgs []config.NotifyConfig, logf func(string, ...any), tune tun
 	return n, nil
 }
 
-// Check validates cfgs as New does, starting nothing.
-func Check(cfgs []config.NotifyConfig) error {
-	_, err := build(cfgs, &Notifier{tune: defaults})
-	return err
-}
-
 // logf serialises calls to the caller's logger.
 func (n *Notifier) logf(format string, args ...any) {
 	n.logMu.Lock()

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -61,8 +62,8 @@ func TestNewRejectsBadEntries(t *testing.T) {
 		cfg  config.NotifyConfig
 		want string
 	}{
-		{"bad timeout", config.NotifyConfig{Events: []string{"*"}, Command: "true", Timeout: "soon"}, `timeout "soon"`},
-		{"negative timeout", config.NotifyConfig{Events: []string{"*"}, Command: "true", Timeout: "-1s"}, `timeout "-1s"`},
+		{"bad timeout", config.NotifyConfig{Events: []string{"*"}, Command: "true", Timeout: config.ParseDuration("soon")}, `timeout "soon"`},
+		{"negative timeout", config.NotifyConfig{Events: []string{"*"}, Command: "true", Timeout: config.ParseDuration("-1s")}, `timeout "-1s"`},
 		{"no target", config.NotifyConfig{Events: []string{"*"}}, "no command, webhook or desktop target"},
 		{"no events", config.NotifyConfig{Command: "true"}, `no events listed`},
 		{"unknown event", config.NotifyConfig{Events: []string{"task.done"}, Command: "true"}, `unknown event "task.done"`},
@@ -172,4 +173,14 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestConfigKnowsTheEvents: the config accepts every event bh sends.
+func TestConfigKnowsTheEvents(t *testing.T) {
+	for _, e := range []string{EventInputRequested, EventInputReceived, EventInputExpired, EventInputReminder,
+		EventTaskCompleted, EventTaskFailed, EventTaskBlocked, EventTaskStopped, AllEvents} {
+		if !slices.Contains(config.NotifyEvents, e) {
+			t.Errorf("config.NotifyEvents lacks %s", e)
+		}
+	}
 }

@@ -2,7 +2,6 @@ package notify
 
 import (
 	"encoding/json"
-	"errors"
 	"net/url"
 	"path"
 	"strings"
@@ -16,21 +15,18 @@ type shape func(Event) any
 // shapeFor picks the body for format and says where it is posted: the
 // webhook's URL, except for ntfy, whose JSON goes to the server's root
 // (the URL without its last segment) and names the topic (that segment).
-func shapeFor(format string, u *url.URL) (string, shape, error) {
+func shapeFor(format string, u *url.URL) (string, shape) {
 	switch format {
 	case config.FormatSlack:
-		return u.String(), slack, nil
-	case config.FormatNtfy:
+		return u.String(), slack
+	case config.FormatNtfy: // its topic is checked with the config
 		p := strings.TrimSuffix(u.Path, "/")
 		topic := path.Base(p)
-		if topic == "." || topic == "/" {
-			return "", nil, errors.New("an ntfy webhook names its topic: https://ntfy.sh/<topic>")
-		}
 		root := *u
 		root.Path, root.RawPath = strings.TrimSuffix(path.Dir(p), "/")+"/", ""
-		return root.String(), func(e Event) any { return ntfy(topic, e) }, nil
+		return root.String(), func(e Event) any { return ntfy(topic, e) }
 	}
-	return u.String(), func(e Event) any { return e }, nil
+	return u.String(), func(e Event) any { return e }
 }
 
 // Slack's incoming webhooks take a fallback text and blocks; Mattermost,

@@ -14,7 +14,7 @@ import (
 )
 
 func hook(url, timeout string) config.NotifyConfig {
-	return config.NotifyConfig{Events: []string{"*"}, Webhook: url, Timeout: timeout}
+	return config.NotifyConfig{Events: []string{"*"}, Webhook: url, Timeout: config.ParseDuration(timeout)}
 }
 
 func TestWebhookPayload(t *testing.T) {

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -84,50 +85,63 @@ func playPlan() error {
 		if !active {
 			continue
 		}
-		switch verb {
-		case "write":
-			path, text, _ := strings.Cut(arg, " ")
-			if err := os.WriteFile(path, []byte(text+"\n"), 0o644); err != nil {
-				return err
-			}
-		case "rm":
-			if err := os.Remove(arg); err != nil {
-				return err
-			}
-		case "expect":
-			if !strings.Contains(prompt, arg) {
-				return fmt.Errorf("the prompt lacks %q:\n%s", arg, prompt)
-			}
-		case "need":
-			if _, err := os.Stat(arg); err != nil {
-				return fmt.Errorf("need %s: %w", arg, err)
-			}
-		case "sh":
-			c := exec.Command("sh", "-c", arg)
-			c.Stdout, c.Stderr = os.Stderr, os.Stderr
-			if err := c.Run(); err != nil {
-				return fmt.Errorf("sh %s: %w", arg, err)
-			}
-		case "print":
-			fmt.Println(arg)
-		case "hang":
-			release := filepath.Join(dir, "release")
-			for end := time.Now().Add(fakeapi.Patience(time.Minute)); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
-				if _, err := os.Stat(release); err == nil {
-					break
-				}
-			}
-		case "exit":
-			n, err := strconv.Atoi(arg)
-			if err != nil {
-				return err
-			}
-			os.Exit(n)
-		default:
+		if err := playLine(dir, prompt, verb, arg); err == errUnknownLine {
 			return fmt.Errorf("plan %s: unknown line %q", name, l)
+		} else if err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// errUnknownLine is playLine's answer to a line it does not know.
+var errUnknownLine = errors.New("unknown line")
+
+// playLine does what one line of a plan says, but for "on".
+func playLine(dir, prompt, verb, arg string) error {
+	switch verb {
+	case "write":
+		path, text, _ := strings.Cut(arg, " ")
+		return os.WriteFile(path, []byte(text+"\n"), 0o644)
+	case "rm":
+		return os.Remove(arg)
+	case "expect":
+		if !strings.Contains(prompt, arg) {
+			return fmt.Errorf("the prompt lacks %q:\n%s", arg, prompt)
+		}
+	case "need":
+		if _, err := os.Stat(arg); err != nil {
+			return fmt.Errorf("need %s: %w", arg, err)
+		}
+	case "sh":
+		c := exec.Command("sh", "-c", arg)
+		c.Stdout, c.Stderr = os.Stderr, os.Stderr
+		if err := c.Run(); err != nil {
+			return fmt.Errorf("sh %s: %w", arg, err)
+		}
+	case "print":
+		fmt.Println(arg)
+	case "hang":
+		waitRelease(filepath.Join(dir, "release"))
+	case "exit":
+		n, err := strconv.Atoi(arg)
+		if err != nil {
+			return err
+		}
+		os.Exit(n)
+	default:
+		return errUnknownLine
+	}
+	return nil
+}
+
+// waitRelease waits until the file release exists, a minute at most.
+func waitRelease(release string) {
+	for end := time.Now().Add(fakeapi.Patience(time.Minute)); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(release); err == nil {
+			return
+		}
+	}
 }
 
 // findPlan returns the first plan, by file name, that matches the prompt.

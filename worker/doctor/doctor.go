@@ -1,0 +1,233 @@
+// Package doctor is bh doctor: findings about bh's state in a
+// repository, and the repairs that are safe, over what the worker and
+// the store export.
+package doctor
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/git"
+)
+
+// Finding statuses: ok and fixed are healthy, warn and error are
+// problems left for a human.
+const (
+	OK    = "ok"
+	Warn  = "warn"
+	Error = "error"
+	Fixed = "fixed"
+)
+
+// Finding is one thing bh doctor checked. Its field names are bh's
+// interface.
+type Finding struct {
+	Check   string `json:"check"`             // store, leases, claims, deps, parked, worktrees, locks, state, remote
+	Status  string `json:"status"`            // ok, warn, error or fixed
+	Subject string `json:"subject,omitempty"` // the task, ref, file or path it is about
+	Message string `json:"message"`
+	Fix     string `json:"fix,omitempty"` // what --fix does (or did), else what a human must do
+	Fixable bool   `json:"fixable"`       // bh doctor --fix repairs it
+}
+
+// Report is what bh doctor found, in the order it checked.
+type Report struct {
+	Findings []Finding `json:"findings"`
+}
+
+// Count counts the findings of a status.
+func (r Report) Count(status string) int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Status == status {
+			n++
+		}
+	}
+	return n
+}
+
+// Problems counts the findings left for a human.
+func (r Report) Problems() int { return r.Count(Warn) + r.Count(Error) }
+
+// Worker is what the doctor asks of bh's worker, so that the two keep
+// one copy of each rule: its lock, recovery and lease rules, the claims,
+// bh's copies of the store, and where it keeps worktrees and state.
+// worker.ForDoctor fills it.
+type Worker struct {
+	Repo         *git.Repo
+	Host         string           // this machine, as leases name it
+	HandWorker   string           // the worker a claim by hand names in its lease
+	Clock        func() time.Time // the worker's time, for expiry
+	Remote       string           // the shared remote's name, whether or not git knows it
+	WorktreeDir  string           // bh's worktrees
+	PoolDir      string           // the pool's slots
+	PoolOn       bool             // tasks take pool slots
+	LandLockFile string           // the one lock in .bh/locks of no task
+	StateDirs    [][2]string      // what, folder: per-task state outside .bh
+	Branch       func(id string) string
+	WorktreePath func(id string) string
+	InPool       func(path string) bool
+	RemoteCopy   func(ref string) string // where a fetch keeps the remote's copy of ref
+
+	// Busy is the worker holding .bh/worker.lock (nil when none does);
+	// with take, it takes that lock when free (unlock gives it back).
+	Busy        func(take bool) (holder *Holder, unlock func(), err error)
+	CheckConfig func() (hint string, err error)                 // what would make bh worker refuse to start, and what to do
+	Sandbox     func() (on, chosen bool, why string, err error) // err says what to do in a Hint()
+	// AgentStarts calls each with every agent in use it can start and
+	// why the sandbox cannot start it (nil when it can).
+	AgentStarts         func(each func(binary string, refused error)) error
+	Dead                func(t *task.Task) bool // its lease's worker is gone, and no claim holds it elsewhere
+	Recover             func() error            // the worker's recovery at start
+	Journaled           func() ([]string, error)
+	LandLock            func() (unlock func(), err error)
+	HalfMade            func() ([]string, error)
+	PoolSlots           func() ([]git.Linked, error)
+	RegisterMergeDriver func() error
+	Fetch               func() error         // the shared refs and claims of Remote
+	BookkeepingOnly     func() (bool, error) // .bh/ changed only by heartbeats
+	Claims              func() ([]Claim, error)
+	ReleaseClaim        func(c Claim, done bool) error
+	DeleteClaim         func(c Claim) error // on the remote (compare-and-swap) and its copy here
+	// Kept compares the tree with bh's copies of the store's files; ok is
+	// false without a repository to keep them in. With record, it records
+	// what it read.
+	Kept func(record bool) (lost []Lost, ok bool, err error)
+}
+
+// Holder is who holds .bh/worker.lock.
+type Holder struct {
+	PID   int
+	Host  string
+	Since time.Time
+}
+
+// Claim is a claim on the shared remote, as last fetched.
+type Claim struct {
+	ID, Ref, OID string
+	Err          error // unreadable
+	Held         bool
+	State        string
+	Worker, Host string
+	Clone        string // the repository that holds it
+	PID          int
+	Expires      time.Time
+	Holder       string // who holds it, for messages
+}
+
+// Lost is a store file the tree no longer holds as bh last wrote it.
+type Lost struct {
+	Rel     string // relative to .bh
+	Task    string // the task of a task file, else ""
+	Missing bool   // gone; else an older version stands there
+	Restore func() error
+}
+
+// doctor is one run of Run.
+type doctor struct {
+	Worker
+	s      *store.Store
+	repo   *git.Repo
+	fix    bool
+	busy   *Holder // a worker running here: its tasks, worktrees and claims are its own
+	tasks  map[string]*task.Task
+	list   []*task.Task
+	broken map[string]bool // ids whose file cannot be read: they exist
+	remote string          // "" without one
+	online bool            // the remote's refs were fetched
+	theirs string          // the remote's tip of the checked-out branch
+	out    []Finding
+}
+
+// Run checks the store, leases, claims, parked work, worktrees, locks
+// and temp files, and how this clone stands with the shared remote. With
+// fix, it repairs what is safe to repair: what a running worker manages
+// only while none runs here (Run then holds .bh/worker.lock).
+func Run(s *store.Store, w Worker, fix bool) (Report, error) {
+	d := &doctor{Worker: w, s: s, repo: w.Repo, fix: fix, broken: map[string]bool{}, tasks: map[string]*task.Task{}}
+	d.checkNotLocks()
+	busy, unlock, err := w.Busy(fix)
+	if err != nil {
+		return Report{}, err
+	}
+	if unlock != nil {
+		defer unlock()
+	}
+	d.busy = busy
+	// Worktrees go before parked refs: a worktree's changes count as saved
+	// while its parked ref still holds them.
+	// Git's own locks go before anything that runs git: a stale one fails it;
+	// so do half-made worktrees, which fail git fetch and gc.
+	for _, check := range []func() error{d.checkStore, d.checkConfig, d.checkSandbox, d.checkAgentStarts, d.checkGitLocks, d.checkHalfMade, d.connect,
+		d.checkLeases, d.checkClaims,
+		d.checkWorktrees, d.checkPool, d.checkParked, d.checkLocks, d.checkTaskState, d.checkRegistry} {
+		if err := check(); err != nil {
+			return Report{Findings: d.out}, err
+		}
+	}
+	return Report{Findings: d.out}, nil
+}
+
+// found records a finding, and with --fix carries out repair first: a
+// finding repaired becomes fixed, one whose repair failed says why.
+func (d *doctor) found(f Finding, repair func() error) {
+	f.Fixable = repair != nil
+	if d.fix && repair != nil {
+		if err := repair(); err != nil {
+			f.Status, f.Message = Error, f.Message+"; the fix failed: "+err.Error()
+		} else {
+			f.Status = Fixed
+		}
+	}
+	d.out = append(d.out, f)
+}
+
+// guarded is found for a repair of what a running worker manages: while
+// one runs here, it is left to the worker, or to a human who stops it.
+func (d *doctor) guarded(f Finding, repair func() error) {
+	if d.busy != nil && repair != nil {
+		f.Fix = strings.TrimSuffix(f.Fix, ".") + fmt.Sprintf(" (not while the worker pid %d runs here: stop it, then bh doctor --fix)", d.busy.PID)
+		repair = nil
+	}
+	d.found(f, repair)
+}
+
+func (d *doctor) ok(check, msg string) {
+	d.out = append(d.out, Finding{Check: check, Status: OK, Message: msg})
+}
+
+// missing reports whether task id exists nowhere: not here (readable or
+// not) and not on the remote's branch as last fetched, where another
+// machine may have added it.
+func (d *doctor) missing(id string) bool {
+	if d.tasks[id] != nil || d.broken[id] {
+		return false
+	}
+	if d.theirs != "" {
+		if _, err := d.repo.FileAt(d.theirs, d.s.RelPath(id)); err == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// closedOrMissing is a task whose leftovers (parked work, a worktree, a
+// claim) nothing needs any more.
+func (d *doctor) closedOrMissing(id string) (bool, string) {
+	if t := d.tasks[id]; t != nil {
+		return t.State == task.Closed, "the task is closed"
+	}
+	return d.missing(id), "the task no longer exists"
+}
+
+// rel is path relative to the repository, for messages.
+func (d *doctor) rel(path string) string {
+	if r, err := filepath.Rel(d.s.Root, path); err == nil && !strings.HasPrefix(r, "..") {
+		return filepath.ToSlash(r)
+	}
+	return path
+}
