@@ -8,6 +8,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/spf13/cobra"
 )
 
@@ -73,15 +74,15 @@ func claimRun(opts *ClaimOptions) error {
 	if err != nil {
 		return err
 	}
-	lease := worker.HandLease(opts.Now())
+	lease := claims.HandLease(opts.Now())
 	var t *task.Task
 	if opts.Next {
 		if opts.Remote {
 			t, err = worker.ClaimNextRemote(s, lease)
 		} else {
-			t, err = worker.ClaimNext(s, lease)
+			t, err = claims.ClaimNext(s, lease, worker.Settled)
 		}
-		if errors.Is(err, worker.ErrNothingReady) {
+		if errors.Is(err, claims.ErrNothingReady) {
 			return withHint(err, "bh list shows every task and its state; bh add creates one")
 		}
 	} else {
@@ -89,9 +90,9 @@ func claimRun(opts *ClaimOptions) error {
 		if id, err = s.Resolve(opts.ID); err != nil {
 			return err
 		}
-		t, err = worker.Claim(s, id, lease)
+		t, err = claims.Claim(s, id, lease, worker.Settled)
 	}
-	var nr *worker.NotReadyError
+	var nr *claims.NotReadyError
 	if errors.As(err, &nr) {
 		return notReady(s, nr)
 	}
@@ -108,7 +109,7 @@ func claimRun(opts *ClaimOptions) error {
 
 // notReady says why a task cannot be claimed: its state, or each
 // dependency it waits on with that one's state.
-func notReady(s *store.Store, e *worker.NotReadyError) error {
+func notReady(s *store.Store, e *claims.NotReadyError) error {
 	if e.Settled != "" {
 		return withHint(fmt.Errorf("cannot claim %s: it holds %s, which lands without running the agent", e.ID, e.Settled),
 			"bh land "+e.ID+" lands it now (or a running worker does)")

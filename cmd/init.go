@@ -5,7 +5,7 @@ import (
 
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/storegit"
 	"github.com/spf13/cobra"
 )
 
@@ -46,16 +46,16 @@ func initRun(opts *InitOptions) error {
 	if err != nil {
 		return err
 	}
-	kept := worker.KeptConfig(dir) // the tree lost it: bh's copy, not a default
+	kept := storegit.KeptConfig(dir) // the tree lost it: bh's copy, not a default
 	s, created, err := store.Init(dir)
 	if err != nil {
 		return err
 	}
 	config.Register(s.Root) // for bh inbox
-	if err := worker.RegisterMergeDriver(s.Root); err != nil {
+	if err := storegit.RegisterMergeDriver(s.Root); err != nil {
 		warn(opts.IO, false, err)
 	}
-	kp := worker.NewKeeper(s, func(err error) { warn(opts.IO, false, err) })
+	kp := storegit.NewKeeper(s, func(err error) { warn(opts.IO, false, err) })
 	s.Keep = kp.Write
 	if kept != nil {
 		if err := s.PutConfig(kept); err != nil {
@@ -69,7 +69,7 @@ func initRun(opts *InitOptions) error {
 	} else {
 		fmt.Fprintf(opts.IO.ErrOut, "bh is already initialized in %s\n", s.Dir)
 	}
-	if committed, err := worker.CommitInit(s); err != nil {
+	if committed, err := storegit.CommitInit(s); err != nil {
 		warn(opts.IO, false, err)
 	} else if committed {
 		fmt.Fprintf(opts.IO.ErrOut, "committed .bh/ (bh's own files only)\n")

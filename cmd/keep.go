@@ -4,7 +4,7 @@ import (
 	"errors"
 
 	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/storegit"
 )
 
 // uncheckedCommands do not warn of task files the tree lost: git runs
@@ -13,11 +13,11 @@ import (
 var uncheckedCommands = map[string]bool{"merge-file": true, "__complete": true, "__completeNoDesc": true,
 	"completion": true, "mcp": true, "doctor": true}
 
-// keep makes s keep a copy of every file it writes (worker.Keeper), and
+// keep makes s keep a copy of every file it writes (storegit.Keeper), and
 // warns, once per command, when the tree lost files bh wrote.
 func (f *Factory) keep(s *store.Store) {
 	jsonMode := f.JSON
-	kp := worker.NewKeeper(s, func(err error) { warn(f.IO, jsonMode, err) })
+	kp := storegit.NewKeeper(s, func(err error) { warn(f.IO, jsonMode, err) })
 	s.Keep = kp.Write
 	if f.keptChecked || len(f.Args) > 0 && uncheckedCommands[f.Args[0]] {
 		return
@@ -33,7 +33,7 @@ func (f *Factory) keep(s *store.Store) {
 // lostStore is err, unless .bh/ is gone from a repository bh kept a copy
 // of (git clean of a .bh/ never committed): then it says how to get it back.
 func lostStore(dir string, err error) error {
-	if !errors.Is(err, store.ErrNoStore) || worker.KeptConfig(dir) == nil {
+	if !errors.Is(err, store.ErrNoStore) || storegit.KeptConfig(dir) == nil {
 		return err
 	}
 	return &lostStoreError{err}

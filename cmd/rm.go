@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/storegit"
 	"github.com/spf13/cobra"
 )
 
@@ -47,7 +47,7 @@ func rmRun(opts *RmOptions) error {
 		id, err := s.Resolve(ref)
 		var nf *task.NotFoundError
 		if errors.As(err, &nf) && task.ValidID(ref) {
-			if forgot, ferr := worker.ForgetKept(s, ref); ferr != nil || forgot {
+			if forgot, ferr := storegit.ForgetKept(s, ref); ferr != nil || forgot {
 				if ferr == nil {
 					fmt.Fprintf(opts.IO.ErrOut, "forgot bh's copy of %s\n", ref)
 				}

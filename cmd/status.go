@@ -8,6 +8,7 @@ import (
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/outage"
 	"github.com/spf13/cobra"
 )
 
@@ -150,7 +151,7 @@ func statusNext(s *store.Store, t *task.Task, v *statusView, now time.Time) []st
 			}
 		}
 	}
-	if p := worker.PausedNow(s, now); p != nil && t.State == task.Open {
+	if p := outage.PausedNow(s, now); p != nil && t.State == task.Open {
 		next = append(next, fmt.Sprintf("the worker holds new runs back until %s: %s",
 			p.Until.Local().Format("15:04:05"), p.Reason))
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/usertree"
+	"github.com/bh-tracker/bh/worker/storegit"
 	"github.com/spf13/cobra"
 )
 
@@ -67,7 +68,7 @@ func syncRun(opts *SyncOptions) error {
 		return syncHint(err, res)
 	}
 	for _, l := range res.Lost {
-		fmt.Fprintf(opts.IO.ErrOut, "bh: %s\n", worker.LostLine(l))
+		fmt.Fprintf(opts.IO.ErrOut, "bh: %s\n", storegit.LostLine(l))
 	}
 	// Pull requests in review are polled too (land: pr); gh's trouble is a warning.
 	if err := worker.Shepherd(context.Background(), s, worker.Options{}); err != nil {
@@ -98,9 +99,9 @@ func syncRun(opts *SyncOptions) error {
 
 // syncHint says what to do about a sync that failed, and that nothing
 // was lost.
-func syncHint(err error, res worker.SyncResult) error {
+func syncHint(err error, res storegit.SyncResult) error {
 	var (
-		nr *worker.NoRemoteError
+		nr *storegit.NoRemoteError
 		re *git.RemoteError
 		rc *git.RebaseConflict
 		lr *usertree.LandRefused

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/spf13/cobra"
 )
 
@@ -127,7 +128,7 @@ func workerRun(opts *WorkerOptions) error {
 
 	err = worker.Run(stop, kill, s, worker.Options{Report: p.report, Once: opts.Once, Jobs: opts.Jobs,
 		Timeout: opts.Timeout})
-	var busy *worker.BusyError
+	var busy *claims.BusyError
 	var pre *worker.PreflightError
 	switch {
 	case errors.As(err, &busy):

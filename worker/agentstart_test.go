@@ -3,11 +3,12 @@ package worker
 import (
 	"context"
 	"errors"
-	"github.com/bh-tracker/bh/worker/doctor"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bh-tracker/bh/worker/doctor"
 
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"

@@ -1,109 +1,18 @@
 package worker
 
 import (
-	"errors"
-	"os"
-	"os/exec"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/claims"
 )
-
-func TestClaimRaceGoroutines(t *testing.T) {
-	s := newStore(t)
-	tk := addTask(t, s, "Contended")
-	var wins, losses int
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for range 16 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, err := Claim(s, tk.ID, HandLease(time.Now()))
-			var nr *NotReadyError
-			mu.Lock()
-			defer mu.Unlock()
-			switch {
-			case err == nil:
-				wins++
-			case errors.As(err, &nr) && nr.State == task.InProgress:
-				losses++
-			default:
-				t.Errorf("claim: %v", err)
-			}
-		}()
-	}
-	wg.Wait()
-	if wins != 1 || losses != 15 {
-		t.Fatalf("%d wins, %d losses; want exactly one winner", wins, losses)
-	}
-}
-
-func TestClaimRaceProcesses(t *testing.T) {
-	s := newStore(t)
-	tk := addTask(t, s, "Contended across processes")
-	const n = 6
-	outs := make([]string, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Dir = s.Root
-			cmd.Env = append(os.Environ(), "BH_WORKER_HELPER=claim")
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Errorf("helper: %v\n%s", err, out)
-			}
-			outs[i] = strings.TrimSpace(string(out))
-		}()
-	}
-	wg.Wait()
-	won := 0
-	for _, o := range outs {
-		switch o {
-		case "won " + tk.ID:
-			won++
-		case "none":
-		default:
-			t.Errorf("helper said %q", o)
-		}
-	}
-	if won != 1 {
-		t.Fatalf("%d processes won the claim: %q", won, outs)
-	}
-	if got := getTask(t, s, tk.ID); got.State != task.InProgress || got.Lease.Worker != HandWorker || got.Lease.PID != 0 {
-		t.Fatalf("claimed task: %+v lease %+v", got, got.Lease)
-	}
-}
-
-func TestClaimChecksReadiness(t *testing.T) {
-	s := newStore(t)
-	dep := addTask(t, s, "First")
-	next := addTask(t, s, "Second", dep.ID)
-	_, err := Claim(s, next.ID, HandLease(time.Now()))
-	var nr *NotReadyError
-	if !errors.As(err, &nr) || len(nr.Waiting) != 1 || nr.Waiting[0] != dep.ID {
-		t.Fatalf("claim of a blocked task: %v", err)
-	}
-	got, err := ClaimNext(s, HandLease(time.Now()))
-	if err != nil || got.ID != dep.ID {
-		t.Fatalf("claim next: %v %v", got, err)
-	}
-	if _, err := ClaimNext(s, HandLease(time.Now())); !errors.Is(err, ErrNothingReady) {
-		t.Fatalf("nothing ready: got %v", err)
-	}
-}
 
 func TestWorkerLeavesHandClaimsAlone(t *testing.T) {
 	s := newStore(t)
 	tk := addTask(t, s, "Mine")
-	old := HandLease(time.Now().Add(-24 * time.Hour)) // ancient heartbeat
-	if _, err := Claim(s, tk.ID, old); err != nil {
+	old := claims.HandLease(time.Now().Add(-24 * time.Hour)) // ancient heartbeat
+	if _, err := claims.Claim(s, tk.ID, old, nil); err != nil {
 		t.Fatal(err)
 	}
 	f := &fake{}
@@ -111,32 +20,7 @@ func TestWorkerLeavesHandClaimsAlone(t *testing.T) {
 	if len(f.requests()) != 0 {
 		t.Fatal("worker ran a hand-claimed task")
 	}
-	if got := getTask(t, s, tk.ID); got.State != task.InProgress || got.Lease.Worker != HandWorker {
+	if got := getTask(t, s, tk.ID); got.State != task.InProgress || got.Lease.Worker != claims.HandWorker {
 		t.Fatalf("hand claim was recovered: %+v", got)
-	}
-}
-
-func TestDeadLeases(t *testing.T) {
-	s := newStore(t)
-	w := &worker{s: s, opt: Options{}}
-	w.opt.defaults(s.Config)
-	gone := exec.Command("true")
-	gone.Run()
-	at := now(s)
-	host := hostname()
-	for _, c := range []struct {
-		name  string
-		lease task.Lease
-		dead  bool
-	}{
-		{"hand claim", task.Lease{Worker: HandWorker, Host: host, Heartbeat: at.Add(-time.Hour)}, false},
-		{"exited process here", task.Lease{Worker: "worker", PID: gone.Process.Pid, Host: host, Heartbeat: at}, true},
-		{"live process here", task.Lease{Worker: "worker", PID: os.Getppid(), Host: host, Heartbeat: at}, false},
-		{"other host, fresh", task.Lease{Worker: "worker", PID: 1, Host: "elsewhere", Heartbeat: at}, false},
-		{"other host, stale", task.Lease{Worker: "worker", PID: 1, Host: "elsewhere", Heartbeat: at.Add(-time.Hour)}, true},
-	} {
-		if got := w.dead(c.lease); got != c.dead {
-			t.Errorf("%s: dead = %v, want %v", c.name, got, c.dead)
-		}
 	}
 }

@@ -1,194 +1,168 @@
 package worker
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
-	"sync"
 	"time"
 
+	"github.com/bh-tracker/bh/agent/untrusted"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/jail"
+	"github.com/bh-tracker/bh/worker/storegit"
 )
 
-// Claims across machines. With remote: in the config, a task is taken by
-// pushing refs/bh/claims/<id> to the shared remote with a compare-and-swap
-// push, which the remote accepts from one machine only. The ref holds
-// claim.json: who holds it and until when. A holder renews its lease by
-// pushing again; a lease that ran out may be taken over; a claim ends
-// released (anyone may take the task again, once it is ready) or done (the
-// task closed: never again, even on a machine that has not synced yet).
+// The worker's side of the claim protocol (worker/claims): its lease, its
+// files, its warnings, and the syncs that hand claims off.
 
-// ClaimRef is where task id's claim lives on the shared remote.
-func ClaimRef(id string) string { return "refs/bh/claims/" + id }
+// errNotOurs: the task is no longer this worker's (a human or another worker took it).
+var errNotOurs = errors.New("lease taken over")
 
-// seenClaims is bh's copy of the remote's claims, as last fetched.
-const seenClaims = remoteRefs + "claims/"
-
-// claimsRefspec fetches the remote's claims into seenClaims.
-const claimsRefspec = "+refs/bh/claims/*:" + seenClaims + "*"
-
-// Claim states.
-const (
-	ClaimHeld     = "held"
-	ClaimReleased = "released"
-	ClaimDone     = "done"
-)
-
-// RemoteClaim is what a claim ref holds. Its field names are bh's
-// interface across versions and machines.
-type RemoteClaim struct {
-	Task    string    `json:"task"`
-	State   string    `json:"state"`
-	Worker  string    `json:"worker"`
-	Host    string    `json:"host"`
-	PID     int       `json:"pid"`
-	Clone   string    `json:"clone"` // the repository's path on Host: which clone's work it is
-	Expires time.Time `json:"expires"`
-}
-
-// ErrClaimed is a task another machine holds (or finished).
-var ErrClaimed = errors.New("claimed on another machine")
-
-// claims talks to the shared remote for one process.
-type claims struct {
-	repo   *git.Repo
-	clone  string // this clone's path
-	remote string
-	ttl    time.Duration
-	now    func() time.Time
-	mu     sync.Mutex
-	held   map[string]string // task id -> the claim commit we pushed last
-	// waits holds the claims of runs that ended with the task not closed:
-	// held until the task file with its new state is on the remote (handoff.go).
-	waits map[string]bool
-	op    sync.Mutex // a claim taken again is never released by a hand-off under way
-}
-
-func newClaims(r *git.Repo, remote string, ttl time.Duration, now func() time.Time) *claims {
-	return &claims{repo: r, clone: r.Root, remote: remote, ttl: ttl, now: now, held: map[string]string{},
-		waits: map[string]bool{}}
-}
-
-// fetch brings the remote's claims; each is then read from seenClaims.
-func (c *claims) fetch() error {
-	return c.repo.Fetch(c.remote, claimsRefspec) // refs/bh only: no remote-tracking branch moves
-}
-
-// seen is the claim of id as last fetched: its commit and contents; ""
-// when there was none.
-func (c *claims) seen(id string) (string, *RemoteClaim, error) {
-	oid, err := c.repo.Ref(seenClaims + id)
-	if err != nil || oid == "" {
-		return "", nil, err
+// heartbeat renews the lease until the returned func is called, and calls
+// lost when the task stops being this worker's (claims.Heartbeat).
+func (w *worker) heartbeat(id string, lost func()) (stop func()) {
+	var wake <-chan struct{}
+	unsubscribe := func() {}
+	if w.wt != nil {
+		wake, unsubscribe = w.wt.Subscribe()
 	}
-	cl, err := c.read(oid)
-	return oid, cl, err
+	beat := claims.Heartbeat(w.s, w.claims, id, claims.Beat{Name: w.opt.Name, Now: w.now, Every: w.opt.Heartbeat, Wake: wake, Lost: lost})
+	return func() { beat(); unsubscribe() }
 }
 
-func (c *claims) read(oid string) (*RemoteClaim, error) {
-	b, err := c.repo.FileAt(oid, "claim.json")
+// owns reports whether t is in progress under this process's lease.
+func (w *worker) owns(t *task.Task) bool { return claims.Owns(t, w.opt.Name) }
+
+// lease is this worker's lease as of now.
+func (w *worker) lease() task.Lease { return claims.WorkerLease(w.opt.Name, w.now()) }
+
+// dead reports whether a lease's worker is gone (claims.Dead).
+func (w *worker) dead(l task.Lease) bool { return claims.Dead(l, w.now(), w.opt.LeaseTTL) }
+
+// foreignAlive reports whether t, in progress under another machine's
+// lease, is still held there (claims.Remote.HeldElsewhere).
+func (w *worker) foreignAlive(t *task.Task) bool { return w.claims.HeldElsewhere(t, w.lease()) }
+
+// openClaims is the shared remote's claims with this clone's files;
+// warn (nil: none) hears what failed and is retried.
+func openClaims(s *store.Store, r *git.Repo, remote string, ttl time.Duration, now func() time.Time,
+	warn func(string, ...any)) *claims.Remote {
+	c := claims.NewRemote(r, remote, ttl, now)
+	if warn != nil {
+		c.Warn = warn
+	}
+	c.Files = claims.Files{
+		DropWorktree: func(id string) error { return r.RemoveWorktree(WorktreePath(s, r, id), Branch(id)) },
+		ReadSession: func(id, session string) ([]byte, error) {
+			return untrusted.ReadFile(sessionCopy(s, id, session), MaxSession)
+		},
+		WriteSession: func(id, session string, b []byte) error {
+			if _, err := jail.OwnRunDir(s, id, "sessions"); err != nil {
+				return err
+			}
+			return jail.ReplaceFile(sessionCopy(s, id, session), b, 0o644)
+		},
+	}
+	return c
+}
+
+// ClaimNextRemote claims the next ready task on the shared remote (the
+// config's remote:, else origin) and then here: of several machines
+// racing, each task goes to exactly one. ErrNothingReady says none was
+// left.
+func ClaimNextRemote(s *store.Store, lease task.Lease) (*task.Task, error) {
+	r, remote, err := storegit.OpenRemote(s, "")
 	if err != nil {
 		return nil, err
 	}
-	var cl RemoteClaim
-	if err := json.Unmarshal(b, &cl); err != nil {
-		return nil, fmt.Errorf("claim %s: %w", oid[:7], err)
-	}
-	return &cl, nil
+	return claims.Next(s, openClaims(s, r, remote, claims.HandTTL, claims.Clock(s), nil), lease, nil, settled)
 }
 
-// free reports whether cl lets lease take the task: none, released, run
-// out, this very worker's, or a worker's of this host that died.
-func (c *claims) free(cl *RemoteClaim, lease task.Lease) bool {
-	switch {
-	case cl == nil || cl.State == ClaimReleased:
-		return true
-	case cl.State == ClaimDone:
-		return false
-	case cl.Host == lease.Host && cl.PID != 0 && (cl.PID == lease.PID && cl.Worker == lease.Worker || !alive(cl.PID)):
-		return true
+// syncer runs bh sync on the autoSync interval (every; 0: off), when
+// kicked (after an ending a human needs to see), and while claims wait to
+// be handed off, until stop.
+func (w *worker) syncer(stop <-chan struct{}, every time.Duration) {
+	period := w.opt.Heartbeat
+	if every > 0 {
+		period = min(every, period)
 	}
-	return c.now().After(cl.Expires)
-}
-
-// take claims id on the remote for lease, from what was last fetched.
-// ErrClaimed: it is held, done, or another machine took it first.
-func (c *claims) take(id string, lease task.Lease) (*RemoteClaim, error) {
-	c.op.Lock()
-	defer c.op.Unlock()
-	old, cl, err := c.seen(id)
-	if err != nil {
-		return nil, err
-	}
-	if !c.free(cl, lease) {
-		return cl, ErrClaimed
-	}
-	if err := c.push(id, old, ClaimHeld, lease); err != nil {
-		return cl, err
-	}
-	c.mu.Lock()
-	delete(c.waits, id) // run again here: the new run's end decides
-	c.mu.Unlock()
-	return cl, nil
-}
-
-// renew extends our lease on id. ErrClaimed: another machine took the
-// task over after our lease ran out.
-func (c *claims) renew(id string, lease task.Lease) error {
-	return c.push(id, c.mine(id), ClaimHeld, lease)
-}
-
-// release ends our claim: done for a closed task, else released.
-func (c *claims) release(id string, lease task.Lease, done bool) error {
-	state := ClaimReleased
-	if done {
-		state = ClaimDone
-	}
-	err := c.push(id, c.mine(id), state, lease)
-	c.mu.Lock()
-	delete(c.held, id)
-	delete(c.waits, id)
-	c.mu.Unlock()
-	return err
-}
-
-func (c *claims) mine(id string) string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.held[id]
-}
-
-// push replaces the claim at old (""= none) with a new one.
-func (c *claims) push(id, old, state string, lease task.Lease) error {
-	cl := RemoteClaim{Task: id, State: state, Worker: lease.Worker, Host: lease.Host, PID: lease.PID, Clone: c.clone,
-		Expires: c.now().Add(c.ttl).UTC().Truncate(time.Second)}
-	b, _ := json.MarshalIndent(cl, "", "  ")
-	msg := fmt.Sprintf("bh: %s %s by %s on %s\n", id, state, lease.Worker, lease.Host)
-	oid, err := c.repo.CommitFile("", "claim.json", append(b, '\n'), msg)
-	if err != nil {
-		return fmt.Errorf("claim %s: %w", id, err)
-	}
-	if err := c.repo.PushCAS(c.remote, ClaimRef(id), oid, old); err != nil {
-		if errors.Is(err, git.ErrStale) {
-			return fmt.Errorf("claim %s: %w", id, ErrClaimed)
+	tick := time.NewTicker(period)
+	defer tick.Stop()
+	last := time.Now()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+			if (every == 0 || time.Since(last) < every) && len(w.claims.Waiting()) == 0 {
+				continue
+			}
+		case <-w.kick:
 		}
-		return fmt.Errorf("claim %s: %w", id, err)
+		last = time.Now()
+		w.autoSync()
 	}
-	c.mu.Lock()
-	if state == ClaimHeld {
-		c.held[id] = oid
-	}
-	c.mu.Unlock()
-	c.repo.SetRef(seenClaims+id, oid, "bh claim") // our view follows what we pushed
-	return nil
 }
 
-// describe says who holds a claim, for messages.
-func (cl *RemoteClaim) describe() string {
-	if cl == nil {
-		return "nobody"
+// autoSync syncs (with autoSync:, or to hand claims off), then releases
+// the claims that waited for it.
+func (w *worker) autoSync() {
+	waits := w.claims.Waiting() // marked before: their files are in this sync
+	if autoSyncEvery(w.s) == 0 && len(waits) == 0 {
+		return
 	}
-	return strings.TrimSpace(fmt.Sprintf("%s on %s (%s until %s)", cl.Worker, cl.Host, cl.State, cl.Expires.Format(time.RFC3339)))
+	ready := w.claims.PublishAll(w.s, waits)
+	unlock, err := w.lockLanding()
+	if err != nil {
+		w.warnf("sync: %v", err)
+		return
+	}
+	res, err := storegit.Sync(w.s, "", true)
+	unlock()
+	if err != nil {
+		w.report(Event{Kind: Warning, Summary: fmt.Sprintf("sync: %v (retried on the next)", err)})
+		if len(waits) > 0 {
+			w.claims.KeepWaiting(waits, w.lease())
+		}
+		return
+	}
+	for _, l := range res.Lost {
+		w.report(Event{Kind: Warning, Task: l.Task, Summary: storegit.LostLine(l)})
+	}
+	if res.Pulled > 0 || res.Pushed > 0 {
+		w.report(Event{Kind: Synced, Summary: fmt.Sprintf("synced %s with %s: pulled %d, pushed %d", res.Branch, res.Remote, res.Pulled, res.Pushed)})
+	}
+	if len(ready) > 0 {
+		w.claims.HandOff(w.s, ready, w.lease())
+	}
+}
+
+// kickSync asks the syncer for a sync soon; kicks coalesce.
+func (w *worker) kickSync() {
+	select {
+	case w.kick <- struct{}{}:
+	default:
+	}
+}
+
+// autoSyncEvery is the config's autoSync interval; 0 when off.
+func autoSyncEvery(s *store.Store) time.Duration {
+	return s.Config.AutoSync.D
+}
+
+// startSyncer starts the syncer when the worker shares through a remote:
+// on autoSync's interval, or (without autoSync) only to hand claims off.
+// The returned func stops it after a last sync.
+func (w *worker) startSyncer() (stop func()) {
+	every := autoSyncEvery(w.s)
+	if every == 0 && w.claims == nil {
+		return func() {}
+	}
+	w.kick = make(chan struct{}, 1)
+	w.autoSync() // first: answers given elsewhere, tasks added elsewhere; and the orphans adopted at start handed off
+	done, finished := make(chan struct{}), make(chan struct{})
+	go func() { w.syncer(done, every); close(finished) }()
+	return func() { close(done); <-finished; w.autoSync() } // last: nothing left unshared
 }

@@ -4,19 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
-	"time"
 
-	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/demo"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/notify"
 )
-
-// DemoAnswer is what the demo's human answers.
-const DemoAnswer = "MIT"
 
 // RunDemo shows bh end to end in dir, which it makes a fresh git
 // repository: two tasks, a scripted agent that completes one and asks a
@@ -43,7 +37,7 @@ func RunDemo(ctx context.Context, dir string, report func(Event)) error {
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	opt := Options{Runner: demoAgent(), Report: report, Once: true, Name: "demo"}
+	opt := Options{Runner: demo.Agent(), Report: report, Once: true, Name: "demo"}
 	if err := Run(ctx, ctx, s, opt); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
@@ -54,11 +48,11 @@ func RunDemo(ctx context.Context, dir string, report func(Event)) error {
 	if t.State != task.AwaitingInput {
 		return fmt.Errorf("demo: %s is %s, expected it to wait for an answer", t.ID, t.State)
 	}
-	if _, err := notify.Answer(s, t.ID, []task.Answer{{Values: []string{DemoAnswer}}}, "demo", nil); err != nil {
+	if _, err := notify.Answer(s, t.ID, []task.Answer{{Values: []string{demo.Answer}}}, "demo", nil); err != nil {
 		return fmt.Errorf("demo: respond: %w", err)
 	}
 	if report != nil {
-		report(Event{Kind: Answered, Task: t.ID, Title: t.Title, Question: t.Question, Summary: DemoAnswer})
+		report(Event{Kind: Answered, Task: t.ID, Title: t.Title, Question: t.Question, Summary: demo.Answer})
 	}
 	if err := Run(ctx, ctx, s, opt); err != nil {
 		return fmt.Errorf("demo: %w", err)
@@ -70,48 +64,6 @@ func RunDemo(ctx context.Context, dir string, report func(Event)) error {
 		return fmt.Errorf("demo: %s ended %s: %s", t.ID, t.State, t.Summary)
 	}
 	return nil
-}
-
-// demoAgent is a scripted stand-in for a coding agent: it edits files in
-// the working tree and answers like one.
-func demoAgent() agent.Runner {
-	sessions := map[string]string{} // task -> session, to show resume keeps it
-	return agent.RunnerFunc(func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
-		select { // long enough to watch, short enough to wait for
-		case <-time.After(150 * time.Millisecond):
-		case <-ctx.Done():
-			return nil, &agent.RunError{Reason: "stopped", ExitCode: -1, Err: ctx.Err()}
-		}
-		write := func(name, body string) error {
-			return os.WriteFile(filepath.Join(req.Dir, name), []byte(body), 0o755)
-		}
-		res := agent.Result{Status: agent.StatusCompleted}
-		var err error
-		switch {
-		case !strings.Contains(req.Prompt, "Add a license"):
-			err = write("hello.sh", "#!/bin/sh\necho 'Hello from bh!'\n")
-			res.Summary = "Added hello.sh, which prints a greeting."
-		case !req.Resume:
-			sessions[req.TaskID] = req.SessionID
-			err = write("NOTICE", "Copyright the bh demo authors.\n")
-			res = agent.Result{Status: agent.StatusNeedsInput, Summary: "Wrote NOTICE; the license is a product decision.",
-				Question:        "Which license should the project use: MIT or Apache-2.0?",
-				QuestionContext: "No license file exists yet; NOTICE is drafted.",
-				Questions: []agent.Question{{Question: "Which license should the project use: MIT or Apache-2.0?",
-					Header: "License", Type: agent.QuestionChoice,
-					Options: []agent.Option{{Label: "MIT", Description: "short and permissive"},
-						{Label: "Apache-2.0", Description: "permissive, with a patent grant"}}}}}
-		case req.SessionID != sessions[req.TaskID] || !strings.Contains(req.Prompt, "Answer: "+DemoAnswer):
-			res = agent.Result{Status: agent.StatusFailed, Summary: "resumed without the session or the answer"}
-		default:
-			err = write("LICENSE", "MIT License\n\nPermission is hereby granted, free of charge, ...\n")
-			res.Summary = "Added the MIT license, as answered."
-		}
-		if err != nil {
-			return nil, &agent.RunError{Reason: err.Error(), ExitCode: -1, Err: err}
-		}
-		return &agent.Outcome{Result: res, SessionID: req.SessionID}, nil
-	})
 }
 
 // RemoveDemo removes the demo repository in dir and the worktrees bh

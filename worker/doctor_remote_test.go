@@ -1,12 +1,14 @@
 package worker
 
 import (
-	"github.com/bh-tracker/bh/worker/doctor"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bh-tracker/bh/worker/claims"
+	"github.com/bh-tracker/bh/worker/doctor"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
@@ -46,49 +48,48 @@ func TestDoctorClaims(t *testing.T) {
 	gitT(t, s.Root, "add", ".bh")
 	gitT(t, s.Root, "commit", "-q", "-m", "task")
 	gitT(t, s.Root, "push", "-q", "origin", "HEAD")
-	c := newClaims(r, "origin", time.Minute, time.Now)
-	mine := workerLease("worker", time.Now())
+	c := claims.NewRemote(r, "origin", time.Minute, time.Now)
+	mine := claims.WorkerLease("worker", time.Now())
 	for _, id := range []string{released.ID, "tm-gone"} {
-		if err := c.push(id, "", ClaimHeld, mine); err != nil {
+		if err := c.Push(id, "", claims.Held, mine); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := c.push("tm-gone", c.mine("tm-gone"), ClaimReleased, mine); err != nil {
+	if err := c.Push("tm-gone", c.Mine("tm-gone"), claims.Released, mine); err != nil {
 		t.Fatal(err)
 	}
 	// another machine's claims, run out long ago: of a task, and of one only it knows
-	other := newClaims(r, "origin", time.Minute, func() time.Time { return time.Now().Add(-time.Hour) })
-	other.clone = "/elsewhere"
+	other := claims.NewRemote(r, "origin", time.Minute, func() time.Time { return time.Now().Add(-time.Hour) })
 	for _, id := range []string{away.ID, "tm-notyet"} {
-		if err := other.push(id, "", ClaimHeld, task.Lease{Worker: "worker", Host: "gone-host", PID: 7}); err != nil {
+		if err := other.Push(id, "", claims.Held, task.Lease{Worker: "worker", Host: "gone-host", PID: 7}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	gitT(t, s.Root, "update-ref", "-d", seenClaims+"tm-gone") // as if fetched by another clone
+	gitT(t, s.Root, "update-ref", "-d", claims.Seen+"tm-gone") // as if fetched by another clone
 
 	rep := doctorT(t, s, false)
 	for _, id := range []string{released.ID, "tm-gone", away.ID, "tm-notyet"} {
-		if f := finding(t, rep, "claims", ClaimRef(id)); f.Status != doctor.Warn {
+		if f := finding(t, rep, "claims", claims.Ref(id)); f.Status != doctor.Warn {
 			t.Fatalf("%s: %+v", id, f)
 		}
 	}
-	if f := finding(t, rep, "claims", ClaimRef(away.ID)); f.Fixable || !strings.Contains(f.Message, "ran out") {
+	if f := finding(t, rep, "claims", claims.Ref(away.ID)); f.Fixable || !strings.Contains(f.Message, "ran out") {
 		t.Fatalf("another machine's claim that ran out is only reported: %+v", f)
 	}
-	if f := finding(t, rep, "claims", ClaimRef("tm-notyet")); f.Fixable || !strings.Contains(f.Message, "exists neither") {
+	if f := finding(t, rep, "claims", claims.Ref("tm-notyet")); f.Fixable || !strings.Contains(f.Message, "exists neither") {
 		t.Fatalf("a held claim of a task that exists nowhere is only reported: %+v", f)
 	}
-	awayClaims := remoteRef(t, bare, ClaimRef(away.ID)) + remoteRef(t, bare, ClaimRef("tm-notyet"))
+	awayClaims := remoteRef(t, bare, claims.Ref(away.ID)) + remoteRef(t, bare, claims.Ref("tm-notyet"))
 
 	doctorT(t, s, true)
-	if got := remoteRef(t, bare, ClaimRef("tm-gone")); got != "" {
+	if got := remoteRef(t, bare, claims.Ref("tm-gone")); got != "" {
 		t.Fatalf("the claim of a task that exists nowhere is still on the remote: %s", got)
 	}
-	cl, err := c.read(remoteRef(t, bare, ClaimRef(released.ID)))
-	if err != nil || cl.State != ClaimReleased {
+	cl, err := c.Read(remoteRef(t, bare, claims.Ref(released.ID)))
+	if err != nil || cl.State != claims.Released {
 		t.Fatalf("this clone's stale claim: %+v %v", cl, err)
 	}
-	if remoteRef(t, bare, ClaimRef(away.ID))+remoteRef(t, bare, ClaimRef("tm-notyet")) != awayClaims {
+	if remoteRef(t, bare, claims.Ref(away.ID))+remoteRef(t, bare, claims.Ref("tm-notyet")) != awayClaims {
 		t.Fatal("another machine's claims were touched")
 	}
 }

@@ -1,11 +1,12 @@
 package worker
 
 import (
-	"github.com/bh-tracker/bh/worker/doctor"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bh-tracker/bh/worker/doctor"
 
 	"github.com/bh-tracker/bh/agent"
 )

@@ -1,7 +1,6 @@
 package worker
 
 import (
-	"github.com/bh-tracker/bh/worker/doctor"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,10 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bh-tracker/bh/worker/doctor"
+
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/usertree"
+	"github.com/bh-tracker/bh/worker/storegit"
 )
 
 // runDoctor is bh doctor in s's repository.
@@ -50,7 +53,7 @@ func finding(t *testing.T, rep doctor.Report, check, subject string) doctor.Find
 // doctorStore is newStore as bh init leaves it: git knows bh's merge driver.
 func doctorStore(t *testing.T) *store.Store {
 	s := newStore(t)
-	if err := RegisterMergeDriver(s.Root); err != nil {
+	if err := storegit.RegisterMergeDriver(s.Root); err != nil {
 		t.Fatal(err)
 	}
 	return s
@@ -88,12 +91,12 @@ func TestDoctorRecoversADeadWorkersTask(t *testing.T) {
 	hand := addTask(t, s, "Claimed by hand")
 	other := addTask(t, s, "Untouched")
 	writeFile(t, s.Root, "mine.txt", "the user's\n")
-	lease := workerLease("worker", now(s))
+	lease := claims.WorkerLease("worker", now(s))
 	lease.PID = deadPID(t)
-	if _, err := Claim(s, dead.ID, lease); err != nil {
+	if _, err := claims.Claim(s, dead.ID, lease, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Claim(s, hand.ID, HandLease(now(s))); err != nil {
+	if _, err := claims.Claim(s, hand.ID, claims.HandLease(now(s)), nil); err != nil {
 		t.Fatal(err)
 	}
 	before := readFile(t, s.Root, ".bh/tasks/"+other.ID+".yaml")
@@ -116,7 +119,7 @@ func TestDoctorRecoversADeadWorkersTask(t *testing.T) {
 	if got := getTask(t, s, dead.ID); got.State != task.Open || got.Lease != nil {
 		t.Fatalf("recovered task: %s %+v", got.State, got.Lease)
 	}
-	if got := getTask(t, s, hand.ID); got.State != task.InProgress || got.Lease.Worker != HandWorker {
+	if got := getTask(t, s, hand.ID); got.State != task.InProgress || got.Lease.Worker != claims.HandWorker {
 		t.Fatalf("the hand claim was touched: %s %+v", got.State, got.Lease)
 	}
 	if readFile(t, s.Root, ".bh/tasks/"+other.ID+".yaml") != before || readFile(t, s.Root, "mine.txt") != "the user's\n" {
@@ -130,12 +133,12 @@ func TestDoctorRecoversADeadWorkersTask(t *testing.T) {
 func TestDoctorLeavesAWorkersTasksToIt(t *testing.T) {
 	s := doctorStore(t)
 	tk := addTask(t, s, "Its worker died")
-	lease := workerLease("worker", now(s))
+	lease := claims.WorkerLease("worker", now(s))
 	lease.PID = deadPID(t)
-	if _, err := Claim(s, tk.ID, lease); err != nil {
+	if _, err := claims.Claim(s, tk.ID, lease, nil); err != nil {
 		t.Fatal(err)
 	}
-	unlock, err := lockWorker(s.Dir, now(s)) // a worker runs here
+	unlock, err := claims.LockWorker(s.Dir, now(s)) // a worker runs here
 	if err != nil {
 		t.Fatal(err)
 	}

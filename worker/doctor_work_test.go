@@ -1,8 +1,9 @@
 package worker
 
 import (
-	"github.com/bh-tracker/bh/worker/doctor"
 	"testing"
+
+	"github.com/bh-tracker/bh/worker/doctor"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"

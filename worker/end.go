@@ -8,6 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/ending"
 )
 
@@ -64,7 +65,7 @@ func (w *worker) close(r *run, e *ending.Ending, then func([]byte) error) error 
 // is, and the end is reported.
 func (w *worker) settled(r *run, e ending.Ending, t *task.Task) {
 	w.cleanup(r, e)
-	w.unclaim(t)
+	w.claims.Unclaim(t, w.lease())
 	if w.kick != nil {
 		w.kickSync() // a question asked, a task landed: others should see it
 	}
@@ -86,7 +87,7 @@ func (w *worker) record(t *task.Task, at time.Time, r *run, e *ending.Ending) er
 	if e.Session != "" {
 		t.SessionID = e.Session
 	}
-	if e.State != "" || w.ours(t.Lease) {
+	if e.State != "" || claims.Ours(t.Lease, w.opt.Name) {
 		t.Lease = nil
 	}
 	if e.State == "" { // lost: the human's state stays
@@ -139,7 +140,7 @@ func recordWork(t *task.Task, at time.Time, by string, e *ending.Ending) {
 	case e.Fate == ending.KeepWork && e.Commit != "":
 		t.Record(at, task.Event{Kind: task.EventParked, By: by, Commit: e.Commit,
 			Text: ParkRef(t.ID) + ": " + strings.Join(e.Paths, ", ")})
-	case e.Fate == ending.KeepWork && e.Emptied && lastParked(t) != "":
+	case e.Fate == ending.KeepWork && e.Emptied && claims.LastParked(t) != "":
 		// Said, so that no clone takes the older snapshot for the work (adopt).
 		t.Record(at, task.Event{Kind: task.EventParked, By: by, Text: ParkRef(t.ID) + ": nothing left to keep"})
 	case e.Fate == ending.DiscardWork && len(e.Paths) > 0:

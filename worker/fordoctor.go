@@ -14,8 +14,10 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/doctor"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/storegit"
 	"github.com/gofrs/flock"
 )
 
@@ -31,20 +33,20 @@ func ForDoctor(s *store.Store) (doctor.Worker, error) {
 	}
 	w.repo = r
 	if s.Config.Remote != "" {
-		w.claims = newClaims(r, s.Config.Remote, w.opt.LeaseTTL, w.now)
+		w.claims = openClaims(s, r, s.Config.Remote, w.opt.LeaseTTL, w.now, w.warnf)
 	}
-	remote := remoteName(s, "")
-	c := newClaims(r, remote, w.opt.LeaseTTL, w.now)
-	kp := NewKeeper(s, func(error) {})
+	remote := storegit.RemoteName(s, "")
+	c := claims.NewRemote(r, remote, w.opt.LeaseTTL, w.now)
+	kp := storegit.NewKeeper(s, func(error) {})
 	return doctor.Worker{
-		Repo: r, Host: hostname(), HandWorker: HandWorker, Clock: w.clock, Remote: remote,
+		Repo: r, Host: claims.Hostname(), HandWorker: claims.HandWorker, Clock: w.clock, Remote: remote,
 		WorktreeDir: WorktreeDir(s, r.CommonDir()), PoolDir: PoolDir(s, r.CommonDir()), PoolOn: poolOn(s),
 		LandLockFile: landLockFile,
 		StateDirs:    [][2]string{{"agent state", jail.AgentStatesOf(s.Root, r.CommonDir())}, {"outbox", jail.OutboxesOf(s, r.CommonDir())}},
 		Branch:       Branch,
 		WorktreePath: func(id string) string { return WorktreePath(s, r, id) },
 		InPool:       func(path string) bool { return inPool(s, r, path) },
-		RemoteCopy:   remoteCopy,
+		RemoteCopy:   git.RemoteCopy,
 		Busy:         func(take bool) (*doctor.Holder, func(), error) { return busy(s.Dir, take, w.now()) },
 		CheckConfig:  w.configHint,
 		Sandbox:      func() (bool, bool, string, error) { return sandboxHinted(s) },
@@ -57,23 +59,23 @@ func ForDoctor(s *store.Store) (doctor.Worker, error) {
 		},
 		Journaled:           func() ([]string, error) { return journaled(s) },
 		LandLock:            func() (func(), error) { return landLock(s) },
-		HalfMade:            func() ([]string, error) { return halfMade(s, r, false) },
+		HalfMade:            func() ([]string, error) { return halfMade(s, r) },
 		PoolSlots:           func() ([]git.Linked, error) { return poolSlots(s, r) },
-		RegisterMergeDriver: func() error { return RegisterMergeDriver(s.Root) },
-		Fetch:               func() error { return r.Fetch(remote, append(sharedRefspecs(remote), claimsRefspec)...) },
-		BookkeepingOnly:     func() (bool, error) { only, _, err := bookkeepingOnly(s, r); return only, err },
-		Claims:              func() ([]doctor.Claim, error) { return seenByDoctor(c) },
+		RegisterMergeDriver: func() error { return storegit.RegisterMergeDriver(s.Root) },
+		Fetch:               func() error { return r.Fetch(remote, append(storegit.SharedRefspecs(remote), claims.Refspec)...) },
+		BookkeepingOnly:     func() (bool, error) { only, _, err := storegit.BookkeepingOnly(s, r); return only, err },
+		Claims:              func() ([]doctor.Claim, error) { return seenByDoctor(r, c) },
 		ReleaseClaim: func(cl doctor.Claim, done bool) error {
-			state := map[bool]string{true: ClaimDone, false: ClaimReleased}[done]
-			return c.push(cl.ID, cl.OID, state, task.Lease{Worker: cl.Worker, Host: cl.Host, PID: cl.PID})
+			state := map[bool]string{true: claims.Done, false: claims.Released}[done]
+			return c.Push(cl.ID, cl.OID, state, task.Lease{Worker: cl.Worker, Host: cl.Host, PID: cl.PID})
 		},
 		DeleteClaim: func(cl doctor.Claim) error {
 			if err := r.PushCAS(remote, cl.Ref, "", cl.OID); err != nil {
 				return err
 			}
-			return r.DeleteRef(seenClaims + cl.ID)
+			return r.DeleteRef(claims.Seen + cl.ID)
 		},
-		Kept: kp.forDoctor,
+		Kept: keptForDoctor(kp),
 	}, nil
 }
 
@@ -82,8 +84,8 @@ func ForDoctor(s *store.Store) (doctor.Worker, error) {
 func busy(dir string, take bool, now time.Time) (*doctor.Holder, func(), error) {
 	path := filepath.Join(dir, "worker.lock")
 	if take {
-		unlock, err := lockWorker(dir, now)
-		var be *BusyError
+		unlock, err := claims.LockWorker(dir, now)
+		var be *claims.BusyError
 		if errors.As(err, &be) {
 			return &doctor.Holder{PID: be.Holder.PID, Host: be.Holder.Host, Since: be.Holder.Since}, nil, nil
 		}
@@ -101,7 +103,7 @@ func busy(dir string, take bool, now time.Time) (*doctor.Holder, func(), error) 
 		l.Unlock()
 		return nil, nil, nil
 	}
-	h := readHolder(path)
+	h := claims.ReadHolder(path)
 	return &doctor.Holder{PID: h.PID, Host: h.Host, Since: h.Since}, nil, nil
 }
 
@@ -160,20 +162,20 @@ func (w *worker) agentStarts(each func(binary string, refused error)) error {
 }
 
 // seenByDoctor reads the remote's claims as last fetched, by task id.
-func seenByDoctor(c *claims) ([]doctor.Claim, error) {
-	refs, err := c.repo.Refs(seenClaims)
+func seenByDoctor(r *git.Repo, c *claims.Remote) ([]doctor.Claim, error) {
+	refs, err := r.Refs(claims.Seen)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]doctor.Claim, 0, len(refs))
 	for ref, oid := range refs {
-		id := strings.TrimPrefix(ref, seenClaims)
-		dc := doctor.Claim{ID: id, Ref: ClaimRef(id), OID: oid}
-		if cl, err := c.read(oid); err != nil {
+		id := strings.TrimPrefix(ref, claims.Seen)
+		dc := doctor.Claim{ID: id, Ref: claims.Ref(id), OID: oid}
+		if cl, err := c.Read(oid); err != nil {
 			dc.Err = err
 		} else {
 			dc.Held, dc.State, dc.Worker, dc.Host, dc.Clone, dc.PID, dc.Expires, dc.Holder =
-				cl.State == ClaimHeld, cl.State, cl.Worker, cl.Host, cl.Clone, cl.PID, cl.Expires, cl.describe()
+				cl.State == claims.Held, cl.State, cl.Worker, cl.Host, cl.Clone, cl.PID, cl.Expires, cl.Describe()
 		}
 		out = append(out, dc)
 	}
@@ -181,23 +183,24 @@ func seenByDoctor(c *claims) ([]doctor.Claim, error) {
 	return out, nil
 }
 
-// forDoctor is the doctor's Kept: ok is false without a repository.
-func (kp *Keeper) forDoctor(record bool) ([]doctor.Lost, bool, error) {
-	k, err := kp.keep()
-	if err != nil {
-		return nil, false, nil
+// keptForDoctor is the doctor's Kept: ok is false without a repository.
+func keptForDoctor(kp *storegit.Keeper) func(record bool) ([]doctor.Lost, bool, error) {
+	return func(record bool) ([]doctor.Lost, bool, error) {
+		lost, err := kp.Compare(record)
+		if errors.Is(err, storegit.ErrNoKeep) {
+			return nil, false, nil
+		}
+		if err != nil {
+			return nil, true, err
+		}
+		out := make([]doctor.Lost, len(lost))
+		for i, l := range lost {
+			id, _ := l.TaskID()
+			out[i] = doctor.Lost{Rel: l.Rel, Task: id, Missing: l.Missing, Restore: func() error { return kp.Restore([]storegit.Lost{l}) }}
+		}
+		if len(lost) == 0 && record {
+			kp.SaveStamp()
+		}
+		return out, true, nil
 	}
-	lost, err := kp.compare(k, record)
-	if err != nil {
-		return nil, true, err
-	}
-	out := make([]doctor.Lost, len(lost))
-	for i, l := range lost {
-		id, _ := taskFileID(l.Rel)
-		out[i] = doctor.Lost{Rel: l.Rel, Task: id, Missing: l.Missing, Restore: func() error { return kp.Restore([]Lost{l}) }}
-	}
-	if len(lost) == 0 && record {
-		kp.saveStamp(k)
-	}
-	return out, true, nil
 }

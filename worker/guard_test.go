@@ -9,6 +9,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/outage"
 )
 
 // An agent that commits on its branch itself (git commit is banned, but a
@@ -54,21 +55,21 @@ func TestSuspectCompletionsAreGated(t *testing.T) {
 func TestUsageLimitPauseIsRecorded(t *testing.T) {
 	s := newStore(t)
 	tk := addTask(t, s, "Limited")
-	var seen *Pause
+	var seen *outage.Pause
 	calls := 0
 	r := agent.RunnerFunc(func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
 		calls++
 		if calls == 1 {
 			return nil, &agent.RunError{Reason: "API Error: 429 usage limit", Outage: agent.OutageLimit, ExitCode: 1}
 		}
-		seen = PausedNow(s, time.Now().Add(-time.Second)) // still recorded as the retry starts
+		seen = outage.PausedNow(s, time.Now().Add(-time.Second)) // still recorded as the retry starts
 		return &agent.Outcome{Result: done("ok"), SessionID: req.SessionID}, nil
 	})
 	runWith(t, s, Options{Runner: r, Once: true, Backoff: 300 * time.Millisecond})
 	if seen == nil || !strings.Contains(seen.Reason, "usage limit") {
 		t.Fatalf("pause during the backoff: %+v", seen)
 	}
-	if p := PausedNow(s, time.Now().Add(-time.Hour)); p != nil {
+	if p := outage.PausedNow(s, time.Now().Add(-time.Hour)); p != nil {
 		t.Errorf("the pause outlived the outage: %+v", p)
 	}
 	if got := getTask(t, s, tk.ID); got.State != task.Closed {

@@ -16,6 +16,7 @@ import (
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/notify"
 )
@@ -217,3 +218,6 @@ func resumesAndCommits(t *testing.T, s *store.Store, f *fake, id string) {
 func Respond(s *store.Store, id string, answers []task.Answer, by string) (*task.Task, error) {
 	return notify.Answer(s, id, answers, firstOf(by, "human"), nil)
 }
+
+// now is s's clock, to the second, as claims reads it.
+func now(s *store.Store) time.Time { return claims.Clock(s)() }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git/usertree"
 	"github.com/bh-tracker/bh/worker/notify"
@@ -72,8 +73,8 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 	if _, err := notify.Answer(s, id, []task.Answer{{QuestionID: q.ID, Values: []string{ending.LandNow}}}, by, nil); err != nil {
 		return fmt.Errorf("respond: %w", err)
 	}
-	if t, err = Claim(s, id, workerLease(w.opt.Name, w.now())); err != nil {
-		var nr *NotReadyError
+	if t, err = claims.Claim(s, id, w.lease(), settled); err != nil {
+		var nr *claims.NotReadyError
 		if errors.As(err, &nr) {
 			return &NotLandedError{ID: id, State: task.InProgress, Reason: "a running worker took it up first, and lands it"}
 		}
@@ -172,7 +173,7 @@ func (w *worker) landKept(t *task.Task) error {
 		return err
 	}
 	if _, err := w.s.Update(t.ID, func(t *task.Task) error {
-		t.Record(w.now(), task.Event{Kind: task.EventCommit, By: HandWorker, Commit: head, Text: "landed on " + target})
+		t.Record(w.now(), task.Event{Kind: task.EventCommit, By: claims.HandWorker, Commit: head, Text: "landed on " + target})
 		return nil
 	}); err != nil {
 		return err

@@ -14,6 +14,7 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/claims"
 )
 
 func TestDeadWorkerIsRecovered(t *testing.T) {
@@ -78,8 +79,8 @@ func TestSecondWorkerIsRefused(t *testing.T) {
 	}()
 	<-waiting
 	err := Run(ctx, ctx, s, Options{Runner: &fake{}, Once: true})
-	var busy *BusyError
-	if !errors.As(err, &busy) || busy.Holder.PID != os.Getpid() || busy.Holder.Host != hostname() {
+	var busy *claims.BusyError
+	if !errors.As(err, &busy) || busy.Holder.PID != os.Getpid() || busy.Holder.Host != claims.Hostname() {
 		t.Fatalf("second worker: %v", err)
 	}
 	if !strings.Contains(err.Error(), "pid ") || !strings.Contains(err.Error(), "since") {

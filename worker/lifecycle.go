@@ -8,6 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
 )
@@ -98,8 +99,8 @@ func DiscardWork(s *store.Store, id string) error {
 // that lands it (bh land right after bh respond --yes): claimed as a
 // worker would, and ended by decided without running the agent.
 func (w *worker) landSettled(ctx context.Context, t *task.Task) error {
-	t, err := Claim(w.s, t.ID, workerLease(w.opt.Name, w.now()))
-	var nr *NotReadyError
+	t, err := claims.Claim(w.s, t.ID, w.lease(), settled)
+	var nr *claims.NotReadyError
 	if errors.As(err, &nr) {
 		return &NotLandedError{ID: nr.ID, State: nr.State, Reason: "a running worker took it up first, and lands it"}
 	}

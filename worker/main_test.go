@@ -2,7 +2,6 @@ package worker
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -31,8 +30,6 @@ func TestMain(m *testing.M) {
 		// Task worktrees, bh serve's web config and the registry are the
 		// tests' own, in a home of their own.
 		os.Exit(fakeapi.Isolated(m.Run))
-	case "claim":
-		os.Exit(helperClaim())
 	case "hang":
 		os.Exit(helperHang())
 	case "shepherd":
@@ -44,26 +41,6 @@ func TestMain(m *testing.M) {
 	}
 	fmt.Fprintln(os.Stderr, "unknown helper")
 	os.Exit(2)
-}
-
-// helperClaim races for the next task and prints what it won.
-func helperClaim() int {
-	s, err := store.Find(".")
-	if err != nil {
-		fmt.Println("error:", err)
-		return 1
-	}
-	t, err := ClaimNext(s, HandLease(now(s)))
-	switch {
-	case errors.Is(err, ErrNothingReady):
-		fmt.Println("none")
-	case err != nil:
-		fmt.Println("error:", err)
-		return 1
-	default:
-		fmt.Println("won", t.ID)
-	}
-	return 0
 }
 
 // helperHang runs a worker whose agent leaves partial work and then hangs

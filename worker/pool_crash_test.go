@@ -5,13 +5,14 @@ package worker
 import (
 	"context"
 	"fmt"
-	"github.com/bh-tracker/bh/worker/doctor"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"syscall"
 	"testing"
+
+	"github.com/bh-tracker/bh/worker/doctor"
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"

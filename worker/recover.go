@@ -7,6 +7,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
 )
@@ -50,9 +51,9 @@ func (w *worker) recoverLeased(tasks []*task.Task, failed func(runEnd)) bool {
 		if t.State != task.InProgress || t.Lease == nil {
 			continue
 		}
-		if w.claims != nil && !fetched && t.Lease.Host != hostname() {
+		if w.claims != nil && !fetched && t.Lease.Host != claims.Hostname() {
 			fetched = true // once, and only when a foreign lease needs its claim read
-			if err := w.claims.fetch(); err != nil {
+			if err := w.claims.Fetch(); err != nil {
 				w.warnf("claims: %v", err)
 			}
 		}
@@ -73,9 +74,9 @@ func (w *worker) recoverTask(id string, lease task.Lease) error {
 	if j != nil {
 		w.killLeftover(j)
 	}
-	mine := workerLease(w.opt.Name, w.now())
+	mine := w.lease()
 	t, err := w.s.Update(id, func(t *task.Task) error {
-		if t.State != task.InProgress || !sameLease(t.Lease, lease) {
+		if t.State != task.InProgress || !claims.SameLease(t.Lease, lease) {
 			return errNotOurs // someone else recovered or reclaimed it meanwhile
 		}
 		t.Lease = &mine
@@ -89,7 +90,7 @@ func (w *worker) recoverTask(id string, lease task.Lease) error {
 	}
 	w.setActive(id, true)
 	defer w.setActive(id, false)
-	w.adoptClaim(id, mine)
+	w.claims.TakeOver(id, mine)
 	note := w.recoveryNote(lease, j)
 	w.report(Event{Kind: Recovered, Task: id, Title: t.Title, Summary: note})
 	if j == nil { // the run never got as far as its worktree: nothing to keep
@@ -110,7 +111,7 @@ func (w *worker) recoverTask(id string, lease task.Lease) error {
 // recovered.
 func (w *worker) recoveryNote(lease task.Lease, j *journal) string {
 	switch {
-	case w.ours(&lease):
+	case claims.Ours(&lease, w.opt.Name):
 		note := "retrying the ending that waited"
 		if j != nil && j.Waiting != "" {
 			note += ": " + j.Waiting
@@ -138,7 +139,7 @@ func (w *worker) reopenLost(id, note string) error {
 		return nil
 	}
 	if err == nil {
-		w.unclaim(t) // the adopted claim, handed off
+		w.claims.Unclaim(t, w.lease()) // the adopted claim, handed off
 	}
 	return err
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/runlog"
 	"github.com/google/uuid"
 )
 
@@ -67,7 +68,7 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 		return w.end(r, ending.Decide(ending.Facts{What: ending.RunLost, Session: r.session}))
 	}
 	e := w.decide(r, out, runErr, kill.Err() != nil)
-	e.Stats = runStats(out)
+	e.Stats = runlog.Stats(out)
 	if e.Outcome == ending.AgentError && logPath != "" {
 		e.Details = "run log: " + logPath
 	}
@@ -131,7 +132,7 @@ func (w *worker) session(kill context.Context, r *run, resume bool) (*agent.Outc
 	}
 	req := w.request(r, resume)
 	log := w.openLog(r)
-	req.Live = log.writer()
+	req.Live = log.Writer()
 	r.head, _ = w.repo.BranchTip(r.j.Branch)
 	out, runErr := w.runAgent(ctx, r.runner, req)
 	if errors.Is(runErr, agent.ErrNoResult) && ctx.Err() == nil {
@@ -157,7 +158,7 @@ func (w *worker) session(kill context.Context, r *run, resume bool) (*agent.Outc
 	}
 	w.keepSession(r, req)
 	w.jail().CloseState(id, r.cfg, false)
-	return out, log.close(r, out, runErr), runErr
+	return out, log.Close(out, runErr), runErr
 }
 
 // request is what r's agent is asked: its prompt and contract, in its

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/usertree"
@@ -73,20 +72,6 @@ func (w *worker) cooling(id string) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.cooled[id]
-}
-
-// without is ready minus the tasks skip names.
-func without(ready []*task.Task, skip func(string) bool) []*task.Task {
-	if skip == nil {
-		return ready
-	}
-	var out []*task.Task
-	for _, t := range ready {
-		if !skip(t.ID) {
-			out = append(out, t)
-		}
-	}
-	return out
 }
 
 // EndingWaits is why task id's decided ending could not be carried out

@@ -2,10 +2,11 @@ package worker
 
 import (
 	"context"
-	"github.com/bh-tracker/bh/worker/doctor"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bh-tracker/bh/worker/doctor"
 
 	"github.com/bh-tracker/bh/worker/jail"
 

@@ -21,9 +21,11 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/usertree"
 	"github.com/bh-tracker/bh/worker/notify"
+	"github.com/bh-tracker/bh/worker/watch"
 )
 
 type worker struct {
@@ -38,9 +40,9 @@ type worker struct {
 	// the next start.
 	stop     context.Context
 	notifier *notify.Notifier
-	wt       *watcher
-	claims   *claims       // the shared remote's claims; nil without remote:
-	kick     chan struct{} // asks the syncer for a sync; nil without autoSync:
+	wt       *watch.Watcher
+	claims   *claims.Remote // the shared remote's claims; nil without remote:
+	kick     chan struct{}  // asks the syncer for a sync; nil without autoSync:
 	reportMu sync.Mutex
 	landMu   sync.Mutex // landings go one at a time
 	poolMu   sync.Mutex // one task at a time takes or gives back a pool slot
@@ -81,13 +83,13 @@ func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 	if err := w.preflight(kill); err != nil {
 		return err
 	}
-	unlock, err := lockWorker(s.Dir, w.now())
+	unlock, err := claims.LockWorker(s.Dir, w.now())
 	if err != nil {
 		return err
 	}
 	defer unlock()
 	s.CleanTemp(2 * time.Second) // what writes killed with a dead worker left
-	if done, err := repairHalfMade(s, w.repo, false); err != nil {
+	if done, err := repairHalfMade(s, w.repo); err != nil {
 		w.warnf("%v", err)
 	} else if len(done) > 0 {
 		w.warnf("removed %d half-made worktree registration(s) a killed git worktree add left: %s", len(done),
@@ -97,7 +99,7 @@ func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 		w.warnf("%v", err)
 	}
 	store.TrimSteps(s)
-	w.adoptOrphans() // first: a worker killed again and again still renews the claims its runs keep
+	w.claims.AdoptOrphans(w.lease()) // first: a worker killed again and again still renews the claims its runs keep
 	closeNotifier, err := w.openNotifier()
 	if err != nil {
 		return err
@@ -112,11 +114,11 @@ func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 	if err := w.announce(); err != nil {
 		return err
 	}
-	if w.wt, err = watch(filepath.Join(s.Dir, "tasks")); err != nil {
+	if w.wt, err = watch.New(filepath.Join(s.Dir, "tasks")); err != nil {
 		return err
 	}
-	defer w.wt.close()
-	defer w.startSyncer()() // autoSync:, and claims handed off (handoff.go)
+	defer w.wt.Close()
+	defer w.startSyncer()() // autoSync:, and claims handed off (worker/claims/handoff.go)
 	return w.loop(stop, kill)
 }
 
@@ -154,7 +156,7 @@ func newWorker(s *store.Store, opt Options) (*worker, error) {
 		}
 	}
 	if s.Config.Remote != "" {
-		w.claims = newClaims(rp, s.Config.Remote, opt.LeaseTTL, w.now)
+		w.claims = openClaims(s, rp, s.Config.Remote, opt.LeaseTTL, w.now, w.warnf)
 	}
 	return w, nil
 }
@@ -195,7 +197,7 @@ func (w *worker) loop(stop, kill context.Context) error {
 // runs or waits, says the worker is idle (once). false: nothing is left
 // to do (Once).
 func (w *worker) round(kill context.Context, running *int, idle *bool, wait time.Duration, done chan<- runEnd) (bool, error) {
-	w.wt.drain() // the scan below sees every change made before it
+	w.wt.Drain() // the scan below sees every change made before it
 	if err := w.timeouts(false); err != nil {
 		return false, err
 	}
@@ -233,7 +235,7 @@ func (w *worker) await(stop, kill context.Context, wait time.Duration, done <-ch
 	case end := <-done:
 		*running--
 		w.runFailed(end)
-	case <-w.wt.wake:
+	case <-w.wt.Wake():
 	case <-expiry: // the loop's timeouts check finds it due
 	case <-tick:
 		w.thaw()
@@ -253,8 +255,8 @@ func (w *worker) fill(kill context.Context, running *int, done chan<- runEnd) (b
 		if wait, fatal := w.paused(); wait > 0 || fatal != nil {
 			return claimed, nil
 		}
-		t, err := claimNext(w.s, w.claims, workerLease(w.opt.Name, w.now()), w.cooling)
-		if errors.Is(err, ErrNothingReady) {
+		t, err := claims.Next(w.s, w.claims, w.lease(), w.cooling, settled)
+		if errors.Is(err, claims.ErrNothingReady) {
 			return claimed, nil
 		}
 		var unreachable *git.RemoteError

@@ -145,11 +145,10 @@ var errNoTarget = errors.New("HEAD is detached: name the branch to land on with 
 // older bh sync's scratch worktrees, a task's worktree whose creation was
 // killed), which make git fetch and gc fail in the whole repository; it
 // returns what it removed. The worker does it at start, holding the worker
-// lock; bh sync, before it fetches, removes only sync's own (scratchOnly),
-// since a running worker may be making a task's worktree that moment;
-// bh doctor --fix when asked.
-func repairHalfMade(s *store.Store, r *git.Repo, scratchOnly bool) ([]string, error) {
-	admins, err := halfMade(s, r, scratchOnly)
+// lock (bh sync removes only its own: storegit's removeScratch); bh doctor
+// --fix when asked.
+func repairHalfMade(s *store.Store, r *git.Repo) ([]string, error) {
+	admins, err := halfMade(s, r)
 	var done []string
 	for _, a := range admins {
 		if err := r.RemoveHalfMade(a); err != nil {
@@ -161,15 +160,12 @@ func repairHalfMade(s *store.Store, r *git.Repo, scratchOnly bool) ([]string, er
 }
 
 // halfMade lists them (see repairHalfMade).
-func halfMade(s *store.Store, r *git.Repo, scratchOnly bool) ([]string, error) {
+func halfMade(s *store.Store, r *git.Repo) ([]string, error) {
 	own := WorktreeDir(s, r.CommonDir())
 	if real, err := filepath.EvalSymlinks(own); err == nil {
 		own = real
 	}
 	return r.HalfMade(func(path string) bool {
-		if scratchOnly {
-			return false
-		}
 		return realDir(filepath.Dir(path)) == own || inPool(s, r, path)
 	})
 }

@@ -3,10 +3,19 @@ package git
 import (
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // ParkRef is where a task's parked work is kept while it waits on an answer.
 func ParkRef(id string) string { return "refs/bh/parked/" + id }
+
+// RemoteRefs is where bh keeps its copies of other machines' refs: never
+// fetched over its own, so a ref not pushed yet is never lost.
+const RemoteRefs = "refs/bh/remote/"
+
+// RemoteCopy is where bh keeps its copy of another machine's ref
+// (refs/bh/parked/x → refs/bh/remote/parked/x).
+func RemoteCopy(ref string) string { return RemoteRefs + strings.TrimPrefix(ref, "refs/bh/") }
 
 // Parked is a task's parked work: the snapshot under ParkRef and the
 // commit it builds on, so that its diff is everything the agent changed.

@@ -1,4 +1,4 @@
-package worker
+package runlog
 
 import (
 	"bytes"
@@ -8,13 +8,12 @@ import (
 	"sort"
 
 	"github.com/bh-tracker/bh/agent"
-	"github.com/bh-tracker/bh/task/store"
 )
 
-// RunTranscript is run n (1 is the first; 0 the last) of task id, read
-// from its run log, and how many runs there are.
-func RunTranscript(s *store.Store, id string, n int) ([]agent.Entry, int, error) {
-	logs, err := filepath.Glob(filepath.Join(runsDir(s, id), "*.log"))
+// Transcript is run n (1 is the first; 0 the last) of task id, read from
+// its log in the task's run folder dir, and how many runs there are.
+func Transcript(dir, id string, n int) ([]agent.Entry, int, error) {
+	logs, err := filepath.Glob(filepath.Join(dir, "*.log"))
 	if err != nil {
 		return nil, 0, err
 	}

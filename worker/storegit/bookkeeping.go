@@ -1,4 +1,4 @@
-package worker
+package storegit
 
 import (
 	"os"
@@ -16,10 +16,10 @@ import (
 // and the task's next real change, or its landing, carries the file along.
 // So a sync commits the store only when something else changed.
 
-// bookkeepingOnly reports whether every uncommitted change under the
+// BookkeepingOnly reports whether every uncommitted change under the
 // store is a task file that differs from HEAD's only in bh's bookkeeping
 // (see bookkeeping); pending lists those files (repository paths).
-func bookkeepingOnly(s *store.Store, r *git.Repo) (only bool, pending []string, err error) {
+func BookkeepingOnly(s *store.Store, r *git.Repo) (only bool, pending []string, err error) {
 	changed, err := r.StoreChanges(s.Dir)
 	if err != nil || len(changed) == 0 {
 		return false, nil, err
@@ -29,25 +29,32 @@ func bookkeepingOnly(s *store.Store, r *git.Repo) (only bool, pending []string, 
 		return false, nil, err
 	}
 	for _, line := range changed {
-		if len(line) < 4 || line[:2] != " M" && line[:2] != "M " && line[:2] != "MM" {
-			return false, nil, nil // added, removed, untracked: a change of substance
-		}
-		p := line[3:]
-		id, ok := strings.CutSuffix(strings.TrimPrefix(p, ".bh/tasks/"), ".yaml")
-		if !strings.HasPrefix(p, ".bh/tasks/") || !ok || !task.ValidID(id) {
-			return false, nil, nil
-		}
-		was, err := r.FileAt(head, p)
-		if err != nil {
-			return false, nil, nil
-		}
-		now, err := os.ReadFile(filepath.Join(r.Root, filepath.FromSlash(p)))
-		if err != nil || !bookkeeping(p, id, was, now) {
+		p, ok := bookkeepingChange(r, head, line)
+		if !ok {
 			return false, nil, nil
 		}
 		pending = append(pending, p)
 	}
 	return true, pending, nil
+}
+
+// bookkeepingChange reports whether line, one of git status's, is a task
+// file modified in bh's bookkeeping only, and names its path.
+func bookkeepingChange(r *git.Repo, head, line string) (string, bool) {
+	if len(line) < 4 || line[:2] != " M" && line[:2] != "M " && line[:2] != "MM" {
+		return "", false // added, removed, untracked: a change of substance
+	}
+	p := line[3:]
+	id, ok := strings.CutSuffix(strings.TrimPrefix(p, ".bh/tasks/"), ".yaml")
+	if !strings.HasPrefix(p, ".bh/tasks/") || !ok || !task.ValidID(id) {
+		return "", false
+	}
+	was, err := r.FileAt(head, p)
+	if err != nil {
+		return "", false
+	}
+	now, err := os.ReadFile(filepath.Join(r.Root, filepath.FromSlash(p)))
+	return p, err == nil && bookkeeping(p, id, was, now)
 }
 
 // bookkeeping reports whether two versions of a task file differ only

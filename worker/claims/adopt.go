@@ -1,9 +1,8 @@
-package worker
+package claims
 
 import (
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker/jail"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // adopt brings, for t just claimed here, what another clone left for its
@@ -12,12 +11,12 @@ import (
 // claim before: a claim this clone took and dropped (a worker killed
 // between claiming and running) hides who ran the task last. foreign: the
 // claim before was another clone's.
-func adopt(s *store.Store, c *claims, t *task.Task, foreign bool) {
-	parked := adoptParked(s, c, t)
+func (c *Remote) adopt(t *task.Task, foreign bool) {
+	parked := c.adoptParked(t)
 	if !foreign && !parked {
 		return
 	}
-	ref := SessionRef(t.ID)
+	ref := sessionRef(t.ID)
 	c.repo.Fetch(c.remote, "+"+ref+":"+ref) // none pushed: nothing to adopt
 	if t.SessionID == "" {
 		return
@@ -27,9 +26,7 @@ func adopt(s *store.Store, c *claims, t *task.Task, foreign bool) {
 		return
 	}
 	if b, err := c.repo.FileAt(oid, t.SessionID+".jsonl"); err == nil {
-		if _, err := jail.OwnRunDir(s, t.ID, "sessions"); err == nil {
-			jail.ReplaceFile(sessionCopy(s, t.ID, t.SessionID), b, 0o644)
-		}
+		c.Files.WriteSession(t.ID, t.SessionID, b)
 	}
 }
 
@@ -38,32 +35,31 @@ func adopt(s *store.Store, c *claims, t *task.Task, foreign bool) {
 // task since. This clone's worktree of the task, older work, goes first
 // (its files would be reused as the work), then the ref moves, so that a
 // kill in between leaves the adoption to do again. true: adopted.
-func adoptParked(s *store.Store, c *claims, t *task.Task) bool {
-	want := lastParked(t)
-	have, err := c.repo.Ref(ParkRef(t.ID))
+func (c *Remote) adoptParked(t *task.Task) bool {
+	want := LastParked(t)
+	have, err := c.repo.Ref(git.ParkRef(t.ID))
 	if want == "" || err != nil || have == want {
 		return false
 	}
 	// This clone's worktree of the task, if any, is older than want: a
-	// clone that emptied want's work since said so (lastParked is then "").
-	path := WorktreePath(s, c.repo, t.ID)
-	copyRef := remoteCopy(ParkRef(t.ID))
+	// clone that emptied want's work since said so (LastParked is then "").
+	copyRef := git.RemoteCopy("refs/bh/parked/" + t.ID)
 	if got, _ := c.repo.Ref(copyRef); got != want {
-		c.repo.Fetch(c.remote, "+"+ParkRef(t.ID)+":"+copyRef) // not there: nothing to adopt
+		c.repo.Fetch(c.remote, "+"+git.ParkRef(t.ID)+":"+copyRef) // not there: nothing to adopt
 		if got, _ = c.repo.Ref(copyRef); got != want {
 			return false
 		}
 	}
-	if err := c.repo.RemoveWorktree(path, Branch(t.ID)); err != nil {
+	if err := c.Files.DropWorktree(t.ID); err != nil {
 		return false // its stale files would stand for the work: keep what is here
 	}
-	return c.repo.SetRef(ParkRef(t.ID), want, "bh adopt") == nil
+	return c.repo.SetRef(git.ParkRef(t.ID), want, "bh adopt") == nil
 }
 
-// lastParked is the snapshot t's history says holds its parked work: the
+// LastParked is the snapshot t's history says holds its parked work: the
 // last one parked, unless the work was emptied, committed or rolled back
 // since.
-func lastParked(t *task.Task) string {
+func LastParked(t *task.Task) string {
 	for i := len(t.History) - 1; i >= 0; i-- {
 		switch e := t.History[i]; e.Kind {
 		case task.EventParked:

@@ -1,4 +1,4 @@
-package worker
+package claims
 
 import (
 	"errors"
@@ -41,25 +41,29 @@ func (e *NotReadyError) Error() string {
 // it for one of its own.
 func HandLease(now time.Time) task.Lease {
 	now = now.UTC().Truncate(time.Second)
-	return task.Lease{Worker: HandWorker, Host: hostname(), Heartbeat: now, StartedAt: now}
+	return task.Lease{Worker: HandWorker, Host: Hostname(), Heartbeat: now, StartedAt: now}
 }
 
-// workerLease is the lease a running worker puts on its task.
-func workerLease(name string, now time.Time) task.Lease {
+// WorkerLease is the lease a running worker puts on its task.
+func WorkerLease(name string, now time.Time) task.Lease {
 	now = now.UTC().Truncate(time.Second)
-	return task.Lease{Worker: name, PID: os.Getpid(), Host: hostname(), Heartbeat: now, StartedAt: now}
+	return task.Lease{Worker: name, PID: os.Getpid(), Host: Hostname(), Heartbeat: now, StartedAt: now}
 }
 
 // Claim takes one task for the lease holder. Readiness is checked again on
 // the freshly read file under the task's lock, so of two claimers (a human
-// and a worker, or two processes) exactly one wins.
-func Claim(s *store.Store, id string, lease task.Lease) (*task.Task, error) {
+// and a worker, or two processes) exactly one wins. settled says what
+// work a human's answer settled on a task ("" for none; nil: none ever):
+// a hand claim of such a task is refused.
+func Claim(s *store.Store, id string, lease task.Lease, settled func(*task.Task) string) (*task.Task, error) {
 	t, err := s.Update(id, func(t *task.Task) error {
 		if err := ready(s, t); err != nil {
 			return err
 		}
-		if w := settled(t); w != "" && lease.Worker == HandWorker { // not fresh work: the worker (or bh land) lands it
-			return &NotReadyError{ID: t.ID, State: t.State, Settled: w}
+		if lease.Worker == HandWorker && settled != nil { // not fresh work: the worker (or bh land) lands it
+			if w := settled(t); w != "" {
+				return &NotReadyError{ID: t.ID, State: t.State, Settled: w}
+			}
 		}
 		if err := t.SetState(task.InProgress, now(s), lease.Worker, "claimed"); err != nil {
 			return err
@@ -76,18 +80,18 @@ func Claim(s *store.Store, id string, lease task.Lease) (*task.Task, error) {
 // ClaimNext claims the first ready task in queue order (priority, then
 // age). A task someone else claimed first is skipped; ErrNothingReady says
 // none was left.
-func ClaimNext(s *store.Store, lease task.Lease) (*task.Task, error) {
-	return claimLocal(s, lease, nil)
+func ClaimNext(s *store.Store, lease task.Lease, settled func(*task.Task) string) (*task.Task, error) {
+	return claimLocal(s, lease, nil, settled)
 }
 
 // claimLocal is ClaimNext passing over the tasks skip names.
-func claimLocal(s *store.Store, lease task.Lease, skip func(string) bool) (*task.Task, error) {
+func claimLocal(s *store.Store, lease task.Lease, skip func(string) bool, settled func(*task.Task) string) (*task.Task, error) {
 	tasks, _, err := s.List() // unreadable files are bh list's to report
 	if err != nil {
 		return nil, err
 	}
 	for _, c := range without(task.Ready(tasks), skip) {
-		t, err := Claim(s, c.ID, lease)
+		t, err := Claim(s, c.ID, lease, settled)
 		var nr *NotReadyError
 		if errors.As(err, &nr) {
 			continue // lost the race, or changed since the listing
@@ -121,4 +125,18 @@ func now(s *store.Store) time.Time {
 		clock = time.Now
 	}
 	return clock().UTC().Truncate(time.Second)
+}
+
+// without is ready minus the tasks skip names.
+func without(ready []*task.Task, skip func(string) bool) []*task.Task {
+	if skip == nil {
+		return ready
+	}
+	var out []*task.Task
+	for _, t := range ready {
+		if !skip(t.ID) {
+			out = append(out, t)
+		}
+	}
+	return out
 }

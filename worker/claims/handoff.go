@@ -1,32 +1,32 @@
-package worker
+package claims
 
 import (
 	"errors"
 	"slices"
-	"time"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // A claim lives as long as the task's run. A run that ends with its task
 // not closed (asking, blocked, failed, reopened) keeps the claim on the
 // remote until the task file with its new state is there too: the
 // worker's sync pushes the branch first and releases the claim after
-// (handOff). A machine that claims reads the claims first and the branch
-// after (claimNext), and takes no task whose file there says it waits on
+// (HandOff). A machine that claims reads the claims first and the branch
+// after (Next), and takes no task whose file there says it waits on
 // something this clone has not seen (behind). So no machine sees a claim
 // released while the task still looks ready at the remote.
 
 // wait keeps id's claim held until a sync has pushed its task file.
-func (c *claims) wait(id string) {
+func (c *Remote) wait(id string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.waits[id] = true
 }
 
-// waiting lists the claims kept for a task file not pushed yet.
-func (c *claims) waiting() []string {
+// Waiting lists the claims kept for a task file not pushed yet.
+func (c *Remote) Waiting() []string {
 	if c == nil {
 		return nil
 	}
@@ -40,24 +40,20 @@ func (c *claims) waiting() []string {
 	return ids
 }
 
-func (c *claims) isWaiting(id string) bool {
+func (c *Remote) isWaiting(id string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.waits[id]
 }
 
-// publishWaiting pushes what another machine needs to resume each of
-// ids, before the sync that shares their files: their parked work and
+// PublishAll pushes what another machine needs to resume each of ids,
+// before the sync that shares their files: their parked work and
 // session. It returns those pushed; the others stay held.
-func (w *worker) publishWaiting(ids []string) []string {
+func (c *Remote) PublishAll(s *store.Store, ids []string) []string {
 	var out []string
 	for _, id := range ids {
-		t, err := w.s.Get(id)
-		if err == nil {
-			err = w.publish(t)
-		}
-		if err != nil {
-			w.warnf("%s: push its parked work: %v (the claim stays held until it is pushed)", id, err)
+		if err := c.publish(s, id); err != nil {
+			c.Warn("%s: push its parked work: %v (the claim stays held until it is pushed)", id, err)
 			continue
 		}
 		out = append(out, id)
@@ -65,37 +61,33 @@ func (w *worker) publishWaiting(ids []string) []string {
 	return out
 }
 
-// handOff releases the claims of ids, which waited for a sync that has
+// HandOff releases the claims of ids, which waited for a sync that has
 // now pushed their task files (and, before it, their parked work). A
 // claim taken again meanwhile is left alone.
-func (w *worker) handOff(ids []string) {
-	c := w.claims
-	lease := workerLease(w.opt.Name, w.now())
+func (c *Remote) HandOff(s *store.Store, ids []string, lease task.Lease) {
 	for _, id := range ids {
 		c.op.Lock()
 		if c.isWaiting(id) {
-			t, err := w.s.Get(id)
+			t, err := s.Get(id)
 			if err == nil {
 				err = c.release(id, lease, t.State == task.Closed)
 			}
 			if err != nil {
-				w.warnf("%s: release the claim: %v", id, err)
+				c.Warn("%s: release the claim: %v", id, err)
 			}
 		}
 		c.op.Unlock()
 	}
 }
 
-// keepWaiting renews the claims that wait on a sync that failed, so that
+// KeepWaiting renews the claims that wait on a sync that failed, so that
 // no lease runs out while the task file is still here only.
-func (w *worker) keepWaiting(ids []string) {
-	c := w.claims
-	lease := workerLease(w.opt.Name, w.now())
+func (c *Remote) KeepWaiting(ids []string, lease task.Lease) {
 	for _, id := range ids {
 		c.op.Lock()
 		if c.isWaiting(id) {
 			if err := c.renew(id, lease); err != nil {
-				w.warnf("%s: renew the claim: %v", id, err)
+				c.Warn("%s: renew the claim: %v", id, err)
 			}
 		}
 		c.op.Unlock()
@@ -104,13 +96,13 @@ func (w *worker) keepWaiting(ids []string) {
 
 // remoteTip fetches the remote's branches, after the claims (see above),
 // and returns where its copy of the checked-out branch is: "" for none.
-func (c *claims) remoteTip() (string, error) {
+func (c *Remote) remoteTip() (string, error) {
 	branch, err := c.repo.CurrentBranch()
 	if err != nil || branch == "" {
 		return "", err
 	}
 	// Into bh's own copy: a sync may be fetching the remote's branches meanwhile.
-	tip := remoteRefs + "tip/" + branch
+	tip := git.RemoteRefs + "tip/" + branch
 	if err := c.repo.FetchInto(c.remote, "+refs/heads/"+branch+":"+tip); err != nil {
 		return "", err
 	}
@@ -123,7 +115,7 @@ func (c *claims) remoteTip() (string, error) {
 // clone never saw (answered in a third clone), whose file here, open
 // since before, lacks that run's session and work. Such a task waits for
 // a sync to bring its file here; it is never run afresh meanwhile.
-func behind(s *store.Store, c *claims, tip string, t *task.Task) bool {
+func behind(s *store.Store, c *Remote, tip string, t *task.Task) bool {
 	if tip == "" {
 		return false
 	}
@@ -147,60 +139,38 @@ func behind(s *store.Store, c *claims, tip string, t *task.Task) bool {
 	return there.State != task.Open // no history to tell: what its state says
 }
 
-// autoSyncEvery is the config's autoSync interval; 0 when off.
-func autoSyncEvery(s *store.Store) time.Duration {
-	return s.Config.AutoSync.D
-}
-
-// startSyncer starts the syncer when the worker shares through a remote:
-// on autoSync's interval, or (without autoSync) only to hand claims off.
-// The returned func stops it after a last sync.
-func (w *worker) startSyncer() (stop func()) {
-	every := autoSyncEvery(w.s)
-	if every == 0 && w.claims == nil {
-		return func() {}
-	}
-	w.kick = make(chan struct{}, 1)
-	w.autoSync() // first: answers given elsewhere, tasks added elsewhere; and the orphans adopted at start handed off
-	done, finished := make(chan struct{}), make(chan struct{})
-	go func() { w.syncer(done, every); close(finished) }()
-	return func() { close(done); <-finished; w.autoSync() } // last: nothing left unshared
-}
-
-// adoptClaim makes the remote claim of a dead run's task, which this
+// TakeOver makes the remote claim of a dead run's task, which lease's
 // worker recovers, its own: the run's end then hands it off as any.
-func (w *worker) adoptClaim(id string, lease task.Lease) {
-	if w.claims == nil {
+func (c *Remote) TakeOver(id string, lease task.Lease) {
+	if c == nil {
 		return
 	}
-	err := w.claims.fetch()
+	err := c.Fetch()
 	if err == nil {
-		_, err = w.claims.take(id, lease)
+		_, err = c.take(id, lease)
 	}
 	if err != nil && !errors.Is(err, ErrClaimed) {
-		w.warnf("%s: take over the claim: %v", id, err)
+		c.Warn("%s: take over the claim: %v", id, err)
 	}
 }
 
-// adoptOrphans makes this worker's the claims that a dead worker of this
+// AdoptOrphans makes lease's worker's the claims that a dead worker of this
 // clone still holds (killed between a run's end and its hand-off): they
 // wait for the next sync, as if this worker had run them. It runs first
 // at start, before recovery: each adoption renews the claim's lease, and
 // a worker killed over and over must still renew them before they run
 // out and another machine takes their tasks with files it has not got.
-func (w *worker) adoptOrphans() {
-	c := w.claims
-	if c == nil || c.fetch() != nil {
+func (c *Remote) AdoptOrphans(lease task.Lease) {
+	if c == nil || c.Fetch() != nil {
 		return // fetched again on the next claim; a lease that runs out is the fallback
 	}
-	refs, err := c.repo.Refs(seenClaims)
+	refs, err := c.repo.Refs(Seen)
 	if err != nil {
 		return
 	}
-	lease := workerLease(w.opt.Name, w.now())
 	for _, oid := range refs {
-		cl, err := c.read(oid)
-		if err != nil || cl.State != ClaimHeld || cl.Host != lease.Host || cl.Clone != c.clone || cl.PID == pidSelf || alive(cl.PID) {
+		cl, err := c.Read(oid)
+		if err != nil || cl.State != Held || cl.Host != lease.Host || cl.Clone != c.clone || cl.PID == pidSelf || alive(cl.PID) {
 			continue
 		}
 		if _, err := c.take(cl.Task, lease); err == nil {

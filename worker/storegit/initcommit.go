@@ -1,4 +1,4 @@
-package worker
+package storegit
 
 import (
 	"errors"
@@ -12,8 +12,8 @@ import (
 	"github.com/bh-tracker/bh/worker/git/usertree"
 )
 
-// InitFiles are the files bh init makes under .bh, which it commits.
-var InitFiles = []string{".gitignore", ".gitattributes", "config.yaml", "tasks/.gitkeep"}
+// initFiles are the files bh init makes under .bh, which it commits.
+var initFiles = []string{".gitignore", ".gitattributes", "config.yaml", "tasks/.gitkeep"}
 
 // NotCommittedError says why bh init left its files uncommitted, and how
 // to commit them.
@@ -42,31 +42,15 @@ func CommitInit(s *store.Store) (bool, error) {
 		return false, err
 	}
 	rel = filepath.ToSlash(rel)
-	command := fmt.Sprintf("git add %s && git commit -m 'bh: track tasks' -- %s", rel, rel)
-	refuse := func(why string) (bool, error) { return false, &NotCommittedError{Why: why, Command: command} }
-	if op, err := r.InProgressOp(); err != nil || op != "" {
-		if err != nil {
-			return false, err
-		}
-		return refuse("a " + op + " is in progress")
+	why, err := notNow(r, rel)
+	if err != nil {
+		return false, err
 	}
-	if branch, err := r.CurrentBranch(); err != nil || branch == "" {
-		if err != nil {
-			return false, err
-		}
-		return refuse("HEAD is detached")
-	}
-	if staged, err := r.StagedOutside(rel); err != nil || staged {
-		if err != nil {
-			return false, err
-		}
-		return refuse("your index has staged changes, which bh leaves for your own commit")
-	}
-	if !r.HasIdentity() {
-		return refuse("git does not know who you are (git config user.name and user.email)")
+	if why != "" {
+		return false, &NotCommittedError{Why: why, Command: fmt.Sprintf("git add %s && git commit -m 'bh: track tasks' -- %s", rel, rel)}
 	}
 	var paths []string // those git does not know yet: an edit of the user's is theirs to commit
-	for _, f := range InitFiles {
+	for _, f := range initFiles {
 		p := filepath.Join(s.Dir, filepath.FromSlash(f))
 		if st, err := r.StoreChanges(p); err == nil && len(st) == 1 && strings.HasPrefix(st[0], "??") {
 			paths = append(paths, p)
@@ -76,6 +60,24 @@ func CommitInit(s *store.Store) (bool, error) {
 		return false, nil
 	}
 	return usertree.Of(r).CommitStorePaths(s.Dir, "bh: track tasks in .bh/", paths...)
+}
+
+// notNow says why bh init must not commit the store at rel now; "" when
+// it may.
+func notNow(r *git.Repo, rel string) (string, error) {
+	if op, err := r.InProgressOp(); err != nil || op != "" {
+		return "a " + op + " is in progress", err
+	}
+	if branch, err := r.CurrentBranch(); err != nil || branch == "" {
+		return "HEAD is detached", err
+	}
+	if staged, err := r.StagedOutside(rel); err != nil || staged {
+		return "your index has staged changes, which bh leaves for your own commit", err
+	}
+	if !r.HasIdentity() {
+		return "git does not know who you are (git config user.name and user.email)", nil
+	}
+	return "", nil
 }
 
 // KeptConfig is bh's copy of the config of the repository at dir when

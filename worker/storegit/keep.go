@@ -1,4 +1,4 @@
-package worker
+package storegit
 
 import (
 	"errors"
@@ -101,6 +101,9 @@ type Lost struct {
 	Missing bool   // gone; else an older version stands there
 }
 
+// TaskID is the id of the task whose file l is; false for config.yaml.
+func (l Lost) TaskID() (string, bool) { return taskFileID(l.Rel) }
+
 // LostError names what the tree lost, for a warning.
 type LostError struct{ Lost []Lost }
 
@@ -150,7 +153,7 @@ func (kp *Keeper) Check() (*LostError, error) {
 	if err != nil || kp.stampMatches(k) {
 		return nil, nil
 	}
-	lost, err := kp.compare(k, true)
+	lost, err := kp.Compare(true)
 	if err != nil {
 		return nil, err
 	}
@@ -161,9 +164,17 @@ func (kp *Keeper) Check() (*LostError, error) {
 	return nil, nil
 }
 
-// compare is Check's slow path; with record, what came by other ways
-// than bh's writes is kept as the newest copy.
-func (kp *Keeper) compare(k *git.Keep, record bool) ([]Lost, error) {
+// ErrNoKeep is a store with no git repository around it to keep in.
+var ErrNoKeep = errors.New("no repository to keep bh's copies in")
+
+// Compare is Check's slow path, and bh doctor's check: it compares the
+// tree with bh's copies, whatever the stamp; with record, what came by
+// other ways than bh's writes is kept as the newest copy.
+func (kp *Keeper) Compare(record bool) ([]Lost, error) {
+	k, err := kp.keep()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNoKeep, err)
+	}
 	kept, at, err := k.Files() // before the files: a copy is never newer than what it copies
 	if err != nil {
 		return nil, err
@@ -176,28 +187,16 @@ func (kp *Keeper) compare(k *git.Keep, record bool) ([]Lost, error) {
 	take := map[string][]byte{} // nil: forget
 	for rel, blob := range kept {
 		fi, ok := present[rel]
-		if !ok {
-			if k.Safe(rel, blob) {
-				take[rel] = nil
-			} else {
-				lost = append(lost, Lost{Rel: rel, Blob: blob, Missing: true})
-			}
-			continue
+		switch {
+		case !ok && k.Safe(rel, blob):
+			take[rel] = nil
+		case !ok:
+			lost = append(lost, Lost{Rel: rel, Blob: blob, Missing: true})
+		case fi.ModTime().Before(at.Truncate(time.Second)):
+			// unchanged since bh kept it
+		default:
+			lost = kp.compareFile(k, rel, blob, take, lost)
 		}
-		if fi.ModTime().Before(at.Truncate(time.Second)) {
-			continue // unchanged since bh kept it
-		}
-		data, err := os.ReadFile(filepath.Join(kp.s.Dir, rel))
-		if err != nil || git.BlobOf(data) == blob {
-			continue
-		}
-		if kp.older(k, rel, data, blob) {
-			if !k.Safe(rel, blob) {
-				lost = append(lost, Lost{Rel: rel, Blob: blob})
-			}
-			continue
-		}
-		take[rel] = data // a hand edit, a pull: the newest copy
 	}
 	for rel := range present {
 		if _, ok := kept[rel]; !ok {
@@ -211,6 +210,21 @@ func (kp *Keeper) compare(k *git.Keep, record bool) ([]Lost, error) {
 	}
 	sort.Slice(lost, func(i, j int) bool { return lost[i].Rel < lost[j].Rel })
 	return lost, nil
+}
+
+// compareFile compares the tree's rel, changed since bh kept blob, with
+// it: an older version is lost (unless git keeps blob), a newer one goes
+// into take.
+func (kp *Keeper) compareFile(k *git.Keep, rel, blob string, take map[string][]byte, lost []Lost) []Lost {
+	data, err := os.ReadFile(filepath.Join(kp.s.Dir, rel))
+	switch {
+	case err != nil || git.BlobOf(data) == blob:
+	case !kp.older(k, rel, data, blob):
+		take[rel] = data // a hand edit, a pull: the newest copy
+	case !k.Safe(rel, blob):
+		lost = append(lost, Lost{Rel: rel, Blob: blob})
+	}
+	return lost
 }
 
 // older reports whether a task file is an older version of bh's copy (by
@@ -313,6 +327,14 @@ func (kp *Keeper) stampMatches(k *git.Keep) bool {
 	b, err := os.ReadFile(k.StampPath())
 	cur := kp.stamp()
 	return err == nil && cur != "" && string(b) == cur
+}
+
+// SaveStamp saves the stamp of the tree as it is: bh doctor --fix, once
+// nothing is lost.
+func (kp *Keeper) SaveStamp() {
+	if k, err := kp.keep(); err == nil {
+		kp.saveStamp(k)
+	}
 }
 
 func (kp *Keeper) saveStamp(k *git.Keep) {

@@ -1,4 +1,7 @@
-package worker
+// Package watch wakes bh's worker when a task file changes: the idle
+// loop, to claim, and each run's heartbeat, to notice a human taking its
+// task back.
+package watch
 
 import (
 	"fmt"
@@ -8,11 +11,9 @@ import (
 	"github.com/fsnotify/fsnotify"
 )
 
-// watcher wakes the worker when a task file changes: the idle loop, to
-// claim, and each run's heartbeat, to notice a human taking its task back.
-// The store writes by atomic rename, which shows up as a create or rename
-// in .bh/tasks.
-type watcher struct {
+// Watcher watches a folder of task files. The store writes by atomic
+// rename, which shows up as a create or rename there.
+type Watcher struct {
 	fs   *fsnotify.Watcher
 	wake chan struct{} // the loop's: buffered, many changes while busy make one wake-up
 	done chan struct{}
@@ -21,7 +22,8 @@ type watcher struct {
 	subs map[chan struct{}]bool // the heartbeats'
 }
 
-func watch(dir string) (*watcher, error) {
+// New watches the task files in dir.
+func New(dir string) (*Watcher, error) {
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, fmt.Errorf("watch tasks: %w", err)
@@ -30,12 +32,12 @@ func watch(dir string) (*watcher, error) {
 		fw.Close()
 		return nil, fmt.Errorf("watch %s: %w", dir, err)
 	}
-	w := &watcher{fs: fw, wake: make(chan struct{}, 1), done: make(chan struct{}), subs: map[chan struct{}]bool{}}
+	w := &Watcher{fs: fw, wake: make(chan struct{}, 1), done: make(chan struct{}), subs: map[chan struct{}]bool{}}
 	go w.loop()
 	return w, nil
 }
 
-func (w *watcher) loop() {
+func (w *Watcher) loop() {
 	defer close(w.done)
 	for {
 		select {
@@ -57,7 +59,7 @@ func (w *watcher) loop() {
 	}
 }
 
-func (w *watcher) poke() {
+func (w *Watcher) poke() {
 	signal(w.wake)
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -73,8 +75,11 @@ func signal(c chan struct{}) {
 	}
 }
 
-// subscribe gives a run its own wake-ups, until cancel.
-func (w *watcher) subscribe() (c <-chan struct{}, cancel func()) {
+// Wake is the loop's wake-ups: many changes while it is busy make one.
+func (w *Watcher) Wake() <-chan struct{} { return w.wake }
+
+// Subscribe gives a run its own wake-ups, until cancel.
+func (w *Watcher) Subscribe() (c <-chan struct{}, cancel func()) {
 	ch := make(chan struct{}, 1)
 	w.mu.Lock()
 	w.subs[ch] = true
@@ -86,15 +91,16 @@ func (w *watcher) subscribe() (c <-chan struct{}, cancel func()) {
 	}
 }
 
-// drain forgets wake-ups that came before a rescan about to happen anyway.
-func (w *watcher) drain() {
+// Drain forgets wake-ups that came before a rescan about to happen anyway.
+func (w *Watcher) Drain() {
 	select {
 	case <-w.wake:
 	default:
 	}
 }
 
-func (w *watcher) close() {
+// Close stops watching.
+func (w *Watcher) Close() {
 	w.fs.Close()
 	<-w.done
 }

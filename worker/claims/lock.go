@@ -1,4 +1,4 @@
-package worker
+package claims
 
 import (
 	"encoding/json"
@@ -32,10 +32,10 @@ func (e *BusyError) Error() string {
 		h.PID, h.Host, h.Since.Local().Format("2006-01-02 15:04:05"))
 }
 
-// lockWorker takes .bh/worker.lock for the life of a worker, so two
+// LockWorker takes .bh/worker.lock for the life of a worker, so two
 // workers never race over one index and working tree. The flock goes away
 // with the process, so a crashed worker never leaves a stale lock.
-func lockWorker(bhDir string, now time.Time) (unlock func(), err error) {
+func LockWorker(bhDir string, now time.Time) (unlock func(), err error) {
 	path := filepath.Join(bhDir, "worker.lock")
 	if err := store.ClearLockPath(path); err != nil {
 		return nil, fmt.Errorf("worker lock: %w", err)
@@ -46,9 +46,9 @@ func lockWorker(bhDir string, now time.Time) (unlock func(), err error) {
 		return nil, fmt.Errorf("worker lock: %w", err)
 	}
 	if !ok {
-		return nil, &BusyError{Holder: readHolder(path)}
+		return nil, &BusyError{Holder: ReadHolder(path)}
 	}
-	h := Holder{PID: os.Getpid(), Host: hostname(), Since: now.UTC()}
+	h := Holder{PID: os.Getpid(), Host: Hostname(), Since: now.UTC()}
 	b, _ := json.Marshal(h)
 	// Rewriting in place keeps the inode the flock is on.
 	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
@@ -58,23 +58,12 @@ func lockWorker(bhDir string, now time.Time) (unlock func(), err error) {
 	return func() { l.Unlock() }, nil
 }
 
-// readHolder is who .bh/worker.lock says holds it; zero when it cannot
+// ReadHolder is who .bh/worker.lock says holds it; zero when it cannot
 // be read (best effort: a busy lock stands without it).
-func readHolder(path string) Holder {
+func ReadHolder(path string) Holder {
 	var h Holder
 	if b, err := os.ReadFile(path); err == nil {
 		json.Unmarshal(b, &h)
-	}
-	return h
-}
-
-func hostname() string {
-	if h := os.Getenv("BH_HOST"); h != "" {
-		return h // containers get a new hostname each start: a stable name
-	}
-	h, err := os.Hostname()
-	if err != nil || h == "" {
-		return "localhost"
 	}
 	return h
 }

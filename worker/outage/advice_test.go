@@ -1,4 +1,4 @@
-package worker
+package outage
 
 import (
 	"strings"
@@ -23,7 +23,7 @@ func TestOutageAdviceNamesTheAgentThatRan(t *testing.T) {
 		{agent.OutageMissing, "codex", "@openai/codex", "claude"},
 		{agent.OutageMissing, "command:my-agent", "install my-agent", "claude"},
 	} {
-		got := outageAdvice(c.o, c.agent)
+		got := Advice(c.o, c.agent)
 		if !strings.Contains(got, c.want) || strings.Contains(got, c.not) {
 			t.Errorf("%s of %s: %q", c.o, c.agent, got)
 		}

@@ -1,4 +1,4 @@
-package worker
+package storegit
 
 import (
 	"path/filepath"
@@ -14,7 +14,7 @@ import (
 // heartbeats after all when the pull changes that very file (else git
 // would refuse to pull over them).
 func TestSyncLeavesHeartbeatsUncommitted(t *testing.T) {
-	s, _, bare := sharedStore(t)
+	s, bare := sharedStore(t)
 	tk := addTask(t, s, "Runs a while")
 	now := time.Now().UTC().Truncate(time.Second)
 	if _, err := s.Update(tk.ID, func(t *task.Task) error {

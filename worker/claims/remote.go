@@ -1,0 +1,133 @@
+package claims
+
+import (
+	"errors"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/git"
+)
+
+// sessionRef is where a task's session copy travels between machines.
+func sessionRef(id string) string { return "refs/bh/sessions/" + id }
+
+// HandTTL is a hand claim's lease on the remote: the human may take long.
+const HandTTL = 24 * time.Hour
+
+// Clock is s's clock, to the second.
+func Clock(s *store.Store) func() time.Time { return func() time.Time { return now(s) } }
+
+// Files is where this clone keeps what a claim carries between machines,
+// in the worker's layout.
+type Files struct {
+	DropWorktree func(id string) error                    // removes the task's worktree, which older work fills
+	ReadSession  func(id, session string) ([]byte, error) // bh's copy of a session
+	WriteSession func(id, session string, b []byte) error
+}
+
+// Next claims the first ready task that no machine holds: first on the
+// remote c (the race is decided there), then in the local file; without
+// c, in the local file only. It passes over the tasks skip names;
+// settled is Claim's.
+func Next(s *store.Store, c *Remote, lease task.Lease, skip func(string) bool, settled func(*task.Task) string) (*task.Task, error) {
+	if c == nil {
+		return claimLocal(s, lease, skip, settled)
+	}
+	tasks, _, err := s.List()
+	if err != nil {
+		return nil, err
+	}
+	ready := without(task.Ready(tasks), skip)
+	if len(ready) == 0 {
+		return nil, ErrNothingReady // no round trip to the remote for nothing
+	}
+	if err := c.Fetch(); err != nil {
+		return nil, err
+	}
+	tip, err := c.remoteTip() // after the claims: see handoff.go
+	if err != nil {
+		return nil, err
+	}
+	for _, cand := range ready {
+		if behind(s, c, tip, cand) {
+			continue
+		}
+		prev, err := c.take(cand.ID, lease)
+		if errors.Is(err, ErrClaimed) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		t, err := Claim(s, cand.ID, lease, settled)
+		if err != nil {
+			c.release(cand.ID, lease, false)
+			var nr *NotReadyError
+			if errors.As(err, &nr) {
+				continue
+			}
+			return nil, err
+		}
+		c.adopt(t, prev != nil && (prev.Host != lease.Host || prev.Clone != c.clone))
+		return t, nil
+	}
+	return nil, ErrNothingReady
+}
+
+// publish pushes what another machine needs to resume task id: its
+// parked work and its session copy. Best effort: a remote out of reach
+// leaves the claim held (the caller does not release it), so no one
+// resumes without.
+func (c *Remote) publish(s *store.Store, id string) error {
+	t, err := s.Get(id)
+	if err != nil {
+		return err
+	}
+	refs := []string{}
+	if oid, _ := c.repo.Ref(git.ParkRef(t.ID)); oid != "" {
+		refs = append(refs, git.ParkRef(t.ID))
+	}
+	if t.SessionID != "" {
+		if b, err := c.Files.ReadSession(t.ID, t.SessionID); err == nil {
+			oid, err := c.repo.CommitFile("", t.SessionID+".jsonl", b, "bh: session of "+t.ID+"\n")
+			if err != nil {
+				return err
+			}
+			if err := c.repo.SetRef(sessionRef(t.ID), oid, "bh session"); err != nil {
+				return err
+			}
+			refs = append(refs, sessionRef(t.ID))
+		}
+	}
+	return c.repo.PushRefs(c.remote, refs...)
+}
+
+// Unclaim ends lease's remote claim on t as its run settles: done for a
+// closed task; otherwise released only once the task file with its new
+// state, its parked work and its session are on the remote (the worker's
+// sync, then HandOff). Nothing without a remote or a claim of ours.
+func (c *Remote) Unclaim(t *task.Task, lease task.Lease) {
+	if c == nil || c.Mine(t.ID) == "" {
+		return
+	}
+	if t.State != task.Closed {
+		c.wait(t.ID)
+		return
+	}
+	if err := c.release(t.ID, lease, true); err != nil {
+		c.Warn("%s: release the claim: %v", t.ID, err)
+	}
+}
+
+// HeldElsewhere reports whether t, in progress under another machine's
+// lease, is still held there: on a shared remote its claim decides, not
+// the heartbeat in a file that travels only with syncs. lease is the
+// asking worker's.
+func (c *Remote) HeldElsewhere(t *task.Task, lease task.Lease) bool {
+	if c == nil || t.Lease == nil || t.Lease.Host == Hostname() {
+		return false
+	}
+	_, cl, err := c.seen(t.ID)
+	return err != nil || !c.free(cl, lease)
+}

@@ -1,0 +1,254 @@
+// Package storegit keeps the task store in git: it shares .bh/ with the
+// remote (bh sync), commits it (bh init's files, no commit for heartbeats
+// alone), and keeps bh's own copy of every file it writes under
+// refs/bh/local/store, so that the user's git clean or stash loses none.
+package storegit
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/git/usertree"
+)
+
+// SyncResult says what a sync did.
+type SyncResult struct {
+	Remote    string `json:"remote"`
+	Branch    string `json:"branch"`
+	Committed bool   `json:"committed"` // pending task changes were committed
+	Pulled    int    `json:"pulled"`    // commits that came from the remote
+	Pushed    int    `json:"pushed"`    // commits that went to it
+	Offline   bool   `json:"offline"`   // the remote was unreachable (--no-push goes on without it)
+	// Answers given here that the merge set aside for another clone's.
+	Lost []LostAnswer `json:"lostAnswers,omitempty"`
+}
+
+// syncTries bounds the fetch-integrate-push rounds when other machines
+// keep pushing in between.
+const syncTries = 5
+
+// RegisterMergeDriver makes git merge task files with bh merge-file.
+func RegisterMergeDriver(root string) error {
+	r, err := git.Open(root)
+	if err != nil {
+		return err
+	}
+	return r.RegisterMergeDriver(store.MergeDriver)
+}
+
+// Sync shares the store through git: it commits pending .bh changes (bh's
+// files only) on the checked-out branch, pulls with rebase (task files
+// merge field by field) and, with push, pushes. A push that loses a race
+// fetches and tries again. The caller holds the landing lock.
+func Sync(s *store.Store, remote string, push bool) (SyncResult, error) {
+	var res SyncResult
+	r, err := prepare(s, remote, &res)
+	if err != nil {
+		return res, err
+	}
+	// Heartbeats alone are not committed (bookkeeping.go), unless the pull
+	// changes those very files: then they go in this round's one commit.
+	only, pending, err := BookkeepingOnly(s, r)
+	if err != nil {
+		return res, fmt.Errorf("sync: %w", err)
+	}
+	c := &storeCommit{r: r, dir: s.Dir, res: &res, pending: pending}
+	if !only {
+		if err := c.commit(); err != nil {
+			return res, fmt.Errorf("sync: %w", err)
+		}
+	}
+	before := answersHere(s)
+	for try := 1; ; try++ {
+		err := syncOnce(r, &res, push, c.beforePull)
+		if err == nil {
+			res.Lost = lostAnswers(s, before)
+		}
+		if err == nil || !errors.Is(err, git.ErrStale) && !errors.Is(err, usertree.ErrTargetMoved) || try == syncTries {
+			return res, err
+		}
+	}
+}
+
+// prepare opens s's repository for a sync, names its remote and branch
+// in res, and finishes what a sync or landing killed midway left.
+func prepare(s *store.Store, remote string, res *SyncResult) (*git.Repo, error) {
+	r, name, err := OpenRemote(s, remote)
+	res.Remote = name
+	if err != nil {
+		return nil, err
+	}
+	if res.Branch, err = r.CurrentBranch(); err != nil {
+		return nil, err
+	}
+	if res.Branch == "" {
+		return nil, errors.New("sync: HEAD is detached: check out the branch the tasks live on")
+	}
+	if err := r.RegisterMergeDriver(store.MergeDriver); err != nil {
+		return nil, err
+	}
+	if err := removeScratch(r); err != nil { // an older bh sync's, killed: fetch fails while it is there
+		return nil, fmt.Errorf("sync: %w", err)
+	}
+	// First a sync killed between moving the tree and the branch: else its
+	// pulled files would look like changes of the user's (and of .bh's).
+	if err := usertree.Of(r).Recover(); err != nil { // and a landing killed while it held the index
+		return nil, fmt.Errorf("sync: %w", err)
+	}
+	return r, nil
+}
+
+// removeScratch removes the scratch worktrees an older bh sync left half
+// made, and only those: a running worker may be making a task's worktree
+// that moment.
+func removeScratch(r *git.Repo) error {
+	admins, err := r.HalfMade(func(string) bool { return false })
+	for _, a := range admins {
+		if err := r.RemoveHalfMade(a); err != nil {
+			return fmt.Errorf("remove the half-made worktree %s: %w", a, err)
+		}
+	}
+	return err
+}
+
+// storeCommit commits the store's pending changes once: at once, or, when
+// they are heartbeats alone (pending), only if a pull needs their files.
+type storeCommit struct {
+	r       *git.Repo
+	dir     string
+	res     *SyncResult
+	pending []string
+}
+
+func (c *storeCommit) commit() error {
+	done, err := usertree.Of(c.r).CommitStore(c.dir, "bh: sync tasks")
+	c.res.Committed = c.res.Committed || done
+	c.pending = nil
+	return err
+}
+
+// beforePull commits the heartbeats when the pull (from base to theirs)
+// changes their files.
+func (c *storeCommit) beforePull(base, theirs string) error {
+	if len(c.pending) == 0 {
+		return nil
+	}
+	if base == "" {
+		return c.commit()
+	}
+	touched, err := c.r.ChangedPaths(base, theirs)
+	for _, p := range c.pending {
+		if err == nil && slices.Contains(touched, p) {
+			return c.commit()
+		}
+	}
+	return err
+}
+
+// syncOnce is one fetch, integrate and push; beforePull hears what the
+// pull brings (from the merge base to theirs) before it changes anything.
+func syncOnce(r *git.Repo, res *SyncResult, push bool, beforePull func(base, theirs string) error) error {
+	if err := r.Fetch(res.Remote, SharedRefspecs(res.Remote)...); err != nil {
+		if push {
+			return fmt.Errorf("sync: %w", err)
+		}
+		res.Offline = true // offline: integrate what an earlier fetch brought
+	}
+	theirs, err := r.RemoteTip(res.Remote, res.Branch)
+	if err != nil {
+		return err
+	}
+	if theirs != "" {
+		if err := pull(r, res, theirs, beforePull); err != nil {
+			return err
+		}
+	}
+	if !push {
+		return nil
+	}
+	return pushBranch(r, res, theirs)
+}
+
+// pull integrates theirs into the checked-out branch.
+func pull(r *git.Repo, res *SyncResult, theirs string, beforePull func(base, theirs string) error) error {
+	tip, err := r.BranchTip(res.Branch)
+	if err != nil {
+		return err
+	}
+	_, behind, err := r.Ahead(tip, theirs)
+	if err != nil {
+		return err
+	}
+	if behind > 0 {
+		base, err := r.MergeBase(tip, theirs)
+		if err == nil {
+			err = beforePull(base, theirs)
+		}
+		if err != nil {
+			return fmt.Errorf("sync: %w", err)
+		}
+	}
+	if err := usertree.Of(r).Integrate(res.Branch, theirs); err != nil {
+		return fmt.Errorf("sync: pull %s/%s: %w", res.Remote, res.Branch, err)
+	}
+	res.Pulled += behind
+	return nil
+}
+
+// pushBranch pushes the branch when it is ahead of theirs.
+func pushBranch(r *git.Repo, res *SyncResult, theirs string) error {
+	tip, err := r.BranchTip(res.Branch)
+	if err != nil || tip == theirs {
+		return err
+	}
+	ahead, _, err := r.Ahead(tip, theirs)
+	if err != nil {
+		return err
+	}
+	if err := r.PushBranch(res.Remote, res.Branch); err != nil {
+		return fmt.Errorf("sync: %w", err)
+	}
+	res.Pushed += ahead
+	return nil
+}
+
+// SharedRefspecs fetch what a sync shares: the remote's branches, and the
+// parked work and sessions other machines pushed, into bh's copies.
+func SharedRefspecs(remote string) []string {
+	return []string{"+refs/heads/*:refs/remotes/" + remote + "/*",
+		"+refs/bh/parked/*:" + git.RemoteCopy("refs/bh/parked/*"), "+refs/bh/sessions/*:" + git.RemoteCopy("refs/bh/sessions/*")}
+}
+
+// RemoteName is the remote to share through: the one given, the
+// config's, or origin.
+func RemoteName(s *store.Store, remote string) string {
+	switch {
+	case remote != "":
+		return remote
+	case s.Config.Remote != "":
+		return s.Config.Remote
+	}
+	return "origin"
+}
+
+// OpenRemote opens s's repository and names its remote (RemoteName);
+// NoRemoteError when the repository has no such remote.
+func OpenRemote(s *store.Store, remote string) (*git.Repo, string, error) {
+	remote = RemoteName(s, remote)
+	r, err := git.Open(s.Root)
+	if err != nil {
+		return nil, remote, err
+	}
+	if r.RemoteURL(remote) == "" {
+		return nil, remote, &NoRemoteError{Remote: remote}
+	}
+	return r, remote, nil
+}
+
+// NoRemoteError is a sync with no remote to sync with.
+type NoRemoteError struct{ Remote string }
+
+func (e *NoRemoteError) Error() string { return "no git remote named " + e.Remote }
