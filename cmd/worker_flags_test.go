@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 func TestWorkerClaimDiffDemoFlags(t *testing.T) {
@@ -63,7 +64,7 @@ func TestWorkerHelpDocumentsEveryJSONKindAndOutcome(t *testing.T) {
 			t.Errorf("bh worker --help does not name the event kind %q", k)
 		}
 	}
-	for _, o := range worker.Outcomes {
+	for _, o := range ending.Outcomes {
 		if !strings.Contains(help, string(o)) {
 			t.Errorf("bh worker --help does not name the outcome %q", o)
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 // eventLine is one event of bh worker --json. Its field names are part of
@@ -33,14 +34,14 @@ type eventLine struct {
 }
 
 // jsonContract documents the --json events for bh worker --help, from
-// worker.Kinds and worker.Outcomes, so the two never drift apart.
+// worker.Kinds and ending.Outcomes, so the two never drift apart.
 func jsonContract() string {
 	kinds := []string{}
 	for _, k := range worker.Kinds {
 		kinds = append(kinds, string(k))
 	}
 	outcomes := []string{}
-	for _, o := range worker.Outcomes {
+	for _, o := range ending.Outcomes {
 		outcomes = append(outcomes, string(o))
 	}
 	return wrap(`With --json, each line is one object: "kind" is one of `+strings.Join(kinds, ", ")+
@@ -68,7 +69,7 @@ func (p *progress) writeJSON(l eventLine) {
 // runLog is where the worker kept an agent error's raw output: the task's
 // details say so.
 func (p *progress) runLog(e worker.Event) string {
-	if e.Outcome != worker.AgentError || p.lookup == nil {
+	if e.Outcome != ending.AgentError || p.lookup == nil {
 		return ""
 	}
 	t, err := p.lookup(e.Task)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 // progress turns the worker's events into lines for a reader (stderr for
@@ -108,13 +109,13 @@ func (p *progress) human(e worker.Event) {
 // finished writes how a run ended, by the kind of its outcome.
 func (p *progress) finished(e worker.Event) {
 	switch e.Outcome {
-	case worker.Completed, worker.Kept, worker.InReview:
+	case ending.Completed, ending.Kept, ending.InReview:
 		p.done(e)
-	case worker.Held, worker.HookRefused, worker.Conflict, worker.NeedsInput, worker.Gated:
+	case ending.Held, ending.HookRefused, ending.Conflict, ending.NeedsInput, ending.Gated:
 		p.asks(e)
-	case worker.Failed, worker.Unavailable, worker.SetupFailed, worker.AgentError, worker.Blocked:
+	case ending.Failed, ending.Unavailable, ending.SetupFailed, ending.AgentError, ending.Blocked:
 		p.failed(e)
-	case worker.Stopped:
+	case ending.Stopped:
 		p.stopped(e)
 	default:
 		fmt.Fprintf(p.w, "%s %s: %s\n", p.io.Cyan(e.Task), e.Outcome, e.Summary)
@@ -132,7 +133,7 @@ func (p *progress) parked(e worker.Event) {
 func (p *progress) done(e worker.Event) {
 	io, w, id, took := p.io, p.w, p.io.Cyan(e.Task), elapsed(e.Elapsed)
 	switch e.Outcome {
-	case worker.Completed:
+	case ending.Completed:
 		line := fmt.Sprintf("%s %s completed in %s", io.Green("✓"), id, took)
 		if e.Summary != "" {
 			line += " — " + e.Summary
@@ -141,10 +142,10 @@ func (p *progress) done(e worker.Event) {
 			line += io.Faint(fmt.Sprintf(" (commit %.7s)", e.Commit))
 		}
 		fmt.Fprintln(w, line)
-	case worker.Kept:
+	case ending.Kept:
 		fmt.Fprintf(w, "%s %s completed in %s — kept on branch bh/%s%s\n", io.Green("✓"), id, took, e.Task,
 			io.Faint(fmt.Sprintf(" (commit %.7s; land it with: bh land %s)", e.Commit, e.Task)))
-	case worker.InReview:
+	case ending.InReview:
 		fmt.Fprintf(w, "%s %s completed in %s — in review: %s%s\n", io.Cyan("⇅"), id, took, e.PR,
 			io.Faint(fmt.Sprintf(" (commit %.7s on bh/%s; the worker shepherds it)", e.Commit, e.Task)))
 	}
@@ -154,17 +155,17 @@ func (p *progress) done(e worker.Event) {
 func (p *progress) asks(e worker.Event) {
 	io, w, id := p.io, p.w, p.io.Cyan(e.Task)
 	switch e.Outcome {
-	case worker.Held:
+	case ending.Held:
 		fmt.Fprintf(w, "%s %s is done, but git would not land it over your uncommitted changes\n", io.Magenta("❓"), id)
 		fmt.Fprintf(w, "  %s\n", e.Summary)
 		fmt.Fprintf(w, "  %s\n", io.Faint(fmt.Sprintf("commit or stash them, then: bh land %s | keep it on its branch: bh respond %s --choice keep",
 			e.Task, e.Task)))
-	case worker.HookRefused:
+	case ending.HookRefused:
 		fmt.Fprintf(w, "%s %s is done, but %s\n", io.Magenta("❓"), id, e.Summary)
 		p.questions(e)
 		p.parked(e)
 		p.answerWith(e.Task)
-	case worker.Conflict:
+	case ending.Conflict:
 		if len(e.Questions) == 0 { // the agent resolves it: the task is open again
 			fmt.Fprintf(w, "↻ %s %s\n", id, e.Summary)
 			return
@@ -172,12 +173,12 @@ func (p *progress) asks(e worker.Event) {
 		fmt.Fprintf(w, "%s %s needs human input: %s\n", io.Magenta("❓"), id, e.Summary)
 		p.questions(e)
 		p.answerWith(e.Task)
-	case worker.NeedsInput:
+	case ending.NeedsInput:
 		fmt.Fprintf(w, "%s %s needs human input\n", io.Magenta("❓"), id)
 		p.questions(e)
 		p.parked(e)
 		p.answerWith(e.Task)
-	case worker.Gated:
+	case ending.Gated:
 		p.gated(e)
 		p.parked(e)
 		p.answerWith(e.Task)
@@ -188,28 +189,28 @@ func (p *progress) asks(e worker.Event) {
 func (p *progress) failed(e worker.Event) {
 	io, w, id, took := p.io, p.w, p.io.Cyan(e.Task), elapsed(e.Elapsed)
 	switch e.Outcome {
-	case worker.Failed:
+	case ending.Failed:
 		fmt.Fprintf(w, "%s %s failed in %s: %s\n", io.Red("✗"), id, took, e.Summary)
-		if e.Summary == worker.NoHumanSummary { // its work is parked, not rolled back
+		if e.Summary == ending.NoHumanSummary { // its work is parked, not rolled back
 			p.questions(e)
 			p.parked(e)
 			fmt.Fprintf(w, "  %s\n", io.Faint("to let it ask: bh update "+e.Task+" --human=true && bh reopen "+e.Task))
 		} else if len(e.Paths) > 0 {
 			fmt.Fprintf(w, "  discarded: %s\n", strings.Join(e.Paths, ", "))
 		}
-	case worker.Unavailable:
+	case ending.Unavailable:
 		fmt.Fprintf(w, "⏸ %s not run: %s; it is open again, not failed\n", id, e.Summary)
 		p.parked(e)
-	case worker.SetupFailed:
+	case ending.SetupFailed:
 		fmt.Fprintf(w, "%s %s failed: %s\n", io.Red("✗"), id, e.Summary)
 		fmt.Fprintf(w, "  %s\n", io.Faint("fix worktree.copy or worktree.setup in .bh/config.yaml, then: bh reopen "+e.Task))
-	case worker.AgentError:
+	case ending.AgentError:
 		fmt.Fprintf(w, "%s %s failed in %s: agent error: %s\n", io.Red("✗"), id, took, e.Summary)
 		if l := p.runLog(e); l != "" {
 			fmt.Fprintf(w, "  run log: %s\n", l)
 		}
 		p.parked(e)
-	case worker.Blocked:
+	case ending.Blocked:
 		fmt.Fprintf(w, "%s %s blocked: %s\n", io.Red("⊘"), id, e.Question)
 		p.parked(e)
 		fmt.Fprintf(w, "  %s\n", io.Faint("once it is unblocked: bh reopen "+e.Task))

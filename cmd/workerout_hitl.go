@@ -6,6 +6,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 // gated writes a completion held for approval: the agent's summary, then
@@ -47,11 +48,11 @@ func (p *progress) gateContext(e worker.Event) string {
 }
 
 // timeoutDone says what a task's onTimeout policy did.
-var timeoutDone = map[worker.Outcome]string{
-	worker.TimeoutFailed:   "failed",
-	worker.TimeoutDeferred: "deferred",
-	worker.TimeoutDefaults: "resumed with defaults (marked for review)",
-	worker.TimeoutReminded: "reminded again",
+var timeoutDone = map[ending.Outcome]string{
+	ending.TimeoutFailed:   "failed",
+	ending.TimeoutDeferred: "deferred",
+	ending.TimeoutDefaults: "resumed with defaults (marked for review)",
+	ending.TimeoutReminded: "reminded again",
 }
 
 // expired writes what became of a task whose questions nobody answered.
@@ -67,14 +68,14 @@ func (p *progress) expired(e worker.Event) {
 	}
 	fmt.Fprintf(w, "%s %s: %s — %s\n", io.Yellow("⌛"), io.Cyan(e.Task), why, done)
 	switch e.Outcome {
-	case worker.TimeoutReminded:
+	case ending.TimeoutReminded:
 		if e.Question != "" {
 			fmt.Fprintf(w, "  Question: %s\n", io.Bold(indentLines(e.Question, "  ")))
 		}
 		p.answerWith(e.Task)
-	case worker.TimeoutFailed:
+	case ending.TimeoutFailed:
 		fmt.Fprintf(w, "  %s\n", io.Faint("to try again: bh reopen "+e.Task))
-	case worker.TimeoutDeferred:
+	case ending.TimeoutDeferred:
 		fmt.Fprintf(w, "  %s\n", io.Faint("bh reopen "+e.Task+" brings it back"))
 	}
 }

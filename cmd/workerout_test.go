@@ -8,6 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 // The outcomes the scripts cannot reach cheaply, each as its lines.
@@ -19,20 +20,20 @@ func TestProgressLines(t *testing.T) {
 		{worker.Event{Kind: worker.Waiting}, "waiting for ready tasks…\n"},
 		{worker.Event{Kind: worker.Recovered, Task: "tm-a1", Summary: "recovered: worker pid 7 died"},
 			"↺ tm-a1 recovered: worker pid 7 died\n"},
-		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: worker.Blocked, Question: "no CI token",
+		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: ending.Blocked, Question: "no CI token",
 			Paths: []string{"x.go"}, Elapsed: 1500 * time.Millisecond},
 			"⊘ tm-a1 blocked: no CI token\n  parked: x.go (bh diff tm-a1)\n  once it is unblocked: bh reopen tm-a1\n"},
-		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: worker.Conflict, Questions: []string{"Resolve x.go?"},
+		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: ending.Conflict, Questions: []string{"Resolve x.go?"},
 			Summary: "landing on main conflicts in x.go", Paths: []string{"x.go"}},
 			"❓ tm-a1 needs human input: landing on main conflicts in x.go\n  Question: Resolve x.go?\n" +
 				"  answer with: bh respond tm-a1\n"},
-		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: worker.Conflict,
+		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: ending.Conflict,
 			Summary: "landing on main conflicts in x.go; the agent resolves it"},
 			"↻ tm-a1 landing on main conflicts in x.go; the agent resolves it\n"},
-		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: worker.Failed, Summary: "cannot",
+		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: ending.Failed, Summary: "cannot",
 			Paths: []string{"x.go"}, Elapsed: 2 * time.Second},
 			"✗ tm-a1 failed in 2s: cannot\n  discarded: x.go\n"},
-		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: worker.AgentError, Summary: "the agent timed out after 1m0s",
+		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: ending.AgentError, Summary: "the agent timed out after 1m0s",
 			Elapsed: 61 * time.Second, Err: errors.New("timeout")},
 			"✗ tm-a1 failed in 1m1s: agent error: the agent timed out after 1m0s\n"},
 	}
@@ -52,8 +53,8 @@ func TestProgressRecoveredRun(t *testing.T) {
 	io, _, _, errOut := testIO()
 	p := &progress{io: io, w: io.ErrOut}
 	p.report(worker.Event{Kind: worker.Recovered, Task: "tm-a1", Summary: "recovered: worker pid 7 died"})
-	p.report(worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: worker.Stopped, Elapsed: time.Second})
-	p.report(worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: worker.Stopped, Elapsed: time.Second})
+	p.report(worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: ending.Stopped, Elapsed: time.Second})
+	p.report(worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: ending.Stopped, Elapsed: time.Second})
 	want := "↺ tm-a1 recovered: worker pid 7 died\n" +
 		"⏹ tm-a1: the dead worker's run is over; the task is open again and resumes from its parked work\n" +
 		"⏹ tm-a1 stopped after 1s; it resumes on the next start\n"
@@ -99,33 +100,33 @@ func TestProgressHITLLines(t *testing.T) {
 		e    worker.Event
 		want string
 	}{
-		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: worker.Gated, Summary: "wrote x.go",
+		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: ending.Gated, Summary: "wrote x.go",
 			Question: "Approve and commit tm-a1?", Paths: []string{"x.go"}},
 			"✋ tm-a1 awaiting approval — wrote x.go\n  Held for approval: the task is gated (gate: approval).\n" +
 				"  x.go | 2 +-\n  1 file changed, 1 insertion(+), 1 deletion(-)\n  parked: x.go (bh diff tm-a1)\n" +
 				"  answer with: bh respond tm-a1 --yes\n           or: bh respond tm-a1 --no \"feedback\"\n"},
-		{worker.Event{Kind: worker.Finished, Task: "tm-b2", Outcome: worker.Gated},
+		{worker.Event{Kind: worker.Finished, Task: "tm-b2", Outcome: ending.Gated},
 			"✋ tm-b2 awaiting approval\n  answer with: bh respond tm-b2\n"},
-		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: worker.Failed, Summary: worker.NoHumanSummary,
+		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: ending.Failed, Summary: ending.NoHumanSummary,
 			Questions: []string{"Which parser?"}, Paths: []string{"p.go"}, Elapsed: time.Second},
 			"✗ tm-a1 failed in 1s: needed a human but none was allowed\n  Question: Which parser?\n" +
 				"  parked: p.go (bh diff tm-a1)\n  to let it ask: bh update tm-a1 --human=true && bh reopen tm-a1\n"},
-		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: worker.Stopped, Elapsed: 2 * time.Second,
+		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: ending.Stopped, Elapsed: 2 * time.Second,
 			Summary: "the task became deferred while the worker had it; its work is parked", Paths: []string{"x.go"}},
 			"⏹ tm-a1 stopped after 2s: the task became deferred while the worker had it; its work is parked\n" +
 				"  parked: x.go (bh diff tm-a1)\n"},
-		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: worker.Stopped, Elapsed: 2 * time.Second},
+		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: ending.Stopped, Elapsed: 2 * time.Second},
 			"⏹ tm-a1 stopped after 2s; it resumes on the next start\n"},
-		{worker.Event{Kind: worker.Expired, Task: "tm-a1", Outcome: worker.TimeoutFailed,
+		{worker.Event{Kind: worker.Expired, Task: "tm-a1", Outcome: ending.TimeoutFailed,
 			Summary: "no answer within 24h: the task failed"},
 			"⌛ tm-a1: no answer within 24h — failed\n  to try again: bh reopen tm-a1\n"},
-		{worker.Event{Kind: worker.Expired, Task: "tm-a1", Outcome: worker.TimeoutDeferred,
+		{worker.Event{Kind: worker.Expired, Task: "tm-a1", Outcome: ending.TimeoutDeferred,
 			Summary: "no answer within 90m: the task is deferred"},
 			"⌛ tm-a1: no answer within 90m — deferred\n  bh reopen tm-a1 brings it back\n"},
-		{worker.Event{Kind: worker.Expired, Task: "tm-a1", Outcome: worker.TimeoutDefaults,
+		{worker.Event{Kind: worker.Expired, Task: "tm-a1", Outcome: ending.TimeoutDefaults,
 			Summary: "no answer within 1h: default answers used; the task resumes and needs review"},
 			"⌛ tm-a1: no answer within 1h — resumed with defaults (marked for review)\n"},
-		{worker.Event{Kind: worker.Expired, Task: "tm-c3", Outcome: worker.TimeoutReminded, Question: "Which DB?",
+		{worker.Event{Kind: worker.Expired, Task: "tm-c3", Outcome: ending.TimeoutReminded, Question: "Which DB?",
 			Summary: "no answer within 24h: reminded"},
 			"⌛ tm-c3: no answer within 24h — reminded again\n  Question: Which DB?\n  answer with: bh respond tm-c3\n"},
 	}

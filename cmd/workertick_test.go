@@ -7,6 +7,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 // A long run is reported as still going until it finishes, and not after.
@@ -25,7 +26,7 @@ func TestProgressTicksWhileRunning(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	p.report(worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: worker.Completed})
+	p.report(worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: ending.Completed})
 	after := text()
 	time.Sleep(30 * time.Millisecond)
 	if got := text(); got != after {

@@ -30,6 +30,9 @@ type Answer struct {
 	// Comment is free text beside the decision: a reviewer's feedback on an
 	// approval, the words of an "other" choice.
 	Comment string
+	// Session is the agent session a human took over (bh continue) and
+	// said Comment in: the one answer, to every pending question.
+	Session string
 }
 
 // AnswerError is an answer that does not fit its question. It changes
@@ -52,8 +55,13 @@ func (e *AnswerError) Error() string {
 // on: each becomes answered, with one input.received event. The task opens
 // again, for the worker to resume, once no question is left pending; until
 // then it stays awaiting_input. Every answer is checked first, so a bad one
-// changes nothing. Call it inside Store.Update.
+// changes nothing. One answer said in the agent's session (Session) answers
+// every pending question, and opens a blocked or failed task too. Call it
+// inside Store.Update.
 func (t *Task) Answer(ans []Answer, now time.Time, by string) error {
+	if len(ans) == 1 && ans[0].Session != "" {
+		return t.answerInSession(ans[0].Comment, now, by, ans[0].Session)
+	}
 	var before map[int]Question // a late answer: the questions as they were
 	if t.State != AwaitingInput {
 		var err error

@@ -1,15 +1,33 @@
 package task
 
-import "time"
+import (
+	"fmt"
+	"slices"
+	"time"
+)
 
-// AnswerInSession records that a human took t's agent session over (bh
+// continuable are the states whose agent session a human may take over.
+var continuable = []State{AwaitingInput, Blocked, Failed}
+
+// Continuable refuses a task whose state has no session to take over.
+func (t *Task) Continuable() error {
+	if !slices.Contains(continuable, t.State) {
+		return fmt.Errorf("%s is %s: only a waiting, blocked or failed task can be continued", t.ID, t.State)
+	}
+	return nil
+}
+
+// answerInSession records that a human took t's agent session over (bh
 // continue) and said words in it: every pending question is answered by
 // those words, as the human typed them (its Comment, with no decision, so
 // an approval gate is neither approved nor refused by it), one
 // input.received event each, and the task opens again for the worker to
 // resume the session. A blocked or failed task, which asks nothing, opens
-// again likewise. Call it inside Store.Update.
-func (t *Task) AnswerInSession(words string, now time.Time, by, session string) error {
+// again likewise; one that was answered or moved on meanwhile is refused.
+func (t *Task) answerInSession(words string, now time.Time, by, session string) error {
+	if err := t.Continuable(); err != nil {
+		return err
+	}
 	now = now.UTC()
 	if pending := t.pending(); len(pending) > 0 {
 		done := make(map[int]Question, len(pending))

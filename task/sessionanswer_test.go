@@ -7,7 +7,7 @@ import "testing"
 func TestAnswerInSession(t *testing.T) {
 	tk := waiting()
 	words := "  use GitHub,\nship after the review "
-	if err := tk.AnswerInSession(words, now1, "continue:alice", "s-1"); err != nil {
+	if err := tk.Answer([]Answer{{Comment: words, Session: "s-1"}}, now1, "continue:alice"); err != nil {
 		t.Fatal(err)
 	}
 	if tk.State != Open || len(tk.Pending()) != 0 {

@@ -8,6 +8,7 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 func TestCompletedCommitsOnlyTheAgentsWork(t *testing.T) {
@@ -61,7 +62,7 @@ func TestCompletedCommitsOnlyTheAgentsWork(t *testing.T) {
 		}
 	}
 	fin := finishedEvents(evs)
-	if len(fin) != 1 || fin[0].Outcome != Completed || fin[0].Commit != gitT(t, dir, "rev-parse", "HEAD") {
+	if len(fin) != 1 || fin[0].Outcome != ending.Completed || fin[0].Commit != gitT(t, dir, "rev-parse", "HEAD") {
 		t.Fatalf("finished events: %+v", fin)
 	}
 	if r := f.requests(); len(r) != 1 || r[0].Resume || r[0].SessionID != got.SessionID || r[0].Dir == dir {
@@ -104,7 +105,7 @@ func TestFailedRollsBackOnlyTheAgentsWork(t *testing.T) {
 	if e, ok := lastEvent(got, task.EventRollback); !ok || !strings.Contains(e.Text, "new.go") {
 		t.Fatalf("rollback event: %+v", e)
 	}
-	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != Failed {
+	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != ending.Failed {
 		t.Fatalf("finished: %+v", fin)
 	}
 }
@@ -122,7 +123,7 @@ func TestBlockedParksWithTheReason(t *testing.T) {
 	if !refExists(s.Root, ParkRef(tk.ID)) || exists(s.Root, "deploy.sh") {
 		t.Fatal("blocked work not parked")
 	}
-	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != Blocked || fin[0].Question == "" {
+	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != ending.Blocked || fin[0].Question == "" {
 		t.Fatalf("finished: %+v", fin)
 	}
 	// A human unblocks it; the same session goes on with its work back.

@@ -3,35 +3,8 @@ package worker
 import (
 	"time"
 
-	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 )
-
-// asked converts the result's questions for the task. A result without
-// any asks its summary, so that an answer always has a question.
-func asked(res agent.Result) []task.Question {
-	qs := res.Questions
-	if len(qs) == 0 {
-		text := res.Question
-		if text == "" {
-			text = res.Summary
-		}
-		if text == "" {
-			text = "The agent stopped without saying why. How should it go on?"
-		}
-		qs = []agent.Question{{Question: text, Type: agent.QuestionFreeform}}
-	}
-	out := make([]task.Question, len(qs))
-	for i, q := range qs {
-		tq := task.Question{Question: q.Question, Header: q.Header, Type: q.Type,
-			MultiSelect: q.MultiSelect, Default: q.Default, Tool: q.Tool}
-		for _, o := range q.Options {
-			tq.Options = append(tq.Options, task.Option{Label: o.Label, Description: o.Description})
-		}
-		out[i] = tq
-	}
-	return out
-}
 
 // ask makes qs the task's pending questions, each with its own
 // correlation id and an input.requested event, and returns their texts.

@@ -15,6 +15,7 @@ import (
 	"github.com/bh-tracker/bh/agent/proc/proctest"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/landing"
 )
 
@@ -76,7 +77,7 @@ func TestStopEndsRunningCheck(t *testing.T) {
 	if got.State != task.Deferred || got.Lease != nil {
 		t.Fatalf("stopped task: state %s lease %+v", got.State, got.Lease)
 	}
-	if e, ok := lastEvent(got, task.EventRunFinished); !ok || e.Status != string(Stopped) {
+	if e, ok := lastEvent(got, task.EventRunFinished); !ok || e.Status != string(ending.Stopped) {
 		t.Fatalf("run.finished: %+v", e)
 	}
 	if exists(s.Root, "file.txt") || !refExists(s.Root, ParkRef(tk.ID)) {

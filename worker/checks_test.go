@@ -10,6 +10,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/landing"
 )
 
@@ -80,7 +81,7 @@ func TestCheckNeverPassesKeepOnBranch(t *testing.T) {
 	if got.State != task.AwaitingInput || !landing.IsCheckQuestion(&q) || !strings.Contains(q.Context, "round 2 of 2") {
 		t.Fatalf("%s waiting on %+v, want the checks question after round 2", got.State, q)
 	}
-	if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: q.ID, Values: []string{landing.CheckKeep}}}, "ann"); err != nil {
+	if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: q.ID, Values: []string{ending.CheckKeep}}}, "ann"); err != nil {
 		t.Fatal(err)
 	}
 	runWith(t, s, Options{Runner: f})
@@ -111,7 +112,7 @@ func TestCheckLandAnyway(t *testing.T) {
 	f := &fake{steps: []stepFn{step(map[string]string{"file.txt": "broken\n"}, done("wrote it"))}}
 	runWith(t, s, Options{Runner: f})
 	q := pendingOf(t, getTask(t, s, tk.ID))
-	if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: q.ID, Values: []string{landing.CheckLand}}}, "ann"); err != nil {
+	if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: q.ID, Values: []string{ending.CheckLand}}}, "ann"); err != nil {
 		t.Fatal(err)
 	}
 	runWith(t, s, Options{Runner: f})

@@ -15,6 +15,7 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 // A landing whose rebase conflicts with the user's own commits, and an
@@ -68,7 +69,7 @@ func unresolvedConflict(t *testing.T, moved bool) {
 	var snaps, commits []string
 	target := gitT(t, dir, "branch", "--show-current")
 	report := func(e Event) {
-		if e.Kind != Finished || e.Outcome != Conflict {
+		if e.Kind != Finished || e.Outcome != ending.Conflict {
 			return
 		}
 		snaps = append(snaps, gitT(t, dir, "rev-parse", ParkRef(tk.ID)))

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/bh-tracker/bh/agent"
@@ -16,23 +15,13 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // Terminal is the human's terminal, handed to the agent for a takeover.
 type Terminal struct {
 	In       io.Reader
 	Out, Err io.Writer
-}
-
-// continuable are the states whose agent session a human may take over.
-var continuable = []task.State{task.AwaitingInput, task.Blocked, task.Failed}
-
-// Continuable refuses a task whose state has no session to take over.
-func Continuable(t *task.Task) error {
-	if !slices.Contains(continuable, t.State) {
-		return fmt.Errorf("%s is %s: only a waiting, blocked or failed task can be continued", t.ID, t.State)
-	}
-	return nil
 }
 
 // Taken is how a takeover ended.
@@ -66,7 +55,7 @@ func Continue(ctx context.Context, s *store.Store, id string, term Terminal, opt
 	if err != nil {
 		return nil, err
 	}
-	if err := Continuable(t); err != nil {
+	if err := t.Continuable(); err != nil {
 		return nil, err
 	}
 	if t.SessionID == "" || !sessionRan(t) {
@@ -76,33 +65,66 @@ func Continue(ctx context.Context, s *store.Store, id string, term Terminal, opt
 	if err != nil {
 		return nil, err
 	}
-	tree, err := w.takeoverWorktree(t, WorktreePath(s, w.repo, id))
+	tv, err := w.takeover(t, tk)
+	if err != nil {
+		return nil, err
+	}
+	defer w.jail().CloseState(id, tk.cfg, true)
+	if !restoreSession(s, tk.runner, id, tv.req) {
+		return nil, fmt.Errorf("%s: the agent's session %s cannot be found or restored", id, t.SessionID)
+	}
+	taken, err := w.talk(ctx, t, tk, tv, term)
+	if err != nil || len(taken.Said) == 0 {
+		return taken, err
+	}
+	// Through the one answer door, with its notification; a task answered
+	// or moved on meanwhile refuses it: theirs stands.
+	_, err = notify.Answer(s, id, []task.Answer{{Comment: strings.Join(taken.Said, "\n"), Session: t.SessionID}},
+		w.opt.Name, func(format string, args ...any) { fmt.Fprintf(term.Err, "bh: "+format+"\n", args...) })
+	return taken, err
+}
+
+// takeoverRun is where and how the human's session runs.
+type takeoverRun struct {
+	req    agent.Request
+	wt     string        // the task's worktree
+	launch proc.Launcher // the same sandbox as the worker's runs
+}
+
+// takeover readies the human's session of t: its worktree (recreated if
+// gone), its sandbox, and a fresh copy of the human's own agent config
+// beside the session's transcript alone, so that nothing the task's runs
+// planted in its state reaches it (jail/agentstate.go).
+func (w *worker) takeover(t *task.Task, tk *takeoverAgent) (*takeoverRun, error) {
+	id := t.ID
+	tree, err := w.takeoverWorktree(t, WorktreePath(w.s, w.repo, id))
 	if err != nil {
 		return nil, err
 	}
 	wt := tree.Path
-	// The human's session runs in the same sandbox as the worker's runs.
 	launch, _, err := w.jail().Launcher(t, wt, tree.GitDir(), tk.cfg)
 	if err != nil {
 		return nil, err
 	}
-	req := agent.Request{Dir: filepath.Join(wt, s.Config.Agent.For(t).Dir), SessionID: t.SessionID, TaskID: id,
+	req := agent.Request{Dir: filepath.Join(wt, w.s.Config.Agent.For(t).Dir), SessionID: t.SessionID, TaskID: id,
 		Outbox: w.jail().Outbox(id), Env: append([]string{"BH_TASK_ID=" + id, "BH_WORKTREE=" + wt}, w.jail().StateEnv(id, tk.cfg)...)}
-	// The human's claude starts from a fresh copy of their own config and
-	// the session's transcript alone: nothing the task's runs planted in
-	// its state reaches it (jail/agentstate.go).
 	if err := w.jail().FreshState(id, tk.cfg, tk.runner.SessionFile(req)); err != nil {
 		return nil, err
 	}
-	defer w.jail().CloseState(id, tk.cfg, true)
-	if !restoreSession(s, tk.runner, id, req) {
-		return nil, fmt.Errorf("%s: the agent's session %s cannot be found or restored", id, t.SessionID)
-	}
+	return &takeoverRun{req: req, wt: wt, launch: launch}, nil
+}
+
+// talk runs the human's session attached to the terminal and returns what
+// they said in it; an agent that exited with an error before they said
+// anything is ErrNotStarted.
+func (w *worker) talk(ctx context.Context, t *task.Task, tk *takeoverAgent, tv *takeoverRun, term Terminal) (*Taken, error) {
+	id, req := t.ID, tv.req
 	taken := &Taken{}
 	if p, ok := tk.runner.(interface {
 		PrepareTakeover(agent.Request, string) (string, error)
 	}); ok {
-		if taken.Notice, err = p.PrepareTakeover(req, wt); err != nil {
+		var err error
+		if taken.Notice, err = p.PrepareTakeover(req, tv.wt); err != nil {
 			return nil, fmt.Errorf("continue %s: %w", id, err)
 		}
 		if taken.Notice != "" {
@@ -114,7 +136,7 @@ func Continue(ctx context.Context, s *store.Store, id string, term Terminal, opt
 	// The human's session needs the terminal: it stays in bh's process group.
 	res, runErr := proc.Run(ctx, proc.Cmd{Argv: append([]string{tk.binary}, tk.runner.TakeoverArgs(req)...),
 		Dir: req.Dir, Env: req.Env, Stdin: term.In, Stdout: term.Out, Stderr: term.Err, Terminal: true,
-		Launcher: launch})
+		Launcher: tv.launch})
 	after, _ := untrusted.ReadFile(file, MaxSession)
 	w.keepSession(&run{t: t, session: t.SessionID, runner: tk.runner}, req)
 	if runErr != nil && res.PID == 0 {
@@ -123,19 +145,10 @@ func Continue(ctx context.Context, s *store.Store, id string, term Terminal, opt
 	if runErr == nil && res.ExitCode != 0 {
 		runErr = fmt.Errorf("exit status %d", res.ExitCode)
 	}
-	if taken.Said = agent.Said(tk.runner, before, after); len(taken.Said) == 0 {
-		if runErr != nil {
-			return taken, fmt.Errorf("%s: %w (%s: %v)", id, ErrNotStarted, filepath.Base(tk.binary), runErr)
-		}
-		return taken, nil
+	if taken.Said = agent.Said(tk.runner, before, after); len(taken.Said) == 0 && runErr != nil {
+		return taken, fmt.Errorf("%s: %w (%s: %v)", id, ErrNotStarted, filepath.Base(tk.binary), runErr)
 	}
-	_, err = s.Update(id, func(t *task.Task) error {
-		if err := Continuable(t); err != nil {
-			return err // answered or moved on meanwhile: theirs stands
-		}
-		return t.AnswerInSession(strings.Join(taken.Said, "\n"), w.now(), w.opt.Name, t.SessionID)
-	})
-	return taken, err
+	return taken, nil
 }
 
 // takeoverAgent is the agent that ran t's session, built as the worker

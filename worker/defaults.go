@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 // useDefaults is onTimeout: default. Each expired question with a default
@@ -17,12 +18,12 @@ import (
 // defers the task with its work parked, since committing unapproved work
 // would defeat the gate and re-running the agent would only bring the
 // same work back.
-func (w *worker) useDefaults(t *task.Task, due []int, at time.Time, why string) (Outcome, error) {
+func (w *worker) useDefaults(t *task.Task, due []int, at time.Time, why string) (ending.Outcome, error) {
 	by := w.opt.Name
 	for _, i := range due {
 		if q := t.Questions[i]; q.Gate && strings.TrimSpace(q.Default) == "" {
 			expireAll(t, at, by, why)
-			return TimeoutDeferred, t.SetState(task.Deferred, at, by, why+"; an approval has no default")
+			return ending.TimeoutDeferred, t.SetState(task.Deferred, at, by, why+"; an approval has no default")
 		}
 	}
 	var withDefault []int
@@ -53,7 +54,7 @@ func (w *worker) useDefaults(t *task.Task, due []int, at time.Time, why string) 
 			return "", err
 		}
 	}
-	return TimeoutDefaults, nil
+	return ending.TimeoutDefaults, nil
 }
 
 // defaultValues splits a multi-select default ("a, b") into its labels.

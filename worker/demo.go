@@ -9,6 +9,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // RunDemo shows bh end to end in dir, which it makes a fresh git
@@ -47,8 +48,8 @@ func RunDemo(ctx context.Context, dir string, report func(Event)) error {
 	if t.State != task.AwaitingInput {
 		return fmt.Errorf("demo: %s is %s, expected it to wait for an answer", t.ID, t.State)
 	}
-	if _, err := Respond(s, t.ID, []task.Answer{{Values: []string{demo.Answer}}}, "demo"); err != nil {
-		return fmt.Errorf("demo: %w", err)
+	if _, err := notify.Answer(s, t.ID, []task.Answer{{Values: []string{demo.Answer}}}, "demo", nil); err != nil {
+		return fmt.Errorf("demo: respond: %w", err)
 	}
 	if report != nil {
 		report(Event{Kind: Answered, Task: t.ID, Title: t.Title, Question: t.Question, Summary: demo.Answer})

@@ -12,6 +12,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 // The real Claude Code CLI in stream-json mode: the worker reports each
@@ -87,7 +88,7 @@ func TestClaudeProseAnswerGetsOneNudge(t *testing.T) {
 	tk := addTask(t, s, "Answer in prose")
 	runWith(t, s, Options{Env: fakeapi.Env(t, srv)})
 	got := getTask(t, s, tk.ID)
-	if got.State != task.Closed || got.Summary != "all done "+NoChangeNote {
+	if got.State != task.Closed || got.Summary != "all done "+ending.NoChangeNote {
 		t.Fatalf("after the nudge: %s (%s)", got.State, got.Summary)
 	}
 	reqs := srv.Requests()

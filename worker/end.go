@@ -9,24 +9,25 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/claims"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 // end carries out an ending: it is journaled first, then the work in the
 // worktree is handled (kept, discarded or landed), then the task records
 // it, then the run's leftovers go and the notification and report follow.
 // Each step can run again after a crash (see recoverTask).
-func (w *worker) end(r *run, e ending) error {
+func (w *worker) end(r *run, e ending.Ending) error {
 	r.j.Ending = &e
 	if err := saveJournal(w.s, r.j); err != nil {
 		return fmt.Errorf("%s: %w", r.t.ID, err)
 	}
 	var err error
 	switch e.Fate {
-	case landWork:
+	case ending.LandWork:
 		return w.land(r, e)
-	case keepWork:
+	case ending.KeepWork:
 		err = w.keep(r, &e)
-	case discardWork:
+	case ending.DiscardWork:
 		err = w.discard(r, &e)
 	}
 	if err != nil {
@@ -38,7 +39,7 @@ func (w *worker) end(r *run, e ending) error {
 // close records e on the task (then, if given, runs under the task's lock
 // with the file's new bytes before they are written), cleans up, notifies
 // and reports.
-func (w *worker) close(r *run, e *ending, then func([]byte) error) error {
+func (w *worker) close(r *run, e *ending.Ending, then func([]byte) error) error {
 	update := func(t *task.Task) error {
 		if e.State != "" && !w.owns(t) {
 			return errNotOurs
@@ -47,7 +48,7 @@ func (w *worker) close(r *run, e *ending, then func([]byte) error) error {
 	}
 	t, err := w.s.UpdateThen(r.t.ID, update, then)
 	if errors.Is(err, errNotOurs) && e.State != "" {
-		return w.end(r, decideEnding(facts{What: runLost, Session: r.session})) // a human has the last word; the work is kept
+		return w.end(r, ending.Decide(ending.Facts{What: ending.RunLost, Session: r.session})) // a human has the last word; the work is kept
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", r.t.ID, err)
@@ -62,7 +63,7 @@ func (w *worker) close(r *run, e *ending, then func([]byte) error) error {
 // settled is the last of every ending, once the task records it: the
 // run's leftovers go, the notification goes out with the task as it now
 // is, and the end is reported.
-func (w *worker) settled(r *run, e ending, t *task.Task) {
+func (w *worker) settled(r *run, e ending.Ending, t *task.Task) {
 	w.cleanup(r, e)
 	w.claims.Unclaim(t, w.lease())
 	if w.kick != nil {
@@ -74,7 +75,7 @@ func (w *worker) settled(r *run, e ending, t *task.Task) {
 
 // record is the one place an ending meets the task, in a fixed order: the
 // run, its result, the work, the questions, the state.
-func (w *worker) record(t *task.Task, at time.Time, r *run, e *ending) error {
+func (w *worker) record(t *task.Task, at time.Time, r *run, e *ending.Ending) error {
 	by := w.opt.Name
 	if e.Status != "" {
 		t.Record(at, task.Event{Kind: task.EventRunFinished, By: by, Status: e.Status, Session: e.Session,
@@ -93,14 +94,25 @@ func (w *worker) record(t *task.Task, at time.Time, r *run, e *ending) error {
 		recordWork(t, at, by, e)
 		return nil
 	}
-	if e.Status != "" && e.Outcome != Stopped {
+	w.recordSaid(t, at, e)
+	if err := t.SetState(e.State, at, by, e.Note); err != nil {
+		return err
+	}
+	recordWork(t, at, by, e)
+	return nil
+}
+
+// recordSaid records what the ending says on the task: its summary,
+// and what it asks (or the question kept flat, or why it is blocked).
+func (w *worker) recordSaid(t *task.Task, at time.Time, e *ending.Ending) {
+	if e.Status != "" && e.Outcome != ending.Stopped {
 		t.Summary, t.Details, t.Issues = firstOf(e.Summary, e.Result.Summary), firstOf(e.Details, e.Result.Details),
 			e.Result.Issues
 	} else if e.Summary != "" {
 		t.Summary = e.Summary
 	}
-	if e.Outcome == Stopped {
-		t.Record(at, task.Event{Kind: task.EventStopped, By: by, Text: e.Text})
+	if e.Outcome == ending.Stopped {
+		t.Record(at, task.Event{Kind: task.EventStopped, By: w.opt.Name, Text: e.Text})
 	}
 	if e.Flat != "" {
 		t.Question, t.QuestionContext = e.Flat, e.Context
@@ -116,29 +128,24 @@ func (w *worker) record(t *task.Task, at time.Time, r *run, e *ending) error {
 			t.Question = e.Result.Question
 		}
 	}
-	if err := t.SetState(e.State, at, by, e.Note); err != nil {
-		return err
-	}
-	recordWork(t, at, by, e)
-	return nil
 }
 
 // recordWork records what happened to the work: parked, discarded or
 // committed (whose hash cannot be inside the commit: git log --grep
 // "bh-task: <id>" finds it).
-func recordWork(t *task.Task, at time.Time, by string, e *ending) {
+func recordWork(t *task.Task, at time.Time, by string, e *ending.Ending) {
 	switch {
 	case e.Repend != "":
 		// the question waits again on the same work, already recorded as parked
-	case e.Fate == keepWork && e.Commit != "":
+	case e.Fate == ending.KeepWork && e.Commit != "":
 		t.Record(at, task.Event{Kind: task.EventParked, By: by, Commit: e.Commit,
 			Text: ParkRef(t.ID) + ": " + strings.Join(e.Paths, ", ")})
-	case e.Fate == keepWork && e.Emptied && claims.LastParked(t) != "":
+	case e.Fate == ending.KeepWork && e.Emptied && claims.LastParked(t) != "":
 		// Said, so that no clone takes the older snapshot for the work (adopt).
 		t.Record(at, task.Event{Kind: task.EventParked, By: by, Text: ParkRef(t.ID) + ": nothing left to keep"})
-	case e.Fate == discardWork && len(e.Paths) > 0:
+	case e.Fate == ending.DiscardWork && len(e.Paths) > 0:
 		t.Record(at, task.Event{Kind: task.EventRollback, By: by, Text: strings.Join(e.Paths, ", ")})
-	case e.Fate == landWork:
+	case e.Fate == ending.LandWork:
 		t.Record(at, task.Event{Kind: task.EventCommit, By: by, Text: strings.Join(e.Paths, ", ")})
 	}
 	if e.PR != "" {
@@ -162,25 +169,25 @@ func firstOf(s ...string) string {
 }
 
 // finished reports the end of r's run.
-func (w *worker) finished(r *run, e ending) {
+func (w *worker) finished(r *run, e ending.Ending) {
 	ev := Event{Kind: Finished, Task: r.t.ID, Title: r.t.Title, Session: e.Session, Outcome: e.Outcome,
 		Summary: firstOf(e.Summary, e.Result.Summary), Paths: e.Paths, Elapsed: time.Since(r.started)}
 	switch {
-	case e.Outcome == Completed || e.Outcome == Kept || e.Outcome == InReview:
+	case e.Outcome == ending.Completed || e.Outcome == ending.Kept || e.Outcome == ending.InReview:
 		ev.Commit, ev.PR = e.Commit, e.PR
 	case e.Flat != "":
 		ev.Question, ev.Questions = e.Flat, []string{e.Flat}
 	case len(e.Ask) > 0:
-		ev.Questions = questionTexts(e.Ask)
+		ev.Questions = ending.QuestionTexts(e.Ask)
 		ev.Question = firstOf(e.Result.Question, ev.Questions[0])
-	case e.Outcome == Blocked:
+	case e.Outcome == ending.Blocked:
 		ev.Question = firstOf(e.Result.Question, e.Result.Summary)
 		ev.Questions = []string{ev.Question}
 	}
 	if e.Err != "" {
 		ev.Err = errors.New(e.Err)
 	}
-	if e.Outcome == AgentError {
+	if e.Outcome == ending.AgentError {
 		ev.Summary = e.Err // the line reads "failed: agent error: <why>"
 	}
 	w.report(ev)

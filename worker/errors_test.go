@@ -13,6 +13,7 @@ import (
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 func TestAgentErrorFailsTaskKeepsWorkAndGoesOn(t *testing.T) {
@@ -50,7 +51,7 @@ func TestAgentErrorFailsTaskKeepsWorkAndGoesOn(t *testing.T) {
 	if got := committed(t, s.Root, "HEAD"); slices.Contains(got, "partial.go") {
 		t.Fatal("crashed task's work leaked into the next commit")
 	}
-	if fin := finishedEvents(evs); fin[0].Outcome != AgentError || fin[0].Err == nil {
+	if fin := finishedEvents(evs); fin[0].Outcome != ending.AgentError || fin[0].Err == nil {
 		t.Fatalf("finished: %+v", fin)
 	}
 }

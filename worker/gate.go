@@ -4,24 +4,9 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/landing"
 )
-
-// approvalContext is what the reviewer sees beside the question: the
-// agent's summary, why the completion waits, and the diff stat.
-func approvalContext(summary, why, stat string) string {
-	parts := []string{}
-	if s := strings.TrimSpace(summary); s != "" {
-		parts = append(parts, s)
-	}
-	parts = append(parts, "Held for approval: "+why+".")
-	if s := strings.TrimRight(stat, "\n"); strings.TrimSpace(s) != "" {
-		parts = append(parts, s)
-	} else {
-		parts = append(parts, "(no file changes)")
-	}
-	return strings.Join(parts, "\n\n")
-}
 
 // verdict is the task's latest approval question once answered, as long
 // as nothing ran or was committed since the answer: the decision the
@@ -70,26 +55,36 @@ func feedback(q *task.Question) string {
 // decided is the ending a human's answer settles without running the
 // agent: an approved gate lands the work; a landing decision lands it or
 // keeps it on its branch.
-func (w *worker) decided(r *run) (ending, bool) {
+func (w *worker) decided(r *run) (ending.Ending, bool) {
 	r.session = r.t.SessionID
-	f := facts{Session: r.t.SessionID, Summary: r.t.Summary}
-	if q := verdict(r.t); approved(q) {
-		f.What, f.By = humanApproved, answerer(r.t, q.ID)
-		return decideEnding(f), true
+	f, ok := settles(r.t)
+	if !ok {
+		return ending.Ending{}, false
 	}
-	if q := decision(r.t, landing.IsLandQuestion); q != nil {
-		f.What, f.By, f.Landing = humanLanding, answerer(r.t, q.ID), q.Answer[0]
-		return decideEnding(f), true
+	return ending.Decide(f), true
+}
+
+// settles are the facts of t's latest answer that settles it without the
+// agent (decided), if one does.
+func settles(t *task.Task) (ending.Facts, bool) {
+	f := ending.Facts{Session: t.SessionID, Summary: t.Summary, Branch: Branch(t.ID)}
+	pick := func(what ending.Happening, q *task.Question) (ending.Facts, bool) {
+		f.What, f.By, f.Landing = what, answerer(t, q.ID), q.Answer[0]
+		return f, true
 	}
-	if q := decision(r.t, landing.IsCheckQuestion); q != nil && q.Answer[0] != task.OtherChoice {
-		f.What, f.By, f.Landing = humanChecked, answerer(r.t, q.ID), q.Answer[0]
-		return decideEnding(f), true
+	if q := verdict(t); approved(q) {
+		return pick(ending.HumanApproved, q)
 	}
-	if q := decision(r.t, isHookQuestion); q != nil && q.Answer[0] != task.OtherChoice {
-		f.What, f.By, f.Landing = humanHooked, answerer(r.t, q.ID), q.Answer[0]
-		return decideEnding(f), true
+	if q := decision(t, landing.IsLandQuestion); q != nil {
+		return pick(ending.HumanLanding, q)
 	}
-	return ending{}, false
+	if q := decision(t, landing.IsCheckQuestion); q != nil && q.Answer[0] != task.OtherChoice {
+		return pick(ending.HumanChecked, q)
+	}
+	if q := decision(t, isHookQuestion); q != nil && q.Answer[0] != task.OtherChoice {
+		return pick(ending.HumanHooked, q)
+	}
+	return f, false
 }
 
 func answerer(t *task.Task, qid string) string {
@@ -99,29 +94,12 @@ func answerer(t *task.Task, qid string) string {
 	return "human"
 }
 
-// NextStep says what a worker does with t, answered and open again: what
-// decided will settle without the agent, else resuming it with the answer.
+// NextStep says what a worker does with t, answered and open again: the
+// ending its answer settles (ending.Ending.Next), else resuming the agent
+// with the answer.
 func NextStep(t *task.Task) string {
-	if approved(verdict(t)) {
-		return "approved: the worker lands its work as it is, without running the agent again"
-	}
-	if q := decision(t, landing.IsLandQuestion); q != nil {
-		if q.Answer[0] == landing.Keep {
-			return "the worker keeps its work on branch " + Branch(t.ID) + ", without running the agent again"
-		}
-		return "the worker lands its work, without running the agent again"
-	}
-	if q := decision(t, landing.IsCheckQuestion); q != nil && q.Answer[0] != task.OtherChoice {
-		if q.Answer[0] == landing.CheckKeep {
-			return "the worker keeps its work on branch " + Branch(t.ID) + " and ends the task, without running the agent again"
-		}
-		return "the worker lands its work although its check fails, without running the agent again"
-	}
-	if q := decision(t, isHookQuestion); q != nil && q.Answer[0] != task.OtherChoice {
-		if q.Answer[0] == hookSkip {
-			return "the worker lands its work without the repository's hooks, without running the agent again"
-		}
-		return "the worker commits its work again, the hooks running, without running the agent again"
+	if f, ok := settles(t); ok {
+		return ending.Decide(f).Next
 	}
 	return "the worker will resume it with your answer"
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 func gatedTask(t testing.TB, s *store.Store, title string) *task.Task {
@@ -42,7 +43,7 @@ func TestGateParksThenApprovalCommitsWithoutAnotherRun(t *testing.T) {
 	if gitT(t, s.Root, "rev-parse", "HEAD") != head || exists(s.Root, "v1.txt") || !refExists(s.Root, ParkRef(tk.ID)) {
 		t.Fatal("gated work was committed or left in the tree instead of parked")
 	}
-	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != Gated || fin[0].Question != q.Question {
+	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != ending.Gated || fin[0].Question != q.Question {
 		t.Fatalf("finished: %+v", fin)
 	}
 
@@ -66,7 +67,7 @@ func TestGateParksThenApprovalCommitsWithoutAnotherRun(t *testing.T) {
 	if e, ok := lastEvent(got, task.EventState); !ok || e.To != task.Closed || e.Text != "approved by alice" {
 		t.Fatalf("closing event: %+v", e)
 	}
-	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != Completed || fin[0].Commit == "" {
+	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != ending.Completed || fin[0].Commit == "" {
 		t.Fatalf("finished: %+v", fin)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // newStore makes a real git repository with one commit and bh initialised
@@ -210,6 +211,12 @@ func resumesAndCommits(t *testing.T, s *store.Store, f *fake, id string) {
 	if c := committed(t, s.Root, "HEAD"); !slices.Equal(c, want) {
 		t.Fatalf("commit after resume: %v, want %v", c, want)
 	}
+}
+
+// Respond answers as bh respond does: through the one answer door
+// (notify.Answer), by "human" unless said.
+func Respond(s *store.Store, id string, answers []task.Answer, by string) (*task.Task, error) {
+	return notify.Answer(s, id, answers, firstOf(by, "human"), nil)
 }
 
 // now is s's clock, to the second, as claims reads it.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 // refusingHook installs a commit-msg hook in s's repository that refuses
@@ -47,14 +48,14 @@ func TestHookRefusalWaitsWithTheHooksOutput(t *testing.T) {
 		strings.Contains(got.Summary, "agent error") {
 		t.Errorf("summary %q", got.Summary)
 	}
-	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != HookRefused {
+	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != ending.HookRefused {
 		t.Fatalf("finished: %+v", fin)
 	}
 	if gitT(t, s.Root, "rev-parse", "HEAD") != head || !refExists(s.Root, ParkRef(tk.ID)) || exists(s.Root, "note.txt") {
 		t.Fatal("refused work landed, or is not parked")
 	}
 
-	if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: q.ID, Values: []string{hookSkip}}}, "ann"); err != nil {
+	if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: q.ID, Values: []string{ending.HookSkip}}}, "ann"); err != nil {
 		t.Fatal(err)
 	}
 	runWith(t, s, Options{Runner: f})
@@ -80,7 +81,7 @@ func TestHookRefusalLandsOnceTheHookIsFixed(t *testing.T) {
 	if err := os.WriteFile(hook, []byte("#!/bin/sh\necho ran >> \"$(git rev-parse --git-common-dir)/hook-ran\"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: q.ID, Values: []string{hookLand}}}, "ann"); err != nil {
+	if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: q.ID, Values: []string{ending.HookLand}}}, "ann"); err != nil {
 		t.Fatal(err)
 	}
 	runWith(t, s, Options{Runner: f})
@@ -99,13 +100,13 @@ func TestCompletionWithNoChangeSaysSo(t *testing.T) {
 	tk := addTask(t, s, "Nothing to do, it turns out")
 	evs := runWith(t, s, Options{Runner: &fake{steps: []stepFn{step(nil, done("found it done already"))}}})
 	got := getTask(t, s, tk.ID)
-	if got.State != task.Closed || got.Summary != "found it done already "+NoChangeNote {
+	if got.State != task.Closed || got.Summary != "found it done already "+ending.NoChangeNote {
 		t.Fatalf("task %s: %q", got.State, got.Summary)
 	}
 	if note := lastNote(got); !strings.Contains(note, "no change to any file") {
 		t.Errorf("history note %q", note)
 	}
-	if fin := finishedEvents(evs); len(fin) != 1 || !strings.HasSuffix(fin[0].Summary, NoChangeNote) {
+	if fin := finishedEvents(evs); len(fin) != 1 || !strings.HasSuffix(fin[0].Summary, ending.NoChangeNote) {
 		t.Errorf("finished: %+v", fin)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 // journal is a run's intent, written down before each step that a crash
@@ -19,16 +20,16 @@ import (
 // being landed. A restarted worker reads it to finish what the dead one
 // began (recoverTask). It lives in .bh/runs/<id>/ (git-ignored).
 type journal struct {
-	Task     string     `json:"task"`
-	Lease    task.Lease `json:"lease"`
-	Worktree string     `json:"worktree"`
-	Branch   string     `json:"branch"`
-	Target   string     `json:"target"`
-	Base     string     `json:"base"`
-	PGID     int        `json:"pgid,omitempty"`
-	Ending   *ending    `json:"ending,omitempty"`
-	Final    string     `json:"final,omitempty"`   // the commit being landed
-	Waiting  string     `json:"waiting,omitempty"` // why the ending could not be carried out yet
+	Task     string         `json:"task"`
+	Lease    task.Lease     `json:"lease"`
+	Worktree string         `json:"worktree"`
+	Branch   string         `json:"branch"`
+	Target   string         `json:"target"`
+	Base     string         `json:"base"`
+	PGID     int            `json:"pgid,omitempty"`
+	Ending   *ending.Ending `json:"ending,omitempty"`
+	Final    string         `json:"final,omitempty"`   // the commit being landed
+	Waiting  string         `json:"waiting,omitempty"` // why the ending could not be carried out yet
 }
 
 // .bh/runs/<id>/ holds a task's journal and one log per run.

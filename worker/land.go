@@ -7,6 +7,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git/usertree"
 	"github.com/bh-tracker/bh/worker/landing"
 )
@@ -20,18 +21,18 @@ const landTries = 3
 // changes. The task file, closed, goes into the same commit and is written
 // to the store only once the commit has landed. Landings are serialized.
 // What stops it (landing.Trouble) becomes the task's ending.
-func (w *worker) land(r *run, e ending) error {
+func (w *worker) land(r *run, e ending.Ending) error {
 	unlock, err := w.lockLanding()
 	if err != nil {
 		return err
 	}
 	defer unlock()
 	_, mode := config.Delivery(r.t, w.s.Config)
-	if e.Outcome == Kept {
+	if e.Outcome == ending.Kept {
 		mode = task.LandBranch
 	}
-	if mode == task.LandBranch && e.Outcome != Kept { // a journal of an older bh, decided without it
-		e = kept(e, r.j.Branch, r.t.ID)
+	if mode == task.LandBranch && e.Outcome != ending.Kept { // a journal of an older bh, decided without it
+		e = ending.KeepOnBranch(e, r.j.Branch, r.t.ID)
 	}
 	if done, err := w.landedBefore(r, e); done || err != nil {
 		return err
@@ -56,7 +57,7 @@ func (w *worker) land(r *run, e ending) error {
 
 // landCommit continues a rebase left in progress, holds back submodule
 // changes and commits the work. done: the task ended here.
-func (w *worker) landCommit(r *run, e *ending, msg string) (bool, error) {
+func (w *worker) landCommit(r *run, e *ending.Ending, msg string) (bool, error) {
 	base, err := landing.ContinueRebase(r.wt, r.j.Target)
 	if err != nil {
 		return true, w.landFailed(r, *e, err)
@@ -79,7 +80,7 @@ func (w *worker) landCommit(r *run, e *ending, msg string) (bool, error) {
 
 // landPR catches the branch up with the remote's base, checks it and
 // opens its pull request.
-func (w *worker) landPR(r *run, e ending, checks []string) error {
+func (w *worker) landPR(r *run, e ending.Ending, checks []string) error {
 	if err := w.rebased(r)(landing.CatchUpRemote(w.repo, r.wt, landing.Remote(w.s), r.j.Target, r.j.Base)); err != nil {
 		return w.landFailed(r, e, err) // a conflict goes back to the agent
 	}
@@ -105,7 +106,7 @@ func (w *worker) landPR(r *run, e ending, checks []string) error {
 
 // landOn lands the work on the target (or keeps it on its branch),
 // catching up with a target that moved meanwhile.
-func (w *worker) landOn(r *run, e ending, mode, msg string, checks []string) error {
+func (w *worker) landOn(r *run, e ending.Ending, mode, msg string, checks []string) error {
 	round, checked := landing.Round(r.t), ""
 	for try := 1; ; try++ {
 		if mode == task.LandMerge {
@@ -147,7 +148,7 @@ func (w *worker) rebased(r *run) func(string, error) error {
 // one failed, or when a human took the task back meanwhile (bh stop
 // ends the check as it ends an agent). The lease is renewed while they
 // run.
-func (w *worker) checkTip(r *run, e *ending, checks []string, round int, checked string) (string, error) {
+func (w *worker) checkTip(r *run, e *ending.Ending, checks []string, round int, checked string) (string, error) {
 	tip, err := w.repo.BranchTip(r.j.Branch)
 	if err != nil || tip == checked {
 		return tip, err
@@ -173,7 +174,7 @@ func (w *worker) checkTip(r *run, e *ending, checks []string, round int, checked
 // landFile builds the final commit (the branch's work plus the task file's
 // new bytes), journals it, and lands it: the last step before the task
 // file is written.
-func (w *worker) landFile(r *run, e *ending, mode, msg string, data []byte) error {
+func (w *worker) landFile(r *run, e *ending.Ending, mode, msg string, data []byte) error {
 	head, err := w.repo.BranchTip(r.j.Branch)
 	if err != nil {
 		return err
@@ -197,7 +198,7 @@ func (w *worker) landFile(r *run, e *ending, mode, msg string, data []byte) erro
 
 // landedBefore finishes a landing that a crash cut short after its
 // commit landed: the task file takes the bytes the commit holds.
-func (w *worker) landedBefore(r *run, e ending) (bool, error) {
+func (w *worker) landedBefore(r *run, e ending.Ending) (bool, error) {
 	if r.j.Final == "" {
 		return false, nil
 	}
@@ -223,7 +224,7 @@ func (w *worker) landedBefore(r *run, e ending) (bool, error) {
 
 // landFailed is landTrouble, anything else than trouble returned as the
 // landing's error.
-func (w *worker) landFailed(r *run, e ending, err error) error {
+func (w *worker) landFailed(r *run, e ending.Ending, err error) error {
 	var tr *landing.Trouble
 	if err != nil && !errors.As(err, &tr) {
 		return fmt.Errorf("%s: land: %w", r.t.ID, err)
@@ -235,28 +236,28 @@ func (w *worker) landFailed(r *run, e ending, err error) error {
 // conflict or failed checks go back to the agent, a refusal to overwrite
 // the user's changes or a hook's refusal asks the human, a commit that
 // failed otherwise fails the task; anything else is returned.
-func (w *worker) landTrouble(r *run, e ending, err error) error {
+func (w *worker) landTrouble(r *run, e ending.Ending, err error) error {
 	var tr *landing.Trouble
 	if !errors.As(err, &tr) {
 		return err
 	}
-	f := facts{Prior: e, ID: r.t.ID, Target: r.j.Target, Paths: tr.Paths, Policy: w.policy(r.t)}
+	f := ending.Facts{Prior: e, ID: r.t.ID, Target: r.j.Target, Paths: tr.Paths, Policy: w.policy(r.t)}
 	switch tr.Kind {
 	case landing.Conflict:
-		f.What, f.Worktree, f.Round, f.Rounds = landConflict, r.j.Worktree, conflictRound(r.t), w.s.Config.Rounds()
+		f.What, f.Worktree, f.Round, f.Rounds = ending.LandConflict, r.j.Worktree, ending.ConflictRound(r.t), w.s.Config.Rounds()
 	case landing.Refused:
-		f.What, f.Reason, f.Dir, f.Question = landRefused, tr.Reason, tr.Dir, landing.Question(r.t.ID, r.j.Target, r.j.Branch)
+		f.What, f.Reason, f.Dir, f.Question = ending.LandRefused, tr.Reason, tr.Dir, landing.Question(r.t.ID, r.j.Target, r.j.Branch)
 		f.Asked = decision(r.t, landing.IsLandQuestion)
 	case landing.HookRefused:
 		f = hookFacts(r, e, tr.Hook, w.policy(r.t))
 	case landing.CommitFailed: // as any error of the run's
-		f = facts{What: agentFailed, Session: r.session, Cause: reason(tr.Err)}
+		f = ending.Facts{What: ending.AgentFailed, Session: r.session, Cause: reason(tr.Err)}
 	case landing.ChecksFailed:
-		f.What, f.Checks, f.Rounds, f.Branch, f.Session = checkFailed, tr.Checks, w.s.Config.Rounds(), r.j.Branch, r.session
+		f.What, f.Checks, f.Rounds, f.Branch, f.Session = ending.CheckFailure, tr.Checks, w.s.Config.Rounds(), r.j.Branch, r.session
 	case landing.TakenBack:
-		f = facts{What: runLost, Session: r.session}
+		f = ending.Facts{What: ending.RunLost, Session: r.session}
 	}
-	return w.end(r, decideEnding(f))
+	return w.end(r, ending.Decide(f))
 }
 
 // submoduleTrouble holds back work that changed files inside submodules
@@ -264,17 +265,17 @@ func (w *worker) landTrouble(r *run, e ending, err error) error {
 // question, its worktree (the changes in it) kept, instead of landing
 // without them in silence. Once a human answered that question, the rest
 // lands (or is kept) without them. done: the task ended here.
-func (w *worker) submoduleTrouble(r *run, e ending) (done bool, err error) {
+func (w *worker) submoduleTrouble(r *run, e ending.Ending) (done bool, err error) {
 	subs, err := r.wt.SubmoduleChanges(r.j.Base)
 	if err != nil || len(subs) == 0 {
 		return false, err
 	}
-	f := facts{What: landRefused, Prior: e, ID: r.t.ID, Target: r.j.Target, Reason: landing.SubNote, Paths: subs,
+	f := ending.Facts{What: ending.LandRefused, Prior: e, ID: r.t.ID, Target: r.j.Target, Reason: landing.SubNote, Paths: subs,
 		Dir: r.wt.Path, Question: landing.SubQuestion(r.t.ID, r.j.Branch, r.wt.Path, subs), Policy: w.policy(r.t)}
-	if q := decision(r.t, landing.IsLandQuestion); q != nil && q.Context == held(f).Context {
+	if q := decision(r.t, landing.IsLandQuestion); q != nil && q.Context == ending.Decide(f).Context {
 		return false, r.wt.KeepSubmodulesAt(r.j.Base, subs) // answered: the rest goes as it is
 	}
-	return true, w.end(r, decideEnding(f))
+	return true, w.end(r, ending.Decide(f))
 }
 
 // lastNote is the note of the task's last state change before its claim.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/notify"
 )
@@ -34,7 +35,7 @@ func TestLandAnsweredWhileStillInTheWayAsksOnce(t *testing.T) {
 	}
 	before := getTask(t, s, tk.ID)
 	for try := 1; try <= 3; try++ {
-		if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: first.ID, Values: []string{landing.Now}}}, "alice"); err != nil {
+		if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: first.ID, Values: []string{ending.LandNow}}}, "alice"); err != nil {
 			t.Fatal(err)
 		}
 		runWith(t, s, Options{Runner: f})
@@ -56,7 +57,7 @@ func TestLandAnsweredWhileStillInTheWayAsksOnce(t *testing.T) {
 		t.Errorf("notifications %v, want %v", names, want)
 	}
 	gitT(t, s.Root, "checkout", "README.md") // the human puts their edit away
-	if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: first.ID, Values: []string{landing.Now}}}, "alice"); err != nil {
+	if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: first.ID, Values: []string{ending.LandNow}}}, "alice"); err != nil {
 		t.Fatal(err)
 	}
 	runWith(t, s, Options{Runner: f})

@@ -9,8 +9,10 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/claims"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git/usertree"
 	"github.com/bh-tracker/bh/worker/landing"
+	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // ErrNothingToLand means a task has no finished work waiting to land.
@@ -69,8 +71,8 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 	if err := w.inTheWay(t); err != nil {
 		return err
 	}
-	if _, err := Respond(s, id, []task.Answer{{QuestionID: q.ID, Values: []string{landing.Now}}}, by); err != nil {
-		return err
+	if _, err := notify.Answer(s, id, []task.Answer{{QuestionID: q.ID, Values: []string{ending.LandNow}}}, by, nil); err != nil {
+		return fmt.Errorf("respond: %w", err)
 	}
 	if t, err = claims.Claim(s, id, w.lease(), settled); err != nil {
 		var nr *claims.NotReadyError

@@ -9,6 +9,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/claims"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/landing"
 )
@@ -47,10 +48,10 @@ func landsSettled(t *task.Task) bool {
 		return true
 	}
 	if q := decision(t, landing.IsLandQuestion); q != nil {
-		return q.Answer[0] == landing.Now
+		return q.Answer[0] == ending.LandNow
 	}
 	q := decision(t, landing.IsCheckQuestion)
-	return q != nil && q.Answer[0] == landing.CheckLand
+	return q != nil && q.Answer[0] == ending.CheckLand
 }
 
 // Unlanded is the work t holds that has not landed, in words ("" when

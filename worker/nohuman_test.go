@@ -9,6 +9,7 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
@@ -30,7 +31,7 @@ func TestHumanFalseFailsInsteadOfAsking(t *testing.T) {
 	closeN()
 
 	got := getTask(t, s, tk.ID)
-	if got.State != task.Failed || got.Summary != NoHumanSummary || got.Question != "Postgres or SQLite?" ||
+	if got.State != task.Failed || got.Summary != ending.NoHumanSummary || got.Question != "Postgres or SQLite?" ||
 		got.QuestionContext != "db.go has both drivers." {
 		t.Fatalf("task: state %s summary %q question %q", got.State, got.Summary, got.Question)
 	}
@@ -45,7 +46,7 @@ func TestHumanFalseFailsInsteadOfAsking(t *testing.T) {
 	if !refExists(s.Root, ParkRef(tk.ID)) || exists(s.Root, "draft.sql") {
 		t.Fatal("partial work not parked")
 	}
-	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != Failed || fin[0].Question != "Postgres or SQLite?" {
+	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != ending.Failed || fin[0].Question != "Postgres or SQLite?" {
 		t.Fatalf("finished: %+v", fin)
 	}
 	if names := h.names(tk.ID); len(names) != 1 || names[0] != notify.EventTaskFailed {
@@ -60,7 +61,7 @@ func TestHumanFalseWithGateFailsKeepingTheApproval(t *testing.T) {
 	head := gitT(t, s.Root, "rev-parse", "HEAD")
 	runWith(t, s, Options{Runner: &fake{steps: []stepFn{step(map[string]string{"x.txt": "x\n"}, done("x"))}}})
 	got := getTask(t, s, tk.ID)
-	if got.State != task.Failed || got.Summary != NoHumanSummary || got.Question != "Approve and commit "+tk.ID+"?" {
+	if got.State != task.Failed || got.Summary != ending.NoHumanSummary || got.Question != "Approve and commit "+tk.ID+"?" {
 		t.Fatalf("task: state %s summary %q question %q", got.State, got.Summary, got.Question)
 	}
 	if gitT(t, s.Root, "rev-parse", "HEAD") != head || !refExists(s.Root, ParkRef(tk.ID)) {
@@ -81,7 +82,7 @@ func TestHumanFalseRefusedLandingDoesNotWait(t *testing.T) {
 	head := gitT(t, s.Root, "rev-parse", "HEAD")
 	runWith(t, s, Options{Runner: &fake{steps: []stepFn{step(map[string]string{"README.md": "# the agent's\n"}, done("done"))}}})
 	got := getTask(t, s, tk.ID)
-	if got.State != task.Failed || got.Summary != NoHumanSummary || len(got.Pending()) != 0 ||
+	if got.State != task.Failed || got.Summary != ending.NoHumanSummary || len(got.Pending()) != 0 ||
 		count(got, task.EventInputRequested) != 0 {
 		t.Fatalf("task: %s %q, pending %v", got.State, got.Summary, got.Pending())
 	}

@@ -19,21 +19,7 @@ import (
 // ends the setup command.
 func (w *worker) prepare(r *run) error {
 	id := r.t.ID
-	target, err := w.target(r.t)
-	if err != nil {
-		return err
-	}
-	tip, err := w.repo.BranchTip(target)
-	if err != nil {
-		return err
-	}
-	if tip == "" {
-		return fmt.Errorf("the target branch %s has no commit yet: commit something first", target)
-	}
-	if err := landing.FetchBranch(w.s, w.repo, r.t, Branch(id)); err != nil {
-		return err
-	}
-	snap, start, err := w.parkedStart(id, tip)
+	target, snap, start, err := w.startOf(r.t)
 	if err != nil {
 		return err
 	}
@@ -42,32 +28,15 @@ func (w *worker) prepare(r *run) error {
 	if old, _ := loadJournal(w.s, id); old != nil && old.PGID > 0 {
 		w.killLeftover(old) // never two agents in one worktree
 	}
-	// Until the slot holds the task's branch; the questions about the
-	// slots share one listing of the worktrees.
-	w.poolMu.Lock()
-	shared := w.repo.ShareListing()
-	unlock := func() { shared(); w.poolMu.Unlock() }
-	path, pooled, err := w.worktreeFor(id)
-	if err != nil {
-		unlock()
-		return err
-	}
-	r.j = &journal{Task: id, Lease: *r.t.Lease, Worktree: path, Branch: Branch(id), Target: target, Base: start}
-	if err := saveJournal(w.s, r.j); err != nil {
-		unlock()
-		return err
-	}
-	wt, created, snap, err := w.ensureWorktree(id, path, pooled, snap, start)
-	unlock()
+	created, err := w.placeWorktree(r, target, snap, start)
 	if err != nil {
 		return err
 	}
-	r.wt, r.restored = wt, snap
-	if r.j.Base, err = wt.Base(landing.BaseOf(w.s, w.repo, r.t, target)); err != nil {
+	if r.j.Base, err = r.wt.Base(landing.BaseOf(w.s, w.repo, r.t, target)); err != nil {
 		return err
 	}
-	if wt.RecordedBase() == "" { // from here on, whatever a sync does to target
-		if err := wt.SetBase(r.j.Base); err != nil {
+	if r.wt.RecordedBase() == "" { // from here on, whatever a sync does to target
+		if err := r.wt.SetBase(r.j.Base); err != nil {
 			return err
 		}
 	}
@@ -81,6 +50,46 @@ func (w *worker) prepare(r *run) error {
 		return &setupError{err}
 	}
 	return w.setup(r)
+}
+
+// startOf is where t's work starts: its target branch, and its parked
+// snapshot and the commit it goes back on, if any (parkedStart).
+func (w *worker) startOf(t *task.Task) (target, snap, start string, err error) {
+	if target, err = w.target(t); err != nil {
+		return "", "", "", err
+	}
+	tip, err := w.repo.BranchTip(target)
+	if err != nil {
+		return "", "", "", err
+	}
+	if tip == "" {
+		return "", "", "", fmt.Errorf("the target branch %s has no commit yet: commit something first", target)
+	}
+	if err := landing.FetchBranch(w.s, w.repo, t, Branch(t.ID)); err != nil {
+		return "", "", "", err
+	}
+	snap, start, err = w.parkedStart(t.ID, tip)
+	return target, snap, start, err
+}
+
+// placeWorktree journals r's run and puts its worktree in place (a pool
+// slot or a worktree of its own): until the slot holds the task's branch,
+// the questions about the slots share one listing of the worktrees.
+func (w *worker) placeWorktree(r *run, target, snap, start string) (created bool, err error) {
+	id := r.t.ID
+	w.poolMu.Lock()
+	shared := w.repo.ShareListing()
+	defer func() { shared(); w.poolMu.Unlock() }()
+	path, pooled, err := w.worktreeFor(id)
+	if err != nil {
+		return false, err
+	}
+	r.j = &journal{Task: id, Lease: *r.t.Lease, Worktree: path, Branch: Branch(id), Target: target, Base: start}
+	if err := saveJournal(w.s, r.j); err != nil {
+		return false, err
+	}
+	r.wt, created, r.restored, err = w.ensureWorktree(id, path, pooled, snap, start)
+	return created, err
 }
 
 // ensureWorktree makes task id's worktree exist at path (a pool slot when

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 // A sync rebases the local commits of the target onto the remote's, so a
@@ -82,7 +83,7 @@ func parkedAcrossARewrite(t *testing.T, moved bool) {
 	if !sawDraft {
 		t.Fatal("the resumed run lacks its parked draft")
 	}
-	if len(evs) != 1 || evs[0].Outcome != NeedsInput || !slices.Equal(evs[0].Paths, []string{"ask.draft", "ask.txt"}) {
+	if len(evs) != 1 || evs[0].Outcome != ending.NeedsInput || !slices.Equal(evs[0].Paths, []string{"ask.draft", "ask.txt"}) {
 		t.Fatalf("parked again with %+v, want the task's own ask.draft and ask.txt only", evs)
 	}
 	snap := gitT(t, dir, "rev-parse", ParkRef(ask.ID))

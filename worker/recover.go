@@ -8,6 +8,7 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/claims"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
@@ -24,20 +25,8 @@ func (w *worker) recoverDead(failed func(runEnd)) error {
 	if err != nil {
 		return err
 	}
-	fetched := false
-	for _, t := range tasks {
-		if w.stopping().Err() != nil {
-			return nil
-		}
-		if w.claims != nil && !fetched && t.State == task.InProgress && t.Lease != nil && t.Lease.Host != claims.Hostname() {
-			fetched = true // once, and only when a foreign lease needs its claim read
-			if err := w.claims.Fetch(); err != nil {
-				w.warnf("claims: %v", err)
-			}
-		}
-		if t.State == task.InProgress && t.Lease != nil && !w.isActive(t.ID) && w.dead(*t.Lease) && !w.foreignAlive(t) {
-			failed(runEnd{t.ID, w.recoverTask(t.ID, *t.Lease)})
-		}
+	if !w.recoverLeased(tasks, failed) {
+		return nil
 	}
 	ids, err := journaled(w.s)
 	if err != nil {
@@ -49,6 +38,30 @@ func (w *worker) recoverDead(failed func(runEnd)) error {
 		}
 	}
 	return nil
+}
+
+// recoverLeased recovers each of tasks in progress under a dead lease;
+// false: the worker's stop ended it.
+func (w *worker) recoverLeased(tasks []*task.Task, failed func(runEnd)) bool {
+	fetched := false
+	for _, t := range tasks {
+		if w.stopping().Err() != nil {
+			return false
+		}
+		if t.State != task.InProgress || t.Lease == nil {
+			continue
+		}
+		if w.claims != nil && !fetched && t.Lease.Host != claims.Hostname() {
+			fetched = true // once, and only when a foreign lease needs its claim read
+			if err := w.claims.Fetch(); err != nil {
+				w.warnf("claims: %v", err)
+			}
+		}
+		if !w.isActive(t.ID) && w.dead(*t.Lease) && !w.foreignAlive(t) {
+			failed(runEnd{t.ID, w.recoverTask(t.ID, *t.Lease)})
+		}
+	}
+	return true
 }
 
 // recoverTask takes over a dead worker's task: its leftover agent is
@@ -78,53 +91,74 @@ func (w *worker) recoverTask(id string, lease task.Lease) error {
 	w.setActive(id, true)
 	defer w.setActive(id, false)
 	w.claims.TakeOver(id, mine)
-	note := fmt.Sprintf("recovered: worker pid %d on %s died (last heartbeat %s)", lease.PID, lease.Host,
-		lease.Heartbeat.Format(time.RFC3339))
-	switch {
-	case claims.Ours(&lease, w.opt.Name):
-		note = "retrying the ending that waited"
-		if j != nil && j.Waiting != "" {
-			note += ": " + j.Waiting
-		}
-	case j != nil && j.Waiting != "": // stopped, say, in its checks
-		note = fmt.Sprintf("recovered: worker pid %d on %s is gone, its ending waiting: %s", lease.PID, lease.Host, j.Waiting)
-	}
+	note := w.recoveryNote(lease, j)
 	w.report(Event{Kind: Recovered, Task: id, Title: t.Title, Summary: note})
-	r := &run{t: t, started: time.Now(), session: t.SessionID}
 	if j == nil { // the run never got as far as its worktree: nothing to keep
-		t, err := w.s.Update(id, func(t *task.Task) error {
-			if !w.owns(t) {
-				return errNotOurs
-			}
-			t.Lease = nil
-			t.Record(w.now(), task.Event{Kind: task.EventRunFinished, By: w.opt.Name, Status: "lost", Session: t.SessionID})
-			return t.SetState(task.Open, w.now(), w.opt.Name, note)
-		})
-		if errors.Is(err, errNotOurs) {
-			return nil
-		}
-		if err == nil {
-			w.claims.Unclaim(t, w.lease()) // the adopted claim, handed off
-		}
-		return err
+		return w.reopenLost(id, note)
 	}
-	r.j = j
+	r := &run{t: t, started: time.Now(), session: t.SessionID, j: j}
 	r.j.Lease = mine
-	if r.wt, err = w.repo.OpenWorktree(j.Worktree, j.Branch); err != nil {
+	if err := w.reopenWorktree(r); err != nil {
 		return err
-	}
-	if r.wt != nil && inPool(w.s, w.repo, j.Worktree) && (!w.slotHolds(r.wt.Path, id) || r.wt.RecordedBase() == "") {
-		r.wt = nil // a slot the kill left before or during its reset: nothing of the task's is in it
-	}
-	if r.wt != nil {
-		if err := w.keepBase(r.wt, j); err != nil {
-			return err
-		}
 	}
 	if j.Ending != nil {
 		return w.end(r, *j.Ending)
 	}
-	return w.end(r, decideEnding(facts{What: runRecovered, Cause: note, Session: r.session}))
+	return w.end(r, ending.Decide(ending.Facts{What: ending.RunRecovered, Cause: note, Session: r.session}))
+}
+
+// recoveryNote says, in the task's history, why a dead lease's run is
+// recovered.
+func (w *worker) recoveryNote(lease task.Lease, j *journal) string {
+	switch {
+	case claims.Ours(&lease, w.opt.Name):
+		note := "retrying the ending that waited"
+		if j != nil && j.Waiting != "" {
+			note += ": " + j.Waiting
+		}
+		return note
+	case j != nil && j.Waiting != "": // stopped, say, in its checks
+		return fmt.Sprintf("recovered: worker pid %d on %s is gone, its ending waiting: %s", lease.PID, lease.Host, j.Waiting)
+	}
+	return fmt.Sprintf("recovered: worker pid %d on %s died (last heartbeat %s)", lease.PID, lease.Host,
+		lease.Heartbeat.Format(time.RFC3339))
+}
+
+// reopenLost opens again a recovered task whose run never got as far as
+// its worktree.
+func (w *worker) reopenLost(id, note string) error {
+	t, err := w.s.Update(id, func(t *task.Task) error {
+		if !w.owns(t) {
+			return errNotOurs
+		}
+		t.Lease = nil
+		t.Record(w.now(), task.Event{Kind: task.EventRunFinished, By: w.opt.Name, Status: "lost", Session: t.SessionID})
+		return t.SetState(task.Open, w.now(), w.opt.Name, note)
+	})
+	if errors.Is(err, errNotOurs) {
+		return nil
+	}
+	if err == nil {
+		w.claims.Unclaim(t, w.lease()) // the adopted claim, handed off
+	}
+	return err
+}
+
+// reopenWorktree opens the journaled worktree of a recovered run, if
+// anything of the task's is in it, its base settled.
+func (w *worker) reopenWorktree(r *run) error {
+	j := r.j
+	var err error
+	if r.wt, err = w.repo.OpenWorktree(j.Worktree, j.Branch); err != nil {
+		return err
+	}
+	if r.wt != nil && inPool(w.s, w.repo, j.Worktree) && (!w.slotHolds(r.wt.Path, j.Task) || r.wt.RecordedBase() == "") {
+		r.wt = nil // a slot the kill left before or during its reset: nothing of the task's is in it
+	}
+	if r.wt == nil {
+		return nil
+	}
+	return w.keepBase(r.wt, j)
 }
 
 // keepBase settles the base of a dead run's worktree: the one recorded
@@ -165,11 +199,11 @@ func (w *worker) tidy(t *task.Task) {
 		return
 	}
 	r := &run{t: t, j: j}
-	e := ending{}
+	e := ending.Ending{}
 	if j.Ending != nil {
 		e = *j.Ending
 	}
-	if e.Fate == discardWork {
+	if e.Fate == ending.DiscardWork {
 		if err := w.dropWorktree(t.ID, j.Worktree, j.Branch); err != nil {
 			w.warnf("%s: %v", t.ID, err)
 			return

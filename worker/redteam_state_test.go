@@ -12,8 +12,9 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/worker/doctor"
-	"github.com/bh-tracker/bh/worker/jail"
 	"github.com/bh-tracker/bh/worker/landing"
+
+	"github.com/bh-tracker/bh/worker/jail"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 func TestNeedsInputParksThenResumesTheSameSession(t *testing.T) {
@@ -51,7 +52,7 @@ func TestNeedsInputParksThenResumesTheSameSession(t *testing.T) {
 		t.Fatalf("other task's commit holds %v, want %v", got, want)
 	}
 	fin := finishedEvents(evs)
-	if len(fin) != 2 || fin[0].Outcome != NeedsInput || fin[0].Question != "Postgres or SQLite?" {
+	if len(fin) != 2 || fin[0].Outcome != ending.NeedsInput || fin[0].Question != "Postgres or SQLite?" {
 		t.Fatalf("finished: %+v", fin)
 	}
 

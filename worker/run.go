@@ -14,6 +14,7 @@ import (
 	"github.com/bh-tracker/bh/prompts"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/runlog"
@@ -43,79 +44,103 @@ type run struct {
 func (w *worker) work(kill context.Context, t *task.Task) error {
 	r := &run{t: t, started: time.Now()}
 	if err := w.prepare(r); err != nil {
-		var se *setupError
-		switch {
-		case errors.As(err, &se) && r.j != nil:
-			return w.end(r, decideEnding(facts{What: setupFailed, Cause: se.Error()}))
-		case w.stopping().Err() != nil:
-			// Stopped while setting up: the task waits, open, for the next
-			// start, and the worker's exit is not an error of its own.
-			w.warnf("%v", w.release(t.ID, err))
-			return nil
-		}
-		return w.release(t.ID, err)
+		return w.unprepared(r, err)
 	}
 	if e, ok := w.decided(r); ok {
 		return w.end(r, e) // a human's answer settles it: no agent runs
 	}
-	resume := sessionRan(t)
-	var err error
-	if r.runner, r.agent, r.cfg, err = w.runnerFor(t); err != nil {
+	resume, err := w.ready(r)
+	if errors.Is(err, errNotOurs) {
+		return w.end(r, ending.Decide(ending.Facts{What: ending.RunLost, Session: r.session}))
+	} else if err != nil {
 		return w.release(t.ID, err)
-	}
-	prompt, err := Prompt(w.s, t, resume)
-	if err != nil {
-		return w.release(t.ID, err)
-	}
-	if rebasing, _ := r.wt.Rebasing(); rebasing || conflictRound(t) > 1 {
-		prompt += landing.ConflictPrompt(r.wt, r.j.Base, r.j.Target, rebasing)
-	}
-	r.prompt = prompt
-	had := agent.Request{Dir: r.dir(), SessionID: t.SessionID, Env: w.agentEnv(r)}
-	if err := w.jail().FreshState(t.ID, r.cfg, sessionFile(r.runner, had)); err != nil {
-		return w.release(t.ID, err)
-	}
-	if resume && !restoreSession(w.s, r.runner, t.ID, had) {
-		if err := w.freshSession(r, t.SessionID); errors.Is(err, errNotOurs) {
-			return w.end(r, decideEnding(facts{What: runLost, Session: r.session}))
-		} else if err != nil {
-			return w.release(t.ID, err)
-		}
-		resume = false
 	}
 	if r.t, err = w.begin(r); errors.Is(err, errNotOurs) {
 		r.t = t
-		return w.end(r, decideEnding(facts{What: runLost, Session: r.session})) // stopped before its agent could start
+		return w.end(r, ending.Decide(ending.Facts{What: ending.RunLost, Session: r.session})) // stopped before its agent could start
 	} else if err != nil {
 		return err
 	}
 	r.session = r.t.SessionID
 	w.report(Event{Kind: Started, Task: t.ID, Title: t.Title, Resume: resume, Session: r.session})
+	out, logPath, runErr := w.session(kill, r, resume)
+	// A human who stopped or changed the task meanwhile has the last word.
+	if cur, err := w.s.Get(t.ID); err == nil && !w.owns(cur) {
+		return w.end(r, ending.Decide(ending.Facts{What: ending.RunLost, Session: r.session}))
+	}
+	e := w.decide(r, out, runErr, kill.Err() != nil)
+	e.Stats = runlog.Stats(out)
+	if e.Outcome == ending.AgentError && logPath != "" {
+		e.Details = "run log: " + logPath
+	}
+	return w.end(r, e)
+}
 
-	// The run ends early if a human takes the task back meanwhile (bh stop).
+// unprepared ends a run whose worktree could not be prepared: a setup
+// that failed fails the task; other trouble hands it back, open.
+func (w *worker) unprepared(r *run, err error) error {
+	var se *setupError
+	switch {
+	case errors.As(err, &se) && r.j != nil:
+		return w.end(r, ending.Decide(ending.Facts{What: ending.SetupError, Cause: se.Error()}))
+	case w.stopping().Err() != nil:
+		// Stopped while setting up: the task waits, open, for the next
+		// start, and the worker's exit is not an error of its own.
+		w.warnf("%v", w.release(r.t.ID, err))
+		return nil
+	}
+	return w.release(r.t.ID, err)
+}
+
+// ready readies r's agent: its runner, its prompt, and its session,
+// restored, or begun afresh when it cannot be (resume says which).
+// errNotOurs: a human took the task back meanwhile.
+func (w *worker) ready(r *run) (resume bool, err error) {
+	t := r.t
+	resume = sessionRan(t)
+	if r.runner, r.agent, r.cfg, err = w.runnerFor(t); err != nil {
+		return false, err
+	}
+	if r.prompt, err = Prompt(w.s, t, resume); err != nil {
+		return false, err
+	}
+	if rebasing, _ := r.wt.Rebasing(); rebasing || ending.ConflictRound(t) > 1 {
+		r.prompt += landing.ConflictPrompt(r.wt, r.j.Base, r.j.Target, rebasing)
+	}
+	had := agent.Request{Dir: r.dir(), SessionID: t.SessionID, Env: w.agentEnv(r)}
+	if err := w.jail().FreshState(t.ID, r.cfg, sessionFile(r.runner, had)); err != nil {
+		return false, err
+	}
+	if resume && !restoreSession(w.s, r.runner, t.ID, had) {
+		if err := w.freshSession(r, t.SessionID); err != nil {
+			return false, err
+		}
+		resume = false
+	}
+	return resume, nil
+}
+
+// session runs r's agent to its outcome, the heartbeat holding the claim
+// meanwhile (the run ends early if a human takes the task back: bh stop),
+// and returns it with the run log's path.
+func (w *worker) session(kill context.Context, r *run, resume bool) (*agent.Outcome, string, error) {
+	id := r.t.ID
 	ctx, cancel := context.WithCancel(kill)
 	defer cancel()
-	stopBeat := w.heartbeat(t.ID, cancel)
-	if _, err := w.jail().MakeOutbox(t.ID); err != nil { // made by the sandbox's policy, or here for a plain run
-		w.warnf("%s: %v", t.ID, err)
+	stopBeat := w.heartbeat(id, cancel)
+	if _, err := w.jail().MakeOutbox(id); err != nil { // made by the sandbox's policy, or here for a plain run
+		w.warnf("%s: %v", id, err)
 	}
-	req := agent.Request{Prompt: r.prompt, Dir: r.dir(), SessionID: r.session, Resume: resume, TaskID: t.ID, Outbox: w.jail().Outbox(t.ID),
-		Env: w.agentEnv(r), Timeout: w.opt.Timeout, Started: w.started(r), Name: "bh " + t.ID + ": " + t.Title,
-		AllowTools: grantedTools(r.t), Step: func(step string) { w.step(t.ID, step) }, Session: w.named(r),
-		Launcher: r.launch}
-	if req.System, err = Contract(w.s, r.t); err != nil {
-		w.warnf("%s: %v", t.ID, err)
-	}
-	req.System = strings.TrimSpace(req.System + "\n\n" + r.cfg.System)
+	req := w.request(r, resume)
 	log := w.openLog(r)
 	req.Live = log.Writer()
 	r.head, _ = w.repo.BranchTip(r.j.Branch)
 	out, runErr := w.runAgent(ctx, r.runner, req)
 	if errors.Is(runErr, agent.ErrNoResult) && ctx.Err() == nil {
 		// Prose without the result object: one more turn in the same session asks for it.
-		w.step(t.ID, "asking for the missing result object")
+		w.step(id, "asking for the missing result object")
 		nudge := req
-		nudge.Prompt, nudge.Resume, nudge.SessionID = prompts.Nudge(t.ID, t.Title), true, r.session
+		nudge.Prompt, nudge.Resume, nudge.SessionID = prompts.Nudge(id, r.t.Title), true, r.session
 		if out, runErr = w.runAgent(ctx, r.runner, nudge); out != nil && out.SessionID != "" {
 			r.session = out.SessionID
 		}
@@ -124,7 +149,7 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	// Questions the agent asked through bh's MCP server (AskUserQuestion, a
 	// permission prompt, ask_human) park the run whatever it answered; the
 	// tasks it added are created.
-	if qs, bad := w.jail().TakeOutbox(t.ID); bad != nil && kill.Err() == nil {
+	if qs, bad := w.jail().TakeOutbox(id); bad != nil && kill.Err() == nil {
 		out, runErr = nil, bad
 	} else if len(qs) > 0 && kill.Err() == nil {
 		out, runErr = askedOutcome(out, qs, r.session), nil
@@ -133,18 +158,24 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 		r.session = out.SessionID // a resumed session may continue under a new id
 	}
 	w.keepSession(r, req)
-	w.jail().CloseState(t.ID, r.cfg, false)
-	logPath := log.Close(out, runErr)
-	// A human who stopped or changed the task meanwhile has the last word.
-	if cur, err := w.s.Get(t.ID); err == nil && !w.owns(cur) {
-		return w.end(r, decideEnding(facts{What: runLost, Session: r.session}))
+	w.jail().CloseState(id, r.cfg, false)
+	return out, log.Close(out, runErr), runErr
+}
+
+// request is what r's agent is asked: its prompt and contract, in its
+// worktree, with the tools a human granted it.
+func (w *worker) request(r *run, resume bool) agent.Request {
+	id := r.t.ID
+	req := agent.Request{Prompt: r.prompt, Dir: r.dir(), SessionID: r.session, Resume: resume, TaskID: id, Outbox: w.jail().Outbox(id),
+		Env: w.agentEnv(r), Timeout: w.opt.Timeout, Started: w.started(r), Name: "bh " + id + ": " + r.t.Title,
+		AllowTools: grantedTools(r.t), Step: func(step string) { w.step(id, step) }, Session: w.named(r),
+		Launcher: r.launch}
+	var err error
+	if req.System, err = Contract(w.s, r.t); err != nil {
+		w.warnf("%s: %v", id, err)
 	}
-	e := w.decide(r, out, runErr, kill.Err() != nil)
-	e.Stats = runlog.Stats(out)
-	if e.Outcome == AgentError && logPath != "" {
-		e.Details = "run log: " + logPath
-	}
-	return w.end(r, e)
+	req.System = strings.TrimSpace(req.System + "\n\n" + r.cfg.System)
+	return req
 }
 
 // agentEnv tells the agent (and bh commands it runs) where things are.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/notify"
 )
@@ -108,8 +109,7 @@ func (w *worker) reviewed(id string, f func(*task.Task, task.Event) error) error
 // fails instead, the question kept flat.
 func (w *worker) escalate(t *task.Task, at task.Event, question, context string) error {
 	p := w.policy(t)
-	e := unasked(p, ending{State: task.AwaitingInput, Note: "pull request needs a human", Context: context,
-		Ask: []task.Question{{Question: question, Header: "Pull request", Type: task.FreeformQuestion}}})
+	e := ending.Decide(ending.Facts{What: ending.PRReview, Policy: p, Reason: question, Cause: context})
 	if e.State != task.AwaitingInput {
 		t.Summary, t.Details, t.Question, t.QuestionContext = e.Summary, e.Details, e.Flat, e.Context
 		return t.SetState(e.State, at.At, w.opt.Name, e.Note)

@@ -11,6 +11,7 @@ import (
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
@@ -58,7 +59,7 @@ func TestStopCancelsTheRunningAgent(t *testing.T) {
 	if got.State != task.Deferred || got.Lease != nil {
 		t.Fatalf("stopped task: state %s lease %+v", got.State, got.Lease)
 	}
-	if e, ok := lastEvent(got, task.EventRunFinished); !ok || e.Status != string(Stopped) {
+	if e, ok := lastEvent(got, task.EventRunFinished); !ok || e.Status != string(ending.Stopped) {
 		t.Fatalf("run.finished: %+v", e)
 	}
 	if e, ok := lastEvent(got, task.EventStopped); !ok || e.By != "carol" {
@@ -67,7 +68,7 @@ func TestStopCancelsTheRunningAgent(t *testing.T) {
 	if !refExists(s.Root, ParkRef(tk.ID)) || exists(s.Root, "wip.txt") {
 		t.Fatal("the stopped run's work was not parked")
 	}
-	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != Stopped {
+	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != ending.Stopped {
 		t.Fatalf("finished: %+v", fin)
 	}
 	// Reopened, it resumes the same session with its work back.

@@ -9,6 +9,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/landing"
 )
 
@@ -88,7 +89,7 @@ func TestSubmoduleEditInsideAsksAndIsKept(t *testing.T) {
 		t.Fatal("the work landed while its question waits")
 	}
 
-	if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: q.ID, Values: []string{landing.Now}}}, "alice"); err != nil {
+	if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: q.ID, Values: []string{ending.LandNow}}}, "alice"); err != nil {
 		t.Fatal(err)
 	}
 	runWith(t, s, opt)
@@ -134,7 +135,7 @@ echo beside >beside.txt`)
 	if got.State != task.AwaitingInput {
 		t.Fatalf("%s is %s: %s %v", tk.ID, got.State, got.Summary, got.Issues)
 	}
-	if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: pendingOf(t, got).ID, Values: []string{landing.Now}}}, "alice"); err != nil {
+	if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: pendingOf(t, got).ID, Values: []string{ending.LandNow}}}, "alice"); err != nil {
 		t.Fatal(err)
 	}
 	runWith(t, s, opt)

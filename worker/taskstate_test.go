@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bh-tracker/bh/worker/doctor"
+
 	"github.com/bh-tracker/bh/worker/jail"
 
 	"github.com/bh-tracker/bh/agent"

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
@@ -68,7 +69,7 @@ var errNothingDue = errors.New("nothing expired")
 
 // expire applies t's onTimeout policy and returns its next expiry, if any.
 func (w *worker) expire(id string, now time.Time) (time.Time, error) {
-	var out Outcome
+	var out ending.Outcome
 	var why, first string
 	t, err := w.s.Update(id, func(t *task.Task) error {
 		due := dueQuestions(t, now)
@@ -88,9 +89,9 @@ func (w *worker) expire(id string, now time.Time) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("timeout %s: %w", id, err)
 	}
 	switch out {
-	case TimeoutReminded:
+	case ending.TimeoutReminded:
 		w.notify(notify.EventInputReminder, t)
-	case TimeoutFailed:
+	case ending.TimeoutFailed:
 		w.notify(notify.EventInputExpired, t)
 		w.notify(notify.EventTaskFailed, t)
 	default:
@@ -102,15 +103,15 @@ func (w *worker) expire(id string, now time.Time) (time.Time, error) {
 	return next, nil
 }
 
-var timeoutText = map[Outcome]string{
-	TimeoutFailed:   "the task failed",
-	TimeoutDeferred: "the task is deferred",
-	TimeoutDefaults: "default answers used; the task resumes and needs review",
-	TimeoutReminded: "reminded",
+var timeoutText = map[ending.Outcome]string{
+	ending.TimeoutFailed:   "the task failed",
+	ending.TimeoutDeferred: "the task is deferred",
+	ending.TimeoutDefaults: "default answers used; the task resumes and needs review",
+	ending.TimeoutReminded: "reminded",
 }
 
 // onTimeout does what policy p says with t's expired questions (due).
-func (w *worker) onTimeout(t *task.Task, p task.HumanPolicy, due []int, at time.Time, why string) (Outcome, error) {
+func (w *worker) onTimeout(t *task.Task, p task.HumanPolicy, due []int, at time.Time, why string) (ending.Outcome, error) {
 	switch p.OnTimeout {
 	case task.OnTimeoutRemind:
 		e := at.Add(p.Timeout)
@@ -120,15 +121,15 @@ func (w *worker) onTimeout(t *task.Task, p task.HumanPolicy, due []int, at time.
 		}
 		t.Record(at, task.Event{Kind: notify.EventInputReminder, By: w.opt.Name, QuestionID: t.Questions[due[0]].ID,
 			Text: fmt.Sprintf("%s: reminded; now expires %s", why, e.Format(time.RFC3339))})
-		return TimeoutReminded, nil
+		return ending.TimeoutReminded, nil
 	case task.OnTimeoutDefault:
 		return w.useDefaults(t, due, at, why)
 	case task.OnTimeoutDefer:
 		expireAll(t, at, w.opt.Name, why)
-		return TimeoutDeferred, t.SetState(task.Deferred, at, w.opt.Name, why)
+		return ending.TimeoutDeferred, t.SetState(task.Deferred, at, w.opt.Name, why)
 	}
 	expireAll(t, at, w.opt.Name, why)
-	return TimeoutFailed, t.SetState(task.Failed, at, w.opt.Name, why)
+	return ending.TimeoutFailed, t.SetState(task.Failed, at, w.opt.Name, why)
 }
 
 // firstExpiry is the earliest expiry among the questions t waits on.

@@ -12,6 +12,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
@@ -179,7 +180,7 @@ func TestWorkerWakesAtTheNextExpiry(t *testing.T) {
 	}()
 	select {
 	case e := <-expired:
-		if e.Task != tk.ID || e.Outcome != TimeoutFailed || e.Question != "Which port?" {
+		if e.Task != tk.ID || e.Outcome != ending.TimeoutFailed || e.Question != "Which port?" {
 			t.Fatalf("expired event: %+v", e)
 		}
 	case err := <-errc:
@@ -204,7 +205,7 @@ func TestWorkerEnforcesTimeoutsAtStart(t *testing.T) {
 	if got := getTask(t, s, tk.ID); got.State != task.Deferred {
 		t.Fatalf("task is %s", got.State)
 	}
-	if len(evs) == 0 || evs[0].Kind != Expired || evs[0].Outcome != TimeoutDeferred {
+	if len(evs) == 0 || evs[0].Kind != Expired || evs[0].Outcome != ending.TimeoutDeferred {
 		t.Fatalf("events: %+v", evs)
 	}
 }

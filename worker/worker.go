@@ -178,56 +178,74 @@ func (w *worker) loop(stop, kill context.Context) error {
 			failed = errors.Join(failed, fatal)
 			break
 		}
-		w.wt.Drain() // the scan below sees every change made before it
-		if err := w.timeouts(false); err != nil {
+		more, err := w.round(kill, &running, &idle, wait, done)
+		if err != nil || !more {
 			failed = err
 			break
-		}
-		claimed, err := w.fill(kill, &running, done)
-		if err != nil {
-			failed = err
-			break
-		}
-		if running == 0 && !claimed && wait == 0 {
-			if w.opt.Once {
-				break
-			}
-			if !idle {
-				idle = true
-				w.idle()
-			}
-		} else {
-			idle = false
 		}
 		w.armExpiry(expiry)
-		var resume <-chan time.Time
-		if wait > 0 {
-			resume = time.After(wait)
-		}
-		select {
-		case <-resume:
-		case <-stop.Done():
-		case <-kill.Done():
-		case end := <-done:
-			running--
-			w.runFailed(end)
-		case <-w.wt.Wake():
-		case <-expiry.C: // the loop's timeouts check finds it due
-		case <-tick.C:
-			w.thaw()
-			w.shepherdDue(kill)
-			if err := w.recoverDead(w.runFailed); err != nil {
-				failed = err
-			} else if err := w.timeouts(true); err != nil {
-				failed = err
-			}
-		}
+		failed = w.await(stop, kill, wait, done, &running, expiry.C, tick.C)
 	}
 	for ; running > 0; running-- {
 		w.runFailed(<-done)
 	}
 	w.shepherds.Wait()
 	return failed
+}
+
+// round is one turn of the loop: it claims what it can and, when nothing
+// runs or waits, says the worker is idle (once). false: nothing is left
+// to do (Once).
+func (w *worker) round(kill context.Context, running *int, idle *bool, wait time.Duration, done chan<- runEnd) (bool, error) {
+	w.wt.Drain() // the scan below sees every change made before it
+	if err := w.timeouts(false); err != nil {
+		return false, err
+	}
+	claimed, err := w.fill(kill, running, done)
+	if err != nil {
+		return false, err
+	}
+	if *running > 0 || claimed || wait > 0 {
+		*idle = false
+		return true, nil
+	}
+	if w.opt.Once {
+		return false, nil
+	}
+	if !*idle {
+		*idle = true
+		w.idle()
+	}
+	return true, nil
+}
+
+// await waits for the loop's next turn: a run's end, a task file's
+// change, a question's expiry, the end of a pause, the stop, or the tick
+// (whose chores it does).
+func (w *worker) await(stop, kill context.Context, wait time.Duration, done <-chan runEnd, running *int,
+	expiry, tick <-chan time.Time) error {
+	var resume <-chan time.Time
+	if wait > 0 {
+		resume = time.After(wait)
+	}
+	select {
+	case <-resume:
+	case <-stop.Done():
+	case <-kill.Done():
+	case end := <-done:
+		*running--
+		w.runFailed(end)
+	case <-w.wt.Wake():
+	case <-expiry: // the loop's timeouts check finds it due
+	case <-tick:
+		w.thaw()
+		w.shepherdDue(kill)
+		if err := w.recoverDead(w.runFailed); err != nil {
+			return err
+		}
+		return w.timeouts(true)
+	}
+	return nil
 }
 
 // fill starts runs for ready tasks until every slot is busy.

@@ -11,6 +11,7 @@ import (
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/landing"
 )
 
@@ -94,7 +95,7 @@ func TestMergeBegunDuringRunHoldsTheLanding(t *testing.T) {
 	f := &fake{steps: []stepFn{merging}}
 	evs := runOnce(t, s, f)
 	got := getTask(t, s, tk.ID)
-	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != Held || got.State != task.AwaitingInput {
+	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != ending.Held || got.State != task.AwaitingInput {
 		t.Fatalf("finished %+v, task %s", fin, got.State)
 	}
 	if q := pendingOf(t, got); !landing.IsLandQuestion(&q) {

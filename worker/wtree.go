@@ -10,6 +10,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
@@ -55,7 +56,7 @@ func WorktreePath(s *store.Store, r *git.Repo, id string) string {
 
 // keep snapshots the worktree under the task's park ref and leaves it as
 // it is: nothing committed, nothing discarded.
-func (w *worker) keep(r *run, e *ending) error {
+func (w *worker) keep(r *run, e *ending.Ending) error {
 	if r.wt == nil {
 		return nil // gone already: the park ref, if any, holds the work
 	}
@@ -83,7 +84,7 @@ func (w *worker) keep(r *run, e *ending) error {
 
 // discard throws the worktree's changes away with the worktree itself.
 // Nothing outside it is touched.
-func (w *worker) discard(r *run, e *ending) error {
+func (w *worker) discard(r *run, e *ending.Ending) error {
 	if r.wt != nil {
 		paths, err := r.wt.Changed(r.j.Base)
 		if err != nil {
@@ -104,10 +105,10 @@ func (w *worker) discard(r *run, e *ending) error {
 
 // cleanup removes what a finished run leaves behind. Worktrees and
 // branches go only once their work has landed (or was discarded).
-func (w *worker) cleanup(r *run, e ending) {
-	if e.Fate == landWork {
+func (w *worker) cleanup(r *run, e ending.Ending) {
+	if e.Fate == ending.LandWork {
 		branch := r.j.Branch
-		if _, land := config.Delivery(r.t, w.s.Config); land == task.LandBranch || e.Outcome != Completed {
+		if _, land := config.Delivery(r.t, w.s.Config); land == task.LandBranch || e.Outcome != ending.Completed {
 			branch = "" // the branch holds the work
 		}
 		if err := w.dropWorktree(r.t.ID, r.j.Worktree, branch); err != nil {

@@ -2,7 +2,6 @@ package board
 
 import (
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -95,7 +94,7 @@ func (m *boardModel) act(k string, t *task.Task) tea.Cmd {
 		}
 		m.say(t.ID+" is "+string(t.State)+": only a waiting or running task can be stopped", true)
 	case "c":
-		if err := worker.Continuable(t); err != nil {
+		if err := t.Continuable(); err != nil {
 			m.say(err.Error(), true)
 			return nil
 		}

@@ -42,8 +42,22 @@ func (s *Store) Replace(t *task.Task, old, edited []byte) error {
 }
 
 // Answer records a human's answers to task id under its lock, stamped
-// with the store's clock. bh respond and bh serve both answer through it,
-// so that their checks and the history they leave are the same.
-func (s *Store) Answer(id string, ans []task.Answer, by string) (*task.Task, error) {
-	return s.Update(id, func(t *task.Task) error { return t.Answer(ans, s.now(), by) })
+// with the store's clock, and counts the input.received events they left.
+// Every channel answers through it (notify.Answer), so that their checks
+// and the history they leave are the same.
+func (s *Store) Answer(id string, ans []task.Answer, by string) (*task.Task, int, error) {
+	n := 0
+	t, err := s.Update(id, func(t *task.Task) error {
+		before := len(t.History)
+		if err := t.Answer(ans, s.now(), by); err != nil {
+			return err
+		}
+		for _, e := range t.History[before:] {
+			if e.Kind == task.EventInputReceived {
+				n++
+			}
+		}
+		return nil
+	})
+	return t, n, err
 }

@@ -17,32 +17,32 @@ const answerWait = 5 * time.Second
 // Answer records a human's answers to task id, in the repository s opens,
 // and tells the notifiers that listen to input.received who answered what.
 // Every channel answers through it (bh respond, the board, bh inbox, bh
-// serve, bh land), so the record and the notification are one step. The
+// serve, the phone link, bh land, bh continue), so the record and the notification are one step. The
 // answer is recorded by store.Store.Answer; a notification that cannot go
 // out is logged through logf and never undoes it.
 func Answer(s *store.Store, id string, ans []task.Answer, by string, logf func(format string, args ...any)) (*task.Task, error) {
-	t, err := s.Answer(id, ans, by)
+	t, n, err := s.Answer(id, ans, by)
 	if err != nil {
 		return nil, err
 	}
-	n, err := New(s.Config.Notify, logf)
+	nf, err := New(s.Config.Notify, logf)
 	if err != nil {
 		if logf != nil {
 			logf("notify: %v", err)
 		}
 		return t, nil
 	}
-	if !n.Wants(EventInputReceived) {
+	if !nf.Wants(EventInputReceived) {
 		return t, nil
 	}
 	web, err := config.LoadWebConfig()
 	if err != nil && logf != nil {
 		logf("notify: %v", err) // the notification goes without its link
 	}
-	n.Send(Received(t, len(ans), by, s.Root, web))
+	nf.Send(Received(t, n, by, s.Root, web))
 	ctx, cancel := context.WithTimeout(context.Background(), answerWait)
 	defer cancel()
-	if err := n.Close(ctx); err != nil && logf != nil {
+	if err := nf.Close(ctx); err != nil && logf != nil {
 		logf("%v", err)
 	}
 	return t, nil

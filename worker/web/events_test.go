@@ -75,7 +75,7 @@ func TestEvents(t *testing.T) {
 	next := s.stream()
 	next("event: ready", 5*time.Second)
 	start := time.Now()
-	if _, err := s.st.Answer("tm-ask1", []task.Answer{{QuestionID: "q1", Values: []string{"SQLite"}}}, "human"); err != nil {
+	if _, _, err := s.st.Answer("tm-ask1", []task.Answer{{QuestionID: "q1", Values: []string{"SQLite"}}}, "human"); err != nil {
 		t.Fatal(err)
 	}
 	next("event: change", time.Second)

@@ -1,4 +1,4 @@
-package worker
+package ending
 
 import (
 	"fmt"
@@ -6,38 +6,38 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
-// happening is what became of a run, found out before its ending is
+// Happening is what became of a task, found out before its ending is
 // decided. Everything that needs I/O (the policy, git's view of the work,
-// the task's history) is read into it first, so that decideEnding, the one
+// the task's history) is read into it first, so that Decide, the one
 // place every ending is built, is a pure function: one table test covers
-// every row (decide_test.go).
-type happening int
+// every row (table_test.go).
+type Happening int
 
 const (
-	agentAnswered happening = iota // the agent returned a result: Result
-	agentFailed                    // it crashed, timed out, printed garbage, or a commit hook refused: Cause
-	agentOutage                    // the agent itself is out (auth, missing, overload, limits): Outage, Cause
-	runStopped                     // the worker's kill context stopped it: Cause
-	runLost                        // a human took the task back meanwhile (bh stop, an edit)
-	runRecovered                   // a dead worker's run, found by recovery: Cause says whose
-	setupFailed                    // its worktree could not be set up; no agent ran: Cause
-	humanApproved                  // a human approved the gate: By
-	humanLanding                   // a human answered the landing question: Landing, By
-	landConflict                   // the landing's rebase conflicted: Paths, Round, Rounds
-	landRefused                    // git refused to overwrite the user's changes: Reason, Paths, Dir
-	checkFailed                    // a check failed on the tree that would land: Checks, Rounds
-	humanChecked                   // a human answered the checks question: Landing (landing.CheckLand or landing.CheckKeep), By
-	hookRefused                    // a commit hook refused the landing's commit: Reason (the hooks), Cause (their output)
-	humanHooked                    // a human answered the hook question: Landing (hookLand or hookSkip), By
+	AgentAnswered Happening = iota // the agent returned a result: Result
+	AgentFailed                    // it crashed, timed out, printed garbage, or a commit hook refused: Cause
+	AgentOutage                    // the agent itself is out (auth, missing, overload, limits): Outage, Cause
+	RunStopped                     // the worker's kill context stopped it: Cause
+	RunLost                        // a human took the task back meanwhile (bh stop, an edit)
+	RunRecovered                   // a dead worker's run, found by recovery: Cause says whose
+	SetupError                     // its worktree could not be set up; no agent ran: Cause
+	HumanApproved                  // a human approved the gate: By
+	HumanLanding                   // a human answered the landing question: Landing, By
+	LandConflict                   // the landing's rebase conflicted: Paths, Round, Rounds
+	LandRefused                    // git refused to overwrite the user's changes: Reason, Paths, Dir
+	CheckFailure                   // a check failed on the tree that would land: Checks, Rounds
+	HumanChecked                   // a human answered the checks question: Landing (checkLand or checkKeep), By
+	HookRefusal                    // a commit hook refused the landing's commit: Reason (the hooks), Cause (their output)
+	HumanHooked                    // a human answered the hook question: Landing (hookLand or hookSkip), By
+	PRReview                       // a pull request needs a human: Reason (the question), Cause (the context)
 )
 
-// facts is a run's happening with what its ending depends on.
-type facts struct {
-	What     happening
+// Facts is a Happening with what its ending depends on.
+type Facts struct {
+	What     Happening
 	Result   agent.Result
 	Cause    string       // in words, for the errors and stops
 	Outage   agent.Outage // agentOutage
@@ -49,10 +49,10 @@ type facts struct {
 	Keep     bool   // the work stays on its branch (land: branch)
 	PR       bool   // the work goes to a pull request and waits there in review (land: pr)
 	By       string // who answered, for humanApproved and humanLanding
-	Landing  string // humanLanding: landing.Now or landing.Keep
+	Landing  string // humanLanding: landNow or landKeep
 	// A landing's trouble: the ending it interrupted (Prior), where, and
 	// what stood in the way.
-	Prior    ending
+	Prior    Ending
 	ID       string
 	Target   string
 	Branch   string
@@ -73,17 +73,17 @@ type facts struct {
 	Failing *task.Event
 }
 
-// decideEnding is how a run ends, given what happened: the one decision
+// Decide is how a task ends, given what happened: the one decision
 // (end carries it out). The table decides as if a human may be asked;
 // human: false is applied after it, to every row, in one place.
-func decideEnding(f facts) ending {
+func Decide(f Facts) Ending {
 	return unasked(f.Policy, table(f))
 }
 
 // unasked is e under policy p: an ending that would wait for a human
 // fails instead when none may be asked (human: false). Every ending that
 // asks passes here, the pull request's escalation included.
-func unasked(p task.HumanPolicy, e ending) ending {
+func unasked(p task.HumanPolicy, e Ending) Ending {
 	if !p.Allowed && e.State == task.AwaitingInput {
 		return noHuman(e)
 	}
@@ -91,77 +91,98 @@ func unasked(p task.HumanPolicy, e ending) ending {
 }
 
 // table is every ending a happening can have, for a task that may ask.
-func table(f facts) ending {
+func table(f Facts) Ending {
 	switch f.What {
-	case agentAnswered:
+	case AgentAnswered:
 		return answered(f)
-	case agentFailed:
-		return ending{Outcome: AgentError, Fate: keepWork, State: task.Failed, Status: string(AgentError),
-			Text: f.Cause, Summary: "agent error: " + f.Cause, Note: "agent error: " + f.Cause,
-			Notify: notify.EventTaskFailed, Session: f.Session, Err: f.Cause}
-	case agentOutage:
-		return ending{Outcome: Unavailable, Fate: keepWork, State: task.Open, Status: string(AgentError),
+	case AgentFailed, AgentOutage, RunStopped, RunRecovered, RunLost, SetupError:
+		return unanswered(f)
+	case HumanApproved, HumanLanding, HumanChecked, HumanHooked:
+		return settled(f)
+	case CheckFailure:
+		return checksFailed(f)
+	case LandConflict:
+		return conflicted(f)
+	case LandRefused:
+		return held(f)
+	case HookRefusal:
+		return hookHeld(f)
+	case PRReview:
+		return Ending{State: task.AwaitingInput, Note: "pull request needs a human", Context: f.Cause,
+			Ask: []task.Question{{Question: f.Reason, Header: "Pull request", Type: task.FreeformQuestion}}}
+	}
+	return table(Facts{What: AgentFailed, Session: f.Session, Cause: fmt.Sprintf("no ending for happening %d", f.What)})
+}
+
+// unanswered is the ending of a run that brought no result of the
+// agent's: an error, an outage, a stop, or no run at all.
+func unanswered(f Facts) Ending {
+	switch f.What {
+	case AgentOutage:
+		return Ending{Outcome: Unavailable, Fate: KeepWork, State: task.Open, Status: string(AgentError),
 			Session: f.Session, Text: f.Cause, Err: f.Cause, Summary: fmt.Sprintf("%s: %s", f.Outage, f.Cause),
 			Note: fmt.Sprintf("not the task's fault: %s (%s); it runs again once the agent is back", f.Outage, f.Cause)}
-	case runStopped:
-		return ending{Outcome: Stopped, Fate: keepWork, State: task.Open, Status: string(Stopped), Session: f.Session,
+	case RunStopped:
+		return Ending{Outcome: Stopped, Fate: KeepWork, State: task.Open, Status: string(Stopped), Session: f.Session,
 			Note: "stopped; resumes on the next start", Text: f.Cause, Notify: notify.EventTaskStopped}
-	case runRecovered:
-		return ending{Outcome: Stopped, Fate: keepWork, State: task.Open, Status: "lost", Session: f.Session,
+	case RunRecovered:
+		return Ending{Outcome: Stopped, Fate: KeepWork, State: task.Open, Status: "lost", Session: f.Session,
 			Note: f.Cause, Text: f.Cause, Notify: notify.EventTaskStopped}
-	case runLost:
-		return ending{Outcome: Stopped, Fate: keepWork, Status: string(Stopped), Session: f.Session,
+	case RunLost:
+		return Ending{Outcome: Stopped, Fate: KeepWork, Status: string(Stopped), Session: f.Session,
 			Text: "the task was taken back while the worker had it", Notify: notify.EventTaskStopped}
-	case setupFailed:
-		return ending{Outcome: SetupFailed, Fate: keepWork, State: task.Failed, Summary: f.Cause, Note: f.Cause,
+	case SetupError:
+		return Ending{Outcome: SetupFailed, Fate: KeepWork, State: task.Failed, Summary: f.Cause, Note: f.Cause,
 			Notify: notify.EventTaskFailed, Err: f.Cause, Text: f.Cause}
-	case checkFailed:
-		return checksFailed(f)
-	case humanChecked:
-		e := ending{Outcome: Completed, Fate: landWork, State: task.Closed, Notify: notify.EventTaskCompleted,
-			Session: f.Session, Summary: f.Summary, Unchecked: true,
-			Note: "checks: " + f.Landing + ", answered by " + f.By}
-		if f.Landing == landing.CheckKeep { // kept as it is: the checks that fail are not run again
-			e.Outcome = Kept
-		}
-		return e
-	case humanApproved, humanLanding:
-		e := ending{Outcome: Completed, Fate: landWork, State: task.Closed, Notify: notify.EventTaskCompleted,
-			Session: f.Session, Summary: f.Summary, Note: "approved by " + f.By}
-		if f.What == humanLanding {
-			e.Note = "landing: " + f.Landing + ", answered by " + f.By
-			if f.Landing == landing.Keep {
-				e.Outcome = Kept
-			}
-		}
-		return e
-	case landConflict:
-		return conflicted(f)
-	case landRefused:
-		return held(f)
-	case hookRefused:
-		return hookHeld(f)
-	case humanHooked:
-		return ending{Outcome: Completed, Fate: landWork, State: task.Closed, Notify: notify.EventTaskCompleted,
-			Session: f.Session, Summary: f.Summary, NoVerify: f.Landing == hookSkip,
-			Note: "hook: " + f.Landing + ", answered by " + f.By}
 	}
-	return table(facts{What: agentFailed, Session: f.Session, Cause: fmt.Sprintf("no ending for happening %d", f.What)})
+	return Ending{Outcome: AgentError, Fate: KeepWork, State: task.Failed, Status: string(AgentError),
+		Text: f.Cause, Summary: "agent error: " + f.Cause, Note: "agent error: " + f.Cause,
+		Notify: notify.EventTaskFailed, Session: f.Session, Err: f.Cause}
+}
+
+// settled is the ending a human's answer settles without the agent: the
+// work lands, or stays on its branch. Next says so to whoever answered.
+func settled(f Facts) Ending {
+	e := Ending{Outcome: Completed, Fate: LandWork, State: task.Closed, Notify: notify.EventTaskCompleted,
+		Session: f.Session, Summary: f.Summary, Note: "approved by " + f.By,
+		Next: "approved: the worker lands its work as it is"}
+	kept := "the worker keeps its work on branch " + f.Branch
+	switch f.What {
+	case HumanLanding:
+		e.Note, e.Next = "landing: "+f.Landing+", answered by "+f.By, "the worker lands its work"
+		if f.Landing == LandKeep {
+			e.Outcome, e.Next = Kept, kept
+		}
+	case HumanChecked: // either answer: the checks that fail are not run again
+		e.Note, e.Unchecked = "checks: "+f.Landing+", answered by "+f.By, true
+		e.Next = "the worker lands its work although its check fails"
+		if f.Landing == CheckKeep {
+			e.Outcome, e.Next = Kept, kept+" and ends the task"
+		}
+	case HumanHooked:
+		e.Note, e.NoVerify = "hook: "+f.Landing+", answered by "+f.By, f.Landing == HookSkip
+		e.Next = "the worker commits its work again, the hooks running"
+		if e.NoVerify {
+			e.Next = "the worker lands its work without the repository's hooks"
+		}
+	}
+	e.Next += ", without running the agent again"
+	return e
 }
 
 // answered is the ending the agent's own result asks for, under the
 // task's policy.
-func answered(f facts) ending {
+func answered(f Facts) Ending {
 	res := f.Result
-	e := ending{Session: f.Session, Result: res, Status: string(res.Status)}
+	e := Ending{Session: f.Session, Result: res, Status: string(res.Status)}
 	switch res.Status {
 	case agent.StatusCompleted:
 		if f.Review != "" {
 			return gated(e, f)
 		}
-		e.Outcome, e.Fate, e.State, e.Notify = Completed, landWork, task.Closed, notify.EventTaskCompleted
+		e.Outcome, e.Fate, e.State, e.Notify = Completed, LandWork, task.Closed, notify.EventTaskCompleted
 		if f.Keep {
-			e = kept(e, f.Branch, f.ID)
+			e = KeepOnBranch(e, f.Branch, f.ID)
 		}
 		if f.PR {
 			e.Outcome, e.State, e.Note = InReview, task.InReview, "in review: a pull request for "+f.Branch
@@ -174,27 +195,27 @@ func answered(f facts) ending {
 		if f.Failing != nil { // gave up on a failing check: the human decides, the work is kept
 			return askChecks(e, f, *f.Failing)
 		}
-		e.Outcome, e.Fate, e.State, e.Notify = Failed, discardWork, task.Failed, notify.EventTaskFailed
+		e.Outcome, e.Fate, e.State, e.Notify = Failed, DiscardWork, task.Failed, notify.EventTaskFailed
 	case agent.StatusBlocked:
-		e.Outcome, e.Fate, e.State, e.Notify, e.Note = Blocked, keepWork, task.Blocked, notify.EventTaskBlocked, res.Summary
+		e.Outcome, e.Fate, e.State, e.Notify, e.Note = Blocked, KeepWork, task.Blocked, notify.EventTaskBlocked, res.Summary
 	case agent.StatusNeedsInput:
-		e.Outcome, e.Fate, e.State, e.Notify, e.Note = NeedsInput, keepWork, task.AwaitingInput,
+		e.Outcome, e.Fate, e.State, e.Notify, e.Note = NeedsInput, KeepWork, task.AwaitingInput,
 			notify.EventInputRequested, res.Summary
 		e.Ask, e.Context = asked(res), res.QuestionContext
 		if f.Failing != nil { // asked while fixing a check: the checks question goes with its own
-			e.Ask = append(e.Ask, landing.CheckQuestion(f.ID, f.Target, f.Branch))
-			e.Context = strings.TrimSpace(e.Context + "\n\n" + landing.CheckContext(*f.Failing, f.Rounds))
+			e.Ask = append(e.Ask, checkQuestion(f))
+			e.Context = strings.TrimSpace(e.Context + "\n\n" + checkContext(*f.Failing, f.Rounds))
 		}
 	default:
-		return table(facts{What: agentFailed, Session: f.Session,
+		return table(Facts{What: AgentFailed, Session: f.Session,
 			Cause: fmt.Sprintf("unknown result status %q", res.Status)})
 	}
 	return e
 }
 
-// kept is a completion committed on its branch and left there (land:
-// branch), for review.
-func kept(e ending, branch, id string) ending {
+// KeepOnBranch is completion e committed on its branch and left there
+// (land: branch), for review.
+func KeepOnBranch(e Ending, branch, id string) Ending {
 	e.Outcome = Kept
 	e.Note = firstOf(e.Note, "kept on branch "+branch+" for review (bh land "+id+")")
 	return e
@@ -202,8 +223,8 @@ func kept(e ending, branch, id string) ending {
 
 // gated holds a completion for a human's approval: the work stays in its
 // worktree, and a yes lands it without running the agent again.
-func gated(e ending, f facts) ending {
-	e.Outcome, e.Fate, e.State, e.Notify = Gated, keepWork, task.AwaitingInput, notify.EventInputRequested
+func gated(e Ending, f Facts) Ending {
+	e.Outcome, e.Fate, e.State, e.Notify = Gated, KeepWork, task.AwaitingInput, notify.EventInputRequested
 	e.Note = "held for approval: " + f.Review
 	e.Ask = []task.Question{{Question: fmt.Sprintf("Approve and commit %s?", f.ID), Header: "Approval",
 		Type: task.ApprovalQuestion, Gate: true}}
@@ -222,8 +243,8 @@ const NoHumanSummary = "needed a human but none was allowed"
 // asked: whatever would have asked (the agent, a gate, a failing check, a
 // landing's conflict or refusal). The work stays parked and the question
 // is kept, flat and in the details, for whoever looks.
-func noHuman(e ending) ending {
-	texts, asker, why := questionTexts(e.Ask), "The agent asked", e.Note
+func noHuman(e Ending) Ending {
+	texts, asker, why := QuestionTexts(e.Ask), "The agent asked", e.Note
 	e.Note = NoHumanSummary + " (human: false)"
 	if e.Outcome != NeedsInput && why != "" { // not the agent's question: say what would have asked
 		e.Note, asker = e.Note+": "+why, "It would have asked"
@@ -237,9 +258,9 @@ func noHuman(e ending) ending {
 // checksFailed reopens the task so that the same session fixes what the
 // check found (the next run's prompt says so); after the last round, a
 // human decides.
-func checksFailed(f facts) ending {
+func checksFailed(f Facts) Ending {
 	e, last := f.Prior, f.Checks[len(f.Checks)-1]
-	e.Outcome, e.Fate, e.State, e.Notify, e.Checks = CheckFailed, keepWork, task.Open, "", f.Checks
+	e.Outcome, e.Fate, e.State, e.Notify, e.Checks = CheckFailed, KeepWork, task.Open, "", f.Checks
 	e.Note = fmt.Sprintf("check failed (round %d of %d): %s exited %d", last.Round, f.Rounds, last.Command, last.ExitCode)
 	e.Summary = e.Note
 	if last.Round < f.Rounds {
@@ -251,10 +272,10 @@ func checksFailed(f facts) ending {
 
 // askChecks asks the human about work whose check still fails: land it
 // anyway, keep it on its branch, or guide the agent.
-func askChecks(e ending, f facts, last task.Event) ending {
-	e.Outcome, e.Fate, e.State, e.Notify = CheckFailed, keepWork, task.AwaitingInput, notify.EventInputRequested
+func askChecks(e Ending, f Facts, last task.Event) Ending {
+	e.Outcome, e.Fate, e.State, e.Notify = CheckFailed, KeepWork, task.AwaitingInput, notify.EventInputRequested
 	e.Note = firstOf(e.Note, "gave up on a failing check") + "; a human decides"
-	e.Ask, e.Context = []task.Question{landing.CheckQuestion(f.ID, f.Target, f.Branch)}, landing.CheckContext(last, f.Rounds)
+	e.Ask, e.Context = []task.Question{checkQuestion(f)}, checkContext(last, f.Rounds)
 	return e
 }
 
@@ -263,9 +284,9 @@ func askChecks(e ending, f facts, last task.Event) ending {
 // the last round (an agent that reports completed and leaves the
 // conflict as it was, whatever its paths, however often the worker died
 // in between), a human is asked.
-func conflicted(f facts) ending {
+func conflicted(f Facts) Ending {
 	e := f.Prior
-	e.Outcome, e.Fate, e.State, e.Notify = Conflict, keepWork, task.Open, ""
+	e.Outcome, e.Fate, e.State, e.Notify = Conflict, KeepWork, task.Open, ""
 	e.Note = conflictNote(f.Target, f.Paths)
 	e.Summary = e.Note
 	if f.Round >= f.Rounds {
@@ -287,7 +308,7 @@ func conflictNote(target string, paths []string) string {
 // the conflicts its history records since its work last landed or a
 // human last answered. A note of each, not the same note twice in a row:
 // the paths change as the target moves, and recoveries note in between.
-func conflictRound(t *task.Task) int {
+func ConflictRound(t *task.Task) int {
 	n := 1
 	for _, ev := range t.History {
 		switch {
@@ -303,9 +324,9 @@ func conflictRound(t *task.Task) int {
 
 // held asks the human what to do with finished work that landing would
 // overwrite their uncommitted changes with.
-func held(f facts) ending {
+func held(f Facts) Ending {
 	e := f.Prior
-	e.Outcome, e.Fate, e.State, e.Notify = Held, keepWork, task.AwaitingInput, notify.EventInputRequested
+	e.Outcome, e.Fate, e.State, e.Notify = Held, KeepWork, task.AwaitingInput, notify.EventInputRequested
 	why := f.Reason
 	if len(f.Paths) > 0 {
 		why += ": " + strings.Join(f.Paths, ", ") // the user's files in the way, named
@@ -315,7 +336,7 @@ func held(f facts) ending {
 	e.Context = fmt.Sprintf("git refused to land %s on %s in %s: %s", f.ID, f.Target, f.Dir, why)
 	// Answered "land" while the same files are still in the way: the same
 	// question waits again, so a refusal never asks or notifies twice.
-	if q := f.Asked; q != nil && len(q.Answer) > 0 && q.Answer[0] == landing.Now && q.Context == e.Context {
+	if q := f.Asked; q != nil && len(q.Answer) > 0 && q.Answer[0] == LandNow && q.Context == e.Context {
 		e.Ask[0].ID, e.Repend = q.ID, q.ID
 	}
 	return e
