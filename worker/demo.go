@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/bh-tracker/bh/agent/demo"
+	"github.com/bh-tracker/bh/worker/demoagent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
@@ -37,7 +37,7 @@ func RunDemo(ctx context.Context, dir string, report func(Event)) error {
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	opt := Options{Runner: demo.Agent(), Report: report, Once: true, Name: "demo"}
+	opt := Options{Runner: demoagent.Agent(), Report: report, Once: true, Name: "demo"}
 	if err := Run(ctx, ctx, s, opt); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
@@ -48,11 +48,11 @@ func RunDemo(ctx context.Context, dir string, report func(Event)) error {
 	if t.State != task.AwaitingInput {
 		return fmt.Errorf("demo: %s is %s, expected it to wait for an answer", t.ID, t.State)
 	}
-	if _, err := notify.Answer(s, t.ID, []task.Answer{{Values: []string{demo.Answer}}}, "demo", nil); err != nil {
+	if _, err := notify.Answer(s, t.ID, []task.Answer{{Values: []string{demoagent.Answer}}}, "demo", nil); err != nil {
 		return fmt.Errorf("demo: respond: %w", err)
 	}
 	if report != nil {
-		report(Event{Kind: Answered, Task: t.ID, Title: t.Title, Question: t.Question, Summary: demo.Answer})
+		report(Event{Kind: Answered, Task: t.ID, Title: t.Title, Question: t.Question, Summary: demoagent.Answer})
 	}
 	if err := Run(ctx, ctx, s, opt); err != nil {
 		return fmt.Errorf("demo: %w", err)

@@ -1,6 +1,6 @@
-// Package demo is bh demo's scripted agent: it completes one task and asks
+// Package demoagent is bh demo's scripted agent: it completes one task and asks
 // a question on the other, with no network and no real agent.
-package demo
+package demoagent
 
 import (
 	"context"
