@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/bh-tracker/bh/worker/demoagent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/demoagent"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/notify"
 )
