@@ -99,7 +99,9 @@ func TestMarkdownLinear(t *testing.T) {
 			t.Errorf("%s: 4 times the text, %.0f times the allocations and %.1f times the output", name, a4/a1, float64(s4)/float64(s1))
 		}
 		ah, _ := cost(huge[name])
-		if a64, _ := cost(huge[name][:maxMarkdown]); ah > a64+10 {
+		// 1 % of slack: under -race, sync.Pool drops what it holds at
+		// random, and goldmark's pools then allocate a few more times.
+		if a64, _ := cost(huge[name][:maxMarkdown]); ah > a64+a64/100+10 {
 			t.Errorf("%s: 260 KB cost %.0f allocations, its first 64 KiB %.0f", name, ah, a64)
 		}
 	}
