@@ -84,3 +84,13 @@ func (t *Task) pending() []pendingQ {
 	}
 	return out
 }
+
+// QuestionByID is the question of t whose ID is id; nil when t has none.
+func (t *Task) QuestionByID(id string) *Question {
+	for i := range t.Questions {
+		if t.Questions[i].ID == id {
+			return &t.Questions[i]
+		}
+	}
+	return nil
+}

@@ -68,7 +68,7 @@ func rounds(t *task.Task) []prompts.Round {
 		switch e.Kind {
 		case task.EventInputRequested:
 			if e.QuestionID != "" {
-				if q := findQuestion(t, e.QuestionID); q != nil && !seen[q.ID] {
+				if q := t.QuestionByID(e.QuestionID); q != nil && !seen[q.ID] {
 					seen[q.ID] = true
 					out = append(out, prompts.Round{Header: q.Header, Question: q.Question, Context: q.Context,
 						Answer: q.AnswerText()})
@@ -92,13 +92,4 @@ func rounds(t *task.Task) []prompts.Round {
 		}
 	}
 	return out
-}
-
-func findQuestion(t *task.Task, id string) *task.Question {
-	for i := range t.Questions {
-		if t.Questions[i].ID == id {
-			return &t.Questions[i]
-		}
-	}
-	return nil
 }

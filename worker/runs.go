@@ -44,7 +44,7 @@ func newQuestionID(t *task.Task) string {
 			n, _ := rand.Int(rand.Reader, big.NewInt(36))
 			id = append(id, base36[n.Int64()])
 		}
-		if findQuestion(t, string(id)) == nil {
+		if t.QuestionByID(string(id)) == nil {
 			return string(id)
 		}
 	}

@@ -96,7 +96,7 @@ func FailedCheck(t *task.Task) (failed *task.Event, ranSince bool) {
 		case ev.Kind == task.EventCommit:
 			failed = nil
 		case ev.Kind == task.EventInputRequested && ev.QuestionID != "":
-			if q := findQuestion(t, ev.QuestionID); q != nil && IsCheckQuestion(q) {
+			if q := t.QuestionByID(ev.QuestionID); q != nil && IsCheckQuestion(q) {
 				failed = nil
 			}
 		case ev.Kind == task.EventRunStarted:
@@ -124,7 +124,7 @@ func ChecksAnswered(t *task.Task) bool {
 		case ev.Kind == task.EventCheck:
 			answered = false
 		case ev.Kind == task.EventInputReceived && ev.QuestionID != "":
-			if q := findQuestion(t, ev.QuestionID); q != nil && IsCheckQuestion(q) {
+			if q := t.QuestionByID(ev.QuestionID); q != nil && IsCheckQuestion(q) {
 				answered = true
 			}
 		}
@@ -232,13 +232,4 @@ func SubQuestion(id, branch, dir string, subs []string) task.Question {
 // IsCheckQuestion reports whether q is the checks question.
 func IsCheckQuestion(q *task.Question) bool {
 	return q.Header == ending.ChecksTitle && q.Kind() == task.ChoiceQuestion
-}
-
-func findQuestion(t *task.Task, id string) *task.Question {
-	for i := range t.Questions {
-		if t.Questions[i].ID == id {
-			return &t.Questions[i]
-		}
-	}
-	return nil
 }
