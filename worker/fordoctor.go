@@ -88,7 +88,7 @@ func busy(dir string, take bool, now time.Time) (*doctor.Holder, func(), error) 
 		unlock, err := claims.LockWorker(dir, now)
 		var be *claims.BusyError
 		if errors.As(err, &be) {
-			return &doctor.Holder{PID: be.Holder.PID, Host: be.Holder.Host, Since: be.Holder.Since}, nil, nil
+			return &be.Holder, nil, nil
 		}
 		return nil, unlock, err
 	}
@@ -105,7 +105,7 @@ func busy(dir string, take bool, now time.Time) (*doctor.Holder, func(), error) 
 		return nil, nil, nil
 	}
 	h := claims.ReadHolder(path)
-	return &doctor.Holder{PID: h.PID, Host: h.Host, Since: h.Since}, nil, nil
+	return &h, nil, nil
 }
 
 // configHint is checkConfig, with the hint of a refusal.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
@@ -100,11 +101,7 @@ type Worker struct {
 }
 
 // Holder is who holds .bh/worker.lock.
-type Holder struct {
-	PID   int
-	Host  string
-	Since time.Time
-}
+type Holder = claims.Holder
 
 // Claim is a claim on the shared remote, as last fetched.
 type Claim struct {
