@@ -40,6 +40,7 @@ func TestAnswerMatrixSuggested(t *testing.T) {
 			row("several", asksSeveral, []task.Question{said([]string{"no"}, oneLine), said([]string{"SQLite"}, oneLine), text(tricky)},
 				swap(" --yes", " --no "+sq(oneLine)), swap("--choice PostgreSQL", "--choice SQLite "+sq(oneLine)), swap(`"..."`, sq(tricky))))
 	}
+	rows = sampled(rows)
 	notes := filepath.Join(t.TempDir(), "notes")
 	os.MkdirAll(notes, 0o755)
 	m := newMatrix(t, rows, "notify:\n  - events: [input.requested]\n    command: 'printf %s \"$BH_EVENT_JSON\" > "+
