@@ -111,7 +111,7 @@ func TestShepherdKilledAtEveryGHCall(t *testing.T) {
 			shepherdKilledAt(t, dir(fmt.Sprintf("%s-%d", how, n+1)), wrap, realGH, how, n+1)
 		}
 	}
-	t.Logf("killed at %d points: before each of its %d gh calls and during pr create (-short: one in five)",
+	t.Logf("killed at %d points: before each of its %d gh calls and during pr create (-short: one in ten)",
 		points, len(calls))
 }
 

@@ -27,8 +27,8 @@ func Real(t testing.TB, what string) {
 }
 
 // Sampled says whether fault point n (from 1) of a long fault-injection
-// test is tried: every one in the whole suite, one in five under -short.
-func Sampled(n int) bool { return !testing.Short() || n%5 == 1 }
+// test is tried: every one in the whole suite, one in ten under -short.
+func Sampled(n int) bool { return !testing.Short() || n%10 == 1 }
 
 // Patience scales d, a deadline for a real process (an agent run, a
 // terminal's screen, a browser step, a subprocess to exit) chosen for an

@@ -56,7 +56,7 @@ func TestSyncKilledAtEveryGitStep(t *testing.T) {
 			})
 		}
 	}
-	t.Logf("bh sync killed at %d points: before and during each of its %d git calls (-short: one in five)", points, steps)
+	t.Logf("bh sync killed at %d points: before and during each of its %d git calls (-short: one in ten)", points, steps)
 
 	// An older bh's sync, killed while it made its scratch worktree: fetch fails.
 	clone := copySeed(t, seed, filepath.Join(root, "older"))
