@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,21 +23,46 @@ import (
 )
 
 // newStore makes a real git repository with one commit and bh initialised
-// (and committed) in it.
+// (and committed) in it: a copy of storeTemplate, its index refreshed for
+// the copy's files.
 func newStore(t testing.TB) *store.Store {
 	t.Helper()
-	dir := t.TempDir()
-	if err := git.InitDemo(dir); err != nil {
-		t.Fatal(err)
-	}
-	s, _, err := store.Init(dir)
+	tmpl, err := storeTemplate()
 	if err != nil {
 		t.Fatal(err)
 	}
-	gitT(t, dir, "add", ".bh")
-	gitT(t, dir, "commit", "-q", "-m", "bh init")
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(tmpl)); err != nil {
+		t.Fatal(err)
+	}
+	gitT(t, dir, "update-index", "-q", "--refresh")
+	s, err := store.Find(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return s
 }
+
+// storeTemplate is the repository newStore copies, made once per test
+// binary (in the tests' own home, which goes when they end): a dozen git
+// commands fewer for each of the package's tests.
+var storeTemplate = sync.OnceValues(func() (string, error) {
+	dir := filepath.Join(os.Getenv("HOME"), "store-template")
+	if err := git.InitDemo(dir); err != nil {
+		return "", err
+	}
+	if _, _, err := store.Init(dir); err != nil {
+		return "", err
+	}
+	for _, args := range [][]string{{"add", ".bh"}, {"commit", "-q", "-m", "bh init"}} {
+		c := exec.Command("git", args...)
+		c.Dir = dir
+		if out, err := c.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	return dir, nil
+})
 
 func gitT(t testing.TB, dir string, args ...string) string {
 	t.Helper()
