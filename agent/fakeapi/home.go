@@ -36,9 +36,10 @@ func Isolated(run func() int) int {
 		os.Setenv(name, dir)
 	}
 	// git commits need a name; nothing else of the machine's git settings
-	// (signing, hooks, templates) reaches a test.
+	// (signing, hooks, templates) reaches a test. No git command starts
+	// another for auto-maintenance: the tests' repositories are tiny.
 	os.WriteFile(filepath.Join(home, ".gitconfig"),
-		[]byte("[user]\n\tname = bh tests\n\temail = tests@bh.invalid\n"), 0o644)
+		[]byte("[user]\n\tname = bh tests\n\temail = tests@bh.invalid\n[maintenance]\n\tauto = false\n"), 0o644)
 	code := run()
 	if after := digest(guarded); after != before {
 		fmt.Fprintf(os.Stderr, "a test wrote into the user's own bh folders (%s): every test must use its own home\n",
