@@ -14,8 +14,9 @@ import (
 
 // TestOnceFlushesSlowWebhook: bh worker --once ends right after its run,
 // while the webhook's first attempt is still waiting out its 6s timeout
-// (longer than the worker used to wait). The worker waits for the retry,
-// which is delivered.
+// (longer than the worker used to wait; 2s under -short, still past the
+// least wait of a second). The worker waits for the retry, which is
+// delivered.
 func TestOnceFlushesSlowWebhook(t *testing.T) {
 	var attempts, delivered atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -27,8 +28,12 @@ func TestOnceFlushesSlowWebhook(t *testing.T) {
 		delivered.Add(1)
 	}))
 	defer srv.Close()
+	timeout := "6s"
+	if testing.Short() {
+		timeout = "2s"
+	}
 	s := newStore(t)
-	s.Config.Notify = []config.NotifyConfig{{Events: []string{notify.EventTaskCompleted}, Webhook: srv.URL, Timeout: config.ParseDuration("6s")}}
+	s.Config.Notify = []config.NotifyConfig{{Events: []string{notify.EventTaskCompleted}, Webhook: srv.URL, Timeout: config.ParseDuration(timeout)}}
 	addTask(t, s, "Works")
 	evs := runWith(t, s, Options{Runner: &fake{steps: []stepFn{step(map[string]string{"a.txt": "a\n"}, done("ok"))}}})
 	if delivered.Load() != 1 || attempts.Load() != 2 {
