@@ -13,6 +13,7 @@ import (
 // parks nothing; its history says so, so that no clone brings the older
 // snapshot back as the work.
 func TestEmptiedWorkIsSaid(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := addTask(t, s, "Drafts, then thinks better of it")
 	ask := agent.Result{Status: agent.StatusNeedsInput, Summary: "asking", Question: "Go ahead?"}

@@ -21,6 +21,7 @@ import (
 // interpreter is in a hidden folder) stops the worker before any task is
 // claimed, and bh doctor names it, with what to do.
 func TestPreflightStartsTheAgentInTheSandbox(t *testing.T) {
+	t.Parallel()
 	needBwrap(t)
 	s := newStore(t)
 	sibling := filepath.Join(filepath.Dir(s.Root), "tools")

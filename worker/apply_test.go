@@ -12,6 +12,7 @@ import (
 )
 
 func TestCompletedCommitsOnlyTheAgentsWork(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	dir := s.Root
 	writeFile(t, dir, "user.txt", "tracked\n")
@@ -71,6 +72,7 @@ func TestCompletedCommitsOnlyTheAgentsWork(t *testing.T) {
 }
 
 func TestCompletedWithoutChangesCommitsTheTaskFile(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := addTask(t, s, "Check something")
 	runOnce(t, s, &fake{steps: []stepFn{step(nil, done("Nothing to change."))}})
@@ -80,6 +82,7 @@ func TestCompletedWithoutChangesCommitsTheTaskFile(t *testing.T) {
 }
 
 func TestFailedRollsBackOnlyTheAgentsWork(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	dir := s.Root
 	writeFile(t, dir, "notes.txt", "mine\n")
@@ -111,6 +114,7 @@ func TestFailedRollsBackOnlyTheAgentsWork(t *testing.T) {
 }
 
 func TestBlockedParksWithTheReason(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := addTask(t, s, "Deploy")
 	res := agent.Result{Status: agent.StatusBlocked, Summary: "The staging database is down."}
@@ -138,6 +142,7 @@ func TestBlockedParksWithTheReason(t *testing.T) {
 }
 
 func TestUnknownAgentKindIsAnError(t *testing.T) {
+	t.Parallel()
 	if _, err := NewRunner(config.AgentConfig{Kind: "gpt"}, nil); err == nil || !strings.Contains(err.Error(), "gpt") {
 		t.Fatalf("got %v", err)
 	}

@@ -28,6 +28,7 @@ func checkToken(t *testing.T) string {
 // fails as a timeout, like any failing check: with checkRounds 1 the
 // human is asked, and the check's output says that it timed out.
 func TestCheckTimesOut(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	s.Config.Checks, s.Config.CheckRounds, s.Config.CheckTimeout = []string{"echo testing; exec sleep infinity"}, 1, config.ParseDuration("2s")
 	tk := addTask(t, s, "Hangs in its check")
@@ -51,6 +52,7 @@ func TestCheckTimesOut(t *testing.T) {
 // check (its processes are gone) as it ends an agent: nothing lands, the
 // work is parked and the task stays deferred, as the human set it.
 func TestStopEndsRunningCheck(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	dir, token := proctest.Fifo(t), checkToken(t)
 	s.Config.Checks = []string{proctest.Hang(dir, token)}
@@ -91,6 +93,7 @@ func TestStopEndsRunningCheck(t *testing.T) {
 // the target that breaks a check stops it, and once that is undone it
 // lands.
 func TestChecksInLandBranch(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	s.Config.Land = task.LandBranch
 	s.Config.Checks = []string{fixedCheck, "! test -e block.txt"}

@@ -56,6 +56,7 @@ try "bh env" 'test -n "$BH_TASK_ID"'
 // the user's ssh key and the worker's secret variables are out of its
 // reach, the work lands.
 func TestRecoveredCheckRunsSandboxed(t *testing.T) {
+	t.Parallel()
 	needBwrap(t)
 	s := newStore(t)
 	home := t.TempDir()

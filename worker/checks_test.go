@@ -30,6 +30,7 @@ func checkEvents(tk *task.Task) []task.Event {
 // command, its status and its output; the next completion is checked
 // again, passes and lands. Both rounds are in the history.
 func TestCheckFailsResumesSessionThenLands(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	s.Config.Checks = []string{"true", fixedCheck + " || { echo 'file.txt: want fixed' >&2; exit 3; }"}
 	tk := addTask(t, s, "Fixes file.txt")
@@ -68,6 +69,7 @@ func TestCheckFailsResumesSessionThenLands(t *testing.T) {
 // nothing landed, and no further agent run. bh land then lands it as the
 // question said, without running the checks the human knows fail.
 func TestCheckNeverPassesKeepOnBranch(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	s.Config.Checks, s.Config.CheckRounds = []string{fixedCheck}, 2
 	tk := addTask(t, s, "Never fixes file.txt")
@@ -106,6 +108,7 @@ func TestCheckNeverPassesKeepOnBranch(t *testing.T) {
 
 // "land anyway" lands the work without running the checks again.
 func TestCheckLandAnyway(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	s.Config.Checks, s.Config.CheckRounds = []string{fixedCheck}, 1
 	tk := addTask(t, s, "Writes file.txt")
@@ -125,6 +128,7 @@ func TestCheckLandAnyway(t *testing.T) {
 // When the target moves between the check and the landing, the branch is
 // rebased and checked again on the new tree before it lands.
 func TestCheckAgainWhenTargetMoves(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	mark := filepath.Join(t.TempDir(), "moved")
 	// The first run of the check commits to main itself, as a human could;
@@ -151,6 +155,7 @@ func TestCheckAgainWhenTargetMoves(t *testing.T) {
 // from the same base: whichever lands second is checked on top of the
 // first and sent back to its session; no commit on main ever fails.
 func TestChecksTwoTasksBreakTogether(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	s.Config.Checks = []string{"! { test -f a.txt && test -f b.txt; }"}
 	a, b := addTask(t, s, "Adds a.txt"), addTask(t, s, "Adds b.txt")
@@ -217,6 +222,7 @@ func gitOK(dir string, args ...string) bool {
 // session with the human's words and the failing output; the rounds start
 // over, and the next completion is checked again.
 func TestCheckGuidanceResumesSession(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	s.Config.Checks, s.Config.CheckRounds = []string{fixedCheck}, 1
 	tk := addTask(t, s, "Writes file.txt")

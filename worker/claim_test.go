@@ -9,6 +9,7 @@ import (
 )
 
 func TestWorkerLeavesHandClaimsAlone(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := addTask(t, s, "Mine")
 	old := claims.HandLease(time.Now().Add(-24 * time.Hour)) // ancient heartbeat

@@ -30,6 +30,7 @@ import (
 // since the task's base, the moved work was committed with it and its
 // markers, and each round conflicted in other files, 80 rounds and more.
 func TestUnresolvedLandingConflictEndsWithTheHuman(t *testing.T) {
+	t.Parallel()
 	for _, moved := range []bool{false, true} {
 		name := map[bool]string{false: "kept", true: "moved"}[moved]
 		t.Run(name, func(t *testing.T) { unresolvedConflict(t, moved) })
@@ -130,6 +131,7 @@ func unresolvedConflict(t *testing.T, moved bool) {
 // torture run's first conflict, in u-3.txt). The rebase's base is found
 // instead, and the task lands with its own file only.
 func TestLandingRebaseKilledBeforeItsBaseIsRecorded(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	dir := s.Root
 	writeFile(t, dir, "u.txt", "mine\n")

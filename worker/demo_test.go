@@ -9,6 +9,7 @@ import (
 )
 
 func TestDemo(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "demo")
 	var kinds []string
 	err := RunDemo(context.Background(), dir, func(e Event) { kinds = append(kinds, string(e.Kind)+":"+string(e.Outcome)) })

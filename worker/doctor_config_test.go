@@ -10,6 +10,7 @@ import (
 // start (a detached HEAD) doctor names with the worker's words. (A notify
 // entry the worker cannot use is refused when the config is read.)
 func TestDoctorNamesConfigTheWorkerRejects(t *testing.T) {
+	t.Parallel()
 	s := doctorStore(t)
 	if f := finding(t, doctorT(t, s, false), "config", ""); f.Status != doctor.OK {
 		t.Fatalf("healthy config: %+v", f)

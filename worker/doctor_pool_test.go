@@ -16,6 +16,7 @@ import (
 // --fix removes a stray folder in the pool and the slot of a task closed
 // by hand (its work is safe in its parked ref).
 func TestDoctorKnowsThePool(t *testing.T) {
+	t.Parallel()
 	s := doctorStore(t)
 	tk := addTask(t, s, "Asks")
 	ask := agent.Result{Status: agent.StatusNeedsInput, Summary: "?", Question: "Tabs or spaces?"}

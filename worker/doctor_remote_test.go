@@ -42,6 +42,7 @@ func remoteRef(t *testing.T, bare, ref string) string {
 }
 
 func TestDoctorClaims(t *testing.T) {
+	t.Parallel()
 	s, r, bare := sharedStore(t)
 	released := addTask(t, s, "Its worker left the claim held")
 	away := addTask(t, s, "Held by a machine that went quiet")
@@ -95,6 +96,7 @@ func TestDoctorClaims(t *testing.T) {
 }
 
 func TestDoctorRemoteParkedRefs(t *testing.T) {
+	t.Parallel()
 	s, r, bare := sharedStore(t)
 	closed := addTask(t, s, "Closed")
 	r2, _ := parkedWork(t, s, closed.ID)
@@ -124,6 +126,7 @@ func TestDoctorRemoteParkedRefs(t *testing.T) {
 }
 
 func TestDoctorUnreachableRemote(t *testing.T) {
+	t.Parallel()
 	s, _, bare := sharedStore(t)
 	if err := os.RemoveAll(bare); err != nil {
 		t.Fatal(err)

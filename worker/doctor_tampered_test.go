@@ -15,6 +15,7 @@ import (
 // dir an agent rewrote is named as an error; --fix removes it when free
 // and gives a held one bh's git files back, its parked work kept.
 func TestDoctorRebuildsATamperedSlot(t *testing.T) {
+	t.Parallel()
 	for _, held := range []bool{false, true} {
 		s := doctorStore(t)
 		addTask(t, s, "Works")

@@ -60,6 +60,7 @@ func doctorStore(t *testing.T) *store.Store {
 }
 
 func TestDoctorHealthy(t *testing.T) {
+	t.Parallel()
 	s := newStore(t) // store.Init alone: no merge driver yet
 	addTask(t, s, "Fine")
 	f := finding(t, doctorT(t, s, false), "remote", "merge.bh-task")
@@ -86,6 +87,7 @@ func deadPID(t *testing.T) int {
 }
 
 func TestDoctorRecoversADeadWorkersTask(t *testing.T) {
+	t.Parallel()
 	s := doctorStore(t)
 	dead := addTask(t, s, "Its worker died")
 	hand := addTask(t, s, "Claimed by hand")
@@ -131,6 +133,7 @@ func TestDoctorRecoversADeadWorkersTask(t *testing.T) {
 }
 
 func TestDoctorLeavesAWorkersTasksToIt(t *testing.T) {
+	t.Parallel()
 	s := doctorStore(t)
 	tk := addTask(t, s, "Its worker died")
 	lease := claims.WorkerLease("worker", now(s))
@@ -153,6 +156,7 @@ func TestDoctorLeavesAWorkersTasksToIt(t *testing.T) {
 }
 
 func TestDoctorNeverRewritesBrokenFilesOrCycles(t *testing.T) {
+	t.Parallel()
 	s := doctorStore(t)
 	a := addTask(t, s, "A")
 	b := addTask(t, s, "B", a.ID)
@@ -173,6 +177,7 @@ func TestDoctorNeverRewritesBrokenFilesOrCycles(t *testing.T) {
 }
 
 func TestDoctorRemovesStrayLocksAndTemp(t *testing.T) {
+	t.Parallel()
 	s := doctorStore(t)
 	tk := addTask(t, s, "Has a lock")
 	old := time.Now().Add(-2 * time.Minute)
@@ -200,6 +205,7 @@ func TestDoctorRemovesStrayLocksAndTemp(t *testing.T) {
 // stale, doctor --fix undoes the landing (the user's files as they were)
 // rather than only removing the lock under files that moved.
 func TestDoctorUndoesALandingKilledHoldingTheIndex(t *testing.T) {
+	t.Parallel()
 	s := doctorStore(t)
 	base := gitT(t, s.Root, "rev-parse", "HEAD")
 	writeFile(t, s.Root, "task.txt", "the task's\n") // the task's commit, made without the user's tree
@@ -242,6 +248,7 @@ func TestDoctorUndoesALandingKilledHoldingTheIndex(t *testing.T) {
 // the index and the killed git's lock on bh's index copy, both stale.
 // --fix lets go of both, and the next store commit goes through.
 func TestDoctorUndoesAStoreCommitKilledInItsGit(t *testing.T) {
+	t.Parallel()
 	s := doctorStore(t)
 	addTask(t, s, "Changed since the last commit")
 	r, err := git.Open(s.Root)
@@ -282,6 +289,7 @@ func TestDoctorUndoesAStoreCommitKilledInItsGit(t *testing.T) {
 // someone else's runs in the repository: the index.lock is bh's own (its
 // note says so), and --fix ends its hold all the same.
 func TestDoctorEndsBhsHoldWhileAnotherGitRuns(t *testing.T) {
+	t.Parallel()
 	s := doctorStore(t)
 	addTask(t, s, "Changed since the last commit")
 	r, err := git.Open(s.Root)

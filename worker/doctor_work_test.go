@@ -35,6 +35,7 @@ func parkedWork(t *testing.T, s *store.Store, id string) (*git.Repo, *git.Worktr
 }
 
 func TestDoctorCleansUpAfterClosedTasks(t *testing.T) {
+	t.Parallel()
 	s := doctorStore(t)
 	closed := addTask(t, s, "Closed by hand while it waited")
 	waiting := addTask(t, s, "Still waiting")
@@ -65,6 +66,7 @@ func TestDoctorCleansUpAfterClosedTasks(t *testing.T) {
 }
 
 func TestDoctorKeepsChangesBhNeverSaved(t *testing.T) {
+	t.Parallel()
 	s := doctorStore(t)
 	tk := addTask(t, s, "Closed")
 	_, wt := parkedWork(t, s, tk.ID)
@@ -82,6 +84,7 @@ func TestDoctorKeepsChangesBhNeverSaved(t *testing.T) {
 }
 
 func TestDoctorRestoresLostParkedWork(t *testing.T) {
+	t.Parallel()
 	s := doctorStore(t)
 	tk := addTask(t, s, "Waits")
 	r, wt := parkedWork(t, s, tk.ID)

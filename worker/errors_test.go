@@ -17,6 +17,7 @@ import (
 )
 
 func TestAgentErrorFailsTaskKeepsWorkAndGoesOn(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	bad := addTask(t, s, "Crashes")
 	bad, _ = s.Update(bad.ID, func(tk *task.Task) error { tk.Priority = "P0"; return nil })
@@ -57,6 +58,7 @@ func TestAgentErrorFailsTaskKeepsWorkAndGoesOn(t *testing.T) {
 }
 
 func TestHungAgentTimesOut(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := addTask(t, s, "Hangs")
 	// The timeout must give sh time to write its draft, on any machine.
@@ -78,6 +80,7 @@ func TestHungAgentTimesOut(t *testing.T) {
 // Ctrl-C: the first (stop) lets the agent finish, the second (kill) stops
 // it; the task is left to resume the same session on the next start.
 func TestKillStopsAgentAndTaskResumes(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := addTask(t, s, "Long job")
 	running := make(chan struct{})
@@ -114,6 +117,7 @@ func TestKillStopsAgentAndTaskResumes(t *testing.T) {
 }
 
 func TestStopLetsTheRunningAgentFinish(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	first := addTask(t, s, "Running")
 	first, _ = s.Update(first.ID, func(tk *task.Task) error { tk.Priority = "P0"; return nil })
@@ -138,6 +142,7 @@ func TestStopLetsTheRunningAgentFinish(t *testing.T) {
 // A pre-commit hook that refuses the commit is named as such; the task
 // waits with its output (hook_test.go has the answers), its work parked.
 func TestCommitFailureParksTheWork(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := addTask(t, s, "Rejected by hook")
 	writeFile(t, s.Root, ".git/hooks/pre-commit", "#!/bin/sh\necho 'lint failed' >&2\nexit 1\n")
@@ -157,6 +162,7 @@ func TestCommitFailureParksTheWork(t *testing.T) {
 }
 
 func TestWorkerTimeoutStopsAHungRunner(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := addTask(t, s, "Hangs in process")
 	tk, _ = s.Update(tk.ID, func(tk *task.Task) error { tk.Priority = "P0"; return nil })

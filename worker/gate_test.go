@@ -20,6 +20,7 @@ func gatedTask(t testing.TB, s *store.Store, title string) *task.Task {
 }
 
 func TestGateParksThenApprovalCommitsWithoutAnotherRun(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := gatedTask(t, s, "Write v1")
 	head := gitT(t, s.Root, "rev-parse", "HEAD")
@@ -73,6 +74,7 @@ func TestGateParksThenApprovalCommitsWithoutAnotherRun(t *testing.T) {
 }
 
 func TestGateRejectResumesWithFeedbackUntilApproved(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := gatedTask(t, s, "Write the file")
 	head := gitT(t, s.Root, "rev-parse", "HEAD")
@@ -145,6 +147,7 @@ func TestGateRejectResumesWithFeedbackUntilApproved(t *testing.T) {
 // A rejection's feedback goes to the next run only: after it ran, the
 // prompt no longer carries it.
 func TestFeedbackOnlyForTheRunAfterTheRejection(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := gatedTask(t, s, "Feedback once")
 	runWith(t, s, Options{Runner: &fake{steps: []stepFn{step(map[string]string{"a.txt": "a\n"}, done("a"))}}})
@@ -165,6 +168,7 @@ func TestFeedbackOnlyForTheRunAfterTheRejection(t *testing.T) {
 }
 
 func TestConfidenceGate(t *testing.T) {
+	t.Parallel()
 	conf := func(c float64) *float64 { return &c }
 	for _, c := range []struct {
 		name      string
@@ -207,6 +211,7 @@ func TestConfidenceGate(t *testing.T) {
 
 // An approval may come while no worker runs; the next start acts on it.
 func TestApprovalSurvivesAStopAndReopen(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := gatedTask(t, s, "Approve later")
 	f := &fake{steps: []stepFn{step(map[string]string{"v.txt": "v\n"}, done("v"))}}

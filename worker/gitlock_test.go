@@ -136,6 +136,7 @@ func mustRepo(t testing.TB, s *store.Store) *git.Repo {
 // so every step that needs a lock is hit once. -short tries one (ending,
 // lock) pair in five.
 func TestGitLockAtEveryStepIsWaitedOut(t *testing.T) {
+	t.Parallel()
 	points, pairs := 0, 0
 	var kinds []string
 	for k := range lockKinds {
@@ -181,6 +182,7 @@ func TestGitLockAtEveryStepIsWaitedOut(t *testing.T) {
 // A lock held past the bound: the worker warns, lands the other task, and
 // lands the held one on a tick once the lock is gone.
 func TestGitLockPastTheBoundWaitsAndIsRetried(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	held := update(t, s, addTask(t, s, "Held").ID, func(tk *task.Task) { tk.Priority = "P0" })
 	other := addTask(t, s, "Other")

@@ -16,6 +16,7 @@ import (
 // script can still do it), or whose tool calls were refused, does not
 // land: its completion waits for a human's approval, with the reason.
 func TestSuspectCompletionsAreGated(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, why string
 		run       func(ctx context.Context, req agent.Request) (*agent.Outcome, error)
@@ -53,6 +54,7 @@ func TestSuspectCompletionsAreGated(t *testing.T) {
 // A usage limit (429) holds new runs back; bh status learns until when
 // from the pause the worker records, which goes once the agent is back.
 func TestUsageLimitPauseIsRecorded(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := addTask(t, s, "Limited")
 	var seen *outage.Pause
@@ -81,6 +83,7 @@ func TestUsageLimitPauseIsRecorded(t *testing.T) {
 // again (not failed), the others are never claimed, and bh worker --once
 // stops with the reason and what to do (exit 3 in cmd).
 func TestUnreachableAPIChangesNoTask(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	ids := []string{addTask(t, s, "One").ID, addTask(t, s, "Two").ID, addTask(t, s, "Three").ID}
 	calls := 0

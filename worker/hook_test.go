@@ -29,6 +29,7 @@ func refusingHook(t *testing.T, root string) string {
 // failed), its work parked and nothing landed. "land anyway" lands it
 // without the hooks, and runs no agent.
 func TestHookRefusalWaitsWithTheHooksOutput(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	refusingHook(t, s.Root)
 	tk := addTask(t, s, "Write the note")
@@ -72,6 +73,7 @@ func TestHookRefusalWaitsWithTheHooksOutput(t *testing.T) {
 
 // Fixed, the hook runs again and lets the commit through: "land".
 func TestHookRefusalLandsOnceTheHookIsFixed(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	hook := refusingHook(t, s.Root)
 	tk := addTask(t, s, "Write the note")
@@ -96,6 +98,7 @@ func TestHookRefusalLandsOnceTheHookIsFixed(t *testing.T) {
 // A completion that changed no file lands only its task file, and says so
 // in the task's summary and in its history.
 func TestCompletionWithNoChangeSaysSo(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := addTask(t, s, "Nothing to do, it turns out")
 	evs := runWith(t, s, Options{Runner: &fake{steps: []stepFn{step(nil, done("found it done already"))}}})

@@ -60,6 +60,7 @@ func agentThatTramples(t testing.TB, s *store.Store, res agent.Result, round int
 }
 
 func TestUserBytesStayWhateverTheEnding(t *testing.T) {
+	t.Parallel()
 	needs := agent.Result{Status: agent.StatusNeedsInput, Summary: "asks", Question: "Which?"}
 	failed := agent.Result{Status: agent.StatusFailed, Summary: "cannot"}
 	cases := []struct {

@@ -19,6 +19,7 @@ import (
 // the same question waits again, with no second question, notification or
 // parked record. Once the edit is gone, the next "land" lands.
 func TestLandAnsweredWhileStillInTheWayAsksOnce(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	h := newHook(t)
 	s.Config.Notify = []config.NotifyConfig{h.config()}

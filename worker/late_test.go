@@ -19,6 +19,7 @@ var dbQuestion = agent.Result{Status: agent.StatusNeedsInput, Summary: "?", Ques
 // not moved on: it reaches the resumed agent as given (under default it
 // replaces the default). Once the task ran again, it is refused, in words.
 func TestLateAnswerUnderEveryPolicy(t *testing.T) {
+	t.Parallel()
 	for _, policy := range task.OnTimeouts {
 		t.Run(policy, func(t *testing.T) {
 			s := newStore(t)
@@ -47,6 +48,7 @@ func TestLateAnswerUnderEveryPolicy(t *testing.T) {
 // Once the task ran again since its question timed out, a late answer is
 // not taken, and the human is told why.
 func TestLateAnswerAfterARunIsRefused(t *testing.T) {
+	t.Parallel()
 	for _, policy := range []string{task.OnTimeoutFail, task.OnTimeoutDefer, task.OnTimeoutDefault} {
 		t.Run(policy, func(t *testing.T) {
 			s := newStore(t)
@@ -72,6 +74,7 @@ func TestLateAnswerAfterARunIsRefused(t *testing.T) {
 // Under default, a late answer to one of two defaulted questions replaces
 // that default only; the other keeps its default.
 func TestLateAnswerReplacesOneDefault(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	two := dbQuestion
 	two.Questions = append(append([]agent.Question(nil), dbQuestion.Questions...), agent.Question{

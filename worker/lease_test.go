@@ -18,6 +18,7 @@ import (
 )
 
 func TestDeadWorkerIsRecovered(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := addTask(t, s, "Interrupted")
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
@@ -66,6 +67,7 @@ func TestDeadWorkerIsRecovered(t *testing.T) {
 }
 
 func TestSecondWorkerIsRefused(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	waiting := make(chan struct{}, 1)
@@ -96,6 +98,7 @@ func TestSecondWorkerIsRefused(t *testing.T) {
 }
 
 func TestLeaseHeartbeatsWhileAgentRuns(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := addTask(t, s, "Slow")
 	var ticks atomic.Int64

@@ -20,6 +20,7 @@ func noHumans(t testing.TB, s *store.Store, title string) *task.Task {
 }
 
 func TestHumanFalseFailsInsteadOfAsking(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := noHumans(t, s, "Alone")
 	h := newHook(t)
@@ -55,6 +56,7 @@ func TestHumanFalseFailsInsteadOfAsking(t *testing.T) {
 }
 
 func TestHumanFalseWithGateFailsKeepingTheApproval(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := noHumans(t, s, "Gated, alone")
 	update(t, s, tk.ID, func(tk *task.Task) { tk.Gate = task.GateApproval })
@@ -73,6 +75,7 @@ func TestHumanFalseWithGateFailsKeepingTheApproval(t *testing.T) {
 // edit is in the way) does not wait on a landing question: it fails with
 // the question kept flat, its work parked and the user's edit untouched.
 func TestHumanFalseRefusedLandingDoesNotWait(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := noHumans(t, s, "Edits the README, alone")
 	readme := filepath.Join(s.Root, "README.md")

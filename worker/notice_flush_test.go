@@ -18,6 +18,7 @@ import (
 // least wait of a second). The worker waits for the retry, which is
 // delivered.
 func TestOnceFlushesSlowWebhook(t *testing.T) {
+	t.Parallel()
 	var attempts, delivered atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
@@ -51,6 +52,7 @@ func TestOnceFlushesSlowWebhook(t *testing.T) {
 // attempt before the worker returns, and the worker says what was not
 // delivered.
 func TestOnceNamesUndelivered(t *testing.T) {
+	t.Parallel()
 	var attempts atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		attempts.Add(1)

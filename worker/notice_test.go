@@ -14,6 +14,7 @@ import (
 // The worker builds its notifier from the config and, on return, waits
 // for the deliveries: a webhook gets input.requested and task.completed.
 func TestNotificationsFromConfig(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	h := newHook(t)
 	s.Config.Notify = []config.NotifyConfig{h.config()}
@@ -51,6 +52,7 @@ func TestNotificationsFromConfig(t *testing.T) {
 
 // A failing notifier is a warning, never a stop.
 func TestFailingNotifierWarnsAndWorkGoesOn(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	s.Config.Notify = []config.NotifyConfig{{Events: []string{notify.AllEvents}, Command: "echo no mail server >&2; exit 3"}}
 	tk := addTask(t, s, "Works")
@@ -68,6 +70,7 @@ func TestFailingNotifierWarnsAndWorkGoesOn(t *testing.T) {
 }
 
 func TestBadNotifyConfigIsAnError(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	s.Config.Notify = []config.NotifyConfig{{Events: []string{"task.exploded"}, Command: "true"}}
 	err := Run(t.Context(), t.Context(), s, Options{Runner: &fake{}, Once: true})

@@ -46,6 +46,7 @@ func TestInputRequestedOnceAcrossRestarts(t *testing.T) {
 // A question recorded but never notified (its worker died in between, or
 // no notifier listened then) is announced by the next worker, once.
 func TestUnsentQuestionIsAnnouncedOnce(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	two := agent.Result{Status: agent.StatusNeedsInput, Summary: "?", Questions: []agent.Question{
 		{Question: "Which port?", Type: agent.QuestionChoice, Options: []agent.Option{{Label: "80"}, {Label: "8080"}}},
@@ -74,6 +75,7 @@ func TestUnsentQuestionIsAnnouncedOnce(t *testing.T) {
 // Under onTimeout: remind, a reminder is its own event, once per period,
 // whichever worker is running when the period ends.
 func TestReminderOncePerPeriodAcrossRestarts(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	h := newHook(t)
 	s.Config.Notify = []config.NotifyConfig{h.config()}

@@ -13,6 +13,7 @@ import (
 // today: measured from the tip, everything committed since would count as
 // the task's work, and landing it would undo the user's commits.
 func TestKeptBranchKeepsItsForkPoint(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	writeFile(t, s.Root, "u.txt", "before\n")
 	gitT(t, s.Root, "add", "u.txt")
@@ -47,6 +48,7 @@ func TestKeptBranchKeepsItsForkPoint(t *testing.T) {
 // be parked (and later landed, undoing newer ones) as the task's work.
 // git's reflog of the branch names where it forked.
 func TestKeptBranchForkPointSurvivesARewrittenTarget(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	writeFile(t, s.Root, "u.txt", "v0\n")
 	gitT(t, s.Root, "add", "u.txt")

@@ -20,6 +20,7 @@ import (
 // lands them one after another on a linear history. The first three runs
 // wait for each other, so three at once is what happens on any machine.
 func TestJobsRunTasksAtOnceEachInItsWorktree(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	for i := range 12 {
 		addTask(t, s, fmt.Sprintf("task %02d", i))
@@ -101,6 +102,7 @@ func TestJobsRunTasksAtOnceEachInItsWorktree(t *testing.T) {
 // line at once. The first lands; the second's rebase conflicts, so the same
 // session is resumed with the conflict to resolve, and its resolution lands.
 func TestLandingConflictGoesBackToTheSameSession(t *testing.T) {
+	t.Parallel()
 	s, a, b := twoEditsOfOneLine(t)
 	var mu sync.Mutex
 	var reqs []agent.Request
@@ -184,6 +186,7 @@ func BenchmarkTwelveSleepingTasks(b *testing.B) {
 // An agent that cannot resolve its landing conflict is not sent back to it
 // forever: after checkRounds rounds (3), the human is asked.
 func TestUnresolvedConflictGoesToTheHuman(t *testing.T) {
+	t.Parallel()
 	s, a, b := twoEditsOfOneLine(t)
 	var mu sync.Mutex
 	runs := map[string]int{}

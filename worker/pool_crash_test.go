@@ -63,6 +63,7 @@ func mustOpen(s *store.Store) *git.Repo {
 // slot that the next worker resets again: the task runs once, sees
 // nothing of the slot's last task, and lands only its own work.
 func TestPoolSlotKilledMidReset(t *testing.T) {
+	t.Parallel()
 	for _, at := range []string{"checkout", "clean"} {
 		t.Run(at, func(t *testing.T) {
 			s := newStore(t)

@@ -18,6 +18,7 @@ import (
 // progress, its branch); the next task gets the same slot, warm, and
 // finds none of it but worktree.copy's file and worktree.keep's cache.
 func TestPoolSlotLeaksNothingToTheNextTask(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	writeFile(t, s.Root, ".gitignore", ".env\nbuild/\nnode_modules/\n")
 	writeFile(t, s.Root, "tracked.txt", "as committed\n")

@@ -135,6 +135,7 @@ func TestWorkerPollsPullRequests(t *testing.T) {
 
 // Without gh, a worker with pull requests to open refuses to start.
 func TestPreflightWantsGH(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	s.Config.Land = task.LandPR
 	err := Run(context.Background(), context.Background(), s, Options{Runner: &fake{}, Once: true,

@@ -10,6 +10,7 @@ import (
 )
 
 func TestTypedQuestionsKeepEveryField(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := addTask(t, s, "Decide")
 	res := agent.Result{Status: agent.StatusNeedsInput, Summary: "Two decisions.", QuestionContext: "see db.go",
@@ -45,6 +46,7 @@ func TestTypedQuestionsKeepEveryField(t *testing.T) {
 // The resume prompt carries every round: all questions asked so far with
 // their answers and comments, not only the latest.
 func TestResumePromptListsEveryRound(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := addTask(t, s, "Two rounds")
 	round1 := agent.Result{Status: agent.StatusNeedsInput, Summary: "?", Questions: []agent.Question{

@@ -19,6 +19,7 @@ import (
 // worktree) and moved (restored from the snapshot elsewhere, as another
 // machine adopting it does).
 func TestParkedWorkOutlivesARewrittenTarget(t *testing.T) {
+	t.Parallel()
 	for _, moved := range []bool{false, true} {
 		name := map[bool]string{false: "kept", true: "moved"}[moved]
 		t.Run(name, func(t *testing.T) { parkedAcrossARewrite(t, moved) })

@@ -21,6 +21,7 @@ import (
 // the record being out of the agent's reach, the task lands its own work
 // exactly.
 func TestRedteamRecordsForgedBase(t *testing.T) {
+	t.Parallel()
 	needBwrap(t)
 	s := newStore(t)
 	dir := s.Root

@@ -52,6 +52,7 @@ echo '{"status":"completed","summary":"probed"}'
 `
 
 func TestRedTeamStateIsNotTheAgents(t *testing.T) {
+	t.Parallel()
 	needBwrap(t)
 	s := newStore(t)
 	home := t.TempDir()
@@ -187,6 +188,7 @@ func holds(t *testing.T, dir, secret string) bool {
 // copies the session: the copy is refused with a warning, and the key is
 // in no copy, no ref and not on the remote. The task waits as it would.
 func TestRedTeamTranscriptLinkToTheKeyIsNotCopied(t *testing.T) {
+	t.Parallel()
 	needBwrap(t)
 	const key = "-----BEGIN OPENSSH PRIVATE KEY----- red-team-key-6f1c"
 	s := newStore(t)
@@ -232,6 +234,7 @@ func TestRedTeamTranscriptLinkToTheKeyIsNotCopied(t *testing.T) {
 // and mark, the session copy and its temporary file, and a sessions
 // folder that is a link.
 func TestRedTeamRunFolderLinksAreReplaced(t *testing.T) {
+	t.Parallel()
 	needBwrap(t)
 	s := newStore(t)
 	home := t.TempDir()
@@ -299,6 +302,7 @@ func plant(t *testing.T, target, link string) {
 // with files in it is refused with its name, reported by bh doctor and
 // removed by bh doctor --fix.
 func TestRedTeamFoldersAtLockPathsStopNothing(t *testing.T) {
+	t.Parallel()
 	needBwrap(t)
 	s := newStore(t)
 	withRemote(t, s)
@@ -397,6 +401,7 @@ echo '{"status":"completed","summary":"raced"}'
 // bh's temporary files are out of its reach now: the task file, its
 // sandbox mode and its gate are as bh wrote them.
 func TestRedTeamTaskWriteRacerLoses(t *testing.T) {
+	t.Parallel()
 	needBwrap(t)
 	s := newStore(t)
 	s.Config.Agent = config.AgentConfig{Kind: "command", Command: []string{"sh", "-c", racer}}
@@ -426,6 +431,7 @@ func TestRedTeamTaskWriteRacerLoses(t *testing.T) {
 // questions: bh reads no key, the run is the agent's failure (whatever it
 // reported), and the key is nowhere in the task.
 func TestRedTeamOutboxLinkIsTheAgentsFailure(t *testing.T) {
+	t.Parallel()
 	needBwrap(t)
 	const key = "-----BEGIN OPENSSH PRIVATE KEY----- red-team-key-0b7d"
 	s := newStore(t)

@@ -14,6 +14,7 @@ import (
 // the worker takes no task (no machine could know it took it) and says so,
 // and it does not stop.
 func TestUnreachableRemoteHoldsClaimsBack(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	gitT(t, s.Root, "remote", "add", "origin", filepath.Join(t.TempDir(), "gone.git"))
 	s.Config.Remote = "origin"

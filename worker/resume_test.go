@@ -13,6 +13,7 @@ import (
 )
 
 func TestNeedsInputParksThenResumesTheSameSession(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	dir := s.Root
 	ask := addTask(t, s, "Pick a database")
@@ -91,6 +92,7 @@ func TestNeedsInputParksThenResumesTheSameSession(t *testing.T) {
 }
 
 func TestRespondAnswersTypedQuestionsOneByOne(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := addTask(t, s, "Typed questions")
 	res := agent.Result{Status: agent.StatusNeedsInput, Summary: "Two decisions.", Questions: []agent.Question{
@@ -134,6 +136,7 @@ func TestRespondAnswersTypedQuestionsOneByOne(t *testing.T) {
 }
 
 func TestPromptCarriesParentAndDependencies(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	parent := addTask(t, s, "Auth epic")
 	dep := addTask(t, s, "Users table")

@@ -49,6 +49,7 @@ echo '{"status":"completed","summary":"probed"}'
 // loopback (directly or through the proxy, with its token), a private
 // address or the cloud's metadata address. network: false cuts all.
 func TestSandboxNetwork(t *testing.T) {
+	t.Parallel()
 	needBwrap(t)
 	s := newStore(t)
 	var answered, apiHits atomic.Int32

@@ -74,6 +74,7 @@ result '{"status":"needs_input","summary":"planted","question":"Go on?"}'
 // node_modules/.bin) inside a repository beside the user's, which the
 // sandbox hides: it starts all the same.
 func TestSandboxKeepsAgentStateApart(t *testing.T) {
+	t.Parallel()
 	needBwrap(t)
 	s := newStore(t)
 	home := t.TempDir()

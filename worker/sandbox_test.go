@@ -64,6 +64,7 @@ echo '{"status":"completed","summary":"probed"}'
 `
 
 func TestSandboxRefusesWhatIsNotTheAgents(t *testing.T) {
+	t.Parallel()
 	needBwrap(t)
 	s := newStore(t)
 	home := t.TempDir()

@@ -20,6 +20,7 @@ import (
 // worker's kill context stops both; the worker returns without an error,
 // the task is open again, and no agent ran.
 func TestSetupKilled(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tmp := t.TempDir()
 	pidFile := filepath.Join(tmp, "grandchild.pid")
@@ -54,6 +55,7 @@ func TestSetupKilled(t *testing.T) {
 // fails keeps the head and end of its output in setup.log, and the
 // task's failure quotes the end.
 func TestSetupOutputCapped(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	s.Config.Worktree.Setup = "head -c 3000000 /dev/zero | tr '\\0' x; echo; echo the install broke; exit 7"
 	tk := addTask(t, s, "needs an install")

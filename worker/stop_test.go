@@ -26,6 +26,7 @@ func stopTask(t testing.TB, s *store.Store, id string) {
 // heartbeat is an hour away), cancels the agent, parks its work and
 // leaves the task deferred, as the human set it.
 func TestStopCancelsTheRunningAgent(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := addTask(t, s, "Long job")
 	running := make(chan struct{})
@@ -79,6 +80,7 @@ func TestStopCancelsTheRunningAgent(t *testing.T) {
 // A result that arrives after a human stopped the task never overrides
 // them: nothing is committed or asked, and the work is parked.
 func TestResultAfterStopDoesNotClobber(t *testing.T) {
+	t.Parallel()
 	for _, res := range []agent.Result{
 		done("done anyway"),
 		{Status: agent.StatusNeedsInput, Summary: "?", Question: "Which?"},

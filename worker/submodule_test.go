@@ -40,6 +40,7 @@ func subAgent(s *store.Store, script string) {
 // A task's worktree has its submodules checked out; work beside them
 // lands as any other.
 func TestSubmoduleCheckedOutAndWorkBesideLands(t *testing.T) {
+	t.Parallel()
 	needBwrap(t)
 	s := subStore(t)
 	link := gitT(t, s.Root, "ls-tree", "HEAD", "lib")
@@ -65,6 +66,7 @@ func TestSubmoduleCheckedOutAndWorkBesideLands(t *testing.T) {
 // landing question naming the submodule, the edit kept in its worktree.
 // Answered "land", the rest lands without it.
 func TestSubmoduleEditInsideAsksAndIsKept(t *testing.T) {
+	t.Parallel()
 	needBwrap(t)
 	s := subStore(t)
 	link := gitT(t, s.Root, "ls-tree", "HEAD", "lib")

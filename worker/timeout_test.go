@@ -48,6 +48,7 @@ func checkAt(t *testing.T, s *store.Store, d time.Duration, id string) []string 
 }
 
 func TestQuestionsExpireAfterTheHumanTimeout(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := askAtT0(t, s, oneQuestion, func(tk *task.Task) { tk.HumanTimeout, tk.OnTimeout = "2h", task.OnTimeoutFail })
 	q := pendingOf(t, tk)
@@ -71,6 +72,7 @@ func TestQuestionsExpireAfterTheHumanTimeout(t *testing.T) {
 }
 
 func TestOnTimeoutDefer(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	s.Config.OnTimeout = task.OnTimeoutFail // the task's own setting wins
 	tk := askAtT0(t, s, oneQuestion, func(tk *task.Task) { tk.OnTimeout = task.OnTimeoutDefer })
@@ -85,6 +87,7 @@ func TestOnTimeoutDefer(t *testing.T) {
 }
 
 func TestOnTimeoutDefaultAnswersAndResumes(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	s.Config.OnTimeout = task.OnTimeoutDefault
 	res := agent.Result{Status: agent.StatusNeedsInput, Summary: "Three decisions.", Questions: []agent.Question{
@@ -125,6 +128,7 @@ func TestOnTimeoutDefaultAnswersAndResumes(t *testing.T) {
 // An approval nobody gave is never taken as a yes: the task is deferred
 // with its work parked.
 func TestOnTimeoutDefaultDefersAnUnansweredApproval(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	s.Config.OnTimeout = task.OnTimeoutDefault
 	tk := update(t, s, addTask(t, s, "Gated").ID, func(tk *task.Task) { tk.Gate = task.GateApproval })
@@ -137,6 +141,7 @@ func TestOnTimeoutDefaultDefersAnUnansweredApproval(t *testing.T) {
 }
 
 func TestOnTimeoutRemindExtends(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	s.Config.HumanTimeout, s.Config.OnTimeout = config.ParseDuration("1h"), task.OnTimeoutRemind
 	tk := askAtT0(t, s, oneQuestion, func(*task.Task) {})
@@ -164,6 +169,7 @@ func TestOnTimeoutRemindExtends(t *testing.T) {
 // A running worker enforces timeouts by itself, waking at the expiry: the
 // tick here is an hour, so only the expiry timer can do it.
 func TestWorkerWakesAtTheNextExpiry(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := update(t, s, addTask(t, s, "Times out").ID, func(tk *task.Task) { tk.HumanTimeout, tk.OnTimeout = "1s", task.OnTimeoutFail })
 	expired := make(chan Event, 1)
@@ -199,6 +205,7 @@ func TestWorkerWakesAtTheNextExpiry(t *testing.T) {
 
 // A worker starting after the expiry applies the policy before anything.
 func TestWorkerEnforcesTimeoutsAtStart(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := askAtT0(t, s, oneQuestion, func(tk *task.Task) { tk.OnTimeout = task.OnTimeoutDefer })
 	evs := runWith(t, s, Options{Runner: &fake{}, Now: at(48 * time.Hour)})
@@ -214,6 +221,7 @@ func TestWorkerEnforcesTimeoutsAtStart(t *testing.T) {
 // the task has not moved on: the question waits again, is answered, and
 // the task reopens to resume its session. Once it has moved on, no.
 func TestLateAnswerRevivesAnExpiredQuestion(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := askAtT0(t, s, oneQuestion, func(tk *task.Task) { tk.HumanTimeout, tk.OnTimeout = "1h", task.OnTimeoutFail })
 	checkAt(t, s, 2*time.Hour, tk.ID)

@@ -16,6 +16,7 @@ import (
 )
 
 func TestIdleWorkerWakesOnNewTaskAndAnswer(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	calls := make(chan agent.Request, 4)
 	ask := agent.Result{Status: agent.StatusNeedsInput, Summary: "?", Question: "Which?"}
@@ -84,6 +85,7 @@ func waitState(t testing.TB, s *store.Store, id string, want task.State) {
 // normally in its worktree, git will not land during the merge, so the
 // human is asked; once the merge is over, bh land lands the work.
 func TestMergeBegunDuringRunHoldsTheLanding(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk := addTask(t, s, "Overlaps a merge")
 	mergeHead := filepath.Join(s.Root, ".git", "MERGE_HEAD")
