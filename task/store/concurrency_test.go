@@ -84,11 +84,15 @@ func childMain() int {
 	return 0
 }
 
-// TestManyProcesses races 8 writer processes, 50 updates each, on the
-// same 3 tasks, with 2 reader processes: no update may be lost and no
-// reader may see a torn file.
+// TestManyProcesses races 8 writer processes, 50 updates each (15 under
+// -short), on the same 3 tasks, with 2 reader processes: no update may be
+// lost and no reader may see a torn file.
 func TestManyProcesses(t *testing.T) {
-	const writers, updates = 8, 50
+	const writers = 8
+	updates := 50
+	if testing.Short() {
+		updates = 15
+	}
 	s := newStore(t)
 	var ids []string
 	for i := range 3 {
