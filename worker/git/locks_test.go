@@ -38,6 +38,9 @@ func TestGitStepWaitsForAYoungLock(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.lock, func(t *testing.T) {
 			r := newRepo(t)
+			// git's own second of waiting for packed-refs.lock, before each
+			// of bh's, is not what is tested here
+			gitT(t, r.Root, "config", "core.packedRefsTimeout", "0")
 			commitFiles(t, r, map[string]string{"a.txt": "a\n"})
 			writeT(t, r, "b.txt", "b\n")
 			lock := filepath.Join(r.commonDir, filepath.FromSlash(c.lock))
