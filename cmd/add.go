@@ -52,10 +52,7 @@ The words of the title may be given unquoted.`,
 			if opts.Agent, err = a.settings(); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return addRun(opts)
+			return runWith(runF, addRun, opts)
 		},
 	}
 	fl := c.Flags()

@@ -44,10 +44,7 @@ Exit codes:
 		Args:    argsRange(0, 0, "no arguments"),
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.base, opts.Ctx, opts.Self = f.base(), c.Context(), os.Executable
-			if runF != nil {
-				return runF(opts)
-			}
-			return boardRun(opts)
+			return runWith(runF, boardRun, opts)
 		},
 	}
 }
@@ -68,13 +65,9 @@ func boardRun(opts *BoardOptions) error {
 	if err != nil {
 		return fmt.Errorf("find bh's own executable for bh continue: %w", err)
 	}
-	ctx := opts.Ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	// The board's actions are bh respond's and bh stop's, run with its streams.
 	on := func(io *IOStreams) base { b := opts.base; b.IO = io; return b }
-	return board.Run(ctx, board.Options{IO: opts.IO, Store: s, Self: self, Now: opts.Now, Hint: hintFor,
+	return board.Run(opts.Ctx, board.Options{IO: opts.IO, Store: s, Self: self, Now: opts.Now, Hint: hintFor,
 		Answer: func(io *IOStreams, p picker, id string) error { return answerTask(on(io), p, id) },
 		Stop: func(io *IOStreams, id, reason string) error {
 			return stopRun(&StopOptions{base: on(io), ID: id, Reason: reason})

@@ -50,10 +50,7 @@ Exit codes:
 			if len(args) == 1 {
 				opts.ID = args[0]
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return claimRun(opts)
+			return runWith(runF, claimRun, opts)
 		},
 	}
 	c.Flags().BoolVarP(&opts.Next, "next", "n", false, "claim the first ready task")

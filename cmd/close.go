@@ -36,10 +36,7 @@ Exit codes:
 		ValidArgsFunction: completeIDs(f, 1, notState(task.Closed)),
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts.base, opts.ID = f.base(), args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return closeRun(opts)
+			return runWith(runF, closeRun, opts)
 		},
 	}
 	c.Flags().StringVar(&opts.Reason, "reason", "", "why the task is closed (kept in its history)")

@@ -20,10 +20,7 @@ func newCmdDefer(f *Factory, runF func(*DeferOptions) error) *cobra.Command {
 		ValidArgsFunction: completeIDs(f, 1, notState(task.Deferred, task.Closed)),
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts.base, opts.ID = f.base(), args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return deferRun(opts)
+			return runWith(runF, deferRun, opts)
 		},
 	}
 }

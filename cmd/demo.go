@@ -36,10 +36,7 @@ The folder is removed afterwards unless --keep is given.`,
 		Args: argsRange(0, 0, "no arguments"),
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.base, opts.Ctx = f.base(), c.Context()
-			if runF != nil {
-				return runF(opts)
-			}
-			return demoRun(opts)
+			return runWith(runF, demoRun, opts)
 		},
 	}
 	c.Flags().BoolVar(&opts.Keep, "keep", false, "keep the demo repository and print where it is")
@@ -66,11 +63,7 @@ func demoRun(opts *DemoOptions) error {
 		}
 		return s.Get(id)
 	}
-	ctx := opts.Ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	if err := worker.RunDemo(ctx, dir, n.report); err != nil {
+	if err := worker.RunDemo(opts.Ctx, dir, n.report); err != nil {
 		return err
 	}
 	if !opts.JSON {

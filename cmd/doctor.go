@@ -45,10 +45,7 @@ Exit codes:
 		Args: argsRange(0, 0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
 			opts.base = f.base()
-			if runF != nil {
-				return runF(opts)
-			}
-			return doctorRun(opts)
+			return runWith(runF, doctorRun, opts)
 		},
 	}
 	c.Flags().BoolVar(&opts.Fix, "fix", false, "repair what is safe to repair")

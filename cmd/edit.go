@@ -30,10 +30,7 @@ This also works on a task file bh cannot read, to repair it.`,
 		ValidArgsFunction: completeIDs(f, 1, nil),
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts.base, opts.Editor, opts.ID = f.base(), f.Editor, args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return editRun(opts)
+			return runWith(runF, editRun, opts)
 		},
 	}
 }

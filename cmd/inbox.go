@@ -42,10 +42,7 @@ Exit codes:
 		Args: argsRange(0, 0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
 			opts.base, opts.Editor, opts.Picker = f.base(), f.Editor, f.Picker
-			if runF != nil {
-				return runF(opts)
-			}
-			return inboxRun(opts)
+			return runWith(runF, inboxRun, opts)
 		},
 	}
 	c.Flags().BoolVarP(&opts.Answer, "answer", "a", false, "answer each question in turn, on a terminal")

@@ -40,10 +40,7 @@ is one tab-separated line; use --json for every field.`,
 		Args: argsRange(0, 0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
 			opts.base = f.base()
-			if runF != nil {
-				return runF(opts)
-			}
-			return listRun(opts)
+			return runWith(runF, listRun, opts)
 		},
 	}
 	fl := c.Flags()

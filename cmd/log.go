@@ -44,10 +44,7 @@ until interrupted.`,
 			if len(args) == 1 {
 				opts.ID = args[0]
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return logRun(opts)
+			return runWith(runF, logRun, opts)
 		},
 	}
 	c.Flags().BoolVarP(&opts.Follow, "follow", "f", false, "keep printing new events until interrupted")

@@ -39,10 +39,7 @@ Exit codes:
 			if len(args) == 4 {
 				opts.Path = args[3]
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return mergeFileRun(opts)
+			return runWith(runF, mergeFileRun, opts)
 		},
 	}
 }

@@ -32,13 +32,7 @@ With --json: {"taskId": .., "ready": true|false, "state": .., "reason": [..]}.`,
 		Args: argsRange(0, 0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
 			opts.base = f.base()
-			if runF != nil {
-				return runF(opts)
-			}
-			if opts.Why != "" {
-				return readyWhy(opts)
-			}
-			return readyRun(opts)
+			return runWith(runF, readyRun, opts)
 		},
 	}
 	c.Flags().StringVar(&opts.Why, "why", "", "say why the task `id` is ready or not")
@@ -47,6 +41,9 @@ With --json: {"taskId": .., "ready": true|false, "state": .., "reason": [..]}.`,
 }
 
 func readyRun(opts *ReadyOptions) error {
+	if opts.Why != "" {
+		return readyWhy(opts)
+	}
 	defer opts.IO.Buffer()()
 	s, err := opts.Store()
 	if err != nil {

@@ -38,10 +38,7 @@ Exit codes:
 		ValidArgsFunction: completeIDs(f, 1<<10, notState(task.Open, task.InProgress)),
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts.base, opts.IDs = f.base(), args
-			if runF != nil {
-				return runF(opts)
-			}
-			return reopenRun(opts)
+			return runWith(runF, reopenRun, opts)
 		},
 	}
 	c.Flags().StringVar(&opts.State, "state", "", "reopen every task in this state (failed, blocked, deferred)")

@@ -87,10 +87,7 @@ func newCmdRespond(f *Factory, runF func(*RespondOptions) error) *cobra.Command 
 				opts.Answer, opts.HasAnswer = args[1], true
 			}
 			opts.HasOther = c.Flags().Changed("other")
-			if runF != nil {
-				return runF(opts)
-			}
-			return respondRun(opts)
+			return runWith(runF, respondRun, opts)
 		},
 	}
 	c.SetFlagErrorFunc(answerAsFlags)

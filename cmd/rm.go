@@ -30,10 +30,7 @@ first (bh stop). Commit the removal as any other change (bh sync does).`,
 		ValidArgsFunction: completeIDs(f, 1<<10, notState(task.InProgress)),
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts.base, opts.IDs = f.base(), args
-			if runF != nil {
-				return runF(opts)
-			}
-			return rmRun(opts)
+			return runWith(runF, rmRun, opts)
 		},
 	}
 }

@@ -151,6 +151,14 @@ func (f *Factory) base() base {
 	return base{IO: f.IO, Store: f.Store, Now: f.Now, JSON: f.JSON, Args: f.Args}
 }
 
+// runWith runs the command's run, or the runF a test put in its place.
+func runWith[O any](runF, run func(O) error, opts O) error {
+	if runF != nil {
+		return runF(opts)
+	}
+	return run(opts)
+}
+
 // resolve opens the store and finds the one task that ref names.
 func (b base) resolve(ref string) (*store.Store, string, error) {
 	s, err := b.Store()

@@ -38,10 +38,7 @@ and, when set, endingWaits, gate, human, humanTimeout, onTimeout and needsReview
 		ValidArgsFunction: completeIDs(f, 1, nil),
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts.base, opts.ID = f.base(), args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return statusRun(opts)
+			return runWith(runF, statusRun, opts)
 		},
 	}
 }

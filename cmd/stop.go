@@ -31,10 +31,7 @@ Parked work is never thrown away.`,
 		ValidArgsFunction: completeIDs(f, 1, (*task.Task).Stoppable),
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts.base, opts.ID = f.base(), args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return stopRun(opts)
+			return runWith(runF, stopRun, opts)
 		},
 	}
 	c.Flags().StringVarP(&opts.Reason, "reason", "r", "", "why the task stops: `TEXT` (required)")

@@ -47,10 +47,7 @@ Exit codes:
 		Args: argsRange(0, 0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
 			opts.base = f.base()
-			if runF != nil {
-				return runF(opts)
-			}
-			return syncRun(opts)
+			return runWith(runF, syncRun, opts)
 		},
 	}
 	c.Flags().StringVar(&opts.Remote, "remote", "", "sync with the git remote `NAME`")

@@ -33,10 +33,7 @@ Exit codes:
 		ValidArgsFunction: completeIDs(f, 1, nil),
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts.base, opts.ID = f.base(), args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return transcriptRun(opts)
+			return runWith(runF, transcriptRun, opts)
 		},
 	}
 	c.Flags().IntVar(&opts.Run, "run", 0, "the run to print, `N` from 1 (default: the last)")

@@ -34,10 +34,7 @@ each with a "children" array.`,
 			if len(args) == 1 {
 				opts.ID = args[0]
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return treeRun(opts)
+			return runWith(runF, treeRun, opts)
 		},
 	}
 }

@@ -65,10 +65,7 @@ and --on-timeout "" go back to the config's default.`,
 			if fl.Changed("label") {
 				opts.Labels = &labels
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return updateRun(opts)
+			return runWith(runF, updateRun, opts)
 		},
 	}
 	fl := c.Flags()
