@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/bh-tracker/bh/cmd/board"
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/spf13/cobra"
 )
@@ -102,7 +103,7 @@ func answerTask(b base, p picker, id string) error {
 		} else {
 			a, err = askOne(p, q, len(qs) > 1)
 		}
-		if errors.Is(err, errAborted) {
+		if errors.Is(err, ui.ErrAborted) {
 			return keepGiven(b, s, t, rep, err)
 		}
 		if err != nil {

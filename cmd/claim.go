@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
@@ -96,7 +97,7 @@ func claimRun(opts *ClaimOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "%s claimed %s  %s\n", stateIcon(opts.IO, t.State), t.ID, t.Title)
+	fmt.Fprintf(opts.IO.ErrOut, "%s claimed %s  %s\n", ui.StateIcon(opts.IO, t.State), t.ID, t.Title)
 	if opts.JSON {
 		return writeJSON(opts.IO.Out, t)
 	}

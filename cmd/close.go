@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/spf13/cobra"
@@ -74,7 +75,7 @@ func closeRun(opts *CloseOptions) error {
 			warn(opts.IO, opts.JSON, fmt.Errorf("%s is closed, but its work stays: %w", id, err))
 		}
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "%s closed %s\n", stateIcon(opts.IO, t.State), t.ID)
+	fmt.Fprintf(opts.IO.ErrOut, "%s closed %s\n", ui.StateIcon(opts.IO, t.State), t.ID)
 	if opts.JSON {
 		return writeJSON(opts.IO.Out, t)
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
@@ -123,7 +124,7 @@ func (n *narrator) added() {
 	}
 	task.SortQueue(tasks)
 	for _, t := range tasks {
-		line := fmt.Sprintf("added %s %s %s", io.Cyan(t.ID), priorityText(io, t.Priority), io.Bold(t.Title))
+		line := fmt.Sprintf("added %s %s %s", io.Cyan(t.ID), ui.PriorityText(io, t.Priority), io.Bold(t.Title))
 		if len(t.DependsOn) > 0 {
 			line += io.Faint(" (depends on " + strings.Join(t.DependsOn, ", ") + ")")
 		}

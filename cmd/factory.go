@@ -4,6 +4,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 )
@@ -29,11 +30,11 @@ type Factory struct {
 
 func newFactory() *Factory {
 	f := &Factory{
-		IO:      systemIO(),
+		IO:      ui.System(),
 		WorkDir: os.Getwd,
 		Now:     time.Now,
 		Editor:  editorFromEnv,
-		Picker:  newHuhPicker,
+		Picker:  ui.NewHuhPicker,
 	}
 	f.Store = func() (*store.Store, error) {
 		dir, err := f.WorkDir()

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/spf13/cobra"
@@ -31,7 +32,7 @@ choices and age. Repositories that moved or vanished are named and skipped.
 Answer with bh respond <id> --repo <path or name>, or all of them in turn
 with --answer (the picker and editor of bh respond --all). With --json, one array
 of {repo, repoPath, taskId, title, questionId, question, header, type, options,
-askedAt}.
+ui.AskedAt}.
 
 Exit codes:
   0  the inbox was listed (even empty)
@@ -78,7 +79,7 @@ func inboxRun(opts *InboxOptions) error {
 	}
 	for _, it := range in.Items {
 		fmt.Fprintf(io.Out, "%s  %s  %s  %s\n", io.Bold(it.Repo), io.Cyan(it.TaskID), it.Title,
-			io.Faint("asked "+relTime(now, it.AskedAt)))
+			io.Faint("asked "+ui.RelTime(now, it.AskedAt)))
 		fmt.Fprintf(io.Out, "  ❓ %s\n", it.Question)
 		for _, o := range it.Options {
 			fmt.Fprintf(io.Out, "     - %s\n", o.Label)

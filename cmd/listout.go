@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 )
 
@@ -45,18 +46,18 @@ func printTasks(o base, tasks []*task.Task, empty string) error {
 		if t.State == task.Closed {
 			title = o.IO.Faint(title)
 		}
-		rows = append(rows, []string{stateIcon(o.IO, t.State) + " " + o.IO.Cyan(t.ID),
-			priorityText(o.IO, t.Priority), string(t.Type), string(t.Size), title,
+		rows = append(rows, []string{ui.StateIcon(o.IO, t.State) + " " + o.IO.Cyan(t.ID),
+			ui.PriorityText(o.IO, t.Priority), string(t.Type), string(t.Size), title,
 			strings.TrimSpace(labelText(o.IO, t.Labels) + " " + hitlTags(o.IO, t))})
 	}
-	fitTable(o.IO.Out, rows, o.IO.Cols, 4)
+	ui.FitTable(o.IO.Out, rows, o.IO.Cols, 4)
 	return nil
 }
 
 // appendRows appends a tab-separated row per task to b.
 func appendRows(b []byte, tasks []*task.Task) []byte {
 	for _, t := range tasks {
-		for _, f := range [...]string{t.ID, string(t.State), string(t.Priority), string(t.Type), string(t.Size), flatten(t.Title)} {
+		for _, f := range [...]string{t.ID, string(t.State), string(t.Priority), string(t.Type), string(t.Size), ui.Flatten(t.Title)} {
 			b = append(append(b, f...), '\t')
 		}
 		for i, l := range t.Labels {
@@ -102,7 +103,7 @@ func printAwaiting(o base, tasks []*task.Task) error {
 	}
 	now := o.Now()
 	for i, t := range tasks {
-		at := askedAt(t)
+		at := ui.AskedAt(t)
 		if !o.IO.IsTTY {
 			for _, q := range t.OpenQuestions() {
 				exp := ""
@@ -110,7 +111,7 @@ func printAwaiting(o base, tasks []*task.Task) error {
 					exp = q.ExpiresAt.UTC().Format(time.RFC3339)
 				}
 				fmt.Fprintln(o.IO.Out, strings.Join([]string{t.ID, string(t.Priority), string(t.Size),
-					flatten(t.Title), flatten(q.Question), flatten(q.Context), at.UTC().Format(time.RFC3339), exp}, "\t"))
+					ui.Flatten(t.Title), ui.Flatten(q.Question), ui.Flatten(q.Context), at.UTC().Format(time.RFC3339), exp}, "\t"))
 			}
 			continue
 		}
@@ -121,11 +122,11 @@ func printAwaiting(o base, tasks []*task.Task) error {
 		if size == "" {
 			size = "-"
 		}
-		fmt.Fprintf(o.IO.Out, "%s  %s  %s  %s\n", o.IO.Cyan(t.ID), priorityText(o.IO, t.Priority), size, o.IO.Bold(t.Title))
+		fmt.Fprintf(o.IO.Out, "%s  %s  %s  %s\n", o.IO.Cyan(t.ID), ui.PriorityText(o.IO, t.Priority), size, o.IO.Bold(t.Title))
 		for _, q := range t.OpenQuestions() {
 			printQuestion(o.IO, now, q, "  ")
 		}
-		fmt.Fprintf(o.IO.Out, "     %s\n", o.IO.Faint("asked "+relTime(now, at)))
+		fmt.Fprintf(o.IO.Out, "     %s\n", o.IO.Faint("asked "+ui.RelTime(now, at)))
 		for _, l := range answerWith(t, "") {
 			fmt.Fprintf(o.IO.Out, "     %s\n", o.IO.Faint(l))
 		}
@@ -139,7 +140,7 @@ func printAwaiting(o base, tasks []*task.Task) error {
 // printQuestion writes "❓ question", then its context, choices and expiry
 // indented.
 func printQuestion(io *IOStreams, now time.Time, q task.Question, indent string) {
-	printQuestionAs(io, now, q, indent+"❓ ", indent)
+	ui.PrintQuestionAs(io, now, q, indent+"❓ ", indent)
 }
 
 // warnFiles reports the task files a listing had to skip, one line each,

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/spf13/cobra"
 )
@@ -150,7 +151,7 @@ func logText(e task.Event) string {
 		parts = append(parts, fmt.Sprintf("commit %.12s", e.Commit))
 	}
 	if e.Text != "" {
-		parts = append(parts, flatten(e.Text))
+		parts = append(parts, ui.Flatten(e.Text))
 	}
 	if e.By != "" {
 		parts = append(parts, "· by "+e.By)

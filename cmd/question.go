@@ -1,13 +1,8 @@
 package cmd
 
 import (
-	"time"
-
 	"github.com/bh-tracker/bh/task"
 )
-
-// shortDur is the task package's, shared with bh serve.
-func shortDur(d time.Duration) string { return task.ShortDur(d) }
 
 // answerWith says how to answer what t waits on, a line per command: for
 // each question the command that answers it, then the other way to (a

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/spf13/cobra"
@@ -142,7 +143,7 @@ func respondRun(opts *RespondOptions) error {
 	var rep *reply
 	if !opts.decided() && !opts.HasAnswer && opts.IO.IsStdinTTY {
 		rep, err = askTask(opts, s, t, qs, len(qs) > 1)
-		if errors.Is(err, errAborted) {
+		if errors.Is(err, ui.ErrAborted) {
 			return keepGiven(opts.base, s, t, rep, err)
 		}
 	} else {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 )
@@ -67,9 +68,9 @@ func answerInTurn(o *RespondOptions, ws []waitingTask) error {
 			where = o.IO.Bold(w.repo) + "  "
 		}
 		fmt.Fprintf(o.IO.ErrOut, "\n(%d/%d) %s%s  %s  %s\n", i+1, len(ws), where, o.IO.Cyan(w.t.ID),
-			priorityText(o.IO, w.t.Priority), o.IO.Bold(w.t.Title))
+			ui.PriorityText(o.IO, w.t.Priority), o.IO.Bold(w.t.Title))
 		rep, err := askTask(o, w.s, w.t, w.t.OpenQuestions(), true)
-		if errors.Is(err, errAborted) {
+		if errors.Is(err, ui.ErrAborted) {
 			return keepGiven(o.base, w.s, w.t, rep, err)
 		}
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 )
@@ -28,7 +29,7 @@ func askTask(o *RespondOptions, s *store.Store, t *task.Task, qs []task.Question
 			p = o.Picker(o.IO)
 		}
 		a, err := askOne(p, q, skip)
-		if errors.Is(err, errAborted) && len(rep.answers) > 0 {
+		if errors.Is(err, ui.ErrAborted) && len(rep.answers) > 0 {
 			return rep, err // the answers given so far are the caller's to keep
 		}
 		if err != nil {

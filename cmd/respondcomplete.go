@@ -3,6 +3,7 @@ package cmd
 import (
 	"slices"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/spf13/cobra"
@@ -55,7 +56,7 @@ func completeChoices(f *Factory, o *RespondOptions) cobra.CompletionFunc {
 				seen[opt.Label] = true
 				c := opt.Label
 				if opt.Description != "" {
-					c += "\t" + flatten(opt.Description)
+					c += "\t" + ui.Flatten(opt.Description)
 				}
 				out = append(out, c)
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
@@ -112,7 +113,7 @@ func statusRun(opts *StatusOptions) error {
 // newStatusView is what bh status shows of t, but for its parked work and
 // what comes next.
 func newStatusView(s *store.Store, t *task.Task, now time.Time) statusView {
-	v := statusView{ID: t.ID, Title: t.Title, State: t.State, Since: stateSince(t), Agent: t.Agent,
+	v := statusView{ID: t.ID, Title: t.Title, State: t.State, Since: ui.StateSince(t), Agent: t.Agent,
 		SessionID: t.SessionID, Summary: t.Summary, Questions: []statusQuestion{},
 		Gate: t.Gate, Human: t.Human, HumanTimeout: t.HumanTimeout, OnTimeout: t.OnTimeout, NeedsReview: t.NeedsReview,
 		CheckRound: landing.CheckRound(t, s.Config.Rounds())}
@@ -120,7 +121,7 @@ func newStatusView(s *store.Store, t *task.Task, now time.Time) statusView {
 		v.Measures = &m
 	}
 	if t.State == task.AwaitingInput {
-		at := askedAt(t)
+		at := ui.AskedAt(t)
 		v.WaitingSince, v.WaitingSeconds = &at, int64(now.Sub(at)/time.Second)
 		qs := t.Numbered()
 		for _, q := range qs {

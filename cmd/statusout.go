@@ -3,6 +3,9 @@ package cmd
 import (
 	"fmt"
 	"time"
+
+	"github.com/bh-tracker/bh/cmd/ui"
+	"github.com/bh-tracker/bh/task"
 )
 
 // printStatus writes bh status for a reader: the fields that matter now,
@@ -10,11 +13,11 @@ import (
 func printStatus(io *IOStreams, now time.Time, v statusView) {
 	w := io.Out
 	fmt.Fprintf(w, "%s  %s\n", io.Cyan(v.ID), io.Bold(v.Title))
-	state := stateIcon(io, v.State) + " " + paintState(io, v.State, string(v.State))
+	state := ui.StateIcon(io, v.State) + " " + ui.PaintState(io, v.State, string(v.State))
 	if v.WaitingSince != nil {
-		state += ", waiting " + shortDur(now.Sub(*v.WaitingSince))
+		state += ", waiting " + task.ShortDur(now.Sub(*v.WaitingSince))
 	} else if !v.Since.IsZero() {
-		state += " for " + shortDur(now.Sub(v.Since))
+		state += " for " + task.ShortDur(now.Sub(v.Since))
 	}
 	rows := [][]string{{io.Faint("state:"), state}}
 	field := func(k, val string) {
@@ -30,10 +33,10 @@ func printStatus(io *IOStreams, now time.Time, v statusView) {
 	}
 	if l := v.Lease; l != nil {
 		field("worker", fmt.Sprintf("%s (pid %d on %s), heartbeat %s ago", l.Worker, l.PID, l.Host,
-			shortDur(time.Duration(l.HeartbeatAgeSeconds)*time.Second)))
+			task.ShortDur(time.Duration(l.HeartbeatAgeSeconds)*time.Second)))
 	}
 	if st := v.LastStep; st != nil {
-		field("last step", fmt.Sprintf("%s (%s ago)", st.Step, shortDur(now.Sub(st.At))))
+		field("last step", fmt.Sprintf("%s (%s ago)", st.Step, task.ShortDur(now.Sub(st.At))))
 	}
 	if p := v.Parked; p != nil {
 		field("parked", fmt.Sprintf("%s (%.12s)", p.Ref, p.Commit))
@@ -41,7 +44,7 @@ func printStatus(io *IOStreams, now time.Time, v statusView) {
 		field("parked", "none")
 	}
 	policyFields(io, field, v.Gate, v.Human, v.HumanTimeout, v.OnTimeout, v.NeedsReview)
-	printTable(w, rows)
+	ui.PrintTable(w, rows)
 	section(io, "summary", v.Summary)
 	if len(v.Questions) > 0 {
 		head := "waiting on your answer"
@@ -57,7 +60,7 @@ func printStatus(io *IOStreams, now time.Time, v statusView) {
 			if q.ID != "" {
 				q.Question.Question += " (" + q.ID + ")"
 			}
-			printQuestionAs(io, now, q.Question, first, "  ")
+			ui.PrintQuestionAs(io, now, q.Question, first, "  ")
 		}
 	}
 	fmt.Fprintf(w, "\n%s\n", io.Bold("next"))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/spf13/cobra"
 )
@@ -58,7 +59,7 @@ func stopRun(opts *StopOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "%s stopped %s: it is deferred; bh reopen %s brings it back\n", stateIcon(opts.IO, t.State), t.ID, t.ID)
+	fmt.Fprintf(opts.IO.ErrOut, "%s stopped %s: it is deferred; bh reopen %s brings it back\n", ui.StateIcon(opts.IO, t.State), t.ID, t.ID)
 	if running {
 		fmt.Fprintf(opts.IO.ErrOut, "its worker will stop the agent and park its work\n")
 	}

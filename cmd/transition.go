@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 )
 
@@ -21,7 +22,7 @@ func moveTask(o base, ref string, to task.State, note, verb string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(o.IO.ErrOut, "%s %s %s\n", stateIcon(o.IO, t.State), verb, t.ID)
+	fmt.Fprintf(o.IO.ErrOut, "%s %s %s\n", ui.StateIcon(o.IO, t.State), verb, t.ID)
 	if o.JSON {
 		return writeJSON(o.IO.Out, t)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/ending"
 )
@@ -44,7 +45,7 @@ func jsonContract() string {
 	for _, o := range ending.Outcomes {
 		outcomes = append(outcomes, string(o))
 	}
-	return wrap(`With --json, each line is one object: "kind" is one of `+strings.Join(kinds, ", ")+
+	return ui.Wrap(`With --json, each line is one object: "kind" is one of `+strings.Join(kinds, ", ")+
 		`, or stopping for a Ctrl-C; "at", "taskId", "title", "summary", "question", "questions", `+
 		`"commit", "paths", "elapsedSeconds", "error" and "runLog" say more where they apply. `+
 		`A finished or expired event's "outcome" is one of `+strings.Join(outcomes, ", ")+".", 76)
