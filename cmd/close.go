@@ -46,14 +46,11 @@ Exit codes:
 }
 
 func closeRun(opts *CloseOptions) error {
-	s, id, err := opts.resolve(opts.ID)
+	s, t, err := opts.load(opts.ID)
 	if err != nil {
 		return err
 	}
-	t, err := s.Get(id)
-	if err != nil {
-		return err
-	}
+	id := t.ID
 	work, err := worker.Unlanded(s, t)
 	if err != nil {
 		return err
@@ -76,8 +73,5 @@ func closeRun(opts *CloseOptions) error {
 		}
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "%s closed %s\n", ui.StateIcon(opts.IO, t.State), t.ID)
-	if opts.JSON {
-		return writeJSON(opts.IO.Out, t)
-	}
-	return nil
+	return opts.result(t)
 }

@@ -65,8 +65,5 @@ func editRun(opts *EditOptions) error {
 	}
 	os.Remove(path)
 	fmt.Fprintf(opts.IO.ErrOut, "saved %s\n", id)
-	if opts.JSON {
-		return writeJSON(opts.IO.Out, t)
-	}
-	return nil
+	return opts.result(t)
 }

@@ -42,12 +42,8 @@ func scratchFile(s *store.Store, pattern string, data []byte) (path, rel string,
 	if err != nil {
 		return "", "", err
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return "", "", err
-	}
-	if err := f.Close(); err != nil {
+	f.Close()
+	if err := os.WriteFile(f.Name(), data, 0o600); err != nil {
 		os.Remove(f.Name())
 		return "", "", err
 	}

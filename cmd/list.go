@@ -79,11 +79,10 @@ func listRun(opts *ListOptions) error {
 		}
 		keep = append(keep, func(t *task.Task) bool { return t.Parent == p })
 	}
-	tasks, bad, err := opts.listing(s)
+	tasks, err := opts.listing(s)
 	if err != nil {
 		return err
 	}
-	warnFiles(opts.IO, opts.JSON, bad)
 	if opts.Ready {
 		tasks = task.Ready(tasks)
 	}

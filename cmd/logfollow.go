@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -71,18 +70,7 @@ func (l *logger) print(tasks []*task.Task) {
 
 func (l *logger) write(e task.Entry) {
 	l.count++
-	io := l.o.IO
-	if l.o.JSON {
-		b, _ := json.Marshal(toLogLine(e))
-		fmt.Fprintf(io.Out, "%s\n", b)
-		return
-	}
-	at := e.At.UTC().Format(time.RFC3339)
-	if !io.IsTTY {
-		fmt.Fprintln(io.Out, strings.Join([]string{at, e.TaskID, e.Kind, logText(e.Event)}, "\t"))
-		return
-	}
-	fmt.Fprintf(io.Out, "%s  %s  %-15s  %s\n", io.Faint(at), io.Cyan(e.TaskID), e.Kind, logText(e.Event))
+	l.line(toLogLine(e), e.At, e.TaskID, e.Kind, logText(e.Event), false)
 }
 
 // follow prints what there is, then new events as task files change, until

@@ -49,11 +49,10 @@ func readyRun(opts *ReadyOptions) error {
 	if err != nil {
 		return err
 	}
-	tasks, bad, err := opts.listing(s)
+	tasks, err := opts.listing(s)
 	if err != nil {
 		return err
 	}
-	warnFiles(opts.IO, opts.JSON, bad)
 	warnCycles(opts.IO, opts.JSON, tasks)
 	queue := task.Ready(tasks)
 	if queue == nil {
@@ -72,14 +71,11 @@ type readyJSON struct {
 
 // readyWhy says why one task is ready or not.
 func readyWhy(opts *ReadyOptions) error {
-	s, id, err := opts.resolve(opts.Why)
+	s, t, err := opts.load(opts.Why)
 	if err != nil {
 		return err
 	}
-	t, err := s.Get(id)
-	if err != nil {
-		return err
-	}
+	id := t.ID
 	out := readyJSON{TaskID: id, State: t.State, Reasons: whyNotReady(s, t)}
 	out.Ready = len(out.Reasons) == 0
 	if opts.JSON {

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/spf13/cobra"
@@ -87,11 +88,7 @@ func idsInState(o base, state string) ([]string, error) {
 	if err != nil {
 		return nil, &usageError{err}
 	}
-	ok := false
-	for _, s := range reopenStates {
-		ok = ok || s == st
-	}
-	if !ok {
+	if !slices.Contains(reopenStates, st) {
 		return nil, usageErrorf("--state takes failed, blocked or deferred, not %s", st)
 	}
 	s, err := o.Store()

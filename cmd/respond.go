@@ -160,10 +160,7 @@ func respondRun(opts *RespondOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return writeJSON(opts.IO.Out, t)
-	}
-	return nil
+	return opts.result(t)
 }
 
 // inRepo points opts at the store of the repository --repo names, if any.

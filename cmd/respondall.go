@@ -87,8 +87,5 @@ func answerInTurn(o *RespondOptions, ws []waitingTask) error {
 		}
 		answered = append(answered, u)
 	}
-	if o.JSON {
-		return writeJSON(o.IO.Out, answered)
-	}
-	return nil
+	return o.result(answered)
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/task/store"
 	"github.com/spf13/cobra"
 )
 
@@ -19,23 +18,11 @@ func completeChoices(f *Factory, o *RespondOptions) cobra.CompletionFunc {
 		if len(args) == 0 {
 			return nil, none
 		}
-		st := f.Store
-		if o.Repo != "" {
-			dir, err := registeredRepo(o.Repo)
-			if err != nil {
-				return nil, none
-			}
-			st = func() (*store.Store, error) { return store.Find(dir) }
-		}
-		s, err := st()
-		if err != nil {
+		o.Store, o.Now = f.Store, f.Now
+		if err := o.inRepo(); err != nil {
 			return nil, none
 		}
-		id, err := s.Resolve(args[0])
-		if err != nil {
-			return nil, none
-		}
-		t, err := s.Get(id)
+		_, t, err := o.load(args[0])
 		if err != nil {
 			return nil, none
 		}

@@ -63,10 +63,7 @@ func stopRun(opts *StopOptions) error {
 	if running {
 		fmt.Fprintf(opts.IO.ErrOut, "its worker will stop the agent and park its work\n")
 	}
-	if opts.JSON {
-		return writeJSON(opts.IO.Out, t)
-	}
-	return nil
+	return opts.result(t)
 }
 
 func stopHint(e *task.NotStoppableError) string {

@@ -79,10 +79,10 @@ func syncRun(opts *SyncOptions) error {
 		did = append(did, "committed task changes")
 	}
 	if res.Pulled > 0 {
-		did = append(did, commits("pulled", res.Pulled))
+		did = append(did, "pulled "+plural(res.Pulled, "commit"))
 	}
 	if res.Pushed > 0 {
-		did = append(did, commits("pushed", res.Pushed))
+		did = append(did, "pushed "+plural(res.Pushed, "commit"))
 	}
 	if res.Offline {
 		did = append(did, "the remote is unreachable: pulled only what was fetched before")
@@ -123,11 +123,4 @@ func syncHint(err error, res storegit.SyncResult) error {
 		return withHint(err, "others kept pushing; run bh sync again")
 	}
 	return err
-}
-
-func commits(verb string, n int) string {
-	if n == 1 {
-		return verb + " 1 commit"
-	}
-	return fmt.Sprintf("%s %d commits", verb, n)
 }

@@ -23,10 +23,7 @@ func moveTask(o base, ref string, to task.State, note, verb string) error {
 		return err
 	}
 	fmt.Fprintf(o.IO.ErrOut, "%s %s %s\n", ui.StateIcon(o.IO, t.State), verb, t.ID)
-	if o.JSON {
-		return writeJSON(o.IO.Out, t)
-	}
-	return nil
+	return o.result(t)
 }
 
 func notState(states ...task.State) func(*task.Task) bool {

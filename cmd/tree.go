@@ -51,11 +51,10 @@ func treeRun(opts *TreeOptions) error {
 			return err
 		}
 	}
-	tasks, bad, err := opts.listing(s)
+	tasks, err := opts.listing(s)
 	if err != nil {
 		return err
 	}
-	warnFiles(opts.IO, opts.JSON, bad)
 	warnCycles(opts.IO, opts.JSON, tasks)
 	forest := buildForest(tasks)
 	if id != "" {

@@ -121,19 +121,13 @@ func updateRun(opts *UpdateOptions) error {
 	})
 	if errors.Is(err, errUnchanged) {
 		fmt.Fprintf(opts.IO.ErrOut, "%s is unchanged\n", id)
-		if opts.JSON {
-			return writeJSON(opts.IO.Out, unchanged)
-		}
-		return nil
+		return opts.result(unchanged)
 	}
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "updated %s: %s\n", id, strings.Join(changed, ", "))
-	if opts.JSON {
-		return writeJSON(opts.IO.Out, t)
-	}
-	return nil
+	return opts.result(t)
 }
 
 // set assigns v to *dst if it differs, and notes the field's name.
