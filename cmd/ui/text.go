@@ -9,7 +9,7 @@ import (
 // CutWords shortens s to n columns, ending in "…" after the last whole word
 // that fits; a first word too long for n is cut at the column.
 func CutWords(s string, n int) string {
-	if cols(s) <= n {
+	if runewidth.StringWidth(s) <= n {
 		return s
 	}
 	if n < 1 {
@@ -21,7 +21,7 @@ func CutWords(s string, n int) string {
 		if out != "" {
 			next = out + " " + w
 		}
-		if cols(strings.TrimRight(next, ",;:.-–—"))+1 > n {
+		if runewidth.StringWidth(strings.TrimRight(next, ",;:.-–—"))+1 > n {
 			break
 		}
 		out = next
