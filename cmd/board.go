@@ -80,51 +80,25 @@ func boardRun(opts *BoardOptions) error {
 // bh respond does on a terminal; a question in words is answered in one
 // line here (bh respond --edit opens the editor).
 func answerTask(b base, p picker, id string) error {
-	s, err := b.Store()
-	if err != nil {
-		return err
-	}
-	t, err := s.Get(id)
+	o := &RespondOptions{base: b, Picker: func(*IOStreams) picker { return p }, wordsInline: true}
+	s, t, err := o.load(id)
 	if err != nil {
 		return err
 	}
 	if t.State != task.AwaitingInput {
 		return notAwaiting(t, "")
 	}
-	qs, err := targets(t, "")
+	qs := t.Pending()
+	rep, err := askTask(o, s, t, qs, len(qs) > 1)
+	if errors.Is(err, ui.ErrAborted) {
+		return keepGiven(b, s, t, rep, err)
+	}
 	if err != nil {
 		return err
-	}
-	rep := &reply{}
-	for _, q := range qs {
-		var a *task.Answer
-		if q.Kind() == task.FreeformQuestion {
-			a, err = askWords(p, q)
-		} else {
-			a, err = askOne(p, q, len(qs) > 1)
-		}
-		if errors.Is(err, ui.ErrAborted) {
-			return keepGiven(b, s, t, rep, err)
-		}
-		if err != nil {
-			return err
-		}
-		if a != nil {
-			rep.answers = append(rep.answers, *a)
-		}
 	}
 	if len(rep.answers) == 0 {
 		return errEmpty
 	}
 	_, err = saveAnswers(b, s, t, rep)
 	return err
-}
-
-// askWords asks a question in words on one line; nil when left empty.
-func askWords(p picker, q task.Question) (*task.Answer, error) {
-	text, err := p.Input(questionTitle(q), q.Context)
-	if err != nil || text == "" {
-		return nil, err
-	}
-	return &task.Answer{QuestionID: q.ID, Values: []string{text}}, nil
 }

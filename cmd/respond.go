@@ -27,6 +27,9 @@ type RespondOptions struct {
 	Repo      string // --repo PATH|NAME: answer in another repository
 	Template  string
 	All       bool
+	// wordsInline asks questions in words on the picker's one line (bh
+	// board), not in the editor.
+	wordsInline bool
 }
 
 // decided reports whether flags carry a decision (approval or choice).
