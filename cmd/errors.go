@@ -148,3 +148,12 @@ func warnCycles(io *IOStreams, jsonMode bool, tasks []*task.Task) {
 			task.CycleText(c), c[0]))
 	}
 }
+
+// writeJSON prints v as indented JSON with a final newline. Field names come
+// from the json tags of task.Task and are part of bh's interface.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}

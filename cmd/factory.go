@@ -65,3 +65,11 @@ func editorFromEnv() string {
 
 // stamp is the time bh records in task files: UTC, whole seconds.
 func stamp(now func() time.Time) time.Time { return now().UTC().Truncate(time.Second) }
+
+// The terminal UI lives in cmd/ui, which the board shares; its types are
+// the vocabulary of every command here.
+type (
+	IOStreams = ui.IOStreams
+	picker    = ui.Picker
+	pickOpt   = ui.PickOpt
+)

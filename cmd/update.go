@@ -103,8 +103,11 @@ func updateRun(opts *UpdateOptions) error {
 	if err != nil {
 		return err
 	}
-	ch, err := resolveChanges(s, id, opts)
+	ch, err := checkFields(opts)
 	if err != nil {
+		return err
+	}
+	if err := ch.resolveLinks(s, id, opts); err != nil {
 		return err
 	}
 	now := stamp(opts.Now)

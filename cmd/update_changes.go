@@ -18,17 +18,6 @@ type changes struct {
 	hitl                hitlChanges
 }
 
-func resolveChanges(s *store.Store, id string, o *UpdateOptions) (*changes, error) {
-	ch, err := checkFields(o)
-	if err != nil {
-		return nil, err
-	}
-	if err := ch.resolveLinks(s, id, o); err != nil {
-		return nil, err
-	}
-	return ch, nil
-}
-
 // checkFields checks the new values of the task's own fields.
 func checkFields(o *UpdateOptions) (*changes, error) {
 	ch := &changes{desc: o.Description}
