@@ -113,7 +113,7 @@ func printAwaiting(o base, tasks []*task.Task) error {
 		}
 		fmt.Fprintf(o.IO.Out, "%s  %s  %s  %s\n", o.IO.Cyan(t.ID), ui.PriorityText(o.IO, t.Priority), size, o.IO.Bold(t.Title))
 		for _, q := range t.OpenQuestions() {
-			printQuestion(o.IO, now, q, "  ")
+			ui.PrintQuestionAs(o.IO, now, q, "  ❓ ", "  ")
 		}
 		fmt.Fprintf(o.IO.Out, "     %s\n", o.IO.Faint("asked "+ui.RelTime(now, at)))
 		for _, l := range answerWith(t, "") {
@@ -124,12 +124,6 @@ func printAwaiting(o base, tasks []*task.Task) error {
 		fmt.Fprintln(o.IO.ErrOut, "no task is waiting for your answer")
 	}
 	return nil
-}
-
-// printQuestion writes "❓ question", then its context, choices and expiry
-// indented.
-func printQuestion(io *IOStreams, now time.Time, q task.Question, indent string) {
-	ui.PrintQuestionAs(io, now, q, indent+"❓ ", indent)
 }
 
 // warnFiles reports the task files a listing had to skip, one line each,

@@ -95,7 +95,7 @@ func showSections(io *IOStreams, now time.Time, t *task.Task) {
 	if t.State == task.AwaitingInput {
 		fmt.Fprintf(w, "\n%s\n", io.Bold(fmt.Sprintf("waiting for your answer (asked %s)", ui.RelTime(now, ui.AskedAt(t)))))
 		for _, q := range t.OpenQuestions() {
-			printQuestion(io, now, q, "  ")
+			ui.PrintQuestionAs(io, now, q, "  ❓ ", "  ")
 		}
 		for _, l := range answerWith(t, "") {
 			fmt.Fprintf(w, "  %s\n", io.Faint(l))

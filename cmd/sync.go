@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/usertree"
@@ -79,10 +80,10 @@ func syncRun(opts *SyncOptions) error {
 		did = append(did, "committed task changes")
 	}
 	if res.Pulled > 0 {
-		did = append(did, "pulled "+plural(res.Pulled, "commit"))
+		did = append(did, "pulled "+ui.Plural(res.Pulled, "commit"))
 	}
 	if res.Pushed > 0 {
-		did = append(did, "pushed "+plural(res.Pushed, "commit"))
+		did = append(did, "pushed "+ui.Plural(res.Pushed, "commit"))
 	}
 	if res.Offline {
 		did = append(did, "the remote is unreachable: pulled only what was fetched before")

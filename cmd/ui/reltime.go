@@ -25,9 +25,12 @@ func RelTime(now, t time.Time) string {
 	return ago(int(d/(365*day)), "year")
 }
 
-func ago(n int, unit string) string {
+func ago(n int, unit string) string { return Plural(n, unit) + " ago" }
+
+// Plural is n of noun in words: "1 task", "2 tasks".
+func Plural(n int, noun string) string {
 	if n == 1 {
-		return "1 " + unit + " ago"
+		return "1 " + noun
 	}
-	return fmt.Sprintf("%d %ss ago", n, unit)
+	return fmt.Sprintf("%d %ss", n, noun)
 }

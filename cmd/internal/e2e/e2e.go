@@ -17,6 +17,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
+	"golang.org/x/tools/txtar"
 )
 
 // Main is TestMain of an end-to-end test package whose tests run bh as a
@@ -152,16 +153,11 @@ func Read(t testing.TB, dir, name string) string {
 	return string(b)
 }
 
-// SplitTxtar splits "-- name --" sections.
+// SplitTxtar is the files of the txtar archive s, by name.
 func SplitTxtar(s string) map[string]string {
 	out := map[string]string{}
-	var name string
-	for _, line := range strings.SplitAfter(s, "\n") {
-		if strings.HasPrefix(line, "-- ") && strings.HasSuffix(line, " --\n") {
-			name = strings.TrimSuffix(strings.TrimPrefix(line, "-- "), " --\n")
-			continue
-		}
-		out[name] += line
+	for _, f := range txtar.Parse([]byte(s)).Files {
+		out[f.Name] = string(f.Data)
 	}
 	return out
 }
