@@ -3,7 +3,6 @@ package e2e
 import (
 	"encoding/json"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -36,11 +35,4 @@ func Wrote(req *fakeapi.Request, name string) bool {
 		}
 	}
 	return false
-}
-
-// SortedLines is s's lines, sorted.
-func SortedLines(s string) []string {
-	l := strings.Split(strings.TrimSpace(s), "\n")
-	slices.Sort(l)
-	return l
 }

@@ -109,22 +109,6 @@ func (bh Bh) Task(t testing.TB, dir, id string) *task.Task {
 	return &tk
 }
 
-// TaskID is the id of the task titled title.
-func (bh Bh) TaskID(t testing.TB, dir, title string) string {
-	t.Helper()
-	var tasks []task.Task
-	if err := json.Unmarshal([]byte(bh(t, dir, "list", "--all", "--json")), &tasks); err != nil {
-		t.Fatal(err)
-	}
-	for _, tk := range tasks {
-		if tk.Title == title {
-			return tk.ID
-		}
-	}
-	t.Fatalf("no task %q", title)
-	return ""
-}
-
 // Git runs git in dir and returns its output, trimmed.
 func Git(t testing.TB, dir string, args ...string) string {
 	t.Helper()
