@@ -119,3 +119,8 @@ func cleanLabels(in []string) []string {
 	}
 	return out
 }
+
+// notState keeps, for completion, the tasks in none of states.
+func notState(states ...task.State) func(*task.Task) bool {
+	return func(t *task.Task) bool { return !slices.Contains(states, t.State) }
+}

@@ -66,7 +66,7 @@ func reopenRun(opts *ReopenOptions) error {
 	}
 	var errs []error
 	for _, id := range ids {
-		if err := moveTask(opts.base, id, task.Open, "", "reopened"); err != nil {
+		if err := moveTask(opts.base, id, task.Open, "reopened"); err != nil {
 			errs = append(errs, err)
 			if len(ids) > 1 { // named here; the last error only counts
 				printError(opts.IO.ErrOut, opts.JSON, err, hintFor(err))
