@@ -17,7 +17,7 @@ type ContinueOptions struct {
 
 func newCmdContinue(f *Factory, runF func(*ContinueOptions) error) *cobra.Command {
 	opts := &ContinueOptions{}
-	c := &cobra.Command{
+	return &cobra.Command{
 		Use:   "continue <id>",
 		Short: "Take over a waiting or failed task's agent session in this terminal",
 		Long: `Open the agent session of a task that waits for you (a question, an
@@ -43,7 +43,6 @@ Exit codes:
 			return runWith(runF, continueRun, opts)
 		},
 	}
-	return c
 }
 
 func continueRun(opts *ContinueOptions) error {

@@ -82,14 +82,6 @@ func checkOnTimeout(s string) (string, error) {
 	return s, nil
 }
 
-// humanText shows a *bool human setting: "", "true" or "false".
-func humanText(h *bool) string {
-	if h == nil {
-		return ""
-	}
-	return fmt.Sprint(*h)
-}
-
 // hitlChanges are an update's new human-in-the-loop settings, checked.
 type hitlChanges struct {
 	gate, humanTimeout, onTimeout *string
@@ -135,7 +127,9 @@ func (ch hitlChanges) apply(t *task.Task) []string {
 // field skips the empty ones.
 func policyFields(io *IOStreams, field func(k, v string), gate string, human *bool, timeout, onTimeout string, review bool) {
 	field("gate", gate)
-	field("human", humanText(human))
+	if human != nil {
+		field("human", fmt.Sprint(*human))
+	}
 	field("human timeout", timeout)
 	field("on timeout", onTimeout)
 	if review {

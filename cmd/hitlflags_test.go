@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -37,7 +38,7 @@ func boolPtrText(b *bool) string {
 	if b == nil {
 		return "<nil>"
 	}
-	return humanText(b)
+	return fmt.Sprint(*b)
 }
 
 func TestUpdateHITLFlagsOnlyGiven(t *testing.T) {

@@ -19,7 +19,7 @@ type LandOptions struct {
 
 func newCmdLand(f *Factory, runF func(*LandOptions) error) *cobra.Command {
 	opts := &LandOptions{}
-	c := &cobra.Command{
+	return &cobra.Command{
 		Use:   "land <id>",
 		Short: "Land a task's finished work on its branch now",
 		Long: `Land the finished work of a task that git would not land over your
@@ -45,7 +45,6 @@ With --json, one object is printed either way:
 			return runWith(runF, landRun, opts)
 		},
 	}
-	return c
 }
 
 // landJSON is bh land --json: one object, landed or not.

@@ -16,7 +16,10 @@ func nextSteps(t *task.Task, v statusView, get func(string) (*task.Task, error))
 	id := t.ID
 	switch t.State {
 	case task.AwaitingInput:
-		out := answerSteps(t)
+		var out []string
+		for _, l := range answerWith(t, "") {
+			out = append(out, strings.TrimSpace(l)) // data too (--json): no alignment
+		}
 		if len(t.Pending()) > 1 {
 			out = append(out, "or answer them in turn on a terminal: bh respond "+id)
 		}
@@ -43,15 +46,6 @@ func nextSteps(t *task.Task, v statusView, get func(string) (*task.Task, error))
 		return []string{"to try again: bh reopen " + id}
 	}
 	return []string{"nothing: it is closed"}
-}
-
-// answerSteps are the commands that answer t's questions.
-func answerSteps(t *task.Task) []string {
-	var out []string
-	for _, l := range answerWith(t, "") {
-		out = append(out, strings.TrimSpace(l)) // data too (--json): no alignment
-	}
-	return out
 }
 
 // waitsFor says which of t's dependencies it still waits for.
