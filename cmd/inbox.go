@@ -32,7 +32,7 @@ choices and age. Repositories that moved or vanished are named and skipped.
 Answer with bh respond <id> --repo <path or name>, or all of them in turn
 with --answer (the picker and editor of bh respond --all). With --json, one array
 of {repo, repoPath, taskId, title, questionId, question, header, type, options,
-ui.AskedAt}.
+askedAt}.
 
 Exit codes:
   0  the inbox was listed (even empty)

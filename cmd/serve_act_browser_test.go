@@ -28,7 +28,7 @@ questions:
     question: May I drop the legacy table?
     type: approval
     status: pending
-    ui.AskedAt: AT
+    askedAt: AT
 createdAt: AT
 updatedAt: AT
 -- tm-ask2 --
@@ -42,7 +42,7 @@ questions:
     question: Ship it?
     type: approval
     status: pending
-    ui.AskedAt: AT
+    askedAt: AT
 createdAt: AT
 updatedAt: AT
 -- tm-ask3 --
@@ -56,7 +56,7 @@ questions:
     question: What should the database be called?
     type: freeform
     status: pending
-    ui.AskedAt: AT
+    askedAt: AT
 createdAt: AT
 updatedAt: AT
 -- tm-run1 --
