@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
@@ -31,17 +32,12 @@ func respondAll(o *RespondOptions) error {
 		return err
 	}
 	warnFiles(o.IO, o.JSON, bad)
-	var waiting []*task.Task
-	for _, t := range tasks {
-		if t.State == task.AwaitingInput {
-			waiting = append(waiting, t)
-		}
-	}
+	waiting := slices.DeleteFunc(slices.Clone(tasks), func(t *task.Task) bool { return t.State != task.AwaitingInput })
 	if len(waiting) == 0 {
 		fmt.Fprintln(o.IO.ErrOut, "no task is waiting for your answer")
 		return nil
 	}
-	task.SortQueue(waiting) // waiting is our own slice, not the store's
+	task.SortQueue(waiting)
 	in := make([]waitingTask, len(waiting))
 	for i, t := range waiting {
 		in[i] = waitingTask{s: s, t: t}
