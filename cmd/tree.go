@@ -66,8 +66,7 @@ func treeRun(opts *TreeOptions) error {
 		if opts.JSON {
 			return writeJSON(opts.IO.Out, n)
 		}
-		printTree(opts.IO, []*treeNode{n})
-		return nil
+		forest = []*treeNode{n}
 	}
 	if opts.JSON {
 		return writeJSON(opts.IO.Out, forest)
