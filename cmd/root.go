@@ -82,7 +82,7 @@ func newRootCmd(f *Factory) *cobra.Command {
 		SilenceUsage:  true,
 		PersistentPreRunE: func(*cobra.Command, []string) error {
 			if f.NoColor {
-				f.IO.DisableColor()
+				f.IO.SetColor(false)
 			}
 			return nil
 		},

@@ -127,7 +127,7 @@ func workerRun(opts *WorkerOptions) error {
 	case errors.As(err, &busy):
 		return withHint(err, "stop the other worker first, or let it do the work")
 	case errors.As(err, &pre):
-		return &exitCodeError{err: err, code: exitCannotStart}
+		return &exitCodeError{err, exitCannotStart}
 	}
 	if err != nil {
 		return err
