@@ -24,6 +24,14 @@ func argsRange(min, max int, what string) cobra.PositionalArgs {
 	}
 }
 
+// argAt is args[i], or "" when there are fewer arguments.
+func argAt(args []string, i int) string {
+	if i < len(args) {
+		return args[i]
+	}
+	return ""
+}
+
 // completeIDs completes the first n arguments with the ids of tasks that
 // keep (all tasks when nil), each described by its title.
 func completeIDs(f *Factory, n int, keep func(*task.Task) bool) cobra.CompletionFunc {

@@ -47,10 +47,7 @@ Exit codes:
 		Args:              argsRange(0, 1, "one task id"),
 		ValidArgsFunction: completeIDs(f, 1, func(t *task.Task) bool { return t.State == task.Open }),
 		RunE: func(_ *cobra.Command, args []string) error {
-			opts.base, opts.ID = f.base(), ""
-			if len(args) == 1 {
-				opts.ID = args[0]
-			}
+			opts.base, opts.ID = f.base(), argAt(args, 0)
 			return runWith(runF, claimRun, opts)
 		},
 	}

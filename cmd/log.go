@@ -41,10 +41,7 @@ until interrupted.`,
 		Args:              argsRange(0, 1, "at most one task id"),
 		ValidArgsFunction: completeIDs(f, 1, nil),
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.base, opts.Ctx, opts.ID = f.base(), c.Context(), ""
-			if len(args) == 1 {
-				opts.ID = args[0]
-			}
+			opts.base, opts.Ctx, opts.ID = f.base(), c.Context(), argAt(args, 0)
 			return runWith(runF, logRun, opts)
 		},
 	}

@@ -83,13 +83,7 @@ func newCmdRespond(f *Factory, runF func(*RespondOptions) error) *cobra.Command 
 		ValidArgsFunction: completeIDs(f, 1, func(t *task.Task) bool { return t.State == task.AwaitingInput }),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.base, opts.Editor, opts.Picker = f.base(), f.Editor, f.Picker
-			opts.ID, opts.Answer, opts.HasAnswer = "", "", false
-			if len(args) > 0 {
-				opts.ID = args[0]
-			}
-			if len(args) == 2 {
-				opts.Answer, opts.HasAnswer = args[1], true
-			}
+			opts.ID, opts.Answer, opts.HasAnswer = argAt(args, 0), argAt(args, 1), len(args) == 2
 			opts.HasOther = c.Flags().Changed("other")
 			return runWith(runF, respondRun, opts)
 		},

@@ -30,10 +30,7 @@ each with a "children" array.`,
 		Args:              argsRange(0, 1, "at most one task id"),
 		ValidArgsFunction: completeIDs(f, 1, nil),
 		RunE: func(_ *cobra.Command, args []string) error {
-			opts.base = f.base()
-			if len(args) == 1 {
-				opts.ID = args[0]
-			}
+			opts.base, opts.ID = f.base(), argAt(args, 0)
 			return runWith(runF, treeRun, opts)
 		},
 	}
