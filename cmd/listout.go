@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -107,10 +108,7 @@ func printAwaiting(o base, tasks []*task.Task) error {
 		if i > 0 {
 			fmt.Fprintln(o.IO.Out)
 		}
-		size := string(t.Size)
-		if size == "" {
-			size = "-"
-		}
+		size := cmp.Or(string(t.Size), "-")
 		fmt.Fprintf(o.IO.Out, "%s  %s  %s  %s\n", o.IO.Cyan(t.ID), ui.PriorityText(o.IO, t.Priority), size, o.IO.Bold(t.Title))
 		for _, q := range t.OpenQuestions() {
 			ui.PrintQuestionAs(o.IO, now, q, "  ❓ ", "  ")

@@ -123,8 +123,7 @@ func newStatusView(s *store.Store, t *task.Task, now time.Time) statusView {
 	if t.State == task.AwaitingInput {
 		at := ui.AskedAt(t)
 		v.WaitingSince, v.WaitingSeconds = &at, int64(now.Sub(at)/time.Second)
-		qs := t.Numbered()
-		for _, q := range qs {
+		for _, q := range t.Numbered() {
 			q.Q.Type = q.Q.Kind() // how it is answered, whatever the file says
 			v.Questions = append(v.Questions, statusQuestion{Number: q.N, Question: q.Q, Kind: q.Q.Type,
 				Respond: task.RespondCommand(t, q.Q, "")})

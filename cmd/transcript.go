@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/bh-tracker/bh/worker"
@@ -52,10 +53,7 @@ func transcriptRun(opts *TranscriptOptions) error {
 	if err != nil {
 		return err
 	}
-	n := opts.Run
-	if n == 0 {
-		n = runs
-	}
+	n := cmp.Or(opts.Run, runs)
 	if opts.JSON {
 		return writeJSON(opts.IO.Out, map[string]any{"taskId": id, "run": n, "runs": runs, "entries": entries})
 	}

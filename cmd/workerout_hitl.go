@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -63,10 +64,7 @@ func (p *progress) expired(e worker.Event) {
 	if strings.TrimSpace(why) == "" {
 		why = "no answer in time"
 	}
-	done, ok := timeoutDone[e.Outcome]
-	if !ok {
-		done = string(e.Outcome)
-	}
+	done := cmp.Or(timeoutDone[e.Outcome], string(e.Outcome))
 	fmt.Fprintf(w, "%s %s: %s — %s\n", io.Yellow("⌛"), io.Cyan(e.Task), why, done)
 	switch e.Outcome {
 	case ending.TimeoutReminded:

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -101,11 +102,7 @@ var stateIcons = map[task.State]string{
 const ApprovalIcon = "✋"
 
 func StateIcon(io *IOStreams, s task.State) string {
-	icon, ok := stateIcons[s]
-	if !ok {
-		icon = "?"
-	}
-	return PaintState(io, s, icon)
+	return PaintState(io, s, cmp.Or(stateIcons[s], "?"))
 }
 
 // PaintState colours text the way its state is coloured everywhere.
