@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 )
 
@@ -62,22 +63,15 @@ func outageOfText(msg string) Outage {
 	switch {
 	case strings.Contains(m, "not logged in") || strings.Contains(m, "please run /login"):
 		return OutageAuth
-	case containsAny(m, "econnrefused", "connection refused", "enotfound", "eai_again", "dns error",
-		"failed to lookup address", "can't reach the api", "request timed out", "etimedout",
-		"connection timed out", "error sending request", "network is unreachable", "econnreset"):
+	case slices.ContainsFunc(unreachableWords, func(w string) bool { return strings.Contains(m, w) }):
 		return OutageUnreachable
 	}
 	return ""
 }
 
-func containsAny(s string, subs ...string) bool {
-	for _, sub := range subs {
-		if strings.Contains(s, sub) {
-			return true
-		}
-	}
-	return false
-}
+var unreachableWords = []string{"econnrefused", "connection refused", "enotfound", "eai_again", "dns error",
+	"failed to lookup address", "can't reach the api", "request timed out", "etimedout",
+	"connection timed out", "error sending request", "network is unreachable", "econnreset"}
 
 func (o Outage) String() string {
 	switch o {

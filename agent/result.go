@@ -62,7 +62,7 @@ var ErrNoResult = errors.New("no result object with a valid status")
 // ParseResult reads an agent's answer: the whole text as a JSON object, or
 // else the last JSON object inside it (fenced or bare) whose status is valid.
 // It then normalises questions so that callers can rely on them, and caps
-// each text field at MaxTextBytes.
+// each text field at ask.MaxTextBytes.
 func ParseResult(text []byte) (Result, error) {
 	objs := jsonObjects(text)
 	var firstErr error
@@ -147,6 +147,24 @@ func (r *Result) normalizeQuestions() {
 	}
 	if r.Question != "" && len(r.Questions) == 0 {
 		r.Questions = []Question{{Question: r.Question, Type: QuestionFreeform}}
+	}
+}
+
+// capText applies ask.CapText to every text field of r.
+func (r *Result) capText() {
+	for _, p := range []*string{&r.Summary, &r.Details, &r.Question, &r.QuestionContext} {
+		*p = ask.CapText(*p)
+	}
+	for i := range r.Issues {
+		r.Issues[i] = ask.CapText(r.Issues[i])
+	}
+	for i := range r.Questions {
+		q := &r.Questions[i]
+		q.Question, q.Header, q.Default = ask.CapText(q.Question), ask.CapText(q.Header), ask.CapText(q.Default)
+		for j := range q.Options {
+			o := &q.Options[j]
+			o.Label, o.Description = ask.CapText(o.Label), ask.CapText(o.Description)
+		}
 	}
 }
 
