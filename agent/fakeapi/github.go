@@ -76,7 +76,9 @@ type ReviewComment struct {
 // NewGitHub starts the fake until the test ends.
 func NewGitHub(t testing.TB) *GitHub {
 	g := &GitHub{t: t}
-	g.URL = serveLocal(t, g.serve, make(chan struct{})).URL
+	var f fake
+	f.serveLocal(t, g.serve)
+	g.URL = f.URL
 	return g
 }
 
