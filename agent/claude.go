@@ -169,7 +169,7 @@ func (c *Claude) Run(ctx context.Context, req Request) (*Outcome, error) {
 		return nil, runErrorf(err, "claude session id %q is not a uuid", req.SessionID)
 	}
 	env := append([]string{"BH_TASK_ID=" + req.TaskID, "BH_SESSION_ID=" + req.SessionID}, req.Env...)
-	if lookupEnv(env, "CLAUDE_CODE_MAX_RETRIES") == "" {
+	if LookupEnv(env, "CLAUDE_CODE_MAX_RETRIES") == "" {
 		env = append(env, fmt.Sprintf("CLAUDE_CODE_MAX_RETRIES=%d", ClaudeRetries))
 	}
 	ctx, cancel := context.WithCancelCause(ctx)

@@ -7,6 +7,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"os/exec"
@@ -67,14 +68,8 @@ func Detect() Status {
 }
 
 func firstLine(out []byte, err error) string {
-	for i, c := range out {
-		if c == '\n' {
-			out = out[:i]
-			break
-		}
-	}
-	if len(out) > 0 {
-		return string(out)
+	if line, _, _ := bytes.Cut(out, []byte("\n")); len(line) > 0 {
+		return string(line)
 	}
 	return err.Error()
 }

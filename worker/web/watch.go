@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -87,12 +88,7 @@ func (w *watch) loop() {
 				flush = time.After(debounce)
 			}
 		case <-flush:
-			keys := make([]string, 0, len(changed))
-			for k := range changed {
-				keys = append(keys, k)
-			}
-			slices.Sort(keys)
-			b, _ := json.Marshal(map[string][]string{"repos": keys})
+			b, _ := json.Marshal(map[string][]string{"repos": slices.Sorted(maps.Keys(changed))})
 			w.s.hub.publish(string(b))
 			clear(changed)
 			flush = nil
