@@ -29,11 +29,7 @@ import (
 // file. Otherwise notice says that claude will first set itself up. Every
 // other key of the file is kept; it is replaced by an atomic rename.
 func (c *Claude) PrepareTakeover(req Request, root string) (notice string, err error) {
-	dir := LookupEnv(req.Env, "CLAUDE_CONFIG_DIR")
-	if dir == "" {
-		dir = LookupEnv(req.Env, "HOME")
-	}
-	path := filepath.Join(dir, ".claude.json")
+	path := req.stateOf("claude").Seed[".claude.json"]
 	conf, mode, err := readJSONObject(path)
 	if err != nil {
 		return "", fmt.Errorf("claude's config: %w", err)

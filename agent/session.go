@@ -14,13 +14,8 @@ import (
 // SessionFile is where Claude Code keeps the transcript of req's session:
 // $CLAUDE_CONFIG_DIR (else $HOME/.claude) /projects/<the working directory
 // with every character but letters and digits turned into '-'>/<session>.jsonl.
-// req.Env wins over the inherited environment, as it does for the run.
 func (c *Claude) SessionFile(req Request) string {
-	config := LookupEnv(req.Env, "CLAUDE_CONFIG_DIR")
-	if config == "" {
-		config = filepath.Join(LookupEnv(req.Env, "HOME"), ".claude")
-	}
-	return filepath.Join(config, "projects", projectSlug(req.Dir), req.SessionID+".jsonl")
+	return filepath.Join(req.stateOf("claude").Dir, "projects", projectSlug(req.Dir), req.SessionID+".jsonl")
 }
 
 // projectSlug names the folder Claude Code keeps a working directory's
@@ -73,11 +68,7 @@ func LookupEnv(env []string, key string) string {
 // carries: codex finds a rollout anywhere under sessions/ unless its state
 // database remembers the file elsewhere.
 func (c *Codex) SessionFile(req Request) string {
-	home := LookupEnv(req.Env, "CODEX_HOME")
-	if home == "" {
-		home = filepath.Join(LookupEnv(req.Env, "HOME"), ".codex")
-	}
-	sessions := filepath.Join(home, "sessions")
+	sessions := filepath.Join(req.stateOf("codex").Dir, "sessions")
 	if found, _ := filepath.Glob(filepath.Join(sessions, "*", "*", "*", "rollout-*-"+req.SessionID+".jsonl")); len(found) > 0 {
 		return found[0]
 	}

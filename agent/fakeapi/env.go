@@ -17,16 +17,11 @@ func Env(t testing.TB, srv *Server) []string {
 	if err := os.Mkdir(tmp, 0o700); err != nil {
 		t.Fatalf("fakeapi: %v", err)
 	}
-	return []string{
-		"HOME=" + home,
-		"TMPDIR=" + tmp,
-		"CLAUDE_CODE_TMPDIR=" + tmp,
-		"CLAUDE_CONFIG_DIR=" + filepath.Join(home, ".claude"),
-		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
-		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"),
-		"XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
-		"XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"),
-		"ANTHROPIC_BASE_URL=" + srv.URL,
+	return append(homeEnv(home),
+		"TMPDIR="+tmp,
+		"CLAUDE_CODE_TMPDIR="+tmp,
+		"CLAUDE_CONFIG_DIR="+filepath.Join(home, ".claude"),
+		"ANTHROPIC_BASE_URL="+srv.URL,
 		"ANTHROPIC_API_KEY=test-key",
 		// Credentials or providers inherited from the developer's shell would
 		// route claude elsewhere; empty values read as unset.
@@ -40,5 +35,14 @@ func Env(t testing.TB, srv *Server) []string {
 		"DISABLE_TELEMETRY=1",
 		"DISABLE_ERROR_REPORTING=1",
 		"CLAUDE_CODE_MAX_RETRIES=0",
-	}
+	)
+}
+
+// homeEnv points HOME and the XDG folders into home.
+func homeEnv(home string) []string {
+	return []string{"HOME=" + home,
+		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
+		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"),
+		"XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
+		"XDG_STATE_HOME=" + filepath.Join(home, ".local", "state")}
 }
