@@ -75,23 +75,20 @@ func (w *watch) loop() {
 				continue
 			}
 			changed[key] = true
-			if flush == nil {
-				flush = time.After(debounce)
-			}
 		case _, ok := <-w.fw.Errors:
 			if !ok {
 				return
 			}
 			// Events were lost: every page reads again.
 			changed["*"] = true
-			if flush == nil {
-				flush = time.After(debounce)
-			}
 		case <-flush:
 			b, _ := json.Marshal(map[string][]string{"repos": slices.Sorted(maps.Keys(changed))})
 			w.s.hub.publish(string(b))
 			clear(changed)
 			flush = nil
+		}
+		if flush == nil && len(changed) > 0 {
+			flush = time.After(debounce)
 		}
 	}
 }
