@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bh-tracker/bh/agent/ask"
@@ -24,11 +25,7 @@ const (
 
 // Valid reports whether s is one of the four statuses of the contract.
 func (s Status) Valid() bool {
-	switch s {
-	case StatusCompleted, StatusFailed, StatusBlocked, StatusNeedsInput:
-		return true
-	}
-	return false
+	return slices.Contains([]Status{StatusCompleted, StatusFailed, StatusBlocked, StatusNeedsInput}, s)
 }
 
 // The questions of the contract live in agent/ask, which the MCP server
@@ -130,13 +127,8 @@ func (r *Result) normalizeQuestions() {
 	for i := range r.Questions {
 		q := &r.Questions[i]
 		q.Type = strings.ToLower(strings.TrimSpace(q.Type))
-		switch q.Type {
-		case QuestionApproval, QuestionChoice:
-		default:
-			q.Type = QuestionFreeform
-		}
-		if q.Type == QuestionChoice && len(q.Options) == 0 {
-			q.Type = QuestionFreeform
+		if q.Type != QuestionApproval && (q.Type != QuestionChoice || len(q.Options) == 0) {
+			q.Type = QuestionFreeform // any other type, and a choice without options
 		}
 	}
 	if r.Question == "" && len(r.Questions) > 0 {

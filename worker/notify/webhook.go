@@ -32,15 +32,15 @@ func (w *webhook) deliver(ctx context.Context, e Event) error {
 		if err == nil {
 			return nil
 		}
-		if !retry || attempt >= w.attempts || ctx.Err() != nil {
-			return fmt.Errorf("attempt %d of %d: %w", attempt, w.attempts, err)
+		if retry && attempt < w.attempts && ctx.Err() == nil {
+			select {
+			case <-time.After(wait):
+				wait *= 2
+				continue
+			case <-ctx.Done():
+			}
 		}
-		select {
-		case <-time.After(wait):
-		case <-ctx.Done():
-			return fmt.Errorf("attempt %d of %d: %w", attempt, w.attempts, err)
-		}
-		wait *= 2
+		return fmt.Errorf("attempt %d of %d: %w", attempt, w.attempts, err)
 	}
 }
 
