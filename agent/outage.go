@@ -40,6 +40,17 @@ func OutageOf(err error) Outage {
 	return ""
 }
 
+// apiOutage classifies an API's answer by its status (0: none), "" when
+// that says nothing. A gateway's 502 or 504 whose words msg say the API
+// could not be reached (bh's egress proxy: "502 dial tcp …: connection
+// refused") is unreachable, not overloaded: nothing answered.
+func apiOutage(status int, msg string) Outage {
+	if unreached(status) && outageOfText(msg) == OutageUnreachable {
+		return OutageUnreachable
+	}
+	return outageOfStatus(status)
+}
+
 // outageOfStatus classifies an HTTP status the agent's API answered with.
 func outageOfStatus(status int) Outage {
 	switch status {

@@ -135,8 +135,10 @@ func (r *Request) UserTexts() []string {
 
 // Prompt is the latest user text: the prompt of the current run, or what
 // claude itself appended (such as its structured-output reminder).
-func (r *Request) Prompt() string {
-	texts := r.UserTexts()
+func (r *Request) Prompt() string { return last(r.UserTexts()) }
+
+// last is the last of texts, "" for none.
+func last(texts []string) string {
 	if len(texts) == 0 {
 		return ""
 	}
