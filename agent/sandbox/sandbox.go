@@ -8,7 +8,6 @@ package sandbox
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -90,7 +89,7 @@ func real(p string) string {
 // exists reports whether p is there, and whether it is a folder.
 func exists(p string) (ok, dir bool) {
 	fi, err := os.Stat(p)
-	if errors.Is(err, os.ErrNotExist) || err != nil {
+	if err != nil {
 		return false, false
 	}
 	return true, fi.IsDir()
