@@ -3,6 +3,7 @@ package notify
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -22,7 +23,7 @@ type webhook struct {
 }
 
 func (w *webhook) deliver(ctx context.Context, e Event) error {
-	body, err := w.shape.body(e)
+	body, err := json.Marshal(w.shape(e))
 	if err != nil {
 		return fmt.Errorf("encode event: %w", err)
 	}
