@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/proc"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/ending"
@@ -215,7 +215,7 @@ func (w *worker) tidy(t *task.Task) {
 // killLeftover stops an agent a dead worker left running in its worktree.
 func (w *worker) killLeftover(j *journal) {
 	if j.PGID > 0 {
-		if err := agent.KillGroup(j.PGID, j.Worktree); err != nil {
+		if err := proc.KillGroup(j.PGID, j.Worktree); err != nil {
 			w.warnf("%s: stop the agent left running: %v", j.Task, err)
 		}
 	}
