@@ -2,13 +2,10 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 
 	"github.com/bh-tracker/bh/cmd/board"
-	"github.com/bh-tracker/bh/cmd/ui"
-	"github.com/bh-tracker/bh/task"
 	"github.com/spf13/cobra"
 )
 
@@ -76,29 +73,9 @@ func boardRun(opts *BoardOptions) error {
 	})
 }
 
-// answerTask asks each question task id waits on and saves the answers, as
-// bh respond does on a terminal; a question in words is answered in one
-// line here (bh respond --edit opens the editor).
+// answerTask is bh respond id on a terminal, through the board's picker; a
+// question in words is answered in one line here (bh respond --edit opens
+// the editor).
 func answerTask(b base, p picker, id string) error {
-	o := &RespondOptions{base: b, Picker: func(*IOStreams) picker { return p }, wordsInline: true}
-	s, t, err := o.load(id)
-	if err != nil {
-		return err
-	}
-	if t.State != task.AwaitingInput {
-		return notAwaiting(t, "")
-	}
-	qs := t.Pending()
-	rep, err := askTask(o, s, t, qs, len(qs) > 1)
-	if errors.Is(err, ui.ErrAborted) {
-		return keepGiven(b, s, t, rep, err)
-	}
-	if err != nil {
-		return err
-	}
-	if len(rep.answers) == 0 {
-		return errEmpty
-	}
-	_, err = saveAnswers(b, s, t, rep)
-	return err
+	return respondRun(&RespondOptions{base: b, Picker: func(*IOStreams) picker { return p }, ID: id, wordsInline: true})
 }
