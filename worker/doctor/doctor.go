@@ -74,7 +74,7 @@ type Worker struct {
 	InPool       func(path string) bool
 	RemoteCopy   func(ref string) string // where a fetch keeps the remote's copy of ref
 
-	LeaseTTL     time.Duration           // how long a claim holds without a heartbeat
+	LeaseTTL time.Duration // how long a claim holds without a heartbeat
 
 	CheckConfig func() (hint string, err error)                 // what would make bh worker refuse to start, and what to do
 	Sandbox     func() (on, chosen bool, why string, err error) // err says what to do in a Hint()
