@@ -29,11 +29,6 @@ func (w *worker) notify(name string, t *task.Task) {
 	w.notifier.Send(notify.FromTask(name, t, w.s.Root, web, w.clock()))
 }
 
-// warnf turns a notifier's delivery failure into a Warning event.
-func (w *worker) warnf(format string, args ...any) {
-	w.report(Event{Kind: Warning, Summary: fmt.Sprintf(format, args...)})
-}
-
 // openNotifier sets up the config's notifications unless the caller gave
 // its own; it returns what closes them (flushing what is pending), a no-op
 // for the caller's.

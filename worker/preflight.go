@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -158,7 +159,7 @@ func (w *worker) checkGH() error {
 		}
 		need = slices.ContainsFunc(tasks, func(t *task.Task) bool { return t.Land == task.LandPR && t.State != task.Closed })
 	}
-	if _, err := exec.LookPath(firstOf(w.opt.GH, "gh")); need && err != nil {
+	if _, err := exec.LookPath(cmp.Or(w.opt.GH, "gh")); need && err != nil {
 		return &PreflightError{Err: fmt.Errorf("land: pr needs the GitHub CLI: %w", err),
 			Advice: "install gh (https://cli.github.com, or apt-get install gh) and run gh auth login"}
 	}
