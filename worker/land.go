@@ -288,15 +288,3 @@ func lastNote(t *task.Task) string {
 	}
 	return ""
 }
-
-// lockLanding serializes landings: between this worker's runs, and with
-// bh land run by hand (the file lock).
-func (w *worker) lockLanding() (func(), error) {
-	w.landMu.Lock()
-	unlock, err := landing.Lock(w.s)
-	if err != nil {
-		w.landMu.Unlock()
-		return nil, err
-	}
-	return func() { unlock(); w.landMu.Unlock() }, nil
-}

@@ -165,17 +165,6 @@ func (w *worker) agentEnv(r *run) []string {
 	return append(env, w.jail().StateEnv(r.t.ID, r.cfg)...)
 }
 
-// started writes the agent's process group down before anything else, so
-// that a restarted worker can stop an agent its dead predecessor left.
-func (w *worker) started(r *run) func(int) {
-	return func(pgid int) {
-		r.j.PGID = pgid
-		if err := saveJournal(w.s, r.j); err != nil {
-			w.warnf("%s: %v", r.t.ID, err)
-		}
-	}
-}
-
 // runAgent runs the agent under the kill context and the worker's timeout.
 func (w *worker) runAgent(kill context.Context, runner agent.Runner, req agent.Request) (*agent.Outcome, error) {
 	if w.opt.Timeout <= 0 {

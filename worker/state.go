@@ -14,7 +14,9 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/claims"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/notify"
 	"github.com/bh-tracker/bh/worker/watch"
 )
@@ -84,27 +86,6 @@ func (w *worker) isActive(id string) bool {
 	return w.active[id]
 }
 
-// run is one agent run on a claimed task, in the task's worktree.
-type run struct {
-	t        *task.Task
-	wt       *git.Worktree // nil once removed
-	j        *journal
-	prompt   string
-	session  string
-	restored string // the snapshot a recreated worktree was restored from
-	head     string // the branch's tip when the agent started, to tell if it moved it
-	started  time.Time
-	runner   agent.Runner       // the agent this task runs with
-	agent    string             // its name, recorded on the task
-	cfg      config.AgentConfig // the config's agent as t's type and settings adjust it
-	launch   proc.Launcher      // how its processes start: in the sandbox, or plainly (nil)
-	sandbox  string             // how the run is confined, as its history records it
-}
-
-// dir is the agent's working directory: the worktree, or the directory
-// inside it the task's settings name.
-func (r *run) dir() string { return filepath.Join(r.wt.Path, r.cfg.Dir) }
-
 // report hands e to Options.Report, one event at a time: notifier
 // warnings arrive from other goroutines.
 func (w *worker) report(e Event) {
@@ -134,3 +115,54 @@ func (w *worker) clock() time.Time {
 
 // now is the worker's time as tasks record it.
 func (w *worker) now() time.Time { return w.clock().Truncate(time.Second) }
+
+// lockLanding serializes landings: between this worker's runs, and with
+// bh land run by hand (the file lock).
+func (w *worker) lockLanding() (func(), error) {
+	w.landMu.Lock()
+	unlock, err := landing.Lock(w.s)
+	if err != nil {
+		w.landMu.Unlock()
+		return nil, err
+	}
+	return func() { unlock(); w.landMu.Unlock() }, nil
+}
+
+// run is one agent run on a claimed task, in the task's worktree.
+type run struct {
+	t        *task.Task
+	wt       *git.Worktree // nil once removed
+	j        *journal
+	prompt   string
+	session  string
+	restored string // the snapshot a recreated worktree was restored from
+	head     string // the branch's tip when the agent started, to tell if it moved it
+	started  time.Time
+	runner   agent.Runner       // the agent this task runs with
+	agent    string             // its name, recorded on the task
+	cfg      config.AgentConfig // the config's agent as t's type and settings adjust it
+	launch   proc.Launcher      // how its processes start: in the sandbox, or plainly (nil)
+	sandbox  string             // how the run is confined, as its history records it
+}
+
+// dir is the agent's working directory: the worktree, or the directory
+// inside it the task's settings name.
+func (r *run) dir() string { return filepath.Join(r.wt.Path, r.cfg.Dir) }
+
+// journal is a run's intent, written down before each step that a crash
+// could cut in two: where its worktree is, what it builds on, the agent's
+// process group while it runs, the ending once decided, and the commit
+// being landed. A restarted worker reads it to finish what the dead one
+// began (recoverTask). It lives in .bh/runs/<id>/ (git-ignored).
+type journal struct {
+	Task     string         `json:"task"`
+	Lease    task.Lease     `json:"lease"`
+	Worktree string         `json:"worktree"`
+	Branch   string         `json:"branch"`
+	Target   string         `json:"target"`
+	Base     string         `json:"base"`
+	PGID     int            `json:"pgid,omitempty"`
+	Ending   *ending.Ending `json:"ending,omitempty"`
+	Final    string         `json:"final,omitempty"`   // the commit being landed
+	Waiting  string         `json:"waiting,omitempty"` // why the ending could not be carried out yet
+}
