@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/proc"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/git"
@@ -162,7 +162,7 @@ func (w *worker) target(t *task.Task) (string, error) {
 // killLeftover stops an agent a dead worker left running in its worktree.
 func (w *worker) killLeftover(j *journal) {
 	if j.PGID > 0 {
-		if err := agent.KillGroup(j.PGID, j.Worktree); err != nil {
+		if err := proc.KillGroup(j.PGID, j.Worktree); err != nil {
 			w.warnf("%s: stop the agent left running: %v", j.Task, err)
 		}
 	}
