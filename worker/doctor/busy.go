@@ -13,7 +13,7 @@ import (
 
 // busyWorker is the worker holding .bh/worker.lock, nil when none does;
 // with take, the lock is taken when free (unlock gives it back).
-func busyWorker(dir string, take bool, now time.Time) (*Holder, func(), error) {
+func busyWorker(dir string, take bool, now time.Time) (*claims.Holder, func(), error) {
 	path := filepath.Join(dir, "worker.lock")
 	if take {
 		unlock, err := claims.LockWorker(dir, now)
