@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -62,7 +63,7 @@ func (w *worker) shepherdOne(ctx context.Context, t *task.Task) error {
 		return err
 	case rv.Merged:
 		return w.reviewed(t.ID, func(t *task.Task, at task.Event) error {
-			t.Summary = firstOf(t.Summary, "merged")
+			t.Summary = cmp.Or(t.Summary, "merged")
 			return t.SetState(task.Closed, at.At, w.opt.Name, "pull request merged: "+rv.URL)
 		})
 	case rv.Closed:
@@ -114,7 +115,7 @@ func (w *worker) escalate(t *task.Task, at task.Event, question, context string)
 		t.Summary, t.Details, t.Question, t.QuestionContext = e.Summary, e.Details, e.Flat, e.Context
 		return t.SetState(e.State, at.At, w.opt.Name, e.Note)
 	}
-	ask(t, at.At, e.Ask, context, w.expiry(p, at.At))
+	t.Ask(at.At, e.Ask, context, w.expiry(p, at.At))
 	return t.SetState(task.AwaitingInput, at.At, w.opt.Name, e.Note)
 }
 
