@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -104,19 +105,31 @@ func (ix *indexCopy) remove() {
 	}
 }
 
-// tempIndex copies the worktree's index to a temporary file.
+// tempIndex copies the worktree's index to a temporary file, its mtime
+// too: git takes an entry whose file changed in the tick the index was
+// written in as possibly modified ("racily clean") by comparing the two
+// mtimes, and a copy dated now would hide such an edit behind a stat match.
 func (w *Worktree) tempIndex() (*indexCopy, error) {
 	f, err := os.CreateTemp(w.wt.gitDir, "bh-index-")
 	if err != nil {
 		return nil, err
 	}
 	ix := &indexCopy{path: f.Name(), env: Env("GIT_INDEX_FILE="+f.Name(), "GIT_LITERAL_PATHSPECS=0")}
-	ix.from, err = os.ReadFile(filepath.Join(w.wt.gitDir, "index"))
+	// stat before read: an index replaced in between is dated too early,
+	// which costs git only a few needless reads
+	index := filepath.Join(w.wt.gitDir, "index")
+	fi, err := os.Stat(index)
+	if err == nil {
+		ix.from, err = os.ReadFile(index)
+	}
 	if err == nil {
 		_, err = f.Write(ix.from)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		err = os.Chtimes(ix.path, time.Time{}, fi.ModTime())
 	}
 	if errors.Is(err, fs.ErrNotExist) { // no index at all: start from HEAD
 		_ = os.Remove(ix.path)

@@ -113,7 +113,7 @@ func (r *Tree) hold(h *heldLanding) error {
 			}
 			if err == nil {
 				r.clearTemps(h)
-				err = copyFile(filepath.Join(h.gitDir, "index"), h.index())
+				err = copyIndex(filepath.Join(h.gitDir, "index"), h.index())
 			}
 			if err != nil {
 				return errors.Join(fmt.Errorf("land: %w", err), r.undoHeld(h))
