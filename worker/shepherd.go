@@ -11,7 +11,6 @@ import (
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/landing"
-	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // Shepherd polls the pull request of every task in review once and acts
@@ -98,9 +97,9 @@ func (w *worker) reviewed(id string, f func(*task.Task, task.Event) error) error
 	case errors.Is(err, errNotOurs):
 		return nil
 	case err == nil && t.State == task.AwaitingInput:
-		w.notify(notify.EventInputRequested, t)
+		w.notify(task.EventInputRequested, t)
 	case err == nil && t.State == task.Failed: // escalated under human: false
-		w.notify(notify.EventTaskFailed, t)
+		w.notify(task.EventTaskFailed, t)
 	}
 	return err
 }

@@ -84,12 +84,12 @@ func (w *worker) expire(id string, now time.Time) (time.Time, error) {
 	}
 	switch out {
 	case ending.TimeoutReminded:
-		w.notify(notify.EventInputReminder, t)
+		w.notify(task.EventInputReminder, t)
 	case ending.TimeoutFailed:
-		w.notify(notify.EventInputExpired, t)
-		w.notify(notify.EventTaskFailed, t)
+		w.notify(task.EventInputExpired, t)
+		w.notify(task.EventTaskFailed, t)
 	default:
-		w.notify(notify.EventInputExpired, t)
+		w.notify(task.EventInputExpired, t)
 	}
 	w.report(Event{Kind: Expired, Task: t.ID, Title: t.Title, Outcome: out, Question: first,
 		Summary: why + ": " + ending.TimeoutText[out]})

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // ErrNothingDue is Expire on a task none of whose questions expired:
@@ -38,7 +37,7 @@ func Expire(t *task.Task, p task.HumanPolicy, now time.Time, by, why string) (ou
 			ei := e
 			t.Questions[i].ExpiresAt = &ei
 		}
-		t.Record(at, task.Event{Kind: notify.EventInputReminder, By: by, QuestionID: t.Questions[due[0]].ID,
+		t.Record(at, task.Event{Kind: task.EventInputReminder, By: by, QuestionID: t.Questions[due[0]].ID,
 			Text: fmt.Sprintf("%s: reminded; now expires %s", why, e.Format(time.RFC3339))})
 		return TimeoutReminded, first, nil
 	case task.OnTimeoutDefault:
