@@ -105,32 +105,15 @@ func (ix *indexCopy) remove() {
 	}
 }
 
-// tempIndex copies the worktree's index to a temporary file, its mtime
-// too: git takes an entry whose file changed in the tick the index was
-// written in as possibly modified ("racily clean") by comparing the two
-// mtimes, and a copy dated now would hide such an edit behind a stat match.
+// tempIndex copies the worktree's index to a temporary file.
 func (w *Worktree) tempIndex() (*indexCopy, error) {
 	f, err := os.CreateTemp(w.wt.gitDir, "bh-index-")
 	if err != nil {
 		return nil, err
 	}
+	f.Close()
 	ix := &indexCopy{path: f.Name(), env: Env("GIT_INDEX_FILE="+f.Name(), "GIT_LITERAL_PATHSPECS=0")}
-	// stat before read: an index replaced in between is dated too early,
-	// which costs git only a few needless reads
-	index := filepath.Join(w.wt.gitDir, "index")
-	fi, err := os.Stat(index)
-	if err == nil {
-		ix.from, err = os.ReadFile(index)
-	}
-	if err == nil {
-		_, err = f.Write(ix.from)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chtimes(ix.path, time.Time{}, fi.ModTime())
-	}
+	ix.from, err = CopyIndex(filepath.Join(w.wt.gitDir, "index"), ix.path)
 	if errors.Is(err, fs.ErrNotExist) { // no index at all: start from HEAD
 		_ = os.Remove(ix.path)
 		_, err = w.wt.Run(w.Path, ix.env, nil, "read-tree", "HEAD")
@@ -140,6 +123,27 @@ func (w *Worktree) tempIndex() (*indexCopy, error) {
 		return nil, fmt.Errorf("temporary index: %w", err)
 	}
 	return ix, nil
+}
+
+// CopyIndex copies the index file src to dst and returns its bytes. The
+// copy keeps the mtime too: git takes an entry whose file changed in the
+// tick the index was written in as possibly modified ("racily clean") by
+// comparing the two, and a copy dated now would hide such an edit behind
+// a stat match. An index replaced between the stat and the read is dated
+// too early, which costs git only a few needless reads.
+func CopyIndex(src, dst string) ([]byte, error) {
+	fi, err := os.Stat(src)
+	var data []byte
+	if err == nil {
+		data, err = os.ReadFile(src)
+	}
+	if err == nil {
+		err = os.WriteFile(dst, data, 0o644)
+	}
+	if err == nil {
+		err = os.Chtimes(dst, time.Time{}, fi.ModTime())
+	}
+	return data, err
 }
 
 // Restore makes the worktree's files equal to snapshot's tree: files

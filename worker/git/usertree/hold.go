@@ -113,7 +113,10 @@ func (r *Tree) hold(h *heldLanding) error {
 			}
 			if err == nil {
 				r.clearTemps(h)
-				err = copyIndex(filepath.Join(h.gitDir, "index"), h.index())
+				_, err = git.CopyIndex(filepath.Join(h.gitDir, "index"), h.index())
+				if errors.Is(err, fs.ErrNotExist) {
+					err = nil // no index yet: read-tree starts from none
+				}
 			}
 			if err != nil {
 				return errors.Join(fmt.Errorf("land: %w", err), r.undoHeld(h))

@@ -1,11 +1,7 @@
 package usertree
 
 import (
-	"errors"
-	"io/fs"
-	"os"
 	"strings"
-	"time"
 )
 
 // readTree moves the tree at dir and the index copy from tip to commit by
@@ -33,26 +29,4 @@ func readTreeRefusal(stderr string, h *heldLanding, taskPath string) *LandRefuse
 		e.Reason = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(strings.SplitN(stderr, "\n", 2)[0], "error: "), "fatal: "))
 	}
 	return e
-}
-
-// copyIndex copies the index at src to dst with its mtime: git's
-// racy-clean check dates the entries by it, so that a user's edit in the
-// tick the index was written stops the landing as it would in the index
-// itself (stat before read: see git's tempIndex).
-func copyIndex(src, dst string) error {
-	fi, err := os.Stat(src)
-	var data []byte
-	if err == nil {
-		data, err = os.ReadFile(src)
-	}
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil // no index yet: read-tree starts from none
-	}
-	if err == nil {
-		err = os.WriteFile(dst, data, 0o644)
-	}
-	if err != nil {
-		return err
-	}
-	return os.Chtimes(dst, time.Time{}, fi.ModTime())
 }
