@@ -139,17 +139,10 @@ func (r *Repo) Read(stdin []byte, args ...string) ([]byte, error) {
 
 // SplitNul splits -z output, dropping the empty tail.
 func SplitNul(out []byte) []string {
-	var fields []string
-	for len(out) > 0 {
-		i := bytes.IndexByte(out, 0)
-		if i < 0 {
-			fields = append(fields, string(out))
-			break
-		}
-		fields = append(fields, string(out[:i]))
-		out = out[i+1:]
+	if len(out) == 0 {
+		return nil
 	}
-	return fields
+	return strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
 }
 
 // local reports whether a lock git met is in this repository (its git

@@ -3,6 +3,7 @@ package git
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -81,16 +82,10 @@ func (r *Repo) pick(cur, c, onto string) (string, error) {
 // conflictPaths reads the paths merge-tree -z --name-only names after
 // the tree, each once, up to the empty field that ends them.
 func conflictPaths(fields []string) []string {
-	var paths []string
-	for _, p := range fields {
-		if p == "" {
-			break
-		}
-		if len(paths) == 0 || paths[len(paths)-1] != p {
-			paths = append(paths, p)
-		}
+	if end := slices.Index(fields, ""); end >= 0 {
+		fields = fields[:end]
 	}
-	return paths
+	return slices.Compact(fields)
 }
 
 // authorOf is the environment that makes commit-tree record c's author

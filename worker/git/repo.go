@@ -145,20 +145,20 @@ func (r *Repo) Head() (string, error) {
 	} else if plumbing.IsHash(head) {
 		return head, nil
 	}
-	return r.headFromGit()
-}
-
-// headFromGit is Head for ref storage go-git does not know (reftable).
-func (r *Repo) headFromGit() (string, error) {
-	out, err := r.Read(nil, "rev-parse", "-q", "--verify", "HEAD^{commit}")
+	head, err = r.verify("HEAD^{commit}") // ref storage go-git does not know (reftable)
 	if err != nil {
-		var ge *gitError
-		if errors.As(err, &ge) && ge.Code == 1 && strings.TrimSpace(ge.Stderr) == "" {
-			return "", nil
-		}
 		return "", fmt.Errorf("read HEAD: %w", err)
 	}
-	return strings.TrimSpace(string(out)), nil
+	return head, nil
+}
+
+// verify is the object rev names, "" when it names none.
+func (r *Repo) verify(rev string) (string, error) {
+	out, err := r.Read(nil, "rev-parse", "-q", "--verify", rev)
+	if ge := (*gitError)(nil); errors.As(err, &ge) && ge.Code == 1 && strings.TrimSpace(ge.Stderr) == "" {
+		return "", nil
+	}
+	return strings.TrimSpace(string(out)), err
 }
 
 // InProgressOp names the operation the user is in the middle of: "merge",

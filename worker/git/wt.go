@@ -1,6 +1,7 @@
 package git
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -76,7 +77,7 @@ func (r *Repo) ensureWorktree(path, branch, base string) (bool, error) {
 	if err := moveAside(path); err != nil {
 		return false, err
 	}
-	if err := clearRecords(r.RecordsDir(path)); err != nil {
+	if err := clearDir(r.RecordsDir(path)); err != nil {
 		return false, err
 	}
 	return true, r.addWorktree(path, branch, base)
@@ -171,7 +172,7 @@ func (w *Worktree) Base(target string) (string, error) {
 // rebasedOnto).
 func (w *Worktree) RecordedBase() string {
 	if base := readRecord(w.records, recBase); plumbing.IsHash(base) {
-		return firstHash(w.rebasedOnto(base), base)
+		return cmp.Or(w.rebasedOnto(base), base)
 	}
 	return ""
 }

@@ -1,8 +1,10 @@
 package git
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -20,16 +22,16 @@ func (w *Worktree) addAll(env []string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, l := range links {
+	for _, l := range slices.Sorted(maps.Keys(links)) {
 		args = append(args, ":(exclude,literal)"+l)
 	}
 	return w.wt.Run(w.Path, env, nil, args...)
 }
 
-// gitlinks lists the nested repositories in the index env names, read
-// in-process; by git when go-git cannot read it (an index extension it
-// does not know).
-func (w *Worktree) gitlinks(env []string) ([]string, error) {
+// gitlinks is the commit of each nested repository in the index env names
+// (nil: the worktree's), by path, read in-process; by git when go-git
+// cannot read it (an index extension it does not know).
+func (w *Worktree) gitlinks(env []string) (map[string]string, error) {
 	file := filepath.Join(w.wt.gitDir, "index")
 	for _, kv := range env {
 		if v, ok := strings.CutPrefix(kv, "GIT_INDEX_FILE="); ok {
@@ -40,14 +42,14 @@ func (w *Worktree) gitlinks(env []string) ([]string, error) {
 	if os.IsNotExist(err) {
 		return nil, nil
 	}
+	links := map[string]string{}
 	if err == nil {
 		defer f.Close()
 		var idx index.Index
 		if index.NewDecoder(f).Decode(&idx) == nil {
-			var links []string
 			for _, e := range idx.Entries {
 				if e.Mode == filemode.Submodule {
-					links = append(links, e.Name)
+					links[e.Name] = e.Hash.String()
 				}
 			}
 			return links, nil
@@ -57,10 +59,9 @@ func (w *Worktree) gitlinks(env []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var links []string
 	for _, rec := range SplitNul(out) {
 		if meta, p, ok := strings.Cut(rec, "\t"); ok && strings.HasPrefix(meta, "160000 ") {
-			links = append(links, p)
+			links[p] = strings.Fields(meta)[1]
 		}
 	}
 	return links, nil

@@ -193,16 +193,7 @@ func putOwn(f ownFile) error {
 	if err != nil || f.want == "" {
 		return err
 	}
-	tmp := f.path + ".bh-tmp"
-	_ = os.Remove(tmp)
-	if err := os.WriteFile(tmp, []byte(f.want+"\n"), 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, f.path); err != nil {
-		_ = os.Remove(tmp)
-		return err
-	}
-	return nil
+	return writeMarker(f.path, f.want)
 }
 
 // CheckWorktree says what in the git files of bh's worktree at path is

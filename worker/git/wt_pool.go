@@ -79,7 +79,7 @@ func (r *Repo) resetSlot(path, holder, branch, base string, spare []string) erro
 	if err := freshSlot(path, gitDir); err != nil {
 		return err
 	}
-	if err := clearRecords(records, recHolder); err != nil {
+	if err := clearDir(records, recHolder); err != nil {
 		return err
 	}
 	return r.fillSlot(slot, path, branch, base, spare)
@@ -91,7 +91,7 @@ func (r *Repo) addSlot(path, base string) error {
 	if err := moveAside(path); err != nil {
 		return err
 	}
-	if err := clearRecords(r.RecordsDir(path)); err != nil {
+	if err := clearDir(r.RecordsDir(path)); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
@@ -170,7 +170,7 @@ func (r *Repo) releaseSlot(path, gitDir string) error {
 	if err := freshSlot(path, gitDir, storeMarker); err != nil {
 		return err
 	}
-	if err := clearRecords(records, recHolder); err != nil {
+	if err := clearDir(records, recHolder); err != nil {
 		return err
 	}
 	slot := r.treeRepo(path, gitDir, "")
@@ -182,7 +182,7 @@ func (r *Repo) releaseSlot(path, gitDir string) error {
 			return err
 		}
 	}
-	return clearRecords(records)
+	return clearDir(records)
 }
 
 // slotHead is the commit to detach the slot's HEAD at (r is the slot's

@@ -79,7 +79,7 @@ func (w *Worktree) ContinueRebase() error {
 	if err != nil {
 		return fmt.Errorf("continue rebase of %s: %w", w.Branch, err)
 	}
-	if left := w.withMarkers(paths); len(left) > 0 {
+	if left := w.Unresolved(paths); len(left) > 0 {
 		return &RebaseConflict{Onto: w.rebaseOnto(), Paths: left}
 	}
 	env := Env("GIT_LITERAL_PATHSPECS=0")
@@ -127,12 +127,6 @@ func (w *Worktree) RebaseHead() (string, error) {
 	return w.wt.Head()
 }
 
-// Unresolved keeps the paths, of those given (the work's), whose file
-// still holds a conflict marker: a conflict left unresolved, whether its
-// rebase is still in progress or its state is gone (the worktree restored
-// from its snapshot elsewhere). Such work is never committed.
-func (w *Worktree) Unresolved(paths []string) []string { return w.withMarkers(paths) }
-
 // rebaseOnto is the commit the rebase in progress replays onto.
 func (w *Worktree) rebaseOnto() string {
 	for _, dir := range []string{"rebase-merge", "rebase-apply"} {
@@ -173,14 +167,4 @@ func (w *Worktree) rebasedOnto(base string) string {
 	}
 	_ = w.SetBase(onto) // best effort: until it is written, this finds it again
 	return onto
-}
-
-// firstHash is the first non-empty of hashes.
-func firstHash(hashes ...string) string {
-	for _, h := range hashes {
-		if h != "" {
-			return h
-		}
-	}
-	return ""
 }

@@ -58,8 +58,9 @@ func readRecord(dir, name string) string {
 	return strings.TrimSpace(string(data))
 }
 
-// clearRecords removes the worktree's records but those named in keep.
-func clearRecords(dir string, keep ...string) error {
+// clearDir removes what dir holds but those named in keep, and dir
+// itself when keep is empty (a worktree's records, say).
+func clearDir(dir string, keep ...string) error {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil

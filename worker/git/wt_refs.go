@@ -55,15 +55,7 @@ func (r *Repo) refTip(ref string) (string, error) {
 	if err == nil {
 		return got.Hash().String(), nil
 	}
-	out, gerr := r.Read(nil, "rev-parse", "-q", "--verify", ref)
-	var ge *gitError
-	if errors.As(gerr, &ge) && ge.Code == 1 && strings.TrimSpace(ge.Stderr) == "" {
-		return "", nil
-	}
-	if gerr != nil {
-		return "", gerr
-	}
-	return strings.TrimSpace(string(out)), nil
+	return r.verify(ref)
 }
 
 // bhRef refuses a ref outside refs/bh/: bh never moves the user's refs

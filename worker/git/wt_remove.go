@@ -34,7 +34,7 @@ func (r *Repo) removeWorktree(path string) error {
 		if err := r.pruneVanished(path); err != nil {
 			return err
 		}
-		return clearRecords(r.RecordsDir(path))
+		return clearDir(r.RecordsDir(path))
 	}
 	// Twice forced: also when dirty, or locked by a killed `worktree add`;
 	// so git runs nothing in it either (no status).
@@ -44,7 +44,7 @@ func (r *Repo) removeWorktree(path string) error {
 	if _, err := r.Write(nil, "worktree", "remove", "--force", "--force", path); err != nil {
 		return err
 	}
-	return clearRecords(r.RecordsDir(path))
+	return clearDir(r.RecordsDir(path))
 }
 
 func (r *Repo) deleteBranch(branch string) error {

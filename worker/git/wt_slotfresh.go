@@ -31,29 +31,13 @@ func freshSlot(path, admin string, keep ...string) error {
 		case strings.HasSuffix(n, ".lock") && running:
 			continue // a git's at work there (the user's own): its lock is its
 		case n == "logs" && e.IsDir():
-			if err := keepOnly(filepath.Join(admin, n), "HEAD"); err != nil {
+			if err := clearDir(filepath.Join(admin, n), "HEAD"); err != nil {
 				return err
 			}
 			continue
 		}
 		if err := os.RemoveAll(filepath.Join(admin, n)); err != nil {
 			return err
-		}
-	}
-	return nil
-}
-
-// keepOnly removes everything in dir but name.
-func keepOnly(dir, name string) error {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if e.Name() != name {
-			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
-				return err
-			}
 		}
 	}
 	return nil

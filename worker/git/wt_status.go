@@ -54,9 +54,12 @@ func (w *Worktree) unmerged() ([]string, error) {
 	return paths, nil
 }
 
-// withMarkers keeps the paths whose file still holds a conflict marker at
-// the start of a line. A missing file is a resolution (the deletion).
-func (w *Worktree) withMarkers(paths []string) []string {
+// Unresolved keeps the paths, of those given (the work's), whose file
+// still holds a conflict marker at the start of a line: a conflict left
+// unresolved, whether its rebase is still in progress or its state is gone
+// (the worktree restored from its snapshot elsewhere). Such work is never
+// committed. A missing file is a resolution (the deletion).
+func (w *Worktree) Unresolved(paths []string) []string {
 	var left []string
 	for _, p := range paths {
 		data, err := os.ReadFile(filepath.Join(w.Path, filepath.FromSlash(p)))

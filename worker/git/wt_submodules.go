@@ -201,15 +201,9 @@ func (w *Worktree) SubmoduleChanges(base string) ([]string, error) {
 	if err != nil || len(subs) == 0 {
 		return nil, err
 	}
-	staged := map[string]string{}
-	if out, err := w.wt.Read(nil, "ls-files", "-s", "-z"); err != nil {
+	staged, err := w.gitlinks(nil)
+	if err != nil {
 		return nil, err
-	} else {
-		for _, rec := range SplitNul(out) {
-			if meta, p, ok := strings.Cut(rec, "\t"); ok && strings.HasPrefix(meta, "160000 ") {
-				staged[p] = strings.Fields(meta)[1]
-			}
-		}
 	}
 	var changed []string
 	for _, s := range subs {

@@ -36,11 +36,7 @@ func (r *Repo) withBhOf(tree plumbing.Hash, base string) (plumbing.Hash, error) 
 		out.Entries = append(out.Entries, want)
 		sort.Sort(object.TreeEntrySorter(out.Entries))
 	}
-	obj := r.storage().NewEncodedObject()
-	if err := out.Encode(obj); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("encode tree: %w", err)
-	}
-	return r.storage().SetEncodedObject(obj)
+	return r.writeObject(out)
 }
 
 // bhEntry is t's top-level .bh entry.
@@ -90,12 +86,7 @@ func (r *Repo) withFile(commit, path string, data []byte) (string, error) {
 		return "", err
 	}
 	// A signature would no longer match the new tree: it is left out.
-	out := &object.Commit{Author: c.Author, Committer: c.Committer, Message: c.Message,
-		TreeHash: nt, ParentHashes: c.ParentHashes, Encoding: c.Encoding}
-	obj := r.storage().NewEncodedObject()
-	if err := out.Encode(obj); err != nil {
-		return "", err
-	}
-	h, err := r.storage().SetEncodedObject(obj)
+	h, err := r.writeObject(&object.Commit{Author: c.Author, Committer: c.Committer, Message: c.Message,
+		TreeHash: nt, ParentHashes: c.ParentHashes, Encoding: c.Encoding})
 	return h.String(), err
 }

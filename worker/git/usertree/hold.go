@@ -157,7 +157,9 @@ func (r *Tree) moveHeld(h *heldLanding) error {
 		if e, err := r.BlobEntry(h.commit, taskPath); err != nil {
 			return err
 		} else if e != "" {
-			if err := r.SetIndexEntries(h.dir, h.env(), taskPath, []string{e}); err != nil {
+			// The mode-0 line drops every stage first, as update-index wants for higher stages.
+			in := fmt.Sprintf("0 %s\t%s\x00%s\x00", strings.Repeat("0", 40), taskPath, e)
+			if _, err := r.Run(h.dir, h.env(), []byte(in), "update-index", "-z", "--index-info"); err != nil {
 				return err
 			}
 		}
@@ -179,13 +181,7 @@ func (r *Tree) moveHeld(h *heldLanding) error {
 	} else if err != nil {
 		return err
 	}
-	if _, err := r.Write(nil, "update-ref", "-m", "bh: land", "refs/heads/"+h.target, h.commit, h.tip); err != nil {
-		if now, _ := r.BranchTip(h.target); now != h.tip {
-			return ErrTargetMoved
-		}
-		return err
-	}
-	return nil
+	return r.moveBranch(h.target, h.commit, h.tip)
 }
 
 // commitHeld puts the new index in place and lets go of the lock.

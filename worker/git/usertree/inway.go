@@ -1,6 +1,7 @@
 package usertree
 
 import (
+	"cmp"
 	"sort"
 	"strings"
 
@@ -26,10 +27,7 @@ func (r *Tree) InTheWay(target, commit, taskPath string) error {
 		return err
 	}
 	if op, err := git.OpInProgress(gitDir); err != nil || op != "" {
-		if err == nil {
-			err = &LandRefused{Target: target, Dir: dir, Reason: "a " + op + " is in progress"}
-		}
-		return err
+		return cmp.Or(err, error(&LandRefused{Target: target, Dir: dir, Reason: "a " + op + " is in progress"}))
 	}
 	out, err := r.Read(nil, "merge-base", tip, commit)
 	if err != nil {
