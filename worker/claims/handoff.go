@@ -2,6 +2,7 @@ package claims
 
 import (
 	"errors"
+	"maps"
 	"slices"
 
 	"github.com/bh-tracker/bh/task"
@@ -32,12 +33,7 @@ func (c *Remote) Waiting() []string {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var ids []string
-	for id := range c.waits {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
+	return slices.Sorted(maps.Keys(c.waits))
 }
 
 func (c *Remote) isWaiting(id string) bool {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,8 +41,9 @@ func (e *NotReadyError) Error() string {
 // HandLease is the lease of `bh claim`: PID 0, so no worker ever mistakes
 // it for one of its own.
 func HandLease(now time.Time) task.Lease {
-	now = now.UTC().Truncate(time.Second)
-	return task.Lease{Worker: HandWorker, Host: Hostname(), Heartbeat: now, StartedAt: now}
+	l := WorkerLease(HandWorker, now)
+	l.PID = 0
+	return l
 }
 
 // WorkerLease is the lease a running worker puts on its task.
@@ -132,11 +134,5 @@ func without(ready []*task.Task, skip func(string) bool) []*task.Task {
 	if skip == nil {
 		return ready
 	}
-	var out []*task.Task
-	for _, t := range ready {
-		if !skip(t.ID) {
-			out = append(out, t)
-		}
-	}
-	return out
+	return slices.DeleteFunc(ready, func(t *task.Task) bool { return skip(t.ID) })
 }

@@ -1,6 +1,7 @@
 package git
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -17,7 +18,7 @@ var ErrNothingToCommit = errors.New("nothing to commit")
 // (k may be nil).
 func (w *Worktree) commit(base, message string, k *Work) (string, error) {
 	if op, err := w.wt.InProgressOp(); err != nil || op != "" {
-		return "", errors.Join(err, inProgress(op))
+		return "", cmp.Or(err, fmt.Errorf("a %s is in progress in the worktree", op))
 	}
 	tip, err := w.wt.Head()
 	if err != nil {
@@ -155,11 +156,4 @@ func (w *Worktree) cleanBh(dirty bool) error {
 	}
 	_, err = w.wt.Write(nil, "clean", "-fdq", "--", ".bh")
 	return err
-}
-
-func inProgress(op string) error {
-	if op == "" {
-		return nil
-	}
-	return fmt.Errorf("a %s is in progress in the worktree", op)
 }

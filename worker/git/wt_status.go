@@ -43,8 +43,8 @@ func (w *Worktree) dirt(whole bool) (wtDirt, error) {
 	return d, nil
 }
 
-// unmerged lists the worktree's paths with conflicts not yet staged.
-func (w *Worktree) unmerged() ([]string, error) {
+// Conflicts lists the worktree's paths with conflicts not yet staged.
+func (w *Worktree) Conflicts() ([]string, error) {
 	out, err := w.wt.Read(nil, "diff", "--name-only", "--diff-filter=U", "-z", "--ignore-submodules=dirty")
 	if err != nil {
 		return nil, err

@@ -95,10 +95,10 @@ func KeptConfig(dir string) []byte {
 	if err != nil {
 		return nil
 	}
-	files, _, err := k.Files()
-	if err != nil || files["config.yaml"] == "" {
+	blob, err := k.Lookup("config.yaml")
+	if err != nil || blob == "" {
 		return nil
 	}
-	data, _ := k.Read(files["config.yaml"])
+	data, _ := k.Read(blob)
 	return data
 }

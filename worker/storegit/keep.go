@@ -350,9 +350,8 @@ func ForgetKept(s *store.Store, id string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	files, _, err := k.Files()
 	rel := "tasks/" + id + ".yaml"
-	if err != nil || files[rel] == "" {
+	if blob, err := k.Lookup(rel); err != nil || blob == "" {
 		return false, err
 	}
 	return true, k.Record(map[string][]byte{rel: nil})

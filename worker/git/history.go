@@ -43,8 +43,8 @@ func (r *Repo) FileAt(commit, path string) ([]byte, error) {
 
 // CommitFile commits, on top of parent, parent's tree with path holding
 // data: a finished task whose agent changed nothing still lands its task
-// file. With no parent, the commit holds that one file (a claim). The commit is an object only; no ref moves. The author is the
-// user's git identity, as for any commit of theirs.
+// file. With no parent, the commit holds that one file (a claim). An
+// object only; no ref moves. The author is the user's git identity.
 func (r *Repo) CommitFile(parent, path string, data []byte, message string) (string, error) {
 	base, err := r.commitTree(parent)
 	if err != nil {
@@ -87,15 +87,6 @@ func (r *Repo) HasIdentity() bool {
 	return err == nil
 }
 
-// Conflicts lists the worktree's unmerged paths.
-func (w *Worktree) Conflicts() ([]string, error) {
-	paths, err := w.unmerged()
-	if err != nil {
-		return nil, fmt.Errorf("conflicts: %w", err)
-	}
-	return paths, nil
-}
-
 // ChangedPaths lists the paths that differ between two commits (or
 // trees), sorted: objects only, no working tree is read.
 func (r *Repo) ChangedPaths(from, to string) ([]string, error) {
@@ -106,4 +97,49 @@ func (r *Repo) ChangedPaths(from, to string) ([]string, error) {
 	paths := SplitNul(out)
 	sort.Strings(paths)
 	return paths, nil
+}
+
+// OnBranch reports whether a branch or tag holds commit: whether deleting
+// bh's last ref to it could lose it to git gc.
+func (r *Repo) OnBranch(commit string) (bool, error) {
+	out, err := r.Read(nil, "for-each-ref", "--count=1", "--contains", commit, "--format=%(refname)",
+		"refs/heads/", "refs/tags/")
+	return strings.TrimSpace(string(out)) != "", err
+}
+
+// Landed reports whether commit is target's tip or one of its ancestors.
+func (r *Repo) Landed(target, commit string) (bool, error) {
+	tip, err := r.BranchTip(target)
+	if err != nil || tip == "" {
+		return false, err
+	}
+	ok, err := r.Contains(tip, commit)
+	if err != nil {
+		return false, fmt.Errorf("landed on %s: %w", target, err)
+	}
+	return ok, nil
+}
+
+// StagedOutside reports whether the user's index holds staged changes
+// outside dir (bh's store): bh init then commits nothing of its own, so
+// that the user's next commit is theirs alone and nothing of theirs is
+// committed under bh's name.
+func (r *Repo) StagedOutside(dir string) (bool, error) {
+	_, err := r.Read(nil, "diff", "--cached", "--quiet", "--", ".", ":(exclude)"+dir)
+	if IsExit(err, 1) {
+		return true, nil
+	}
+	return false, err
+}
+
+// MergeBase is the best common ancestor of a and b, "" when none.
+func (r *Repo) MergeBase(a, b string) (string, error) {
+	out, err := r.Read(nil, "merge-base", a, b)
+	if IsExit(err, 1) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
 }
