@@ -196,20 +196,6 @@ func putOwn(f ownFile) error {
 	return writeMarker(f.path, f.want)
 }
 
-// CheckWorktree says what in the git files of bh's worktree at path is
-// not bh's (nothing: nil), changing nothing.
-func (r *Repo) CheckWorktree(path string) ([]string, error) {
-	path, err := canonPath(path)
-	if err != nil {
-		return nil, err
-	}
-	admin, err := r.adminOf(path)
-	if err != nil || admin == "" {
-		return nil, err
-	}
-	return r.notOwn(path, admin, ""), nil
-}
-
 // ownWorktree makes the git files of the registered worktree at path
 // bh's (see ownTree), before git reads them from the main repository.
 func (r *Repo) ownWorktree(path string) error {
@@ -221,7 +207,7 @@ func (r *Repo) ownWorktree(path string) error {
 }
 
 // RepairWorktree rewrites the git files of bh's worktree at path that are
-// not bh's (see CheckWorktree).
+// not bh's (see ownTree).
 func (r *Repo) RepairWorktree(path string) error {
 	path, err := canonPath(path)
 	if err != nil {

@@ -13,8 +13,8 @@ type Linked struct {
 	Branch   string // short name ("bh/tm-a1b2"); "" when detached
 	Prunable bool   // its directory (or .git file) is gone
 	Holder   string // whom bh gave it to (a pool slot's task, see ResetSlot); "" for none
-	// Tampered says which of its git files are not bh's (see
-	// CheckWorktree): an agent tried to make bh's git run its programs.
+	// Tampered says which of its git files are not bh's (see ownTree):
+	// an agent tried to make bh's git run its programs.
 	Tampered []string
 }
 
