@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 )
 
 // InitDemo makes dir a git repository with one commit, with a local
@@ -22,7 +20,7 @@ func InitDemo(dir string) error {
 		{"config", "commit.gpgsign", "false"},
 	}
 	for _, args := range steps {
-		if err := demoGit(dir, args...); err != nil {
+		if _, err := execGit(dir, nil, nil, args...); err != nil {
 			return err
 		}
 	}
@@ -34,31 +32,17 @@ func InitDemo(dir string) error {
 
 // CommitDemo commits paths of the demo repository in dir.
 func CommitDemo(dir, message string, paths ...string) error {
-	if err := demoGit(dir, append([]string{"add"}, paths...)...); err != nil {
+	if _, err := execGit(dir, nil, nil, append([]string{"add"}, paths...)...); err != nil {
 		return err
 	}
-	return demoGit(dir, "commit", "-q", "-m", message)
+	_, err := execGit(dir, nil, nil, "commit", "-q", "-m", message)
+	return err
 }
 
 // DemoLog is the demo repository's history, as git log --stat --oneline
 // prints it without colour.
 func DemoLog(dir string) ([]byte, error) {
-	c := exec.Command("git", "-c", "color.ui=never", "log", "--stat", "--oneline")
-	c.Dir = dir
-	out, err := c.CombinedOutput()
-	if err != nil {
-		return nil, fmt.Errorf("git log: %w: %s", err, strings.TrimSpace(string(out)))
-	}
-	return out, nil
-}
-
-func demoGit(dir string, args ...string) error {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(string(out)))
-	}
-	return nil
+	return execGit(dir, nil, nil, "-c", "color.ui=never", "log", "--stat", "--oneline")
 }
 
 // MergeText is git merge-file on three texts, with markers named for bh
@@ -77,11 +61,10 @@ func MergeText(ours, base, theirs []byte) ([]byte, error) {
 		}
 		paths = append(paths, p)
 	}
-	out, err := exec.Command("git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs",
-		paths[0], paths[1], paths[2]).Output()
-	var ee *exec.ExitError
-	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() > 0 && ee.ExitCode() < 128) {
-		return nil, fmt.Errorf("merge: git merge-file: %w", err)
+	out, err := execGit("", nil, nil, "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs",
+		paths[0], paths[1], paths[2])
+	if ge := (*gitError)(nil); err != nil && !(errors.As(err, &ge) && ge.Code > 0 && ge.Code < 128) {
+		return nil, fmt.Errorf("merge: %w", err)
 	}
 	return out, nil
 }

@@ -24,11 +24,9 @@ type Worktree struct {
 
 // EnsureWorktree makes the worktree exist at path with branch checked out,
 // the branch starting at base when it does not exist yet. A registered
-// worktree whose directory is there is reused exactly as it is (its files
-// are the parked work); anything else at path is repaired or moved aside
-// and the worktree added again, created reporting so. It also writes the
-// bh-store marker naming storeRoot, so that bh run in the worktree finds
-// the main store.
+// worktree whose directory is there is reused as it is (its files are the
+// parked work); anything else at path is repaired or moved aside and the
+// worktree added again (created). The store marker names storeRoot.
 func (r *Repo) EnsureWorktree(path, branch, base, storeRoot string) (wt *Worktree, created bool, err error) {
 	r.wtMu.Lock()
 	defer r.wtMu.Unlock()
@@ -125,10 +123,8 @@ func (r *Repo) OpenWorktree(path, branch string) (*Worktree, error) {
 }
 
 // worktreeAt builds the Worktree for the healthy linked worktree at path.
-// The worktree's Repo shares the main one's object store.
 // Its git dir is the admin dir git registered for path, never one the
-// worktree's .git file names on its own word, and its git files are
-// made bh's first (see ownTree).
+// .git file names on its own word; its git files are made bh's first.
 func (r *Repo) worktreeAt(path, branch string) (*Worktree, error) {
 	admin, err := r.adminOf(path)
 	if err == nil && admin == "" {
@@ -146,15 +142,12 @@ func (r *Repo) worktreeAt(path, branch string) (*Worktree, error) {
 	return &Worktree{Path: path, Branch: branch, repo: r, wt: r.treeRepo(path, admin, branch), records: r.RecordsDir(path)}, nil
 }
 
-// Base is the fork point of the worktree's branch: the commit the work
-// in it starts from, as recorded when the branch was made, restored or
-// rebased. It is never recomputed from target when recorded: a sync
-// rebases the target's local commits onto the remote's, and the branch's
-// fork point then is on no target's history, while the merge-base with it
-// lies further back, making every commit landed in between look like the
-// task's own work. A worktree without the record (made before it, or a
-// kept branch in a slot reset since) takes git's reflog of the branch
-// (see loggedBase), and only then the merge-base with target.
+// Base is the fork point of the worktree's branch, as recorded when the
+// branch was made, restored or rebased; never recomputed from target when
+// recorded: a sync rebases the target's local commits onto the remote's,
+// and the merge-base then lies further back, making every commit landed
+// in between look like the task's own work. Without the record, git's
+// reflog of the branch (loggedBase), and only then the merge-base.
 func (w *Worktree) Base(target string) (string, error) {
 	if base := w.forkPoint(); base != "" {
 		return base, nil
@@ -167,9 +160,8 @@ func (w *Worktree) Base(target string) (string, error) {
 }
 
 // RecordedBase is the fork point recorded for the worktree, "" when none
-// is (a worktree made before the record, or killed while being made); a
-// rebase that finished without its new base recorded counts (see
-// rebasedOnto).
+// is (killed while being made); a rebase that finished without its new
+// base recorded counts (see rebasedOnto).
 func (w *Worktree) RecordedBase() string {
 	if base := readRecord(w.records, recBase); plumbing.IsHash(base) {
 		return cmp.Or(w.rebasedOnto(base), base)

@@ -11,16 +11,14 @@ import (
 
 // ResetSlot gives the pool slot at path to holder (recorded first, so
 // that the slot stays held whatever state a kill leaves it in, a rebase
-// included, which detaches HEAD) and makes it branch's worktree, warm: a slot
-// already registered keeps its files, and only those that differ from
-// the branch (an existing one, as it is) or from base (a branch made now)
-// are rewritten; then every untracked and ignored file goes but those
-// matching spare (gitignore patterns: worktree.copy's files, the caches
-// worktree.keep names). A missing or broken slot is added afresh. The
-// slot's recorded base is cleared first; the caller records it once the
-// slot is filled, so that a slot a kill cut short has none and is reset
-// again (see Worktree.RecordedBase). The branch's submodules are checked
-// out afresh (see initSubmodules). Through the git binary only.
+// included) and makes it branch's worktree, warm: only the files that
+// differ from the branch (or from base, for a branch made now) are
+// rewritten; then every untracked and ignored file goes but those matching
+// spare (gitignore patterns: worktree.copy's files, worktree.keep's
+// caches). A missing or broken slot is added afresh. The recorded base is
+// cleared first; the caller records it once the slot is filled, so that a
+// slot a kill cut short has none and is reset again. Submodules are
+// checked out afresh.
 func (r *Repo) ResetSlot(path, holder, branch, base, storeRoot string, spare []string) (*Worktree, error) {
 	r.wtMu.Lock()
 	defer r.wtMu.Unlock()

@@ -140,9 +140,8 @@ func (w *Worktree) rebaseOnto() string {
 
 // ontoFile names the commit a rebase bh started replays the branch onto,
 // from before it starts until its new base is recorded: a kill between
-// git's end and bh's record would otherwise leave the old base standing,
-// and measured from it every commit of the target since would look like
-// the task's own work (and be committed as such).
+// git's end and bh's record would otherwise leave the old base standing
+// (see Base).
 func (w *Worktree) ontoFile() string { return filepath.Join(w.records, recOnto) }
 
 // rebasedOnto is the base of a worktree whose rebase finished on the

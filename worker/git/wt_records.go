@@ -114,10 +114,8 @@ func (r *Repo) adoptRecords(path, admin string) error {
 // finds a fork point.
 const logRefs = "core.logAllRefUpdates=true"
 
-// forkPoint is where the worktree's branch forked: the base recorded with
-// the worktree, else the one git's own reflog of the branch shows (see
-// loggedBase, asked only then: it costs a git process); "" when neither
-// says.
+// forkPoint is the base recorded with the worktree, else the one git's
+// reflog of the branch shows (a git process: asked only then), else "".
 func (w *Worktree) forkPoint() string {
 	if base := w.RecordedBase(); base != "" {
 		return base
@@ -125,14 +123,11 @@ func (w *Worktree) forkPoint() string {
 	return w.repo.loggedBase(w.Branch)
 }
 
-// loggedBase reads branch's fork point from git's reflog of it, which git
-// writes with the ref itself: the onto of its last rebase, else the
-// commit it was created at. For a branch kept from an earlier attempt
-// whose worktree's record went (a pool slot reset for it since, a kill
-// while it was made): measured from its merge-base with a target that a
-// sync rewrote since, the target's commits in between would count as the
-// task's work. "" when the log does not reach back to either, or names a
-// commit the branch no longer descends from.
+// loggedBase reads branch's fork point from git's reflog of it: the onto
+// of its last rebase, else the commit it was created at; for a branch kept
+// from an earlier attempt whose record went (see Base). "" when the log
+// does not reach back to either, or names a commit the branch no longer
+// descends from.
 func (r *Repo) loggedBase(branch string) string {
 	data, err := os.ReadFile(filepath.Join(r.commonDir, "logs", "refs", "heads", filepath.FromSlash(branch)))
 	if err != nil {
