@@ -17,13 +17,12 @@ import (
 	"github.com/bh-tracker/bh/worker/git"
 )
 
-// Claims across machines. With remote: in the config, a task is taken by
-// pushing refs/bh/claims/<id> to the shared remote with a compare-and-swap
-// push, which the remote accepts from one machine only. The ref holds
-// claim.json: who holds it and until when. A holder renews its lease by
-// pushing again; a lease that ran out may be taken over; a claim ends
-// released (anyone may take the task again, once it is ready) or done (the
-// task closed: never again, even on a machine that has not synced yet).
+// Claims across machines (remote: in the config): the remote accepts the
+// compare-and-swap push of refs/bh/claims/<id> from one machine only. The
+// ref holds claim.json: who holds it and until when. A holder renews its
+// lease by pushing again; a lease that ran out may be taken over; a claim
+// ends released (the task may be taken again once ready) or done (the task
+// closed: never again, even on a machine that has not synced yet).
 
 // Ref is where task id's claim lives on the shared remote.
 func Ref(id string) string { return "refs/bh/claims/" + id }

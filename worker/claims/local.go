@@ -79,14 +79,9 @@ func Claim(s *store.Store, id string, lease task.Lease, settled func(*task.Task)
 	return t, nil
 }
 
-// ClaimNext claims the first ready task in queue order (priority, then
-// age). A task someone else claimed first is skipped; ErrNothingReady says
-// none was left.
-func ClaimNext(s *store.Store, lease task.Lease, settled func(*task.Task) string) (*task.Task, error) {
-	return claimLocal(s, lease, nil, settled)
-}
-
-// claimLocal is ClaimNext passing over the tasks skip names.
+// claimLocal claims the first ready task in queue order (priority, then
+// age), passing over the tasks skip names. A task someone else claimed
+// first is skipped; ErrNothingReady says none was left.
 func claimLocal(s *store.Store, lease task.Lease, skip func(string) bool, settled func(*task.Task) string) (*task.Task, error) {
 	tasks, _, err := s.List() // unreadable files are bh list's to report
 	if err != nil {
