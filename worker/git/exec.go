@@ -99,12 +99,10 @@ func (r *Repo) hooks() Hooks {
 	return r.Hooks
 }
 
-// execGit runs one git command. Unlike every other child of bh it does not
-// go through agent/proc, on purpose: git must finish a step even when bh is
-// killed in the middle of it (git's own lock files make each step whole,
-// and a git killed with bh would leave its lock behind for the user's next
-// git command to trip on); and a git command is short and never waits on a
-// human, so it needs no cancelling.
+// execGit runs one git command, not through agent/proc: git must finish a
+// step even when bh is killed in its middle (a git killed with bh would
+// leave its lock behind for the user's next git command to trip on), and
+// a git command is short and never waits on a human: no cancelling.
 func execGit(dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir

@@ -13,11 +13,10 @@ import (
 	"time"
 )
 
-// Git takes a lock file (index.lock, <ref>.lock, packed-refs.lock,
-// config.lock, shallow.lock) for every write, and the user's own git or an
+// Git takes a lock file for every write, and the user's own git or an
 // editor's background `git status` holds one now and then for a few
-// milliseconds. Meeting one is contention to wait out, never a failure of
-// its own: Run retries the step with backoff while the lock is young.
+// milliseconds: contention to wait out, never a failure of its own. Run
+// retries the step with backoff while the lock is young.
 const (
 	// DefaultLockBound is how long one git step waits for a lock.
 	DefaultLockBound = time.Minute
@@ -76,8 +75,6 @@ type LockWait struct {
 // lockRe matches git's words for a lock someone else holds. A ref update
 // refused because the ref moved ("cannot lock ref 'x': is at A but
 // expected B") is a compare-and-swap failure, not contention: no match.
-// (Compiled when first needed, as the others here, not at every bh
-// command's start.)
 var lockRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`Unable to create '([^'\n]+\.lock)': File exists|could not lock config file ([^\n]+): File exists`)
 })
@@ -160,8 +157,7 @@ func (r *Repo) GitRunning() bool {
 	return gitIn(r.family())
 }
 
-// gitIn reports whether a live git process works in one of roots (see
-// gitRunning).
+// gitIn reports whether a live git process works in one of roots.
 func gitIn(roots []string) bool {
 	procs, err := os.ReadDir("/proc")
 	if err != nil {

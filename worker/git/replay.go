@@ -8,12 +8,10 @@ import (
 )
 
 // Replay rebases tip's own commits onto onto without a worktree, as git
-// rebase would (merges left out; bh's own commits already upstream, which
-// become empty, dropped, and the user's kept, even one whose patch is
-// upstream: it may have taken in a pull's changes): each commit is cherry-picked by git
-// merge-tree --write-tree, the merge driver of bh's task files included,
-// and recorded by commit-tree with its author, date and message. Only
-// objects are written, never a worktree in the user's .git: a kill at any
+// rebase would (merges left out; see pick for commits already upstream):
+// each is cherry-picked by git merge-tree --write-tree, the merge driver
+// of bh's task files included, and recorded by commit-tree with its
+// author, date and message. Only objects are written: a kill at any
 // instant leaves unreferenced objects at most, which nothing trips on.
 // A conflict changes nothing: *RebaseConflict.
 func (r *Repo) Replay(tip, onto string) (string, error) {

@@ -4,15 +4,13 @@
 // usertree's alone.
 //
 // The git binary does whatever touches the index, the working tree or the
-// user's refs (status, hash-object, update-index, commit-tree, update-ref,
-// commit, restore): it honours the user's ignore rules, filters, hooks and
+// user's refs: it honours the user's ignore rules, filters, hooks and
 // locks. go-git reads objects and writes objects git would write byte for
-// byte (trees, symlink blobs, bh's snapshot commits), never a ref outside
-// refs/bh/, never the index: README.md's "Git, carefully" section says
-// why, from what was measured.
+// byte, never a ref outside refs/bh/, never the index (README.md's "Git,
+// carefully" says why).
 //
-// Paths are repository-relative with forward slashes, exactly as git prints
-// them with -z: spaces, newlines and non-ASCII names need no quoting.
+// Paths are repository-relative with forward slashes, as git prints them
+// with -z: spaces, newlines and non-ASCII names need no quoting.
 package git
 
 import (

@@ -131,13 +131,11 @@ func (r *Repo) pruneWorktree(admin string) error {
 	return nil
 }
 
-// HalfMade lists the worktree registrations (.git/worktrees/<name>) that
-// bh left and git trips on: the scratch worktrees of an older bh sync
-// (bh-sync-*), and any of bh's own (ours says which paths are) that a
-// killed `git worktree add` left half made, its HEAD never written and
-// git's "initializing" lock still on it. While one is there, git fetch and
-// git gc fail in the whole repository ("bad object worktrees/…/HEAD").
-// Each is named by its admin dir.
+// HalfMade lists, by admin dir, the worktree registrations bh left that
+// git trips on: an older bh sync's scratch worktrees (bh-sync-*), and any
+// of bh's own (ours says which paths are) that a killed `git worktree add`
+// left half made (HEAD never written, "initializing" lock still on). While
+// one is there, git fetch and gc fail ("bad object worktrees/…/HEAD").
 func (r *Repo) HalfMade(ours func(path string) bool) ([]string, error) {
 	admins, err := filepath.Glob(filepath.Join(r.commonDir, "worktrees", "*"))
 	if err != nil {

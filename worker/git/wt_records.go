@@ -15,13 +15,11 @@ import (
 
 // bh's records of a worktree (its fork point, a rebase's onto, a pool
 // slot's holder) live in <common dir>/bh/records/<name>-<hash of its
-// path>/, not in the worktree's admin dir: the sandbox binds that one
-// writable (the agent's git needs its index and HEAD), and an agent that
-// rewrote the fork point there made bh measure its work from any commit
-// it chose. The common dir is read-only inside the sandbox. A record
-// outlives nothing it belongs to: the folder is cleared wherever git
-// makes the worktree's admin dir anew (before `worktree add`: a kill
-// after it finds none) and when the worktree is removed.
+// path>/, read-only inside the sandbox, not in the worktree's admin dir,
+// which the sandbox binds writable: an agent that rewrote the fork point
+// there made bh measure its work from any commit it chose. The folder is
+// cleared wherever git makes the admin dir anew (before `worktree add`: a
+// kill after it finds none) and when the worktree is removed.
 
 // Names of the records.
 const (

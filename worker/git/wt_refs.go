@@ -166,10 +166,9 @@ func (p Parked) Diff(stat bool) (string, error) {
 	return p.Repo.Diff(p.Base, p.Commit, stat)
 }
 
-// ParkedCommit is the commit of id's parked work, "" when there is none.
-// show and status run on every glance at a task, so in a repository with
-// the plain layout it reads the ref in-process, without the git process
-// Open starts.
+// ParkedCommit is the commit of id's parked work, "" when there is none,
+// read in-process in a plain repository (see openPlain): show and status
+// ask it on every glance at a task.
 func ParkedCommit(root, id string) (string, error) {
 	r, err := openPlain(root)
 	if err != nil {

@@ -126,12 +126,10 @@ func (w *Worktree) tempIndex() (*indexCopy, error) {
 	return ix, nil
 }
 
-// Restore makes the worktree's files equal to snapshot's tree: files
-// absent from it are removed (those in the index; untracked ones a fresh
-// worktree does not have), the index and HEAD stay, so that the restored
-// work shows as uncommitted changes. For a freshly (re)created worktree.
-// The worktree's base (see Base) becomes snapshot's parent, which its
-// paths are relative to, wherever the branch was made.
+// Restore makes a freshly (re)created worktree's files equal to
+// snapshot's tree (files absent from it removed); the index and HEAD
+// stay, so that the restored work shows as uncommitted changes. The base
+// becomes snapshot's parent, which its paths are relative to.
 func (w *Worktree) Restore(snapshot string) error {
 	ix, err := w.tempIndex()
 	if err == nil {

@@ -12,14 +12,13 @@ import (
 
 // Submodules in a task's worktree. bh checks each out as git would, from
 // a repository it trusts: the user's own clone of it (<git dir>/modules/
-// <name>, made by their `git submodule update --init`), else a bare
-// mirror of bh's (<git dir>/bh/modules/<name>) fetched from its URL as
-// the user's config says (protocol.file.allow and all). The submodule's
-// own git dir in the worktree's admin dir is the agent's to write, so bh
-// never runs git there: what changed inside is read against the trusted
-// repository, its work tree the submodule's files. bh lands no change
-// inside a submodule (its commits would live in the worktree only), and
-// never drops one in silence: SubmoduleChanges names them.
+// <name>), else a bare mirror of bh's (<git dir>/bh/modules/<name>)
+// fetched from its URL as the user's config allows. The submodule's own
+// git dir in the worktree's admin dir is the agent's to write, so bh never
+// runs git there: what changed inside is read against the trusted
+// repository. bh lands no change inside a submodule (its commits would
+// live in the worktree only), and never drops one in silence:
+// SubmoduleChanges names them.
 
 // submodule is a gitlink of a tree, with its name in .gitmodules.
 type submodule struct{ name, path, commit string }

@@ -31,14 +31,12 @@ func (e *LandRefused) Error() string {
 	return msg
 }
 
-// Land fast-forwards branch target to commit: by `git merge --ff-only` in
-// the working tree that has it checked out, which leaves the user's
-// unrelated changes (dirty, staged, untracked, ignored) as they are and
-// refuses (*LandRefused) to overwrite any; by update-ref when none has.
-// taskPath (bh's own task file, whose uncommitted copy in that tree would
-// stop the merge) is first staged there at the commit's blob, and put back
-// as it was on a refusal. ErrTargetMoved when target is not an ancestor of
-// commit; nil when commit is in target already (landing twice is a no-op).
+// Land fast-forwards branch target to commit: in the working tree that has
+// it checked out by git's two-tree merge under its index.lock (landHeld),
+// which leaves the user's unrelated changes as they are and refuses
+// (*LandRefused) to overwrite any; by update-ref when none has.
+// ErrTargetMoved when target is not an ancestor of commit; nil when commit
+// is in target already (landing twice is a no-op).
 func (r *Tree) Land(target, commit, taskPath string) error {
 	if err := r.land(target, commit, taskPath); err != nil {
 		return fmt.Errorf("land %s on %s: %w", git.Short(commit), target, err)
