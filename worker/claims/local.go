@@ -89,8 +89,7 @@ func claimLocal(s *store.Store, lease task.Lease, skip func(string) bool, settle
 	}
 	for _, c := range without(task.Ready(tasks), skip) {
 		t, err := Claim(s, c.ID, lease, settled)
-		var nr *NotReadyError
-		if errors.As(err, &nr) {
+		if _, ok := errors.AsType[*NotReadyError](err); ok {
 			continue // lost the race, or changed since the listing
 		}
 		return t, err

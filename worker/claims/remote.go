@@ -63,8 +63,7 @@ func Next(s *store.Store, c *Remote, lease task.Lease, skip func(string) bool, s
 		t, err := Claim(s, cand.ID, lease, settled)
 		if err != nil {
 			c.release(cand.ID, lease, false)
-			var nr *NotReadyError
-			if errors.As(err, &nr) {
+			if _, ok := errors.AsType[*NotReadyError](err); ok {
 				continue
 			}
 			return nil, err
@@ -104,9 +103,8 @@ func (c *Remote) publish(s *store.Store, id string) error {
 }
 
 // Unclaim ends lease's remote claim on t as its run settles: done for a
-// closed task; otherwise released only once the task file with its new
-// state, its parked work and its session are on the remote (the worker's
-// sync, then HandOff). Nothing without a remote or a claim of ours.
+// closed task; otherwise released by HandOff, once its file, parked work
+// and session are on the remote. Nothing without a remote or a claim of ours.
 func (c *Remote) Unclaim(t *task.Task, lease task.Lease) {
 	if c == nil || c.Mine(t.ID) == "" {
 		return
@@ -134,10 +132,9 @@ func (c *Remote) HeldElsewhere(t *task.Task, lease task.Lease) bool {
 
 // adopt brings, for t just claimed here, what another clone left for its
 // next run: the parked work t's history names, when this clone's is not
-// that one, and the session copy. The history decides, not who held the
-// claim before: a claim this clone took and dropped (a worker killed
-// between claiming and running) hides who ran the task last. foreign: the
-// claim before was another clone's.
+// that one, and the session copy. The history decides, not the claim
+// before (foreign: another clone's): one this clone took and dropped (a
+// worker killed between claiming and running) hides who ran the task last.
 func (c *Remote) adopt(t *task.Task, foreign bool) {
 	parked := c.adoptParked(t)
 	if !foreign && !parked {

@@ -63,7 +63,7 @@ func MergeText(ours, base, theirs []byte) ([]byte, error) {
 	}
 	out, err := execGit("", nil, nil, "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs",
 		paths[0], paths[1], paths[2])
-	if ge := (*gitError)(nil); err != nil && !(errors.As(err, &ge) && ge.Code > 0 && ge.Code < 128) {
+	if ge, ok := errors.AsType[*gitError](err); err != nil && !(ok && ge.Code > 0 && ge.Code < 128) {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
 	return out, nil

@@ -114,8 +114,7 @@ func execGit(dir string, env []string, stdin []byte, args ...string) ([]byte, er
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		ge := &gitError{Args: args, Code: -1, Stdout: stdout.String(), Stderr: stderr.String(), Err: err}
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
+		if ee, ok := errors.AsType[*exec.ExitError](err); ok {
 			ge.Code = ee.ExitCode()
 		}
 		return stdout.Bytes(), ge
@@ -158,14 +157,14 @@ func (r *Repo) local(path, dir string) bool {
 
 // IsExit reports whether err is git exiting with code.
 func IsExit(err error, code int) bool {
-	var ge *gitError
-	return errors.As(err, &ge) && ge.Code == code
+	ge, ok := errors.AsType[*gitError](err)
+	return ok && ge.Code == code
 }
 
 // Stderr is what git said on stderr when err is a git command's failure.
 func Stderr(err error) (string, bool) {
-	var ge *gitError
-	if !errors.As(err, &ge) {
+	ge, ok := errors.AsType[*gitError](err)
+	if !ok {
 		return "", false
 	}
 	return ge.Stderr, true

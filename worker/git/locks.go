@@ -42,7 +42,7 @@ type LockedError struct {
 
 func (e *LockedError) Error() string {
 	step := "git"
-	if ge := (*gitError)(nil); errors.As(e.Err, &ge) {
+	if ge, ok := errors.AsType[*gitError](e.Err); ok {
 		step = "git " + ge.subcommand()
 	}
 	if e.Stale {
@@ -82,8 +82,8 @@ var lockRe = sync.OnceValue(func() *regexp.Regexp {
 // lockedPath is the lock file git's failure err names, "" when err is not
 // lock contention.
 func lockedPath(err error, dir string) string {
-	var ge *gitError
-	if !errors.As(err, &ge) {
+	ge, ok := errors.AsType[*gitError](err)
+	if !ok {
 		return ""
 	}
 	m := lockRe().FindStringSubmatch(ge.Stderr)

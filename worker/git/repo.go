@@ -68,8 +68,7 @@ func Open(dir string) (*Repo, error) {
 	out, err := (*Repo)(nil).Run(abs, Env("LC_ALL=C"), nil, "rev-parse", "--show-toplevel", "--absolute-git-dir",
 		"--git-common-dir", "--show-object-format")
 	if err != nil {
-		var ge *gitError
-		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "not a git repository") {
+		if stderr, _ := Stderr(err); strings.Contains(stderr, "not a git repository") {
 			return nil, fmt.Errorf("open repository: %s is not inside a git repository", abs)
 		}
 		return nil, fmt.Errorf("open repository %s: %w", abs, err)
@@ -153,7 +152,7 @@ func (r *Repo) Head() (string, error) {
 // verify is the object rev names, "" when it names none.
 func (r *Repo) verify(rev string) (string, error) {
 	out, err := r.Read(nil, "rev-parse", "-q", "--verify", rev)
-	if ge := (*gitError)(nil); errors.As(err, &ge) && ge.Code == 1 && strings.TrimSpace(ge.Stderr) == "" {
+	if stderr, _ := Stderr(err); IsExit(err, 1) && strings.TrimSpace(stderr) == "" {
 		return "", nil
 	}
 	return strings.TrimSpace(string(out)), err

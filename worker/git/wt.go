@@ -100,10 +100,8 @@ func (r *Repo) addWorktree(path, branch, base string) error {
 		}
 		args = []string{"-c", logRefs, "worktree", "add", "-q", "--no-track", "-b", branch, path, base}
 	}
-	if _, err := r.Run(r.Root, Env("LC_ALL=C"), nil, args...); err != nil {
-		return err
-	}
-	return nil
+	_, err = r.Run(r.Root, Env("LC_ALL=C"), nil, args...)
+	return err
 }
 
 // OpenWorktree returns the registered worktree at path, or nil, nil when

@@ -179,9 +179,8 @@ func (e *HookRefused) Error() string {
 // worktree has a commit hook installed that could have refused it; err
 // as it was otherwise.
 func (w *Worktree) hookRefusal(err error) error {
-	var ge *gitError
-	var le *LockedError
-	if !errors.As(err, &ge) || errors.As(err, &le) {
+	ge, ok := errors.AsType[*gitError](err)
+	if _, locked := errors.AsType[*LockedError](err); !ok || locked {
 		return err
 	}
 	out, perr := w.wt.Read(nil, "rev-parse", "--git-path", "hooks")

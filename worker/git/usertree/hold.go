@@ -3,7 +3,6 @@ package usertree
 import (
 	"cmp"
 	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -75,8 +74,7 @@ func (r *Tree) landHeld(dir, target, tip, commit, taskPath string) error {
 		return err
 	}
 	if err := r.moveHeld(h); err != nil {
-		var lr *LandRefused
-		if errors.As(err, &lr) { // nothing moved
+		if lr, ok := errors.AsType[*LandRefused](err); ok { // nothing moved
 			os.Remove(h.index())
 			return errors.Join(r.inTheWay(lr, taskPath), r.release(h))
 		}
@@ -88,7 +86,7 @@ func (r *Tree) landHeld(dir, target, tip, commit, taskPath string) error {
 // inTheWay is a refusal of git's two-tree merge, which names the first
 // path in the way only, with every path named (InTheWay's).
 func (r *Tree) inTheWay(lr *LandRefused, taskPath string) error {
-	if all := (*LandRefused)(nil); errors.As(r.InTheWay(lr.Target, lr.Commit, taskPath), &all) && len(all.Paths) > 0 {
+	if all, ok := errors.AsType[*LandRefused](r.InTheWay(lr.Target, lr.Commit, taskPath)); ok && len(all.Paths) > 0 {
 		return all
 	}
 	return lr
@@ -97,9 +95,7 @@ func (r *Tree) inTheWay(lr *LandRefused, taskPath string) error {
 // hold takes the tree's index.lock for bh (waiting, as any git step, for
 // a young lock another git holds), with its note, and copies the index.
 func (r *Tree) hold(h *heldLanding) error {
-	b := make([]byte, 8)
-	rand.Read(b)
-	h.token = "bh-land " + hex.EncodeToString(b)
+	h.token = "bh-land " + rand.Text()
 	if err := r.writeNote(h); err != nil {
 		return fmt.Errorf("land: %w", err)
 	}

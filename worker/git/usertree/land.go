@@ -94,7 +94,7 @@ func (r *Tree) moveBranch(target, commit, tip string) error {
 // and the merge is tried again.
 func (r *Tree) mergeIn(dir, target, tip, commit, taskPath string) error {
 	err := r.tryMerge(dir, target, tip, commit, taskPath)
-	if lr := (*LandRefused)(nil); errors.As(err, &lr) && r.removeOwnCopies(dir, tip, commit, lr.Paths) {
+	if lr, ok := errors.AsType[*LandRefused](err); ok && r.removeOwnCopies(dir, tip, commit, lr.Paths) {
 		err = r.tryMerge(dir, target, tip, commit, taskPath)
 	}
 	return err

@@ -39,10 +39,8 @@ type GitLock struct {
 	Stale bool
 }
 
-// StaleLocks lists git's lock files in the repository older than git.StaleAge
-// (the index of each worktree, HEAD, refs, packed-refs, config, shallow, a
-// killed commit's next-index), each with whether it is stale: held by no
-// live git process.
+// StaleLocks lists git's lock files in the repository older than
+// git.StaleAge, each with whether it is stale: held by no live git process.
 func (r *Tree) StaleLocks() ([]GitLock, error) {
 	// Every *.lock at the top of the git dirs: index, HEAD, packed-refs,
 	// config, shallow, and the next-index-<pid>.lock of a `git commit --
