@@ -2,6 +2,7 @@ package git
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -21,13 +22,7 @@ type gitError struct {
 }
 
 func (e *gitError) Error() string {
-	msg := strings.TrimSpace(e.Stderr)
-	if msg == "" {
-		msg = strings.TrimSpace(e.Stdout)
-	}
-	if msg == "" {
-		msg = e.Err.Error()
-	}
+	msg := cmp.Or(strings.TrimSpace(e.Stderr), strings.TrimSpace(e.Stdout), e.Err.Error())
 	msg = strings.TrimPrefix(msg, "fatal: ")
 	msg = strings.TrimPrefix(msg, "error: ")
 	return fmt.Sprintf("git %s: %s", e.subcommand(), msg)

@@ -1,6 +1,7 @@
 package git
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -207,10 +208,7 @@ func (r *Repo) swapRef(ref, commit, old string) error {
 		return err
 	}
 	if _, err := os.Stat(filepath.Join(r.commonDir, "reftable")); err == nil {
-		if old == "" {
-			old = strings.Repeat("0", 40)
-		}
-		if _, err := r.Write(nil, "update-ref", ref, commit, old); err != nil {
+		if _, err := r.Write(nil, "update-ref", ref, commit, cmp.Or(old, plumbing.ZeroHash.String())); err != nil {
 			return fmt.Errorf("%w: %v", ErrStale, err)
 		}
 		return nil

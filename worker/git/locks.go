@@ -1,6 +1,7 @@
 package git
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -90,10 +91,7 @@ func lockedPath(err error, dir string) string {
 	if m == nil {
 		return ""
 	}
-	p := m[1]
-	if p == "" {
-		p = m[2] + ".lock" // git names the config file, and locks <config>.lock
-	}
+	p := cmp.Or(m[1], m[2]+".lock") // git names the config file, and locks <config>.lock
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(dir, p)
 	}

@@ -161,7 +161,7 @@ func (w *Worktree) Base(target string) (string, error) {
 // is (killed while being made); a rebase that finished without its new
 // base recorded counts (see rebasedOnto).
 func (w *Worktree) RecordedBase() string {
-	if base := readRecord(w.records, recBase); plumbing.IsHash(base) {
+	if base := readTrimmed(w.records, recBase); plumbing.IsHash(base) {
 		return cmp.Or(w.rebasedOnto(base), base)
 	}
 	return ""

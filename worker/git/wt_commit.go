@@ -201,8 +201,5 @@ func (w *Worktree) hookRefusal(err error) error {
 		return err
 	}
 	output := strings.TrimSpace(strings.TrimSpace(ge.Stderr) + "\n" + strings.TrimSpace(ge.Stdout))
-	if output == "" {
-		output = fmt.Sprintf("(it printed nothing; git exited %d)", ge.Code)
-	}
-	return &HookRefused{Hooks: hooks, Output: output}
+	return &HookRefused{Hooks: hooks, Output: cmp.Or(output, fmt.Sprintf("(it printed nothing; git exited %d)", ge.Code))}
 }

@@ -62,8 +62,8 @@ func (r *Repo) adminOf(path string) (string, error) {
 
 // claims reports whether admin's gitdir file names path's .git.
 func claims(admin, path string) bool {
-	data, err := os.ReadFile(filepath.Join(admin, "gitdir"))
-	return err == nil && samePath(admin, strings.TrimSpace(string(data)), filepath.Join(path, ".git"))
+	gitdir := readTrimmed(admin, "gitdir")
+	return gitdir != "" && samePath(admin, gitdir, filepath.Join(path, ".git"))
 }
 
 // realCommon is the common dir with its symbolic links resolved, as git

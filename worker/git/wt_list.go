@@ -86,9 +86,8 @@ func (r *Repo) repairWorktree(e *WorktreeEntry) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	lock, _ := os.ReadFile(filepath.Join(admin, "locked"))
 	switch {
-	case admin != "" && strings.TrimSpace(string(lock)) == "initializing":
+	case admin != "" && readTrimmed(admin, "locked") == "initializing":
 		_ = os.Remove(filepath.Join(admin, "index.lock"))
 		if _, err := r.Write(nil, "worktree", "remove", "--force", "--force", e.Path); err != nil {
 			return false, fmt.Errorf("remove half-made worktree: %w", err)
@@ -143,13 +142,11 @@ func (r *Repo) HalfMade(ours func(path string) bool) ([]string, error) {
 	}
 	var out []string
 	for _, admin := range admins {
-		gitdir, _ := os.ReadFile(filepath.Join(admin, "gitdir"))
-		path := filepath.Dir(strings.TrimSpace(string(gitdir)))
-		lock, _ := os.ReadFile(filepath.Join(admin, "locked"))
+		path := filepath.Dir(readTrimmed(admin, "gitdir"))
 		switch {
 		case strings.HasPrefix(filepath.Base(admin), "bh-sync-"):
 			out = append(out, admin)
-		case strings.TrimSpace(string(lock)) == "initializing" && ours(path) && !validHead(admin):
+		case readTrimmed(admin, "locked") == "initializing" && ours(path) && !validHead(admin):
 			out = append(out, admin)
 		}
 	}
@@ -159,16 +156,14 @@ func (r *Repo) HalfMade(ours func(path string) bool) ([]string, error) {
 // validHead reports whether the worktree's HEAD names a branch or a commit
 // (a half-made one holds zeros, or nothing).
 func validHead(admin string) bool {
-	b, err := os.ReadFile(filepath.Join(admin, "HEAD"))
-	head := strings.TrimSpace(string(b))
-	return err == nil && (strings.HasPrefix(head, "ref: ") || head != "" && strings.Trim(head, "0") != "")
+	head := readTrimmed(admin, "HEAD")
+	return strings.HasPrefix(head, "ref: ") || head != "" && strings.Trim(head, "0") != ""
 }
 
 // RemoveHalfMade removes a registration HalfMade found, and its checkout:
 // a scratch or half-made worktree holds nothing of anyone's.
 func (r *Repo) RemoveHalfMade(admin string) error {
-	gitdir, _ := os.ReadFile(filepath.Join(admin, "gitdir"))
-	if path := filepath.Dir(strings.TrimSpace(string(gitdir))); path != "." && path != "" {
+	if path := filepath.Dir(readTrimmed(admin, "gitdir")); path != "." && path != "" {
 		if err := os.RemoveAll(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}

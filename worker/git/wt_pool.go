@@ -199,7 +199,7 @@ func (r *Repo) slotHead() (string, error) {
 }
 
 // readHolder is the task the slot at path is given to, "" for none.
-func (r *Repo) readHolder(path string) string { return readRecord(r.RecordsDir(path), recHolder) }
+func (r *Repo) readHolder(path string) string { return readTrimmed(r.RecordsDir(path), recHolder) }
 
 // dropStashes drops the stash entries made on branch (git's "WIP on
 // <branch>:" and "On <branch>:"): refs/stash is the repository's, shared

@@ -1,6 +1,7 @@
 package git
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -129,13 +130,8 @@ func (w *Worktree) RebaseHead() (string, error) {
 
 // rebaseOnto is the commit the rebase in progress replays onto.
 func (w *Worktree) rebaseOnto() string {
-	for _, dir := range []string{"rebase-merge", "rebase-apply"} {
-		data, err := os.ReadFile(filepath.Join(w.wt.gitDir, dir, "onto"))
-		if err == nil {
-			return strings.TrimSpace(string(data))
-		}
-	}
-	return ""
+	return cmp.Or(readTrimmed(filepath.Join(w.wt.gitDir, "rebase-merge"), "onto"),
+		readTrimmed(filepath.Join(w.wt.gitDir, "rebase-apply"), "onto"))
 }
 
 // ontoFile names the commit a rebase bh started replays the branch onto,
@@ -150,9 +146,8 @@ func (w *Worktree) ontoFile() string { return filepath.Join(w.records, recOnto) 
 // commits are on base until it ends), or it ended without moving the
 // branch there (its record then goes).
 func (w *Worktree) rebasedOnto(base string) string {
-	data, err := os.ReadFile(w.ontoFile())
-	onto := strings.TrimSpace(string(data))
-	if err != nil || !plumbing.IsHash(onto) || onto == base {
+	onto := readTrimmed(w.records, recOnto)
+	if !plumbing.IsHash(onto) || onto == base {
 		return ""
 	}
 	if rebasing, err := w.Rebasing(); err != nil || rebasing {

@@ -50,8 +50,9 @@ func writeRecord(dir, name, content string) error {
 	return writeMarker(filepath.Join(dir, name), content)
 }
 
-// readRecord is a record's content, "" when it is missing or unreadable.
-func readRecord(dir, name string) string {
+// readTrimmed is the content of dir/name (a record, one of git's own
+// one-line files), trimmed; "" when it is missing or unreadable.
+func readTrimmed(dir, name string) string {
 	data, _ := os.ReadFile(filepath.Join(dir, name))
 	return strings.TrimSpace(string(data))
 }
@@ -93,7 +94,7 @@ func (r *Repo) adoptRecords(path, admin string) error {
 		return nil
 	}
 	for old, name := range legacyRecords {
-		if v := readRecord(admin, old); plumbing.IsHash(v) || name == recHolder && v != "" {
+		if v := readTrimmed(admin, old); plumbing.IsHash(v) || name == recHolder && v != "" {
 			if err := writeRecord(dir, name, v); err != nil {
 				return err
 			}
