@@ -145,12 +145,6 @@ func (c *Remote) take(id string, lease task.Lease) (*RemoteClaim, error) {
 	return cl, nil
 }
 
-// renew extends our lease on id. ErrClaimed: another machine took the
-// task over after our lease ran out.
-func (c *Remote) renew(id string, lease task.Lease) error {
-	return c.Push(id, c.Mine(id), Held, lease)
-}
-
 // release ends our claim: done for a closed task, else released.
 func (c *Remote) release(id string, lease task.Lease, done bool) error {
 	state := Released
@@ -173,7 +167,8 @@ func (c *Remote) Mine(id string) string {
 	return c.held[id]
 }
 
-// Push replaces the claim at old (""= none) with a new one.
+// Push replaces the claim at old (""= none) with a new one; renewing
+// ours, ErrClaimed says another machine took the task over meanwhile.
 func (c *Remote) Push(id, old, state string, lease task.Lease) error {
 	cl := RemoteClaim{Task: id, State: state, Worker: lease.Worker, Host: lease.Host, PID: lease.PID, Clone: c.clone,
 		Expires: c.now().Add(c.ttl).UTC().Truncate(time.Second)}

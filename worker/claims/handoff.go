@@ -81,7 +81,7 @@ func (c *Remote) KeepWaiting(ids []string, lease task.Lease) {
 	for _, id := range ids {
 		c.op.Lock()
 		if c.isWaiting(id) {
-			if err := c.renew(id, lease); err != nil {
+			if err := c.Push(id, c.Mine(id), Held, lease); err != nil {
 				c.Warn("%s: renew the claim: %v", id, err)
 			}
 		}

@@ -66,7 +66,7 @@ func (b Beat) beat(s *store.Store, c *Remote, id string) error {
 		return nil
 	})
 	if c != nil && err == nil {
-		err = c.renew(id, WorkerLease(b.Name, b.Now()))
+		err = c.Push(id, c.Mine(id), Held, WorkerLease(b.Name, b.Now()))
 		if err != nil && !errors.Is(err, ErrClaimed) {
 			c.Warn("%s: renew the claim: %v", id, err) // unreachable: retried on the next beat
 			err = nil

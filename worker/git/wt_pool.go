@@ -187,8 +187,7 @@ func (r *Repo) releaseSlot(path, gitDir string) error {
 // Repo), "" when it is detached already; read in-process, and by git when
 // HEAD is anything else (unborn, in a ref store go-git cannot read).
 func (r *Repo) slotHead() (string, error) {
-	data, err := os.ReadFile(filepath.Join(r.gitDir, "HEAD"))
-	if err == nil && plumbing.IsHash(strings.TrimSpace(string(data))) {
+	if plumbing.IsHash(readTrimmed(r.gitDir, "HEAD")) {
 		return "", nil
 	}
 	if head, err := r.Head(); err == nil && head != "" {
