@@ -180,6 +180,53 @@ func (w *Worktree) SetBase(commit string) error {
 	return nil
 }
 
+// logRefs has git log the updates of the branches bh makes and rebases,
+// whatever the repository's config says: their log is where loggedBase
+// finds a fork point.
+const logRefs = "core.logAllRefUpdates=true"
+
+// forkPoint is the base recorded with the worktree, else the one git's
+// reflog of the branch shows (a git process: asked only then), else "".
+func (w *Worktree) forkPoint() string {
+	if base := w.RecordedBase(); base != "" {
+		return base
+	}
+	return w.repo.loggedBase(w.Branch)
+}
+
+// loggedBase reads branch's fork point from git's reflog of it: the onto
+// of its last rebase, else the commit it was created at; for a branch kept
+// from an earlier attempt whose record went (see Base). "" when the log
+// does not reach back to either, or names a commit the branch no longer
+// descends from.
+func (r *Repo) loggedBase(branch string) string {
+	data, err := os.ReadFile(filepath.Join(r.commonDir, "logs", "refs", "heads", filepath.FromSlash(branch)))
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	base := ""
+	for i := len(lines) - 1; i >= 0 && base == ""; i-- {
+		head, msg, _ := strings.Cut(lines[i], "\t")
+		f := strings.Fields(head)
+		if len(f) < 2 {
+			continue
+		}
+		if onto, ok := strings.CutPrefix(msg, "rebase (finish): refs/heads/"+branch+" onto "); ok {
+			base = strings.TrimSpace(onto)
+		} else if f[0] == plumbing.ZeroHash.String() {
+			base = f[1] // the branch's creation
+		}
+	}
+	if !plumbing.IsHash(base) {
+		return ""
+	}
+	if _, err := r.Read(nil, "merge-base", "--is-ancestor", base, "refs/heads/"+branch); err != nil {
+		return ""
+	}
+	return base
+}
+
 // revName qualifies a branch name, so that a tag or a file of the same name
 // never stands for it; hashes and full ref names pass as they are.
 func revName(name string) string {
