@@ -144,10 +144,7 @@ func (r *Repo) local(path, dir string) bool {
 	in := func(root string) bool {
 		return root != "" && (path == root || strings.HasPrefix(path, filepath.Clean(root)+string(filepath.Separator)))
 	}
-	if r != nil && (in(r.commonDir) || in(r.gitDir)) {
-		return true
-	}
-	return in(dir)
+	return r != nil && (in(r.commonDir) || in(r.gitDir)) || in(dir)
 }
 
 // IsExit reports whether err is git exiting with code.

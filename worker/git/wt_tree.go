@@ -2,6 +2,7 @@ package git
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -26,12 +27,7 @@ func (r *Repo) withBhOf(tree plumbing.Hash, base string) (plumbing.Hash, error) 
 	if wantOK == haveOK && want == have {
 		return tree, nil
 	}
-	out := &object.Tree{}
-	for _, e := range t.Entries {
-		if e.Name != ".bh" {
-			out.Entries = append(out.Entries, e)
-		}
-	}
+	out := &object.Tree{Entries: slices.DeleteFunc(slices.Clone(t.Entries), isBh)}
 	if wantOK {
 		out.Entries = append(out.Entries, want)
 		sort.Sort(object.TreeEntrySorter(out.Entries))
@@ -42,14 +38,14 @@ func (r *Repo) withBhOf(tree plumbing.Hash, base string) (plumbing.Hash, error) 
 // bhEntry is t's top-level .bh entry.
 func bhEntry(t *object.Tree) (object.TreeEntry, bool) {
 	if t != nil {
-		for _, e := range t.Entries {
-			if e.Name == ".bh" {
-				return e, true
-			}
+		if i := slices.IndexFunc(t.Entries, isBh); i >= 0 {
+			return t.Entries[i], true
 		}
 	}
 	return object.TreeEntry{}, false
 }
+
+func isBh(e object.TreeEntry) bool { return e.Name == ".bh" }
 
 // WithFile returns a commit with commit's parents, author, committer,
 // message and tree, except that path holds data (mode 100644). Objects
