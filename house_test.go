@@ -17,18 +17,16 @@ import (
 //
 // Where the code is not there yet, the limit is where it stands, so that
 // it can only shrink: the issue's target for the top worker package is
-// 4,000 lines and a knot of at most 15 files, and it stands at 5,023 lines
-// and 37 files (the loop's files all share *worker's methods).
+// 4,000 lines, and it stands at 4,759.
 const (
-	maxWorkerLines = 5100 // the top worker package: the loop and one run's life
+	maxWorkerLines = 4760 // the top worker package: the loop and one run's life
 	maxKnot        = 15   // files of one package that all reach each other by name
 	maxComplex     = 10   // functions over gocyclo 15, in all non-test code (the issue asked 25 at most)
 )
 
 // knotsAllowed are the packages whose knot may be larger: cmd, one file
-// per verb over shared output helpers, and the top worker package, as
-// said above.
-var knotsAllowed = map[string]int{"github.com/bh-tracker/bh/cmd": 50, "github.com/bh-tracker/bh/worker": 37}
+// per verb over shared output helpers.
+var knotsAllowed = map[string]int{"github.com/bh-tracker/bh/cmd": 50}
 
 // TestHouseRules measures the code's shape from the type checker's view
 // of it, and fails when a package grows past the limits above, when a

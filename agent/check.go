@@ -36,7 +36,7 @@ func (e *CheckError) Hint() string { return e.Advice }
 func Check(ctx context.Context, argv0 string) (version string, err error) {
 	switch filepath.Base(argv0) {
 	case "claude":
-		return checkClaude(ctx, argv0, VersionTimeout)
+		return checkVersion(ctx, argv0, VersionTimeout, ClaudeTested)
 	case "codex":
 		return checkVersion(ctx, argv0, VersionTimeout, CodexTested)
 	}
@@ -45,7 +45,7 @@ func Check(ctx context.Context, argv0 string) (version string, err error) {
 
 // Preflight checks that claude is installed and answers; see Check.
 func (c *Claude) Preflight(ctx context.Context) (string, error) {
-	return checkClaude(ctx, c.cfg.Binary, VersionTimeout)
+	return checkVersion(ctx, c.cfg.Binary, VersionTimeout, ClaudeTested)
 }
 
 // Preflight checks that the program is installed; see Check.
@@ -75,10 +75,6 @@ func missing(argv0 string, err error, where string) string {
 		return argv0 + " not found"
 	}
 	return argv0 + " not found" + where
-}
-
-func checkClaude(ctx context.Context, bin string, timeout time.Duration) (string, error) {
-	return checkVersion(ctx, bin, timeout, ClaudeTested)
 }
 
 // Preflight checks that codex is installed and answers codex --version.
@@ -112,11 +108,7 @@ func checkVersion(ctx context.Context, bin string, timeout time.Duration, tested
 		reason = fmt.Sprintf("%s --version failed: %v", bin, err)
 	case res.exitCode != 0:
 		reason = fmt.Sprintf("%s --version exited with status %d", bin, res.exitCode)
-		tail := lastLines(res.stderr, 3)
-		if tail == "" {
-			tail = lastLines(res.stdout, 3)
-		}
-		if tail != "" {
+		if tail := res.tail(3); tail != "" {
 			reason += ": " + tail
 		}
 	}

@@ -79,7 +79,7 @@ func TestCheck(t *testing.T) {
 
 func TestCheckClaudeHangs(t *testing.T) {
 	hang := executable(t, t.TempDir(), "claude", "#!/bin/sh\nexec sleep 60\n", 0o755)
-	_, err := checkClaude(context.Background(), hang, 200*time.Millisecond)
+	_, err := checkVersion(context.Background(), hang, 200*time.Millisecond, ClaudeTested)
 	var ce *CheckError
 	if !errors.As(err, &ce) || ce.Error() != hang+" --version did not answer within 200ms" {
 		t.Fatalf("err = %v, want a CheckError saying claude did not answer", err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/google/uuid"
@@ -31,6 +32,17 @@ type MCPServer struct {
 	Command string
 	Args    []string
 	Env     map[string]string
+}
+
+// env is the MCP server's environment for req: the MCP server's
+// environment is not the agent's, so the task and outbox are told here.
+func (m *MCPServer) env(req Request) map[string]string {
+	env := map[string]string{"BH_TASK_ID": req.TaskID}
+	if req.Outbox != "" {
+		env["BH_OUTBOX"] = req.Outbox
+	}
+	maps.Copy(env, m.Env)
+	return env
 }
 
 // gitWrites are the git commands an agent may not run by default: bh
@@ -127,15 +139,8 @@ func (c *Claude) sessionArgs(req Request) []string {
 		}
 	}
 	if m := c.cfg.MCP; m != nil {
-		env := map[string]string{"BH_TASK_ID": req.TaskID}
-		if req.Outbox != "" {
-			env["BH_OUTBOX"] = req.Outbox // the MCP server's environment is not the agent's
-		}
-		for k, v := range m.Env {
-			env[k] = v
-		}
 		cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"bh": map[string]any{
-			"type": "stdio", "command": m.Command, "args": m.Args, "env": env}}})
+			"type": "stdio", "command": m.Command, "args": m.Args, "env": m.env(req)}}})
 		args = append(args, "--mcp-config", string(cfg), "--permission-prompt-tool", "mcp__bh__permission_prompt")
 	}
 	return append(args, c.cfg.ExtraArgs...)
@@ -164,7 +169,7 @@ func (c *Claude) Run(ctx context.Context, req Request) (*Outcome, error) {
 		return nil, runErrorf(err, "claude session id %q is not a uuid", req.SessionID)
 	}
 	env := append([]string{"BH_TASK_ID=" + req.TaskID, "BH_SESSION_ID=" + req.SessionID}, req.Env...)
-	if lookupEnv(env, "CLAUDE_CODE_MAX_RETRIES") == "" {
+	if LookupEnv(env, "CLAUDE_CODE_MAX_RETRIES") == "" {
 		env = append(env, fmt.Sprintf("CLAUDE_CODE_MAX_RETRIES=%d", ClaudeRetries))
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -174,13 +179,9 @@ func (c *Claude) Run(ctx context.Context, req Request) (*Outcome, error) {
 		stdin: req.Prompt, timeout: timeoutOf(req, c.cfg.Timeout), grace: c.grace, started: req.Started,
 		live: liveOf(req, stop), launch: req.Launcher}
 	res, err := p.run(ctx)
-	switch cause := context.Cause(ctx); {
-	case errors.Is(cause, errRefused):
-		return nil, &RunError{Reason: "claude: the API refuses the credentials (401); stopped rather than retrying for minutes",
-			Raw: res.stdout, Stderr: res.stderr, ExitCode: -1, Err: errRefused, Outage: OutageAuth}
-	case errors.Is(cause, errUnreachable):
-		return nil, &RunError{Reason: fmt.Sprintf("claude: the API cannot be reached (a refused connection, DNS, or bh's egress proxy could not connect); stopped after %d tries rather than retrying for minutes", netTries),
-			Raw: res.stdout, Stderr: res.stderr, ExitCode: -1, Err: errUnreachable, Outage: OutageUnreachable}
+	if re := res.stopped(ctx, "claude: the API refuses the credentials (401); stopped rather than retrying for minutes",
+		fmt.Sprintf("claude: the API cannot be reached (a refused connection, DNS, or bh's egress proxy could not connect); stopped after %d tries rather than retrying for minutes", netTries)); re != nil {
+		return nil, re
 	}
 	if err != nil {
 		return nil, err

@@ -69,15 +69,9 @@ func ParseClaude(stdout []byte) (*Outcome, error) {
 }
 
 // outage is the outage a failed result reports: by the API's status, else
-// by claude's words for an API it could not reach or a missing login. A
-// gateway's 502 or 504 whose words say the API could not be reached (bh's
-// egress proxy: "502 dial tcp …: connection refused") is unreachable, not
-// overloaded: nothing answered.
+// by claude's words for an API it could not reach or a missing login.
 func (cr claudeResult) outage(msg string) Outage {
-	if unreached(cr.APIErrorStatus) && outageOfText(msg) == OutageUnreachable {
-		return OutageUnreachable
-	}
-	if o := outageOfStatus(cr.APIErrorStatus); o != "" {
+	if o := apiOutage(cr.APIErrorStatus, msg); o != "" {
 		return o
 	}
 	if cr.APIError == "connection_failed" {

@@ -29,11 +29,7 @@ import (
 // file. Otherwise notice says that claude will first set itself up. Every
 // other key of the file is kept; it is replaced by an atomic rename.
 func (c *Claude) PrepareTakeover(req Request, root string) (notice string, err error) {
-	dir := lookupEnv(req.Env, "CLAUDE_CONFIG_DIR")
-	if dir == "" {
-		dir = lookupEnv(req.Env, "HOME")
-	}
-	path := filepath.Join(dir, ".claude.json")
+	path := req.stateOf("claude").Seed[".claude.json"]
 	conf, mode, err := readJSONObject(path)
 	if err != nil {
 		return "", fmt.Errorf("claude's config: %w", err)
@@ -51,7 +47,7 @@ func (c *Claude) PrepareTakeover(req Request, root string) (notice string, err e
 	set(entry, "hasTrustDialogAccepted", true)
 	put(projects, root, entry)
 	put(conf, "projects", projects)
-	if key := lookupEnv(req.Env, "ANTHROPIC_API_KEY"); key != "" {
+	if key := LookupEnv(req.Env, "ANTHROPIC_API_KEY"); key != "" {
 		answers := object(conf["customApiKeyResponses"])
 		var approved, rejected []string
 		json.Unmarshal(answers["approved"], &approved)

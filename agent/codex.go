@@ -94,20 +94,13 @@ func (c *Codex) configArgs(req Request) []string {
 		args = append(args, "-m", c.cfg.Model)
 	}
 	if m := c.cfg.MCP; m != nil {
-		env := map[string]string{"BH_TASK_ID": req.TaskID}
-		if req.Outbox != "" {
-			env["BH_OUTBOX"] = req.Outbox // the MCP server's environment is not the agent's
-		}
-		for k, v := range m.Env {
-			env[k] = v
-		}
 		cmd, _ := json.Marshal(m.Command)
 		margs, _ := json.Marshal(m.Args)
 		// Under approval_policy="never" codex refuses every MCP call that
 		// needs an approval ("MCP tool call requires approval, but approval
 		// policy is never"): bh's own tools are approved up front.
 		args = append(args, "-c", "mcp_servers.bh.command="+string(cmd), "-c", "mcp_servers.bh.args="+string(margs),
-			"-c", "mcp_servers.bh.env="+tomlTable(env), "-c", `mcp_servers.bh.default_tools_approval_mode="approve"`)
+			"-c", "mcp_servers.bh.env="+tomlTable(m.env(req)), "-c", `mcp_servers.bh.default_tools_approval_mode="approve"`)
 	}
 	return args
 }
@@ -144,13 +137,9 @@ func (c *Codex) Run(ctx context.Context, req Request) (*Outcome, error) {
 		stdin: c.prompt(req), timeout: timeoutOf(req, c.cfg.Timeout), grace: c.grace, started: req.Started,
 		live: liveOf(req, stop), launch: req.Launcher, write: []string{tmp}}
 	res, err := p.run(ctx)
-	switch cause := context.Cause(ctx); {
-	case errors.Is(cause, errRefused):
-		return nil, &RunError{Reason: "codex: the API refuses the credentials (401)", Raw: res.stdout,
-			Stderr: res.stderr, ExitCode: -1, Err: errRefused, Outage: OutageAuth}
-	case errors.Is(cause, errUnreachable):
-		return nil, &RunError{Reason: fmt.Sprintf("codex: the API cannot be reached (a refused connection, DNS or the network); stopped after %d tries", netTries),
-			Raw: res.stdout, Stderr: res.stderr, ExitCode: -1, Err: errUnreachable, Outage: OutageUnreachable}
+	if re := res.stopped(ctx, "codex: the API refuses the credentials (401)",
+		fmt.Sprintf("codex: the API cannot be reached (a refused connection, DNS or the network); stopped after %d tries", netTries)); re != nil {
+		return nil, re
 	}
 	if err != nil {
 		return nil, err

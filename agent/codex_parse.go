@@ -102,10 +102,7 @@ func ParseCodex(stdout, last []byte) (*Outcome, error) {
 // ("unexpected status 401 Unauthorized: ..."), except for a 5xx, which it
 // words as high demand.
 func codexOutage(msg string) Outage {
-	if st := httpStatusIn(msg); unreached(st) && outageOfText(msg) == OutageUnreachable {
-		return OutageUnreachable // a gateway that could not connect (see claudeResult.outage)
-	}
-	if o := outageOfStatus(httpStatusIn(msg)); o != "" {
+	if o := apiOutage(httpStatusIn(msg), msg); o != "" {
 		return o
 	}
 	if strings.Contains(msg, "high demand") {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 )
 
@@ -39,6 +40,17 @@ func OutageOf(err error) Outage {
 	return ""
 }
 
+// apiOutage classifies an API's answer by its status (0: none), "" when
+// that says nothing. A gateway's 502 or 504 whose words msg say the API
+// could not be reached (bh's egress proxy: "502 dial tcp …: connection
+// refused") is unreachable, not overloaded: nothing answered.
+func apiOutage(status int, msg string) Outage {
+	if unreached(status) && outageOfText(msg) == OutageUnreachable {
+		return OutageUnreachable
+	}
+	return outageOfStatus(status)
+}
+
 // outageOfStatus classifies an HTTP status the agent's API answered with.
 func outageOfStatus(status int) Outage {
 	switch status {
@@ -62,22 +74,15 @@ func outageOfText(msg string) Outage {
 	switch {
 	case strings.Contains(m, "not logged in") || strings.Contains(m, "please run /login"):
 		return OutageAuth
-	case containsAny(m, "econnrefused", "connection refused", "enotfound", "eai_again", "dns error",
-		"failed to lookup address", "can't reach the api", "request timed out", "etimedout",
-		"connection timed out", "error sending request", "network is unreachable", "econnreset"):
+	case slices.ContainsFunc(unreachableWords, func(w string) bool { return strings.Contains(m, w) }):
 		return OutageUnreachable
 	}
 	return ""
 }
 
-func containsAny(s string, subs ...string) bool {
-	for _, sub := range subs {
-		if strings.Contains(s, sub) {
-			return true
-		}
-	}
-	return false
-}
+var unreachableWords = []string{"econnrefused", "connection refused", "enotfound", "eai_again", "dns error",
+	"failed to lookup address", "can't reach the api", "request timed out", "etimedout",
+	"connection timed out", "error sending request", "network is unreachable", "econnreset"}
 
 func (o Outage) String() string {
 	switch o {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/bh-tracker/bh/agent/ask"
 )
 
 // TestCommandOutputCapped runs an agent that prints more than
@@ -59,7 +61,7 @@ printf '"}\n'
 		t.Fatalf("Run: %v", err)
 	}
 	if out.Result.Summary != "big" || !strings.HasPrefix(out.Result.Details, "ddd") ||
-		len(out.Result.Details) > MaxTextBytes || !strings.Contains(out.Result.Details, "cut: ") {
+		len(out.Result.Details) > ask.MaxTextBytes || !strings.Contains(out.Result.Details, "cut: ") {
 		t.Errorf("result = %q, details %d bytes", out.Result.Summary, len(out.Result.Details))
 	}
 }

@@ -36,7 +36,7 @@ type procResult struct {
 // a cancelled ctx stops the agent's whole process group and yields a
 // *RunError holding whatever output there was. Each of stdout and stderr
 // is kept up to its limit. On Linux the agent also dies with the worker;
-// its children do not, which is what p.started and KillGroup are for.
+// its children do not, which is what p.started and proc.KillGroup are for.
 func (p proc) run(ctx context.Context) (procResult, error) {
 	if len(p.argv) == 0 {
 		return procResult{}, runErrorf(nil, "agent command is empty")
@@ -69,9 +69,6 @@ func (p proc) run(ctx context.Context) (procResult, error) {
 	return res, nil
 }
 
-// KillGroup kills what is left of an agent's process group: see proc.KillGroup.
-func KillGroup(pgid int, dir string) error { return xproc.KillGroup(pgid, dir) }
-
 // lenient passes writes on and never fails: a live log that cannot be
 // written must not stop the agent's output from being read.
 type lenient struct{ w io.Writer }
@@ -84,15 +81,34 @@ func (l lenient) Write(p []byte) (int, error) {
 // exitError describes a non-zero exit, quoting the end of stderr (or of
 // stdout when stderr is empty) since that is where agents explain themselves.
 func (r procResult) exitError() *RunError {
-	tail := lastLines(r.stderr, 5)
-	if tail == "" {
-		tail = lastLines(r.stdout, 5)
-	}
 	reason := fmt.Sprintf("agent exited with status %d", r.exitCode)
-	if tail != "" {
+	if tail := r.tail(5); tail != "" {
 		reason += ": " + tail
 	}
 	return &RunError{Reason: reason, Raw: r.stdout, Stderr: r.stderr, ExitCode: r.exitCode}
+}
+
+// stopped is the RunError for a run ctx stopped because its API refused
+// the credentials (refused) or could not be reached (unreachable), else nil.
+func (r procResult) stopped(ctx context.Context, refused, unreachable string) *RunError {
+	re := &RunError{Raw: r.stdout, Stderr: r.stderr, ExitCode: -1}
+	switch cause := context.Cause(ctx); {
+	case errors.Is(cause, errRefused):
+		re.Reason, re.Err, re.Outage = refused, errRefused, OutageAuth
+	case errors.Is(cause, errUnreachable):
+		re.Reason, re.Err, re.Outage = unreachable, errUnreachable, OutageUnreachable
+	default:
+		return nil
+	}
+	return re
+}
+
+// tail is the last n lines of stderr, or of stdout when stderr is empty.
+func (r procResult) tail(n int) string {
+	if t := lastLines(r.stderr, n); t != "" {
+		return t
+	}
+	return lastLines(r.stdout, n)
 }
 
 // lastLines returns up to n trailing non-blank lines of b, joined with "; "
@@ -113,3 +129,17 @@ func lastLines(b []byte, n int) string {
 	}
 	return s
 }
+
+// Limits on the output kept from one agent run: an agent that prints
+// gigabytes must not exhaust the worker's memory. Past the limit the middle
+// is dropped. The result object comes at the end of stdout and may be large
+// (a 5 MB one is valid), so stdout keeps its first OutputHeadBytes for
+// diagnosis and the rest of MaxOutputBytes from its end; stderr, read only
+// by people, keeps MaxStderrBytes, mostly from its end as well.
+const (
+	MaxOutputBytes  = 16 << 20
+	OutputHeadBytes = 64 << 10
+	OutputTailBytes = MaxOutputBytes - OutputHeadBytes
+	MaxStderrBytes  = 1 << 20
+	StderrTailBytes = 64 << 10
+)

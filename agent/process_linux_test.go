@@ -5,6 +5,7 @@ package agent
 import (
 	"bufio"
 	"context"
+	xproc "github.com/bh-tracker/bh/agent/proc"
 	"github.com/bh-tracker/bh/agent/proc/proctest"
 	"os"
 	"os/exec"
@@ -54,7 +55,7 @@ func TestAgentDiesWithWorker(t *testing.T) {
 	if !proctest.Alive(child) {
 		t.Fatalf("the agent's child %d died with the worker; this test needs it left over", child)
 	}
-	if err := KillGroup(pgid, dir); err != nil {
+	if err := xproc.KillGroup(pgid, dir); err != nil {
 		t.Fatalf("KillGroup: %v", err)
 	}
 	assertDead(t, filepath.Join(dir, "child.pid"))

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bh-tracker/bh/agent/ask"
@@ -24,11 +25,7 @@ const (
 
 // Valid reports whether s is one of the four statuses of the contract.
 func (s Status) Valid() bool {
-	switch s {
-	case StatusCompleted, StatusFailed, StatusBlocked, StatusNeedsInput:
-		return true
-	}
-	return false
+	return slices.Contains([]Status{StatusCompleted, StatusFailed, StatusBlocked, StatusNeedsInput}, s)
 }
 
 // The questions of the contract live in agent/ask, which the MCP server
@@ -62,7 +59,7 @@ var ErrNoResult = errors.New("no result object with a valid status")
 // ParseResult reads an agent's answer: the whole text as a JSON object, or
 // else the last JSON object inside it (fenced or bare) whose status is valid.
 // It then normalises questions so that callers can rely on them, and caps
-// each text field at MaxTextBytes.
+// each text field at ask.MaxTextBytes.
 func ParseResult(text []byte) (Result, error) {
 	objs := jsonObjects(text)
 	var firstErr error
@@ -130,13 +127,8 @@ func (r *Result) normalizeQuestions() {
 	for i := range r.Questions {
 		q := &r.Questions[i]
 		q.Type = strings.ToLower(strings.TrimSpace(q.Type))
-		switch q.Type {
-		case QuestionApproval, QuestionChoice:
-		default:
-			q.Type = QuestionFreeform
-		}
-		if q.Type == QuestionChoice && len(q.Options) == 0 {
-			q.Type = QuestionFreeform
+		if q.Type != QuestionApproval && (q.Type != QuestionChoice || len(q.Options) == 0) {
+			q.Type = QuestionFreeform // any other type, and a choice without options
 		}
 	}
 	if r.Question == "" && len(r.Questions) > 0 {
@@ -147,6 +139,24 @@ func (r *Result) normalizeQuestions() {
 	}
 	if r.Question != "" && len(r.Questions) == 0 {
 		r.Questions = []Question{{Question: r.Question, Type: QuestionFreeform}}
+	}
+}
+
+// capText applies ask.CapText to every text field of r.
+func (r *Result) capText() {
+	for _, p := range []*string{&r.Summary, &r.Details, &r.Question, &r.QuestionContext} {
+		*p = ask.CapText(*p)
+	}
+	for i := range r.Issues {
+		r.Issues[i] = ask.CapText(r.Issues[i])
+	}
+	for i := range r.Questions {
+		q := &r.Questions[i]
+		q.Question, q.Header, q.Default = ask.CapText(q.Question), ask.CapText(q.Header), ask.CapText(q.Default)
+		for j := range q.Options {
+			o := &q.Options[j]
+			o.Label, o.Description = ask.CapText(o.Label), ask.CapText(o.Description)
+		}
 	}
 }
 

@@ -37,7 +37,7 @@ type Request struct {
 
 	// Started, if set, is called with the agent's process group id as soon
 	// as the agent runs, before Run waits for it, so that the caller can
-	// write it down: should the caller die, KillGroup stops what is left.
+	// write it down: should the caller die, proc.KillGroup stops what is left.
 	Started func(pgid int)
 	// Launcher starts the agent's process: inside the run's sandbox, or
 	// plainly when nil (package proc's Launcher, package sandbox).

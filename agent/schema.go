@@ -2,7 +2,8 @@ package agent
 
 import (
 	"encoding/json"
-	"sort"
+	"maps"
+	"slices"
 	"sync"
 )
 
@@ -89,23 +90,15 @@ func strictNode(n map[string]any) {
 	if !ok {
 		return
 	}
-	required := map[string]bool{}
-	if req, ok := n["required"].([]any); ok {
-		for _, r := range req {
-			required[r.(string)] = true
-		}
-	}
-	names := make([]string, 0, len(props))
+	required, _ := n["required"].([]any)
 	for name, p := range props {
-		names = append(names, name)
 		p := p.(map[string]any)
 		strictNode(p)
-		if !required[name] {
+		if !slices.Contains(required, any(name)) {
 			nullable(p)
 		}
 	}
-	sort.Strings(names)
-	n["required"] = names
+	n["required"] = slices.Sorted(maps.Keys(props))
 	n["additionalProperties"] = false
 }
 

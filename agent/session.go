@@ -14,13 +14,8 @@ import (
 // SessionFile is where Claude Code keeps the transcript of req's session:
 // $CLAUDE_CONFIG_DIR (else $HOME/.claude) /projects/<the working directory
 // with every character but letters and digits turned into '-'>/<session>.jsonl.
-// req.Env wins over the inherited environment, as it does for the run.
 func (c *Claude) SessionFile(req Request) string {
-	config := lookupEnv(req.Env, "CLAUDE_CONFIG_DIR")
-	if config == "" {
-		config = filepath.Join(lookupEnv(req.Env, "HOME"), ".claude")
-	}
-	return filepath.Join(config, "projects", projectSlug(req.Dir), req.SessionID+".jsonl")
+	return filepath.Join(req.stateOf("claude").Dir, "projects", projectSlug(req.Dir), req.SessionID+".jsonl")
 }
 
 // projectSlug names the folder Claude Code keeps a working directory's
@@ -55,9 +50,10 @@ func projectSlug(dir string) string {
 // maxSlug is where claude cuts a long project folder name.
 const maxSlug = 200
 
-// lookupEnv reads key from env ("KEY=value", the last one wins), else from
-// the process's environment.
-func lookupEnv(env []string, key string) string {
+// LookupEnv reads key from env ("KEY=value", the last one wins), else from
+// the process's environment: what a process started with env appended to
+// the inherited environment sees.
+func LookupEnv(env []string, key string) string {
 	for i := len(env) - 1; i >= 0; i-- {
 		if v, ok := strings.CutPrefix(env[i], key+"="); ok {
 			return v
@@ -72,11 +68,7 @@ func lookupEnv(env []string, key string) string {
 // carries: codex finds a rollout anywhere under sessions/ unless its state
 // database remembers the file elsewhere.
 func (c *Codex) SessionFile(req Request) string {
-	home := lookupEnv(req.Env, "CODEX_HOME")
-	if home == "" {
-		home = filepath.Join(lookupEnv(req.Env, "HOME"), ".codex")
-	}
-	sessions := filepath.Join(home, "sessions")
+	sessions := filepath.Join(req.stateOf("codex").Dir, "sessions")
 	if found, _ := filepath.Glob(filepath.Join(sessions, "*", "*", "*", "rollout-*-"+req.SessionID+".jsonl")); len(found) > 0 {
 		return found[0]
 	}

@@ -10,6 +10,7 @@ import (
 // what bh seeds a run's own copy of it with (see worker/jail/agentstate.go).
 type State struct {
 	Env string // the variable that moves it: CLAUDE_CONFIG_DIR, CODEX_HOME
+	Dir string // the folder it keeps its state in
 	// Seed are the user's files a run's state starts with, by their name
 	// in the run's folder: settings, login, instructions, onboarding.
 	Seed map[string]string
@@ -38,7 +39,7 @@ func StateOf(kind string, getenv func(string) string) (st State, ok bool) {
 		} else {
 			conf = filepath.Join(dir, ".claude.json")
 		}
-		return State{Env: "CLAUDE_CONFIG_DIR", Login: ".credentials.json", User: []string{dir, conf},
+		return State{Env: "CLAUDE_CONFIG_DIR", Dir: dir, Login: ".credentials.json", User: []string{dir, conf},
 			Seed: map[string]string{
 				".claude.json":      conf, // onboarding, trusted folders, approved API keys
 				".credentials.json": filepath.Join(dir, ".credentials.json"),
@@ -50,7 +51,7 @@ func StateOf(kind string, getenv func(string) string) (st State, ok bool) {
 		if dir == "" {
 			dir = filepath.Join(home, ".codex")
 		}
-		return State{Env: "CODEX_HOME", Login: "auth.json", User: []string{dir},
+		return State{Env: "CODEX_HOME", Dir: dir, Login: "auth.json", User: []string{dir},
 			Seed: map[string]string{
 				"config.toml": filepath.Join(dir, "config.toml"),
 				"auth.json":   filepath.Join(dir, "auth.json"),
@@ -58,6 +59,13 @@ func StateOf(kind string, getenv func(string) string) (st State, ok bool) {
 			}}, true
 	}
 	return State{}, false
+}
+
+// stateOf is the agent state of kind as req's run sees it: req.Env wins
+// over the inherited environment, as it does for the run.
+func (req Request) stateOf(kind string) State {
+	st, _ := StateOf(kind, func(k string) string { return LookupEnv(req.Env, k) })
+	return st
 }
 
 // AdoptLogin carries a login that a run refreshed back into the user's

@@ -32,7 +32,9 @@ func Said(tk Takeover, before, after []byte) []string {
 // (/exit leaves "<command-name>…" and "<local-command-stdout>…" entries).
 func (c *Claude) HumanTurns(transcript []byte) []string {
 	var out []string
-	eachLine(transcript, func(line []byte) {
+	// Not a bufio.Scanner: a tool result can make one line larger than
+	// any scanner buffer.
+	for line := range bytes.SplitSeq(transcript, []byte("\n")) {
 		var e struct {
 			Type    string `json:"type"`
 			IsMeta  bool   `json:"isMeta"`
@@ -42,13 +44,13 @@ func (c *Claude) HumanTurns(transcript []byte) []string {
 			} `json:"message"`
 		}
 		if json.Unmarshal(line, &e) != nil || e.Type != "user" || e.IsMeta || e.Summary {
-			return
+			continue
 		}
 		text := userText(e.Message.Content)
 		if t := strings.TrimSpace(text); t != "" && !strings.HasPrefix(t, "<command-") && !strings.HasPrefix(t, "<local-command-") {
 			out = append(out, text)
 		}
-	})
+	}
 	return out
 }
 
@@ -79,7 +81,8 @@ func userText(raw json.RawMessage) string {
 // whose text does not open with a tag such as <environment_context>.
 func (c *Codex) HumanTurns(transcript []byte) []string {
 	var out []string
-	eachLine(transcript, func(line []byte) {
+lines:
+	for line := range bytes.SplitSeq(transcript, []byte("\n")) {
 		var e struct {
 			Type    string `json:"type"`
 			Payload struct {
@@ -93,11 +96,11 @@ func (c *Codex) HumanTurns(transcript []byte) []string {
 			} `json:"payload"`
 		}
 		if json.Unmarshal(line, &e) != nil || e.Type != "response_item" || e.Payload.Type != "message" || e.Payload.Role != "user" {
-			return
+			continue
 		}
 		for _, m := range e.Payload.Meta.Items {
 			if m.Provenance.Type != "user" {
-				return
+				continue lines
 			}
 		}
 		var parts []string
@@ -110,14 +113,6 @@ func (c *Codex) HumanTurns(transcript []byte) []string {
 		if t := strings.TrimSpace(text); t != "" && (len(e.Payload.Meta.Items) > 0 || !strings.HasPrefix(t, "<")) {
 			out = append(out, text)
 		}
-	})
-	return out
-}
-
-// eachLine calls f on each line of a transcript, however long: a tool
-// result can make one line larger than any scanner buffer.
-func eachLine(b []byte, f func(line []byte)) {
-	for line := range bytes.SplitSeq(b, []byte("\n")) {
-		f(line)
 	}
+	return out
 }

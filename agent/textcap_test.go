@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/bh-tracker/bh/agent/ask"
 )
 
 func TestParseResultCapsText(t *testing.T) {
-	big := strings.Repeat("x", 3*MaxTextBytes)
-	capped := CapText(big)
+	big := strings.Repeat("x", 3*ask.MaxTextBytes)
+	capped := ask.CapText(big)
 	raw, err := json.Marshal(map[string]any{"status": "needs_input", "summary": big, "details": big,
 		"questionContext": big, "issues": []string{"short", big},
 		"questions": []map[string]any{{"question": big, "header": big, "type": "choice", "default": big,

@@ -3,6 +3,7 @@ package agent
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 )
 
@@ -43,15 +44,6 @@ func release(line string) (string, [3]int, bool) {
 	return m[0], n, true
 }
 
-func compare(a, b [3]int) int {
-	for i := range a {
-		if a[i] != b[i] {
-			return a[i] - b[i]
-		}
-	}
-	return 0
-}
-
 // refuse is the CheckError for a known-broken release in line, else nil.
 func (t Tested) refuse(line string) error {
 	v, _, ok := release(line)
@@ -77,11 +69,11 @@ func (t Tested) Warning(line string) string {
 	_, lo, _ := release(t.Min)
 	_, hi, _ := release(t.Max)
 	switch {
-	case compare(n, lo) < 0:
+	case slices.Compare(n[:], lo[:]) < 0:
 		return fmt.Sprintf("%s %s is older than the releases bh was tested with (%s); if runs fail, "+
 			"install the tested release: %s",
 			t.Name, v, t.span(), t.install())
-	case compare(n, hi) > 0:
+	case slices.Compare(n[:], hi[:]) > 0:
 		return fmt.Sprintf("%s %s is newer than the releases bh was tested with (%s); if runs fail, "+
 			"install the tested release: %s", t.Name, v, t.span(), t.install())
 	}

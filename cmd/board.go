@@ -2,12 +2,10 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 
 	"github.com/bh-tracker/bh/cmd/board"
-	"github.com/bh-tracker/bh/task"
 	"github.com/spf13/cobra"
 )
 
@@ -44,10 +42,7 @@ Exit codes:
 		Args:    argsRange(0, 0, "no arguments"),
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.base, opts.Ctx, opts.Self = f.base(), c.Context(), os.Executable
-			if runF != nil {
-				return runF(opts)
-			}
-			return boardRun(opts)
+			return runWith(runF, boardRun, opts)
 		},
 	}
 }
@@ -68,13 +63,9 @@ func boardRun(opts *BoardOptions) error {
 	if err != nil {
 		return fmt.Errorf("find bh's own executable for bh continue: %w", err)
 	}
-	ctx := opts.Ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	// The board's actions are bh respond's and bh stop's, run with its streams.
 	on := func(io *IOStreams) base { b := opts.base; b.IO = io; return b }
-	return board.Run(ctx, board.Options{IO: opts.IO, Store: s, Self: self, Now: opts.Now, Hint: hintFor,
+	return board.Run(opts.Ctx, board.Options{IO: opts.IO, Store: s, Self: self, Now: opts.Now, Hint: hintFor,
 		Answer: func(io *IOStreams, p picker, id string) error { return answerTask(on(io), p, id) },
 		Stop: func(io *IOStreams, id, reason string) error {
 			return stopRun(&StopOptions{base: on(io), ID: id, Reason: reason})
@@ -82,55 +73,9 @@ func boardRun(opts *BoardOptions) error {
 	})
 }
 
-// answerTask asks each question task id waits on and saves the answers, as
-// bh respond does on a terminal; a question in words is answered in one
-// line here (bh respond --edit opens the editor).
+// answerTask is bh respond id on a terminal, through the board's picker; a
+// question in words is answered in one line here (bh respond --edit opens
+// the editor).
 func answerTask(b base, p picker, id string) error {
-	s, err := b.Store()
-	if err != nil {
-		return err
-	}
-	t, err := s.Get(id)
-	if err != nil {
-		return err
-	}
-	if t.State != task.AwaitingInput {
-		return notAwaiting(t, "")
-	}
-	qs, err := targets(t, "")
-	if err != nil {
-		return err
-	}
-	rep := &reply{}
-	for _, q := range qs {
-		var a *task.Answer
-		if q.Kind() == task.FreeformQuestion {
-			a, err = askWords(p, q)
-		} else {
-			a, err = askOne(p, q, len(qs) > 1)
-		}
-		if errors.Is(err, errAborted) {
-			return keepGiven(b, s, t, rep, err)
-		}
-		if err != nil {
-			return err
-		}
-		if a != nil {
-			rep.answers = append(rep.answers, *a)
-		}
-	}
-	if len(rep.answers) == 0 {
-		return errEmpty
-	}
-	_, err = saveAnswers(b, s, t, rep)
-	return err
-}
-
-// askWords asks a question in words on one line; nil when left empty.
-func askWords(p picker, q task.Question) (*task.Answer, error) {
-	text, err := p.Input(questionTitle(q), q.Context)
-	if err != nil || text == "" {
-		return nil, err
-	}
-	return &task.Answer{QuestionID: q.ID, Values: []string{text}}, nil
+	return respondRun(&RespondOptions{base: b, Picker: func(*IOStreams) picker { return p }, ID: id, wordsInline: true})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
@@ -46,14 +47,8 @@ Exit codes:
 		Args:              argsRange(0, 1, "one task id"),
 		ValidArgsFunction: completeIDs(f, 1, func(t *task.Task) bool { return t.State == task.Open }),
 		RunE: func(_ *cobra.Command, args []string) error {
-			opts.base, opts.ID = f.base(), ""
-			if len(args) == 1 {
-				opts.ID = args[0]
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return claimRun(opts)
+			opts.base, opts.ID = f.base(), argAt(args, 0)
+			return runWith(runF, claimRun, opts)
 		},
 	}
 	c.Flags().BoolVarP(&opts.Next, "next", "n", false, "claim the first ready task")
@@ -99,7 +94,7 @@ func claimRun(opts *ClaimOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "%s claimed %s  %s\n", stateIcon(opts.IO, t.State), t.ID, t.Title)
+	fmt.Fprintf(opts.IO.ErrOut, "%s claimed %s  %s\n", ui.StateIcon(opts.IO, t.State), t.ID, t.Title)
 	if opts.JSON {
 		return writeJSON(opts.IO.Out, t)
 	}

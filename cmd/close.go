@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/spf13/cobra"
@@ -36,10 +37,7 @@ Exit codes:
 		ValidArgsFunction: completeIDs(f, 1, notState(task.Closed)),
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts.base, opts.ID = f.base(), args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return closeRun(opts)
+			return runWith(runF, closeRun, opts)
 		},
 	}
 	c.Flags().StringVar(&opts.Reason, "reason", "", "why the task is closed (kept in its history)")
@@ -48,14 +46,11 @@ Exit codes:
 }
 
 func closeRun(opts *CloseOptions) error {
-	s, id, err := opts.resolve(opts.ID)
+	s, t, err := opts.load(opts.ID)
 	if err != nil {
 		return err
 	}
-	t, err := s.Get(id)
-	if err != nil {
-		return err
-	}
+	id := t.ID
 	work, err := worker.Unlanded(s, t)
 	if err != nil {
 		return err
@@ -77,9 +72,6 @@ func closeRun(opts *CloseOptions) error {
 			warn(opts.IO, opts.JSON, fmt.Errorf("%s is closed, but its work stays: %w", id, err))
 		}
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "%s closed %s\n", stateIcon(opts.IO, t.State), t.ID)
-	if opts.JSON {
-		return writeJSON(opts.IO.Out, t)
-	}
-	return nil
+	fmt.Fprintf(opts.IO.ErrOut, "%s closed %s\n", ui.StateIcon(opts.IO, t.State), t.ID)
+	return opts.result(t)
 }

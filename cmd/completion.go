@@ -8,14 +8,10 @@ func newCmdCompletion(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "completion bash|zsh|fish",
 		Short: "Print a shell completion script",
-		Long: `Print the completion script for your shell. Task ids complete with their
-titles. For example:
-
-  bash:  source <(bh completion bash)
-  zsh:   bh completion zsh > "${fpath[1]}/_bh"
-  fish:  bh completion fish > ~/.config/fish/completions/bh.fish`,
+		Long:  "Print the completion script for your shell. Task ids complete with their titles.",
 		Example: `  source <(bh completion bash)
-  bh completion zsh > "${fpath[1]}/_bh"`,
+  bh completion zsh > "${fpath[1]}/_bh"
+  bh completion fish > ~/.config/fish/completions/bh.fish`,
 		ValidArgs: []string{"bash", "zsh", "fish"},
 		Args:      argsRange(1, 1, "shell: bash, zsh or fish"),
 		RunE: func(c *cobra.Command, args []string) error {

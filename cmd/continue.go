@@ -17,7 +17,7 @@ type ContinueOptions struct {
 
 func newCmdContinue(f *Factory, runF func(*ContinueOptions) error) *cobra.Command {
 	opts := &ContinueOptions{}
-	c := &cobra.Command{
+	return &cobra.Command{
 		Use:   "continue <id>",
 		Short: "Take over a waiting or failed task's agent session in this terminal",
 		Long: `Open the agent session of a task that waits for you (a question, an
@@ -40,13 +40,9 @@ Exit codes:
 		ValidArgsFunction: completeIDs(f, 1, nil),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.base, opts.Ctx, opts.ID = f.base(), c.Context(), args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return continueRun(opts)
+			return runWith(runF, continueRun, opts)
 		},
 	}
-	return c
 }
 
 func continueRun(opts *ContinueOptions) error {
@@ -54,12 +50,8 @@ func continueRun(opts *ContinueOptions) error {
 	if err != nil {
 		return err
 	}
-	ctx := opts.Ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	term := worker.Terminal{In: opts.IO.In, Out: opts.IO.Terminal(), Err: opts.IO.Terminal()}
-	taken, err := worker.Continue(ctx, s, id, term, worker.Options{Name: "continue:" + userName()})
+	taken, err := worker.Continue(opts.Ctx, s, id, term, worker.Options{Name: "continue:" + userName()})
 	switch {
 	case errors.Is(err, worker.ErrNotStarted):
 		return withHint(err, id+" still waits for you: nothing was changed")

@@ -1,6 +1,9 @@
 package cmd
 
 import (
+	"fmt"
+
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/spf13/cobra"
 )
@@ -20,14 +23,29 @@ func newCmdDefer(f *Factory, runF func(*DeferOptions) error) *cobra.Command {
 		ValidArgsFunction: completeIDs(f, 1, notState(task.Deferred, task.Closed)),
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts.base, opts.ID = f.base(), args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return deferRun(opts)
+			return runWith(runF, deferRun, opts)
 		},
 	}
 }
 
 func deferRun(opts *DeferOptions) error {
-	return moveTask(opts.base, opts.ID, task.Deferred, "", "deferred")
+	return moveTask(opts.base, opts.ID, task.Deferred, "deferred")
+}
+
+// moveTask changes a task's state as a human asked, through the state table,
+// and records it. verb names the move in the message ("deferred").
+func moveTask(o base, ref string, to task.State, verb string) error {
+	s, id, err := o.resolve(ref)
+	if err != nil {
+		return err
+	}
+	now := stamp(o.Now)
+	t, err := s.Update(id, func(t *task.Task) error {
+		return t.SetState(to, now, "human", "")
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(o.IO.ErrOut, "%s %s %s\n", ui.StateIcon(o.IO, t.State), verb, t.ID)
+	return o.result(t)
 }

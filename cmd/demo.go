@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
@@ -36,10 +37,7 @@ The folder is removed afterwards unless --keep is given.`,
 		Args: argsRange(0, 0, "no arguments"),
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.base, opts.Ctx = f.base(), c.Context()
-			if runF != nil {
-				return runF(opts)
-			}
-			return demoRun(opts)
+			return runWith(runF, demoRun, opts)
 		},
 	}
 	c.Flags().BoolVar(&opts.Keep, "keep", false, "keep the demo repository and print where it is")
@@ -66,11 +64,7 @@ func demoRun(opts *DemoOptions) error {
 		}
 		return s.Get(id)
 	}
-	ctx := opts.Ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	if err := worker.RunDemo(ctx, dir, n.report); err != nil {
+	if err := worker.RunDemo(opts.Ctx, dir, n.report); err != nil {
 		return err
 	}
 	if !opts.JSON {
@@ -130,7 +124,7 @@ func (n *narrator) added() {
 	}
 	task.SortQueue(tasks)
 	for _, t := range tasks {
-		line := fmt.Sprintf("added %s %s %s", io.Cyan(t.ID), priorityText(io, t.Priority), io.Bold(t.Title))
+		line := fmt.Sprintf("added %s %s %s", io.Cyan(t.ID), ui.PriorityText(io, t.Priority), io.Bold(t.Title))
 		if len(t.DependsOn) > 0 {
 			line += io.Faint(" (depends on " + strings.Join(t.DependsOn, ", ") + ")")
 		}

@@ -37,10 +37,7 @@ Exit codes:
 		ValidArgsFunction: completeIDs(f, 1, nil),
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts.base, opts.ID = f.base(), args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return diffRun(opts)
+			return runWith(runF, diffRun, opts)
 		},
 	}
 	c.Flags().BoolVar(&opts.Stat, "stat", false, "summarise the changes: files and lines")

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/doctor"
 	"github.com/spf13/cobra"
@@ -45,10 +46,7 @@ Exit codes:
 		Args: argsRange(0, 0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
 			opts.base = f.base()
-			if runF != nil {
-				return runF(opts)
-			}
-			return doctorRun(opts)
+			return runWith(runF, doctorRun, opts)
 		},
 	}
 	c.Flags().BoolVar(&opts.Fix, "fix", false, "repair what is safe to repair")
@@ -95,7 +93,7 @@ func doctorRun(opts *DoctorOptions) error {
 	default:
 		hint = fmt.Sprintf("bh doctor --fix repairs %d of them; the others say what to do", n)
 	}
-	return withHint(errors.New(plural(problems, "problem")+" left"), hint)
+	return withHint(errors.New(ui.Plural(problems, "problem")+" left"), hint)
 }
 
 func printFindings(io *IOStreams, rep doctor.Report, fix bool) {
@@ -123,10 +121,10 @@ func printFindings(io *IOStreams, rep doctor.Report, fix bool) {
 	case problems == 0 && fixed == 0:
 		fmt.Fprintln(io.Out, io.Green("no problems"))
 	case problems == 0:
-		fmt.Fprintf(io.Out, "%s, %s\n", io.Green(plural(fixed, "problem")+" fixed"), "no problems left")
+		fmt.Fprintf(io.Out, "%s, %s\n", io.Green(ui.Plural(fixed, "problem")+" fixed"), "no problems left")
 	default:
-		fmt.Fprintf(io.Out, "%s (%s, %s)", plural(problems, "problem"), plural(rep.Count(doctor.Error), "error"),
-			plural(rep.Count(doctor.Warn), "warning"))
+		fmt.Fprintf(io.Out, "%s (%s, %s)", ui.Plural(problems, "problem"), ui.Plural(rep.Count(doctor.Error), "error"),
+			ui.Plural(rep.Count(doctor.Warn), "warning"))
 		if fixed > 0 {
 			fmt.Fprintf(io.Out, ", %d fixed", fixed)
 		}
@@ -146,11 +144,4 @@ func fixable(rep doctor.Report) int {
 		}
 	}
 	return n
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -23,18 +23,16 @@ const (
 
 // exitCodeError gives an error an exit code of its own.
 type exitCodeError struct {
-	err  error
+	error
 	code int
 }
 
-func (e *exitCodeError) Error() string { return e.err.Error() }
-func (e *exitCodeError) Unwrap() error { return e.err }
+func (e *exitCodeError) Unwrap() error { return e.error }
 
 // usageError is a mistake in how bh was called: exit code 2.
-type usageError struct{ err error }
+type usageError struct{ error }
 
-func (e *usageError) Error() string { return e.err.Error() }
-func (e *usageError) Unwrap() error { return e.err }
+func (e *usageError) Unwrap() error { return e.error }
 
 func usageErrorf(format string, a ...any) error {
 	return &usageError{fmt.Errorf(format, a...)}
@@ -42,15 +40,14 @@ func usageErrorf(format string, a ...any) error {
 
 // hintError adds advice to an error; the advice is printed as "hint: ...".
 type hintError struct {
-	err  error
+	error
 	hint string
 }
 
-func (e *hintError) Error() string { return e.err.Error() }
-func (e *hintError) Unwrap() error { return e.err }
+func (e *hintError) Unwrap() error { return e.error }
 func (e *hintError) Hint() string  { return e.hint }
 
-func withHint(err error, hint string) error { return &hintError{err: err, hint: hint} }
+func withHint(err error, hint string) error { return &hintError{err, hint} }
 
 // hintFor finds advice for err: its own Hint, else a known case.
 func hintFor(err error) string {
@@ -147,4 +144,13 @@ func warnCycles(io *IOStreams, jsonMode bool, tasks []*task.Task) {
 		warn(io, jsonMode, fmt.Errorf("%s: none of these tasks will ever be ready; drop one of the dependencies with bh edit %s",
 			task.CycleText(c), c[0]))
 	}
+}
+
+// writeJSON prints v as indented JSON with a final newline. Field names come
+// from the json tags of task.Task and are part of bh's interface.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }

@@ -82,60 +82,13 @@ func checkOnTimeout(s string) (string, error) {
 	return s, nil
 }
 
-// humanText shows a *bool human setting: "", "true" or "false".
-func humanText(h *bool) string {
-	if h == nil {
-		return ""
-	}
-	return fmt.Sprint(*h)
-}
-
-// hitlChanges are an update's new human-in-the-loop settings, checked.
-type hitlChanges struct {
-	gate, humanTimeout, onTimeout *string
-	human, needsReview            *bool
-}
-
-func resolveHITL(o *UpdateOptions) (hitlChanges, error) {
-	ch := hitlChanges{human: o.Human, needsReview: o.NeedsReview}
-	for _, f := range []struct {
-		in    *string
-		check func(string) (string, error)
-		out   **string
-	}{{o.Gate, checkGate, &ch.gate}, {o.HumanTimeout, checkHumanTimeout, &ch.humanTimeout},
-		{o.OnTimeout, checkOnTimeout, &ch.onTimeout}} {
-		if f.in == nil {
-			continue
-		}
-		v, err := f.check(*f.in)
-		if err != nil {
-			return ch, err
-		}
-		*f.out = &v
-	}
-	return ch, nil
-}
-
-// apply writes the changes into t and names the fields that changed.
-func (ch hitlChanges) apply(t *task.Task) []string {
-	var c []string
-	set(&c, "gate", &t.Gate, ch.gate)
-	if ch.human != nil && (t.Human == nil || *t.Human != *ch.human) {
-		v := *ch.human
-		t.Human = &v
-		c = append(c, "human")
-	}
-	set(&c, "humanTimeout", &t.HumanTimeout, ch.humanTimeout)
-	set(&c, "onTimeout", &t.OnTimeout, ch.onTimeout)
-	set(&c, "needsReview", &t.NeedsReview, ch.needsReview)
-	return c
-}
-
 // policyFields adds a task's human-in-the-loop settings to a field list;
 // field skips the empty ones.
 func policyFields(io *IOStreams, field func(k, v string), gate string, human *bool, timeout, onTimeout string, review bool) {
 	field("gate", gate)
-	field("human", humanText(human))
+	if human != nil {
+		field("human", fmt.Sprint(*human))
+	}
 	field("human timeout", timeout)
 	field("on timeout", onTimeout)
 	if review {

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -37,7 +38,7 @@ func boolPtrText(b *bool) string {
 	if b == nil {
 		return "<nil>"
 	}
-	return humanText(b)
+	return fmt.Sprint(*b)
 }
 
 func TestUpdateHITLFlagsOnlyGiven(t *testing.T) {
@@ -88,17 +89,17 @@ func TestHITLChangesApply(t *testing.T) {
 	no, yes := false, true
 	tk := &task.Task{Gate: task.GateApproval, HumanTimeout: "2h", NeedsReview: true}
 	str := func(s string) *string { return &s }
-	ch := hitlChanges{gate: str(""), human: &no, onTimeout: str("remind"), humanTimeout: str("2h"), needsReview: &no}
+	ch := changes{gate: str(""), human: &no, onTimeout: str("remind"), humanTimeout: str("2h"), needsReview: &no}
 	if got := strings.Join(ch.apply(tk), ","); got != "gate,human,onTimeout,needsReview" {
 		t.Errorf("changed %s", got)
 	}
 	if tk.Gate != "" || tk.Human == nil || *tk.Human || tk.OnTimeout != "remind" || tk.HumanTimeout != "2h" || tk.NeedsReview {
 		t.Errorf("task = %+v", tk)
 	}
-	if got := (hitlChanges{human: &no}).apply(tk); len(got) != 0 {
+	if got := (&changes{human: &no}).apply(tk); len(got) != 0 {
 		t.Errorf("same value changed %v", got)
 	}
-	if got := strings.Join((hitlChanges{human: &yes}).apply(tk), ","); got != "human" || !*tk.Human {
+	if got := strings.Join((&changes{human: &yes}).apply(tk), ","); got != "human" || !*tk.Human {
 		t.Errorf("human back to true: %s", got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/spf13/cobra"
@@ -42,10 +43,7 @@ Exit codes:
 		Args: argsRange(0, 0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
 			opts.base, opts.Editor, opts.Picker = f.base(), f.Editor, f.Picker
-			if runF != nil {
-				return runF(opts)
-			}
-			return inboxRun(opts)
+			return runWith(runF, inboxRun, opts)
 		},
 	}
 	c.Flags().BoolVarP(&opts.Answer, "answer", "a", false, "answer each question in turn, on a terminal")
@@ -81,7 +79,7 @@ func inboxRun(opts *InboxOptions) error {
 	}
 	for _, it := range in.Items {
 		fmt.Fprintf(io.Out, "%s  %s  %s  %s\n", io.Bold(it.Repo), io.Cyan(it.TaskID), it.Title,
-			io.Faint("asked "+relTime(now, it.AskedAt)))
+			io.Faint("asked "+ui.RelTime(now, it.AskedAt)))
 		fmt.Fprintf(io.Out, "  ❓ %s\n", it.Question)
 		for _, o := range it.Options {
 			fmt.Fprintf(io.Out, "     - %s\n", o.Label)
@@ -129,4 +127,33 @@ func inboxJSON(items []store.InboxItem) []inboxItemJSON {
 		out[i] = inboxItemJSON{it, it.Path}
 	}
 	return out
+}
+
+// inboxAnswer walks the inbox's tasks on the terminal, the task of the
+// oldest question first, as bh respond --all does in one repository.
+func inboxAnswer(opts *InboxOptions, items []store.InboxItem) error {
+	ro := &RespondOptions{base: opts.base, Editor: opts.Editor, Picker: opts.Picker}
+	var ws []waitingTask
+	seen := map[string]bool{}
+	for _, it := range items {
+		key := it.Path + "\x00" + it.TaskID
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		s, err := store.Find(it.Path)
+		if err != nil {
+			return err
+		}
+		t, err := s.Get(it.TaskID)
+		if err != nil {
+			return err
+		}
+		ws = append(ws, waitingTask{s: s, t: t, repo: it.Repo})
+	}
+	if len(ws) == 0 {
+		fmt.Fprintln(opts.IO.ErrOut, "nothing is waiting for you")
+		return nil
+	}
+	return answerInTurn(ro, ws)
 }

@@ -33,10 +33,7 @@ merge cleanly.`,
 		Args:    argsRange(0, 0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
 			opts.IO, opts.WorkDir = f.IO, f.WorkDir
-			if runF != nil {
-				return runF(opts)
-			}
-			return initRun(opts)
+			return runWith(runF, initRun, opts)
 		},
 	}
 }

@@ -1,24 +1,25 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
-
 	"github.com/bh-tracker/bh/worker"
 	"github.com/spf13/cobra"
 )
 
 type LandOptions struct {
 	base
-	ID string
+	Ctx context.Context
+	ID  string
 }
 
 func newCmdLand(f *Factory, runF func(*LandOptions) error) *cobra.Command {
 	opts := &LandOptions{}
-	c := &cobra.Command{
+	return &cobra.Command{
 		Use:   "land <id>",
 		Short: "Land a task's finished work on its branch now",
 		Long: `Land the finished work of a task that git would not land over your
@@ -40,14 +41,10 @@ With --json, one object is printed either way:
 		Args:              argsRange(1, 1, "task id"),
 		ValidArgsFunction: completeIDs(f, 1, nil),
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.base, opts.ID = f.base(), args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return landRun(opts, c)
+			opts.base, opts.Ctx, opts.ID = f.base(), c.Context(), args[0]
+			return runWith(runF, landRun, opts)
 		},
 	}
-	return c
 }
 
 // landJSON is bh land --json: one object, landed or not.
@@ -62,12 +59,12 @@ type landJSON struct {
 	OldFiles []string `json:"files,omitempty"`
 }
 
-func landRun(opts *LandOptions, c *cobra.Command) error {
+func landRun(opts *LandOptions) error {
 	s, id, err := opts.resolve(opts.ID)
 	if err != nil {
 		return err
 	}
-	err = worker.LandTask(c.Context(), s, id, "human", worker.Options{Name: "bh land"})
+	err = worker.LandTask(opts.Ctx, s, id, "human", worker.Options{Name: "bh land"})
 	out := landJSON{TaskID: id, OldID: id, Landed: err == nil}
 	var nl *worker.NotLandedError
 	switch {

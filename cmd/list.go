@@ -40,10 +40,7 @@ is one tab-separated line; use --json for every field.`,
 		Args: argsRange(0, 0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
 			opts.base = f.base()
-			if runF != nil {
-				return runF(opts)
-			}
-			return listRun(opts)
+			return runWith(runF, listRun, opts)
 		},
 	}
 	fl := c.Flags()
@@ -82,11 +79,10 @@ func listRun(opts *ListOptions) error {
 		}
 		keep = append(keep, func(t *task.Task) bool { return t.Parent == p })
 	}
-	tasks, bad, err := opts.listing(s)
+	tasks, err := opts.listing(s)
 	if err != nil {
 		return err
 	}
-	warnFiles(opts.IO, opts.JSON, bad)
 	if opts.Ready {
 		tasks = task.Ready(tasks)
 	}

@@ -1,11 +1,12 @@
 package cmd
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 )
 
@@ -16,23 +17,13 @@ func printTasks(o base, tasks []*task.Task, empty string) error {
 		return writeJSON(o.IO.Out, tasks)
 	}
 	if !o.IO.IsTTY {
-		// Rows appended by hand (at 10k, Fprintln of a Join was a tenth of
-		// bh list), a few hundred at a time into one buffer; of many, the
-		// second half at once on the other core, into a buffer sized ahead.
-		h := len(tasks)
-		if h >= 2048 {
-			h /= 2
-		}
-		var rest []byte
-		var wg sync.WaitGroup
-		wg.Go(func() { rest = appendRows(make([]byte, 0, 128*(len(tasks)-h)), tasks[h:]) })
+		// Rows appended by hand, a few hundred at a time into one buffer:
+		// at 10k, Fprintln of a Join was a tenth of bh list.
 		b := make([]byte, 0, 32<<10)
-		for i := 0; i < h; i += 256 {
-			b = appendRows(b[:0], tasks[i:min(i+256, h)])
+		for i := 0; i < len(tasks); i += 256 {
+			b = appendRows(b[:0], tasks[i:min(i+256, len(tasks))])
 			o.IO.Out.Write(b)
 		}
-		wg.Wait()
-		o.IO.Out.Write(rest)
 		return nil
 	}
 	if len(tasks) == 0 {
@@ -45,18 +36,18 @@ func printTasks(o base, tasks []*task.Task, empty string) error {
 		if t.State == task.Closed {
 			title = o.IO.Faint(title)
 		}
-		rows = append(rows, []string{stateIcon(o.IO, t.State) + " " + o.IO.Cyan(t.ID),
-			priorityText(o.IO, t.Priority), string(t.Type), string(t.Size), title,
+		rows = append(rows, []string{ui.StateIcon(o.IO, t.State) + " " + o.IO.Cyan(t.ID),
+			ui.PriorityText(o.IO, t.Priority), string(t.Type), string(t.Size), title,
 			strings.TrimSpace(labelText(o.IO, t.Labels) + " " + hitlTags(o.IO, t))})
 	}
-	fitTable(o.IO.Out, rows, o.IO.Cols, 4)
+	ui.FitTable(o.IO.Out, rows, o.IO.Cols, 4)
 	return nil
 }
 
 // appendRows appends a tab-separated row per task to b.
 func appendRows(b []byte, tasks []*task.Task) []byte {
 	for _, t := range tasks {
-		for _, f := range [...]string{t.ID, string(t.State), string(t.Priority), string(t.Type), string(t.Size), flatten(t.Title)} {
+		for _, f := range [...]string{t.ID, string(t.State), string(t.Priority), string(t.Type), string(t.Size), ui.Flatten(t.Title)} {
 			b = append(append(b, f...), '\t')
 		}
 		for i, l := range t.Labels {
@@ -102,7 +93,7 @@ func printAwaiting(o base, tasks []*task.Task) error {
 	}
 	now := o.Now()
 	for i, t := range tasks {
-		at := askedAt(t)
+		at := ui.AskedAt(t)
 		if !o.IO.IsTTY {
 			for _, q := range t.OpenQuestions() {
 				exp := ""
@@ -110,22 +101,19 @@ func printAwaiting(o base, tasks []*task.Task) error {
 					exp = q.ExpiresAt.UTC().Format(time.RFC3339)
 				}
 				fmt.Fprintln(o.IO.Out, strings.Join([]string{t.ID, string(t.Priority), string(t.Size),
-					flatten(t.Title), flatten(q.Question), flatten(q.Context), at.UTC().Format(time.RFC3339), exp}, "\t"))
+					ui.Flatten(t.Title), ui.Flatten(q.Question), ui.Flatten(q.Context), at.UTC().Format(time.RFC3339), exp}, "\t"))
 			}
 			continue
 		}
 		if i > 0 {
 			fmt.Fprintln(o.IO.Out)
 		}
-		size := string(t.Size)
-		if size == "" {
-			size = "-"
-		}
-		fmt.Fprintf(o.IO.Out, "%s  %s  %s  %s\n", o.IO.Cyan(t.ID), priorityText(o.IO, t.Priority), size, o.IO.Bold(t.Title))
+		size := cmp.Or(string(t.Size), "-")
+		fmt.Fprintf(o.IO.Out, "%s  %s  %s  %s\n", o.IO.Cyan(t.ID), ui.PriorityText(o.IO, t.Priority), size, o.IO.Bold(t.Title))
 		for _, q := range t.OpenQuestions() {
-			printQuestion(o.IO, now, q, "  ")
+			ui.PrintQuestionAs(o.IO, now, q, "  ❓ ", "  ")
 		}
-		fmt.Fprintf(o.IO.Out, "     %s\n", o.IO.Faint("asked "+relTime(now, at)))
+		fmt.Fprintf(o.IO.Out, "     %s\n", o.IO.Faint("asked "+ui.RelTime(now, at)))
 		for _, l := range answerWith(t, "") {
 			fmt.Fprintf(o.IO.Out, "     %s\n", o.IO.Faint(l))
 		}
@@ -134,12 +122,6 @@ func printAwaiting(o base, tasks []*task.Task) error {
 		fmt.Fprintln(o.IO.ErrOut, "no task is waiting for your answer")
 	}
 	return nil
-}
-
-// printQuestion writes "❓ question", then its context, choices and expiry
-// indented.
-func printQuestion(io *IOStreams, now time.Time, q task.Question, indent string) {
-	printQuestionAs(io, now, q, indent+"❓ ", indent)
 }
 
 // warnFiles reports the task files a listing had to skip, one line each,

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/spf13/cobra"
 )
@@ -40,14 +41,8 @@ until interrupted.`,
 		Args:              argsRange(0, 1, "at most one task id"),
 		ValidArgsFunction: completeIDs(f, 1, nil),
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.base, opts.Ctx, opts.ID = f.base(), c.Context(), ""
-			if len(args) == 1 {
-				opts.ID = args[0]
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return logRun(opts)
+			opts.base, opts.Ctx, opts.ID = f.base(), c.Context(), argAt(args, 0)
+			return runWith(runF, logRun, opts)
 		},
 	}
 	c.Flags().BoolVarP(&opts.Follow, "follow", "f", false, "keep printing new events until interrupted")
@@ -153,7 +148,7 @@ func logText(e task.Event) string {
 		parts = append(parts, fmt.Sprintf("commit %.12s", e.Commit))
 	}
 	if e.Text != "" {
-		parts = append(parts, flatten(e.Text))
+		parts = append(parts, ui.Flatten(e.Text))
 	}
 	if e.By != "" {
 		parts = append(parts, "· by "+e.By)

@@ -71,18 +71,7 @@ func (l *logger) print(tasks []*task.Task) {
 
 func (l *logger) write(e task.Entry) {
 	l.count++
-	io := l.o.IO
-	if l.o.JSON {
-		b, _ := json.Marshal(toLogLine(e))
-		fmt.Fprintf(io.Out, "%s\n", b)
-		return
-	}
-	at := e.At.UTC().Format(time.RFC3339)
-	if !io.IsTTY {
-		fmt.Fprintln(io.Out, strings.Join([]string{at, e.TaskID, e.Kind, logText(e.Event)}, "\t"))
-		return
-	}
-	fmt.Fprintf(io.Out, "%s  %s  %-15s  %s\n", io.Faint(at), io.Cyan(e.TaskID), e.Kind, logText(e.Event))
+	l.line(toLogLine(e), e.At, e.TaskID, e.Kind, logText(e.Event), false)
 }
 
 // follow prints what there is, then new events as task files change, until
@@ -150,4 +139,37 @@ func (l *logger) changed(ev fsnotify.Event, steps *store.StepFeed) {
 	if t, err := l.s.Get(id); err == nil {
 		l.print([]*task.Task{t})
 	}
+}
+
+// writeStep prints one agent step as a log line of kind "step".
+func (l *logger) writeStep(s store.StepLine) {
+	if l.only != "" && s.TaskID != l.only {
+		return
+	}
+	l.line(struct {
+		Kind   string    `json:"kind"`
+		At     time.Time `json:"at"`
+		TaskID string    `json:"taskId"`
+		Text   string    `json:"text"`
+	}{"step", s.At.UTC(), s.TaskID, s.Step}, s.At, s.TaskID, "step", s.Step, true)
+}
+
+// line prints one line of the log: v as JSON with --json, else the time,
+// task, kind and text (tab-separated in a pipe; faint, a step's text).
+func (l *logger) line(v any, at time.Time, id, kind, text string, faint bool) {
+	io := l.o.IO
+	if l.o.JSON {
+		b, _ := json.Marshal(v)
+		fmt.Fprintf(io.Out, "%s\n", b)
+		return
+	}
+	ts := at.UTC().Format(time.RFC3339)
+	if !io.IsTTY {
+		fmt.Fprintln(io.Out, strings.Join([]string{ts, id, kind, text}, "\t"))
+		return
+	}
+	if faint {
+		text = io.Faint(text)
+	}
+	fmt.Fprintf(io.Out, "%s  %s  %-15s  %s\n", io.Faint(ts), io.Cyan(id), kind, text)
 }

@@ -45,10 +45,7 @@ Exit codes:
 		Args:    argsRange(0, 0, "no arguments"),
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.base, opts.Ctx = f.base(), c.Context()
-			if runF != nil {
-				return runF(opts)
-			}
-			return mcpRun(opts)
+			return runWith(runF, mcpRun, opts)
 		},
 	}
 	c.Flags().StringVar(&opts.Task, "task", os.Getenv("BH_TASK_ID"), "the `ID` of the task the agent works on")
@@ -61,10 +58,6 @@ func mcpRun(opts *MCPOptions) error {
 	if err != nil {
 		return err
 	}
-	ctx := opts.Ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	warn := func(msg string) { fmt.Fprintln(opts.IO.ErrOut, msg) }
-	return mcp.Serve(ctx, s, id, opts.Outbox, mcp.GuardedTransport(os.Stdin, os.Stdout, warn))
+	return mcp.Serve(opts.Ctx, s, id, opts.Outbox, mcp.GuardedTransport(os.Stdin, os.Stdout, warn))
 }

@@ -35,14 +35,8 @@ Exit codes:
 		Example: `  git config merge.bh-task.driver 'bh merge-file %O %A %B %P'`,
 		Args:    argsRange(3, 4, "base, ours and theirs files, then the path"),
 		RunE: func(_ *cobra.Command, args []string) error {
-			opts.base, opts.Base, opts.Ours, opts.Theirs = f.base(), args[0], args[1], args[2]
-			if len(args) == 4 {
-				opts.Path = args[3]
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return mergeFileRun(opts)
+			opts.base, opts.Base, opts.Ours, opts.Theirs, opts.Path = f.base(), args[0], args[1], args[2], argAt(args, 3)
+			return runWith(runF, mergeFileRun, opts)
 		},
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 )
 
@@ -123,8 +124,8 @@ func TestAskOne(t *testing.T) {
 		})
 	}
 	// leaving the picker is an error, never an answer
-	p := &scripted{answers: []any{false, errAborted}}
-	if a, err := askOne(p, approval, false); !errors.Is(err, errAborted) || a != nil {
+	p := &scripted{answers: []any{false, ui.ErrAborted}}
+	if a, err := askOne(p, approval, false); !errors.Is(err, ui.ErrAborted) || a != nil {
 		t.Errorf("aborted feedback: %+v, %v", a, err)
 	}
 }

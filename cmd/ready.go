@@ -32,13 +32,7 @@ With --json: {"taskId": .., "ready": true|false, "state": .., "reason": [..]}.`,
 		Args: argsRange(0, 0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
 			opts.base = f.base()
-			if runF != nil {
-				return runF(opts)
-			}
-			if opts.Why != "" {
-				return readyWhy(opts)
-			}
-			return readyRun(opts)
+			return runWith(runF, readyRun, opts)
 		},
 	}
 	c.Flags().StringVar(&opts.Why, "why", "", "say why the task `id` is ready or not")
@@ -47,16 +41,18 @@ With --json: {"taskId": .., "ready": true|false, "state": .., "reason": [..]}.`,
 }
 
 func readyRun(opts *ReadyOptions) error {
+	if opts.Why != "" {
+		return readyWhy(opts)
+	}
 	defer opts.IO.Buffer()()
 	s, err := opts.Store()
 	if err != nil {
 		return err
 	}
-	tasks, bad, err := opts.listing(s)
+	tasks, err := opts.listing(s)
 	if err != nil {
 		return err
 	}
-	warnFiles(opts.IO, opts.JSON, bad)
 	warnCycles(opts.IO, opts.JSON, tasks)
 	queue := task.Ready(tasks)
 	if queue == nil {
@@ -75,14 +71,11 @@ type readyJSON struct {
 
 // readyWhy says why one task is ready or not.
 func readyWhy(opts *ReadyOptions) error {
-	s, id, err := opts.resolve(opts.Why)
+	s, t, err := opts.load(opts.Why)
 	if err != nil {
 		return err
 	}
-	t, err := s.Get(id)
-	if err != nil {
-		return err
-	}
+	id := t.ID
 	out := readyJSON{TaskID: id, State: t.State, Reasons: whyNotReady(s, t)}
 	out.Ready = len(out.Reasons) == 0
 	if opts.JSON {

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/spf13/cobra"
@@ -38,10 +39,7 @@ Exit codes:
 		ValidArgsFunction: completeIDs(f, 1<<10, notState(task.Open, task.InProgress)),
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts.base, opts.IDs = f.base(), args
-			if runF != nil {
-				return runF(opts)
-			}
-			return reopenRun(opts)
+			return runWith(runF, reopenRun, opts)
 		},
 	}
 	c.Flags().StringVar(&opts.State, "state", "", "reopen every task in this state (failed, blocked, deferred)")
@@ -68,7 +66,7 @@ func reopenRun(opts *ReopenOptions) error {
 	}
 	var errs []error
 	for _, id := range ids {
-		if err := moveTask(opts.base, id, task.Open, "", "reopened"); err != nil {
+		if err := moveTask(opts.base, id, task.Open, "reopened"); err != nil {
 			errs = append(errs, err)
 			if len(ids) > 1 { // named here; the last error only counts
 				printError(opts.IO.ErrOut, opts.JSON, err, hintFor(err))
@@ -90,11 +88,7 @@ func idsInState(o base, state string) ([]string, error) {
 	if err != nil {
 		return nil, &usageError{err}
 	}
-	ok := false
-	for _, s := range reopenStates {
-		ok = ok || s == st
-	}
-	if !ok {
+	if !slices.Contains(reopenStates, st) {
 		return nil, usageErrorf("--state takes failed, blocked or deferred, not %s", st)
 	}
 	s, err := o.Store()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/spf13/cobra"
@@ -26,6 +27,9 @@ type RespondOptions struct {
 	Repo      string // --repo PATH|NAME: answer in another repository
 	Template  string
 	All       bool
+	// wordsInline asks questions in words on the picker's one line (bh
+	// board), not in the editor.
+	wordsInline bool
 }
 
 // decided reports whether flags carry a decision (approval or choice).
@@ -79,18 +83,9 @@ func newCmdRespond(f *Factory, runF func(*RespondOptions) error) *cobra.Command 
 		ValidArgsFunction: completeIDs(f, 1, func(t *task.Task) bool { return t.State == task.AwaitingInput }),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.base, opts.Editor, opts.Picker = f.base(), f.Editor, f.Picker
-			opts.ID, opts.Answer, opts.HasAnswer = "", "", false
-			if len(args) > 0 {
-				opts.ID = args[0]
-			}
-			if len(args) == 2 {
-				opts.Answer, opts.HasAnswer = args[1], true
-			}
+			opts.ID, opts.Answer, opts.HasAnswer = argAt(args, 0), argAt(args, 1), len(args) == 2
 			opts.HasOther = c.Flags().Changed("other")
-			if runF != nil {
-				return runF(opts)
-			}
-			return respondRun(opts)
+			return runWith(runF, respondRun, opts)
 		},
 	}
 	c.SetFlagErrorFunc(answerAsFlags)
@@ -145,7 +140,7 @@ func respondRun(opts *RespondOptions) error {
 	var rep *reply
 	if !opts.decided() && !opts.HasAnswer && opts.IO.IsStdinTTY {
 		rep, err = askTask(opts, s, t, qs, len(qs) > 1)
-		if errors.Is(err, errAborted) {
+		if errors.Is(err, ui.ErrAborted) {
 			return keepGiven(opts.base, s, t, rep, err)
 		}
 	} else {
@@ -162,10 +157,7 @@ func respondRun(opts *RespondOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return writeJSON(opts.IO.Out, t)
-	}
-	return nil
+	return opts.result(t)
 }
 
 // inRepo points opts at the store of the repository --repo names, if any.

@@ -3,7 +3,9 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"slices"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 )
@@ -30,17 +32,12 @@ func respondAll(o *RespondOptions) error {
 		return err
 	}
 	warnFiles(o.IO, o.JSON, bad)
-	var waiting []*task.Task
-	for _, t := range tasks {
-		if t.State == task.AwaitingInput {
-			waiting = append(waiting, t)
-		}
-	}
+	waiting := slices.DeleteFunc(slices.Clone(tasks), func(t *task.Task) bool { return t.State != task.AwaitingInput })
 	if len(waiting) == 0 {
 		fmt.Fprintln(o.IO.ErrOut, "no task is waiting for your answer")
 		return nil
 	}
-	task.SortQueue(waiting) // waiting is our own slice, not the store's
+	task.SortQueue(waiting)
 	in := make([]waitingTask, len(waiting))
 	for i, t := range waiting {
 		in[i] = waitingTask{s: s, t: t}
@@ -67,9 +64,9 @@ func answerInTurn(o *RespondOptions, ws []waitingTask) error {
 			where = o.IO.Bold(w.repo) + "  "
 		}
 		fmt.Fprintf(o.IO.ErrOut, "\n(%d/%d) %s%s  %s  %s\n", i+1, len(ws), where, o.IO.Cyan(w.t.ID),
-			priorityText(o.IO, w.t.Priority), o.IO.Bold(w.t.Title))
+			ui.PriorityText(o.IO, w.t.Priority), o.IO.Bold(w.t.Title))
 		rep, err := askTask(o, w.s, w.t, w.t.OpenQuestions(), true)
-		if errors.Is(err, errAborted) {
+		if errors.Is(err, ui.ErrAborted) {
 			return keepGiven(o.base, w.s, w.t, rep, err)
 		}
 		if err != nil {
@@ -86,8 +83,5 @@ func answerInTurn(o *RespondOptions, ws []waitingTask) error {
 		}
 		answered = append(answered, u)
 	}
-	if o.JSON {
-		return writeJSON(o.IO.Out, answered)
-	}
-	return nil
+	return o.result(answered)
 }

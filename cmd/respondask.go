@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 )
@@ -20,7 +21,7 @@ func askTask(o *RespondOptions, s *store.Store, t *task.Task, qs []task.Question
 	var words []task.Question
 	var p picker
 	for _, q := range qs {
-		if q.Kind() == task.FreeformQuestion {
+		if q.Kind() == task.FreeformQuestion && !o.wordsInline {
 			words = append(words, q)
 			continue
 		}
@@ -28,7 +29,7 @@ func askTask(o *RespondOptions, s *store.Store, t *task.Task, qs []task.Question
 			p = o.Picker(o.IO)
 		}
 		a, err := askOne(p, q, skip)
-		if errors.Is(err, errAborted) && len(rep.answers) > 0 {
+		if errors.Is(err, ui.ErrAborted) && len(rep.answers) > 0 {
 			return rep, err // the answers given so far are the caller's to keep
 		}
 		if err != nil {
@@ -64,12 +65,24 @@ const (
 	pickSkip  = "\x00skip"
 )
 
-// askOne asks one approval or choice question; nil means it was skipped.
+// askOne asks one question on the picker; nil means it was skipped.
 func askOne(p picker, q task.Question, skip bool) (*task.Answer, error) {
-	if q.Kind() == task.ApprovalQuestion {
+	switch q.Kind() {
+	case task.ApprovalQuestion:
 		return askApprovalAnswer(p, q, skip)
+	case task.FreeformQuestion:
+		return askWords(p, q)
 	}
 	return askChoice(p, q, skip)
+}
+
+// askWords asks a question in words on one line; nil when left empty.
+func askWords(p picker, q task.Question) (*task.Answer, error) {
+	text, err := p.Input(questionTitle(q), q.Context)
+	if err != nil || text == "" {
+		return nil, err
+	}
+	return &task.Answer{QuestionID: q.ID, Values: []string{text}}, nil
 }
 
 // askApprovalAnswer asks yes or no, then a comment or the feedback.

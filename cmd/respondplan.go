@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 )
@@ -186,7 +187,7 @@ func pendingHint(t *task.Task) string {
 	fmt.Fprintf(&b, "%s waits on:", t.ID)
 	for _, q := range t.Numbered() {
 		fmt.Fprintf(&b, "\n  %d  %s  %s", q.N, q.Q.ID, firstLine(q.Q.Question))
-		if note := kindNote(q.Q); note != "" {
+		if note := ui.KindNote(q.Q); note != "" {
 			b.WriteString("  " + note)
 		}
 		if labels := q.Q.Labels(); len(labels) > 0 && q.Q.Kind() == task.ChoiceQuestion {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
@@ -81,11 +82,8 @@ func saveAnswers(o base, s *store.Store, before *task.Task, rep *reply) (*task.T
 func answeredIDs(t *task.Task, ans []task.Answer) []string {
 	var out []string
 	for _, q := range t.Pending() {
-		for _, a := range ans {
-			if a.QuestionID == q.ID {
-				out = append(out, q.ID)
-				break
-			}
+		if slices.ContainsFunc(ans, func(a task.Answer) bool { return a.QuestionID == q.ID }) {
+			out = append(out, q.ID)
 		}
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/storegit"
 	"github.com/spf13/cobra"
 )
@@ -30,10 +31,7 @@ first (bh stop). Commit the removal as any other change (bh sync does).`,
 		ValidArgsFunction: completeIDs(f, 1<<10, notState(task.InProgress)),
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts.base, opts.IDs = f.base(), args
-			if runF != nil {
-				return runF(opts)
-			}
-			return rmRun(opts)
+			return runWith(runF, rmRun, opts)
 		},
 	}
 }
@@ -54,7 +52,7 @@ func rmRun(opts *RmOptions) error {
 				err = ferr
 			}
 		} else if err == nil {
-			err = rmOne(opts, id)
+			err = rmOne(opts, s, id)
 		}
 		if err != nil {
 			return err
@@ -63,11 +61,7 @@ func rmRun(opts *RmOptions) error {
 	return nil
 }
 
-func rmOne(opts *RmOptions, id string) error {
-	s, err := opts.Store()
-	if err != nil {
-		return err
-	}
+func rmOne(opts *RmOptions, s *store.Store, id string) error {
 	t, err := s.Get(id)
 	if err == nil && t.State == task.InProgress {
 		return fmt.Errorf("%s is in progress: stop it first (bh stop %s), then bh rm %s", id, id, id)

@@ -82,7 +82,7 @@ func newRootCmd(f *Factory) *cobra.Command {
 		SilenceUsage:  true,
 		PersistentPreRunE: func(*cobra.Command, []string) error {
 			if f.NoColor {
-				f.IO.DisableColor()
+				f.IO.SetColor(false)
 			}
 			return nil
 		},
@@ -151,6 +151,14 @@ func (f *Factory) base() base {
 	return base{IO: f.IO, Store: f.Store, Now: f.Now, JSON: f.JSON, Args: f.Args}
 }
 
+// runWith runs the command's run, or the runF a test put in its place.
+func runWith[O any](runF, run func(O) error, opts O) error {
+	if runF != nil {
+		return runF(opts)
+	}
+	return run(opts)
+}
+
 // resolve opens the store and finds the one task that ref names.
 func (b base) resolve(ref string) (*store.Store, string, error) {
 	s, err := b.Store()
@@ -171,11 +179,24 @@ func (b base) load(ref string) (*store.Store, *task.Task, error) {
 	return s, t, err
 }
 
-// listing reads every task for a view. Views for people show no history
-// beyond the last question, so they skip decoding the rest of it.
-func (b base) listing(s *store.Store) ([]*task.Task, []error, error) {
-	if b.JSON {
-		return s.List()
+// result prints v on stdout with --json; without it, the command has said
+// on stderr what it did.
+func (b base) result(v any) error {
+	if !b.JSON {
+		return nil
 	}
-	return s.ListBrief()
+	return writeJSON(b.IO.Out, v)
+}
+
+// listing reads every task for a view, and warns of the files it skipped.
+// Views for people show no history beyond the last question, so they skip
+// decoding the rest of it.
+func (b base) listing(s *store.Store) ([]*task.Task, error) {
+	list := s.ListBrief
+	if b.JSON {
+		list = s.List
+	}
+	tasks, bad, err := list()
+	warnFiles(b.IO, b.JSON, bad)
+	return tasks, err
 }

@@ -72,10 +72,7 @@ Exit codes:
 		Args: argsRange(0, 0, "no arguments"),
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.base, opts.Ctx = f.base(), c.Context()
-			if runF != nil {
-				return runF(opts)
-			}
-			return serveRun(opts)
+			return runWith(runF, serveRun, opts)
 		},
 	}
 	fl := c.Flags()

@@ -25,10 +25,7 @@ with times. With --json, print the task object.`,
 		ValidArgsFunction: completeIDs(f, 1, nil),
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts.base, opts.ID = f.base(), args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return showRun(opts)
+			return runWith(runF, showRun, opts)
 		},
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 )
 
@@ -15,9 +16,9 @@ func printQuestions(io *IOStreams, qs []task.Question) {
 	}
 	fmt.Fprintf(io.Out, "\n%s\n", io.Bold("questions"))
 	for _, q := range qs {
-		fmt.Fprintf(io.Out, "  %s [%s] %s\n", q.ID, q.Status, indentLines(q.Question, "    "))
+		fmt.Fprintf(io.Out, "  %s [%s] %s\n", q.ID, q.Status, ui.IndentLines(q.Question, "    "))
 		if text := q.AnswerText(); text != "" {
-			fmt.Fprintf(io.Out, "    → %s\n", indentLines(text, "      "))
+			fmt.Fprintf(io.Out, "    → %s\n", ui.IndentLines(text, "      "))
 		}
 	}
 }
@@ -36,10 +37,10 @@ func printHistory(io *IOStreams, events []task.Event) {
 		fmt.Fprintf(io.Out, "  %s  %s\n", io.Faint(e.At.UTC().Format(time.RFC3339)), eventText(io, e))
 		label := map[string]string{task.EventInputRequested: "context", task.EventInputUnused: "not used"}[e.Kind]
 		if label != "" && e.Context != "" {
-			fmt.Fprintf(io.Out, "%s%s: %s\n", histPad, label, indentLines(e.Context, histPad+"  "))
+			fmt.Fprintf(io.Out, "%s%s: %s\n", histPad, label, ui.IndentLines(e.Context, histPad+"  "))
 		}
 		if e.Kind == task.EventCheck && e.ExitCode != 0 && e.Output != "" {
-			fmt.Fprintf(io.Out, "%soutput: %s\n", histPad, indentLines(lastLines(e.Output, 10), histPad+"  "))
+			fmt.Fprintf(io.Out, "%soutput: %s\n", histPad, ui.IndentLines(lastLines(e.Output, 10), histPad+"  "))
 		}
 	}
 }
@@ -48,7 +49,7 @@ func eventText(io *IOStreams, e task.Event) string {
 	var b strings.Builder
 	switch e.Kind {
 	case task.EventState:
-		fmt.Fprintf(&b, "%s → %s", paintState(io, e.From, string(e.From)), paintState(io, e.To, string(e.To)))
+		fmt.Fprintf(&b, "%s → %s", ui.PaintState(io, e.From, string(e.From)), ui.PaintState(io, e.To, string(e.To)))
 	case task.EventInputRequested:
 		b.WriteString(io.Magenta("❓ asked"))
 	case task.EventInputReceived:
@@ -80,7 +81,7 @@ func eventText(io *IOStreams, e task.Event) string {
 		fmt.Fprintf(&b, " (sandbox: %s)", e.Sandbox)
 	}
 	if e.Text != "" {
-		fmt.Fprintf(&b, ": %s", indentLines(e.Text, histPad))
+		fmt.Fprintf(&b, ": %s", ui.IndentLines(e.Text, histPad))
 	}
 	return b.String()
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/landing"
@@ -18,9 +19,9 @@ func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (
 	checks string) {
 	w := io.Out
 	fmt.Fprintf(w, "%s  %s\n", io.Cyan(t.ID), io.Bold(t.Title))
-	fmt.Fprintf(w, "%s %s · %s · %s\n", stateIcon(io, t.State), paintState(io, t.State, string(t.State)),
-		priorityText(io, t.Priority), t.Type)
-	printTable(w, showFields(io, now, t, lookup, parked, checks))
+	fmt.Fprintf(w, "%s %s · %s · %s\n", ui.StateIcon(io, t.State), ui.PaintState(io, t.State, string(t.State)),
+		ui.PriorityText(io, t.Priority), t.Type)
+	ui.PrintTable(w, showFields(io, now, t, lookup, parked, checks))
 	showSections(io, now, t)
 	printQuestions(io, t.Questions)
 	printHistory(io, t.History)
@@ -76,7 +77,7 @@ func showRef(io *IOStreams, lookup func(string) (*task.Task, error), id string) 
 	var nf *task.NotFoundError
 	switch {
 	case err == nil:
-		return fmt.Sprintf("%s %s  %s", stateIcon(io, r.State), id, r.Title)
+		return fmt.Sprintf("%s %s  %s", ui.StateIcon(io, r.State), id, r.Title)
 	case errors.As(err, &nf):
 		return id + io.Red("  (missing)")
 	}
@@ -92,9 +93,9 @@ func showSections(io *IOStreams, now time.Time, t *task.Task) {
 		section(io, "agent instructions", t.AgentSettings.System)
 	}
 	if t.State == task.AwaitingInput {
-		fmt.Fprintf(w, "\n%s\n", io.Bold(fmt.Sprintf("waiting for your answer (asked %s)", relTime(now, askedAt(t)))))
+		fmt.Fprintf(w, "\n%s\n", io.Bold(fmt.Sprintf("waiting for your answer (asked %s)", ui.RelTime(now, ui.AskedAt(t)))))
 		for _, q := range t.OpenQuestions() {
-			printQuestion(io, now, q, "  ")
+			ui.PrintQuestionAs(io, now, q, "  ❓ ", "  ")
 		}
 		for _, l := range answerWith(t, "") {
 			fmt.Fprintf(w, "  %s\n", io.Faint(l))
@@ -120,7 +121,7 @@ func section(io *IOStreams, title, text string) {
 	if strings.TrimSpace(text) == "" {
 		return
 	}
-	fmt.Fprintf(io.Out, "\n%s\n  %s\n", io.Bold(title), indentLines(text, "  "))
+	fmt.Fprintf(io.Out, "\n%s\n  %s\n", io.Bold(title), ui.IndentLines(text, "  "))
 }
 
 // when is an exact time, with how long ago it was.
@@ -128,7 +129,7 @@ func when(now, t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return fmt.Sprintf("%s (%s)", t.UTC().Format(time.RFC3339), relTime(now, t))
+	return fmt.Sprintf("%s (%s)", t.UTC().Format(time.RFC3339), ui.RelTime(now, t))
 }
 
 // agentSettingsText is a task's own agent settings on one line, the

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
@@ -38,10 +39,7 @@ and, when set, endingWaits, gate, human, humanTimeout, onTimeout and needsReview
 		ValidArgsFunction: completeIDs(f, 1, nil),
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts.base, opts.ID = f.base(), args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return statusRun(opts)
+			return runWith(runF, statusRun, opts)
 		},
 	}
 }
@@ -115,7 +113,7 @@ func statusRun(opts *StatusOptions) error {
 // newStatusView is what bh status shows of t, but for its parked work and
 // what comes next.
 func newStatusView(s *store.Store, t *task.Task, now time.Time) statusView {
-	v := statusView{ID: t.ID, Title: t.Title, State: t.State, Since: stateSince(t), Agent: t.Agent,
+	v := statusView{ID: t.ID, Title: t.Title, State: t.State, Since: ui.StateSince(t), Agent: t.Agent,
 		SessionID: t.SessionID, Summary: t.Summary, Questions: []statusQuestion{},
 		Gate: t.Gate, Human: t.Human, HumanTimeout: t.HumanTimeout, OnTimeout: t.OnTimeout, NeedsReview: t.NeedsReview,
 		CheckRound: landing.CheckRound(t, s.Config.Rounds())}
@@ -123,10 +121,9 @@ func newStatusView(s *store.Store, t *task.Task, now time.Time) statusView {
 		v.Measures = &m
 	}
 	if t.State == task.AwaitingInput {
-		at := askedAt(t)
+		at := ui.AskedAt(t)
 		v.WaitingSince, v.WaitingSeconds = &at, int64(now.Sub(at)/time.Second)
-		qs := t.Numbered()
-		for _, q := range qs {
+		for _, q := range t.Numbered() {
 			q.Q.Type = q.Q.Kind() // how it is answered, whatever the file says
 			v.Questions = append(v.Questions, statusQuestion{Number: q.N, Question: q.Q, Kind: q.Q.Type,
 				Respond: task.RespondCommand(t, q.Q, "")})

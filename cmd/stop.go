@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/spf13/cobra"
 )
@@ -31,10 +32,7 @@ Parked work is never thrown away.`,
 		ValidArgsFunction: completeIDs(f, 1, (*task.Task).Stoppable),
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts.base, opts.ID = f.base(), args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return stopRun(opts)
+			return runWith(runF, stopRun, opts)
 		},
 	}
 	c.Flags().StringVarP(&opts.Reason, "reason", "r", "", "why the task stops: `TEXT` (required)")
@@ -61,14 +59,11 @@ func stopRun(opts *StopOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "%s stopped %s: it is deferred; bh reopen %s brings it back\n", stateIcon(opts.IO, t.State), t.ID, t.ID)
+	fmt.Fprintf(opts.IO.ErrOut, "%s stopped %s: it is deferred; bh reopen %s brings it back\n", ui.StateIcon(opts.IO, t.State), t.ID, t.ID)
 	if running {
 		fmt.Fprintf(opts.IO.ErrOut, "its worker will stop the agent and park its work\n")
 	}
-	if opts.JSON {
-		return writeJSON(opts.IO.Out, t)
-	}
-	return nil
+	return opts.result(t)
 }
 
 func stopHint(e *task.NotStoppableError) string {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/usertree"
@@ -47,10 +48,7 @@ Exit codes:
 		Args: argsRange(0, 0, "no arguments"),
 		RunE: func(*cobra.Command, []string) error {
 			opts.base = f.base()
-			if runF != nil {
-				return runF(opts)
-			}
-			return syncRun(opts)
+			return runWith(runF, syncRun, opts)
 		},
 	}
 	c.Flags().StringVar(&opts.Remote, "remote", "", "sync with the git remote `NAME`")
@@ -82,10 +80,10 @@ func syncRun(opts *SyncOptions) error {
 		did = append(did, "committed task changes")
 	}
 	if res.Pulled > 0 {
-		did = append(did, commits("pulled", res.Pulled))
+		did = append(did, "pulled "+ui.Plural(res.Pulled, "commit"))
 	}
 	if res.Pushed > 0 {
-		did = append(did, commits("pushed", res.Pushed))
+		did = append(did, "pushed "+ui.Plural(res.Pushed, "commit"))
 	}
 	if res.Offline {
 		did = append(did, "the remote is unreachable: pulled only what was fetched before")
@@ -126,11 +124,4 @@ func syncHint(err error, res storegit.SyncResult) error {
 		return withHint(err, "others kept pushing; run bh sync again")
 	}
 	return err
-}
-
-func commits(verb string, n int) string {
-	if n == 1 {
-		return verb + " 1 commit"
-	}
-	return fmt.Sprintf("%s %d commits", verb, n)
 }

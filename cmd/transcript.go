@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/bh-tracker/bh/worker"
@@ -33,10 +34,7 @@ Exit codes:
 		ValidArgsFunction: completeIDs(f, 1, nil),
 		RunE: func(_ *cobra.Command, args []string) error {
 			opts.base, opts.ID = f.base(), args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return transcriptRun(opts)
+			return runWith(runF, transcriptRun, opts)
 		},
 	}
 	c.Flags().IntVar(&opts.Run, "run", 0, "the run to print, `N` from 1 (default: the last)")
@@ -55,10 +53,7 @@ func transcriptRun(opts *TranscriptOptions) error {
 	if err != nil {
 		return err
 	}
-	n := opts.Run
-	if n == 0 {
-		n = runs
-	}
+	n := cmp.Or(opts.Run, runs)
 	if opts.JSON {
 		return writeJSON(opts.IO.Out, map[string]any{"taskId": id, "run": n, "runs": runs, "entries": entries})
 	}

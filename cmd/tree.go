@@ -30,14 +30,8 @@ each with a "children" array.`,
 		Args:              argsRange(0, 1, "at most one task id"),
 		ValidArgsFunction: completeIDs(f, 1, nil),
 		RunE: func(_ *cobra.Command, args []string) error {
-			opts.base = f.base()
-			if len(args) == 1 {
-				opts.ID = args[0]
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return treeRun(opts)
+			opts.base, opts.ID = f.base(), argAt(args, 0)
+			return runWith(runF, treeRun, opts)
 		},
 	}
 }
@@ -54,11 +48,10 @@ func treeRun(opts *TreeOptions) error {
 			return err
 		}
 	}
-	tasks, bad, err := opts.listing(s)
+	tasks, err := opts.listing(s)
 	if err != nil {
 		return err
 	}
-	warnFiles(opts.IO, opts.JSON, bad)
 	warnCycles(opts.IO, opts.JSON, tasks)
 	forest := buildForest(tasks)
 	if id != "" {
@@ -70,8 +63,7 @@ func treeRun(opts *TreeOptions) error {
 		if opts.JSON {
 			return writeJSON(opts.IO.Out, n)
 		}
-		printTree(opts.IO, []*treeNode{n})
-		return nil
+		forest = []*treeNode{n}
 	}
 	if opts.JSON {
 		return writeJSON(opts.IO.Out, forest)

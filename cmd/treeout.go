@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 )
 
@@ -83,7 +84,7 @@ func appendNode(io *IOStreams, b []byte, n *treeNode, lead, childLead string) []
 		title = io.Faint(title)
 	}
 	b = append(b, io.Faint(lead)...)
-	b = append(b, stateIcon(io, n.State)...)
+	b = append(b, ui.StateIcon(io, n.State)...)
 	b = append(append(b, ' '), io.Cyan(n.ID)...)
 	b = append(append(b, "  "...), title...)
 	b = append(b, '\n')

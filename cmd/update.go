@@ -40,35 +40,17 @@ and --on-timeout "" go back to the config's default.`,
 		ValidArgsFunction: completeIDs(f, 1, nil),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.base, opts.ID = f.base(), args[0]
-			fl := c.Flags()
-			given := func(name string, v *string) *string {
-				if fl.Changed(name) {
-					return v
-				}
-				return nil
-			}
-			opts.Title, opts.Description = given("title", &v.title), given("description", &v.desc)
-			opts.Type, opts.Priority = given("type", &v.typ), given("priority", &v.prio)
-			opts.Size, opts.Parent = given("size", &v.size), given("parent", &v.parent)
-			opts.Gate, opts.OnTimeout = given("gate", &h.gate), given("on-timeout", &h.onTimeout)
-			opts.HumanTimeout = given("human-timeout", &h.humanTimeout)
+			opts.Title, opts.Description = flagGiven(c, "title", &v.title), flagGiven(c, "description", &v.desc)
+			opts.Type, opts.Priority = flagGiven(c, "type", &v.typ), flagGiven(c, "priority", &v.prio)
+			opts.Size, opts.Parent = flagGiven(c, "size", &v.size), flagGiven(c, "parent", &v.parent)
+			opts.Gate, opts.OnTimeout = flagGiven(c, "gate", &h.gate), flagGiven(c, "on-timeout", &h.onTimeout)
+			opts.HumanTimeout, opts.NeedsReview = flagGiven(c, "human-timeout", &h.humanTimeout), flagGiven(c, "needs-review", &review)
+			opts.DependsOn, opts.Labels = flagGiven(c, "depends-on", &deps), flagGiven(c, "label", &labels)
 			var err error
 			if opts.Human, err = h.humanFlag(c); err != nil {
 				return err
 			}
-			if fl.Changed("needs-review") {
-				opts.NeedsReview = &review
-			}
-			if fl.Changed("depends-on") {
-				opts.DependsOn = &deps
-			}
-			if fl.Changed("label") {
-				opts.Labels = &labels
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return updateRun(opts)
+			return runWith(runF, updateRun, opts)
 		},
 	}
 	fl := c.Flags()
@@ -85,6 +67,14 @@ and --on-timeout "" go back to the config's default.`,
 	completeEnums(c)
 	completeFlagIDs(c, f, "parent", "depends-on")
 	return c
+}
+
+// flagGiven is v when the flag name was given, else nil.
+func flagGiven[T any](c *cobra.Command, name string, v *T) *T {
+	if c.Flags().Changed(name) {
+		return v
+	}
+	return nil
 }
 
 // errUnchanged stops store.Update from writing when nothing would change.
@@ -106,8 +96,11 @@ func updateRun(opts *UpdateOptions) error {
 	if err != nil {
 		return err
 	}
-	ch, err := resolveChanges(s, id, opts)
+	ch, err := checkFields(opts)
 	if err != nil {
+		return err
+	}
+	if err := ch.resolveLinks(s, id, opts); err != nil {
 		return err
 	}
 	now := stamp(opts.Now)
@@ -124,19 +117,13 @@ func updateRun(opts *UpdateOptions) error {
 	})
 	if errors.Is(err, errUnchanged) {
 		fmt.Fprintf(opts.IO.ErrOut, "%s is unchanged\n", id)
-		if opts.JSON {
-			return writeJSON(opts.IO.Out, unchanged)
-		}
-		return nil
+		return opts.result(unchanged)
 	}
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "updated %s: %s\n", id, strings.Join(changed, ", "))
-	if opts.JSON {
-		return writeJSON(opts.IO.Out, t)
-	}
-	return nil
+	return opts.result(t)
 }
 
 // set assigns v to *dst if it differs, and notes the field's name.

@@ -15,23 +15,14 @@ type changes struct {
 	prio                *task.Priority
 	size                *task.Size
 	deps, labels        *[]string
-	hitl                hitlChanges
-}
-
-func resolveChanges(s *store.Store, id string, o *UpdateOptions) (*changes, error) {
-	ch, err := checkFields(o)
-	if err != nil {
-		return nil, err
-	}
-	if err := ch.resolveLinks(s, id, o); err != nil {
-		return nil, err
-	}
-	return ch, nil
+	// Human-in-the-loop settings.
+	gate, humanTimeout, onTimeout *string
+	human, needsReview            *bool
 }
 
 // checkFields checks the new values of the task's own fields.
 func checkFields(o *UpdateOptions) (*changes, error) {
-	ch := &changes{desc: o.Description}
+	ch := &changes{desc: o.Description, human: o.Human, needsReview: o.NeedsReview}
 	var err error
 	if o.Title != nil {
 		t := strings.TrimSpace(*o.Title)
@@ -67,8 +58,20 @@ func checkFields(o *UpdateOptions) (*changes, error) {
 		l := cleanLabels(*o.Labels)
 		ch.labels = &l
 	}
-	if ch.hitl, err = resolveHITL(o); err != nil {
-		return nil, err
+	for _, f := range []struct {
+		in    *string
+		check func(string) (string, error)
+		out   **string
+	}{{o.Gate, checkGate, &ch.gate}, {o.HumanTimeout, checkHumanTimeout, &ch.humanTimeout},
+		{o.OnTimeout, checkOnTimeout, &ch.onTimeout}} {
+		if f.in == nil {
+			continue
+		}
+		v, err := f.check(*f.in)
+		if err != nil {
+			return nil, err
+		}
+		*f.out = &v
 	}
 	return ch, nil
 }
@@ -172,5 +175,14 @@ func (ch *changes) apply(t *task.Task) []string {
 	set(&c, "parent", &t.Parent, ch.parent)
 	setList(&c, "dependsOn", &t.DependsOn, ch.deps)
 	setList(&c, "labels", &t.Labels, ch.labels)
-	return append(c, ch.hitl.apply(t)...)
+	set(&c, "gate", &t.Gate, ch.gate)
+	if ch.human != nil && (t.Human == nil || *t.Human != *ch.human) {
+		v := *ch.human
+		t.Human = &v
+		c = append(c, "human")
+	}
+	set(&c, "humanTimeout", &t.HumanTimeout, ch.humanTimeout)
+	set(&c, "onTimeout", &t.OnTimeout, ch.onTimeout)
+	set(&c, "needsReview", &t.NeedsReview, ch.needsReview)
+	return c
 }

@@ -85,10 +85,7 @@ Exit codes:
 		Args: argsRange(0, 0, "no arguments"),
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.base, opts.Ctx = f.base(), c.Context()
-			if runF != nil {
-				return runF(opts)
-			}
-			return workerRun(opts)
+			return runWith(runF, workerRun, opts)
 		},
 	}
 	c.Flags().BoolVar(&opts.Once, "once", false, "stop when no task is ready instead of waiting for more")
@@ -115,16 +112,12 @@ func workerRun(opts *WorkerOptions) error {
 			Timeout: s.Config.Agent.Timeout}
 	}
 	p := &progress{io: opts.IO, w: opts.IO.ErrOut, json: opts.JSON, lookup: s.Get}
-	ctx := opts.Ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	// The root context ends at the first Ctrl-C; kill must outlive it.
-	kill, cancelKill := context.WithCancel(context.WithoutCancel(ctx))
+	kill, cancelKill := context.WithCancel(context.WithoutCancel(opts.Ctx))
 	defer cancelKill()
 	stop, cancelStop := context.WithCancel(kill)
 	defer cancelStop()
-	defer onInterrupt(ctx, p, cancelStop, cancelKill)()
+	defer onInterrupt(opts.Ctx, p, cancelStop, cancelKill)()
 
 	err = worker.Run(stop, kill, s, worker.Options{Report: p.report, Once: opts.Once, Jobs: opts.Jobs,
 		Timeout: opts.Timeout})
@@ -134,7 +127,7 @@ func workerRun(opts *WorkerOptions) error {
 	case errors.As(err, &busy):
 		return withHint(err, "stop the other worker first, or let it do the work")
 	case errors.As(err, &pre):
-		return &exitCodeError{err: err, code: exitCannotStart}
+		return &exitCodeError{err, exitCannotStart}
 	}
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/ending"
 )
@@ -36,18 +37,10 @@ type eventLine struct {
 // jsonContract documents the --json events for bh worker --help, from
 // worker.Kinds and ending.Outcomes, so the two never drift apart.
 func jsonContract() string {
-	kinds := []string{}
-	for _, k := range worker.Kinds {
-		kinds = append(kinds, string(k))
-	}
-	outcomes := []string{}
-	for _, o := range ending.Outcomes {
-		outcomes = append(outcomes, string(o))
-	}
-	return wrap(`With --json, each line is one object: "kind" is one of `+strings.Join(kinds, ", ")+
+	return ui.Wrap(`With --json, each line is one object: "kind" is one of `+strings.Join(strs(worker.Kinds), ", ")+
 		`, or stopping for a Ctrl-C; "at", "taskId", "title", "summary", "question", "questions", `+
 		`"commit", "paths", "elapsedSeconds", "error" and "runLog" say more where they apply. `+
-		`A finished or expired event's "outcome" is one of `+strings.Join(outcomes, ", ")+".", 76)
+		`A finished or expired event's "outcome" is one of `+strings.Join(strs(ending.Outcomes), ", ")+".", 76)
 }
 
 func (p *progress) eventLine(e worker.Event) eventLine {

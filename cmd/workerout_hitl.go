@@ -1,9 +1,11 @@
 package cmd
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/ending"
@@ -12,7 +14,7 @@ import (
 // gated writes a completion held for approval: the agent's summary, then
 // why it waits and what it changed (the approval question's context).
 func (p *progress) gated(e worker.Event) {
-	head := fmt.Sprintf("%s %s awaiting approval", p.io.Magenta(approvalIcon), p.io.Cyan(e.Task))
+	head := fmt.Sprintf("%s %s awaiting approval", p.io.Magenta(ui.ApprovalIcon), p.io.Cyan(e.Task))
 	if e.Summary != "" {
 		head += " — " + e.Summary
 	}
@@ -62,15 +64,12 @@ func (p *progress) expired(e worker.Event) {
 	if strings.TrimSpace(why) == "" {
 		why = "no answer in time"
 	}
-	done, ok := timeoutDone[e.Outcome]
-	if !ok {
-		done = string(e.Outcome)
-	}
+	done := cmp.Or(timeoutDone[e.Outcome], string(e.Outcome))
 	fmt.Fprintf(w, "%s %s: %s — %s\n", io.Yellow("⌛"), io.Cyan(e.Task), why, done)
 	switch e.Outcome {
 	case ending.TimeoutReminded:
 		if e.Question != "" {
-			fmt.Fprintf(w, "  Question: %s\n", io.Bold(indentLines(e.Question, "  ")))
+			fmt.Fprintf(w, "  Question: %s\n", io.Bold(ui.IndentLines(e.Question, "  ")))
 		}
 		p.answerWith(e.Task)
 	case ending.TimeoutFailed:
@@ -82,7 +81,7 @@ func (p *progress) expired(e worker.Event) {
 
 func (p *progress) questions(e worker.Event) {
 	for _, q := range e.Questions {
-		fmt.Fprintf(p.w, "  Question: %s\n", p.io.Bold(indentLines(q, "  ")))
+		fmt.Fprintf(p.w, "  Question: %s\n", p.io.Bold(ui.IndentLines(q, "  ")))
 	}
 }
 

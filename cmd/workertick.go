@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -24,11 +25,7 @@ func (p *progress) startTick(id string) {
 	if p.json || p.tickDone != nil {
 		return
 	}
-	every := p.every
-	if every == 0 {
-		every = tickEvery
-	}
-	done := make(chan struct{})
+	every, done := cmp.Or(p.every, tickEvery), make(chan struct{})
 	p.tickDone = done
 	go func() {
 		t := time.NewTicker(every)

@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -173,11 +174,11 @@ func (w *worker) takeoverAgent(t *task.Task) (*takeoverAgent, error) {
 	case t.Agent != "" && t.Agent != "claude":
 		return nil, fmt.Errorf("%s ran with %s, whose session cannot be taken over: only claude's and codex's can", t.ID, t.Agent)
 	}
-	if firstOf(cfg.Kind, "claude") != kind {
+	if cmp.Or(cfg.Kind, "claude") != kind {
 		cfg.Binary = cfg.Binaries[kind] // the config changed agent since: t's own is the one to resume
 	}
 	cfg.Kind = kind
-	cfg.Binary = firstOf(cfg.Binary, kind)
+	cfg.Binary = cmp.Or(cfg.Binary, kind)
 	if _, err := agent.Check(context.Background(), cfg.Binary); err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -79,7 +80,7 @@ func (w *worker) record(t *task.Task, at time.Time, r *run, e *ending.Ending) er
 	by := w.opt.Name
 	if e.Status != "" {
 		t.Record(at, task.Event{Kind: task.EventRunFinished, By: by, Status: e.Status, Session: e.Session,
-			Text: firstOf(e.Text, e.Result.Summary), Stats: e.Stats})
+			Text: cmp.Or(e.Text, e.Result.Summary), Stats: e.Stats})
 	}
 	for _, c := range e.Checks {
 		t.Record(at, c)
@@ -106,7 +107,7 @@ func (w *worker) record(t *task.Task, at time.Time, r *run, e *ending.Ending) er
 // and what it asks (or the question kept flat, or why it is blocked).
 func (w *worker) recordSaid(t *task.Task, at time.Time, e *ending.Ending) {
 	if e.Status != "" && e.Outcome != ending.Stopped {
-		t.Summary, t.Details, t.Issues = firstOf(e.Summary, e.Result.Summary), firstOf(e.Details, e.Result.Details),
+		t.Summary, t.Details, t.Issues = cmp.Or(e.Summary, e.Result.Summary), cmp.Or(e.Details, e.Result.Details),
 			e.Result.Issues
 	} else if e.Summary != "" {
 		t.Summary = e.Summary
@@ -156,22 +157,13 @@ func recordWork(t *task.Task, at time.Time, by string, e *ending.Ending) {
 // block records why the agent is blocked. It asks nothing: a human
 // unblocks the task by reopening it.
 func block(t *task.Task, res agent.Result) {
-	t.Question, t.QuestionContext = firstOf(res.Question, res.Summary), res.QuestionContext
-}
-
-func firstOf(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
+	t.Question, t.QuestionContext = cmp.Or(res.Question, res.Summary), res.QuestionContext
 }
 
 // finished reports the end of r's run.
 func (w *worker) finished(r *run, e ending.Ending) {
 	ev := Event{Kind: Finished, Task: r.t.ID, Title: r.t.Title, Session: e.Session, Outcome: e.Outcome,
-		Summary: firstOf(e.Summary, e.Result.Summary), Paths: e.Paths, Elapsed: time.Since(r.started)}
+		Summary: cmp.Or(e.Summary, e.Result.Summary), Paths: e.Paths, Elapsed: time.Since(r.started)}
 	switch {
 	case e.Outcome == ending.Completed || e.Outcome == ending.Kept || e.Outcome == ending.InReview:
 		ev.Commit, ev.PR = e.Commit, e.PR
@@ -179,9 +171,9 @@ func (w *worker) finished(r *run, e ending.Ending) {
 		ev.Question, ev.Questions = e.Flat, []string{e.Flat}
 	case len(e.Ask) > 0:
 		ev.Questions = ending.QuestionTexts(e.Ask)
-		ev.Question = firstOf(e.Result.Question, ev.Questions[0])
+		ev.Question = cmp.Or(e.Result.Question, ev.Questions[0])
 	case e.Outcome == ending.Blocked:
-		ev.Question = firstOf(e.Result.Question, e.Result.Summary)
+		ev.Question = cmp.Or(e.Result.Question, e.Result.Summary)
 		ev.Questions = []string{ev.Question}
 	}
 	if e.Err != "" {

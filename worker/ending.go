@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"cmp"
 	"errors"
 
 	"github.com/bh-tracker/bh/agent"
@@ -69,6 +70,6 @@ func (w *worker) unchanged(r *run) bool {
 	if err != nil {
 		return false
 	}
-	paths, err := r.wt.Changed(firstOf(base, r.j.Base))
+	paths, err := r.wt.Changed(cmp.Or(base, r.j.Base))
 	return err == nil && len(paths) == 0
 }

@@ -46,14 +46,3 @@ type Event struct {
 	Elapsed   time.Duration
 	Err       error // AgentError: what went wrong
 }
-
-// report hands e to Options.Report, one event at a time: notifier
-// warnings arrive from other goroutines.
-func (w *worker) report(e Event) {
-	if w.opt.Report == nil {
-		return
-	}
-	w.reportMu.Lock()
-	defer w.reportMu.Unlock()
-	w.opt.Report(e)
-}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/ending"
+	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/landing"
 )
 
@@ -102,4 +103,15 @@ func NextStep(t *task.Task) string {
 		return ending.Decide(f).Next
 	}
 	return "the worker will resume it with your answer"
+}
+
+// isHookQuestion: q asks what to do with work a commit hook refused.
+func isHookQuestion(q *task.Question) bool {
+	return q.Header == ending.HookTitle && q.Kind() == task.ChoiceQuestion
+}
+
+// hookFacts are the facts of a landing whose commit a hook refused.
+func hookFacts(r *run, e ending.Ending, hr *git.HookRefused, p task.HumanPolicy) ending.Facts {
+	return ending.Facts{What: ending.HookRefusal, Prior: e, ID: r.t.ID, Target: r.j.Target, Branch: r.j.Branch,
+		Session: r.session, Reason: strings.Join(hr.Hooks, " or "), Cause: hr.Output, Policy: p}
 }

@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"cmp"
 	"context"
 	"os"
 	"os/exec"
@@ -216,7 +217,7 @@ func resumesAndCommits(t *testing.T, s *store.Store, f *fake, id string) {
 // Respond answers as bh respond does: through the one answer door
 // (notify.Answer), by "human" unless said.
 func Respond(s *store.Store, id string, answers []task.Answer, by string) (*task.Task, error) {
-	return notify.Answer(s, id, answers, firstOf(by, "human"), nil)
+	return notify.Answer(s, id, answers, cmp.Or(by, "human"), nil)
 }
 
 // now is s's clock, to the second, as claims reads it.

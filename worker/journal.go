@@ -9,28 +9,8 @@ import (
 
 	"github.com/bh-tracker/bh/worker/jail"
 
-	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker/ending"
 )
-
-// journal is a run's intent, written down before each step that a crash
-// could cut in two: where its worktree is, what it builds on, the agent's
-// process group while it runs, the ending once decided, and the commit
-// being landed. A restarted worker reads it to finish what the dead one
-// began (recoverTask). It lives in .bh/runs/<id>/ (git-ignored).
-type journal struct {
-	Task     string         `json:"task"`
-	Lease    task.Lease     `json:"lease"`
-	Worktree string         `json:"worktree"`
-	Branch   string         `json:"branch"`
-	Target   string         `json:"target"`
-	Base     string         `json:"base"`
-	PGID     int            `json:"pgid,omitempty"`
-	Ending   *ending.Ending `json:"ending,omitempty"`
-	Final    string         `json:"final,omitempty"`   // the commit being landed
-	Waiting  string         `json:"waiting,omitempty"` // why the ending could not be carried out yet
-}
 
 // .bh/runs/<id>/ holds a task's journal and one log per run.
 func runsDir(s *store.Store, id string) string { return filepath.Join(s.Dir, "runs", id) }
@@ -91,4 +71,15 @@ func journaled(s *store.Store) ([]string, error) {
 		ids[i] = filepath.Base(filepath.Dir(p))
 	}
 	return ids, nil
+}
+
+// started writes the agent's process group down before anything else, so
+// that a restarted worker can stop an agent its dead predecessor left.
+func (w *worker) started(r *run) func(int) {
+	return func(pgid int) {
+		r.j.PGID = pgid
+		if err := saveJournal(w.s, r.j); err != nil {
+			w.warnf("%s: %v", r.t.ID, err)
+		}
+	}
 }

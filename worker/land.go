@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -41,7 +42,7 @@ func (w *worker) land(r *run, e ending.Ending) error {
 		return fmt.Errorf("%s: its worktree %s is gone and nothing was landed; reopen the task to run it again",
 			r.t.ID, r.j.Worktree)
 	}
-	msg := landing.CommitMessage(r.t.ID, r.t.Title, firstOf(e.Summary, e.Result.Summary, r.t.Summary))
+	msg := landing.CommitMessage(r.t.ID, r.t.Title, cmp.Or(e.Summary, e.Result.Summary, r.t.Summary))
 	if done, err := w.landCommit(r, &e, msg); done || err != nil {
 		return err
 	}
@@ -92,8 +93,8 @@ func (w *worker) landPR(r *run, e ending.Ending, checks []string) error {
 	gh := landing.GH{Bin: w.opt.GH, Dir: w.s.Root}
 	// A stopped gh is asked again on the next start: an open pull request is found.
 	head, url, err := gh.OpenPR(w.stopping(), w.repo, landing.Remote(w.s), r.j.Branch, r.j.Target, r.t,
-		landing.PRBody(r.t, firstOf(e.Summary, e.Result.Summary, r.t.Summary, r.t.Title),
-			firstOf(e.Details, e.Result.Details), e.Checks))
+		landing.PRBody(r.t, cmp.Or(e.Summary, e.Result.Summary, r.t.Summary, r.t.Title),
+			cmp.Or(e.Details, e.Result.Details), e.Checks))
 	if err == nil {
 		e.Commit, e.PR = head, url
 		err = saveJournal(w.s, r.j)
@@ -286,16 +287,4 @@ func lastNote(t *task.Task) string {
 		}
 	}
 	return ""
-}
-
-// lockLanding serializes landings: between this worker's runs, and with
-// bh land run by hand (the file lock).
-func (w *worker) lockLanding() (func(), error) {
-	w.landMu.Lock()
-	unlock, err := landing.Lock(w.s)
-	if err != nil {
-		w.landMu.Unlock()
-		return nil, err
-	}
-	return func() { unlock(); w.landMu.Unlock() }, nil
 }

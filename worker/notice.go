@@ -2,10 +2,15 @@ package worker
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
@@ -27,11 +32,6 @@ func (w *worker) notify(name string, t *task.Task) {
 		w.warnf("notify: %v", err) // the notification goes without its link
 	}
 	w.notifier.Send(notify.FromTask(name, t, w.s.Root, web, w.clock()))
-}
-
-// warnf turns a notifier's delivery failure into a Warning event.
-func (w *worker) warnf(format string, args ...any) {
-	w.report(Event{Kind: Warning, Summary: fmt.Sprintf(format, args...)})
 }
 
 // openNotifier sets up the config's notifications unless the caller gave
@@ -59,4 +59,69 @@ func (w *worker) closeNotifier() {
 	if err := w.notifier.Close(ctx); err != nil {
 		w.warnf("%v", err)
 	}
+}
+
+// A question's input.requested goes out once, however often workers stop,
+// crash and start again. Before sending it the worker claims it by
+// creating .bh/runs/<id>/notified/<question id> (O_EXCL: of two claims, one
+// wins); a worker starting up announces the waiting questions nobody
+// claimed, which a worker that died between parking a task and notifying
+// left unsent. Claiming before sending makes a crash lose a notification
+// rather than repeat it. Reminders need no claim: the write that records
+// one also moves the question's expiry on (see onTimeout).
+
+func notifiedDir(s *store.Store, id string) string { return filepath.Join(runsDir(s, id), "notified") }
+
+// askedKeys are the ids of the questions t waits on, those a claim can
+// name (hand-written ids that are no file name are left out).
+func askedKeys(t *task.Task) []string {
+	var keys []string
+	for _, q := range t.Pending() {
+		if q.ID != "" && filepath.Base(q.ID) == q.ID && q.ID[0] != '.' {
+			keys = append(keys, q.ID)
+		}
+	}
+	return keys
+}
+
+// claimAsked claims t's waiting questions and says whether any was not
+// claimed before. A claim that cannot be written is a warning, and the
+// notification goes out: better twice than never.
+func (w *worker) claimAsked(t *task.Task, keys []string) bool {
+	dir := notifiedDir(w.s, t.ID)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		w.warnf("%s: notify: %v", t.ID, err)
+		return true
+	}
+	fresh := false
+	for _, k := range keys {
+		f, err := os.OpenFile(filepath.Join(dir, k), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		switch {
+		case err == nil:
+			f.Close()
+			fresh = true
+		case !errors.Is(err, fs.ErrExist):
+			w.warnf("%s: notify: %v", t.ID, err)
+			fresh = true
+		}
+	}
+	return fresh
+}
+
+// announce sends input.requested for each waiting question that no worker
+// claimed yet. It runs when the worker starts.
+func (w *worker) announce() error {
+	if !w.notifier.Wants(notify.EventInputRequested) {
+		return nil
+	}
+	tasks, _, err := w.s.List()
+	if err != nil {
+		return err
+	}
+	for _, t := range tasks {
+		if t.State == task.AwaitingInput && !w.isActive(t.ID) && len(askedKeys(t)) > 0 {
+			w.notify(notify.EventInputRequested, t)
+		}
+	}
+	return nil
 }

@@ -81,3 +81,10 @@ func (o *Options) defaults(c config.Config) {
 		o.Tick = 30 * time.Second
 	}
 }
+
+// Backoff after an agent-wide outage that time may cure: the first wait,
+// doubled after each outage in a row, up to the cap.
+const (
+	defaultBackoff = 30 * time.Second
+	maxBackoff     = 15 * time.Minute
+)

@@ -8,13 +8,6 @@ import (
 	"github.com/bh-tracker/bh/worker/outage"
 )
 
-// Backoff after an agent-wide outage that time may cure: the first wait,
-// doubled after each outage in a row, up to the cap.
-const (
-	defaultBackoff = 30 * time.Second
-	maxBackoff     = 15 * time.Minute
-)
-
 // outage pauses the worker after an agent-wide outage: one that needs a
 // human stops it (after the runs under way), one that time may cure holds
 // back new claims for a backoff that grows while the outage lasts. A

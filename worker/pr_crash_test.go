@@ -123,12 +123,12 @@ func shepherdKilledAt(t *testing.T, dir, wrap, realGH, how string, n int) []stri
 	s, gh, tk := prTask(t, "Greet")
 	bare := gitT(t, s.Root, "remote", "get-url", "origin")
 	fixed := func() bool { return strings.Contains(gitCat(bare, Branch(tk.ID)+":hello.go"), "fixed") }
-	gh.PlayCI(func(p *fakeapi.Pull) []fakeapi.CheckRun {
+	gh.PlayCI(func(p *Pull) []CheckRun {
 		if fixed() {
-			return []fakeapi.CheckRun{{ID: 12, Name: "test", Conclusion: "success"}}
+			return []CheckRun{{ID: 12, Name: "test", Conclusion: "success"}}
 		}
-		return []fakeapi.CheckRun{{ID: 11, Name: "test", Conclusion: "failure", Log: "--- FAIL: TestHello (0.00s)\n"}}
-	}, func(p *fakeapi.Pull) bool { return fixed() })
+		return []CheckRun{{ID: 11, Name: "test", Conclusion: "failure", Log: "--- FAIL: TestHello (0.00s)\n"}}
+	}, func(p *Pull) bool { return fixed() })
 	runs := filepath.Join(dir, "runs")
 	helper := func(env ...string) error {
 		c := exec.Command(os.Args[0], "-test.run=^$")

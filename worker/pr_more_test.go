@@ -37,7 +37,7 @@ func TestPullRequestConflictWithBase(t *testing.T) {
 	gitT(t, other, "-c", "user.name=o", "-c", "user.email=o@x", "commit", "-q", "-m", "hi")
 	gitT(t, other, "push", "-q", "origin", target)
 	moved := gitT(t, other, "rev-parse", "HEAD")
-	gh.Edit(1, func(p *fakeapi.Pull) { p.Conflict = true })
+	gh.Edit(1, func(p *Pull) { p.Conflict = true })
 
 	shepherdT(t, s)
 	wantState(t, s, tk.ID, task.Open)
@@ -77,8 +77,8 @@ func TestPullRequestEscalates(t *testing.T) {
 	runOnce(t, s, f)
 	opt := Options{ReviewRounds: 1}
 	for i, want := range []task.State{task.Open, task.AwaitingInput} {
-		gh.Edit(1, func(p *fakeapi.Pull) {
-			p.Comments = append(p.Comments, fakeapi.ReviewComment{ID: int64(30 + i), Path: "hello.txt", Line: 1,
+		gh.Edit(1, func(p *Pull) {
+			p.Comments = append(p.Comments, ReviewComment{ID: int64(30 + i), Path: "hello.txt", Line: 1,
 				Body: "again", User: "rev"})
 		})
 		if err := Shepherd(context.Background(), s, opt); err != nil {
@@ -99,7 +99,7 @@ func TestPullRequestEscalates(t *testing.T) {
 		t.Fatalf("guidance round's prompt:\n%s", r.Prompt)
 	}
 	wantState(t, s, tk.ID, task.InReview)
-	gh.Edit(1, func(p *fakeapi.Pull) { p.State = "closed" })
+	gh.Edit(1, func(p *Pull) { p.State = "closed" })
 	if err := Shepherd(context.Background(), s, opt); err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestWorkerPollsPullRequests(t *testing.T) {
 	f := &fake{steps: []stepFn{step(map[string]string{"hello.txt": "hello\n"}, done("greets"))}}
 	runOnce(t, s, f)
 	wantState(t, s, tk.ID, task.InReview)
-	gh.Edit(1, func(p *fakeapi.Pull) { p.Merged, p.State = true, "closed" })
+	gh.Edit(1, func(p *Pull) { p.Merged, p.State = true, "closed" })
 	stop, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ended := make(chan error, 1)
@@ -158,8 +158,8 @@ func TestPullRequestShepherdedFromAnotherClone(t *testing.T) {
 	runOnce(t, s, f)
 	wantState(t, s, tk.ID, task.InReview)
 	gitT(t, s.Root, "branch", "-D", Branch(tk.ID)) // as on a clone that never had it
-	gh.Edit(1, func(p *fakeapi.Pull) {
-		p.Checks = []fakeapi.CheckRun{{ID: 11, Name: "test", Conclusion: "failure", Log: "boom\n"}}
+	gh.Edit(1, func(p *Pull) {
+		p.Checks = []CheckRun{{ID: 11, Name: "test", Conclusion: "failure", Log: "boom\n"}}
 	})
 	shepherdT(t, s)
 	runOnce(t, s, f)

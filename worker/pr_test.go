@@ -18,7 +18,7 @@ import (
 
 // prTask is a store with the fake GitHub and one task that lands by pull
 // request.
-func prTask(t *testing.T, title string) (*store.Store, *fakeapi.GitHub, *task.Task) {
+func prTask(t *testing.T, title string) (*store.Store, *GitHub, *task.Task) {
 	t.Helper()
 	s := newStore(t)
 	gh := withGitHub(t, s)
@@ -31,10 +31,10 @@ func prTask(t *testing.T, title string) (*store.Store, *fakeapi.GitHub, *task.Ta
 
 // withGitHub points the real gh at a fake GitHub and gives the store a
 // bare remote, origin.
-func withGitHub(t *testing.T, s *store.Store) *fakeapi.GitHub {
+func withGitHub(t *testing.T, s *store.Store) *GitHub {
 	fakeapi.Real(t, "gh")
-	gh := fakeapi.NewGitHub(t)
-	for _, kv := range fakeapi.GitHubEnv(t, gh) {
+	gh := NewGitHub(t)
+	for _, kv := range GitHubEnv(t, gh) {
 		k, v, _ := strings.Cut(kv, "=")
 		t.Setenv(k, v)
 	}
@@ -98,9 +98,9 @@ func TestPullRequestShepherded(t *testing.T) {
 	}
 
 	// CI fails on the head: the session is resumed with the job's log.
-	gh.Edit(1, func(p *fakeapi.Pull) {
+	gh.Edit(1, func(p *Pull) {
 		p.SHA = tip
-		p.Checks = []fakeapi.CheckRun{{ID: 11, Name: "test", Conclusion: "failure",
+		p.Checks = []CheckRun{{ID: 11, Name: "test", Conclusion: "failure",
 			Log: "ok  \tother\n--- FAIL: TestHello (0.00s)\n    hello_test.go:9: got \"\", want \"hello\"\n"}}
 	})
 	shepherdT(t, s)
@@ -121,10 +121,10 @@ func TestPullRequestShepherded(t *testing.T) {
 	}
 
 	// CI passes on the new head; a reviewer comments on a line.
-	gh.Edit(1, func(p *fakeapi.Pull) {
+	gh.Edit(1, func(p *Pull) {
 		p.SHA = tip2
-		p.Checks = []fakeapi.CheckRun{{ID: 12, Name: "test", Conclusion: "success"}}
-		p.Comments = []fakeapi.ReviewComment{{ID: 21, Path: "hello.go", Line: 3, Body: "Call it greeting.", User: "rev"}}
+		p.Checks = []CheckRun{{ID: 12, Name: "test", Conclusion: "success"}}
+		p.Comments = []ReviewComment{{ID: 21, Path: "hello.go", Line: 3, Body: "Call it greeting.", User: "rev"}}
 	})
 	shepherdT(t, s)
 	wantState(t, s, id, task.Open)
@@ -140,7 +140,7 @@ func TestPullRequestShepherded(t *testing.T) {
 		t.Fatalf("%d feedback rounds, %d pulls: want 2 and 1", n, len(gh.Pulls()))
 	}
 
-	gh.Edit(1, func(p *fakeapi.Pull) { p.Merged, p.State = true, "closed" })
+	gh.Edit(1, func(p *Pull) { p.Merged, p.State = true, "closed" })
 	shepherdT(t, s)
 	wantState(t, s, id, task.Closed)
 	// Measured: two rounds of feedback, and the time from the opening to
@@ -162,7 +162,7 @@ func TestPullRequestOpenedBeforeACrashIsFound(t *testing.T) {
 	// What the dead worker's gh pr create left on GitHub.
 	var out bytes.Buffer
 	res, err := proc.Run(context.Background(), proc.Cmd{Argv: []string{"gh", "pr", "create", "-R",
-		fakeapi.GitHubHost + "/owner/repo", "--head", Branch(tk.ID), "--base", "main", "--title", "t", "--body-file", "-"},
+		GitHubHost + "/owner/repo", "--head", Branch(tk.ID), "--base", "main", "--title", "t", "--body-file", "-"},
 		Dir: s.Root, Stdin: strings.NewReader("body"), Stdout: &out, Stderr: &out})
 	if err != nil || res.ExitCode != 0 {
 		t.Fatal(err, res.ExitCode, out.String())
@@ -199,8 +199,8 @@ func TestClaudeFixesAFailedCheck(t *testing.T) {
 	tk := addTask(t, s, "Say hello")
 	runWith(t, s, opt)
 	first := wantState(t, s, tk.ID, task.InReview)
-	gh.Edit(1, func(p *fakeapi.Pull) {
-		p.Checks = []fakeapi.CheckRun{{ID: 11, Name: "test", Conclusion: "failure",
+	gh.Edit(1, func(p *Pull) {
+		p.Checks = []CheckRun{{ID: 11, Name: "test", Conclusion: "failure",
 			Log: "--- FAIL: TestHello (0.00s)\n    hello_test.go:9: no greeting\n"}}
 	})
 	shepherdT(t, s)

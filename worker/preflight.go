@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -10,27 +11,8 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/worker/jail"
 )
-
-// PreflightError is a worker that cannot work here at all: no agent
-// binary, no git identity, no branch to land on. It is reported once,
-// before any task is claimed, rather than failing every ready task.
-type PreflightError struct {
-	Err    error
-	Advice string
-}
-
-func (e *PreflightError) Error() string { return e.Err.Error() }
-
-// Hint is the advice, else the wrapped error's own (an agent's CheckError).
-func (e *PreflightError) Hint() string {
-	var h interface{ Hint() string }
-	if e.Advice == "" && errors.As(e.Err, &h) {
-		return h.Hint()
-	}
-	return e.Advice
-}
-func (e *PreflightError) Unwrap() error { return e.Err }
 
 // preflighter is a runner that can check its agent before any run.
 type preflighter interface {
@@ -158,9 +140,25 @@ func (w *worker) checkGH() error {
 		}
 		need = slices.ContainsFunc(tasks, func(t *task.Task) bool { return t.Land == task.LandPR && t.State != task.Closed })
 	}
-	if _, err := exec.LookPath(firstOf(w.opt.GH, "gh")); need && err != nil {
+	if _, err := exec.LookPath(cmp.Or(w.opt.GH, "gh")); need && err != nil {
 		return &PreflightError{Err: fmt.Errorf("land: pr needs the GitHub CLI: %w", err),
 			Advice: "install gh (https://cli.github.com, or apt-get install gh) and run gh auth login"}
+	}
+	return nil
+}
+
+// checkSandbox is the preflight's word on the sandbox: a refusal where
+// it is required and cannot run, a warning where runs go unsandboxed.
+func (w *worker) checkSandbox() error {
+	on, chosen, why, err := jail.Status(w.s.Config)
+	var se *jail.SandboxError
+	switch {
+	case errors.As(err, &se):
+		return &PreflightError{Err: err, Advice: se.Hint()}
+	case err != nil:
+		return &PreflightError{Err: err}
+	case !on && !chosen:
+		w.warnf("agents run unsandboxed: %s", why)
 	}
 	return nil
 }

@@ -3,11 +3,10 @@ package worker
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 
+	"github.com/bh-tracker/bh/agent/proc"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
-	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/landing"
 )
@@ -160,4 +159,11 @@ func (w *worker) target(t *task.Task) (string, error) {
 	return b, nil
 }
 
-func setupMark(s *store.Store, id string) string { return filepath.Join(runsDir(s, id), "setup.done") }
+// killLeftover stops an agent a dead worker left running in its worktree.
+func (w *worker) killLeftover(j *journal) {
+	if j.PGID > 0 {
+		if err := proc.KillGroup(j.PGID, j.Worktree); err != nil {
+			w.warnf("%s: stop the agent left running: %v", j.Task, err)
+		}
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/ending"
@@ -210,13 +209,4 @@ func (w *worker) tidy(t *task.Task) {
 		}
 	}
 	w.cleanup(r, e)
-}
-
-// killLeftover stops an agent a dead worker left running in its worktree.
-func (w *worker) killLeftover(j *journal) {
-	if j.PGID > 0 {
-		if err := agent.KillGroup(j.PGID, j.Worktree); err != nil {
-			w.warnf("%s: stop the agent left running: %v", j.Task, err)
-		}
-	}
 }

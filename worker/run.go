@@ -1,42 +1,22 @@
 package worker
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/mcp"
-	"github.com/bh-tracker/bh/agent/proc"
 	"github.com/bh-tracker/bh/prompts"
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/ending"
-	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/runlog"
 	"github.com/google/uuid"
 )
-
-// run is one agent run on a claimed task, in the task's worktree.
-type run struct {
-	t        *task.Task
-	wt       *git.Worktree // nil once removed
-	j        *journal
-	prompt   string
-	session  string
-	restored string // the snapshot a recreated worktree was restored from
-	head     string // the branch's tip when the agent started, to tell if it moved it
-	started  time.Time
-	runner   agent.Runner       // the agent this task runs with
-	agent    string             // its name, recorded on the task
-	cfg      config.AgentConfig // the config's agent as t's type and settings adjust it
-	launch   proc.Launcher      // how its processes start: in the sandbox, or plainly (nil)
-	sandbox  string             // how the run is confined, as its history records it
-}
 
 // work runs the agent on a claimed task in its worktree and ends the run.
 // Only trouble the worker cannot pin on the task (git, the file system) is
@@ -185,17 +165,6 @@ func (w *worker) agentEnv(r *run) []string {
 	return append(env, w.jail().StateEnv(r.t.ID, r.cfg)...)
 }
 
-// started writes the agent's process group down before anything else, so
-// that a restarted worker can stop an agent its dead predecessor left.
-func (w *worker) started(r *run) func(int) {
-	return func(pgid int) {
-		r.j.PGID = pgid
-		if err := saveJournal(w.s, r.j); err != nil {
-			w.warnf("%s: %v", r.t.ID, err)
-		}
-	}
-}
-
 // runAgent runs the agent under the kill context and the worker's timeout.
 func (w *worker) runAgent(kill context.Context, runner agent.Runner, req agent.Request) (*agent.Outcome, error) {
 	if w.opt.Timeout <= 0 {
@@ -264,17 +233,13 @@ func (w *worker) named(r *run) func(string) {
 	}
 }
 
-// dir is the agent's working directory: the worktree, or the directory
-// inside it the task's settings name.
-func (r *run) dir() string { return filepath.Join(r.wt.Path, r.cfg.Dir) }
-
 // askedOutcome is the run's outcome once the agent asked through bh's MCP
 // server: needs_input with those questions, its own summary kept.
 func askedOutcome(out *agent.Outcome, qs []agent.Question, session string) *agent.Outcome {
 	res := agent.Result{Status: agent.StatusNeedsInput, Questions: qs}
 	if out != nil {
 		res.Summary, res.Details, res.QuestionContext = out.Result.Summary, out.Result.Details, out.Result.QuestionContext
-		return &agent.Outcome{Result: res, SessionID: firstOf(out.SessionID, session), Raw: out.Raw, Stderr: out.Stderr}
+		return &agent.Outcome{Result: res, SessionID: cmp.Or(out.SessionID, session), Raw: out.Raw, Stderr: out.Stderr}
 	}
 	res.Summary = "asked the human"
 	return &agent.Outcome{Result: res, SessionID: session}

@@ -68,3 +68,9 @@ func agentName(cfg config.AgentConfig) string {
 	}
 	return "claude"
 }
+
+// jail is what confines this worker's runs.
+func (w *worker) jail() *jail.Jail {
+	return &jail.Jail{Store: w.s, CommonDir: w.repo.CommonDir(), Worktrees: WorktreeDir(w.s, w.repo.CommonDir()),
+		Env: w.opt.Env, MCP: w.mcp(), OwnState: w.opt.Runner != nil, Warnf: w.warnf}
+}

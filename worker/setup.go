@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/jail"
 
 	"github.com/bh-tracker/bh/agent/proc"
@@ -17,13 +18,6 @@ import (
 
 // setupTimeout bounds worktree.setup: an install step, not a task.
 const setupTimeout = 15 * time.Minute
-
-// setupError is a worktree whose setup failed: the task's trouble (a
-// missing file, a broken install step), not the agent's.
-type setupError struct{ err error }
-
-func (e *setupError) Error() string { return "worktree setup: " + e.err.Error() }
-func (e *setupError) Unwrap() error { return e.err }
 
 // setupOutput caps what is kept of worktree.setup's output: only its end
 // is ever shown.
@@ -123,3 +117,5 @@ func tail(b []byte, n int) string {
 	}
 	return s
 }
+
+func setupMark(s *store.Store, id string) string { return filepath.Join(runsDir(s, id), "setup.done") }

@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -62,7 +63,7 @@ func (w *worker) shepherdOne(ctx context.Context, t *task.Task) error {
 		return err
 	case rv.Merged:
 		return w.reviewed(t.ID, func(t *task.Task, at task.Event) error {
-			t.Summary = firstOf(t.Summary, "merged")
+			t.Summary = cmp.Or(t.Summary, "merged")
 			return t.SetState(task.Closed, at.At, w.opt.Name, "pull request merged: "+rv.URL)
 		})
 	case rv.Closed:

@@ -15,55 +15,14 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/usertree"
-	"github.com/bh-tracker/bh/worker/notify"
 	"github.com/bh-tracker/bh/worker/watch"
 )
-
-type worker struct {
-	s      *store.Store
-	repo   *git.Repo
-	runner agent.Runner // the config's agent; a task may run another (runnerFor)
-	agent  string       // recorded on the task as who did the work
-	opt    Options
-	// stop ends bh's own steps in a task's worktree (setup, checks) and
-	// recovery: the worker's stop, its first Ctrl-C or SIGTERM (a running
-	// agent alone may finish), or bh land's context. They run again on
-	// the next start.
-	stop     context.Context
-	notifier *notify.Notifier
-	wt       *watch.Watcher
-	claims   *claims.Remote // the shared remote's claims; nil without remote:
-	kick     chan struct{}  // asks the syncer for a sync; nil without autoSync:
-	reportMu sync.Mutex
-	landMu   sync.Mutex // landings go one at a time
-	poolMu   sync.Mutex // one task at a time takes or gives back a pool slot
-	trims    bool       // the running worker (alone) removes the pool's extra free slots
-	mu       sync.Mutex // guards active, cooled, next and the outage state below
-	active   map[string]bool
-	cooled   map[string]bool // tasks a run failed on: not claimed again before the tick
-	// After an agent-wide outage: no new claims until pausedUntil, or
-	// none at all once fatal is set (the worker stops with it).
-	backoff     time.Duration
-	pausedUntil time.Time
-	fatal       error
-	// next is the earliest expiry of a pending question known to the
-	// worker; zero when none is.
-	next time.Time
-	// shepherded is when pull requests in review were last polled, and
-	// shepherding whether a poll is under way.
-	shepherded  time.Time
-	shepherding atomic.Bool
-	shepherds   sync.WaitGroup // the loop waits for a poll under way before it returns
-}
 
 // Run works through ready tasks until stop is cancelled (or, with Once,
 // until none is ready and none runs). Cancelling stop lets the running
@@ -306,27 +265,13 @@ func (w *worker) idle() {
 	}
 }
 
-// stopping is the worker's stop (see the field): Background where none
-// was given (bh doctor's recovery, say).
-func (w *worker) stopping() context.Context {
-	if w.stop == nil {
-		return context.Background()
-	}
-	return w.stop
-}
-
-func (w *worker) setActive(id string, on bool) {
+// armExpiry sets the timer to fire at the next known expiry, if any.
+func (w *worker) armExpiry(t *time.Timer) {
+	t.Stop()
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	if on {
-		w.active[id] = true
-	} else {
-		delete(w.active, id)
+	next := w.next
+	w.mu.Unlock()
+	if !next.IsZero() {
+		t.Reset(max(next.Sub(w.clock()), 0))
 	}
-}
-
-func (w *worker) isActive(id string) bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.active[id]
 }

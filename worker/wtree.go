@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -67,7 +68,7 @@ func (w *worker) keep(r *run, e *ending.Ending) error {
 	if err != nil {
 		return fmt.Errorf("park: %w", err)
 	}
-	commit, paths, err := r.wt.Snapshot(firstOf(base, r.j.Base), fmt.Sprintf("bh: %s %s\n\nbh-task: %s\n", r.t.ID, e.Outcome, r.t.ID))
+	commit, paths, err := r.wt.Snapshot(cmp.Or(base, r.j.Base), fmt.Sprintf("bh: %s %s\n\nbh-task: %s\n", r.t.ID, e.Outcome, r.t.ID))
 	if err != nil {
 		return fmt.Errorf("park: %w", err)
 	}

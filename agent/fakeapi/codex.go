@@ -54,15 +54,5 @@ stream_max_retries = 0
 	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(config), 0o600); err != nil {
 		t.Fatalf("fakeapi: %v", err)
 	}
-	return []string{
-		"HOME=" + home,
-		"CODEX_HOME=" + codexHome,
-		"TMPDIR=" + tmp,
-		"OPENAI_API_KEY=test-key",
-		"OPENAI_BASE_URL=",
-		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
-		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"),
-		"XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
-		"XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"),
-	}
+	return append(homeEnv(home), "CODEX_HOME="+codexHome, "TMPDIR="+tmp, "OPENAI_API_KEY=test-key", "OPENAI_BASE_URL=")
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -39,7 +40,8 @@ func TestRealCodexStaysOffline(t *testing.T) {
 	if len(reqs) != 1 || reqs[0].Prompt() != "say hello" || len(reqs[0].Format) != 0 {
 		t.Fatalf("requests: %d, prompt %q, format %s", len(reqs), reqs[0].Prompt(), reqs[0].Format)
 	}
-	home := strings.TrimPrefix(env[1], "CODEX_HOME=")
+	i := slices.IndexFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "CODEX_HOME=") })
+	home := strings.TrimPrefix(env[i], "CODEX_HOME=")
 	rollouts, _ := filepath.Glob(filepath.Join(home, "sessions", "*", "*", "*", "rollout-*.jsonl"))
 	if len(rollouts) != 1 {
 		t.Errorf("rollouts under the fake CODEX_HOME: %q", rollouts)

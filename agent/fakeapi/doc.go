@@ -45,10 +45,7 @@
 // Scripts run on the server's goroutines, one at a time: report problems
 // with t.Errorf, never t.Fatal.
 //
-// The package also holds the suite's tier rules, for every package's
-// tests (tier.go): Real skips what needs a real program under -short,
-// Sampled picks the fault points -short tries, and Patience scales a real
-// process's deadline to the machine.
+// The package also holds the suite's tier rules (tier.go).
 //
 // It is test-only, yet it stays at agent/fakeapi rather than under
 // agent/internal/: cmd's and worker's tests run the real CLIs against it,

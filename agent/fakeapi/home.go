@@ -26,12 +26,11 @@ func Isolated(run func() int) int {
 		return 1
 	}
 	defer os.RemoveAll(home)
-	guarded := realBhDirs()
+	guarded := realBhDir()
 	before := digest(guarded)
 	keepTools()
-	for name, dir := range map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"),
-		"XDG_STATE_HOME": filepath.Join(home, ".local", "state"), "XDG_DATA_HOME": filepath.Join(home, ".local", "share"),
-		"XDG_CACHE_HOME": filepath.Join(home, ".cache")} {
+	for _, kv := range homeEnv(home) {
+		name, dir, _ := strings.Cut(kv, "=")
 		os.MkdirAll(dir, 0o700)
 		os.Setenv(name, dir)
 	}
@@ -41,8 +40,7 @@ func Isolated(run func() int) int {
 		[]byte("[user]\n\tname = bh tests\n\temail = tests@bh.invalid\n"), 0o644)
 	code := run()
 	if after := digest(guarded); after != before {
-		fmt.Fprintf(os.Stderr, "a test wrote into the user's own bh folders (%s): every test must use its own home\n",
-			strings.Join(guarded, ", "))
+		fmt.Fprintf(os.Stderr, "a test wrote into the user's own bh folder (%s): every test must use its own home\n", guarded)
 		return 1
 	}
 	return code
@@ -64,31 +62,31 @@ func keepTools() {
 	}
 }
 
-// realBhDirs are bh's folders of the user's that no test may change: its
+// realBhDir is bh's folder of the user's that no test may change: its
 // config (the registry of repositories, web.json). Its state folder is
 // left out: a worker of the user's, running meanwhile, writes there.
-func realBhDirs() []string {
+func realBhDir() string {
 	base := os.Getenv("XDG_CONFIG_HOME")
 	if home, err := os.UserHomeDir(); base == "" && err == nil {
 		base = filepath.Join(home, ".config")
 	}
 	if base == "" {
-		return nil
+		return ""
 	}
-	return []string{filepath.Join(base, "bh")}
+	return filepath.Join(base, "bh")
 }
 
-// digest is what can be seen of dirs without reading them whole: every
+// digest is what can be seen of dir without reading it whole: every
 // entry's name, size and time, two levels deep (a task worktree's files
 // are the worktree's business).
-func digest(dirs []string) string {
+func digest(dir string) string {
 	var rows []string
-	for _, d := range dirs {
-		filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
+	if dir != "" {
+		filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
 			if err != nil {
 				return nil
 			}
-			if rel, _ := filepath.Rel(d, p); strings.Count(rel, string(filepath.Separator)) >= 2 && e.IsDir() {
+			if rel, _ := filepath.Rel(dir, p); strings.Count(rel, string(filepath.Separator)) >= 2 && e.IsDir() {
 				return filepath.SkipDir
 			}
 			if fi, err := e.Info(); err == nil {
@@ -99,4 +97,22 @@ func digest(dirs []string) string {
 	}
 	sort.Strings(rows)
 	return strings.Join(rows, "\n")
+}
+
+// memoryTemp is where MemoryTemp puts a test binary's scratch files, when
+// the machine has it (see scratch_linux.go).
+const memoryTemp = "/dev/shm"
+
+// MemoryTemp points TMPDIR, and so every t.TempDir and every child's
+// temporary files, at a roomy memory file system when the machine has one
+// and the user chose no TMPDIR. End-to-end tests are thousands of small
+// writes and fsyncs (git repositories, worktrees, task files), which a
+// busy disk makes their slowest part: a crash scenario takes half the time
+// there. A test binary whose agents run in no sandbox calls it first thing
+// in TestMain: a sandbox's private /dev (bubblewrap's --dev, codex's own)
+// hides /dev/shm, and a real codex's writes there were lost.
+func MemoryTemp() {
+	if os.Getenv("TMPDIR") == "" && roomy(memoryTemp) {
+		os.Setenv("TMPDIR", memoryTemp)
+	}
 }

@@ -22,10 +22,7 @@ func (s *Server) build(req *Request, turn Turn) (message, []any, error) {
 		if err != nil {
 			return message{}, nil, fmt.Errorf("marshal %s input: %w", p.Tool, err)
 		}
-		s.mu.Lock()
-		s.toolSeq++
-		id := fmt.Sprintf("toolu_fake%04d", s.toolSeq)
-		s.mu.Unlock()
+		id := fmt.Sprintf("toolu_fake%04d", s.next())
 		blocks = append(blocks, toolBlock{Type: "tool_use", ID: id, Name: p.Tool, Input: input})
 		out += len(input)
 		stop = "tool_use"

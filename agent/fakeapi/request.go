@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -113,14 +114,7 @@ func decodeRequest(body []byte, h http.Header) (*Request, error) {
 func (r *Request) isMain() bool { return len(r.Tools) > 0 && r.MaxTokens > 1 }
 
 // HasTool reports whether claude offered the named tool in this request.
-func (r *Request) HasTool(name string) bool {
-	for _, t := range r.Tools {
-		if t == name {
-			return true
-		}
-	}
-	return false
-}
+func (r *Request) HasTool(name string) bool { return slices.Contains(r.Tools, name) }
 
 // UserTexts lists the text the user side said, oldest first, leaving out the
 // <system-reminder> blocks claude injects.
@@ -141,8 +135,10 @@ func (r *Request) UserTexts() []string {
 
 // Prompt is the latest user text: the prompt of the current run, or what
 // claude itself appended (such as its structured-output reminder).
-func (r *Request) Prompt() string {
-	texts := r.UserTexts()
+func (r *Request) Prompt() string { return last(r.UserTexts()) }
+
+// last is the last of texts, "" for none.
+func last(texts []string) string {
 	if len(texts) == 0 {
 		return ""
 	}

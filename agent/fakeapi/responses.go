@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
-	"sync"
 	"testing"
 )
 
@@ -30,18 +28,9 @@ import (
 //   - exec resume <thread> sends the whole earlier input (prompt, calls and
 //     their outputs, the final message) followed by the new prompt.
 type Responses struct {
-	URL string
-
-	t      testing.TB
-	http   *httptest.Server
+	fake
 	script CodexScript
-	closed chan struct{}
-
-	scriptMu sync.Mutex
-	mu       sync.Mutex
-	reqs     []*ResponsesRequest
-	other    []string
-	seq      int
+	reqs   []*ResponsesRequest
 }
 
 // CodexScript decides the fake model's answer to each request.
@@ -81,31 +70,17 @@ func NewResponses(t testing.TB, script CodexScript) *Responses {
 	if script == nil {
 		script = func(*ResponsesRequest) Turn { return Reply(Text("ok")) }
 	}
-	s := &Responses{t: t, script: script, closed: make(chan struct{})}
-	s.http = serveLocal(t, s.serve, s.closed)
-	s.URL = s.http.URL
+	s := &Responses{script: script}
+	s.serveLocal(t, s.serve)
 	return s
 }
 
 // Requests returns the requests received so far, in order.
-func (s *Responses) Requests() []*ResponsesRequest {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]*ResponsesRequest(nil), s.reqs...)
-}
-
-// Other returns "METHOD /path" for every request to another endpoint.
-func (s *Responses) Other() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.other...)
-}
+func (s *Responses) Requests() []*ResponsesRequest { return locked(&s.mu, &s.reqs) }
 
 func (s *Responses) serve(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/responses" {
-		s.mu.Lock()
-		s.other = append(s.other, r.Method+" "+r.URL.Path)
-		s.mu.Unlock()
+		s.recordOther(r)
 		writeOpenAIError(w, http.StatusNotFound, "not_found", "fakeapi: no such endpoint "+r.URL.Path)
 		return
 	}
@@ -149,10 +124,7 @@ func (s *Responses) stream(w http.ResponseWriter, req *ResponsesRequest, turn Tu
 	event(w, "response.created", map[string]any{"type": "response.created", "response": map[string]any{"id": id}})
 	out := 0
 	for i, p := range turn.Parts {
-		s.mu.Lock()
-		s.seq++
-		n := s.seq
-		s.mu.Unlock()
+		n := s.next()
 		var item map[string]any
 		if p.Tool == "" {
 			itemID := fmt.Sprintf("msg_fake%04d", n)

@@ -81,13 +81,7 @@ func (r *ResponsesRequest) UserTexts() []string {
 }
 
 // Prompt is the latest user text.
-func (r *ResponsesRequest) Prompt() string {
-	texts := r.UserTexts()
-	if len(texts) == 0 {
-		return ""
-	}
-	return texts[len(texts)-1]
-}
+func (r *ResponsesRequest) Prompt() string { return last(r.UserTexts()) }
 
 // Calls lists the function calls of earlier turns.
 func (r *ResponsesRequest) Calls() []Item { return r.items("function_call") }

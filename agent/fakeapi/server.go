@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -16,21 +17,25 @@ import (
 
 // Server is a fake Messages API listening on 127.0.0.1.
 type Server struct {
-	URL string
-
-	t      testing.TB
-	http   *httptest.Server
-	script Script
-	closed chan struct{} // ends delayed turns when the test is over
-
-	scriptMu sync.Mutex // serialises script calls so scripts need no locking
-	mu       sync.Mutex
+	fake
+	script   Script
 	main     []*Request
 	repeats  []*Request // main requests that asked an answered turn again
 	lastTurn Turn       // how the last main request was answered
 	side     []*Request
+}
+
+// fake is what the fake APIs share: the address, the lock over what they
+// record, the requests to other endpoints.
+type fake struct {
+	URL string
+
+	t        testing.TB
+	closed   chan struct{} // ends delayed turns when the test is over
+	scriptMu sync.Mutex    // serialises script calls so scripts need no locking
+	mu       sync.Mutex
 	other    []string
-	toolSeq  int
+	seq      int // numbers the tool calls and output items
 }
 
 // New starts a server that answers main-conversation requests with script
@@ -40,15 +45,14 @@ func New(t testing.TB, script Script) *Server {
 	if script == nil {
 		script = func(*Request) Turn { return Reply(Text("ok")) }
 	}
-	s := &Server{t: t, script: script, closed: make(chan struct{})}
-	s.http = serveLocal(t, s.serve, s.closed)
-	s.URL = s.http.URL
+	s := &Server{script: script}
+	s.serveLocal(t, s.serve)
 	return s
 }
 
 // serveLocal serves h on 127.0.0.1 until the test ends, closing closed
 // first so that delayed turns end.
-func serveLocal(t testing.TB, h http.HandlerFunc, closed chan struct{}) *httptest.Server {
+func (f *fake) serveLocal(t testing.TB, h http.HandlerFunc) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -56,11 +60,36 @@ func serveLocal(t testing.TB, h http.HandlerFunc, closed chan struct{}) *httptes
 	}
 	srv := &httptest.Server{Listener: ln, Config: &http.Server{Handler: h}}
 	srv.Start()
+	f.t, f.closed, f.URL = t, make(chan struct{}), srv.URL
 	t.Cleanup(func() {
-		close(closed)
+		close(f.closed)
 		srv.Close()
 	})
-	return srv
+}
+
+// recordOther keeps a request to another endpoint.
+func (f *fake) recordOther(r *http.Request) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.other = append(f.other, r.Method+" "+r.URL.Path)
+}
+
+// next is the next number of a tool call or an output item.
+func (f *fake) next() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.seq++
+	return f.seq
+}
+
+// Other returns "METHOD /path" for every request to another endpoint.
+func (f *fake) Other() []string { return locked(&f.mu, &f.other) }
+
+// locked is a copy of *list, taken under mu.
+func locked[T any](mu *sync.Mutex, list *[]T) []T {
+	mu.Lock()
+	defer mu.Unlock()
+	return slices.Clone(*list)
 }
 
 // delay holds a turn back for its Delay; false when the client hung up or
@@ -84,33 +113,14 @@ func (turn Turn) delay(r *http.Request, closed <-chan struct{}, fail func()) boo
 // that one was answered, is the client asking the same turn again (claude
 // falls back to a non-streamed request when a stream breaks), so it is
 // answered as before and kept in Repeats instead.
-func (s *Server) Requests() []*Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]*Request(nil), s.main...)
-}
+func (s *Server) Requests() []*Request { return locked(&s.mu, &s.main) }
 
 // Repeats returns the main requests that asked an answered turn again.
-func (s *Server) Repeats() []*Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]*Request(nil), s.repeats...)
-}
+func (s *Server) Repeats() []*Request { return locked(&s.mu, &s.repeats) }
 
 // SideRequests returns the tool-less helper calls claude made (titles, quota
 // probes, small-model prompts), which were answered with a plain text.
-func (s *Server) SideRequests() []*Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]*Request(nil), s.side...)
-}
-
-// Other returns "METHOD /path" for every request to another endpoint.
-func (s *Server) Other() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.other...)
-}
+func (s *Server) SideRequests() []*Request { return locked(&s.mu, &s.side) }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	switch {
@@ -121,9 +131,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"input_tokens":%d}`, len(body)/4+1)
 	default:
-		s.mu.Lock()
-		s.other = append(s.other, r.Method+" "+r.URL.Path)
-		s.mu.Unlock()
+		s.recordOther(r)
 		if r.URL.Path == "/api/hello" { // claude's connectivity probe
 			w.WriteHeader(http.StatusOK)
 			return

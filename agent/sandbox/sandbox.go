@@ -7,7 +7,7 @@
 package sandbox
 
 import (
-	"errors"
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -67,14 +67,8 @@ func Detect() Status {
 }
 
 func firstLine(out []byte, err error) string {
-	for i, c := range out {
-		if c == '\n' {
-			out = out[:i]
-			break
-		}
-	}
-	if len(out) > 0 {
-		return string(out)
+	if line, _, _ := bytes.Cut(out, []byte("\n")); len(line) > 0 {
+		return string(line)
 	}
 	return err.Error()
 }
@@ -95,7 +89,7 @@ func real(p string) string {
 // exists reports whether p is there, and whether it is a folder.
 func exists(p string) (ok, dir bool) {
 	fi, err := os.Stat(p)
-	if errors.Is(err, os.ErrNotExist) || err != nil {
+	if err != nil {
 		return false, false
 	}
 	return true, fi.IsDir()

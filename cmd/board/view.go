@@ -105,15 +105,11 @@ func (m *boardModel) row(r boardRow) string {
 func (m *boardModel) detail(r boardRow, brief bool) string {
 	switch r.section {
 	case secWaiting:
-		n := len(r.t.Pending())
-		s := "1 question"
-		switch {
-		case brief:
-			return fmt.Sprintf("%dq %s", n, task.ShortDur(m.now.Sub(ui.AskedAt(r.t))))
-		case n != 1:
-			s = fmt.Sprintf("%d questions", n)
+		n, waited := len(r.t.Pending()), task.ShortDur(m.now.Sub(ui.AskedAt(r.t)))
+		if brief {
+			return fmt.Sprintf("%dq %s", n, waited)
 		}
-		return s + ", " + task.ShortDur(m.now.Sub(ui.AskedAt(r.t)))
+		return ui.Plural(n, "question") + ", " + waited
 	case secRunning:
 		return task.ShortDur(m.now.Sub(runningSince(r.t)))
 	case secReview:

@@ -76,10 +76,7 @@ func (s *IOStreams) Terminal() io.Writer {
 	return s.ErrOut
 }
 
-// DisableColor is --no-color.
-func (s *IOStreams) DisableColor() { s.color = false }
-
-// SetColor turns colour on or off, for tests of both looks.
+// SetColor turns colour on or off (off: --no-color).
 func (s *IOStreams) SetColor(on bool) { s.color = on }
 
 // ColorEnabled reports whether output is coloured.

@@ -23,9 +23,9 @@ func TestColorDecision(t *testing.T) {
 		if got := s.Red("x"); (got != "x") != tc.color {
 			t.Errorf("Red(x) = %q with colour %v", got, tc.color)
 		}
-		s.DisableColor()
+		s.SetColor(false)
 		if got := s.Bold("x"); got != "x" {
-			t.Errorf("after DisableColor, Bold(x) = %q", got)
+			t.Errorf("after SetColor(false), Bold(x) = %q", got)
 		}
 	}
 }

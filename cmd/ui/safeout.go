@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"encoding/binary"
 	"io"
 )
 
@@ -35,9 +34,6 @@ func (s safeWriter) Write(p []byte) (int, error) {
 
 func sanitize(p []byte, sgr bool) []byte {
 	k := 0
-	for k+8 <= len(p) && plainWord(binary.LittleEndian.Uint64(p[k:])) {
-		k += 8 // a listing of 10k tasks is half a megabyte
-	}
 	for k < len(p) && plain(p[k]) {
 		k++
 	}
@@ -59,20 +55,6 @@ func sanitize(p []byte, sgr bool) []byte {
 		}
 	}
 	return out
-}
-
-// plainWord is plain for the 8 bytes of w at once. Non-ASCII bytes are
-// left to plain; of the rest, each byte's high bit below is set where it
-// is below 0x20 (b+0x60 carries into it otherwise, never further), or
-// equals c (b^c is 0, so b^c+0x7f does not reach it).
-func plainWord(w uint64) bool {
-	const hi, low7, each = 0x8080808080808080, 0x7f7f7f7f7f7f7f7f, 0x0101010101010101
-	is := func(c uint64) uint64 { return ^((w ^ c*each) + low7) & hi }
-	if w&hi != 0 {
-		return false
-	}
-	ctl := ^(w + 0x60*each) & hi
-	return ctl&^(is('\t')|is('\n')) == 0 && is(0x7f) == 0
 }
 
 // plain reports whether sanitize keeps c as it is, whatever follows it.

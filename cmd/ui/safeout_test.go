@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"encoding/binary"
 	"testing"
 )
 
@@ -30,24 +29,5 @@ func TestSanitizeWithoutColourDropsColoursToo(t *testing.T) {
 	in := "\x1b[36mtm-a1\x1b[0m a \x1b[1;31mred\x1b[m word\x1b]0;t\x07"
 	if got := string(sanitize([]byte(in), false)); got != "tm-a1 a red word" {
 		t.Errorf("sanitize without colour = %q", got)
-	}
-}
-
-// TestPlainWordIsPlainEightTimes: the 8-byte check agrees with plain for
-// every byte in every position.
-func TestPlainWordIsPlainEightTimes(t *testing.T) {
-	for c := range 256 {
-		for pos := range 8 {
-			w := []byte("abcdefgh")
-			w[pos] = byte(c)
-			want := true
-			for _, b := range w {
-				want = want && plain(b)
-			}
-			got := plainWord(binary.LittleEndian.Uint64(w))
-			if got && !want || !got && want && c < 0x80 {
-				t.Fatalf("byte %#x at %d: plainWord %v, plain %v", c, pos, got, want)
-			}
-		}
 	}
 }

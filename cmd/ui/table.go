@@ -10,17 +10,6 @@ import (
 
 var ansiRe = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 
-// cols is runewidth.StringWidth, which walks graphemes even through plain
-// ASCII: bh's help texts, wrapped as every command starts, cost 0.5 ms so.
-func cols(s string) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] >= 0x7f {
-			return runewidth.StringWidth(s)
-		}
-	}
-	return len(s)
-}
-
 // Width is how many terminal columns s takes, colour codes aside.
 func Width(s string) int { return runewidth.StringWidth(ansiRe.ReplaceAllString(s, "")) }
 
@@ -89,7 +78,7 @@ func Wrap(s string, n int) string {
 	}
 	var out []string
 	for _, line := range strings.Split(ExpandTabs(s), "\n") {
-		if cols(line) <= n { // code keeps its spacing
+		if runewidth.StringWidth(line) <= n { // code keeps its spacing
 			out = append(out, line)
 			continue
 		}
@@ -99,7 +88,7 @@ func Wrap(s string, n int) string {
 			switch {
 			case cur == "":
 				cur = indent + word
-			case cols(cur)+1+cols(word) > n:
+			case runewidth.StringWidth(cur)+1+runewidth.StringWidth(word) > n:
 				out, cur = append(out, cur), indent+word
 			default:
 				cur += " " + word

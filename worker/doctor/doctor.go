@@ -74,9 +74,8 @@ type Worker struct {
 	InPool       func(path string) bool
 	RemoteCopy   func(ref string) string // where a fetch keeps the remote's copy of ref
 
-	// Busy is the worker holding .bh/worker.lock (nil when none does);
-	// with take, it takes that lock when free (unlock gives it back).
-	Busy        func(take bool) (holder *Holder, unlock func(), err error)
+	LeaseTTL time.Duration // how long a claim holds without a heartbeat
+
 	CheckConfig func() (hint string, err error)                 // what would make bh worker refuse to start, and what to do
 	Sandbox     func() (on, chosen bool, why string, err error) // err says what to do in a Hint()
 	// AgentStarts calls each with every agent in use it can start and
@@ -91,38 +90,10 @@ type Worker struct {
 	RegisterMergeDriver func() error
 	Fetch               func() error         // the shared refs and claims of Remote
 	BookkeepingOnly     func() (bool, error) // .bh/ changed only by heartbeats
-	Claims              func() ([]Claim, error)
-	ReleaseClaim        func(c Claim, done bool) error
-	DeleteClaim         func(c Claim) error // on the remote (compare-and-swap) and its copy here
-	// Kept compares the tree with bh's copies of the store's files; ok is
-	// false without a repository to keep them in. With record, it records
-	// what it read.
-	Kept func(record bool) (lost []Lost, ok bool, err error)
 }
 
 // Holder is who holds .bh/worker.lock.
 type Holder = claims.Holder
-
-// Claim is a claim on the shared remote, as last fetched.
-type Claim struct {
-	ID, Ref, OID string
-	Err          error // unreadable
-	Held         bool
-	State        string
-	Worker, Host string
-	Clone        string // the repository that holds it
-	PID          int
-	Expires      time.Time
-	Holder       string // who holds it, for messages
-}
-
-// Lost is a store file the tree no longer holds as bh last wrote it.
-type Lost struct {
-	Rel     string // relative to .bh
-	Task    string // the task of a task file, else ""
-	Missing bool   // gone; else an older version stands there
-	Restore func() error
-}
 
 // doctor is one run of Run.
 type doctor struct {
@@ -147,7 +118,7 @@ type doctor struct {
 func Run(s *store.Store, w Worker, fix bool) (Report, error) {
 	d := &doctor{Worker: w, s: s, repo: w.Repo, fix: fix, broken: map[string]bool{}, tasks: map[string]*task.Task{}}
 	d.checkNotLocks()
-	busy, unlock, err := w.Busy(fix)
+	busy, unlock, err := busyWorker(s.Dir, fix, w.Clock())
 	if err != nil {
 		return Report{}, err
 	}

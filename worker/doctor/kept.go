@@ -1,17 +1,20 @@
 package doctor
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/storegit"
 )
 
 // checkKept compares the tree with bh's copies of the store's files
-// (see Worker.Kept): with --fix, bh's copy of each file the tree lost
-// goes back.
+// (the keep ref): with --fix, bh's copy of each file the tree lost goes
+// back, and what it read is recorded.
 func (d *doctor) checkKept() error {
-	lost, ok, err := d.Kept(d.fix) // without --fix, doctor changes nothing
-	if !ok {
+	kp := storegit.NewKeeper(d.s, func(error) {})
+	lost, err := kp.Compare(d.fix) // without --fix, doctor changes nothing
+	if errors.Is(err, storegit.ErrNoKeep) {
 		return nil // no repository to keep in: connect says so
 	}
 	if err != nil {
@@ -25,10 +28,13 @@ func (d *doctor) checkKept() error {
 		if !l.Missing {
 			f.Message = "older than bh last wrote it (git stash, git checkout or git reset --hard?)"
 		}
-		if l.Task != "" {
-			f.Fix += " (or forget it: bh rm " + l.Task + ")"
+		if id, ok := l.TaskID(); ok {
+			f.Fix += " (or forget it: bh rm " + id + ")"
 		}
-		d.found(f, l.Restore)
+		d.found(f, func() error { return kp.Restore([]storegit.Lost{l}) })
+	}
+	if len(lost) == 0 && d.fix {
+		kp.SaveStamp()
 	}
 	if len(lost) == 0 {
 		d.ok("kept", "every task file and config.yaml bh wrote is here as bh wrote it")

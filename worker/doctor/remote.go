@@ -2,10 +2,14 @@ package doctor
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/claims"
 )
 
 // connect checks git's side of sharing: bh's merge driver, the remote,
@@ -103,40 +107,54 @@ func (d *doctor) checkClaims() error {
 	if !d.online {
 		return nil
 	}
-	claims, err := d.Claims()
+	c := claims.NewRemote(d.repo, d.remote, d.LeaseTTL, d.Clock)
+	refs, err := d.repo.Refs(claims.Seen)
 	if err != nil {
 		return err
 	}
 	fine := 0
-	for _, cl := range claims {
-		if !d.claimFinding(cl) {
+	for _, ref := range slices.Sorted(maps.Keys(refs)) {
+		id, oid := strings.TrimPrefix(ref, claims.Seen), refs[ref]
+		cl := claim{id: id, ref: claims.Ref(id), oid: oid}
+		cl.RemoteClaim, cl.err = c.Read(oid)
+		if !d.claimFinding(c, cl) {
 			fine++
 		}
 	}
-	if fine == len(claims) {
+	if fine == len(refs) {
 		d.ok("claims", fmt.Sprintf("%d claims on %s, all in order", fine, d.remote))
 	}
 	return nil
 }
 
+// claim is a claim on the shared remote, as last fetched.
+type claim struct {
+	id, ref, oid string
+	err          error // unreadable
+	*claims.RemoteClaim
+}
+
 // claimFinding reports a claim out of order, and whether it was.
-func (d *doctor) claimFinding(cl Claim) bool {
-	f := Finding{Check: "claims", Status: Warn, Subject: cl.Ref}
-	if cl.Err != nil {
-		f.Message, f.Fix = fmt.Sprintf("unreadable: %v", cl.Err), "look at it with git show "+cl.OID
+func (d *doctor) claimFinding(c *claims.Remote, cl claim) bool {
+	f := Finding{Check: "claims", Status: Warn, Subject: cl.ref}
+	if cl.err != nil {
+		f.Message, f.Fix = fmt.Sprintf("unreadable: %v", cl.err), "look at it with git show "+cl.oid
 		d.found(f, nil)
 		return true
 	}
-	t := d.tasks[cl.ID]
+	t, held := d.tasks[cl.id], cl.State == claims.Held
 	switch {
-	case t == nil && d.missing(cl.ID):
+	case t == nil && d.missing(cl.id):
 		d.orphanClaim(f, cl)
-	case cl.Held && t != nil && t.State != task.InProgress && cl.Clone == d.repo.Root && cl.Host == d.Host:
+	case held && t != nil && t.State != task.InProgress && cl.Clone == d.repo.Root && cl.Host == d.Host:
 		f.Message = fmt.Sprintf("held by this clone (%s), but the task is %s here", cl.Worker, t.State)
 		f.Fix = "release it (done, for a closed task), so that the task can run anywhere"
-		d.guarded(f, func() error { return d.ReleaseClaim(cl, t.State == task.Closed) })
-	case cl.Held && d.Clock().After(cl.Expires):
-		f.Message = "held by " + cl.Holder + ": it ran out " + d.Clock().Sub(cl.Expires).Round(time.Second).String() + " ago"
+		state := map[bool]string{true: claims.Done, false: claims.Released}[t.State == task.Closed]
+		d.guarded(f, func() error {
+			return c.Push(cl.id, cl.oid, state, task.Lease{Worker: cl.Worker, Host: cl.Host, PID: cl.PID})
+		})
+	case held && d.Clock().After(cl.Expires):
+		f.Message = "held by " + cl.Describe() + ": it ran out " + d.Clock().Sub(cl.Expires).Round(time.Second).String() + " ago"
 		f.Fix = "none needed: a worker anywhere takes the task over with its parked work; if " + cl.Host + " is up, look at its worker"
 		d.found(f, nil)
 	default:
@@ -147,16 +165,21 @@ func (d *doctor) claimFinding(cl Claim) bool {
 
 // orphanClaim is a claim of a task that exists neither here nor on the
 // remote: deleted unless held.
-func (d *doctor) orphanClaim(f Finding, cl Claim) {
-	if cl.Held {
+func (d *doctor) orphanClaim(f Finding, cl claim) {
+	if cl.State == claims.Held {
 		// Its holder may yet push the task, or renew: only a human
 		// knows that machine is gone for good.
-		f.Message = "held by " + cl.Holder + ", for a task that exists neither here nor on " + d.remote
-		f.Fix = "if " + cl.Host + " is gone for good: git push " + d.remote + " :" + cl.Ref
+		f.Message = "held by " + cl.Describe() + ", for a task that exists neither here nor on " + d.remote
+		f.Fix = "if " + cl.Host + " is gone for good: git push " + d.remote + " :" + cl.ref
 		d.found(f, nil)
 		return
 	}
 	f.Message = fmt.Sprintf("%s, for a task that exists neither here nor on %s", cl.State, d.remote)
 	f.Fix = "delete it on " + d.remote + " (compare-and-swap: only as it was read)"
-	d.found(f, func() error { return d.DeleteClaim(cl) })
+	d.found(f, func() error {
+		if err := d.repo.PushCAS(d.remote, cl.ref, "", cl.oid); err != nil {
+			return err
+		}
+		return d.repo.DeleteRef(claims.Seen + cl.id)
+	})
 }

@@ -4,10 +4,10 @@ import (
 	"net"
 	"net/url"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 
+	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/sandbox"
 	"github.com/bh-tracker/bh/agent/sandbox/egress"
 	"github.com/bh-tracker/bh/task/config"
@@ -23,7 +23,7 @@ func (j *Jail) egress(cfg config.AgentConfig) *sandbox.Egress {
 		return nil
 	}
 	return &sandbox.Egress{Bridge: self.Command,
-		Policy: egress.Policy{Hosts: n.Hosts, API: apiHosts(cfg, j.Getenv("HOME"), j.Getenv)}}
+		Policy: egress.Policy{Hosts: n.Hosts, API: apiHosts(cfg, j.Getenv)}}
 }
 
 // apiHosts are the host:port of the model APIs an agent of cfg talks
@@ -34,18 +34,15 @@ func (j *Jail) egress(cfg config.AgentConfig) *sandbox.Egress {
 // the run's agent could write: an agent that chose its next run's API
 // would choose a way to bh serve. (The user's CODEX_HOME must therefore
 // not be writable in the sandbox: each run has its own agent state.)
-func apiHosts(cfg config.AgentConfig, home string, getenv func(string) string) []string {
+func apiHosts(cfg config.AgentConfig, getenv func(string) string) []string {
 	var urls []string
 	switch cfg.Kind {
 	case "", "claude":
 		urls = append(urls, "https://api.anthropic.com")
 	case "codex":
 		urls = append(urls, "https://api.openai.com", "https://chatgpt.com")
-		dir := getenv("CODEX_HOME")
-		if dir == "" {
-			dir = filepath.Join(home, ".codex")
-		}
-		urls = append(urls, tomlBaseURLs(filepath.Join(dir, "config.toml"))...)
+		st, _ := agent.StateOf(cfg.Kind, getenv)
+		urls = append(urls, tomlBaseURLs(st.Seed["config.toml"])...)
 	}
 	urls = append(urls, getenv("ANTHROPIC_BASE_URL"), getenv("OPENAI_BASE_URL"))
 	var out []string

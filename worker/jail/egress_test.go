@@ -33,7 +33,7 @@ func TestAPIHosts(t *testing.T) {
 		{"command", nil, nil},
 	} {
 		env = tt.env
-		if got := apiHosts(config.AgentConfig{Kind: tt.kind}, home, getenv); !slices.Equal(got, tt.want) {
+		if got := apiHosts(config.AgentConfig{Kind: tt.kind}, getenv); !slices.Equal(got, tt.want) {
 			t.Errorf("%s %v: %q, want %q", tt.kind, tt.env, got, tt.want)
 		}
 	}

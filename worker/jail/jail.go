@@ -7,7 +7,6 @@ package jail
 import (
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/proc"
@@ -119,11 +118,4 @@ func MCPCommand() *agent.MCPServer {
 
 // Getenv looks a variable up in the environment the agent gets: the
 // worker's own, then the options' (tests give the agent its own HOME).
-func (j *Jail) Getenv(name string) string {
-	for i := len(j.Env) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(j.Env[i], name+"="); ok {
-			return v
-		}
-	}
-	return os.Getenv(name)
-}
+func (j *Jail) Getenv(name string) string { return agent.LookupEnv(j.Env, name) }

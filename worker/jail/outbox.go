@@ -104,15 +104,12 @@ func (j *Jail) TakeOutbox(id string) (qs []agent.Question, runErr error) {
 // environment would name them.
 func bhPrivate(getenv func(string) string, home string) []string {
 	out := []string{config.UserConfigDir(), StateDir()}
-	if d := getenv("XDG_CONFIG_HOME"); d != "" {
-		out = append(out, filepath.Join(d, "bh"))
-	} else if home != "" {
-		out = append(out, filepath.Join(home, ".config", "bh"))
-	}
-	if d := getenv("XDG_STATE_HOME"); d != "" {
-		out = append(out, filepath.Join(d, "bh"))
-	} else if home != "" {
-		out = append(out, filepath.Join(home, ".local", "state", "bh"))
+	for _, xdg := range [][2]string{{"XDG_CONFIG_HOME", ".config"}, {"XDG_STATE_HOME", ".local/state"}} {
+		if d := getenv(xdg[0]); d != "" {
+			out = append(out, filepath.Join(d, "bh"))
+		} else if home != "" {
+			out = append(out, filepath.Join(home, xdg[1], "bh"))
+		}
 	}
 	return out
 }

@@ -7,6 +7,7 @@ package notify
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -105,15 +106,7 @@ func (n *Notifier) Send(e Event) {
 // Wants says whether a target listens to the event name: the worker
 // records a question as notified only when one does.
 func (n *Notifier) Wants(name string) bool {
-	if n == nil {
-		return false
-	}
-	for _, s := range n.sinks {
-		if s.wants(name) {
-			return true
-		}
-	}
-	return false
+	return n != nil && slices.ContainsFunc(n.sinks, func(s *sink) bool { return s.wants(name) })
 }
 
 func (n *Notifier) run(s *sink) {

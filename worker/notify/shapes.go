@@ -1,7 +1,6 @@
 package notify
 
 import (
-	"encoding/json"
 	"net/url"
 	"path"
 	"strings"
@@ -132,6 +131,3 @@ func ntfy(topic string, e Event) any {
 	m.Actions = ntfyActions(e)
 	return m
 }
-
-// body is e's JSON in the shape s.
-func (s shape) body(e Event) ([]byte, error) { return json.Marshal(s(e)) }

@@ -1,6 +1,9 @@
 package notify
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // What people read (a desktop popup, a Slack message, an ntfy push) is
 // worded here, once; the json format carries the event as data instead.
@@ -101,9 +104,5 @@ func said(e Event) string {
 
 // urgent events are the ones someone should look at now.
 func urgent(e Event) bool {
-	switch e.Name {
-	case EventInputRequested, EventInputReminder, EventTaskFailed:
-		return true
-	}
-	return false
+	return slices.Contains([]string{EventInputRequested, EventInputReminder, EventTaskFailed}, e.Name)
 }

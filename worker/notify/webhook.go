@@ -3,6 +3,7 @@ package notify
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -22,7 +23,7 @@ type webhook struct {
 }
 
 func (w *webhook) deliver(ctx context.Context, e Event) error {
-	body, err := w.shape.body(e)
+	body, err := json.Marshal(w.shape(e))
 	if err != nil {
 		return fmt.Errorf("encode event: %w", err)
 	}
@@ -32,15 +33,15 @@ func (w *webhook) deliver(ctx context.Context, e Event) error {
 		if err == nil {
 			return nil
 		}
-		if !retry || attempt >= w.attempts || ctx.Err() != nil {
-			return fmt.Errorf("attempt %d of %d: %w", attempt, w.attempts, err)
+		if retry && attempt < w.attempts && ctx.Err() == nil {
+			select {
+			case <-time.After(wait):
+				wait *= 2
+				continue
+			case <-ctx.Done():
+			}
 		}
-		select {
-		case <-time.After(wait):
-		case <-ctx.Done():
-			return fmt.Errorf("attempt %d of %d: %w", attempt, w.attempts, err)
-		}
-		wait *= 2
+		return fmt.Errorf("attempt %d of %d: %w", attempt, w.attempts, err)
 	}
 }
 

@@ -25,8 +25,8 @@ func (v *taskView) KeptText(qid, name string) string {
 		}
 		return vals[0]
 	}
-	if q := v.question(qid); name == "text" && q != nil {
-		return q.Default
+	if name == "text" {
+		return v.defaultOf(qid)
 	}
 	return ""
 }
@@ -38,8 +38,8 @@ func (v *taskView) KeptPick(qid, value string) bool {
 		vals, _ := v.kept(qid, "answer")
 		return slices.Contains(vals, value)
 	}
-	q := v.question(qid)
-	return q != nil && q.Default != "" && q.Default == value
+	d := v.defaultOf(qid)
+	return d != "" && d == value
 }
 
 // Retyped says whether question qid's fields come from a refused answer.
@@ -50,11 +50,12 @@ func (v *taskView) Retyped(qid string) bool {
 	return ok || text || other
 }
 
-func (v *taskView) question(qid string) *struct{ Default string } {
+// defaultOf is the default answer of question qid, if it waits.
+func (v *taskView) defaultOf(qid string) string {
 	for _, q := range v.Questions {
 		if q.Q.ID == qid && q.Waits {
-			return &struct{ Default string }{q.Q.Default}
+			return q.Q.Default
 		}
 	}
-	return nil
+	return ""
 }

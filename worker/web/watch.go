@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -74,28 +75,20 @@ func (w *watch) loop() {
 				continue
 			}
 			changed[key] = true
-			if flush == nil {
-				flush = time.After(debounce)
-			}
 		case _, ok := <-w.fw.Errors:
 			if !ok {
 				return
 			}
 			// Events were lost: every page reads again.
 			changed["*"] = true
-			if flush == nil {
-				flush = time.After(debounce)
-			}
 		case <-flush:
-			keys := make([]string, 0, len(changed))
-			for k := range changed {
-				keys = append(keys, k)
-			}
-			slices.Sort(keys)
-			b, _ := json.Marshal(map[string][]string{"repos": keys})
+			b, _ := json.Marshal(map[string][]string{"repos": slices.Sorted(maps.Keys(changed))})
 			w.s.hub.publish(string(b))
 			clear(changed)
 			flush = nil
+		}
+		if flush == nil && len(changed) > 0 {
+			flush = time.After(debounce)
 		}
 	}
 }

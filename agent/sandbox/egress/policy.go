@@ -89,12 +89,10 @@ func (p Policy) Addrs(ctx context.Context, r Resolver, dest string) ([]netip.Add
 
 // isAPI reports whether host:port is the model API's.
 func (p Policy) isAPI(host string, port uint16) bool {
-	for _, a := range p.API {
-		if h, pt, err := splitDest(a); err == nil && h == host && pt == port {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(p.API, func(a string) bool {
+		h, pt, err := splitDest(a)
+		return err == nil && h == host && pt == port
+	})
 }
 
 // listed reports whether host:port is on the allow-list, and whether the

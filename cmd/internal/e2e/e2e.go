@@ -14,9 +14,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
+	"golang.org/x/tools/txtar"
 )
 
 // Main is TestMain of an end-to-end test package whose tests run bh as a
@@ -108,22 +110,6 @@ func (bh Bh) Task(t testing.TB, dir, id string) *task.Task {
 	return &tk
 }
 
-// TaskID is the id of the task titled title.
-func (bh Bh) TaskID(t testing.TB, dir, title string) string {
-	t.Helper()
-	var tasks []task.Task
-	if err := json.Unmarshal([]byte(bh(t, dir, "list", "--all", "--json")), &tasks); err != nil {
-		t.Fatal(err)
-	}
-	for _, tk := range tasks {
-		if tk.Title == title {
-			return tk.ID
-		}
-	}
-	t.Fatalf("no task %q", title)
-	return ""
-}
-
 // Git runs git in dir and returns its output, trimmed.
 func Git(t testing.TB, dir string, args ...string) string {
 	t.Helper()
@@ -152,16 +138,39 @@ func Read(t testing.TB, dir, name string) string {
 	return string(b)
 }
 
-// SplitTxtar splits "-- name --" sections.
+// SplitTxtar is the files of the txtar archive s, by name.
 func SplitTxtar(s string) map[string]string {
 	out := map[string]string{}
-	var name string
-	for _, line := range strings.SplitAfter(s, "\n") {
-		if strings.HasPrefix(line, "-- ") && strings.HasSuffix(line, " --\n") {
-			name = strings.TrimSuffix(strings.TrimPrefix(line, "-- "), " --\n")
-			continue
-		}
-		out[name] += line
+	for _, f := range txtar.Parse([]byte(s)).Files {
+		out[f.Name] = string(f.Data)
 	}
 	return out
+}
+
+// RealTimeout is the agent timeout of the configs of tests that run a
+// real claude or codex: it bounds a failure, never a pass.
+var RealTimeout = fakeapi.Patience(time.Minute).Round(time.Second).String()
+
+// RequestsFor lists the server's requests whose prompt names title.
+func RequestsFor(srv *fakeapi.Server, title string) []*fakeapi.Request {
+	var out []*fakeapi.Request
+	for _, r := range srv.Requests() {
+		if strings.Contains(r.Prompt(), title) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Wrote reports whether the conversation so far called Write on name.
+func Wrote(req *fakeapi.Request, name string) bool {
+	for _, u := range req.ToolUses() {
+		var in struct {
+			Path string `json:"file_path"`
+		}
+		if u.Name == "Write" && json.Unmarshal(u.Input, &in) == nil && filepath.Base(in.Path) == name {
+			return true
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -203,10 +204,7 @@ func recordRun(dir, plan, prompt string) error {
 	if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s.%d.prompt", id, n)), []byte(prompt), 0o644); err != nil {
 		return err
 	}
-	resume := "0"
-	if os.Getenv("BH_RESUME") == "1" {
-		resume = "1"
-	}
+	resume := cmp.Or(os.Getenv("BH_RESUME"), "0") // bh sets "1" when resuming
 	f, err := os.OpenFile(filepath.Join(dir, "runs.log"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
 		return err

@@ -164,7 +164,7 @@ func (e *crashEnv) scenario(t *testing.T, at int, when string) (int, string) {
 		t.Fatalf("crash at %d %s: the worker never got through", at, when)
 	}
 	worker()
-	c := bhE2E.TaskID(t, dir, "Ask C")
+	c := taskID(t, dir, "Ask C")
 	if err := bh("respond", c, "go"); err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +233,7 @@ func crashState(t *testing.T, dir string) string {
 	t.Helper()
 	var b strings.Builder
 	for _, title := range []string{"Write A", "Break B", "Ask C"} {
-		tk := bhE2E.Task(t, dir, bhE2E.TaskID(t, dir, title))
+		tk := bhE2E.Task(t, dir, taskID(t, dir, title))
 		fmt.Fprintf(&b, "%s: %s\n", title, tk.State)
 	}
 	for _, c := range strings.Split(e2e.Git(t, dir, "log", "--format=%H %s"), "\n") {

@@ -100,7 +100,7 @@ func TestWorkerWithRealClaude(t *testing.T) {
 
 	// A: one commit with a.txt and its task file, and nothing else.
 	commitA := e2e.Git(t, dir, "log", "--format=%H", "--grep", "bh-task: "+a)
-	if got := e2e.SortedLines(e2e.Git(t, dir, "show", "--name-only", "--format=", commitA)); !slices.Equal(got, []string{".bh/tasks/" + a + ".yaml", "a.txt"}) {
+	if got := sortedLines(e2e.Git(t, dir, "show", "--name-only", "--format=", commitA)); !slices.Equal(got, []string{".bh/tasks/" + a + ".yaml", "a.txt"}) {
 		t.Errorf("A's commit holds %q, want a.txt and its task file", got)
 	}
 	if got := e2e.Git(t, dir, "show", commitA+":a.txt"); got != "a" {
@@ -202,7 +202,7 @@ func TestWorkerWithRealClaude(t *testing.T) {
 		t.Fatalf("C is %s after the resume: %s", ct.State, ct.Summary)
 	}
 	commitC := e2e.Git(t, dir, "log", "--format=%H", "--grep", "bh-task: "+c)
-	if got := e2e.SortedLines(e2e.Git(t, dir, "show", "--name-only", "--format=", commitC)); !slices.Equal(got, []string{".bh/tasks/" + c + ".yaml", "c1.txt", "c2.txt"}) {
+	if got := sortedLines(e2e.Git(t, dir, "show", "--name-only", "--format=", commitC)); !slices.Equal(got, []string{".bh/tasks/" + c + ".yaml", "c1.txt", "c2.txt"}) {
 		t.Errorf("C's commit holds %q, want c1.txt, c2.txt and its task file", got)
 	}
 	if head := e2e.Git(t, dir, "rev-parse", "HEAD"); head != commitC || e2e.Git(t, dir, "rev-parse", "HEAD~1") != commitA {

@@ -71,7 +71,7 @@ func TestWorkerWithRealCodex(t *testing.T) {
 		t.Errorf("the resumed request lacks the first run's command: %+v", calls)
 	}
 	commit := e2e.Git(t, dir, "log", "--format=%H", "--grep", "bh-task: "+id)
-	if files := e2e.SortedLines(e2e.Git(t, dir, "show", "--name-only", "--format=", commit)); !slices.Equal(files,
+	if files := sortedLines(e2e.Git(t, dir, "show", "--name-only", "--format=", commit)); !slices.Equal(files,
 		[]string{".bh/tasks/" + id + ".yaml", "db.yaml"}) {
 		t.Errorf("the commit holds %q", files)
 	}

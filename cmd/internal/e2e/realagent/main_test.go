@@ -4,6 +4,8 @@
 package realagent
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/bh-tracker/bh/cmd"
@@ -14,3 +16,10 @@ func TestMain(m *testing.M) { e2e.Main(m, cmd.Main) }
 
 // bhE2E runs bh in a directory, as a program.
 var bhE2E = e2e.Process
+
+// sortedLines is s's lines, sorted.
+func sortedLines(s string) []string {
+	l := strings.Split(strings.TrimSpace(s), "\n")
+	slices.Sort(l)
+	return l
+}

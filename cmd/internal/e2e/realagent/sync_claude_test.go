@@ -77,7 +77,7 @@ func TestSessionTravelsWithRealClaude(t *testing.T) {
 		t.Errorf("the session was lost in B: %+v", e)
 	}
 	commit := e2e.Git(t, remote, "log", "--format=%H", "--grep", "bh-task: "+id, "main")
-	if got := e2e.SortedLines(e2e.Git(t, b, "show", "--name-only", "--format=", commit)); !slices.Equal(got, []string{".bh/tasks/" + id + ".yaml", "draft.txt", "port.txt"}) {
+	if got := sortedLines(e2e.Git(t, b, "show", "--name-only", "--format=", commit)); !slices.Equal(got, []string{".bh/tasks/" + id + ".yaml", "draft.txt", "port.txt"}) {
 		t.Errorf("the commit B landed holds %q, want A's draft.txt, B's port.txt and the task file", got)
 	}
 }

@@ -1,10 +1,11 @@
-package fakeapi
+package worker
 
 import (
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -76,7 +77,9 @@ type ReviewComment struct {
 // NewGitHub starts the fake until the test ends.
 func NewGitHub(t testing.TB) *GitHub {
 	g := &GitHub{t: t}
-	g.URL = serveLocal(t, g.serve, make(chan struct{})).URL
+	srv := httptest.NewServer(http.HandlerFunc(g.serve))
+	t.Cleanup(srv.Close)
+	g.URL = srv.URL
 	return g
 }
 
