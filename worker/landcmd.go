@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
@@ -14,30 +13,6 @@ import (
 	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/notify"
 )
-
-// ErrNothingToLand means a task has no finished work waiting to land.
-var ErrNothingToLand = errors.New("nothing to land")
-
-// NotLandedError is a bh land that landed nothing, and why: git would not
-// land over the user's changes (Files are theirs in the way), or the task
-// has nothing waiting to land. The task is left as it was.
-type NotLandedError struct {
-	ID     string
-	State  task.State
-	Reason string
-	Files  []string
-	Err    error
-}
-
-func (e *NotLandedError) Error() string {
-	msg := fmt.Sprintf("%s was not landed: %s", e.ID, e.Reason)
-	if len(e.Files) > 0 {
-		msg += ": " + strings.Join(e.Files, ", ")
-	}
-	return msg
-}
-
-func (e *NotLandedError) Unwrap() error { return e.Err }
 
 // LandTask lands a task's finished work by hand (bh land): work that git
 // would not land over the user's changes (the task waits on a landing
@@ -61,8 +36,8 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 	}
 	if q == nil {
 		if t.State != task.Closed {
-			return &NotLandedError{ID: id, State: t.State, Reason: "it is " + string(t.State) + ", with no finished work waiting to land",
-				Err: ErrNothingToLand}
+			return &landing.NotLandedError{ID: id, State: t.State, Reason: "it is " + string(t.State) + ", with no finished work waiting to land",
+				Err: landing.ErrNothingToLand}
 		}
 		return w.landKept(t)
 	}
@@ -77,7 +52,7 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 	if t, err = claims.Claim(s, id, w.lease(), landing.Settled); err != nil {
 		var nr *claims.NotReadyError
 		if errors.As(err, &nr) {
-			return &NotLandedError{ID: id, State: task.InProgress, Reason: "a running worker took it up first, and lands it"}
+			return &landing.NotLandedError{ID: id, State: task.InProgress, Reason: "a running worker took it up first, and lands it"}
 		}
 		return err
 	}
@@ -90,7 +65,7 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 	if t, err = s.Get(id); err != nil || t.State == task.Closed {
 		return err
 	}
-	return &NotLandedError{ID: id, State: t.State, Reason: lastNote(t)}
+	return &landing.NotLandedError{ID: id, State: t.State, Reason: lastNote(t)}
 }
 
 // inTheWay is what would stop t's finished work, on its branch, from
@@ -107,7 +82,7 @@ func (w *worker) inTheWay(t *task.Task) error {
 	err = usertree.Of(w.repo).InTheWay(target, head, w.s.RelPath(t.ID))
 	var lr *usertree.LandRefused
 	if errors.As(err, &lr) {
-		return &NotLandedError{ID: t.ID, State: t.State, Reason: "git would not land it on " + target + " in " + lr.Dir +
+		return &landing.NotLandedError{ID: t.ID, State: t.State, Reason: "git would not land it on " + target + " in " + lr.Dir +
 			": " + lr.Reason, Files: lr.Paths, Err: err}
 	}
 	return err
@@ -154,21 +129,21 @@ func (w *worker) landKept(t *task.Task) error {
 }
 
 // keptWork is the head of the work a closed task keeps on its branch,
-// and the target it would land on; ErrNothingToLand when there is none,
+// and the target it would land on; landing.ErrNothingToLand when there is none,
 // or it landed already.
 func (w *worker) keptWork(t *task.Task) (head, target string, err error) {
 	if head, err = w.repo.BranchTip(Branch(t.ID)); err != nil {
 		return "", "", err
 	}
 	if head == "" {
-		return "", "", fmt.Errorf("%s has no branch %s: %w", t.ID, Branch(t.ID), ErrNothingToLand)
+		return "", "", fmt.Errorf("%s has no branch %s: %w", t.ID, Branch(t.ID), landing.ErrNothingToLand)
 	}
 	if target, err = w.target(t); err != nil {
 		return "", "", err
 	}
 	if ok, err := w.repo.Landed(target, head); err != nil || ok {
 		if err == nil {
-			err = fmt.Errorf("%s is already on %s: %w", Branch(t.ID), target, ErrNothingToLand)
+			err = fmt.Errorf("%s is already on %s: %w", Branch(t.ID), target, landing.ErrNothingToLand)
 		}
 		return "", "", err
 	}
@@ -199,7 +174,7 @@ func (w *worker) checkKept(r *run) error {
 	}
 	if n := len(evs); n > 0 && evs[n-1].ExitCode != 0 {
 		ev := evs[n-1]
-		return &NotLandedError{ID: r.t.ID, State: r.t.State, Reason: fmt.Sprintf("check %s %s: %s",
+		return &landing.NotLandedError{ID: r.t.ID, State: r.t.State, Reason: fmt.Sprintf("check %s %s: %s",
 			ev.Command, landing.Failure(ev), ev.Output)}
 	}
 	return nil
