@@ -121,7 +121,7 @@ func TestChecksInLandBranch(t *testing.T) {
 		defer cancel()
 		return LandTask(ctx, s, tk.ID, "ann", Options{Name: "bh land"})
 	}
-	var nl *landing.NotLandedError
+	var nl *NotLandedError
 	if err := land(); !errors.As(err, &nl) || !strings.Contains(nl.Reason, "block.txt") {
 		t.Fatalf("bh land: %v, want it refused by the failing check", err)
 	}

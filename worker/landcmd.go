@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
@@ -13,6 +14,30 @@ import (
 	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/notify"
 )
+
+// ErrNothingToLand means a task has no finished work waiting to land.
+var ErrNothingToLand = errors.New("nothing to land")
+
+// NotLandedError is a bh land that landed nothing, and why: git would not
+// land over the user's changes (Files are theirs in the way), or the task
+// has nothing waiting to land. The task is left as it was.
+type NotLandedError struct {
+	ID     string
+	State  task.State
+	Reason string
+	Files  []string
+	Err    error
+}
+
+func (e *NotLandedError) Error() string {
+	msg := fmt.Sprintf("%s was not landed: %s", e.ID, e.Reason)
+	if len(e.Files) > 0 {
+		msg += ": " + strings.Join(e.Files, ", ")
+	}
+	return msg
+}
+
+func (e *NotLandedError) Unwrap() error { return e.Err }
 
 // LandTask lands a task's finished work by hand (bh land): work that git
 // would not land over the user's changes (the task waits on a landing
@@ -36,8 +61,8 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 	}
 	if q == nil {
 		if t.State != task.Closed {
-			return &landing.NotLandedError{ID: id, State: t.State, Reason: "it is " + string(t.State) + ", with no finished work waiting to land",
-				Err: landing.ErrNothingToLand}
+			return &NotLandedError{ID: id, State: t.State, Reason: "it is " + string(t.State) + ", with no finished work waiting to land",
+				Err: ErrNothingToLand}
 		}
 		return w.landKept(t)
 	}
@@ -52,7 +77,7 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 	if t, err = claims.Claim(s, id, w.lease(), landing.Settled); err != nil {
 		var nr *claims.NotReadyError
 		if errors.As(err, &nr) {
-			return &landing.NotLandedError{ID: id, State: task.InProgress, Reason: "a running worker took it up first, and lands it"}
+			return &NotLandedError{ID: id, State: task.InProgress, Reason: "a running worker took it up first, and lands it"}
 		}
 		return err
 	}
@@ -65,7 +90,7 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 	if t, err = s.Get(id); err != nil || t.State == task.Closed {
 		return err
 	}
-	return &landing.NotLandedError{ID: id, State: t.State, Reason: lastNote(t)}
+	return &NotLandedError{ID: id, State: t.State, Reason: lastNote(t)}
 }
 
 // inTheWay is what would stop t's finished work, on its branch, from
@@ -82,7 +107,7 @@ func (w *worker) inTheWay(t *task.Task) error {
 	err = usertree.Of(w.repo).InTheWay(target, head, w.s.RelPath(t.ID))
 	var lr *usertree.LandRefused
 	if errors.As(err, &lr) {
-		return &landing.NotLandedError{ID: t.ID, State: t.State, Reason: "git would not land it on " + target + " in " + lr.Dir +
+		return &NotLandedError{ID: t.ID, State: t.State, Reason: "git would not land it on " + target + " in " + lr.Dir +
 			": " + lr.Reason, Files: lr.Paths, Err: err}
 	}
 	return err
@@ -129,21 +154,21 @@ func (w *worker) landKept(t *task.Task) error {
 }
 
 // keptWork is the head of the work a closed task keeps on its branch,
-// and the target it would land on; landing.ErrNothingToLand when there is none,
+// and the target it would land on; ErrNothingToLand when there is none,
 // or it landed already.
 func (w *worker) keptWork(t *task.Task) (head, target string, err error) {
 	if head, err = w.repo.BranchTip(Branch(t.ID)); err != nil {
 		return "", "", err
 	}
 	if head == "" {
-		return "", "", fmt.Errorf("%s has no branch %s: %w", t.ID, Branch(t.ID), landing.ErrNothingToLand)
+		return "", "", fmt.Errorf("%s has no branch %s: %w", t.ID, Branch(t.ID), ErrNothingToLand)
 	}
 	if target, err = w.target(t); err != nil {
 		return "", "", err
 	}
 	if ok, err := w.repo.Landed(target, head); err != nil || ok {
 		if err == nil {
-			err = fmt.Errorf("%s is already on %s: %w", Branch(t.ID), target, landing.ErrNothingToLand)
+			err = fmt.Errorf("%s is already on %s: %w", Branch(t.ID), target, ErrNothingToLand)
 		}
 		return "", "", err
 	}
@@ -174,7 +199,7 @@ func (w *worker) checkKept(r *run) error {
 	}
 	if n := len(evs); n > 0 && evs[n-1].ExitCode != 0 {
 		ev := evs[n-1]
-		return &landing.NotLandedError{ID: r.t.ID, State: r.t.State, Reason: fmt.Sprintf("check %s %s: %s",
+		return &NotLandedError{ID: r.t.ID, State: r.t.State, Reason: fmt.Sprintf("check %s %s: %s",
 			ev.Command, landing.Failure(ev), ev.Output)}
 	}
 	return nil
