@@ -8,7 +8,6 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/ending"
-	"github.com/bh-tracker/bh/worker/landing"
 )
 
 // refusingHook installs a commit-msg hook in s's repository that refuses
@@ -41,7 +40,7 @@ func TestHookRefusalWaitsWithTheHooksOutput(t *testing.T) {
 		t.Fatalf("task %s: %s", got.State, got.Summary)
 	}
 	q := pendingOf(t, got)
-	if !landing.IsHookQuestion(&q) || !strings.Contains(q.Question, "commit-msg hook refused") ||
+	if !isHookQuestion(&q) || !strings.Contains(q.Question, "commit-msg hook refused") ||
 		!strings.Contains(q.Context, "the subject must name a ticket (ABC-123)") {
 		t.Fatalf("question %+v", q)
 	}

@@ -59,7 +59,7 @@ func ClaimNextRemote(s *store.Store, lease task.Lease) (*task.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return claims.Next(s, openClaims(s, r, remote, claims.HandTTL, claims.Clock(s), nil), lease, nil, landing.Settled)
+	return claims.Next(s, openClaims(s, r, remote, claims.HandTTL, claims.Clock(s), nil), lease, nil, settled)
 }
 
 // syncer runs bh sync on the autoSync interval (every; 0: off), when
