@@ -2,6 +2,7 @@ package task
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"sort"
@@ -226,7 +227,7 @@ func unionList(o, t *yaml.Node) *yaml.Node {
 			}
 		}
 	}
-	stamp := func(n *yaml.Node) string { return first(scalarOf(n, "at"), scalarOf(n, "askedAt")) }
+	stamp := func(n *yaml.Node) string { return cmp.Or(scalarOf(n, "at"), scalarOf(n, "askedAt")) }
 	sort.SliceStable(items, func(i, j int) bool { return stamp(items[i]) < stamp(items[j]) })
 	return &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: items}
 }
