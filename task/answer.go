@@ -146,8 +146,7 @@ func (t *Task) recordAnswers(pending []pendingQ, done map[int]Question, now time
 		if !ok {
 			continue
 		}
-		at := now
-		q.Status, q.AnsweredAt = QuestionAnswered, &at
+		q.Status, q.AnsweredAt = QuestionAnswered, new(now)
 		if p.i >= 0 {
 			t.Questions[p.i] = q
 		}

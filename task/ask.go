@@ -15,8 +15,7 @@ func (t *Task) Ask(at time.Time, qs []Question, context string, expires *time.Ti
 	for i, q := range qs {
 		q.ID, q.Context, q.Status, q.AskedAt = t.newQuestionID(), context, QuestionPending, at
 		if expires != nil {
-			e := *expires
-			q.ExpiresAt = &e
+			q.ExpiresAt = new(*expires)
 		}
 		t.Questions = append(t.Questions, q)
 		t.Record(at, Event{Kind: EventInputRequested, QuestionID: q.ID, Text: q.Question, Context: context})
@@ -32,8 +31,7 @@ func (t *Task) Repend(qid string, expires *time.Time) {
 		if q := &t.Questions[i]; q.ID == qid {
 			q.Status, q.Answer, q.Comment, q.AnsweredAt, q.ExpiresAt = QuestionPending, nil, "", nil, nil
 			if expires != nil {
-				e := *expires
-				q.ExpiresAt = &e
+				q.ExpiresAt = new(*expires)
 			}
 			t.Question, t.QuestionContext = q.Question, q.Context
 		}
@@ -44,7 +42,6 @@ func (t *Task) Repend(qid string, expires *time.Time) {
 // newQuestionID is a short correlation id, unique within the task, that
 // ties a question to its answer in the history and on the command line.
 func (t *Task) newQuestionID() string {
-	const base36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 	for {
 		id := []byte("q")
 		for range 4 {
