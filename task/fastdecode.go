@@ -85,30 +85,39 @@ func fill(v *ynode, rv reflect.Value) bool {
 		rv.Set(reflect.New(rv.Type().Elem()))
 		return fill(v, rv.Elem())
 	case reflect.Slice:
-		if v.kind != 'q' {
-			return false
-		}
-		rv.Set(reflect.MakeSlice(rv.Type(), len(v.kids), len(v.kids)))
-		for i := range v.kids {
-			if !fill(&v.kids[i], rv.Index(i)) {
-				return false
-			}
-		}
-		return true
+		return fillList(v, rv)
 	case reflect.Struct:
-		if v.kind != 'm' {
-			return false
-		}
-		keys := fastFields[rv.Type()]
-		for i := 0; i+1 < len(v.kids); i += 2 {
-			f, ok := keys[v.kids[i].val]
-			if !ok || !fill(&v.kids[i+1], rv.Field(f)) {
-				return false
-			}
-		}
-		return true
+		return fillStruct(v, rv)
 	}
 	return false
+}
+
+func fillList(v *ynode, rv reflect.Value) bool {
+	if v.kind != 'q' {
+		return false
+	}
+	rv.Set(reflect.MakeSlice(rv.Type(), len(v.kids), len(v.kids)))
+	for i := range v.kids {
+		if !fill(&v.kids[i], rv.Index(i)) {
+			return false
+		}
+	}
+	return true
+}
+
+// fillStruct sets the fields of rv from the mapping v: bh's keys only.
+func fillStruct(v *ynode, rv reflect.Value) bool {
+	if v.kind != 'm' {
+		return false
+	}
+	keys := fastFields[rv.Type()]
+	for i := 0; i+1 < len(v.kids); i += 2 {
+		f, ok := keys[v.kids[i].val]
+		if !ok || !fill(&v.kids[i+1], rv.Field(f)) {
+			return false
+		}
+	}
+	return true
 }
 
 // timeVal reads a time as bh writes it: RFC 3339 in UTC, plain. yaml.v3
