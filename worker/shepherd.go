@@ -115,7 +115,7 @@ func (w *worker) escalate(t *task.Task, at task.Event, question, context string)
 		t.Summary, t.Details, t.Question, t.QuestionContext = e.Summary, e.Details, e.Flat, e.Context
 		return t.SetState(e.State, at.At, w.opt.Name, e.Note)
 	}
-	t.Ask(at.At, e.Ask, context, w.expiry(p, at.At))
+	ask(t, at.At, e.Ask, context, w.expiry(p, at.At))
 	return t.SetState(task.AwaitingInput, at.At, w.opt.Name, e.Note)
 }
 
