@@ -75,7 +75,7 @@ func claimRun(opts *ClaimOptions) error {
 		if opts.Remote {
 			t, err = worker.ClaimNextRemote(s, lease)
 		} else {
-			t, err = claims.ClaimNext(s, lease, worker.Settled)
+			t, err = claims.Next(s, nil, lease, nil, worker.Settled)
 		}
 		if errors.Is(err, claims.ErrNothingReady) {
 			return withHint(err, "bh list shows every task and its state; bh add creates one")

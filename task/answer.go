@@ -1,8 +1,10 @@
 package task
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -144,8 +146,7 @@ func (t *Task) recordAnswers(pending []pendingQ, done map[int]Question, now time
 		if !ok {
 			continue
 		}
-		at := now
-		q.Status, q.AnsweredAt = QuestionAnswered, &at
+		q.Status, q.AnsweredAt = QuestionAnswered, new(now)
 		if p.i >= 0 {
 			t.Questions[p.i] = q
 		}
@@ -194,19 +195,14 @@ func (t *Task) Answered(qid string) error {
 		}
 		qid = e.QuestionID
 	}
-	for _, q := range t.Questions {
-		if q.ID == qid && q.Status == QuestionPending {
-			return nil
-		}
+	if slices.ContainsFunc(t.Questions, func(q Question) bool { return q.ID == qid && q.Status == QuestionPending }) {
+		return nil
 	}
 	e, ok := t.LastAnswer(qid)
 	if !ok {
 		return nil
 	}
-	by := e.By
-	if by == "" {
-		by = "someone"
-	}
+	by := cmp.Or(e.By, "someone")
 	return &AnswerError{ID: t.ID, QuestionID: qid, AnsweredBy: by,
 		Reason: "already answered by " + by + " at " + utcStamp(e.At)}
 }

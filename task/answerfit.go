@@ -1,6 +1,7 @@
 package task
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -128,13 +129,7 @@ func roundText(t *Task, pending []pendingQ, done map[int]Question) string {
 	for _, q := range qs {
 		text := q.AnswerText()
 		same = same && text == first
-		label := q.Header
-		if label == "" {
-			label = strings.Join(strings.Fields(q.Question), " ")
-		}
-		if label == "" {
-			label = q.ID
-		}
+		label := cmp.Or(q.Header, strings.Join(strings.Fields(q.Question), " "), q.ID)
 		lines = append(lines, label+": "+text)
 	}
 	if same {
@@ -145,12 +140,7 @@ func roundText(t *Task, pending []pendingQ, done map[int]Question) string {
 
 // round is the questions answered in the current round.
 func round(t *Task, pending []pendingQ, done map[int]Question) []Question {
-	since := pending[0].q.AskedAt
-	for _, p := range pending {
-		if p.q.AskedAt.Before(since) {
-			since = p.q.AskedAt
-		}
-	}
+	since := slices.MinFunc(pending, func(a, b pendingQ) int { return a.q.AskedAt.Compare(b.q.AskedAt) }).q.AskedAt
 	var qs []Question
 	if pending[0].i < 0 || since.IsZero() {
 		// The flat question is a round of its own; without times (a file

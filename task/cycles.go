@@ -1,7 +1,7 @@
 package task
 
 import (
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -34,11 +34,8 @@ func Cycles(tasks []*Task) [][]string {
 		for _, d := range deps[id] {
 			switch mark[d] {
 			case onPath:
-				for i := len(path) - 1; i >= 0; i-- {
-					if path[i] == d {
-						out = append(out, rotate(append([]string(nil), path[i:]...)))
-						break
-					}
+				if i := slices.Index(path, d); i >= 0 { // ids on the path are unique
+					out = append(out, rotate(slices.Clone(path[i:])))
 				}
 			case unseen:
 				if _, ok := deps[d]; ok {
@@ -49,7 +46,7 @@ func Cycles(tasks []*Task) [][]string {
 		path = path[:len(path)-1]
 		mark[id] = done
 	}
-	sort.Strings(ids) // a listing's are sorted already, and cost no more
+	slices.Sort(ids) // a listing's are sorted already, and cost no more
 	for _, id := range ids {
 		if mark[id] == unseen {
 			visit(id)
@@ -60,23 +57,14 @@ func Cycles(tasks []*Task) [][]string {
 
 // rotate starts a cycle at its smallest id, so that each reads one way.
 func rotate(c []string) []string {
-	min := 0
-	for i := range c {
-		if c[i] < c[min] {
-			min = i
-		}
-	}
-	return append(c[min:], c[:min]...)
+	first := slices.Index(c, slices.Min(c))
+	return append(c[first:], c[:first]...)
 }
 
 // CycleOf is the cycle id is on, or nil.
 func CycleOf(cycles [][]string, id string) []string {
-	for _, c := range cycles {
-		for _, x := range c {
-			if x == id {
-				return c
-			}
-		}
+	if i := slices.IndexFunc(cycles, func(c []string) bool { return slices.Contains(c, id) }); i >= 0 {
+		return cycles[i]
 	}
 	return nil
 }

@@ -2,9 +2,11 @@ package task
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -57,7 +59,7 @@ func decodeYAML(path string, b []byte, id string) (*Task, error) {
 		return nil, fieldError(path, m, err)
 	}
 	bad := func(key, msg string) error {
-		return &FileError{Path: path, Line: keyLine(m, key), Msg: msg, Tip: "fix it with bh edit, or by hand"}
+		return &FileError{Path: path, Line: cmp.Or(KeyLine(m, key), m.Line), Msg: msg, Tip: "fix it with bh edit, or by hand"}
 	}
 	if key, msg := t.checkID(id); msg != "" {
 		return nil, bad(key, msg)
@@ -205,15 +207,6 @@ func fieldError(path string, m *yaml.Node, err error) error {
 	return fe
 }
 
-func keyLine(m *yaml.Node, key string) int {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i].Line
-		}
-	}
-	return m.Line
-}
-
 type keyProblem struct{ key, msg string }
 
 // typoKey finds a key bh does not know that is near one it does: a typo
@@ -225,11 +218,7 @@ func typoKey(m *yaml.Node) *keyProblem {
 		if taskKeys[k] {
 			continue
 		}
-		known := make([]string, 0, len(taskKeys))
-		for key := range taskKeys {
-			known = append(known, key)
-		}
-		sort.Strings(known)
+		known := slices.Sorted(maps.Keys(taskKeys))
 		if s := NearestKey(k, known); s != "" && editDistance(k, s) <= 2 {
 			return &keyProblem{k, fmt.Sprintf("unknown key %q (did you mean %q?)", k, s)}
 		}

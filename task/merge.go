@@ -2,9 +2,12 @@ package task
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -217,17 +220,13 @@ func unionList(o, t *yaml.Node) *yaml.Node {
 			continue
 		}
 		for _, it := range l.Content {
-			dup := false
-			for _, have := range items {
-				dup = dup || sameValue(have, it)
-			}
-			if !dup {
+			if !slices.ContainsFunc(items, func(have *yaml.Node) bool { return sameValue(have, it) }) {
 				items = append(items, it)
 			}
 		}
 	}
-	stamp := func(n *yaml.Node) string { return first(scalarOf(n, "at"), scalarOf(n, "askedAt")) }
-	sort.SliceStable(items, func(i, j int) bool { return stamp(items[i]) < stamp(items[j]) })
+	stamp := func(n *yaml.Node) string { return cmp.Or(scalarOf(n, "at"), scalarOf(n, "askedAt")) }
+	slices.SortStableFunc(items, func(a, b *yaml.Node) int { return strings.Compare(stamp(a), stamp(b)) })
 	return &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: items}
 }
 
@@ -259,16 +258,6 @@ func emit(ours *yaml.Node, vals map[string]*yaml.Node) ([]byte, error) {
 
 func keysOfMap(ours *yaml.Node, vals map[string]*yaml.Node) []string {
 	keys := keysOf(ours, &yaml.Node{})
-	seen := map[string]bool{}
-	for _, k := range keys {
-		seen[k] = true
-	}
-	var rest []string
-	for k := range vals {
-		if !seen[k] {
-			rest = append(rest, k)
-		}
-	}
-	sort.Strings(rest)
+	rest := slices.DeleteFunc(slices.Sorted(maps.Keys(vals)), func(k string) bool { return slices.Contains(keys, k) })
 	return append(keys, rest...)
 }

@@ -1,6 +1,7 @@
 package task
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -66,12 +67,8 @@ func settleAnswers(merged map[string]*yaml.Node, b, o, t *yaml.Node) int {
 // unusedAnswer is a copy of the answer event e, made input.unused because
 // first answered the question before it.
 func unusedAnswer(e, first *yaml.Node) *yaml.Node {
-	by := scalarOf(first, "by")
-	if by == "" {
-		by = "someone"
-	}
 	why := fmt.Sprintf("given in another clone after the answer %s gave at %s, which was used instead",
-		by, scalarOf(first, "at"))
+		cmp.Or(scalarOf(first, "by"), "someone"), scalarOf(first, "at"))
 	out := &yaml.Node{Kind: yaml.MappingNode, Tag: e.Tag, Style: e.Style}
 	for i := 0; i+1 < len(e.Content); i += 2 {
 		switch k, v := e.Content[i], e.Content[i+1]; k.Value {
@@ -140,13 +137,5 @@ func origin(key string, n, b, o, t *yaml.Node) int {
 }
 
 func contains(list, n *yaml.Node) bool {
-	if list == nil {
-		return false
-	}
-	for _, it := range list.Content {
-		if sameValue(it, n) {
-			return true
-		}
-	}
-	return false
+	return list != nil && slices.ContainsFunc(list.Content, func(it *yaml.Node) bool { return sameValue(it, n) })
 }

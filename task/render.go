@@ -2,6 +2,7 @@ package task
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"reflect"
 
@@ -66,8 +67,8 @@ func mergeMapping(old, upd *yaml.Node) {
 		case ok && sameValue(v, nv):
 			nv = v
 		case ok:
-			nv.HeadComment, nv.LineComment, nv.FootComment = first(nv.HeadComment, v.HeadComment),
-				first(nv.LineComment, v.LineComment), first(nv.FootComment, v.FootComment)
+			nv.HeadComment, nv.LineComment, nv.FootComment = cmp.Or(nv.HeadComment, v.HeadComment),
+				cmp.Or(nv.LineComment, v.LineComment), cmp.Or(nv.FootComment, v.FootComment)
 		case taskKeys[k.Value]:
 			continue // emptied: omitted, as bh writes it
 		default:
@@ -97,13 +98,6 @@ func mergeMapping(old, upd *yaml.Node) {
 		at[key] = pos
 	}
 	old.Content = out
-}
-
-func first(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // sameValue reports whether two nodes hold the same data, whatever their

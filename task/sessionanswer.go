@@ -32,14 +32,10 @@ func (t *Task) answerInSession(words string, now time.Time, by, session string) 
 	if pending := t.pending(); len(pending) > 0 {
 		done := make(map[int]Question, len(pending))
 		for k, p := range pending {
-			q, at := p.q, now
-			q.Status, q.AnsweredAt, q.Answer, q.Comment = QuestionAnswered, &at, nil, words
-			if p.i >= 0 {
-				t.Questions[p.i] = q
-			}
-			done[k] = q
-			t.Record(now, Event{Kind: EventInputReceived, By: by, QuestionID: q.ID, Text: q.AnswerText()})
+			p.q.Answer, p.q.Comment = nil, words
+			done[k] = p.q
 		}
+		t.recordAnswers(pending, done, now, by)
 		t.HumanResponse, t.HumanRespondedAt = roundText(t, pending, done), &now
 	}
 	return t.SetState(Open, now, by, "answered in the agent's session "+session+

@@ -1,6 +1,7 @@
 package task
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -25,12 +26,7 @@ func (t *Task) Numbered() []Numbered {
 	if len(qs) == 0 {
 		return nil
 	}
-	since := qs[0].AskedAt
-	for _, q := range qs {
-		if q.AskedAt.Before(since) {
-			since = q.AskedAt
-		}
-	}
+	since := slices.MinFunc(qs, func(a, b Question) int { return a.AskedAt.Compare(b.AskedAt) }).AskedAt
 	var out []Numbered
 	n := 0
 	for _, q := range t.Questions {

@@ -172,6 +172,22 @@ const (
 	EventFeedback = "pr.feedback"
 )
 
+// Notification events that are no history kinds; worker/notify sends them
+// and the input.* kinds above.
+const (
+	EventInputReminder = "input.reminder"
+	EventTaskCompleted = "task.completed"
+	EventTaskFailed    = "task.failed"
+	EventTaskBlocked   = "task.blocked"
+	EventTaskStopped   = "task.stopped" // a run stopped by Ctrl-C, bh stop or a dead worker's recovery
+	// AllEvents in a notifier's events list matches every event.
+	AllEvents = "*"
+)
+
+// NotifyEvents are what a notifier's events list may name.
+var NotifyEvents = []string{EventInputRequested, EventInputReceived, EventInputExpired, EventInputReminder,
+	EventTaskCompleted, EventTaskFailed, EventTaskBlocked, EventTaskStopped, AllEvents}
+
 // Record appends an event stamped at now and bumps UpdatedAt.
 func (t *Task) Record(now time.Time, e Event) {
 	e.At = now.UTC()

@@ -1,7 +1,9 @@
 package task
 
 import (
-	"sort"
+	"cmp"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -27,15 +29,8 @@ func Timeline(tasks []*Task, since time.Time) []Entry {
 			out = append(out, Entry{TaskID: t.ID, Title: t.Title, Event: e, Seq: i})
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if !a.At.Equal(b.At) {
-			return a.At.Before(b.At)
-		}
-		if a.TaskID != b.TaskID {
-			return a.TaskID < b.TaskID
-		}
-		return a.Seq < b.Seq
+	slices.SortStableFunc(out, func(a, b Entry) int {
+		return cmp.Or(a.At.Compare(b.At), strings.Compare(a.TaskID, b.TaskID), cmp.Compare(a.Seq, b.Seq))
 	})
 	return out
 }

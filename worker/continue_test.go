@@ -10,7 +10,6 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
-	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // sayingClaude asks a question in print mode; taken over (claude
@@ -60,7 +59,7 @@ func TestContinueAnswersThroughTheDoor(t *testing.T) {
 	if got := getTask(t, s, tk.ID); got.State != task.Open {
 		t.Fatalf("after the takeover the task is %s", got.State)
 	}
-	e, ok := h.find(tk.ID, notify.EventInputReceived)
+	e, ok := h.find(tk.ID, task.EventInputReceived)
 	if !ok || e.By != "continue:me" || e.Answer != "use tabs" || e.Question != "Which way?" {
 		t.Fatalf("input.received: %+v (found: %v)", e, ok)
 	}

@@ -47,8 +47,9 @@ func TestDoctorRebuildsATamperedSlot(t *testing.T) {
 			t.Errorf("held %v: the slot is gone: %v", held, os.IsNotExist(gone))
 		}
 		if held {
-			if what, err := r.CheckWorktree(slot); err != nil || len(what) > 0 || !exists(slot, "wip.txt") {
-				t.Errorf("the held slot after --fix: %q, %v, work kept %v", what, err, exists(slot, "wip.txt"))
+			slots, err := poolSlots(s, r)
+			if err != nil || len(slots) != 1 || len(slots[0].Tampered) > 0 || !exists(slot, "wip.txt") {
+				t.Errorf("the held slot after --fix: %+v, %v, work kept %v", slots, err, exists(slot, "wip.txt"))
 			}
 		}
 		if rep := doctorT(t, s, false); rep.Problems() != 0 {

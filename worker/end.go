@@ -122,9 +122,9 @@ func (w *worker) recordSaid(t *task.Task, at time.Time, e *ending.Ending) {
 	case e.State == task.Blocked:
 		block(t, e.Result)
 	case e.Repend != "":
-		t.Repend(e.Repend, w.expiry(w.policy(t), at))
+		repend(t, e.Repend, w.expiry(w.policy(t), at))
 	case len(e.Ask) > 0:
-		t.Ask(at, e.Ask, e.Context, w.expiry(w.policy(t), at))
+		ask(t, at, e.Ask, e.Context, w.expiry(w.policy(t), at))
 		if e.Result.Question != "" {
 			t.Question = e.Result.Question
 		}

@@ -90,7 +90,7 @@ func newHook(t testing.TB) *hook {
 }
 
 func (h *hook) config() config.NotifyConfig {
-	return config.NotifyConfig{Events: []string{notify.AllEvents}, Webhook: h.url}
+	return config.NotifyConfig{Events: []string{task.AllEvents}, Webhook: h.url}
 }
 
 // notifier returns a notifier posting to h; closing it (done) waits for

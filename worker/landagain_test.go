@@ -11,7 +11,6 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/landing"
-	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // A human who answers "land" (bh respond, the board, the web) while their
@@ -53,7 +52,7 @@ func TestLandAnsweredWhileStillInTheWayAsksOnce(t *testing.T) {
 		t.Errorf("%d parked records after the refusals, %d before", n, was)
 	}
 	// each answer is announced as received; the refusals announce nothing
-	want := []string{notify.EventInputRequested, notify.EventInputReceived, notify.EventInputReceived, notify.EventInputReceived}
+	want := []string{task.EventInputRequested, task.EventInputReceived, task.EventInputReceived, task.EventInputReceived}
 	if names := h.names(tk.ID); !slices.Equal(names, want) {
 		t.Errorf("notifications %v, want %v", names, want)
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
-	"github.com/bh-tracker/bh/worker/notify"
 )
 
 func noHumans(t testing.TB, s *store.Store, title string) *task.Task {
@@ -50,7 +49,7 @@ func TestHumanFalseFailsInsteadOfAsking(t *testing.T) {
 	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != ending.Failed || fin[0].Question != "Postgres or SQLite?" {
 		t.Fatalf("finished: %+v", fin)
 	}
-	if names := h.names(tk.ID); len(names) != 1 || names[0] != notify.EventTaskFailed {
+	if names := h.names(tk.ID); len(names) != 1 || names[0] != task.EventTaskFailed {
 		t.Fatalf("notifications: %v", names)
 	}
 }

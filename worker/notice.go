@@ -22,7 +22,7 @@ func (w *worker) notify(name string, t *task.Task) {
 	if t == nil || !w.notifier.Wants(name) {
 		return
 	}
-	if name == notify.EventInputRequested {
+	if name == task.EventInputRequested {
 		if keys := askedKeys(t); len(keys) > 0 && !w.claimAsked(t, keys) {
 			return
 		}
@@ -111,7 +111,7 @@ func (w *worker) claimAsked(t *task.Task, keys []string) bool {
 // announce sends input.requested for each waiting question that no worker
 // claimed yet. It runs when the worker starts.
 func (w *worker) announce() error {
-	if !w.notifier.Wants(notify.EventInputRequested) {
+	if !w.notifier.Wants(task.EventInputRequested) {
 		return nil
 	}
 	tasks, _, err := w.s.List()
@@ -120,7 +120,7 @@ func (w *worker) announce() error {
 	}
 	for _, t := range tasks {
 		if t.State == task.AwaitingInput && !w.isActive(t.ID) && len(askedKeys(t)) > 0 {
-			w.notify(notify.EventInputRequested, t)
+			w.notify(task.EventInputRequested, t)
 		}
 	}
 	return nil

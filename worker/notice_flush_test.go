@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"github.com/bh-tracker/bh/task"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -9,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/bh-tracker/bh/task/config"
-	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // TestOnceFlushesSlowWebhook: bh worker --once ends right after its run,
@@ -34,7 +34,7 @@ func TestOnceFlushesSlowWebhook(t *testing.T) {
 		timeout = "2s"
 	}
 	s := newStore(t)
-	s.Config.Notify = []config.NotifyConfig{{Events: []string{notify.EventTaskCompleted}, Webhook: srv.URL, Timeout: config.ParseDuration(timeout)}}
+	s.Config.Notify = []config.NotifyConfig{{Events: []string{task.EventTaskCompleted}, Webhook: srv.URL, Timeout: config.ParseDuration(timeout)}}
 	addTask(t, s, "Works")
 	evs := runWith(t, s, Options{Runner: &fake{steps: []stepFn{step(map[string]string{"a.txt": "a\n"}, done("ok"))}}})
 	if delivered.Load() != 1 || attempts.Load() != 2 {
@@ -60,7 +60,7 @@ func TestOnceNamesUndelivered(t *testing.T) {
 	}))
 	defer srv.Close()
 	s := newStore(t)
-	s.Config.Notify = []config.NotifyConfig{{Events: []string{notify.EventTaskCompleted}, Webhook: srv.URL}}
+	s.Config.Notify = []config.NotifyConfig{{Events: []string{task.EventTaskCompleted}, Webhook: srv.URL}}
 	tk := addTask(t, s, "Works")
 	evs := runWith(t, s, Options{Runner: &fake{steps: []stepFn{step(map[string]string{"a.txt": "a\n"}, done("ok"))}}})
 	if attempts.Load() != 3 {

@@ -8,7 +8,6 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
-	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // The worker builds its notifier from the config and, on return, waits
@@ -27,15 +26,15 @@ func TestNotificationsFromConfig(t *testing.T) {
 		step(nil, agent.Result{Status: agent.StatusBlocked, Summary: "no token"})}}
 	runWith(t, s, Options{Runner: f})
 
-	e, ok := h.find(asks.ID, notify.EventInputRequested)
+	e, ok := h.find(asks.ID, task.EventInputRequested)
 	q := pendingOf(t, getTask(t, s, asks.ID))
 	if !ok || e.Question != "Tabs or spaces?" || e.QuestionID != q.ID || e.State != string(task.AwaitingInput) {
 		t.Fatalf("input.requested: %+v", e)
 	}
-	if e, ok := h.find(works.ID, notify.EventTaskCompleted); !ok || e.Summary != "Works now." || e.State != string(task.Closed) {
+	if e, ok := h.find(works.ID, task.EventTaskCompleted); !ok || e.Summary != "Works now." || e.State != string(task.Closed) {
 		t.Fatalf("task.completed: %+v", e)
 	}
-	if names := h.names(blocks.ID); !slices.Equal(names, []string{notify.EventTaskBlocked}) {
+	if names := h.names(blocks.ID); !slices.Equal(names, []string{task.EventTaskBlocked}) {
 		t.Fatalf("blocked task's notifications: %v", names)
 	}
 	// The answer goes out as it is recorded (input.received).
@@ -44,7 +43,7 @@ func TestNotificationsFromConfig(t *testing.T) {
 	}
 	f.steps = append(f.steps, step(nil, done("Tabs.")))
 	runWith(t, s, Options{Runner: f})
-	want := []string{notify.EventInputRequested, notify.EventInputReceived, notify.EventTaskCompleted}
+	want := []string{task.EventInputRequested, task.EventInputReceived, task.EventTaskCompleted}
 	if names := h.names(asks.ID); !slices.Equal(names, want) {
 		t.Fatalf("notifications: %v", names)
 	}
@@ -54,7 +53,7 @@ func TestNotificationsFromConfig(t *testing.T) {
 func TestFailingNotifierWarnsAndWorkGoesOn(t *testing.T) {
 	t.Parallel()
 	s := newStore(t)
-	s.Config.Notify = []config.NotifyConfig{{Events: []string{notify.AllEvents}, Command: "echo no mail server >&2; exit 3"}}
+	s.Config.Notify = []config.NotifyConfig{{Events: []string{task.AllEvents}, Command: "echo no mail server >&2; exit 3"}}
 	tk := addTask(t, s, "Works")
 	evs := runWith(t, s, Options{Runner: &fake{steps: []stepFn{step(map[string]string{"a.txt": "a\n"}, done("ok"))}}})
 	if getTask(t, s, tk.ID).State != task.Closed {

@@ -10,7 +10,6 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
-	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // webAt makes bh serve's config say it listens at url, in a config home
@@ -32,13 +31,13 @@ func TestInputRequestedOnceAcrossRestarts(t *testing.T) {
 	s.Config.Notify = []config.NotifyConfig{h.config()}
 	tk := addTask(t, s, "Asks")
 	runWith(t, s, Options{Runner: &fake{steps: []stepFn{step(nil, oneQuestion)}}})
-	e, ok := h.find(tk.ID, notify.EventInputRequested)
+	e, ok := h.find(tk.ID, task.EventInputRequested)
 	if want := "http://127.0.0.1:7070/r/" + config.RepoKey(s.Root) + "/t/" + tk.ID; !ok || e.URL != want {
 		t.Fatalf("input.requested %+v, want url %s", e, want)
 	}
 	runWith(t, s, Options{Runner: &fake{}})
 	runWith(t, s, Options{Runner: &fake{}})
-	if names := h.names(tk.ID); !slices.Equal(names, []string{notify.EventInputRequested}) {
+	if names := h.names(tk.ID); !slices.Equal(names, []string{task.EventInputRequested}) {
 		t.Fatalf("after two restarts: %v", names)
 	}
 }
@@ -57,10 +56,10 @@ func TestUnsentQuestionIsAnnouncedOnce(t *testing.T) {
 	s.Config.Notify = []config.NotifyConfig{h.config()}
 	runWith(t, s, Options{Runner: &fake{}})
 	runWith(t, s, Options{Runner: &fake{}})
-	if names := h.names(tk.ID); !slices.Equal(names, []string{notify.EventInputRequested}) {
+	if names := h.names(tk.ID); !slices.Equal(names, []string{task.EventInputRequested}) {
 		t.Fatalf("notifications %v, want one input.requested", names)
 	}
-	e, _ := h.find(tk.ID, notify.EventInputRequested)
+	e, _ := h.find(tk.ID, task.EventInputRequested)
 	p := getTask(t, s, tk.ID).Pending()
 	if e.QuestionID != p[0].ID || e.Question != "Which port?" || !slices.Equal(e.Choices, []string{"80", "8080"}) {
 		t.Fatalf("announced %+v", e)
@@ -84,7 +83,7 @@ func TestReminderOncePerPeriodAcrossRestarts(t *testing.T) {
 	for _, d := range []time.Duration{90 * time.Minute, 91 * time.Minute, 150 * time.Minute, 151 * time.Minute} {
 		runWith(t, s, Options{Runner: &fake{}, Now: at(d)})
 	}
-	want := []string{notify.EventInputRequested, notify.EventInputReminder, notify.EventInputReminder}
+	want := []string{task.EventInputRequested, task.EventInputReminder, task.EventInputReminder}
 	if names := h.names(tk.ID); !slices.Equal(names, want) {
 		t.Fatalf("notifications %v, want %v", names, want)
 	}

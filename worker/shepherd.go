@@ -11,7 +11,6 @@ import (
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/landing"
-	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // Shepherd polls the pull request of every task in review once and acts
@@ -98,9 +97,9 @@ func (w *worker) reviewed(id string, f func(*task.Task, task.Event) error) error
 	case errors.Is(err, errNotOurs):
 		return nil
 	case err == nil && t.State == task.AwaitingInput:
-		w.notify(notify.EventInputRequested, t)
+		w.notify(task.EventInputRequested, t)
 	case err == nil && t.State == task.Failed: // escalated under human: false
-		w.notify(notify.EventTaskFailed, t)
+		w.notify(task.EventTaskFailed, t)
 	}
 	return err
 }
@@ -115,7 +114,7 @@ func (w *worker) escalate(t *task.Task, at task.Event, question, context string)
 		t.Summary, t.Details, t.Question, t.QuestionContext = e.Summary, e.Details, e.Flat, e.Context
 		return t.SetState(e.State, at.At, w.opt.Name, e.Note)
 	}
-	t.Ask(at.At, e.Ask, context, w.expiry(p, at.At))
+	ask(t, at.At, e.Ask, context, w.expiry(p, at.At))
 	return t.SetState(task.AwaitingInput, at.At, w.opt.Name, e.Note)
 }
 

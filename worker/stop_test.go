@@ -12,7 +12,6 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
-	"github.com/bh-tracker/bh/worker/notify"
 )
 
 func stopTask(t testing.TB, s *store.Store, id string) {
@@ -50,7 +49,7 @@ func TestStopCancelsTheRunningAgent(t *testing.T) {
 	stopTask(t, s, tk.ID)
 	evs := <-errc
 	closeN()
-	if names := h.names(tk.ID); !slices.Equal(names, []string{notify.EventTaskStopped}) {
+	if names := h.names(tk.ID); !slices.Equal(names, []string{task.EventTaskStopped}) {
 		t.Errorf("notifications of the stopped task: %v", names)
 	}
 	if !cancelled {

@@ -52,7 +52,7 @@ func (w *worker) checkTimeouts() (time.Time, error) {
 	now := w.clock()
 	var next time.Time
 	for _, t := range tasks {
-		e, ok := ending.FirstExpiry(t)
+		e, ok := firstExpiry(t)
 		if ok && !e.After(now) {
 			if e, err = w.expire(t.ID, now); err != nil {
 				return time.Time{}, err
@@ -65,18 +65,24 @@ func (w *worker) checkTimeouts() (time.Time, error) {
 	return next, nil
 }
 
+var errNothingDue = errors.New("nothing expired")
+
 // expire applies t's onTimeout policy and returns its next expiry, if any.
 func (w *worker) expire(id string, now time.Time) (time.Time, error) {
 	var out ending.Outcome
 	var why, first string
 	t, err := w.s.Update(id, func(t *task.Task) error {
+		due := dueQuestions(t, now)
+		if len(due) == 0 {
+			return errNothingDue // answered or stopped since the listing
+		}
 		p := w.policy(t)
-		why = "no answer within " + span(p.Timeout)
+		why, first = "no answer within "+span(p.Timeout), t.Questions[due[0]].Question
 		var err error
-		out, first, err = ending.Expire(t, p, now, w.opt.Name, why)
+		out, err = w.onTimeout(t, p, due, now.Truncate(time.Second), why)
 		return err
 	})
-	if errors.Is(err, ending.ErrNothingDue) {
+	if errors.Is(err, errNothingDue) {
 		return time.Time{}, nil // the next scan sees the task as it is now
 	}
 	if err != nil {
@@ -84,15 +90,88 @@ func (w *worker) expire(id string, now time.Time) (time.Time, error) {
 	}
 	switch out {
 	case ending.TimeoutReminded:
-		w.notify(notify.EventInputReminder, t)
+		w.notify(task.EventInputReminder, t)
 	case ending.TimeoutFailed:
-		w.notify(notify.EventInputExpired, t)
-		w.notify(notify.EventTaskFailed, t)
+		w.notify(task.EventInputExpired, t)
+		w.notify(task.EventTaskFailed, t)
 	default:
-		w.notify(notify.EventInputExpired, t)
+		w.notify(task.EventInputExpired, t)
 	}
 	w.report(Event{Kind: Expired, Task: t.ID, Title: t.Title, Outcome: out, Question: first,
-		Summary: why + ": " + ending.TimeoutText[out]})
-	next, _ := ending.FirstExpiry(t)
+		Summary: why + ": " + timeoutText[out]})
+	next, _ := firstExpiry(t)
 	return next, nil
+}
+
+var timeoutText = map[ending.Outcome]string{
+	ending.TimeoutFailed:   "the task failed",
+	ending.TimeoutDeferred: "the task is deferred",
+	ending.TimeoutDefaults: "default answers used; the task resumes and needs review",
+	ending.TimeoutReminded: "reminded",
+}
+
+// onTimeout does what policy p says with t's expired questions (due).
+func (w *worker) onTimeout(t *task.Task, p task.HumanPolicy, due []int, at time.Time, why string) (ending.Outcome, error) {
+	switch p.OnTimeout {
+	case task.OnTimeoutRemind:
+		e := at.Add(p.Timeout)
+		for _, i := range due {
+			ei := e
+			t.Questions[i].ExpiresAt = &ei
+		}
+		t.Record(at, task.Event{Kind: task.EventInputReminder, By: w.opt.Name, QuestionID: t.Questions[due[0]].ID,
+			Text: fmt.Sprintf("%s: reminded; now expires %s", why, e.Format(time.RFC3339))})
+		return ending.TimeoutReminded, nil
+	case task.OnTimeoutDefault:
+		return w.useDefaults(t, due, at, why)
+	case task.OnTimeoutDefer:
+		expireAll(t, at, w.opt.Name, why)
+		return ending.TimeoutDeferred, t.SetState(task.Deferred, at, w.opt.Name, why)
+	}
+	expireAll(t, at, w.opt.Name, why)
+	return ending.TimeoutFailed, t.SetState(task.Failed, at, w.opt.Name, why)
+}
+
+// firstExpiry is the earliest expiry among the questions t waits on.
+func firstExpiry(t *task.Task) (time.Time, bool) {
+	var first time.Time
+	if t.State != task.AwaitingInput {
+		return first, false
+	}
+	for _, q := range t.Questions {
+		if q.Status == task.QuestionPending && q.ExpiresAt != nil && (first.IsZero() || q.ExpiresAt.Before(first)) {
+			first = *q.ExpiresAt
+		}
+	}
+	return first, !first.IsZero()
+}
+
+// dueQuestions are the indexes of t's pending questions expired by now.
+func dueQuestions(t *task.Task, now time.Time) []int {
+	if t.State != task.AwaitingInput {
+		return nil
+	}
+	var out []int
+	for i, q := range t.Questions {
+		if q.Status == task.QuestionPending && q.ExpiresAt != nil && !q.ExpiresAt.After(now) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func expireQuestion(t *task.Task, i int, at time.Time, by, why string) {
+	q := &t.Questions[i]
+	q.Status = task.QuestionExpired
+	t.Record(at, task.Event{Kind: task.EventInputExpired, By: by, QuestionID: q.ID, Text: why})
+}
+
+// expireAll expires every question t still waits on: the task is leaving
+// awaiting_input, and no answer can come for them any more.
+func expireAll(t *task.Task, at time.Time, by, why string) {
+	for i := range t.Questions {
+		if t.Questions[i].Status == task.QuestionPending {
+			expireQuestion(t, i, at, by, why)
+		}
+	}
 }

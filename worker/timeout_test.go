@@ -13,7 +13,6 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
-	"github.com/bh-tracker/bh/worker/notify"
 )
 
 var t0 = time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -66,7 +65,7 @@ func TestQuestionsExpireAfterTheHumanTimeout(t *testing.T) {
 	if e, ok := lastEvent(got, task.EventInputExpired); !ok || e.QuestionID != q.ID || !strings.Contains(e.Text, "no answer within 2h") {
 		t.Fatalf("input.expired event: %+v", e)
 	}
-	if !slices.Equal(names, []string{notify.EventInputExpired, notify.EventTaskFailed}) {
+	if !slices.Equal(names, []string{task.EventInputExpired, task.EventTaskFailed}) {
 		t.Fatalf("notifications: %v", names)
 	}
 }
@@ -81,7 +80,7 @@ func TestOnTimeoutDefer(t *testing.T) {
 	if got.State != task.Deferred || got.Questions[0].Status != task.QuestionExpired || count(got, task.EventInputExpired) != 1 {
 		t.Fatalf("deferred: %s %+v", got.State, got.Questions)
 	}
-	if !slices.Equal(names, []string{notify.EventInputExpired}) {
+	if !slices.Equal(names, []string{task.EventInputExpired}) {
 		t.Fatalf("notifications: %v", names)
 	}
 }
@@ -109,7 +108,7 @@ func TestOnTimeoutDefaultAnswersAndResumes(t *testing.T) {
 		fl.Status != task.QuestionAnswered || !slices.Equal(fl.Answer, []string{"a", "c"}) {
 		t.Fatalf("questions: %+v", got.Questions)
 	}
-	if !slices.Equal(names, []string{notify.EventInputExpired}) {
+	if !slices.Equal(names, []string{task.EventInputExpired}) {
 		t.Fatalf("notifications: %v", names)
 	}
 	f := &fake{steps: []stepFn{step(nil, done("went with the defaults"))}}
@@ -151,13 +150,13 @@ func TestOnTimeoutRemindExtends(t *testing.T) {
 	if got.State != task.AwaitingInput || !q.ExpiresAt.Equal(t0.Add(150*time.Minute)) {
 		t.Fatalf("after reminder: %s, expires %v", got.State, q.ExpiresAt)
 	}
-	if !slices.Equal(names, []string{notify.EventInputReminder}) || count(got, notify.EventInputReminder) != 1 {
-		t.Fatalf("notifications %v, history %d reminders", names, count(got, notify.EventInputReminder))
+	if !slices.Equal(names, []string{task.EventInputReminder}) || count(got, task.EventInputReminder) != 1 {
+		t.Fatalf("notifications %v, history %d reminders", names, count(got, task.EventInputReminder))
 	}
 	if names := checkAt(t, s, 149*time.Minute, tk.ID); len(names) != 0 {
 		t.Fatalf("reminded again before the new expiry: %v", names)
 	}
-	if names := checkAt(t, s, 150*time.Minute, tk.ID); !slices.Equal(names, []string{notify.EventInputReminder}) {
+	if names := checkAt(t, s, 150*time.Minute, tk.ID); !slices.Equal(names, []string{task.EventInputReminder}) {
 		t.Fatalf("second reminder: %v", names)
 	}
 	// Still answerable as ever.

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -111,11 +112,15 @@ func Load(path string) (Config, error) {
 	if err != nil {
 		return c, fmt.Errorf("read config: %w", err)
 	}
+	return Parse(path, b)
+}
+
+// Parse reads the config in b, whose file is path.
+func Parse(path string, b []byte) (Config, error) {
+	c := Config{Prefix: DefaultPrefix}
 	if err := decodeConfig(path, b, &c); err != nil {
 		return c, err
 	}
-	if c.Prefix == "" {
-		c.Prefix = DefaultPrefix
-	}
+	c.Prefix = cmp.Or(c.Prefix, DefaultPrefix)
 	return c, nil
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"time"
 
 	"github.com/bh-tracker/bh/task"
@@ -37,12 +38,7 @@ func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 func (d Duration) Check() error { return d.err }
 
 // Or is the duration, or def when it is unset.
-func (d Duration) Or(def time.Duration) time.Duration {
-	if d.D > 0 {
-		return d.D
-	}
-	return def
-}
+func (d Duration) Or(def time.Duration) time.Duration { return cmp.Or(d.D, def) }
 
 // IsZero reports an unset value.
 func (d Duration) IsZero() bool { return d.text == "" }

@@ -7,6 +7,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/bh-tracker/bh/task"
 )
 
 // NotifyConfig is one notifier and the events it listens to.
@@ -44,11 +46,6 @@ func (c NotifyConfig) checkFormat() error {
 	return nil
 }
 
-// NotifyEvents are what an entry's events list may name: the events
-// worker/notify sends, and * for all of them.
-var NotifyEvents = []string{"input.requested", "input.received", "input.expired", "input.reminder",
-	"task.completed", "task.failed", "task.blocked", "task.stopped", "*"}
-
 // Check says what is wrong with a notify entry, and under which of its
 // keys ("" for the entry as a whole).
 func (c NotifyConfig) Check() (key string, err error) {
@@ -59,8 +56,8 @@ func (c NotifyConfig) Check() (key string, err error) {
 		return "", errors.New(`no events listed (use "*" for all)`)
 	}
 	for _, ev := range c.Events {
-		if !slices.Contains(NotifyEvents, ev) {
-			return "events", fmt.Errorf("unknown event %q (known: %s)", ev, strings.Join(NotifyEvents, ", "))
+		if !slices.Contains(task.NotifyEvents, ev) {
+			return "events", fmt.Errorf("unknown event %q (known: %s)", ev, strings.Join(task.NotifyEvents, ", "))
 		}
 	}
 	if err := c.checkFormat(); err != nil {

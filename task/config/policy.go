@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 
@@ -51,17 +52,7 @@ func Policy(t *task.Task, c Config) (task.HumanPolicy, error) {
 // Delivery is where t's finished work goes: the branch to land on ("" for
 // the one checked out in the main tree) and how (LandMerge or LandBranch).
 func Delivery(t *task.Task, c Config) (target, land string) {
-	target, land = c.Target, c.Land
-	if t.Target != "" {
-		target = t.Target
-	}
-	if t.Land != "" {
-		land = t.Land
-	}
-	if land == "" {
-		land = task.LandMerge
-	}
-	return target, land
+	return cmp.Or(t.Target, c.Target), cmp.Or(t.Land, c.Land, task.LandMerge)
 }
 
 func joinErrs(errs []error) error {

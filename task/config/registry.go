@@ -38,9 +38,7 @@ func RegistryPath() string {
 
 // Registered lists the repositories in the registry.
 func Registered() ([]string, error) {
-	var reg struct {
-		Repos []string `json:"repos"`
-	}
+	var reg registry
 	err := readUserJSON(RegistryPath(), &reg)
 	return reg.Repos, err
 }
@@ -71,15 +69,8 @@ func Register(root string) {
 	if err != nil || slices.Contains(repos, root) {
 		return
 	}
-	path := RegistryPath()
-	if path == "" || os.MkdirAll(filepath.Dir(path), 0o755) != nil {
-		return
-	}
-	b, err := json.MarshalIndent(struct {
-		Repos []string `json:"repos"`
-	}{append(repos, root)}, "", "  ")
-	if err == nil {
-		atomicfile.Write(filepath.Dir(path), path, append(b, '\n'))
+	if path := RegistryPath(); path != "" && os.MkdirAll(filepath.Dir(path), 0o755) == nil {
+		saveRegistry(append(repos, root))
 	}
 }
 
@@ -102,10 +93,16 @@ func Unregister(roots []string) error {
 	if err != nil {
 		return err
 	}
-	kept := slices.DeleteFunc(repos, func(r string) bool { return slices.Contains(roots, r) })
-	b, err := json.MarshalIndent(struct {
-		Repos []string `json:"repos"`
-	}{kept}, "", "  ")
+	return saveRegistry(slices.DeleteFunc(repos, func(r string) bool { return slices.Contains(roots, r) }))
+}
+
+// registry is the registry file's shape.
+type registry struct {
+	Repos []string `json:"repos"`
+}
+
+func saveRegistry(repos []string) error {
+	b, err := json.MarshalIndent(registry{repos}, "", "  ")
 	if err != nil {
 		return err
 	}

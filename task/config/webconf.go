@@ -34,8 +34,6 @@ func WebConfigPath() string {
 }
 
 // LoadWebConfig reads the web config; a missing file is the zero value.
-// Load reads the config at path: its defaults when the file is absent, and an
-// error naming file and line for what bh cannot use.
 func LoadWebConfig() (WebConfig, error) {
 	var w WebConfig
 	err := readUserJSON(WebConfigPath(), &w)

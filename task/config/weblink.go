@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -124,11 +125,7 @@ func (w WebConfig) linkMAC(s string) string {
 // UseLink records l as used, until it expires (older entries are dropped
 // then: an expired link is refused anyway).
 func (w *WebConfig) UseLink(l Link, now time.Time) {
-	for id, exp := range w.Used {
-		if time.Unix(exp, 0).Before(now) {
-			delete(w.Used, id)
-		}
-	}
+	maps.DeleteFunc(w.Used, func(_ string, exp int64) bool { return time.Unix(exp, 0).Before(now) })
 	if w.Used == nil {
 		w.Used = map[string]int64{}
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/bh-tracker/bh/task"
@@ -59,12 +59,11 @@ func ReadInbox(roots []string) Inbox {
 			in.Skipped = append(in.Skipped, &MovedError{Root: root})
 			continue
 		}
+		var tasks []*task.Task
 		s, err := Find(root)
-		if err != nil {
-			in.Skipped = append(in.Skipped, fmt.Errorf("%s: skipped: %v", root, err))
-			continue
+		if err == nil {
+			tasks, _, err = s.List()
 		}
-		tasks, _, err := s.List()
 		if err != nil {
 			in.Skipped = append(in.Skipped, fmt.Errorf("%s: skipped: %v", root, err))
 			continue
@@ -98,7 +97,7 @@ func ReadInbox(roots []string) Inbox {
 				Options: q.Options, AskedAt: q.AskedAt, Respond: task.RespondCommand(t, q, root)})
 		}
 	}
-	sort.SliceStable(in.Items, func(i, j int) bool { return in.Items[i].AskedAt.Before(in.Items[j].AskedAt) })
+	slices.SortStableFunc(in.Items, func(a, b InboxItem) int { return a.AskedAt.Compare(b.AskedAt) })
 	return in
 }
 

@@ -51,26 +51,10 @@ func (s *Store) ConfigPath() string { return filepath.Join(s.Dir, "config.yaml")
 // PutConfig writes config.yaml back (bh doctor --fix, from bh's kept
 // copy), provided it loads.
 func (s *Store) PutConfig(data []byte) error {
-	tmp := filepath.Join(s.Dir, "tmp")
-	if err := atomicfile.LocalDir(tmp); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(tmp, "config.*.yaml")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		_, err = config.Load(f.Name())
-	}
-	if err != nil {
+	if _, err := config.Parse(s.ConfigPath(), data); err != nil {
 		return fmt.Errorf("write config.yaml: %w", err)
 	}
 	return s.keep("config.yaml", data, func() error {
-		return atomicfile.Write(tmp, s.ConfigPath(), data)
+		return atomicfile.Write(filepath.Join(s.Dir, "tmp"), s.ConfigPath(), data)
 	})
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -76,12 +77,7 @@ func (s *Store) Create(t *task.Task) (*task.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.Type == "" {
-		t.Type = "code"
-	}
-	if t.Priority == "" {
-		t.Priority = "P2"
-	}
+	t.Type, t.Priority = cmp.Or(t.Type, "code"), cmp.Or(t.Priority, "P2")
 	if err := oneLine(t.Title); err != nil {
 		return nil, err // before any id is drawn: nothing names one, nothing is left
 	}

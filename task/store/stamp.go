@@ -36,10 +36,7 @@ func (st stamp) settled(start time.Time) bool {
 // on two cores.
 func statAll(dir *os.File, names []string) []stamp {
 	out := make([]stamp, len(names))
-	workers := 1 + len(names)/512
-	if workers > 4 {
-		workers = 4
-	}
+	workers := min(1+len(names)/512, 4)
 	fd, path := dir.Fd(), dir.Name()
 	var wg sync.WaitGroup
 	for w := range workers {

@@ -17,13 +17,12 @@ import (
 	"github.com/bh-tracker/bh/worker/git"
 )
 
-// Claims across machines. With remote: in the config, a task is taken by
-// pushing refs/bh/claims/<id> to the shared remote with a compare-and-swap
-// push, which the remote accepts from one machine only. The ref holds
-// claim.json: who holds it and until when. A holder renews its lease by
-// pushing again; a lease that ran out may be taken over; a claim ends
-// released (anyone may take the task again, once it is ready) or done (the
-// task closed: never again, even on a machine that has not synced yet).
+// Claims across machines (remote: in the config): the remote accepts the
+// compare-and-swap push of refs/bh/claims/<id> from one machine only. The
+// ref holds claim.json: who holds it and until when. A holder renews its
+// lease by pushing again; a lease that ran out may be taken over; a claim
+// ends released (the task may be taken again once ready) or done (the task
+// closed: never again, even on a machine that has not synced yet).
 
 // Ref is where task id's claim lives on the shared remote.
 func Ref(id string) string { return "refs/bh/claims/" + id }
@@ -146,12 +145,6 @@ func (c *Remote) take(id string, lease task.Lease) (*RemoteClaim, error) {
 	return cl, nil
 }
 
-// renew extends our lease on id. ErrClaimed: another machine took the
-// task over after our lease ran out.
-func (c *Remote) renew(id string, lease task.Lease) error {
-	return c.Push(id, c.Mine(id), Held, lease)
-}
-
 // release ends our claim: done for a closed task, else released.
 func (c *Remote) release(id string, lease task.Lease, done bool) error {
 	state := Released
@@ -174,7 +167,8 @@ func (c *Remote) Mine(id string) string {
 	return c.held[id]
 }
 
-// Push replaces the claim at old (""= none) with a new one.
+// Push replaces the claim at old (""= none) with a new one; renewing
+// ours, ErrClaimed says another machine took the task over meanwhile.
 func (c *Remote) Push(id, old, state string, lease task.Lease) error {
 	cl := RemoteClaim{Task: id, State: state, Worker: lease.Worker, Host: lease.Host, PID: lease.PID, Clone: c.clone,
 		Expires: c.now().Add(c.ttl).UTC().Truncate(time.Second)}

@@ -2,6 +2,7 @@ package claims
 
 import (
 	"errors"
+	"maps"
 	"slices"
 
 	"github.com/bh-tracker/bh/task"
@@ -9,14 +10,13 @@ import (
 	"github.com/bh-tracker/bh/worker/git"
 )
 
-// A claim lives as long as the task's run. A run that ends with its task
-// not closed (asking, blocked, failed, reopened) keeps the claim on the
-// remote until the task file with its new state is there too: the
-// worker's sync pushes the branch first and releases the claim after
-// (HandOff). A machine that claims reads the claims first and the branch
-// after (Next), and takes no task whose file there says it waits on
-// something this clone has not seen (behind). So no machine sees a claim
-// released while the task still looks ready at the remote.
+// A run that ends with its task not closed (asking, blocked, failed,
+// reopened) keeps the claim on the remote until the task file with its new
+// state is there too: the worker's sync pushes the branch first and
+// releases the claim after (HandOff). A machine that claims reads the
+// claims first and the branch after (Next), and takes no task whose file
+// there waits on something this clone has not seen (behind). So no machine
+// sees a claim released while the task still looks ready at the remote.
 
 // wait keeps id's claim held until a sync has pushed its task file.
 func (c *Remote) wait(id string) {
@@ -32,12 +32,7 @@ func (c *Remote) Waiting() []string {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var ids []string
-	for id := range c.waits {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
+	return slices.Sorted(maps.Keys(c.waits))
 }
 
 func (c *Remote) isWaiting(id string) bool {
@@ -86,7 +81,7 @@ func (c *Remote) KeepWaiting(ids []string, lease task.Lease) {
 	for _, id := range ids {
 		c.op.Lock()
 		if c.isWaiting(id) {
-			if err := c.renew(id, lease); err != nil {
+			if err := c.Push(id, c.Mine(id), Held, lease); err != nil {
 				c.Warn("%s: renew the claim: %v", id, err)
 			}
 		}
@@ -156,10 +151,9 @@ func (c *Remote) TakeOver(id string, lease task.Lease) {
 
 // AdoptOrphans makes lease's worker's the claims that a dead worker of this
 // clone still holds (killed between a run's end and its hand-off): they
-// wait for the next sync, as if this worker had run them. It runs first
-// at start, before recovery: each adoption renews the claim's lease, and
-// a worker killed over and over must still renew them before they run
-// out and another machine takes their tasks with files it has not got.
+// wait for the next sync, as if this worker had run them. It runs first at
+// start, before recovery: a worker killed over and over must still renew
+// them before another machine takes their tasks with files it has not got.
 func (c *Remote) AdoptOrphans(lease task.Lease) {
 	if c == nil || c.Fetch() != nil {
 		return // fetched again on the next claim; a lease that runs out is the fallback

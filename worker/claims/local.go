@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,8 +41,9 @@ func (e *NotReadyError) Error() string {
 // HandLease is the lease of `bh claim`: PID 0, so no worker ever mistakes
 // it for one of its own.
 func HandLease(now time.Time) task.Lease {
-	now = now.UTC().Truncate(time.Second)
-	return task.Lease{Worker: HandWorker, Host: Hostname(), Heartbeat: now, StartedAt: now}
+	l := WorkerLease(HandWorker, now)
+	l.PID = 0
+	return l
 }
 
 // WorkerLease is the lease a running worker puts on its task.
@@ -77,14 +79,9 @@ func Claim(s *store.Store, id string, lease task.Lease, settled func(*task.Task)
 	return t, nil
 }
 
-// ClaimNext claims the first ready task in queue order (priority, then
-// age). A task someone else claimed first is skipped; ErrNothingReady says
-// none was left.
-func ClaimNext(s *store.Store, lease task.Lease, settled func(*task.Task) string) (*task.Task, error) {
-	return claimLocal(s, lease, nil, settled)
-}
-
-// claimLocal is ClaimNext passing over the tasks skip names.
+// claimLocal claims the first ready task in queue order (priority, then
+// age), passing over the tasks skip names. A task someone else claimed
+// first is skipped; ErrNothingReady says none was left.
 func claimLocal(s *store.Store, lease task.Lease, skip func(string) bool, settled func(*task.Task) string) (*task.Task, error) {
 	tasks, _, err := s.List() // unreadable files are bh list's to report
 	if err != nil {
@@ -92,8 +89,7 @@ func claimLocal(s *store.Store, lease task.Lease, skip func(string) bool, settle
 	}
 	for _, c := range without(task.Ready(tasks), skip) {
 		t, err := Claim(s, c.ID, lease, settled)
-		var nr *NotReadyError
-		if errors.As(err, &nr) {
+		if _, ok := errors.AsType[*NotReadyError](err); ok {
 			continue // lost the race, or changed since the listing
 		}
 		return t, err
@@ -132,11 +128,5 @@ func without(ready []*task.Task, skip func(string) bool) []*task.Task {
 	if skip == nil {
 		return ready
 	}
-	var out []*task.Task
-	for _, t := range ready {
-		if !skip(t.ID) {
-			out = append(out, t)
-		}
-	}
-	return out
+	return slices.DeleteFunc(ready, func(t *task.Task) bool { return skip(t.ID) })
 }

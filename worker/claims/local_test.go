@@ -90,11 +90,11 @@ func TestClaimChecksReadiness(t *testing.T) {
 	if !errors.As(err, &nr) || len(nr.Waiting) != 1 || nr.Waiting[0] != dep.ID {
 		t.Fatalf("claim of a blocked task: %v", err)
 	}
-	got, err := ClaimNext(s, HandLease(time.Now()), nil)
+	got, err := Next(s, nil, HandLease(time.Now()), nil, nil)
 	if err != nil || got.ID != dep.ID {
 		t.Fatalf("claim next: %v %v", got, err)
 	}
-	if _, err := ClaimNext(s, HandLease(time.Now()), nil); !errors.Is(err, ErrNothingReady) {
+	if _, err := Next(s, nil, HandLease(time.Now()), nil, nil); !errors.Is(err, ErrNothingReady) {
 		t.Fatalf("nothing ready: got %v", err)
 	}
 }

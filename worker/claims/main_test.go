@@ -34,7 +34,7 @@ func helperClaim() int {
 		fmt.Println("error:", err)
 		return 1
 	}
-	t, err := ClaimNext(s, HandLease(now(s)), nil)
+	t, err := Next(s, nil, HandLease(now(s)), nil, nil)
 	switch {
 	case errors.Is(err, ErrNothingReady):
 		fmt.Println("none")

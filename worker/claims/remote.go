@@ -63,8 +63,7 @@ func Next(s *store.Store, c *Remote, lease task.Lease, skip func(string) bool, s
 		t, err := Claim(s, cand.ID, lease, settled)
 		if err != nil {
 			c.release(cand.ID, lease, false)
-			var nr *NotReadyError
-			if errors.As(err, &nr) {
+			if _, ok := errors.AsType[*NotReadyError](err); ok {
 				continue
 			}
 			return nil, err
@@ -104,9 +103,8 @@ func (c *Remote) publish(s *store.Store, id string) error {
 }
 
 // Unclaim ends lease's remote claim on t as its run settles: done for a
-// closed task; otherwise released only once the task file with its new
-// state, its parked work and its session are on the remote (the worker's
-// sync, then HandOff). Nothing without a remote or a claim of ours.
+// closed task; otherwise released by HandOff, once its file, parked work
+// and session are on the remote. Nothing without a remote or a claim of ours.
 func (c *Remote) Unclaim(t *task.Task, lease task.Lease) {
 	if c == nil || c.Mine(t.ID) == "" {
 		return
@@ -130,4 +128,69 @@ func (c *Remote) HeldElsewhere(t *task.Task, lease task.Lease) bool {
 	}
 	_, cl, err := c.seen(t.ID)
 	return err != nil || !c.free(cl, lease)
+}
+
+// adopt brings, for t just claimed here, what another clone left for its
+// next run: the parked work t's history names, when this clone's is not
+// that one, and the session copy. The history decides, not the claim
+// before (foreign: another clone's): one this clone took and dropped (a
+// worker killed between claiming and running) hides who ran the task last.
+func (c *Remote) adopt(t *task.Task, foreign bool) {
+	parked := c.adoptParked(t)
+	if !foreign && !parked {
+		return
+	}
+	ref := sessionRef(t.ID)
+	c.repo.Fetch(c.remote, "+"+ref+":"+ref) // none pushed: nothing to adopt
+	if t.SessionID == "" {
+		return
+	}
+	oid, err := c.repo.Ref(ref)
+	if err != nil || oid == "" {
+		return
+	}
+	if b, err := c.repo.FileAt(oid, t.SessionID+".jsonl"); err == nil {
+		c.Files.WriteSession(t.ID, t.SessionID, b)
+	}
+}
+
+// adoptParked makes t's park ref the snapshot its history last recorded,
+// from the remote, when this clone's differs: another clone parked the
+// task since. This clone's worktree of the task, older work, goes first
+// (its files would be reused as the work), then the ref moves, so that a
+// kill in between leaves the adoption to do again. true: adopted.
+func (c *Remote) adoptParked(t *task.Task) bool {
+	want := LastParked(t)
+	have, err := c.repo.Ref(git.ParkRef(t.ID))
+	if want == "" || err != nil || have == want {
+		return false
+	}
+	// This clone's worktree of the task, if any, is older than want: a
+	// clone that emptied want's work since said so (LastParked is then "").
+	copyRef := git.RemoteCopy("refs/bh/parked/" + t.ID)
+	if got, _ := c.repo.Ref(copyRef); got != want {
+		c.repo.Fetch(c.remote, "+"+git.ParkRef(t.ID)+":"+copyRef) // not there: nothing to adopt
+		if got, _ = c.repo.Ref(copyRef); got != want {
+			return false
+		}
+	}
+	if err := c.Files.DropWorktree(t.ID); err != nil {
+		return false // its stale files would stand for the work: keep what is here
+	}
+	return c.repo.SetRef(git.ParkRef(t.ID), want, "bh adopt") == nil
+}
+
+// LastParked is the snapshot t's history says holds its parked work: the
+// last one parked, unless the work was emptied, committed or rolled back
+// since.
+func LastParked(t *task.Task) string {
+	for i := len(t.History) - 1; i >= 0; i-- {
+		switch e := t.History[i]; e.Kind {
+		case task.EventParked:
+			return e.Commit
+		case task.EventCommit, task.EventRollback:
+			return ""
+		}
+	}
+	return ""
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // The answers to a landing question.
@@ -55,7 +54,7 @@ func checkContext(ev task.Event, rounds int) string {
 // hookHeld asks the human about finished work a commit hook refused.
 func hookHeld(f Facts) Ending {
 	e := f.Prior
-	e.Outcome, e.Fate, e.State, e.Notify = HookRefused, KeepWork, task.AwaitingInput, notify.EventInputRequested
+	e.Outcome, e.Fate, e.State, e.Notify = HookRefused, KeepWork, task.AwaitingInput, task.EventInputRequested
 	e.Note = fmt.Sprintf("the repository's %s hook refused the commit", f.Reason)
 	e.Summary = e.Note + ": " + firstLineOf(f.Cause)
 	e.Ask = []task.Question{{Header: HookTitle, Type: task.ChoiceQuestion, Default: HookLand,

@@ -6,7 +6,6 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // Happening is what became of a task, found out before its ending is
@@ -124,26 +123,26 @@ func unanswered(f Facts) Ending {
 			Note: fmt.Sprintf("not the task's fault: %s (%s); it runs again once the agent is back", f.Outage, f.Cause)}
 	case RunStopped:
 		return Ending{Outcome: Stopped, Fate: KeepWork, State: task.Open, Status: string(Stopped), Session: f.Session,
-			Note: "stopped; resumes on the next start", Text: f.Cause, Notify: notify.EventTaskStopped}
+			Note: "stopped; resumes on the next start", Text: f.Cause, Notify: task.EventTaskStopped}
 	case RunRecovered:
 		return Ending{Outcome: Stopped, Fate: KeepWork, State: task.Open, Status: "lost", Session: f.Session,
-			Note: f.Cause, Text: f.Cause, Notify: notify.EventTaskStopped}
+			Note: f.Cause, Text: f.Cause, Notify: task.EventTaskStopped}
 	case RunLost:
 		return Ending{Outcome: Stopped, Fate: KeepWork, Status: string(Stopped), Session: f.Session,
-			Text: "the task was taken back while the worker had it", Notify: notify.EventTaskStopped}
+			Text: "the task was taken back while the worker had it", Notify: task.EventTaskStopped}
 	case SetupError:
 		return Ending{Outcome: SetupFailed, Fate: KeepWork, State: task.Failed, Summary: f.Cause, Note: f.Cause,
-			Notify: notify.EventTaskFailed, Err: f.Cause, Text: f.Cause}
+			Notify: task.EventTaskFailed, Err: f.Cause, Text: f.Cause}
 	}
 	return Ending{Outcome: AgentError, Fate: KeepWork, State: task.Failed, Status: string(AgentError),
 		Text: f.Cause, Summary: "agent error: " + f.Cause, Note: "agent error: " + f.Cause,
-		Notify: notify.EventTaskFailed, Session: f.Session, Err: f.Cause}
+		Notify: task.EventTaskFailed, Session: f.Session, Err: f.Cause}
 }
 
 // settled is the ending a human's answer settles without the agent: the
 // work lands, or stays on its branch. Next says so to whoever answered.
 func settled(f Facts) Ending {
-	e := Ending{Outcome: Completed, Fate: LandWork, State: task.Closed, Notify: notify.EventTaskCompleted,
+	e := Ending{Outcome: Completed, Fate: LandWork, State: task.Closed, Notify: task.EventTaskCompleted,
 		Session: f.Session, Summary: f.Summary, Note: "approved by " + f.By,
 		Next: "approved: the worker lands its work as it is"}
 	kept := "the worker keeps its work on branch " + f.Branch
@@ -180,7 +179,7 @@ func answered(f Facts) Ending {
 		if f.Review != "" {
 			return gated(e, f)
 		}
-		e.Outcome, e.Fate, e.State, e.Notify = Completed, LandWork, task.Closed, notify.EventTaskCompleted
+		e.Outcome, e.Fate, e.State, e.Notify = Completed, LandWork, task.Closed, task.EventTaskCompleted
 		if f.Keep {
 			e = KeepOnBranch(e, f.Branch, f.ID)
 		}
@@ -195,12 +194,12 @@ func answered(f Facts) Ending {
 		if f.Failing != nil { // gave up on a failing check: the human decides, the work is kept
 			return askChecks(e, f, *f.Failing)
 		}
-		e.Outcome, e.Fate, e.State, e.Notify = Failed, DiscardWork, task.Failed, notify.EventTaskFailed
+		e.Outcome, e.Fate, e.State, e.Notify = Failed, DiscardWork, task.Failed, task.EventTaskFailed
 	case agent.StatusBlocked:
-		e.Outcome, e.Fate, e.State, e.Notify, e.Note = Blocked, KeepWork, task.Blocked, notify.EventTaskBlocked, res.Summary
+		e.Outcome, e.Fate, e.State, e.Notify, e.Note = Blocked, KeepWork, task.Blocked, task.EventTaskBlocked, res.Summary
 	case agent.StatusNeedsInput:
 		e.Outcome, e.Fate, e.State, e.Notify, e.Note = NeedsInput, KeepWork, task.AwaitingInput,
-			notify.EventInputRequested, res.Summary
+			task.EventInputRequested, res.Summary
 		e.Ask, e.Context = asked(res), res.QuestionContext
 		if f.Failing != nil { // asked while fixing a check: the checks question goes with its own
 			e.Ask = append(e.Ask, checkQuestion(f))
@@ -224,7 +223,7 @@ func KeepOnBranch(e Ending, branch, id string) Ending {
 // gated holds a completion for a human's approval: the work stays in its
 // worktree, and a yes lands it without running the agent again.
 func gated(e Ending, f Facts) Ending {
-	e.Outcome, e.Fate, e.State, e.Notify = Gated, KeepWork, task.AwaitingInput, notify.EventInputRequested
+	e.Outcome, e.Fate, e.State, e.Notify = Gated, KeepWork, task.AwaitingInput, task.EventInputRequested
 	e.Note = "held for approval: " + f.Review
 	e.Ask = []task.Question{{Question: fmt.Sprintf("Approve and commit %s?", f.ID), Header: "Approval",
 		Type: task.ApprovalQuestion, Gate: true}}
@@ -250,7 +249,7 @@ func noHuman(e Ending) Ending {
 		e.Note, asker = e.Note+": "+why, "It would have asked"
 	}
 	e.Summary, e.Details = NoHumanSummary, noHumanDetails(asker, e.Result, texts, e.Context)
-	e.Outcome, e.State, e.Notify = Failed, task.Failed, notify.EventTaskFailed
+	e.Outcome, e.State, e.Notify = Failed, task.Failed, task.EventTaskFailed
 	e.Ask, e.Repend, e.Flat = nil, "", firstOf(texts...)
 	return e
 }
@@ -273,7 +272,7 @@ func checksFailed(f Facts) Ending {
 // askChecks asks the human about work whose check still fails: land it
 // anyway, keep it on its branch, or guide the agent.
 func askChecks(e Ending, f Facts, last task.Event) Ending {
-	e.Outcome, e.Fate, e.State, e.Notify = CheckFailed, KeepWork, task.AwaitingInput, notify.EventInputRequested
+	e.Outcome, e.Fate, e.State, e.Notify = CheckFailed, KeepWork, task.AwaitingInput, task.EventInputRequested
 	e.Note = firstOf(e.Note, "gave up on a failing check") + "; a human decides"
 	e.Ask, e.Context = []task.Question{checkQuestion(f)}, checkContext(last, f.Rounds)
 	return e
@@ -290,7 +289,7 @@ func conflicted(f Facts) Ending {
 	e.Note = conflictNote(f.Target, f.Paths)
 	e.Summary = e.Note
 	if f.Round >= f.Rounds {
-		e.State, e.Notify = task.AwaitingInput, notify.EventInputRequested
+		e.State, e.Notify = task.AwaitingInput, task.EventInputRequested
 		e.Ask = []task.Question{{Header: "Conflict", Type: task.FreeformQuestion, Question: fmt.Sprintf(
 			"The agent could not resolve the conflict landing %s on %s (%s). Resolve it in %s, then answer to land.",
 			f.ID, f.Target, strings.Join(f.Paths, ", "), f.Worktree)}}
@@ -326,7 +325,7 @@ func ConflictRound(t *task.Task) int {
 // overwrite their uncommitted changes with.
 func held(f Facts) Ending {
 	e := f.Prior
-	e.Outcome, e.Fate, e.State, e.Notify = Held, KeepWork, task.AwaitingInput, notify.EventInputRequested
+	e.Outcome, e.Fate, e.State, e.Notify = Held, KeepWork, task.AwaitingInput, task.EventInputRequested
 	why := f.Reason
 	if len(f.Paths) > 0 {
 		why += ": " + strings.Join(f.Paths, ", ") // the user's files in the way, named

@@ -1,11 +1,10 @@
 package git
 
 import (
+	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 )
 
 // InitDemo makes dir a git repository with one commit, with a local
@@ -21,7 +20,7 @@ func InitDemo(dir string) error {
 		{"config", "commit.gpgsign", "false"},
 	}
 	for _, args := range steps {
-		if err := demoGit(dir, args...); err != nil {
+		if _, err := execGit(dir, nil, nil, args...); err != nil {
 			return err
 		}
 	}
@@ -33,29 +32,39 @@ func InitDemo(dir string) error {
 
 // CommitDemo commits paths of the demo repository in dir.
 func CommitDemo(dir, message string, paths ...string) error {
-	if err := demoGit(dir, append([]string{"add"}, paths...)...); err != nil {
+	if _, err := execGit(dir, nil, nil, append([]string{"add"}, paths...)...); err != nil {
 		return err
 	}
-	return demoGit(dir, "commit", "-q", "-m", message)
+	_, err := execGit(dir, nil, nil, "commit", "-q", "-m", message)
+	return err
 }
 
 // DemoLog is the demo repository's history, as git log --stat --oneline
 // prints it without colour.
 func DemoLog(dir string) ([]byte, error) {
-	c := exec.Command("git", "-c", "color.ui=never", "log", "--stat", "--oneline")
-	c.Dir = dir
-	out, err := c.CombinedOutput()
-	if err != nil {
-		return nil, fmt.Errorf("git log: %w: %s", err, strings.TrimSpace(string(out)))
-	}
-	return out, nil
+	return execGit(dir, nil, nil, "-c", "color.ui=never", "log", "--stat", "--oneline")
 }
 
-func demoGit(dir string, args ...string) error {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(string(out)))
+// MergeText is git merge-file on three texts, with markers named for bh
+// (task.TextMerge, for the merge driver of task files).
+func MergeText(ours, base, theirs []byte) ([]byte, error) {
+	dir, err := os.MkdirTemp("", "bh-merge-")
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	defer os.RemoveAll(dir)
+	var paths []string
+	for i, b := range [][]byte{ours, base, theirs} {
+		p := filepath.Join(dir, []string{"ours", "base", "theirs"}[i])
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			return nil, err
+		}
+		paths = append(paths, p)
+	}
+	out, err := execGit("", nil, nil, "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs",
+		paths[0], paths[1], paths[2])
+	if ge, ok := errors.AsType[*gitError](err); err != nil && !(ok && ge.Code > 0 && ge.Code < 128) {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	return out, nil
 }

@@ -2,6 +2,7 @@ package git
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -21,13 +22,7 @@ type gitError struct {
 }
 
 func (e *gitError) Error() string {
-	msg := strings.TrimSpace(e.Stderr)
-	if msg == "" {
-		msg = strings.TrimSpace(e.Stdout)
-	}
-	if msg == "" {
-		msg = e.Err.Error()
-	}
+	msg := cmp.Or(strings.TrimSpace(e.Stderr), strings.TrimSpace(e.Stdout), e.Err.Error())
 	msg = strings.TrimPrefix(msg, "fatal: ")
 	msg = strings.TrimPrefix(msg, "error: ")
 	return fmt.Sprintf("git %s: %s", e.subcommand(), msg)
@@ -99,12 +94,10 @@ func (r *Repo) hooks() Hooks {
 	return r.Hooks
 }
 
-// execGit runs one git command. Unlike every other child of bh it does not
-// go through agent/proc, on purpose: git must finish a step even when bh is
-// killed in the middle of it (git's own lock files make each step whole,
-// and a git killed with bh would leave its lock behind for the user's next
-// git command to trip on); and a git command is short and never waits on a
-// human, so it needs no cancelling.
+// execGit runs one git command, not through agent/proc: git must finish a
+// step even when bh is killed in its middle (a git killed with bh would
+// leave its lock behind for the user's next git command to trip on), and
+// a git command is short and never waits on a human: no cancelling.
 func execGit(dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
@@ -116,8 +109,7 @@ func execGit(dir string, env []string, stdin []byte, args ...string) ([]byte, er
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		ge := &gitError{Args: args, Code: -1, Stdout: stdout.String(), Stderr: stderr.String(), Err: err}
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
+		if ee, ok := errors.AsType[*exec.ExitError](err); ok {
 			ge.Code = ee.ExitCode()
 		}
 		return stdout.Bytes(), ge
@@ -139,17 +131,10 @@ func (r *Repo) Read(stdin []byte, args ...string) ([]byte, error) {
 
 // SplitNul splits -z output, dropping the empty tail.
 func SplitNul(out []byte) []string {
-	var fields []string
-	for len(out) > 0 {
-		i := bytes.IndexByte(out, 0)
-		if i < 0 {
-			fields = append(fields, string(out))
-			break
-		}
-		fields = append(fields, string(out[:i]))
-		out = out[i+1:]
+	if len(out) == 0 {
+		return nil
 	}
-	return fields
+	return strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
 }
 
 // local reports whether a lock git met is in this repository (its git
@@ -159,22 +144,19 @@ func (r *Repo) local(path, dir string) bool {
 	in := func(root string) bool {
 		return root != "" && (path == root || strings.HasPrefix(path, filepath.Clean(root)+string(filepath.Separator)))
 	}
-	if r != nil && (in(r.commonDir) || in(r.gitDir)) {
-		return true
-	}
-	return in(dir)
+	return r != nil && (in(r.commonDir) || in(r.gitDir)) || in(dir)
 }
 
 // IsExit reports whether err is git exiting with code.
 func IsExit(err error, code int) bool {
-	var ge *gitError
-	return errors.As(err, &ge) && ge.Code == code
+	ge, ok := errors.AsType[*gitError](err)
+	return ok && ge.Code == code
 }
 
 // Stderr is what git said on stderr when err is a git command's failure.
 func Stderr(err error) (string, bool) {
-	var ge *gitError
-	if !errors.As(err, &ge) {
+	ge, ok := errors.AsType[*gitError](err)
+	if !ok {
 		return "", false
 	}
 	return ge.Stderr, true

@@ -1,6 +1,7 @@
 package git
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -85,15 +86,13 @@ func (k *Keep) Record(files map[string][]byte) error {
 	}
 	var err error
 	for range 100 { // other bh processes keep their files too: compare and swap
-		var old string
-		if old, err = k.r.Ref(KeepRef); err != nil {
+		var base *object.Tree
+		if base, err = k.tree(); err != nil {
 			return err
 		}
-		var base *object.Tree
-		if old != "" {
-			if base, err = object.GetTree(k.r.storage(), plumbing.NewHash(old)); err != nil {
-				return fmt.Errorf("read %s: %w", KeepRef, err)
-			}
+		old := ""
+		if base != nil {
+			old = base.Hash.String()
 		}
 		var tree plumbing.Hash
 		if tree, err = k.r.buildTree(base, changes); err != nil {
@@ -114,17 +113,13 @@ func (k *Keep) Record(files map[string][]byte) error {
 func (k *Keep) Files() (map[string]string, time.Time, error) {
 	keepMu.Lock()
 	defer keepMu.Unlock()
-	tip, err := k.r.Ref(KeepRef)
-	if err != nil || tip == "" {
-		return nil, time.Time{}, err
-	}
 	var at time.Time
 	if fi, err := os.Stat(filepath.Join(k.r.commonDir, filepath.FromSlash(KeepRef))); err == nil {
 		at = fi.ModTime()
 	}
-	t, err := object.GetTree(k.r.storage(), plumbing.NewHash(tip))
-	if err != nil {
-		return nil, time.Time{}, fmt.Errorf("read %s: %w", KeepRef, err)
+	t, err := k.tree()
+	if err != nil || t == nil {
+		return nil, time.Time{}, err
 	}
 	files := map[string]string{}
 	err = t.Files().ForEach(func(f *object.File) error {
@@ -213,10 +208,7 @@ func (r *Repo) swapRef(ref, commit, old string) error {
 		return err
 	}
 	if _, err := os.Stat(filepath.Join(r.commonDir, "reftable")); err == nil {
-		if old == "" {
-			old = strings.Repeat("0", 40)
-		}
-		if _, err := r.Write(nil, "update-ref", ref, commit, old); err != nil {
+		if _, err := r.Write(nil, "update-ref", ref, commit, cmp.Or(old, plumbing.ZeroHash.String())); err != nil {
 			return fmt.Errorf("%w: %v", ErrStale, err)
 		}
 		return nil
@@ -265,16 +257,22 @@ func (k *Keep) StampPath() string { return filepath.Join(k.r.commonDir, "bh-keep
 func (k *Keep) Lookup(rel string) (string, error) {
 	keepMu.Lock()
 	defer keepMu.Unlock()
-	tip, err := k.r.Ref(KeepRef)
-	if err != nil || tip == "" {
-		return "", err
-	}
-	t, err := object.GetTree(k.r.storage(), plumbing.NewHash(tip))
-	if err != nil {
-		return "", fmt.Errorf("read %s: %w", KeepRef, err)
-	}
+	t, err := k.tree()
 	if e, ok := treeFile(t, keptPath(rel)); ok {
 		return e.Hash.String(), nil
 	}
-	return "", nil
+	return "", err
+}
+
+// tree is the keep's tree, nil when nothing is kept yet.
+func (k *Keep) tree() (*object.Tree, error) {
+	tip, err := k.r.Ref(KeepRef)
+	if err != nil || tip == "" {
+		return nil, err
+	}
+	t, err := object.GetTree(k.r.storage(), plumbing.NewHash(tip))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", KeepRef, err)
+	}
+	return t, nil
 }

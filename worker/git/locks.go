@@ -1,20 +1,23 @@
 package git
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
 
-// Git takes a lock file (index.lock, <ref>.lock, packed-refs.lock,
-// config.lock, shallow.lock) for every write, and the user's own git or an
+// Git takes a lock file for every write, and the user's own git or an
 // editor's background `git status` holds one now and then for a few
-// milliseconds. Meeting one is contention to wait out, never a failure of
-// its own: Run retries the step with backoff while the lock is young.
+// milliseconds: contention to wait out, never a failure of its own. Run
+// retries the step with backoff while the lock is young.
 const (
 	// DefaultLockBound is how long one git step waits for a lock.
 	DefaultLockBound = time.Minute
@@ -40,7 +43,7 @@ type LockedError struct {
 
 func (e *LockedError) Error() string {
 	step := "git"
-	if ge := (*gitError)(nil); errors.As(e.Err, &ge) {
+	if ge, ok := errors.AsType[*gitError](e.Err); ok {
 		step = "git " + ge.subcommand()
 	}
 	if e.Stale {
@@ -73,8 +76,6 @@ type LockWait struct {
 // lockRe matches git's words for a lock someone else holds. A ref update
 // refused because the ref moved ("cannot lock ref 'x': is at A but
 // expected B") is a compare-and-swap failure, not contention: no match.
-// (Compiled when first needed, as the others here, not at every bh
-// command's start.)
 var lockRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`Unable to create '([^'\n]+\.lock)': File exists|could not lock config file ([^\n]+): File exists`)
 })
@@ -82,18 +83,15 @@ var lockRe = sync.OnceValue(func() *regexp.Regexp {
 // lockedPath is the lock file git's failure err names, "" when err is not
 // lock contention.
 func lockedPath(err error, dir string) string {
-	var ge *gitError
-	if !errors.As(err, &ge) {
+	ge, ok := errors.AsType[*gitError](err)
+	if !ok {
 		return ""
 	}
 	m := lockRe().FindStringSubmatch(ge.Stderr)
 	if m == nil {
 		return ""
 	}
-	p := m[1]
-	if p == "" {
-		p = m[2] + ".lock" // git names the config file, and locks <config>.lock
-	}
+	p := cmp.Or(m[1], m[2]+".lock") // git names the config file, and locks <config>.lock
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(dir, p)
 	}
@@ -142,4 +140,69 @@ func Age(d time.Duration) string {
 		return d.Round(time.Second).String()
 	}
 	return d.Round(time.Millisecond).String()
+}
+
+// GitRunning reports whether a live process named git works in this
+// repository: its working directory (git -C changes it, so it is honest)
+// is inside the main worktree, a linked worktree or the git dir. It reads
+// /proc; where /proc cannot be read, nothing can be proven and every git
+// process counts as running. A git run with GIT_DIR from elsewhere is not
+// seen: such a lock is still only called stale when it is old.
+func (r *Repo) GitRunning() bool {
+	if r == nil {
+		return true
+	}
+	return gitIn(r.family())
+}
+
+// gitIn reports whether a live git process works in one of roots.
+func gitIn(roots []string) bool {
+	procs, err := os.ReadDir("/proc")
+	if err != nil {
+		return true
+	}
+	for _, p := range procs {
+		pid, err := strconv.Atoi(p.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		comm, err := os.ReadFile(filepath.Join("/proc", p.Name(), "comm"))
+		if err != nil || !strings.HasPrefix(strings.TrimSpace(string(comm)), "git") {
+			continue
+		}
+		cwd, err := os.Readlink(filepath.Join("/proc", p.Name(), "cwd"))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // it exited meanwhile
+		}
+		if err != nil {
+			return true // a git we may not look into may be ours
+		}
+		for _, root := range roots {
+			if cwd == root || strings.HasPrefix(cwd, root+string(filepath.Separator)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// family is every directory a git process working on this repository
+// runs in: the git dir, the main worktree and each linked worktree.
+func (r *Repo) family() []string {
+	roots := []string{r.commonDir, r.Root}
+	if filepath.Base(r.commonDir) == ".git" {
+		roots = append(roots, filepath.Dir(r.commonDir))
+	}
+	files, _ := filepath.Glob(filepath.Join(r.commonDir, "worktrees", "*", "gitdir"))
+	for _, f := range files {
+		if data, err := os.ReadFile(f); err == nil {
+			roots = append(roots, filepath.Dir(strings.TrimSpace(string(data))))
+		}
+	}
+	for i, root := range roots {
+		if real, err := filepath.EvalSymlinks(root); err == nil {
+			roots[i] = real
+		}
+	}
+	return roots
 }

@@ -1,7 +1,6 @@
 package git
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"time"
@@ -45,11 +44,11 @@ func (r *Repo) readBlob(h plumbing.Hash) ([]byte, error) {
 		return nil, fmt.Errorf("read blob %s: %w", h, err)
 	}
 	defer rd.Close()
-	var buf bytes.Buffer
-	if _, err := io.Copy(&buf, rd); err != nil {
+	data, err := io.ReadAll(rd)
+	if err != nil {
 		return nil, fmt.Errorf("read blob %s: %w", h, err)
 	}
-	return buf.Bytes(), nil
+	return data, nil
 }
 
 // commitTree returns the tree of a commit, nil for "" (an unborn HEAD).
@@ -89,27 +88,25 @@ func treeFile(t *object.Tree, p string) (e object.TreeEntry, ok bool) {
 	return *found, true
 }
 
-// bhSignature signs bh's snapshot commits: parking must work even where the
-// user never configured an identity.
-func bhSignature() object.Signature {
-	return object.Signature{Name: "bh", Email: "bh@localhost", When: time.Now()}
-}
-
 // writeCommit stores a commit of tree with parents (none, for a snapshot of
-// an unborn branch).
+// an unborn branch), signed by bh: parking must work even where the user
+// never configured an identity.
 func (r *Repo) writeCommit(tree plumbing.Hash, parents []plumbing.Hash, message string) (plumbing.Hash, error) {
-	sig := bhSignature()
-	c := &object.Commit{Author: sig, Committer: sig, Message: message, TreeHash: tree, ParentHashes: parents}
-	st := r.storage()
-	obj := st.NewEncodedObject()
-	if err := c.Encode(obj); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("encode commit: %w", err)
-	}
-	h, err := st.SetEncodedObject(obj)
+	sig := object.Signature{Name: "bh", Email: "bh@localhost", When: time.Now()}
+	h, err := r.writeObject(&object.Commit{Author: sig, Committer: sig, Message: message, TreeHash: tree, ParentHashes: parents})
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("write commit: %w", err)
 	}
 	return h, nil
+}
+
+// writeObject stores a tree or a commit.
+func (r *Repo) writeObject(o object.Object) (plumbing.Hash, error) {
+	obj := r.storage().NewEncodedObject()
+	if err := o.Encode(obj); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return r.storage().SetEncodedObject(obj)
 }
 
 // BlobEntry is p's entry in commit as update-index --index-info takes it

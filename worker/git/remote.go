@@ -54,19 +54,18 @@ func (e *RemoteError) Unwrap() error { return e.Err }
 // Fetch brings refspecs from remote. --prune drops bh's copies of refs the
 // remote no longer has.
 func (r *Repo) Fetch(remote string, refspecs ...string) error {
-	args := append([]string{"fetch", "-q", "--prune", "--no-write-fetch-head", remote}, refspecs...)
-	if _, err := r.Write(nil, args...); err != nil {
-		return &RemoteError{remote, err}
-	}
-	return nil
+	return r.fetch("--prune", remote, refspecs)
 }
 
 // FetchInto fetches refspecs from remote into their destinations only:
 // with no opportunistic update of the remote-tracking branches, which a
 // sync in another goroutine may be fetching at the same time.
 func (r *Repo) FetchInto(remote string, refspecs ...string) error {
-	args := append([]string{"fetch", "-q", "--no-write-fetch-head", "--refmap=", remote}, refspecs...)
-	if _, err := r.Write(nil, args...); err != nil {
+	return r.fetch("--refmap=", remote, refspecs)
+}
+
+func (r *Repo) fetch(opt, remote string, refspecs []string) error {
+	if _, err := r.Write(nil, append([]string{"fetch", "-q", "--no-write-fetch-head", opt, remote}, refspecs...)...); err != nil {
 		return &RemoteError{remote, err}
 	}
 	return nil
@@ -105,8 +104,7 @@ func pushError(remote string, err error) error {
 	if err == nil {
 		return nil
 	}
-	var ge *gitError
-	if errors.As(err, &ge) {
+	if ge, ok := errors.AsType[*gitError](err); ok {
 		out := ge.Stdout + ge.Stderr
 		if m := lockHeld().FindStringSubmatch(out); m != nil {
 			ref := ""

@@ -3,16 +3,15 @@ package git
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
 // Replay rebases tip's own commits onto onto without a worktree, as git
-// rebase would (merges left out; bh's own commits already upstream, which
-// become empty, dropped, and the user's kept, even one whose patch is
-// upstream: it may have taken in a pull's changes): each commit is cherry-picked by git
-// merge-tree --write-tree, the merge driver of bh's task files included,
-// and recorded by commit-tree with its author, date and message. Only
-// objects are written, never a worktree in the user's .git: a kill at any
+// rebase would (merges left out; see pick for commits already upstream):
+// each is cherry-picked by git merge-tree --write-tree, the merge driver
+// of bh's task files included, and recorded by commit-tree with its
+// author, date and message. Only objects are written: a kill at any
 // instant leaves unreferenced objects at most, which nothing trips on.
 // A conflict changes nothing: *RebaseConflict.
 func (r *Repo) Replay(tip, onto string) (string, error) {
@@ -81,16 +80,10 @@ func (r *Repo) pick(cur, c, onto string) (string, error) {
 // conflictPaths reads the paths merge-tree -z --name-only names after
 // the tree, each once, up to the empty field that ends them.
 func conflictPaths(fields []string) []string {
-	var paths []string
-	for _, p := range fields {
-		if p == "" {
-			break
-		}
-		if len(paths) == 0 || paths[len(paths)-1] != p {
-			paths = append(paths, p)
-		}
+	if end := slices.Index(fields, ""); end >= 0 {
+		fields = fields[:end]
 	}
-	return paths
+	return slices.Compact(fields)
 }
 
 // authorOf is the environment that makes commit-tree record c's author

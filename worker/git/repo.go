@@ -4,15 +4,13 @@
 // usertree's alone.
 //
 // The git binary does whatever touches the index, the working tree or the
-// user's refs (status, hash-object, update-index, commit-tree, update-ref,
-// commit, restore): it honours the user's ignore rules, filters, hooks and
+// user's refs: it honours the user's ignore rules, filters, hooks and
 // locks. go-git reads objects and writes objects git would write byte for
-// byte (trees, symlink blobs, bh's snapshot commits), never a ref outside
-// refs/bh/, never the index: README.md's "Git, carefully" section says
-// why, from what was measured.
+// byte, never a ref outside refs/bh/, never the index (README.md's "Git,
+// carefully" says why).
 //
-// Paths are repository-relative with forward slashes, exactly as git prints
-// them with -z: spaces, newlines and non-ASCII names need no quoting.
+// Paths are repository-relative with forward slashes, as git prints them
+// with -z: spaces, newlines and non-ASCII names need no quoting.
 package git
 
 import (
@@ -70,8 +68,7 @@ func Open(dir string) (*Repo, error) {
 	out, err := (*Repo)(nil).Run(abs, Env("LC_ALL=C"), nil, "rev-parse", "--show-toplevel", "--absolute-git-dir",
 		"--git-common-dir", "--show-object-format")
 	if err != nil {
-		var ge *gitError
-		if errors.As(err, &ge) && strings.Contains(ge.Stderr, "not a git repository") {
+		if stderr, _ := Stderr(err); strings.Contains(stderr, "not a git repository") {
 			return nil, fmt.Errorf("open repository: %s is not inside a git repository", abs)
 		}
 		return nil, fmt.Errorf("open repository %s: %w", abs, err)
@@ -145,20 +142,20 @@ func (r *Repo) Head() (string, error) {
 	} else if plumbing.IsHash(head) {
 		return head, nil
 	}
-	return r.headFromGit()
-}
-
-// headFromGit is Head for ref storage go-git does not know (reftable).
-func (r *Repo) headFromGit() (string, error) {
-	out, err := r.Read(nil, "rev-parse", "-q", "--verify", "HEAD^{commit}")
+	head, err = r.verify("HEAD^{commit}") // ref storage go-git does not know (reftable)
 	if err != nil {
-		var ge *gitError
-		if errors.As(err, &ge) && ge.Code == 1 && strings.TrimSpace(ge.Stderr) == "" {
-			return "", nil
-		}
 		return "", fmt.Errorf("read HEAD: %w", err)
 	}
-	return strings.TrimSpace(string(out)), nil
+	return head, nil
+}
+
+// verify is the object rev names, "" when it names none.
+func (r *Repo) verify(rev string) (string, error) {
+	out, err := r.Read(nil, "rev-parse", "-q", "--verify", rev)
+	if stderr, _ := Stderr(err); IsExit(err, 1) && strings.TrimSpace(stderr) == "" {
+		return "", nil
+	}
+	return strings.TrimSpace(string(out)), err
 }
 
 // InProgressOp names the operation the user is in the middle of: "merge",

@@ -2,6 +2,8 @@ package git
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -37,17 +39,9 @@ func (r *Repo) buildSubtree(base *object.Tree, changes map[string]treeChange) (p
 			return plumbing.ZeroHash, 0, err
 		}
 	}
-	tree := &object.Tree{}
-	for _, e := range entries {
-		tree.Entries = append(tree.Entries, e)
-	}
+	tree := &object.Tree{Entries: slices.Collect(maps.Values(entries))}
 	sort.Sort(object.TreeEntrySorter(tree.Entries))
-	st := r.storage()
-	obj := st.NewEncodedObject()
-	if err := tree.Encode(obj); err != nil {
-		return plumbing.ZeroHash, 0, fmt.Errorf("encode tree: %w", err)
-	}
-	h, err := st.SetEncodedObject(obj)
+	h, err := r.writeObject(tree)
 	if err != nil {
 		return plumbing.ZeroHash, 0, fmt.Errorf("write tree: %w", err)
 	}

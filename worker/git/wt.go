@@ -1,6 +1,7 @@
 package git
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -23,11 +24,9 @@ type Worktree struct {
 
 // EnsureWorktree makes the worktree exist at path with branch checked out,
 // the branch starting at base when it does not exist yet. A registered
-// worktree whose directory is there is reused exactly as it is (its files
-// are the parked work); anything else at path is repaired or moved aside
-// and the worktree added again, created reporting so. It also writes the
-// bh-store marker naming storeRoot, so that bh run in the worktree finds
-// the main store.
+// worktree whose directory is there is reused as it is (its files are the
+// parked work); anything else at path is repaired or moved aside and the
+// worktree added again (created). The store marker names storeRoot.
 func (r *Repo) EnsureWorktree(path, branch, base, storeRoot string) (wt *Worktree, created bool, err error) {
 	r.wtMu.Lock()
 	defer r.wtMu.Unlock()
@@ -76,7 +75,7 @@ func (r *Repo) ensureWorktree(path, branch, base string) (bool, error) {
 	if err := moveAside(path); err != nil {
 		return false, err
 	}
-	if err := clearRecords(r.RecordsDir(path)); err != nil {
+	if err := clearDir(r.RecordsDir(path)); err != nil {
 		return false, err
 	}
 	return true, r.addWorktree(path, branch, base)
@@ -101,10 +100,8 @@ func (r *Repo) addWorktree(path, branch, base string) error {
 		}
 		args = []string{"-c", logRefs, "worktree", "add", "-q", "--no-track", "-b", branch, path, base}
 	}
-	if _, err := r.Run(r.Root, Env("LC_ALL=C"), nil, args...); err != nil {
-		return err
-	}
-	return nil
+	_, err = r.Run(r.Root, Env("LC_ALL=C"), nil, args...)
+	return err
 }
 
 // OpenWorktree returns the registered worktree at path, or nil, nil when
@@ -124,10 +121,8 @@ func (r *Repo) OpenWorktree(path, branch string) (*Worktree, error) {
 }
 
 // worktreeAt builds the Worktree for the healthy linked worktree at path.
-// The worktree's Repo shares the main one's object store.
 // Its git dir is the admin dir git registered for path, never one the
-// worktree's .git file names on its own word, and its git files are
-// made bh's first (see ownTree).
+// .git file names on its own word; its git files are made bh's first.
 func (r *Repo) worktreeAt(path, branch string) (*Worktree, error) {
 	admin, err := r.adminOf(path)
 	if err == nil && admin == "" {
@@ -145,15 +140,12 @@ func (r *Repo) worktreeAt(path, branch string) (*Worktree, error) {
 	return &Worktree{Path: path, Branch: branch, repo: r, wt: r.treeRepo(path, admin, branch), records: r.RecordsDir(path)}, nil
 }
 
-// Base is the fork point of the worktree's branch: the commit the work
-// in it starts from, as recorded when the branch was made, restored or
-// rebased. It is never recomputed from target when recorded: a sync
-// rebases the target's local commits onto the remote's, and the branch's
-// fork point then is on no target's history, while the merge-base with it
-// lies further back, making every commit landed in between look like the
-// task's own work. A worktree without the record (made before it, or a
-// kept branch in a slot reset since) takes git's reflog of the branch
-// (see loggedBase), and only then the merge-base with target.
+// Base is the fork point of the worktree's branch, as recorded when the
+// branch was made, restored or rebased; never recomputed from target when
+// recorded: a sync rebases the target's local commits onto the remote's,
+// and the merge-base then lies further back, making every commit landed
+// in between look like the task's own work. Without the record, git's
+// reflog of the branch (loggedBase), and only then the merge-base.
 func (w *Worktree) Base(target string) (string, error) {
 	if base := w.forkPoint(); base != "" {
 		return base, nil
@@ -166,12 +158,11 @@ func (w *Worktree) Base(target string) (string, error) {
 }
 
 // RecordedBase is the fork point recorded for the worktree, "" when none
-// is (a worktree made before the record, or killed while being made); a
-// rebase that finished without its new base recorded counts (see
-// rebasedOnto).
+// is (killed while being made); a rebase that finished without its new
+// base recorded counts (see rebasedOnto).
 func (w *Worktree) RecordedBase() string {
-	if base := readRecord(w.records, recBase); plumbing.IsHash(base) {
-		return firstHash(w.rebasedOnto(base), base)
+	if base := readTrimmed(w.records, recBase); plumbing.IsHash(base) {
+		return cmp.Or(w.rebasedOnto(base), base)
 	}
 	return ""
 }
@@ -187,6 +178,53 @@ func (w *Worktree) SetBase(commit string) error {
 		return fmt.Errorf("record the base of %s: %w", w.Branch, err)
 	}
 	return nil
+}
+
+// logRefs has git log the updates of the branches bh makes and rebases,
+// whatever the repository's config says: their log is where loggedBase
+// finds a fork point.
+const logRefs = "core.logAllRefUpdates=true"
+
+// forkPoint is the base recorded with the worktree, else the one git's
+// reflog of the branch shows (a git process: asked only then), else "".
+func (w *Worktree) forkPoint() string {
+	if base := w.RecordedBase(); base != "" {
+		return base
+	}
+	return w.repo.loggedBase(w.Branch)
+}
+
+// loggedBase reads branch's fork point from git's reflog of it: the onto
+// of its last rebase, else the commit it was created at; for a branch kept
+// from an earlier attempt whose record went (see Base). "" when the log
+// does not reach back to either, or names a commit the branch no longer
+// descends from.
+func (r *Repo) loggedBase(branch string) string {
+	data, err := os.ReadFile(filepath.Join(r.commonDir, "logs", "refs", "heads", filepath.FromSlash(branch)))
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	base := ""
+	for i := len(lines) - 1; i >= 0 && base == ""; i-- {
+		head, msg, _ := strings.Cut(lines[i], "\t")
+		f := strings.Fields(head)
+		if len(f) < 2 {
+			continue
+		}
+		if onto, ok := strings.CutPrefix(msg, "rebase (finish): refs/heads/"+branch+" onto "); ok {
+			base = strings.TrimSpace(onto)
+		} else if f[0] == plumbing.ZeroHash.String() {
+			base = f[1] // the branch's creation
+		}
+	}
+	if !plumbing.IsHash(base) {
+		return ""
+	}
+	if _, err := r.Read(nil, "merge-base", "--is-ancestor", base, "refs/heads/"+branch); err != nil {
+		return ""
+	}
+	return base
 }
 
 // revName qualifies a branch name, so that a tag or a file of the same name

@@ -11,14 +11,13 @@ import (
 )
 
 // A task's worktree is the agent's: it may write every file there, the
-// .git file included, and its admin dir (<common dir>/worktrees/<name>:
-// HEAD, index, commondir, gitdir, config.worktree). bh's own git commands
-// there run outside any sandbox, so none may take a git dir, a common dir
-// or a setting that starts a program from what the agent wrote: each
-// runs with GIT_DIR, GIT_COMMON_DIR and GIT_WORK_TREE that bh derived
-// itself, after the files git would otherwise read them from are checked
-// to be as git wrote them (rewritten when not: ownTree), and with every
-// setting that starts a program pinned to the user's own (pins.go).
+// .git file included, and its admin dir (<common dir>/worktrees/<name>).
+// bh's own git commands there run outside any sandbox, so none may take a
+// git dir, a common dir or a setting that starts a program from what the
+// agent wrote: each runs with GIT_DIR, GIT_COMMON_DIR and GIT_WORK_TREE
+// that bh derived itself, after the files git would read them from are
+// made as git wrote them (ownTree), and with every setting that starts a
+// program pinned to the user's own (pins.go).
 
 // Tampered is a worktree of bh's whose git files were not bh's: an agent
 // tried to make bh's git run its programs, or to redirect it.
@@ -31,12 +30,12 @@ func (t *Tampered) Error() string {
 	return fmt.Sprintf("worktree %s was tampered with: %s", t.Path, strings.Join(t.What, "; "))
 }
 
-// adminOf is the admin dir git made for the linked worktree at path (canonical),
-// "" when none is registered. The .git file is believed only when the admin
-// dir it names, under the common dir, names path back; else it is the one
-// admin dir that names path (git's own registry, as git worktree list reads
-// it). An agent can write its own admin dir only, so it can make its slot
-// unknown, never pass for another.
+// adminOf is the admin dir git made for the linked worktree at path
+// (canonical), "" when none is registered. The .git file is believed only
+// when the admin dir it names, under the common dir, names path back; else
+// it is the one admin dir that names path (git's own registry). An agent
+// can write its own admin dir only: it can make its slot unknown, never
+// pass for another.
 func (r *Repo) adminOf(path string) (string, error) {
 	root := filepath.Join(r.realCommon(), "worktrees")
 	if dir, err := readGitFile(path); err == nil && filepath.Dir(dir) == root && claims(dir, path) {
@@ -63,8 +62,8 @@ func (r *Repo) adminOf(path string) (string, error) {
 
 // claims reports whether admin's gitdir file names path's .git.
 func claims(admin, path string) bool {
-	data, err := os.ReadFile(filepath.Join(admin, "gitdir"))
-	return err == nil && samePath(admin, strings.TrimSpace(string(data)), filepath.Join(path, ".git"))
+	gitdir := readTrimmed(admin, "gitdir")
+	return gitdir != "" && samePath(admin, gitdir, filepath.Join(path, ".git"))
 }
 
 // realCommon is the common dir with its symbolic links resolved, as git
@@ -193,30 +192,7 @@ func putOwn(f ownFile) error {
 	if err != nil || f.want == "" {
 		return err
 	}
-	tmp := f.path + ".bh-tmp"
-	_ = os.Remove(tmp)
-	if err := os.WriteFile(tmp, []byte(f.want+"\n"), 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, f.path); err != nil {
-		_ = os.Remove(tmp)
-		return err
-	}
-	return nil
-}
-
-// CheckWorktree says what in the git files of bh's worktree at path is
-// not bh's (nothing: nil), changing nothing.
-func (r *Repo) CheckWorktree(path string) ([]string, error) {
-	path, err := canonPath(path)
-	if err != nil {
-		return nil, err
-	}
-	admin, err := r.adminOf(path)
-	if err != nil || admin == "" {
-		return nil, err
-	}
-	return r.notOwn(path, admin, ""), nil
+	return writeMarker(f.path, f.want)
 }
 
 // ownWorktree makes the git files of the registered worktree at path
@@ -230,7 +206,7 @@ func (r *Repo) ownWorktree(path string) error {
 }
 
 // RepairWorktree rewrites the git files of bh's worktree at path that are
-// not bh's (see CheckWorktree).
+// not bh's (see ownTree).
 func (r *Repo) RepairWorktree(path string) error {
 	path, err := canonPath(path)
 	if err != nil {

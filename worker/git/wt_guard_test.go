@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -151,8 +152,10 @@ func TestGuardedGitRunsNothingAnAgentPlanted(t *testing.T) {
 			if (len(reports) > 0) != tt.tampered {
 				t.Errorf("reported as tampered: %v, want %v (%v)", len(reports) > 0, tt.tampered, reports)
 			}
-			if what, err := r.CheckWorktree(wt.Path); err != nil || len(what) > 0 {
-				t.Errorf("after bh's git, the worktree's files are still not bh's: %q, %v", what, err)
+			list, err := r.LinkedWorktrees()
+			i := slices.IndexFunc(list, func(l Linked) bool { return l.Path == wt.Path })
+			if err != nil || i < 0 || len(list[i].Tampered) > 0 {
+				t.Errorf("after bh's git, the worktree's files are still not bh's: %+v, %v", list, err)
 			}
 		})
 	}

@@ -86,9 +86,8 @@ func (r *Repo) repairWorktree(e *WorktreeEntry) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	lock, _ := os.ReadFile(filepath.Join(admin, "locked"))
 	switch {
-	case admin != "" && strings.TrimSpace(string(lock)) == "initializing":
+	case admin != "" && readTrimmed(admin, "locked") == "initializing":
 		_ = os.Remove(filepath.Join(admin, "index.lock"))
 		if _, err := r.Write(nil, "worktree", "remove", "--force", "--force", e.Path); err != nil {
 			return false, fmt.Errorf("remove half-made worktree: %w", err)
@@ -129,4 +128,49 @@ func (r *Repo) pruneWorktree(admin string) error {
 		return fmt.Errorf("prune worktrees: %w", err)
 	}
 	return nil
+}
+
+// HalfMade lists, by admin dir, the worktree registrations bh left that
+// git trips on: an older bh sync's scratch worktrees (bh-sync-*), and any
+// of bh's own (ours says which paths are) that a killed `git worktree add`
+// left half made (HEAD never written, "initializing" lock still on). While
+// one is there, git fetch and gc fail ("bad object worktrees/…/HEAD").
+func (r *Repo) HalfMade(ours func(path string) bool) ([]string, error) {
+	admins, err := filepath.Glob(filepath.Join(r.commonDir, "worktrees", "*"))
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, admin := range admins {
+		path := filepath.Dir(readTrimmed(admin, "gitdir"))
+		switch {
+		case strings.HasPrefix(filepath.Base(admin), "bh-sync-"):
+			out = append(out, admin)
+		case readTrimmed(admin, "locked") == "initializing" && ours(path) && !validHead(admin):
+			out = append(out, admin)
+		}
+	}
+	return out, nil
+}
+
+// validHead reports whether the worktree's HEAD names a branch or a commit
+// (a half-made one holds zeros, or nothing).
+func validHead(admin string) bool {
+	head := readTrimmed(admin, "HEAD")
+	return strings.HasPrefix(head, "ref: ") || head != "" && strings.Trim(head, "0") != ""
+}
+
+// RemoveHalfMade removes a registration HalfMade found, and its checkout:
+// a scratch or half-made worktree holds nothing of anyone's.
+func (r *Repo) RemoveHalfMade(admin string) error {
+	if path := filepath.Dir(readTrimmed(admin, "gitdir")); path != "." && path != "" {
+		if err := os.RemoveAll(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	if err := os.RemoveAll(admin); err != nil {
+		return err
+	}
+	_, err := r.Write(nil, "worktree", "prune")
+	return err
 }

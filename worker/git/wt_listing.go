@@ -6,12 +6,11 @@ import (
 )
 
 // A step that asks about the worktrees several times in a row (a task
-// taking a pool slot: which is free, is it registered, is it held, again
-// before the reset) shares one `git worktree list` between its questions
-// (ShareListing), where each would run git again. bh's own git commands
-// that may change the answer (all but the read-only ones) drop it, before
-// and after they run: a shared listing is never older than bh's last
-// change, only than a change someone else makes within the step.
+// taking a pool slot: which is free, is it registered, is it held) shares
+// one `git worktree list` between its questions (ShareListing). bh's git
+// commands that may change the answer (all but the read-only ones) drop
+// it, before and after they run: a shared listing is never older than
+// bh's last change, only than a change someone else makes within the step.
 type listing struct {
 	mu     sync.Mutex
 	scopes int

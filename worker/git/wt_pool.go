@@ -11,16 +11,14 @@ import (
 
 // ResetSlot gives the pool slot at path to holder (recorded first, so
 // that the slot stays held whatever state a kill leaves it in, a rebase
-// included, which detaches HEAD) and makes it branch's worktree, warm: a slot
-// already registered keeps its files, and only those that differ from
-// the branch (an existing one, as it is) or from base (a branch made now)
-// are rewritten; then every untracked and ignored file goes but those
-// matching spare (gitignore patterns: worktree.copy's files, the caches
-// worktree.keep names). A missing or broken slot is added afresh. The
-// slot's recorded base is cleared first; the caller records it once the
-// slot is filled, so that a slot a kill cut short has none and is reset
-// again (see Worktree.RecordedBase). The branch's submodules are checked
-// out afresh (see initSubmodules). Through the git binary only.
+// included) and makes it branch's worktree, warm: only the files that
+// differ from the branch (or from base, for a branch made now) are
+// rewritten; then every untracked and ignored file goes but those matching
+// spare (gitignore patterns: worktree.copy's files, worktree.keep's
+// caches). A missing or broken slot is added afresh. The recorded base is
+// cleared first; the caller records it once the slot is filled, so that a
+// slot a kill cut short has none and is reset again. Submodules are
+// checked out afresh.
 func (r *Repo) ResetSlot(path, holder, branch, base, storeRoot string, spare []string) (*Worktree, error) {
 	r.wtMu.Lock()
 	defer r.wtMu.Unlock()
@@ -79,7 +77,7 @@ func (r *Repo) resetSlot(path, holder, branch, base string, spare []string) erro
 	if err := freshSlot(path, gitDir); err != nil {
 		return err
 	}
-	if err := clearRecords(records, recHolder); err != nil {
+	if err := clearDir(records, recHolder); err != nil {
 		return err
 	}
 	return r.fillSlot(slot, path, branch, base, spare)
@@ -91,7 +89,7 @@ func (r *Repo) addSlot(path, base string) error {
 	if err := moveAside(path); err != nil {
 		return err
 	}
-	if err := clearRecords(r.RecordsDir(path)); err != nil {
+	if err := clearDir(r.RecordsDir(path)); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
@@ -170,7 +168,7 @@ func (r *Repo) releaseSlot(path, gitDir string) error {
 	if err := freshSlot(path, gitDir, storeMarker); err != nil {
 		return err
 	}
-	if err := clearRecords(records, recHolder); err != nil {
+	if err := clearDir(records, recHolder); err != nil {
 		return err
 	}
 	slot := r.treeRepo(path, gitDir, "")
@@ -182,15 +180,14 @@ func (r *Repo) releaseSlot(path, gitDir string) error {
 			return err
 		}
 	}
-	return clearRecords(records)
+	return clearDir(records)
 }
 
 // slotHead is the commit to detach the slot's HEAD at (r is the slot's
 // Repo), "" when it is detached already; read in-process, and by git when
 // HEAD is anything else (unborn, in a ref store go-git cannot read).
 func (r *Repo) slotHead() (string, error) {
-	data, err := os.ReadFile(filepath.Join(r.gitDir, "HEAD"))
-	if err == nil && plumbing.IsHash(strings.TrimSpace(string(data))) {
+	if plumbing.IsHash(readTrimmed(r.gitDir, "HEAD")) {
 		return "", nil
 	}
 	if head, err := r.Head(); err == nil && head != "" {
@@ -201,7 +198,7 @@ func (r *Repo) slotHead() (string, error) {
 }
 
 // readHolder is the task the slot at path is given to, "" for none.
-func (r *Repo) readHolder(path string) string { return readRecord(r.RecordsDir(path), recHolder) }
+func (r *Repo) readHolder(path string) string { return readTrimmed(r.RecordsDir(path), recHolder) }
 
 // dropStashes drops the stash entries made on branch (git's "WIP on
 // <branch>:" and "On <branch>:"): refs/stash is the repository's, shared

@@ -1,6 +1,7 @@
 package git
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -75,11 +76,11 @@ func (w *Worktree) ContinueRebase() error {
 	if rebasing, err := w.Rebasing(); err != nil || !rebasing {
 		return err
 	}
-	paths, err := w.unmerged()
+	paths, err := w.Conflicts()
 	if err != nil {
 		return fmt.Errorf("continue rebase of %s: %w", w.Branch, err)
 	}
-	if left := w.withMarkers(paths); len(left) > 0 {
+	if left := w.Unresolved(paths); len(left) > 0 {
 		return &RebaseConflict{Onto: w.rebaseOnto(), Paths: left}
 	}
 	env := Env("GIT_LITERAL_PATHSPECS=0")
@@ -110,7 +111,7 @@ func (w *Worktree) stoppedRebase() error {
 	if err != nil || !rebasing {
 		return err
 	}
-	paths, err := w.unmerged()
+	paths, err := w.Conflicts()
 	if err != nil {
 		return fmt.Errorf("worktree %s: %w", w.Branch, err)
 	}
@@ -127,28 +128,16 @@ func (w *Worktree) RebaseHead() (string, error) {
 	return w.wt.Head()
 }
 
-// Unresolved keeps the paths, of those given (the work's), whose file
-// still holds a conflict marker: a conflict left unresolved, whether its
-// rebase is still in progress or its state is gone (the worktree restored
-// from its snapshot elsewhere). Such work is never committed.
-func (w *Worktree) Unresolved(paths []string) []string { return w.withMarkers(paths) }
-
 // rebaseOnto is the commit the rebase in progress replays onto.
 func (w *Worktree) rebaseOnto() string {
-	for _, dir := range []string{"rebase-merge", "rebase-apply"} {
-		data, err := os.ReadFile(filepath.Join(w.wt.gitDir, dir, "onto"))
-		if err == nil {
-			return strings.TrimSpace(string(data))
-		}
-	}
-	return ""
+	return cmp.Or(readTrimmed(filepath.Join(w.wt.gitDir, "rebase-merge"), "onto"),
+		readTrimmed(filepath.Join(w.wt.gitDir, "rebase-apply"), "onto"))
 }
 
 // ontoFile names the commit a rebase bh started replays the branch onto,
 // from before it starts until its new base is recorded: a kill between
-// git's end and bh's record would otherwise leave the old base standing,
-// and measured from it every commit of the target since would look like
-// the task's own work (and be committed as such).
+// git's end and bh's record would otherwise leave the old base standing
+// (see Base).
 func (w *Worktree) ontoFile() string { return filepath.Join(w.records, recOnto) }
 
 // rebasedOnto is the base of a worktree whose rebase finished on the
@@ -157,9 +146,8 @@ func (w *Worktree) ontoFile() string { return filepath.Join(w.records, recOnto) 
 // commits are on base until it ends), or it ended without moving the
 // branch there (its record then goes).
 func (w *Worktree) rebasedOnto(base string) string {
-	data, err := os.ReadFile(w.ontoFile())
-	onto := strings.TrimSpace(string(data))
-	if err != nil || !plumbing.IsHash(onto) || onto == base {
+	onto := readTrimmed(w.records, recOnto)
+	if !plumbing.IsHash(onto) || onto == base {
 		return ""
 	}
 	if rebasing, err := w.Rebasing(); err != nil || rebasing {
@@ -175,12 +163,36 @@ func (w *Worktree) rebasedOnto(base string) string {
 	return onto
 }
 
-// firstHash is the first non-empty of hashes.
-func firstHash(hashes ...string) string {
-	for _, h := range hashes {
-		if h != "" {
-			return h
+// ownRebase refuses to continue a rebase whose state an agent could have
+// written (the worktree's admin dir is writable in its sandbox) to make
+// git, outside the sandbox, do more than replay commits: bh's rebases
+// only pick, so a todo list with anything else (exec runs a command line,
+// update-ref moves another branch, merge and label rewrite history) or a
+// merge strategy git would look up as a program is not bh's.
+func (w *Worktree) ownRebase() error {
+	dir := filepath.Join(w.wt.gitDir, "rebase-merge")
+	if data, err := os.ReadFile(filepath.Join(dir, "strategy")); err == nil {
+		if s := strings.TrimSpace(string(data)); s != "ort" && s != "recursive" {
+			return fmt.Errorf("the rebase in progress in %s is not bh's: merge strategy %q", w.Path, s)
 		}
 	}
-	return ""
+	data, err := os.ReadFile(filepath.Join(dir, "git-rebase-todo"))
+	if os.IsNotExist(err) {
+		return nil // none left to do, or the apply backend's (patches, no commands)
+	}
+	if err != nil {
+		return err
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		cmd, _, _ := strings.Cut(line, " ")
+		switch cmd {
+		case "", "pick", "p", "drop", "d", "noop":
+		default:
+			if !strings.HasPrefix(line, "#") {
+				return fmt.Errorf("the rebase in progress in %s is not bh's: its todo list says %q", w.Path, line)
+			}
+		}
+	}
+	return nil
 }

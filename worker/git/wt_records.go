@@ -15,13 +15,11 @@ import (
 
 // bh's records of a worktree (its fork point, a rebase's onto, a pool
 // slot's holder) live in <common dir>/bh/records/<name>-<hash of its
-// path>/, not in the worktree's admin dir: the sandbox binds that one
-// writable (the agent's git needs its index and HEAD), and an agent that
-// rewrote the fork point there made bh measure its work from any commit
-// it chose. The common dir is read-only inside the sandbox. A record
-// outlives nothing it belongs to: the folder is cleared wherever git
-// makes the worktree's admin dir anew (before `worktree add`: a kill
-// after it finds none) and when the worktree is removed.
+// path>/, read-only inside the sandbox, not in the worktree's admin dir,
+// which the sandbox binds writable: an agent that rewrote the fork point
+// there made bh measure its work from any commit it chose. The folder is
+// cleared wherever git makes the admin dir anew (before `worktree add`: a
+// kill after it finds none) and when the worktree is removed.
 
 // Names of the records.
 const (
@@ -52,14 +50,16 @@ func writeRecord(dir, name, content string) error {
 	return writeMarker(filepath.Join(dir, name), content)
 }
 
-// readRecord is a record's content, "" when it is missing or unreadable.
-func readRecord(dir, name string) string {
+// readTrimmed is the content of dir/name (a record, one of git's own
+// one-line files), trimmed; "" when it is missing or unreadable.
+func readTrimmed(dir, name string) string {
 	data, _ := os.ReadFile(filepath.Join(dir, name))
 	return strings.TrimSpace(string(data))
 }
 
-// clearRecords removes the worktree's records but those named in keep.
-func clearRecords(dir string, keep ...string) error {
+// clearDir removes what dir holds but those named in keep, and dir
+// itself when keep is empty (a worktree's records, say).
+func clearDir(dir string, keep ...string) error {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -94,7 +94,7 @@ func (r *Repo) adoptRecords(path, admin string) error {
 		return nil
 	}
 	for old, name := range legacyRecords {
-		if v := readRecord(admin, old); plumbing.IsHash(v) || name == recHolder && v != "" {
+		if v := readTrimmed(admin, old); plumbing.IsHash(v) || name == recHolder && v != "" {
 			if err := writeRecord(dir, name, v); err != nil {
 				return err
 			}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -17,32 +18,29 @@ import (
 // it with the paths that differ from base. The worktree, its index and
 // HEAD are left alone. commit is "" and paths empty when nothing differs.
 func (w *Worktree) Snapshot(base, message string) (commit string, paths []string, err error) {
-	tree, paths, err := w.changes(base)
-	if err != nil || len(paths) == 0 {
+	k, err := w.Work(base)
+	if err != nil {
 		return "", nil, err
 	}
-	c, err := w.repo.writeCommit(tree, []plumbing.Hash{plumbing.NewHash(base)}, message)
+	k.Close() // its tree and paths are all a snapshot needs
+	if len(k.Paths) == 0 {
+		return "", nil, nil
+	}
+	c, err := w.repo.writeCommit(k.tree, []plumbing.Hash{plumbing.NewHash(base)}, message)
 	if err != nil {
 		return "", nil, fmt.Errorf("snapshot %s: %w", w.Branch, err)
 	}
-	return c.String(), paths, nil
+	return c.String(), k.Paths, nil
 }
 
 // Changed is the paths Snapshot would report, without its commit.
 func (w *Worktree) Changed(base string) ([]string, error) {
-	_, paths, err := w.changes(base)
-	return paths, err
-}
-
-// changes is the worktree's state tree and the paths where it differs
-// from base, sorted.
-func (w *Worktree) changes(base string) (plumbing.Hash, []string, error) {
-	tree, err := w.stateTree(base)
+	k, err := w.Work(base)
 	if err != nil {
-		return plumbing.ZeroHash, nil, fmt.Errorf("snapshot %s: %w", w.Branch, err)
+		return nil, err
 	}
-	paths, err := w.changedFrom(base, tree)
-	return tree, paths, err
+	k.Close()
+	return k.Paths, nil
 }
 
 // changedFrom is the paths where tree differs from base's, sorted.
@@ -110,14 +108,9 @@ func (w *Worktree) tempIndex() (*indexCopy, error) {
 	if err != nil {
 		return nil, err
 	}
+	f.Close()
 	ix := &indexCopy{path: f.Name(), env: Env("GIT_INDEX_FILE="+f.Name(), "GIT_LITERAL_PATHSPECS=0")}
-	ix.from, err = os.ReadFile(filepath.Join(w.wt.gitDir, "index"))
-	if err == nil {
-		_, err = f.Write(ix.from)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+	ix.from, err = CopyIndex(filepath.Join(w.wt.gitDir, "index"), ix.path)
 	if errors.Is(err, fs.ErrNotExist) { // no index at all: start from HEAD
 		_ = os.Remove(ix.path)
 		_, err = w.wt.Run(w.Path, ix.env, nil, "read-tree", "HEAD")
@@ -129,12 +122,31 @@ func (w *Worktree) tempIndex() (*indexCopy, error) {
 	return ix, nil
 }
 
-// Restore makes the worktree's files equal to snapshot's tree: files
-// absent from it are removed (those in the index; untracked ones a fresh
-// worktree does not have), the index and HEAD stay, so that the restored
-// work shows as uncommitted changes. For a freshly (re)created worktree.
-// The worktree's base (see Base) becomes snapshot's parent, which its
-// paths are relative to, wherever the branch was made.
+// CopyIndex copies the index file src to dst and returns its bytes. The
+// copy keeps the mtime too: git takes an entry whose file changed in the
+// tick the index was written in as possibly modified ("racily clean") by
+// comparing the two, and a copy dated now would hide such an edit behind
+// a stat match. An index replaced between the stat and the read is dated
+// too early, which costs git only a few needless reads.
+func CopyIndex(src, dst string) ([]byte, error) {
+	fi, err := os.Stat(src)
+	var data []byte
+	if err == nil {
+		data, err = os.ReadFile(src)
+	}
+	if err == nil {
+		err = os.WriteFile(dst, data, 0o644)
+	}
+	if err == nil {
+		err = os.Chtimes(dst, time.Time{}, fi.ModTime())
+	}
+	return data, err
+}
+
+// Restore makes a freshly (re)created worktree's files equal to
+// snapshot's tree (files absent from it removed); the index and HEAD
+// stay, so that the restored work shows as uncommitted changes. The base
+// becomes snapshot's parent, which its paths are relative to.
 func (w *Worktree) Restore(snapshot string) error {
 	ix, err := w.tempIndex()
 	if err == nil {

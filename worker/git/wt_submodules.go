@@ -12,14 +12,13 @@ import (
 
 // Submodules in a task's worktree. bh checks each out as git would, from
 // a repository it trusts: the user's own clone of it (<git dir>/modules/
-// <name>, made by their `git submodule update --init`), else a bare
-// mirror of bh's (<git dir>/bh/modules/<name>) fetched from its URL as
-// the user's config says (protocol.file.allow and all). The submodule's
-// own git dir in the worktree's admin dir is the agent's to write, so bh
-// never runs git there: what changed inside is read against the trusted
-// repository, its work tree the submodule's files. bh lands no change
-// inside a submodule (its commits would live in the worktree only), and
-// never drops one in silence: SubmoduleChanges names them.
+// <name>), else a bare mirror of bh's (<git dir>/bh/modules/<name>)
+// fetched from its URL as the user's config allows. The submodule's own
+// git dir in the worktree's admin dir is the agent's to write, so bh never
+// runs git there: what changed inside is read against the trusted
+// repository. bh lands no change inside a submodule (its commits would
+// live in the worktree only), and never drops one in silence:
+// SubmoduleChanges names them.
 
 // submodule is a gitlink of a tree, with its name in .gitmodules.
 type submodule struct{ name, path, commit string }
@@ -201,15 +200,9 @@ func (w *Worktree) SubmoduleChanges(base string) ([]string, error) {
 	if err != nil || len(subs) == 0 {
 		return nil, err
 	}
-	staged := map[string]string{}
-	if out, err := w.wt.Read(nil, "ls-files", "-s", "-z"); err != nil {
+	staged, err := w.gitlinks(nil)
+	if err != nil {
 		return nil, err
-	} else {
-		for _, rec := range SplitNul(out) {
-			if meta, p, ok := strings.Cut(rec, "\t"); ok && strings.HasPrefix(meta, "160000 ") {
-				staged[p] = strings.Fields(meta)[1]
-			}
-		}
 	}
 	var changed []string
 	for _, s := range subs {

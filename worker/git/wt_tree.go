@@ -2,6 +2,7 @@ package git
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -26,34 +27,25 @@ func (r *Repo) withBhOf(tree plumbing.Hash, base string) (plumbing.Hash, error) 
 	if wantOK == haveOK && want == have {
 		return tree, nil
 	}
-	out := &object.Tree{}
-	for _, e := range t.Entries {
-		if e.Name != ".bh" {
-			out.Entries = append(out.Entries, e)
-		}
-	}
+	out := &object.Tree{Entries: slices.DeleteFunc(slices.Clone(t.Entries), isBh)}
 	if wantOK {
 		out.Entries = append(out.Entries, want)
 		sort.Sort(object.TreeEntrySorter(out.Entries))
 	}
-	obj := r.storage().NewEncodedObject()
-	if err := out.Encode(obj); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("encode tree: %w", err)
-	}
-	return r.storage().SetEncodedObject(obj)
+	return r.writeObject(out)
 }
 
 // bhEntry is t's top-level .bh entry.
 func bhEntry(t *object.Tree) (object.TreeEntry, bool) {
 	if t != nil {
-		for _, e := range t.Entries {
-			if e.Name == ".bh" {
-				return e, true
-			}
+		if i := slices.IndexFunc(t.Entries, isBh); i >= 0 {
+			return t.Entries[i], true
 		}
 	}
 	return object.TreeEntry{}, false
 }
+
+func isBh(e object.TreeEntry) bool { return e.Name == ".bh" }
 
 // WithFile returns a commit with commit's parents, author, committer,
 // message and tree, except that path holds data (mode 100644). Objects
@@ -90,12 +82,7 @@ func (r *Repo) withFile(commit, path string, data []byte) (string, error) {
 		return "", err
 	}
 	// A signature would no longer match the new tree: it is left out.
-	out := &object.Commit{Author: c.Author, Committer: c.Committer, Message: c.Message,
-		TreeHash: nt, ParentHashes: c.ParentHashes, Encoding: c.Encoding}
-	obj := r.storage().NewEncodedObject()
-	if err := out.Encode(obj); err != nil {
-		return "", err
-	}
-	h, err := r.storage().SetEncodedObject(obj)
+	h, err := r.writeObject(&object.Commit{Author: c.Author, Committer: c.Committer, Message: c.Message,
+		TreeHash: nt, ParentHashes: c.ParentHashes, Encoding: c.Encoding})
 	return h.String(), err
 }

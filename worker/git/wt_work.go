@@ -59,11 +59,10 @@ func (w *Worktree) CommittedPaths(k *Work, commit string) ([]string, error) {
 // CommitWork squashes everything since k's base (the agent's own commits
 // and its uncommitted work, .bh/ left out) into one commit on the branch
 // whose parent is that base, through `git commit` in the worktree so that
-// the repository's commit hooks run. Afterwards the worktree is clean but
-// for ignored files. A branch tip that already is that commit is returned
-// as it is; ErrNothingToCommit when nothing differs from base. The work
-// Work found just before, in the same worktree, is not staged again when
-// the worktree's index is still the one Work copied.
+// the repository's commit hooks run; the worktree is then clean but for
+// ignored files. A tip that already is that commit is returned as it is;
+// ErrNothingToCommit when nothing differs from base. k's staged index is
+// taken when the worktree's is still the one it copied (see adopt).
 func (w *Worktree) CommitWork(k *Work, message string) (string, error) {
 	c, err := w.commit(k.base, message, k)
 	if err != nil {

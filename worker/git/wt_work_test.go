@@ -2,9 +2,11 @@ package git
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 )
 
 // CommitWork commits the work Work staged without staging the tree again,
@@ -81,5 +83,35 @@ func TestWtCommitWorkOfNothing(t *testing.T) {
 	defer k.Close()
 	if _, err := wt.CommitWork(k, "nothing\n"); !errors.Is(err, ErrNothingToCommit) {
 		t.Fatalf("CommitWork of nothing: %v", err)
+	}
+}
+
+// An edit made in the clock tick the index was written in (same size,
+// inode and mtime as its entry; ctime not trusted here) is work all the
+// same: git's racy-clean check finds it in the index copy Work stages, as
+// it does in the index itself, only when the copy keeps the index's mtime.
+func TestWtWorkSeesEditInIndexTick(t *testing.T) {
+	r := wtRepo(t, map[string]string{"a.txt": "old\n"})
+	wt, base := wtEnsure(t, r, "tm-1")
+	wtGit(t, wt.Path, "config", "core.trustctime", "false")
+	file, index := filepath.Join(wt.Path, "a.txt"), filepath.Join(wt.GitDir(), "index")
+	tick := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(file, tick, tick); err != nil {
+		t.Fatal(err)
+	}
+	wtGit(t, wt.Path, "update-index", "--refresh") // the entry takes tick
+	wtWrite(t, wt.Path, "a.txt", "new\n")
+	for _, p := range []string{file, index} {
+		if err := os.Chtimes(p, tick, tick); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k, err := wt.Work(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	if !slices.Equal(k.Paths, []string{"a.txt"}) {
+		t.Fatalf("Work's paths %q, want [a.txt]", k.Paths)
 	}
 }

@@ -2,6 +2,7 @@ package notify
 
 import (
 	"encoding/json"
+	"github.com/bh-tracker/bh/task"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -18,9 +19,9 @@ func TestCommandEnv(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "env")
 	line := `printf '%s\0' "$BH_EVENT" "$BH_TASK_ID" "$BH_TASK_TITLE" "$BH_QUESTION" "$BH_STATE" "$BH_SUMMARY" "$BH_URL" "$BH_EVENT_JSON" > '` + out + `'`
-	n, l := start(t, fast, config.NotifyConfig{Events: []string{EventInputRequested}, Command: line})
+	n, l := start(t, fast, config.NotifyConfig{Events: []string{task.EventInputRequested}, Command: line})
 	// The question is agent-written text: it must reach the command as data, never as shell.
-	e := Event{Name: EventInputRequested, TaskID: "tm-9", Title: "Pick a db", State: "awaiting_input",
+	e := Event{Name: task.EventInputRequested, TaskID: "tm-9", Title: "Pick a db", State: "awaiting_input",
 		Question: "it's \"$(touch " + filepath.Join(dir, "pwned") + ")\"\nsecond line", Summary: "sketched",
 		URL: "http://127.0.0.1:7070/r/shop-abc123/t/tm-9",
 		At:  time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
@@ -52,8 +53,8 @@ func TestCommandFailureIsLoggedAndDeliveryGoesOn(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "ids")
 	line := `if [ "$BH_TASK_ID" = tm-bad ]; then echo starting; echo boom >&2; exit 3; fi; echo "$BH_TASK_ID" >> '` + out + `'`
 	n, l := start(t, fast, config.NotifyConfig{Events: []string{"*"}, Command: line})
-	n.Send(Event{Name: EventTaskFailed, TaskID: "tm-bad"})
-	n.Send(Event{Name: EventTaskFailed, TaskID: "tm-good"})
+	n.Send(Event{Name: task.EventTaskFailed, TaskID: "tm-bad"})
+	n.Send(Event{Name: task.EventTaskFailed, TaskID: "tm-good"})
 	closeNow(t, n)
 	if got := readFile(t, out); got != "tm-good\n" {
 		t.Errorf("after a failure the command saw %q", got)
@@ -65,7 +66,7 @@ func TestCommandFailureIsLoggedAndDeliveryGoesOn(t *testing.T) {
 
 func TestCommandTimeout(t *testing.T) {
 	n, l := start(t, fast, config.NotifyConfig{Events: []string{"*"}, Command: "exec sleep 30", Timeout: config.ParseDuration("100ms")})
-	n.Send(Event{Name: EventTaskCompleted, TaskID: "tm-1"})
+	n.Send(Event{Name: task.EventTaskCompleted, TaskID: "tm-1"})
 	closeNow(t, n)
 	if s := l.all(); !strings.Contains(s, "task.completed for tm-1: killed after 100ms") {
 		t.Errorf("timeout not logged: %q", s)
@@ -77,7 +78,7 @@ func TestCommandTimeout(t *testing.T) {
 func TestCommandLeavesNothingBehind(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	n, l := start(t, fast, config.NotifyConfig{Events: []string{"*"}, Command: "sleep 1000 & echo $! > '" + pidFile + "'"})
-	n.Send(Event{Name: EventTaskCompleted, TaskID: "tm-1"})
+	n.Send(Event{Name: task.EventTaskCompleted, TaskID: "tm-1"})
 	closeNow(t, n)
 	if s := l.all(); s != "" {
 		t.Errorf("unexpected log: %s", s)

@@ -3,6 +3,7 @@ package notify
 import (
 	"context"
 	"fmt"
+	"github.com/bh-tracker/bh/task"
 	"net/url"
 	"runtime"
 	"slices"
@@ -53,7 +54,7 @@ func buildEntry(c config.NotifyConfig, n *Notifier) ([]*sink, error) {
 	var out []*sink
 	add := func(name string, deliver func(context.Context, Event) error, worst time.Duration) {
 		out = append(out, &sink{
-			name: name, all: slices.Contains(c.Events, AllEvents), events: c.Events,
+			name: name, all: slices.Contains(c.Events, task.AllEvents), events: c.Events,
 			deliver: deliver, queue: make(chan Event, n.tune.queue), worst: worst,
 		})
 	}

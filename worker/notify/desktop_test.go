@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"github.com/bh-tracker/bh/task"
 	"os"
 	"path/filepath"
 	"slices"
@@ -26,7 +27,7 @@ func fakeDesktop(t *testing.T, name string, fail bool) string {
 	return out
 }
 
-var onDesktop = config.NotifyConfig{Events: []string{EventInputRequested}, Desktop: true}
+var onDesktop = config.NotifyConfig{Events: []string{task.EventInputRequested}, Desktop: true}
 
 // startOn is start with the desktop target on goos.
 func startOn(t *testing.T, goos string) (*Notifier, *logRec) {
@@ -35,7 +36,7 @@ func startOn(t *testing.T, goos string) (*Notifier, *logRec) {
 	return n, l
 }
 
-var asked = Event{Name: EventInputRequested, TaskID: "tm-3", Title: "Add login", Question: "OAuth?", QuestionID: "q1",
+var asked = Event{Name: task.EventInputRequested, TaskID: "tm-3", Title: "Add login", Question: "OAuth?", QuestionID: "q1",
 	Choices: []string{"yes", "no"}, Repo: "shop", URL: "http://127.0.0.1:7070/r/shop-1/t/tm-3"}
 
 func TestDesktop(t *testing.T) {
@@ -47,7 +48,7 @@ func TestDesktop(t *testing.T) {
 			out := fakeDesktop(t, tc.bin, false)
 			n, l := startOn(t, tc.goos)
 			n.Send(asked)
-			n.Send(Event{Name: EventTaskCompleted, TaskID: "tm-3"}) // not listed
+			n.Send(Event{Name: task.EventTaskCompleted, TaskID: "tm-3"}) // not listed
 			closeNow(t, n)
 			want := tc.want + "bh: tm-3 input requested in shop\nAdd login\nOAuth?\nChoices: yes · no\n" + asked.URL + "\n"
 			if got := readFile(t, out); got != want {
@@ -88,7 +89,7 @@ func TestDesktopHostileText(t *testing.T) {
 func TestDesktopFailureIsLogged(t *testing.T) {
 	fakeDesktop(t, "notify-send", true)
 	n, l := startOn(t, "linux")
-	n.Send(Event{Name: EventInputRequested, TaskID: "tm-3"})
+	n.Send(Event{Name: task.EventInputRequested, TaskID: "tm-3"})
 	closeNow(t, n)
 	if s := l.all(); !strings.Contains(s, "notify: desktop: input.requested for tm-3: notify-send: exit status 1: cannot open display") {
 		t.Errorf("failure not logged: %q", s)
@@ -98,8 +99,8 @@ func TestDesktopFailureIsLogged(t *testing.T) {
 func TestDesktopWithoutItsProgram(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	n, l := startOn(t, "darwin")
-	n.Send(Event{Name: EventInputRequested, TaskID: "tm-1"})
-	n.Send(Event{Name: EventInputRequested, TaskID: "tm-2"})
+	n.Send(Event{Name: task.EventInputRequested, TaskID: "tm-1"})
+	n.Send(Event{Name: task.EventInputRequested, TaskID: "tm-2"})
 	closeNow(t, n)
 	if s := l.all(); s != "notify: desktop: osascript not found on PATH; desktop notifications are off" {
 		t.Errorf("want one line saying osascript is missing, got %q", s)

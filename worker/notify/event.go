@@ -10,20 +10,6 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 )
 
-// Notification event names. The input.* ones are task history kinds too.
-const (
-	EventInputRequested = task.EventInputRequested
-	EventInputReceived  = task.EventInputReceived
-	EventInputExpired   = task.EventInputExpired
-	EventInputReminder  = "input.reminder"
-	EventTaskCompleted  = "task.completed"
-	EventTaskFailed     = "task.failed"
-	EventTaskBlocked    = "task.blocked"
-	EventTaskStopped    = "task.stopped" // a run stopped by Ctrl-C, bh stop or a dead worker's recovery
-	// AllEvents in a notifier's events list matches every event.
-	AllEvents = "*"
-)
-
 // Event is one notification. Its JSON is the webhook body and BH_EVENT_JSON,
 // so field names are part of bh's interface: keep them stable.
 type Event struct {
@@ -88,7 +74,7 @@ func FromTask(name string, t *task.Task, root string, web config.WebConfig, now 
 		e.Questions = append(e.Questions, eq)
 	}
 	// A link is for the events that ask; input.received says what was answered.
-	if l, ok := web.NewLink(root, t, now); ok && name != EventInputReceived {
+	if l, ok := web.NewLink(root, t, now); ok && name != task.EventInputReceived {
 		e.Link = web.LinkURL(l, config.ViaLink)
 		e.links = map[string]string{}
 		for _, via := range []string{config.ViaNtfy, config.ViaSlack} {

@@ -30,7 +30,7 @@ func TestEventLinks(t *testing.T) {
 	exp := now.Add(2 * time.Hour)
 	tk := waiting(task.Question{ID: "q1", Question: "Ship it?", Type: task.ApprovalQuestion, ExpiresAt: &exp},
 		task.Question{ID: "q2", Question: "Why?", Type: task.FreeformQuestion})
-	e := FromTask(EventInputRequested, tk, "/src/shop", linkWeb, now)
+	e := FromTask(task.EventInputRequested, tk, "/src/shop", linkWeb, now)
 	var ids []string
 	for via, u := range map[string]string{config.ViaLink: e.Link, config.ViaNtfy: e.linkVia(config.ViaNtfy), config.ViaSlack: e.linkVia(config.ViaSlack)} {
 		tok, ok := strings.CutPrefix(u, linkWeb.URL+"/l/")
@@ -49,10 +49,10 @@ func TestEventLinks(t *testing.T) {
 			t.Error("a link read with another key")
 		}
 	}
-	if r := FromTask(EventInputReceived, tk, "/src/shop", linkWeb, now); r.Link != "" {
+	if r := FromTask(task.EventInputReceived, tk, "/src/shop", linkWeb, now); r.Link != "" {
 		t.Errorf("input.received carries a link: %q", r.Link)
 	}
-	if n := FromTask(EventInputRequested, tk, "/src/shop", config.WebConfig{URL: linkWeb.URL}, now); n.Link != "" || n.linkVia(config.ViaNtfy) != n.URL {
+	if n := FromTask(task.EventInputRequested, tk, "/src/shop", config.WebConfig{URL: linkWeb.URL}, now); n.Link != "" || n.linkVia(config.ViaNtfy) != n.URL {
 		t.Errorf("a link without a key: %q", n.Link)
 	}
 }
@@ -81,7 +81,7 @@ func TestNtfyActions(t *testing.T) {
 		"in words":              {[]task.Question{{ID: "q1", Question: "Why?"}}, []string{"open"}},
 		"two questions at once": {[]task.Question{approval, {ID: "q2", Question: "Why?"}}, []string{"open"}},
 	} {
-		e := FromTask(EventInputRequested, waiting(tc.qs...), "/src/shop", linkWeb, now)
+		e := FromTask(task.EventInputRequested, waiting(tc.qs...), "/src/shop", linkWeb, now)
 		m := ntfy("bh", e).(ntfyMessage)
 		link := e.linkVia(config.ViaNtfy)
 		if m.Click != link {
@@ -110,7 +110,7 @@ func TestNtfyActions(t *testing.T) {
 
 // Slack gets a link button to the page, which answers as slack.
 func TestSlackLinkButton(t *testing.T) {
-	e := FromTask(EventInputRequested, waiting(task.Question{ID: "q1", Question: "Ship it?", Type: task.ApprovalQuestion}), "/src/shop", linkWeb, now)
+	e := FromTask(task.EventInputRequested, waiting(task.Question{ID: "q1", Question: "Ship it?", Type: task.ApprovalQuestion}), "/src/shop", linkWeb, now)
 	got := asJSON(t, slack(e))
 	blocks := got.(map[string]any)["blocks"].([]any)
 	want := asJSON(t, map[string]any{"type": "actions", "elements": []any{map[string]any{"type": "button",

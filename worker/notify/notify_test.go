@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -86,7 +85,7 @@ func TestNewRejectsBadEntries(t *testing.T) {
 
 func TestNilAndEmptyNotifier(t *testing.T) {
 	var nilN *Notifier
-	nilN.Send(Event{Name: EventTaskFailed})
+	nilN.Send(Event{Name: task.EventTaskFailed})
 	if err := nilN.Close(context.Background()); err != nil {
 		t.Errorf("nil close: %v", err)
 	}
@@ -94,7 +93,7 @@ func TestNilAndEmptyNotifier(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n.Send(Event{Name: EventTaskFailed})
+	n.Send(Event{Name: task.EventTaskFailed})
 	closeNow(t, n)
 }
 
@@ -102,10 +101,10 @@ func TestEventFiltering(t *testing.T) {
 	dir := t.TempDir()
 	only, every := filepath.Join(dir, "only"), filepath.Join(dir, "every")
 	n, l := start(t, fast,
-		config.NotifyConfig{Events: []string{EventTaskFailed, EventInputExpired}, Command: `echo "$BH_EVENT" >> '` + only + `'`},
-		config.NotifyConfig{Events: []string{AllEvents}, Command: `echo "$BH_EVENT" >> '` + every + `'`},
+		config.NotifyConfig{Events: []string{task.EventTaskFailed, task.EventInputExpired}, Command: `echo "$BH_EVENT" >> '` + only + `'`},
+		config.NotifyConfig{Events: []string{task.AllEvents}, Command: `echo "$BH_EVENT" >> '` + every + `'`},
 	)
-	for _, name := range []string{EventInputRequested, EventTaskFailed, EventTaskCompleted, EventInputExpired} {
+	for _, name := range []string{task.EventInputRequested, task.EventTaskFailed, task.EventTaskCompleted, task.EventInputExpired} {
 		n.Send(Event{Name: name, TaskID: "tm-1"})
 	}
 	closeNow(t, n)
@@ -124,7 +123,7 @@ func TestSendAfterCloseIsDropped(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "out")
 	n, l := start(t, fast, config.NotifyConfig{Events: []string{"*"}, Command: "echo x >> '" + file + "'"})
 	closeNow(t, n)
-	n.Send(Event{Name: EventTaskFailed, TaskID: "tm-1"})
+	n.Send(Event{Name: task.EventTaskFailed, TaskID: "tm-1"})
 	closeNow(t, n) // twice is fine
 	if _, err := os.Stat(file); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("event sent after close was delivered (stat: %v)", err)
@@ -144,9 +143,9 @@ func TestFromTask(t *testing.T) {
 			{ID: "q3", Question: "and the port?", Status: task.QuestionPending},
 		}}
 	web := config.WebConfig{URL: "http://127.0.0.1:7070/", Token: "SECRET"}
-	e := FromTask(EventInputRequested, tk, "/src/shop", web, now)
+	e := FromTask(task.EventInputRequested, tk, "/src/shop", web, now)
 	choice := `bh respond tm-ab --repo /src/shop --question 2 --choice pg`
-	want := Event{Name: EventInputRequested, TaskID: "tm-ab", Title: "Fix it", State: "awaiting_input",
+	want := Event{Name: task.EventInputRequested, TaskID: "tm-ab", Title: "Fix it", State: "awaiting_input",
 		Question: "which db?", QuestionID: "q2", Summary: "half done", At: now.UTC(),
 		Repo: "shop", RepoPath: "/src/shop", Choices: []string{"pg", "sqlite"}, Respond: choice,
 		URL: "http://127.0.0.1:7070/r/" + config.RepoKey("/src/shop") + "/t/tm-ab",
@@ -160,7 +159,7 @@ func TestFromTask(t *testing.T) {
 	}
 	// Without bh serve there is no page, and a closed task no question.
 	tk.State, tk.Questions[1].Status, tk.Questions[2].Status = task.Closed, task.QuestionAnswered, task.QuestionAnswered
-	e = FromTask(EventTaskCompleted, tk, "/src/shop", config.WebConfig{}, now)
+	e = FromTask(task.EventTaskCompleted, tk, "/src/shop", config.WebConfig{}, now)
 	if e.URL != "" || e.QuestionID != "" || e.Choices != nil || e.Respond != "" || e.Questions != nil {
 		t.Errorf("closed task without bh serve: %+v", e)
 	}
@@ -173,14 +172,4 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
-}
-
-// TestConfigKnowsTheEvents: the config accepts every event bh sends.
-func TestConfigKnowsTheEvents(t *testing.T) {
-	for _, e := range []string{EventInputRequested, EventInputReceived, EventInputExpired, EventInputReminder,
-		EventTaskCompleted, EventTaskFailed, EventTaskBlocked, EventTaskStopped, AllEvents} {
-		if !slices.Contains(config.NotifyEvents, e) {
-			t.Errorf("config.NotifyEvents lacks %s", e)
-		}
-	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/bh-tracker/bh/task"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -24,10 +25,10 @@ func TestQueueFullDrops(t *testing.T) {
 	}))
 	defer srv.Close()
 	n, l := start(t, tuning{queue: 1, attempts: 1}, hook(srv.URL, ""))
-	n.Send(Event{Name: EventTaskFailed, TaskID: "tm-1"})
+	n.Send(Event{Name: task.EventTaskFailed, TaskID: "tm-1"})
 	<-arrived // tm-1 in flight, so the queue is empty
-	n.Send(Event{Name: EventTaskFailed, TaskID: "tm-2"})
-	n.Send(Event{Name: EventTaskFailed, TaskID: "tm-3"})
+	n.Send(Event{Name: task.EventTaskFailed, TaskID: "tm-2"})
+	n.Send(Event{Name: task.EventTaskFailed, TaskID: "tm-3"})
 	if !strings.Contains(l.all(), "queue full, dropped task.failed for tm-3") {
 		t.Errorf("drop not logged: %q", l.all())
 	}
@@ -52,7 +53,7 @@ func TestCloseGivesUpWhenContextEnds(t *testing.T) {
 	}))
 	defer srv.Close()
 	n, l := start(t, fast, hook(srv.URL, "1h"))
-	n.Send(Event{Name: EventTaskFailed, TaskID: "tm-1"})
+	n.Send(Event{Name: task.EventTaskFailed, TaskID: "tm-1"})
 	<-arrived
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -83,8 +84,8 @@ func TestFlushBound(t *testing.T) {
 	if p, b := n.Flush(); p != 0 || b != time.Second {
 		t.Errorf("idle Flush = %d, %s; want 0, 1s", p, b)
 	}
-	n.Send(Event{Name: EventTaskFailed, TaskID: "tm-1"})
-	n.Send(Event{Name: EventTaskFailed, TaskID: "tm-2"})
+	n.Send(Event{Name: task.EventTaskFailed, TaskID: "tm-1"})
+	n.Send(Event{Name: task.EventTaskFailed, TaskID: "tm-2"})
 	<-arrived
 	// Three attempts of 10s and waits of 1ms and 2ms, for each of two events.
 	if p, b := n.Flush(); p != 2 || b != 2*(30*time.Second+3*time.Millisecond) {
@@ -102,16 +103,16 @@ func TestFlushBound(t *testing.T) {
 func BenchmarkSend(b *testing.B) {
 	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	defer srv.Close()
-	all := []string{AllEvents}
+	all := []string{task.AllEvents}
 	n, err := newNotifier([]config.NotifyConfig{
 		{Events: all, Webhook: srv.URL},
-		{Events: []string{EventTaskFailed}, Webhook: srv.URL},
+		{Events: []string{task.EventTaskFailed}, Webhook: srv.URL},
 		{Events: all, Webhook: srv.URL},
 	}, nil, tuning{queue: 1 << 20, attempts: 1})
 	if err != nil {
 		b.Fatal(err)
 	}
-	e := Event{Name: EventTaskCompleted, TaskID: "tm-1", Title: "bench", At: time.Now()}
+	e := Event{Name: task.EventTaskCompleted, TaskID: "tm-1", Title: "bench", At: time.Now()}
 	b.ReportAllocs()
 	for b.Loop() {
 		n.Send(e)

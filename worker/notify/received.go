@@ -32,7 +32,7 @@ func Answer(s *store.Store, id string, ans []task.Answer, by string, logf func(f
 		}
 		return t, nil
 	}
-	if !nf.Wants(EventInputReceived) {
+	if !nf.Wants(task.EventInputReceived) {
 		return t, nil
 	}
 	web, err := config.LoadWebConfig()
@@ -52,7 +52,7 @@ func Answer(s *store.Store, id string, ans []task.Answer, by string, logf func(f
 // the repository at root): each question with its answer, as the history
 // has them.
 func Received(t *task.Task, n int, by, root string, web config.WebConfig) Event {
-	e := FromTask(EventInputReceived, t, root, web, time.Time{})
+	e := FromTask(task.EventInputReceived, t, root, web, time.Time{})
 	e.By, e.Questions = by, nil
 	for i := len(t.History) - 1; i >= 0 && n > 0; i-- {
 		h := t.History[i]

@@ -84,7 +84,7 @@ func sentEvents(t *testing.T, file string) []Event {
 // An answer is announced as it is recorded, once per call, naming who
 // answered and what, question by question.
 func TestAnswerSendsInputReceived(t *testing.T) {
-	s, sent := asking(t, EventInputReceived)
+	s, sent := asking(t, task.EventInputReceived)
 	ans := []task.Answer{{QuestionID: "q2", Values: []string{"SQLite"}, Comment: "one file is enough"},
 		{QuestionID: "q3", Values: []string{"no"}}}
 	if _, err := Answer(s, "tm-ask1", ans, "web:ann", t.Errorf); err != nil {
@@ -95,7 +95,7 @@ func TestAnswerSendsInputReceived(t *testing.T) {
 		t.Fatalf("sent %d events, want 1: %+v", len(evs), evs)
 	}
 	e := evs[0]
-	if e.Name != EventInputReceived || e.By != "web:ann" || e.QuestionID != "q2" || e.Answer != "SQLite: one file is enough" ||
+	if e.Name != task.EventInputReceived || e.By != "web:ann" || e.QuestionID != "q2" || e.Answer != "SQLite: one file is enough" ||
 		e.RepoPath != s.Root || e.State != string(task.AwaitingInput) {
 		t.Errorf("event = %+v", e)
 	}
@@ -122,7 +122,7 @@ func TestAnswerSendsInputReceived(t *testing.T) {
 // Without a notifier listening to input.received, answering sends nothing
 // and needs none.
 func TestAnswerWithoutListener(t *testing.T) {
-	s, sent := asking(t, EventInputRequested)
+	s, sent := asking(t, task.EventInputRequested)
 	if _, err := Answer(s, "tm-ask1", []task.Answer{{QuestionID: "q1", Values: []string{"yes"}}}, "human", t.Errorf); err != nil {
 		t.Fatal(err)
 	}
@@ -134,12 +134,12 @@ func TestAnswerWithoutListener(t *testing.T) {
 // input.requested carries every question of the ask, each with the
 // command that answers it; the text shapes list them all.
 func TestEveryQuestionOfTheAsk(t *testing.T) {
-	s, _ := asking(t, EventInputRequested)
+	s, _ := asking(t, task.EventInputRequested)
 	tk, err := s.Get("tm-ask1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := FromTask(EventInputRequested, tk, s.Root, config.WebConfig{}, tk.UpdatedAt)
+	e := FromTask(task.EventInputRequested, tk, s.Root, config.WebConfig{}, tk.UpdatedAt)
 	if len(e.Questions) != 3 {
 		t.Fatalf("questions = %+v", e.Questions)
 	}

@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"github.com/bh-tracker/bh/task"
 	"net/url"
 	"path"
 	"strings"
@@ -116,9 +117,9 @@ type ntfyMessage struct {
 
 // ntfyTags are emoji short codes, shown before the title.
 var ntfyTags = map[string]string{
-	EventInputRequested: "question", EventInputReminder: "alarm_clock", EventInputReceived: "speech_balloon",
-	EventInputExpired: "hourglass", EventTaskCompleted: "white_check_mark", EventTaskFailed: "x",
-	EventTaskBlocked: "construction", EventTaskStopped: "octagonal_sign",
+	task.EventInputRequested: "question", task.EventInputReminder: "alarm_clock", task.EventInputReceived: "speech_balloon",
+	task.EventInputExpired: "hourglass", task.EventTaskCompleted: "white_check_mark", task.EventTaskFailed: "x",
+	task.EventTaskBlocked: "construction", task.EventTaskStopped: "octagonal_sign",
 }
 
 func ntfy(topic string, e Event) any {

@@ -2,6 +2,7 @@ package notify
 
 import (
 	"encoding/json"
+	"github.com/bh-tracker/bh/task"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -62,7 +63,7 @@ func asJSON(t *testing.T, v any) any {
 }
 
 // The agent's question tries to ping the channel and plant a link.
-var question = Event{Name: EventInputRequested, TaskID: "tm-7", Title: "Add login", State: "awaiting_input",
+var question = Event{Name: task.EventInputRequested, TaskID: "tm-7", Title: "Add login", State: "awaiting_input",
 	Question: "OAuth <!channel> & <http://evil|click>?\nline 2\nline 3\nline 4\nline 5", QuestionID: "q1",
 	Choices: []string{"oauth", "password"}, Repo: "shop", RepoPath: "/src/shop",
 	Respond: `bh respond tm-7 --repo /src/shop "..."`, URL: "http://127.0.0.1:7070/r/shop-1a2b3c/t/tm-7",
@@ -91,7 +92,7 @@ func TestSlackShape(t *testing.T) {
 }
 
 func TestSlackShapeWithoutQuestion(t *testing.T) {
-	got := postOne(t, config.FormatSlack, "/hook", Event{Name: EventTaskFailed, TaskID: "tm-8", Title: "Port it",
+	got := postOne(t, config.FormatSlack, "/hook", Event{Name: task.EventTaskFailed, TaskID: "tm-8", Title: "Port it",
 		Question: "an old question", Summary: "tests fail", Repo: "shop"})
 	want := map[string]any{"text": "bh: tm-8 task failed in shop: Port it", "blocks": []any{
 		map[string]any{"type": "section", "text": map[string]any{"type": "mrkdwn", "text": "*bh: tm-8 task failed in shop*\nPort it"}},
@@ -124,7 +125,7 @@ func TestNtfyShape(t *testing.T) {
 }
 
 func TestNtfyShapeWithoutPage(t *testing.T) {
-	got := postOne(t, config.FormatNtfy, "/bh", Event{Name: EventTaskCompleted, TaskID: "tm-8", Title: "Port it", Summary: "done"})
+	got := postOne(t, config.FormatNtfy, "/bh", Event{Name: task.EventTaskCompleted, TaskID: "tm-8", Title: "Port it", Summary: "done"})
 	want := asJSON(t, map[string]any{"topic": "bh", "title": "bh: tm-8 task completed", "message": "Port it\ndone",
 		"tags": []string{"white_check_mark", "bh"}, "priority": 3})
 	if got.path != "/" || !reflect.DeepEqual(got.body, want) {

@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"github.com/bh-tracker/bh/task"
 	"slices"
 	"strings"
 )
@@ -60,7 +61,7 @@ func parts(e Event) []part {
 	var out []part
 	for _, q := range e.Questions {
 		text := firstLines(q.Text)
-		if e.Name == EventInputReceived {
+		if e.Name == task.EventInputReceived {
 			by := e.By
 			if by == "" {
 				by = "someone"
@@ -104,5 +105,5 @@ func said(e Event) string {
 
 // urgent events are the ones someone should look at now.
 func urgent(e Event) bool {
-	return slices.Contains([]string{EventInputRequested, EventInputReminder, EventTaskFailed}, e.Name)
+	return slices.Contains([]string{task.EventInputRequested, task.EventInputReminder, task.EventTaskFailed}, e.Name)
 }

@@ -2,6 +2,7 @@ package notify
 
 import (
 	"encoding/json"
+	"github.com/bh-tracker/bh/task"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -32,7 +33,7 @@ func TestWebhookPayload(t *testing.T) {
 	defer srv.Close()
 	n, l := start(t, fast, hook(srv.URL, ""))
 	at := time.Date(2025, 5, 6, 7, 8, 9, 0, time.UTC)
-	n.Send(Event{Name: EventInputRequested, TaskID: "tm-7", Title: "Add login", State: "awaiting_input",
+	n.Send(Event{Name: task.EventInputRequested, TaskID: "tm-7", Title: "Add login", State: "awaiting_input",
 		Question: "OAuth or password?", QuestionID: "q1", Summary: "scaffolded", At: at})
 	closeNow(t, n) // Close must wait for the delivery, or got is empty
 	mu.Lock()
@@ -76,7 +77,7 @@ func TestWebhookRetries(t *testing.T) {
 			}))
 			defer srv.Close()
 			n, l := start(t, fast, hook(srv.URL+"/hooks/SECRET", ""))
-			n.Send(Event{Name: EventTaskFailed, TaskID: "tm-1"})
+			n.Send(Event{Name: task.EventTaskFailed, TaskID: "tm-1"})
 			closeNow(t, n)
 			mu.Lock()
 			defer mu.Unlock()
@@ -103,9 +104,9 @@ func TestWebhookHangDoesNotBlock(t *testing.T) {
 	}))
 	defer srv.Close()
 	n, l := start(t, fast, hook(srv.URL, "50ms"))
-	n.Send(Event{Name: EventTaskFailed, TaskID: "tm-1"})
+	n.Send(Event{Name: task.EventTaskFailed, TaskID: "tm-1"})
 	<-arrived // delivery is hanging, yet Send returned and takes more
-	n.Send(Event{Name: EventTaskCompleted, TaskID: "tm-2"})
+	n.Send(Event{Name: task.EventTaskCompleted, TaskID: "tm-2"})
 	closeNow(t, n)
 	s := l.all()
 	for _, want := range []string{
@@ -123,7 +124,7 @@ func TestWebhookUnreachableLogsNoURLPath(t *testing.T) {
 	url := srv.URL
 	srv.Close()
 	n, l := start(t, fast, hook(url+"/hooks/SECRET", ""))
-	n.Send(Event{Name: EventTaskFailed, TaskID: "tm-1"})
+	n.Send(Event{Name: task.EventTaskFailed, TaskID: "tm-1"})
 	closeNow(t, n)
 	s := l.all()
 	if !strings.Contains(s, "webhook "+url+": task.failed for tm-1: attempt 3 of 3") || strings.Contains(s, "SECRET") {

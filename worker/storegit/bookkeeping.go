@@ -45,8 +45,9 @@ func bookkeepingChange(r *git.Repo, head, line string) (string, bool) {
 		return "", false // added, removed, untracked: a change of substance
 	}
 	p := line[3:]
-	id, ok := strings.CutSuffix(strings.TrimPrefix(p, ".bh/tasks/"), ".yaml")
-	if !strings.HasPrefix(p, ".bh/tasks/") || !ok || !task.ValidID(id) {
+	rel, inStore := strings.CutPrefix(p, ".bh/")
+	id, ok := taskFileID(rel)
+	if !inStore || !ok {
 		return "", false
 	}
 	was, err := r.FileAt(head, p)

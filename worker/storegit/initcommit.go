@@ -28,7 +28,7 @@ func (e *NotCommittedError) Error() string {
 func (e *NotCommittedError) Hint() string { return "commit it with: " + e.Command }
 
 // CommitInit commits bh init's own files on the checked-out branch (with
-// plumbing, bh's paths only: see git.CommitStorePaths), so that the
+// plumbing, bh's paths only: see usertree.CommitStore), so that the
 // user's git keeps them from then on. It commits nothing, and says what to
 // run, while the user's index holds staged changes of their own, in the
 // middle of a merge or rebase, or on a detached HEAD.
@@ -59,7 +59,7 @@ func CommitInit(s *store.Store) (bool, error) {
 	if len(paths) == 0 {
 		return false, nil
 	}
-	return usertree.Of(r).CommitStorePaths(s.Dir, "bh: track tasks in .bh/", paths...)
+	return usertree.Of(r).CommitStore(s.Dir, "bh: track tasks in .bh/", paths...)
 }
 
 // notNow says why bh init must not commit the store at rel now; "" when
@@ -95,10 +95,10 @@ func KeptConfig(dir string) []byte {
 	if err != nil {
 		return nil
 	}
-	files, _, err := k.Files()
-	if err != nil || files["config.yaml"] == "" {
+	blob, err := k.Lookup("config.yaml")
+	if err != nil || blob == "" {
 		return nil
 	}
-	data, _ := k.Read(files["config.yaml"])
+	data, _ := k.Read(blob)
 	return data
 }

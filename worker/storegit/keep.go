@@ -27,9 +27,9 @@ import (
 //
 // Noticing must cost bh add and bh list nothing they would feel: a stamp
 // of .bh/ and .bh/tasks (mtime and inode, which every create, rename or
-// removal in them changes) and of config.yaml (edited in place by hand)
-// is saved whenever the tree held everything,
-// and only a stamp that no longer matches leads to comparing the files.
+// removal in them changes) and of config.yaml (edited in place by hand) is
+// saved whenever the tree held everything, and only a stamp that no
+// longer matches leads to comparing the files.
 
 // Keeper keeps the store's files (store.Keeper) and checks the tree
 // against them.
@@ -350,9 +350,8 @@ func ForgetKept(s *store.Store, id string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	files, _, err := k.Files()
 	rel := "tasks/" + id + ".yaml"
-	if err != nil || files[rel] == "" {
+	if blob, err := k.Lookup(rel); err != nil || blob == "" {
 		return false, err
 	}
 	return true, k.Record(map[string][]byte{rel: nil})

@@ -5,6 +5,7 @@
 package storegit
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -225,13 +226,7 @@ func SharedRefspecs(remote string) []string {
 // RemoteName is the remote to share through: the one given, the
 // config's, or origin.
 func RemoteName(s *store.Store, remote string) string {
-	switch {
-	case remote != "":
-		return remote
-	case s.Config.Remote != "":
-		return s.Config.Remote
-	}
-	return "origin"
+	return cmp.Or(remote, s.Config.Remote, "origin")
 }
 
 // OpenRemote opens s's repository and names its remote (RemoteName);

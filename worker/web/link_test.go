@@ -59,7 +59,7 @@ func (s *linkSite) notified() string {
 	s.mu.Lock()
 	conf := s.conf
 	s.mu.Unlock()
-	e := notify.FromTask(notify.EventInputRequested, s.task(), s.root, conf, now)
+	e := notify.FromTask(task.EventInputRequested, s.task(), s.root, conf, now)
 	if !strings.HasPrefix(e.Link, s.ts.URL+"/l/") {
 		s.t.Fatalf("the notification's link %q is not under bh serve's address %s", e.Link, s.ts.URL)
 	}

@@ -3,7 +3,6 @@ package usertree
 import (
 	"cmp"
 	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -75,8 +74,7 @@ func (r *Tree) landHeld(dir, target, tip, commit, taskPath string) error {
 		return err
 	}
 	if err := r.moveHeld(h); err != nil {
-		var lr *LandRefused
-		if errors.As(err, &lr) { // nothing moved
+		if lr, ok := errors.AsType[*LandRefused](err); ok { // nothing moved
 			os.Remove(h.index())
 			return errors.Join(r.inTheWay(lr, taskPath), r.release(h))
 		}
@@ -88,7 +86,7 @@ func (r *Tree) landHeld(dir, target, tip, commit, taskPath string) error {
 // inTheWay is a refusal of git's two-tree merge, which names the first
 // path in the way only, with every path named (InTheWay's).
 func (r *Tree) inTheWay(lr *LandRefused, taskPath string) error {
-	if all := (*LandRefused)(nil); errors.As(r.InTheWay(lr.Target, lr.Commit, taskPath), &all) && len(all.Paths) > 0 {
+	if all, ok := errors.AsType[*LandRefused](r.InTheWay(lr.Target, lr.Commit, taskPath)); ok && len(all.Paths) > 0 {
 		return all
 	}
 	return lr
@@ -97,9 +95,7 @@ func (r *Tree) inTheWay(lr *LandRefused, taskPath string) error {
 // hold takes the tree's index.lock for bh (waiting, as any git step, for
 // a young lock another git holds), with its note, and copies the index.
 func (r *Tree) hold(h *heldLanding) error {
-	b := make([]byte, 8)
-	rand.Read(b)
-	h.token = "bh-land " + hex.EncodeToString(b)
+	h.token = "bh-land " + rand.Text()
 	if err := r.writeNote(h); err != nil {
 		return fmt.Errorf("land: %w", err)
 	}
@@ -113,7 +109,10 @@ func (r *Tree) hold(h *heldLanding) error {
 			}
 			if err == nil {
 				r.clearTemps(h)
-				err = copyFile(filepath.Join(h.gitDir, "index"), h.index())
+				_, err = git.CopyIndex(filepath.Join(h.gitDir, "index"), h.index())
+				if errors.Is(err, fs.ErrNotExist) {
+					err = nil // no index yet: read-tree starts from none
+				}
 			}
 			if err != nil {
 				return errors.Join(fmt.Errorf("land: %w", err), r.undoHeld(h))
@@ -157,7 +156,9 @@ func (r *Tree) moveHeld(h *heldLanding) error {
 		if e, err := r.BlobEntry(h.commit, taskPath); err != nil {
 			return err
 		} else if e != "" {
-			if err := r.SetIndexEntries(h.dir, h.env(), taskPath, []string{e}); err != nil {
+			// The mode-0 line drops every stage first, as update-index wants for higher stages.
+			in := fmt.Sprintf("0 %s\t%s\x00%s\x00", strings.Repeat("0", 40), taskPath, e)
+			if _, err := r.Run(h.dir, h.env(), []byte(in), "update-index", "-z", "--index-info"); err != nil {
 				return err
 			}
 		}
@@ -179,13 +180,7 @@ func (r *Tree) moveHeld(h *heldLanding) error {
 	} else if err != nil {
 		return err
 	}
-	if _, err := r.Write(nil, "update-ref", "-m", "bh: land", "refs/heads/"+h.target, h.commit, h.tip); err != nil {
-		if now, _ := r.BranchTip(h.target); now != h.tip {
-			return ErrTargetMoved
-		}
-		return err
-	}
-	return nil
+	return r.moveBranch(h.target, h.commit, h.tip)
 }
 
 // commitHeld puts the new index in place and lets go of the lock.

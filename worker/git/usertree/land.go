@@ -29,14 +29,12 @@ func (e *LandRefused) Error() string {
 	return msg
 }
 
-// Land fast-forwards branch target to commit: by `git merge --ff-only` in
-// the working tree that has it checked out, which leaves the user's
-// unrelated changes (dirty, staged, untracked, ignored) as they are and
-// refuses (*LandRefused) to overwrite any; by update-ref when none has.
-// taskPath (bh's own task file, whose uncommitted copy in that tree would
-// stop the merge) is first staged there at the commit's blob, and put back
-// as it was on a refusal. ErrTargetMoved when target is not an ancestor of
-// commit; nil when commit is in target already (landing twice is a no-op).
+// Land fast-forwards branch target to commit: in the working tree that has
+// it checked out by git's two-tree merge under its index.lock (landHeld),
+// which leaves the user's unrelated changes as they are and refuses
+// (*LandRefused) to overwrite any; by update-ref when none has.
+// ErrTargetMoved when target is not an ancestor of commit; nil when commit
+// is in target already (landing twice is a no-op).
 func (r *Tree) Land(target, commit, taskPath string) error {
 	if err := r.land(target, commit, taskPath); err != nil {
 		return fmt.Errorf("land %s on %s: %w", git.Short(commit), target, err)
@@ -94,7 +92,7 @@ func (r *Tree) moveBranch(target, commit, tip string) error {
 // and the merge is tried again.
 func (r *Tree) mergeIn(dir, target, tip, commit, taskPath string) error {
 	err := r.tryMerge(dir, target, tip, commit, taskPath)
-	if lr := (*LandRefused)(nil); errors.As(err, &lr) && r.removeOwnCopies(dir, tip, commit, lr.Paths) {
+	if lr, ok := errors.AsType[*LandRefused](err); ok && r.removeOwnCopies(dir, tip, commit, lr.Paths) {
 		err = r.tryMerge(dir, target, tip, commit, taskPath)
 	}
 	return err
@@ -105,4 +103,31 @@ func (r *Tree) tryMerge(dir, target, tip, commit, taskPath string) error {
 		return err
 	}
 	return r.landHeld(dir, target, tip, commit, taskPath)
+}
+
+// readTree moves the tree at dir and the index copy from tip to commit by
+// git's two-tree merge, which refuses (touching nothing) over the user's
+// changes and untracked files.
+func (r *Tree) readTree(h *heldLanding) error {
+	_, err := r.Run(h.dir, h.env(), nil, "read-tree", "-m", "-u", h.tip, h.commit)
+	return err
+}
+
+// readTreeRefusal reads a refusal of git read-tree -m -u: the path in
+// the way, and whether it is untracked or changed.
+func readTreeRefusal(stderr string, h *heldLanding, taskPath string) *LandRefused {
+	e := &LandRefused{Target: h.target, Dir: h.dir, Commit: h.commit,
+		Reason: "your uncommitted changes touch files the landing changes"}
+	for _, m := range inTheWayRe().FindAllStringSubmatch(stderr, -1) {
+		if m[1] != "Entry" {
+			e.Reason = "untracked or ignored files would be overwritten"
+		}
+		if m[2] != taskPath {
+			e.Paths = append(e.Paths, m[2])
+		}
+	}
+	if len(e.Paths) == 0 {
+		e.Reason = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(strings.SplitN(stderr, "\n", 2)[0], "error: "), "fatal: "))
+	}
+	return e
 }

@@ -2,8 +2,11 @@ package usertree
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/bh-tracker/bh/worker/git"
 )
@@ -115,6 +118,33 @@ func TestWtLandRefusedOverlap(t *testing.T) {
 		if !reflect.DeepEqual(wtHashes(t, r.Root), before) || !reflect.DeepEqual(wtStatus(t, r.Root), status) {
 			t.Fatalf("tracked %v: a refused landing changed the tree", tracked)
 		}
+	}
+}
+
+// The user's edit of a landed path in the tick their index was written
+// (same size, inode and mtime as its entry; ctime not trusted here) stops
+// the landing as any other edit of it does.
+func TestWtLandRefusedEditInIndexTick(t *testing.T) {
+	r, final, _, _ := wtLandScene(t, false)
+	wtGit(t, r.Root, "config", "core.trustctime", "false")
+	file, index := filepath.Join(r.Root, "landed.txt"), filepath.Join(r.Root, ".git", "index")
+	tick := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(file, tick, tick); err != nil {
+		t.Fatal(err)
+	}
+	wtGit(t, r.Root, "update-index", "--refresh") // the entry takes tick
+	wtWrite(t, r.Root, "landed.txt", "usr\n")
+	for _, p := range []string{file, index} {
+		if err := os.Chtimes(p, tick, tick); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var lr *LandRefused
+	if err := Of(r).Land("main", final, wtTaskPath); !errors.As(err, &lr) || !reflect.DeepEqual(lr.Paths, []string{"landed.txt"}) {
+		t.Fatalf("Land: %v (%+v)", err, lr)
+	}
+	if got := wtRead(t, r.Root, "landed.txt"); got != "usr\n" {
+		t.Fatalf("the user's edit became %q", got)
 	}
 }
 

@@ -11,19 +11,17 @@ import (
 	"github.com/bh-tracker/bh/worker/git"
 )
 
-// CommitStore commits what changed under dir (bh's store, .bh) on the
+// CommitStore commits what changed under dir (bh's store, .bh), or only
+// under paths when given (pathspecs under dir: bh init's own files), on the
 // branch checked out in the main tree, and nothing else: the user's other
 // changes, staged or not, stay as they are. false when nothing changed.
 // Hooks are skipped: this is bh's bookkeeping, not the user's work. The
 // tree's index.lock is held throughout (see landHeld): a git commit of the
 // user's at that instant never sweeps bh's files into its own commit.
-func (r *Tree) CommitStore(dir, message string) (bool, error) {
-	return r.CommitStorePaths(dir, message, dir)
-}
-
-// CommitStorePaths is CommitStore for some of the store's files (bh init's
-// own): paths are pathspecs under dir.
-func (r *Tree) CommitStorePaths(dir, message string, paths ...string) (bool, error) {
+func (r *Tree) CommitStore(dir, message string, paths ...string) (bool, error) {
+	if len(paths) == 0 {
+		paths = []string{dir}
+	}
 	changed, err := r.StoreChanges(paths...)
 	if err != nil || len(changed) == 0 {
 		return false, err

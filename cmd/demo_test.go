@@ -1,26 +1,36 @@
-package worker
+package cmd
 
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bh-tracker/bh/worker"
 )
 
 func TestDemo(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "demo")
 	var kinds []string
-	err := RunDemo(context.Background(), dir, func(e Event) { kinds = append(kinds, string(e.Kind)+":"+string(e.Outcome)) })
+	err := runDemo(context.Background(), dir, func(e worker.Event) { kinds = append(kinds, string(e.Kind)+":"+string(e.Outcome)) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := gitT(t, dir, "log", "--format=%s")
+	git := func(args ...string) string {
+		out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).Output()
+		if err != nil {
+			t.Fatalf("git %v: %v", args, err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	log := git("log", "--format=%s")
 	if n := strings.Count(log, "\n") + 1; n != 4 {
 		t.Fatalf("demo log:\n%s", log)
 	}
-	if !exists(dir, "LICENSE") || !exists(dir, "hello.sh") || gitT(t, dir, "status", "--porcelain", "--", "LICENSE", "NOTICE") != "" {
+	if !fileExists(dir, "LICENSE") || !fileExists(dir, "hello.sh") || git("status", "--porcelain", "--", "LICENSE", "NOTICE") != "" {
 		t.Fatal("demo's files not committed")
 	}
 	want := "started: finished:completed started: finished:needs_input answered: started: finished:completed"
@@ -33,16 +43,16 @@ func TestDemo(t *testing.T) {
 func TestRemoveDemoLeavesNoWorktree(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	dir := filepath.Join(t.TempDir(), "demo")
-	if err := RunDemo(context.Background(), dir, nil); err != nil {
+	if err := runDemo(context.Background(), dir, nil); err != nil {
 		t.Fatal(err)
 	}
 	if ents, _ := os.ReadDir(filepath.Join(os.Getenv("XDG_STATE_HOME"), "bh", "worktrees")); len(ents) == 0 {
 		t.Fatal("the demo made no worktree: the test shows nothing")
 	}
-	if err := RemoveDemo(dir); err != nil {
+	if err := removeDemo(dir); err != nil {
 		t.Fatal(err)
 	}
-	if ents, _ := os.ReadDir(filepath.Join(os.Getenv("XDG_STATE_HOME"), "bh", "worktrees")); len(ents) != 0 || exists(dir, "") {
-		t.Errorf("left behind: %v, the demo folder %v", ents, exists(dir, ""))
+	if ents, _ := os.ReadDir(filepath.Join(os.Getenv("XDG_STATE_HOME"), "bh", "worktrees")); len(ents) != 0 || fileExists(dir, "") {
+		t.Errorf("left behind: %v, the demo folder %v", ents, fileExists(dir, ""))
 	}
 }
