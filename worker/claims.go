@@ -11,6 +11,7 @@ import (
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/jail"
+	"github.com/bh-tracker/bh/worker/slots"
 	"github.com/bh-tracker/bh/worker/storegit"
 )
 
@@ -54,7 +55,7 @@ func openClaims(s *store.Store, r *git.Repo, remote string, ttl time.Duration, n
 		c.Warn = warn
 	}
 	c.Files = claims.Files{
-		DropWorktree: func(id string) error { return r.RemoveWorktree(WorktreePath(s, r, id), Branch(id)) },
+		DropWorktree: func(id string) error { return r.RemoveWorktree(slots.WorktreePath(s, r, id), slots.Branch(id)) },
 		ReadSession: func(id, session string) ([]byte, error) {
 			return untrusted.ReadFile(sessionCopy(s, id, session), MaxSession)
 		},

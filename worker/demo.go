@@ -10,6 +10,7 @@ import (
 	"github.com/bh-tracker/bh/worker/demoagent"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/notify"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // RunDemo shows bh end to end in dir, which it makes a fresh git
@@ -71,7 +72,7 @@ func RunDemo(ctx context.Context, dir string, report func(Event)) error {
 func RemoveDemo(dir string) error {
 	if s, err := store.Find(dir); err == nil {
 		if r, err := git.Open(s.Root); err == nil {
-			os.RemoveAll(WorktreeDir(s, r.CommonDir()))
+			os.RemoveAll(slots.WorktreeDir(s, r.CommonDir()))
 		}
 	}
 	return os.RemoveAll(dir)

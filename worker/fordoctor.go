@@ -8,6 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/worker/jail"
 	"github.com/bh-tracker/bh/worker/landing"
+	"github.com/bh-tracker/bh/worker/slots"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
@@ -34,12 +35,12 @@ func ForDoctor(s *store.Store) (doctor.Worker, error) {
 	remote := storegit.RemoteName(s, "")
 	return doctor.Worker{
 		Repo: r, Host: claims.Hostname(), HandWorker: claims.HandWorker, Clock: w.clock, Remote: remote,
-		WorktreeDir: WorktreeDir(s, r.CommonDir()), PoolDir: PoolDir(s, r.CommonDir()), PoolOn: poolOn(s),
+		WorktreeDir: slots.WorktreeDir(s, r.CommonDir()), PoolDir: slots.PoolDir(s, r.CommonDir()), PoolOn: slots.On(s),
 		LandLockFile: landing.LockFile,
 		StateDirs:    [][2]string{{"agent state", jail.AgentStatesOf(s.Root, r.CommonDir())}, {"outbox", jail.OutboxesOf(s, r.CommonDir())}},
-		Branch:       Branch,
-		WorktreePath: func(id string) string { return WorktreePath(s, r, id) },
-		InPool:       func(path string) bool { return inPool(s, r, path) },
+		Branch:       slots.Branch,
+		WorktreePath: func(id string) string { return slots.WorktreePath(s, r, id) },
+		InPool:       func(path string) bool { return slots.In(s, r, path) },
 		RemoteCopy:   git.RemoteCopy,
 		LeaseTTL:     w.opt.LeaseTTL,
 		CheckConfig:  w.configHint,
@@ -53,8 +54,8 @@ func ForDoctor(s *store.Store) (doctor.Worker, error) {
 		},
 		Journaled:           func() ([]string, error) { return journaled(s) },
 		LandLock:            func() (func(), error) { return landing.Lock(s) },
-		HalfMade:            func() ([]string, error) { return halfMade(s, r) },
-		PoolSlots:           func() ([]git.Linked, error) { return poolSlots(s, r) },
+		HalfMade:            func() ([]string, error) { return slots.HalfMade(s, r) },
+		PoolSlots:           func() ([]git.Linked, error) { return slots.List(s, r) },
 		RegisterMergeDriver: func() error { return storegit.RegisterMergeDriver(s.Root) },
 		Fetch:               func() error { return r.Fetch(remote, append(storegit.SharedRefspecs(remote), claims.Refspec)...) },
 		BookkeepingOnly:     func() (bool, error) { only, _, err := storegit.BookkeepingOnly(s, r); return only, err },

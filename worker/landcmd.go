@@ -13,6 +13,7 @@ import (
 	"github.com/bh-tracker/bh/worker/git/usertree"
 	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/notify"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // ErrNothingToLand means a task has no finished work waiting to land.
@@ -96,7 +97,7 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 // inTheWay is what would stop t's finished work, on its branch, from
 // landing now: a *NotLandedError naming the user's files in the way.
 func (w *worker) inTheWay(t *task.Task) error {
-	head, err := w.repo.BranchTip(Branch(t.ID))
+	head, err := w.repo.BranchTip(slots.Branch(t.ID))
 	if err != nil || head == "" {
 		return err // no branch here: the run below finds the work or says why
 	}
@@ -124,7 +125,7 @@ func (w *worker) landKept(t *task.Task) error {
 		return err
 	}
 	defer unlock()
-	r := &run{t: t, j: &journal{Task: t.ID, Worktree: WorktreePath(w.s, w.repo, t.ID), Branch: Branch(t.ID),
+	r := &run{t: t, j: &journal{Task: t.ID, Worktree: slots.WorktreePath(w.s, w.repo, t.ID), Branch: slots.Branch(t.ID),
 		Target: target}}
 	if r.wt, _, err = w.repo.EnsureWorktree(r.j.Worktree, r.j.Branch, head, w.s.Root); err != nil {
 		return err
@@ -150,25 +151,25 @@ func (w *worker) landKept(t *task.Task) error {
 	}); err != nil {
 		return err
 	}
-	return w.dropWorktree(t.ID, r.j.Worktree, r.j.Branch)
+	return w.pool.Drop(w.s, w.repo, t.ID, r.j.Worktree, r.j.Branch)
 }
 
 // keptWork is the head of the work a closed task keeps on its branch,
 // and the target it would land on; ErrNothingToLand when there is none,
 // or it landed already.
 func (w *worker) keptWork(t *task.Task) (head, target string, err error) {
-	if head, err = w.repo.BranchTip(Branch(t.ID)); err != nil {
+	if head, err = w.repo.BranchTip(slots.Branch(t.ID)); err != nil {
 		return "", "", err
 	}
 	if head == "" {
-		return "", "", fmt.Errorf("%s has no branch %s: %w", t.ID, Branch(t.ID), ErrNothingToLand)
+		return "", "", fmt.Errorf("%s has no branch %s: %w", t.ID, slots.Branch(t.ID), ErrNothingToLand)
 	}
 	if target, err = w.target(t); err != nil {
 		return "", "", err
 	}
 	if ok, err := w.repo.Landed(target, head); err != nil || ok {
 		if err == nil {
-			err = fmt.Errorf("%s is already on %s: %w", Branch(t.ID), target, ErrNothingToLand)
+			err = fmt.Errorf("%s is already on %s: %w", slots.Branch(t.ID), target, ErrNothingToLand)
 		}
 		return "", "", err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/landing"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // Work a task holds that has not landed ends only by landing it or by an
@@ -67,7 +68,7 @@ func Unlanded(s *store.Store, t *task.Task) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	commit, err := r.Ref(ParkRef(t.ID))
+	commit, err := r.Ref(git.ParkRef(t.ID))
 	if err != nil || commit == "" {
 		return "", err
 	}
@@ -87,13 +88,13 @@ func DiscardWork(s *store.Store, id string) error {
 	if err != nil || t.State == task.InProgress {
 		return err
 	}
-	path := WorktreePath(s, w.repo, id)
+	path := slots.WorktreePath(s, w.repo, id)
 	if _, err := os.Stat(path); err == nil {
-		if err := w.dropWorktree(id, path, Branch(id)); err != nil {
+		if err := w.pool.Drop(w.s, w.repo, id, path, slots.Branch(id)); err != nil {
 			return err
 		}
 	}
-	return w.repo.DeleteRef(ParkRef(id))
+	return w.repo.DeleteRef(git.ParkRef(id))
 }
 
 // landSettled lands at once the work of t, open with a human's answer

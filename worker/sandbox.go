@@ -4,11 +4,12 @@ import (
 	"errors"
 
 	"github.com/bh-tracker/bh/worker/jail"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // jail is what confines this worker's runs.
 func (w *worker) jail() *jail.Jail {
-	return &jail.Jail{Store: w.s, CommonDir: w.repo.CommonDir(), Worktrees: WorktreeDir(w.s, w.repo.CommonDir()),
+	return &jail.Jail{Store: w.s, CommonDir: w.repo.CommonDir(), Worktrees: slots.WorktreeDir(w.s, w.repo.CommonDir()),
 		Env: w.opt.Env, MCP: w.mcp(), OwnState: w.opt.Runner != nil, Warnf: w.warnf}
 }
 

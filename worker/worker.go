@@ -25,6 +25,7 @@ import (
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/usertree"
 	"github.com/bh-tracker/bh/worker/notify"
+	"github.com/bh-tracker/bh/worker/slots"
 	"github.com/bh-tracker/bh/worker/watch"
 )
 
@@ -45,8 +46,7 @@ type worker struct {
 	kick     chan struct{}  // asks the syncer for a sync; nil without autoSync:
 	reportMu sync.Mutex
 	landMu   sync.Mutex // landings go one at a time
-	poolMu   sync.Mutex // one task at a time takes or gives back a pool slot
-	trims    bool       // the running worker (alone) removes the pool's extra free slots
+	pool     slots.Pool // takes and gives back the worktree pool's slots
 	mu       sync.Mutex // guards active, cooled, next and the outage state below
 	active   map[string]bool
 	cooled   map[string]bool // tasks a run failed on: not claimed again before the tick
@@ -72,14 +72,14 @@ type worker struct {
 // next start); cancelling kill stops the agents too, parks their partial
 // work and puts the tasks back to open.
 // kill should be stop's parent, so that one cancel ends both. Meanwhile it
-// enforces the questions' timeouts (see CheckTimeouts) and sends
+// enforces the questions' timeouts (see timeout.go) and sends
 // notifications.
 func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 	w, err := newWorker(s, opt)
 	if err != nil {
 		return err
 	}
-	w.trims, w.stop = true, stop
+	w.pool.Trims, w.pool.Jobs, w.stop = true, w.opt.Jobs, stop
 	if err := w.preflight(kill); err != nil {
 		return err
 	}
@@ -89,7 +89,7 @@ func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 	}
 	defer unlock()
 	s.CleanTemp(2 * time.Second) // what writes killed with a dead worker left
-	if done, err := repairHalfMade(s, w.repo); err != nil {
+	if done, err := slots.RepairHalfMade(s, w.repo); err != nil {
 		w.warnf("%v", err)
 	} else if len(done) > 0 {
 		w.warnf("removed %d half-made worktree registration(s) a killed git worktree add left: %s", len(done),
