@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bh-tracker/bh/worker/doctor"
+	"github.com/bh-tracker/bh/worker/slots"
 
 	"github.com/bh-tracker/bh/agent"
 )
@@ -24,7 +25,7 @@ func TestDoctorRebuildsATamperedSlot(t *testing.T) {
 		}
 		runWith(t, s, Options{Runner: &fake{steps: []stepFn{step(map[string]string{"wip.txt": "wip\n"}, res)}}})
 		r := mustRepo(t, s)
-		slots, err := poolSlots(s, r)
+		slots, err := slots.List(s, r)
 		if err != nil || len(slots) != 1 || (slots[0].Holder != "") != held {
 			t.Fatalf("held %v: slots %+v, %v", held, slots, err)
 		}

@@ -6,6 +6,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/landing"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // verdict is the task's latest approval question once answered, as long
@@ -67,7 +68,7 @@ func (w *worker) decided(r *run) (ending.Ending, bool) {
 // settles are the facts of t's latest answer that settles it without the
 // agent (decided), if one does.
 func settles(t *task.Task) (ending.Facts, bool) {
-	f := ending.Facts{Session: t.SessionID, Summary: t.Summary, Branch: Branch(t.ID)}
+	f := ending.Facts{Session: t.SessionID, Summary: t.Summary, Branch: slots.Branch(t.ID)}
 	pick := func(what ending.Happening, q *task.Question) (ending.Facts, bool) {
 		f.What, f.By, f.Landing = what, answerer(t, q.ID), q.Answer[0]
 		return f, true

@@ -13,6 +13,7 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
+	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
@@ -40,7 +41,7 @@ func checkAt(t *testing.T, s *store.Store, d time.Duration, id string) []string 
 	t.Helper()
 	h := newHook(t)
 	n, closeN := h.notifier(t)
-	if err := CheckTimeouts(s, t0.Add(d), n); err != nil {
+	if err := checkTimeoutsAt(s, t0.Add(d), n); err != nil {
 		t.Fatal(err)
 	}
 	closeN()
@@ -131,7 +132,7 @@ func TestOnTimeoutDefaultDefersAnUnansweredApproval(t *testing.T) {
 	runWith(t, s, Options{Now: at(0), Runner: &fake{steps: []stepFn{step(map[string]string{"g.txt": "g\n"}, done("g"))}}})
 	checkAt(t, s, 24*time.Hour, tk.ID)
 	got := getTask(t, s, tk.ID)
-	if got.State != task.Deferred || got.Questions[0].Status != task.QuestionExpired || !refExists(s.Root, ParkRef(tk.ID)) {
+	if got.State != task.Deferred || got.Questions[0].Status != task.QuestionExpired || !refExists(s.Root, git.ParkRef(tk.ID)) {
 		t.Fatalf("expired approval: %s %+v", got.State, got.Questions)
 	}
 }
@@ -236,4 +237,13 @@ func TestLateAnswerRevivesAnExpiredQuestion(t *testing.T) {
 	if _, err := Respond(s, other.ID, []task.Answer{{Values: []string{"80"}}}, "late"); err == nil {
 		t.Fatal("an answer revived a question the task had moved on from")
 	}
+}
+
+// checkTimeoutsAt applies the questions' onTimeout policies as the worker
+// does at now, sending the notifications through n (which may be nil).
+func checkTimeoutsAt(s *store.Store, now time.Time, n *notify.Notifier) error {
+	w := &worker{s: s, notifier: n, opt: Options{Now: func() time.Time { return now }}}
+	w.opt.defaults(s.Config)
+	_, err := w.checkTimeouts()
+	return err
 }
