@@ -11,6 +11,7 @@ import (
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/jail"
+	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/slots"
 	"github.com/bh-tracker/bh/worker/storegit"
 )
@@ -78,7 +79,7 @@ func ClaimNextRemote(s *store.Store, lease task.Lease) (*task.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return claims.Next(s, openClaims(s, r, remote, claims.HandTTL, claims.Clock(s), nil), lease, nil, settled)
+	return claims.Next(s, openClaims(s, r, remote, claims.HandTTL, claims.Clock(s), nil), lease, nil, landing.Settled)
 }
 
 // syncer runs bh sync on the autoSync interval (every; 0: off), when

@@ -41,7 +41,7 @@ func TestHookRefusalWaitsWithTheHooksOutput(t *testing.T) {
 		t.Fatalf("task %s: %s", got.State, got.Summary)
 	}
 	q := pendingOf(t, got)
-	if !isHookQuestion(&q) || !strings.Contains(q.Question, "commit-msg hook refused") ||
+	if q.Header != ending.HookTitle || q.Kind() != task.ChoiceQuestion || !strings.Contains(q.Question, "commit-msg hook refused") ||
 		!strings.Contains(q.Context, "the subject must name a ticket (ABC-123)") {
 		t.Fatalf("question %+v", q)
 	}

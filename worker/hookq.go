@@ -8,11 +8,6 @@ import (
 	"github.com/bh-tracker/bh/worker/git"
 )
 
-// isHookQuestion: q asks what to do with work a commit hook refused.
-func isHookQuestion(q *task.Question) bool {
-	return q.Header == ending.HookTitle && q.Kind() == task.ChoiceQuestion
-}
-
 // hookFacts are the facts of a landing whose commit a hook refused.
 func hookFacts(r *run, e ending.Ending, hr *git.HookRefused, p task.HumanPolicy) ending.Facts {
 	return ending.Facts{What: ending.HookRefusal, Prior: e, ID: r.t.ID, Target: r.j.Target, Branch: r.j.Branch,

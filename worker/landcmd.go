@@ -57,7 +57,7 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 		return err
 	}
 	q := landing.Pending(t)
-	if q == nil && t.State == task.Open && landsSettled(t) {
+	if q == nil && t.State == task.Open && landing.LandsSettled(t) {
 		return w.landSettled(ctx, t) // approved, say: landed now, as the worker would
 	}
 	if q == nil {
@@ -75,7 +75,7 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 	if _, err := notify.Answer(s, id, []task.Answer{{QuestionID: q.ID, Values: []string{ending.LandNow}}}, by, nil); err != nil {
 		return fmt.Errorf("respond: %w", err)
 	}
-	if t, err = claims.Claim(s, id, w.lease(), settled); err != nil {
+	if t, err = claims.Claim(s, id, w.lease(), landing.Settled); err != nil {
 		var nr *claims.NotReadyError
 		if errors.As(err, &nr) {
 			return &NotLandedError{ID: id, State: task.InProgress, Reason: "a running worker took it up first, and lands it"}

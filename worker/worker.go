@@ -24,6 +24,7 @@ import (
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/usertree"
+	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/notify"
 	"github.com/bh-tracker/bh/worker/slots"
 	"github.com/bh-tracker/bh/worker/watch"
@@ -255,7 +256,7 @@ func (w *worker) fill(kill context.Context, running *int, done chan<- runEnd) (b
 		if wait, fatal := w.paused(); wait > 0 || fatal != nil {
 			return claimed, nil
 		}
-		t, err := claims.Next(w.s, w.claims, w.lease(), w.cooling, settled)
+		t, err := claims.Next(w.s, w.claims, w.lease(), w.cooling, landing.Settled)
 		if errors.Is(err, claims.ErrNothingReady) {
 			return claimed, nil
 		}

@@ -2,8 +2,10 @@ package slots
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
+	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/jail"
@@ -72,4 +74,27 @@ func HalfMade(s *store.Store, r *git.Repo) ([]string, error) {
 	return r.HalfMade(func(path string) bool {
 		return RealDir(filepath.Dir(path)) == own || In(s, r, path)
 	})
+}
+
+// DiscardWork throws away the work of task id, which a human closed with
+// --discard: its worktree, its branch and its parked ref. A task a worker
+// runs keeps its worktree: the worker parks it when it sees the task was
+// taken back, and bh doctor --fix keeps what no branch holds.
+func DiscardWork(s *store.Store, id string) error {
+	t, err := s.Get(id)
+	if err != nil || t.State == task.InProgress {
+		return err
+	}
+	r, err := git.Open(s.Root)
+	if err != nil {
+		return err
+	}
+	path := WorktreePath(s, r, id)
+	if _, err := os.Stat(path); err == nil {
+		var p Pool // bh close leaves the free slots to the worker, which may be taking one
+		if err := p.Drop(s, r, id, path, Branch(id)); err != nil {
+			return err
+		}
+	}
+	return r.DeleteRef(git.ParkRef(id))
 }
