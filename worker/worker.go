@@ -292,7 +292,7 @@ func (w *worker) shepherdDue(ctx context.Context) {
 	go func() {
 		defer w.shepherds.Done()
 		defer w.shepherding.Store(false)
-		if err := w.shepherd(ctx); err != nil {
+		if err := w.shepherd().Poll(ctx); err != nil {
 			w.warnf("%v", err)
 		}
 	}()
