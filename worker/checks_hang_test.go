@@ -123,7 +123,7 @@ func TestChecksInLandBranch(t *testing.T) {
 		defer cancel()
 		return LandTask(ctx, s, tk.ID, "ann", Options{Name: "bh land"})
 	}
-	var nl *NotLandedError
+	var nl *landing.NotLandedError
 	if err := land(); !errors.As(err, &nl) || !strings.Contains(nl.Reason, "block.txt") {
 		t.Fatalf("bh land: %v, want it refused by the failing check", err)
 	}

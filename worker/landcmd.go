@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
@@ -16,36 +15,12 @@ import (
 	"github.com/bh-tracker/bh/worker/slots"
 )
 
-// ErrNothingToLand means a task has no finished work waiting to land.
-var ErrNothingToLand = errors.New("nothing to land")
-
-// NotLandedError is a bh land that landed nothing, and why: git would not
-// land over the user's changes (Files are theirs in the way), or the task
-// has nothing waiting to land. The task is left as it was.
-type NotLandedError struct {
-	ID     string
-	State  task.State
-	Reason string
-	Files  []string
-	Err    error
-}
-
-func (e *NotLandedError) Error() string {
-	msg := fmt.Sprintf("%s was not landed: %s", e.ID, e.Reason)
-	if len(e.Files) > 0 {
-		msg += ": " + strings.Join(e.Files, ", ")
-	}
-	return msg
-}
-
-func (e *NotLandedError) Unwrap() error { return e.Err }
-
 // LandTask lands a task's finished work by hand (bh land): work that git
 // would not land over the user's changes (the task waits on a landing
 // question: it is answered "land" and landed now), or work kept on its
 // branch (land: branch). Landing takes the same lock as the worker's, and
 // the checks run on the tree that lands as the worker's do; ctx ends them.
-// It returns nil only when the work landed, else a *NotLandedError.
+// It returns nil only when the work landed, else a *landing.NotLandedError.
 func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) error {
 	w, err := newWorker(s, opt)
 	if err != nil {
@@ -62,8 +37,8 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 	}
 	if q == nil {
 		if t.State != task.Closed {
-			return &NotLandedError{ID: id, State: t.State, Reason: "it is " + string(t.State) + ", with no finished work waiting to land",
-				Err: ErrNothingToLand}
+			return &landing.NotLandedError{ID: id, State: t.State, Reason: "it is " + string(t.State) + ", with no finished work waiting to land",
+				Err: landing.ErrNothingToLand}
 		}
 		return w.landKept(t)
 	}
@@ -78,7 +53,7 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 	if t, err = claims.Claim(s, id, w.lease(), landing.Settled); err != nil {
 		var nr *claims.NotReadyError
 		if errors.As(err, &nr) {
-			return &NotLandedError{ID: id, State: task.InProgress, Reason: "a running worker took it up first, and lands it"}
+			return &landing.NotLandedError{ID: id, State: task.InProgress, Reason: "a running worker took it up first, and lands it"}
 		}
 		return err
 	}
@@ -91,11 +66,11 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 	if t, err = s.Get(id); err != nil || t.State == task.Closed {
 		return err
 	}
-	return &NotLandedError{ID: id, State: t.State, Reason: lastNote(t)}
+	return &landing.NotLandedError{ID: id, State: t.State, Reason: lastNote(t)}
 }
 
 // inTheWay is what would stop t's finished work, on its branch, from
-// landing now: a *NotLandedError naming the user's files in the way.
+// landing now: a *landing.NotLandedError naming the user's files in the way.
 func (w *worker) inTheWay(t *task.Task) error {
 	head, err := w.repo.BranchTip(slots.Branch(t.ID))
 	if err != nil || head == "" {
@@ -108,7 +83,7 @@ func (w *worker) inTheWay(t *task.Task) error {
 	err = usertree.Of(w.repo).InTheWay(target, head, w.s.RelPath(t.ID))
 	var lr *usertree.LandRefused
 	if errors.As(err, &lr) {
-		return &NotLandedError{ID: t.ID, State: t.State, Reason: "git would not land it on " + target + " in " + lr.Dir +
+		return &landing.NotLandedError{ID: t.ID, State: t.State, Reason: "git would not land it on " + target + " in " + lr.Dir +
 			": " + lr.Reason, Files: lr.Paths, Err: err}
 	}
 	return err
@@ -155,21 +130,21 @@ func (w *worker) landKept(t *task.Task) error {
 }
 
 // keptWork is the head of the work a closed task keeps on its branch,
-// and the target it would land on; ErrNothingToLand when there is none,
+// and the target it would land on; landing.ErrNothingToLand when there is none,
 // or it landed already.
 func (w *worker) keptWork(t *task.Task) (head, target string, err error) {
 	if head, err = w.repo.BranchTip(slots.Branch(t.ID)); err != nil {
 		return "", "", err
 	}
 	if head == "" {
-		return "", "", fmt.Errorf("%s has no branch %s: %w", t.ID, slots.Branch(t.ID), ErrNothingToLand)
+		return "", "", fmt.Errorf("%s has no branch %s: %w", t.ID, slots.Branch(t.ID), landing.ErrNothingToLand)
 	}
 	if target, err = w.target(t); err != nil {
 		return "", "", err
 	}
 	if ok, err := w.repo.Landed(target, head); err != nil || ok {
 		if err == nil {
-			err = fmt.Errorf("%s is already on %s: %w", slots.Branch(t.ID), target, ErrNothingToLand)
+			err = fmt.Errorf("%s is already on %s: %w", slots.Branch(t.ID), target, landing.ErrNothingToLand)
 		}
 		return "", "", err
 	}
@@ -178,7 +153,7 @@ func (w *worker) keptWork(t *task.Task) (head, target string, err error) {
 
 // checkKept runs the checks of a task closed with its work on its branch
 // on the tree bh land is about to land, and records them in its history;
-// a *NotLandedError when one failed. A human who answered the checks
+// a *landing.NotLandedError when one failed. A human who answered the checks
 // question since they last ran has decided (keep on branch says bh land
 // lands it): none runs.
 func (w *worker) checkKept(r *run) error {
@@ -200,7 +175,7 @@ func (w *worker) checkKept(r *run) error {
 	}
 	if n := len(evs); n > 0 && evs[n-1].ExitCode != 0 {
 		ev := evs[n-1]
-		return &NotLandedError{ID: r.t.ID, State: r.t.State, Reason: fmt.Sprintf("check %s %s: %s",
+		return &landing.NotLandedError{ID: r.t.ID, State: r.t.State, Reason: fmt.Sprintf("check %s %s: %s",
 			ev.Command, landing.Failure(ev), ev.Output)}
 	}
 	return nil

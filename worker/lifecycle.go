@@ -16,7 +16,7 @@ func (w *worker) landSettled(ctx context.Context, t *task.Task) error {
 	t, err := claims.Claim(w.s, t.ID, w.lease(), landing.Settled)
 	var nr *claims.NotReadyError
 	if errors.As(err, &nr) {
-		return &NotLandedError{ID: nr.ID, State: nr.State, Reason: "a running worker took it up first, and lands it"}
+		return &landing.NotLandedError{ID: nr.ID, State: nr.State, Reason: "a running worker took it up first, and lands it"}
 	}
 	if err != nil {
 		return err
@@ -30,5 +30,5 @@ func (w *worker) landSettled(ctx context.Context, t *task.Task) error {
 	if t, err = w.s.Get(t.ID); err != nil || t.State == task.Closed {
 		return err
 	}
-	return &NotLandedError{ID: t.ID, State: t.State, Reason: lastNote(t)}
+	return &landing.NotLandedError{ID: t.ID, State: t.State, Reason: lastNote(t)}
 }
