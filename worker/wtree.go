@@ -73,7 +73,9 @@ func (w *worker) cleanup(r *run, e ending.Ending) {
 		if err := w.repo.DeleteRef(git.ParkRef(r.t.ID)); err != nil {
 			w.warnf("%s: %v", r.t.ID, err)
 		}
-		w.dropTaskState(r.t.ID)
+		if err := w.jail().DropTaskState(r.t.ID); err != nil {
+			w.warnf("%s: %v", r.t.ID, err)
+		}
 	}
 	removeJournal(w.s, r.t.ID)
 }
