@@ -44,7 +44,7 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 	}
 	// Git is asked first, so that a refusal answers nothing and asks
 	// nothing again: the landing question stays as it was.
-	if err := w.inTheWay(t); err != nil {
+	if err := landing.InTheWay(w.s, w.repo, t, w.target); err != nil {
 		return err
 	}
 	if _, err := notify.Answer(s, id, []task.Answer{{QuestionID: q.ID, Values: []string{ending.LandNow}}}, by, nil); err != nil {
@@ -69,29 +69,9 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 	return &landing.NotLandedError{ID: id, State: t.State, Reason: lastNote(t)}
 }
 
-// inTheWay is what would stop t's finished work, on its branch, from
-// landing now: a *landing.NotLandedError naming the user's files in the way.
-func (w *worker) inTheWay(t *task.Task) error {
-	head, err := w.repo.BranchTip(slots.Branch(t.ID))
-	if err != nil || head == "" {
-		return err // no branch here: the run below finds the work or says why
-	}
-	target, err := w.target(t)
-	if err != nil {
-		return err
-	}
-	err = usertree.Of(w.repo).InTheWay(target, head, w.s.RelPath(t.ID))
-	var lr *usertree.LandRefused
-	if errors.As(err, &lr) {
-		return &landing.NotLandedError{ID: t.ID, State: t.State, Reason: "git would not land it on " + target + " in " + lr.Dir +
-			": " + lr.Reason, Files: lr.Paths, Err: err}
-	}
-	return err
-}
-
 // landKept lands the commit a closed task keeps on its branch.
 func (w *worker) landKept(t *task.Task) error {
-	head, target, err := w.keptWork(t)
+	head, target, err := landing.KeptWork(w.repo, t, w.target)
 	if err != nil {
 		return err
 	}
@@ -127,28 +107,6 @@ func (w *worker) landKept(t *task.Task) error {
 		return err
 	}
 	return w.pool.Drop(w.s, w.repo, t.ID, r.j.Worktree, r.j.Branch)
-}
-
-// keptWork is the head of the work a closed task keeps on its branch,
-// and the target it would land on; landing.ErrNothingToLand when there is none,
-// or it landed already.
-func (w *worker) keptWork(t *task.Task) (head, target string, err error) {
-	if head, err = w.repo.BranchTip(slots.Branch(t.ID)); err != nil {
-		return "", "", err
-	}
-	if head == "" {
-		return "", "", fmt.Errorf("%s has no branch %s: %w", t.ID, slots.Branch(t.ID), landing.ErrNothingToLand)
-	}
-	if target, err = w.target(t); err != nil {
-		return "", "", err
-	}
-	if ok, err := w.repo.Landed(target, head); err != nil || ok {
-		if err == nil {
-			err = fmt.Errorf("%s is already on %s: %w", slots.Branch(t.ID), target, landing.ErrNothingToLand)
-		}
-		return "", "", err
-	}
-	return head, target, nil
 }
 
 // checkKept runs the checks of a task closed with its work on its branch
