@@ -50,23 +50,7 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 	if _, err := notify.Answer(s, id, []task.Answer{{QuestionID: q.ID, Values: []string{ending.LandNow}}}, by, nil); err != nil {
 		return fmt.Errorf("respond: %w", err)
 	}
-	if t, err = claims.Claim(s, id, w.lease(), landing.Settled); err != nil {
-		var nr *claims.NotReadyError
-		if errors.As(err, &nr) {
-			return &landing.NotLandedError{ID: id, State: task.InProgress, Reason: "a running worker took it up first, and lands it"}
-		}
-		return err
-	}
-	w.setActive(id, true)
-	err = w.work(ctx, t)
-	w.setActive(id, false)
-	if err != nil {
-		return err
-	}
-	if t, err = s.Get(id); err != nil || t.State == task.Closed {
-		return err
-	}
-	return &landing.NotLandedError{ID: id, State: t.State, Reason: lastNote(t)}
+	return w.landSettled(ctx, t) // the answer lands it: as approved work would
 }
 
 // landKept lands the commit a closed task keeps on its branch.
@@ -137,4 +121,28 @@ func (w *worker) checkKept(r *run) error {
 			ev.Command, landing.Failure(ev), ev.Output)}
 	}
 	return nil
+}
+
+// landSettled lands at once the work of t, open with a human's answer
+// that lands it (bh land right after bh respond --yes): claimed as a
+// worker would, and ended by decided without running the agent.
+func (w *worker) landSettled(ctx context.Context, t *task.Task) error {
+	t, err := claims.Claim(w.s, t.ID, w.lease(), landing.Settled)
+	var nr *claims.NotReadyError
+	if errors.As(err, &nr) {
+		return &landing.NotLandedError{ID: nr.ID, State: nr.State, Reason: "a running worker took it up first, and lands it"}
+	}
+	if err != nil {
+		return err
+	}
+	w.setActive(t.ID, true)
+	err = w.work(ctx, t)
+	w.setActive(t.ID, false)
+	if err != nil {
+		return err
+	}
+	if t, err = w.s.Get(t.ID); err != nil || t.State == task.Closed {
+		return err
+	}
+	return &landing.NotLandedError{ID: t.ID, State: t.State, Reason: lastNote(t)}
 }
