@@ -1,18 +1,19 @@
 package cmd
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 // Late answers: every question times out first (its onTimeout policy
-// applied by the worker's own CheckTimeouts, two hours on by an injected
-// clock), then bh respond answers it and the worker resumes the agent with
+// applied as the worker does, two hours on by an injected clock), then bh respond answers it and the worker resumes the agent with
 // the late answer, byte for byte. Under default, the late answer replaces
 // the default; a question left unanswered keeps its default.
 func TestAnswerMatrixLate(t *testing.T) {
@@ -56,9 +57,7 @@ func TestAnswerMatrixLate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := worker.CheckTimeouts(s, time.Now().Add(2*time.Hour), nil); err != nil {
-		t.Fatal(err)
-	}
+	expireAt(t, s, time.Now().Add(2*time.Hour))
 	states := map[string]task.State{task.OnTimeoutFail: task.Failed, task.OnTimeoutDefer: task.Deferred,
 		task.OnTimeoutDefault: task.Open}
 	for _, r := range rows {
@@ -69,3 +68,31 @@ func TestAnswerMatrixLate(t *testing.T) {
 	}
 	m.check(rows)
 }
+
+// expireAt applies each task's onTimeout policy to its questions expired
+// by now, as the worker's timeout scan does.
+func expireAt(t *testing.T, s *store.Store, now time.Time) {
+	tasks, _, err := s.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tk := range tasks {
+		_, err := s.Update(tk.ID, func(tk *task.Task) error {
+			due := ending.DueQuestions(tk, now)
+			if len(due) == 0 {
+				return errNothingDue // not written
+			}
+			p, err := config.Policy(tk, s.Config)
+			if err != nil {
+				return err
+			}
+			_, err = ending.Expire(tk, p, due, now.Truncate(time.Second), "worker", "no answer within 1h") // every row's --human-timeout
+			return err
+		})
+		if err != nil && !errors.Is(err, errNothingDue) {
+			t.Fatal(err)
+		}
+	}
+}
+
+var errNothingDue = errors.New("nothing expired")

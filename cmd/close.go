@@ -6,7 +6,8 @@ import (
 
 	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/landing"
+	"github.com/bh-tracker/bh/worker/slots"
 	"github.com/spf13/cobra"
 )
 
@@ -51,7 +52,7 @@ func closeRun(opts *CloseOptions) error {
 		return err
 	}
 	id := t.ID
-	work, err := worker.Unlanded(s, t)
+	work, err := landing.Unlanded(s, t)
 	if err != nil {
 		return err
 	}
@@ -68,7 +69,7 @@ func closeRun(opts *CloseOptions) error {
 		return err
 	}
 	if work != "" && opts.Discard {
-		if err := worker.DiscardWork(s, id); err != nil {
+		if err := slots.DiscardWork(s, id); err != nil {
 			warn(opts.IO, opts.JSON, fmt.Errorf("%s is closed, but its work stays: %w", id, err))
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/bh-tracker/bh/worker/demoagent"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/notify"
+	"github.com/bh-tracker/bh/worker/slots"
 	"github.com/spf13/cobra"
 )
 
@@ -207,7 +208,7 @@ func runDemo(ctx context.Context, dir string, report func(worker.Event)) error {
 func removeDemo(dir string) error {
 	if s, err := store.Find(dir); err == nil {
 		if r, err := git.Open(s.Root); err == nil {
-			os.RemoveAll(worker.WorktreeDir(s, r.CommonDir()))
+			os.RemoveAll(slots.WorktreeDir(s, r.CommonDir()))
 		}
 	}
 	return os.RemoveAll(dir)

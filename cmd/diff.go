@@ -5,8 +5,8 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/slots"
 	"github.com/spf13/cobra"
 )
 
@@ -77,7 +77,7 @@ func diffRun(opts *DiffOptions) error {
 			return err
 		}
 		v := diffView{TaskID: id, Ref: p.Ref, Commit: p.Commit, Base: p.Base, Paths: paths, Diff: d}
-		if wt, _ := p.Repo.OpenWorktree(worker.WorktreePath(s, p.Repo, id), worker.Branch(id)); wt != nil {
+		if wt, _ := p.Repo.OpenWorktree(slots.WorktreePath(s, p.Repo, id), slots.Branch(id)); wt != nil {
 			v.Worktree = wt.Path
 		}
 		return writeJSON(opts.IO.Out, v)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/spf13/cobra"
 )
 
@@ -66,7 +67,7 @@ func landRun(opts *LandOptions) error {
 	}
 	err = worker.LandTask(opts.Ctx, s, id, "human", worker.Options{Name: "bh land"})
 	out := landJSON{TaskID: id, OldID: id, Landed: err == nil}
-	var nl *worker.NotLandedError
+	var nl *landing.NotLandedError
 	switch {
 	case errors.As(err, &nl):
 		out.State, out.Reason, out.Paths, out.OldFiles = nl.State, nl.Reason, nl.Files, nl.Files
@@ -88,7 +89,7 @@ func landRun(opts *LandOptions) error {
 }
 
 // landHint is what to do about a landing git would not make.
-func landHint(nl *worker.NotLandedError) string {
+func landHint(nl *landing.NotLandedError) string {
 	if len(nl.Files) > 0 {
 		return "commit or stash your changes to " + strings.Join(nl.Files, ", ") + ", then bh land " + nl.ID + " again"
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/notify"
 )
 
@@ -61,7 +61,7 @@ func saveAnswers(o base, s *store.Store, before *task.Task, rep *reply) (*task.T
 		waiting, _ = t.Answerable() // late answers to some of the timed-out questions: the rest take one still
 	}
 	if waiting == nil || t.State == task.Open {
-		fmt.Fprintf(o.IO.ErrOut, "answered %s: it is open again; %s\n", t.ID, worker.NextStep(t))
+		fmt.Fprintf(o.IO.ErrOut, "answered %s: it is open again; %s\n", t.ID, landing.NextStep(t))
 		return t, nil
 	}
 	var left []string

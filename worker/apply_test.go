@@ -9,6 +9,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/ending"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 func TestCompletedCommitsOnlyTheAgentsWork(t *testing.T) {
@@ -124,7 +125,7 @@ func TestBlockedParksWithTheReason(t *testing.T) {
 	if got.State != task.Blocked || got.Question != "The staging database is down." || len(got.Pending()) != 0 {
 		t.Fatalf("task: state %s question %q pending %v", got.State, got.Question, got.Pending())
 	}
-	if !refExists(s.Root, ParkRef(tk.ID)) || exists(s.Root, "deploy.sh") {
+	if !refExists(s.Root, git.ParkRef(tk.ID)) || exists(s.Root, "deploy.sh") {
 		t.Fatal("blocked work not parked")
 	}
 	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != ending.Blocked || fin[0].Question == "" {

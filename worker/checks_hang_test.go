@@ -16,7 +16,9 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/ending"
+	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/landing"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // checkToken names one test's check processes in their command lines.
@@ -82,7 +84,7 @@ func TestStopEndsRunningCheck(t *testing.T) {
 	if e, ok := lastEvent(got, task.EventRunFinished); !ok || e.Status != string(ending.Stopped) {
 		t.Fatalf("run.finished: %+v", e)
 	}
-	if exists(s.Root, "file.txt") || !refExists(s.Root, ParkRef(tk.ID)) {
+	if exists(s.Root, "file.txt") || !refExists(s.Root, git.ParkRef(tk.ID)) {
 		t.Fatal("the stopped task's work landed, or was not parked")
 	}
 }
@@ -112,7 +114,7 @@ func TestChecksInLandBranch(t *testing.T) {
 	if evs := checkEvents(got); len(evs) != 3 || evs[0].ExitCode == 0 || evs[1].ExitCode != 0 || evs[2].ExitCode != 0 {
 		t.Fatalf("check events %+v, want round 1 failing and round 2 passing", evs)
 	}
-	if exists(s.Root, "file.txt") || gitT(t, s.Root, "show", Branch(tk.ID)+":file.txt") != "fixed" {
+	if exists(s.Root, "file.txt") || gitT(t, s.Root, "show", slots.Branch(tk.ID)+":file.txt") != "fixed" {
 		t.Fatal("want the work kept on its branch, not landed")
 	}
 
@@ -124,7 +126,7 @@ func TestChecksInLandBranch(t *testing.T) {
 		defer cancel()
 		return LandTask(ctx, s, tk.ID, "ann", Options{Name: "bh land"})
 	}
-	var nl *NotLandedError
+	var nl *landing.NotLandedError
 	if err := land(); !errors.As(err, &nl) || !strings.Contains(nl.Reason, "block.txt") {
 		t.Fatalf("bh land: %v, want it refused by the failing check", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/landing"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 const fixedCheck = "grep -q fixed file.txt"
@@ -94,8 +95,8 @@ func TestCheckNeverPassesKeepOnBranch(t *testing.T) {
 	if exists(s.Root, "file.txt") {
 		t.Error("kept work landed on main")
 	}
-	if body := gitT(t, s.Root, "show", Branch(tk.ID)+":file.txt"); body != "still broken" {
-		t.Errorf("branch %s holds file.txt %q", Branch(tk.ID), body)
+	if body := gitT(t, s.Root, "show", slots.Branch(tk.ID)+":file.txt"); body != "still broken" {
+		t.Errorf("branch %s holds file.txt %q", slots.Branch(tk.ID), body)
 	}
 	checked := len(checkEvents(got))
 	if err := LandTask(context.Background(), s, tk.ID, "ann", Options{Name: "bh land"}); err != nil {

@@ -16,6 +16,8 @@ import (
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/ending"
+	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // A landing whose rebase conflicts with the user's own commits, and an
@@ -73,13 +75,13 @@ func unresolvedConflict(t *testing.T, moved bool) {
 		if e.Kind != Finished || e.Outcome != ending.Conflict {
 			return
 		}
-		snaps = append(snaps, gitT(t, dir, "rev-parse", ParkRef(tk.ID)))
-		if c := gitT(t, dir, "rev-parse", Branch(tk.ID)); strings.Contains(gitT(t, dir, "log", "-1", "--format=%B", c), "bh-task: "+tk.ID) {
+		snaps = append(snaps, gitT(t, dir, "rev-parse", git.ParkRef(tk.ID)))
+		if c := gitT(t, dir, "rev-parse", slots.Branch(tk.ID)); strings.Contains(gitT(t, dir, "log", "-1", "--format=%B", c), "bh-task: "+tk.ID) {
 			commits = append(commits, c) // the task's commit, as the branch holds it
 		}
 		if moved {
-			gitT(t, dir, "worktree", "remove", "--force", WorktreePath(s, repo, tk.ID))
-			gitT(t, dir, "branch", "-D", Branch(tk.ID))
+			gitT(t, dir, "worktree", "remove", "--force", slots.WorktreePath(s, repo, tk.ID))
+			gitT(t, dir, "branch", "-D", slots.Branch(tk.ID))
 		}
 		userCommits()
 	}
@@ -160,7 +162,7 @@ func TestLandingRebaseKilledBeforeItsBaseIsRecorded(t *testing.T) {
 		switch {
 		case e.Kind == Warning && e.Task == tk.ID && !waited:
 			waited = true // the restart: the record as the kill left it, and the user goes on
-			rec := mustRepo(t, s).RecordsDir(WorktreePath(s, mustRepo(t, s), tk.ID))
+			rec := mustRepo(t, s).RecordsDir(slots.WorktreePath(s, mustRepo(t, s), tk.ID))
 			os.Remove(filepath.Join(rec, "base"))
 			os.Rename(filepath.Join(rec, "base.keep"), filepath.Join(rec, "base"))
 			os.Remove(hook)

@@ -17,6 +17,7 @@ import (
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/notify"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // Terminal is the human's terminal, handed to the agent for a takeover.
@@ -98,7 +99,7 @@ type takeoverRun struct {
 // planted in its state reaches it (jail/agentstate.go).
 func (w *worker) takeover(t *task.Task, tk *takeoverAgent) (*takeoverRun, error) {
 	id := t.ID
-	tree, err := w.takeoverWorktree(t, WorktreePath(w.s, w.repo, id))
+	tree, err := w.takeoverWorktree(t, slots.WorktreePath(w.s, w.repo, id))
 	if err != nil {
 		return nil, err
 	}
@@ -209,6 +210,6 @@ func (w *worker) takeoverWorktree(t *task.Task, path string) (*git.Worktree, err
 	}
 	// A slot is taken only by the worker (which alone knows which are
 	// free); without one the task gets a worktree of its own.
-	wt, _, _, err := w.ensureWorktree(t.ID, path, inPool(w.s, w.repo, path), snap, start)
+	wt, _, _, err := w.ensureWorktree(t.ID, path, slots.In(w.s, w.repo, path), snap, start)
 	return wt, err
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // setupClaude is a claude on a machine where it only ever ran under bh:
@@ -64,7 +65,7 @@ func TestContinueSetsUpClaudeOnce(t *testing.T) {
 		}
 		notices = append(notices, taken.Notice)
 	}
-	wt := WorktreePath(s, mustRepo(t, s), tk.ID)
+	wt := slots.WorktreePath(s, mustRepo(t, s), tk.ID)
 	if got := readFile(t, wt, "onboarded.txt"); got != "no\nyes\n" {
 		t.Errorf("claude's setup done in the first and second takeover: %q, want no, then yes (and nothing planted)", got)
 	}

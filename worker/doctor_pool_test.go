@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bh-tracker/bh/worker/doctor"
+	"github.com/bh-tracker/bh/worker/slots"
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
@@ -21,7 +22,7 @@ func TestDoctorKnowsThePool(t *testing.T) {
 	tk := addTask(t, s, "Asks")
 	ask := agent.Result{Status: agent.StatusNeedsInput, Summary: "?", Question: "Tabs or spaces?"}
 	runWith(t, s, Options{Runner: &fake{steps: []stepFn{step(map[string]string{"wip.txt": "wip\n"}, ask)}}})
-	slot := WorktreePath(s, mustRepo(t, s), tk.ID)
+	slot := slots.WorktreePath(s, mustRepo(t, s), tk.ID)
 	if filepath.Base(slot) != "1" || !exists(slot, "wip.txt") {
 		t.Fatalf("the parked task is not in slot 1 with its work: %s", slot)
 	}

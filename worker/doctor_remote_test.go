@@ -9,6 +9,7 @@ import (
 
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/doctor"
+	"github.com/bh-tracker/bh/worker/slots"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
@@ -100,24 +101,24 @@ func TestDoctorRemoteParkedRefs(t *testing.T) {
 	s, r, bare := sharedStore(t)
 	closed := addTask(t, s, "Closed")
 	r2, _ := parkedWork(t, s, closed.ID)
-	if err := r2.PushRefs("origin", ParkRef(closed.ID)); err != nil {
+	if err := r2.PushRefs("origin", git.ParkRef(closed.ID)); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.RemoveWorktree(WorktreePath(s, r, closed.ID), Branch(closed.ID)); err != nil {
+	if err := r.RemoveWorktree(slots.WorktreePath(s, r, closed.ID), slots.Branch(closed.ID)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Update(closed.ID, func(t *task.Task) error { return t.SetState(task.Closed, now(s), "test", "") }); err != nil {
 		t.Fatal(err)
 	}
 	rep := doctorT(t, s, false)
-	if f := finding(t, rep, "parked", ParkRef(closed.ID)); !strings.Contains(f.Message, "here and on origin") {
+	if f := finding(t, rep, "parked", git.ParkRef(closed.ID)); !strings.Contains(f.Message, "here and on origin") {
 		t.Fatalf("parked work of a closed task: %+v", f)
 	}
 	if f := finding(t, rep, "remote", ".bh"); f.Status != doctor.Warn || !strings.Contains(f.Fix, "bh sync") {
 		t.Fatalf("uncommitted task changes on a shared store: %+v", f)
 	}
 	doctorT(t, s, true)
-	if refExists(s.Root, ParkRef(closed.ID)) || remoteRef(t, bare, ParkRef(closed.ID)) != "" {
+	if refExists(s.Root, git.ParkRef(closed.ID)) || remoteRef(t, bare, git.ParkRef(closed.ID)) != "" {
 		t.Fatal("the closed task's parked work is still kept")
 	}
 	if !refExists(s.Root, doctor.KeptRef(closed.ID)) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bh-tracker/bh/worker/doctor"
+	"github.com/bh-tracker/bh/worker/slots"
 
 	"github.com/bh-tracker/bh/agent"
 )
@@ -25,11 +26,11 @@ func TestDoctorRebuildsATamperedSlot(t *testing.T) {
 		}
 		runWith(t, s, Options{Runner: &fake{steps: []stepFn{step(map[string]string{"wip.txt": "wip\n"}, res)}}})
 		r := mustRepo(t, s)
-		slots, err := poolSlots(s, r)
-		if err != nil || len(slots) != 1 || (slots[0].Holder != "") != held {
-			t.Fatalf("held %v: slots %+v, %v", held, slots, err)
+		found, err := slots.List(s, r)
+		if err != nil || len(found) != 1 || (found[0].Holder != "") != held {
+			t.Fatalf("held %v: slots %+v, %v", held, found, err)
 		}
-		slot := slots[0].Path
+		slot := found[0].Path
 		admin := filepath.Join(r.CommonDir(), "worktrees", "1")
 		evil := filepath.Join(t.TempDir(), "evil.git")
 		writeFile(t, slot, ".git", "gitdir: "+evil+"\n")
@@ -47,9 +48,9 @@ func TestDoctorRebuildsATamperedSlot(t *testing.T) {
 			t.Errorf("held %v: the slot is gone: %v", held, os.IsNotExist(gone))
 		}
 		if held {
-			slots, err := poolSlots(s, r)
-			if err != nil || len(slots) != 1 || len(slots[0].Tampered) > 0 || !exists(slot, "wip.txt") {
-				t.Errorf("the held slot after --fix: %+v, %v, work kept %v", slots, err, exists(slot, "wip.txt"))
+			list, err := slots.List(s, r)
+			if err != nil || len(list) != 1 || len(list[0].Tampered) > 0 || !exists(slot, "wip.txt") {
+				t.Errorf("the held slot after --fix: %+v, %v, work kept %v", list, err, exists(slot, "wip.txt"))
 			}
 		}
 		if rep := doctorT(t, s, false); rep.Problems() != 0 {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/bh-tracker/bh/worker/doctor"
+	"github.com/bh-tracker/bh/worker/slots"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
@@ -19,7 +20,7 @@ func parkedWork(t *testing.T, s *store.Store, id string) (*git.Repo, *git.Worktr
 		t.Fatal(err)
 	}
 	head, _ := r.Head()
-	wt, _, err := r.EnsureWorktree(WorktreePath(s, r, id), Branch(id), head, s.Root)
+	wt, _, err := r.EnsureWorktree(slots.WorktreePath(s, r, id), slots.Branch(id), head, s.Root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +29,7 @@ func parkedWork(t *testing.T, s *store.Store, id string) (*git.Repo, *git.Worktr
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.SetRef(ParkRef(id), snap, "test"); err != nil {
+	if err := r.SetRef(git.ParkRef(id), snap, "test"); err != nil {
 		t.Fatal(err)
 	}
 	return r, wt
@@ -46,21 +47,21 @@ func TestDoctorCleansUpAfterClosedTasks(t *testing.T) {
 	}
 	rep := doctorT(t, s, false)
 	finding(t, rep, "worktrees", wt.Path)
-	finding(t, rep, "parked", ParkRef(closed.ID))
+	finding(t, rep, "parked", git.ParkRef(closed.ID))
 	if rep.Problems() != 2 {
 		t.Fatalf("an open task's work is no problem: %+v", rep.Findings)
 	}
 	if rep := doctorT(t, s, true); rep.Problems() != 0 {
 		t.Fatalf("after --fix: %+v", rep.Findings)
 	}
-	if exists(wt.Path, "") || refExists(s.Root, ParkRef(closed.ID)) || refExists(s.Root, "refs/heads/"+Branch(closed.ID)) {
+	if exists(wt.Path, "") || refExists(s.Root, git.ParkRef(closed.ID)) || refExists(s.Root, "refs/heads/"+slots.Branch(closed.ID)) {
 		t.Fatal("the closed task's worktree, ref or (merged) branch is left")
 	}
 	// its work, on no branch, is kept, never deleted
 	if !refExists(s.Root, doctor.KeptRef(closed.ID)) || gitT(t, s.Root, "show", doctor.KeptRef(closed.ID)+":wip.txt") == "" {
 		t.Fatal("the closed task's unlanded work was deleted")
 	}
-	if !exists(keep.Path, "wip.txt") || !refExists(s.Root, ParkRef(waiting.ID)) {
+	if !exists(keep.Path, "wip.txt") || !refExists(s.Root, git.ParkRef(waiting.ID)) {
 		t.Fatal("the open task's parked work went")
 	}
 }
@@ -88,7 +89,7 @@ func TestDoctorRestoresLostParkedWork(t *testing.T) {
 	s := doctorStore(t)
 	tk := addTask(t, s, "Waits")
 	r, wt := parkedWork(t, s, tk.ID)
-	snap, _ := r.Ref(ParkRef(tk.ID))
+	snap, _ := r.Ref(git.ParkRef(tk.ID))
 	if _, err := s.Update(tk.ID, func(t *task.Task) error {
 		t.State = task.AwaitingInput
 		t.Record(now(s), task.Event{Kind: task.EventRunFinished, By: "worker", Status: "needs_input"})
@@ -100,14 +101,14 @@ func TestDoctorRestoresLostParkedWork(t *testing.T) {
 	if err := r.RemoveWorktree(wt.Path, ""); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.DeleteRef(ParkRef(tk.ID)); err != nil {
+	if err := r.DeleteRef(git.ParkRef(tk.ID)); err != nil {
 		t.Fatal(err)
 	}
 	if f := finding(t, doctorT(t, s, false), "parked", tk.ID); f.Status != doctor.Warn || !f.Fixable {
 		t.Fatalf("lost parked work: %+v", f)
 	}
 	doctorT(t, s, true)
-	if got, _ := r.Ref(ParkRef(tk.ID)); got != snap {
+	if got, _ := r.Ref(git.ParkRef(tk.ID)); got != snap {
 		t.Fatalf("park ref after --fix: %q, want %s", got, snap)
 	}
 }

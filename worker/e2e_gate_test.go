@@ -9,6 +9,7 @@ import (
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // The real Claude Code CLI against a fake Messages API: a gated task is
@@ -38,7 +39,7 @@ func TestClaudeGateRejectResumeApprove(t *testing.T) {
 	if round1.State != task.AwaitingInput || !q1.Gate || !strings.Contains(q1.Context, "v1.txt") {
 		t.Fatalf("round 1: state %s (%s) question %+v", round1.State, round1.Summary, q1)
 	}
-	if exists(s.Root, "v1.txt") || !refExists(s.Root, ParkRef(tk.ID)) || gitT(t, s.Root, "rev-parse", "HEAD") != head {
+	if exists(s.Root, "v1.txt") || !refExists(s.Root, git.ParkRef(tk.ID)) || gitT(t, s.Root, "rev-parse", "HEAD") != head {
 		t.Fatal("round 1's work was not parked")
 	}
 	if _, err := Respond(s, tk.ID, []task.Answer{{Values: []string{"no"}, Comment: feedback}}, "reviewer"); err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // The real Claude Code CLI in stream-json mode: the worker reports each
@@ -55,7 +56,7 @@ func TestClaudeHungRunLeavesItsTranscript(t *testing.T) {
 			t.Errorf("the run log lacks %s:\n%s", want, b)
 		}
 	}
-	if !refExists(s.Root, ParkRef(tk.ID)) {
+	if !refExists(s.Root, git.ParkRef(tk.ID)) {
 		t.Error("the hung run's partial work was not kept")
 	}
 	entries, runs, err := RunTranscript(s, tk.ID, 0)

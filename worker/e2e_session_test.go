@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bh-tracker/bh/worker/jail"
+	"github.com/bh-tracker/bh/worker/slots"
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
@@ -58,7 +59,7 @@ func TestClaudeSessionSurvivesItsDeletion(t *testing.T) {
 			if theirs, _ := filepath.Glob(filepath.Join(home, ".claude", "projects", "*", "*")); len(theirs) != 0 {
 				t.Errorf("the run wrote into the user's ~/.claude: %q", theirs)
 			}
-			slot := WorktreePath(s, mustRepo(t, s), tk.ID)
+			slot := slots.WorktreePath(s, mustRepo(t, s), tk.ID)
 			if name == "other-slot" {
 				// The slot goes (bh doctor --fix, a user's rm), and a stray
 				// folder keeps its name: the task comes back in slot 2.

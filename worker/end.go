@@ -11,6 +11,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/ending"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // end carries out an ending: it is journaled first, then the work in the
@@ -140,10 +141,10 @@ func recordWork(t *task.Task, at time.Time, by string, e *ending.Ending) {
 		// the question waits again on the same work, already recorded as parked
 	case e.Fate == ending.KeepWork && e.Commit != "":
 		t.Record(at, task.Event{Kind: task.EventParked, By: by, Commit: e.Commit,
-			Text: ParkRef(t.ID) + ": " + strings.Join(e.Paths, ", ")})
+			Text: git.ParkRef(t.ID) + ": " + strings.Join(e.Paths, ", ")})
 	case e.Fate == ending.KeepWork && e.Emptied && claims.LastParked(t) != "":
 		// Said, so that no clone takes the older snapshot for the work (adopt).
-		t.Record(at, task.Event{Kind: task.EventParked, By: by, Text: ParkRef(t.ID) + ": nothing left to keep"})
+		t.Record(at, task.Event{Kind: task.EventParked, By: by, Text: git.ParkRef(t.ID) + ": nothing left to keep"})
 	case e.Fate == ending.DiscardWork && len(e.Paths) > 0:
 		t.Record(at, task.Event{Kind: task.EventRollback, By: by, Text: strings.Join(e.Paths, ", ")})
 	case e.Fate == ending.LandWork:

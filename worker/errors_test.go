@@ -14,6 +14,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/ending"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 func TestAgentErrorFailsTaskKeepsWorkAndGoesOn(t *testing.T) {
@@ -33,7 +34,7 @@ func TestAgentErrorFailsTaskKeepsWorkAndGoesOn(t *testing.T) {
 	if got.State != task.Failed || !strings.Contains(got.Summary, "claude exited with status 1") {
 		t.Fatalf("crashed task: state %s summary %q", got.State, got.Summary)
 	}
-	if !refExists(s.Root, ParkRef(bad.ID)) || exists(s.Root, "partial.go") {
+	if !refExists(s.Root, git.ParkRef(bad.ID)) || exists(s.Root, "partial.go") {
 		t.Fatal("partial work not parked")
 	}
 	logs, _ := filepath.Glob(filepath.Join(s.Dir, "runs", bad.ID, "*.log"))
@@ -72,7 +73,7 @@ func TestHungAgentTimesOut(t *testing.T) {
 	if got.State != task.Failed || !strings.Contains(strings.ToLower(got.Summary), "time") {
 		t.Fatalf("hung task: state %s summary %q", got.State, got.Summary)
 	}
-	if !refExists(s.Root, ParkRef(tk.ID)) || exists(s.Root, "draft.txt") {
+	if !refExists(s.Root, git.ParkRef(tk.ID)) || exists(s.Root, "draft.txt") {
 		t.Fatal("hung agent's draft not parked")
 	}
 }
@@ -110,7 +111,7 @@ func TestKillStopsAgentAndTaskResumes(t *testing.T) {
 	if got.State != task.Open || got.Lease != nil {
 		t.Fatalf("killed task: state %s lease %+v", got.State, got.Lease)
 	}
-	if _, ok := lastEvent(got, task.EventStopped); !ok || !refExists(s.Root, ParkRef(tk.ID)) || exists(s.Root, "wip.txt") {
+	if _, ok := lastEvent(got, task.EventStopped); !ok || !refExists(s.Root, git.ParkRef(tk.ID)) || exists(s.Root, "wip.txt") {
 		t.Fatal("killed run not parked and noted")
 	}
 	resumesAndCommits(t, s, f, tk.ID)
@@ -156,7 +157,7 @@ func TestCommitFailureParksTheWork(t *testing.T) {
 	if got.State != task.AwaitingInput || got.Summary != "the repository's pre-commit hook refused the commit: lint failed" {
 		t.Fatalf("task: state %s summary %q", got.State, got.Summary)
 	}
-	if !refExists(s.Root, ParkRef(tk.ID)) || exists(s.Root, "x.go") {
+	if !refExists(s.Root, git.ParkRef(tk.ID)) || exists(s.Root, "x.go") {
 		t.Fatal("work not parked after a failed commit")
 	}
 }
@@ -182,7 +183,7 @@ func TestWorkerTimeoutStopsAHungRunner(t *testing.T) {
 	if got.State != task.Failed || !strings.Contains(got.Summary, "timed out after 200ms") {
 		t.Fatalf("hung task: state %s summary %q", got.State, got.Summary)
 	}
-	if !refExists(s.Root, ParkRef(tk.ID)) || exists(s.Root, "stuck.txt") {
+	if !refExists(s.Root, git.ParkRef(tk.ID)) || exists(s.Root, "stuck.txt") {
 		t.Fatal("hung run's work not parked")
 	}
 	if getTask(t, s, next.ID).State != task.Closed {

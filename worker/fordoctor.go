@@ -7,14 +7,11 @@ import (
 	"path/filepath"
 
 	"github.com/bh-tracker/bh/worker/jail"
-	"github.com/bh-tracker/bh/worker/landing"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/doctor"
 	"github.com/bh-tracker/bh/worker/git"
-	"github.com/bh-tracker/bh/worker/storegit"
 )
 
 // ForDoctor is what bh doctor asks of the worker in s's repository: a
@@ -31,33 +28,19 @@ func ForDoctor(s *store.Store) (doctor.Worker, error) {
 	if s.Config.Remote != "" {
 		w.claims = openClaims(s, r, s.Config.Remote, w.opt.LeaseTTL, w.now, w.warnf)
 	}
-	remote := storegit.RemoteName(s, "")
 	return doctor.Worker{
-		Repo: r, Host: claims.Hostname(), HandWorker: claims.HandWorker, Clock: w.clock, Remote: remote,
-		WorktreeDir: WorktreeDir(s, r.CommonDir()), PoolDir: PoolDir(s, r.CommonDir()), PoolOn: poolOn(s),
-		LandLockFile: landing.LockFile,
-		StateDirs:    [][2]string{{"agent state", jail.AgentStatesOf(s.Root, r.CommonDir())}, {"outbox", jail.OutboxesOf(s, r.CommonDir())}},
-		Branch:       Branch,
-		WorktreePath: func(id string) string { return WorktreePath(s, r, id) },
-		InPool:       func(path string) bool { return inPool(s, r, path) },
-		RemoteCopy:   git.RemoteCopy,
-		LeaseTTL:     w.opt.LeaseTTL,
-		CheckConfig:  w.configHint,
-		Sandbox:      func() (bool, bool, string, error) { return sandboxHinted(s) },
-		AgentStarts:  w.agentStarts,
-		Dead:         func(t *task.Task) bool { return w.dead(*t.Lease) && !w.foreignAlive(t) },
+		Repo: r, Clock: w.clock,
+		LeaseTTL:    w.opt.LeaseTTL,
+		CheckConfig: w.configHint,
+		Sandbox:     func() (bool, bool, string, error) { return sandboxHinted(s) },
+		AgentStarts: w.agentStarts,
+		Dead:        func(t *task.Task) bool { return w.dead(*t.Lease) && !w.foreignAlive(t) },
 		Recover: func() error {
 			var errs []error
 			err := w.recoverDead(func(e runEnd) { errs = append(errs, e.err) })
 			return errors.Join(append(errs, err)...)
 		},
-		Journaled:           func() ([]string, error) { return journaled(s) },
-		LandLock:            func() (func(), error) { return landing.Lock(s) },
-		HalfMade:            func() ([]string, error) { return halfMade(s, r) },
-		PoolSlots:           func() ([]git.Linked, error) { return poolSlots(s, r) },
-		RegisterMergeDriver: func() error { return storegit.RegisterMergeDriver(s.Root) },
-		Fetch:               func() error { return r.Fetch(remote, append(storegit.SharedRefspecs(remote), claims.Refspec)...) },
-		BookkeepingOnly:     func() (bool, error) { only, _, err := storegit.BookkeepingOnly(s, r); return only, err },
+		Journaled: func() ([]string, error) { return journaled(s) },
 	}, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 func gatedTask(t testing.TB, s *store.Store, title string) *task.Task {
@@ -41,7 +42,7 @@ func TestGateParksThenApprovalCommitsWithoutAnotherRun(t *testing.T) {
 	if q.ExpiresAt == nil || !q.ExpiresAt.Equal(q.AskedAt.Add(task.DefaultHumanTimeout)) {
 		t.Errorf("expiresAt %v, asked %v", q.ExpiresAt, q.AskedAt)
 	}
-	if gitT(t, s.Root, "rev-parse", "HEAD") != head || exists(s.Root, "v1.txt") || !refExists(s.Root, ParkRef(tk.ID)) {
+	if gitT(t, s.Root, "rev-parse", "HEAD") != head || exists(s.Root, "v1.txt") || !refExists(s.Root, git.ParkRef(tk.ID)) {
 		t.Fatal("gated work was committed or left in the tree instead of parked")
 	}
 	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != ending.Gated || fin[0].Question != q.Question {
@@ -62,7 +63,7 @@ func TestGateParksThenApprovalCommitsWithoutAnotherRun(t *testing.T) {
 	if c := committed(t, s.Root, "HEAD"); !slices.Equal(c, []string{".bh/tasks/" + tk.ID + ".yaml", "v1.txt"}) {
 		t.Fatalf("approved commit holds %v", c)
 	}
-	if gitT(t, s.Root, "rev-parse", "HEAD~1") != head || refExists(s.Root, ParkRef(tk.ID)) {
+	if gitT(t, s.Root, "rev-parse", "HEAD~1") != head || refExists(s.Root, git.ParkRef(tk.ID)) {
 		t.Fatal("want exactly one commit and no parked ref left")
 	}
 	if e, ok := lastEvent(got, task.EventState); !ok || e.To != task.Closed || e.Text != "approved by alice" {
@@ -202,7 +203,7 @@ func TestConfidenceGate(t *testing.T) {
 			if got.State != task.AwaitingInput || !q.Gate || !strings.Contains(q.Context, "confidence 0.55 < 0.7") {
 				t.Fatalf("not gated with the reason: %s %+v", got.State, q)
 			}
-			if !refExists(s.Root, ParkRef(tk.ID)) || exists(s.Root, "x.txt") {
+			if !refExists(s.Root, git.ParkRef(tk.ID)) || exists(s.Root, "x.txt") {
 				t.Fatal("gated work not parked")
 			}
 		})

@@ -16,6 +16,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // lockScenario is one way a run ends, each through its own git steps:
@@ -43,10 +44,10 @@ var lockKinds = map[string]func(root, id, dir string) string{
 		return filepath.Join(root, ".git", strings.TrimSpace(strings.TrimPrefix(string(head), "ref:"))+".lock")
 	},
 	"branch": func(root, id, dir string) string {
-		return filepath.Join(root, ".git/refs/heads", Branch(id)+".lock")
+		return filepath.Join(root, ".git/refs/heads", slots.Branch(id)+".lock")
 	},
 	"packed-refs": func(root, id, dir string) string { return filepath.Join(root, ".git/packed-refs.lock") },
-	"parked":      func(root, id, dir string) string { return filepath.Join(root, ".git", ParkRef(id)+".lock") },
+	"parked":      func(root, id, dir string) string { return filepath.Join(root, ".git", git.ParkRef(id)+".lock") },
 }
 
 func gitDirOf(dir string) string {
@@ -115,10 +116,10 @@ func lockRun(t *testing.T, sc lockScenario, f *fault) string {
 		os.Remove(f.held) // never needed after it was taken
 	}
 	got := getTask(t, s, tk.ID)
-	wt := WorktreePath(s, mustRepo(t, s), tk.ID)
+	wt := slots.WorktreePath(s, mustRepo(t, s), tk.ID)
 	return fmt.Sprintf("state=%s work=%v parked=%v worktree=%v warnings=%q", got.State,
 		strings.Contains(gitT(t, s.Root, "ls-tree", "-r", "--name-only", "HEAD"), "w.txt"),
-		refExists(s.Root, ParkRef(tk.ID)), exists(wt, "w.txt"), warnings)
+		refExists(s.Root, git.ParkRef(tk.ID)), exists(wt, "w.txt"), warnings)
 }
 
 func mustRepo(t testing.TB, s *store.Store) *git.Repo {
@@ -186,7 +187,7 @@ func TestGitLockPastTheBoundWaitsAndIsRetried(t *testing.T) {
 	s := newStore(t)
 	held := update(t, s, addTask(t, s, "Held").ID, func(tk *task.Task) { tk.Priority = "P0" })
 	other := addTask(t, s, "Other")
-	lock := filepath.Join(s.Root, ".git/refs/heads", Branch(held.ID)+".lock")
+	lock := filepath.Join(s.Root, ".git/refs/heads", slots.Branch(held.ID)+".lock")
 	hold := func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
 		os.MkdirAll(filepath.Dir(lock), 0o755)
 		os.WriteFile(lock, nil, 0o644) // the user's git takes it, and keeps it
@@ -226,7 +227,7 @@ func TestGitLockPastTheBoundWaitsAndIsRetried(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	if len(warned) == 0 || !strings.Contains(warned[0], held.ID+": its ending waits") ||
-		!strings.Contains(warned[0], Branch(held.ID)+".lock") {
+		!strings.Contains(warned[0], slots.Branch(held.ID)+".lock") {
 		t.Fatalf("warnings: %q", warned)
 	}
 	if EndingWaits(s, held.ID) != "" {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/ending"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // refusingHook installs a commit-msg hook in s's repository that refuses
@@ -41,7 +42,7 @@ func TestHookRefusalWaitsWithTheHooksOutput(t *testing.T) {
 		t.Fatalf("task %s: %s", got.State, got.Summary)
 	}
 	q := pendingOf(t, got)
-	if !isHookQuestion(&q) || !strings.Contains(q.Question, "commit-msg hook refused") ||
+	if q.Header != ending.HookTitle || q.Kind() != task.ChoiceQuestion || !strings.Contains(q.Question, "commit-msg hook refused") ||
 		!strings.Contains(q.Context, "the subject must name a ticket (ABC-123)") {
 		t.Fatalf("question %+v", q)
 	}
@@ -52,7 +53,7 @@ func TestHookRefusalWaitsWithTheHooksOutput(t *testing.T) {
 	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != ending.HookRefused {
 		t.Fatalf("finished: %+v", fin)
 	}
-	if gitT(t, s.Root, "rev-parse", "HEAD") != head || !refExists(s.Root, ParkRef(tk.ID)) || exists(s.Root, "note.txt") {
+	if gitT(t, s.Root, "rev-parse", "HEAD") != head || !refExists(s.Root, git.ParkRef(tk.ID)) || exists(s.Root, "note.txt") {
 		t.Fatal("refused work landed, or is not parked")
 	}
 

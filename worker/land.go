@@ -248,7 +248,7 @@ func (w *worker) landTrouble(r *run, e ending.Ending, err error) error {
 		f.What, f.Worktree, f.Round, f.Rounds = ending.LandConflict, r.j.Worktree, ending.ConflictRound(r.t), w.s.Config.Rounds()
 	case landing.Refused:
 		f.What, f.Reason, f.Dir, f.Question = ending.LandRefused, tr.Reason, tr.Dir, landing.Question(r.t.ID, r.j.Target, r.j.Branch)
-		f.Asked = decision(r.t, landing.IsLandQuestion)
+		f.Asked = landing.Decision(r.t, landing.IsLandQuestion)
 	case landing.HookRefused:
 		f = hookFacts(r, e, tr.Hook, w.policy(r.t))
 	case landing.CommitFailed: // as any error of the run's
@@ -273,7 +273,7 @@ func (w *worker) submoduleTrouble(r *run, e ending.Ending) (done bool, err error
 	}
 	f := ending.Facts{What: ending.LandRefused, Prior: e, ID: r.t.ID, Target: r.j.Target, Reason: landing.SubNote, Paths: subs,
 		Dir: r.wt.Path, Question: landing.SubQuestion(r.t.ID, r.j.Branch, r.wt.Path, subs), Policy: w.policy(r.t)}
-	if q := decision(r.t, landing.IsLandQuestion); q != nil && q.Context == ending.Decide(f).Context {
+	if q := landing.Decision(r.t, landing.IsLandQuestion); q != nil && q.Context == ending.Decide(f).Context {
 		return false, r.wt.KeepSubmodulesAt(r.j.Base, subs) // answered: the rest goes as it is
 	}
 	return true, w.end(r, ending.Decide(f))

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
@@ -13,38 +12,15 @@ import (
 	"github.com/bh-tracker/bh/worker/git/usertree"
 	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/notify"
+	"github.com/bh-tracker/bh/worker/slots"
 )
-
-// ErrNothingToLand means a task has no finished work waiting to land.
-var ErrNothingToLand = errors.New("nothing to land")
-
-// NotLandedError is a bh land that landed nothing, and why: git would not
-// land over the user's changes (Files are theirs in the way), or the task
-// has nothing waiting to land. The task is left as it was.
-type NotLandedError struct {
-	ID     string
-	State  task.State
-	Reason string
-	Files  []string
-	Err    error
-}
-
-func (e *NotLandedError) Error() string {
-	msg := fmt.Sprintf("%s was not landed: %s", e.ID, e.Reason)
-	if len(e.Files) > 0 {
-		msg += ": " + strings.Join(e.Files, ", ")
-	}
-	return msg
-}
-
-func (e *NotLandedError) Unwrap() error { return e.Err }
 
 // LandTask lands a task's finished work by hand (bh land): work that git
 // would not land over the user's changes (the task waits on a landing
 // question: it is answered "land" and landed now), or work kept on its
 // branch (land: branch). Landing takes the same lock as the worker's, and
 // the checks run on the tree that lands as the worker's do; ctx ends them.
-// It returns nil only when the work landed, else a *NotLandedError.
+// It returns nil only when the work landed, else a *landing.NotLandedError.
 func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) error {
 	w, err := newWorker(s, opt)
 	if err != nil {
@@ -56,66 +32,30 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 		return err
 	}
 	q := landing.Pending(t)
-	if q == nil && t.State == task.Open && landsSettled(t) {
+	if q == nil && t.State == task.Open && landing.LandsSettled(t) {
 		return w.landSettled(ctx, t) // approved, say: landed now, as the worker would
 	}
 	if q == nil {
 		if t.State != task.Closed {
-			return &NotLandedError{ID: id, State: t.State, Reason: "it is " + string(t.State) + ", with no finished work waiting to land",
-				Err: ErrNothingToLand}
+			return &landing.NotLandedError{ID: id, State: t.State, Reason: "it is " + string(t.State) + ", with no finished work waiting to land",
+				Err: landing.ErrNothingToLand}
 		}
 		return w.landKept(t)
 	}
 	// Git is asked first, so that a refusal answers nothing and asks
 	// nothing again: the landing question stays as it was.
-	if err := w.inTheWay(t); err != nil {
+	if err := landing.InTheWay(w.s, w.repo, t, w.target); err != nil {
 		return err
 	}
 	if _, err := notify.Answer(s, id, []task.Answer{{QuestionID: q.ID, Values: []string{ending.LandNow}}}, by, nil); err != nil {
 		return fmt.Errorf("respond: %w", err)
 	}
-	if t, err = claims.Claim(s, id, w.lease(), settled); err != nil {
-		var nr *claims.NotReadyError
-		if errors.As(err, &nr) {
-			return &NotLandedError{ID: id, State: task.InProgress, Reason: "a running worker took it up first, and lands it"}
-		}
-		return err
-	}
-	w.setActive(id, true)
-	err = w.work(ctx, t)
-	w.setActive(id, false)
-	if err != nil {
-		return err
-	}
-	if t, err = s.Get(id); err != nil || t.State == task.Closed {
-		return err
-	}
-	return &NotLandedError{ID: id, State: t.State, Reason: lastNote(t)}
-}
-
-// inTheWay is what would stop t's finished work, on its branch, from
-// landing now: a *NotLandedError naming the user's files in the way.
-func (w *worker) inTheWay(t *task.Task) error {
-	head, err := w.repo.BranchTip(Branch(t.ID))
-	if err != nil || head == "" {
-		return err // no branch here: the run below finds the work or says why
-	}
-	target, err := w.target(t)
-	if err != nil {
-		return err
-	}
-	err = usertree.Of(w.repo).InTheWay(target, head, w.s.RelPath(t.ID))
-	var lr *usertree.LandRefused
-	if errors.As(err, &lr) {
-		return &NotLandedError{ID: t.ID, State: t.State, Reason: "git would not land it on " + target + " in " + lr.Dir +
-			": " + lr.Reason, Files: lr.Paths, Err: err}
-	}
-	return err
+	return w.landSettled(ctx, t) // the answer lands it: as approved work would
 }
 
 // landKept lands the commit a closed task keeps on its branch.
 func (w *worker) landKept(t *task.Task) error {
-	head, target, err := w.keptWork(t)
+	head, target, err := landing.KeptWork(w.repo, t, w.target)
 	if err != nil {
 		return err
 	}
@@ -124,7 +64,7 @@ func (w *worker) landKept(t *task.Task) error {
 		return err
 	}
 	defer unlock()
-	r := &run{t: t, j: &journal{Task: t.ID, Worktree: WorktreePath(w.s, w.repo, t.ID), Branch: Branch(t.ID),
+	r := &run{t: t, j: &journal{Task: t.ID, Worktree: slots.WorktreePath(w.s, w.repo, t.ID), Branch: slots.Branch(t.ID),
 		Target: target}}
 	if r.wt, _, err = w.repo.EnsureWorktree(r.j.Worktree, r.j.Branch, head, w.s.Root); err != nil {
 		return err
@@ -150,34 +90,12 @@ func (w *worker) landKept(t *task.Task) error {
 	}); err != nil {
 		return err
 	}
-	return w.dropWorktree(t.ID, r.j.Worktree, r.j.Branch)
-}
-
-// keptWork is the head of the work a closed task keeps on its branch,
-// and the target it would land on; ErrNothingToLand when there is none,
-// or it landed already.
-func (w *worker) keptWork(t *task.Task) (head, target string, err error) {
-	if head, err = w.repo.BranchTip(Branch(t.ID)); err != nil {
-		return "", "", err
-	}
-	if head == "" {
-		return "", "", fmt.Errorf("%s has no branch %s: %w", t.ID, Branch(t.ID), ErrNothingToLand)
-	}
-	if target, err = w.target(t); err != nil {
-		return "", "", err
-	}
-	if ok, err := w.repo.Landed(target, head); err != nil || ok {
-		if err == nil {
-			err = fmt.Errorf("%s is already on %s: %w", Branch(t.ID), target, ErrNothingToLand)
-		}
-		return "", "", err
-	}
-	return head, target, nil
+	return w.pool.Drop(w.s, w.repo, t.ID, r.j.Worktree, r.j.Branch)
 }
 
 // checkKept runs the checks of a task closed with its work on its branch
 // on the tree bh land is about to land, and records them in its history;
-// a *NotLandedError when one failed. A human who answered the checks
+// a *landing.NotLandedError when one failed. A human who answered the checks
 // question since they last ran has decided (keep on branch says bh land
 // lands it): none runs.
 func (w *worker) checkKept(r *run) error {
@@ -199,8 +117,32 @@ func (w *worker) checkKept(r *run) error {
 	}
 	if n := len(evs); n > 0 && evs[n-1].ExitCode != 0 {
 		ev := evs[n-1]
-		return &NotLandedError{ID: r.t.ID, State: r.t.State, Reason: fmt.Sprintf("check %s %s: %s",
+		return &landing.NotLandedError{ID: r.t.ID, State: r.t.State, Reason: fmt.Sprintf("check %s %s: %s",
 			ev.Command, landing.Failure(ev), ev.Output)}
 	}
 	return nil
+}
+
+// landSettled lands at once the work of t, open with a human's answer
+// that lands it (bh land right after bh respond --yes): claimed as a
+// worker would, and ended by decided without running the agent.
+func (w *worker) landSettled(ctx context.Context, t *task.Task) error {
+	t, err := claims.Claim(w.s, t.ID, w.lease(), landing.Settled)
+	var nr *claims.NotReadyError
+	if errors.As(err, &nr) {
+		return &landing.NotLandedError{ID: nr.ID, State: nr.State, Reason: "a running worker took it up first, and lands it"}
+	}
+	if err != nil {
+		return err
+	}
+	w.setActive(t.ID, true)
+	err = w.work(ctx, t)
+	w.setActive(t.ID, false)
+	if err != nil {
+		return err
+	}
+	if t, err = w.s.Get(t.ID); err != nil || t.State == task.Closed {
+		return err
+	}
+	return &landing.NotLandedError{ID: t.ID, State: t.State, Reason: lastNote(t)}
 }

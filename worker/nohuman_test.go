@@ -10,6 +10,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 func noHumans(t testing.TB, s *store.Store, title string) *task.Task {
@@ -43,7 +44,7 @@ func TestHumanFalseFailsInsteadOfAsking(t *testing.T) {
 	if len(got.Pending()) != 0 || count(got, task.EventInputRequested) != 0 {
 		t.Fatal("a task without humans asked one")
 	}
-	if !refExists(s.Root, ParkRef(tk.ID)) || exists(s.Root, "draft.sql") {
+	if !refExists(s.Root, git.ParkRef(tk.ID)) || exists(s.Root, "draft.sql") {
 		t.Fatal("partial work not parked")
 	}
 	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != ending.Failed || fin[0].Question != "Postgres or SQLite?" {
@@ -65,7 +66,7 @@ func TestHumanFalseWithGateFailsKeepingTheApproval(t *testing.T) {
 	if got.State != task.Failed || got.Summary != ending.NoHumanSummary || got.Question != "Approve and commit "+tk.ID+"?" {
 		t.Fatalf("task: state %s summary %q question %q", got.State, got.Summary, got.Question)
 	}
-	if gitT(t, s.Root, "rev-parse", "HEAD") != head || !refExists(s.Root, ParkRef(tk.ID)) {
+	if gitT(t, s.Root, "rev-parse", "HEAD") != head || !refExists(s.Root, git.ParkRef(tk.ID)) {
 		t.Fatal("unapproved work committed, or not parked")
 	}
 }
@@ -94,7 +95,7 @@ func TestHumanFalseRefusedLandingDoesNotWait(t *testing.T) {
 	if b, _ := os.ReadFile(readme); string(b) != "# mine, not committed\n" || gitT(t, s.Root, "rev-parse", "HEAD") != head {
 		t.Fatalf("the user's edit or branch changed: %q", b)
 	}
-	if !refExists(s.Root, ParkRef(tk.ID)) {
+	if !refExists(s.Root, git.ParkRef(tk.ID)) {
 		t.Fatal("the work is not parked")
 	}
 }

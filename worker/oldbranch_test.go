@@ -6,6 +6,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // A task whose branch outlived an earlier attempt (a kill, a released
@@ -20,7 +21,7 @@ func TestKeptBranchKeepsItsForkPoint(t *testing.T) {
 	gitT(t, s.Root, "commit", "-q", "-m", "user's file")
 	tk := addTask(t, s, "Writes task.txt")
 	// Left by an earlier attempt, with a commit of the task's own.
-	gitT(t, s.Root, "checkout", "-q", "-b", Branch(tk.ID))
+	gitT(t, s.Root, "checkout", "-q", "-b", slots.Branch(tk.ID))
 	writeFile(t, s.Root, "draft.txt", "draft\n")
 	gitT(t, s.Root, "add", "draft.txt")
 	gitT(t, s.Root, "commit", "-q", "-m", "an earlier attempt")
@@ -58,7 +59,7 @@ func TestKeptBranchForkPointSurvivesARewrittenTarget(t *testing.T) {
 	gitT(t, s.Root, "commit", "-q", "-am", "the user's commit, not pushed yet")
 	mine := gitT(t, s.Root, "rev-parse", "HEAD")
 	tk := addTask(t, s, "Drafts and asks")
-	gitT(t, s.Root, "branch", Branch(tk.ID)) // left by an attempt cut short
+	gitT(t, s.Root, "branch", slots.Branch(tk.ID)) // left by an attempt cut short
 	// The sync: the remote moved, the user's commit is replayed onto it
 	// (same tree, so the user's files stay as they are).
 	theirs := gitT(t, s.Root, "commit-tree", start+"^{tree}", "-p", start, "-m", "the remote's commit")

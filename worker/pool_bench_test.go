@@ -14,6 +14,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // benchRepo is a store in a repository of n tracked files in n/100
@@ -152,7 +153,7 @@ func BenchmarkWorktreeDisk(b *testing.B) {
 				s := benchRepo(b, 5000)
 				b.StartTimer()
 				s.Config.Worktree.Pool = &pool
-				dir := WorktreeDir(s, mustRepo(b, s).CommonDir())
+				dir := slots.WorktreeDir(s, mustRepo(b, s).CommonDir())
 				var mu sync.Mutex
 				peak := 0
 				sample := agent.RunnerFunc(func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {

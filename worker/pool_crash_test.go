@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/bh-tracker/bh/worker/doctor"
+	"github.com/bh-tracker/bh/worker/slots"
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
@@ -29,12 +30,12 @@ func helperKillReset() int {
 		return 1
 	}
 	at := os.Getenv("BH_KILL_AT")
-	pool := realDir(PoolDir(s, mustOpen(s).CommonDir()))
+	pool := slots.RealDir(slots.PoolDir(s, mustOpen(s).CommonDir()))
 	hooks := git.Hooks{Before: func(dir string, args []string) {
 		for len(args) > 1 && args[0] == "-c" { // config given on the command line
 			args = args[2:]
 		}
-		if len(args) > 0 && args[0] == at && realDir(filepath.Dir(dir)) == pool {
+		if len(args) > 0 && args[0] == at && slots.RealDir(filepath.Dir(dir)) == pool {
 			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		}
 	}}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // TestPoolSlotLeaksNothingToTheNextTask: a task that fails leaves its slot
@@ -42,7 +43,7 @@ func TestPoolSlotLeaksNothingToTheNextTask(t *testing.T) {
 		gitT(t, req.Dir, "checkout", "-q", "HEAD~1") // a rebase left stopped, HEAD detached
 		writeFile(t, req.Dir, "tracked.txt", "other\n")
 		gitT(t, req.Dir, "-c", "user.name=a", "-c", "user.email=a@a", "commit", "-q", "-am", "other")
-		if out, err := exec.Command("git", "-C", req.Dir, "rebase", Branch(a.ID)).CombinedOutput(); err == nil {
+		if out, err := exec.Command("git", "-C", req.Dir, "rebase", slots.Branch(a.ID)).CombinedOutput(); err == nil {
 			t.Fatalf("the rebase did not stop: %s", out)
 		}
 		writeFile(t, req.Dir, "staged.txt", "staged\n")
@@ -76,7 +77,7 @@ func TestPoolSlotLeaksNothingToTheNextTask(t *testing.T) {
 	}
 	want := map[string]string{
 		"status":  "!! .env\n!! node_modules/dep/index.js",
-		"branch":  Branch(b.ID),
+		"branch":  slots.Branch(b.ID),
 		"head":    base,
 		"staged":  "",
 		"stashes": "",

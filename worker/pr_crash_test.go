@@ -14,6 +14,7 @@ import (
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // killGH stands in for gh: its Nth call kills the worker's process group
@@ -122,7 +123,7 @@ func shepherdKilledAt(t *testing.T, dir, wrap, realGH, how string, n int) []stri
 	t.Helper()
 	s, gh, tk := prTask(t, "Greet")
 	bare := gitT(t, s.Root, "remote", "get-url", "origin")
-	fixed := func() bool { return strings.Contains(gitCat(bare, Branch(tk.ID)+":hello.go"), "fixed") }
+	fixed := func() bool { return strings.Contains(gitCat(bare, slots.Branch(tk.ID)+":hello.go"), "fixed") }
 	gh.PlayCI(func(p *Pull) []CheckRun {
 		if fixed() {
 			return []CheckRun{{ID: 12, Name: "test", Conclusion: "success"}}

@@ -11,6 +11,7 @@ import (
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/agent/proc/proctest"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // The base moved on the remote and conflicts with the pull request: the
@@ -53,7 +54,7 @@ func TestPullRequestConflictWithBase(t *testing.T) {
 		t.Fatalf("%d runs; last prompt:\n%s", len(reqs), reqs[len(reqs)-1].Prompt)
 	}
 	wantState(t, s, tk.ID, task.InReview)
-	branch := Branch(tk.ID)
+	branch := slots.Branch(tk.ID)
 	if got := gitT(t, bare, "show", branch+":hello.txt"); got != "hello and hi" {
 		t.Fatalf("pushed hello.txt %q", got)
 	}
@@ -158,14 +159,14 @@ func TestPullRequestShepherdedFromAnotherClone(t *testing.T) {
 	}}
 	runOnce(t, s, f)
 	wantState(t, s, tk.ID, task.InReview)
-	gitT(t, s.Root, "branch", "-D", Branch(tk.ID)) // as on a clone that never had it
+	gitT(t, s.Root, "branch", "-D", slots.Branch(tk.ID)) // as on a clone that never had it
 	gh.Edit(1, func(p *Pull) {
 		p.Checks = []CheckRun{{ID: 11, Name: "test", Conclusion: "failure", Log: "boom\n"}}
 	})
 	shepherdT(t, s)
 	runOnce(t, s, f)
 	wantState(t, s, tk.ID, task.InReview)
-	files := lines(gitT(t, bare, "ls-tree", "--name-only", Branch(tk.ID)))
+	files := lines(gitT(t, bare, "ls-tree", "--name-only", slots.Branch(tk.ID)))
 	if !strings.Contains(strings.Join(files, " "), "fix.txt") || !strings.Contains(strings.Join(files, " "), "hello.txt") {
 		t.Fatalf("pushed branch holds %v, want the first round's work and the fix", files)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // prTask is a store with the fake GitHub and one task that lands by pull
@@ -70,7 +71,7 @@ func wantState(t *testing.T, s *store.Store, id string, want task.State) *task.T
 func TestPullRequestShepherded(t *testing.T) {
 	s, gh, tk := prTask(t, "Add greeting")
 	bare := gitT(t, s.Root, "remote", "get-url", "origin")
-	id, branch := tk.ID, Branch(tk.ID)
+	id, branch := tk.ID, slots.Branch(tk.ID)
 	asks := agent.Result{Status: agent.StatusNeedsInput, Summary: "asks", Question: "Which greeting?"}
 	f := &fake{steps: []stepFn{
 		step(nil, asks),
@@ -162,7 +163,7 @@ func TestPullRequestOpenedBeforeACrashIsFound(t *testing.T) {
 	// What the dead worker's gh pr create left on GitHub.
 	var out bytes.Buffer
 	res, err := proc.Run(context.Background(), proc.Cmd{Argv: []string{"gh", "pr", "create", "-R",
-		GitHubHost + "/owner/repo", "--head", Branch(tk.ID), "--base", "main", "--title", "t", "--body-file", "-"},
+		GitHubHost + "/owner/repo", "--head", slots.Branch(tk.ID), "--base", "main", "--title", "t", "--body-file", "-"},
 		Dir: s.Root, Stdin: strings.NewReader("body"), Stdout: &out, Stderr: &out})
 	if err != nil || res.ExitCode != 0 {
 		t.Fatal(err, res.ExitCode, out.String())
@@ -214,7 +215,7 @@ func TestClaudeFixesAFailedCheck(t *testing.T) {
 	if calls := resumed.ToolUses(); len(calls) == 0 || calls[0].Name != "Write" {
 		t.Errorf("the resumed request lacks the earlier turns: %+v", calls)
 	}
-	if !strings.Contains(gitT(t, bare, "show", Branch(tk.ID)+":hello.go"), "// fixed") || len(gh.Pulls()) != 1 {
+	if !strings.Contains(gitT(t, bare, "show", slots.Branch(tk.ID)+":hello.go"), "// fixed") || len(gh.Pulls()) != 1 {
 		t.Fatalf("the fix did not reach the one pull request (%d pulls)", len(gh.Pulls()))
 	}
 }

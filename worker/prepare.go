@@ -9,6 +9,7 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/landing"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // prepare readies r's worktree: it exists at the task's path on its
@@ -64,7 +65,7 @@ func (w *worker) startOf(t *task.Task) (target, snap, start string, err error) {
 	if tip == "" {
 		return "", "", "", fmt.Errorf("the target branch %s has no commit yet: commit something first", target)
 	}
-	if err := landing.FetchBranch(w.s, w.repo, t, Branch(t.ID)); err != nil {
+	if err := landing.FetchBranch(w.s, w.repo, t, slots.Branch(t.ID)); err != nil {
 		return "", "", "", err
 	}
 	snap, start, err = w.parkedStart(t.ID, tip)
@@ -76,14 +77,14 @@ func (w *worker) startOf(t *task.Task) (target, snap, start string, err error) {
 // the questions about the slots share one listing of the worktrees.
 func (w *worker) placeWorktree(r *run, target, snap, start string) (created bool, err error) {
 	id := r.t.ID
-	w.poolMu.Lock()
+	w.pool.Lock()
 	shared := w.repo.ShareListing()
-	defer func() { shared(); w.poolMu.Unlock() }()
-	path, pooled, err := w.worktreeFor(id)
+	defer func() { shared(); w.pool.Unlock() }()
+	path, pooled, err := slots.For(w.s, w.repo, id)
 	if err != nil {
 		return false, err
 	}
-	r.j = &journal{Task: id, Lease: *r.t.Lease, Worktree: path, Branch: Branch(id), Target: target, Base: start}
+	r.j = &journal{Task: id, Lease: *r.t.Lease, Worktree: path, Branch: slots.Branch(id), Target: target, Base: start}
 	if err := saveJournal(w.s, r.j); err != nil {
 		return false, err
 	}
@@ -96,14 +97,14 @@ func (w *worker) placeWorktree(r *run, target, snap, start string) (created bool
 // back on the commit it was made on (landing rebases it later if the
 // target moved): restored is that snapshot, when it was put back.
 func (w *worker) ensureWorktree(id, path string, pooled bool, snap, start string) (wt *git.Worktree, created bool, restored string, err error) {
-	had, err := w.repo.BranchTip(Branch(id))
+	had, err := w.repo.BranchTip(slots.Branch(id))
 	if err != nil {
 		return nil, false, "", err
 	}
 	if pooled {
-		wt, created, err = w.resetSlot(id, path, start)
+		wt, created, err = slots.Reset(w.s, w.repo, id, path, start)
 	} else {
-		wt, created, err = w.repo.EnsureWorktree(path, Branch(id), start, w.s.Root)
+		wt, created, err = w.repo.EnsureWorktree(path, slots.Branch(id), start, w.s.Root)
 	}
 	if err != nil {
 		return nil, false, "", err
@@ -135,7 +136,7 @@ func (w *worker) fillWorktree(wt *git.Worktree, snap string, fresh bool, start s
 // parkedStart is task id's parked snapshot, if any, and the commit a
 // worktree made for it starts on: the snapshot's parent, else tip.
 func (w *worker) parkedStart(id, tip string) (snap, start string, err error) {
-	if snap, err = w.repo.Ref(ParkRef(id)); err != nil || snap == "" {
+	if snap, err = w.repo.Ref(git.ParkRef(id)); err != nil || snap == "" {
 		return "", tip, err
 	}
 	start, err = w.repo.Parent(snap)

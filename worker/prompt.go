@@ -41,7 +41,7 @@ func Contract(s *store.Store, t *task.Task) (string, error) {
 func promptData(s *store.Store, t *task.Task) prompts.Data {
 	d := prompts.Data{ID: t.ID, Title: t.Title, Description: t.Description,
 		Type: string(t.Type), Priority: string(t.Priority), Size: string(t.Size), Rounds: rounds(t),
-		Feedback: feedback(verdict(t))}
+		Feedback: landing.Feedback(landing.Verdict(t))}
 	if t.Parent != "" {
 		ref := &prompts.Ref{ID: t.Parent}
 		if p, err := s.Get(t.Parent); err == nil {

@@ -8,6 +8,8 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/ending"
+	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // A sync rebases the local commits of the target onto the remote's, so a
@@ -58,9 +60,9 @@ func parkedAcrossARewrite(t *testing.T, moved bool) {
 		t.Fatal("the asking task did not park")
 	}
 	if moved { // its worktree and branch gone: only the snapshot travels
-		wt := WorktreePath(s, mustRepo(t, s), ask.ID)
+		wt := slots.WorktreePath(s, mustRepo(t, s), ask.ID)
 		gitT(t, dir, "worktree", "remove", "--force", wt)
-		gitT(t, dir, "branch", "-D", Branch(ask.ID))
+		gitT(t, dir, "branch", "-D", slots.Branch(ask.ID))
 	}
 
 	// A sync: another machine's landing came first, the local ones are
@@ -87,7 +89,7 @@ func parkedAcrossARewrite(t *testing.T, moved bool) {
 	if len(evs) != 1 || evs[0].Outcome != ending.NeedsInput || !slices.Equal(evs[0].Paths, []string{"ask.draft", "ask.txt"}) {
 		t.Fatalf("parked again with %+v, want the task's own ask.draft and ask.txt only", evs)
 	}
-	snap := gitT(t, dir, "rev-parse", ParkRef(ask.ID))
+	snap := gitT(t, dir, "rev-parse", git.ParkRef(ask.ID))
 	if got := lines(gitT(t, dir, "diff", "--name-only", snap+"^", snap)); !slices.Equal(got, []string{"ask.draft", "ask.txt"}) {
 		t.Fatalf("the snapshot holds %v, want the task's own files only", got)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // recoverDead finishes what dead workers left: a task in progress under a
@@ -151,7 +152,7 @@ func (w *worker) reopenWorktree(r *run) error {
 	if r.wt, err = w.repo.OpenWorktree(j.Worktree, j.Branch); err != nil {
 		return err
 	}
-	if r.wt != nil && inPool(w.s, w.repo, j.Worktree) && (!w.slotHolds(r.wt.Path, j.Task) || r.wt.RecordedBase() == "") {
+	if r.wt != nil && slots.In(w.s, w.repo, j.Worktree) && (!slots.Holds(w.s, w.repo, r.wt.Path, j.Task) || r.wt.RecordedBase() == "") {
 		r.wt = nil // a slot the kill left before or during its reset: nothing of the task's is in it
 	}
 	if r.wt == nil {
@@ -170,7 +171,7 @@ func (w *worker) keepBase(wt *git.Worktree, j *journal) error {
 		j.Base = b
 		return nil
 	}
-	snap, err := w.repo.Ref(ParkRef(j.Task))
+	snap, err := w.repo.Ref(git.ParkRef(j.Task))
 	if err != nil {
 		return err
 	}
@@ -203,7 +204,7 @@ func (w *worker) tidy(t *task.Task) {
 		e = *j.Ending
 	}
 	if e.Fate == ending.DiscardWork {
-		if err := w.dropWorktree(t.ID, j.Worktree, j.Branch); err != nil {
+		if err := w.pool.Drop(w.s, w.repo, t.ID, j.Worktree, j.Branch); err != nil {
 			w.warnf("%s: %v", t.ID, err)
 			return
 		}

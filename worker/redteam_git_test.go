@@ -9,6 +9,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // redteamPrelude, run by a hostile command agent in its worktree, plants
@@ -113,7 +114,7 @@ func TestRedteamGit(t *testing.T) {
 				}
 				checkRedteamRun(t, s, next.ID, marker, "next.txt")
 				r := mustRepo(t, s)
-				slots, err := poolSlots(s, r)
+				slots, err := slots.List(s, r)
 				if err != nil || len(slots) != 1 || filepath.Base(slots[0].Path) != "1" {
 					t.Fatalf("the two tasks did not share slot 1: %+v, %v", slots, err)
 				}

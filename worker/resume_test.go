@@ -10,6 +10,7 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/ending"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 func TestNeedsInputParksThenResumesTheSameSession(t *testing.T) {
@@ -46,7 +47,7 @@ func TestNeedsInputParksThenResumesTheSameSession(t *testing.T) {
 	if e, ok := lastEvent(parked, task.EventInputRequested); !ok || e.QuestionID != parked.Questions[0].ID {
 		t.Fatalf("input.requested: %+v", e)
 	}
-	if !refExists(dir, ParkRef(ask.ID)) || exists(dir, "db.go") || exists(dir, "schema.sql") {
+	if !refExists(dir, git.ParkRef(ask.ID)) || exists(dir, "db.go") || exists(dir, "schema.sql") {
 		t.Fatal("work not parked out of the tree")
 	}
 	if got, want := committed(t, dir, "HEAD"), []string{".bh/tasks/" + other.ID + ".yaml", "other.go"}; !slices.Equal(got, want) {
@@ -82,7 +83,7 @@ func TestNeedsInputParksThenResumesTheSameSession(t *testing.T) {
 	if got := committed(t, dir, "HEAD"); !slices.Equal(got, want) {
 		t.Fatalf("resumed commit holds %v, want %v", got, want)
 	}
-	if refExists(dir, ParkRef(ask.ID)) {
+	if refExists(dir, git.ParkRef(ask.ID)) {
 		t.Error("parked ref left behind after completion")
 	}
 	closed := getTask(t, s, ask.ID)

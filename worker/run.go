@@ -13,6 +13,7 @@ import (
 	"github.com/bh-tracker/bh/prompts"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/ending"
+	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/runlog"
 	"github.com/google/uuid"
@@ -194,7 +195,7 @@ func (w *worker) begin(r *run) (*task.Task, error) {
 		at := w.now()
 		if r.restored != "" {
 			t.Record(at, task.Event{Kind: task.EventUnparked, By: w.opt.Name, Commit: r.restored,
-				Text: "worktree recreated at " + r.j.Worktree + " from " + ParkRef(t.ID)})
+				Text: "worktree recreated at " + r.j.Worktree + " from " + git.ParkRef(t.ID)})
 		}
 		if _, names := r.runner.(sessionNamer); t.SessionID == "" && !names {
 			t.SessionID = uuid.NewString()

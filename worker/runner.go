@@ -8,6 +8,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/jail"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // DefaultAgentTimeout bounds one agent run when the config sets none.
@@ -71,6 +72,6 @@ func agentName(cfg config.AgentConfig) string {
 
 // jail is what confines this worker's runs.
 func (w *worker) jail() *jail.Jail {
-	return &jail.Jail{Store: w.s, CommonDir: w.repo.CommonDir(), Worktrees: WorktreeDir(w.s, w.repo.CommonDir()),
+	return &jail.Jail{Store: w.s, CommonDir: w.repo.CommonDir(), Worktrees: slots.WorktreeDir(w.s, w.repo.CommonDir()),
 		Env: w.opt.Env, MCP: w.mcp(), OwnState: w.opt.Runner != nil, Warnf: w.warnf}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bh-tracker/bh/worker/jail"
+	"github.com/bh-tracker/bh/worker/slots"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
@@ -114,7 +115,7 @@ func TestSandboxKeepsAgentStateApart(t *testing.T) {
 	if e, ok := lastEvent(got, task.EventRunStarted); !ok || e.Sandbox != jail.Sandboxed {
 		t.Fatalf("the run records sandbox %q, want %q", e.Sandbox, jail.Sandboxed)
 	}
-	wt := WorktreePath(s, mustRepo(t, s), tk.ID)
+	wt := slots.WorktreePath(s, mustRepo(t, s), tk.ID)
 	want := "plant hook: yes\nplant mcp server: yes\nplant CLAUDE.md: yes\nplant memory: yes\nrefresh login: yes\n" +
 		"rewrite other task: no\nsee other task: no\nread user's login: no\nread user's session: no\n" +
 		"write user's settings: no\nwrite user's claude.json: no\nwrite user's CLAUDE.md: no\n"

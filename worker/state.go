@@ -18,6 +18,7 @@ import (
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/notify"
+	"github.com/bh-tracker/bh/worker/slots"
 	"github.com/bh-tracker/bh/worker/watch"
 )
 
@@ -41,8 +42,7 @@ type worker struct {
 	kick     chan struct{}  // asks the syncer for a sync; nil without autoSync:
 	reportMu sync.Mutex
 	landMu   sync.Mutex // landings go one at a time
-	poolMu   sync.Mutex // one task at a time takes or gives back a pool slot
-	trims    bool       // the running worker (alone) removes the pool's extra free slots
+	pool     slots.Pool // takes and gives back the worktree pool's slots
 	mu       sync.Mutex // guards active, cooled, next and the outage state below
 	active   map[string]bool
 	cooled   map[string]bool // tasks a run failed on: not claimed again before the tick

@@ -12,6 +12,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 func stopTask(t testing.TB, s *store.Store, id string) {
@@ -65,7 +66,7 @@ func TestStopCancelsTheRunningAgent(t *testing.T) {
 	if e, ok := lastEvent(got, task.EventStopped); !ok || e.By != "carol" {
 		t.Fatalf("stopped event: %+v", e)
 	}
-	if !refExists(s.Root, ParkRef(tk.ID)) || exists(s.Root, "wip.txt") {
+	if !refExists(s.Root, git.ParkRef(tk.ID)) || exists(s.Root, "wip.txt") {
 		t.Fatal("the stopped run's work was not parked")
 	}
 	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != ending.Stopped {
@@ -102,7 +103,7 @@ func TestResultAfterStopDoesNotClobber(t *testing.T) {
 			if gitT(t, s.Root, "rev-parse", "HEAD") != head || count(got, task.EventCommit) != 0 {
 				t.Fatal("committed after the stop")
 			}
-			if !refExists(s.Root, ParkRef(tk.ID)) || exists(s.Root, "late.txt") {
+			if !refExists(s.Root, git.ParkRef(tk.ID)) || exists(s.Root, "late.txt") {
 				t.Fatal("late work not parked")
 			}
 		})

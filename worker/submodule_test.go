@@ -11,6 +11,7 @@ import (
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/landing"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // subStore is newStore with lib/ a submodule, made from a local
@@ -83,7 +84,7 @@ func TestSubmoduleEditInsideAsksAndIsKept(t *testing.T) {
 	if !landing.IsLandQuestion(&q) || !strings.Contains(q.Question, tk.ID+" changed files inside submodule lib/: bh does not land submodule changes") {
 		t.Fatalf("question %+v, want the landing question naming lib/", q)
 	}
-	wt := WorktreePath(s, mustRepo(t, s), tk.ID)
+	wt := slots.WorktreePath(s, mustRepo(t, s), tk.ID)
 	if b, err := os.ReadFile(filepath.Join(wt, "lib", "lib.go")); err != nil || !strings.Contains(string(b), "// edited") {
 		t.Fatalf("the edit inside lib/ is gone from the worktree: %q, %v", b, err)
 	}

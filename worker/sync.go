@@ -11,6 +11,7 @@ import (
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/jail"
 	"github.com/bh-tracker/bh/worker/landing"
+	"github.com/bh-tracker/bh/worker/slots"
 	"github.com/bh-tracker/bh/worker/storegit"
 )
 
@@ -36,7 +37,7 @@ func openClaims(s *store.Store, r *git.Repo, remote string, ttl time.Duration, n
 		c.Warn = warn
 	}
 	c.Files = claims.Files{
-		DropWorktree: func(id string) error { return r.RemoveWorktree(WorktreePath(s, r, id), Branch(id)) },
+		DropWorktree: func(id string) error { return r.RemoveWorktree(slots.WorktreePath(s, r, id), slots.Branch(id)) },
 		ReadSession: func(id, session string) ([]byte, error) {
 			return untrusted.ReadFile(sessionCopy(s, id, session), MaxSession)
 		},
@@ -59,7 +60,7 @@ func ClaimNextRemote(s *store.Store, lease task.Lease) (*task.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return claims.Next(s, openClaims(s, r, remote, claims.HandTTL, claims.Clock(s), nil), lease, nil, settled)
+	return claims.Next(s, openClaims(s, r, remote, claims.HandTTL, claims.Clock(s), nil), lease, nil, landing.Settled)
 }
 
 // syncer runs bh sync on the autoSync interval (every; 0: off), when

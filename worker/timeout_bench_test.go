@@ -33,7 +33,7 @@ func BenchmarkCheckTimeouts1000(b *testing.B) {
 	}
 	b.ResetTimer()
 	for range b.N {
-		if err := CheckTimeouts(s, t0, nil); err != nil {
+		if err := checkTimeoutsAt(s, t0, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -13,6 +13,8 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
+	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/notify"
 )
 
 var t0 = time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -39,7 +41,7 @@ func checkAt(t *testing.T, s *store.Store, d time.Duration, id string) []string 
 	t.Helper()
 	h := newHook(t)
 	n, closeN := h.notifier(t)
-	if err := CheckTimeouts(s, t0.Add(d), n); err != nil {
+	if err := checkTimeoutsAt(s, t0.Add(d), n); err != nil {
 		t.Fatal(err)
 	}
 	closeN()
@@ -47,7 +49,6 @@ func checkAt(t *testing.T, s *store.Store, d time.Duration, id string) []string 
 }
 
 func TestQuestionsExpireAfterTheHumanTimeout(t *testing.T) {
-	t.Parallel()
 	s := newStore(t)
 	tk := askAtT0(t, s, oneQuestion, func(tk *task.Task) { tk.HumanTimeout, tk.OnTimeout = "2h", task.OnTimeoutFail })
 	q := pendingOf(t, tk)
@@ -71,7 +72,6 @@ func TestQuestionsExpireAfterTheHumanTimeout(t *testing.T) {
 }
 
 func TestOnTimeoutDefer(t *testing.T) {
-	t.Parallel()
 	s := newStore(t)
 	s.Config.OnTimeout = task.OnTimeoutFail // the task's own setting wins
 	tk := askAtT0(t, s, oneQuestion, func(tk *task.Task) { tk.OnTimeout = task.OnTimeoutDefer })
@@ -86,7 +86,6 @@ func TestOnTimeoutDefer(t *testing.T) {
 }
 
 func TestOnTimeoutDefaultAnswersAndResumes(t *testing.T) {
-	t.Parallel()
 	s := newStore(t)
 	s.Config.OnTimeout = task.OnTimeoutDefault
 	res := agent.Result{Status: agent.StatusNeedsInput, Summary: "Three decisions.", Questions: []agent.Question{
@@ -127,20 +126,18 @@ func TestOnTimeoutDefaultAnswersAndResumes(t *testing.T) {
 // An approval nobody gave is never taken as a yes: the task is deferred
 // with its work parked.
 func TestOnTimeoutDefaultDefersAnUnansweredApproval(t *testing.T) {
-	t.Parallel()
 	s := newStore(t)
 	s.Config.OnTimeout = task.OnTimeoutDefault
 	tk := update(t, s, addTask(t, s, "Gated").ID, func(tk *task.Task) { tk.Gate = task.GateApproval })
 	runWith(t, s, Options{Now: at(0), Runner: &fake{steps: []stepFn{step(map[string]string{"g.txt": "g\n"}, done("g"))}}})
 	checkAt(t, s, 24*time.Hour, tk.ID)
 	got := getTask(t, s, tk.ID)
-	if got.State != task.Deferred || got.Questions[0].Status != task.QuestionExpired || !refExists(s.Root, ParkRef(tk.ID)) {
+	if got.State != task.Deferred || got.Questions[0].Status != task.QuestionExpired || !refExists(s.Root, git.ParkRef(tk.ID)) {
 		t.Fatalf("expired approval: %s %+v", got.State, got.Questions)
 	}
 }
 
 func TestOnTimeoutRemindExtends(t *testing.T) {
-	t.Parallel()
 	s := newStore(t)
 	s.Config.HumanTimeout, s.Config.OnTimeout = config.ParseDuration("1h"), task.OnTimeoutRemind
 	tk := askAtT0(t, s, oneQuestion, func(*task.Task) {})
@@ -168,7 +165,6 @@ func TestOnTimeoutRemindExtends(t *testing.T) {
 // A running worker enforces timeouts by itself, waking at the expiry: the
 // tick here is an hour, so only the expiry timer can do it.
 func TestWorkerWakesAtTheNextExpiry(t *testing.T) {
-	t.Parallel()
 	s := newStore(t)
 	tk := update(t, s, addTask(t, s, "Times out").ID, func(tk *task.Task) { tk.HumanTimeout, tk.OnTimeout = "1s", task.OnTimeoutFail })
 	expired := make(chan Event, 1)
@@ -204,7 +200,6 @@ func TestWorkerWakesAtTheNextExpiry(t *testing.T) {
 
 // A worker starting after the expiry applies the policy before anything.
 func TestWorkerEnforcesTimeoutsAtStart(t *testing.T) {
-	t.Parallel()
 	s := newStore(t)
 	tk := askAtT0(t, s, oneQuestion, func(tk *task.Task) { tk.OnTimeout = task.OnTimeoutDefer })
 	evs := runWith(t, s, Options{Runner: &fake{}, Now: at(48 * time.Hour)})
@@ -220,7 +215,6 @@ func TestWorkerEnforcesTimeoutsAtStart(t *testing.T) {
 // the task has not moved on: the question waits again, is answered, and
 // the task reopens to resume its session. Once it has moved on, no.
 func TestLateAnswerRevivesAnExpiredQuestion(t *testing.T) {
-	t.Parallel()
 	s := newStore(t)
 	tk := askAtT0(t, s, oneQuestion, func(tk *task.Task) { tk.HumanTimeout, tk.OnTimeout = "1h", task.OnTimeoutFail })
 	checkAt(t, s, 2*time.Hour, tk.ID)
@@ -243,4 +237,13 @@ func TestLateAnswerRevivesAnExpiredQuestion(t *testing.T) {
 	if _, err := Respond(s, other.ID, []task.Answer{{Values: []string{"80"}}}, "late"); err == nil {
 		t.Fatal("an answer revived a question the task had moved on from")
 	}
+}
+
+// checkTimeoutsAt applies the questions' onTimeout policies as the worker
+// does at now, sending the notifications through n (which may be nil).
+func checkTimeoutsAt(s *store.Store, now time.Time, n *notify.Notifier) error {
+	w := &worker{s: s, notifier: n, opt: Options{Now: func() time.Time { return now }}}
+	w.opt.defaults(s.Config)
+	_, err := w.checkTimeouts()
+	return err
 }

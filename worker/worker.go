@@ -21,6 +21,8 @@ import (
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/usertree"
+	"github.com/bh-tracker/bh/worker/landing"
+	"github.com/bh-tracker/bh/worker/slots"
 	"github.com/bh-tracker/bh/worker/watch"
 )
 
@@ -31,14 +33,14 @@ import (
 // next start); cancelling kill stops the agents too, parks their partial
 // work and puts the tasks back to open.
 // kill should be stop's parent, so that one cancel ends both. Meanwhile it
-// enforces the questions' timeouts (see CheckTimeouts) and sends
+// enforces the questions' timeouts (see timeout.go) and sends
 // notifications.
 func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 	w, err := newWorker(s, opt)
 	if err != nil {
 		return err
 	}
-	w.trims, w.stop = true, stop
+	w.pool.Trims, w.pool.Jobs, w.stop = true, w.opt.Jobs, stop
 	if err := w.preflight(kill); err != nil {
 		return err
 	}
@@ -48,7 +50,7 @@ func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 	}
 	defer unlock()
 	s.CleanTemp(2 * time.Second) // what writes killed with a dead worker left
-	if done, err := repairHalfMade(s, w.repo); err != nil {
+	if done, err := slots.RepairHalfMade(s, w.repo); err != nil {
 		w.warnf("%v", err)
 	} else if len(done) > 0 {
 		w.warnf("removed %d half-made worktree registration(s) a killed git worktree add left: %s", len(done),
@@ -214,7 +216,7 @@ func (w *worker) fill(kill context.Context, running *int, done chan<- runEnd) (b
 		if wait, fatal := w.paused(); wait > 0 || fatal != nil {
 			return claimed, nil
 		}
-		t, err := claims.Next(w.s, w.claims, w.lease(), w.cooling, settled)
+		t, err := claims.Next(w.s, w.claims, w.lease(), w.cooling, landing.Settled)
 		if errors.Is(err, claims.ErrNothingReady) {
 			return claimed, nil
 		}
@@ -250,7 +252,7 @@ func (w *worker) shepherdDue(ctx context.Context) {
 	go func() {
 		defer w.shepherds.Done()
 		defer w.shepherding.Store(false)
-		if err := w.shepherd(ctx); err != nil {
+		if err := w.shepherd().Poll(ctx); err != nil {
 			w.warnf("%v", err)
 		}
 	}()

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bh-tracker/bh/worker/doctor"
+	"github.com/bh-tracker/bh/worker/slots"
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
@@ -25,7 +26,7 @@ func parkAndMoveState(t *testing.T) (s *store.Store, f *fake, id, old string) {
 	ask := agent.Result{Status: agent.StatusNeedsInput, Summary: "?", Question: "Tabs or spaces?"}
 	f = &fake{steps: []stepFn{step(map[string]string{"wip.txt": "wip\n"}, ask)}}
 	runWith(t, s, Options{Runner: f})
-	old = WorktreePath(s, mustRepo(t, s), tk.ID)
+	old = slots.WorktreePath(s, mustRepo(t, s), tk.ID)
 	if !exists(old, "wip.txt") {
 		t.Fatalf("no parked worktree at %s", old)
 	}
@@ -67,8 +68,8 @@ func TestDoctorMovesWorktreeRegisteredElsewhere(t *testing.T) {
 	if rep := doctorT(t, s, true); rep.Problems() != 0 {
 		t.Fatalf("after --fix: %+v", rep.Findings)
 	}
-	now := filepath.Join(WorktreeDir(s, mustRepo(t, s).CommonDir()), id)
-	if got := WorktreePath(s, mustRepo(t, s), id); got != now || !exists(now, "wip.txt") {
+	now := filepath.Join(slots.WorktreeDir(s, mustRepo(t, s).CommonDir()), id)
+	if got := slots.WorktreePath(s, mustRepo(t, s), id); got != now || !exists(now, "wip.txt") {
 		t.Fatalf("worktree at %s, want it moved to %s with its work", got, now)
 	}
 	if _, err := os.Stat(old); !os.IsNotExist(err) {

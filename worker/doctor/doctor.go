@@ -55,24 +55,12 @@ func (r Report) Count(status string) int {
 func (r Report) Problems() int { return r.Count(Warn) + r.Count(Error) }
 
 // Worker is what the doctor asks of bh's worker, so that the two keep
-// one copy of each rule: its lock, recovery and lease rules, the claims,
-// bh's copies of the store, and where it keeps worktrees and state.
+// one copy of each rule: its recovery, lease and config rules. The rest
+// (worktrees, claims, bh's copies of the store) it reads from their packages.
 // worker.ForDoctor fills it.
 type Worker struct {
-	Repo         *git.Repo
-	Host         string           // this machine, as leases name it
-	HandWorker   string           // the worker a claim by hand names in its lease
-	Clock        func() time.Time // the worker's time, for expiry
-	Remote       string           // the shared remote's name, whether or not git knows it
-	WorktreeDir  string           // bh's worktrees
-	PoolDir      string           // the pool's slots
-	PoolOn       bool             // tasks take pool slots
-	LandLockFile string           // the one lock in .bh/locks of no task
-	StateDirs    [][2]string      // what, folder: per-task state outside .bh
-	Branch       func(id string) string
-	WorktreePath func(id string) string
-	InPool       func(path string) bool
-	RemoteCopy   func(ref string) string // where a fetch keeps the remote's copy of ref
+	Repo  *git.Repo
+	Clock func() time.Time // the worker's time, for expiry
 
 	LeaseTTL time.Duration // how long a claim holds without a heartbeat
 
@@ -80,16 +68,10 @@ type Worker struct {
 	Sandbox     func() (on, chosen bool, why string, err error) // err says what to do in a Hint()
 	// AgentStarts calls each with every agent in use it can start and
 	// why the sandbox cannot start it (nil when it can).
-	AgentStarts         func(each func(binary string, refused error)) error
-	Dead                func(t *task.Task) bool // its lease's worker is gone, and no claim holds it elsewhere
-	Recover             func() error            // the worker's recovery at start
-	Journaled           func() ([]string, error)
-	LandLock            func() (unlock func(), err error)
-	HalfMade            func() ([]string, error)
-	PoolSlots           func() ([]git.Linked, error)
-	RegisterMergeDriver func() error
-	Fetch               func() error         // the shared refs and claims of Remote
-	BookkeepingOnly     func() (bool, error) // .bh/ changed only by heartbeats
+	AgentStarts func(each func(binary string, refused error)) error
+	Dead        func(t *task.Task) bool // its lease's worker is gone, and no claim holds it elsewhere
+	Recover     func() error            // the worker's recovery at start
+	Journaled   func() ([]string, error)
 }
 
 // Holder is who holds .bh/worker.lock.

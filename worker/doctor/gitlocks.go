@@ -6,6 +6,7 @@ import (
 
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/usertree"
+	"github.com/bh-tracker/bh/worker/landing"
 )
 
 // checkGitLocks names git's own lock files older than git.StaleAge. A
@@ -59,7 +60,7 @@ func (d *doctor) checkHeldIndex() {
 	d.guarded(Finding{Check: "locks", Status: Error, Subject: "index",
 		Message: "a landing or store commit of bh's holds your index (killed, unless one runs now): git steps that need it fail",
 		Fix:     "finish it, or undo it (your files as they were)"}, func() error {
-		unlock, err := d.LandLock()
+		unlock, err := landing.Lock(d.s)
 		if err != nil {
 			return err
 		}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/claims"
+	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/gofrs/flock"
 )
 
@@ -100,14 +102,14 @@ func (d *doctor) deadLeases(recover func() error) (found bool) {
 		}
 		l := *t.Lease
 		switch {
-		case l.Worker == d.HandWorker || l.PID == 0:
+		case l.Worker == claims.HandWorker || l.PID == 0:
 			d.found(Finding{Check: "leases", Status: OK, Subject: t.ID,
 				Message: fmt.Sprintf("claimed by hand on %s since %s", l.Host, l.StartedAt.Format(time.RFC3339)),
 				Fix:     "bh never takes a hand claim back: bh reopen " + t.ID + " if nobody works on it"}, nil)
 		case d.Dead(t):
 			found = true
 			why := fmt.Sprintf("no heartbeat since %s", l.Heartbeat.Format(time.RFC3339))
-			if l.Host == d.Host {
+			if l.Host == claims.Hostname() {
 				why = "its process is gone"
 			}
 			d.guarded(Finding{Check: "leases", Status: Error, Subject: t.ID,
@@ -152,7 +154,7 @@ func (d *doctor) checkLocks() error {
 	for _, p := range paths {
 		id := strings.TrimSuffix(filepath.Base(p), ".lock")
 		fi, err := os.Lstat(p)
-		if filepath.Base(p) == d.LandLockFile || err != nil || !fi.Mode().IsRegular() || time.Since(fi.ModTime()) < strayAge || !d.missing(id) {
+		if filepath.Base(p) == landing.LockFile || err != nil || !fi.Mode().IsRegular() || time.Since(fi.ModTime()) < strayAge || !d.missing(id) {
 			continue
 		}
 		found = true

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // refKinds are bh's per-task refs that travel to the shared remote.
@@ -29,17 +30,17 @@ func (d *doctor) checkParked() error {
 		}
 		copies := map[string]string{}
 		if d.online {
-			if copies, err = d.repo.Refs(d.RemoteCopy(k.prefix)); err != nil {
+			if copies, err = d.repo.Refs(git.RemoteCopy(k.prefix)); err != nil {
 				return err
 			}
 		}
-		for _, id := range refIDs(k.prefix, d.RemoteCopy(k.prefix), local, copies) {
+		for _, id := range refIDs(k.prefix, git.RemoteCopy(k.prefix), local, copies) {
 			stale, why := d.closedOrMissing(id)
 			if !stale {
 				continue
 			}
 			found = true
-			d.staleRef(k.what, k.prefix+id, why, local[k.prefix+id], copies[d.RemoteCopy(k.prefix+id)])
+			d.staleRef(k.what, k.prefix+id, why, local[k.prefix+id], copies[git.RemoteCopy(k.prefix+id)])
 		}
 	}
 	for _, t := range d.list {
@@ -103,7 +104,7 @@ func (d *doctor) deleteParked(ref, theirs string) error {
 		if err := d.repo.PushCAS(d.remote, ref, "", theirs); err != nil {
 			return err
 		}
-		if err := d.repo.DeleteRef(d.RemoteCopy(ref)); err != nil {
+		if err := d.repo.DeleteRef(git.RemoteCopy(ref)); err != nil {
 			return err
 		}
 	}
@@ -117,10 +118,10 @@ func (d *doctor) lostWork(t *task.Task) bool {
 	if oid, _ := d.repo.Ref(git.ParkRef(t.ID)); oid != "" {
 		return false
 	}
-	if oid, _ := d.repo.Ref(d.RemoteCopy(git.ParkRef(t.ID))); oid != "" {
+	if oid, _ := d.repo.Ref(git.RemoteCopy(git.ParkRef(t.ID))); oid != "" {
 		return false // another clone's: it comes over with the claim
 	}
-	if _, err := os.Stat(d.WorktreePath(t.ID)); err == nil {
+	if _, err := os.Stat(slots.WorktreePath(d.s, d.repo, t.ID)); err == nil {
 		return false
 	}
 	commit := lastSnapshot(t)

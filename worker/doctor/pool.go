@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // checkPool tells the pool of warm worktrees as it is (its slots, which
@@ -14,15 +16,15 @@ import (
 // pool git does not know (a slot whose registration was lost, or one
 // moved aside after a failed reset).
 func (d *doctor) checkPool() error {
-	slots, err := d.PoolSlots()
+	list, err := slots.List(d.s, d.repo)
 	if err != nil {
 		return err
 	}
-	dir := d.PoolDir
+	dir := slots.PoolDir(d.s, d.repo.CommonDir())
 	known := map[string]bool{}
 	var held []string
 	free, clean := 0, true
-	for _, e := range slots {
+	for _, e := range list {
 		name := filepath.Base(e.Path)
 		known[name] = true
 		f := Finding{Check: "pool", Status: Warn, Subject: e.Path}
@@ -60,11 +62,11 @@ func (d *doctor) checkPool() error {
 		d.guarded(f, func() error { return os.RemoveAll(path) })
 	}
 	if clean {
-		msg := fmt.Sprintf("%d slots in %s, %d free", len(slots), dir, free)
+		msg := fmt.Sprintf("%d slots in %s, %d free", len(list), dir, free)
 		if len(held) > 0 {
 			msg += "; held by " + strings.Join(held, ", ")
 		}
-		if !d.PoolOn {
+		if !slots.On(d.s) {
 			msg += " (worktree.pool is off: tasks get worktrees of their own)"
 		}
 		d.ok("pool", msg)

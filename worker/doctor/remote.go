@@ -10,6 +10,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/claims"
+	"github.com/bh-tracker/bh/worker/storegit"
 )
 
 // connect checks git's side of sharing: bh's merge driver, the remote,
@@ -23,9 +24,9 @@ func (d *doctor) connect() error {
 		d.found(Finding{Check: "remote", Status: Error, Subject: "merge." + store.MergeDriver,
 			Message: "git does not know bh's merge driver: task files changed on two branches would conflict line by line",
 			Fix:     "register it in the repository's git config, as bh init does"},
-			d.RegisterMergeDriver)
+			func() error { return storegit.RegisterMergeDriver(d.s.Root) })
 	}
-	name := d.Remote
+	name := storegit.RemoteName(d.s, "")
 	if d.repo.RemoteURL(name) == "" {
 		if d.s.Config.Remote != "" {
 			d.found(Finding{Check: "remote", Status: Error, Subject: name,
@@ -37,7 +38,7 @@ func (d *doctor) connect() error {
 		return nil
 	}
 	d.remote = name
-	if err := d.Fetch(); err != nil {
+	if err := d.repo.Fetch(name, append(storegit.SharedRefspecs(name), claims.Refspec)...); err != nil {
 		d.found(Finding{Check: "remote", Status: Warn, Subject: name,
 			Message: fmt.Sprintf("%v: its claims and parked work, and how this branch stands, were not checked", err),
 			Fix:     "check the network and the remote's URL (git remote -v), then run bh doctor again"}, nil)
@@ -86,7 +87,7 @@ func (d *doctor) inStep() error {
 	if err != nil {
 		return err
 	}
-	if only, err := d.BookkeepingOnly(); err != nil || only {
+	if only, _, err := storegit.BookkeepingOnly(d.s, d.repo); err != nil || only {
 		changed = nil // heartbeats: bh sync leaves them uncommitted too
 	}
 	if len(changed) > 0 {
@@ -146,7 +147,7 @@ func (d *doctor) claimFinding(c *claims.Remote, cl claim) bool {
 	switch {
 	case t == nil && d.missing(cl.id):
 		d.orphanClaim(f, cl)
-	case held && t != nil && t.State != task.InProgress && cl.Clone == d.repo.Root && cl.Host == d.Host:
+	case held && t != nil && t.State != task.InProgress && cl.Clone == d.repo.Root && cl.Host == claims.Hostname():
 		f.Message = fmt.Sprintf("held by this clone (%s), but the task is %s here", cl.Worker, t.State)
 		f.Fix = "release it (done, for a closed task), so that the task can run anywhere"
 		state := map[bool]string{true: claims.Done, false: claims.Released}[t.State == task.Closed]

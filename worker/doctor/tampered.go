@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // tampered reports a worktree of bh's whose git files an agent rewrote
@@ -20,7 +21,7 @@ func (d *doctor) tampered(check string, e git.Linked) bool {
 		Message: "the git files of " + e.Path + " are not bh's (an agent's attempt to run its programs through bh's git): " +
 			strings.Join(e.Tampered, "; "),
 		Fix: "rewrite them as bh's (the task's work stays)"}
-	free := e.Holder == "" && d.InPool(e.Path)
+	free := e.Holder == "" && slots.In(d.s, d.repo, e.Path)
 	if free {
 		f.Fix = "remove the slot (the pool adds a fresh one)"
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/bh-tracker/bh/worker/jail"
 )
 
 // checkTaskState finds the agent states and outboxes of tasks that are
@@ -13,7 +15,7 @@ import (
 // leaves the exit code be; --fix removes them.
 func (d *doctor) checkTaskState() error {
 	clean := true
-	for _, kind := range d.StateDirs {
+	for _, kind := range [][2]string{{"agent state", jail.AgentStatesOf(d.s.Root, d.repo.CommonDir())}, {"outbox", jail.OutboxesOf(d.s, d.repo.CommonDir())}} {
 		what, dir := kind[0], kind[1]
 		entries, err := os.ReadDir(dir)
 		if err != nil && !os.IsNotExist(err) {

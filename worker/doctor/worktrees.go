@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // checkWorktrees finds bh's worktrees (in WorktreeDir) whose directory
@@ -16,13 +17,13 @@ func (d *doctor) checkWorktrees() error {
 	if err != nil {
 		return err
 	}
-	dir := d.WorktreeDir
+	dir := slots.WorktreeDir(d.s, d.repo.CommonDir())
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}
 	found := false
 	for _, e := range list {
-		if !d.InPool(e.Path) && d.worktreeFinding(e, dir) { // a slot is checkPool's
+		if !slots.In(d.s, d.repo, e.Path) && d.worktreeFinding(e, dir) { // a slot is checkPool's
 			found = true
 		}
 	}
@@ -39,13 +40,13 @@ func (d *doctor) worktreeFinding(e git.Linked, dir string) bool {
 	if filepath.Base(filepath.Dir(e.Path)) == "pool" && e.Holder != "" {
 		id = e.Holder // a slot of an older pool folder
 	}
-	if (filepath.Dir(e.Path) == dir || e.Branch == d.Branch(id)) && d.tampered("worktrees", e) {
+	if (filepath.Dir(e.Path) == dir || e.Branch == slots.Branch(id)) && d.tampered("worktrees", e) {
 		return true // bh's (the user's own are theirs)
 	}
 	f := Finding{Check: "worktrees", Status: Warn, Subject: e.Path}
 	stale, why := d.closedOrMissing(id)
 	switch {
-	case filepath.Dir(e.Path) != dir && (e.Branch != d.Branch(id) || e.Prunable):
+	case filepath.Dir(e.Path) != dir && (e.Branch != slots.Branch(id) || e.Prunable):
 		return false // the user's own; or gone, which the worker prunes
 	case filepath.Dir(e.Path) != dir && !stale:
 		d.movedWorktree(f, e, filepath.Join(dir, id))
@@ -127,7 +128,7 @@ func firstErr(errs ...error) error {
 // git gc fail in the whole repository, so they are named before the remote
 // is blamed.
 func (d *doctor) checkHalfMade() error {
-	admins, err := d.HalfMade()
+	admins, err := slots.HalfMade(d.s, d.repo)
 	if err != nil {
 		return err
 	}

@@ -242,3 +242,17 @@ func (j *Jail) rememberedOnboarding() map[string]json.RawMessage {
 	}
 	return m
 }
+
+// A task's agent state and its outbox live in
+// bh's state dir, a folder each, and serve only its runs and takeovers. A
+// task that closes through its run's ending drops both; bh doctor finds
+// those of tasks closed some other way (bh close, another clone) or
+// deleted. Nothing bh transcript or a later run needs is there: the run
+// logs and bh's copies of the sessions are kept in .bh/runs, and a
+// reopened task's run resumes from that copy (restoreSession).
+
+// DropTaskState removes task id's agent state and outbox. No link in them
+// is followed.
+func (j *Jail) DropTaskState(id string) error {
+	return errors.Join(os.RemoveAll(j.Outbox(id)), os.RemoveAll(filepath.Join(AgentStatesOf(j.Store.Root, j.CommonDir), id)))
+}

@@ -1,10 +1,13 @@
-package worker
+// Package slots places a task's worktree: the warm worktree pool (slots a
+// task takes and gives back), a task's branch and its worktree's path.
+package slots
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
@@ -19,62 +22,71 @@ import (
 // are removed, so disk use is bounded by the running and parked tasks,
 // not by all tasks.
 
-// poolOn reports whether tasks take pool slots (worktree.pool, default on).
-func poolOn(s *store.Store) bool { p := s.Config.Worktree.Pool; return p == nil || *p }
+// Pool serializes taking and giving back slots: one task at a time. Lock
+// it while placing a task's worktree (For, then Reset).
+type Pool struct {
+	sync.Mutex
+	Trims bool // the running worker (alone) removes the pool's extra free slots
+	Jobs  int  // the pool's size: free slots beyond it are removed
+}
+
+// On reports whether tasks take pool slots (worktree.pool, default on).
+func On(s *store.Store) bool { p := s.Config.Worktree.Pool; return p == nil || *p }
 
 // PoolDir is the folder of the repository's slots, named 1, 2, ….
 func PoolDir(s *store.Store, commonDir string) string {
 	return filepath.Join(WorktreeDir(s, commonDir), "pool")
 }
 
-// inPool reports whether path is one of the pool's slots.
-func inPool(s *store.Store, r *git.Repo, path string) bool {
-	return realDir(filepath.Dir(path)) == realDir(PoolDir(s, r.CommonDir()))
+// In reports whether path is one of the pool's slots.
+func In(s *store.Store, r *git.Repo, path string) bool {
+	return RealDir(filepath.Dir(path)) == RealDir(PoolDir(s, r.CommonDir()))
 }
 
-func realDir(dir string) string {
+// RealDir is dir with its links resolved, else cleaned.
+func RealDir(dir string) string {
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		return real
 	}
 	return filepath.Clean(dir)
 }
 
-// poolSlots lists the registered slots.
-func poolSlots(s *store.Store, r *git.Repo) ([]git.Linked, error) {
+// List lists the registered slots.
+func List(s *store.Store, r *git.Repo) ([]git.Linked, error) {
 	list, err := r.LinkedWorktrees()
 	var out []git.Linked
 	for _, e := range list {
-		if inPool(s, r, e.Path) {
+		if In(s, r, e.Path) {
 			out = append(out, e)
 		}
 	}
 	return out, err
 }
 
-// worktreeFor is where task id works: the worktree that has its branch
+// For is where task id works: the worktree that has its branch
 // checked out (its slot, or a worktree of its own), else a free slot (a
 // new one when none is free), else without the pool its own worktree's
-// path. The caller holds poolMu until the slot holds the branch.
-func (w *worker) worktreeFor(id string) (path string, pooled bool, err error) {
-	list, err := w.repo.LinkedWorktrees()
+// path. The caller holds the Pool until the slot holds the branch.
+func For(s *store.Store, r *git.Repo, id string) (path string, pooled bool, err error) {
+	list, err := r.LinkedWorktrees()
 	if err != nil {
 		return "", false, err
 	}
 	if e := worktreeOf(list, id); e != nil {
-		return e.Path, inPool(w.s, w.repo, e.Path), nil
+		return e.Path, In(s, r, e.Path), nil
 	}
 	for _, e := range list { // its folder removed by hand: made again where it was
 		if e.Prunable && (e.Holder == id || e.Branch == Branch(id)) {
-			return e.Path, inPool(w.s, w.repo, e.Path), nil
+			return e.Path, In(s, r, e.Path), nil
 		}
 	}
-	if !poolOn(w.s) {
-		return filepath.Join(WorktreeDir(w.s, w.repo.CommonDir()), id), false, nil
+	if !On(s) {
+		return filepath.Join(WorktreeDir(s, r.CommonDir()), id), false, nil
 	}
-	dir := PoolDir(w.s, w.repo.CommonDir())
+	dir := PoolDir(s, r.CommonDir())
 	used := map[string]bool{}
 	for _, e := range list {
-		if !inPool(w.s, w.repo, e.Path) {
+		if !In(s, r, e.Path) {
 			continue
 		}
 		used[filepath.Base(e.Path)] = true
@@ -93,30 +105,30 @@ func (w *worker) worktreeFor(id string) (path string, pooled bool, err error) {
 	}
 }
 
-// resetSlot gives task id the slot at path, on its branch (started at
+// Reset gives task id the slot at path, on its branch (started at
 // start when new), cleaned but for worktree.copy's files and
 // worktree.keep's caches. A slot that already holds the task with its base
 // recorded is its parked work: kept as it is.
-func (w *worker) resetSlot(id, path, start string) (wt *git.Worktree, created bool, err error) {
-	if w.slotHolds(path, id) { // opened on its branch only when its: a free slot's HEAD may be on another
-		if wt, err = w.repo.OpenWorktree(path, Branch(id)); err != nil {
+func Reset(s *store.Store, r *git.Repo, id, path, start string) (wt *git.Worktree, created bool, err error) {
+	if Holds(s, r, path, id) { // opened on its branch only when its: a free slot's HEAD may be on another
+		if wt, err = r.OpenWorktree(path, Branch(id)); err != nil {
 			return nil, false, err
 		}
 		if wt != nil && wt.RecordedBase() != "" {
 			return wt, false, nil
 		}
 	}
-	spare := append([]string{}, w.s.Config.Worktree.Keep...)
-	for _, p := range w.s.Config.Worktree.Copy {
+	spare := append([]string{}, s.Config.Worktree.Keep...)
+	for _, p := range s.Config.Worktree.Copy {
 		spare = append(spare, "/"+p) // relative to the top, as copied
 	}
-	wt, err = w.repo.ResetSlot(path, id, Branch(id), start, w.s.Root, spare)
+	wt, err = r.ResetSlot(path, id, Branch(id), start, s.Root, spare)
 	return wt, err == nil, err
 }
 
-// slotHolds reports whether the slot at path is task id's.
-func (w *worker) slotHolds(path, id string) bool {
-	slots, _ := poolSlots(w.s, w.repo)
+// Holds reports whether the slot at path is task id's.
+func Holds(s *store.Store, r *git.Repo, path, id string) bool {
+	slots, _ := List(s, r)
 	for _, e := range slots {
 		if e.Path == path && e.Holder == id && !e.Prunable {
 			return true
@@ -136,25 +148,25 @@ func worktreeOf(list []git.Linked, id string) *git.Linked {
 	return nil
 }
 
-// dropWorktree is done with task id's worktree at path: a slot goes back
+// Drop is done with task id's worktree at path: a slot goes back
 // to the pool (the pool trimmed to its size), a task's own worktree is
 // removed; branch is deleted unless "".
-func (w *worker) dropWorktree(id, path, branch string) error {
-	if !inPool(w.s, w.repo, path) {
-		return w.repo.RemoveWorktree(path, branch)
+func (p *Pool) Drop(s *store.Store, r *git.Repo, id, path, branch string) error {
+	if !In(s, r, path) {
+		return r.RemoveWorktree(path, branch)
 	}
-	w.poolMu.Lock()
-	defer w.poolMu.Unlock()
-	if err := w.repo.ReleaseSlot(path, id, Branch(id), branch != ""); err != nil || !w.trims {
+	p.Lock()
+	defer p.Unlock()
+	if err := r.ReleaseSlot(path, id, Branch(id), branch != ""); err != nil || !p.Trims {
 		return err // bh land and bh continue leave the free slots to the worker, which may be taking one
 	}
-	return w.trimPool()
+	return p.trim(s, r)
 }
 
-// trimPool removes the free slots beyond the pool's size and the
+// trim removes the free slots beyond the pool's size and the
 // registrations of slots whose folder is gone.
-func (w *worker) trimPool() error {
-	slots, err := poolSlots(w.s, w.repo)
+func (p *Pool) trim(s *store.Store, r *git.Repo) error {
+	slots, err := List(s, r)
 	if err != nil {
 		return err
 	}
@@ -163,11 +175,11 @@ func (w *worker) trimPool() error {
 		switch {
 		case e.Holder != "" && !e.Prunable:
 			continue // held
-		case !e.Prunable && free < max(w.opt.Jobs, 1):
+		case !e.Prunable && free < max(p.Jobs, 1):
 			free++
 			continue
 		}
-		if err := w.repo.RemoveWorktree(e.Path, ""); err != nil {
+		if err := r.RemoveWorktree(e.Path, ""); err != nil {
 			return fmt.Errorf("trim the worktree pool: %w", err)
 		}
 	}
