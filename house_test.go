@@ -15,11 +15,12 @@ import (
 // The house rules of issue 29, kept by a test (`go test -run HouseRules .`) so that the code stays a
 // place one can carry on in: rooms with one purpose and one-way doors.
 //
-// Where the code is not there yet, the limit is where it stands, so that
-// it can only shrink: the issue's target for the top worker package is
-// 4,000 lines, and it stands at 4,836.
+// Each limit is the issue's target: the top worker package at most
+// 4,000 lines, no knot over 15 files but cmd's (one file per verb over
+// shared output helpers), and gocyclo 15 exceeded only by the hand-written
+// YAML reader, kept for speed.
 const (
-	maxWorkerLines = 4840 // the top worker package: the loop and one run's life
+	maxWorkerLines = 4000 // the top worker package: the loop and one run's life
 	maxKnot        = 15   // files of one package that all reach each other by name
 	maxComplex     = 3    // functions over gocyclo 15, in all non-test code (the issue asked 25 at most)
 )

@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"fmt"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/bh-tracker/bh/cmd/ui"
@@ -9,6 +11,7 @@ import (
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/git/usertree"
 	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/outage"
 	"github.com/spf13/cobra"
@@ -158,7 +161,7 @@ func statusNext(s *store.Store, t *task.Task, v *statusView, now time.Time) []st
 			next = append(next, "its ending waits ("+v.EndingWaits+"); the worker retries it")
 		}
 	}
-	for _, l := range worker.StaleGitLocks(s) {
+	for _, l := range staleGitLocks(s) {
 		next = append(next, "a stale git lock stops git in this repository: "+l+" (bh doctor --fix removes it)")
 	}
 	if t.NeedsReview {
@@ -166,4 +169,25 @@ func statusNext(s *store.Store, t *task.Task, v *statusView, now time.Time) []st
 			"then bh update "+t.ID+" --needs-review=false")
 	}
 	return next
+}
+
+// staleGitLocks names (repository-relative) the stale git locks in s's
+// repository: old, with no git process running there.
+func staleGitLocks(s *store.Store) []string {
+	r, err := git.Open(s.Root)
+	if err != nil {
+		return nil
+	}
+	locks, _ := usertree.Of(r).StaleLocks()
+	var out []string
+	for _, l := range locks {
+		if !l.Stale {
+			continue
+		}
+		if rel, err := filepath.Rel(s.Root, l.Path); err == nil && !strings.HasPrefix(rel, "..") {
+			l.Path = filepath.ToSlash(rel)
+		}
+		out = append(out, l.Path)
+	}
+	return out
 }

@@ -32,7 +32,6 @@ func ForDoctor(s *store.Store) (doctor.Worker, error) {
 		Repo: r, Clock: w.clock,
 		LeaseTTL:    w.opt.LeaseTTL,
 		CheckConfig: w.configHint,
-		Sandbox:     func() (bool, bool, string, error) { return sandboxHinted(s) },
 		AgentStarts: w.agentStarts,
 		Dead:        func(t *task.Task) bool { return w.dead(*t.Lease) && !w.foreignAlive(t) },
 		Recover: func() error {
@@ -52,16 +51,6 @@ func (w *worker) configHint() (string, error) {
 		return pe.Hint(), err
 	}
 	return "", err
-}
-
-// sandboxHinted is jail.Status whose every error says what to do.
-func sandboxHinted(s *store.Store) (on, chosen bool, why string, err error) {
-	on, chosen, why, err = jail.Status(s.Config)
-	var se *jail.SandboxError
-	if err != nil && !errors.As(err, &se) {
-		err = &PreflightError{Err: err, Advice: "fix " + jail.Env}
-	}
-	return on, chosen, why, err
 }
 
 // agentStarts calls each with every agent in use that bh starts by path,

@@ -8,7 +8,6 @@ import (
 
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
-	"github.com/bh-tracker/bh/worker/git/usertree"
 )
 
 // runEnd is what a run's goroutine hands back to the loop.
@@ -51,7 +50,11 @@ func (w *worker) runFailed(end runEnd) {
 	}
 	var le *git.LockedError
 	if errors.As(end.err, &le) && le.Stale {
-		msg += fmt.Sprintf("; %s is stale: bh doctor --fix removes it", w.rel(le.Path))
+		path := le.Path // repository-relative where it can be
+		if r, err := filepath.Rel(w.s.Root, path); err == nil && !strings.HasPrefix(r, "..") {
+			path = filepath.ToSlash(r)
+		}
+		msg += fmt.Sprintf("; %s is stale: bh doctor --fix removes it", path)
 	}
 	w.report(Event{Kind: Warning, Task: end.id, Summary: msg})
 }
@@ -82,30 +85,4 @@ func EndingWaits(s *store.Store, id string) string {
 		return ""
 	}
 	return j.Waiting
-}
-
-// rel is path relative to the repository, for messages.
-func (w *worker) rel(path string) string {
-	if r, err := filepath.Rel(w.s.Root, path); err == nil && !strings.HasPrefix(r, "..") {
-		return filepath.ToSlash(r)
-	}
-	return path
-}
-
-// StaleGitLocks names (repository-relative) the stale git locks in s's
-// repository: old, with no git process running there.
-func StaleGitLocks(s *store.Store) []string {
-	r, err := git.Open(s.Root)
-	if err != nil {
-		return nil
-	}
-	locks, _ := usertree.Of(r).StaleLocks()
-	w := &worker{s: s}
-	var out []string
-	for _, l := range locks {
-		if l.Stale {
-			out = append(out, w.rel(l.Path))
-		}
-	}
-	return out
 }

@@ -1,6 +1,10 @@
 package doctor
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/bh-tracker/bh/worker/jail"
+)
 
 // hinter is an error that says what to do about it.
 type hinter interface{ Hint() string }
@@ -25,8 +29,8 @@ func (d *doctor) checkConfig() error {
 
 // checkSandbox says whether the worker's runs are sandboxed, and why not.
 func (d *doctor) checkSandbox() error {
-	on, chosen, why, err := d.Sandbox()
-	var h hinter
+	on, chosen, why, err := jail.Status(d.s.Config)
+	var h *jail.SandboxError
 	switch {
 	case on:
 		d.ok("sandbox", why)
@@ -35,7 +39,7 @@ func (d *doctor) checkSandbox() error {
 	case errors.As(err, &h):
 		d.found(Finding{Check: "sandbox", Status: Error, Message: err.Error(), Fix: h.Hint()}, nil)
 	case err != nil:
-		d.found(Finding{Check: "sandbox", Status: Error, Message: err.Error()}, nil)
+		d.found(Finding{Check: "sandbox", Status: Error, Message: err.Error(), Fix: "fix " + jail.Env}, nil)
 	default:
 		d.found(Finding{Check: "sandbox", Status: Warn, Message: "agents run unsandboxed: " + why,
 			Fix: "install bubblewrap (apt install bubblewrap) on Linux, or set sandbox: off in .bh/config.yaml"}, nil)

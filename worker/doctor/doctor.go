@@ -64,8 +64,7 @@ type Worker struct {
 
 	LeaseTTL time.Duration // how long a claim holds without a heartbeat
 
-	CheckConfig func() (hint string, err error)                 // what would make bh worker refuse to start, and what to do
-	Sandbox     func() (on, chosen bool, why string, err error) // err says what to do in a Hint()
+	CheckConfig func() (hint string, err error) // what would make bh worker refuse to start, and what to do
 	// AgentStarts calls each with every agent in use it can start and
 	// why the sandbox cannot start it (nil when it can).
 	AgentStarts func(each func(binary string, refused error)) error
