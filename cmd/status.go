@@ -2,8 +2,6 @@ package cmd
 
 import (
 	"fmt"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/bh-tracker/bh/cmd/ui"
@@ -181,13 +179,9 @@ func staleGitLocks(s *store.Store) []string {
 	locks, _ := usertree.Of(r).StaleLocks()
 	var out []string
 	for _, l := range locks {
-		if !l.Stale {
-			continue
+		if l.Stale {
+			out = append(out, s.Shown(l.Path))
 		}
-		if rel, err := filepath.Rel(s.Root, l.Path); err == nil && !strings.HasPrefix(rel, "..") {
-			l.Path = filepath.ToSlash(rel)
-		}
-		out = append(out, l.Path)
 	}
 	return out
 }

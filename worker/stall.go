@@ -3,7 +3,6 @@ package worker
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/bh-tracker/bh/task/store"
@@ -50,11 +49,7 @@ func (w *worker) runFailed(end runEnd) {
 	}
 	var le *git.LockedError
 	if errors.As(end.err, &le) && le.Stale {
-		path := le.Path // repository-relative where it can be
-		if r, err := filepath.Rel(w.s.Root, path); err == nil && !strings.HasPrefix(r, "..") {
-			path = filepath.ToSlash(r)
-		}
-		msg += fmt.Sprintf("; %s is stale: bh doctor --fix removes it", path)
+		msg += fmt.Sprintf("; %s is stale: bh doctor --fix removes it", w.s.Shown(le.Path))
 	}
 	w.report(Event{Kind: Warning, Task: end.id, Summary: msg})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/bh-tracker/bh/task/config"
@@ -138,3 +139,12 @@ func (s *Store) RelPath(id string) string {
 }
 
 func (s *Store) now() time.Time { return s.Now().UTC().Truncate(time.Second) }
+
+// Shown is path as messages show it: relative to the repository where
+// it lies inside, else as it is.
+func (s *Store) Shown(path string) string {
+	if r, err := filepath.Rel(s.Root, path); err == nil && !strings.HasPrefix(r, "..") {
+		return filepath.ToSlash(r)
+	}
+	return path
+}

@@ -5,7 +5,6 @@ package doctor
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -173,10 +172,5 @@ func (d *doctor) closedOrMissing(id string) (bool, string) {
 	return d.missing(id), "the task no longer exists"
 }
 
-// rel is path relative to the repository, for messages.
-func (d *doctor) rel(path string) string {
-	if r, err := filepath.Rel(d.s.Root, path); err == nil && !strings.HasPrefix(r, "..") {
-		return filepath.ToSlash(r)
-	}
-	return path
-}
+// rel is path as messages show it (store.Shown).
+func (d *doctor) rel(path string) string { return d.s.Shown(path) }
