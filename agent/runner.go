@@ -34,6 +34,12 @@ type Request struct {
 	// Session is told the agent's session id as soon as the agent names it
 	// (codex makes its thread's id up itself), before the run can end.
 	Session func(id string)
+	// Limit is told each usage-limit report the agent's CLI makes, as it
+	// comes (allowed, allowed_warning, rejected and when it resets).
+	Limit func(Limit)
+	// Spent is told the run's spend so far each time it grows, as the
+	// agent streams it (claude's per-message usage priced, codex's tokens).
+	Spent func(Spend)
 
 	// Started, if set, is called with the agent's process group id as soon
 	// as the agent runs, before Run waits for it, so that the caller can
@@ -54,6 +60,7 @@ type Outcome struct {
 	Denials   []string // tool calls the agent's permissions refused, in a few words
 	Turns     int      // as reported by the agent; 0 when it does not say
 	CostUSD   float64  // likewise
+	Spend     Spend    // the run's tokens, and their cost as the agent reported it at the end
 }
 
 // Runner runs an agent.
@@ -79,6 +86,11 @@ type RunError struct {
 	// Outage is set when the trouble is the agent's, not the task's: its
 	// binary missing, its API refusing the key, overloaded or rate-limited.
 	Outage Outage
+	// Limit is what the CLI said of the usage limit that cut the run
+	// short (Outage is OutageLimit), nil when it said nothing readable.
+	Limit *Limit
+	// Spend is what the run cost until it ended.
+	Spend Spend
 }
 
 func (e *RunError) Error() string {

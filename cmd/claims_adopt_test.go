@@ -29,6 +29,7 @@ func parkedAndAnsweredElsewhere(t *testing.T) (*twoClones, string) {
 // has neither the run's session nor its question, and a claim would run
 // it afresh. After the sync a resumes it with b's draft.
 func TestAnsweredElsewhereWaitsForTheSync(t *testing.T) {
+	t.Parallel()
 	c, id := parkedAndAnsweredElsewhere(t)
 	if code, out := c.bh(t, "a", "claim", "--next", "--remote"); code != 1 || !strings.Contains(out, "no task is ready") {
 		t.Fatalf("a, not synced, claimed the task b parked and c answered: exit %d\n%s", code, out)
@@ -43,6 +44,7 @@ func TestAnsweredElsewhereWaitsForTheSync(t *testing.T) {
 // the task again. The parked work it adopts is the one the task's history
 // names, b's, though the claim before its own was a's.
 func TestAbandonedClaimHidesNoParkedWork(t *testing.T) {
+	t.Parallel()
 	c, id := parkedAndAnsweredElsewhere(t)
 	c.must(t, "a", "sync")
 	dead := exec.Command("true")
@@ -105,6 +107,7 @@ func gitIn(t *testing.T, dir, stdin string, args ...string) string {
 // claims it again after the answer, the work is a's parked draft, not
 // b's worktree, older and empty, which b never parked.
 func TestOwnStaleWorktreeYieldsToWorkParkedElsewhere(t *testing.T) {
+	t.Parallel()
 	plans := "-- ask.plan --\nmatch Ask twice\non first\nprint {\"status\":\"blocked\",\"summary\":\"not yet\"}\nexit 0\non resume\n" + askSteps
 	c := newTwoClones(t, "agent:\n  kind: command\n  command: [fakeagent]\nremote: origin\nautoSync: 1h\nlease: 1m\n",
 		plans, []string{"Ask twice"}, "a", "b", "c")

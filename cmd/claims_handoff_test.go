@@ -57,6 +57,7 @@ print {"status":"completed","summary":"done"}
 // reopens, b resumes each in its session with a's parked work, each
 // lands once, and a's next sync is clean.
 func TestParkedTaskNotRunTwice(t *testing.T) {
+	t.Parallel()
 	titles := []string{"Ask Q", "Block Q", "Fail Q"}
 	c := newTwoClones(t, "agent:\n  kind: command\n  command: [fakeagent]\nremote: origin\nautoSync: 1h\nlease: 1m\n",
 		handoffPlans, titles, "a", "b")

@@ -18,6 +18,7 @@ type twoClones struct {
 	root, bin, agentDir string
 	remote              string
 	ids                 map[string]string // title -> task id
+	env                 []string          // every clone's bh: its home and settings
 }
 
 // newTwoClones makes the remote with config and one task per title, and
@@ -33,13 +34,11 @@ func newTwoClones(t *testing.T, config, plans string, titles []string, names ...
 			writeE2E(t, c.agentDir, name, body)
 		}
 	}
-	t.Setenv("HOME", root)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(root, ".config"))
-	t.Setenv("XDG_STATE_HOME", filepath.Join(root, ".state"))
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(root, "gitconfig"))
-	t.Setenv("FAKEAGENT_DIR", c.agentDir)
-	t.Setenv("BH_SANDBOX", "off") // the fake agent's dir is in root, which a sandbox hides
+	// The clones' bh runs get their own home and settings by their
+	// environment, not the test binary's: the tests run in parallel.
+	c.env = []string{"HOME=" + root, "XDG_CONFIG_HOME=" + filepath.Join(root, ".config"), "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_CONFIG_GLOBAL=" + filepath.Join(root, "gitconfig"), "FAKEAGENT_DIR=" + c.agentDir,
+		"BH_SANDBOX=off"} // the fake agent's dir is in root, which a sandbox hides
 	writeE2E(t, root, "gitconfig", "[user]\n\tname = t\n\temail = t@t\n")
 	gitE2E(t, root, "init", "-q", "--bare", "-b", "main", c.remote)
 	seed := filepath.Join(root, "seed")
@@ -66,7 +65,7 @@ func (c *twoClones) cmd(name string, env []string, args ...string) *exec.Cmd {
 	cmd.Dir = c.dir(name)
 	cmd.Env = append(os.Environ(), "PATH="+c.bin+string(os.PathListSeparator)+os.Getenv("PATH"),
 		"BH_HOST=machine-"+name, "XDG_STATE_HOME="+filepath.Join(c.root, ".state-"+name))
-	cmd.Env = append(cmd.Env, env...)
+	cmd.Env = append(append(cmd.Env, c.env...), env...)
 	return cmd
 }
 

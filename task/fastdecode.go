@@ -77,10 +77,14 @@ func fill(v *ynode, rv reflect.Value) bool {
 	case reflect.Bool:
 		rv.SetBool(v.val == "true")
 		return v.plain && (v.val == "true" || v.val == "false")
-	case reflect.Int: // a plain decimal integer, written as bh writes it
-		n, err := strconv.Atoi(v.val)
-		rv.SetInt(int64(n))
-		return v.plain && err == nil && v.val == strconv.Itoa(n)
+	case reflect.Int, reflect.Int64: // a plain decimal integer, written as bh writes it
+		n, err := strconv.ParseInt(v.val, 10, 64)
+		rv.SetInt(n)
+		return v.plain && err == nil && v.val == strconv.FormatInt(n, 10)
+	case reflect.Float64: // as yaml.v3 writes a finite float
+		f, err := strconv.ParseFloat(v.val, 64)
+		rv.SetFloat(f)
+		return v.plain && err == nil && v.val == strconv.FormatFloat(f, 'g', -1, 64)
 	case reflect.Pointer:
 		rv.Set(reflect.New(rv.Type().Elem()))
 		return fill(v, rv.Elem())

@@ -54,6 +54,9 @@ type Task struct {
 	Checks []string `yaml:"checks,omitempty" json:"checks,omitempty"`
 	// Sandbox is this task's sandbox mode (auto, off, required), over the config's.
 	Sandbox string `yaml:"sandbox,omitempty" json:"sandbox,omitempty"`
+	// Budget is what this task's runs may spend in all, in USD, over the
+	// config's (bh add --budget); 0: the config's.
+	Budget float64 `yaml:"budget,omitempty" json:"budget,omitempty"`
 
 	CreatedAt time.Time `yaml:"createdAt" json:"createdAt"`
 	UpdatedAt time.Time `yaml:"updatedAt" json:"updatedAt"`
@@ -145,6 +148,10 @@ type Event struct {
 	Round    int           `yaml:"round,omitempty" json:"round,omitempty"`
 	// Sandbox is how a run was confined: bwrap, or none and why.
 	Sandbox string `yaml:"sandbox,omitempty" json:"sandbox,omitempty"`
+	// A run's spend (kind run.finished, and budget.crossed): its cost in
+	// USD and every token it used.
+	CostUSD float64 `yaml:"costUsd,omitempty" json:"costUsd,omitempty"`
+	Tokens  int64   `yaml:"tokens,omitempty" json:"tokens,omitempty"`
 }
 
 // Event kinds. The dotted ones double as notification event names.
@@ -170,6 +177,11 @@ const (
 	// back to its session (Text: the feedback, Context: what it answers).
 	EventPR       = "pr"
 	EventFeedback = "pr.feedback"
+	// A run cut short by the agent's usage limit (Text: the window and
+	// when it resets), and a run stopped at the task's budget (CostUSD:
+	// what was spent), each parked to go on in the same session.
+	EventLimitPaused   = "limit.paused"
+	EventBudgetCrossed = "budget.crossed"
 )
 
 // Notification events that are no history kinds; worker/notify sends them
@@ -179,14 +191,16 @@ const (
 	EventTaskCompleted = "task.completed"
 	EventTaskFailed    = "task.failed"
 	EventTaskBlocked   = "task.blocked"
-	EventTaskStopped   = "task.stopped" // a run stopped by Ctrl-C, bh stop or a dead worker's recovery
+	EventTaskStopped   = "task.stopped"  // a run stopped by Ctrl-C, bh stop or a dead worker's recovery
+	EventLimitResumed  = "limit.resumed" // the pause of a usage limit or a day's budget is over
 	// AllEvents in a notifier's events list matches every event.
 	AllEvents = "*"
 )
 
 // NotifyEvents are what a notifier's events list may name.
 var NotifyEvents = []string{EventInputRequested, EventInputReceived, EventInputExpired, EventInputReminder,
-	EventTaskCompleted, EventTaskFailed, EventTaskBlocked, EventTaskStopped, AllEvents}
+	EventTaskCompleted, EventTaskFailed, EventTaskBlocked, EventTaskStopped, EventLimitPaused, EventLimitResumed,
+	EventBudgetCrossed, AllEvents}
 
 // Record appends an event stamped at now and bumps UpdatedAt.
 func (t *Task) Record(now time.Time, e Event) {

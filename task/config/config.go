@@ -48,6 +48,26 @@ type Config struct {
 	// ReviewRounds is how many rounds of a pull request's feedback go
 	// back to the agent before a human is asked (land: pr); default 3.
 	ReviewRounds int `yaml:"reviewRounds,omitempty" json:"reviewRounds,omitempty"`
+	// Limits is what the worker does at the agent's usage limit.
+	Limits LimitsConfig `yaml:"limits,omitempty" json:"limits"`
+	// Budget bounds what agents spend (see BudgetConfig).
+	Budget BudgetConfig `yaml:"budget,omitempty" json:"budget"`
+}
+
+// LimitsConfig is what the worker does at the agent's usage limit.
+type LimitsConfig struct {
+	// AutoResume false keeps the queue paused after the limit resets,
+	// until bh worker --resume (or the board's or the web's button).
+	AutoResume *bool `yaml:"autoResume,omitempty" json:"autoResume,omitempty"`
+}
+
+// BudgetConfig bounds what agents spend, in USD: a task's runs in all
+// (PerTask, or its type's in Types; a task's own budget: wins), and every
+// run of the repository's in a local day (PerDay). 0: no bound.
+type BudgetConfig struct {
+	PerTask float64            `yaml:"perTask,omitempty" json:"perTask,omitempty"`
+	PerDay  float64            `yaml:"perDay,omitempty" json:"perDay,omitempty"`
+	Types   map[string]float64 `yaml:"types,omitempty" json:"types,omitempty"`
 }
 
 // WorktreeConfig prepares the linked worktree each task's agent runs in.

@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/binary"
+	"math"
 	"time"
 )
 
@@ -12,9 +13,10 @@ import (
 
 type enc struct{ b []byte }
 
-func (e *enc) uint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
-func (e *enc) int(v int64)   { e.b = binary.AppendVarint(e.b, v) }
-func (e *enc) str(s string)  { e.uint(uint64(len(s))); e.b = append(e.b, s...) }
+func (e *enc) uint(v uint64)   { e.b = binary.AppendUvarint(e.b, v) }
+func (e *enc) int(v int64)     { e.b = binary.AppendVarint(e.b, v) }
+func (e *enc) str(s string)    { e.uint(uint64(len(s))); e.b = append(e.b, s...) }
+func (e *enc) float(v float64) { e.uint(math.Float64bits(v)) }
 
 func (e *enc) bool(v bool) {
 	if v {
@@ -111,6 +113,8 @@ func (d *dec) byte() byte {
 }
 
 func (d *dec) bool() bool { return d.byte() == 1 }
+
+func (d *dec) float() float64 { return math.Float64frombits(d.uint()) }
 
 func (d *dec) str() string {
 	n := d.uint()

@@ -12,7 +12,7 @@ import (
 
 // cacheLayout names the shape of Task that the codec below writes. Caches
 // written for another shape are ignored and rebuilt.
-const cacheLayout uint64 = 0xc895bd4d8ae9ee16
+const cacheLayout uint64 = 0xff3507dee0b27850
 
 func encodeTask(e *enc, t *task.Task) {
 	e.str(t.ID)
@@ -65,6 +65,7 @@ func encodeTask(e *enc, t *task.Task) {
 	e.str(t.Land)
 	e.strs(t.Checks)
 	e.str(t.Sandbox)
+	e.float(t.Budget)
 	e.time(t.CreatedAt)
 	e.time(t.UpdatedAt)
 	// The last question asked goes twice: alone, for ListBrief, which stops
@@ -122,6 +123,8 @@ func encodeEvent(e *enc, ev *task.Event) {
 	e.str(ev.Output)
 	e.int(int64(ev.Round))
 	e.str(ev.Sandbox)
+	e.float(ev.CostUSD)
+	e.int(ev.Tokens)
 }
 
 // decodeTask fills t from one record and reports whether it was whole.
@@ -174,6 +177,7 @@ func decodeTask(d *dec, t *task.Task, brief bool) bool {
 	t.Land = d.str()
 	t.Checks = d.strs()
 	t.Sandbox = d.str()
+	t.Budget = d.float()
 	t.CreatedAt = d.time()
 	t.UpdatedAt = d.time()
 	var ask task.Event
@@ -241,4 +245,6 @@ func decodeEvent(d *dec, ev *task.Event) {
 	ev.Output = d.str()
 	ev.Round = int(d.int())
 	ev.Sandbox = d.str()
+	ev.CostUSD = d.float()
+	ev.Tokens = d.int()
 }

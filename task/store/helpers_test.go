@@ -19,6 +19,7 @@ func TestMain(m *testing.M) {
 	}
 	// Files settle after 100 ms instead of 2 s, so cache tests need not wait.
 	racySlack = 100 * time.Millisecond
+	fakeapi.MemoryTemp() // no agent runs in a sandbox here
 	os.Exit(fakeapi.Isolated(m.Run))
 }
 

@@ -19,6 +19,7 @@ import (
 func TestMain(m *testing.M) {
 	switch os.Getenv("BH_CLAIMS_HELPER") {
 	case "":
+		fakeapi.MemoryTemp() // no agent runs in a sandbox here
 		os.Exit(fakeapi.Isolated(m.Run))
 	case "claim":
 		os.Exit(helperClaim())

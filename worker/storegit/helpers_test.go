@@ -13,7 +13,10 @@ import (
 	"github.com/bh-tracker/bh/worker/git"
 )
 
-func TestMain(m *testing.M) { os.Exit(fakeapi.Isolated(m.Run)) }
+func TestMain(m *testing.M) {
+	fakeapi.MemoryTemp() // no agent runs in a sandbox here
+	os.Exit(fakeapi.Isolated(m.Run))
+}
 
 // newStore makes a real git repository with one commit and bh initialised
 // (and committed) in it.

@@ -19,6 +19,7 @@ import (
 // templates) out of the tests.
 func TestMain(m *testing.M) {
 	os.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	fakeapi.MemoryTemp() // no agent runs in a sandbox here
 	os.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	os.Exit(fakeapi.Isolated(m.Run))
 }
