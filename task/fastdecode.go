@@ -77,14 +77,8 @@ func fill(v *ynode, rv reflect.Value) bool {
 	case reflect.Bool:
 		rv.SetBool(v.val == "true")
 		return v.plain && (v.val == "true" || v.val == "false")
-	case reflect.Int, reflect.Int64: // a plain decimal integer, written as bh writes it
-		n, err := strconv.ParseInt(v.val, 10, 64)
-		rv.SetInt(n)
-		return v.plain && err == nil && v.val == strconv.FormatInt(n, 10)
-	case reflect.Float64: // as yaml.v3 writes a finite float
-		f, err := strconv.ParseFloat(v.val, 64)
-		rv.SetFloat(f)
-		return v.plain && err == nil && v.val == strconv.FormatFloat(f, 'g', -1, 64)
+	case reflect.Int, reflect.Int64, reflect.Float64:
+		return v.plain && fillNumber(v.val, rv)
 	case reflect.Pointer:
 		rv.Set(reflect.New(rv.Type().Elem()))
 		return fill(v, rv.Elem())
@@ -94,6 +88,19 @@ func fill(v *ynode, rv reflect.Value) bool {
 		return fillStruct(v, rv)
 	}
 	return false
+}
+
+// fillNumber sets rv from a number written as bh (yaml.v3) writes it: a
+// plain decimal integer, or a finite float in Go's shortest form.
+func fillNumber(val string, rv reflect.Value) bool {
+	if rv.Kind() == reflect.Float64 {
+		f, err := strconv.ParseFloat(val, 64)
+		rv.SetFloat(f)
+		return err == nil && val == strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	n, err := strconv.ParseInt(val, 10, 64)
+	rv.SetInt(n)
+	return err == nil && val == strconv.FormatInt(n, 10)
 }
 
 func fillList(v *ynode, rv reflect.Value) bool {
