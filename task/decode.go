@@ -116,6 +116,9 @@ func (t *Task) normalize() (key, sub string, err error) {
 	if err := CheckSandboxMode(t.Sandbox); err != nil {
 		return "sandbox", "", err
 	}
+	if err := CheckBudget(t.Budget); err != nil {
+		return "budget", "", err
+	}
 	if a := t.AgentSettings; a != nil {
 		if key, err := a.Check(); err != nil {
 			return "agentSettings", key, err

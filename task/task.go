@@ -4,6 +4,7 @@ package task
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"time"
 )
@@ -260,4 +261,24 @@ func parseEnum[T ~string](what string, v T, allowed []T) (T, error) {
 		return v, nil
 	}
 	return v, fmt.Errorf("unknown %s %q (want one of %v)", what, string(v), allowed)
+}
+
+// CheckBudget refuses a budget bh cannot bound spend with.
+func CheckBudget(usd float64) error {
+	if usd < 0 || math.IsInf(usd, 0) || math.IsNaN(usd) {
+		return fmt.Errorf("%v: want an amount in USD, such as 2.50 (0: none)", usd)
+	}
+	return nil
+}
+
+// Spent is what t's runs have cost so far, in USD, as its history records
+// each run's cost.
+func (t *Task) Spent() float64 {
+	sum := 0.0
+	for _, e := range t.History {
+		if e.Kind == EventRunFinished {
+			sum += e.CostUSD
+		}
+	}
+	return sum
 }

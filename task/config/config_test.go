@@ -41,3 +41,40 @@ func TestDeliveryTaskOverridesConfig(t *testing.T) {
 		t.Errorf("task's own: %s %s", target, land)
 	}
 }
+
+func TestBudgetConfigAndPrecedence(t *testing.T) {
+	cases := []struct{ yaml, err string }{
+		{"budget: {perTask: 2, perDay: 20.5, types: {docs: 1.5}}\n", ""},
+		{"budget:\n  perTask: -1\n", "config.yaml:2: budget.perTask: -1: want an amount in USD"},
+		{"budget:\n  perDay: -3\n", "config.yaml:2: budget.perDay: -3"},
+		{"budget:\n  types:\n    docs: 1\n    poems: 2\n", "config.yaml:4: budget.types.poems:"},
+		{"budget:\n  types:\n    docs: -1\n", "config.yaml:3: budget.types.docs: -1"},
+		{"budget:\n  perTsk: 1\n", `unknown key "perTsk" (did you mean "perTask"?)`},
+	}
+	for _, c := range cases {
+		path := filepath.Join(t.TempDir(), "config.yaml")
+		os.WriteFile(path, []byte(c.yaml), 0o644)
+		_, err := Load(path)
+		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("%q: err %v, want %q", c.yaml, err, c.err)
+		}
+	}
+	// A task's own budget wins over its type's, which wins over perTask.
+	c := Config{Budget: BudgetConfig{PerTask: 2, Types: map[string]float64{"docs": 1.5}}}
+	for _, tc := range []struct {
+		t    task.Task
+		want float64
+	}{
+		{task.Task{Type: "code"}, 2},
+		{task.Task{Type: "docs"}, 1.5},
+		{task.Task{Type: "docs", Budget: 7}, 7},
+		{task.Task{Type: "code", Budget: 0.25}, 0.25},
+	} {
+		if got := BudgetFor(&tc.t, c); got != tc.want {
+			t.Errorf("%s budget %v: %v, want %v", tc.t.Type, tc.t.Budget, got, tc.want)
+		}
+	}
+	if got := BudgetFor(&task.Task{Type: "code"}, Config{}); got != 0 {
+		t.Errorf("no budget anywhere: %v", got)
+	}
+}

@@ -50,6 +50,8 @@ func decodeConfig(path string, b []byte, c *Config) error {
 		{[]string{"sandbox", "mode"}, task.CheckSandboxMode(c.Sandbox.Mode)},
 		{[]string{"sandbox", "network"}, c.Sandbox.Network.Check()},
 		{[]string{"sandbox", "tmpSize"}, c.Sandbox.CheckTmpSize()},
+		{[]string{"budget", "perTask"}, task.CheckBudget(c.Budget.PerTask)},
+		{[]string{"budget", "perDay"}, task.CheckBudget(c.Budget.PerDay)},
 	} {
 		if v.err != nil {
 			return configError(path, &root, v.key, v.err)
@@ -76,12 +78,29 @@ func decodeConfig(path string, b []byte, c *Config) error {
 			return configError(path, &root, append(key, k), err)
 		}
 	}
+	if typ, err := c.Budget.checkTypes(); err != nil {
+		return configError(path, &root, []string{"budget", "types", typ}, err)
+	}
 	for i, n := range c.Notify {
 		if k, err := n.Check(); err != nil { // numbered from 1, as the notifier's own errors are
 			return fmt.Errorf("%s:%d: notify entry %d: %w", path, task.KeyLine(&root, "notify", strconv.Itoa(i), k), i+1, err)
 		}
 	}
 	return nil
+}
+
+// checkTypes checks budget.types: each a task type, each an amount;
+// the type of the first wrong one.
+func (b BudgetConfig) checkTypes() (string, error) {
+	for _, typ := range slices.Sorted(maps.Keys(b.Types)) {
+		if _, err := task.ParseType(typ); err != nil {
+			return typ, err
+		}
+		if err := task.CheckBudget(b.Types[typ]); err != nil {
+			return typ, err
+		}
+	}
+	return "", nil
 }
 
 // validRemote refuses what git would read as an option or a path.

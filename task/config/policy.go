@@ -65,3 +65,9 @@ func joinErrs(errs []error) error {
 	}
 	return errors.New(msg)
 }
+
+// BudgetFor is what t's runs may spend in all, in USD: its own budget,
+// else its type's (budget.types), else budget.perTask; 0: no bound.
+func BudgetFor(t *task.Task, c Config) float64 {
+	return cmp.Or(t.Budget, c.Budget.Types[string(t.Type)], c.Budget.PerTask)
+}
