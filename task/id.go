@@ -73,6 +73,21 @@ func NewID(prefix string, count int, taken func(id string) bool) (string, error)
 	return "", fmt.Errorf("new id: no free id after 100 tries")
 }
 
+// NewQuestionID is a short correlation id, unique within t, that ties a
+// question to its answer in the history and on the command line.
+func (t *Task) NewQuestionID() string {
+	for {
+		id := []byte("q")
+		for range 4 {
+			n, _ := rand.Int(rand.Reader, big.NewInt(36))
+			id = append(id, base36[n.Int64()])
+		}
+		if t.QuestionByID(string(id)) == nil {
+			return string(id)
+		}
+	}
+}
+
 // BadIDError is input that is not shaped like a task ID.
 type BadIDError struct{ Ref string }
 

@@ -13,7 +13,7 @@ func ask(t *task.Task, at time.Time, qs []task.Question, context string, expires
 	t.HumanResponse, t.HumanRespondedAt = "", nil
 	texts := make([]string, len(qs))
 	for i, q := range qs {
-		q.ID, q.Context, q.Status, q.AskedAt = newQuestionID(t), context, task.QuestionPending, at
+		q.ID, q.Context, q.Status, q.AskedAt = t.NewQuestionID(), context, task.QuestionPending, at
 		if expires != nil {
 			e := *expires
 			q.ExpiresAt = &e

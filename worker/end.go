@@ -81,7 +81,10 @@ func (w *worker) record(t *task.Task, at time.Time, r *run, e *ending.Ending) er
 	by := w.opt.Name
 	if e.Status != "" {
 		t.Record(at, task.Event{Kind: task.EventRunFinished, By: by, Status: e.Status, Session: e.Session,
-			Text: cmp.Or(e.Text, e.Result.Summary), Stats: e.Stats})
+			Text: cmp.Or(e.Text, e.Result.Summary), Stats: e.Stats, CostUSD: e.Spend.CostUSD, Tokens: e.Spend.Tokens()})
+	}
+	if c := e.Crossed; c != nil {
+		t.Record(at, task.Event{Kind: c.Kind, By: by, CostUSD: c.CostUSD, Text: c.Text})
 	}
 	for _, c := range e.Checks {
 		t.Record(at, c)

@@ -7,6 +7,7 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/worker/budget"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/landing"
 )
@@ -16,7 +17,10 @@ import (
 // killed: the worker's kill context stopped the agent.
 func (w *worker) decide(r *run, out *agent.Outcome, runErr error, killed bool) ending.Ending {
 	f := ending.Facts{Session: r.session, ID: r.t.ID, Branch: r.j.Branch}
+	spend := budget.Of(out, runErr)
 	switch {
+	case !killed && budget.Stopped(&f, r.t, runErr, spend):
+		f.Policy = w.policy(r.t)
 	case runErr != nil || out == nil:
 		f.What, f.Cause = ending.AgentFailed, reason(runErr)
 		if f.Outage = agent.OutageOf(runErr); f.Outage != "" {
@@ -41,6 +45,7 @@ func (w *worker) decide(r *run, out *agent.Outcome, runErr error, killed bool) e
 		}
 	}
 	e := ending.Decide(f)
+	e.Spend = spend
 	if e.Outcome == ending.Unavailable {
 		w.outage(f.Outage, f.Cause, r.agent)
 	}

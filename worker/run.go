@@ -12,6 +12,7 @@ import (
 	"github.com/bh-tracker/bh/agent/mcp"
 	"github.com/bh-tracker/bh/prompts"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/budget"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/landing"
@@ -106,13 +107,14 @@ func (w *worker) ready(r *run) (resume bool, err error) {
 // and returns it with the run log's path.
 func (w *worker) session(kill context.Context, r *run, resume bool) (*agent.Outcome, string, error) {
 	id := r.t.ID
-	ctx, cancel := context.WithCancel(kill)
-	defer cancel()
-	stopBeat := w.heartbeat(id, cancel)
+	ctx, cancel := context.WithCancelCause(kill)
+	defer cancel(nil)
+	stopBeat := w.heartbeat(id, func() { cancel(nil) })
 	if _, err := w.jail().MakeOutbox(id); err != nil { // made by the sandbox's policy, or here for a plain run
 		w.warnf("%s: %v", id, err)
 	}
 	req := w.request(r, resume)
+	req.Spent = budget.Meter(r.t, w.s.Config, cancel) // stops the run at the task's budget
 	log := w.openLog(r)
 	req.Live = log.Writer()
 	r.head, _ = w.repo.BranchTip(r.j.Branch)
@@ -127,6 +129,7 @@ func (w *worker) session(kill context.Context, r *run, resume bool) (*agent.Outc
 		}
 	}
 	stopBeat()
+	runErr = budget.Caused(ctx, runErr)
 	// Questions the agent asked through bh's MCP server (AskUserQuestion, a
 	// permission prompt, ask_human) park the run whatever it answered; the
 	// tasks it added are created.
@@ -193,6 +196,7 @@ func (w *worker) begin(r *run) (*task.Task, error) {
 			return errNotOurs
 		}
 		at := w.now()
+		budget.Raise(t, w.s.Config) // a human's yes to going on past its budget
 		if r.restored != "" {
 			t.Record(at, task.Event{Kind: task.EventUnparked, By: w.opt.Name, Commit: r.restored,
 				Text: "worktree recreated at " + r.j.Worktree + " from " + git.ParkRef(t.ID)})
@@ -240,7 +244,8 @@ func askedOutcome(out *agent.Outcome, qs []agent.Question, session string) *agen
 	res := agent.Result{Status: agent.StatusNeedsInput, Questions: qs}
 	if out != nil {
 		res.Summary, res.Details, res.QuestionContext = out.Result.Summary, out.Result.Details, out.Result.QuestionContext
-		return &agent.Outcome{Result: res, SessionID: cmp.Or(out.SessionID, session), Raw: out.Raw, Stderr: out.Stderr}
+		return &agent.Outcome{Result: res, SessionID: cmp.Or(out.SessionID, session), Raw: out.Raw, Stderr: out.Stderr,
+			Spend: out.Spend, CostUSD: out.CostUSD}
 	}
 	res.Summary = "asked the human"
 	return &agent.Outcome{Result: res, SessionID: session}

@@ -1,14 +1,11 @@
 package worker
 
 import (
-	"crypto/rand"
-	"math/big"
 	"path/filepath"
 
 	"github.com/bh-tracker/bh/worker/jail"
 
 	"github.com/bh-tracker/bh/agent"
-	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/runlog"
 )
@@ -31,23 +28,6 @@ func (w *worker) openLog(r *run) *runlog.Log {
 // from its run log, and how many runs there are.
 func RunTranscript(s *store.Store, id string, n int) ([]agent.Entry, int, error) {
 	return runlog.Transcript(runsDir(s, id), id, n)
-}
-
-const base36 = "0123456789abcdefghijklmnopqrstuvwxyz"
-
-// newQuestionID is a short correlation id, unique within the task, that
-// ties a question to its answer in the history and on the command line.
-func newQuestionID(t *task.Task) string {
-	for {
-		id := []byte("q")
-		for range 4 {
-			n, _ := rand.Int(rand.Reader, big.NewInt(36))
-			id = append(id, base36[n.Int64()])
-		}
-		if t.QuestionByID(string(id)) == nil {
-			return string(id)
-		}
-	}
 }
 
 // step reports a running agent's tool call and adds it to the feed

@@ -212,6 +212,7 @@ func (w *worker) await(stop, kill context.Context, wait time.Duration, done <-ch
 // fill starts runs for ready tasks until every slot is busy.
 func (w *worker) fill(kill context.Context, running *int, done chan<- runEnd) (bool, error) {
 	claimed := false
+	w.dayBudget()
 	for *running < w.opt.Jobs {
 		if wait, fatal := w.paused(); wait > 0 || fatal != nil {
 			return claimed, nil

@@ -59,6 +59,10 @@ type Ending struct {
 	// land although a hook refused.
 	NoVerify bool   `json:"noVerify,omitempty"`
 	PR       string `json:"pr,omitempty"` // the pull request the work went to (land: pr)
+	// Spend is what the run cost, recorded on its run.finished; Crossed,
+	// the budget.crossed event that stopped it, recorded after it.
+	Spend   agent.Spend `json:"spend,omitzero"`
+	Crossed *task.Event `json:"crossed,omitempty"`
 	// Next says what the worker does once a human's answer settled the
 	// task, to whoever answered (bh respond); "" for every other ending.
 	Next string `json:"-"`

@@ -6,7 +6,7 @@ type Outcome string
 // Outcomes lists every Outcome: bh worker --json documents them from this
 // list, and a test checks it against the constants.
 var Outcomes = []Outcome{Completed, Failed, Blocked, NeedsInput, AgentError, Stopped, Conflict, Gated, Held, HookRefused,
-	Kept, CheckFailed, InReview, Unavailable, SetupFailed, TimeoutFailed, TimeoutDeferred, TimeoutDefaults, TimeoutReminded}
+	Kept, CheckFailed, InReview, Unavailable, OverBudget, SetupFailed, TimeoutFailed, TimeoutDeferred, TimeoutDefaults, TimeoutReminded}
 
 // Outcomes of a run. The first four are the agent's own statuses.
 const (
@@ -24,6 +24,7 @@ const (
 	CheckFailed Outcome = "check_failed" // a check failed on the tree that would land: the agent fixes it, or a human decides
 	InReview    Outcome = "in_review"    // completed, pushed to its pull request, which the worker shepherds (land: pr)
 	Unavailable Outcome = "unavailable"  // the agent was out (auth, overload, limits): the task is open again, not failed
+	OverBudget  Outcome = "over_budget"  // stopped at the task's budget: a human approves going on, or not
 	// SetupFailed is a worktree whose setup (worktree.copy, worktree.setup) failed; no agent ran.
 	SetupFailed Outcome = "setup_failed"
 	// What onTimeout did with an Expired task.

@@ -32,6 +32,8 @@ const (
 	HookRefusal                    // a commit hook refused the landing's commit: Reason (the hooks), Cause (their output)
 	HumanHooked                    // a human answered the hook question: Landing (hookLand or hookSkip), By
 	PRReview                       // a pull request needs a human: Reason (the question), Cause (the context)
+	BudgetCrossed                  // the run was stopped at the task's budget: Spent, Budget
+	HumanBudget                    // a human answered no to going on past the budget: By
 )
 
 // Facts is a Happening with what its ending depends on.
@@ -70,6 +72,9 @@ type Facts struct {
 	Checks  []task.Event
 	Rounds  int
 	Failing *task.Event
+	// BudgetCrossed: what the task has spent, its earlier runs and this
+	// one, and its budget, in USD.
+	Spent, Budget float64
 }
 
 // Decide is how a task ends, given what happened: the one decision
@@ -106,6 +111,8 @@ func table(f Facts) Ending {
 		return held(f)
 	case HookRefusal:
 		return hookHeld(f)
+	case BudgetCrossed, HumanBudget:
+		return budget(f)
 	case PRReview:
 		return Ending{State: task.AwaitingInput, Note: "pull request needs a human", Context: f.Cause,
 			Ask: []task.Question{{Question: f.Reason, Header: "Pull request", Type: task.FreeformQuestion}}}

@@ -81,7 +81,29 @@ func Settles(t *task.Task) (ending.Facts, bool) {
 	if q := Decision(t, isHookQuestion); q != nil && q.Answer[0] != task.OtherChoice {
 		return pick(ending.HumanHooked, q)
 	}
+	if q := Decision(t, ending.IsBudgetQuestion); q != nil && !approved(q) && !stoppedSince(t, q.ID) {
+		return pick(ending.HumanBudget, q)
+	}
 	return f, false
+}
+
+// stoppedSince: a stop was recorded since question qid was answered (a
+// budget's no, acted on before the task was reopened).
+func stoppedSince(t *task.Task, qid string) bool {
+	answered := false
+	for _, e := range t.History {
+		answered = answered || e.Kind == task.EventInputReceived && e.QuestionID == qid
+		if answered && e.Kind == task.EventStopped {
+			return true
+		}
+	}
+	return false
+}
+
+// BudgetRaised reports whether a human's yes to going on past t's budget
+// waits to be acted on: its next run raises the budget (budget.Limit).
+func BudgetRaised(t *task.Task) bool {
+	return approved(Decision(t, ending.IsBudgetQuestion))
 }
 
 // isHookQuestion: q asks what to do with work a commit hook refused.
@@ -102,6 +124,9 @@ func answerer(t *task.Task, qid string) string {
 func NextStep(t *task.Task) string {
 	if f, ok := Settles(t); ok {
 		return ending.Decide(f).Next
+	}
+	if BudgetRaised(t) {
+		return "the worker will resume its session, its budget raised by as much again"
 	}
 	return "the worker will resume it with your answer"
 }
