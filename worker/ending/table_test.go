@@ -123,6 +123,12 @@ func TestDecideEndingTable(t *testing.T) {
 			want{Completed, LandWork, task.Closed, task.EventTaskCompleted, 0, "", ""}},
 		{"pull request needs a human", Facts{What: PRReview, Reason: "Guidance?", Policy: human},
 			want{"", "", task.AwaitingInput, "", 1, "", ""}},
+		{"budget crossed", Facts{What: BudgetCrossed, Spent: 2.41, Budget: 2, Policy: human},
+			want{OverBudget, KeepWork, task.AwaitingInput, task.EventBudgetCrossed, 1, "", "stopped"}},
+		{"budget crossed, human: false", Facts{What: BudgetCrossed, Spent: 2.41, Budget: 2, Policy: noHuman},
+			want{Failed, KeepWork, task.Failed, task.EventTaskFailed, 0, "", "stopped"}},
+		{"budget: no", Facts{What: HumanBudget, By: "ann", Policy: human},
+			want{Stopped, KeepWork, task.Failed, task.EventTaskFailed, 0, "", ""}},
 	} {
 		e := Decide(c.f)
 		got := want{e.Outcome, e.Fate, e.State, e.Notify, len(e.Ask), e.Repend, e.Status}

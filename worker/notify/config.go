@@ -29,7 +29,12 @@ type sink struct {
 	pending atomic.Int64  // events queued or in flight
 }
 
-func (s *sink) wants(name string) bool { return s.all || slices.Contains(s.events, name) }
+// wants: a sink listening to input.requested hears budget.crossed too,
+// which asks whether to go on.
+func (s *sink) wants(name string) bool {
+	return s.all || slices.Contains(s.events, name) ||
+		name == task.EventBudgetCrossed && slices.Contains(s.events, task.EventInputRequested)
+}
 
 // build turns the config entries into sinks, or says which entry is wrong.
 func build(cfgs []config.NotifyConfig, n *Notifier) ([]*sink, error) {

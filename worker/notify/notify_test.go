@@ -173,3 +173,18 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// budget.crossed asks whether to go on: whoever listens to
+// input.requested hears it, whoever listens to neither does not.
+func TestBudgetCrossedReachesQuestionListeners(t *testing.T) {
+	for events, want := range map[string]bool{task.EventInputRequested: true, task.EventBudgetCrossed: true,
+		task.EventTaskFailed: false} {
+		n, err := New([]config.NotifyConfig{{Events: []string{events}, Command: "true"}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := n.Wants(task.EventBudgetCrossed); got != want {
+			t.Errorf("events [%s]: wants budget.crossed %v", events, got)
+		}
+	}
+}

@@ -1,0 +1,77 @@
+package budget
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
+)
+
+// The day's sum counts every run.finished since midnight in now's
+// location, of every task, and nothing else.
+func TestTodaySumsTheDaysRuns(t *testing.T) {
+	loc := time.FixedZone("UTC+5", 5*3600)
+	now := time.Date(2026, 11, 28, 10, 0, 0, 0, loc)
+	midnight := time.Date(2026, 11, 28, 0, 0, 0, 0, loc)
+	run := func(at time.Time, usd float64) task.Event {
+		return task.Event{Kind: task.EventRunFinished, At: at.UTC(), CostUSD: usd}
+	}
+	a := &task.Task{History: []task.Event{
+		run(midnight.Add(-time.Second), 100), // yesterday, local time
+		run(midnight, 1.5),
+		{Kind: task.EventBudgetCrossed, At: now, CostUSD: 50}, // a task's total, not a run
+	}}
+	b := &task.Task{History: []task.Event{run(now.Add(-time.Hour), 0.25), run(now, 2)}}
+	if got := Today([]*task.Task{a, b}, now); got != 3.75 {
+		t.Errorf("today: %v, want 3.75", got)
+	}
+	if got := Today([]*task.Task{a, b}, now.Add(24*time.Hour)); got != 0 {
+		t.Errorf("tomorrow: %v, want 0", got)
+	}
+}
+
+// A yes to going on raises the budget by as much again, once: the run it
+// starts writes it, and a later budget counts from there.
+func TestLimitRaisedByAYesOnce(t *testing.T) {
+	c := config.Config{Budget: config.BudgetConfig{PerTask: 2, Types: map[string]float64{"docs": 1.5}}}
+	tk := &task.Task{Type: "docs", State: task.AwaitingInput, Questions: []task.Question{{ID: "q1", Header: "Budget",
+		Type: task.ApprovalQuestion, Status: task.QuestionPending, Question: "Continue with $1.50 more?"}}}
+	if b, raised := Limit(tk, c); b != 1.5 || raised {
+		t.Fatalf("before the answer: %v %v", b, raised)
+	}
+	if err := tk.Answer([]task.Answer{{Values: []string{"yes"}}}, time.Now(), "alice"); err != nil {
+		t.Fatal(err)
+	}
+	if b, raised := Limit(tk, c); b != 3 || !raised {
+		t.Fatalf("after a yes: %v %v", b, raised)
+	}
+	Raise(tk, c)
+	tk.Record(time.Now(), task.Event{Kind: task.EventRunStarted})
+	if b, raised := Limit(tk, c); b != 3 || raised || tk.Budget != 3 {
+		t.Fatalf("once the run began: %v %v (task's %v)", b, raised, tk.Budget)
+	}
+}
+
+// The meter stops a run once, with the spend that crossed, when the
+// task's earlier runs and this one cost more than its budget.
+func TestMeterStopsAtTheBudget(t *testing.T) {
+	tk := &task.Task{Budget: 1, History: []task.Event{{Kind: task.EventRunFinished, CostUSD: 0.6}}}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	m := Meter(tk, config.Config{}, cancel)
+	m(agent.Spend{CostUSD: 0.4})
+	if ctx.Err() != nil {
+		t.Fatal("stopped at exactly the budget")
+	}
+	m(agent.Spend{CostUSD: 0.5})
+	m(agent.Spend{CostUSD: 0.9})
+	c, ok := context.Cause(ctx).(*Crossed)
+	if !ok || c.Spent != 1.1 || c.Budget != 1 {
+		t.Fatalf("cause %v", context.Cause(ctx))
+	}
+	if Meter(&task.Task{}, config.Config{}, cancel) != nil {
+		t.Error("a meter for a task without a budget")
+	}
+}

@@ -1,0 +1,135 @@
+package worker
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/worker/ending"
+	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/outage"
+)
+
+// spending is an agent that writes its file, tells the worker its spend
+// grew to each of costs, and waits for the worker to stop it (an error
+// naming what it cost), or completes when it is not stopped.
+func spending(file string, costs ...float64) stepFn {
+	return func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
+		os.WriteFile(filepath.Join(req.Dir, file), []byte("work\n"), 0o644)
+		spent := agent.Spend{}
+		for _, c := range costs {
+			spent = agent.Spend{CostUSD: c, InputTokens: int64(c * 1e6), OutputTokens: 10}
+			if req.Spent != nil {
+				req.Spent(spent)
+			}
+		}
+		if ctx.Err() != nil {
+			return nil, &agent.RunError{Reason: "killed", ExitCode: -1, Err: ctx.Err(), Spend: spent}
+		}
+		return &agent.Outcome{Result: done("wrote " + file), SessionID: req.SessionID, Spend: spent}, nil
+	}
+}
+
+// A run whose spend crosses the task's budget stops with its session and
+// work kept and asks, naming what was spent; a yes resumes the same
+// session with the budget raised by as much again, and the task lands.
+func TestBudgetCrossedStopsAsksAndYesResumes(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	s.Config.Budget = config.BudgetConfig{PerTask: 2}
+	tk := addTask(t, s, "Spend a lot")
+	f := &fake{steps: []stepFn{spending("wip.txt", 0.5, 2.41), spending("rest.txt", 0.3)}}
+	evs := runOnce(t, s, f)
+	got := getTask(t, s, tk.ID)
+	q := pendingOf(t, got)
+	want := "This task has spent $2.41 of its $2.00 budget. Continue with $2.00 more?"
+	if got.State != task.AwaitingInput || q.Question != want || q.Kind() != task.ApprovalQuestion {
+		t.Fatalf("%s: question %q, want %q", got.State, q.Question, want)
+	}
+	run, _ := lastEvent(got, task.EventRunFinished)
+	crossed, ok := lastEvent(got, task.EventBudgetCrossed)
+	if run.CostUSD != 2.41 || run.Tokens != 2410010 || run.Status != "stopped" || !ok || crossed.CostUSD != 2.41 {
+		t.Fatalf("run %+v, crossed %+v", run, crossed)
+	}
+	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != ending.OverBudget {
+		t.Fatalf("finished: %+v", fin)
+	}
+	if !refExists(s.Root, git.ParkRef(tk.ID)) {
+		t.Fatal("the partial work is not parked")
+	}
+	if _, err := Respond(s, tk.ID, []task.Answer{{Values: []string{"yes"}}}, "alice"); err != nil {
+		t.Fatal(err)
+	}
+	resumesAndCommits(t, s, f, tk.ID)
+	got = getTask(t, s, tk.ID)
+	if got.State != task.Closed || got.Budget != 4 || got.Spent() != 2.71 {
+		t.Fatalf("%s, budget %v, spent %v", got.State, got.Budget, got.Spent())
+	}
+	if !strings.Contains(f.requests()[1].Prompt, want) {
+		t.Errorf("the resume prompt lacks the question:\n%s", f.requests()[1].Prompt)
+	}
+}
+
+// A no fails the task without running the agent again, its work kept; a
+// task reopened after it runs again, and asks again at the same budget.
+func TestBudgetNoFailsTheTaskItsWorkKept(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	s.Config.Budget = config.BudgetConfig{Types: map[string]float64{"code": 1}}
+	tk := addTask(t, s, "Spend a lot")
+	f := &fake{steps: []stepFn{spending("wip.txt", 1.5), spending("more.txt", 0.1)}}
+	runOnce(t, s, f)
+	if _, err := Respond(s, tk.ID, []task.Answer{{Values: []string{"no"}}}, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	runOnce(t, s, f)
+	got := getTask(t, s, tk.ID)
+	if got.State != task.Failed || len(f.requests()) != 1 || !strings.Contains(got.Summary, "answered no by bob") {
+		t.Fatalf("%s after %d runs: %s", got.State, len(f.requests()), got.Summary)
+	}
+	if !refExists(s.Root, git.ParkRef(tk.ID)) || got.Budget != 0 {
+		t.Fatalf("work parked %v, budget %v", refExists(s.Root, git.ParkRef(tk.ID)), got.Budget)
+	}
+	update(t, s, tk.ID, func(tk *task.Task) { tk.SetState(task.Open, now(s), "human", "reopened") })
+	runOnce(t, s, f)
+	if got = getTask(t, s, tk.ID); got.State != task.AwaitingInput || len(f.requests()) != 2 ||
+		!strings.Contains(pendingOf(t, got).Question, "spent $1.60 of its $1.00 budget") {
+		t.Fatalf("reopened: %s after %d runs: %+v", got.State, len(f.requests()), got.Questions)
+	}
+}
+
+// Once the day's runs cost budget.perDay, no new run starts: the worker
+// holds them back until midnight and says so where bh status reads it.
+func TestDayBudgetHoldsNewRunsBack(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	s.Config.Budget = config.BudgetConfig{PerDay: 1}
+	a := addTask(t, s, "First")
+	b := addTask(t, s, "Second")
+	update(t, s, a.ID, func(tk *task.Task) { tk.Priority = "P0" })
+	f := &fake{steps: []stepFn{spending("a.txt", 1.25), spending("b.txt", 0.1)}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var paused string
+	opt := Options{Runner: f, Once: true, Report: func(e Event) {
+		if e.Kind == Paused {
+			paused = e.Summary
+			cancel()
+		}
+	}}
+	if err := Run(ctx, ctx, s, opt); err != nil {
+		t.Fatal(err)
+	}
+	if getTask(t, s, a.ID).State != task.Closed || getTask(t, s, b.ID).State != task.Open || len(f.requests()) != 1 {
+		t.Fatalf("%d runs; the second task is %s", len(f.requests()), getTask(t, s, b.ID).State)
+	}
+	p := outage.PausedNow(s, now(s))
+	if want := "the day's budget: $1.25 of $1.00 spent"; p == nil || p.Reason != want || !strings.Contains(paused, want) {
+		t.Fatalf("pause %+v, event %q", p, paused)
+	}
+}
