@@ -19,6 +19,7 @@ type AddOptions struct {
 	DependsOn   []string
 	Labels      []string
 	Checks      []string // commands that must pass before it lands, over the config's
+	Budget      float64  // what its runs may spend in all, in USD; 0 follows the config
 	// Human-in-the-loop settings; empty (nil) follows the config.
 	Gate, HumanTimeout, OnTimeout string
 	Human                         *bool
@@ -39,7 +40,8 @@ The words of the title may be given unquoted.`,
   bh add "Migrate the schema" --gate approval --human-timeout 4h --on-timeout defer
   bh add "Bump the deps" --human=false
   bh add "Port the parser" --agent codex --model gpt-5-codex --dir parser
-  bh add "Fix the flaky test" --check 'go test -count=3 ./store'`,
+  bh add "Fix the flaky test" --check 'go test -count=3 ./store'
+  bh add "Rewrite the parser" --budget 5`,
 		Args: argsRange(1, -1, "title"),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.base = f.base()
@@ -64,6 +66,7 @@ The words of the title may be given unquoted.`,
 	fl.StringArrayVar(&opts.DependsOn, "depends-on", nil, "id of a task that must be closed first (repeatable)")
 	fl.StringArrayVar(&opts.Labels, "label", nil, "label the task (repeatable)")
 	fl.StringArrayVar(&opts.Checks, "check", nil, "shell command that must pass before the work lands, besides the config's checks (repeatable)")
+	fl.Float64Var(&opts.Budget, "budget", 0, "what its runs may spend in all, in `USD`; past it, you are asked whether to go on (default: the config's budget)")
 	h.register(c, "")
 	a.register(c)
 	completeEnums(c)
@@ -108,9 +111,12 @@ func (opts *AddOptions) newTask() (*task.Task, error) {
 		return nil, usageErrorf("the title must be one line: put the rest in the description (-d)")
 	}
 	t := &task.Task{Title: opts.Title, Description: opts.Description, Labels: cleanLabels(opts.Labels),
-		Checks: opts.Checks, Human: opts.Human, AgentSettings: opts.Agent}
+		Checks: opts.Checks, Human: opts.Human, AgentSettings: opts.Agent, Budget: opts.Budget}
 	if err := task.CheckCommands(t.Checks); err != nil {
 		return nil, usageErrorf("--check: %v", err)
+	}
+	if err := task.CheckBudget(t.Budget); err != nil {
+		return nil, usageErrorf("--budget: %v", err)
 	}
 	var err error
 	if t.Type, err = parseEnum("type", opts.Type, task.ParseType); err != nil {

@@ -1,6 +1,11 @@
 package cmd
 
 import (
+	"fmt"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/budget"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/spf13/cobra"
@@ -35,14 +40,35 @@ func showRun(opts *ShowOptions) error {
 	if err != nil {
 		return err
 	}
+	limit, _ := budget.Limit(t, s.Config)
 	if opts.JSON {
-		return writeJSON(opts.IO.Out, t)
+		return writeJSON(opts.IO.Out, shownTask{t, t.Spent(), limit})
 	}
 	parked, err := git.ParkedCommit(s.Root, t.ID)
 	if err != nil {
 		warn(opts.IO, false, err)
 	}
 	// Related tasks are shown with their state and title.
-	printShow(opts.IO, opts.Now(), t, s.Get, parked != "", landing.CheckRound(t, s.Config.Rounds()))
+	printShow(opts.IO, opts.Now(), t, s.Get, parked != "", landing.CheckRound(t, s.Config.Rounds()), spentText(t, limit))
 	return nil
+}
+
+// shownTask is a task as bh show --json prints it: with what its runs
+// cost in all, and the budget they may spend (its own, its type's or the
+// config's, raised by a yes not yet acted on).
+type shownTask struct {
+	*task.Task
+	CostUSD float64 `json:"costUsd"`
+	Budget  float64 `json:"budget,omitempty"`
+}
+
+// spentText is what t's runs cost in all, against its budget if it has one.
+func spentText(t *task.Task, limit float64) string {
+	switch spent := t.Spent(); {
+	case limit > 0:
+		return fmt.Sprintf("%s of its %s budget", ending.USD(spent), ending.USD(limit))
+	case spent > 0:
+		return ending.USD(spent)
+	}
+	return ""
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 // printQuestions lists every typed question of every round with its status.
@@ -76,6 +77,9 @@ func eventText(io *IOStreams, e task.Event) string {
 	}
 	if e.Stats != "" {
 		fmt.Fprintf(&b, " [%s]", e.Stats)
+	}
+	if e.CostUSD != 0 || e.Tokens != 0 {
+		fmt.Fprintf(&b, " (%s%s)", ending.USD(e.CostUSD), strings.TrimSuffix(fmt.Sprintf(", %d tokens", e.Tokens), ", 0 tokens"))
 	}
 	if e.Sandbox != "" {
 		fmt.Fprintf(&b, " (sandbox: %s)", e.Sandbox)

@@ -16,12 +16,12 @@ import (
 // whether partial work waits under the task's ref), the open question, the
 // last answer, and the history.
 func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (*task.Task, error), parked bool,
-	checks string) {
+	checks, spent string) {
 	w := io.Out
 	fmt.Fprintf(w, "%s  %s\n", io.Cyan(t.ID), io.Bold(t.Title))
 	fmt.Fprintf(w, "%s %s · %s · %s\n", ui.StateIcon(io, t.State), ui.PaintState(io, t.State, string(t.State)),
 		ui.PriorityText(io, t.Priority), t.Type)
-	ui.PrintTable(w, showFields(io, now, t, lookup, parked, checks))
+	ui.PrintTable(w, showFields(io, now, t, lookup, parked, checks, spent))
 	showSections(io, now, t)
 	printQuestions(io, t.Questions)
 	printHistory(io, t.History)
@@ -29,7 +29,7 @@ func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (
 
 // showFields are the rows of printShow's table of fields.
 func showFields(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (*task.Task, error), parked bool,
-	checks string) [][]string {
+	checks, spent string) [][]string {
 	var rows [][]string
 	field := func(k, v string) {
 		if v != "" && k != "" {
@@ -61,6 +61,7 @@ func showFields(io *IOStreams, now time.Time, t *task.Task, lookup func(string) 
 	field("checks", strings.Join(t.Checks, "; "))
 	field("check round", checks)
 	field("measured", t.Measure(now).Text())
+	field("spent", spent)
 	if parked {
 		field("parked work", git.ParkRef(t.ID)+" "+io.Faint("(bh diff "+t.ID+")"))
 	}

@@ -79,10 +79,7 @@ func Stats(out *agent.Outcome) string {
 	if out == nil || out.Turns == 0 && len(out.Denials) == 0 {
 		return ""
 	}
-	s := fmt.Sprintf("%d turns, %s", out.Turns, out.Duration.Round(100*time.Millisecond))
-	if out.CostUSD > 0 {
-		s += fmt.Sprintf(", $%.4f", out.CostUSD)
-	}
+	s := fmt.Sprintf("%d turns, %s", out.Turns, out.Duration.Round(100*time.Millisecond)) // the cost is the run's own (task.Event.CostUSD)
 	if len(out.Denials) > 0 {
 		s += "; denied: " + strings.Join(out.Denials, "; ")
 	}
