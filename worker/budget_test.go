@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
@@ -104,32 +105,49 @@ func TestBudgetNoFailsTheTaskItsWorkKept(t *testing.T) {
 }
 
 // Once the day's runs cost budget.perDay, no new run starts: the worker
-// holds them back until midnight and says so where bh status reads it.
+// holds them back until midnight and says so where bh status reads it,
+// until a human resumes the queue (bh worker --resume removes the
+// pause's record); then only what runs cost from then on counts.
 func TestDayBudgetHoldsNewRunsBack(t *testing.T) {
 	t.Parallel()
 	s := newStore(t)
 	s.Config.Budget = config.BudgetConfig{PerDay: 1}
-	a := addTask(t, s, "First")
-	b := addTask(t, s, "Second")
+	a, b, c := addTask(t, s, "First"), addTask(t, s, "Second"), addTask(t, s, "Third")
 	update(t, s, a.ID, func(tk *task.Task) { tk.Priority = "P0" })
-	f := &fake{steps: []stepFn{spending("a.txt", 1.25), spending("b.txt", 0.1)}}
+	update(t, s, b.ID, func(tk *task.Task) { tk.Priority = "P1" })
+	f := &fake{steps: []stepFn{spending("a.txt", 1.25), spending("b.txt", 1.5), spending("c.txt", 0.1)}}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var paused string
-	opt := Options{Runner: f, Once: true, Report: func(e Event) {
-		if e.Kind == Paused {
-			paused = e.Summary
+	var pauses []string
+	var pause *outage.Pause
+	opt := Options{Runner: f, Once: true, Tick: 10 * time.Millisecond, Report: func(e Event) {
+		if e.Kind != Paused {
+			return
+		}
+		pauses = append(pauses, e.Summary)
+		switch len(pauses) {
+		case 1: // held back after the first task: resume
+			pause = outage.PausedNow(s, now(s))
+			if getTask(t, s, b.ID).State != task.Open {
+				t.Errorf("the second task ran before the resume")
+			}
+			outage.Record(s, nil)
+		case 3: // held back again after the second
 			cancel()
 		}
 	}}
 	if err := Run(ctx, ctx, s, opt); err != nil {
 		t.Fatal(err)
 	}
-	if getTask(t, s, a.ID).State != task.Closed || getTask(t, s, b.ID).State != task.Open || len(f.requests()) != 1 {
-		t.Fatalf("%d runs; the second task is %s", len(f.requests()), getTask(t, s, b.ID).State)
+	want := "the day's budget: $1.25 of $1.00 spent"
+	if pause == nil || pause.Reason != want || !strings.HasPrefix(pauses[0], want+"; new runs wait until midnight") {
+		t.Fatalf("pause %+v, events %q", pause, pauses)
 	}
-	p := outage.PausedNow(s, now(s))
-	if want := "the day's budget: $1.25 of $1.00 spent"; p == nil || p.Reason != want || !strings.Contains(paused, want) {
-		t.Fatalf("pause %+v, event %q", p, paused)
+	if len(pauses) != 3 || !strings.Contains(pauses[1], "runs start again") ||
+		!strings.HasPrefix(pauses[2], "the day's budget: $1.50 of $1.00 spent") {
+		t.Fatalf("events %q", pauses)
+	}
+	if getTask(t, s, b.ID).State != task.Closed || getTask(t, s, c.ID).State != task.Open || len(f.requests()) != 2 {
+		t.Fatalf("%d runs; the third task is %s", len(f.requests()), getTask(t, s, c.ID).State)
 	}
 }

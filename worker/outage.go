@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
-	"github.com/bh-tracker/bh/worker/budget"
 	"github.com/bh-tracker/bh/worker/outage"
 )
 
@@ -37,23 +36,6 @@ func (w *worker) outage(o agent.Outage, why, agentName string) {
 	w.report(Event{Kind: Paused, Summary: fmt.Sprintf("%s (%s); new runs wait %s", o, why, span(wait)), Elapsed: wait})
 }
 
-// dayBudget holds new runs back until local midnight once the day's runs
-// cost budget.perDay (budget.DayPause).
-func (w *worker) dayBudget() {
-	if wait, _ := w.paused(); wait > 0 {
-		return
-	}
-	p, err := budget.DayPause(w.s, w.clock())
-	if err != nil || p == nil {
-		return // unreadable tasks say so where they are listed
-	}
-	w.mu.Lock()
-	w.pausedUntil = p.Until
-	w.mu.Unlock()
-	w.writePause(p)
-	w.report(Event{Kind: Paused, Summary: p.Reason + "; new runs wait until midnight", Elapsed: p.Until.Sub(w.clock())})
-}
-
 // agentBack ends the backoff once a run got through.
 func (w *worker) agentBack() {
 	w.mu.Lock()
@@ -70,7 +52,7 @@ func (w *worker) agentBack() {
 func (w *worker) paused() (time.Duration, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return max(w.pausedUntil.Sub(w.clock()), 0), w.fatal
+	return max(w.pausedUntil.Sub(w.clock()), w.day.Wait(w.s, w.clock()), 0), w.fatal
 }
 
 // writePause records the pause for bh status (nil: it is over).

@@ -13,6 +13,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/budget"
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
@@ -51,6 +52,7 @@ type worker struct {
 	backoff     time.Duration
 	pausedUntil time.Time
 	fatal       error
+	day         budget.Day // budget.perDay's pause
 	// next is the earliest expiry of a pending question known to the
 	// worker; zero when none is.
 	next time.Time

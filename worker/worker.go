@@ -22,6 +22,7 @@ import (
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/usertree"
 	"github.com/bh-tracker/bh/worker/landing"
+	"github.com/bh-tracker/bh/worker/notify"
 	"github.com/bh-tracker/bh/worker/slots"
 	"github.com/bh-tracker/bh/worker/watch"
 )
@@ -116,6 +117,8 @@ func newWorker(s *store.Store, opt Options) (*worker, error) {
 			w.warnf("%v: rewritten as bh's (an agent's attempt to run its programs through bh's git)", t)
 		}
 	}
+	w.day.Tell = func(say string, wait time.Duration) { w.report(Event{Kind: Paused, Summary: say, Elapsed: wait}) }
+	w.day.Send = func(e notify.Event) { w.notifier.Send(e) }
 	if s.Config.Remote != "" {
 		w.claims = openClaims(s, rp, s.Config.Remote, opt.LeaseTTL, w.now, w.warnf)
 	}
@@ -212,7 +215,9 @@ func (w *worker) await(stop, kill context.Context, wait time.Duration, done <-ch
 // fill starts runs for ready tasks until every slot is busy.
 func (w *worker) fill(kill context.Context, running *int, done chan<- runEnd) (bool, error) {
 	claimed := false
-	w.dayBudget()
+	if err := w.day.Check(w.s, w.clock()); err != nil {
+		w.warnf("the day's budget: %v", err)
+	}
 	for *running < w.opt.Jobs {
 		if wait, fatal := w.paused(); wait > 0 || fatal != nil {
 			return claimed, nil

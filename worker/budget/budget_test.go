@@ -10,25 +10,29 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 )
 
-// The day's sum counts every run.finished since midnight in now's
-// location, of every task, and nothing else.
+// The day's sum counts every run.finished since local midnight, of
+// every task, and nothing else.
 func TestTodaySumsTheDaysRuns(t *testing.T) {
-	loc := time.FixedZone("UTC+5", 5*3600)
-	now := time.Date(2026, 11, 28, 10, 0, 0, 0, loc)
-	midnight := time.Date(2026, 11, 28, 0, 0, 0, 0, loc)
+	defer func(l *time.Location) { time.Local = l }(time.Local)
+	time.Local = time.FixedZone("UTC+5", 5*3600)
+	now := time.Date(2026, 11, 28, 3, 0, 0, 0, time.UTC) // 08:00 local
+	midnight := Midnight(now)
+	if want := time.Date(2026, 11, 27, 19, 0, 0, 0, time.UTC); !midnight.Equal(want) {
+		t.Fatalf("midnight %v, want %v", midnight, want)
+	}
 	run := func(at time.Time, usd float64) task.Event {
 		return task.Event{Kind: task.EventRunFinished, At: at.UTC(), CostUSD: usd}
 	}
 	a := &task.Task{History: []task.Event{
-		run(midnight.Add(-time.Second), 100), // yesterday, local time
+		run(midnight.Add(-time.Second), 100), // yesterday, local time (today in UTC)
 		run(midnight, 1.5),
 		{Kind: task.EventBudgetCrossed, At: now, CostUSD: 50}, // a task's total, not a run
 	}}
 	b := &task.Task{History: []task.Event{run(now.Add(-time.Hour), 0.25), run(now, 2)}}
-	if got := Today([]*task.Task{a, b}, now); got != 3.75 {
+	if got := Today([]*task.Task{a, b}, midnight); got != 3.75 {
 		t.Errorf("today: %v, want 3.75", got)
 	}
-	if got := Today([]*task.Task{a, b}, now.Add(24*time.Hour)); got != 0 {
+	if got := Today([]*task.Task{a, b}, Midnight(now.Add(24*time.Hour))); got != 0 {
 		t.Errorf("tomorrow: %v, want 0", got)
 	}
 }

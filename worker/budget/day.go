@@ -2,23 +2,23 @@ package budget
 
 import (
 	"fmt"
+	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
+	"github.com/bh-tracker/bh/worker/notify"
 	"github.com/bh-tracker/bh/worker/outage"
 )
 
-// Today is what tasks' runs that finished since midnight, in now's
-// location, cost in all, in USD.
-func Today(tasks []*task.Task, now time.Time) float64 {
-	y, m, d := now.Date()
-	midnight := time.Date(y, m, d, 0, 0, 0, 0, now.Location())
+// Today is what tasks' runs that finished since since cost in all, in USD.
+func Today(tasks []*task.Task, since time.Time) float64 {
 	sum := 0.0
 	for _, t := range tasks {
 		for _, e := range t.History {
-			if e.Kind == task.EventRunFinished && !e.At.Before(midnight) {
+			if e.Kind == task.EventRunFinished && !e.At.Before(since) {
 				sum += e.CostUSD
 			}
 		}
@@ -26,24 +26,76 @@ func Today(tasks []*task.Task, now time.Time) float64 {
 	return sum
 }
 
-// DayPause is the pause of new runs once the runs of s's tasks cost more
-// as much as budget.perDay or more today (local time, at now): until the next local
-// midnight. nil when there is no such bound or it is not crossed.
-func DayPause(s *store.Store, now time.Time) (*outage.Pause, error) {
+// Midnight is the local midnight that begins now's day.
+func Midnight(now time.Time) time.Time {
+	y, m, d := now.Local().Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.Local)
+}
+
+// Day holds a worker's new runs back once the day's runs cost
+// budget.perDay: until local midnight, or until a human resumes the queue
+// (bh worker --resume removes the pause's record), after which what ran
+// before counts no more that day. Tell hears the pause begin and end, Send
+// notifies its end (limit.resumed).
+type Day struct {
+	Tell func(summary string, wait time.Duration)
+	Send func(notify.Event)
+
+	mu     sync.Mutex
+	until  time.Time // the pause in force; zero: none
+	today  float64   // what the day's runs cost at the last look
+	spent  float64   // what they had cost when a human last resumed
+	resume time.Time // the midnight that began that day
+}
+
+// Check looks at the day's spend in s at now, before new runs start, and
+// begins the pause, recorded for bh status, once perDay is reached.
+func (d *Day) Check(s *store.Store, now time.Time) error {
 	perDay := s.Config.Budget.PerDay
-	if perDay <= 0 {
-		return nil, nil
+	if perDay <= 0 || d.Wait(s, now) > 0 {
+		return nil
 	}
-	tasks, _, err := s.List()
+	tasks, _, err := s.List() // unreadable tasks say so where they are listed
 	if err != nil {
-		return nil, err
+		return err
 	}
-	now = now.Local()
-	spent := Today(tasks, now)
+	d.mu.Lock()
+	d.today = Today(tasks, Midnight(now))
+	spent := d.today
+	if d.resume.Equal(Midnight(now)) {
+		spent -= d.spent
+	}
 	if spent < perDay {
-		return nil, nil
+		d.mu.Unlock()
+		return nil
 	}
-	y, m, d := now.Date()
-	return &outage.Pause{Until: time.Date(y, m, d+1, 0, 0, 0, 0, now.Location()).UTC(),
-		Reason: fmt.Sprintf("the day's budget: %s of %s spent", ending.USD(spent), ending.USD(perDay))}, nil
+	d.until = Midnight(now).AddDate(0, 0, 1)
+	d.mu.Unlock()
+	p := &outage.Pause{Until: d.until.UTC(),
+		Reason: fmt.Sprintf("the day's budget: %s of %s spent", ending.USD(spent), ending.USD(perDay))}
+	err = outage.Record(s, p)
+	d.Tell(p.Reason+"; new runs wait until midnight (or bh worker --resume)", p.Until.Sub(now))
+	return err
+}
+
+// Wait is how long new runs still wait at now: until midnight, unless a
+// human resumed the queue meanwhile.
+func (d *Day) Wait(s *store.Store, now time.Time) time.Duration {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.until.IsZero() {
+		return 0
+	}
+	resumed := outage.PausedNow(s, now) == nil
+	if now.Before(d.until) && !resumed {
+		return d.until.Sub(now)
+	}
+	if resumed {
+		d.spent, d.resume = d.today, Midnight(now)
+	}
+	d.until = time.Time{}
+	d.Tell("the day's budget holds runs back no more: runs start again", 0)
+	d.Send(notify.Event{Name: task.EventLimitResumed, Summary: "the day's budget holds runs back no more", At: now,
+		Repo: filepath.Base(s.Root), RepoPath: s.Root})
+	return 0
 }
