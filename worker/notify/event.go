@@ -93,7 +93,9 @@ func FromTask(name string, t *task.Task, root string, web config.WebConfig, now 
 }
 
 // gate says whether e asks a gate, the approval before committing.
-func (e Event) gate() bool { return slices.ContainsFunc(e.Questions, func(q Question) bool { return q.Gate }) }
+func (e Event) gate() bool {
+	return slices.ContainsFunc(e.Questions, func(q Question) bool { return q.Gate })
+}
 
 // linkVia is the answer link as sent through channel via, else the page.
 func (e Event) linkVia(via string) string {
