@@ -15,7 +15,7 @@ import (
 // snapshot the worker parked for it. The agent names the files: each
 // channel escapes them.
 type Diffstat struct {
-	Files   []git.FileStat `json:"files"` // the first maxFiles
+	Files   []git.FileStat `json:"files"` // the first ones, within maxFiles and maxNames
 	Changed int            `json:"filesChanged"`
 	Added   int            `json:"added"`
 	Removed int            `json:"removed"`
@@ -24,9 +24,11 @@ type Diffstat struct {
 	Since *Diffstat `json:"since,omitempty"`
 }
 
-// maxFiles bounds the files an event carries; a text shows maxShown.
+// maxFiles and maxNames (bytes of their names) bound the files an event
+// carries; a text shows maxShown.
 const (
 	maxFiles = 100
+	maxNames = 16 << 10
 	maxShown = 10
 )
 
@@ -54,11 +56,17 @@ func diffstat(r *git.Repo, from, to string) *Diffstat {
 	if err != nil {
 		return nil
 	}
-	d := &Diffstat{Changed: len(files)}
+	d := &Diffstat{Changed: len(files), Files: []git.FileStat{}}
 	for _, f := range files {
 		d.Added, d.Removed = d.Added+f.Added, d.Removed+f.Removed
 	}
-	d.Files = files[:min(len(files), maxFiles)]
+	size := 0 // the files' names bounded too: BH_EVENT_JSON is one environment string
+	for _, f := range files {
+		if size += len(f.Path); len(d.Files) == maxFiles || size > maxNames {
+			break
+		}
+		d.Files = append(d.Files, f)
+	}
 	return d
 }
 
