@@ -233,6 +233,18 @@ func TestLinkAct(t *testing.T) {
 	}
 }
 
+// A gate reached from a notification is reviewed: the link's page shows
+// its change above the decision.
+func TestLinkPageShowsTheGatesChange(t *testing.T) {
+	s := newLinkSite(t)
+	s.park()
+	_, body := s.do("GET", s.notified(), nil, phone)
+	diff, decide := strings.Index(body, `<span class="add">&#43;create table b;</span>`), strings.Index(body, `name="answer.q2" value="yes"`)
+	if diff < 0 || decide < 0 || diff > decide {
+		t.Errorf("the gate's change is not above its decision (%d, %d):\n%s", diff, decide, body)
+	}
+}
+
 // A link's page shows its own task alone: with another task waiting, the
 // token's page points to it, the link's page names it nowhere (no title,
 // question or id), and offers no stop or reopen.
