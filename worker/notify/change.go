@@ -123,10 +123,9 @@ func statLines(d *Diffstat, limit int) []string {
 		plural(d.Added, "insertion", "insertions"), plural(d.Removed, "deletion", "deletions")))
 }
 
-// changeLines are e's change as people read it: the diffstat, and what
-// changed since the last round, limit files each.
-func changeLines(e Event, limit int) []string {
-	d := e.Diffstat
+// changeLines are d as people read it: the diffstat, and what changed
+// since the last round, limit files each.
+func changeLines(d *Diffstat, limit int) []string {
 	if d == nil {
 		return nil
 	}

@@ -133,7 +133,7 @@ func (e Event) env() []string {
 		"BH_ANSWER=" + e.Answer,
 		"BH_URL=" + e.URL,
 		"BH_LINK=" + e.Link,
-		"BH_DIFFSTAT=" + strings.Join(changeLines(e, maxFiles), "\n"),
+		"BH_DIFFSTAT=" + strings.Join(changeLines(e.Diffstat, maxFiles), "\n"),
 		"BH_EVENT_JSON=" + string(b),
 	}
 }

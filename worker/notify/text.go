@@ -104,7 +104,7 @@ func review(e Event) []string {
 	if s := firstLines(e.Summary); s != "" {
 		out = append(out, "Summary: "+s)
 	}
-	return append(append(out, "Changes:"), changeLines(e, maxShown)...)
+	return append(append(out, "Changes:"), changeLines(e.Diffstat, maxShown)...)
 }
 
 // said is the pending question, or else the summary: a failed or blocked
