@@ -57,15 +57,12 @@ func diffstat(r *git.Repo, from, to string) *Diffstat {
 		return nil
 	}
 	d := &Diffstat{Changed: len(files), Files: []git.FileStat{}}
-	for _, f := range files {
-		d.Added, d.Removed = d.Added+f.Added, d.Removed+f.Removed
-	}
 	size := 0 // the files' names bounded too: BH_EVENT_JSON is one environment string
 	for _, f := range files {
-		if size += len(f.Path); len(d.Files) == maxFiles || size > maxNames {
-			break
+		d.Added, d.Removed = d.Added+f.Added, d.Removed+f.Removed
+		if size += len(f.Path); len(d.Files) < maxFiles && size <= maxNames {
+			d.Files = append(d.Files, f)
 		}
-		d.Files = append(d.Files, f)
 	}
 	return d
 }
