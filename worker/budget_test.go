@@ -38,7 +38,7 @@ func spending(file string, costs ...float64) stepFn {
 
 // A run whose spend crosses the task's budget stops with its session and
 // work kept and asks, naming what was spent; a yes resumes the same
-// session with the budget raised by as much again, and the task lands.
+// session free to spend as much again, and the task lands.
 func TestBudgetCrossedStopsAsksAndYesResumes(t *testing.T) {
 	t.Parallel()
 	s := newStore(t)
@@ -68,7 +68,7 @@ func TestBudgetCrossedStopsAsksAndYesResumes(t *testing.T) {
 	}
 	resumesAndCommits(t, s, f, tk.ID)
 	got = getTask(t, s, tk.ID)
-	if got.State != task.Closed || got.Budget != 4 || got.Spent() != 2.71 {
+	if got.State != task.Closed || got.Budget != 4.41 || got.Spent() != 2.71 {
 		t.Fatalf("%s, budget %v, spent %v", got.State, got.Budget, got.Spent())
 	}
 	if !strings.Contains(f.requests()[1].Prompt, want) {

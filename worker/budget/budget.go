@@ -17,13 +17,14 @@ import (
 )
 
 // Limit is what t's runs may spend in all under c, in USD (0: no bound):
-// config.BudgetFor, raised by as much again while a human's yes to going
-// on past it waits for the next run (raised: that run writes the new
-// budget on the task). The one place a budget is raised.
+// config.BudgetFor; while a human's yes to going on past it waits for the
+// next run, what t has spent plus as much again as its budget, the "more"
+// its question named (raised: that run writes it on the task). The one
+// place a budget is raised.
 func Limit(t *task.Task, c config.Config) (usd float64, raised bool) {
 	b := config.BudgetFor(t, c)
 	if b > 0 && landing.BudgetRaised(t) {
-		return 2 * b, true
+		return t.Spent() + b, true
 	}
 	return b, false
 }

@@ -37,11 +37,12 @@ func TestTodaySumsTheDaysRuns(t *testing.T) {
 	}
 }
 
-// A yes to going on raises the budget by as much again, once: the run it
-// starts writes it, and a later budget counts from there.
+// A yes to going on lets the task spend as much again as its budget on top
+// of what it spent, once: the run it starts writes it, and a later budget
+// counts from there.
 func TestLimitRaisedByAYesOnce(t *testing.T) {
 	c := config.Config{Budget: config.BudgetConfig{PerTask: 2, Types: map[string]float64{"docs": 1.5}}}
-	tk := &task.Task{Type: "docs", State: task.AwaitingInput, Questions: []task.Question{{ID: "q1", Header: "Budget",
+	tk := &task.Task{Type: "docs", State: task.AwaitingInput, History: []task.Event{{Kind: task.EventRunFinished, CostUSD: 1.75}}, Questions: []task.Question{{ID: "q1", Header: "Budget",
 		Type: task.ApprovalQuestion, Status: task.QuestionPending, Question: "Continue with $1.50 more?"}}}
 	if b, raised := Limit(tk, c); b != 1.5 || raised {
 		t.Fatalf("before the answer: %v %v", b, raised)
@@ -49,12 +50,12 @@ func TestLimitRaisedByAYesOnce(t *testing.T) {
 	if err := tk.Answer([]task.Answer{{Values: []string{"yes"}}}, time.Now(), "alice"); err != nil {
 		t.Fatal(err)
 	}
-	if b, raised := Limit(tk, c); b != 3 || !raised {
+	if b, raised := Limit(tk, c); b != 3.25 || !raised {
 		t.Fatalf("after a yes: %v %v", b, raised)
 	}
 	Raise(tk, c)
 	tk.Record(time.Now(), task.Event{Kind: task.EventRunStarted})
-	if b, raised := Limit(tk, c); b != 3 || raised || tk.Budget != 3 {
+	if b, raised := Limit(tk, c); b != 3.25 || raised || tk.Budget != 3.25 {
 		t.Fatalf("once the run began: %v %v (task's %v)", b, raised, tk.Budget)
 	}
 }

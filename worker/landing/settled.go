@@ -126,7 +126,7 @@ func NextStep(t *task.Task) string {
 		return ending.Decide(f).Next
 	}
 	if BudgetRaised(t) {
-		return "the worker will resume its session, its budget raised by as much again"
+		return "the worker will resume its session, free to spend as much again as its budget"
 	}
 	return "the worker will resume it with your answer"
 }
