@@ -1,0 +1,108 @@
+package worker
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/bh-tracker/bh/agent/fakeapi"
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/worker/ending"
+)
+
+// The real Claude Code CLI against a fake API that reports a huge usage
+// for its first reply: the run is stopped as its cost crosses the task's
+// budget (while the model still works on its next reply), the question
+// names the spend, a yes resumes the same session (its next request
+// carries the earlier tool call) and the task lands; then the day's
+// budget, crossed, keeps the next task from starting.
+func TestClaudeBudgetStopsAsksAndResumes(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var resumed []*fakeapi.Request
+	srv := fakeapi.New(t, func(req *fakeapi.Request) fakeapi.Turn {
+		again := strings.Contains(req.Prompt(), "Continue with")
+		switch {
+		case again && len(req.ToolResults()) == 0:
+			mu.Lock()
+			resumed = append(resumed, req)
+			mu.Unlock()
+			return fakeapi.Turn{Parts: []fakeapi.Part{fakeapi.Write("rest.txt", "rest\n")}, Tokens: 2}
+		case again:
+			return fakeapi.Turn{Parts: []fakeapi.Part{fakeapi.StructuredOutput(map[string]any{"status": "completed",
+				"summary": "wrote wip.txt and rest.txt"})}, Tokens: 2}
+		case len(req.ToolResults()) == 0: // ten million tokens: dollars, whatever the model's price
+			return fakeapi.Turn{Parts: []fakeapi.Part{fakeapi.Write("wip.txt", "wip\n")}, Tokens: 10_000_000}
+		}
+		return fakeapi.Hang() // still thinking when the budget stops it
+	})
+	s := newStore(t)
+	s.Config.Agent = config.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
+	s.Config.Budget.PerTask = 1
+	opt := Options{Env: fakeapi.Env(t, srv)}
+	tk := addTask(t, s, "Spend freely")
+	evs := runWith(t, s, opt)
+	got := getTask(t, s, tk.ID)
+	if got.State != task.AwaitingInput {
+		t.Fatalf("%s: %s (%+v)", got.State, got.Summary, finishedEvents(evs))
+	}
+	q := pendingOf(t, got)
+	crossed, _ := lastEvent(got, task.EventBudgetCrossed)
+	if !strings.HasPrefix(q.Question, "This task has spent "+ending.USD(crossed.CostUSD)+" of its $1.00 budget.") ||
+		!strings.HasSuffix(q.Question, "Continue with $1.00 more?") || crossed.CostUSD <= 1 {
+		t.Fatalf("question %q, crossed %+v", q.Question, crossed)
+	}
+	if run, _ := lastEvent(got, task.EventRunFinished); run.CostUSD < crossed.CostUSD || run.Tokens < 10_000_000 {
+		t.Errorf("the run's cost in the history: %+v", run)
+	}
+	if _, err := Respond(s, tk.ID, []task.Answer{{Values: []string{"yes"}}}, "alice"); err != nil {
+		t.Fatal(err)
+	}
+	runWith(t, s, opt)
+	got = getTask(t, s, tk.ID)
+	if got.State != task.Closed || got.Budget != crossed.CostUSD+1 {
+		t.Fatalf("%s: %s, budget %v", got.State, got.Summary, got.Budget)
+	}
+	mu.Lock()
+	if len(resumed) != 1 || !carries(resumed[0], "wip.txt") {
+		t.Fatalf("the yes did not resume the session: %d requests", len(resumed))
+	}
+	mu.Unlock()
+	if c := committed(t, s.Root, "HEAD"); !strings.Contains(strings.Join(c, " "), "rest.txt") {
+		t.Errorf("landed: %v", c)
+	}
+
+	// The day's runs cost more than perDay: the next task waits.
+	s.Config.Budget.PerDay = 1
+	next := addTask(t, s, "Spend more")
+	calls := len(srv.Requests())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var paused string
+	opt.Once, opt.Report = true, func(e Event) {
+		if e.Kind == Paused {
+			paused = e.Summary
+			cancel()
+		}
+	}
+	if err := Run(ctx, ctx, s, opt); err != nil {
+		t.Fatal(err)
+	}
+	if st := getTask(t, s, next.ID).State; st != task.Open || len(srv.Requests()) != calls ||
+		!strings.HasPrefix(paused, "the day's budget: ") {
+		t.Fatalf("next task %s after %d requests; paused %q", st, len(srv.Requests())-calls, paused)
+	}
+}
+
+// carries reports whether req's conversation holds the earlier tool call
+// that wrote file: a resumed session.
+func carries(req *fakeapi.Request, file string) bool {
+	for _, b := range req.ToolUses() {
+		if strings.Contains(string(b.Input), file) {
+			return true
+		}
+	}
+	return false
+}
