@@ -29,16 +29,16 @@ func Limit(t *task.Task, c config.Config) (usd float64, raised bool) {
 	return b, false
 }
 
-// Crossed is the cause a run is stopped with when its task's spend
+// crossed is the cause a run is stopped with when its task's spend
 // crosses its budget.
-type Crossed struct{ Spent, Budget float64 }
+type crossed struct{ Spent, Budget float64 }
 
-func (c *Crossed) Error() string {
+func (c *crossed) Error() string {
 	return fmt.Sprintf("stopped at the task's budget: spent %s of %s", ending.USD(c.Spent), ending.USD(c.Budget))
 }
 
 // Meter follows a run of t as its agent tells what the run has cost so far
-// (agent.Request.Spent) and stops it with a Crossed cause once t's earlier
+// (agent.Request.Spent) and stops it with a crossed cause once t's earlier
 // runs and this one cost more than t's budget; nil when t has none.
 func Meter(t *task.Task, c config.Config, stop context.CancelCauseFunc) func(agent.Spend) {
 	limit, _ := Limit(t, c)
@@ -48,7 +48,7 @@ func Meter(t *task.Task, c config.Config, stop context.CancelCauseFunc) func(age
 	before := t.Spent()
 	return func(s agent.Spend) {
 		if spent := before + s.CostUSD; spent > limit {
-			stop(&Crossed{Spent: spent, Budget: limit}) // the first cause stays
+			stop(&crossed{Spent: spent, Budget: limit}) // the first cause stays
 		}
 	}
 }
@@ -56,7 +56,7 @@ func Meter(t *task.Task, c config.Config, stop context.CancelCauseFunc) func(age
 // Stopped fills f with the facts of t's run that cause stopped at its
 // budget, having cost spend, and reports whether it was stopped so.
 func Stopped(f *ending.Facts, t *task.Task, cause error, spend agent.Spend) bool {
-	var c *Crossed
+	var c *crossed
 	if !errors.As(cause, &c) {
 		return false
 	}
@@ -67,7 +67,7 @@ func Stopped(f *ending.Facts, t *task.Task, cause error, spend agent.Spend) bool
 // Caused is a run's error err with the cause that stopped its context
 // ctx, when that was its task's budget.
 func Caused(ctx context.Context, err error) error {
-	var c *Crossed
+	var c *crossed
 	if err != nil && errors.As(context.Cause(ctx), &c) {
 		return fmt.Errorf("%w: %w", c, err)
 	}

@@ -16,7 +16,7 @@ func TestTodaySumsTheDaysRuns(t *testing.T) {
 	defer func(l *time.Location) { time.Local = l }(time.Local)
 	time.Local = time.FixedZone("UTC+5", 5*3600)
 	now := time.Date(2026, 11, 28, 3, 0, 0, 0, time.UTC) // 08:00 local
-	midnight := Midnight(now)
+	midnight := dayStart(now)
 	if want := time.Date(2026, 11, 27, 19, 0, 0, 0, time.UTC); !midnight.Equal(want) {
 		t.Fatalf("midnight %v, want %v", midnight, want)
 	}
@@ -29,10 +29,10 @@ func TestTodaySumsTheDaysRuns(t *testing.T) {
 		{Kind: task.EventBudgetCrossed, At: now, CostUSD: 50}, // a task's total, not a run
 	}}
 	b := &task.Task{History: []task.Event{run(now.Add(-time.Hour), 0.25), run(now, 2)}}
-	if got := Today([]*task.Task{a, b}, midnight); got != 3.75 {
+	if got := spentSince([]*task.Task{a, b}, midnight); got != 3.75 {
 		t.Errorf("today: %v, want 3.75", got)
 	}
-	if got := Today([]*task.Task{a, b}, Midnight(now.Add(24*time.Hour))); got != 0 {
+	if got := spentSince([]*task.Task{a, b}, dayStart(now.Add(24*time.Hour))); got != 0 {
 		t.Errorf("tomorrow: %v, want 0", got)
 	}
 }
@@ -72,7 +72,7 @@ func TestMeterStopsAtTheBudget(t *testing.T) {
 	}
 	m(agent.Spend{CostUSD: 0.5})
 	m(agent.Spend{CostUSD: 0.9})
-	c, ok := context.Cause(ctx).(*Crossed)
+	c, ok := context.Cause(ctx).(*crossed)
 	if !ok || c.Spent != 1.1 || c.Budget != 1 {
 		t.Fatalf("cause %v", context.Cause(ctx))
 	}

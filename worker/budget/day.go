@@ -13,8 +13,8 @@ import (
 	"github.com/bh-tracker/bh/worker/outage"
 )
 
-// Today is what tasks' runs that finished since since cost in all, in USD.
-func Today(tasks []*task.Task, since time.Time) float64 {
+// spentSince is what tasks' runs that finished since since cost in all, in USD.
+func spentSince(tasks []*task.Task, since time.Time) float64 {
 	sum := 0.0
 	for _, t := range tasks {
 		for _, e := range t.History {
@@ -26,8 +26,8 @@ func Today(tasks []*task.Task, since time.Time) float64 {
 	return sum
 }
 
-// Midnight is the local midnight that begins now's day.
-func Midnight(now time.Time) time.Time {
+// dayStart is the local midnight that begins now's day.
+func dayStart(now time.Time) time.Time {
 	y, m, d := now.Local().Date()
 	return time.Date(y, m, d, 0, 0, 0, 0, time.Local)
 }
@@ -60,16 +60,16 @@ func (d *Day) Check(s *store.Store, now time.Time) error {
 		return err
 	}
 	d.mu.Lock()
-	d.today = Today(tasks, Midnight(now))
+	d.today = spentSince(tasks, dayStart(now))
 	spent := d.today
-	if d.resume.Equal(Midnight(now)) {
+	if d.resume.Equal(dayStart(now)) {
 		spent -= d.spent
 	}
 	if spent < perDay {
 		d.mu.Unlock()
 		return nil
 	}
-	d.until = Midnight(now).AddDate(0, 0, 1)
+	d.until = dayStart(now).AddDate(0, 0, 1)
 	d.mu.Unlock()
 	p := &outage.Pause{Until: d.until.UTC(),
 		Reason: fmt.Sprintf("the day's budget: %s of %s spent", ending.USD(spent), ending.USD(perDay))}
@@ -91,7 +91,7 @@ func (d *Day) Wait(s *store.Store, now time.Time) time.Duration {
 		return d.until.Sub(now)
 	}
 	if resumed {
-		d.spent, d.resume = d.today, Midnight(now)
+		d.spent, d.resume = d.today, dayStart(now)
 	}
 	d.until = time.Time{}
 	d.Tell("the day's budget holds runs back no more: runs start again", 0)

@@ -6,12 +6,12 @@ import (
 	"github.com/bh-tracker/bh/task"
 )
 
-// BudgetTitle heads the question a task stopped at its budget asks.
-const BudgetTitle = "Budget"
+// budgetTitle heads the question a task stopped at its budget asks.
+const budgetTitle = "Budget"
 
 // IsBudgetQuestion: q asks whether a task stopped at its budget goes on.
 func IsBudgetQuestion(q *task.Question) bool {
-	return q.Header == BudgetTitle && q.Kind() == task.ApprovalQuestion
+	return q.Header == budgetTitle && q.Kind() == task.ApprovalQuestion
 }
 
 // USD is an amount as the budget's questions and bh show write it.
@@ -30,7 +30,7 @@ func budget(f Facts) Ending {
 	said := fmt.Sprintf("This task has spent %s of its %s budget.", USD(f.Spent), USD(f.Budget))
 	return Ending{Outcome: OverBudget, Fate: KeepWork, State: task.AwaitingInput, Status: string(Stopped),
 		Session: f.Session, Note: "stopped at its budget", Text: said, Summary: said, Notify: task.EventBudgetCrossed,
-		Ask: []task.Question{{Header: BudgetTitle, Type: task.ApprovalQuestion,
+		Ask: []task.Question{{Header: budgetTitle, Type: task.ApprovalQuestion,
 			Question: fmt.Sprintf("%s Continue with %s more?", said, USD(f.Budget))}},
 		Crossed: &task.Event{Kind: task.EventBudgetCrossed, CostUSD: f.Spent,
 			Text: fmt.Sprintf("spent %s of its %s budget", USD(f.Spent), USD(f.Budget))}}
