@@ -38,6 +38,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"not a mapping", "- id: tm-abcd\n", 1, "not a task", ""},
 		{"empty", "", 1, "not a task", ""},
 		{"bad sandbox", goodFile + "sandbox: sometimes\n", 8, `"sometimes": want one of auto, off, required`, ""},
+		{"negative budget", goodFile + "budget: -2\n", 8, "-2: want an amount in USD", ""},
 		{"wrong type", goodFile + "labels: ui\n", 8, "cannot unmarshal !!str `ui` into []string", "fix the YAML"},
 		{"bad time", strings.Replace(goodFile, "createdAt: 2025-01-02T03:04:05Z", "createdAt: yesterday", 1), 6, `createdAt: parsing time "yesterday"`, ""},
 		{"bad time in history", goodFile + "history:\n- at: 2025-01-02T03:04:05Z\n  kind: created\n- at: soon\n", 8, `history: parsing time "soon"`, ""},
