@@ -51,7 +51,8 @@
 //     -5h- variants claude reads per window), retry-after; on the
 //     Responses fake a usage_limit_reached body with resets_at. It lasts
 //     until reset, or for n requests when n > 0; refused requests reach
-//     no script (srv.Refused counts them).
+//     no script (srv.Refused counts them). A script may call it to cut a
+//     run short from the next request on.
 //   - turn.Warn(reset) answers normally with the window at allowed_warning.
 //   - Turn.Tokens reports that many tokens of usage (half input, half
 //     output), so a run's spend crosses a budget mid-run.
