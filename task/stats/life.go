@@ -98,9 +98,9 @@ func (l *life) answer(a *tally, e task.Event) {
 	if !ok || !a.in(e.At) {
 		return
 	}
-	ch, took := Channel(e.By), e.At.Sub(asked).Seconds()
+	ch, took := channel(e.By), e.At.Sub(asked).Seconds()
 	if l.expired[e.QuestionID].Equal(e.At) {
-		ch = ChannelDefault // expiry's default, recorded as an answer at the same instant
+		ch = channelDefault // expiry's default, recorded as an answer at the same instant
 	} else {
 		a.latency = append(a.latency, took)
 	}

@@ -43,7 +43,7 @@ type Quantiles struct {
 
 // Latency is how long people took from a question asked to its answer,
 // for answers given in the window: overall, and by the channel answered
-// through (Channel). Defaults used at expiry count in their channel only.
+// through. Defaults used at expiry count in their channel only.
 type Latency struct {
 	Quantiles
 	ByChannel map[string]Quantiles `json:"byChannel"`
@@ -67,30 +67,30 @@ type Rounds struct {
 
 // The channels an answer comes through, from its input.received event's By.
 const (
-	ChannelCLI      = "cli"      // bh respond ("human")
-	ChannelBoard    = "board"    // bh board
-	ChannelWeb      = "web"      // bh serve's inbox ("web:<user>")
-	ChannelLink     = "link"     // a phone's answer link
-	ChannelNtfy     = "ntfy"     // an ntfy action
-	ChannelSlack    = "slack"    // a Slack link
-	ChannelTakeover = "takeover" // bh continue ("continue:<user>")
-	ChannelDefault  = "default"  // the question's default, used when it expired
-	ChannelOther    = "other"
+	channelCLI      = "cli"      // bh respond ("human")
+	channelBoard    = "board"    // bh board
+	channelWeb      = "web"      // bh serve's inbox ("web:<user>")
+	channelLink     = "link"     // a phone's answer link
+	channelNtfy     = "ntfy"     // an ntfy action
+	channelSlack    = "slack"    // a Slack link
+	channelTakeover = "takeover" // bh continue ("continue:<user>")
+	channelDefault  = "default"  // the question's default, used when it expired
+	channelOther    = "other"
 )
 
-// Channel names the channel of an answer recorded by by.
-func Channel(by string) string {
+// channel names the channel of an answer recorded by by.
+func channel(by string) string {
 	switch {
 	case by == "human":
-		return ChannelCLI
-	case by == ChannelBoard, by == ChannelLink, by == ChannelNtfy, by == ChannelSlack:
+		return channelCLI
+	case by == channelBoard, by == channelLink, by == channelNtfy, by == channelSlack:
 		return by
 	case strings.HasPrefix(by, "web:"):
-		return ChannelWeb
+		return channelWeb
 	case strings.HasPrefix(by, "continue:"):
-		return ChannelTakeover
+		return channelTakeover
 	}
-	return ChannelOther
+	return channelOther
 }
 
 // Compute reads the figures of the window [since, until] from tasks'

@@ -36,12 +36,3 @@ func TestQuiet(t *testing.T) {
 		t.Errorf("figures %+v: %v", f, err)
 	}
 }
-
-func TestChannel(t *testing.T) {
-	for by, want := range map[string]string{"human": "cli", "board": "board", "web:ann": "web", "link": "link",
-		"ntfy": "ntfy", "slack": "slack", "continue:ann": "takeover", "worker-1": "other"} {
-		if got := stats.Channel(by); got != want {
-			t.Errorf("Channel(%q) = %q, want %q", by, got, want)
-		}
-	}
-}
