@@ -5,7 +5,6 @@
 package stats
 
 import (
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -150,6 +149,6 @@ func quantiles(v []float64) Quantiles {
 		return Quantiles{}
 	}
 	s := slices.Sorted(slices.Values(v))
-	rank := func(p float64) float64 { return s[int(math.Ceil(p*float64(len(s))))-1] }
-	return Quantiles{Count: len(s), P50: rank(0.5), P90: rank(0.9)}
+	rank := func(pct int) float64 { return s[(pct*len(s)+99)/100-1] } // ceil(pct% of n), in integers
+	return Quantiles{Count: len(s), P50: rank(50), P90: rank(90)}
 }
