@@ -140,7 +140,14 @@ func (m *meter) finish(out *Outcome, err error) (*Outcome, error) {
 	if re.Outage != OutageLimit || re.Limit != nil {
 		return out, err
 	}
-	if re.Limit = m.refused; re.Limit == nil {
+	switch {
+	case m.refused != nil:
+		l := *m.refused
+		if l.Said == "" { // the event has no words; the run's end has
+			l.Said = re.Reason
+		}
+		re.Limit = &l
+	default:
 		if re.Limit = limitOfText(re.Reason, time.Now()); re.Limit == nil {
 			re.Limit = &Limit{Status: LimitRejected, Said: re.Reason}
 		}
