@@ -55,7 +55,10 @@
 //     run short from the next request on.
 //   - turn.Warn(reset) answers normally with the window at allowed_warning.
 //   - Turn.Tokens reports that many tokens of usage (half input, half
-//     output), so a run's spend crosses a budget mid-run.
+//     output), so a run's spend crosses a budget mid-run. claude streams
+//     the input half at once (its output count only at the end); keep to
+//     some 100,000: after a turn of millions claude compacts its
+//     conversation, and fails.
 //   - Subscriber(Env(t, srv)) logs claude in with a plan's token instead
 //     of an API key: only then does claude print rate_limit_event and the
 //     reset of a refusal.
