@@ -147,7 +147,8 @@ func (w *stepWriter) apiRetry(e claudeEvent) {
 	case outageOfStatus(e.ErrorStatus) == OutageAuth && w.stop != nil:
 		w.outage(OutageAuth)
 	case e.ErrorStatus == 429:
-		// claude waits as the 429's retry-after says (1 s of it, measured).
+		// A rate limit, over when claude asks again: its wait follows the
+		// retry-after, capped (measured: 19 s for 38 s).
 		w.tell(Limit{Status: LimitRejected, ResetsAt: time.Now().Add(time.Duration(e.RetryDelay) * time.Millisecond),
 			Said: fmt.Sprintf("the API answered 429 (%s); claude retries", e.Error)})
 	case unreached(e.ErrorStatus) && w.stop != nil:
