@@ -244,8 +244,7 @@ func askedOutcome(out *agent.Outcome, qs []agent.Question, session string) *agen
 	res := agent.Result{Status: agent.StatusNeedsInput, Questions: qs}
 	if out != nil {
 		res.Summary, res.Details, res.QuestionContext = out.Result.Summary, out.Result.Details, out.Result.QuestionContext
-		return &agent.Outcome{Result: res, SessionID: cmp.Or(out.SessionID, session), Raw: out.Raw, Stderr: out.Stderr,
-			Spend: out.Spend, CostUSD: out.CostUSD}
+		return &agent.Outcome{Result: res, SessionID: cmp.Or(out.SessionID, session), Raw: out.Raw, Stderr: out.Stderr, Spend: out.Spend}
 	}
 	res.Summary = "asked the human"
 	return &agent.Outcome{Result: res, SessionID: session}

@@ -4,7 +4,6 @@
 package budget
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -87,9 +86,7 @@ func Of(out *agent.Outcome, err error) agent.Spend {
 	var re *agent.RunError
 	switch {
 	case out != nil:
-		s := out.Spend
-		s.CostUSD = cmp.Or(s.CostUSD, out.CostUSD)
-		return s
+		return out.Spend
 	case errors.As(err, &re):
 		return re.Spend
 	}

@@ -74,12 +74,12 @@ func (l *Log) Close(out *agent.Outcome, runErr error) string {
 	return l.rel
 }
 
-// Stats is a run's turns, duration and cost, as the agent reported them.
+// Stats is a run's turns and duration, as the agent reported them.
 func Stats(out *agent.Outcome) string {
 	if out == nil || out.Turns == 0 && len(out.Denials) == 0 {
 		return ""
 	}
-	s := fmt.Sprintf("%d turns, %s", out.Turns, out.Duration.Round(100*time.Millisecond)) // the cost is the run's own (task.Event.CostUSD)
+	s := fmt.Sprintf("%d turns, %s", out.Turns, out.Duration.Round(100*time.Millisecond)) // its cost: task.Event.CostUSD
 	if len(out.Denials) > 0 {
 		s += "; denied: " + strings.Join(out.Denials, "; ")
 	}
