@@ -13,6 +13,7 @@ package worker
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -22,6 +23,8 @@ import (
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/usertree"
 	"github.com/bh-tracker/bh/worker/landing"
+	"github.com/bh-tracker/bh/worker/notify"
+	"github.com/bh-tracker/bh/worker/outage"
 	"github.com/bh-tracker/bh/worker/slots"
 	"github.com/bh-tracker/bh/worker/watch"
 )
@@ -116,6 +119,9 @@ func newWorker(s *store.Store, opt Options) (*worker, error) {
 			w.warnf("%v: rewritten as bh's (an agent's attempt to run its programs through bh's git)", t)
 		}
 	}
+	w.limits = outage.NewLimits(s, rp, w.agent, append(os.Environ(), opt.Env...), &outage.Limits{By: opt.Name, Now: w.clock,
+		Tell: func(say string, wait time.Duration) { w.report(Event{Kind: Paused, Summary: say, Elapsed: wait}) },
+		Send: func(e notify.Event) { w.notifier.Send(e) }, Warn: w.warnf})
 	if s.Config.Remote != "" {
 		w.claims = openClaims(s, rp, s.Config.Remote, opt.LeaseTTL, w.now, w.warnf)
 	}
@@ -212,8 +218,9 @@ func (w *worker) await(stop, kill context.Context, wait time.Duration, done <-ch
 // fill starts runs for ready tasks until every slot is busy.
 func (w *worker) fill(kill context.Context, running *int, done chan<- runEnd) (bool, error) {
 	claimed := false
+	w.limits.Fetch()
 	for *running < w.opt.Jobs {
-		if wait, fatal := w.paused(); wait > 0 || fatal != nil {
+		if wait, fatal := w.paused(); wait > 0 || fatal != nil || *running > 0 && w.limits.Single() {
 			return claimed, nil
 		}
 		t, err := claims.Next(w.s, w.claims, w.lease(), w.cooling, landing.Settled)
