@@ -21,7 +21,7 @@ type limitClock struct {
 	now time.Time
 }
 
-func (c *limitClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+func (c *limitClock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
 func (c *limitClock) set(t time.Time) { c.mu.Lock(); c.now = t; c.mu.Unlock() }
 
 // limitRunner cuts its first run short at the five-hour limit, which
@@ -83,7 +83,9 @@ func runLimited(t *testing.T, s *store.Store, r agent.Runner, c *limitClock, onc
 	return evs
 }
 
-func pausedBy(e Event) bool { return e.Kind == Paused && strings.Contains(e.Summary, "five-hour usage limit") }
+func pausedBy(e Event) bool {
+	return e.Kind == Paused && strings.Contains(e.Summary, "five-hour usage limit")
+}
 
 // A run cut short by the five-hour limit: no backoff, the pause lasts to
 // the reset the CLI gave, the history says so, and after the reset the

@@ -106,7 +106,7 @@ func newWorker(s *store.Store, opt Options) (*worker, error) {
 		if err != nil {
 			return nil, err
 		}
-		w.runner, w.agent = r, agentName(s.Config.Agent)
+		w.runner, w.agent = r, s.Config.Agent.Name()
 	}
 	rp, err := git.Open(s.Root)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -199,4 +200,15 @@ func Resume(s *store.Store) error {
 		}
 	}
 	return Record(s, nil)
+}
+
+// HeldNow is the usage limit's hold on s's configured agent and the
+// account of this environment's credentials, as known here, that holds
+// runs back at now; nil when none (for bh status, the board, the web).
+func HeldNow(s *store.Store, now time.Time) *Hold {
+	r, err := git.Open(s.Root)
+	if err != nil {
+		return nil
+	}
+	return Held(r, HoldRef(s.Config.Agent.Name(), agent.AccountOf(os.Environ())), now, AutoResume(s.Config))
 }
