@@ -46,17 +46,17 @@ func (h *Hold) Live(now time.Time, autoResume bool) bool {
 // five-hour usage limit until 15:00".
 func (h Hold) Says(now time.Time) string {
 	if !now.Before(h.ResetsAt) {
-		return "paused by the " + Window(h.Window) + " since its reset at " + clock(h.ResetsAt) + ": bh worker --resume goes on"
+		return "paused by the " + Window(h.Window) + " since its reset at " + clock(h.ResetsAt, now) + ": bh worker --resume goes on"
 	}
-	return "paused by the " + Window(h.Window) + " until " + clock(h.ResetsAt)
+	return "paused by the " + Window(h.Window) + " until " + clock(h.ResetsAt, now)
 }
 
-func clock(t time.Time) string {
-	l := t.Local()
-	if time.Until(l) > 20*time.Hour || time.Until(l) < -20*time.Hour {
-		return l.Format("Jan 2 15:04")
+// clock is t in local time, with its day when it is not near now.
+func clock(t, now time.Time) string {
+	if d := t.Sub(now); d > 20*time.Hour || d < -20*time.Hour {
+		return t.Local().Format("Jan 2 15:04")
 	}
-	return l.Format("15:04")
+	return t.Local().Format("15:04")
 }
 
 // Window names a limit's window in words: five_hour is the five-hour

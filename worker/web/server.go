@@ -91,6 +91,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /r/{repo}/t/{id}/answer", s.answer)
 	mux.HandleFunc("POST /r/{repo}/t/{id}/stop", s.stop)
 	mux.HandleFunc("POST /r/{repo}/t/{id}/reopen", s.reopen)
+	mux.HandleFunc("POST /r/{repo}/resume", s.resume)
 	mux.HandleFunc("GET /events", s.events)
 	open := http.NewServeMux()
 	static, _ := fs.Sub(assets, "assets/static")
