@@ -12,6 +12,7 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/notify"
 	"github.com/bh-tracker/bh/worker/outage"
 )
 
@@ -60,14 +61,14 @@ func (r *limitRunner) runs() []agent.Request {
 
 // runLimited runs a worker on s with the clock and runner until it
 // returns (once) or stop is cancelled by report; it returns the events.
-func runLimited(t *testing.T, s *store.Store, r agent.Runner, c *limitClock, once bool,
+func runLimited(t *testing.T, s *store.Store, r agent.Runner, c *limitClock, once bool, n *notify.Notifier,
 	report func(e Event, stop func())) []Event {
 	t.Helper()
 	var mu sync.Mutex
 	var evs []Event
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	opt := Options{Runner: r, Now: c.Now, Tick: 5 * time.Millisecond, Once: once, Report: func(e Event) {
+	opt := Options{Runner: r, Now: c.Now, Tick: 5 * time.Millisecond, Once: once, Notify: n, Report: func(e Event) {
 		mu.Lock()
 		evs = append(evs, e)
 		mu.Unlock()
@@ -98,7 +99,9 @@ func TestUsageLimitPausesUntilItsResetAndResumesTheSession(t *testing.T) {
 	c := &limitClock{now: start}
 	r := &limitRunner{reset: start.Add(time.Hour), clock: c}
 	var held Event
-	evs := runLimited(t, s, r, c, true, func(e Event, _ func()) {
+	h := newHook(t)
+	n, closeN := h.notifier(t)
+	evs := runLimited(t, s, r, c, true, n, func(e Event, _ func()) {
 		if pausedBy(e) && held.Kind == "" {
 			held = e
 			if n := len(r.runs()); n != 1 {
@@ -107,6 +110,13 @@ func TestUsageLimitPausesUntilItsResetAndResumesTheSession(t *testing.T) {
 			c.set(r.reset.Add(time.Second)) // the window resets
 		}
 	})
+	closeN()
+	if _, ok := h.find(tk.ID, task.EventLimitPaused); !ok {
+		t.Errorf("no limit.paused notification: %v", h.names(tk.ID))
+	}
+	if e, ok := h.find("", task.EventLimitResumed); !ok || !strings.Contains(e.Summary, "five-hour usage limit is over") {
+		t.Errorf("limit.resumed: %+v", e)
+	}
 	if held.Elapsed != time.Hour || !strings.Contains(held.Summary, "until") {
 		t.Fatalf("the pause: %+v", held)
 	}
@@ -143,7 +153,7 @@ func TestUsageLimitHoldsEveryCloneOfTheAccount(t *testing.T) {
 	start := time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)
 	c := &limitClock{now: start}
 	r := &limitRunner{reset: start.Add(time.Hour), clock: c}
-	runLimited(t, a, r, c, false, func(e Event, stop func()) {
+	runLimited(t, a, r, c, false, nil, func(e Event, stop func()) {
 		if pausedBy(e) {
 			stop()
 		}
@@ -162,7 +172,7 @@ func TestUsageLimitHoldsEveryCloneOfTheAccount(t *testing.T) {
 	tk := addTask(t, b, "Wait on B")
 	other := &limitRunner{reset: r.reset, clock: c}
 	var told string
-	runLimited(t, b, other, c, false, func(e Event, stop func()) {
+	runLimited(t, b, other, c, false, nil, func(e Event, stop func()) {
 		if pausedBy(e) {
 			told = e.Summary
 			stop()
@@ -173,7 +183,7 @@ func TestUsageLimitHoldsEveryCloneOfTheAccount(t *testing.T) {
 	}
 	c.set(r.reset.Add(time.Second))
 	other.reqs = []agent.Request{{}} // its runs complete
-	runLimited(t, b, other, c, true, nil)
+	runLimited(t, b, other, c, true, nil, nil)
 	if got := getTask(t, b, tk.ID); got.State != task.Closed { // (and A's task, if a sync brought it)
 		t.Fatalf("after the reset: %s after %d runs", got.State, len(other.runs())-1)
 	}
@@ -191,7 +201,7 @@ func TestUsageLimitWithoutAutoResumeWaitsForResume(t *testing.T) {
 	c := &limitClock{now: start}
 	r := &limitRunner{reset: start.Add(time.Hour), clock: c}
 	resumed := false
-	runLimited(t, s, r, c, true, func(e Event, _ func()) {
+	runLimited(t, s, r, c, true, nil, func(e Event, _ func()) {
 		switch {
 		case pausedBy(e) && strings.Contains(e.Summary, "until"):
 			c.set(r.reset.Add(time.Minute))
