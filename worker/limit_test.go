@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker/notify"
 	"github.com/bh-tracker/bh/worker/outage"
 )
 
@@ -59,23 +59,23 @@ func (r *limitRunner) runs() []agent.Request {
 	return append([]agent.Request(nil), r.reqs...)
 }
 
-// runLimited runs a worker on s with the clock and runner until it
-// returns (once) or stop is cancelled by report; it returns the events.
-func runLimited(t *testing.T, s *store.Store, r agent.Runner, c *limitClock, once bool, n *notify.Notifier,
-	report func(e Event, stop func())) []Event {
+// runLimited runs a worker on s with opt until it returns (Once) or
+// report cancels it (stop); it returns the events.
+func runLimited(t *testing.T, s *store.Store, opt Options, report func(e Event, stop func())) []Event {
 	t.Helper()
 	var mu sync.Mutex
 	var evs []Event
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), fakeapi.Patience(time.Minute))
 	defer cancel()
-	opt := Options{Runner: r, Now: c.Now, Tick: 5 * time.Millisecond, Once: once, Notify: n, Report: func(e Event) {
+	opt.Tick = 5 * time.Millisecond
+	opt.Report = func(e Event) {
 		mu.Lock()
 		evs = append(evs, e)
 		mu.Unlock()
 		if report != nil {
 			report(e, cancel)
 		}
-	}}
+	}
 	if err := Run(ctx, ctx, s, opt); err != nil {
 		t.Fatalf("worker: %v", err)
 	}
@@ -101,7 +101,7 @@ func TestUsageLimitPausesUntilItsResetAndResumesTheSession(t *testing.T) {
 	var held Event
 	h := newHook(t)
 	n, closeN := h.notifier(t)
-	evs := runLimited(t, s, r, c, true, n, func(e Event, _ func()) {
+	evs := runLimited(t, s, Options{Runner: r, Now: c.Now, Once: true, Notify: n}, func(e Event, _ func()) {
 		if pausedBy(e) && held.Kind == "" {
 			held = e
 			if n := len(r.runs()); n != 1 {
@@ -153,7 +153,7 @@ func TestUsageLimitHoldsEveryCloneOfTheAccount(t *testing.T) {
 	start := time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)
 	c := &limitClock{now: start}
 	r := &limitRunner{reset: start.Add(time.Hour), clock: c}
-	runLimited(t, a, r, c, false, nil, func(e Event, stop func()) {
+	runLimited(t, a, Options{Runner: r, Now: c.Now}, func(e Event, stop func()) {
 		if pausedBy(e) {
 			stop()
 		}
@@ -172,7 +172,7 @@ func TestUsageLimitHoldsEveryCloneOfTheAccount(t *testing.T) {
 	tk := addTask(t, b, "Wait on B")
 	other := &limitRunner{reset: r.reset, clock: c}
 	var told string
-	runLimited(t, b, other, c, false, nil, func(e Event, stop func()) {
+	runLimited(t, b, Options{Runner: other, Now: c.Now}, func(e Event, stop func()) {
 		if pausedBy(e) {
 			told = e.Summary
 			stop()
@@ -183,7 +183,7 @@ func TestUsageLimitHoldsEveryCloneOfTheAccount(t *testing.T) {
 	}
 	c.set(r.reset.Add(time.Second))
 	other.reqs = []agent.Request{{}} // its runs complete
-	runLimited(t, b, other, c, true, nil, nil)
+	runLimited(t, b, Options{Runner: other, Now: c.Now, Once: true}, nil)
 	if got := getTask(t, b, tk.ID); got.State != task.Closed { // (and A's task, if a sync brought it)
 		t.Fatalf("after the reset: %s after %d runs", got.State, len(other.runs())-1)
 	}
@@ -201,7 +201,7 @@ func TestUsageLimitWithoutAutoResumeWaitsForResume(t *testing.T) {
 	c := &limitClock{now: start}
 	r := &limitRunner{reset: start.Add(time.Hour), clock: c}
 	resumed := false
-	runLimited(t, s, r, c, true, nil, func(e Event, _ func()) {
+	runLimited(t, s, Options{Runner: r, Now: c.Now, Once: true}, func(e Event, _ func()) {
 		switch {
 		case pausedBy(e) && strings.Contains(e.Summary, "until"):
 			c.set(r.reset.Add(time.Minute))
