@@ -11,17 +11,23 @@ import (
 	"time"
 )
 
-// liveOf is where a run's stdout goes as it comes: the request's Live
-// writer, and a reader of the stream that tells req.Step of each tool call
-// and calls stop with the outage when the API refuses the credentials
-// (claude would retry that for minutes) or cannot be reached after
-// netTries (codex would wait for the network for ever).
-func liveOf(req Request, stop func(Outage)) io.Writer {
-	sw := &stepWriter{step: req.Step, session: req.Session, stop: stop}
-	if req.Live == nil {
-		return sw
+// newStepWriter reads a run's stdout as it comes: it tells req.Step of
+// each tool call, req.Limit and req.Spent of the usage limit and the spend
+// (model prices codex's tokens: its events name no model), and calls stop,
+// once set, with the outage when the API refuses the credentials (claude
+// would retry that for minutes) or cannot be reached after netTries
+// (codex would wait for the network for ever).
+func newStepWriter(req Request, model string) *stepWriter {
+	return &stepWriter{step: req.Step, session: req.Session,
+		meter: meter{limit: req.Limit, spent: req.Spent, model: model}}
+}
+
+// to is where the run's stdout goes: live (req.Live, may be nil) and w.
+func (w *stepWriter) to(live io.Writer) io.Writer {
+	if live == nil {
+		return w
 	}
-	return io.MultiWriter(req.Live, sw)
+	return io.MultiWriter(live, w)
 }
 
 // stepWriter reads claude's stream-json lines, or codex's --json events.
@@ -31,6 +37,7 @@ type stepWriter struct {
 	stop     func(Outage) // called once at most
 	netWaits int          // codex's "Reconnecting... waiting for network", claude's unreached retries, so far
 	line     []byte
+	meter
 }
 
 // netTries is how many times codex or claude tries an API it cannot
@@ -89,7 +96,16 @@ type claudeEvent struct {
 	Attempt     int    `json:"attempt"`
 	MaxRetries  int    `json:"max_retries"`
 	RetryDelay  int64  `json:"retry_delay_ms"`
-	Message     struct {
+	// RateLimitInfo is a rate_limit_event's; APIErrorParams's comes with
+	// the assistant message of a refusal (api_error usage_limit_reached).
+	RateLimitInfo  *claudeLimitInfo `json:"rate_limit_info"`
+	APIErrorParams struct {
+		RateLimitInfo *claudeLimitInfo `json:"rate_limit_info"`
+	} `json:"api_error_params"`
+	Message struct {
+		ID      string       `json:"id"`
+		Model   string       `json:"model"`
+		Usage   *claudeUsage `json:"usage"`
 		Content []struct {
 			Type  string         `json:"type"`
 			Name  string         `json:"name"`
@@ -103,7 +119,7 @@ func (w *stepWriter) event(line []byte) {
 		Type string `json:"type"`
 	}
 	json.Unmarshal(line, &kind) // codex's "error" has a string message: read apart
-	if t := kind.Type; strings.HasPrefix(t, "thread.") || strings.HasPrefix(t, "item.") || t == "error" {
+	if t := kind.Type; strings.HasPrefix(t, "thread.") || strings.HasPrefix(t, "item.") || strings.HasPrefix(t, "turn.") || t == "error" {
 		w.codexEvent(line)
 		return
 	}
@@ -111,8 +127,15 @@ func (w *stepWriter) event(line []byte) {
 	if json.Unmarshal(line, &e) != nil {
 		return
 	}
-	if e.Type == "system" && e.Subtype == "api_retry" {
+	switch {
+	case e.Type == "system" && e.Subtype == "api_retry":
 		w.apiRetry(e)
+	case e.Type == "rate_limit_event" && e.RateLimitInfo != nil:
+		w.tell(e.RateLimitInfo.limit())
+	case e.Type == "assistant" && e.APIErrorParams.RateLimitInfo != nil:
+		w.tell(e.APIErrorParams.RateLimitInfo.limit())
+	case e.Type == "assistant" && e.Message.Usage != nil:
+		w.claudeUsage(e.Message.ID, e.Message.Model, *e.Message.Usage)
 	}
 	if e.Type != "assistant" || w.step == nil {
 		return
@@ -129,6 +152,10 @@ func (w *stepWriter) apiRetry(e claudeEvent) {
 	switch {
 	case outageOfStatus(e.ErrorStatus) == OutageAuth && w.stop != nil:
 		w.outage(OutageAuth)
+	case e.ErrorStatus == 429:
+		// claude waits as the 429's retry-after says (1 s of it, measured).
+		w.tell(Limit{Status: LimitRejected, ResetsAt: time.Now().Add(time.Duration(e.RetryDelay) * time.Millisecond),
+			Said: fmt.Sprintf("the API answered 429 (%s); claude retries", e.Error)})
 	case unreached(e.ErrorStatus) && w.stop != nil:
 		// No answer from the API itself: no connection (status 0), or
 		// bh's egress proxy saying it could not reach it (502, 504).
@@ -170,6 +197,12 @@ func (w *stepWriter) codexEvent(line []byte) {
 		} else if w.step != nil {
 			w.step(fmt.Sprintf("%s (try %d of %d)", e.Message, w.netWaits, netTries))
 		}
+	case e.Type == "error" || e.Type == "turn.failed":
+		if l := limitOfText(e.Message+e.Error.Message, time.Now()); l != nil {
+			w.tell(*l)
+		}
+	case e.Type == "turn.completed" && e.Usage != nil:
+		w.codexUsage(*e.Usage)
 	case e.Type == "thread.started" && w.session != nil && e.ThreadID != "":
 		w.session(e.ThreadID)
 	case e.Type == "item.started" && w.step != nil:
