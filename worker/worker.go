@@ -13,7 +13,6 @@ package worker
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -119,7 +118,7 @@ func newWorker(s *store.Store, opt Options) (*worker, error) {
 			w.warnf("%v: rewritten as bh's (an agent's attempt to run its programs through bh's git)", t)
 		}
 	}
-	w.limits = outage.NewLimits(s, rp, w.agent, append(os.Environ(), opt.Env...), &outage.Limits{By: opt.Name, Now: w.clock,
+	w.limits = outage.NewLimits(s, rp, w.agent, opt.Env, &outage.Limits{By: opt.Name, Now: w.clock,
 		Tell: func(say string, wait time.Duration) { w.report(Event{Kind: Paused, Summary: say, Elapsed: wait}) },
 		Send: func(e notify.Event) { w.notifier.Send(e) }, Warn: w.warnf})
 	if s.Config.Remote != "" {

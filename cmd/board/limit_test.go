@@ -2,7 +2,6 @@ package board
 
 import (
 	"bytes"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -30,7 +29,7 @@ func TestBoardShowsAndResumesTheUsageLimitPause(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Now()
-	ref := outage.HoldRef(s.Config.Agent.Name(), agent.AccountOf(os.Environ()))
+	ref := outage.AccountRef(s.Config.Agent.Name(), nil)
 	h := outage.Hold{ResetsAt: now.Add(time.Hour), Window: "five_hour", Status: agent.LimitRejected}
 	if err := outage.Keep(r, ref, h); err != nil {
 		t.Fatal(err)

@@ -42,10 +42,10 @@ type Limits struct {
 }
 
 // NewLimits is the limits of the worker l.By of agentName's account that
-// env's credentials name, in s's repository r, sharing them through the
-// config's remote, if any; l gives its callbacks.
+// env's credentials name (over the process's), in s's repository r,
+// sharing them through the config's remote, if any; l gives its callbacks.
 func NewLimits(s *store.Store, r *git.Repo, agentName string, env []string, l *Limits) *Limits {
-	l.Store, l.Repo, l.Ref, l.Remote, l.Auto = s, r, HoldRef(agentName, agent.AccountOf(env)), s.Config.Remote, AutoResume(s.Config)
+	l.Store, l.Repo, l.Ref, l.Remote, l.Auto = s, r, AccountRef(agentName, env), s.Config.Remote, AutoResume(s.Config)
 	return l
 }
 

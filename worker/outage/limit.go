@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -210,5 +209,12 @@ func HeldNow(s *store.Store, now time.Time) *Hold {
 	if err != nil {
 		return nil
 	}
-	return Held(r, HoldRef(s.Config.Agent.Name(), agent.AccountOf(os.Environ())), now, AutoResume(s.Config))
+	return Held(r, AccountRef(s.Config.Agent.Name(), nil), now, AutoResume(s.Config))
+}
+
+// AccountRef is the hold's ref of agentName's account that env's
+// credentials name (over the process's); an account bh cannot tell (a
+// command agent's) is one: "unknown".
+func AccountRef(agentName string, env []string) string {
+	return HoldRef(agentName, cmp.Or(agent.AccountOf(env, agentName), "unknown"))
 }

@@ -3,7 +3,6 @@ package web
 import (
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -22,7 +21,7 @@ func TestInboxShowsAndResumesTheUsageLimitPause(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := outage.HoldRef(s.st.Config.Agent.Name(), agent.AccountOf(os.Environ()))
+	ref := outage.AccountRef(s.st.Config.Agent.Name(), nil)
 	reset := now.Add(3 * time.Hour)
 	if err := outage.Keep(r, ref, outage.Hold{ResetsAt: reset, Window: "five_hour", Status: agent.LimitRejected}); err != nil {
 		t.Fatal(err)
