@@ -35,6 +35,8 @@ type Answer struct {
 	// Session is the agent session a human took over (bh continue) and
 	// said Comment in: the one answer, to every pending question.
 	Session string
+	// Comments are remarks on lines of the change, beside a no.
+	Comments []LineComment
 }
 
 // AnswerError is an answer that does not fit its question. It changes
@@ -150,7 +152,8 @@ func (t *Task) recordAnswers(pending []pendingQ, done map[int]Question, now time
 		if p.i >= 0 {
 			t.Questions[p.i] = q
 		}
-		t.Record(now, Event{Kind: EventInputReceived, By: by, QuestionID: q.ID, Text: q.AnswerText()})
+		t.Record(now, Event{Kind: EventInputReceived, By: by, QuestionID: q.ID, Text: q.AnswerText(),
+			Comments: q.Comments})
 	}
 }
 

@@ -107,7 +107,7 @@ func TestFormAnswer(t *testing.T) {
 	} {
 		got, err := formAnswer("tm-ask1", tc.form)
 		if err != nil || got.QuestionID != tc.want.QuestionID || !slices.Equal(got.Values, tc.want.Values) || got.Comment != tc.want.Comment {
-			t.Errorf("%s: %q %v, want %q", tc.name, got, err, tc.want)
+			t.Errorf("%s: %+v %v, want %+v", tc.name, got, err, tc.want)
 		}
 	}
 }
