@@ -39,6 +39,9 @@ func run(f *Factory, args []string) int {
 	if _, _, ferr := root.Find(args); ferr != nil {
 		err = &usageError{ferr}
 	}
+	if ae := (*task.AnswerError)(nil); errors.As(err, &ae) && ae.AnsweredBy != "" {
+		ae.AnsweredBy = task.Who(ae.AnsweredBy, userName()) // one person, one name
+	}
 	hint := hintFor(err)
 	if hint == "" && exitCode(err) == exitUsage && c != nil {
 		hint = "run '" + c.CommandPath() + " --help' for usage"
