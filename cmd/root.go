@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -97,6 +98,8 @@ func newRootCmd(f *Factory) *cobra.Command {
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	// Flags' help wraps to fit 100 columns, however long their usage.
+	root.SetUsageTemplate(strings.ReplaceAll(root.UsageTemplate(), ".FlagUsages ", ".FlagUsagesWrapped 100 "))
 	root.PersistentFlags().BoolVar(&f.JSON, "json", false, "print machine-readable JSON (errors go to stderr as JSON too)")
 	root.PersistentFlags().BoolVar(&f.NoColor, "no-color", false, "never colour the output (NO_COLOR does the same)")
 
