@@ -175,7 +175,7 @@ func TestTypedQuestionsErrorNamesEach(t *testing.T) {
 		}
 	}
 	err := &TypedQuestionsError{ID: tk.ID, Questions: typed}
-	if want := "tm-ab12 waits on q1 (approval), q2 (choice), q3 (choice), which a reply in words cannot answer"; err.Error() != want {
+	if want := "tm-ab12 waits on approval and choice questions, which a reply in words cannot answer"; err.Error() != want {
 		t.Errorf("error = %q", err)
 	}
 }
