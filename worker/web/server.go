@@ -92,6 +92,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /r/{repo}/t/{id}/stop", s.stop)
 	mux.HandleFunc("POST /r/{repo}/t/{id}/reopen", s.reopen)
 	mux.HandleFunc("GET /events", s.events)
+	mux.HandleFunc("GET /insights", s.insights)
+	mux.HandleFunc("GET /metrics", s.metrics)
 	open := http.NewServeMux()
 	static, _ := fs.Sub(assets, "assets/static")
 	open.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
