@@ -116,8 +116,8 @@ func toLogLine(e task.Entry) logLine {
 		ExitCode: e.ExitCode, Took: e.Took.Seconds(), Round: e.Round}
 }
 
-// logText is an event's text on one line.
-func logText(e task.Event) string {
+// logText is an event of t on one line.
+func logText(t *task.Task, e task.Event) string {
 	var parts []string
 	switch {
 	case e.From != "" && e.To != "":
@@ -125,8 +125,8 @@ func logText(e task.Event) string {
 	case e.To != "":
 		parts = append(parts, "→ "+string(e.To))
 	}
-	if e.QuestionID != "" {
-		parts = append(parts, "["+e.QuestionID+"]")
+	if n := t.AskedNumber(e.QuestionID); n > 0 {
+		parts = append(parts, fmt.Sprintf("(question %d)", n))
 	}
 	if e.Status != "" {
 		parts = append(parts, "("+e.Status+")")
