@@ -26,8 +26,9 @@ func newCmdLog(f *Factory, runF func(*LogOptions) error) *cobra.Command {
 		Use:   "log [<id>]",
 		Short: "Show what happened to the tasks, in time order",
 		Long: `Show the events of every task (or of one) in time order: questions asked
-and answered (with the question's id), runs started and finished, commits,
-rollbacks, parked and unparked work, stops, and changes of state.
+and answered (numbered when asked together), runs started and finished,
+commits, rollbacks, parked and unparked work, stops, and changes of state.
+-n N shows only the last N events (then, with --follow, every new one).
 
 Each event is one line: time, task id, kind, text; tab-separated when stdout
 is not a terminal. With --json, each is one JSON object per line, tagged
