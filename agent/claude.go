@@ -165,7 +165,7 @@ func (c *Claude) mcpTools() []string {
 
 // Run runs claude once in req.Dir.
 func (c *Claude) Run(ctx context.Context, req Request) (*Outcome, error) {
-	sw := newStepWriter(req, c.cfg.Model)
+	sw := newStepWriter(req, "") // claude names each message's model
 	sw.account = AccountOf(req.Env, "claude")
 	return sw.finish(c.run(ctx, req, sw))
 }

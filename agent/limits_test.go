@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -64,6 +65,9 @@ func TestClaudeRejectedWindowEndsTheRunWithItsReset(t *testing.T) {
 	if !errors.As(err, &re) || re.Outage != OutageLimit || re.Limit == nil || re.Limit.ResetsAt.Unix() != 1795860349 ||
 		re.Limit.Window != "five_hour" {
 		t.Fatalf("err = %#v (limit %+v), want a limit outage resetting at 1795860349", err, re.Limit)
+	}
+	if !strings.Contains(re.Limit.Said, "You've hit your 5-hour limit") {
+		t.Errorf("limit said %q, want claude's words", re.Limit.Said)
 	}
 }
 

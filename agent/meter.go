@@ -39,6 +39,30 @@ type codexUsage struct {
 	OutputTokens     int64 `json:"output_tokens"`
 }
 
+// claudeEvent reads a line of claude's stream-json for limits and spend.
+func (m *meter) claudeEvent(e claudeEvent) {
+	switch {
+	case e.Type == "rate_limit_event" && e.RateLimitInfo != nil:
+		m.tell(e.RateLimitInfo.limit())
+	case e.Type == "assistant" && e.APIErrorParams.RateLimitInfo != nil:
+		m.tell(e.APIErrorParams.RateLimitInfo.limit())
+	case e.Type == "assistant" && e.Message.Usage != nil:
+		m.claudeUsage(e.Message.ID, e.Message.Model, *e.Message.Usage)
+	}
+}
+
+// codexEvent reads a codex event for limits and spend.
+func (m *meter) codexEvent(e codexEvent) {
+	switch {
+	case e.Type == "error" || e.Type == "turn.failed":
+		if l := limitOfText(e.Message+e.Error.Message, time.Now()); l != nil {
+			m.tell(*l)
+		}
+	case e.Type == "turn.completed" && e.Usage != nil:
+		m.codexUsage(*e.Usage)
+	}
+}
+
 // tell passes a usage-limit report on, unless it repeats the last one.
 func (m *meter) tell(l Limit) {
 	l.Account = m.account
@@ -116,7 +140,14 @@ func (m *meter) finish(out *Outcome, err error) (*Outcome, error) {
 	if re.Outage != OutageLimit || re.Limit != nil {
 		return out, err
 	}
-	if re.Limit = m.refused; re.Limit == nil {
+	switch {
+	case m.refused != nil:
+		l := *m.refused
+		if l.Said == "" { // the event has no words; the run's end has
+			l.Said = re.Reason
+		}
+		re.Limit = &l
+	default:
 		if re.Limit = limitOfText(re.Reason, time.Now()); re.Limit == nil {
 			re.Limit = &Limit{Status: LimitRejected, Said: re.Reason}
 		}

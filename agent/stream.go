@@ -127,16 +127,10 @@ func (w *stepWriter) event(line []byte) {
 	if json.Unmarshal(line, &e) != nil {
 		return
 	}
-	switch {
-	case e.Type == "system" && e.Subtype == "api_retry":
+	if e.Type == "system" && e.Subtype == "api_retry" {
 		w.apiRetry(e)
-	case e.Type == "rate_limit_event" && e.RateLimitInfo != nil:
-		w.tell(e.RateLimitInfo.limit())
-	case e.Type == "assistant" && e.APIErrorParams.RateLimitInfo != nil:
-		w.tell(e.APIErrorParams.RateLimitInfo.limit())
-	case e.Type == "assistant" && e.Message.Usage != nil:
-		w.claudeUsage(e.Message.ID, e.Message.Model, *e.Message.Usage)
 	}
+	w.claudeEvent(e)
 	if e.Type != "assistant" || w.step == nil {
 		return
 	}
@@ -153,7 +147,8 @@ func (w *stepWriter) apiRetry(e claudeEvent) {
 	case outageOfStatus(e.ErrorStatus) == OutageAuth && w.stop != nil:
 		w.outage(OutageAuth)
 	case e.ErrorStatus == 429:
-		// claude waits as the 429's retry-after says (1 s of it, measured).
+		// A rate limit, over when claude asks again: its wait follows the
+		// retry-after, capped (measured: 19 s for 38 s).
 		w.tell(Limit{Status: LimitRejected, ResetsAt: time.Now().Add(time.Duration(e.RetryDelay) * time.Millisecond),
 			Said: fmt.Sprintf("the API answered 429 (%s); claude retries", e.Error)})
 	case unreached(e.ErrorStatus) && w.stop != nil:
@@ -190,6 +185,7 @@ func stepText(name string, in map[string]any) string {
 func (w *stepWriter) codexEvent(line []byte) {
 	var e codexEvent
 	json.Unmarshal(line, &e)
+	w.meter.codexEvent(e)
 	switch {
 	case e.Type == "error" && outageOfText(e.Message) == OutageUnreachable:
 		if w.netWaits++; w.netWaits >= netTries {
@@ -197,12 +193,6 @@ func (w *stepWriter) codexEvent(line []byte) {
 		} else if w.step != nil {
 			w.step(fmt.Sprintf("%s (try %d of %d)", e.Message, w.netWaits, netTries))
 		}
-	case e.Type == "error" || e.Type == "turn.failed":
-		if l := limitOfText(e.Message+e.Error.Message, time.Now()); l != nil {
-			w.tell(*l)
-		}
-	case e.Type == "turn.completed" && e.Usage != nil:
-		w.codexUsage(*e.Usage)
 	case e.Type == "thread.started" && w.session != nil && e.ThreadID != "":
 		w.session(e.ThreadID)
 	case e.Type == "item.started" && w.step != nil:

@@ -88,3 +88,11 @@ func (win *Window) header(h http.Header) {
 		h.Set("retry-after", strconv.Itoa(max(1, int(time.Until(win.ResetsAt).Seconds()+0.999))))
 	}
 }
+
+// Subscriber turns Env's environment into a subscription login's (a
+// Claude plan's OAuth token in place of the API key): claude 2.1.330
+// reports the usage window (rate_limit_event, a refusal's reset) only to
+// such logins, and with an API key shows a bare 429.
+func Subscriber(env []string) []string {
+	return append(env, "ANTHROPIC_API_KEY=", "CLAUDE_CODE_OAUTH_TOKEN=sk-ant-oat01-fakeapi")
+}
