@@ -139,6 +139,7 @@ func (w *worker) loop(stop, kill context.Context) error {
 	running, idle := 0, false
 	var failed error
 	for {
+		w.limits.Fetch() // another machine's usage limit holds this one back too
 		wait, fatal := w.paused()
 		if stop.Err() != nil || kill.Err() != nil || failed != nil || fatal != nil && running == 0 {
 			failed = errors.Join(failed, fatal)
@@ -217,7 +218,6 @@ func (w *worker) await(stop, kill context.Context, wait time.Duration, done <-ch
 // fill starts runs for ready tasks until every slot is busy.
 func (w *worker) fill(kill context.Context, running *int, done chan<- runEnd) (bool, error) {
 	claimed := false
-	w.limits.Fetch()
 	for *running < w.opt.Jobs {
 		if wait, fatal := w.paused(); wait > 0 || fatal != nil || *running > 0 && w.limits.Single() {
 			return claimed, nil
