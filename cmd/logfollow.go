@@ -23,6 +23,7 @@ type logger struct {
 	shown  map[string]int
 	count  int
 	warned bool
+	tailed bool // -n applied: it cuts the first print only
 }
 
 // catchUp prints every event not shown yet, of every task (or the one).
@@ -62,16 +63,28 @@ func (l *logger) print(tasks []*task.Task) {
 		}
 		from[t.ID], l.shown[t.ID] = n, len(t.History)
 	}
+	var out []task.Entry
 	for _, e := range task.Timeline(tasks, l.since) {
 		if e.Seq >= from[e.TaskID] {
-			l.write(e)
+			out = append(out, e)
 		}
+	}
+	if n := l.o.Lines; n > 0 && !l.tailed && len(out) > n {
+		out = out[len(out)-n:] // the last n, as tail -n: before --follow's new ones
+	}
+	l.tailed = true
+	byID := make(map[string]*task.Task, len(tasks))
+	for _, t := range tasks {
+		byID[t.ID] = t
+	}
+	for _, e := range out {
+		l.write(byID[e.TaskID], e)
 	}
 }
 
-func (l *logger) write(e task.Entry) {
+func (l *logger) write(t *task.Task, e task.Entry) {
 	l.count++
-	l.line(toLogLine(e), e.At, e.TaskID, e.Kind, logText(e.Event), false)
+	l.line(toLogLine(e), e.At, e.TaskID, e.Kind, logText(t, e.Event), false)
 }
 
 // follow prints what there is, then new events as task files change, until

@@ -42,7 +42,7 @@ func showRun(opts *ShowOptions) error {
 	}
 	limit, _ := budget.Limit(t, s.Config)
 	if opts.JSON {
-		return writeJSON(opts.IO.Out, shownTask{t, t.Spent(), limit})
+		return writeJSON(opts.IO.Out, shownTask{taskJSON{t, t.PullRequest()}, t.Spent(), limit})
 	}
 	parked, err := git.ParkedCommit(s.Root, t.ID)
 	if err != nil {
@@ -57,7 +57,7 @@ func showRun(opts *ShowOptions) error {
 // cost in all, and the budget they may spend (its own, its type's or the
 // config's, raised by a yes not yet acted on).
 type shownTask struct {
-	*task.Task
+	taskJSON
 	CostUSD float64 `json:"costUsd"`
 	Budget  float64 `json:"budget,omitempty"`
 }

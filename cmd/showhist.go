@@ -17,9 +17,12 @@ func printQuestions(io *IOStreams, qs []task.Question) {
 	}
 	fmt.Fprintf(io.Out, "\n%s\n", io.Bold("questions"))
 	for _, q := range qs {
-		fmt.Fprintf(io.Out, "  %s [%s] %s\n", q.ID, q.Status, ui.IndentLines(q.Question, "    "))
+		fmt.Fprintf(io.Out, "  [%s] %s\n", q.Status, ui.IndentLines(q.Question, "    "))
 		if text := q.AnswerText(); text != "" {
 			fmt.Fprintf(io.Out, "    → %s\n", ui.IndentLines(text, "      "))
+		}
+		for _, c := range q.Comments {
+			fmt.Fprintf(io.Out, "      %s:%d: %s\n", c.Path, c.Line, ui.IndentLines(c.Text, "        "))
 		}
 	}
 }
@@ -29,16 +32,20 @@ var histPad = strings.Repeat(" ", len("  2006-01-02T15:04:05Z  "))
 
 // printHistory writes the audit trail, oldest first, one event a line (and
 // the text of questions and answers in full below).
-func printHistory(io *IOStreams, events []task.Event) {
+func printHistory(io *IOStreams, t *task.Task) {
+	events := t.History
 	if len(events) == 0 {
 		return
 	}
 	fmt.Fprintf(io.Out, "\n%s\n", io.Bold("history"))
 	for _, e := range events {
-		fmt.Fprintf(io.Out, "  %s  %s\n", io.Faint(e.At.UTC().Format(time.RFC3339)), eventText(io, e))
+		fmt.Fprintf(io.Out, "  %s  %s\n", io.Faint(e.At.UTC().Format(time.RFC3339)), eventText(io, t, e))
 		label := map[string]string{task.EventInputRequested: "context", task.EventInputUnused: "not used"}[e.Kind]
 		if label != "" && e.Context != "" {
 			fmt.Fprintf(io.Out, "%s%s: %s\n", histPad, label, ui.IndentLines(e.Context, histPad+"  "))
+		}
+		for _, c := range e.Comments {
+			fmt.Fprintf(io.Out, "%s%s:%d: %s\n", histPad, c.Path, c.Line, ui.IndentLines(c.Text, histPad+"  "))
 		}
 		if e.Kind == task.EventCheck && e.ExitCode != 0 && e.Output != "" {
 			fmt.Fprintf(io.Out, "%soutput: %s\n", histPad, ui.IndentLines(lastLines(e.Output, 10), histPad+"  "))
@@ -46,7 +53,7 @@ func printHistory(io *IOStreams, events []task.Event) {
 	}
 }
 
-func eventText(io *IOStreams, e task.Event) string {
+func eventText(io *IOStreams, t *task.Task, e task.Event) string {
 	var b strings.Builder
 	switch e.Kind {
 	case task.EventState:
@@ -60,11 +67,11 @@ func eventText(io *IOStreams, e task.Event) string {
 	default:
 		b.WriteString(e.Kind)
 	}
-	if e.QuestionID != "" {
-		fmt.Fprintf(&b, " [%s]", e.QuestionID)
+	if n := t.AskedNumber(e.QuestionID); n > 0 {
+		fmt.Fprintf(&b, " (question %d)", n)
 	}
 	if e.By != "" {
-		fmt.Fprintf(&b, " by %s", e.By)
+		fmt.Fprintf(&b, " by %s", task.Who(e.By, userName()))
 	}
 	if e.Session != "" {
 		fmt.Fprintf(&b, " (session %s)", e.Session)

@@ -38,6 +38,9 @@ func fit(q Question, a Answer) (Question, string) {
 		}
 	}
 	q.Comment = TrimAnswer(a.Comment)
+	if reason := fitComments(&q, a.Comments, vals); reason != "" {
+		return q, reason
+	}
 	switch q.Kind() {
 	case ApprovalQuestion:
 		return fitApproval(q, vals)
@@ -52,6 +55,32 @@ func fit(q Question, a Answer) (Question, string) {
 	}
 	q.Answer = vals
 	return q, ""
+}
+
+// fitComments checks a reviewer's comments on lines: each with its file, a
+// line from 1 and words, beside a no (a yes lands the change, and no agent
+// would read them).
+func fitComments(q *Question, cs []LineComment, vals []string) string {
+	if len(cs) == 0 {
+		return ""
+	}
+	if q.Kind() != ApprovalQuestion || len(vals) != 1 || !strings.EqualFold(strings.TrimSpace(vals[0]), "no") {
+		return "comments on lines go with a no, as feedback for the agent"
+	}
+	q.Comments = make([]LineComment, len(cs))
+	for i, c := range cs {
+		c.Path, c.Text = strings.TrimSpace(c.Path), TrimAnswer(c.Text)
+		switch {
+		case c.Path == "":
+			return "a comment on a line needs its file"
+		case c.Line < 1:
+			return fmt.Sprintf("a comment on %s needs a line number from 1, not %d", c.Path, c.Line)
+		case c.Text == "":
+			return fmt.Sprintf("the comment on %s:%d has no words", c.Path, c.Line)
+		}
+		q.Comments[i] = c
+	}
+	return ""
 }
 
 // fitApproval checks that vals say yes or no.

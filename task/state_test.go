@@ -2,6 +2,7 @@ package task
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -38,7 +39,7 @@ func TestSetStateEveryPair(t *testing.T) {
 						t.Fatalf("state %s, history %d, updated %v", tk.State, len(tk.History), tk.UpdatedAt)
 					}
 					want := Event{At: now, Kind: EventState, From: from, To: to, By: "alice", Text: "why"}
-					if got := tk.History[1]; got != want {
+					if got := tk.History[1]; !reflect.DeepEqual(got, want) {
 						t.Fatalf("event %+v, want %+v", got, want)
 					}
 					return

@@ -104,6 +104,8 @@ type Question struct {
 	// reviewer's feedback, or the text of an "Other" choice.
 	Answer  []string `yaml:"answer,omitempty" json:"answer,omitempty"`
 	Comment string   `yaml:"comment,omitempty" json:"comment,omitempty"`
+	// Comments are a reviewer's remarks on lines of the change, beside a no.
+	Comments []LineComment `yaml:"comments,omitempty" json:"comments,omitempty"`
 	// Gate marks the approval question the worker asks before committing.
 	Gate       bool       `yaml:"gate,omitempty" json:"gate,omitempty"`
 	AskedAt    time.Time  `yaml:"askedAt" json:"askedAt"`
@@ -115,6 +117,13 @@ type Question struct {
 type Option struct {
 	Label       string `yaml:"label" json:"label"`
 	Description string `yaml:"description,omitempty" json:"description,omitempty"`
+}
+
+// LineComment is a reviewer's remark on one line of a file of the change.
+type LineComment struct {
+	Path string `yaml:"path" json:"path"`
+	Line int    `yaml:"line" json:"line"`
+	Text string `yaml:"text" json:"text"`
 }
 
 // Question lifecycle, separate from the decision an answer carries.
@@ -134,11 +143,13 @@ type Event struct {
 	By         string    `yaml:"by,omitempty" json:"by,omitempty"`
 	QuestionID string    `yaml:"questionId,omitempty" json:"questionId,omitempty"`
 	Text       string    `yaml:"text,omitempty" json:"text,omitempty"`
-	Context    string    `yaml:"context,omitempty" json:"context,omitempty"`
-	Status     string    `yaml:"status,omitempty" json:"status,omitempty"`
-	Session    string    `yaml:"session,omitempty" json:"sessionId,omitempty"` // and "session": eventjson.go
-	Commit     string    `yaml:"commit,omitempty" json:"commit,omitempty"`
-	Stats      string    `yaml:"stats,omitempty" json:"stats,omitempty"` // a run's turns, duration and cost
+	// Comments on lines given with an answer (kind input.received).
+	Comments []LineComment `yaml:"comments,omitempty" json:"comments,omitempty"`
+	Context  string        `yaml:"context,omitempty" json:"context,omitempty"`
+	Status   string        `yaml:"status,omitempty" json:"status,omitempty"`
+	Session  string        `yaml:"session,omitempty" json:"sessionId,omitempty"` // and "session": eventjson.go
+	Commit   string        `yaml:"commit,omitempty" json:"commit,omitempty"`
+	Stats    string        `yaml:"stats,omitempty" json:"stats,omitempty"` // a run's turns, duration and cost
 	// A check's run (kind check): its command, exit status (0 passed, -1
 	// stopped), time, the tail of its output, and the round of checks it
 	// was in (1 for a task's first completion checked).

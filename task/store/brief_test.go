@@ -35,7 +35,7 @@ func TestListBrief(t *testing.T) {
 			}
 			if e, ok := b.LastAsked(); ok {
 				asked++
-				if w, _ := full[i].LastAsked(); e != w {
+				if w, _ := full[i].LastAsked(); !reflect.DeepEqual(e, w) {
 					t.Fatalf("%s: %s asked %+v, want %+v", when, b.ID, e, w)
 				}
 			}

@@ -12,7 +12,7 @@ import (
 
 // cacheLayout names the shape of Task that the codec below writes. Caches
 // written for another shape are ignored and rebuilt.
-const cacheLayout uint64 = 0xff3507dee0b27850
+const cacheLayout uint64 = 0x6448ec8fbc830fce
 
 func encodeTask(e *enc, t *task.Task) {
 	e.str(t.ID)
@@ -98,10 +98,20 @@ func encodeQuestion(e *enc, q *task.Question) {
 	e.str(q.Status)
 	e.strs(q.Answer)
 	e.str(q.Comment)
+	encodeComments(e, q.Comments)
 	e.bool(q.Gate)
 	e.time(q.AskedAt)
 	e.timePtr(q.AnsweredAt)
 	e.timePtr(q.ExpiresAt)
+}
+
+func encodeComments(e *enc, cs []task.LineComment) {
+	e.count(len(cs), cs == nil)
+	for _, c := range cs {
+		e.str(c.Path)
+		e.int(int64(c.Line))
+		e.str(c.Text)
+	}
 }
 
 func encodeEvent(e *enc, ev *task.Event) {
@@ -112,6 +122,7 @@ func encodeEvent(e *enc, ev *task.Event) {
 	e.str(ev.By)
 	e.str(ev.QuestionID)
 	e.str(ev.Text)
+	encodeComments(e, ev.Comments)
 	e.str(ev.Context)
 	e.str(ev.Status)
 	e.str(ev.Session)
@@ -220,6 +231,7 @@ func decodeQuestion(d *dec, q *task.Question) {
 	q.Status = d.str()
 	q.Answer = d.strs()
 	q.Comment = d.str()
+	q.Comments = decodeComments(d)
 	q.Gate = d.bool()
 	q.AskedAt = d.time()
 	q.AnsweredAt = d.timePtr()
@@ -234,6 +246,7 @@ func decodeEvent(d *dec, ev *task.Event) {
 	ev.By = d.str()
 	ev.QuestionID = d.str()
 	ev.Text = d.str()
+	ev.Comments = decodeComments(d)
 	ev.Context = d.str()
 	ev.Status = d.str()
 	ev.Session = d.str()
@@ -247,4 +260,16 @@ func decodeEvent(d *dec, ev *task.Event) {
 	ev.Sandbox = d.str()
 	ev.CostUSD = d.float()
 	ev.Tokens = d.int()
+}
+
+func decodeComments(d *dec) []task.LineComment {
+	n, isNil := d.count()
+	if isNil {
+		return nil
+	}
+	cs := make([]task.LineComment, n)
+	for i := range cs {
+		cs[i] = task.LineComment{Path: d.str(), Line: int(d.int()), Text: d.str()}
+	}
+	return cs
 }
