@@ -39,9 +39,10 @@ func (m *boardModel) stopTask(t *task.Task) func(*ui.IOStreams, ui.Picker) error
 	}
 }
 
-// resume ends the usage limit's pause, as bh worker --resume does.
+// resume ends the usage limit's (or the day's budget's) pause, as bh
+// worker --resume does.
 func (m *boardModel) resume() {
-	if m.held == nil {
+	if m.held == "" {
 		m.say("no usage limit holds the queue back", true)
 		return
 	}
@@ -49,7 +50,7 @@ func (m *boardModel) resume() {
 		m.say("resume: "+err.Error(), true)
 		return
 	}
-	m.held = nil
+	m.held = ""
 	m.say("the usage limit's pause is over: the worker starts runs again", false)
 }
 

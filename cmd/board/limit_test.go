@@ -43,7 +43,7 @@ func TestBoardShowsAndResumesTheUsageLimitPause(t *testing.T) {
 		t.Fatalf("the board says:\n%s", v)
 	}
 	m.Update(typed("r"))
-	if got, _ := r.Ref(ref); got != "" || m.held != nil {
+	if got, _ := r.Ref(ref); got != "" || m.held != "" {
 		t.Fatalf("after r the hold is still there (%s): %s", got, m.note)
 	}
 }

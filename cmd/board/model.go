@@ -25,7 +25,7 @@ type boardModel struct {
 	sel     string // the selected task's id: it stays selected as rows move
 	now     time.Time
 	loadErr error
-	held    *outage.Hold // the usage limit holding the queue back, if any
+	held    string // what holds the queue back (a usage limit, the day's budget), if anything
 
 	width, height int
 	note          string // what the last action did
@@ -64,7 +64,7 @@ func (m *boardModel) Init() tea.Cmd { return m.watch.wait }
 // reload reads the tasks and new steps again, and sorts them into sections.
 func (m *boardModel) reload() {
 	m.now = m.b.Now()
-	m.held = outage.HeldNow(m.s, m.now)
+	m.held = outage.HoldsBack(m.s, m.now)
 	was := m.selected()
 	tasks, _, err := m.s.ListBrief()
 	m.loadErr = err

@@ -21,8 +21,8 @@ func (m *boardModel) View() string {
 	io := m.b.IO
 	head := io.Bold("bh board") + "  " + io.Faint(filepath.Base(m.s.Root))
 	keys := boardKeys
-	if m.held != nil {
-		head, keys = head+"  "+io.Yellow(m.held.Says(m.now)), keys+" · r resume"
+	if m.held != "" {
+		head, keys = head+"  "+io.Yellow(m.held), keys+" · r resume"
 	}
 	h := max(m.height-3, 1)
 	left := column(m.list(h), m.listWidth(), h)

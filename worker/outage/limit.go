@@ -212,6 +212,19 @@ func HeldNow(s *store.Store, now time.Time) *Hold {
 	return Held(r, AccountRef(s.Config.Agent.Name(), nil), now, AutoResume(s.Config))
 }
 
+// HoldsBack says, in words, what holds s's queue back at now: the usage
+// limit's hold, else the worker's recorded pause (a backoff, the day's
+// budget); "" when nothing does (for the board and the web).
+func HoldsBack(s *store.Store, now time.Time) string {
+	if h := HeldNow(s, now); h != nil {
+		return h.Says(now)
+	}
+	if p := PausedNow(s, now); p != nil {
+		return "paused until " + clock(p.Until, now) + ": " + p.Reason
+	}
+	return ""
+}
+
 // AccountRef is the hold's ref of agentName's account that env's
 // credentials name (over the process's); an account bh cannot tell (a
 // command agent's) is one: "unknown".

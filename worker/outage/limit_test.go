@@ -201,3 +201,21 @@ func TestHoldWords(t *testing.T) {
 		t.Errorf("no window: %q", Window(""))
 	}
 }
+
+// What holds the queue back, for the board and the web: the worker's
+// recorded pause (the day's budget) when no usage limit holds it, until
+// a resume removes it.
+func TestHoldsBackSaysTheRecordedPause(t *testing.T) {
+	l, now, _ := limitsIn(t, true)
+	if says := HoldsBack(l.Store, *now); says != "" {
+		t.Fatalf("nothing holds it back, yet: %q", says)
+	}
+	Record(l.Store, &Pause{Until: now.Add(3 * time.Hour), Reason: "the day's budget: $12.00 of $10.00 spent"})
+	if says := HoldsBack(l.Store, *now); !strings.HasPrefix(says, "paused until ") ||
+		!strings.HasSuffix(says, ": the day's budget: $12.00 of $10.00 spent") {
+		t.Fatalf("says %q", says)
+	}
+	if err := Resume(l.Store); err != nil || HoldsBack(l.Store, *now) != "" {
+		t.Fatalf("after a resume (%v): %q", err, HoldsBack(l.Store, *now))
+	}
+}

@@ -85,8 +85,8 @@ func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, root := range roots {
 		if st, err := store.Find(root); err == nil {
-			if h := outage.HeldNow(st, s.o.Now()); h != nil {
-				v.Paused = append(v.Paused, pausedRepo{root, h.Says(s.o.Now())})
+			if says := outage.HoldsBack(st, s.o.Now()); says != "" {
+				v.Paused = append(v.Paused, pausedRepo{root, says})
 			}
 		}
 	}
