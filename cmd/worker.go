@@ -93,7 +93,7 @@ Exit codes:
 	c.Flags().BoolVar(&opts.Once, "once", false, "stop when no task is ready instead of waiting for more")
 	c.Flags().IntVarP(&opts.Jobs, "jobs", "j", 0, "run up to `N` agents at once (default: workers: in the config, else 1)")
 	c.Flags().DurationVar(&opts.Timeout, "timeout", 0, "stop an agent that runs longer than `DURATION` (20m, 1h)")
-	c.Flags().BoolVar(&opts.Resume, "resume", false, "end the usage limit's pause first (limits.autoResume: false keeps it past the reset)")
+	c.Flags().BoolVar(&opts.Resume, "resume", false, "end the usage limit's or the day's budget's pause first (limits.autoResume: false keeps a limit's past its reset)")
 	c.Flags().StringVar(&opts.AgentCmd, "agent-cmd", "", "run this shell `COMMAND` as the agent instead of the configured one")
 	return c
 }

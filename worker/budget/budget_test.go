@@ -8,6 +8,10 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/notify"
+	"github.com/bh-tracker/bh/worker/outage"
 )
 
 // The day's sum counts every run.finished since local midnight, of
@@ -78,5 +82,48 @@ func TestMeterStopsAtTheBudget(t *testing.T) {
 	}
 	if Meter(&task.Task{}, config.Config{}, cancel) != nil {
 		t.Error("a meter for a task without a budget")
+	}
+}
+
+// A worker started after a human resumed the day's pause (bh worker
+// --resume, which removes the pause's record) forgives what the one that
+// paused had seen spent, and pauses again only past perDay more.
+func TestDayResumeOutlivesTheWorker(t *testing.T) {
+	dir := t.TempDir()
+	if err := git.InitDemo(dir); err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := store.Init(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Config.Budget.PerDay = 1
+	now := time.Now()
+	tk, err := s.Create(&task.Task{Title: "Spent"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spend := func(usd float64) {
+		if _, err := s.Update(tk.ID, func(t *task.Task) error {
+			t.Record(now, task.Event{Kind: task.EventRunFinished, CostUSD: usd})
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	quiet := func(string, time.Duration) {}
+	spend(1.5)
+	first := &Day{Tell: quiet, Send: func(notify.Event) {}}
+	if err := first.Check(s, now); err != nil || first.Wait(s, now) == 0 {
+		t.Fatalf("no pause at $1.50 of $1.00 (%v)", err)
+	}
+	outage.Record(s, nil) // bh worker --resume
+	later := &Day{Tell: quiet, Send: func(notify.Event) {}}
+	if err := later.Check(s, now); err != nil || later.Wait(s, now) != 0 {
+		t.Fatalf("a later worker pauses again after the resume (%v)", err)
+	}
+	spend(1.25)
+	if err := later.Check(s, now); err != nil || later.Wait(s, now) == 0 {
+		t.Fatalf("no pause at $1.25 more (%v)", err)
 	}
 }

@@ -1,7 +1,10 @@
 package budget
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -46,6 +49,27 @@ type Day struct {
 	today  float64   // what the day's runs cost at the last look
 	spent  float64   // what they had cost when a human last resumed
 	resume time.Time // the midnight that began that day
+	looked bool      // the mark an earlier worker left was read
+}
+
+// mark is what a worker leaves of the day's pause it began, so that a
+// worker started after a resume (bh worker --resume) forgives the same.
+type mark struct {
+	Day   time.Time `json:"day"`   // the midnight that began the day
+	Spent float64   `json:"spent"` // what the day's runs had cost
+}
+
+func markPath(s *store.Store) string { return filepath.Join(s.Dir, "runs", "day.json") }
+
+// recall takes the mark of today's pause an earlier worker left, once
+// its pause is over (resumed): what it had seen spent counts no more.
+func (d *Day) recall(s *store.Store, now time.Time) {
+	d.looked = true
+	b, err := os.ReadFile(markPath(s))
+	var m mark
+	if err == nil && json.Unmarshal(b, &m) == nil && m.Day.Equal(dayStart(now)) && outage.PausedNow(s, now) == nil {
+		d.spent, d.resume = m.Spent, m.Day
+	}
 }
 
 // Check looks at the day's spend in s at now, before new runs start, and
@@ -60,8 +84,11 @@ func (d *Day) Check(s *store.Store, now time.Time) error {
 		return err
 	}
 	d.mu.Lock()
+	if !d.looked {
+		d.recall(s, now)
+	}
 	d.today = spentSince(tasks, dayStart(now))
-	spent := d.today
+	spent, total := d.today, d.today
 	if d.resume.Equal(dayStart(now)) {
 		spent -= d.spent
 	}
@@ -73,7 +100,8 @@ func (d *Day) Check(s *store.Store, now time.Time) error {
 	d.mu.Unlock()
 	p := &outage.Pause{Until: d.until.UTC(),
 		Reason: fmt.Sprintf("the day's budget: %s of %s spent", ending.USD(spent), ending.USD(perDay))}
-	err = outage.Record(s, p)
+	b, _ := json.Marshal(mark{dayStart(now), total})
+	err = errors.Join(outage.Record(s, p), os.WriteFile(markPath(s), b, 0o644))
 	d.Tell(p.Reason+"; new runs wait until midnight (or bh worker --resume)", p.Until.Sub(now))
 	return err
 }
