@@ -1,6 +1,13 @@
 package web
 
-import "slices"
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/bh-tracker/bh/task"
+)
 
 // kept is what a refused answer to question qid had in field name
 // (formAnswers names the fields).
@@ -58,4 +65,34 @@ func (v *taskView) defaultOf(qid string) string {
 		}
 	}
 	return ""
+}
+
+// Typed is what a refused answer had for question qid, in words: for a
+// question someone answered meanwhile, so that nothing typed is lost.
+func (v *taskView) Typed(qid string) string {
+	var out []string
+	for _, name := range []string{"answer", "other", "text", "comment"} {
+		vals, _ := v.kept(qid, name)
+		for _, s := range vals {
+			if strings.TrimSpace(s) != "" && s != "other" {
+				out = append(out, s)
+			}
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// plain is err in the page's words: a question by its number on the page,
+// never by its id.
+func (v *taskView) plain(err error) string {
+	var ae *task.AnswerError
+	if !errors.As(err, &ae) || ae.QuestionID == "" {
+		return err.Error()
+	}
+	for _, q := range v.Questions {
+		if q.Q.ID == ae.QuestionID {
+			return fmt.Sprintf("Question %d: %s", q.N, ae.Reason)
+		}
+	}
+	return ae.Reason
 }

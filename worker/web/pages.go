@@ -38,6 +38,7 @@ func parsePages(now func() time.Time) (pages, error) {
 		"respond": task.RespondCommand,
 		"when":    func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
 		"sub":     func(a, b int) int { return a - b },
+		"clock":   func(t time.Time) string { return t.UTC().Format("15:04:05 UTC") },
 		"iso":     func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 		"since": func(t *task.Task) time.Time { // when its run began
 			if t.Lease != nil {

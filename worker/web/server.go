@@ -28,6 +28,9 @@ type Options struct {
 	// Repos lists the repositories to show: config.Registered.
 	Repos func() ([]string, error)
 	Now   func() time.Time
+	// AfterFunc runs f after d unless stopped: time.AfterFunc unless set
+	// (a test's clock for the undo window).
+	AfterFunc func(d time.Duration, f func()) (stop func() bool)
 	TLS   bool // served over TLS: the cookie is Secure
 	// URL is the address bh serve is reachable at when a proxy (tailscale
 	// serve, a TLS front) forwards to it: forms posted from its pages
@@ -55,6 +58,7 @@ type Server struct {
 	// linkMu makes checking a link unused, answering and marking it used
 	// one step.
 	linkMu sync.Mutex
+	holds  holds // answers waiting out their undo window
 }
 
 // New makes a server; Watch starts its live updates.
@@ -64,6 +68,9 @@ func New(o Options) (*Server, error) {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.AfterFunc == nil {
+		o.AfterFunc = func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 	}
 	if o.WebConfig == nil {
 		o.WebConfig = config.LoadWebConfig
@@ -75,7 +82,7 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv := &Server{o: o, csrf: csrfValue(o.Token), hub: newHub(), page: p}
+	srv := &Server{o: o, csrf: csrfValue(o.Token), hub: newHub(), page: p, holds: holds{m: map[string]*held{}}}
 	if u, err := url.Parse(o.URL); err == nil {
 		srv.publicHost = u.Host
 	}
@@ -91,6 +98,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /r/{repo}/t/{id}/answer", s.answer)
 	mux.HandleFunc("POST /r/{repo}/t/{id}/stop", s.stop)
 	mux.HandleFunc("POST /r/{repo}/t/{id}/reopen", s.reopen)
+	mux.HandleFunc("POST /r/{repo}/t/{id}/undo", s.undo)
 	mux.HandleFunc("GET /events", s.events)
 	open := http.NewServeMux()
 	static, _ := fs.Sub(assets, "assets/static")
