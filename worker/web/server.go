@@ -31,7 +31,7 @@ type Options struct {
 	// AfterFunc runs f after d unless stopped: time.AfterFunc unless set
 	// (a test's clock for the undo window).
 	AfterFunc func(d time.Duration, f func()) (stop func() bool)
-	TLS   bool // served over TLS: the cookie is Secure
+	TLS       bool // served over TLS: the cookie is Secure
 	// URL is the address bh serve is reachable at when a proxy (tailscale
 	// serve, a TLS front) forwards to it: forms posted from its pages
 	// carry that origin.
