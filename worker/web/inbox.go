@@ -21,6 +21,7 @@ type inboxView struct {
 	Skipped   []string
 	Error     string
 	CSRF      string
+	Local     string // the loopback address links point at, if they do
 }
 
 // card is a task waiting on answers, as the inbox shows it.
@@ -72,7 +73,7 @@ func quick(q task.Question) bool {
 }
 
 func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
-	v := inboxView{CSRF: s.csrf}
+	v := inboxView{CSRF: s.csrf, Local: s.o.LocalLinks}
 	roots, err := s.o.Repos()
 	if err != nil {
 		v.Error = "the registry of repositories cannot be read: " + err.Error()

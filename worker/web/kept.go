@@ -96,3 +96,19 @@ func (v *taskView) plain(err error) string {
 	}
 	return ae.Reason
 }
+
+// QName is question qid as the page calls it: its number in this round,
+// else its header or first line; never its id.
+func (v *taskView) QName(qid string) string {
+	for _, q := range v.Questions {
+		if q.Q.ID == qid && qid != "" {
+			return fmt.Sprintf("question %d", q.N)
+		}
+	}
+	for _, q := range v.Task.Questions {
+		if q.ID == qid && qid != "" {
+			return questionName(q)
+		}
+	}
+	return ""
+}

@@ -36,6 +36,9 @@ type Options struct {
 	// serve, a TLS front) forwards to it: forms posted from its pages
 	// carry that origin.
 	URL string
+	// LocalLinks is the loopback address answer links point at when no
+	// public address is set: the inbox warns that a phone cannot open them.
+	LocalLinks string
 	// Warnf reports what went wrong beside a request, such as a
 	// notification that could not go out; nil discards.
 	Warnf func(format string, args ...any)
