@@ -49,7 +49,7 @@
     const form = root.querySelector("form.answer");
     const seen = form && form.querySelector("input[name=reviewed]");
     for (const d of root.querySelectorAll("details.file")) {
-      const box = d.querySelector("input[data-viewed]");
+      const box = d.previousElementSibling.querySelector("input[data-viewed]");
       const key = "bh-viewed " + location.pathname + " " + d.dataset.path;
       if (localStorage.getItem(key)) { box.checked = true; d.open = false; }
       box.addEventListener("change", () => {
