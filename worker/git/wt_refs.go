@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -117,6 +118,40 @@ func (r *Repo) Diff(from, to string, stat bool) (string, error) {
 		return "", fmt.Errorf("diff %s %s: %w", Short(from), Short(to), err)
 	}
 	return string(out), nil
+}
+
+// FileStat is one file's lines added and removed between two commits.
+type FileStat struct {
+	Path    string `json:"path"`
+	Added   int    `json:"added"`
+	Removed int    `json:"removed"`
+	Binary  bool   `json:"binary,omitempty"`
+}
+
+// NumStat is what changed from one commit to another, file by file (a
+// rename as a removal and an addition, so that each names one path).
+// Both must be hashes: they may come from a task's file.
+func (r *Repo) NumStat(from, to string) ([]FileStat, error) {
+	if !plumbing.IsHash(from) || !plumbing.IsHash(to) {
+		return nil, fmt.Errorf("numstat %q %q: not commits", from, to)
+	}
+	out, err := r.Read(nil, "diff", "--numstat", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", from, to, "--")
+	if err != nil {
+		return nil, fmt.Errorf("diff %s %s: %w", Short(from), Short(to), err)
+	}
+	var files []FileStat
+	for _, rec := range SplitNul(out) {
+		added, rest, _ := strings.Cut(rec, "\t")
+		removed, path, ok := strings.Cut(rest, "\t")
+		if !ok {
+			return nil, fmt.Errorf("diff %s %s: unexpected line %q", Short(from), Short(to), rec)
+		}
+		f := FileStat{Path: path, Binary: added == "-"}
+		f.Added, _ = strconv.Atoi(added)
+		f.Removed, _ = strconv.Atoi(removed)
+		files = append(files, f)
+	}
+	return files, nil
 }
 
 // Short abbreviates a hash for messages.

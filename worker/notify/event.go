@@ -3,6 +3,7 @@ package notify
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -43,6 +44,8 @@ type Event struct {
 	// input.received: who answered, and (as for the first question) what.
 	By     string `json:"by,omitempty"`
 	Answer string `json:"answer,omitempty"`
+	// Diffstat is the change a waiting gate asks about.
+	Diffstat *Diffstat `json:"diffstat,omitempty"`
 }
 
 // Question is one question of an event.
@@ -52,6 +55,7 @@ type Question struct {
 	Text    string   `json:"text"`
 	Choices []string `json:"choices,omitempty"`
 	Multi   bool     `json:"multiSelect,omitempty"`
+	Gate    bool     `json:"gate,omitempty"` // the approval before committing: reviewed on its page
 	Respond string   `json:"respond,omitempty"`
 	Answer  string   `json:"answer,omitempty"`
 }
@@ -67,11 +71,14 @@ func FromTask(name string, t *task.Task, root string, web config.WebConfig, now 
 		Repo: filepath.Base(root), RepoPath: root, URL: web.TaskURL(root, t.ID),
 	}
 	for _, q := range t.Pending() {
-		eq := Question{ID: q.ID, Type: q.Kind(), Text: q.Question, Respond: task.RespondCommand(t, q, root)}
+		eq := Question{ID: q.ID, Type: q.Kind(), Text: q.Question, Respond: task.RespondCommand(t, q, root), Gate: q.Gate}
 		if q.Kind() == task.ChoiceQuestion {
 			eq.Choices, eq.Multi = q.Labels(), q.MultiSelect
 		}
 		e.Questions = append(e.Questions, eq)
+	}
+	if name != task.EventInputReceived && e.gate() {
+		e.Diffstat = gateChange(root, t)
 	}
 	// A link is for the events that ask; input.received says what was answered.
 	if l, ok := web.NewLink(root, t, now); ok && name != task.EventInputReceived {
@@ -83,6 +90,11 @@ func FromTask(name string, t *task.Task, root string, web config.WebConfig, now 
 	}
 	e.first()
 	return e
+}
+
+// gate says whether e asks a gate, the approval before committing.
+func (e Event) gate() bool {
+	return slices.ContainsFunc(e.Questions, func(q Question) bool { return q.Gate })
 }
 
 // linkVia is the answer link as sent through channel via, else the page.
@@ -121,6 +133,7 @@ func (e Event) env() []string {
 		"BH_ANSWER=" + e.Answer,
 		"BH_URL=" + e.URL,
 		"BH_LINK=" + e.Link,
+		"BH_DIFFSTAT=" + strings.Join(changeLines(e.Diffstat, maxFiles), "\n"),
 		"BH_EVENT_JSON=" + string(b),
 	}
 }

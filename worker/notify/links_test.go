@@ -59,7 +59,7 @@ func TestEventLinks(t *testing.T) {
 
 // ntfy's buttons, in its documented JSON (action, label, url, method,
 // headers, body, clear): one tap answers an approval or a single choice of
-// up to three options; anything else opens the page.
+// up to three options; a gate, and anything else, opens the page.
 func TestNtfyActions(t *testing.T) {
 	approval := task.Question{ID: "q1", Question: "Ship it?", Type: task.ApprovalQuestion}
 	choice := func(multi bool, labels ...string) task.Question {
@@ -74,6 +74,7 @@ func TestNtfyActions(t *testing.T) {
 		want []string // label=body of each http action, then "open"
 	}{
 		"approval":              {[]task.Question{approval}, []string{"Approve=answer=yes&q=q1", "Reject=answer=no&q=q1", "open"}},
+		"a gate":                {[]task.Question{{ID: "q1", Question: "Ship it?", Type: task.ApprovalQuestion, Gate: true}}, []string{"review"}},
 		"two options":           {[]task.Question{choice(false, "Postgres", "SQLite")}, []string{"Postgres=answer=Postgres&q=q1", "SQLite=answer=SQLite&q=q1", "open"}},
 		"three options":         {[]task.Question{choice(false, "a b", "c&d", "e")}, []string{"a b=answer=a+b&q=q1", "c&d=answer=c%26d&q=q1", "e=answer=e&q=q1"}},
 		"four options":          {[]task.Question{choice(false, "a", "b", "c", "d")}, []string{"open"}},
@@ -92,6 +93,8 @@ func TestNtfyActions(t *testing.T) {
 			switch {
 			case a.Action == "view" && a.Label == "Open in bh" && a.URL == link && a.Method == "" && a.Body == "":
 				got = append(got, "open")
+			case a.Action == "view" && a.Label == reviewLabel && a.URL == link && a.Method == "" && a.Body == "":
+				got = append(got, "review")
 			case a.Action == "http" && a.URL == link+"/act" && a.Method == "POST" && a.Clear &&
 				reflect.DeepEqual(a.Headers, map[string]string{"Content-Type": "application/x-www-form-urlencoded"}):
 				if _, err := url.ParseQuery(a.Body); err != nil {

@@ -20,11 +20,14 @@ type ntfyAction struct {
 	Clear   bool              `json:"clear,omitempty"`
 }
 
+// reviewLabel is a gate's button: it opens the page with the change.
+const reviewLabel = "Review in bh"
+
 // ntfyMaxActions is as many buttons as ntfy shows.
 const ntfyMaxActions = 3
 
 // ntfyActions answer in one tap when that is all the question needs: an
-// approval (Approve, Reject, and Open for the page) or a single choice of
+// approval (Approve, Reject, and Open for the page) that is no gate, or a single choice of
 // up to three options, asked alone and carried with its answer link. The
 // tap POSTs q and answer to the link's /act, which records the answer as
 // given by ntfy. Anything else gets the page's Open button.
@@ -47,6 +50,9 @@ func ntfyActions(e Event) []ntfyAction {
 			Body:    url.Values{"q": {q.ID}, "answer": {value}}.Encode(), Clear: true}
 	}
 	switch {
+	case q.Gate: // approved only where its change is shown
+		open.Label = reviewLabel
+		return []ntfyAction{open}
 	case q.Type == task.ApprovalQuestion:
 		return []ntfyAction{answer("Approve", "yes"), answer("Reject", "no"), open}
 	case q.Type == task.ChoiceQuestion && !q.Multi && len(q.Choices) <= ntfyMaxActions:

@@ -76,10 +76,18 @@ func slack(e Event) any {
 				*mrkdwn("Answer with `" + slackEscape(strings.ReplaceAll(p.respond, "`", "'")) + "`")}})
 		}
 	}
+	if r := review(e); len(r) > 0 { // a code block, where the file names are no markup
+		m.Blocks = append(m.Blocks, slackBlock{Type: "section",
+			Text: mrkdwn("```\n" + slackEscape(strings.ReplaceAll(strings.Join(r, "\n"), "`", "'")) + "\n```")})
+	}
+	label := "Answer in bh"
+	if e.gate() {
+		label = reviewLabel
+	}
 	switch link := e.links[config.ViaSlack]; {
 	case link != "": // a link button opens the page, which answers as slack
 		m.Blocks = append(m.Blocks, slackBlock{Type: "actions", Elements: []any{slackButton{Type: "button",
-			Text: slackText{Type: "plain_text", Text: "Answer in bh"}, URL: link, Style: "primary"}}})
+			Text: slackText{Type: "plain_text", Text: label}, URL: link, Style: "primary"}}})
 	case e.URL != "":
 		m.Blocks = append(m.Blocks, slackBlock{Type: "context", Elements: []any{*mrkdwn("<" + slackEscape(e.URL) + "|open in bh>")}})
 	}

@@ -91,7 +91,20 @@ func details(e Event, respond bool) []string {
 			out = append(out, "Answer: "+p.respond)
 		}
 	}
-	return out
+	return append(out, review(e)...)
+}
+
+// review is what a gate's approval rests on: the agent's summary and
+// the change, maxShown files.
+func review(e Event) []string {
+	if e.Diffstat == nil {
+		return nil
+	}
+	var out []string
+	if s := firstLines(e.Summary); s != "" {
+		out = append(out, "Summary: "+s)
+	}
+	return append(append(out, "Changes:"), changeLines(e.Diffstat, maxShown)...)
 }
 
 // said is the pending question, or else the summary: a failed or blocked

@@ -21,7 +21,7 @@ import (
 //	GET  /l/{link}         the task's page, with a form for the questions the link covers
 //	POST /l/{link}/answer  that form (Origin and the link's own CSRF value checked)
 //	POST /l/{link}/act     one tap in a notification (ntfy's http action): q and
-//	                       answer, form-encoded, for an approval or a single choice
+//	                       answer, form-encoded, for an approval (no gate) or a single choice
 //
 // A link answers once; the answer goes through notify.Answer as every
 // other does, recorded as given by the link's channel (ntfy, slack, link).
@@ -163,7 +163,7 @@ func (s *Server) linkAct(w http.ResponseWriter, r *http.Request) {
 }
 
 // oneTap answers question qid with value when it is one of the options of
-// an approval or a single choice the link covers.
+// an approval that is no gate or of a single choice the link covers.
 func (s *Server) oneTap(l config.Link, qid, value string) error {
 	st, err := s.store(l.Repo)
 	if err != nil {
@@ -176,6 +176,9 @@ func (s *Server) oneTap(l config.Link, qid, value string) error {
 	for _, q := range t.Questions {
 		if q.ID != qid {
 			continue
+		}
+		if q.Gate {
+			return &task.AnswerError{ID: l.Task, QuestionID: qid, Reason: "a gate is answered on its page, where its change is shown: open the link"}
 		}
 		opts := []string{"yes", "no"}
 		if q.Kind() == task.ChoiceQuestion && !q.MultiSelect {

@@ -203,8 +203,8 @@ func TestLinkRefused(t *testing.T) {
 	}
 }
 
-// A notification's button answers with one option and nothing else; the
-// reply is plain text, and a wrong answer uses nothing up.
+// A notification's button answers with one option and nothing else, and
+// never a gate; the reply is plain text, and a wrong answer uses nothing up.
 func TestLinkAct(t *testing.T) {
 	s := newLinkSite(t)
 	link := s.notified()
@@ -216,16 +216,32 @@ func TestLinkAct(t *testing.T) {
 		{"q=q1&answer=MySQL", 400, `"MySQL" is not an option (Postgres, SQLite)`},
 		{"q=q3&answer=fine", 400, "one tap answers an approval or a single choice only"},
 		{"q=q2&answer=yes&comment=hi", 400, "want the body q=<question>&answer=<option>"},
-		{"q=q2&answer=yes", 200, "bh: answered yes (tm-ask1)"},
-		{"q=q1&answer=SQLite", 410, "answered already"},
+		{"q=q2&answer=yes", 400, "a gate is answered on its page, where its change is shown"},
+		{"q=q1&answer=SQLite", 200, "bh: answered SQLite (tm-ask1)"},
+		{"q=q1&answer=Postgres", 410, "answered already"},
 	} {
 		resp, body := s.raw("POST", link+"/act", tc.body)
 		if resp.StatusCode != tc.code || !strings.Contains(body, tc.want) || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") {
 			t.Errorf("%s: %d %q, want %d %q", tc.body, resp.StatusCode, body, tc.code, tc.want)
 		}
 	}
-	if e, ok := s.task().LastAnswer("q2"); !ok || e.Text != "yes" || e.By != config.ViaLink {
-		t.Errorf("q2's answer %+v", e)
+	if e, ok := s.task().LastAnswer("q1"); !ok || e.Text != "SQLite" || e.By != config.ViaLink {
+		t.Errorf("q1's answer %+v", e)
+	}
+	if _, ok := s.task().LastAnswer("q2"); ok {
+		t.Error("one tap approved a gate")
+	}
+}
+
+// A gate reached from a notification is reviewed: the link's page shows
+// its change above the decision.
+func TestLinkPageShowsTheGatesChange(t *testing.T) {
+	s := newLinkSite(t)
+	s.park()
+	_, body := s.do("GET", s.notified(), nil, phone)
+	diff, decide := strings.Index(body, `<span class="add">&#43;create table b;</span>`), strings.Index(body, `name="answer.q2" value="yes"`)
+	if diff < 0 || decide < 0 || diff > decide {
+		t.Errorf("the gate's change is not above its decision (%d, %d):\n%s", diff, decide, body)
 	}
 }
 

@@ -14,17 +14,14 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 )
 
-// The task page: every question in one form, each with its context and
-// the fields of its kind, the templates, and the parked work per file,
-// coloured line by line, above the decision.
-func TestTaskPage(t *testing.T) {
-	s := newSite(t)
+// park parks a change to schema.sql for tm-ask1, as the worker does.
+func (s *site) park() {
 	git := func(args ...string) string {
 		c := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
 		c.Dir = s.root
 		out, err := c.CombinedOutput()
 		if err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
+			s.t.Fatalf("git %v: %v %s", args, err, out)
 		}
 		return strings.TrimSpace(string(out))
 	}
@@ -35,6 +32,14 @@ func TestTaskPage(t *testing.T) {
 	git("add", "schema.sql")
 	parked := git("commit-tree", git("write-tree"), "-p", "HEAD", "-m", "parked")
 	git("update-ref", "refs/bh/parked/tm-ask1", parked)
+}
+
+// The task page: every question in one form, each with its context and
+// the fields of its kind, the templates, and the parked work per file,
+// coloured line by line, above the decision.
+func TestTaskPage(t *testing.T) {
+	s := newSite(t)
+	s.park()
 	os.MkdirAll(filepath.Join(s.st.Dir, "templates"), 0o755)
 	os.WriteFile(filepath.Join(s.st.Dir, "templates", "lgtm.md"), []byte("Looks good.\n"), 0o644)
 
