@@ -63,8 +63,12 @@ func (s *Server) link(r *http.Request) (config.Link, config.WebConfig, error) {
 
 func (s *Server) linkPage(w http.ResponseWriter, r *http.Request) {
 	l, conf, err := s.link(r)
-	if err == errUsed && r.URL.Query().Get("answered") != "" {
+	switch {
+	case err == errUsed && r.URL.Query().Get("answered") != "":
 		s.linkNote(w, http.StatusOK, "Your answer is recorded", "The agent resumes with it. This link has done its work: it cannot answer again.")
+		return
+	case err == errUsed:
+		s.linkNote(w, http.StatusGone, "This link cannot answer", s.usedText(l))
 		return
 	}
 	if err != nil {
@@ -234,6 +238,27 @@ var notePage = template.Must(template.New("note").Parse(`<!doctype html>
 <title>{{.Title}}</title><link rel="stylesheet" href="/static/style.css"></head>
 <body><main><h1>{{.Title}}</h1><p>{{.Text}}</p></main></body></html>
 `))
+
+// usedText says what a used link answered: each question it covers, with
+// its answer, when and through which channel.
+func (s *Server) usedText(l config.Link) string {
+	var said []string
+	if st, err := s.store(l.Repo); err == nil {
+		if t, err := st.Get(l.Task); err == nil {
+			for _, q := range t.Questions {
+				if e, ok := t.LastAnswer(q.ID); ok && l.Covers(q.ID) {
+					said = append(said, fmt.Sprintf("“%s” was answered %s, at %s, through %s", questionName(q), e.Text,
+						e.At.UTC().Format("2006-01-02 15:04 UTC"), e.By))
+				}
+			}
+		}
+	}
+	text := "This link has answered already"
+	if len(said) > 0 {
+		text += ": " + strings.Join(said, "; ")
+	}
+	return text + ". A link answers once: open bh serve with its token, or use bh respond, to change the answer."
+}
 
 // linkNote is a page that only says something: a link refused or done.
 func (s *Server) linkNote(w http.ResponseWriter, code int, title, text string) {
