@@ -54,7 +54,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 		s.render(w, r, code, "task", v.Title, v)
 		return
 	case step == holdBack:
-		s.hold(r.PathValue("repo"), st, id, ans)
+		s.hold(r.PathValue("repo"), id, func() error { _, err := notify.Answer(st, id, ans, s.o.By, s.o.Warnf); return err })
 		u := url.URL{Path: "/r/" + url.PathEscape(r.PathValue("repo")) + "/t/" + url.PathEscape(id)}
 		http.Redirect(w, r, u.String(), http.StatusSeeOther)
 		return

@@ -42,6 +42,21 @@ type timer struct {
 	stopped, done bool
 }
 
+// afterFunc is the servers' clock for undo windows: elapse ends them.
+func (s *site) afterFunc(_ time.Duration, f func()) func() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tm := &timer{f: f}
+	s.timers = append(s.timers, tm)
+	return func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		was := !tm.stopped && !tm.done
+		tm.stopped = true
+		return was
+	}
+}
+
 // elapse runs every undo window's end that is still due, as 10 seconds
 // passing would.
 func (s *site) elapse() {
@@ -75,19 +90,7 @@ func newSite(t testing.TB) *site {
 	s := &site{t: t, root: root, st: st, base: "/r/" + config.RepoKey(root) + "/t/tm-ask1"}
 	s.srv, err = New(Options{Token: token, By: "web:alice", Now: func() time.Time { return now },
 		Repos: func() ([]string, error) { return []string{root}, nil },
-		AfterFunc: func(_ time.Duration, f func()) func() bool {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			tm := &timer{f: f}
-			s.timers = append(s.timers, tm)
-			return func() bool {
-				s.mu.Lock()
-				defer s.mu.Unlock()
-				was := !tm.stopped && !tm.done
-				tm.stopped = true
-				return was
-			}
-		}})
+		AfterFunc: s.afterFunc})
 	if err != nil {
 		t.Fatal(err)
 	}

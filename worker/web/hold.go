@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/landing"
-	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // UndoWindow is how long an answer that lands work is held before it is
@@ -72,10 +72,10 @@ type holds struct {
 	m  map[string]*held // by repository key and task id
 }
 
-// hold keeps ans back for UndoWindow, then records it through
-// notify.Answer as any answer is; one held for the task before is
-// replaced.
-func (s *Server) hold(key string, st *store.Store, id string, ans []task.Answer) {
+// hold keeps an answer back for UndoWindow, then records it (record:
+// through notify.Answer, as any answer is); one held for the task before
+// is replaced.
+func (s *Server) hold(key, id string, record func() error) {
 	h := &held{until: s.o.Now().Add(UndoWindow)}
 	s.holds.mu.Lock()
 	defer s.holds.mu.Unlock()
@@ -87,7 +87,7 @@ func (s *Server) hold(key string, st *store.Store, id string, ans []task.Answer)
 		if !s.release(key, id, h) {
 			return // undone meanwhile
 		}
-		if _, err := notify.Answer(st, id, ans, s.o.By, s.o.Warnf); err != nil && s.o.Warnf != nil {
+		if err := record(); err != nil && s.o.Warnf != nil {
 			s.o.Warnf("the answer held for %s was not recorded: %v", id, err) // overtaken: the page shows the other answer
 		}
 	})
@@ -124,14 +124,51 @@ func (s *Server) undo(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key, id := r.PathValue("repo"), r.PathValue("id")
-	done := "late"
-	s.holds.mu.Lock()
-	if h := s.holds.m[key+"/"+id]; h != nil {
-		delete(s.holds.m, key+"/"+id)
-		h.stop()
-		done = "undone"
-	}
-	s.holds.mu.Unlock()
-	u := url.URL{Path: "/r/" + url.PathEscape(key) + "/t/" + url.PathEscape(id), RawQuery: url.Values{"done": {done}}.Encode()}
+	u := url.URL{Path: "/r/" + url.PathEscape(key) + "/t/" + url.PathEscape(id), RawQuery: url.Values{"done": {s.drop(key, id)}}.Encode()}
 	http.Redirect(w, r, u.String(), http.StatusSeeOther)
+}
+
+// drop takes back the answer held for the task: "undone", or "late" when
+// there was none left to take back.
+func (s *Server) drop(key, id string) string {
+	s.holds.mu.Lock()
+	defer s.holds.mu.Unlock()
+	h := s.holds.m[key+"/"+id]
+	if h == nil {
+		return "late"
+	}
+	delete(s.holds.m, key+"/"+id)
+	h.stop()
+	return "undone"
+}
+
+// linkHeld asks first or holds a link's answer as decide says (the
+// link is used once the answer is recorded); false when it is for
+// recording now.
+func (s *Server) linkHeld(w http.ResponseWriter, r *http.Request, l config.Link, conf config.WebConfig, step next, ans []task.Answer) bool {
+	switch step {
+	case askFirst:
+		v, code := s.linkView(r, l, conf)
+		v.Confirm, v.Kept = true, r.PostForm
+		s.render(w, r, code, "task", v.Title, v)
+	case holdBack:
+		s.hold(l.Repo, l.Task, func() error { return s.answerOnce(l, ans) })
+		http.Redirect(w, r, "/l/"+url.PathEscape(r.PathValue("link")), http.StatusSeeOther)
+	}
+	return step != recordNow
+}
+
+// linkUndo is Undo on a link's page: the link stays unused.
+func (s *Server) linkUndo(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 1<<16)
+	l, conf, err := s.link(r)
+	if err != nil {
+		s.linkRefused(w, err)
+		return
+	}
+	if r.ParseForm() != nil || !s.fromPage(r, conf.LinkSecret(l, "csrf")) {
+		http.Error(w, "bh serve: refused: the form did not come from this link's page (open the link again)", http.StatusForbidden)
+		return
+	}
+	http.Redirect(w, r, "/l/"+url.PathEscape(r.PathValue("link"))+"?done="+s.drop(l.Repo, l.Task), http.StatusSeeOther)
 }

@@ -29,6 +29,7 @@ func (s *Server) linkRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /l/{link}", s.linkPage)
 	mux.HandleFunc("POST /l/{link}/answer", s.linkAnswer)
 	mux.HandleFunc("POST /l/{link}/act", s.linkAct)
+	mux.HandleFunc("POST /l/{link}/undo", s.linkUndo)
 }
 
 // linkError is a link refused, with the status that says why.
@@ -76,6 +77,7 @@ func (s *Server) linkPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v, code := s.linkView(r, l, conf)
+	v.Notice = notices[r.URL.Query().Get("done")]
 	s.render(w, r, code, "task", v.Title, v)
 }
 
@@ -95,6 +97,7 @@ func (s *Server) linkView(r *http.Request, l config.Link, conf config.WebConfig)
 		}
 	}
 	v.AnswerURL = "/l/" + url.PathEscape(r.PathValue("link")) + "/answer"
+	v.UndoURL = "/l/" + url.PathEscape(r.PathValue("link")) + "/undo"
 	v.CSRF = conf.LinkSecret(l, "csrf")
 	return v, code
 }
@@ -116,6 +119,9 @@ func (s *Server) linkAnswer(w http.ResponseWriter, r *http.Request) {
 	}
 	ans, err := formAnswers(l.Task, r.PostForm)
 	if err == nil {
+		if st, serr := s.store(l.Repo); serr == nil && s.linkHeld(w, r, l, conf, s.decide(st, l.Task, ans, r.PostForm), ans) {
+			return
+		}
 		err = s.answerOnce(l, ans)
 	}
 	if err == nil {

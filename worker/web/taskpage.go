@@ -43,6 +43,7 @@ type taskView struct {
 	Link      bool       // opened by an answer link: its task alone, no stop or reopen
 	Confirm   bool       // a gate approved without its change opened: asked once (Kept holds the answer)
 	Held      time.Time  // when the answer held for its undo window is recorded
+	UndoURL   string     // where its Undo posts
 }
 
 // Opened says whether the page shows some of the change open.
@@ -124,6 +125,12 @@ func runs(st *store.Store, id string) []runView {
 	return out
 }
 
+// notices say what a stop, a reopen or an undo did (?done=).
+var notices = map[string]string{"stopped": "Stopped: the task is deferred until it is reopened.",
+	"reopened": "Reopened: a worker will pick the task up again.",
+	"undone":   "Undone: nothing was recorded or landed; the question waits for your answer again.",
+	"late":     "Too late to undo: the answer was recorded already."}
+
 func (s *Server) taskPage(w http.ResponseWriter, r *http.Request) {
 	v, code := s.taskView(r)
 	if v.Task != nil {
@@ -132,10 +139,7 @@ func (s *Server) taskPage(w http.ResponseWriter, r *http.Request) {
 				v.Saved = append(v.Saved, questionName(v.Task.Questions[i]))
 			}
 		}
-		v.Notice = map[string]string{"stopped": "Stopped: the task is deferred until it is reopened.",
-			"reopened": "Reopened: a worker will pick the task up again.",
-			"undone":   "Undone: nothing was recorded or landed; the question waits for your answer again.",
-			"late":     "Too late to undo: the answer was recorded already."}[r.URL.Query().Get("done")]
+		v.Notice = notices[r.URL.Query().Get("done")]
 	}
 	s.render(w, r, code, "task", v.Title, v)
 }
@@ -175,7 +179,7 @@ func (s *Server) taskView(r *http.Request) (*taskView, int) {
 	v.Measured = t.Measure(s.o.Now()).Text()
 	v.AnswerURL = "/r/" + url.PathEscape(key) + "/t/" + url.PathEscape(id) + "/answer"
 	v.Questions, v.Open = round(t)
-	v.Held = s.heldUntil(key, id)
+	v.Held, v.UndoURL = s.heldUntil(key, id), "/r/"+url.PathEscape(key)+"/t/"+url.PathEscape(id)+"/undo"
 	if v.Open > 0 {
 		for _, name := range st.TemplateNames() {
 			if text, err := st.Template(name); err == nil {
