@@ -134,8 +134,10 @@ func TestServeReviewInBrowser(t *testing.T) {
 	run("j, a on the inbox", chromedp.Navigate(conf.URL+"/"), chromedp.WaitVisible(css(`li.card[data-task="`+id+`"]`)),
 		chromedp.KeyEvent("j"), chromedp.KeyEvent("a"), chromedp.WaitVisible(css(`form.confirm`)))
 	waiting("asked before approving")
+	lookAt(t, ctx, "confirm")
 	run("confirm by keyboard", chromedp.KeyEvent("\r"), chromedp.WaitVisible(css(`form.held`)))
 	waiting("held for its undo window")
+	lookAt(t, ctx, "held")
 	run("undo", chromedp.Click(css(`form.held button`)), until(`document.body.innerText.includes("Undone")`))
 	clock.elapse()
 	waiting("undone")
@@ -144,6 +146,7 @@ func TestServeReviewInBrowser(t *testing.T) {
 	run("comment on line 1", chromedp.Click(css(`details.file[data-path="parser.go"] span[data-line="1"]`)),
 		chromedp.SendKeys(css(`.lc-edit textarea`), "name it tidy"), chromedp.Click(css(`.lc-edit button`)),
 		until(`document.querySelector("ul.lcs").innerText.includes("line 1: name it tidy")`))
+	lookAt(t, ctx, "review")
 	run("mark it viewed", chromedp.Click(css(`input[data-viewed]`)), until(`!document.querySelector("details.file").open`),
 		chromedp.Reload(), chromedp.WaitVisible(css(`form.answer`)),
 		until(`document.querySelector("input[data-viewed]").checked && !document.querySelector("details.file").open`))
