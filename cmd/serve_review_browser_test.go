@@ -25,7 +25,7 @@ print reading parser.go, then writing it
 hang
 print {"status":"completed","summary":"wrote parser.go"}
 on resume
-expect parser.go:1: name it tidy
+expect parser.go, line 1: name it tidy
 write parser.go package tidy
 print {"status":"completed","summary":"renamed the package"}
 `
@@ -159,7 +159,7 @@ func TestServeReviewInBrowser(t *testing.T) {
 		t.Fatalf("the rejection's comments: %+v", q)
 	}
 	bhE2E(t, dir, "worker", "--once") // the plan's expect fails the run unless the comment is in its prompt
-	if p := readE2E(t, agentDir, id+".2.prompt"); !strings.Contains(p, "parser.go:1: name it tidy") {
+	if p := readE2E(t, agentDir, id+".2.prompt"); !strings.Contains(p, "parser.go, line 1: name it tidy") {
 		t.Errorf("the resumed agent's prompt:\n%s", p)
 	}
 

@@ -50,22 +50,13 @@ func Decision(t *task.Task, match func(q *task.Question) bool) *task.Question {
 
 func approved(q *task.Question) bool { return q != nil && strings.EqualFold(q.Answer[0], "yes") }
 
-// Feedback is what a reviewer's "no" asks the agent to change: the
-// comment as the reviewer wrote it (task.TrimAnswer), then each comment on
-// a line as "path:line: text".
+// Feedback is what a reviewer's "no" asks the agent to change.
 func Feedback(q *task.Question) string {
 	if q == nil || approved(q) {
 		return ""
 	}
-	var lines []string
 	if strings.TrimSpace(q.Comment) != "" {
-		lines = append(lines, q.Comment)
-	}
-	for _, c := range q.Comments {
-		lines = append(lines, fmt.Sprintf("%s:%d: %s", c.Path, c.Line, c.Text))
-	}
-	if len(lines) > 0 {
-		return strings.Join(lines, "\n")
+		return q.Comment // as the reviewer wrote it (task.TrimAnswer)
 	}
 	return "The reviewer gave no reason. Check the work against the task again and improve it."
 }
