@@ -149,9 +149,9 @@ func (a *agentFlags) register(c *cobra.Command) {
 	fl.StringVar(&a.s.Agent, "agent", "", "the agent that works on it: `"+strings.Join(task.AgentKinds, "|")+"`")
 	fl.StringVar(&a.s.Model, "model", "", "the agent's model")
 	fl.StringVar(&a.s.Timeout, "agent-timeout", "", "how long one agent run may take: `DURATION`")
-	fl.StringVar(&a.s.PermissionMode, "permission-mode", "", "Claude Code's permission mode: `"+
-		strings.Join(task.PermissionModes, "|")+"`")
-	fl.StringVar(&a.s.Sandbox, "sandbox", "", "Codex's sandbox: `"+strings.Join(task.Sandboxes, "|")+"`")
+	fl.StringVar(&a.s.PermissionMode, "permission-mode", "", "Claude Code's permission `MODE`: "+
+		strings.Join(task.PermissionModes, ", "))
+	fl.StringVar(&a.s.Sandbox, "sandbox", "", "Codex's sandbox `MODE`: "+strings.Join(task.Sandboxes, ", "))
 	fl.StringVar(&a.s.System, "system", "", "instructions added to the agent's system prompt")
 	fl.StringVar(&a.s.Dir, "dir", "", "the agent's working directory, relative to the repository root")
 	for flag, values := range map[string][]string{"agent": task.AgentKinds, "permission-mode": task.PermissionModes,

@@ -17,8 +17,8 @@ import (
 
 // The commands other places suggest, run as a human pastes them: from the
 // notification (its JSON, and BH_RESPOND for the first question) and from
-// bh inbox --json, each edited the way a human edits it for the answer
-// they mean, run with sh -c outside the repository.
+// bh inbox --json, each with its placeholder filled in the way a human
+// does for the answer they mean, run with sh -c outside the repository.
 func TestAnswerMatrixSuggested(t *testing.T) {
 	var rows []matrixRow
 	for _, src := range []struct {
@@ -29,16 +29,18 @@ func TestAnswerMatrixSuggested(t *testing.T) {
 			return matrixRow{name: src.name + "/" + kind, asks: asks, give: suggested(src.from, edits...), want: want}
 		}
 		rows = append(rows,
-			row("yes", asksApproval, []task.Question{said([]string{"yes"}, "")}, asIs),
-			row("no+feedback", asksApproval, []task.Question{said([]string{"no"}, tricky)}, swap(" --yes", " --no "+sq(tricky))),
-			row("choice", asksChoice, []task.Question{said([]string{"PostgreSQL"}, "")}, asIs),
+			row("yes", asksApproval, []task.Question{said([]string{"yes"}, "")}, swap(" <--yes|--no>", " --yes")),
+			row("no+feedback", asksApproval, []task.Question{said([]string{"no"}, tricky)}, swap(" <--yes|--no>", " --no "+sq(tricky))),
+			row("choice", asksChoice, []task.Question{said([]string{"PostgreSQL"}, "")}, swap("--choice <PostgreSQL|SQLite>", "--choice PostgreSQL")),
 			row("choice+comment", asksChoice, []task.Question{said([]string{"SQLite"}, tricky)},
-				swap("--choice PostgreSQL", "--choice SQLite "+sq(tricky))),
-			row("multi", asksMulti, []task.Question{said([]string{"eu", "asia"}, "")}, swap("--choice eu", "--choice eu --choice asia")),
-			row("other", asksChoice, []task.Question{said([]string{"other"}, tricky)}, swap("--choice PostgreSQL", "--other "+sq(tricky))),
-			row("freeform", asksWords, []task.Question{text(tricky)}, swap(`"..."`, sq(tricky))),
+				swap("--choice <PostgreSQL|SQLite>", "--choice SQLite "+sq(tricky))),
+			row("multi", asksMulti, []task.Question{said([]string{"eu", "asia"}, "")},
+				swap("--choice <eu|us|asia> --choice <...>", "--choice eu --choice asia")),
+			row("other", asksChoice, []task.Question{said([]string{"other"}, tricky)}, swap("--choice <PostgreSQL|SQLite>", "--other "+sq(tricky))),
+			row("freeform", asksWords, []task.Question{text(tricky)}, swap("<answer>", sq(tricky))),
 			row("several", asksSeveral, []task.Question{said([]string{"no"}, oneLine), said([]string{"SQLite"}, oneLine), text(tricky)},
-				swap(" --yes", " --no "+sq(oneLine)), swap("--choice PostgreSQL", "--choice SQLite "+sq(oneLine)), swap(`"..."`, sq(tricky))))
+				swap(" <--yes|--no>", " --no "+sq(oneLine)), swap("--choice <PostgreSQL|SQLite>", "--choice SQLite "+sq(oneLine)),
+				swap("<answer>", sq(tricky))))
 	}
 	rows = sampled(rows)
 	notes := filepath.Join(t.TempDir(), "notes")
@@ -50,9 +52,6 @@ func TestAnswerMatrixSuggested(t *testing.T) {
 }
 
 var sq = task.ShellQuote
-
-// asIs runs the suggestion as printed.
-func asIs(cmd string) string { return cmd }
 
 // swap replaces the part of the suggestion the human changes; a
 // suggestion without it fails the row, saying so.

@@ -31,8 +31,9 @@ in ~/.config/bh/repos.json), oldest first: repository, task, question,
 choices and age. Repositories that moved or vanished are named and skipped.
 Answer with bh respond <id> --repo <path or name>, or all of them in turn
 with --answer (the picker and editor of bh respond --all). With --json, one array
-of {repo, repoPath, taskId, title, questionId, question, header, type, options,
-askedAt}.
+of {repo, repoPath, taskId, title, questionId, number, question, header, type,
+options, askedAt, respond}: one per question, where the listing shows one
+block per task.
 
 Exit codes:
   0  the inbox was listed (even empty)
@@ -77,16 +78,40 @@ func inboxRun(opts *InboxOptions) error {
 	if len(in.Items) == 0 {
 		fmt.Fprintln(io.ErrOut, "nothing is waiting for you")
 	}
-	for _, it := range in.Items {
+	for _, block := range byTask(in.Items) {
+		it := block[0]
 		fmt.Fprintf(io.Out, "%s  %s  %s  %s\n", io.Bold(it.Repo), io.Cyan(it.TaskID), it.Title,
 			io.Faint("asked "+ui.RelTime(now, it.AskedAt)))
-		fmt.Fprintf(io.Out, "  ❓ %s\n", it.Question)
-		for _, o := range it.Options {
-			fmt.Fprintf(io.Out, "     - %s\n", o.Label)
+		for _, it := range block {
+			mark := "❓"
+			if len(block) > 1 || it.Number > 1 {
+				mark = fmt.Sprintf("%d.", it.Number)
+			}
+			fmt.Fprintf(io.Out, "  %s %s\n", mark, it.Question)
+			for _, o := range it.Options {
+				fmt.Fprintf(io.Out, "     - %s\n", o.Label)
+			}
+			fmt.Fprintf(io.Out, "     %s\n", io.Faint("answer with: "+it.Respond))
 		}
-		fmt.Fprintf(io.Out, "  %s\n", io.Faint("answer with: "+it.Respond))
 	}
 	return nil
+}
+
+// byTask groups the inbox's questions into one block per task, in the
+// order of each task's oldest question.
+func byTask(items []store.InboxItem) [][]store.InboxItem {
+	var out [][]store.InboxItem
+	at := map[string]int{}
+	for _, it := range items {
+		key := it.Path + "\x00" + it.TaskID
+		i, ok := at[key]
+		if !ok {
+			i, at[key] = len(out), len(out)
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], it)
+	}
+	return out
 }
 
 // registeredRepo is the repository --repo names: a folder, or the name
@@ -134,13 +159,8 @@ func inboxJSON(items []store.InboxItem) []inboxItemJSON {
 func inboxAnswer(opts *InboxOptions, items []store.InboxItem) error {
 	ro := &RespondOptions{base: opts.base, Editor: opts.Editor, Picker: opts.Picker}
 	var ws []waitingTask
-	seen := map[string]bool{}
-	for _, it := range items {
-		key := it.Path + "\x00" + it.TaskID
-		if seen[key] {
-			continue
-		}
-		seen[key] = true
+	for _, block := range byTask(items) {
+		it := block[0]
 		s, err := store.Find(it.Path)
 		if err != nil {
 			return err

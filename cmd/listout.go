@@ -14,7 +14,7 @@ import (
 // rows (id, state, priority, type, size, title, labels) in a pipe, or JSON.
 func printTasks(o base, tasks []*task.Task, empty string) error {
 	if o.JSON {
-		return writeJSON(o.IO.Out, tasks)
+		return writeJSON(o.IO.Out, tasksJSON(tasks))
 	}
 	if !o.IO.IsTTY {
 		// Rows appended by hand, a few hundred at a time into one buffer:
@@ -89,7 +89,7 @@ func hitlTags(io *IOStreams, t *task.Task) string {
 // expires at (RFC 3339; empty when it never expires).
 func printAwaiting(o base, tasks []*task.Task) error {
 	if o.JSON {
-		return writeJSON(o.IO.Out, tasks)
+		return writeJSON(o.IO.Out, tasksJSON(tasks))
 	}
 	now := o.Now()
 	for i, t := range tasks {
@@ -135,4 +135,23 @@ func warnFiles(io *IOStreams, jsonMode bool, errs []error) {
 			fmt.Fprintf(io.ErrOut, "hint: %s\n", h)
 		}
 	}
+}
+
+// taskJSON is a task as bh show and bh list print it with --json: its
+// fields, and prUrl, the URL of its pull request (land: pr), which only
+// its history records.
+type taskJSON struct {
+	*task.Task
+	PRURL string `json:"prUrl,omitempty"`
+}
+
+func tasksJSON(ts []*task.Task) []taskJSON {
+	if ts == nil {
+		return nil
+	}
+	out := make([]taskJSON, len(ts))
+	for i, t := range ts {
+		out[i] = taskJSON{t, t.PullRequest()}
+	}
+	return out
 }

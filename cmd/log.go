@@ -18,6 +18,7 @@ type LogOptions struct {
 	ID     string
 	Follow bool
 	Since  string
+	Lines  int // -n: only the last N events (then, with --follow, every new one)
 }
 
 func newCmdLog(f *Factory, runF func(*LogOptions) error) *cobra.Command {
@@ -36,6 +37,7 @@ is not a terminal. With --json, each is one JSON object per line, tagged
 --follow keeps watching .bh/tasks and prints new events as they are written,
 until interrupted.`,
 		Example: `  bh log --since 2h
+  bh log -n 20
   bh log a1b2
   bh log --follow --json`,
 		Args:              argsRange(0, 1, "at most one task id"),
@@ -46,11 +48,15 @@ until interrupted.`,
 		},
 	}
 	c.Flags().BoolVarP(&opts.Follow, "follow", "f", false, "keep printing new events until interrupted")
+	c.Flags().IntVarP(&opts.Lines, "lines", "n", 0, "only the last `N` events")
 	c.Flags().StringVar(&opts.Since, "since", "", "only events of the last `DURATION` (90m, 36h, 2d)")
 	return c
 }
 
 func logRun(opts *LogOptions) error {
+	if opts.Lines < 0 {
+		return usageErrorf("-n: %d is not a number of events", opts.Lines)
+	}
 	var since time.Time
 	if opts.Since != "" {
 		d, err := parseSince(opts.Since)
@@ -112,6 +118,8 @@ type logLine struct {
 	Session    string     `json:"sessionId,omitempty"`
 	OldSession string     `json:"session,omitempty"` // alias for one release (JSON.md)
 	Commit     string     `json:"commit,omitempty"`
+	// Comments on lines given with an answer (event "input.received").
+	Comments []task.LineComment `json:"comments,omitempty"`
 	// A check's run (event "check").
 	Command  string  `json:"command,omitempty"`
 	ExitCode int     `json:"exitCode,omitempty"`
@@ -122,7 +130,7 @@ type logLine struct {
 func toLogLine(e task.Entry) logLine {
 	return logLine{Kind: "event", TaskID: e.TaskID, Title: e.Title, Seq: e.Seq, At: e.At, Event: e.Kind,
 		From: e.From, To: e.To, By: e.By, QuestionID: e.QuestionID, Text: e.Text, Context: e.Context,
-		Status: e.Status, Session: e.Session, OldSession: e.Session, Commit: e.Commit, Command: e.Command,
+		Status: e.Status, Session: e.Session, OldSession: e.Session, Commit: e.Commit, Comments: e.Comments, Command: e.Command,
 		ExitCode: e.ExitCode, Took: e.Took.Seconds(), Round: e.Round}
 }
 
@@ -150,8 +158,11 @@ func logText(e task.Event) string {
 	if e.Text != "" {
 		parts = append(parts, ui.Flatten(e.Text))
 	}
+	for _, c := range e.Comments {
+		parts = append(parts, fmt.Sprintf("· %s:%d: %s", c.Path, c.Line, ui.Flatten(c.Text)))
+	}
 	if e.By != "" {
-		parts = append(parts, "· by "+e.By)
+		parts = append(parts, "· by "+task.Who(e.By, userName()))
 	}
 	return strings.Join(parts, " ")
 }

@@ -23,6 +23,7 @@ type logger struct {
 	shown  map[string]int
 	count  int
 	warned bool
+	tailed bool // -n applied: it cuts the first print only
 }
 
 // catchUp prints every event not shown yet, of every task (or the one).
@@ -62,10 +63,18 @@ func (l *logger) print(tasks []*task.Task) {
 		}
 		from[t.ID], l.shown[t.ID] = n, len(t.History)
 	}
+	var out []task.Entry
 	for _, e := range task.Timeline(tasks, l.since) {
 		if e.Seq >= from[e.TaskID] {
-			l.write(e)
+			out = append(out, e)
 		}
+	}
+	if n := l.o.Lines; n > 0 && !l.tailed && len(out) > n {
+		out = out[len(out)-n:] // the last n, as tail -n: before --follow's new ones
+	}
+	l.tailed = true
+	for _, e := range out {
+		l.write(e)
 	}
 }
 

@@ -21,6 +21,7 @@ type RespondOptions struct {
 	Edit      bool
 	Yes, No   bool
 	Choices   []string
+	Comments  []string // --comment PATH:LINE=TEXT
 	Other     string
 	HasOther  bool
 	Question  string // --question N|ID
@@ -47,7 +48,10 @@ questions at once, each of one type:
                                 --edit, or --template NAME
 
 Text given beside --yes, --no or --choice is a comment on that decision: for
-a rejected approval gate, the reviewer's feedback. When several questions
+a rejected approval gate, the reviewer's feedback. With --no, --comment
+PATH:LINE=TEXT also comments on one line of a file of the change (bh diff
+shows it), as many times as you like; the agent gets each with its file and
+line. A yes lands the change as it is, so it takes no line comments. When several questions
 wait, each flag goes to the question of its type; when that is not clear,
 say which with --question N (as bh status numbers them) or --question ID.
 Questions left unanswered keep the task waiting. Once every one is answered
@@ -75,6 +79,7 @@ func newCmdRespond(f *Factory, runF func(*RespondOptions) error) *cobra.Command 
   git diff | bh respond a1b2 -
   bh respond a1b2 --yes
   bh respond a1b2 --no "the migration needs a rollback step"
+  bh respond a1b2 --no "close to it" --comment db/migrate.go:41="roll back here too"
   bh respond a1b2 --choice GitHub --choice Google
   bh respond a1b2 --question 2 --other "neither: use GitLab"
   bh respond a1b2 --template lgtm
@@ -93,6 +98,8 @@ func newCmdRespond(f *Factory, runF func(*RespondOptions) error) *cobra.Command 
 	fl.BoolVarP(&opts.Edit, "edit", "e", false, "write the answer in your editor")
 	fl.BoolVarP(&opts.Yes, "yes", "y", false, "approve (an approval question)")
 	fl.BoolVarP(&opts.No, "no", "n", false, "reject (an approval question); the answer text is your feedback")
+	fl.StringArrayVar(&opts.Comments, "comment", nil,
+		"with --no, comment on a line of the change: `PATH:LINE=TEXT` (repeatable)")
 	fl.StringArrayVarP(&opts.Choices, "choice", "c", nil, "pick the option with this `LABEL` (a choice question; repeatable)")
 	fl.StringVar(&opts.Other, "other", "", "answer a choice question in your own words: `TEXT`")
 	fl.StringVarP(&opts.Question, "question", "q", "", "answer only question `N|ID`, by its number or id")

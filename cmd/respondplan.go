@@ -36,6 +36,13 @@ func fromFlags(o *RespondOptions, s *store.Store, t *task.Task, qs []task.Questi
 	if rep.answers, err = flagDecisions(o, t, qs); err != nil {
 		return nil, err
 	}
+	comments, err := lineComments(o, s, t)
+	if err != nil {
+		return nil, err
+	}
+	if len(comments) > 0 {
+		rep.answers[0].Comments = comments // --no's answer: lineComments requires it, flagDecisions puts it first
+	}
 	if err := dryRun(t, rep.answers); err != nil {
 		return nil, err
 	}
@@ -186,7 +193,7 @@ func pendingHint(t *task.Task) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s waits on:", t.ID)
 	for _, q := range t.Numbered() {
-		fmt.Fprintf(&b, "\n  %d  %s  %s", q.N, q.Q.ID, firstLine(q.Q.Question))
+		fmt.Fprintf(&b, "\n  %d  %s", q.N, firstLine(q.Q.Question))
 		if note := ui.KindNote(q.Q); note != "" {
 			b.WriteString("  " + note)
 		}

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
-	"strings"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
@@ -56,35 +54,32 @@ func saveAnswers(o base, s *store.Store, before *task.Task, rep *reply) (*task.T
 		return nil, err
 	}
 	rep.draft.remove()
+	sayAnswered(o, before, t, rep.answers)
+	return t, nil
+}
+
+// sayAnswered tells the human what their answers did: the task open again,
+// or the questions (by number) it still waits on.
+func sayAnswered(o base, before, t *task.Task, answers []task.Answer) {
 	waiting := t
 	if t.State != task.AwaitingInput && t.State != task.Open {
 		waiting, _ = t.Answerable() // late answers to some of the timed-out questions: the rest take one still
 	}
 	if waiting == nil || t.State == task.Open {
 		fmt.Fprintf(o.IO.ErrOut, "answered %s: it is open again; %s\n", t.ID, landing.NextStep(t))
-		return t, nil
+		return
 	}
-	var left []string
+	var left, answered []string
 	for _, q := range waiting.Pending() {
 		left = append(left, q.ID)
 	}
+	for _, a := range answers {
+		answered = append(answered, a.QuestionID)
+	}
+	did := "answered " + before.Numbers(answered) + " of " + t.ID
 	if t.State != task.AwaitingInput {
-		fmt.Fprintf(o.IO.ErrOut, "answered %s of %s; it stays %s until the rest are answered as well: %s\n",
-			strings.Join(answeredIDs(before, rep.answers), ", "), t.ID, t.State, strings.Join(left, ", "))
-		return t, nil
+		fmt.Fprintf(o.IO.ErrOut, "%s; it stays %s until the rest are answered as well: %s\n", did, t.State, waiting.Numbers(left))
+		return
 	}
-	fmt.Fprintf(o.IO.ErrOut, "answered %s of %s; it still waits on %s (bh status %s shows them)\n",
-		strings.Join(answeredIDs(before, rep.answers), ", "), t.ID, strings.Join(left, ", "), t.ID)
-	return t, nil
-}
-
-// answeredIDs are the ids of the questions answered, in the order asked.
-func answeredIDs(t *task.Task, ans []task.Answer) []string {
-	var out []string
-	for _, q := range t.Pending() {
-		if slices.ContainsFunc(ans, func(a task.Answer) bool { return a.QuestionID == q.ID }) {
-			out = append(out, q.ID)
-		}
-	}
-	return out
+	fmt.Fprintf(o.IO.ErrOut, "%s; it still waits on %s (bh status %s shows them)\n", did, waiting.Numbers(left), t.ID)
 }

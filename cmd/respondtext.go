@@ -28,9 +28,6 @@ func answerTemplate(t *task.Task, qs []task.Question, prefill string) string {
 		if len(qs) > 1 {
 			head = fmt.Sprintf("Question %d", i+1)
 		}
-		if q.ID != "" {
-			head += " (" + q.ID + ")"
-		}
 		comment(&b, head, q.Question)
 		comment(&b, "Context", q.Context)
 		var opts []string

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -38,6 +39,9 @@ func run(f *Factory, args []string) int {
 	// cobra reports an unknown command as a plain error: find it again.
 	if _, _, ferr := root.Find(args); ferr != nil {
 		err = &usageError{ferr}
+	}
+	if ae := (*task.AnswerError)(nil); errors.As(err, &ae) && ae.AnsweredBy != "" {
+		ae.AnsweredBy = task.Who(ae.AnsweredBy, userName()) // one person, one name
 	}
 	hint := hintFor(err)
 	if hint == "" && exitCode(err) == exitUsage && c != nil {
@@ -94,6 +98,8 @@ func newRootCmd(f *Factory) *cobra.Command {
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	// Flags' help wraps to fit 100 columns, however long their usage.
+	root.SetUsageTemplate(strings.ReplaceAll(root.UsageTemplate(), ".FlagUsages ", ".FlagUsagesWrapped 100 "))
 	root.PersistentFlags().BoolVar(&f.JSON, "json", false, "print machine-readable JSON (errors go to stderr as JSON too)")
 	root.PersistentFlags().BoolVar(&f.NoColor, "no-color", false, "never colour the output (NO_COLOR does the same)")
 

@@ -36,7 +36,7 @@ func showRun(opts *ShowOptions) error {
 		return err
 	}
 	if opts.JSON {
-		return writeJSON(opts.IO.Out, t)
+		return writeJSON(opts.IO.Out, taskJSON{t, t.PullRequest()})
 	}
 	parked, err := git.ParkedCommit(s.Root, t.ID)
 	if err != nil {

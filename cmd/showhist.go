@@ -20,6 +20,9 @@ func printQuestions(io *IOStreams, qs []task.Question) {
 		if text := q.AnswerText(); text != "" {
 			fmt.Fprintf(io.Out, "    → %s\n", ui.IndentLines(text, "      "))
 		}
+		for _, c := range q.Comments {
+			fmt.Fprintf(io.Out, "      %s:%d: %s\n", c.Path, c.Line, ui.IndentLines(c.Text, "        "))
+		}
 	}
 }
 
@@ -38,6 +41,9 @@ func printHistory(io *IOStreams, events []task.Event) {
 		label := map[string]string{task.EventInputRequested: "context", task.EventInputUnused: "not used"}[e.Kind]
 		if label != "" && e.Context != "" {
 			fmt.Fprintf(io.Out, "%s%s: %s\n", histPad, label, ui.IndentLines(e.Context, histPad+"  "))
+		}
+		for _, c := range e.Comments {
+			fmt.Fprintf(io.Out, "%s%s:%d: %s\n", histPad, c.Path, c.Line, ui.IndentLines(c.Text, histPad+"  "))
 		}
 		if e.Kind == task.EventCheck && e.ExitCode != 0 && e.Output != "" {
 			fmt.Fprintf(io.Out, "%soutput: %s\n", histPad, ui.IndentLines(lastLines(e.Output, 10), histPad+"  "))
@@ -63,7 +69,7 @@ func eventText(io *IOStreams, e task.Event) string {
 		fmt.Fprintf(&b, " [%s]", e.QuestionID)
 	}
 	if e.By != "" {
-		fmt.Fprintf(&b, " by %s", e.By)
+		fmt.Fprintf(&b, " by %s", task.Who(e.By, userName()))
 	}
 	if e.Session != "" {
 		fmt.Fprintf(&b, " (session %s)", e.Session)

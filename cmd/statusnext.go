@@ -126,9 +126,6 @@ func printStatus(io *IOStreams, now time.Time, v statusView) {
 			if len(v.Questions) > 1 {
 				first = fmt.Sprintf("  %d. ", q.Number)
 			}
-			if q.ID != "" {
-				q.Question.Question += " (" + q.ID + ")"
-			}
 			ui.PrintQuestionAs(io, now, q.Question, first, "  ")
 		}
 	}

@@ -25,8 +25,19 @@ type Ref struct{ ID, Title string }
 // Dep is a finished dependency and what its agent reported.
 type Dep struct{ ID, Title, Summary string }
 
-// Round is one question with its answer, in the order asked.
-type Round struct{ Header, Question, Context, Answer string }
+// Round is one question with its answer, in the order asked, and the
+// reviewer's comments on lines of the change given with it.
+type Round struct {
+	Header, Question, Context, Answer string
+	Comments                          []Comment
+}
+
+// Comment is a reviewer's remark on one line of a file of the change.
+type Comment struct {
+	Path string
+	Line int
+	Text string
+}
 
 // Data is everything a template may use. It is plain data: prompts knows
 // nothing of how tasks are stored.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -43,16 +42,24 @@ type Answer struct {
 // nothing: Task.Answer checks every answer before it records any.
 type AnswerError struct {
 	ID, QuestionID string
-	Reason         string
-	// AnsweredBy is set when the question was answered already: by whom.
+	// N is the question's number as people see it; 0 when it has none
+	// (answered already, or no such question).
+	N      int
+	Reason string
+	// AnsweredBy is set when the question was answered already: by whom
+	// (as stored: Who names them for people), and when.
 	AnsweredBy string
+	AnsweredAt time.Time
 }
 
 func (e *AnswerError) Error() string {
-	if e.QuestionID == "" {
+	if e.AnsweredBy != "" {
+		return fmt.Sprintf("%s: already answered by %s at %s", e.ID, e.AnsweredBy, utcStamp(e.AnsweredAt))
+	}
+	if e.N == 0 {
 		return e.ID + ": " + e.Reason
 	}
-	return fmt.Sprintf("%s %s: %s", e.ID, e.QuestionID, e.Reason)
+	return fmt.Sprintf("%s question %d: %s", e.ID, e.N, e.Reason)
 }
 
 // Answer records a human's answers to some or all of the questions t waits
@@ -129,11 +136,11 @@ func (t *Task) fitAll(pending []pendingQ, ans []Answer) (map[int]Question, error
 			return nil, err
 		}
 		if _, twice := done[k]; twice {
-			return nil, &AnswerError{ID: t.ID, QuestionID: pending[k].q.ID, Reason: "answered twice"}
+			return nil, &AnswerError{ID: t.ID, QuestionID: pending[k].q.ID, N: t.number(pending[k].q.ID), Reason: "answered twice"}
 		}
 		q, reason := fit(pending[k].q, a)
 		if reason != "" {
-			return nil, &AnswerError{ID: t.ID, QuestionID: q.ID, Reason: reason}
+			return nil, &AnswerError{ID: t.ID, QuestionID: q.ID, N: t.number(q.ID), Reason: reason}
 		}
 		done[k] = q
 	}
@@ -163,7 +170,7 @@ func (t *Task) match(pending []pendingQ, id string) (int, error) {
 	for k, p := range pending {
 		if id == "" && len(pending) == 1 || id != "" && p.q.ID == id {
 			if found >= 0 {
-				return 0, &AnswerError{ID: t.ID, QuestionID: id,
+				return 0, &AnswerError{ID: t.ID, QuestionID: id, N: t.number(id),
 					Reason: "several pending questions share this id; give each its own with bh edit"}
 			}
 			found = k
@@ -177,13 +184,13 @@ func (t *Task) match(pending []pendingQ, id string) (int, error) {
 		ids[k] = p.q.ID
 	}
 	if id == "" {
-		return 0, &AnswerError{ID: t.ID, Reason: "say which question the answer is for: " + strings.Join(ids, ", ")}
+		return 0, &AnswerError{ID: t.ID, Reason: "say which question the answer is for: it waits on " + t.Numbers(ids)}
 	}
 	if err := t.Answered(id); err != nil {
 		return 0, err
 	}
 	return 0, &AnswerError{ID: t.ID, QuestionID: id,
-		Reason: "no such pending question (pending: " + strings.Join(ids, ", ") + ")"}
+		Reason: "no such pending question (it waits on " + t.Numbers(ids) + ")"}
 }
 
 // Answered is the error for an answer to question qid when it has been
@@ -205,7 +212,5 @@ func (t *Task) Answered(qid string) error {
 	if !ok {
 		return nil
 	}
-	by := cmp.Or(e.By, "someone")
-	return &AnswerError{ID: t.ID, QuestionID: qid, AnsweredBy: by,
-		Reason: "already answered by " + by + " at " + utcStamp(e.At)}
+	return &AnswerError{ID: t.ID, QuestionID: qid, AnsweredBy: cmp.Or(e.By, "someone"), AnsweredAt: e.At}
 }

@@ -43,7 +43,7 @@ func TestAnswerValidation(t *testing.T) {
 		{"choice label", Answer{"q2", []string{"github"}, "", "", nil}, []string{"GitHub"}, "", ""},
 		{"choice with comment", Answer{"q2", []string{"Google"}, "cheaper", "", nil}, []string{"Google"}, "cheaper", ""},
 		{"choice not an option", Answer{"q2", []string{"GitLab"}, "", "", nil}, nil, "",
-			`tm-ab12 q2: "GitLab" is not an option: pick one of: GitHub, Google (or other, with your own words)`},
+			`tm-ab12 question 2: "GitLab" is not an option: pick one of: GitHub, Google (or other, with your own words)`},
 		{"choice two of single", Answer{"q2", []string{"GitHub", "Google"}, "", "", nil}, nil, "", "pick one option, not 2 (GitHub, Google)"},
 		{"choice the same twice", Answer{"q2", []string{"GitHub", "GITHUB"}, "", "", nil}, []string{"GitHub"}, "", ""},
 		{"choice other", Answer{"q2", []string{"Other"}, "GitLab", "", nil}, []string{"other"}, "GitLab", ""},
@@ -55,15 +55,15 @@ func TestAnswerValidation(t *testing.T) {
 		{"freeform", Answer{"q4", []string{"  No.  "}, "", "", nil}, []string{"No."}, "", ""},
 		{"freeform lines keep their indentation", Answer{"q4", []string{" \n\tcode()\n  \tmore \n\n"}, "", "", nil}, []string{"\tcode()\n  \tmore"}, "", ""},
 		{"feedback lines keep their indentation", Answer{"q1", []string{"no"}, "\n  - one\n\t- two\n", "", nil}, []string{"no"}, "  - one\n\t- two", ""},
-		{"freeform empty", Answer{"q4", []string{""}, "", "", nil}, nil, "", "q4: empty answer"},
+		{"freeform empty", Answer{"q4", []string{""}, "", "", nil}, nil, "", "question 4: empty answer"},
 		{"freeform two texts", Answer{"q4", []string{"a", "b"}, "", "", nil}, nil, "", "one text, not 2"},
-		{"unknown question", Answer{"q9", []string{"yes"}, "", "", nil}, nil, "", "q9: no such pending question (pending: q1, q2, q3, q4)"},
-		{"answered question", Answer{"q0", []string{"x"}, "", "", nil}, nil, "", "q0: no such pending question"},
+		{"unknown question", Answer{"q9", []string{"yes"}, "", "", nil}, nil, "", "tm-ab12: no such pending question (it waits on questions 1, 2, 3 and 4)"},
+		{"answered question", Answer{"q0", []string{"x"}, "", "", nil}, nil, "", "tm-ab12: no such pending question"},
 		{"no with comments on lines", Answer{"q1", []string{"no"}, "", "", []LineComment{{" a.go ", 3, " rename "}}}, []string{"no"}, "", ""},
 		{"yes with comments on lines", Answer{"q1", []string{"yes"}, "", "", []LineComment{{"a.go", 3, "x"}}}, nil, "", "comments on lines go with a no"},
 		{"comment on line 0", Answer{"q1", []string{"no"}, "", "", []LineComment{{"a.go", 0, "x"}}}, nil, "", "a line number from 1, not 0"},
 		{"comment without words", Answer{"q1", []string{"no"}, "", "", []LineComment{{"a.go", 2, " "}}}, nil, "", "a.go:2 has no words"},
-		{"no question id", Answer{"", []string{"yes"}, "", "", nil}, nil, "", "say which question the answer is for: q1, q2, q3, q4"},
+		{"no question id", Answer{"", []string{"yes"}, "", "", nil}, nil, "", "say which question the answer is for: it waits on questions 1, 2, 3 and 4"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tk := waiting()
@@ -175,7 +175,7 @@ func TestTypedQuestionsErrorNamesEach(t *testing.T) {
 		}
 	}
 	err := &TypedQuestionsError{ID: tk.ID, Questions: typed}
-	if want := "tm-ab12 waits on q1 (approval), q2 (choice), q3 (choice), which a reply in words cannot answer"; err.Error() != want {
+	if want := "tm-ab12 waits on approval and choice questions, which a reply in words cannot answer"; err.Error() != want {
 		t.Errorf("error = %q", err)
 	}
 }
@@ -223,7 +223,7 @@ func TestAnswerTwice(t *testing.T) {
 	if err := tk.Answer([]Answer{{QuestionID: "q1", Values: []string{"yes"}}}, now1, "web:alice"); err != nil {
 		t.Fatal(err)
 	}
-	want := "tm-ab12 q1: already answered by web:alice at 2026-01-01 12:00:00 UTC"
+	want := "tm-ab12: already answered by web:alice at 2026-01-01 12:00:00 UTC"
 	err := tk.Answer([]Answer{{QuestionID: "q1", Values: []string{"no"}}}, now1.Add(time.Minute), "human")
 	var ae *AnswerError
 	if !errors.As(err, &ae) || err.Error() != want || ae.AnsweredBy != "web:alice" {

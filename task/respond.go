@@ -2,6 +2,7 @@ package task
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -23,9 +24,11 @@ type TypedQuestionsError struct {
 }
 
 func (e *TypedQuestionsError) Error() string {
-	parts := make([]string, len(e.Questions))
-	for i, q := range e.Questions {
-		parts[i] = fmt.Sprintf("%s (%s)", q.ID, q.Kind())
+	var kinds []string
+	for _, q := range e.Questions {
+		if !slices.Contains(kinds, q.Kind()) {
+			kinds = append(kinds, q.Kind())
+		}
 	}
-	return fmt.Sprintf("%s waits on %s, which a reply in words cannot answer", e.ID, strings.Join(parts, ", "))
+	return fmt.Sprintf("%s waits on %s questions, which a reply in words cannot answer", e.ID, strings.Join(kinds, " and "))
 }

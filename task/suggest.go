@@ -8,7 +8,7 @@ import (
 
 // Every place that tells a human how to answer (bh inbox, bh list
 // --awaiting, bh status, the worker's output, notifications, the web page)
-// prints the command built here, so that what it prints runs as printed
+// prints the command built here, with the answer a placeholder to fill in
 // for the question's type.
 
 // Numbered is a pending question and its number for bh respond --question.
@@ -44,17 +44,49 @@ func (t *Task) Numbered() []Numbered {
 	return out
 }
 
+// Numbers names the questions t waits on whose ids are given, by their
+// numbers as bh respond and the page number them ("question 2", "questions
+// 1 and 3"), for messages to people: ids are for --json.
+func (t *Task) Numbers(ids []string) string {
+	var ns []string
+	for _, n := range t.Numbered() {
+		if slices.Contains(ids, n.Q.ID) {
+			ns = append(ns, strconv.Itoa(n.N))
+		}
+	}
+	switch len(ns) {
+	case 0:
+		return ""
+	case 1:
+		return "question " + ns[0]
+	}
+	return "questions " + strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
+}
+
+// number is question qid's number among those t waits on; 0 when it waits
+// on no such question.
+func (t *Task) number(qid string) int {
+	for _, n := range t.Numbered() {
+		if n.Q.ID == qid {
+			return n.N
+		}
+	}
+	return 0
+}
+
 // RespondCommand is the bh respond command that answers q, one of the
-// questions t waits on, runnable as printed: --yes for an approval, the
-// first option for a choice, a placeholder in quotes for words. repo, when
-// not "", is the repository's path, for a command run elsewhere.
+// questions t waits on, with the answer left to the human: a placeholder
+// in <> (<--yes|--no>, the options of a choice, <answer>). The command ends
+// in a placeholder, so that pasted unchanged it is a shell syntax error and
+// answers nothing. repo, when not "", is the repository's path, for a
+// command run elsewhere.
 func RespondCommand(t *Task, q Question, repo string) string {
 	return RespondCommands(t, q, repo)[0]
 }
 
 // RespondCommands are the ways to answer q, the usual one first: an
-// approval can also be rejected with feedback, a choice answered in one's
-// own words.
+// approval can also be rejected with feedback (and a gate with comments on
+// lines), a choice answered in one's own words.
 func RespondCommands(t *Task, q Question, repo string) []string {
 	head := "bh respond " + ShellQuote(t.ID)
 	if repo != "" {
@@ -70,11 +102,23 @@ func RespondCommands(t *Task, q Question, repo string) []string {
 	}
 	switch q.Kind() {
 	case ApprovalQuestion:
-		return []string{head + " --yes", head + ` --no "feedback"`}
+		no := head + " --no <feedback>"
+		if q.Gate {
+			no = head + " --no <feedback> --comment <PATH:LINE=TEXT>"
+		}
+		return []string{head + " <--yes|--no>", no}
 	case ChoiceQuestion:
-		return []string{head + " --choice " + ShellQuote(q.Options[0].Label), head + ` --other "..."`}
+		labels := make([]string, len(q.Options))
+		for i, o := range q.Options {
+			labels[i] = ShellQuote(o.Label)
+		}
+		pick := " --choice <" + strings.Join(labels, "|") + ">"
+		if q.MultiSelect {
+			pick += " --choice <...>" // it repeats
+		}
+		return []string{head + pick, head + " --other <words>"}
 	}
-	return []string{head + ` "..."`}
+	return []string{head + " <answer>"}
 }
 
 // ShellQuote quotes s for sh: as it is when it holds nothing sh reads

@@ -30,15 +30,18 @@ func TestNumbered(t *testing.T) {
 	}
 }
 
-// Each question type gets the command that answers it, runnable as printed:
-// the labels quoted for sh, --repo from elsewhere, --question N when the
-// task waits on several.
+// Each question type gets the command that answers it, with the answer a
+// placeholder for the human to fill in: the labels quoted for sh, --repo
+// from elsewhere, --question N when the task waits on several.
 func TestRespondCommands(t *testing.T) {
 	at := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
 	approval := Question{ID: "q1", Type: ApprovalQuestion, Status: QuestionPending, AskedAt: at}
 	choice := Question{ID: "q2", Type: ChoiceQuestion, Status: QuestionPending, AskedAt: at,
 		Options: []Option{{Label: "it's SQLite"}, {Label: "Postgres"}}}
 	words := Question{ID: "q3", Type: FreeformQuestion, Status: QuestionPending, AskedAt: at}
+	gate := Question{ID: "q4", Type: ApprovalQuestion, Gate: true, Status: QuestionPending, AskedAt: at}
+	multi := Question{ID: "q5", Type: ChoiceQuestion, MultiSelect: true, Status: QuestionPending, AskedAt: at,
+		Options: []Option{{Label: "eu"}, {Label: "us"}}}
 	one := func(q Question) *Task { return &Task{ID: "tm-a1", State: AwaitingInput, Questions: []Question{q}} }
 	all := &Task{ID: "tm-a1", State: AwaitingInput, Questions: []Question{approval, choice, words}}
 	for _, c := range []struct {
@@ -47,14 +50,16 @@ func TestRespondCommands(t *testing.T) {
 		repo string
 		want []string
 	}{
-		{one(approval), approval, "", []string{"bh respond tm-a1 --yes", `bh respond tm-a1 --no "feedback"`}},
-		{one(choice), choice, "", []string{`bh respond tm-a1 --choice 'it'\''s SQLite'`, `bh respond tm-a1 --other "..."`}},
-		{one(words), words, "/home/me/my repo", []string{`bh respond tm-a1 --repo '/home/me/my repo' "..."`}},
-		{all, choice, "/r", []string{`bh respond tm-a1 --repo /r --question 2 --choice 'it'\''s SQLite'`,
-			`bh respond tm-a1 --repo /r --question 2 --other "..."`}},
-		{all, words, "", []string{`bh respond tm-a1 --question 3 "..."`}},
+		{one(approval), approval, "", []string{"bh respond tm-a1 <--yes|--no>", "bh respond tm-a1 --no <feedback>"}},
+		{one(gate), gate, "", []string{"bh respond tm-a1 <--yes|--no>", "bh respond tm-a1 --no <feedback> --comment <PATH:LINE=TEXT>"}},
+		{one(choice), choice, "", []string{`bh respond tm-a1 --choice <'it'\''s SQLite'|Postgres>`, "bh respond tm-a1 --other <words>"}},
+		{one(multi), multi, "", []string{"bh respond tm-a1 --choice <eu|us> --choice <...>", "bh respond tm-a1 --other <words>"}},
+		{one(words), words, "/home/me/my repo", []string{"bh respond tm-a1 --repo '/home/me/my repo' <answer>"}},
+		{all, choice, "/r", []string{`bh respond tm-a1 --repo /r --question 2 --choice <'it'\''s SQLite'|Postgres>`,
+			"bh respond tm-a1 --repo /r --question 2 --other <words>"}},
+		{all, words, "", []string{"bh respond tm-a1 --question 3 <answer>"}},
 		{&Task{ID: "tm-a1", State: AwaitingInput, Question: "Why?"}, Question{Question: "Why?"}, "",
-			[]string{`bh respond tm-a1 "..."`}},
+			[]string{"bh respond tm-a1 <answer>"}},
 	} {
 		got := RespondCommands(c.t, c.q, c.repo)
 		if len(got) != len(c.want) {

@@ -70,8 +70,7 @@ func rounds(t *task.Task) []prompts.Round {
 			if e.QuestionID != "" {
 				if q := t.QuestionByID(e.QuestionID); q != nil && !seen[q.ID] {
 					seen[q.ID] = true
-					out = append(out, prompts.Round{Header: q.Header, Question: q.Question, Context: q.Context,
-						Answer: q.AnswerText()})
+					out = append(out, round(q))
 				}
 				continue
 			}
@@ -87,9 +86,17 @@ func rounds(t *task.Task) []prompts.Round {
 	// Questions no event mentions (hand-edited files) still count.
 	for _, q := range t.Questions {
 		if !seen[q.ID] {
-			out = append(out, prompts.Round{Header: q.Header, Question: q.Question, Context: q.Context,
-				Answer: q.AnswerText()})
+			out = append(out, round(&q))
 		}
 	}
 	return out
+}
+
+// round is a typed question with its answer and comments on lines.
+func round(q *task.Question) prompts.Round {
+	r := prompts.Round{Header: q.Header, Question: q.Question, Context: q.Context, Answer: q.AnswerText()}
+	for _, c := range q.Comments {
+		r.Comments = append(r.Comments, prompts.Comment(c))
+	}
+	return r
 }

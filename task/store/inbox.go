@@ -39,6 +39,7 @@ type InboxItem struct {
 	TaskID     string        `json:"taskId"`
 	Title      string        `json:"title"`
 	QuestionID string        `json:"questionId"`
+	Number     int           `json:"number"` // the question's number, as bh respond --question takes it
 	Question   string        `json:"question"`
 	Header     string        `json:"header,omitempty"`
 	Type       string        `json:"type"`
@@ -91,9 +92,10 @@ func ReadInbox(roots []string) Inbox {
 		case task.InReview:
 			in.Review = append(in.Review, f)
 		}
-		for _, q := range t.OpenQuestions() {
+		for _, n := range t.Numbered() {
+			q := n.Q
 			in.Items = append(in.Items, InboxItem{Repo: filepath.Base(root), Path: root, TaskID: t.ID,
-				Title: t.Title, QuestionID: q.ID, Question: q.Question, Header: q.Header, Type: q.Kind(),
+				Title: t.Title, QuestionID: q.ID, Number: n.N, Question: q.Question, Header: q.Header, Type: q.Kind(),
 				Options: q.Options, AskedAt: q.AskedAt, Respond: task.RespondCommand(t, q, root)})
 		}
 	}

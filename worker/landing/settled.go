@@ -58,6 +58,9 @@ func Feedback(q *task.Question) string {
 	if strings.TrimSpace(q.Comment) != "" {
 		return q.Comment // as the reviewer wrote it (task.TrimAnswer)
 	}
+	if len(q.Comments) > 0 {
+		return "See the reviewer's comments on lines of your change, with the answer above."
+	}
 	return "The reviewer gave no reason. Check the work against the task again and improve it."
 }
 

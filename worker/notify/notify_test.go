@@ -144,7 +144,7 @@ func TestFromTask(t *testing.T) {
 		}}
 	web := config.WebConfig{URL: "http://127.0.0.1:7070/", Token: "SECRET"}
 	e := FromTask(task.EventInputRequested, tk, "/src/shop", web, now)
-	choice := `bh respond tm-ab --repo /src/shop --question 2 --choice pg`
+	choice := `bh respond tm-ab --repo /src/shop --question 2 --choice <pg|sqlite>`
 	want := Event{Name: task.EventInputRequested, TaskID: "tm-ab", Title: "Fix it", State: "awaiting_input",
 		Question: "which db?", QuestionID: "q2", Summary: "half done", At: now.UTC(),
 		Repo: "shop", RepoPath: "/src/shop", Choices: []string{"pg", "sqlite"}, Respond: choice,
@@ -152,7 +152,7 @@ func TestFromTask(t *testing.T) {
 		Questions: []Question{
 			{ID: "q2", Type: task.ChoiceQuestion, Text: "which db?", Choices: []string{"pg", "sqlite"}, Respond: choice},
 			{ID: "q3", Type: task.FreeformQuestion, Text: "and the port?",
-				Respond: `bh respond tm-ab --repo /src/shop --question 3 "..."`},
+				Respond: `bh respond tm-ab --repo /src/shop --question 3 <answer>`},
 		}}
 	if !reflect.DeepEqual(e, want) {
 		t.Errorf("FromTask = %+v, want %+v", e, want)

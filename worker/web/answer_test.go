@@ -29,7 +29,7 @@ func TestAnswerValidation(t *testing.T) {
 		{"nothing picked", url.Values{"q": {"q1"}}, "pick one of"},
 		{"approval neither", url.Values{"q": {"q2"}, "answer": {"maybe"}}, "is not an approval: answer yes or no"},
 		{"empty words", url.Values{"q": {"q3"}, "text": {"  "}}, "Question 3: empty answer"},
-		{"no such question", url.Values{"q": {"q9"}, "answer": {"yes"}}, "no such pending question"},
+		{"no such question", url.Values{"q": {"q9"}, "answer": {"yes"}}, "No such pending question (it waits on questions 1, 2 and 3)"},
 	} {
 		resp, body := s.answer(tc.form, nil)
 		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, tc.want) {
@@ -139,7 +139,7 @@ func TestAnswerTwice(t *testing.T) {
 	}
 	after := s.file()
 	resp, body := s.answer(url.Values{"q": {"q1"}, "answer": {"Postgres"}}, nil)
-	if resp.StatusCode != http.StatusConflict || !strings.Contains(body, "Question 1: already answered by web:alice at 2026-01-01 12:00:00 UTC") {
+	if resp.StatusCode != http.StatusConflict || !strings.Contains(body, "Question 1: already answered by you (web) at 2026-01-01 12:00:00 UTC") {
 		t.Fatalf("second answer: %d\n%s", resp.StatusCode, body)
 	}
 	if s.file() != after {
@@ -151,7 +151,7 @@ func TestAnswerTwice(t *testing.T) {
 	}
 	s.elapse()
 	if resp, body := s.answer(url.Values{"q": {"q2"}, "answer": {"no"}}, nil); resp.StatusCode != http.StatusConflict ||
-		!strings.Contains(body, "Question 2: already answered by web:alice") {
+		!strings.Contains(body, "Question 2: already answered by you (web)") {
 		t.Fatalf("answer to an open task: %d\n%s", resp.StatusCode, body)
 	}
 }

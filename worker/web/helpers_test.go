@@ -89,7 +89,7 @@ func newSite(t testing.TB) *site {
 	}
 	s := &site{t: t, root: root, st: st, base: "/r/" + config.RepoKey(root) + "/t/tm-ask1"}
 	s.srv, err = New(Options{Token: token, By: "web:alice", Now: func() time.Time { return now },
-		Repos: func() ([]string, error) { return []string{root}, nil },
+		Repos:     func() ([]string, error) { return []string{root}, nil },
 		AfterFunc: s.afterFunc})
 	if err != nil {
 		t.Fatal(err)

@@ -83,19 +83,27 @@ func (v *taskView) Typed(qid string) string {
 }
 
 // plain is err in the page's words: a question by its number on the page,
-// never by its id.
+// never its id, and whoever answered before by their one name.
 func (v *taskView) plain(err error) string {
 	var ae *task.AnswerError
-	if !errors.As(err, &ae) || ae.QuestionID == "" {
+	if !errors.As(err, &ae) {
 		return err.Error()
 	}
+	reason := ae.Reason
+	if ae.AnsweredBy != "" {
+		reason = "already answered by " + v.Who(ae.AnsweredBy) + " at " + ae.AnsweredAt.UTC().Format("2006-01-02 15:04:05 UTC")
+	}
 	for _, q := range v.Questions {
-		if q.Q.ID == ae.QuestionID {
-			return fmt.Sprintf("Question %d: %s", q.N, ae.Reason)
+		if q.Q.ID == ae.QuestionID && ae.QuestionID != "" {
+			return fmt.Sprintf("Question %d: %s", q.N, reason)
 		}
 	}
-	return ae.Reason
+	return strings.ToUpper(reason[:1]) + reason[1:]
 }
+
+// Who is the one name of who answered (by as recorded): you, with the
+// channel beside it.
+func (v *taskView) Who(by string) string { return task.Who(by, v.Me) }
 
 // QName is question qid as the page calls it: its number in this round,
 // else its header or first line; never its id.

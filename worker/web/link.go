@@ -253,8 +253,8 @@ func (s *Server) usedText(l config.Link) string {
 		if t, err := st.Get(l.Task); err == nil {
 			for _, q := range t.Questions {
 				if e, ok := t.LastAnswer(q.ID); ok && l.Covers(q.ID) {
-					said = append(said, fmt.Sprintf("“%s” was answered %s, at %s, through %s", questionName(q), e.Text,
-						e.At.UTC().Format("2006-01-02 15:04 UTC"), e.By))
+					said = append(said, fmt.Sprintf("“%s” was answered %s by %s at %s", questionName(q), e.Text,
+						task.Who(e.By, ""), e.At.UTC().Format("2006-01-02 15:04 UTC")))
 				}
 			}
 		}

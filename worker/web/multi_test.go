@@ -32,7 +32,7 @@ func TestAnswerAllAtOnce(t *testing.T) {
 		}
 	}
 	_, page := s.do("GET", resp.Header.Get("Location"), nil, nil)
-	for _, want := range []string{`<p class="answered">Answered <b>SQLite: one file</b> by web:alice`} {
+	for _, want := range []string{`<p class="answered">Answered <b>SQLite: one file</b> by you (web)`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q", want)
 		}
@@ -74,7 +74,7 @@ func TestAnswerSome(t *testing.T) {
 		t.Fatalf("%s %s %s", tk.State, tk.Questions[0].Status, tk.Questions[1].Status)
 	}
 	_, page := s.do("GET", s.base, nil, nil)
-	for _, want := range []string{`<p class="progress" role="status">1 of 3 answered</p>`, `Answered <b>Postgres</b> by web:alice`,
+	for _, want := range []string{`<p class="progress" role="status">1 of 3 answered</p>`, `Answered <b>Postgres</b> by you (web)`,
 		`<button class="send">Send 2 answers</button>`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q", want)

@@ -44,6 +44,7 @@ type taskView struct {
 	Confirm   bool       // a gate approved without its change opened: asked once (Kept holds the answer)
 	Held      time.Time  // when the answer held for its undo window is recorded
 	UndoURL   string     // where its Undo posts
+	Me        string     // the user answering here, as web:<user> names them
 }
 
 // Opened says whether the page shows some of the change open.
@@ -160,7 +161,7 @@ func questionName(q task.Question) string {
 // taskView reads the task the request names; code is 404 when there is none.
 func (s *Server) taskView(r *http.Request) (*taskView, int) {
 	key, id := r.PathValue("repo"), r.PathValue("id")
-	v := &taskView{Title: id, Key: key, CSRF: s.csrf}
+	v := &taskView{Title: id, Key: key, CSRF: s.csrf, Me: strings.TrimPrefix(s.o.By, "web:")}
 	st, err := s.store(key)
 	if err != nil {
 		v.Error = err.Error()

@@ -1,0 +1,27 @@
+package task
+
+import "strings"
+
+// channelNames are how people call the channels an answer came through,
+// by the By it was recorded with (config.ViaLink, ViaNtfy, ViaSlack).
+var channelNames = map[string]string{"link": "phone link", "ntfy": "ntfy", "slack": "slack"}
+
+// Who is the name people are shown for an event's By: "you" for this
+// machine's human (me is its user name), with the channel beside it when
+// the answer came another way than the terminal ("you (web)"); anyone else
+// as they are. The stored By never changes.
+func Who(by, me string) string {
+	if by == "human" {
+		return "you"
+	}
+	if ch, ok := channelNames[by]; ok {
+		return "you (" + ch + ")"
+	}
+	if user, ok := strings.CutPrefix(by, "web:"); ok {
+		if user == me {
+			return "you (web)"
+		}
+		return user + " (web)"
+	}
+	return by
+}
