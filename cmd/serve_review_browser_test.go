@@ -16,20 +16,6 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// planTidy writes a file, says what it does and waits; resumed, it needs
-// the reviewer's comment on the line, with its file and line.
-const planTidy = `match Tidy the parser
-on first
-write parser.go package parser
-print reading parser.go, then writing it
-hang
-print {"status":"completed","summary":"wrote parser.go"}
-on resume
-expect parser.go, line 1: name it tidy
-write parser.go package tidy
-print {"status":"completed","summary":"renamed the package"}
-`
-
 // undoClock is bh serve's undo windows, ended when the test says.
 type undoClock struct {
 	mu  sync.Mutex
@@ -63,27 +49,47 @@ func (c *undoClock) elapse() {
 	}
 }
 
-// A gate reviewed in headless Chromium: the run's steps appear on the
-// task's page while the agent works; approving from the inbox with j and
-// a asks first, since the change was not opened; the approval is held
-// with an Undo, and undone, nothing was recorded or landed; a comment on a
-// line of the diff goes with a Reject and reaches the resumed agent with
-// its file and line; files marked viewed stay so; the next approval lands
-// once its window ends.
+// A gate reviewed in headless Chromium, with the real claude against a
+// fake Messages API: the run's steps appear on the task's page while the
+// agent works; approving from the inbox with j and a asks first, since the
+// change was not opened; the approval is held with an Undo, and undone,
+// nothing was recorded or landed; a comment on a line of the diff goes
+// with a Reject and reaches claude's resumed request with its file and
+// line; files marked viewed stay so; the next approval lands once its
+// window ends.
 func TestServeReviewInBrowser(t *testing.T) {
 	chrome := findChromium(t)
+	const review = "parser.go, line 1: name it tidy"
+	completed := func(summary string) fakeapi.Turn {
+		return fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "completed", "summary": summary, "confidence": 0.9}))
+	}
+	turns := []fakeapi.Turn{
+		fakeapi.Reply(fakeapi.Text("Reading the parser, then writing it."), fakeapi.Write("parser.go", "package parser\n")),
+		completed("Wrote parser.go."),
+		fakeapi.Reply(fakeapi.Write("parser.go", "package tidy\n")),
+		completed("Renamed the package."),
+	}
+	working, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	t.Cleanup(func() { once.Do(func() { close(release) }) })
+	srv := fakeapi.New(t, func(req *fakeapi.Request) fakeapi.Turn {
+		if req.N == 2 { // the first run's end waits while the page shows its steps
+			close(working)
+			<-release
+		}
+		if req.N < 1 || req.N > len(turns) {
+			return fakeapi.Reply(fakeapi.Text("ok"))
+		}
+		return turns[req.N-1]
+	})
 	root := t.TempDir()
 	bin := binE2E(t, root)
-	agentDir := filepath.Join(root, "agent")
-	os.MkdirAll(agentDir, 0o755)
-	writeE2E(t, agentDir, "tidy.plan", planTidy)
-	for k, v := range map[string]string{"PATH": bin + ":" + os.Getenv("PATH"), "FAKEAGENT_DIR": agentDir,
-		"XDG_STATE_HOME": filepath.Join(root, "state"), "XDG_CONFIG_HOME": filepath.Join(root, "config"),
-		"GIT_CONFIG_NOSYSTEM": "1", "HOME": root, "BH_SANDBOX": "off"} {
+	for _, kv := range append(fakeapi.Env(t, srv), "PATH="+bin+":"+os.Getenv("PATH"), "GIT_CONFIG_NOSYSTEM=1") {
+		k, v, _ := strings.Cut(kv, "=")
 		t.Setenv(k, v)
 	}
 	dir := filepath.Join(root, "shop")
-	repoE2E(t, dir, "prefix: tm\nagent:\n  kind: command\n  command: [fakeagent]\n")
+	repoE2E(t, dir, "prefix: tm\nagent:\n  kind: claude\n  binary: "+fakeapi.Claude(t)+"\n  timeout: "+realTimeout+"\n")
 	id := strings.TrimSpace(bhE2E(t, dir, "add", "Tidy the parser", "--gate", "approval"))
 	clock := &undoClock{}
 	conf := serveInProcess(t, dir, &ServeOptions{Listen: "127.0.0.1:0", AfterFunc: clock.after})
@@ -121,14 +127,15 @@ func TestServeReviewInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { worker.Process.Kill(); worker.Wait() })
+	<-working
 	run("the run's steps come without a reload", until(
-		`(document.querySelector("ol.transcript") || {innerText: ""}).innerText.includes("reading parser.go")`))
-	writeE2E(t, agentDir, "release", "")
+		`(document.querySelector("ol.transcript") || {innerText: ""}).innerText.includes("Reading the parser")`))
+	once.Do(func() { close(release) })
 	if err := worker.Wait(); err != nil {
 		t.Fatalf("bh worker: %v", err)
 	}
 	run("the gate comes, the run kept above it", chromedp.WaitVisible(css(`pre.diff span.add`)),
-		until(`document.querySelector("ol.transcript").innerText.includes("wrote parser.go")`))
+		until(`document.querySelector("ol.transcript").innerText.includes("Wrote parser.go")`))
 
 	// j then a on the inbox: the change was not opened, so it asks.
 	run("j, a on the inbox", chromedp.Navigate(conf.URL+"/"), chromedp.WaitVisible(css(`li.card[data-task="`+id+`"]`)),
@@ -158,9 +165,9 @@ func TestServeReviewInBrowser(t *testing.T) {
 	if q := tk.Questions[len(tk.Questions)-1]; len(q.Comments) != 1 || q.Comments[0] != (task.LineComment{Path: "parser.go", Line: 1, Text: "name it tidy"}) {
 		t.Fatalf("the rejection's comments: %+v", q)
 	}
-	bhE2E(t, dir, "worker", "--once") // the plan's expect fails the run unless the comment is in its prompt
-	if p := readE2E(t, agentDir, id+".2.prompt"); !strings.Contains(p, "parser.go, line 1: name it tidy") {
-		t.Errorf("the resumed agent's prompt:\n%s", p)
+	bhE2E(t, dir, "worker", "--once")
+	if reqs := srv.Requests(); len(reqs) < 3 || !strings.Contains(reqs[2].Prompt(), review) {
+		t.Errorf("claude's resumed request lacks %q (%d requests)", review, len(reqs))
 	}
 
 	// Approved on its page, the change open: held, then recorded and landed.
