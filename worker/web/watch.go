@@ -60,7 +60,8 @@ func (w *watch) addRepos() {
 		}
 		runs, _ := os.ReadDir(filepath.Join(root, ".bh", "runs"))
 		for _, d := range runs {
-			if d.IsDir() {
+			// a run under way began its log lately: old folders cost watches for nothing
+			if fi, err := d.Info(); err == nil && d.IsDir() && time.Since(fi.ModTime()) < 24*time.Hour {
 				w.add(filepath.Join(root, ".bh", "runs", d.Name()), config.RepoKey(root))
 			}
 		}
