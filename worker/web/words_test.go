@@ -62,3 +62,13 @@ func TestLinkApprovalHeld(t *testing.T) {
 		t.Errorf("the link after its answer: %d", resp.StatusCode)
 	}
 }
+
+// Links pointing at loopback (no --public-url): the inbox says a phone
+// cannot open them.
+func TestInboxWarnsOfLoopbackLinks(t *testing.T) {
+	s := newSite(t)
+	s.srv.o.LocalLinks = "http://127.0.0.1:7420"
+	if _, body := s.do("GET", "/", nil, nil); !strings.Contains(body, "Links in notifications point at http://127.0.0.1:7420, which only this machine can open") {
+		t.Errorf("no warning on the inbox:\n%s", body)
+	}
+}
