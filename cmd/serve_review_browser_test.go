@@ -157,8 +157,10 @@ func TestServeReviewInBrowser(t *testing.T) {
 	run("mark it viewed", chromedp.Click(css(`input[data-viewed]`)), until(`!document.querySelector("details.file").open`),
 		chromedp.Reload(), chromedp.WaitVisible(css(`form.answer`)),
 		until(`document.querySelector("input[data-viewed]").checked && !document.querySelector("details.file").open`))
-	run("comment again, after the reload", until(`document.querySelector("details.file").open = true`),
-		chromedp.Click(css(`span[data-line="1"]`)), chromedp.SendKeys(css(`.lc-edit textarea`), "name it tidy"),
+	run("comment again, after the reload, by keyboard", until(`document.querySelector("details.file").open = true`),
+		until(`document.querySelector("pre.diff").focus() || true`), chromedp.KeyEvent("\r"),
+		until(`document.activeElement.dataset.line === "1"`), chromedp.KeyEvent("\r"),
+		until(`document.activeElement.matches(".lc-edit textarea")`), chromedp.SendKeys(css(`.lc-edit textarea`), "name it tidy"),
 		chromedp.Click(css(`.lc-edit button`)), chromedp.Click(css(`form.answer button.no`)),
 		until(`document.body.innerText.includes("is saved")`))
 	tk := bhTask(t, dir, id)

@@ -239,7 +239,7 @@ func TestLinkPageShowsTheGatesChange(t *testing.T) {
 	s := newLinkSite(t)
 	s.park()
 	_, body := s.do("GET", s.notified(), nil, phone)
-	diff, decide := strings.Index(body, `<span class="add" data-line="1">&#43;create table b;</span>`), strings.Index(body, `name="answer.q2" value="yes"`)
+	diff, decide := strings.Index(body, `<span class="add" data-line="1" tabindex="-1">&#43;create table b;</span>`), strings.Index(body, `name="answer.q2" value="yes"`)
 	if diff < 0 || decide < 0 || diff > decide {
 		t.Errorf("the gate's change is not above its decision (%d, %d):\n%s", diff, decide, body)
 	}

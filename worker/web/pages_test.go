@@ -61,7 +61,7 @@ func TestTaskPage(t *testing.T) {
 		`<span class="meta">diff --git a/schema.sql b/schema.sql</span>`,
 		`<span class="hunk">@@ -1 &#43;1 @@</span>`,
 		`<span class="del">-create table a;</span>`,
-		`<span class="add" data-line="1">&#43;create table b;</span>`,
+		`<span class="add" data-line="1" tabindex="-1">&#43;create table b;</span>`,
 		`<summary><code>schema.sql</code> <span class="plus">+1<span class="vh"> added</span></span> <span class="minus">−1<span class="vh"> deleted</span></span></summary>`,
 		`<label class="viewed"><input type="checkbox" data-viewed> Viewed<span class="vh"> schema.sql</span></label>`,
 		`<section class="parked" id="changes" data-review="q2">`,

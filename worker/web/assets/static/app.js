@@ -62,9 +62,22 @@
     if (!sec || !form) return;
     const qid = sec.dataset.review;
     for (const i of form.querySelectorAll("input[name^='lc.']")) listComment(sec, i);
+    const edit = line => editComment(line.closest("details.file"), +line.dataset.line, qid, form, sec);
     sec.addEventListener("click", e => {
       const line = e.target.closest("pre.diff span[data-line]");
-      if (line) editComment(line.closest("details.file"), +line.dataset.line, qid, form, sec);
+      if (line) edit(line);
+    });
+    // By keyboard: in a file's diff, the arrow keys move along its lines
+    // and Enter comments on the one focused.
+    sec.addEventListener("keydown", e => {
+      const pre = e.target.closest("pre.diff");
+      if (!pre || !["ArrowDown", "ArrowUp", "Enter"].includes(e.key)) return;
+      const lines = [...pre.querySelectorAll("span[data-line]")];
+      const i = lines.indexOf(e.target);
+      if (e.key === "Enter" && i >= 0) edit(e.target);
+      else if (e.key === "ArrowDown" || e.key === "Enter") lines[Math.min(i + 1, lines.length - 1)]?.focus();
+      else lines[Math.max(i - 1, 0)]?.focus();
+      e.preventDefault();
     });
   }
 
