@@ -165,6 +165,12 @@ func (c *Claude) mcpTools() []string {
 
 // Run runs claude once in req.Dir.
 func (c *Claude) Run(ctx context.Context, req Request) (*Outcome, error) {
+	sw := newStepWriter(req, "") // claude names each message's model
+	sw.account = AccountOf(req.Env, "claude")
+	return sw.finish(c.run(ctx, req, sw))
+}
+
+func (c *Claude) run(ctx context.Context, req Request, sw *stepWriter) (*Outcome, error) {
 	if err := uuid.Validate(req.SessionID); err != nil {
 		return nil, runErrorf(err, "claude session id %q is not a uuid", req.SessionID)
 	}
@@ -174,10 +180,10 @@ func (c *Claude) Run(ctx context.Context, req Request) (*Outcome, error) {
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	stop := stopFor(cancel)
+	sw.stop = stopFor(cancel)
 	p := proc{argv: append([]string{c.cfg.Binary}, c.Args(req)...), dir: req.Dir, env: env,
 		stdin: req.Prompt, timeout: timeoutOf(req, c.cfg.Timeout), grace: c.grace, started: req.Started,
-		live: liveOf(req, stop), launch: req.Launcher}
+		live: sw.to(req.Live), launch: req.Launcher}
 	res, err := p.run(ctx)
 	if re := res.stopped(ctx, "claude: the API refuses the credentials (401); stopped rather than retrying for minutes",
 		fmt.Sprintf("claude: the API cannot be reached (a refused connection, DNS, or bh's egress proxy could not connect); stopped after %d tries rather than retrying for minutes", netTries)); re != nil {

@@ -28,7 +28,16 @@ type claudeResult struct {
 		ToolName  string         `json:"tool_name"`
 		ToolInput map[string]any `json:"tool_input"`
 	} `json:"permission_denials"`
-	TotalCostUSD float64 `json:"total_cost_usd"`
+	TotalCostUSD float64     `json:"total_cost_usd"`
+	Usage        claudeUsage `json:"usage"`
+}
+
+// spend is the run's spend as the result reports it: its tokens, and
+// the cost claude itself put on them.
+func (cr claudeResult) spend() Spend {
+	s := cr.Usage.spend()
+	s.CostUSD = cr.TotalCostUSD
+	return s
 }
 
 // ParseClaude reads the stdout of claude -p --output-format json. The answer
@@ -48,7 +57,7 @@ func ParseClaude(stdout []byte) (*Outcome, error) {
 			msg = strings.TrimSpace(cr.Subtype + " " + msg)
 		}
 		return nil, &RunError{Reason: fmt.Sprintf("%v: %s", ErrClaudeReported, msg), Raw: stdout,
-			Err: ErrClaudeReported, Outage: cr.outage(msg)}
+			Err: ErrClaudeReported, Outage: cr.outage(msg), Spend: cr.spend()}
 	}
 	var soErr error
 	if len(cr.StructuredOutput) > 0 && string(cr.StructuredOutput) != "null" {
@@ -81,7 +90,8 @@ func (cr claudeResult) outage(msg string) Outage {
 }
 
 func (cr claudeResult) outcome(result Result, stdout []byte) *Outcome {
-	out := &Outcome{Result: result, SessionID: cr.SessionID, Raw: stdout, Turns: cr.NumTurns, CostUSD: cr.TotalCostUSD}
+	out := &Outcome{Result: result, SessionID: cr.SessionID, Raw: stdout, Turns: cr.NumTurns, CostUSD: cr.TotalCostUSD,
+		Spend: cr.spend()}
 	for _, d := range cr.Denials {
 		out.Denials = append(out.Denials, stepText(d.ToolName, d.ToolInput))
 	}

@@ -117,6 +117,12 @@ func (c *Codex) prompt(req Request) string {
 
 // Run runs codex once in req.Dir.
 func (c *Codex) Run(ctx context.Context, req Request) (*Outcome, error) {
+	sw := newStepWriter(req, c.cfg.Model)
+	sw.account = AccountOf(req.Env, "codex")
+	return sw.finish(c.run(ctx, req, sw))
+}
+
+func (c *Codex) run(ctx context.Context, req Request, sw *stepWriter) (*Outcome, error) {
 	if req.Resume && req.SessionID == "" {
 		return nil, runErrorf(nil, "codex: no thread to resume")
 	}
@@ -132,10 +138,10 @@ func (c *Codex) Run(ctx context.Context, req Request) (*Outcome, error) {
 	env := append([]string{"BH_TASK_ID=" + req.TaskID}, req.Env...)
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	stop := stopFor(cancel)
+	sw.stop = stopFor(cancel)
 	p := proc{argv: append([]string{c.cfg.Binary}, c.Args(req, schemaFile, lastFile)...), dir: req.Dir, env: env,
 		stdin: c.prompt(req), timeout: timeoutOf(req, c.cfg.Timeout), grace: c.grace, started: req.Started,
-		live: liveOf(req, stop), launch: req.Launcher, write: []string{tmp}}
+		live: sw.to(req.Live), launch: req.Launcher, write: []string{tmp}}
 	res, err := p.run(ctx)
 	if re := res.stopped(ctx, "codex: the API refuses the credentials (401)",
 		fmt.Sprintf("codex: the API cannot be reached (a refused connection, DNS or the network); stopped after %d tries", netTries)); re != nil {

@@ -24,6 +24,7 @@ type codexEvent struct {
 	Error    struct {
 		Message string `json:"message"`
 	} `json:"error"` // type "turn.failed"
+	Usage *codexUsage `json:"usage"` // type "turn.completed"
 }
 
 type codexItem struct {

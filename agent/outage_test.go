@@ -52,7 +52,8 @@ func TestCodexOutagesWithoutStatus(t *testing.T) {
 func TestCodexNetworkWaitsStopTheRun(t *testing.T) {
 	var got []Outage
 	var steps []string
-	w := liveOf(Request{Step: func(s string) { steps = append(steps, s) }}, func(o Outage) { got = append(got, o) })
+	w := newStepWriter(Request{Step: func(s string) { steps = append(steps, s) }}, "")
+	w.stop = func(o Outage) { got = append(got, o) }
 	line := `{"type":"error","message":"Reconnecting... waiting for network (Connection failed: error sending request)"}` + "\n"
 	for i := 0; i < netTries+2; i++ {
 		if len(got) > 0 && i < netTries {

@@ -11,17 +11,23 @@ import (
 	"time"
 )
 
-// liveOf is where a run's stdout goes as it comes: the request's Live
-// writer, and a reader of the stream that tells req.Step of each tool call
-// and calls stop with the outage when the API refuses the credentials
-// (claude would retry that for minutes) or cannot be reached after
-// netTries (codex would wait for the network for ever).
-func liveOf(req Request, stop func(Outage)) io.Writer {
-	sw := &stepWriter{step: req.Step, session: req.Session, stop: stop}
-	if req.Live == nil {
-		return sw
+// newStepWriter reads a run's stdout as it comes: it tells req.Step of
+// each tool call, req.Limit and req.Spent of the usage limit and the spend
+// (model prices codex's tokens: its events name no model), and calls stop,
+// once set, with the outage when the API refuses the credentials (claude
+// would retry that for minutes) or cannot be reached after netTries
+// (codex would wait for the network for ever).
+func newStepWriter(req Request, model string) *stepWriter {
+	return &stepWriter{step: req.Step, session: req.Session,
+		meter: meter{limit: req.Limit, spent: req.Spent, model: model}}
+}
+
+// to is where the run's stdout goes: live (req.Live, may be nil) and w.
+func (w *stepWriter) to(live io.Writer) io.Writer {
+	if live == nil {
+		return w
 	}
-	return io.MultiWriter(req.Live, sw)
+	return io.MultiWriter(live, w)
 }
 
 // stepWriter reads claude's stream-json lines, or codex's --json events.
@@ -31,6 +37,7 @@ type stepWriter struct {
 	stop     func(Outage) // called once at most
 	netWaits int          // codex's "Reconnecting... waiting for network", claude's unreached retries, so far
 	line     []byte
+	meter
 }
 
 // netTries is how many times codex or claude tries an API it cannot
@@ -89,7 +96,16 @@ type claudeEvent struct {
 	Attempt     int    `json:"attempt"`
 	MaxRetries  int    `json:"max_retries"`
 	RetryDelay  int64  `json:"retry_delay_ms"`
-	Message     struct {
+	// RateLimitInfo is a rate_limit_event's; APIErrorParams's comes with
+	// the assistant message of a refusal (api_error usage_limit_reached).
+	RateLimitInfo  *claudeLimitInfo `json:"rate_limit_info"`
+	APIErrorParams struct {
+		RateLimitInfo *claudeLimitInfo `json:"rate_limit_info"`
+	} `json:"api_error_params"`
+	Message struct {
+		ID      string       `json:"id"`
+		Model   string       `json:"model"`
+		Usage   *claudeUsage `json:"usage"`
 		Content []struct {
 			Type  string         `json:"type"`
 			Name  string         `json:"name"`
@@ -103,7 +119,7 @@ func (w *stepWriter) event(line []byte) {
 		Type string `json:"type"`
 	}
 	json.Unmarshal(line, &kind) // codex's "error" has a string message: read apart
-	if t := kind.Type; strings.HasPrefix(t, "thread.") || strings.HasPrefix(t, "item.") || t == "error" {
+	if t := kind.Type; strings.HasPrefix(t, "thread.") || strings.HasPrefix(t, "item.") || strings.HasPrefix(t, "turn.") || t == "error" {
 		w.codexEvent(line)
 		return
 	}
@@ -114,6 +130,7 @@ func (w *stepWriter) event(line []byte) {
 	if e.Type == "system" && e.Subtype == "api_retry" {
 		w.apiRetry(e)
 	}
+	w.claudeEvent(e)
 	if e.Type != "assistant" || w.step == nil {
 		return
 	}
@@ -129,6 +146,11 @@ func (w *stepWriter) apiRetry(e claudeEvent) {
 	switch {
 	case outageOfStatus(e.ErrorStatus) == OutageAuth && w.stop != nil:
 		w.outage(OutageAuth)
+	case e.ErrorStatus == 429:
+		// A rate limit, over when claude asks again: its wait follows the
+		// retry-after, capped (measured: 19 s for 38 s).
+		w.tell(Limit{Status: LimitRejected, ResetsAt: time.Now().Add(time.Duration(e.RetryDelay) * time.Millisecond),
+			Said: fmt.Sprintf("the API answered 429 (%s); claude retries", e.Error)})
 	case unreached(e.ErrorStatus) && w.stop != nil:
 		// No answer from the API itself: no connection (status 0), or
 		// bh's egress proxy saying it could not reach it (502, 504).
@@ -163,6 +185,7 @@ func stepText(name string, in map[string]any) string {
 func (w *stepWriter) codexEvent(line []byte) {
 	var e codexEvent
 	json.Unmarshal(line, &e)
+	w.meter.codexEvent(e)
 	switch {
 	case e.Type == "error" && outageOfText(e.Message) == OutageUnreachable:
 		if w.netWaits++; w.netWaits >= netTries {

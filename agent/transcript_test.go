@@ -32,6 +32,10 @@ var transcripts = []transcript{
 	{file: "needs_input_no_question.json", check: wantResult(StatusNeedsInput, "Which database should I use?", "Which database should I use?")},
 	{file: "resumed_completed.json", check: wantResult(StatusCompleted, "configured postgres", "")},
 	{file: "fenced_text.json", check: wantResult(StatusBlocked, "the CI token is missing", "")},
+	// Usage limits (LIMITS.md): recorded by limits_e2e_test.go's runs.
+	{file: "stream_limit_warning.jsonl", check: wantResult(StatusCompleted, "ok", "")},
+	{file: "stream_limit_rejected.jsonl", check: wantRunError(ErrClaudeReported, "You've hit your 5-hour limit · resets")},
+	{file: "stream_429_apikey.jsonl", check: wantRunError(ErrClaudeReported, "API Error: Request rejected (429)")},
 	{file: "api_error_500.json", check: wantRunError(ErrClaudeReported, "API Error: 500 the fake model is down")},
 	{file: "overloaded_529.json", script: func(*fakeapi.Request) fakeapi.Turn {
 		return fakeapi.Fail(529, "overloaded_error", "Overloaded")

@@ -77,5 +77,5 @@ func boardRun(opts *BoardOptions) error {
 // question in words is answered in one line here (bh respond --edit opens
 // the editor).
 func answerTask(b base, p picker, id string) error {
-	return respondRun(&RespondOptions{base: b, Picker: func(*IOStreams) picker { return p }, ID: id, wordsInline: true})
+	return respondRun(&RespondOptions{base: b, Picker: func(*IOStreams) picker { return p }, ID: id, wordsInline: true, by: "board"})
 }

@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -59,7 +58,7 @@ func logRun(opts *LogOptions) error {
 	}
 	var since time.Time
 	if opts.Since != "" {
-		d, err := parseSince(opts.Since)
+		d, err := task.ParseDur(opts.Since)
 		if err != nil {
 			return usageErrorf("--since: %v", err)
 		}
@@ -80,23 +79,6 @@ func logRun(opts *LogOptions) error {
 		return l.catchUp()
 	}
 	return l.follow()
-}
-
-// parseSince reads a duration as Go does, with days ("2d") besides.
-func parseSince(v string) (time.Duration, error) {
-	var d time.Duration
-	var err error
-	if n, ok := strings.CutSuffix(v, "d"); ok {
-		var days int
-		days, err = strconv.Atoi(n)
-		d = time.Duration(days) * 24 * time.Hour
-	} else {
-		d, err = time.ParseDuration(v)
-	}
-	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("%q is not a duration such as 90m, 36h or 2d", v)
-	}
-	return d, nil
 }
 
 // logLine is one event of bh log --json: "kind" tags the object, "event"

@@ -89,16 +89,3 @@ func TestLogFollow(t *testing.T) {
 		t.Errorf("the state change was printed %d times:\n%s", n, out)
 	}
 }
-
-func TestParseSince(t *testing.T) {
-	for in, want := range map[string]time.Duration{"90m": 90 * time.Minute, "36h": 36 * time.Hour, "2d": 48 * time.Hour, "1h30m": 90 * time.Minute} {
-		if got, err := parseSince(in); err != nil || got != want {
-			t.Errorf("parseSince(%q) = %v, %v; want %v", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"", "soon", "-1h", "0s", "2w", "d"} {
-		if _, err := parseSince(in); err == nil {
-			t.Errorf("parseSince(%q) accepted", in)
-		}
-	}
-}

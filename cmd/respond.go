@@ -31,6 +31,7 @@ type RespondOptions struct {
 	// wordsInline asks questions in words on the picker's one line (bh
 	// board), not in the editor.
 	wordsInline bool
+	by          string // who answers, in the history: "board", or "human" when empty
 }
 
 // decided reports whether flags carry a decision (approval or choice).

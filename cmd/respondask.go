@@ -17,7 +17,7 @@ func askTask(o *RespondOptions, s *store.Store, t *task.Task, qs []task.Question
 	if err != nil {
 		return nil, err
 	}
-	rep := &reply{}
+	rep := &reply{by: o.by}
 	var words []task.Question
 	var p picker
 	for _, q := range qs {

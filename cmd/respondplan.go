@@ -31,7 +31,7 @@ func targets(t *task.Task, sel string) ([]task.Question, error) {
 // decision (--yes, --no, --choice) is its comment; alone, it answers the
 // freeform questions.
 func fromFlags(o *RespondOptions, s *store.Store, t *task.Task, qs []task.Question) (*reply, error) {
-	rep := &reply{byFlags: true}
+	rep := &reply{byFlags: true, by: o.by}
 	var err error
 	if rep.answers, err = flagDecisions(o, t, qs); err != nil {
 		return nil, err

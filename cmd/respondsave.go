@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -20,6 +21,9 @@ type reply struct {
 	// byFlags: the answers came from flags, so one that does not fit its
 	// question is a usage error.
 	byFlags bool
+	// by is who answered, in the history (bh stats tells the channels
+	// apart by it): "human" unless the board answered.
+	by string
 }
 
 // draft is the editor's scratch file, kept until the answer is saved so
@@ -34,7 +38,7 @@ func (d draft) remove() {
 
 // saveAnswers records rep in the task under its lock and says what happened.
 func saveAnswers(o base, s *store.Store, before *task.Task, rep *reply) (*task.Task, error) {
-	t, err := notify.Answer(s, before.ID, rep.answers, "human", func(format string, args ...any) {
+	t, err := notify.Answer(s, before.ID, rep.answers, cmp.Or(rep.by, "human"), func(format string, args ...any) {
 		warn(o.IO, o.JSON, fmt.Errorf(format, args...))
 	})
 	if err != nil {

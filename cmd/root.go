@@ -120,6 +120,7 @@ func newRootCmd(f *Factory) *cobra.Command {
 		newCmdStop(f, nil),
 		newCmdStatus(f, nil),
 		newCmdLog(f, nil),
+		newCmdStats(f, nil),
 		newCmdWorker(f, nil),
 		newCmdClaim(f, nil),
 		newCmdDiff(f, nil),

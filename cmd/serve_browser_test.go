@@ -178,6 +178,10 @@ func TestServeInBrowser(t *testing.T) {
 	if pwned, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.pwned === true`)); err != nil || pwned {
 		t.Errorf("the question's <script> ran (%v)", err)
 	}
+	// The figures of the answers just given, linked from every page.
+	run("open the insights", chromedp.Navigate(site+"/"), chromedp.Click(css(`header a[href="/insights"]`)),
+		chromedp.WaitVisible(css(`svg.chart rect.bar`)))
+	lookAt(t, ctx, "insights")
 
 	serve.Process.Signal(os.Interrupt)
 	if err := serve.Wait(); err != nil {

@@ -2,6 +2,8 @@ package task
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -26,4 +28,22 @@ func ExpiryText(now, at time.Time) string {
 		return "expires in " + ShortDur(at.Sub(now))
 	}
 	return "expired " + ShortDur(now.Sub(at)) + " ago"
+}
+
+// ParseDur reads a duration as Go does, with days ("2d") besides: the
+// --since of bh log and bh stats.
+func ParseDur(v string) (time.Duration, error) {
+	var d time.Duration
+	var err error
+	if n, ok := strings.CutSuffix(v, "d"); ok {
+		var days int
+		days, err = strconv.Atoi(n)
+		d = time.Duration(days) * 24 * time.Hour
+	} else {
+		d, err = time.ParseDuration(v)
+	}
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%q is not a duration such as 90m, 36h or 2d", v)
+	}
+	return d, nil
 }

@@ -22,3 +22,16 @@ func TestExpiryText(t *testing.T) {
 		}
 	}
 }
+
+func TestParseDur(t *testing.T) {
+	for in, want := range map[string]time.Duration{"90m": 90 * time.Minute, "36h": 36 * time.Hour, "2d": 48 * time.Hour, "1h30m": 90 * time.Minute} {
+		if got, err := ParseDur(in); err != nil || got != want {
+			t.Errorf("ParseDur(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "soon", "-1h", "0s", "2w", "d"} {
+		if _, err := ParseDur(in); err == nil {
+			t.Errorf("ParseDur(%q) accepted", in)
+		}
+	}
+}

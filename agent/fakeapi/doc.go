@@ -42,6 +42,27 @@
 //     (environment details), and the user's prompt follows injected
 //     <system-reminder> text blocks; Request.UserTexts skips those.
 //
+// Usage limits and spend (see LIMITS.md in package agent for what each CLI
+// version prints):
+//
+//   - srv.Exhaust(reset, n) answers model requests with the exhausted
+//     window the real APIs send: 429, anthropic-ratelimit-unified-status
+//     rejected, -reset <epoch>, -representative-claim five_hour (and the
+//     -5h- variants claude reads per window), retry-after; on the
+//     Responses fake a usage_limit_reached body with resets_at. It lasts
+//     until reset, or for n requests when n > 0; refused requests reach
+//     no script (srv.Refused counts them). A script may call it to cut a
+//     run short from the next request on.
+//   - turn.Warn(reset) answers normally with the window at allowed_warning.
+//   - Turn.Tokens reports that many tokens of usage (half input, half
+//     output), so a run's spend crosses a budget mid-run. claude streams
+//     the input half at once (its output count only at the end); keep to
+//     some 100,000: after a turn of millions claude compacts its
+//     conversation, and fails.
+//   - Subscriber(Env(t, srv)) logs claude in with a plan's token instead
+//     of an API key: only then does claude print rate_limit_event and the
+//     reset of a refusal.
+//
 // Scripts run on the server's goroutines, one at a time: report problems
 // with t.Errorf, never t.Fatal.
 //

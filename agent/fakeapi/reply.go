@@ -29,6 +29,9 @@ func (s *Server) build(req *Request, turn Turn) (message, []any, error) {
 	}
 	msg := message{ID: fmt.Sprintf("msg_fake%04d", req.N), Type: "message", Role: "assistant", Model: req.Model,
 		StopReason: &stop, Usage: usage{InputTokens: len(req.Body)/4 + 1, OutputTokens: out/4 + 1}}
+	if turn.Tokens > 0 {
+		msg.Usage = usage{InputTokens: turn.Tokens / 2, OutputTokens: turn.Tokens - turn.Tokens/2}
+	}
 	return msg, blocks, nil
 }
 

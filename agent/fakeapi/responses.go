@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 )
 
 // Responses is a fake OpenAI Responses API (POST /v1/responses) for driving
@@ -94,6 +95,16 @@ func (s *Responses) serve(w http.ResponseWriter, r *http.Request) {
 		writeOpenAIError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
 		return
 	}
+	if win := s.refuse(); win != nil {
+		win.header(w.Header())
+		// ChatGPT's backend says when the limit resets in the body too.
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusTooManyRequests)
+		json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"type": "usage_limit_reached",
+			"message": "fakeapi: the usage window is exhausted", "plan_type": "plus",
+			"resets_at": win.ResetsAt.Unix(), "resets_in_seconds": max(1, int(time.Until(win.ResetsAt).Seconds()))}})
+		return
+	}
 	s.scriptMu.Lock()
 	s.mu.Lock()
 	s.reqs = append(s.reqs, req)
@@ -119,6 +130,9 @@ func (s *Responses) serve(w http.ResponseWriter, r *http.Request) {
 func (s *Responses) stream(w http.ResponseWriter, req *ResponsesRequest, turn Turn) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
+	if turn.Window != nil {
+		turn.Window.header(w.Header())
+	}
 	w.WriteHeader(http.StatusOK)
 	id := fmt.Sprintf("resp_fake%04d", req.N)
 	event(w, "response.created", map[string]any{"type": "response.created", "response": map[string]any{"id": id}})

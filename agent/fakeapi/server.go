@@ -36,6 +36,10 @@ type fake struct {
 	mu       sync.Mutex
 	other    []string
 	seq      int // numbers the tool calls and output items
+
+	exhausted time.Time // Exhaust's reset
+	exhaustN  int       // requests left to refuse; -1: until the reset
+	refused   int
 }
 
 // New starts a server that answers main-conversation requests with script
@@ -155,6 +159,11 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *Request) {
 	var turn Turn
+	if win := s.refuse(); win != nil {
+		win.header(w.Header())
+		writeError(w, http.StatusTooManyRequests, "rate_limit_error", "fakeapi: the usage window is exhausted")
+		return
+	}
 	if req.isMain() {
 		turn = s.mainTurn(r, req)
 	} else {
@@ -171,6 +180,9 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *Request) {
 	if turn.Status != 0 {
 		writeError(w, turn.Status, turn.ErrType, turn.ErrMsg)
 		return
+	}
+	if turn.Window != nil {
+		turn.Window.header(w.Header())
 	}
 	msg, blocks, err := s.build(req, turn)
 	if err != nil {

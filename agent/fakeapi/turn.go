@@ -22,10 +22,14 @@ type Turn struct {
 	// Delay holds the answer back, as a slow model would; the wait ends
 	// early when claude hangs up.
 	Delay time.Duration
-	// Tokens, when non-zero, is the usage the Responses fake reports for
-	// the turn in place of its estimate (a token per four bytes): a test
-	// that sends megabytes keeps codex from compacting its thread.
+	// Tokens, when non-zero, is the usage both fakes report for the turn
+	// in place of their estimate (a token per four bytes), half input,
+	// half output: a test that sends megabytes keeps codex from
+	// compacting its thread, and a large count drives a run's spend.
 	Tokens int
+	// Window, when set, is reported in the answer's rate-limit headers
+	// (see Warn; Exhaust refuses requests instead).
+	Window *Window
 }
 
 // Part is a content block of a reply: text, or a tool call.

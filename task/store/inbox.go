@@ -55,28 +55,17 @@ func ReadInbox(roots []string) Inbox {
 	in := Inbox{Items: []InboxItem{}}
 	var found []RunningTask
 	newest := map[string]int{} // task id -> its index in found
-	for _, root := range roots {
-		if _, err := os.Stat(root); errors.Is(err, os.ErrNotExist) {
-			in.Skipped = append(in.Skipped, &MovedError{Root: root})
-			continue
-		}
-		var tasks []*task.Task
-		s, err := Find(root)
-		if err == nil {
-			tasks, _, err = s.List()
-		}
-		if err != nil {
-			in.Skipped = append(in.Skipped, fmt.Errorf("%s: skipped: %v", root, err))
-			continue
-		}
-		for _, t := range tasks {
+	var repos []Repo
+	repos, in.Skipped = ReadRepos(roots)
+	for _, r := range repos {
+		for _, t := range r.Tasks {
 			i, seen := newest[t.ID]
 			switch {
 			case !seen:
 				newest[t.ID] = len(found)
-				found = append(found, RunningTask{root, t})
+				found = append(found, RunningTask{r.Root, t})
 			case t.UpdatedAt.After(found[i].Task.UpdatedAt):
-				found[i] = RunningTask{root, t}
+				found[i] = RunningTask{r.Root, t}
 			}
 		}
 	}
@@ -101,6 +90,34 @@ func ReadInbox(roots []string) Inbox {
 	}
 	slices.SortStableFunc(in.Items, func(a, b InboxItem) int { return a.AskedAt.Compare(b.AskedAt) })
 	return in
+}
+
+// Repo is a repository's tasks, read whole.
+type Repo struct {
+	Root  string
+	Tasks []*task.Task
+}
+
+// ReadRepos reads every task of the repositories at roots; one that moved,
+// vanished or cannot be read is skipped, with its error.
+func ReadRepos(roots []string) (repos []Repo, skipped []error) {
+	for _, root := range roots {
+		if _, err := os.Stat(root); errors.Is(err, os.ErrNotExist) {
+			skipped = append(skipped, &MovedError{Root: root})
+			continue
+		}
+		var tasks []*task.Task
+		s, err := Find(root)
+		if err == nil {
+			tasks, _, err = s.List()
+		}
+		if err != nil {
+			skipped = append(skipped, fmt.Errorf("%s: skipped: %v", root, err))
+			continue
+		}
+		repos = append(repos, Repo{root, tasks})
+	}
+	return repos, skipped
 }
 
 // MovedError is a registered repository that is no longer where it was.

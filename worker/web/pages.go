@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"html/template"
 	"log"
 	"net/http"
@@ -39,6 +40,9 @@ func parsePages(now func() time.Time) (pages, error) {
 		"when":    func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
 		"sub":     func(a, b int) int { return a - b },
 		"clock":   func(t time.Time) string { return t.UTC().Format("15:04:05 UTC") },
+		"add":     func(a, b int) int { return a + b },
+		"secs":    seconds,
+		"pct":     func(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) },
 		"iso":     func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 		"since": func(t *task.Task) time.Time { // when its run began
 			if t.Lease != nil {
@@ -48,7 +52,7 @@ func parsePages(now func() time.Time) (pages, error) {
 		},
 	}
 	p := pages{}
-	for _, name := range []string{"inbox", "task"} {
+	for _, name := range []string{"inbox", "task", "insights"} {
 		t, err := template.New(name).Funcs(funcs).ParseFS(assets, "assets/layout.html", "assets/"+name+".html")
 		if err != nil {
 			return nil, err

@@ -103,6 +103,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /r/{repo}/t/{id}/reopen", s.reopen)
 	mux.HandleFunc("POST /r/{repo}/t/{id}/undo", s.undo)
 	mux.HandleFunc("GET /events", s.events)
+	mux.HandleFunc("GET /insights", s.insights)
+	mux.HandleFunc("GET /metrics", s.metrics)
 	open := http.NewServeMux()
 	static, _ := fs.Sub(assets, "assets/static")
 	open.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))

@@ -1,0 +1,129 @@
+package stats
+
+import (
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// life is what one pass over a task's history gathers.
+type life struct {
+	claim, firstAsk time.Time // its first claim (or run) and first question
+	landed          time.Time // when it was closed, zero if it is not
+	awaiting        time.Time // since when it awaits a human, zero if it does not
+	blocked         time.Duration
+	asks            []time.Duration // the agent's time, from claim, at each question
+	cost            float64
+	committed       bool
+	asked, expired  map[string]time.Time // by question id
+}
+
+func (a *tally) add(t *task.Task, until time.Time) {
+	l := life{asked: map[string]time.Time{}, expired: map[string]time.Time{}}
+	for _, e := range t.History {
+		switch e.Kind {
+		case task.EventState:
+			l.state(e)
+		case task.EventRunStarted:
+			l.claimed(e.At)
+		case task.EventInputRequested:
+			l.ask(a, e)
+		case task.EventInputExpired:
+			l.expired[e.QuestionID] = e.At
+		case task.EventInputReceived:
+			l.answer(a, e)
+		case task.EventRunFinished:
+			l.cost += e.CostUSD
+		case task.EventCommit:
+			l.committed = true
+		case task.EventLimitPaused:
+			if a.in(e.At) {
+				a.pauses++
+			}
+		}
+	}
+	// Landed: closed with its work committed (a task closed by hand, or
+	// with nothing to commit, landed nothing).
+	if t.State == task.Closed && l.committed && !l.claim.IsZero() && a.in(l.landed) {
+		a.addLanded(t, &l, until)
+	}
+}
+
+func (l *life) claimed(at time.Time) {
+	if l.claim.IsZero() {
+		l.claim = at
+	}
+}
+
+func (l *life) state(e task.Event) {
+	if e.To == task.InProgress {
+		l.claimed(e.At)
+	}
+	if !l.awaiting.IsZero() && e.To != task.AwaitingInput {
+		l.blocked, l.awaiting = l.blockedAt(e.At), time.Time{}
+	}
+	if e.To == task.AwaitingInput && l.awaiting.IsZero() {
+		l.awaiting = e.At
+	}
+	l.landed = time.Time{}
+	if e.To == task.Closed {
+		l.landed = e.At
+	}
+}
+
+// blockedAt is the time spent awaiting a human up to at.
+func (l *life) blockedAt(at time.Time) time.Duration {
+	if l.awaiting.IsZero() {
+		return l.blocked
+	}
+	return l.blocked + at.Sub(l.awaiting)
+}
+
+func (l *life) ask(a *tally, e task.Event) {
+	l.asked[e.QuestionID] = e.At
+	if l.claim.IsZero() {
+		return
+	}
+	l.asks = append(l.asks, e.At.Sub(l.claim)-l.blockedAt(e.At))
+	if l.firstAsk.IsZero() {
+		l.firstAsk = e.At
+		if a.in(e.At) {
+			a.firstQ = append(a.firstQ, e.At.Sub(l.claim).Seconds())
+		}
+	}
+}
+
+func (l *life) answer(a *tally, e task.Event) {
+	asked, ok := l.asked[e.QuestionID]
+	if !ok || !a.in(e.At) {
+		return
+	}
+	ch, took := channel(e.By), e.At.Sub(asked).Seconds()
+	if l.expired[e.QuestionID].Equal(e.At) {
+		ch = channelDefault // expiry's default, recorded as an answer at the same instant
+	} else {
+		a.latency = append(a.latency, took)
+	}
+	a.byChannel[ch] = append(a.byChannel[ch], took)
+}
+
+func (a *tally) addLanded(t *task.Task, l *life, until time.Time) {
+	work := l.landed.Sub(l.claim)
+	a.landed++
+	a.questions += len(l.asks)
+	a.cost += l.cost
+	a.worked += work
+	a.blocked += l.blocked
+	if active := (work - l.blocked).Seconds(); active > 0 {
+		for _, d := range l.asks {
+			a.askedAt = append(a.askedAt, d.Seconds()/active)
+		}
+	}
+	m := t.Measure(until)
+	if m.CheckRounds > 0 {
+		a.checks, a.checked = a.checks+m.CheckRounds, a.checked+1
+	}
+	if m.InReview > 0 || m.FeedbackRounds > 0 {
+		a.feedback, a.reviewed = a.feedback+m.FeedbackRounds, a.reviewed+1
+	}
+}

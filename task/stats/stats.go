@@ -1,0 +1,154 @@
+// Package stats computes a repository's human-loop figures (how long agents
+// wait on people, how long people take, what a landed task costs) from its
+// tasks' histories alone, so that every machine's work counts and anyone
+// with the repository gets the same figures.
+package stats
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bh-tracker/bh/task"
+)
+
+// Figures are the human-loop figures of a window of time. Their JSON names
+// are stable (cmd/JSON.md); times are in seconds, shares run from 0 to 1.
+type Figures struct {
+	Since  time.Time `json:"since"`
+	Until  time.Time `json:"until"`
+	Landed int       `json:"landed"` // tasks whose work landed in the window
+	// From a task's first claim to its first question, for first questions
+	// asked in the window.
+	TimeToFirstQuestion Quantiles `json:"timeToFirstQuestion"`
+	QuestionsPerTask    float64   `json:"questionsPerTask"` // questions each landed task asked, on average
+	AskedWhen           AskedWhen `json:"askedWhen"`
+	HumanLatency        Latency   `json:"humanLatency"`
+	// Time the landed tasks spent awaiting a human ÷ their time from claim
+	// to landing.
+	BlockedShare  float64 `json:"blockedShare"`
+	RoundsToGreen Rounds  `json:"roundsToGreen"`
+	CostPerLanded float64 `json:"costPerLanded"` // USD the landed tasks' runs cost, on average
+	LimitPauses   int     `json:"limitPauses"`   // runs cut short by a usage limit in the window
+}
+
+// Quantiles are the median and 90th percentile (nearest rank) of Count
+// durations, in seconds.
+type Quantiles struct {
+	Count int     `json:"count"`
+	P50   float64 `json:"p50"`
+	P90   float64 `json:"p90"`
+}
+
+// Latency is how long people took from a question asked to its answer,
+// for answers given in the window: overall, and by the channel answered
+// through. Defaults used at expiry count in their channel only.
+type Latency struct {
+	Quantiles
+	ByChannel map[string]Quantiles `json:"byChannel"`
+}
+
+// AskedWhen is where in their work the landed tasks asked their questions:
+// the share of the agent's time from claim to landing (time awaiting a
+// human left out) elapsed when each was asked, counted in tenths.
+type AskedWhen struct {
+	Tenths     [10]int `json:"tenths"`
+	FirstTenth float64 `json:"firstTenth"` // the share of questions asked in the first 10%
+}
+
+// Rounds are the rounds the landed tasks took to get to green, on average:
+// rounds of checks (of those that ran checks) and pull request feedback
+// rounds (of those that went through a pull request).
+type Rounds struct {
+	Checks   float64 `json:"checks"`
+	Feedback float64 `json:"feedback"`
+}
+
+// The channels an answer comes through, from its input.received event's By.
+const (
+	channelCLI      = "cli"      // bh respond ("human")
+	channelBoard    = "board"    // bh board
+	channelWeb      = "web"      // bh serve's inbox ("web:<user>")
+	channelLink     = "link"     // a phone's answer link
+	channelNtfy     = "ntfy"     // an ntfy action
+	channelSlack    = "slack"    // a Slack link
+	channelTakeover = "takeover" // bh continue ("continue:<user>")
+	channelDefault  = "default"  // the question's default, used when it expired
+	channelOther    = "other"
+)
+
+// channel names the channel of an answer recorded by by.
+func channel(by string) string {
+	switch {
+	case by == "human":
+		return channelCLI
+	case by == channelBoard, by == channelLink, by == channelNtfy, by == channelSlack:
+		return by
+	case strings.HasPrefix(by, "web:"):
+		return channelWeb
+	case strings.HasPrefix(by, "continue:"):
+		return channelTakeover
+	}
+	return channelOther
+}
+
+// Compute reads the figures of the window [since, until] from tasks'
+// histories.
+func Compute(tasks []*task.Task, since, until time.Time) Figures {
+	a := tally{in: func(t time.Time) bool { return !t.Before(since) && !t.After(until) },
+		byChannel: map[string][]float64{}}
+	for _, t := range tasks {
+		a.add(t, until)
+	}
+	return a.figures(since, until)
+}
+
+// tally gathers the figures' raw values, task by task.
+type tally struct {
+	in                        func(time.Time) bool
+	firstQ, latency           []float64
+	byChannel                 map[string][]float64
+	landed, questions, pauses int
+	askedAt                   []float64 // shares of the work elapsed
+	blocked, worked           time.Duration
+	cost                      float64
+	checks, checked           int
+	feedback, reviewed        int
+}
+
+func (a *tally) figures(since, until time.Time) Figures {
+	f := Figures{Since: since.UTC(), Until: until.UTC(), Landed: a.landed, LimitPauses: a.pauses,
+		TimeToFirstQuestion: quantiles(a.firstQ),
+		HumanLatency:        Latency{Quantiles: quantiles(a.latency), ByChannel: map[string]Quantiles{}},
+		QuestionsPerTask:    ratio(float64(a.questions), a.landed), CostPerLanded: ratio(a.cost, a.landed),
+		RoundsToGreen: Rounds{Checks: ratio(float64(a.checks), a.checked), Feedback: ratio(float64(a.feedback), a.reviewed)}}
+	for ch, v := range a.byChannel {
+		f.HumanLatency.ByChannel[ch] = quantiles(v)
+	}
+	if a.worked > 0 {
+		f.BlockedShare = a.blocked.Seconds() / a.worked.Seconds()
+	}
+	for _, s := range a.askedAt {
+		f.AskedWhen.Tenths[max(0, min(int(s*10), 9))]++
+	}
+	f.AskedWhen.FirstTenth = ratio(float64(f.AskedWhen.Tenths[0]), len(a.askedAt))
+	return f
+}
+
+func ratio(x float64, n int) float64 {
+	if n == 0 {
+		return 0
+	}
+	return x / float64(n)
+}
+
+// quantiles are v's median and 90th percentile by nearest rank: the
+// smallest value with at least that share of v at or below it.
+func quantiles(v []float64) Quantiles {
+	if len(v) == 0 {
+		return Quantiles{}
+	}
+	s := slices.Sorted(slices.Values(v))
+	rank := func(pct int) float64 { return s[(pct*len(s)+99)/100-1] } // ceil(pct% of n), in integers
+	return Quantiles{Count: len(s), P50: rank(50), P90: rank(90)}
+}
