@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task/config"
@@ -74,11 +75,17 @@ func inboxRun(opts *InboxOptions) error {
 	if opts.JSON {
 		return writeJSON(opts.IO.Out, inboxJSON(in.Items))
 	}
-	io, now := opts.IO, opts.Now()
-	if len(in.Items) == 0 {
+	printInbox(opts.IO, opts.Now(), in.Items)
+	return nil
+}
+
+// printInbox lists the questions for people: one block per task, its
+// questions numbered when it asks several.
+func printInbox(io *IOStreams, now time.Time, items []store.InboxItem) {
+	if len(items) == 0 {
 		fmt.Fprintln(io.ErrOut, "nothing is waiting for you")
 	}
-	for _, block := range byTask(in.Items) {
+	for _, block := range byTask(items) {
 		it := block[0]
 		fmt.Fprintf(io.Out, "%s  %s  %s  %s\n", io.Bold(it.Repo), io.Cyan(it.TaskID), it.Title,
 			io.Faint("asked "+ui.RelTime(now, it.AskedAt)))
@@ -94,7 +101,6 @@ func inboxRun(opts *InboxOptions) error {
 			fmt.Fprintf(io.Out, "     %s\n", io.Faint("answer with: "+it.Respond))
 		}
 	}
-	return nil
 }
 
 // byTask groups the inbox's questions into one block per task, in the

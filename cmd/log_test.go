@@ -63,7 +63,7 @@ func TestLogFollow(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, out, "open → deferred later · by human")
+	waitFor(t, out, "open → deferred later · by you")
 	b, err := s.Create(&task.Task{Title: "Second"})
 	if err != nil {
 		t.Fatal(err)

@@ -51,10 +51,11 @@ questions at once, each of one type:
 Text given beside --yes, --no or --choice is a comment on that decision: for
 a rejected approval gate, the reviewer's feedback. With --no, --comment
 PATH:LINE=TEXT also comments on one line of a file of the change (bh diff
-shows it), as many times as you like; the agent gets each with its file and
-line. A yes lands the change as it is, so it takes no line comments. When several questions
-wait, each flag goes to the question of its type; when that is not clear,
-say which with --question N (as bh status numbers them) or --question ID.
+shows it), as many times as you like; the agent gets each with its file
+and line. A yes lands the change as it is, so it takes no line comments.
+When several questions wait, each flag goes to the question of its type;
+when that is not clear, say which with --question N (as bh status numbers
+them) or --question ID.
 Questions left unanswered keep the task waiting. Once every one is answered
 the task is open again, and the worker resumes the agent's session with
 your answers.

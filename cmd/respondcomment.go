@@ -10,17 +10,18 @@ import (
 	"github.com/bh-tracker/bh/worker/git"
 )
 
-// lineComments reads the --comment flags (PATH:LINE=TEXT) and checks that
-// each names a file of t's change, before anything is saved.
-func lineComments(o *RespondOptions, s *store.Store, t *task.Task) ([]task.LineComment, error) {
-	if len(o.Comments) == 0 {
+// lineComments reads the --comment flags (PATH:LINE=TEXT), given with --no
+// or not, and checks that each names a file of t's change, before anything
+// is saved.
+func lineComments(flags []string, no bool, s *store.Store, t *task.Task) ([]task.LineComment, error) {
+	if len(flags) == 0 {
 		return nil, nil
 	}
-	if !o.No {
+	if !no {
 		return nil, usageErrorf("--comment goes with --no: the comments are feedback for the agent, and a yes lands the change as it is")
 	}
 	var out []task.LineComment
-	for _, f := range o.Comments {
+	for _, f := range flags {
 		where, text, ok := strings.Cut(f, "=")
 		path, num, _ := cutLast(where, ":")
 		line, err := strconv.Atoi(strings.TrimSpace(num))

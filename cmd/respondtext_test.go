@@ -45,10 +45,10 @@ func TestAnswerTemplateRoundTrip(t *testing.T) {
 	tmpl := answerTemplate(tk, tk.OpenQuestions(), "")
 	for _, want := range []string{
 		"# Answering tm-ab12: Pick\n",
-		"# Question 1 (q1):\n#   First?\n#   Second line\n",
+		"# Question 1:\n#   First?\n#   Second line\n",
 		"# Context:\n#   ctx one\n",
 		"# Choices:\n#   - A: the first\n#   - B\n",
-		"# Question 2 (q2):\n#   Other?\n",
+		"# Question 2:\n#   Other?\n",
 		answerMarker + "\n",
 	} {
 		if !strings.Contains(tmpl, want) {

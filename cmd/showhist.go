@@ -16,7 +16,7 @@ func printQuestions(io *IOStreams, qs []task.Question) {
 	}
 	fmt.Fprintf(io.Out, "\n%s\n", io.Bold("questions"))
 	for _, q := range qs {
-		fmt.Fprintf(io.Out, "  %s [%s] %s\n", q.ID, q.Status, ui.IndentLines(q.Question, "    "))
+		fmt.Fprintf(io.Out, "  [%s] %s\n", q.Status, ui.IndentLines(q.Question, "    "))
 		if text := q.AnswerText(); text != "" {
 			fmt.Fprintf(io.Out, "    → %s\n", ui.IndentLines(text, "      "))
 		}

@@ -104,7 +104,7 @@ func TestProgressHITLLines(t *testing.T) {
 			Question: "Approve and commit tm-a1?", Paths: []string{"x.go"}},
 			"✋ tm-a1 awaiting approval — wrote x.go\n  Held for approval: the task is gated (gate: approval).\n" +
 				"  x.go | 2 +-\n  1 file changed, 1 insertion(+), 1 deletion(-)\n  parked: x.go (bh diff tm-a1)\n" +
-				"  answer with: bh respond tm-a1 --yes\n           or: bh respond tm-a1 --no \"feedback\"\n"},
+				"  answer with: bh respond tm-a1 <--yes|--no>\n           or: bh respond tm-a1 --no <feedback> --comment <PATH:LINE=TEXT>\n"},
 		{worker.Event{Kind: worker.Finished, Task: "tm-b2", Outcome: ending.Gated},
 			"✋ tm-b2 awaiting approval\n  answer with: bh respond tm-b2\n"},
 		{worker.Event{Kind: worker.Finished, Task: "tm-a1", Outcome: ending.Failed, Summary: ending.NoHumanSummary,
