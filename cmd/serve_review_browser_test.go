@@ -176,6 +176,8 @@ func TestServeReviewInBrowser(t *testing.T) {
 	run("approve on the page", chromedp.Navigate(page), chromedp.WaitVisible(css(`pre.diff span.add`)),
 		chromedp.Click(css(`form.answer button.yes`)), chromedp.WaitVisible(css(`form.held`)))
 	waiting("the second approval, held")
+	run("the history's text at 360 px", chromedp.EmulateViewport(360, 740), until(`[...document.querySelectorAll(".history td.text")].every(td => {
+		const r = td.getBoundingClientRect(); return r.width > 200 && r.right <= document.documentElement.clientWidth })`))
 	clock.elapse()
 	run("recorded once its window ends", until(`!document.querySelector("form.held")`))
 	bhE2E(t, dir, "worker", "--once")
