@@ -92,3 +92,16 @@ func TestNeverInventedNorLost(t *testing.T) {
 		t.Fatalf("overtaken: %d\n%s", resp.StatusCode, body)
 	}
 }
+
+// While an approval is held, its inbox card offers its Undo rather than
+// the buttons that answer.
+func TestInboxCardHeld(t *testing.T) {
+	s := newSite(t)
+	for _, f := range []url.Values{{"q": {"q1"}, "answer": {"SQLite"}}, {"q": {"q3"}, "text": {"no"}}, {"q": {"q2"}, "answer": {"yes"}, "confirm": {"1"}}} {
+		s.answer(f, nil)
+	}
+	_, body := s.do("GET", "/", nil, nil)
+	if !strings.Contains(body, `action="`+s.base+`/undo" class="quick held-card"`) || strings.Contains(body, `data-key="a"`) {
+		t.Errorf("the held task's card:\n%s", body)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 )
@@ -33,6 +34,7 @@ type card struct {
 	Gate      bool
 	Stat      string // a gate's diff stat, its last line
 	Quick     *task.Question
+	Held      time.Time // when the answer held for its undo window is recorded
 }
 
 // cards orders the tasks waiting on answers by priority, then by how long
@@ -83,6 +85,7 @@ func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
 	v.Attention, v.Review = in.Attention, in.Review
 	slices.SortStableFunc(v.Attention, func(a, b store.RunningTask) int { return a.Task.Priority.Rank() - b.Task.Priority.Rank() })
 	for i, c := range v.Cards {
+		v.Cards[i].Held = s.heldUntil(config.RepoKey(c.Path), c.Task.ID)
 		if !c.Gate {
 			continue
 		}
