@@ -90,7 +90,7 @@ func (cr claudeResult) outage(msg string) Outage {
 }
 
 func (cr claudeResult) outcome(result Result, stdout []byte) *Outcome {
-	out := &Outcome{Result: result, SessionID: cr.SessionID, Raw: stdout, Turns: cr.NumTurns, CostUSD: cr.TotalCostUSD,
+	out := &Outcome{Result: result, SessionID: cr.SessionID, Raw: stdout, Turns: cr.NumTurns,
 		Spend: cr.spend()}
 	for _, d := range cr.Denials {
 		out.Denials = append(out.Denials, stepText(d.ToolName, d.ToolInput))

@@ -59,7 +59,6 @@ type Outcome struct {
 	Duration  time.Duration
 	Denials   []string // tool calls the agent's permissions refused, in a few words
 	Turns     int      // as reported by the agent; 0 when it does not say
-	CostUSD   float64  // likewise
 	Spend     Spend    // the run's tokens, and their cost as the agent reported it at the end
 }
 

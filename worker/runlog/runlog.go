@@ -80,8 +80,8 @@ func Stats(out *agent.Outcome) string {
 		return ""
 	}
 	s := fmt.Sprintf("%d turns, %s", out.Turns, out.Duration.Round(100*time.Millisecond))
-	if out.CostUSD > 0 {
-		s += fmt.Sprintf(", $%.4f", out.CostUSD)
+	if out.Spend.CostUSD > 0 {
+		s += fmt.Sprintf(", $%.4f", out.Spend.CostUSD)
 	}
 	if len(out.Denials) > 0 {
 		s += "; denied: " + strings.Join(out.Denials, "; ")
