@@ -26,8 +26,9 @@ func newCmdLog(f *Factory, runF func(*LogOptions) error) *cobra.Command {
 		Use:   "log [<id>]",
 		Short: "Show what happened to the tasks, in time order",
 		Long: `Show the events of every task (or of one) in time order: questions asked
-and answered (with the question's id), runs started and finished, commits,
-rollbacks, parked and unparked work, stops, and changes of state.
+and answered (numbered when asked together), runs started and finished,
+commits, rollbacks, parked and unparked work, stops, and changes of state.
+-n N shows only the last N events (then, with --follow, every new one).
 
 Each event is one line: time, task id, kind, text; tab-separated when stdout
 is not a terminal. With --json, each is one JSON object per line, tagged
@@ -116,8 +117,8 @@ func toLogLine(e task.Entry) logLine {
 		ExitCode: e.ExitCode, Took: e.Took.Seconds(), Round: e.Round}
 }
 
-// logText is an event's text on one line.
-func logText(e task.Event) string {
+// logText is an event of t on one line.
+func logText(t *task.Task, e task.Event) string {
 	var parts []string
 	switch {
 	case e.From != "" && e.To != "":
@@ -125,8 +126,8 @@ func logText(e task.Event) string {
 	case e.To != "":
 		parts = append(parts, "→ "+string(e.To))
 	}
-	if e.QuestionID != "" {
-		parts = append(parts, "["+e.QuestionID+"]")
+	if n := t.AskedNumber(e.QuestionID); n > 0 {
+		parts = append(parts, fmt.Sprintf("(question %d)", n))
 	}
 	if e.Status != "" {
 		parts = append(parts, "("+e.Status+")")

@@ -73,14 +73,18 @@ func (l *logger) print(tasks []*task.Task) {
 		out = out[len(out)-n:] // the last n, as tail -n: before --follow's new ones
 	}
 	l.tailed = true
+	byID := make(map[string]*task.Task, len(tasks))
+	for _, t := range tasks {
+		byID[t.ID] = t
+	}
 	for _, e := range out {
-		l.write(e)
+		l.write(byID[e.TaskID], e)
 	}
 }
 
-func (l *logger) write(e task.Entry) {
+func (l *logger) write(t *task.Task, e task.Entry) {
 	l.count++
-	l.line(toLogLine(e), e.At, e.TaskID, e.Kind, logText(e.Event), false)
+	l.line(toLogLine(e), e.At, e.TaskID, e.Kind, logText(t, e.Event), false)
 }
 
 // follow prints what there is, then new events as task files change, until

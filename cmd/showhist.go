@@ -31,13 +31,14 @@ var histPad = strings.Repeat(" ", len("  2006-01-02T15:04:05Z  "))
 
 // printHistory writes the audit trail, oldest first, one event a line (and
 // the text of questions and answers in full below).
-func printHistory(io *IOStreams, events []task.Event) {
+func printHistory(io *IOStreams, t *task.Task) {
+	events := t.History
 	if len(events) == 0 {
 		return
 	}
 	fmt.Fprintf(io.Out, "\n%s\n", io.Bold("history"))
 	for _, e := range events {
-		fmt.Fprintf(io.Out, "  %s  %s\n", io.Faint(e.At.UTC().Format(time.RFC3339)), eventText(io, e))
+		fmt.Fprintf(io.Out, "  %s  %s\n", io.Faint(e.At.UTC().Format(time.RFC3339)), eventText(io, t, e))
 		label := map[string]string{task.EventInputRequested: "context", task.EventInputUnused: "not used"}[e.Kind]
 		if label != "" && e.Context != "" {
 			fmt.Fprintf(io.Out, "%s%s: %s\n", histPad, label, ui.IndentLines(e.Context, histPad+"  "))
@@ -51,7 +52,7 @@ func printHistory(io *IOStreams, events []task.Event) {
 	}
 }
 
-func eventText(io *IOStreams, e task.Event) string {
+func eventText(io *IOStreams, t *task.Task, e task.Event) string {
 	var b strings.Builder
 	switch e.Kind {
 	case task.EventState:
@@ -65,8 +66,8 @@ func eventText(io *IOStreams, e task.Event) string {
 	default:
 		b.WriteString(e.Kind)
 	}
-	if e.QuestionID != "" {
-		fmt.Fprintf(&b, " [%s]", e.QuestionID)
+	if n := t.AskedNumber(e.QuestionID); n > 0 {
+		fmt.Fprintf(&b, " (question %d)", n)
 	}
 	if e.By != "" {
 		fmt.Fprintf(&b, " by %s", task.Who(e.By, userName()))

@@ -24,7 +24,7 @@ func printShow(io *IOStreams, now time.Time, t *task.Task, lookup func(string) (
 	ui.PrintTable(w, showFields(io, now, t, lookup, parked, checks))
 	showSections(io, now, t)
 	printQuestions(io, t.Questions)
-	printHistory(io, t.History)
+	printHistory(io, t)
 }
 
 // showFields are the rows of printShow's table of fields.

@@ -150,6 +150,9 @@ func statusNext(s *store.Store, t *task.Task, v *statusView, now time.Time) []st
 			}
 		}
 	}
+	if h := outage.HeldNow(s, now); h != nil && t.State == task.Open {
+		next = append(next, "the worker is "+h.Says(now))
+	}
 	if p := outage.PausedNow(s, now); p != nil && t.State == task.Open {
 		next = append(next, fmt.Sprintf("the worker holds new runs back until %s: %s",
 			p.Until.Local().Format("15:04:05"), p.Reason))

@@ -12,6 +12,7 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/claims"
+	"github.com/bh-tracker/bh/worker/outage"
 	"github.com/spf13/cobra"
 )
 
@@ -22,6 +23,7 @@ type WorkerOptions struct {
 	Jobs     int
 	Timeout  time.Duration
 	AgentCmd string
+	Resume   bool
 }
 
 func newCmdWorker(f *Factory, runF func(*WorkerOptions) error) *cobra.Command {
@@ -91,6 +93,7 @@ Exit codes:
 	c.Flags().BoolVar(&opts.Once, "once", false, "stop when no task is ready instead of waiting for more")
 	c.Flags().IntVarP(&opts.Jobs, "jobs", "j", 0, "run up to `N` agents at once (default: workers: in the config, else 1)")
 	c.Flags().DurationVar(&opts.Timeout, "timeout", 0, "stop an agent that runs longer than `DURATION` (20m, 1h)")
+	c.Flags().BoolVar(&opts.Resume, "resume", false, "end the usage limit's pause first (limits.autoResume: false keeps it past the reset)")
 	c.Flags().StringVar(&opts.AgentCmd, "agent-cmd", "", "run this shell `COMMAND` as the agent instead of the configured one")
 	return c
 }
@@ -105,6 +108,12 @@ func workerRun(opts *WorkerOptions) error {
 	s, err := opts.Store()
 	if err != nil {
 		return err
+	}
+	if opts.Resume {
+		if err := outage.Resume(s); err != nil {
+			return fmt.Errorf("resume: %w", err)
+		}
+		fmt.Fprintln(opts.IO.ErrOut, "the usage limit's pause is over: runs start again")
 	}
 	if opts.AgentCmd != "" {
 		// sh -c keeps the command's own quoting, as a user typed it.

@@ -129,3 +129,27 @@ func ShellQuote(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// AskedNumber is question qid's number among the questions asked with it
+// (at the same time), as bh respond numbered them while they waited: for
+// the history, where ids are for --json. 0 when it was asked alone or
+// is no typed question.
+func (t *Task) AskedNumber(qid string) int {
+	q := t.QuestionByID(qid)
+	if q == nil {
+		return 0
+	}
+	n, of := 0, 0
+	for i := range t.Questions {
+		if t.Questions[i].AskedAt.Equal(q.AskedAt) {
+			of++
+			if &t.Questions[i] == q {
+				n = of
+			}
+		}
+	}
+	if of < 2 {
+		return 0
+	}
+	return n
+}

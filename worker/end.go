@@ -86,6 +86,9 @@ func (w *worker) record(t *task.Task, at time.Time, r *run, e *ending.Ending) er
 	for _, c := range e.Checks {
 		t.Record(at, c)
 	}
+	if e.Paused != "" {
+		t.Record(at, task.Event{Kind: task.EventLimitPaused, By: by, Text: e.Paused})
+	}
 	if e.Session != "" {
 		t.SessionID = e.Session
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/landing"
+	"github.com/bh-tracker/bh/worker/outage"
 )
 
 // decide gathers what a run's answer depends on (the policy, git's view
@@ -26,7 +27,7 @@ func (w *worker) decide(r *run, out *agent.Outcome, runErr error, killed bool) e
 			f.What = ending.RunStopped
 		}
 	default:
-		w.agentBack()
+		w.limits.Back()
 		f.What, f.Result, f.Policy = ending.AgentAnswered, out.Result, w.policy(r.t)
 		if out.Result.Status == agent.StatusCompleted {
 			if f.Review = w.reviewReason(r, f.Policy, out); f.Review != "" {
@@ -40,9 +41,11 @@ func (w *worker) decide(r *run, out *agent.Outcome, runErr error, killed bool) e
 			f.Failing, f.Rounds, f.Target = ev, w.s.Config.Rounds(), r.j.Target
 		}
 	}
+	hold := outage.HoldFrom(runErr, w.opt.Name, w.clock())
+	f.Paused = hold.Event()
 	e := ending.Decide(f)
 	if e.Outcome == ending.Unavailable {
-		w.outage(f.Outage, f.Cause, r.agent)
+		w.outage(f.Outage, f.Cause, r.agent, hold)
 	}
 	return e
 }

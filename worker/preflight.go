@@ -127,7 +127,7 @@ func (w *worker) agentsInUse() ([]agent.Runner, error) {
 
 // agentKey tells agents apart for preflight: the same CLI at the same path
 // is checked once.
-func agentKey(cfg config.AgentConfig) string { return agentName(cfg) + " " + cfg.Binary }
+func agentKey(cfg config.AgentConfig) string { return cfg.Name() + " " + cfg.Binary }
 
 // checkGH refuses to start without gh when pull requests are to be
 // opened or shepherded (land: pr in the config or on a task not closed).

@@ -150,7 +150,7 @@ func (w *worker) request(r *run, resume bool) agent.Request {
 	req := agent.Request{Prompt: r.prompt, Dir: r.dir(), SessionID: r.session, Resume: resume, TaskID: id, Outbox: w.jail().Outbox(id),
 		Env: w.agentEnv(r), Timeout: w.opt.Timeout, Started: w.started(r), Name: "bh " + id + ": " + r.t.Title,
 		AllowTools: grantedTools(r.t), Step: func(step string) { w.step(id, step) }, Session: w.named(r),
-		Launcher: r.launch}
+		Launcher: r.launch, Limit: w.limits.Said}
 	var err error
 	if req.System, err = Contract(w.s, r.t); err != nil {
 		w.warnf("%s: %v", id, err)

@@ -48,7 +48,7 @@ func (w *worker) runnerFor(t *task.Task) (agent.Runner, string, config.AgentConf
 		return w.opt.Runner, w.agent, cfg, nil
 	}
 	r, err := NewRunner(cfg, w.mcp())
-	return r, agentName(cfg), cfg, err
+	return r, cfg.Name(), cfg, err
 }
 
 // mcp is bh's MCP server for the agent to start.
@@ -57,17 +57,6 @@ func (w *worker) mcp() *agent.MCPServer {
 		return w.opt.MCP
 	}
 	return jail.MCPCommand()
-}
-
-// agentName is what the task records as the agent that worked on it.
-func agentName(cfg config.AgentConfig) string {
-	switch {
-	case cfg.Kind == "command" && len(cfg.Command) > 0:
-		return "command:" + cfg.Command[0]
-	case cfg.Kind == "codex":
-		return "codex"
-	}
-	return "claude"
 }
 
 // jail is what confines this worker's runs.

@@ -18,6 +18,7 @@ import (
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/notify"
+	"github.com/bh-tracker/bh/worker/outage"
 	"github.com/bh-tracker/bh/worker/slots"
 	"github.com/bh-tracker/bh/worker/watch"
 )
@@ -46,11 +47,10 @@ type worker struct {
 	mu       sync.Mutex // guards active, cooled, next and the outage state below
 	active   map[string]bool
 	cooled   map[string]bool // tasks a run failed on: not claimed again before the tick
-	// After an agent-wide outage: no new claims until pausedUntil, or
+	// After an agent-wide outage: no new claims until limits allow, or
 	// none at all once fatal is set (the worker stops with it).
-	backoff     time.Duration
-	pausedUntil time.Time
-	fatal       error
+	limits *outage.Limits
+	fatal  error
 	// next is the earliest expiry of a pending question known to the
 	// worker; zero when none is.
 	next time.Time

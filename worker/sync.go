@@ -111,6 +111,7 @@ func (w *worker) autoSync() {
 		}
 		return
 	}
+	w.limits.Share(res.Remote)
 	for _, l := range res.Lost {
 		w.report(Event{Kind: Warning, Task: l.Task, Summary: storegit.LostLine(l)})
 	}

@@ -22,6 +22,8 @@ import (
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/usertree"
 	"github.com/bh-tracker/bh/worker/landing"
+	"github.com/bh-tracker/bh/worker/notify"
+	"github.com/bh-tracker/bh/worker/outage"
 	"github.com/bh-tracker/bh/worker/slots"
 	"github.com/bh-tracker/bh/worker/watch"
 )
@@ -103,7 +105,7 @@ func newWorker(s *store.Store, opt Options) (*worker, error) {
 		if err != nil {
 			return nil, err
 		}
-		w.runner, w.agent = r, agentName(s.Config.Agent)
+		w.runner, w.agent = r, s.Config.Agent.Name()
 	}
 	rp, err := git.Open(s.Root)
 	if err != nil {
@@ -116,6 +118,9 @@ func newWorker(s *store.Store, opt Options) (*worker, error) {
 			w.warnf("%v: rewritten as bh's (an agent's attempt to run its programs through bh's git)", t)
 		}
 	}
+	w.limits = outage.NewLimits(s, rp, w.agent, opt.Env, &outage.Limits{By: opt.Name, Now: w.clock,
+		Tell: func(say string, wait time.Duration) { w.report(Event{Kind: Paused, Summary: say, Elapsed: wait}) },
+		Send: func(e notify.Event) { w.notifier.Send(e) }, Warn: w.warnf})
 	if s.Config.Remote != "" {
 		w.claims = openClaims(s, rp, s.Config.Remote, opt.LeaseTTL, w.now, w.warnf)
 	}
@@ -134,6 +139,7 @@ func (w *worker) loop(stop, kill context.Context) error {
 	running, idle := 0, false
 	var failed error
 	for {
+		w.limits.Fetch() // another machine's usage limit holds this one back too
 		wait, fatal := w.paused()
 		if stop.Err() != nil || kill.Err() != nil || failed != nil || fatal != nil && running == 0 {
 			failed = errors.Join(failed, fatal)
@@ -213,7 +219,7 @@ func (w *worker) await(stop, kill context.Context, wait time.Duration, done <-ch
 func (w *worker) fill(kill context.Context, running *int, done chan<- runEnd) (bool, error) {
 	claimed := false
 	for *running < w.opt.Jobs {
-		if wait, fatal := w.paused(); wait > 0 || fatal != nil {
+		if wait, fatal := w.paused(); wait > 0 || fatal != nil || *running > 0 && w.limits.Single() {
 			return claimed, nil
 		}
 		t, err := claims.Next(w.s, w.claims, w.lease(), w.cooling, landing.Settled)

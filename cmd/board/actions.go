@@ -9,6 +9,7 @@ import (
 
 	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/outage"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -36,6 +37,20 @@ func (m *boardModel) stopTask(t *task.Task) func(*ui.IOStreams, ui.Picker) error
 		}
 		return m.b.Stop(io, t.ID, why)
 	}
+}
+
+// resume ends the usage limit's pause, as bh worker --resume does.
+func (m *boardModel) resume() {
+	if m.held == nil {
+		m.say("no usage limit holds the queue back", true)
+		return
+	}
+	if err := outage.Resume(m.s); err != nil {
+		m.say("resume: "+err.Error(), true)
+		return
+	}
+	m.held = nil
+	m.say("the usage limit's pause is over: the worker starts runs again", false)
 }
 
 // continueTask opens t's agent session with bh continue in the board's

@@ -7,6 +7,7 @@ import (
 	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/outage"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -24,6 +25,7 @@ type boardModel struct {
 	sel     string // the selected task's id: it stays selected as rows move
 	now     time.Time
 	loadErr error
+	held    *outage.Hold // the usage limit holding the queue back, if any
 
 	width, height int
 	note          string // what the last action did
@@ -62,6 +64,7 @@ func (m *boardModel) Init() tea.Cmd { return m.watch.wait }
 // reload reads the tasks and new steps again, and sorts them into sections.
 func (m *boardModel) reload() {
 	m.now = m.b.Now()
+	m.held = outage.HeldNow(m.s, m.now)
 	was := m.selected()
 	tasks, _, err := m.s.ListBrief()
 	m.loadErr = err

@@ -72,6 +72,8 @@ func (m *boardModel) key(k string) tea.Cmd {
 		m.move(-len(m.rows))
 	case "end", "G":
 		m.move(len(m.rows))
+	case "r":
+		m.resume()
 	case "enter", "s", "c":
 		if row, ok := m.current(); ok {
 			return m.act(k, row.t)

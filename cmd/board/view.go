@@ -20,6 +20,10 @@ func (m *boardModel) View() string {
 	}
 	io := m.b.IO
 	head := io.Bold("bh board") + "  " + io.Faint(filepath.Base(m.s.Root))
+	keys := boardKeys
+	if m.held != nil {
+		head, keys = head+"  "+io.Yellow(m.held.Says(m.now)), keys+" · r resume"
+	}
 	h := max(m.height-3, 1)
 	left := column(m.list(h), m.listWidth(), h)
 	bar := io.Faint(strings.TrimSuffix(strings.Repeat(" │ \n", h), "\n"))
@@ -28,7 +32,6 @@ func (m *boardModel) View() string {
 	if m.noteErr {
 		note = io.Red(note)
 	}
-	keys := boardKeys
 	if m.dlg != nil {
 		keys = "esc leave the questions · the field's own keys below it"
 	}

@@ -33,6 +33,18 @@ func over(s task.AgentSettings, c AgentConfig, bins map[string]string) AgentConf
 	return c
 }
 
+// Name is what a task records as the agent that worked on it: claude,
+// codex or command:<program>.
+func (c AgentConfig) Name() string {
+	switch {
+	case c.Kind == "command" && len(c.Command) > 0:
+		return "command:" + c.Command[0]
+	case c.Kind == "codex":
+		return "codex"
+	}
+	return "claude"
+}
+
 // For is the agent configuration t runs with: the config's agent:, then
 // its type's settings, then the task's own; instructions add up, the rest
 // is replaced.

@@ -43,6 +43,7 @@ type Ending struct {
 	Context string   `json:"context,omitempty"`
 	Flat    string   `json:"flat,omitempty"` // a question kept flat on a task that may not ask (human: false)
 	Notify  string   `json:"notify,omitempty"`
+	Paused  string   `json:"paused,omitempty"` // the usage limit that cut the run short: a limit.paused event
 	Session string   `json:"session,omitempty"`
 	Paths   []string `json:"paths,omitempty"`  // the agent's changed paths, once the work is handled
 	Commit  string   `json:"commit,omitempty"` // the parked snapshot, or the landed commit

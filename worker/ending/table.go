@@ -40,6 +40,7 @@ type Facts struct {
 	Result   agent.Result
 	Cause    string       // in words, for the errors and stops
 	Outage   agent.Outage // agentOutage
+	Paused   string       // agentOutage: the usage limit that cut the run short, and its reset
 	Session  string
 	Policy   task.HumanPolicy
 	Review   string // why a completion waits for a human ("" lands it)
@@ -118,9 +119,13 @@ func table(f Facts) Ending {
 func unanswered(f Facts) Ending {
 	switch f.What {
 	case AgentOutage:
-		return Ending{Outcome: Unavailable, Fate: KeepWork, State: task.Open, Status: string(AgentError),
+		e := Ending{Outcome: Unavailable, Fate: KeepWork, State: task.Open, Status: string(AgentError),
 			Session: f.Session, Text: f.Cause, Err: f.Cause, Summary: fmt.Sprintf("%s: %s", f.Outage, f.Cause),
 			Note: fmt.Sprintf("not the task's fault: %s (%s); it runs again once the agent is back", f.Outage, f.Cause)}
+		if f.Paused != "" { // the same session goes on after the reset
+			e.Paused, e.Notify = f.Paused, task.EventLimitPaused
+		}
+		return e
 	case RunStopped:
 		return Ending{Outcome: Stopped, Fate: KeepWork, State: task.Open, Status: string(Stopped), Session: f.Session,
 			Note: "stopped; resumes on the next start", Text: f.Cause, Notify: task.EventTaskStopped}

@@ -62,6 +62,9 @@ func TestDecideEndingTable(t *testing.T) {
 			want{AgentError, KeepWork, task.Failed, task.EventTaskFailed, 0, "", "error"}},
 		{"agent outage", Facts{What: AgentOutage, Outage: agent.OutageAuth, Cause: "401"},
 			want{Unavailable, KeepWork, task.Open, "", 0, "", "error"}},
+		{"usage limit with its reset: the session goes on after it", Facts{What: AgentOutage, Outage: agent.OutageLimit,
+			Cause: "429", Session: "s1", Paused: "five-hour usage limit; resets 2026-11-28T15:00:00Z"},
+			want{Unavailable, KeepWork, task.Open, task.EventLimitPaused, 0, "", "error"}},
 		{"stopped by the worker", Facts{What: RunStopped, Cause: "interrupt"},
 			want{Stopped, KeepWork, task.Open, task.EventTaskStopped, 0, "", "stopped"}},
 		{"a dead worker's run", Facts{What: RunRecovered, Cause: "recovered"},
@@ -217,5 +220,18 @@ func TestSettledNext(t *testing.T) {
 		if got := Decide(c.f).Next; got != c.next {
 			t.Errorf("%d %s: next %q, want %q", c.f.What, c.f.Landing, got, c.next)
 		}
+	}
+}
+
+// A run the usage limit cut short keeps its session for the resumed run,
+// and its ending records the limit (limit.paused).
+func TestUsageLimitEndingKeepsTheSession(t *testing.T) {
+	f := Facts{What: AgentOutage, Outage: agent.OutageLimit, Cause: "429", Session: "s1", Paused: "five-hour usage limit; resets …"}
+	e := Decide(f)
+	if e.Session != "s1" || e.Paused != f.Paused || e.Fate != KeepWork || e.Notify != task.EventLimitPaused {
+		t.Fatalf("%+v", e)
+	}
+	if e := Decide(Facts{What: AgentOutage, Outage: agent.OutageLimit, Cause: "429"}); e.Notify != "" || e.Paused != "" {
+		t.Fatalf("an unknown reset pauses nothing of its own: %+v", e)
 	}
 }

@@ -1,6 +1,7 @@
 // Package outage is what bh keeps and says of an agent outage: the
-// worker's pause, recorded for bh status, and what to do about a lasting
-// one.
+// worker's pause (a backoff, or the account's usage limit held to its
+// reset and shared with every machine as a ref), recorded for bh status,
+// and what to do about a lasting one.
 package outage
 
 import (

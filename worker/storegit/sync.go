@@ -220,7 +220,8 @@ func pushBranch(r *git.Repo, res *SyncResult, theirs string) error {
 // parked work and sessions other machines pushed, into bh's copies.
 func SharedRefspecs(remote string) []string {
 	return []string{"+refs/heads/*:refs/remotes/" + remote + "/*",
-		"+refs/bh/parked/*:" + git.RemoteCopy("refs/bh/parked/*"), "+refs/bh/sessions/*:" + git.RemoteCopy("refs/bh/sessions/*")}
+		"+refs/bh/parked/*:" + git.RemoteCopy("refs/bh/parked/*"), "+refs/bh/sessions/*:" + git.RemoteCopy("refs/bh/sessions/*"),
+		"+refs/bh/limits/*:" + git.RemoteCopy("refs/bh/limits/*")}
 }
 
 // RemoteName is the remote to share through: the one given, the

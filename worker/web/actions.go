@@ -6,6 +6,7 @@ import (
 	"net/url"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/outage"
 )
 
 // stop is bh stop from the page: the same change to the task (Task.Stop,
@@ -21,6 +22,26 @@ func (s *Server) reopen(w http.ResponseWriter, r *http.Request) {
 	s.act(w, r, "reopened", func(t *task.Task) error {
 		return t.SetState(task.Open, s.o.Now(), s.o.By, "")
 	})
+}
+
+// resume is bh worker --resume from the inbox: the usage limit's pause of
+// the repository's queue is over.
+func (s *Server) resume(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 1<<16)
+	if err := r.ParseForm(); err != nil || !s.sameOrigin(r) {
+		http.Error(w, "bh serve: refused: the form did not come from this server's page (reload it and try again)",
+			http.StatusForbidden)
+		return
+	}
+	st, err := s.store(r.PathValue("repo"))
+	if err == nil {
+		err = outage.Resume(st)
+	}
+	if err != nil {
+		http.Error(w, "bh serve: resume: "+err.Error(), status(err))
+		return
+	}
+	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 
 // act changes the task the request names under its lock, then shows its

@@ -10,6 +10,7 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/outage"
 )
 
 // inboxView is the inbox page: a card per task waiting on an answer, the
@@ -19,11 +20,16 @@ type inboxView struct {
 	Attention []store.RunningTask
 	Review    []store.RunningTask // pull requests in review, which the worker shepherds
 	Running   []store.RunningTask
+	Paused    []pausedRepo // repositories whose queue a usage limit holds back
 	Skipped   []string
 	Error     string
 	CSRF      string
 	Local     string // the loopback address links point at, if they do
 }
+
+// pausedRepo is a repository whose queue a usage limit holds back, in
+// words ("paused by the five-hour usage limit until 15:00").
+type pausedRepo struct{ Path, Says string }
 
 // card is a task waiting on answers, as the inbox shows it.
 type card struct {
@@ -79,6 +85,13 @@ func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
 	roots, err := s.o.Repos()
 	if err != nil {
 		v.Error = "the registry of repositories cannot be read: " + err.Error()
+	}
+	for _, root := range roots {
+		if st, err := store.Find(root); err == nil {
+			if h := outage.HeldNow(st, s.o.Now()); h != nil {
+				v.Paused = append(v.Paused, pausedRepo{root, h.Says(s.o.Now())})
+			}
+		}
 	}
 	in := store.ReadInbox(roots)
 	v.Cards, v.Running = cards(in.Asking), in.Running

@@ -102,6 +102,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /r/{repo}/t/{id}/stop", s.stop)
 	mux.HandleFunc("POST /r/{repo}/t/{id}/reopen", s.reopen)
 	mux.HandleFunc("POST /r/{repo}/t/{id}/undo", s.undo)
+	mux.HandleFunc("POST /r/{repo}/resume", s.resume)
 	mux.HandleFunc("GET /events", s.events)
 	mux.HandleFunc("GET /insights", s.insights)
 	mux.HandleFunc("GET /metrics", s.metrics)
