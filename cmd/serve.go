@@ -30,6 +30,8 @@ type ServeOptions struct {
 	Insecure        bool
 	PublicURL       string
 	RevokeLinks     bool
+	// AfterFunc is the undo window's timer, for tests: web.Options.AfterFunc.
+	AfterFunc func(time.Duration, func()) func() bool
 }
 
 // defaultListen is bh serve's address: this machine only.
@@ -114,8 +116,14 @@ func serveRun(opts *ServeOptions) error {
 	if _, err := opts.Store(); err != nil { // registers this repository, if bh is used here
 		fmt.Fprintln(opts.IO.ErrOut, "not in a repository that uses bh: showing the registered ones")
 	}
-	srv, err := web.New(web.Options{Token: conf.Token, URL: opts.PublicURL, By: "web:" + userName(), Repos: config.Registered,
-		Now: opts.Now, TLS: opts.TLSCert != "", Warnf: func(format string, args ...any) {
+	local := ""
+	if u, err := url.Parse(conf.URL); err == nil && isLoopback(u.Hostname()) {
+		local = conf.URL
+		warn(opts.IO, false, withHint(fmt.Errorf("links in notifications point at %s, which a phone cannot open", conf.URL),
+			"set --public-url to an address the phone reaches (a tailnet's, a reverse proxy's)"))
+	}
+	srv, err := web.New(web.Options{Token: conf.Token, URL: opts.PublicURL, LocalLinks: local, By: "web:" + userName(), Repos: config.Registered,
+		Now: opts.Now, AfterFunc: opts.AfterFunc, TLS: opts.TLSCert != "", Warnf: func(format string, args ...any) {
 			warn(opts.IO, false, fmt.Errorf(format, args...))
 		}})
 	if err != nil {
@@ -275,6 +283,12 @@ func serveURL(o *ServeOptions, addr *net.TCPAddr) string {
 		host, _ = os.Hostname()
 	}
 	return fmt.Sprintf("%s://%s", scheme, net.JoinHostPort(host, fmt.Sprint(addr.Port)))
+}
+
+// isLoopback says whether host names this machine only.
+func isLoopback(host string) bool {
+	ip := net.ParseIP(host)
+	return host == "localhost" || ip != nil && ip.IsLoopback()
 }
 
 // userName is who answers from the browser, for the history.

@@ -165,7 +165,9 @@ func TestServeInBrowser(t *testing.T) {
 		chromedp.WaitVisible(css(`pre.diff span.add`)))
 	screenshot(t, ctx, "task.png")
 	lookAt(t, ctx, "task")
-	run("approve the gate", chromedp.Click(css(`button.yes`)), chromedp.WaitVisible(css(`p.ok`)))
+	// The approval lands: held for its undo window (the real one), then recorded.
+	run("approve the gate", chromedp.Click(css(`button.yes`)), chromedp.WaitVisible(css(`form.held`)),
+		chromedp.WaitVisible(css(`p.answered`)))
 	// A page of four questions, and one of markdown, looked at before
 	// they are answered.
 	for i, name := range map[int]string{6: "questions", 7: "markdown"} {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/url"
@@ -37,12 +38,27 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	id, err := st.Resolve(r.PathValue("id"))
 	var t *task.Task
 	var ans []task.Answer
+	step := recordNow
 	if err == nil {
 		if ans, err = formAnswers(id, r.PostForm); err == nil {
+			step = s.decide(st, id, ans, r.PostForm)
+		}
+		if err == nil && step == recordNow {
 			t, err = notify.Answer(st, id, ans, s.o.By, s.o.Warnf)
 		}
 	}
-	if err == nil {
+	switch {
+	case step == askFirst:
+		v, code := s.taskView(r)
+		v.Confirm, v.Kept = true, r.PostForm
+		s.render(w, r, code, "task", v.Title, v)
+		return
+	case step == holdBack:
+		s.hold(r.PathValue("repo"), id, func() error { _, err := notify.Answer(st, id, ans, s.o.By, s.o.Warnf); return err })
+		u := url.URL{Path: "/r/" + url.PathEscape(r.PathValue("repo")) + "/t/" + url.PathEscape(id)}
+		http.Redirect(w, r, u.String(), http.StatusSeeOther)
+		return
+	case err == nil:
 		var qids []string
 		for _, a := range ans {
 			qids = append(qids, a.QuestionID)
@@ -56,22 +72,22 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	if code == http.StatusOK {
 		code = answerStatus(err)
 	}
-	v.Error, v.Kept = err.Error(), r.PostForm
+	v.Error, v.Kept = v.plain(err), r.PostForm
 	s.render(w, r, code, "task", v.Title, v)
 }
 
 // formAnswers reads a task's form: a q field names each question the
 // form holds, and each question's fields are named after it (answer.q1,
 // comment.q1); a form of one question may leave the suffix out. A
-// question left alone in a form of several is not answered now; when
-// every one is left alone, all are answered as they are, so that what is
-// missing is said.
+// question left alone in a form of several (its default untouched
+// included) is not answered now; when every one is left alone, all are
+// answered as they are, so that what is missing is said.
 func formAnswers(id string, f url.Values) ([]task.Answer, error) {
 	qids := f["q"]
-	var all, given []task.Answer
+	var all, picked []task.Answer
 	for _, qid := range qids {
 		one := url.Values{"q": {qid}}
-		for _, name := range []string{"answer", "other", "comment", "text"} {
+		for _, name := range []string{"answer", "other", "comment", "text", "lc", "default"} {
 			if v, ok := f[name+"."+qid]; ok {
 				one[name] = v
 			} else if len(qids) == 1 {
@@ -83,14 +99,24 @@ func formAnswers(id string, f url.Values) ([]task.Answer, error) {
 			return nil, err
 		}
 		all = append(all, a)
-		if len(a.Values) > 0 || strings.TrimSpace(a.Comment) != "" || strings.TrimSpace(one.Get("other")) != "" {
-			given = append(given, a)
+		if given(a, one) {
+			picked = append(picked, a)
 		}
 	}
-	if len(given) == 0 {
+	if len(picked) == 0 {
 		return all, nil
 	}
-	return given, nil
+	return picked, nil
+}
+
+// given says whether the human gave answer a: something picked or typed
+// other than the question's default, which the page shows filled in
+// (its default field) and which counts only when the whole form is sent
+// as it is.
+func given(a task.Answer, f url.Values) bool {
+	typed := strings.TrimSpace(a.Comment) != "" || strings.TrimSpace(f.Get("other")) != "" || len(a.Comments) > 0
+	untouched := len(a.Values) == 1 && f.Get("default") != "" && a.Values[0] == f.Get("default")
+	return typed || len(a.Values) > 0 && !untouched
 }
 
 // formAnswer reads one question's answer from its fields:
@@ -100,6 +126,7 @@ func formAnswers(id string, f url.Values) ([]task.Answer, error) {
 //	other    Other's own words, which count only when Other is picked
 //	comment  a comment beside the decision (an approval's feedback)
 //	text     the answer in words, for a freeform question
+//	lc       comments on lines of the diff, each {"path","line","text"} in JSON
 //
 // Picking an option never becomes Other. Other's words are the answer's
 // Comment (task.OtherChoice); a comment given as well follows them on a
@@ -112,6 +139,13 @@ func formAnswer(id string, f url.Values) (task.Answer, error) {
 	a := task.Answer{QuestionID: f.Get("q"), Values: f["answer"], Comment: field("comment")}
 	if text := field("text"); strings.TrimSpace(text) != "" {
 		a.Values = append(a.Values, text)
+	}
+	for _, lc := range f["lc"] { // a comment on a line of the diff, as the page's script wrote it
+		var c task.LineComment
+		if err := json.Unmarshal([]byte(lc), &c); err != nil {
+			return a, &task.AnswerError{ID: id, QuestionID: a.QuestionID, Reason: "a comment on a line that cannot be read: " + err.Error()}
+		}
+		a.Comments = append(a.Comments, c)
 	}
 	words, other := strings.TrimSpace(field("other")), slices.Contains(a.Values, task.OtherChoice)
 	switch {

@@ -25,11 +25,11 @@ func TestAnswerValidation(t *testing.T) {
 		{"other without words", url.Values{"q": {"q1"}, "answer": {"other"}}, "needs your own words"},
 		{"other with a comment only", url.Values{"q": {"q1"}, "answer": {"other"}, "comment": {"MariaDB"}}, "needs your own words"},
 		{"words for other, an option picked", url.Values{"q": {"q1"}, "answer": {"SQLite"}, "other": {"MariaDB"}},
-			"tm-ask1: you wrote words for Other but did not pick Other"},
+			"Question 1: you wrote words for Other but did not pick Other"},
 		{"nothing picked", url.Values{"q": {"q1"}}, "pick one of"},
 		{"approval neither", url.Values{"q": {"q2"}, "answer": {"maybe"}}, "is not an approval: answer yes or no"},
-		{"empty words", url.Values{"q": {"q3"}, "text": {"  "}}, "question 3: empty answer"},
-		{"no such question", url.Values{"q": {"q9"}, "answer": {"yes"}}, "no such pending question (it waits on questions 1, 2 and 3)"},
+		{"empty words", url.Values{"q": {"q3"}, "text": {"  "}}, "Question 3: empty answer"},
+		{"no such question", url.Values{"q": {"q9"}, "answer": {"yes"}}, "No such pending question (it waits on questions 1, 2 and 3)"},
 	} {
 		resp, body := s.answer(tc.form, nil)
 		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, tc.want) {
@@ -139,18 +139,19 @@ func TestAnswerTwice(t *testing.T) {
 	}
 	after := s.file()
 	resp, body := s.answer(url.Values{"q": {"q1"}, "answer": {"Postgres"}}, nil)
-	if resp.StatusCode != http.StatusConflict || !strings.Contains(body, "tm-ask1: already answered by web:alice at 2026-01-01 12:00:00 UTC") {
+	if resp.StatusCode != http.StatusConflict || !strings.Contains(body, "Question 1: already answered by you (web) at 2026-01-01 12:00:00 UTC") {
 		t.Fatalf("second answer: %d\n%s", resp.StatusCode, body)
 	}
 	if s.file() != after {
 		t.Fatal("the second answer changed the task file")
 	}
 	// the same once the task is open again
-	for _, f := range []url.Values{{"q": {"q2"}, "answer": {"yes"}}, {"q": {"q3"}, "text": {"no"}}} {
+	for _, f := range []url.Values{{"q": {"q2"}, "answer": {"yes"}, "reviewed": {"1"}}, {"q": {"q3"}, "text": {"no"}}} {
 		s.answer(f, nil)
 	}
+	s.elapse()
 	if resp, body := s.answer(url.Values{"q": {"q2"}, "answer": {"no"}}, nil); resp.StatusCode != http.StatusConflict ||
-		!strings.Contains(body, "tm-ask1: already answered by web:alice") {
+		!strings.Contains(body, "Question 2: already answered by you (web)") {
 		t.Fatalf("answer to an open task: %d\n%s", resp.StatusCode, body)
 	}
 }

@@ -23,7 +23,7 @@ func (s *Server) auth(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if tok := r.URL.Query().Get("token"); tok != "" && r.Method == http.MethodGet {
 			if !s.valid(tok) {
-				denied(w)
+				denied(w, r)
 				return
 			}
 			http.SetCookie(w, &http.Cookie{Name: cookieName, Value: tok, Path: "/", HttpOnly: true,
@@ -42,7 +42,7 @@ func (s *Server) auth(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		denied(w)
+		denied(w, r)
 	})
 }
 
@@ -50,10 +50,19 @@ func (s *Server) valid(tok string) bool {
 	return subtle.ConstantTimeCompare([]byte(tok), []byte(s.o.Token)) == 1
 }
 
-func denied(w http.ResponseWriter) {
+func denied(w http.ResponseWriter, r *http.Request) {
+	const how = "open the address bh serve printed (with ?token=...)"
+	if strings.Contains(r.Header.Get("Accept"), "text/html") { // a browser, a phone that followed a link here
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(http.StatusUnauthorized)
+		notePage.Execute(w, struct{ Title, Text string }{"The inbox needs bh serve's token",
+			"This page is bh serve's inbox, which shows every task: " + how + " on the machine that runs it. " +
+				"A link from a notification answers its own task without the token."})
+		return
+	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(http.StatusUnauthorized)
-	w.Write([]byte("bh serve needs its token: open the address bh serve printed (with ?token=...), " +
+	w.Write([]byte("bh serve needs its token: " + how + ", " +
 		"or send Authorization: Bearer <token> (the token is in ~/.config/bh/web.json)\n"))
 }
 

@@ -1,9 +1,16 @@
 package web
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
-// diffLine is one line of a diff, with its class for colour.
-type diffLine struct{ Class, Text string }
+// diffLine is one line of a diff, with its class for colour and its
+// number in the new file (0 for a deleted or a header line), for comments.
+type diffLine struct {
+	Class, Text string
+	Line        int
+}
 
 // fileDiff is one file's part of a diff, with its lines added and deleted.
 type fileDiff struct {
@@ -18,6 +25,7 @@ const maxDiff = 4000
 // fileDiffs splits a unified diff into its files.
 func fileDiffs(d string) (files []fileDiff, cut bool) {
 	lines, cut := diffLines(d)
+	n := 0
 	for _, l := range lines {
 		if strings.HasPrefix(l.Text, "diff ") || len(files) == 0 {
 			name := l.Text
@@ -27,16 +35,29 @@ func fileDiffs(d string) (files []fileDiff, cut bool) {
 			files = append(files, fileDiff{Name: name})
 		}
 		f := &files[len(files)-1]
-		f.Lines = append(f.Lines, l)
 		switch l.Class {
+		case "hunk": // @@ -a,b +c,d @@: the next new line is c
+			_, plus, _ := strings.Cut(l.Text, " +")
+			plus, _, _ = strings.Cut(plus, ",")
+			plus, _, _ = strings.Cut(plus, " ")
+			n, _ = strconv.Atoi(plus)
 		case "add":
 			f.Add++
+			l.Line, n = n, n+1
 		case "del":
 			f.Del++
+		case "ctx":
+			if !strings.HasPrefix(l.Text, `\`) { // "\ No newline at end of file" is no line
+				l.Line, n = n, n+1
+			}
 		}
+		f.Lines = append(f.Lines, l)
 	}
 	return files, cut
 }
+
+// Open says whether the file's diff is shown open: short enough to read.
+func (f fileDiff) Open() bool { return len(f.Lines) < 400 }
 
 func diffLines(d string) (lines []diffLine, cut bool) {
 	all := strings.Split(strings.TrimSuffix(d, "\n"), "\n")
@@ -56,7 +77,7 @@ func diffLines(d string) (lines []diffLine, cut bool) {
 		case strings.HasPrefix(l, "-"):
 			c = "del"
 		}
-		lines = append(lines, diffLine{c, l})
+		lines = append(lines, diffLine{Class: c, Text: l})
 	}
 	return lines, cut
 }

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -30,6 +31,47 @@ type site struct {
 	srv  *Server
 	ts   *httptest.Server
 	base string // the task's page
+	// timers are the undo windows started, run by elapse
+	mu     sync.Mutex
+	timers []*timer
+}
+
+// timer is an undo window's: it runs when the test says the time is up.
+type timer struct {
+	f             func()
+	stopped, done bool
+}
+
+// afterFunc is the servers' clock for undo windows: elapse ends them.
+func (s *site) afterFunc(_ time.Duration, f func()) func() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tm := &timer{f: f}
+	s.timers = append(s.timers, tm)
+	return func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		was := !tm.stopped && !tm.done
+		tm.stopped = true
+		return was
+	}
+}
+
+// elapse runs every undo window's end that is still due, as 10 seconds
+// passing would.
+func (s *site) elapse() {
+	s.mu.Lock()
+	var due []func()
+	for _, t := range s.timers {
+		if !t.stopped && !t.done {
+			t.done = true
+			due = append(due, t.f)
+		}
+	}
+	s.mu.Unlock()
+	for _, f := range due {
+		f()
+	}
 }
 
 func newSite(t testing.TB) *site {
@@ -45,14 +87,16 @@ func newSite(t testing.TB) *site {
 	if err := os.WriteFile(st.Path("tm-ask1"), []byte(asking), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(Options{Token: token, By: "web:alice", Now: func() time.Time { return now },
-		Repos: func() ([]string, error) { return []string{root}, nil }})
+	s := &site{t: t, root: root, st: st, base: "/r/" + config.RepoKey(root) + "/t/tm-ask1"}
+	s.srv, err = New(Options{Token: token, By: "web:alice", Now: func() time.Time { return now },
+		Repos:     func() ([]string, error) { return []string{root}, nil },
+		AfterFunc: s.afterFunc})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(ts.Close)
-	return &site{t: t, root: root, st: st, srv: srv, ts: ts, base: "/r/" + config.RepoKey(root) + "/t/tm-ask1"}
+	s.ts = httptest.NewServer(s.srv.Handler())
+	t.Cleanup(s.ts.Close)
+	return s
 }
 
 const asking = `id: tm-ask1

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/outage"
@@ -23,6 +24,7 @@ type inboxView struct {
 	Skipped   []string
 	Error     string
 	CSRF      string
+	Local     string // the loopback address links point at, if they do
 }
 
 // pausedRepo is a repository whose queue a usage limit holds back, in
@@ -38,6 +40,7 @@ type card struct {
 	Gate      bool
 	Stat      string // a gate's diff stat, its last line
 	Quick     *task.Question
+	Held      time.Time // when the answer held for its undo window is recorded
 }
 
 // cards orders the tasks waiting on answers by priority, then by how long
@@ -78,7 +81,7 @@ func quick(q task.Question) bool {
 }
 
 func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
-	v := inboxView{CSRF: s.csrf}
+	v := inboxView{CSRF: s.csrf, Local: s.o.LocalLinks}
 	roots, err := s.o.Repos()
 	if err != nil {
 		v.Error = "the registry of repositories cannot be read: " + err.Error()
@@ -95,6 +98,7 @@ func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
 	v.Attention, v.Review = in.Attention, in.Review
 	slices.SortStableFunc(v.Attention, func(a, b store.RunningTask) int { return a.Task.Priority.Rank() - b.Task.Priority.Rank() })
 	for i, c := range v.Cards {
+		v.Cards[i].Held = s.heldUntil(config.RepoKey(c.Path), c.Task.ID)
 		if !c.Gate {
 			continue
 		}

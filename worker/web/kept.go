@@ -1,6 +1,13 @@
 package web
 
-import "slices"
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/bh-tracker/bh/task"
+)
 
 // kept is what a refused answer to question qid had in field name
 // (formAnswers names the fields).
@@ -55,6 +62,60 @@ func (v *taskView) defaultOf(qid string) string {
 	for _, q := range v.Questions {
 		if q.Q.ID == qid && q.Waits {
 			return q.Q.Default
+		}
+	}
+	return ""
+}
+
+// Typed is what a refused answer had for question qid, in words: for a
+// question someone answered meanwhile, so that nothing typed is lost.
+func (v *taskView) Typed(qid string) string {
+	var out []string
+	for _, name := range []string{"answer", "other", "text", "comment"} {
+		vals, _ := v.kept(qid, name)
+		for _, s := range vals {
+			if strings.TrimSpace(s) != "" && s != "other" {
+				out = append(out, s)
+			}
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// plain is err in the page's words: a question by its number on the page,
+// never its id, and whoever answered before by their one name.
+func (v *taskView) plain(err error) string {
+	var ae *task.AnswerError
+	if !errors.As(err, &ae) {
+		return err.Error()
+	}
+	reason := ae.Reason
+	if ae.AnsweredBy != "" {
+		reason = "already answered by " + v.Who(ae.AnsweredBy) + " at " + ae.AnsweredAt.UTC().Format("2006-01-02 15:04:05 UTC")
+	}
+	for _, q := range v.Questions {
+		if q.Q.ID == ae.QuestionID && ae.QuestionID != "" {
+			return fmt.Sprintf("Question %d: %s", q.N, reason)
+		}
+	}
+	return strings.ToUpper(reason[:1]) + reason[1:]
+}
+
+// Who is the one name of who answered (by as recorded): you, with the
+// channel beside it.
+func (v *taskView) Who(by string) string { return task.Who(by, v.Me) }
+
+// QName is question qid as the page calls it: its number in this round,
+// else its header or first line; never its id.
+func (v *taskView) QName(qid string) string {
+	for _, q := range v.Questions {
+		if q.Q.ID == qid && qid != "" {
+			return fmt.Sprintf("question %d", q.N)
+		}
+	}
+	for _, q := range v.Task.Questions {
+		if q.ID == qid && qid != "" {
+			return questionName(q)
 		}
 	}
 	return ""

@@ -29,6 +29,7 @@ func (s *Server) linkRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /l/{link}", s.linkPage)
 	mux.HandleFunc("POST /l/{link}/answer", s.linkAnswer)
 	mux.HandleFunc("POST /l/{link}/act", s.linkAct)
+	mux.HandleFunc("POST /l/{link}/undo", s.linkUndo)
 }
 
 // linkError is a link refused, with the status that says why.
@@ -63,8 +64,12 @@ func (s *Server) link(r *http.Request) (config.Link, config.WebConfig, error) {
 
 func (s *Server) linkPage(w http.ResponseWriter, r *http.Request) {
 	l, conf, err := s.link(r)
-	if err == errUsed && r.URL.Query().Get("answered") != "" {
+	switch {
+	case err == errUsed && r.URL.Query().Get("answered") != "":
 		s.linkNote(w, http.StatusOK, "Your answer is recorded", "The agent resumes with it. This link has done its work: it cannot answer again.")
+		return
+	case err == errUsed:
+		s.linkNote(w, http.StatusGone, "This link cannot answer", s.usedText(l))
 		return
 	}
 	if err != nil {
@@ -72,6 +77,7 @@ func (s *Server) linkPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v, code := s.linkView(r, l, conf)
+	v.Notice = notices[r.URL.Query().Get("done")]
 	s.render(w, r, code, "task", v.Title, v)
 }
 
@@ -91,6 +97,7 @@ func (s *Server) linkView(r *http.Request, l config.Link, conf config.WebConfig)
 		}
 	}
 	v.AnswerURL = "/l/" + url.PathEscape(r.PathValue("link")) + "/answer"
+	v.UndoURL = "/l/" + url.PathEscape(r.PathValue("link")) + "/undo"
 	v.CSRF = conf.LinkSecret(l, "csrf")
 	return v, code
 }
@@ -112,6 +119,9 @@ func (s *Server) linkAnswer(w http.ResponseWriter, r *http.Request) {
 	}
 	ans, err := formAnswers(l.Task, r.PostForm)
 	if err == nil {
+		if st, serr := s.store(l.Repo); serr == nil && s.linkHeld(w, r, l, conf, s.decide(st, l.Task, ans, r.PostForm), ans) {
+			return
+		}
 		err = s.answerOnce(l, ans)
 	}
 	if err == nil {
@@ -234,6 +244,27 @@ var notePage = template.Must(template.New("note").Parse(`<!doctype html>
 <title>{{.Title}}</title><link rel="stylesheet" href="/static/style.css"></head>
 <body><main><h1>{{.Title}}</h1><p>{{.Text}}</p></main></body></html>
 `))
+
+// usedText says what a used link answered: each question it covers, with
+// its answer, when and through which channel.
+func (s *Server) usedText(l config.Link) string {
+	var said []string
+	if st, err := s.store(l.Repo); err == nil {
+		if t, err := st.Get(l.Task); err == nil {
+			for _, q := range t.Questions {
+				if e, ok := t.LastAnswer(q.ID); ok && l.Covers(q.ID) {
+					said = append(said, fmt.Sprintf("“%s” was answered %s by %s at %s", questionName(q), e.Text,
+						task.Who(e.By, ""), e.At.UTC().Format("2006-01-02 15:04 UTC")))
+				}
+			}
+		}
+	}
+	text := "This link has answered already"
+	if len(said) > 0 {
+		text += ": " + strings.Join(said, "; ")
+	}
+	return text + ". A link answers once: open bh serve with its token, or use bh respond, to change the answer."
+}
 
 // linkNote is a page that only says something: a link refused or done.
 func (s *Server) linkNote(w http.ResponseWriter, code int, title, text string) {

@@ -31,7 +31,7 @@ type linkSite struct {
 func newLinkSite(t *testing.T) *linkSite {
 	t.Helper()
 	s := &linkSite{site: newSite(t), clock: now}
-	srv, err := New(Options{Token: token, By: "web:alice", Repos: s.srv.o.Repos,
+	srv, err := New(Options{Token: token, By: "web:alice", Repos: s.srv.o.Repos, AfterFunc: s.afterFunc,
 		Now: func() time.Time { s.mu.Lock(); defer s.mu.Unlock(); return s.clock },
 		WebConfig: func() (config.WebConfig, error) {
 			s.mu.Lock()
@@ -90,7 +90,7 @@ func TestLinkAnswersOnce(t *testing.T) {
 	s := newLinkSite(t)
 	link := s.notified()
 	csrf := s.openLink(link)
-	resp, body := s.do("POST", link+"/answer", url.Values{"csrf": {csrf}, "q": {"q2"}, "answer": {"yes"}}, phone)
+	resp, body := s.do("POST", link+"/answer", url.Values{"csrf": {csrf}, "q": {"q2"}, "answer": {"yes"}, "reviewed": {"1"}}, phone)
 	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != link+"?answered=1" {
 		t.Fatalf("answer: %d %s\n%s", resp.StatusCode, resp.Header.Get("Location"), body)
 	}
@@ -239,7 +239,7 @@ func TestLinkPageShowsTheGatesChange(t *testing.T) {
 	s := newLinkSite(t)
 	s.park()
 	_, body := s.do("GET", s.notified(), nil, phone)
-	diff, decide := strings.Index(body, `<span class="add">&#43;create table b;</span>`), strings.Index(body, `name="answer.q2" value="yes"`)
+	diff, decide := strings.Index(body, `<span class="add" data-line="1" tabindex="-1">&#43;create table b;</span>`), strings.Index(body, `name="answer.q2" value="yes"`)
 	if diff < 0 || decide < 0 || diff > decide {
 		t.Errorf("the gate's change is not above its decision (%d, %d):\n%s", diff, decide, body)
 	}

@@ -39,6 +39,7 @@ func parsePages(now func() time.Time) (pages, error) {
 		"respond": task.RespondCommand,
 		"when":    func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
 		"sub":     func(a, b int) int { return a - b },
+		"clock":   func(t time.Time) string { return t.UTC().Format("15:04:05 UTC") },
 		"add":     func(a, b int) int { return a + b },
 		"secs":    seconds,
 		"pct":     func(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) },

@@ -61,8 +61,11 @@ func TestTaskPage(t *testing.T) {
 		`<span class="meta">diff --git a/schema.sql b/schema.sql</span>`,
 		`<span class="hunk">@@ -1 &#43;1 @@</span>`,
 		`<span class="del">-create table a;</span>`,
-		`<span class="add">&#43;create table b;</span>`,
+		`<span class="add" data-line="1" tabindex="-1">&#43;create table b;</span>`,
 		`<summary><code>schema.sql</code> <span class="plus">+1<span class="vh"> added</span></span> <span class="minus">−1<span class="vh"> deleted</span></span></summary>`,
+		`<label class="viewed"><input type="checkbox" data-viewed> Viewed<span class="vh"> schema.sql</span></label>`,
+		`<section class="parked" id="changes" data-review="q2">`,
+		`<input type="hidden" name="reviewed" value="1">`,
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the page lacks %q", want)
@@ -121,7 +124,7 @@ func TestTaskPageUnusedAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, body := s.do("GET", s.base, nil, nil)
-	want := `<td class="ev">input.unused</td><td>bob</td><td>q3</td><td class="text">port 9090<br><small>not used: given in another clone after the answer ann gave at 2026-01-01T12:00:00Z, which was used instead</small></td>`
+	want := `<td class="ev">input.unused</td><td>bob</td><td>question 3</td><td class="text">port 9090<br><small>not used: given in another clone after the answer ann gave at 2026-01-01T12:00:00Z, which was used instead</small></td>`
 	if !strings.Contains(body, want) {
 		t.Errorf("the page lacks %q", want)
 	}

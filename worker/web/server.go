@@ -28,11 +28,17 @@ type Options struct {
 	// Repos lists the repositories to show: config.Registered.
 	Repos func() ([]string, error)
 	Now   func() time.Time
-	TLS   bool // served over TLS: the cookie is Secure
+	// AfterFunc runs f after d unless stopped: time.AfterFunc unless set
+	// (a test's clock for the undo window).
+	AfterFunc func(d time.Duration, f func()) (stop func() bool)
+	TLS       bool // served over TLS: the cookie is Secure
 	// URL is the address bh serve is reachable at when a proxy (tailscale
 	// serve, a TLS front) forwards to it: forms posted from its pages
 	// carry that origin.
 	URL string
+	// LocalLinks is the loopback address answer links point at when no
+	// public address is set: the inbox warns that a phone cannot open them.
+	LocalLinks string
 	// Warnf reports what went wrong beside a request, such as a
 	// notification that could not go out; nil discards.
 	Warnf func(format string, args ...any)
@@ -55,6 +61,7 @@ type Server struct {
 	// linkMu makes checking a link unused, answering and marking it used
 	// one step.
 	linkMu sync.Mutex
+	holds  holds // answers waiting out their undo window
 }
 
 // New makes a server; Watch starts its live updates.
@@ -64,6 +71,9 @@ func New(o Options) (*Server, error) {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.AfterFunc == nil {
+		o.AfterFunc = func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 	}
 	if o.WebConfig == nil {
 		o.WebConfig = config.LoadWebConfig
@@ -75,7 +85,7 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv := &Server{o: o, csrf: csrfValue(o.Token), hub: newHub(), page: p}
+	srv := &Server{o: o, csrf: csrfValue(o.Token), hub: newHub(), page: p, holds: holds{m: map[string]*held{}}}
 	if u, err := url.Parse(o.URL); err == nil {
 		srv.publicHost = u.Host
 	}
@@ -91,6 +101,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /r/{repo}/t/{id}/answer", s.answer)
 	mux.HandleFunc("POST /r/{repo}/t/{id}/stop", s.stop)
 	mux.HandleFunc("POST /r/{repo}/t/{id}/reopen", s.reopen)
+	mux.HandleFunc("POST /r/{repo}/t/{id}/undo", s.undo)
 	mux.HandleFunc("POST /r/{repo}/resume", s.resume)
 	mux.HandleFunc("GET /events", s.events)
 	mux.HandleFunc("GET /insights", s.insights)

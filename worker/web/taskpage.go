@@ -3,15 +3,19 @@ package web
 import (
 	"errors"
 	"io/fs"
+	"maps"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/runlog"
 )
 
 // taskView is a task's page: its questions, answered and waiting, in one
@@ -28,7 +32,8 @@ type taskView struct {
 	Files     []fileDiff
 	AnswerURL string // where the answer form posts
 	DiffCut   bool
-	Steps     []store.StepLine   // a running agent's latest steps
+	Steps     []store.StepLine   // a running agent's latest steps, when it has no log yet
+	Runs      []runView          // the agent's runs, from their logs, the last open
 	Saved     []string           // the questions just answered here, in words
 	Notice    string             // what a stop or a reopen did
 	Measured  string             // rounds to green, time in checks and waiting on review
@@ -36,6 +41,39 @@ type taskView struct {
 	Error     string
 	Kept      url.Values // a refused answer's form, to fill in again
 	Link      bool       // opened by an answer link: its task alone, no stop or reopen
+	Confirm   bool       // a gate approved without its change opened: asked once (Kept holds the answer)
+	Held      time.Time  // when the answer held for its undo window is recorded
+	UndoURL   string     // where its Undo posts
+	Me        string     // the user answering here, as web:<user> names them
+}
+
+// Opened says whether the page shows some of the change open.
+func (v *taskView) Opened() bool { return slices.ContainsFunc(v.Files, fileDiff.Open) }
+
+// Reviewing is the gate waiting on the change shown, whose answer carries
+// the comments on its lines; "" when none waits.
+func (v *taskView) Reviewing() string {
+	for _, q := range v.Questions {
+		if q.Waits && q.Q.Gate {
+			return q.Q.ID
+		}
+	}
+	return ""
+}
+
+// Hidden are the fields of the answer kept whose names start with
+// prefix: all of them for a confirmation to send again, the comments on
+// lines for a refused answer.
+func (v *taskView) Hidden(prefix string) [][2]string {
+	var out [][2]string
+	for _, k := range slices.Sorted(maps.Keys(v.Kept)) {
+		for _, val := range v.Kept[k] {
+			if k != "csrf" && k != "confirm" && strings.HasPrefix(k, prefix) {
+				out = append(out, [2]string{k, val})
+			}
+		}
+	}
+	return out
 }
 
 // questionView is one question of the round: waiting, or answered, by
@@ -60,6 +98,40 @@ func (v *taskView) CanReopen() bool {
 
 type templateView struct{ Name, Text string }
 
+// runView is one run of the agent: what it said, the tools it called and
+// the commands it ran, with their results, and how it ended.
+type runView struct {
+	N       int
+	Last    bool
+	Entries []agent.Entry
+}
+
+// shownRuns bounds the runs a page reads: bh transcript has the rest.
+const shownRuns = 5
+
+// runs are the task's latest runs, read from their logs (as bh
+// transcript reads them), the one under way included.
+func runs(st *store.Store, id string) []runView {
+	dir := filepath.Join(st.Dir, "runs", id)
+	_, n, err := runlog.Transcript(dir, id, 0)
+	if err != nil {
+		return nil
+	}
+	var out []runView
+	for i := max(1, n-shownRuns+1); i <= n; i++ {
+		if e, _, err := runlog.Transcript(dir, id, i); err == nil {
+			out = append(out, runView{N: i, Last: i == n, Entries: e})
+		}
+	}
+	return out
+}
+
+// notices say what a stop, a reopen or an undo did (?done=).
+var notices = map[string]string{"stopped": "Stopped: the task is deferred until it is reopened.",
+	"reopened": "Reopened: a worker will pick the task up again.",
+	"undone":   "Undone: nothing was recorded or landed; the question waits for your answer again.",
+	"late":     "Too late to undo: the answer was recorded already."}
+
 func (s *Server) taskPage(w http.ResponseWriter, r *http.Request) {
 	v, code := s.taskView(r)
 	if v.Task != nil {
@@ -68,8 +140,7 @@ func (s *Server) taskPage(w http.ResponseWriter, r *http.Request) {
 				v.Saved = append(v.Saved, questionName(v.Task.Questions[i]))
 			}
 		}
-		v.Notice = map[string]string{"stopped": "Stopped: the task is deferred until it is reopened.",
-			"reopened": "Reopened: a worker will pick the task up again."}[r.URL.Query().Get("done")]
+		v.Notice = notices[r.URL.Query().Get("done")]
 	}
 	s.render(w, r, code, "task", v.Title, v)
 }
@@ -90,7 +161,7 @@ func questionName(q task.Question) string {
 // taskView reads the task the request names; code is 404 when there is none.
 func (s *Server) taskView(r *http.Request) (*taskView, int) {
 	key, id := r.PathValue("repo"), r.PathValue("id")
-	v := &taskView{Title: id, Key: key, CSRF: s.csrf}
+	v := &taskView{Title: id, Key: key, CSRF: s.csrf, Me: strings.TrimPrefix(s.o.By, "web:")}
 	st, err := s.store(key)
 	if err != nil {
 		v.Error = err.Error()
@@ -109,6 +180,7 @@ func (s *Server) taskView(r *http.Request) (*taskView, int) {
 	v.Measured = t.Measure(s.o.Now()).Text()
 	v.AnswerURL = "/r/" + url.PathEscape(key) + "/t/" + url.PathEscape(id) + "/answer"
 	v.Questions, v.Open = round(t)
+	v.Held, v.UndoURL = s.heldUntil(key, id), "/r/"+url.PathEscape(key)+"/t/"+url.PathEscape(id)+"/undo"
 	if v.Open > 0 {
 		for _, name := range st.TemplateNames() {
 			if text, err := st.Template(name); err == nil {
@@ -119,7 +191,8 @@ func (s *Server) taskView(r *http.Request) (*taskView, int) {
 		v.Single = len(open) == 1 && open[0].Kind() == task.ApprovalQuestion
 		v.Next = s.next(st.Root, id)
 	}
-	if t.State == task.InProgress {
+	v.Runs = runs(st, id)
+	if t.State == task.InProgress && len(v.Runs) == 0 {
 		v.Steps = store.Steps(st, id, 8)
 	}
 	if p, err := git.FindParked(st.Root, id); err == nil && p.Commit != "" {

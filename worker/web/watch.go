@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -52,12 +53,25 @@ type watch struct {
 func (w *watch) addRepos() {
 	roots, _ := w.s.o.Repos()
 	for _, root := range roots {
-		for _, sub := range []string{"", "tasks", "runs"} { // .bh itself, for a runs folder made later
-			dir := filepath.Join(root, ".bh", sub)
-			if _, ok := w.keys[dir]; !ok && w.fw.Add(dir) == nil {
-				w.keys[dir] = config.RepoKey(root)
+		// .bh itself, for a runs folder made later; each task's run folder,
+		// for its run log as it grows
+		for _, sub := range []string{"", "tasks", "runs"} {
+			w.add(filepath.Join(root, ".bh", sub), config.RepoKey(root))
+		}
+		runs, _ := os.ReadDir(filepath.Join(root, ".bh", "runs"))
+		for _, d := range runs {
+			// a run under way began its log lately: old folders cost watches for nothing
+			if fi, err := d.Info(); err == nil && d.IsDir() && time.Since(fi.ModTime()) < 24*time.Hour {
+				w.add(filepath.Join(root, ".bh", "runs", d.Name()), config.RepoKey(root))
 			}
 		}
+	}
+}
+
+// add watches folder dir of the repository whose key is key, once.
+func (w *watch) add(dir, key string) {
+	if _, ok := w.keys[dir]; !ok && w.fw.Add(dir) == nil {
+		w.keys[dir] = key
 	}
 }
 
@@ -116,6 +130,10 @@ func (w *watch) matters(e fsnotify.Event) (string, bool) {
 			w.addRepos()
 		}
 		return key, false
+	case filepath.Base(dir) == "runs" && e.Op.Has(fsnotify.Create):
+		if fi, err := os.Stat(e.Name); err == nil && fi.IsDir() {
+			w.add(e.Name, key) // a task's first run: its log comes next
+		}
 	}
 	return key, true
 }

@@ -37,7 +37,82 @@
       const words = f.querySelector("input[name^='other.']");
       if (other && words) words.addEventListener("input", () => { if (words.value.trim()) other.checked = true; });
     }
+    review(root);
     selected = null;
+  }
+
+  // Reviewing a change: a file opened counts as the change seen (no
+  // question before approving); a file marked viewed stays folded, in this
+  // browser; a click on a line writes a comment on it, sent with the
+  // answer (the lc fields) and listed under its file.
+  function review(root) {
+    const form = root.querySelector("form.answer");
+    const seen = form && form.querySelector("input[name=reviewed]");
+    for (const d of root.querySelectorAll("details.file")) {
+      const box = d.previousElementSibling.querySelector("input[data-viewed]");
+      const key = "bh-viewed " + location.pathname + " " + d.dataset.path;
+      if (localStorage.getItem(key)) { box.checked = true; d.open = false; }
+      box.addEventListener("change", () => {
+        if (box.checked) { localStorage.setItem(key, "1"); d.open = false; } else localStorage.removeItem(key);
+        if (seen) seen.value = "1";
+      });
+      d.addEventListener("toggle", () => { if (d.open && seen) seen.value = "1"; });
+    }
+    const sec = root.querySelector("section[data-review]");
+    if (!sec || !form) return;
+    const qid = sec.dataset.review;
+    for (const i of form.querySelectorAll("input[name^='lc.']")) listComment(sec, i);
+    const edit = line => editComment(line.closest("details.file"), +line.dataset.line, qid, form, sec);
+    sec.addEventListener("click", e => {
+      const line = e.target.closest("pre.diff span[data-line]");
+      if (line) edit(line);
+    });
+    // By keyboard: in a file's diff, the arrow keys move along its lines
+    // and Enter comments on the one focused.
+    sec.addEventListener("keydown", e => {
+      const pre = e.target.closest("pre.diff");
+      if (!pre || !["ArrowDown", "ArrowUp", "Enter"].includes(e.key)) return;
+      const lines = [...pre.querySelectorAll("span[data-line]")];
+      const i = lines.indexOf(e.target);
+      if (e.key === "Enter" && i >= 0) edit(e.target);
+      else if (e.key === "ArrowDown" || e.key === "Enter") lines[Math.min(i + 1, lines.length - 1)]?.focus();
+      else lines[Math.max(i - 1, 0)]?.focus();
+      e.preventDefault();
+    });
+  }
+
+  function editComment(d, line, qid, form, sec) {
+    d.querySelector(".lc-edit")?.remove();
+    const ed = document.createElement("div");
+    ed.className = "lc-edit";
+    ed.innerHTML = '<label class="field"><span></span><textarea rows="2"></textarea></label><button type="button">Add the comment</button>';
+    ed.querySelector("span").textContent = `Comment on line ${line} of ${d.dataset.path}`;
+    ed.querySelector("button").addEventListener("click", () => {
+      const text = ed.querySelector("textarea").value.trim();
+      if (!text) return;
+      const i = document.createElement("input");
+      i.type = "hidden"; i.name = "lc." + qid;
+      i.value = JSON.stringify({ path: d.dataset.path, line, text });
+      form.append(i);
+      listComment(sec, i);
+      ed.remove();
+      dirty = true;
+    });
+    d.append(ed);
+    ed.querySelector("textarea").focus();
+  }
+
+  function listComment(sec, input) {
+    const c = JSON.parse(input.value);
+    const d = [...sec.querySelectorAll("details.file")].find(d => d.dataset.path === c.path);
+    if (!d) return;
+    const li = document.createElement("li");
+    li.textContent = `line ${c.line}: ${c.text} `;
+    const del = document.createElement("button");
+    del.type = "button"; del.textContent = "Remove";
+    del.addEventListener("click", () => { input.remove(); li.remove(); });
+    li.append(del);
+    d.querySelector("ul.lcs").append(li);
   }
 
   // The inbox by keyboard: j and k move between cards, Enter opens one,
