@@ -108,7 +108,7 @@ func (l *Limits) Single() bool {
 func (l *Limits) Hit(h Hold) {
 	err := Keep(l.Repo, l.Ref, h)
 	if err == nil && l.Remote != "" {
-		err = l.Repo.PushRefs(l.Remote, l.Ref)
+		err = handOver(l.Repo, l.Remote, l.Ref)
 	}
 	if err != nil {
 		l.Warn("share the usage limit's pause: %v", err)

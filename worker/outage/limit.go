@@ -140,7 +140,7 @@ func Share(r *git.Repo, remote string, now time.Time, autoResume bool) error {
 	}
 	for ref := range refs {
 		if readHold(r, ref).Live(now, autoResume) {
-			err = r.PushRefs(remote, ref)
+			err = handOver(r, remote, ref)
 		} else {
 			err = Drop(r, remote, ref)
 		}
@@ -148,7 +148,31 @@ func Share(r *git.Repo, remote string, now time.Time, autoResume bool) error {
 			return err
 		}
 	}
-	return nil
+	seen, err := r.Refs(git.RemoteCopy("refs/bh/limits/"))
+	for ref := range seen { // the remote's expired holds, this machine's once
+		if err == nil && !readHold(r, ref).Live(now, autoResume) {
+			err = Drop(r, remote, "refs/bh/"+strings.TrimPrefix(ref, git.RemoteRefs))
+		}
+	}
+	return err
+}
+
+// handOver pushes this machine's hold of ref and keeps it as the remote's
+// copy only: from then on the remote's is the hold, so a --resume on any
+// machine deletes it there and every fetch (--prune) drops it here, rather
+// than this machine pushing it back at its next sync.
+func handOver(r *git.Repo, remote, ref string) error {
+	c, err := r.Ref(ref)
+	if err == nil {
+		err = r.PushRefs(remote, ref)
+	}
+	if err == nil {
+		err = r.SetRef(git.RemoteCopy(ref), c, "bh: usage limit shared")
+	}
+	if err == nil {
+		err = r.DeleteRef(ref)
+	}
+	return err
 }
 
 // Drop removes the hold of ref here and, with a remote, there.

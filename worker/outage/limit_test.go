@@ -163,6 +163,29 @@ func TestWithoutAutoResumeTheHoldWaitsForResume(t *testing.T) {
 	}
 }
 
+// A hold shared without autoResume ends everywhere with one Resume, on
+// another machine than the one that met the limit: that one does not
+// push it back.
+func TestResumeElsewhereEndsTheSharedHold(t *testing.T) {
+	a, now, bare := limitsIn(t, false)
+	a.Said(rejected(t0.Add(time.Hour)))
+	b, _, _ := limitsIn(t, false)
+	run(t, b.Store.Root, "remote", "set-url", "origin", bare)
+	b.Fetch()
+	*now = t0.Add(2 * time.Hour)
+	if err := Resume(b.Store); err != nil {
+		t.Fatal(err)
+	}
+	a.Fetch()
+	if w := a.Wait(7 * time.Second); w != 0 {
+		t.Fatalf("the machine that met the limit still waits %s after a resume elsewhere", w)
+	}
+	a.Share("origin")
+	if got := run(t, bare, "for-each-ref", "refs/bh/limits/"); got != "" {
+		t.Fatalf("the hold came back to the remote: %s", got)
+	}
+}
+
 // While the limit warns, runs go one at a time, until allowed or the
 // window's reset.
 func TestWarningMakesRunsGoOneAtATime(t *testing.T) {
