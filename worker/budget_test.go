@@ -131,7 +131,7 @@ func TestDayBudgetHoldsNewRunsBack(t *testing.T) {
 			if getTask(t, s, b.ID).State != task.Open {
 				t.Errorf("the second task ran before the resume")
 			}
-			outage.Record(s, nil)
+			outage.Record(s, "", nil)
 		case 3: // held back again after the second
 			cancel()
 		}

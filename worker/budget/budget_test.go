@@ -117,7 +117,7 @@ func TestDayResumeOutlivesTheWorker(t *testing.T) {
 	if err := first.Check(s, now); err != nil || first.Wait(s, now) == 0 {
 		t.Fatalf("no pause at $1.50 of $1.00 (%v)", err)
 	}
-	outage.Record(s, nil) // bh worker --resume
+	outage.Record(s, "", nil) // bh worker --resume
 	later := &Day{Tell: quiet, Send: func(notify.Event) {}}
 	if err := later.Check(s, now); err != nil || later.Wait(s, now) != 0 {
 		t.Fatalf("a later worker pauses again after the resume (%v)", err)

@@ -67,7 +67,7 @@ func (d *Day) recall(s *store.Store, now time.Time) {
 	d.looked = true
 	b, err := os.ReadFile(markPath(s))
 	var m mark
-	if err == nil && json.Unmarshal(b, &m) == nil && m.Day.Equal(dayStart(now)) && outage.PausedNow(s, now) == nil {
+	if err == nil && json.Unmarshal(b, &m) == nil && m.Day.Equal(dayStart(now)) && outage.PausedNow(s, now, outage.PauseDay) == nil {
 		d.spent, d.resume = m.Spent, m.Day
 	}
 }
@@ -101,7 +101,7 @@ func (d *Day) Check(s *store.Store, now time.Time) error {
 	p := &outage.Pause{Until: d.until.UTC(),
 		Reason: fmt.Sprintf("the day's budget: %s of %s spent", ending.USD(spent), ending.USD(perDay))}
 	b, _ := json.Marshal(mark{dayStart(now), total})
-	err = errors.Join(outage.Record(s, p), os.WriteFile(markPath(s), b, 0o644))
+	err = errors.Join(outage.Record(s, outage.PauseDay, p), os.WriteFile(markPath(s), b, 0o644))
 	d.Tell(p.Reason+"; new runs wait until midnight (or bh worker --resume)", p.Until.Sub(now))
 	return err
 }
@@ -114,7 +114,7 @@ func (d *Day) Wait(s *store.Store, now time.Time) time.Duration {
 	if d.until.IsZero() {
 		return 0
 	}
-	resumed := outage.PausedNow(s, now) == nil
+	resumed := outage.PausedNow(s, now, outage.PauseDay) == nil
 	if now.Before(d.until) && !resumed {
 		return d.until.Sub(now)
 	}

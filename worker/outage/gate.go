@@ -74,7 +74,7 @@ func (l *Limits) Back() {
 }
 
 func (l *Limits) record(p *Pause) {
-	if err := Record(l.Store, p); err != nil {
+	if err := Record(l.Store, PauseBackoff, p); err != nil {
 		l.Warn("record the pause: %v", err)
 	}
 }

@@ -222,7 +222,7 @@ func Resume(s *store.Store) error {
 			return err
 		}
 	}
-	return Record(s, nil)
+	return Record(s, "", nil)
 }
 
 // HeldNow is the usage limit's hold on s's configured agent and the

@@ -233,12 +233,34 @@ func TestHoldsBackSaysTheRecordedPause(t *testing.T) {
 	if says := HoldsBack(l.Store, *now); says != "" {
 		t.Fatalf("nothing holds it back, yet: %q", says)
 	}
-	Record(l.Store, &Pause{Until: now.Add(3 * time.Hour), Reason: "the day's budget: $12.00 of $10.00 spent"})
+	Record(l.Store, PauseDay, &Pause{Until: now.Add(3 * time.Hour), Reason: "the day's budget: $12.00 of $10.00 spent"})
 	if says := HoldsBack(l.Store, *now); !strings.HasPrefix(says, "paused until ") ||
 		!strings.HasSuffix(says, ": the day's budget: $12.00 of $10.00 spent") {
 		t.Fatalf("says %q", says)
 	}
 	if err := Resume(l.Store); err != nil || HoldsBack(l.Store, *now) != "" {
 		t.Fatalf("after a resume (%v): %q", err, HoldsBack(l.Store, *now))
+	}
+}
+
+// A backoff's end is not the day's budget's: each pause has its own
+// record, and only a resume ends both.
+func TestPausesOfEachKindEndApart(t *testing.T) {
+	l, now, _ := limitsIn(t, true)
+	day := &Pause{Until: now.Add(3 * time.Hour), Reason: "the day's budget"}
+	Record(l.Store, PauseDay, day)
+	l.Backoff(time.Minute, time.Hour, "overloaded")
+	if p := PausedNow(l.Store, *now); p == nil || !p.Until.Equal(day.Until) {
+		t.Fatalf("paused %+v, want the day's, the longer", p)
+	}
+	l.Back()
+	if p := PausedNow(l.Store, *now, PauseDay); p == nil {
+		t.Fatal("the backoff's end ended the day's pause")
+	}
+	if err := Resume(l.Store); err != nil {
+		t.Fatal(err)
+	}
+	if p := PausedNow(l.Store, *now); p != nil {
+		t.Fatalf("paused after a resume: %+v", p)
 	}
 }

@@ -37,32 +37,54 @@ func Advice(o agent.Outage, agentName string) string {
 	return "install the agent (npm install -g @anthropic-ai/claude-code) or set agent.binary, then start the worker again"
 }
 
-// Pause is a worker holding new runs back after an agent outage, as
-// .bh/runs/pause.json records it for bh status.
+// Pause is a worker holding new runs back, as .bh/runs/pause-<kind>.json
+// records it for bh status: after an agent outage (PauseBackoff), or at the
+// day's budget (PauseDay). Each kind has its file, so that one's end is
+// not taken for the other's.
 type Pause struct {
 	Until  time.Time `json:"until"`
 	Reason string    `json:"reason"`
 }
 
-func pausePath(s *store.Store) string { return filepath.Join(s.Dir, "runs", "pause.json") }
+// Pause kinds.
+const (
+	PauseBackoff = "backoff"
+	PauseDay     = "day"
+)
 
-// Record records p as s's pause; nil: the pause is over.
-func Record(s *store.Store, p *Pause) error {
+func pausePath(s *store.Store, kind string) string {
+	return filepath.Join(s.Dir, "runs", "pause-"+kind+".json")
+}
+
+// Record records p as s's pause of kind; nil: it is over (kind "": every
+// kind is, as bh worker --resume says).
+func Record(s *store.Store, kind string, p *Pause) error {
 	if p == nil {
-		os.Remove(pausePath(s))
+		for _, k := range []string{PauseBackoff, PauseDay} {
+			if kind == "" || kind == k {
+				os.Remove(pausePath(s, k))
+			}
+		}
 		return nil
 	}
 	b, _ := json.Marshal(p)
-	os.MkdirAll(filepath.Dir(pausePath(s)), 0o755)
-	return os.WriteFile(pausePath(s), b, 0o644)
+	os.MkdirAll(filepath.Dir(pausePath(s, kind)), 0o755)
+	return os.WriteFile(pausePath(s, kind), b, 0o644)
 }
 
-// PausedNow is the worker's pause still in force at now, or nil.
-func PausedNow(s *store.Store, now time.Time) *Pause {
-	b, err := os.ReadFile(pausePath(s))
-	var p Pause
-	if err != nil || json.Unmarshal(b, &p) != nil || !p.Until.After(now) {
-		return nil
+// PausedNow is the worker's pause of the kinds given (none: any) still in
+// force at now, the longest; nil when none is.
+func PausedNow(s *store.Store, now time.Time, kinds ...string) *Pause {
+	if len(kinds) == 0 {
+		kinds = []string{PauseBackoff, PauseDay}
 	}
-	return &p
+	var found *Pause
+	for _, k := range kinds {
+		b, err := os.ReadFile(pausePath(s, k))
+		var p Pause
+		if err == nil && json.Unmarshal(b, &p) == nil && p.Until.After(now) && (found == nil || p.Until.After(found.Until)) {
+			found = &p
+		}
+	}
+	return found
 }
