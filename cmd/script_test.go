@@ -3,6 +3,7 @@ package cmd
 import (
 	"encoding/json"
 	"errors"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,7 +42,14 @@ func TestMain(m *testing.M) {
 // isolated runs the tests in a home of their own (fakeapi.Isolated).
 type isolated struct{ m *testing.M }
 
-func (i isolated) Run() int { return fakeapi.Isolated(i.m.Run) }
+func (i isolated) Run() int {
+	// Scratch in memory under -short, which runs no real CLI: a real
+	// codex's writes there were lost (its own sandbox's /dev hides it).
+	if flag.Parse(); testing.Short() {
+		fakeapi.MemoryTemp()
+	}
+	return fakeapi.Isolated(i.m.Run)
+}
 
 // scriptFactory is the real factory, with the clock fixed by BH_NOW
 // (RFC 3339) so that scripts can check "asked 2 hours ago".
