@@ -108,39 +108,3 @@ func carries(req *fakeapi.Request, file string) bool {
 	}
 	return false
 }
-
-// A budget crossed by the run's first reply, before claude's session has
-// anything but the prompt: the yes still resumes that session and lands.
-func TestClaudeBudgetCrossedOnTheFirstReply(t *testing.T) {
-	t.Parallel()
-	srv := fakeapi.New(t, func(req *fakeapi.Request) fakeapi.Turn {
-		again := strings.Contains(req.Prompt(), "Continue with")
-		switch {
-		case again && len(req.ToolResults()) == 0:
-			return fakeapi.Turn{Parts: []fakeapi.Part{fakeapi.Write("rest.txt", "rest\n")}, Tokens: 2}
-		case again:
-			return fakeapi.Turn{Parts: []fakeapi.Part{fakeapi.StructuredOutput(map[string]any{"status": "completed",
-				"summary": "wrote rest.txt"})}, Tokens: 2}
-		case len(req.ToolResults()) == 0:
-			return fakeapi.Turn{Parts: []fakeapi.Part{fakeapi.Write("wip.txt", "wip\n")}, Tokens: 10_000_000}
-		}
-		return fakeapi.Hang() // had the budget not stopped it
-	})
-	s := newStore(t)
-	s.Config.Agent = config.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
-	s.Config.Budget.PerTask = 1
-	opt := Options{Env: fakeapi.Env(t, srv)}
-	tk := addTask(t, s, "Spend at once")
-	runWith(t, s, opt)
-	if got := getTask(t, s, tk.ID); got.State != task.AwaitingInput {
-		t.Fatalf("%s: %s", got.State, got.Summary)
-	}
-	if _, err := Respond(s, tk.ID, []task.Answer{{Values: []string{"yes"}}}, "alice"); err != nil {
-		t.Fatal(err)
-	}
-	runWith(t, s, opt)
-	got := getTask(t, s, tk.ID)
-	if _, lost := lastEvent(got, task.EventSessionLost); got.State != task.Closed || lost {
-		t.Fatalf("%s: %s (session lost: %v)", got.State, got.Summary, lost)
-	}
-}
