@@ -68,7 +68,9 @@ func TestClaudeBudgetStopsAsksAndResumes(t *testing.T) {
 		t.Fatalf("%s: %s, budget %v", got.State, got.Summary, got.Budget)
 	}
 	mu.Lock()
-	if len(resumed) != 1 || !carries(resumed[0], "wip.txt") {
+	// Resumed: the request carries the first run's tool calls (which of
+	// them claude had saved when it was stopped varies with the timing).
+	if len(resumed) != 1 || !carries(resumed[0], "wip.txt") && !carries(resumed[0], "more.txt") {
 		t.Fatalf("the yes did not resume the session: %d requests", len(resumed))
 	}
 	mu.Unlock()
