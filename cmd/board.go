@@ -66,7 +66,9 @@ func boardRun(opts *BoardOptions) error {
 	// The board's actions are bh respond's and bh stop's, run with its streams.
 	on := func(io *IOStreams) base { b := opts.base; b.IO = io; return b }
 	return board.Run(opts.Ctx, board.Options{IO: opts.IO, Store: s, Self: self, Now: opts.Now, Hint: hintFor,
-		Answer: func(io *IOStreams, p picker, id string) error { return answerTask(on(io), p, id) },
+		Answer: func(io *IOStreams, p picker, id string, review board.Review) error {
+			return answerTask(on(io), p, id, review)
+		},
 		Stop: func(io *IOStreams, id, reason string) error {
 			return stopRun(&StopOptions{base: on(io), ID: id, Reason: reason})
 		},
@@ -75,7 +77,8 @@ func boardRun(opts *BoardOptions) error {
 
 // answerTask is bh respond id on a terminal, through the board's picker; a
 // question in words is answered in one line here (bh respond --edit opens
-// the editor).
-func answerTask(b base, p picker, id string) error {
-	return respondRun(&RespondOptions{base: b, Picker: func(*IOStreams) picker { return p }, ID: id, wordsInline: true, by: "board"})
+// the editor). The board's review saves the answers.
+func answerTask(b base, p picker, id string, review board.Review) error {
+	return respondRun(&RespondOptions{base: b, Picker: func(*IOStreams) picker { return p }, ID: id, wordsInline: true, by: "board",
+		review: review})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bh-tracker/bh/cmd/board"
 	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
@@ -32,6 +33,9 @@ type RespondOptions struct {
 	// board), not in the editor.
 	wordsInline bool
 	by          string // who answers, in the history: "board", or "human" when empty
+	// review (bh board) takes the answers given on the picker instead of
+	// saving them: it saves them with save, at once or after its undo window.
+	review board.Review
 }
 
 // decided reports whether flags carry a decision (approval or choice).
@@ -161,6 +165,14 @@ func respondRun(opts *RespondOptions) error {
 	if len(rep.answers) == 0 {
 		rep.draft.remove()
 		return errEmpty
+	}
+	if opts.review != nil {
+		return opts.review(t, rep.answers, func(io *IOStreams) error {
+			b := opts.base
+			b.IO = io
+			_, err := saveAnswers(b, s, t, rep)
+			return err
+		})
 	}
 	t, err = saveAnswers(opts.base, s, t, rep)
 	if err != nil {
