@@ -2,9 +2,13 @@ package cmd
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/bh-tracker/bh/agent/fakeapi"
 
 	"github.com/bh-tracker/bh/task"
 )
@@ -113,6 +117,58 @@ print {"status":"needs_input","summary":"drafted","questions":[{"question":"Whic
 	if _, err := os.Stat(filepath.Join(dir, "final.txt")); err != nil {
 		t.Errorf("the approved work did not land: %v", err)
 	}
+	term.keys("q")
+	term.waitFor("EXITED 0")
+}
+
+// l on bh board shows the selected task's run as its log has it: the tool
+// calls and commands, the agent's words, live while it runs and kept after.
+func TestBoardRunStepsInTmux(t *testing.T) {
+	findTmux(t)
+	root := t.TempDir()
+	bin := termEnv(t, root)
+	writeE2E(t, root, "agent/long.plan", `match Long job
+print {"type":"assistant","message":{"content":[{"type":"tool_use","name":"Bash","input":{"command":"go test ./..."}}]}}
+hang
+print {"type":"assistant","message":{"content":[{"type":"text","text":"All tests pass."}]}}
+print {"status":"completed","summary":"done"}
+`)
+	t.Cleanup(func() { os.WriteFile(filepath.Join(root, "agent", "release"), nil, 0o644) })
+	dir := filepath.Join(root, "repo")
+	repoE2E(t, dir, "prefix: tm\nagent:\n  kind: command\n  command: [fakeagent]\n")
+	long := strings.TrimSpace(bhE2E(t, dir, "add", "Long job"))
+	w := exec.Command(filepath.Join(bin, "bh"), "worker", "--once")
+	w.Dir = dir
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Process.Kill(); w.Wait() })
+
+	term := newTmuxPane(t, dir, "bh board; echo EXITED $?; sleep 30")
+	term.waitFor("› " + long + " Long job")
+	term.waitFor("running (1)")
+	for end := time.Now().Add(fakeapi.Patience(20 * time.Second)); ; time.Sleep(50 * time.Millisecond) { // the run's log begins
+		if logs, _ := filepath.Glob(filepath.Join(dir, ".bh", "runs", long, "*.log")); len(logs) > 0 {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatal("the run has no log")
+		}
+	}
+	term.keys("l")
+	term.waitFor("→ Bash: go test ./...")
+	if err := os.WriteFile(filepath.Join(root, "agent", "release"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := term.waitFor("assistant: All tests pass.") // live: the view follows the log
+	if !strings.Contains(p, "esc back") {
+		t.Errorf("the run's view:\n%s", p)
+	}
+	if err := w.Wait(); err != nil {
+		t.Fatalf("bh worker: %v", err)
+	}
+	term.keys("Escape")
+	term.waitFor("ready (0)")
 	term.keys("q")
 	term.waitFor("EXITED 0")
 }

@@ -18,7 +18,7 @@ import (
 // summary: its change (d), or its latest run's steps (l), read again as
 // they come. The keys move its cursor.
 type boardText struct {
-	id    string
+	t     *task.Task
 	run   bool
 	lines []textLine
 	at    int // the cursor's line
@@ -47,7 +47,7 @@ func (m *boardModel) openChange(t *task.Task) {
 		return
 	}
 	files, cut := git.DiffFiles(d)
-	bt := &boardText{id: t.ID}
+	bt := &boardText{t: t}
 	for _, f := range files {
 		for _, l := range f.Lines {
 			bt.lines = append(bt.lines, textLine{l.Text, l.Class, f.Name, l.Line})
@@ -61,7 +61,7 @@ func (m *boardModel) openChange(t *task.Task) {
 
 // openRun shows the steps of t's latest run, live while it runs.
 func (m *boardModel) openRun(t *task.Task) {
-	bt := &boardText{id: t.ID, run: true}
+	bt := &boardText{t: t, run: true}
 	if err := m.readRun(bt); err != nil {
 		m.say(err.Error(), true)
 		return
@@ -73,7 +73,7 @@ func (m *boardModel) openRun(t *task.Task) {
 // page read it); the cursor follows the steps that come while it is on
 // the last.
 func (m *boardModel) readRun(bt *boardText) error {
-	entries, n, err := runlog.Transcript(filepath.Join(m.s.Dir, "runs", bt.id), bt.id, 0)
+	entries, n, err := runlog.Transcript(filepath.Join(m.s.Dir, "runs", bt.t.ID), bt.t.ID, 0)
 	if err != nil {
 		return err
 	}
@@ -110,9 +110,7 @@ func (m *boardModel) textKey(k string) tea.Cmd {
 			return m.comment(bt)
 		}
 	case "enter":
-		if row, ok := m.current(); ok {
-			return m.act(k, row.t)
-		}
+		return m.act(k, bt.t)
 	}
 	return nil
 }
@@ -121,13 +119,12 @@ func (m *boardModel) textKey(k string) tea.Cmd {
 // with a no to the task's gate.
 func (m *boardModel) comment(bt *boardText) tea.Cmd {
 	l := bt.lines[bt.at]
-	row, ok := m.current()
-	if l.line == 0 || !ok {
+	if l.line == 0 {
 		m.say("a comment goes on a line of the new file: an added line or one around it", true)
 		return nil
 	}
 	var text string
-	cmd := m.startDialog(row.t, func(io *ui.IOStreams, p ui.Picker) error {
+	cmd := m.startDialog(bt.t, func(io *ui.IOStreams, p ui.Picker) error {
 		var err error
 		text, err = p.Input(fmt.Sprintf("Comment on %s:%d", l.path, l.line), ui.Flatten(l.text))
 		if err != nil || strings.TrimSpace(text) == "" {
@@ -137,7 +134,7 @@ func (m *boardModel) comment(bt *boardText) tea.Cmd {
 		return nil
 	})
 	m.dlg.after = func() {
-		m.notes[bt.id] = append(m.notes[bt.id], task.LineComment{Path: l.path, Line: l.line, Text: text})
+		m.notes[bt.t.ID] = append(m.notes[bt.t.ID], task.LineComment{Path: l.path, Line: l.line, Text: text})
 	}
 	return cmd
 }
@@ -154,7 +151,7 @@ func (m *boardModel) textPane(io *ui.IOStreams, h int) string {
 			mark, at = io.Bold("› "), len(out)
 		}
 		out = append(out, mark+classed(io, l))
-		for _, c := range m.notes[bt.id] {
+		for _, c := range m.notes[bt.t.ID] {
 			if l.line > 0 && c.Path == l.path && c.Line == l.line {
 				out = append(out, "    "+io.Yellow("✎ "+ui.Flatten(c.Text)))
 			}

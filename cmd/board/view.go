@@ -160,7 +160,10 @@ func (m *boardModel) detail(r boardRow, brief bool) string {
 // latest steps; the question being answered, while a dialog runs.
 func (m *boardModel) pane(h int) string {
 	r, ok := m.current()
-	if m.dlg != nil { // whatever the selection: the keys go to it
+	if m.text != nil { // whatever the selection: the keys go to it
+		r, ok = boardRow{t: m.text.t}, true
+	}
+	if m.dlg != nil {
 		r, ok = boardRow{t: m.dlg.t}, true
 	}
 	if !ok {
