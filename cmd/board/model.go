@@ -107,17 +107,7 @@ func (m *boardModel) reload() {
 			m.rows = append(m.rows, boardRow{sec.name, t})
 		}
 	}
-	for id := range m.steps { // finished runs' steps go
-		if !slices.ContainsFunc(running, func(t *task.Task) bool { return t.ID == id }) {
-			delete(m.steps, id)
-		}
-	}
-	for id := range m.opened { // answered: the next round's change is another
-		if !slices.ContainsFunc(waiting, func(t *task.Task) bool { return t.ID == id }) {
-			delete(m.opened, id)
-			delete(m.notes, id)
-		}
-	}
+	m.forget(running, waiting)
 	if m.selected() < 0 && was >= 0 { // it left the board: its neighbour, not the top
 		m.sel = m.successor(old, was)
 	}
@@ -125,6 +115,26 @@ func (m *boardModel) reload() {
 		m.text = nil
 	}
 	m.move(0)
+}
+
+// forget drops what the board kept of tasks that moved on: the steps of
+// finished runs; the change opened, and its comments, of tasks answered
+// (the next round's change is another).
+func (m *boardModel) forget(running, waiting []*task.Task) {
+	has := func(ts []*task.Task, id string) bool {
+		return slices.ContainsFunc(ts, func(t *task.Task) bool { return t.ID == id })
+	}
+	for id := range m.steps {
+		if !has(running, id) {
+			delete(m.steps, id)
+		}
+	}
+	for id := range m.opened {
+		if !has(waiting, id) {
+			delete(m.opened, id)
+			delete(m.notes, id)
+		}
+	}
 }
 
 // successor is the row to select when the one at was in old left the

@@ -36,24 +36,30 @@ func (m *boardModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.reload()
 		return m, nil
 	case tea.KeyMsg:
-		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
-			return m, m.runes(msg.Runes, msg.Alt)
-		}
-		if m.dlg != nil && m.dlg.form == nil && msg.Type == tea.KeyRunes { // typed before the field came: for it
-			m.dlg.pending = append(m.dlg.pending, msg.Runes...)
-			return m, nil
-		}
-		if m.dlg == nil && m.text != nil {
-			return m, m.textKey(msg.String())
-		}
-		if m.dlg == nil {
-			return m, m.key(msg.String())
+		if cmd, ours := m.keyMsg(msg); ours {
+			return m, cmd
 		}
 	}
 	if m.dlg != nil && m.dlg.form != nil {
 		return m, m.updateForm(msg)
 	}
 	return m, nil
+}
+
+// keyMsg acts on a key pressed, unless it is for the field on screen.
+func (m *boardModel) keyMsg(msg tea.KeyMsg) (cmd tea.Cmd, ours bool) {
+	switch {
+	case msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste:
+		return m.runes(msg.Runes, msg.Alt), true
+	case m.dlg != nil && m.dlg.form == nil && msg.Type == tea.KeyRunes: // typed before the field came: for it
+		m.dlg.pending = append(m.dlg.pending, msg.Runes...)
+		return nil, true
+	case m.dlg != nil:
+		return nil, false
+	case m.text != nil:
+		return m.textKey(msg.String()), true
+	}
+	return m.key(msg.String()), true
 }
 
 // runes handles each of several keys that came in one message (typed
