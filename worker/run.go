@@ -119,6 +119,13 @@ func (w *worker) session(kill context.Context, r *run, resume bool) (*agent.Outc
 	req.Live = log.Writer()
 	r.head, _ = w.repo.BranchTip(r.j.Branch)
 	out, runErr := w.runAgent(ctx, r.runner, req)
+	if resume && errors.Is(runErr, agent.ErrSessionMissing) && ctx.Err() == nil {
+		// A transcript restored but unloadable (claude killed in its first request): start afresh with the story.
+		if runErr = w.freshSession(r, r.session); runErr == nil {
+			r.session, req.Prompt, req.SessionID, req.Resume = r.t.SessionID, r.prompt, r.t.SessionID, false
+			out, runErr = w.runAgent(ctx, r.runner, req)
+		}
+	}
 	if errors.Is(runErr, agent.ErrNoResult) && ctx.Err() == nil {
 		// Prose without the result object: one more turn in the same session asks for it.
 		w.step(id, "asking for the missing result object")
