@@ -120,11 +120,7 @@ func (w *worker) session(kill context.Context, r *run, resume bool) (*agent.Outc
 	r.head, _ = w.repo.BranchTip(r.j.Branch)
 	out, runErr := w.runAgent(ctx, r.runner, req)
 	if resume && errors.Is(runErr, agent.ErrSessionMissing) && ctx.Err() == nil {
-		// A transcript restored but unloadable (claude killed in its first request): start afresh with the story.
-		if runErr = w.freshSession(r, r.session); runErr == nil {
-			r.session, req.Prompt, req.SessionID, req.Resume = r.t.SessionID, r.prompt, r.t.SessionID, false
-			out, runErr = w.runAgent(ctx, r.runner, req)
-		}
+		out, runErr = w.afresh(ctx, r, req)
 	}
 	if errors.Is(runErr, agent.ErrNoResult) && ctx.Err() == nil {
 		// Prose without the result object: one more turn in the same session asks for it.
@@ -151,6 +147,16 @@ func (w *worker) session(kill context.Context, r *run, resume bool) (*agent.Outc
 	w.keepSession(r, req)
 	w.jail().CloseState(id, r.cfg, false)
 	return out, log.Close(out, runErr), runErr
+}
+
+// afresh runs r's agent again in a fresh session with the story, its
+// session restored but unloadable (claude killed in its first request).
+func (w *worker) afresh(ctx context.Context, r *run, req agent.Request) (*agent.Outcome, error) {
+	if err := w.freshSession(r, r.session); err != nil {
+		return nil, err
+	}
+	r.session, req.Prompt, req.SessionID, req.Resume = r.t.SessionID, r.prompt, r.t.SessionID, false
+	return w.runAgent(ctx, r.runner, req)
 }
 
 // request is what r's agent is asked: its prompt and contract, in its
