@@ -150,15 +150,7 @@ func respondRun(opts *RespondOptions) error {
 	if err != nil {
 		return err
 	}
-	var rep *reply
-	if !opts.decided() && !opts.HasAnswer && opts.IO.IsStdinTTY {
-		rep, err = askTask(opts, s, t, qs, len(qs) > 1)
-		if errors.Is(err, ui.ErrAborted) {
-			return keepGiven(opts.base, s, t, rep, err)
-		}
-	} else {
-		rep, err = fromFlags(opts, s, t, qs)
-	}
+	rep, err := opts.reply(s, t, qs)
 	if err != nil {
 		return err
 	}
@@ -179,6 +171,23 @@ func respondRun(opts *RespondOptions) error {
 		return err
 	}
 	return opts.result(t)
+}
+
+// reply asks the questions on the terminal, or reads the answers the
+// flags give. Left midway, it keeps the answers given (keepGiven), or
+// hands them to the board's review.
+func (opts *RespondOptions) reply(s *store.Store, t *task.Task, qs []task.Question) (*reply, error) {
+	if opts.decided() || opts.HasAnswer || !opts.IO.IsStdinTTY {
+		return fromFlags(opts, s, t, qs)
+	}
+	rep, err := askTask(opts, s, t, qs, len(qs) > 1)
+	if !errors.Is(err, ui.ErrAborted) {
+		return rep, err
+	}
+	if opts.review == nil || rep == nil {
+		return nil, keepGiven(opts.base, s, t, rep, err)
+	}
+	return rep, nil // the board's review saves them as any
 }
 
 // inRepo points opts at the store of the repository --repo names, if any.

@@ -53,6 +53,10 @@ func (m *boardModel) openChange(t *task.Task) {
 			bt.lines = append(bt.lines, textLine{l.Text, l.Class, f.Name, l.Line})
 		}
 	}
+	if len(bt.lines) == 0 {
+		m.say(t.ID+"'s change is empty", true)
+		return
+	}
 	if cut {
 		bt.lines = append(bt.lines, textLine{text: "… the change is cut here: bh diff " + t.ID + " shows all of it", class: "meta"})
 	}
@@ -78,7 +82,7 @@ func (m *boardModel) readRun(bt *boardText) error {
 		return err
 	}
 	follow := bt.at >= len(bt.lines)-1
-	bt.lines = []textLine{{text: fmt.Sprintf("run %d of %d", n, n), class: "hunk"}}
+	bt.lines = []textLine{{text: fmt.Sprintf("run %d, the latest (bh transcript %s --run N shows the others)", n, bt.t.ID), class: "hunk"}}
 	for _, e := range entries {
 		text, class := e.Role+": "+e.Text, "ctx"
 		if e.Role == "tool" {
