@@ -201,9 +201,9 @@ func (m *boardModel) questionsPane(io *ui.IOStreams, t *task.Task) {
 		fmt.Fprintln(io.Out)
 	}
 	if n := len(m.notes[t.ID]); n > 0 {
-		fmt.Fprintln(io.Out, io.Yellow(ui.Plural(n, "comment")+" on lines of the change go with your no"))
+		fmt.Fprintln(io.Out, io.Yellow(ui.Wrap("with your no, the agent gets "+ui.Plural(n, "comment")+" on lines of the change", io.Cols)))
 	}
-	fmt.Fprintln(io.Out, io.Faint("enter answers here · d shows the change · c opens its session · s stops it"))
+	fmt.Fprintln(io.Out, io.Faint(ui.Wrap("enter answers here · d shows the change · c opens its session · s stops it", io.Cols)))
 }
 
 func (m *boardModel) stepsPane(io *ui.IOStreams, t *task.Task) {
