@@ -47,7 +47,7 @@ func (m *boardModel) review(io *ui.IOStreams, p ui.Picker, opened bool, notes []
 			default:
 			}
 		})
-		fmt.Fprintf(io.ErrOut, "approved %s: it is recorded and lands in %d s, unless you undo it (u)", t.ID, int(undo.Window.Seconds()))
+		fmt.Fprintf(io.ErrOut, "approved %s: recorded in %d s, unless you undo it (u)", t.ID, int(undo.Window.Seconds()))
 		return nil
 	}
 }
