@@ -88,7 +88,7 @@ func (m *boardModel) readRun(bt *boardText) error {
 		if e.Role == "tool" {
 			text, class = e.Text, "meta"
 		}
-		for _, l := range strings.Split(ui.Wrap(ui.Clean(text), m.paneWidth()), "\n") {
+		for _, l := range strings.Split(ui.Wrap(ui.Clean(text), m.paneWidth()-2), "\n") {
 			bt.lines = append(bt.lines, textLine{text: l, class: class})
 		}
 	}
