@@ -19,8 +19,10 @@ const (
 // remote's margin).
 const gracePeriod = 120
 
-// workerScript clones the remote on the pod's first start and fetches
-// on the next ones, then runs the worker there, unchanged.
+// workerScript clones the remote on the pod's first start and syncs with
+// it on the next ones (a restarted pod pushes what it had not, and takes
+// what others pushed, before its first claim), then runs the worker there,
+// unchanged. A remote out of reach is the worker's to report and retry.
 const workerScript = `set -eu
 cd %[1]s
 if [ ! -d repo/.git ]; then
@@ -30,14 +32,14 @@ if [ ! -d repo/.git ]; then
 fi
 cd repo
 git remote set-url %[2]s "$BH_REMOTE"
-git fetch --quiet %[2]s
+bh sync || echo "bh: the worker starts without a sync"
 exec bh worker
 `
 
 func workerSet(o Options) statefulSetSpec {
 	labels := map[string]string{"app.kubernetes.io/name": worker, "app.kubernetes.io/part-of": "bh"}
 	c := base(o, "worker", "data")
-	c.Command = []string{"sh", "-c", fmt.Sprintf(workerScript, home, remoteName(o))}
+	c.Command = []string{"/usr/bin/tini", "--", "sh", "-c", fmt.Sprintf(workerScript, home, remoteName(o))}
 	spec := statefulSetSpec{ServiceName: worker, Replicas: o.Replicas, PodManagementPolicy: "Parallel",
 		Selector: selector{MatchLabels: labels},
 		Template: podTemplate{Metadata: meta{Labels: labels}, Spec: podSpec{ServiceAccountName: worker,

@@ -9,12 +9,12 @@ import (
 	"testing"
 )
 
-// TestWorkerScriptClonesThenFetches runs the worker pod's command with a
+// TestWorkerScriptClonesThenSyncs runs the worker pod's command with a
 // stand-in bh: the first start clones the remote under the name the
-// config gives it, the next fetches what was pushed since, and both end
-// in bh worker, in the clone, with git's credential and identity from
-// the pod's environment.
-func TestWorkerScriptClonesThenFetches(t *testing.T) {
+// config gives it, the next finds the clone, and both sync and then run
+// bh worker in it, with git's credential and identity from the pod's
+// environment.
+func TestWorkerScriptClonesThenSyncs(t *testing.T) {
 	root := t.TempDir()
 	remote, seed, vol, bin := filepath.Join(root, "remote.git"), filepath.Join(root, "seed"), filepath.Join(root, "vol"), filepath.Join(root, "bin")
 	for _, d := range []string{vol, bin} {
@@ -27,8 +27,10 @@ func TestWorkerScriptClonesThenFetches(t *testing.T) {
 		gitIn(t, seed, "push", "-q", "origin", "HEAD:main")
 	}
 	commit("first")
-	// The stand-in bh says where it runs and what git sees there.
+	// The stand-in bh says where it runs and what git sees there; its
+	// sync fetches.
 	os.WriteFile(filepath.Join(bin, "bh"), []byte("#!/bin/sh\necho \"$* in $(pwd)\"\n"+
+		"if [ $1 = sync ]; then git fetch -q upstream; exit; fi\n"+
 		"git log --format=%s upstream/main\ngit config user.name\n"+
 		"printf 'protocol=https\\nhost=git.example.com\\n\\n' | git credential fill\n"), 0o755)
 	creds := filepath.Join(root, "credentials")
@@ -55,13 +57,13 @@ func TestWorkerScriptClonesThenFetches(t *testing.T) {
 		return string(out)
 	}
 	out := start()
-	want := "worker in " + filepath.Join(vol, "repo") + "\nfirst\nbh\nprotocol=https\nhost=git.example.com\nusername=bot\npassword=s3cret\n"
+	want := "sync in " + filepath.Join(vol, "repo") + "\nworker in " + filepath.Join(vol, "repo") + "\nfirst\nbh\nprotocol=https\nhost=git.example.com\nusername=bot\npassword=s3cret\n"
 	if out != want {
 		t.Fatalf("first start:\n%s\nwant:\n%s", out, want)
 	}
 	commit("second")
-	if out := start(); !strings.HasPrefix(out, "worker in "+filepath.Join(vol, "repo")+"\nsecond\nfirst\n") {
-		t.Fatalf("the next start did not fetch:\n%s", out)
+	if out := start(); !strings.Contains(out, "worker in "+filepath.Join(vol, "repo")+"\nsecond\nfirst\n") {
+		t.Fatalf("the next start did not sync:\n%s", out)
 	}
 }
 
