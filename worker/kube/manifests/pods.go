@@ -54,15 +54,17 @@ func workerSet(o Options) statefulSetSpec {
 }
 
 // taskPod is one task's pod: bh run-task waits for its task in the
-// annotations the claim gives it, runs it, pushes and exits; Never
-// restarted, so that no task runs twice in one pod.
+// annotations the claim gives it, runs it, pushes and exits. A warm pod
+// that waited a day, or a run killed in it, starts again in place (the
+// clone kept on its volume); one that finished stays done until the
+// worker deletes its claim.
 func taskPod(o Options) podTemplate {
 	no := false
 	c := base(o, "task", "work")
-	c.Args = []string{"run-task"}
+	c.Args = []string{"run-task", "--wait", "24h"}
 	c.VolumeMounts = append(c.VolumeMounts, mount{Name: "podinfo", MountPath: podinfoDir, ReadOnly: true})
 	return podTemplate{Metadata: meta{Labels: map[string]string{"app.kubernetes.io/name": task, "app.kubernetes.io/part-of": "bh"}},
-		Spec: podSpec{AutomountServiceAccountToken: &no, RestartPolicy: "Never", SecurityContext: podSecure(),
+		Spec: podSpec{AutomountServiceAccountToken: &no, RestartPolicy: "OnFailure", SecurityContext: podSecure(),
 			Containers: []container{c},
 			Volumes: []volume{gitVolume(),
 				{Name: "podinfo", DownwardAPI: &downwardVolume{Items: []downwardItem{
