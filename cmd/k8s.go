@@ -21,10 +21,11 @@ type K8sManifestsOptions struct {
 
 func newCmdK8s(f *Factory, runF func(*K8sManifestsOptions) error) *cobra.Command {
 	k8s := &cobra.Command{
-		Use:   "k8s <command>",
-		Short: "Run bh workers in Kubernetes",
-		Args:  noArgs,
-		RunE:  func(c *cobra.Command, _ []string) error { return c.Help() },
+		Use:     "k8s <command>",
+		Short:   "Run bh workers in Kubernetes",
+		Example: `  bh k8s manifests --image registry.example.com/bh:1 | kubectl apply -f -`,
+		Args:    noArgs,
+		RunE:    func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	opts := &K8sManifestsOptions{}
 	c := &cobra.Command{
