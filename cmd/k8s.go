@@ -100,5 +100,9 @@ func k8sManifestsRun(opts *K8sManifestsOptions) error {
 	if err := o.Check(); err != nil {
 		return &usageError{err}
 	}
+	if o.Image == manifests.DefaultImage {
+		warn(opts.IO, opts.JSON, withHint(errors.New("the image "+o.Image+" is a placeholder"),
+			"build worker/kube/Containerfile, push it where the cluster pulls from, and pass it as --image"))
+	}
 	return manifests.Write(opts.IO.Out, o)
 }
