@@ -15,8 +15,8 @@ const (
 
 // gracePeriod is how long a worker pod has after SIGTERM to stop its
 // agents, park their work and push it, its sessions and its released
-// claims to the remote (a few seconds measured; the rest is a slow
-// remote's margin).
+// claims to the remote: under a second in cmd's TestWorkerPodSIGTERM*
+// (a local remote); the rest is a slow remote's margin.
 const gracePeriod = 120
 
 // workerScript clones the remote on the pod's first start and syncs with
