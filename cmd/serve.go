@@ -123,7 +123,7 @@ func serveRun(opts *ServeOptions) error {
 			"set --public-url to an address the phone reaches (a tailnet's, a reverse proxy's)"))
 	}
 	srv, err := web.New(web.Options{Token: conf.Token, URL: opts.PublicURL, LocalLinks: local, By: "web:" + userName(), Repos: config.Registered,
-		Now: opts.Now, AfterFunc: opts.AfterFunc, TLS: opts.TLSCert != "", Warnf: func(format string, args ...any) {
+		Now: opts.Now, AfterFunc: undoTimer(opts.AfterFunc), TLS: opts.TLSCert != "", Warnf: func(format string, args ...any) {
 			warn(opts.IO, false, fmt.Errorf(format, args...))
 		}})
 	if err != nil {
@@ -140,6 +140,18 @@ func serveRun(opts *ServeOptions) error {
 	fmt.Fprintln(opts.IO.Out, conf.URL+"/?token="+conf.Token)
 	fmt.Fprintf(opts.IO.ErrOut, "the inbox is at the address above (the token is in %s); Ctrl-C stops\n", config.WebConfigPath())
 	return serveUntil(ctx, hs, ln)
+}
+
+// undoTimer is the undo window's timer: after (a test's clock), else
+// web's own (10 s). BH_TEST_UNDO_WINDOW is a test hook, read here only: a
+// duration that replaces the window's, so that a test running bh serve as
+// a subprocess (TestServeInBrowser) does not wait 10 s for an approval.
+func undoTimer(after func(time.Duration, func()) func() bool) func(time.Duration, func()) func() bool {
+	d, err := time.ParseDuration(os.Getenv("BH_TEST_UNDO_WINDOW"))
+	if after != nil || err != nil {
+		return after
+	}
+	return func(_ time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 }
 
 // loadTLS is the TLS configuration of --tls-cert and --tls-key, or nil.

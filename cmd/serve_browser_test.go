@@ -71,7 +71,10 @@ func TestServeInBrowser(t *testing.T) {
 	}
 
 	serve := exec.Command("bh", "serve", "--listen", "127.0.0.1:0")
-	serve.Dir, serve.Env = dir, append(os.Environ(), "BH_NOW="+browserNow)
+	// The undo window shortened (a test hook): the approval below is held,
+	// then recorded, without waiting 10 s (TestGateAsksThenHolds proves
+	// the 10 s).
+	serve.Dir, serve.Env = dir, append(os.Environ(), "BH_NOW="+browserNow, "BH_TEST_UNDO_WINDOW=50ms")
 	out, _ := serve.StdoutPipe()
 	serve.Stderr = os.Stderr
 	if err := serve.Start(); err != nil {
@@ -165,9 +168,9 @@ func TestServeInBrowser(t *testing.T) {
 		chromedp.WaitVisible(css(`pre.diff span.add`)))
 	screenshot(t, ctx, "task.png")
 	lookAt(t, ctx, "task")
-	// The approval lands: held for its undo window (the real one), then recorded.
-	run("approve the gate", chromedp.Click(css(`button.yes`)), chromedp.WaitVisible(css(`form.held`)),
-		chromedp.WaitVisible(css(`p.answered`)))
+	// The approval lands: held for its undo window (shortened: whether
+	// the page shows it held is TestServeReviewInBrowser's), then recorded.
+	run("approve the gate", chromedp.Click(css(`button.yes`)), chromedp.WaitVisible(css(`p.answered`)))
 	// A page of four questions, and one of markdown, looked at before
 	// they are answered.
 	for i, name := range map[int]string{6: "questions", 7: "markdown"} {
