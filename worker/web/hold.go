@@ -88,7 +88,7 @@ func (s *Server) hold(key, id string, record func() error) {
 			return // undone meanwhile
 		}
 		if err := record(); err != nil && s.o.Warnf != nil {
-			s.o.Warnf("the answer held for %s was not recorded: %v", id, err) // overtaken: the page shows the other answer
+			s.o.Warnf("the answer held for %s was not recorded: %v", id, s.named(err)) // overtaken: the page shows the other answer
 		}
 	})
 }
