@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/user"
 	"strconv"
 	"strings"
 	"time"
@@ -122,7 +121,7 @@ func serveRun(opts *ServeOptions) error {
 		warn(opts.IO, false, withHint(fmt.Errorf("links in notifications point at %s, which a phone cannot open", conf.URL),
 			"set --public-url to an address the phone reaches (a tailnet's, a reverse proxy's)"))
 	}
-	srv, err := web.New(web.Options{Token: conf.Token, URL: opts.PublicURL, LocalLinks: local, By: "web:" + userName(), Repos: config.Registered,
+	srv, err := web.New(web.Options{Token: conf.Token, URL: opts.PublicURL, LocalLinks: local, By: "web:" + config.UserName(), Repos: config.Registered,
 		Now: opts.Now, AfterFunc: undoTimer(opts.AfterFunc), TLS: opts.TLSCert != "", Warnf: func(format string, args ...any) {
 			warn(opts.IO, false, fmt.Errorf(format, args...))
 		}})
@@ -301,15 +300,4 @@ func serveURL(o *ServeOptions, addr *net.TCPAddr) string {
 func isLoopback(host string) bool {
 	ip := net.ParseIP(host)
 	return host == "localhost" || ip != nil && ip.IsLoopback()
-}
-
-// userName is who answers from the browser, for the history.
-func userName() string {
-	if u, err := user.Current(); err == nil && u.Username != "" {
-		return u.Username
-	}
-	if u := os.Getenv("USER"); u != "" {
-		return u
-	}
-	return "unknown"
 }
