@@ -119,6 +119,9 @@ func (w *worker) session(kill context.Context, r *run, resume bool) (*agent.Outc
 	req.Live = log.Writer()
 	r.head, _ = w.repo.BranchTip(r.j.Branch)
 	out, runErr := w.runAgent(ctx, r.runner, req)
+	if resume && errors.Is(runErr, agent.ErrSessionMissing) && ctx.Err() == nil {
+		out, runErr = w.afresh(ctx, r, req)
+	}
 	if errors.Is(runErr, agent.ErrNoResult) && ctx.Err() == nil {
 		// Prose without the result object: one more turn in the same session asks for it.
 		w.step(id, "asking for the missing result object")
@@ -144,6 +147,16 @@ func (w *worker) session(kill context.Context, r *run, resume bool) (*agent.Outc
 	w.keepSession(r, req)
 	w.jail().CloseState(id, r.cfg, false)
 	return out, log.Close(out, runErr), runErr
+}
+
+// afresh runs r's agent again in a fresh session with the story, its
+// session restored but unloadable (claude killed in its first request).
+func (w *worker) afresh(ctx context.Context, r *run, req agent.Request) (*agent.Outcome, error) {
+	if err := w.freshSession(r, r.session); err != nil {
+		return nil, err
+	}
+	r.session, req.Prompt, req.SessionID, req.Resume = r.t.SessionID, r.prompt, r.t.SessionID, false
+	return w.runAgent(ctx, r.runner, req)
 }
 
 // request is what r's agent is asked: its prompt and contract, in its
