@@ -65,7 +65,7 @@ func TestGateAsksThenHolds(t *testing.T) {
 
 // An approval that is not a gate, and a gate's rejection, are recorded at
 // once; comments on lines go with the rejection, each with its file and
-// line.
+// line, and the page shows them.
 func TestRejectWithLineComments(t *testing.T) {
 	s := newSite(t)
 	resp, body := s.answer(url.Values{"q": {"q1", "q2", "q3"}, "answer.q1": {"SQLite"}, "text.q3": {"no"},
@@ -76,6 +76,10 @@ func TestRejectWithLineComments(t *testing.T) {
 	q := s.task().Questions[1]
 	if q.Status != task.QuestionAnswered || len(q.Comments) != 1 || q.Comments[0] != (task.LineComment{Path: "schema.sql", Line: 1, Text: "name it b2"}) {
 		t.Fatalf("q2: %+v", q)
+	}
+	// The page keeps them: beside the answer, and in the history.
+	if _, page := s.do("GET", s.base, nil, nil); strings.Count(page, "schema.sql:1: name it b2") != 2 {
+		t.Errorf("the comment is not beside the answer and in the history:\n%s", page)
 	}
 }
 
