@@ -142,9 +142,10 @@ func serveRun(opts *ServeOptions) error {
 }
 
 // undoTimer is the undo window's timer: after (a test's clock), else
-// web's own (10 s). BH_TEST_UNDO_WINDOW is a test hook, read here only: a
-// duration that replaces the window's, so that a test running bh serve as
-// a subprocess (TestServeInBrowser) does not wait 10 s for an approval.
+// worker/undo's own (undo.Window, 10 s). BH_TEST_UNDO_WINDOW is a test
+// hook, read here only: a duration that replaces the window's, so that a
+// test running bh serve as a subprocess (TestServeInBrowser) does not
+// wait 10 s for an approval.
 func undoTimer(after func(time.Duration, func()) func() bool) func(time.Duration, func()) func() bool {
 	d, err := time.ParseDuration(os.Getenv("BH_TEST_UNDO_WINDOW"))
 	if after != nil || err != nil {
