@@ -138,6 +138,7 @@ func serveRun(opts *ServeOptions) error {
 		BaseContext: func(net.Listener) context.Context { return ctx }} // Ctrl-C ends the event streams too
 	fmt.Fprintln(opts.IO.Out, conf.URL+"/?token="+conf.Token)
 	fmt.Fprintf(opts.IO.ErrOut, "the inbox is at the address above (the token is in %s); Ctrl-C stops\n", config.WebConfigPath())
+	defer srv.Flush() // an approval held when bh serve stops is recorded: the human never undid it
 	return serveUntil(ctx, hs, ln)
 }
 

@@ -84,3 +84,7 @@ func (s *Server) linkUndo(w http.ResponseWriter, r *http.Request) {
 	}
 	http.Redirect(w, r, "/l/"+url.PathEscape(r.PathValue("link"))+"?done="+s.drop(l.Repo, l.Task), http.StatusSeeOther)
 }
+
+// Flush records every answer still held, at once: bh serve is stopping,
+// and an answer nobody undid is the human's.
+func (s *Server) Flush() { s.holds.Flush() }
