@@ -23,7 +23,7 @@ func (s *Server) decide(st *store.Store, id string, ans []task.Answer, f url.Val
 func (s *Server) hold(key, id string, record func() error) {
 	s.holds.Hold(key+"/"+id, func() {
 		if err := record(); err != nil && s.o.Warnf != nil {
-			s.o.Warnf("the answer held for %s was not recorded: %v", id, err) // overtaken: the page shows the other answer
+			s.o.Warnf("the answer held for %s was not recorded: %v", id, s.named(err)) // overtaken: the page shows the other answer
 		}
 	})
 }
@@ -84,3 +84,7 @@ func (s *Server) linkUndo(w http.ResponseWriter, r *http.Request) {
 	}
 	http.Redirect(w, r, "/l/"+url.PathEscape(r.PathValue("link"))+"?done="+s.drop(l.Repo, l.Task), http.StatusSeeOther)
 }
+
+// Flush records every answer still held, at once: bh serve is stopping,
+// and an answer nobody undid is the human's.
+func (s *Server) Flush() { s.holds.Flush() }

@@ -161,7 +161,7 @@ func questionName(q task.Question) string {
 // taskView reads the task the request names; code is 404 when there is none.
 func (s *Server) taskView(r *http.Request) (*taskView, int) {
 	key, id := r.PathValue("repo"), r.PathValue("id")
-	v := &taskView{Title: id, Key: key, CSRF: s.csrf, Me: strings.TrimPrefix(s.o.By, "web:")}
+	v := &taskView{Title: id, Key: key, CSRF: s.csrf, Me: s.me()}
 	st, err := s.store(key)
 	if err != nil {
 		v.Error = err.Error()
