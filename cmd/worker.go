@@ -24,6 +24,8 @@ type WorkerOptions struct {
 	Timeout  time.Duration
 	AgentCmd string
 	Resume   bool
+	// task and token: bh run-task's one task, handed to it (runtask.go).
+	task, token string
 }
 
 func newCmdWorker(f *Factory, runF func(*WorkerOptions) error) *cobra.Command {
@@ -128,8 +130,13 @@ func workerRun(opts *WorkerOptions) error {
 	defer cancelStop()
 	defer onInterrupt(opts.Ctx, p, cancelStop, cancelKill)()
 
-	err = worker.Run(stop, kill, s, worker.Options{Report: p.report, Once: opts.Once, Jobs: opts.Jobs,
-		Timeout: opts.Timeout})
+	wo := worker.Options{Report: p.report, Once: opts.Once, Jobs: opts.Jobs, Timeout: opts.Timeout, Task: opts.task, Token: opts.token}
+	if s.Config.Runner == config.RunnerK8s && opts.task == "" {
+		if wo.Place, err = k8sPlace(s, p.report); err != nil {
+			return err
+		}
+	}
+	err = worker.Run(stop, kill, s, wo)
 	var busy *claims.BusyError
 	var pre *worker.PreflightError
 	switch {

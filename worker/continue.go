@@ -16,6 +16,7 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/jail"
 	"github.com/bh-tracker/bh/worker/notify"
 	"github.com/bh-tracker/bh/worker/slots"
 )
@@ -134,12 +135,12 @@ func (w *worker) talk(ctx context.Context, t *task.Task, tk *takeoverAgent, tv *
 		}
 	}
 	file := tk.runner.SessionFile(req)
-	before, _ := untrusted.ReadFile(file, MaxSession) // the agent's file: no link followed
+	before, _ := untrusted.ReadFile(file, jail.MaxSession) // the agent's file: no link followed
 	// The human's session needs the terminal: it stays in bh's process group.
 	res, runErr := proc.Run(ctx, proc.Cmd{Argv: append([]string{tk.binary}, tk.runner.TakeoverArgs(req)...),
 		Dir: req.Dir, Env: req.Env, Stdin: term.In, Stdout: term.Out, Stderr: term.Err, Terminal: true,
 		Launcher: tv.launch})
-	after, _ := untrusted.ReadFile(file, MaxSession)
+	after, _ := untrusted.ReadFile(file, jail.MaxSession)
 	w.keepSession(&run{t: t, session: t.SessionID, runner: tk.runner}, req)
 	if runErr != nil && res.PID == 0 {
 		return nil, fmt.Errorf("continue %s: %w", id, runErr)

@@ -19,6 +19,10 @@ type Options struct {
 	Jobs   int              // how many agents run at once; default the config's workers, else 1
 	Name   string           // the lease's worker name; default "worker"
 	Env    []string         // extra environment for the agent
+	// Task limits the worker to that one task (bh run-task, in the task's
+	// pod), and Token lets it take the claim handed to it (claims.Accept).
+	Task, Token string
+	Place       Place // where claimed tasks run; nil: here
 	// Timeout bounds each agent run on top of the runner's own limit, so
 	// that even a runner that ignores its config cannot hang the worker.
 	Timeout time.Duration

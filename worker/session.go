@@ -3,9 +3,7 @@ package worker
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/bh-tracker/bh/worker/jail"
 
@@ -19,13 +17,6 @@ import (
 // sessionFiler is an agent whose sessions live in files bh can copy.
 type sessionFiler interface {
 	SessionFile(req agent.Request) string
-}
-
-// sessionCopy is bh's copy of a session's transcript, kept with the task's
-// local state (never committed): Claude Code removes old sessions, and
-// another HOME has none.
-func sessionCopy(s *store.Store, id, session string) string {
-	return filepath.Join(runsDir(s, id), "sessions", session+".jsonl")
 }
 
 // sessionFile is where runner keeps req's session transcript; "" when it
@@ -46,7 +37,7 @@ func (w *worker) keepSession(r *run, req agent.Request) {
 	req.SessionID = r.session
 	_, err := jail.OwnRunDir(w.s, r.t.ID, "sessions")
 	if err == nil {
-		err = copyOver(sf.SessionFile(req), sessionCopy(w.s, r.t.ID, r.session))
+		err = jail.CopyOver(sf.SessionFile(req), jail.SessionCopy(w.s, r.t.ID, r.session))
 	}
 	var bad *untrusted.Error
 	switch {
@@ -68,7 +59,7 @@ func restoreSession(s *store.Store, runner agent.Runner, id string, req agent.Re
 	if _, err := os.Stat(path); err == nil {
 		return true
 	}
-	return copyOver(sessionCopy(s, id, req.SessionID), path) == nil
+	return jail.CopyOver(jail.SessionCopy(s, id, req.SessionID), path) == nil
 }
 
 // freshSession replaces a session that cannot be resumed: a new one, whose
@@ -105,29 +96,4 @@ func (w *worker) freshSession(r *run, lost string) error {
 	}
 	r.prompt = prompt
 	return nil
-}
-
-// MaxSession caps a session transcript bh copies: a longer one is no
-// transcript an agent wrote in one task, and is not copied.
-const MaxSession = 256 << 20
-
-// copyOver copies src to dst (made with its folders), through a temporary
-// file, so that a reader never sees half a transcript. src is read as
-// the agent may have left it: a link there (to ~/.ssh/id_ed25519, say)
-// is refused, never followed, as is anything but a regular file under
-// MaxSession; nothing is written through a link at dst or its temporary
-// name.
-func copyOver(src, dst string) error {
-	in, err := untrusted.OpenReader(src, MaxSession)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
-		return err
-	}
-	return jail.WriteThrough(dst, dst+".bh-tmp", 0o600, func(out *os.File) error {
-		_, err := io.Copy(out, in)
-		return err
-	})
 }

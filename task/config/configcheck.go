@@ -52,6 +52,7 @@ func decodeConfig(path string, b []byte, c *Config) error {
 		{[]string{"sandbox", "tmpSize"}, c.Sandbox.CheckTmpSize()},
 		{[]string{"budget", "perTask"}, task.CheckBudget(c.Budget.PerTask)},
 		{[]string{"budget", "perDay"}, task.CheckBudget(c.Budget.PerDay)},
+		{[]string{"runner"}, checkRunner(c)},
 	} {
 		if v.err != nil {
 			return configError(path, &root, v.key, v.err)
@@ -77,6 +78,9 @@ func decodeConfig(path string, b []byte, c *Config) error {
 		if k, err := c.Agent.Types[typ].Check(); err != nil {
 			return configError(path, &root, append(key, k), err)
 		}
+	}
+	if k, err := c.K8s.check(); err != nil {
+		return configError(path, &root, []string{"k8s", k}, err)
 	}
 	if typ, err := c.Budget.checkTypes(); err != nil {
 		return configError(path, &root, []string{"budget", "types", typ}, err)
