@@ -22,7 +22,7 @@ type watch struct {
 	id    string
 	name  string // the SandboxClaim's
 	token string
-	lease task.Lease // the hand-over claim's
+	lease task.Lease          // the hand-over claim's
 	taker *claims.RemoteClaim // who took the claim from the token; nil: none yet
 	taken bool
 	pod   pod
