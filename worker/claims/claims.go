@@ -134,7 +134,7 @@ func (c *Remote) take(id string, lease task.Lease) (*RemoteClaim, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !c.free(cl, lease) && (old == "" || old != c.accepted(id)) {
+	if !c.mayTake(id, old, cl, lease) {
 		return cl, ErrClaimed
 	}
 	if err := c.Push(id, old, Held, lease); err != nil {

@@ -49,6 +49,15 @@ func (c *Remote) Accept(id, token string) {
 	c.handed[id] = token
 }
 
+// mayTake reports whether lease may take id's claim, at old (cl): one
+// handed to this process from its token alone, any other when free.
+func (c *Remote) mayTake(id, old string, cl *RemoteClaim, lease task.Lease) bool {
+	if token := c.accepted(id); token != "" {
+		return old == token
+	}
+	return c.free(cl, lease)
+}
+
 func (c *Remote) accepted(id string) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
