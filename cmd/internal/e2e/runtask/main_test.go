@@ -1,0 +1,215 @@
+// Package runtask runs bh run-task, the entrypoint of runner: k8s's task
+// pods, as local processes: the worker's side (worker/kube's runner) in
+// the test, against a fake cluster whose pods the test binds and starts
+// itself, with the annotations the SandboxClaim carried; each pod a fresh
+// clone of one bare remote. Heavy tests, in a test binary of their own.
+package runtask
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bh-tracker/bh/cmd"
+	"github.com/bh-tracker/bh/cmd/internal/e2e"
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/claims"
+	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/kube"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	kwatch "k8s.io/apimachinery/pkg/watch"
+	dynamicfake "k8s.io/client-go/dynamic/fake"
+)
+
+func TestMain(m *testing.M) { e2e.Main(m, cmd.Main) }
+
+// cluster is the shared remote, the worker's clone with its runner (in
+// this process), a fake cluster, and the pods run so far.
+type cluster struct {
+	root, bin, remote string
+	s                 *store.Store
+	c                 *claims.Remote
+	client            *dynamicfake.FakeDynamicClient
+	r                 *kube.Runner
+	pods              int
+	env               []string // every pod's
+}
+
+// newCluster makes the remote with config and one task per title (their
+// ids returned), and the worker's clone of it.
+func newCluster(t *testing.T, config string, titles ...string) (*cluster, []string) {
+	root := t.TempDir()
+	cl := &cluster{root: root, bin: e2e.Bin(t, root), remote: filepath.Join(root, "remote.git")}
+	t.Setenv("PATH", cl.bin+string(os.PathListSeparator)+os.Getenv("PATH")) // git's merge driver is bh
+	e2e.Write(t, root, "gitconfig", "[user]\n\tname = pod\n\temail = pod@bh.invalid\n")
+	cl.env = []string{"PATH=" + os.Getenv("PATH"), "GIT_CONFIG_GLOBAL=" + filepath.Join(root, "gitconfig"),
+		"GIT_CONFIG_NOSYSTEM=1", "BH_SANDBOX=off", "BH_REMOTE=" + cl.remote}
+	e2e.Git(t, root, "init", "-q", "--bare", "-b", "main", cl.remote)
+	seed := filepath.Join(root, "seed")
+	e2e.Process.Repo(t, seed, config)
+	var ids []string
+	for _, title := range titles {
+		ids = append(ids, strings.TrimSpace(e2e.Process(t, seed, "add", title)))
+	}
+	e2e.Git(t, seed, "add", "-A")
+	e2e.Git(t, seed, "commit", "-q", "-m", "tasks")
+	e2e.Git(t, seed, "remote", "add", "origin", cl.remote)
+	e2e.Git(t, seed, "push", "-q", "origin", "main")
+	e2e.Git(t, root, "clone", "-q", cl.remote, "worker")
+	s, err := store.Find(filepath.Join(root, "worker"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl.s = s
+	lease := s.Config.Lease.Or(time.Minute)
+	cl.c = openClaims(t, s, lease)
+	cl.client = dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
+		kube.SandboxClaims: "SandboxClaimList", kube.Sandboxes: "SandboxList", kube.Pods: "PodList"})
+	cl.r = &kube.Runner{Client: cl.client, Store: s, Lease: lease, Poll: 20 * time.Millisecond, Warn: t.Logf,
+		Sync: func() error { _, err := worker.Sync(s, "", true); return err }}
+	cl.r.K8s.BindTimeout.D = time.Hour
+	return cl, ids
+}
+
+// pod is one task pod: its SandboxClaim's run on the worker's side, and
+// the folders bh run-task reads and clones into.
+type pod struct {
+	name, podinfo, dir string
+	done               <-chan error // the worker's run of it
+	claim              *unstructured.Unstructured
+}
+
+// handOut claims the next ready task as the worker's loop does, and runs
+// it as runner: k8s does; the fake controller binds its SandboxClaim to
+// a new running pod, whose annotations file it writes.
+func (cl *cluster) handOut(t *testing.T) (*pod, *task.Task) {
+	t.Helper()
+	tk, err := claims.Next(cl.s, cl.c, claims.WorkerLease("worker", time.Now()), nil, nil)
+	if err != nil {
+		t.Fatalf("the worker claims: %v", err)
+	}
+	w, err := cl.client.Resource(kube.SandboxClaims).Namespace("bh").Watch(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	done := make(chan error, 1)
+	go func() { done <- cl.r.Run(context.Background(), tk, cl.c) }()
+	cl.pods++
+	p := &pod{name: fmt.Sprintf("pod-%d", cl.pods), done: done}
+	for e := range w.ResultChan() {
+		if e.Type == kwatch.Added {
+			p.claim = e.Object.(*unstructured.Unstructured)
+			break
+		}
+	}
+	cl.bind(t, p)
+	return p, tk
+}
+
+// bind binds p's claim to a running pod of that name, and writes the
+// pod's annotations as the downward API does.
+func (cl *cluster) bind(t *testing.T, p *pod) {
+	t.Helper()
+	ctx := context.Background()
+	unstructured.SetNestedField(p.claim.Object, "sb-"+p.name, "status", "sandbox", "name")
+	if _, err := cl.client.Resource(kube.SandboxClaims).Namespace("bh").Update(ctx, p.claim, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	pd := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Pod",
+		"metadata": map[string]any{"name": "sb-" + p.name, "namespace": "bh"}, "status": map[string]any{"phase": "Running"}}}
+	if _, err := cl.client.Resource(kube.Pods).Namespace("bh").Create(ctx, pd, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ann, _, _ := unstructured.NestedStringMap(p.claim.Object, "spec", "additionalPodMetadata", "annotations")
+	var b strings.Builder
+	for _, k := range []string{kube.AnnotationClaim, kube.AnnotationTask} {
+		fmt.Fprintf(&b, "%s=%s\n", k, strconv.Quote(ann[k]))
+	}
+	p.podinfo, p.dir = filepath.Join(cl.root, p.name+"-info"), filepath.Join(cl.root, p.name)
+	os.MkdirAll(p.podinfo, 0o755)
+	e2e.Write(t, p.podinfo, "annotations", b.String())
+}
+
+// fail marks p's pod failed, as the kubelet does when it dies.
+func (cl *cluster) fail(t *testing.T, p *pod) {
+	t.Helper()
+	pd, err := cl.client.Resource(kube.Pods).Namespace("bh").Get(context.Background(), "sb-"+p.name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pd.Object["status"] = map[string]any{"phase": "Failed", "reason": "Error", "message": "killed"}
+	if _, err := cl.client.Resource(kube.Pods).Namespace("bh").Update(context.Background(), pd, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runTask is p's entrypoint, bh run-task, as a local process with the
+// pod's environment (and env's).
+func (cl *cluster) runTask(p *pod, env ...string) *exec.Cmd {
+	c := exec.Command(filepath.Join(cl.bin, "bh"), "run-task", "--dir", p.dir, "--wait", "1m")
+	c.Dir = cl.root
+	c.Env = append(append(os.Environ(), cl.env...), "BH_PODINFO="+p.podinfo, "BH_HOST="+p.name,
+		"XDG_STATE_HOME="+filepath.Join(cl.root, p.name+"-state"))
+	c.Env = append(c.Env, env...)
+	return c
+}
+
+// run runs p's entrypoint to its end: it must exit 0.
+func (cl *cluster) run(t *testing.T, p *pod, env ...string) {
+	t.Helper()
+	c := cl.runTask(p, env...)
+	var out bytes.Buffer
+	c.Stdout, c.Stderr = &out, &out
+	if err := c.Run(); err != nil {
+		t.Fatalf("bh run-task in %s: %v\n%s", p.name, err, out.String())
+	}
+	t.Logf("bh run-task in %s:\n%s", p.name, out.String())
+}
+
+// remoteTask is task id as the remote's main holds it.
+func (cl *cluster) remoteTask(t *testing.T, id string) *task.Task {
+	t.Helper()
+	b := e2e.Git(t, cl.root, "--git-dir", cl.remote, "show", "main:.bh/tasks/"+id+".yaml")
+	tk, err := task.Decode(id+".yaml", []byte(b+"\n"), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tk
+}
+
+// landed counts the commits on the remote's main that land id.
+func (cl *cluster) landed(t *testing.T, id string) int {
+	t.Helper()
+	return strings.Count(e2e.Git(t, cl.root, "--git-dir", cl.remote, "log", "--format=%B", "main"), "bh-task: "+id)
+}
+
+func openClaims(t *testing.T, s *store.Store, ttl time.Duration) *claims.Remote {
+	t.Helper()
+	r, err := git.Open(s.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := claims.NewRemote(r, "origin", ttl, time.Now)
+	// The worker's side runs nothing: what a claim carries is the pods'.
+	c.Files = claims.Files{DropWorktree: func(string) error { return nil },
+		ReadSession:  func(string, string) ([]byte, error) { return nil, os.ErrNotExist },
+		WriteSession: func(string, string, []byte) error { return nil }}
+	return c
+}
+
+func kubeClaims() schema.GroupVersionResource { return kube.SandboxClaims }
+
+var getOpts = metav1.GetOptions{}
