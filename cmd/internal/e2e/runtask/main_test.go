@@ -7,6 +7,7 @@ package runtask
 
 import (
 	"bytes"
+	"errors"
 	"context"
 	"fmt"
 	"os"
@@ -91,15 +92,27 @@ type pod struct {
 	claim              *unstructured.Unstructured
 }
 
-// handOut claims the next ready task as the worker's loop does, and runs
-// it as runner: k8s does; the fake controller binds its SandboxClaim to
-// a new running pod, whose annotations file it writes.
-func (cl *cluster) handOut(t *testing.T) (*pod, *task.Task) {
+// handOut claims the next ready task as the worker's loop does, and
+// hands it out (hand).
+func (cl *cluster) handOut(t *testing.T) *pod {
 	t.Helper()
 	tk, err := claims.Next(cl.s, cl.c, claims.WorkerLease("worker", time.Now()), nil, nil)
+	// A claim held by a dead pod holds until its lease runs out.
+	for end := time.Now().Add(2 * time.Minute); errors.Is(err, claims.ErrNothingReady) && time.Now().Before(end); {
+		time.Sleep(200 * time.Millisecond)
+		tk, err = claims.Next(cl.s, cl.c, claims.WorkerLease("worker", time.Now()), nil, nil)
+	}
 	if err != nil {
 		t.Fatalf("the worker claims: %v", err)
 	}
+	return cl.hand(t, tk)
+}
+
+// hand runs claimed task tk as runner: k8s does; the fake controller
+// binds its SandboxClaim to a new running pod, whose annotations file it
+// writes.
+func (cl *cluster) hand(t *testing.T, tk *task.Task) *pod {
+	t.Helper()
 	w, err := cl.client.Resource(kube.SandboxClaims).Namespace("bh").Watch(context.Background(), metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -116,7 +129,7 @@ func (cl *cluster) handOut(t *testing.T) (*pod, *task.Task) {
 		}
 	}
 	cl.bind(t, p)
-	return p, tk
+	return p
 }
 
 // bind binds p's claim to a running pod of that name, and writes the

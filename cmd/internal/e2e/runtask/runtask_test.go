@@ -1,10 +1,17 @@
 package runtask
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/bh-tracker/bh/cmd/internal/e2e"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/claims"
 )
 
 const fakeConfig = "agent:\n  kind: command\n  command: [fakeagent]\nremote: origin\nlease: 1m\n"
@@ -17,7 +24,7 @@ func TestRunTaskLands(t *testing.T) {
 	cl, ids := newCluster(t, fakeConfig, "Land me")
 	agentDir := t.TempDir()
 	e2e.Write(t, agentDir, "land.plan", "match Land me\nwrite landed.txt from a pod\nprint {\"status\":\"completed\",\"summary\":\"done\"}\n")
-	p, _ := cl.handOut(t)
+	p := cl.handOut(t)
 	cl.run(t, p, "FAKEAGENT_DIR="+agentDir)
 	if err := <-p.done; err != nil {
 		t.Fatalf("the worker's run: %v", err)
@@ -33,5 +40,65 @@ func TestRunTaskLands(t *testing.T) {
 	}
 	if _, err := cl.client.Resource(kubeClaims()).Namespace("bh").Get(t.Context(), p.claim.GetName(), getOpts); err == nil {
 		t.Fatal("the SandboxClaim is still there")
+	}
+}
+
+// TestRunTaskKilled: a pod killed (SIGKILL) while its agent runs leaves
+// its task neither lost nor run twice: the claim holds until its lease
+// runs out (the worker, told the pod failed, cannot take it back before),
+// then the next pod takes it from a fresh clone and lands it once.
+func TestRunTaskKilled(t *testing.T) {
+	cl, ids := newCluster(t, strings.Replace(fakeConfig, "lease: 1m", "lease: 5s", 1), "Kill me")
+	agentDir := t.TempDir()
+	e2e.Write(t, agentDir, "kill.plan", "match Kill me\nwrite work.txt done\nhang\nprint {\"status\":\"completed\",\"summary\":\"done\"}\n")
+	p1 := cl.handOut(t)
+	run := cl.runTask(p1, "FAKEAGENT_DIR="+agentDir)
+	run.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var out bytes.Buffer
+	run.Stdout, run.Stderr = &out, &out
+	if err := run.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(2 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(agentDir, "runs.log")); err == nil {
+			break // the agent runs
+		}
+		if time.Now().After(end) {
+			t.Fatalf("the pod's agent never started:\n%s", out.String())
+		}
+	}
+	syscall.Kill(-run.Process.Pid, syscall.SIGKILL)
+	run.Wait()
+	cl.fail(t, p1)
+	if err := <-p1.done; err == nil {
+		t.Fatal("the worker's run of a failed pod returned no error")
+	}
+	if err := cl.c.Fetch(); err != nil {
+		t.Fatal(err)
+	}
+	_, held, _ := cl.c.Current(ids[0])
+	if held == nil || held.Host != p1.name {
+		t.Fatalf("the killed pod's claim: %+v", held)
+	}
+	tk, err := claims.Next(cl.s, cl.c, claims.WorkerLease("worker", time.Now()), nil, nil)
+	if err == nil && time.Now().Before(held.Expires) {
+		t.Fatalf("the worker took %s back while the killed pod's lease held", tk.ID)
+	}
+	e2e.Write(t, agentDir, "release", "")
+	var p2 *pod
+	if err == nil { // a slow machine: the lease ran out before the check
+		p2 = cl.hand(t, tk)
+	} else {
+		p2 = cl.handOut(t) // once the lease ran out
+	}
+	cl.run(t, p2, "FAKEAGENT_DIR="+agentDir)
+	if err := <-p2.done; err != nil {
+		t.Fatalf("the worker's run: %v", err)
+	}
+	if n := cl.landed(t, ids[0]); n != 1 {
+		t.Fatalf("landed %d times", n)
+	}
+	if got := cl.remoteTask(t, ids[0]); got.State != task.Closed {
+		t.Fatalf("on the remote: %s", got.State)
 	}
 }
