@@ -48,6 +48,9 @@ func TestRunTaskLands(t *testing.T) {
 // runs out (the worker, told the pod failed, cannot take it back before),
 // then the next pod takes it from a fresh clone and lands it once.
 func TestRunTaskKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("it waits out a lease: worker/kube's TestRunnerPodFailureRunsNothingTwice holds the rule under -short")
+	}
 	cl, ids := newCluster(t, strings.Replace(fakeConfig, "lease: 1m", "lease: 5s", 1), "Kill me")
 	agentDir := t.TempDir()
 	e2e.Write(t, agentDir, "kill.plan", "match Kill me\nwrite work.txt done\nhang\nprint {\"status\":\"completed\",\"summary\":\"done\"}\n")
