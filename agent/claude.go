@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -202,6 +203,9 @@ func (c *Claude) run(ctx context.Context, req Request, sw *stepWriter) (*Outcome
 			re = res.exitError()
 		}
 		re.ExitCode, re.Stderr = res.exitCode, res.stderr
+		if req.Resume && strings.Contains(re.Reason, "No conversation found with session ID") {
+			re.Err = ErrSessionMissing
+		}
 		return nil, re
 	}
 	if err != nil {

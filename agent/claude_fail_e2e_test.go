@@ -28,7 +28,8 @@ func TestClaudeResumeUnknownSession(t *testing.T) {
 	if !errors.As(err, &re) {
 		t.Fatalf("err = %v, want *RunError", err)
 	}
-	if re.ExitCode != 1 || !strings.Contains(re.Reason, "No conversation found with session ID: "+session) {
+	if re.ExitCode != 1 || !strings.Contains(re.Reason, "No conversation found with session ID: "+session) ||
+		!errors.Is(err, ErrSessionMissing) {
 		t.Errorf("RunError{Reason: %q, ExitCode: %d}", re.Reason, re.ExitCode)
 	}
 	if n := len(e.srv.Requests()); n != 0 {

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -72,6 +73,11 @@ type RunnerFunc func(ctx context.Context, req Request) (*Outcome, error)
 
 // Run calls f.
 func (f RunnerFunc) Run(ctx context.Context, req Request) (*Outcome, error) { return f(ctx, req) }
+
+// ErrSessionMissing is a RunError's Err when the agent has no session to
+// resume: claude, killed in its first request, may leave a transcript it
+// cannot load ("No conversation found with session ID").
+var ErrSessionMissing = errors.New("the agent has no such session to resume")
 
 // RunError is a run that produced no usable result: a non-zero exit, garbage
 // output, an error reported by the agent, a timeout or a cancellation. It

@@ -2,12 +2,10 @@ package cmd
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"time"
 
 	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/kube"
 	"github.com/spf13/cobra"
 )
@@ -68,17 +66,4 @@ func runTaskRun(opts *RunTaskOptions) error {
 	b := opts.base
 	b.Store = func() (*store.Store, error) { return s, nil }
 	return workerRun(&WorkerOptions{base: b, Ctx: opts.Ctx, Once: true, task: h.Task, token: h.Token})
-}
-
-// k8sPlace runs the worker's tasks in pods of their own (runner: k8s).
-func k8sPlace(s *store.Store, report func(worker.Event)) (worker.Place, error) {
-	client, err := kube.Client()
-	if err != nil {
-		return nil, err
-	}
-	return &kube.Runner{Client: client, K8s: s.Config.K8s, Store: s, Lease: s.Config.Lease.Or(2 * time.Minute),
-		Warn: func(format string, args ...any) {
-			report(worker.Event{Kind: worker.Warning, Summary: fmt.Sprintf(format, args...)})
-		},
-		Sync: func() error { _, err := worker.Sync(s, "", true); return err }}, nil
 }

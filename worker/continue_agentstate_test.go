@@ -41,6 +41,7 @@ echo '{"hasCompletedOnboarding":true,"lastOnboardingVersion":"2.1.330","theme":"
 // a fresh copy of the user's config (an MCP server the first session left
 // is gone) and without touching the user's own ~/.claude.json.
 func TestContinueSetsUpClaudeOnce(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir()) // bh remembers the setup there, for every repository
 	s := newStore(t)
 	home := t.TempDir()
 	bin := filepath.Join(t.TempDir(), "claude")

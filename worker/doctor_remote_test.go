@@ -2,7 +2,6 @@ package worker
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +9,7 @@ import (
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/doctor"
 	"github.com/bh-tracker/bh/worker/slots"
+	"github.com/bh-tracker/bh/worker/storegit/storetest"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
@@ -21,16 +21,7 @@ import (
 func sharedStore(t *testing.T) (*store.Store, *git.Repo, string) {
 	t.Helper()
 	s := doctorStore(t)
-	bare := filepath.Join(t.TempDir(), "remote.git")
-	gitT(t, s.Root, "init", "-q", "--bare", bare)
-	gitT(t, s.Root, "remote", "add", "origin", bare)
-	writeFile(t, s.Root, ".bh/config.yaml", "prefix: tm\nremote: origin\n")
-	gitT(t, s.Root, "commit", "-q", "-am", "share")
-	gitT(t, s.Root, "push", "-q", "origin", "HEAD")
-	s, err := store.Find(s.Root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, bare := storetest.Share(t, s)
 	r, err := git.Open(s.Root)
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,9 @@ package worker
 
 import (
 	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -9,7 +12,9 @@ import (
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
+	"github.com/bh-tracker/bh/worker/jail"
 )
 
 // The real Claude Code CLI against a fake API that reports a huge usage
@@ -109,4 +114,88 @@ func carries(req *fakeapi.Request, file string) bool {
 		}
 	}
 	return false
+}
+
+// firstReplyOverBudget is a fake API whose first reply writes wip.txt at
+// a cost past any budget; after the human's yes, it writes rest.txt and
+// completes.
+func firstReplyOverBudget(t *testing.T) *fakeapi.Server {
+	return fakeapi.New(t, func(req *fakeapi.Request) fakeapi.Turn {
+		again := strings.Contains(req.Prompt(), "Continue with")
+		switch {
+		case again && len(req.ToolResults()) == 0:
+			return fakeapi.Turn{Parts: []fakeapi.Part{fakeapi.Write("rest.txt", "rest\n")}, Tokens: 2}
+		case again:
+			return fakeapi.Turn{Parts: []fakeapi.Part{fakeapi.StructuredOutput(map[string]any{"status": "completed",
+				"summary": "wrote rest.txt"})}, Tokens: 2}
+		case len(req.ToolResults()) == 0:
+			return fakeapi.Turn{Parts: []fakeapi.Part{fakeapi.Write("wip.txt", "wip\n")}, Tokens: 10_000_000}
+		}
+		return fakeapi.Hang() // had the budget not stopped it
+	})
+}
+
+// A budget crossed by the run's first reply, before claude's session has
+// more than the prompt: the yes resumes that session, or, when claude
+// was stopped before it could save a session it can load again, a fresh
+// one with the story; either way the task lands with the work.
+func TestClaudeBudgetCrossedOnTheFirstReply(t *testing.T) {
+	t.Parallel()
+	s, tk, opt := parkedOverBudget(t)
+	runWith(t, s, opt)
+	if got := getTask(t, s, tk.ID); got.State != task.Closed {
+		t.Fatalf("%s: %s", got.State, got.Summary)
+	}
+}
+
+// A session claude cannot load (what it leaves when killed in its first
+// request: "No conversation found"): the run starts a fresh session with
+// the task, the questions and answers and the work so far, records the
+// loss, and lands.
+func TestClaudeUnloadableSessionStartsAfresh(t *testing.T) {
+	t.Parallel()
+	s, tk, opt := parkedOverBudget(t)
+	parked := getTask(t, s, tk.ID)
+	// Both transcripts, the agent's own and bh's copy, as claude can't load them.
+	states := jail.AgentStateDir(s.Root, gitT(t, s.Root, "rev-parse", "--path-format=absolute", "--git-common-dir"), tk.ID, "claude")
+	for _, dir := range []string{states, filepath.Dir(sessionCopy(s, tk.ID, parked.SessionID))} {
+		err := filepath.WalkDir(dir, func(path string, _ fs.DirEntry, err error) error {
+			if err == nil && filepath.Base(path) == parked.SessionID+".jsonl" {
+				err = os.WriteFile(path, nil, 0o600)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	runWith(t, s, opt)
+	got := getTask(t, s, tk.ID)
+	lost, ok := lastEvent(got, task.EventSessionLost)
+	if got.State != task.Closed || !ok || lost.Session != parked.SessionID || got.SessionID == parked.SessionID {
+		t.Fatalf("%s: %s (session lost: %+v, session %s)", got.State, got.Summary, lost, got.SessionID)
+	}
+	// rest.txt is written only by a request that carries the human's answer.
+	if b := gitT(t, s.Root, "show", "HEAD:rest.txt"); b != "rest" {
+		t.Errorf("rest.txt landed as %q", b)
+	}
+}
+
+// parkedOverBudget is a task whose first run crossed its budget on its
+// first reply, parked with the budget's question answered yes.
+func parkedOverBudget(t *testing.T) (*store.Store, *task.Task, Options) {
+	srv := firstReplyOverBudget(t)
+	s := newStore(t)
+	s.Config.Agent = config.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
+	s.Config.Budget.PerTask = 1
+	opt := Options{Env: fakeapi.Env(t, srv)}
+	tk := addTask(t, s, "Spend at once")
+	runWith(t, s, opt)
+	if got := getTask(t, s, tk.ID); got.State != task.AwaitingInput {
+		t.Fatalf("%s: %s", got.State, got.Summary)
+	}
+	if _, err := Respond(s, tk.ID, []task.Answer{{Values: []string{"yes"}}}, "alice"); err != nil {
+		t.Fatal(err)
+	}
+	return s, tk, opt
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
-	"github.com/bh-tracker/bh/worker/jail"
 )
 
 // The real Codex CLI against a fake Responses API, chosen by the task's
@@ -77,7 +76,7 @@ func codexAsksResumesAndLands(t *testing.T, wipe bool) {
 		!strings.Contains(p, "needs_input") {
 		t.Errorf("first prompt lacks the contract, the task's instructions or the task:\n%s", p)
 	}
-	if _, err := os.Stat(jail.SessionCopy(s, tk.ID, asked.SessionID)); err != nil {
+	if _, err := os.Stat(sessionCopy(s, tk.ID, asked.SessionID)); err != nil {
 		t.Errorf("bh kept no copy of the thread: %v", err)
 	}
 

@@ -70,7 +70,7 @@ func TestClaudeSessionSurvivesItsDeletion(t *testing.T) {
 			} else {
 				os.Remove(files[0]) // Claude Code's own copy goes (its 30-day cleanup, another HOME)
 			}
-			kept := jail.SessionCopy(s, tk.ID, asked.SessionID)
+			kept := sessionCopy(s, tk.ID, asked.SessionID)
 			if _, err := os.Stat(kept); err != nil {
 				t.Fatalf("bh kept no copy of the session: %v", err)
 			}

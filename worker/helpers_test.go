@@ -20,7 +20,9 @@ import (
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/git/gittest"
 	"github.com/bh-tracker/bh/worker/notify"
+	"github.com/bh-tracker/bh/worker/storegit/storetest"
 )
 
 // newStore makes a real git repository with one commit and bh initialised
@@ -92,22 +94,12 @@ func committed(t testing.TB, dir, rev string) []string {
 
 func writeFile(t testing.TB, dir, name, body string) {
 	t.Helper()
-	p := filepath.Join(dir, name)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	gittest.Write(t, dir, name, body)
 }
 
 func readFile(t testing.TB, dir, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return gittest.Read(t, dir, name)
 }
 
 func exists(dir, name string) bool {
@@ -117,20 +109,12 @@ func exists(dir, name string) bool {
 
 func addTask(t testing.TB, s *store.Store, title string, deps ...string) *task.Task {
 	t.Helper()
-	tk, err := s.Create(&task.Task{Title: title, DependsOn: deps})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tk
+	return storetest.Add(t, s, title, deps...)
 }
 
 func getTask(t testing.TB, s *store.Store, id string) *task.Task {
 	t.Helper()
-	tk, err := s.Get(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tk
+	return storetest.Get(t, s, id)
 }
 
 // fake is a scripted agent: each call runs the next step and records the

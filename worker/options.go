@@ -1,10 +1,13 @@
 package worker
 
 import (
+	"context"
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/notify"
 )
@@ -92,3 +95,10 @@ const (
 	defaultBackoff = 30 * time.Second
 	maxBackoff     = 15 * time.Minute
 )
+
+// Place runs a claimed task elsewhere than here (worker/kube: a pod of
+// its own), and returns once the task has left the worker's hands. It
+// gets the shared remote's claims, whose claim of the task it holds.
+type Place interface {
+	Run(ctx context.Context, t *task.Task, c *claims.Remote) error
+}

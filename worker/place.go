@@ -6,15 +6,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/claims"
 )
-
-// Place runs a claimed task elsewhere than here (worker/kube: a pod of
-// its own), and returns once the task has left the worker's hands. It
-// gets the shared remote's claims, whose claim of the task it holds.
-type Place interface {
-	Run(ctx context.Context, t *task.Task, c *claims.Remote) error
-}
 
 // place runs t where Options.Place says; an outage it meets pauses claims.
 func (w *worker) place(kill context.Context, t *task.Task) error {

@@ -273,7 +273,7 @@ func TestRedTeamRunFolderLinksAreReplaced(t *testing.T) {
 			if ents, _ := os.ReadDir(filepath.Join(home, "target-sessions")); len(ents) != 0 {
 				t.Errorf("the session copy went through the linked sessions folder: %v", ents)
 			}
-			if fi, err := os.Lstat(jail.SessionCopy(s, tk.ID, sid)); err != nil || !fi.Mode().IsRegular() {
+			if fi, err := os.Lstat(sessionCopy(s, tk.ID, sid)); err != nil || !fi.Mode().IsRegular() {
 				t.Errorf("bh's session copy: %v %v", fi, err)
 			}
 			if b := readFile(t, run, "setup.log"); !strings.Contains(b, "set up") {

@@ -17,6 +17,7 @@ import (
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/runlog"
+	"github.com/bh-tracker/bh/worker/taskprompt"
 	"github.com/google/uuid"
 )
 
@@ -83,7 +84,7 @@ func (w *worker) ready(r *run) (resume bool, err error) {
 	if r.runner, r.agent, r.cfg, err = w.runnerFor(t); err != nil {
 		return false, err
 	}
-	if r.prompt, err = Prompt(w.s, t, resume); err != nil {
+	if r.prompt, err = taskprompt.Prompt(w.s, t, resume); err != nil {
 		return false, err
 	}
 	if rebasing, _ := r.wt.Rebasing(); rebasing || ending.ConflictRound(t) > 1 {
@@ -119,6 +120,9 @@ func (w *worker) session(kill context.Context, r *run, resume bool) (*agent.Outc
 	req.Live = log.Writer()
 	r.head, _ = w.repo.BranchTip(r.j.Branch)
 	out, runErr := w.runAgent(ctx, r.runner, req)
+	if resume && errors.Is(runErr, agent.ErrSessionMissing) && ctx.Err() == nil {
+		out, runErr = w.afresh(ctx, r, req)
+	}
 	if errors.Is(runErr, agent.ErrNoResult) && ctx.Err() == nil {
 		// Prose without the result object: one more turn in the same session asks for it.
 		w.step(id, "asking for the missing result object")
@@ -146,6 +150,16 @@ func (w *worker) session(kill context.Context, r *run, resume bool) (*agent.Outc
 	return out, log.Close(out, runErr), runErr
 }
 
+// afresh runs r's agent again in a fresh session with the story, its
+// session restored but unloadable (claude killed in its first request).
+func (w *worker) afresh(ctx context.Context, r *run, req agent.Request) (*agent.Outcome, error) {
+	if err := w.freshSession(r, r.session); err != nil {
+		return nil, err
+	}
+	r.session, req.Prompt, req.SessionID, req.Resume = r.t.SessionID, r.prompt, r.t.SessionID, false
+	return w.runAgent(ctx, r.runner, req)
+}
+
 // request is what r's agent is asked: its prompt and contract, in its
 // worktree, with the tools a human granted it.
 func (w *worker) request(r *run, resume bool) agent.Request {
@@ -155,7 +169,7 @@ func (w *worker) request(r *run, resume bool) agent.Request {
 		AllowTools: grantedTools(r.t), Step: func(step string) { w.step(id, step) }, Session: w.named(r),
 		Launcher: r.launch, Limit: w.limits.Said}
 	var err error
-	if req.System, err = Contract(w.s, r.t); err != nil {
+	if req.System, err = taskprompt.Contract(w.s, r.t); err != nil {
 		w.warnf("%s: %v", id, err)
 	}
 	req.System = strings.TrimSpace(req.System + "\n\n" + r.cfg.System)

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/bh-tracker/bh/worker/jail"
+	"github.com/bh-tracker/bh/worker/taskprompt"
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/untrusted"
@@ -17,6 +19,13 @@ import (
 // sessionFiler is an agent whose sessions live in files bh can copy.
 type sessionFiler interface {
 	SessionFile(req agent.Request) string
+}
+
+// sessionCopy is bh's copy of a session's transcript, kept with the task's
+// local state (never committed): Claude Code removes old sessions, and
+// another HOME has none.
+func sessionCopy(s *store.Store, id, session string) string {
+	return filepath.Join(runsDir(s, id), "sessions", session+".jsonl")
 }
 
 // sessionFile is where runner keeps req's session transcript; "" when it
@@ -37,7 +46,7 @@ func (w *worker) keepSession(r *run, req agent.Request) {
 	req.SessionID = r.session
 	_, err := jail.OwnRunDir(w.s, r.t.ID, "sessions")
 	if err == nil {
-		err = jail.CopyOver(sf.SessionFile(req), jail.SessionCopy(w.s, r.t.ID, r.session))
+		err = jail.CopyUntrusted(sf.SessionFile(req), sessionCopy(w.s, r.t.ID, r.session))
 	}
 	var bad *untrusted.Error
 	switch {
@@ -59,7 +68,7 @@ func restoreSession(s *store.Store, runner agent.Runner, id string, req agent.Re
 	if _, err := os.Stat(path); err == nil {
 		return true
 	}
-	return jail.CopyOver(jail.SessionCopy(s, id, req.SessionID), path) == nil
+	return jail.CopyUntrusted(sessionCopy(s, id, req.SessionID), path) == nil
 }
 
 // freshSession replaces a session that cannot be resumed: a new one, whose
@@ -80,12 +89,12 @@ func (w *worker) freshSession(r *run, lost string) error {
 		return err
 	}
 	r.t = t
-	prompt, err := Prompt(w.s, t, false)
+	prompt, err := taskprompt.Prompt(w.s, t, false)
 	if err != nil {
 		return err
 	}
-	if d := promptData(w.s, t); len(d.Rounds) > 0 || d.Feedback != "" {
-		more, err := Prompt(w.s, t, true)
+	if d := taskprompt.Data(w.s, t); len(d.Rounds) > 0 || d.Feedback != "" {
+		more, err := taskprompt.Prompt(w.s, t, true)
 		if err != nil {
 			return err
 		}

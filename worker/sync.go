@@ -39,13 +39,13 @@ func openClaims(s *store.Store, r *git.Repo, remote string, ttl time.Duration, n
 	c.Files = claims.Files{
 		DropWorktree: func(id string) error { return r.RemoveWorktree(slots.WorktreePath(s, r, id), slots.Branch(id)) },
 		ReadSession: func(id, session string) ([]byte, error) {
-			return untrusted.ReadFile(jail.SessionCopy(s, id, session), jail.MaxSession)
+			return untrusted.ReadFile(sessionCopy(s, id, session), jail.MaxSession)
 		},
 		WriteSession: func(id, session string, b []byte) error {
 			if _, err := jail.OwnRunDir(s, id, "sessions"); err != nil {
 				return err
 			}
-			return jail.ReplaceFile(jail.SessionCopy(s, id, session), b, 0o644)
+			return jail.ReplaceFile(sessionCopy(s, id, session), b, 0o644)
 		},
 	}
 	return c

@@ -53,6 +53,10 @@ func decodeConfig(path string, b []byte, c *Config) error {
 		{[]string{"budget", "perTask"}, task.CheckBudget(c.Budget.PerTask)},
 		{[]string{"budget", "perDay"}, task.CheckBudget(c.Budget.PerDay)},
 		{[]string{"runner"}, checkRunner(c)},
+		{[]string{"k8s", "namespace"}, checkEmpty(c.K8s.Namespace, checkNamespace)},
+		{[]string{"k8s", "warmPool"}, checkEmpty(c.K8s.WarmPool, checkPool)},
+		{[]string{"k8s", "claimTTL"}, c.K8s.ClaimTTL.Check()},
+		{[]string{"k8s", "bindTimeout"}, c.K8s.BindTimeout.Check()},
 	} {
 		if v.err != nil {
 			return configError(path, &root, v.key, v.err)
@@ -78,9 +82,6 @@ func decodeConfig(path string, b []byte, c *Config) error {
 		if k, err := c.Agent.Types[typ].Check(); err != nil {
 			return configError(path, &root, append(key, k), err)
 		}
-	}
-	if k, err := c.K8s.check(); err != nil {
-		return configError(path, &root, []string{"k8s", k}, err)
 	}
 	if typ, err := c.Budget.checkTypes(); err != nil {
 		return configError(path, &root, []string{"budget", "types", typ}, err)

@@ -59,15 +59,16 @@ func checkRunner(c *Config) error {
 	return fmt.Errorf("%q: want local or k8s", c.Runner)
 }
 
-// check names the first wrong key of k8s: and why.
-func (k K8sConfig) check() (string, error) {
-	switch {
-	case k.Namespace != "" && !dnsLabel.MatchString(k.Namespace):
-		return "namespace", fmt.Errorf("%q: want a Kubernetes namespace (lower-case letters, digits and -)", k.Namespace)
-	case k.WarmPool != "" && !dnsSubdomain.MatchString(k.WarmPool):
-		return "warmPool", fmt.Errorf("%q: want a SandboxWarmPool's name (lower-case letters, digits, - and .)", k.WarmPool)
-	case k.ClaimTTL.Check() != nil:
-		return "claimTTL", k.ClaimTTL.Check()
+func checkNamespace(ns string) error {
+	if !dnsLabel.MatchString(ns) {
+		return fmt.Errorf("%q: want a Kubernetes namespace (lower-case letters, digits and -)", ns)
 	}
-	return "bindTimeout", k.BindTimeout.Check()
+	return nil
+}
+
+func checkPool(pool string) error {
+	if !dnsSubdomain.MatchString(pool) {
+		return fmt.Errorf("%q: want a SandboxWarmPool's name (lower-case letters, digits, - and .)", pool)
+	}
+	return nil
 }

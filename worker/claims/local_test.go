@@ -10,11 +10,12 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/storegit/storetest"
 )
 
 func TestClaimRaceGoroutines(t *testing.T) {
-	s := newStore(t)
-	tk := addTask(t, s, "Contended")
+	s := storetest.New(t)
+	tk := storetest.Add(t, s, "Contended")
 	var wins, losses int
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -43,8 +44,8 @@ func TestClaimRaceGoroutines(t *testing.T) {
 }
 
 func TestClaimRaceProcesses(t *testing.T) {
-	s := newStore(t)
-	tk := addTask(t, s, "Contended across processes")
+	s := storetest.New(t)
+	tk := storetest.Add(t, s, "Contended across processes")
 	const n = 6
 	outs := make([]string, n)
 	var wg sync.WaitGroup
@@ -76,15 +77,15 @@ func TestClaimRaceProcesses(t *testing.T) {
 	if won != 1 {
 		t.Fatalf("%d processes won the claim: %q", won, outs)
 	}
-	if got := getTask(t, s, tk.ID); got.State != task.InProgress || got.Lease.Worker != HandWorker || got.Lease.PID != 0 {
+	if got := storetest.Get(t, s, tk.ID); got.State != task.InProgress || got.Lease.Worker != HandWorker || got.Lease.PID != 0 {
 		t.Fatalf("claimed task: %+v lease %+v", got, got.Lease)
 	}
 }
 
 func TestClaimChecksReadiness(t *testing.T) {
-	s := newStore(t)
-	dep := addTask(t, s, "First")
-	next := addTask(t, s, "Second", dep.ID)
+	s := storetest.New(t)
+	dep := storetest.Add(t, s, "First")
+	next := storetest.Add(t, s, "Second", dep.ID)
 	_, err := Claim(s, next.ID, HandLease(time.Now()), nil)
 	var nr *NotReadyError
 	if !errors.As(err, &nr) || len(nr.Waiting) != 1 || nr.Waiting[0] != dep.ID {
@@ -100,7 +101,7 @@ func TestClaimChecksReadiness(t *testing.T) {
 }
 
 func TestDeadLeases(t *testing.T) {
-	s := newStore(t)
+	s := storetest.New(t)
 	gone := exec.Command("true")
 	gone.Run()
 	at := now(s)

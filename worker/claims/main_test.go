@@ -4,14 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"strings"
 	"testing"
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
-	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker/git"
 )
 
 // The test binary doubles as a second bh process, so that claims are
@@ -46,50 +42,4 @@ func helperClaim() int {
 		fmt.Println("won", t.ID)
 	}
 	return 0
-}
-
-// newStore makes a real git repository with one commit and bh initialised
-// (and committed) in it.
-func newStore(t testing.TB) *store.Store {
-	t.Helper()
-	dir := t.TempDir()
-	if err := git.InitDemo(dir); err != nil {
-		t.Fatal(err)
-	}
-	s, _, err := store.Init(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gitT(t, dir, "add", ".bh")
-	gitT(t, dir, "commit", "-q", "-m", "bh init")
-	return s
-}
-
-func gitT(t testing.TB, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimRight(string(out), "\n")
-}
-
-func addTask(t testing.TB, s *store.Store, title string, deps ...string) *task.Task {
-	t.Helper()
-	tk, err := s.Create(&task.Task{Title: title, DependsOn: deps})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tk
-}
-
-func getTask(t testing.TB, s *store.Store, id string) *task.Task {
-	t.Helper()
-	tk, err := s.Get(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tk
 }

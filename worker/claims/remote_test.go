@@ -9,21 +9,23 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/git/gittest"
+	"github.com/bh-tracker/bh/worker/storegit/storetest"
 )
 
 // twoClones makes two clones of one bare remote sharing task tk.
 func twoClones(t *testing.T) (s1, s2 *store.Store, r1, r2 *git.Repo, tk *task.Task) {
 	t.Helper()
-	s1 = newStore(t)
+	s1 = storetest.New(t)
 	bare := filepath.Join(t.TempDir(), "shared.git")
-	gitT(t, s1.Root, "init", "-q", "--bare", bare)
-	gitT(t, s1.Root, "remote", "add", "origin", bare)
-	tk = addTask(t, s1, "Wanted by two machines")
-	gitT(t, s1.Root, "add", ".bh")
-	gitT(t, s1.Root, "commit", "-q", "-m", "task")
-	gitT(t, s1.Root, "push", "-q", "origin", "HEAD")
+	gittest.Out(t, s1.Root, "init", "-q", "--bare", bare)
+	gittest.Out(t, s1.Root, "remote", "add", "origin", bare)
+	tk = storetest.Add(t, s1, "Wanted by two machines")
+	gittest.Out(t, s1.Root, "add", ".bh")
+	gittest.Out(t, s1.Root, "commit", "-q", "-m", "task")
+	gittest.Out(t, s1.Root, "push", "-q", "origin", "HEAD")
 	two := filepath.Join(t.TempDir(), "two")
-	gitT(t, s1.Root, "clone", "-q", bare, two)
+	gittest.Out(t, s1.Root, "clone", "-q", bare, two)
 	var err error
 	if s2, err = store.Find(two); err != nil {
 		t.Fatal(err)

@@ -2,13 +2,11 @@ package git
 
 import (
 	"os"
-	"os/exec"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
+	"github.com/bh-tracker/bh/worker/git/gittest"
 )
 
 // TestMain keeps the machine's own git configuration (hooks, signing,
@@ -20,25 +18,11 @@ func TestMain(m *testing.M) {
 	os.Exit(fakeapi.Isolated(m.Run))
 }
 
-// gitT runs git in dir and fails the test on error.
-func gitT(t testing.TB, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
-}
-
 // newRepo makes an empty repository with a local identity.
 func newRepo(t testing.TB) *Repo {
 	t.Helper()
 	dir := t.TempDir()
-	gitT(t, dir, "init", "-q", "-b", "main")
-	gitT(t, dir, "config", "user.name", "Test User")
-	gitT(t, dir, "config", "user.email", "test@example.com")
+	gittest.Empty(t, dir)
 	r, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -48,13 +32,7 @@ func newRepo(t testing.TB) *Repo {
 
 func writeT(t testing.TB, r *Repo, p, content string) {
 	t.Helper()
-	full := filepath.Join(r.Root, filepath.FromSlash(p))
-	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	gittest.Write(t, r.Root, p, content)
 }
 
 // commitFiles writes files and commits everything.
@@ -63,8 +41,8 @@ func commitFiles(t testing.TB, r *Repo, files map[string]string) {
 	for p, c := range files {
 		writeT(t, r, p, c)
 	}
-	gitT(t, r.Root, "add", "-A")
-	gitT(t, r.Root, "commit", "-q", "-m", "setup")
+	gittest.Git(t, r.Root, "add", "-A")
+	gittest.Git(t, r.Root, "commit", "-q", "-m", "setup")
 }
 
 func equalT(t testing.TB, what string, got, want any) {

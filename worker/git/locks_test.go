@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bh-tracker/bh/worker/git/gittest"
 )
 
 // holdLock creates a git lock file, as another git process would.
@@ -40,7 +42,7 @@ func TestGitStepWaitsForAYoungLock(t *testing.T) {
 			r := newRepo(t)
 			// git's own second of waiting for packed-refs.lock, before each
 			// of bh's, is not what is tested here
-			gitT(t, r.Root, "config", "core.packedRefsTimeout", "0")
+			gittest.Git(t, r.Root, "config", "core.packedRefsTimeout", "0")
 			commitFiles(t, r, map[string]string{"a.txt": "a\n"})
 			writeT(t, r, "b.txt", "b\n")
 			lock := filepath.Join(r.commonDir, filepath.FromSlash(c.lock))

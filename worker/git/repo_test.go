@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bh-tracker/bh/worker/git/gittest"
 )
 
 func TestOpen(t *testing.T) {
@@ -30,8 +32,8 @@ func TestOpen(t *testing.T) {
 func TestWorktreeConfigExtension(t *testing.T) {
 	r := newRepo(t)
 	commitFiles(t, r, map[string]string{"a.txt": "a\n"})
-	gitT(t, r.Root, "config", "core.repositoryFormatVersion", "1")
-	gitT(t, r.Root, "config", "extensions.worktreeConfig", "true")
+	gittest.Git(t, r.Root, "config", "core.repositoryFormatVersion", "1")
+	gittest.Git(t, r.Root, "config", "extensions.worktreeConfig", "true")
 	r, err := Open(r.Root)
 	if err != nil {
 		t.Fatal(err)
@@ -62,9 +64,9 @@ func TestWorktreeConfigExtension(t *testing.T) {
 func TestInProgressOp(t *testing.T) {
 	r := newRepo(t)
 	commitFiles(t, r, map[string]string{"f.txt": "base\n"})
-	gitT(t, r.Root, "checkout", "-q", "-b", "other")
+	gittest.Git(t, r.Root, "checkout", "-q", "-b", "other")
 	commitFiles(t, r, map[string]string{"f.txt": "other\n"})
-	gitT(t, r.Root, "checkout", "-q", "main")
+	gittest.Git(t, r.Root, "checkout", "-q", "main")
 	commitFiles(t, r, map[string]string{"f.txt": "main\n"})
 	if op, err := r.InProgressOp(); op != "" || err != nil {
 		t.Fatalf("before merge: %q, %v", op, err)
@@ -76,11 +78,11 @@ func TestInProgressOp(t *testing.T) {
 	if op, err := r.InProgressOp(); op != "merge" || err != nil {
 		t.Fatalf("during merge: %q, %v", op, err)
 	}
-	gitT(t, r.Root, "merge", "--abort")
+	gittest.Git(t, r.Root, "merge", "--abort")
 	if op, _ := r.InProgressOp(); op != "" {
 		t.Fatalf("after abort: %q", op)
 	}
-	gitT(t, r.Root, "checkout", "-q", "other")
+	gittest.Git(t, r.Root, "checkout", "-q", "other")
 	if _, err := r.Write(nil, "rebase", "-q", "main"); err == nil {
 		t.Fatal("rebase did not conflict")
 	}
@@ -92,32 +94,32 @@ func TestInProgressOp(t *testing.T) {
 func TestHead(t *testing.T) {
 	r := newRepo(t)
 	commitFiles(t, r, map[string]string{"a.txt": "a\n"})
-	want := strings.TrimSpace(gitT(t, r.Root, "rev-parse", "HEAD"))
-	gitT(t, r.Root, "pack-refs", "--all")
+	want := strings.TrimSpace(gittest.Git(t, r.Root, "rev-parse", "HEAD"))
+	gittest.Git(t, r.Root, "pack-refs", "--all")
 	if head, err := r.Head(); head != want || err != nil {
 		t.Fatalf("packed refs: %q, %v", head, err)
 	}
-	gitT(t, r.Root, "checkout", "-q", "--detach")
+	gittest.Git(t, r.Root, "checkout", "-q", "--detach")
 	if head, err := r.Head(); head != want || err != nil {
 		t.Fatalf("detached: %q, %v", head, err)
 	}
-	gitT(t, r.Root, "checkout", "-q", "main")
+	gittest.Git(t, r.Root, "checkout", "-q", "main")
 
 	// a linked worktree has its own HEAD and shares the refs
 	wt := filepath.Join(t.TempDir(), "wt")
-	gitT(t, r.Root, "worktree", "add", "-q", "-b", "side", wt)
+	gittest.Git(t, r.Root, "worktree", "add", "-q", "-b", "side", wt)
 	w, err := Open(wt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	writeT(t, w, "side.txt", "side\n")
-	gitT(t, wt, "add", "side.txt")
-	gitT(t, wt, "commit", "-q", "-m", "on side")
+	gittest.Git(t, wt, "add", "side.txt")
+	gittest.Git(t, wt, "commit", "-q", "-m", "on side")
 	head, err := w.Head()
 	if err != nil {
 		t.Fatal(err)
 	}
-	equalT(t, "side branch", strings.TrimSpace(gitT(t, r.Root, "rev-parse", "side")), head)
+	equalT(t, "side branch", strings.TrimSpace(gittest.Git(t, r.Root, "rev-parse", "side")), head)
 	if head, _ := r.Head(); head != want {
 		t.Fatalf("main worktree HEAD moved to %s", head)
 	}

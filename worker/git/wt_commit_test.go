@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bh-tracker/bh/worker/git/gittest"
 )
 
 func TestWtCommitSquashes(t *testing.T) {
@@ -21,19 +23,19 @@ func TestWtCommitSquashes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := wtRev(t, r.Root, commit+"^@"); got != base {
+	if got := gittest.Rev(t, r.Root, commit+"^@"); got != base {
 		t.Fatalf("parents %q, want only base %s", got, base)
 	}
-	if wtRev(t, r.Root, "refs/heads/bh/tm-1") != commit {
+	if gittest.Rev(t, r.Root, "refs/heads/bh/tm-1") != commit {
 		t.Fatal("the branch is not at the commit")
 	}
-	if wtRev(t, r.Root, commit+"^{tree}") != wtRev(t, r.Root, snap+"^{tree}") {
+	if gittest.Rev(t, r.Root, commit+"^{tree}") != gittest.Rev(t, r.Root, snap+"^{tree}") {
 		t.Fatal("the commit's tree is not the worktree's state")
 	}
-	if msg := wtGit(t, r.Root, "log", "-1", "--format=%B", commit); msg != "tm-1: do the thing\n\nbh-task: tm-1\n\n" {
+	if msg := gittest.Git(t, r.Root, "log", "-1", "--format=%B", commit); msg != "tm-1: do the thing\n\nbh-task: tm-1\n\n" {
 		t.Fatalf("message %q", msg)
 	}
-	if st := wtStatus(t, wt.Path); len(st) != 1 || st[0] != "!! debug.log" {
+	if st := gittest.Status(t, wt.Path); len(st) != 1 || st[0] != "!! debug.log" {
 		t.Fatalf("worktree not clean after Commit: %q", st)
 	}
 	time.Sleep(1100 * time.Millisecond) // a new commit would get another date, and hash
@@ -46,19 +48,19 @@ func TestWtCommitSquashes(t *testing.T) {
 func TestWtCommitNothing(t *testing.T) {
 	r := wtTaskRepo(t)
 	wt, base := wtEnsure(t, r, "tm-1")
-	wtWrite(t, wt.Path, ".bh/tasks/tm-1.yaml", "bh's own\n")
+	gittest.Write(t, wt.Path, ".bh/tasks/tm-1.yaml", "bh's own\n")
 	if _, err := wt.commit(base, "nothing\n", nil); !errors.Is(err, ErrNothingToCommit) {
 		t.Fatalf("Commit of nothing: %v", err)
 	}
 	// An agent commit undone by the next one: the work nets to nothing.
-	wtWrite(t, wt.Path, "a.txt", "changed\n")
-	wtCommitAll(t, wt.Path, "change")
-	wtWrite(t, wt.Path, "a.txt", "a\n")
-	wtCommitAll(t, wt.Path, "change back")
+	gittest.Write(t, wt.Path, "a.txt", "changed\n")
+	gittest.CommitAll(t, wt.Path, "change")
+	gittest.Write(t, wt.Path, "a.txt", "a\n")
+	gittest.CommitAll(t, wt.Path, "change back")
 	if _, err := wt.commit(base, "nothing\n", nil); !errors.Is(err, ErrNothingToCommit) {
 		t.Fatalf("Commit of work undone: %v", err)
 	}
-	if wtRev(t, r.Root, "refs/heads/bh/tm-1") != base {
+	if gittest.Rev(t, r.Root, "refs/heads/bh/tm-1") != base {
 		t.Fatal("the branch keeps commits that net to nothing")
 	}
 }
@@ -68,11 +70,11 @@ func TestWtCommitRunsHooks(t *testing.T) {
 	wt, base := wtEnsure(t, r, "tm-1")
 	marker := filepath.Join(t.TempDir(), "pre-commit-ran")
 	hook := filepath.Join(r.commonDir, "hooks", "pre-commit")
-	wtWrite(t, filepath.Dir(hook), "pre-commit", "#!/bin/sh\necho \"$PWD\" > '"+marker+"'\nexit ${FAIL:-0}\n")
+	gittest.Write(t, filepath.Dir(hook), "pre-commit", "#!/bin/sh\necho \"$PWD\" > '"+marker+"'\nexit ${FAIL:-0}\n")
 	if err := os.Chmod(hook, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	wtWrite(t, wt.Path, "a.txt", "changed\n")
+	gittest.Write(t, wt.Path, "a.txt", "changed\n")
 
 	t.Setenv("FAIL", "1")
 	if _, err := wt.commit(base, "tm-1: hooked\n", nil); err == nil || errors.Is(err, ErrNothingToCommit) {
@@ -83,10 +85,10 @@ func TestWtCommitRunsHooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := wtRead(t, filepath.Dir(marker), filepath.Base(marker)); strings.TrimSpace(got) != wt.Path {
+	if got := gittest.Read(t, filepath.Dir(marker), filepath.Base(marker)); strings.TrimSpace(got) != wt.Path {
 		t.Fatalf("pre-commit ran in %q, want the worktree", got)
 	}
-	if wtGit(t, r.Root, "show", commit+":a.txt") != "changed\n" {
+	if gittest.Git(t, r.Root, "show", commit+":a.txt") != "changed\n" {
 		t.Fatal("the commit misses the work")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
+	"github.com/bh-tracker/bh/worker/git/gittest"
 )
 
 // A real `git worktree add`, killed (with its children) in the middle of
@@ -18,7 +19,7 @@ import (
 // finishes the job.
 func TestWtEnsureAfterRealKilledAdd(t *testing.T) {
 	r := slowRepo(t, "sleep 0.3; cat")
-	base := wtRev(t, r.Root, "HEAD")
+	base := gittest.Rev(t, r.Root, "HEAD")
 	path := filepath.Join(filepath.Dir(r.Root), "worktrees", "tm-1")
 	cmd := exec.Command("git", "worktree", "add", "-q", "-b", "bh/tm-1", path, base)
 	cmd.Dir = r.Root
@@ -40,7 +41,7 @@ func TestWtEnsureAfterRealKilledAdd(t *testing.T) {
 	if _, err := os.Stat(lock); err != nil {
 		t.Fatalf("the kill left no index.lock behind: %v", err)
 	}
-	wtGit(t, r.Root, "config", "filter.slow.smudge", "cat")
+	gittest.Git(t, r.Root, "config", "filter.slow.smudge", "cat")
 
 	wt, created, err := r.EnsureWorktree(path, "bh/tm-1", base, r.Root)
 	if err != nil || !created {
@@ -49,7 +50,7 @@ func TestWtEnsureAfterRealKilledAdd(t *testing.T) {
 	if paths, err := wt.Changed(base); err != nil || len(paths) != 0 {
 		t.Fatalf("the recreated worktree differs from base: %v, %v", paths, err)
 	}
-	if wtRead(t, wt.Path, "c.txt") != "c\n" {
+	if gittest.Read(t, wt.Path, "c.txt") != "c\n" {
 		t.Fatal("the worktree is not fully checked out")
 	}
 }
@@ -61,7 +62,7 @@ func slowRepo(t *testing.T, smudge string) *Repo {
 	t.Helper()
 	r := wtRepo(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n",
 		".gitattributes": "*.txt filter=slow\n"})
-	wtGit(t, r.Root, "config", "filter.slow.smudge", smudge)
-	wtGit(t, r.Root, "config", "filter.slow.clean", "cat")
+	gittest.Git(t, r.Root, "config", "filter.slow.smudge", smudge)
+	gittest.Git(t, r.Root, "config", "filter.slow.clean", "cat")
 	return r
 }

@@ -6,18 +6,20 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/bh-tracker/bh/worker/git/gittest"
 )
 
 func TestWtEnsureCreatesThenReuses(t *testing.T) {
 	r := wtRepo(t, map[string]string{"a.txt": "a\n"})
 	wt, base := wtEnsure(t, r, "tm-1")
-	if got := wtRev(t, r.Root, "refs/heads/bh/tm-1"); got != base {
+	if got := gittest.Rev(t, r.Root, "refs/heads/bh/tm-1"); got != base {
 		t.Fatalf("branch at %s, want base %s", got, base)
 	}
-	if wtRead(t, wt.Path, "a.txt") != "a\n" || wt.Branch != "bh/tm-1" {
+	if gittest.Read(t, wt.Path, "a.txt") != "a\n" || wt.Branch != "bh/tm-1" {
 		t.Fatalf("worktree not checked out: %+v", wt)
 	}
-	if !strings.Contains(wtGit(t, r.Root, "worktree", "list", "--porcelain"), "worktree "+wt.Path+"\n") {
+	if !strings.Contains(gittest.Git(t, r.Root, "worktree", "list", "--porcelain"), "worktree "+wt.Path+"\n") {
 		t.Fatalf("worktree %s not registered", wt.Path)
 	}
 	marker := filepath.Join(wt.wt.gitDir, "bh-store")
@@ -25,12 +27,12 @@ func TestWtEnsureCreatesThenReuses(t *testing.T) {
 		t.Fatalf("bh-store marker: %q, %v", data, err)
 	}
 
-	wtWrite(t, wt.Path, "scratch.txt", "work in progress\n")
+	gittest.Write(t, wt.Path, "scratch.txt", "work in progress\n")
 	again, created, err := r.EnsureWorktree(wt.Path, "bh/tm-1", base, r.Root)
 	if err != nil || created {
 		t.Fatalf("second EnsureWorktree: created %v, %v", created, err)
 	}
-	if again.Path != wt.Path || wtRead(t, wt.Path, "scratch.txt") != "work in progress\n" {
+	if again.Path != wt.Path || gittest.Read(t, wt.Path, "scratch.txt") != "work in progress\n" {
 		t.Fatal("the reused worktree lost its files")
 	}
 	if open, err := r.OpenWorktree(wt.Path, "bh/tm-1"); err != nil || open == nil || open.Path != wt.Path {
@@ -44,19 +46,19 @@ func TestWtEnsureCreatesThenReuses(t *testing.T) {
 func TestWtEnsureRecreatesAndRestores(t *testing.T) {
 	r := wtRepo(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n", ".gitignore": "*.log\n"})
 	wt, base := wtEnsure(t, r, "tm-1")
-	wtWrite(t, wt.Path, "a.txt", "a changed\n")
+	gittest.Write(t, wt.Path, "a.txt", "a changed\n")
 	if err := os.Remove(filepath.Join(wt.Path, "b.txt")); err != nil {
 		t.Fatal(err)
 	}
-	wtWrite(t, wt.Path, "dir/new.txt", "new\n")
-	wtWrite(t, wt.Path, "debug.log", "ignored\n")
+	gittest.Write(t, wt.Path, "dir/new.txt", "new\n")
+	gittest.Write(t, wt.Path, "debug.log", "ignored\n")
 	snap, _, err := wt.Snapshot(base, "park\n")
 	if err != nil || snap == "" {
 		t.Fatalf("snapshot: %q, %v", snap, err)
 	}
-	want := wtHashes(t, wt.Path)
+	want := gittest.Hashes(t, wt.Path)
 	delete(want, "debug.log") // ignored files are not part of the work
-	wantStatus := wtStatus(t, wt.Path)
+	wantStatus := gittest.Status(t, wt.Path)
 
 	if err := os.RemoveAll(wt.Path); err != nil {
 		t.Fatal(err)
@@ -71,7 +73,7 @@ func TestWtEnsureRecreatesAndRestores(t *testing.T) {
 	if err := wt2.Restore(snap); err != nil {
 		t.Fatal(err)
 	}
-	if got := wtHashes(t, wt2.Path); !reflect.DeepEqual(got, want) {
+	if got := gittest.Hashes(t, wt2.Path); !reflect.DeepEqual(got, want) {
 		t.Fatalf("restored files:\n got  %v\n want %v", got, want)
 	}
 	var noLog []string
@@ -80,7 +82,7 @@ func TestWtEnsureRecreatesAndRestores(t *testing.T) {
 			noLog = append(noLog, l)
 		}
 	}
-	if got := wtStatus(t, wt2.Path); !reflect.DeepEqual(got, noLog) {
+	if got := gittest.Status(t, wt2.Path); !reflect.DeepEqual(got, noLog) {
 		t.Fatalf("status after restore:\n got  %q\n want %q", got, noLog)
 	}
 	if got, _ := wt2.Changed(base); !reflect.DeepEqual(got, []string{"a.txt", "b.txt", "dir/new.txt"}) {
@@ -90,18 +92,18 @@ func TestWtEnsureRecreatesAndRestores(t *testing.T) {
 
 func TestWtEnsureMovesAsideWhatIsInTheWay(t *testing.T) {
 	r := wtRepo(t, map[string]string{"a.txt": "a\n"})
-	base := wtRev(t, r.Root, "HEAD")
+	base := gittest.Rev(t, r.Root, "HEAD")
 	path := filepath.Join(filepath.Dir(r.Root), "worktrees", "tm-1")
-	wtWrite(t, path, "precious.txt", "not bh's\n")
+	gittest.Write(t, path, "precious.txt", "not bh's\n")
 	wt, created, err := r.EnsureWorktree(path, "bh/tm-1", base, r.Root)
 	if err != nil || !created {
 		t.Fatalf("EnsureWorktree: created %v, %v", created, err)
 	}
 	aside, _ := filepath.Glob(path + ".orphan-*")
-	if len(aside) != 1 || wtRead(t, aside[0], "precious.txt") != "not bh's\n" {
+	if len(aside) != 1 || gittest.Read(t, aside[0], "precious.txt") != "not bh's\n" {
 		t.Fatalf("the directory in the way was not moved aside: %v", aside)
 	}
-	if wtRead(t, wt.Path, "a.txt") != "a\n" || wtExists(wt.Path, "precious.txt") {
+	if gittest.Read(t, wt.Path, "a.txt") != "a\n" || gittest.Exists(wt.Path, "precious.txt") {
 		t.Fatal("the worktree is not a fresh checkout")
 	}
 }
@@ -115,16 +117,16 @@ func TestWtEnsureAfterKilledAddNoDirectory(t *testing.T) {
 	if err := os.RemoveAll(wt.Path); err != nil {
 		t.Fatal(err)
 	}
-	wtWrite(t, admin, "locked", "initializing")
-	wtWrite(t, admin, "index.lock", "")
+	gittest.Write(t, admin, "locked", "initializing")
+	gittest.Write(t, admin, "index.lock", "")
 	wt2, created, err := r.EnsureWorktree(wt.Path, "bh/tm-1", base, r.Root)
 	if err != nil || !created {
 		t.Fatalf("EnsureWorktree after a killed add: created %v, %v", created, err)
 	}
-	if wtRead(t, wt2.Path, "a.txt") != "a\n" {
+	if gittest.Read(t, wt2.Path, "a.txt") != "a\n" {
 		t.Fatal("worktree not checked out")
 	}
-	wtWrite(t, wt2.Path, "b.txt", "b\n")
+	gittest.Write(t, wt2.Path, "b.txt", "b\n")
 	if _, err := wt2.commit(base, "work\n", nil); err != nil {
 		t.Fatalf("the recreated worktree is wedged: %v", err)
 	}
@@ -134,9 +136,9 @@ func TestWtEnsureAfterKilledAddNoDirectory(t *testing.T) {
 func TestWtEnsureAfterKilledAddHalfCheckedOut(t *testing.T) {
 	r := wtRepo(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
 	wt, base := wtEnsure(t, r, "tm-1")
-	wtWrite(t, wt.wt.gitDir, "locked", "initializing")
-	wtWrite(t, wt.wt.gitDir, "index.lock", "")
-	wtWrite(t, wt.wt.gitDir, "HEAD", strings.Repeat("0", 40)+"\n") // git's placeholder
+	gittest.Write(t, wt.wt.gitDir, "locked", "initializing")
+	gittest.Write(t, wt.wt.gitDir, "index.lock", "")
+	gittest.Write(t, wt.wt.gitDir, "HEAD", strings.Repeat("0", 40)+"\n") // git's placeholder
 	if err := os.Remove(filepath.Join(wt.Path, "b.txt")); err != nil {
 		t.Fatal(err)
 	}
@@ -156,16 +158,16 @@ func TestWtEnsureAfterKilledAddHalfCheckedOut(t *testing.T) {
 // else: the branch is reused as it is.
 func TestWtEnsureBranchLeftBehind(t *testing.T) {
 	r := wtRepo(t, map[string]string{"a.txt": "a\n"})
-	base := wtRev(t, r.Root, "HEAD")
-	wtGit(t, r.Root, "branch", "bh/tm-1", base)
-	wtWrite(t, r.Root, "a.txt", "moved on\n")
-	wtCommitAll(t, r.Root, "later")
+	base := gittest.Rev(t, r.Root, "HEAD")
+	gittest.Git(t, r.Root, "branch", "bh/tm-1", base)
+	gittest.Write(t, r.Root, "a.txt", "moved on\n")
+	gittest.CommitAll(t, r.Root, "later")
 	path := filepath.Join(filepath.Dir(r.Root), "worktrees", "tm-1")
-	wt, created, err := r.EnsureWorktree(path, "bh/tm-1", wtRev(t, r.Root, "HEAD"), r.Root)
+	wt, created, err := r.EnsureWorktree(path, "bh/tm-1", gittest.Rev(t, r.Root, "HEAD"), r.Root)
 	if err != nil || !created {
 		t.Fatalf("EnsureWorktree: created %v, %v", created, err)
 	}
-	if got := wtRev(t, wt.Path, "HEAD"); got != base {
+	if got := gittest.Rev(t, wt.Path, "HEAD"); got != base {
 		t.Fatalf("HEAD %s, want the existing branch's %s", got, base)
 	}
 }
@@ -180,7 +182,7 @@ func TestWtEnsureBranchHeldByVanishedWorktree(t *testing.T) {
 	}
 	path := filepath.Join(filepath.Dir(r.Root), "elsewhere", "tm-1")
 	wt, created, err := r.EnsureWorktree(path, "bh/tm-1", base, r.Root)
-	if err != nil || !created || wtRead(t, wt.Path, "a.txt") != "a\n" {
+	if err != nil || !created || gittest.Read(t, wt.Path, "a.txt") != "a\n" {
 		t.Fatalf("EnsureWorktree: created %v, %v", created, err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bh-tracker/bh/worker/git/gittest"
 )
 
 // A slot's record of its fork point gone (a kill before it was written,
@@ -14,11 +16,11 @@ import (
 // the branch rebased: never the older merge-base with the target.
 func TestForkPointFromTheBranchLog(t *testing.T) {
 	r := newRepo(t)
-	gitT(t, r.Root, "config", "core.logAllRefUpdates", "false")
+	gittest.Git(t, r.Root, "config", "core.logAllRefUpdates", "false")
 	commitFiles(t, r, map[string]string{"u.txt": "v0\n"})
-	start := strings.TrimSpace(gitT(t, r.Root, "rev-parse", "HEAD"))
+	start := strings.TrimSpace(gittest.Git(t, r.Root, "rev-parse", "HEAD"))
 	commitFiles(t, r, map[string]string{"u.txt": "v1\n"})
-	mine := strings.TrimSpace(gitT(t, r.Root, "rev-parse", "HEAD"))
+	mine := strings.TrimSpace(gittest.Git(t, r.Root, "rev-parse", "HEAD"))
 	path := filepath.Join(filepath.Dir(r.Root), "pool", "1")
 	wt, err := r.ResetSlot(path, "tm-1", "bh/tm-1", mine, r.Root, nil)
 	if err != nil {
@@ -30,17 +32,17 @@ func TestForkPointFromTheBranchLog(t *testing.T) {
 		}
 	}
 	// The sync: the user's commit replayed onto the remote's.
-	theirs := strings.TrimSpace(gitT(t, r.Root, "commit-tree", start+"^{tree}", "-p", start, "-m", "theirs"))
-	replayed := strings.TrimSpace(gitT(t, r.Root, "commit-tree", mine+"^{tree}", "-p", theirs, "-m", "mine, replayed"))
-	gitT(t, r.Root, "update-ref", "refs/heads/main", replayed, mine)
+	theirs := strings.TrimSpace(gittest.Git(t, r.Root, "commit-tree", start+"^{tree}", "-p", start, "-m", "theirs"))
+	replayed := strings.TrimSpace(gittest.Git(t, r.Root, "commit-tree", mine+"^{tree}", "-p", theirs, "-m", "mine, replayed"))
+	gittest.Git(t, r.Root, "update-ref", "refs/heads/main", replayed, mine)
 	base, err := wt.Base("main")
 	equalT(t, "base after the sync", base, mine)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wtWrite(t, wt.Path, "task.txt", "work\n")
-	wtGit(t, wt.Path, "add", "task.txt")
-	wtGit(t, wt.Path, "commit", "-q", "-m", "the task's")
+	gittest.Write(t, wt.Path, "task.txt", "work\n")
+	gittest.Git(t, wt.Path, "add", "task.txt")
+	gittest.Git(t, wt.Path, "commit", "-q", "-m", "the task's")
 	if err := wt.Rebase(replayed); err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +52,7 @@ func TestForkPointFromTheBranchLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	equalT(t, "the branch's own commits", strings.TrimSpace(gitT(t, r.Root, "log", "--format=%s", replayed+"..bh/tm-1")), "the task's")
+	equalT(t, "the branch's own commits", strings.TrimSpace(gittest.Git(t, r.Root, "log", "--format=%s", replayed+"..bh/tm-1")), "the task's")
 }
 
 // With its fork point recorded, a worktree's base is read without a git
@@ -58,7 +60,7 @@ func TestForkPointFromTheBranchLog(t *testing.T) {
 func TestForkPointRecordedCostsNoGit(t *testing.T) {
 	r := newRepo(t)
 	commitFiles(t, r, map[string]string{"u.txt": "v0\n"})
-	start := strings.TrimSpace(gitT(t, r.Root, "rev-parse", "HEAD"))
+	start := strings.TrimSpace(gittest.Git(t, r.Root, "rev-parse", "HEAD"))
 	wt, err := r.ResetSlot(filepath.Join(filepath.Dir(r.Root), "pool", "1"), "tm-1", "bh/tm-1", start, r.Root, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bh-tracker/bh/worker/git/gittest"
 )
 
 // evilScript is a program an agent plants for bh's git to run: it writes
@@ -45,58 +47,58 @@ func TestGuardedGitRunsNothingAnAgentPlanted(t *testing.T) {
 	}{
 		{"the .git file names a git dir the agent built", nil, func(t *testing.T, r *Repo, wt *Worktree, script string) {
 			evil := filepath.Join(wt.Path, ".evil")
-			wtGit(t, r.Root, "clone", "-q", "--bare", r.Root, evil)
-			wtGit(t, evil, "config", "core.bare", "false")
-			wtGit(t, evil, "config", "core.fsmonitor", script)
+			gittest.Git(t, r.Root, "clone", "-q", "--bare", r.Root, evil)
+			gittest.Git(t, evil, "config", "core.bare", "false")
+			gittest.Git(t, evil, "config", "core.fsmonitor", script)
 			plantFile(t, filepath.Join(wt.GitDir(), "index"), filepath.Join(evil, "index"))
-			wtWrite(t, wt.Path, ".git", "gitdir: "+evil+"\n")
+			gittest.Write(t, wt.Path, ".git", "gitdir: "+evil+"\n")
 		}, []string{"status"}, true},
 		{"the commondir names a common dir the agent built", nil, func(t *testing.T, r *Repo, wt *Worktree, script string) {
 			evil := filepath.Join(wt.Path, ".evil")
-			wtGit(t, r.Root, "clone", "-q", "--bare", r.Root, evil)
-			wtGit(t, evil, "config", "core.bare", "false")
-			wtGit(t, evil, "config", "core.fsmonitor", script)
-			wtWrite(t, wt.GitDir(), "commondir", evil+"\n")
+			gittest.Git(t, r.Root, "clone", "-q", "--bare", r.Root, evil)
+			gittest.Git(t, evil, "config", "core.bare", "false")
+			gittest.Git(t, evil, "config", "core.fsmonitor", script)
+			gittest.Write(t, wt.GitDir(), "commondir", evil+"\n")
 		}, []string{"status"}, true},
 		{"core.hooksPath in a config.worktree", withWorktreeConfig, func(t *testing.T, r *Repo, wt *Worktree, script string) {
 			hooks := filepath.Join(wt.Path, ".hooks")
-			wtWrite(t, hooks, "pre-commit", "")
+			gittest.Write(t, hooks, "pre-commit", "")
 			plantFile(t, script, filepath.Join(hooks, "pre-commit"))
-			wtWrite(t, wt.GitDir(), "config.worktree", "[core]\n\thooksPath = "+hooks+"\n")
+			gittest.Write(t, wt.GitDir(), "config.worktree", "[core]\n\thooksPath = "+hooks+"\n")
 		}, []string{"commit", "-q", "--allow-empty", "-m", "x"}, true},
 		{"core.fsmonitor in a config.worktree", withWorktreeConfig, func(t *testing.T, r *Repo, wt *Worktree, script string) {
-			wtWrite(t, wt.GitDir(), "config.worktree", "[core]\n\tfsmonitor = "+script+"\n")
+			gittest.Write(t, wt.GitDir(), "config.worktree", "[core]\n\tfsmonitor = "+script+"\n")
 		}, []string{"status"}, true},
 		{"a config.worktree the user's config does not read", nil, func(t *testing.T, r *Repo, wt *Worktree, script string) {
-			wtWrite(t, wt.GitDir(), "config.worktree", "[extensions]\n\tworktreeConfig = true\n[core]\n\tfsmonitor = "+script+"\n")
+			gittest.Write(t, wt.GitDir(), "config.worktree", "[extensions]\n\tworktreeConfig = true\n[core]\n\tfsmonitor = "+script+"\n")
 			if plainGit(wt.Path, "config", "--worktree", "extensions.worktreeConfig", "true") == nil {
 				t.Log("(the agent's git config --worktree worked)")
 			}
 		}, nil, true},
 		{"a filter driver named in .gitattributes", withWorktreeConfig, func(t *testing.T, r *Repo, wt *Worktree, script string) {
-			wtWrite(t, wt.Path, ".gitattributes", "* filter=evil\n")
-			wtWrite(t, wt.GitDir(), "config.worktree", "[filter \"evil\"]\n\tclean = "+script+"\n")
+			gittest.Write(t, wt.Path, ".gitattributes", "* filter=evil\n")
+			gittest.Write(t, wt.GitDir(), "config.worktree", "[filter \"evil\"]\n\tclean = "+script+"\n")
 		}, []string{"add", "-A"}, true},
 		{"the user's relative core.hooksPath, rewritten in the worktree", func(t *testing.T, r *Repo) {
-			wtWrite(t, r.Root, ".githooks/pre-commit", "#!/bin/sh\ntouch "+filepath.Join(r.Root, "..", "user-hook-ran")+"\n")
+			gittest.Write(t, r.Root, ".githooks/pre-commit", "#!/bin/sh\ntouch "+filepath.Join(r.Root, "..", "user-hook-ran")+"\n")
 			os.Chmod(filepath.Join(r.Root, ".githooks/pre-commit"), 0o755)
-			wtGit(t, r.Root, "add", ".githooks")
-			wtGit(t, r.Root, "commit", "-q", "-m", "hooks")
-			wtGit(t, r.Root, "config", "core.hooksPath", ".githooks")
+			gittest.Git(t, r.Root, "add", ".githooks")
+			gittest.Git(t, r.Root, "commit", "-q", "-m", "hooks")
+			gittest.Git(t, r.Root, "config", "core.hooksPath", ".githooks")
 		}, func(t *testing.T, r *Repo, wt *Worktree, script string) {
 			plantFile(t, script, filepath.Join(wt.Path, ".githooks/pre-commit"))
 		}, []string{"commit", "-q", "--allow-empty", "-m", "x"}, false},
 		{"a nested repository with core.fsmonitor and a filter", nil, func(t *testing.T, r *Repo, wt *Worktree, script string) {
 			sub := filepath.Join(wt.Path, "sub")
-			wtGit(t, wt.Path, "init", "-q", "sub")
-			wtWrite(t, sub, "f.txt", "one\n")
-			wtWrite(t, sub, ".gitattributes", "* filter=evil\n")
-			wtGit(t, sub, "-c", "user.name=a", "-c", "user.email=a@b", "add", "-A")
-			wtGit(t, sub, "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-q", "-m", "sub")
-			wtGit(t, sub, "config", "core.fsmonitor", script)
-			wtGit(t, sub, "config", "filter.evil.clean", script)
-			wtWrite(t, sub, "f.txt", "two\n")
-			wtGit(t, wt.Path, "add", "sub") // a gitlink, in the agent's own index
+			gittest.Git(t, wt.Path, "init", "-q", "sub")
+			gittest.Write(t, sub, "f.txt", "one\n")
+			gittest.Write(t, sub, ".gitattributes", "* filter=evil\n")
+			gittest.Git(t, sub, "-c", "user.name=a", "-c", "user.email=a@b", "add", "-A")
+			gittest.Git(t, sub, "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-q", "-m", "sub")
+			gittest.Git(t, sub, "config", "core.fsmonitor", script)
+			gittest.Git(t, sub, "config", "filter.evil.clean", script)
+			gittest.Write(t, sub, "f.txt", "two\n")
+			gittest.Git(t, wt.Path, "add", "sub") // a gitlink, in the agent's own index
 		}, []string{"status"}, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -107,8 +109,8 @@ func TestGuardedGitRunsNothingAnAgentPlanted(t *testing.T) {
 			var reports []*Tampered
 			r.Hooks.Tampered = func(tp *Tampered) { reports = append(reports, tp) }
 			wt, base := wtEnsure(t, r, "tm-1")
-			mainTip, mainIndex := wtRev(t, r.Root, "main"), wtFileHash(t, filepath.Join(r.Root, ".git", "index"))
-			wtWrite(t, wt.Path, "work.txt", "the agent's work\n")
+			mainTip, mainIndex := gittest.Rev(t, r.Root, "main"), gittest.FileHash(t, filepath.Join(r.Root, ".git", "index"))
+			gittest.Write(t, wt.Path, "work.txt", "the agent's work\n")
 			script, marker := evilScript(t)
 			tt.plant(t, r, wt, script)
 			if tt.proof != nil {
@@ -135,13 +137,13 @@ func TestGuardedGitRunsNothingAnAgentPlanted(t *testing.T) {
 			if data, err := os.ReadFile(marker); err == nil {
 				t.Fatalf("bh's git ran the agent's program: %s", data)
 			}
-			if got := wtRev(t, r.Root, "bh/tm-1"); got != commit {
+			if got := gittest.Rev(t, r.Root, "bh/tm-1"); got != commit {
 				t.Errorf("the work is not on the task's branch (%s, committed %s)", got, commit)
 			}
-			if wtGit(t, r.Root, "show", commit+":work.txt") != "the agent's work\n" {
+			if gittest.Git(t, r.Root, "show", commit+":work.txt") != "the agent's work\n" {
 				t.Errorf("the commit lacks the work")
 			}
-			if wtRev(t, r.Root, "main") != mainTip || wtFileHash(t, filepath.Join(r.Root, ".git", "index")) != mainIndex {
+			if gittest.Rev(t, r.Root, "main") != mainTip || gittest.FileHash(t, filepath.Join(r.Root, ".git", "index")) != mainIndex {
 				t.Errorf("the user's branch or index moved")
 			}
 			if tt.name == "the user's relative core.hooksPath, rewritten in the worktree" {
@@ -171,24 +173,24 @@ func TestGuardedGitStaysOnTheTasksBranch(t *testing.T) {
 			var reports []*Tampered
 			r.Hooks.Tampered = func(tp *Tampered) { reports = append(reports, tp) }
 			wt, base := wtEnsure(t, r, "tm-1")
-			mainTip, mainIndex := wtRev(t, r.Root, "main"), wtFileHash(t, filepath.Join(r.Root, ".git", "index"))
-			wtWrite(t, wt.Path, "work.txt", "the agent's work\n")
+			mainTip, mainIndex := gittest.Rev(t, r.Root, "main"), gittest.FileHash(t, filepath.Join(r.Root, ".git", "index"))
+			gittest.Write(t, wt.Path, "work.txt", "the agent's work\n")
 			if name == "link" {
 				os.Remove(filepath.Join(wt.Path, ".git"))
 				if err := os.Symlink(filepath.Join(r.Root, ".git"), filepath.Join(wt.Path, ".git")); err != nil {
 					t.Fatal(err)
 				}
 			} else {
-				wtWrite(t, wt.GitDir(), "HEAD", "ref: refs/heads/main\n")
+				gittest.Write(t, wt.GitDir(), "HEAD", "ref: refs/heads/main\n")
 			}
 			commit, err := wt.commit(base, "tm-1: the work\n", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := wtRev(t, r.Root, "bh/tm-1"); got != commit {
+			if got := gittest.Rev(t, r.Root, "bh/tm-1"); got != commit {
 				t.Errorf("the work is not on the task's branch")
 			}
-			if wtRev(t, r.Root, "main") != mainTip || wtFileHash(t, filepath.Join(r.Root, ".git", "index")) != mainIndex {
+			if gittest.Rev(t, r.Root, "main") != mainTip || gittest.FileHash(t, filepath.Join(r.Root, ".git", "index")) != mainIndex {
 				t.Errorf("the user's branch or index moved")
 			}
 			if len(reports) == 0 {
@@ -203,7 +205,7 @@ func TestGuardedGitStaysOnTheTasksBranch(t *testing.T) {
 // the task's but what a fresh slot has.
 func TestSlotResetToAFreshSlot(t *testing.T) {
 	r := wtRepo(t, map[string]string{"a.txt": "a\n"})
-	base := wtRev(t, r.Root, "HEAD")
+	base := gittest.Rev(t, r.Root, "HEAD")
 	path := filepath.Join(filepath.Dir(r.Root), "pool", "1")
 	wt, err := r.ResetSlot(path, "tm-1", "bh/tm-1", base, r.Root, nil)
 	if err != nil {
@@ -212,16 +214,16 @@ func TestSlotResetToAFreshSlot(t *testing.T) {
 	fresh := adminNames(t, wt.GitDir())
 	script, marker := evilScript(t)
 	admin := wt.GitDir()
-	wtGit(t, wt.Path, "update-ref", "refs/worktree/left", base)
+	gittest.Git(t, wt.Path, "update-ref", "refs/worktree/left", base)
 	for f, content := range map[string]string{"config.worktree": "[core]\n\tfsmonitor = " + script + "\n",
 		"index.lock.stale": "", "HEAD.lock": "", "ORIG_HEAD": base + "\n", "hooks/post-checkout": "#!/bin/sh\n",
 		"info/sparse-checkout": "/x\n", "bh-index-123": "", "bh-base": base + "\n"} {
-		wtWrite(t, admin, f, content)
+		gittest.Write(t, admin, f, content)
 	}
 	evil := filepath.Join(wt.Path, ".evil")
-	wtGit(t, r.Root, "clone", "-q", "--bare", r.Root, evil)
-	wtGit(t, evil, "config", "core.fsmonitor", script)
-	wtWrite(t, wt.Path, ".git", "gitdir: "+evil+"\n")
+	gittest.Git(t, r.Root, "clone", "-q", "--bare", r.Root, evil)
+	gittest.Git(t, evil, "config", "core.fsmonitor", script)
+	gittest.Write(t, wt.Path, ".git", "gitdir: "+evil+"\n")
 	var reports []*Tampered
 	r.Hooks.Tampered = func(tp *Tampered) { reports = append(reports, tp) }
 	if list, err := r.LinkedWorktrees(); err != nil || len(list) != 1 || len(list[0].Tampered) == 0 {
@@ -246,7 +248,7 @@ func TestSlotResetToAFreshSlot(t *testing.T) {
 	if len(reports) == 0 {
 		t.Errorf("the poisoned slot was not reported")
 	}
-	if refs := wtGit(t, path, "for-each-ref", "refs/worktree/"); refs != "" {
+	if refs := gittest.Git(t, path, "for-each-ref", "refs/worktree/"); refs != "" {
 		t.Errorf("the next task sees the last one's refs: %s", refs)
 	}
 }
@@ -270,7 +272,7 @@ func adminNames(t *testing.T, admin string) string {
 // withWorktreeConfig is a user whose repository reads config.worktree
 // (sparse checkout and worktree tooling set it).
 func withWorktreeConfig(t *testing.T, r *Repo) {
-	wtGit(t, r.Root, "config", "extensions.worktreeConfig", "true")
+	gittest.Git(t, r.Root, "config", "extensions.worktreeConfig", "true")
 }
 
 func plantFile(t *testing.T, from, to string) {
@@ -294,20 +296,20 @@ func plantFile(t *testing.T, from, to string) {
 func TestContinueRebaseRefusesAnAgentsTodo(t *testing.T) {
 	r := wtRepo(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
 	wt, _ := wtCommitted(t, r, "a.txt", "agent\n")
-	wtWrite(t, wt.Path, "b.txt", "agent\n")
-	if _, err := wt.commit(wtRev(t, wt.Path, "HEAD^"), "tm-1: more\n", nil); err != nil {
+	gittest.Write(t, wt.Path, "b.txt", "agent\n")
+	if _, err := wt.commit(gittest.Rev(t, wt.Path, "HEAD^"), "tm-1: more\n", nil); err != nil {
 		t.Fatal(err)
 	}
-	wtWrite(t, r.Root, "a.txt", "user\n")
-	tip := wtCommitAll(t, r.Root, "the user changes the same line")
+	gittest.Write(t, r.Root, "a.txt", "user\n")
+	tip := gittest.CommitAll(t, r.Root, "the user changes the same line")
 	var rc *RebaseConflict
 	if err := wt.Rebase(tip); !errors.As(err, &rc) {
 		t.Fatalf("Rebase: %v", err)
 	}
 	script, marker := evilScript(t)
 	todo := filepath.Join(wt.GitDir(), "rebase-merge", "git-rebase-todo")
-	wtWrite(t, filepath.Dir(todo), "git-rebase-todo", "exec "+script+"\nupdate-ref refs/heads/main\n")
-	wtWrite(t, wt.Path, "a.txt", "user and agent\n")
+	gittest.Write(t, filepath.Dir(todo), "git-rebase-todo", "exec "+script+"\nupdate-ref refs/heads/main\n")
+	gittest.Write(t, wt.Path, "a.txt", "user and agent\n")
 	err := wt.ContinueRebase()
 	if err == nil || !strings.Contains(err.Error(), "not bh's") {
 		t.Fatalf("ContinueRebase: %v", err)
@@ -315,7 +317,7 @@ func TestContinueRebaseRefusesAnAgentsTodo(t *testing.T) {
 	if _, err := os.Stat(marker); err == nil {
 		t.Errorf("the agent's exec line ran")
 	}
-	if wtRev(t, r.Root, "main") != tip {
+	if gittest.Rev(t, r.Root, "main") != tip {
 		t.Errorf("the user's branch moved")
 	}
 }
@@ -327,15 +329,15 @@ func TestContinueRebaseRefusesAnAgentsTodo(t *testing.T) {
 func TestWorktreeAddRunsTheUsersHooksOnly(t *testing.T) {
 	r := wtTaskRepo(t)
 	userRan := filepath.Join(t.TempDir(), "user-ran")
-	wtWrite(t, r.Root, ".githooks/post-checkout", "#!/bin/sh\ntouch "+userRan+"\n")
+	gittest.Write(t, r.Root, ".githooks/post-checkout", "#!/bin/sh\ntouch "+userRan+"\n")
 	os.Chmod(filepath.Join(r.Root, ".githooks/post-checkout"), 0o755)
-	wtGit(t, r.Root, "add", ".githooks")
-	wtGit(t, r.Root, "commit", "-q", "-m", "hooks")
-	wtGit(t, r.Root, "config", "core.hooksPath", ".githooks")
+	gittest.Git(t, r.Root, "add", ".githooks")
+	gittest.Git(t, r.Root, "commit", "-q", "-m", "hooks")
+	gittest.Git(t, r.Root, "config", "core.hooksPath", ".githooks")
 	wt, _ := wtEnsure(t, r, "tm-1")
 	script, marker := evilScript(t)
 	plantFile(t, script, filepath.Join(wt.Path, ".githooks/post-checkout"))
-	wtGit(t, wt.Path, "-c", "core.hooksPath=/dev/null", "commit", "-q", "-am", "the agent's hook")
+	gittest.Git(t, wt.Path, "-c", "core.hooksPath=/dev/null", "commit", "-q", "-am", "the agent's hook")
 	os.Remove(marker)
 	if err := r.RemoveWorktree(wt.Path, ""); err != nil {
 		t.Fatal(err)

@@ -1,143 +1,27 @@
 package git
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
-)
 
-// wtIsolate keeps the machine's git configuration out of a test.
-func wtIsolate(t testing.TB) {
-	t.Helper()
-	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-}
+	"github.com/bh-tracker/bh/worker/git/gittest"
+)
 
 // wtRepo makes a repository on main with files committed, and opens it.
 func wtRepo(t testing.TB, files map[string]string) *Repo {
 	t.Helper()
-	wtIsolate(t)
-	dir := filepath.Join(t.TempDir(), "main")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	wtGit(t, dir, "init", "-q", "-b", "main")
-	wtGit(t, dir, "config", "user.name", "Test User")
-	wtGit(t, dir, "config", "user.email", "test@example.com")
-	for p, c := range files {
-		wtWrite(t, dir, p, c)
-	}
-	wtGit(t, dir, "add", "-A")
-	wtGit(t, dir, "commit", "-q", "--allow-empty", "-m", "initial")
-	r, err := Open(dir)
+	r, err := Open(gittest.Init(t, files))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return r
 }
 
-// wtGit runs git in dir and returns its stdout, failing the test on error.
-func wtGit(t testing.TB, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
-	}
-	return string(out)
-}
-
-func wtWrite(t testing.TB, dir, rel, content string) {
-	t.Helper()
-	full := filepath.Join(dir, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func wtRead(t testing.TB, dir, rel string) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
-}
-
-func wtExists(dir, rel string) bool {
-	_, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(rel)))
-	return err == nil
-}
-
-// wtHashes hashes every file of the tree at dir (not .git), mode included.
-func wtHashes(t testing.TB, dir string) map[string]string {
-	t.Helper()
-	sums := map[string]string{}
-	err := filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		if fi.Name() == ".git" {
-			if fi.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if fi.IsDir() {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		sum := sha256.Sum256(data)
-		sums[filepath.ToSlash(rel)] = fi.Mode().String() + " " + hex.EncodeToString(sum[:])
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sums
-}
-
-// wtStatus is the porcelain status of the tree at dir, ignored files
-// included, one entry a line; it takes no optional lock, so the index file
-// stays byte for byte as it was.
-func wtStatus(t testing.TB, dir string) []string {
-	t.Helper()
-	out := wtGit(t, dir, "--no-optional-locks", "status", "--porcelain", "-z", "--untracked-files=all", "--ignored")
-	lines := SplitNul([]byte(out))
-	sort.Strings(lines)
-	return lines
-}
-
-// wtFileHash hashes one file (the index, say).
-func wtFileHash(t testing.TB, file string) string {
-	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
-}
-
 // wtEnsure makes task id's worktree from r's HEAD, in a folder of its own.
 func wtEnsure(t testing.TB, r *Repo, id string) (*Worktree, string) {
 	t.Helper()
-	base := strings.TrimSpace(wtGit(t, r.Root, "rev-parse", "HEAD"))
+	base := strings.TrimSpace(gittest.Git(t, r.Root, "rev-parse", "HEAD"))
 	path := filepath.Join(filepath.Dir(r.Root), "worktrees", id)
 	wt, created, err := r.EnsureWorktree(path, "bh/"+id, base, r.Root)
 	if err != nil {
@@ -147,28 +31,4 @@ func wtEnsure(t testing.TB, r *Repo, id string) (*Worktree, string) {
 		t.Fatalf("worktree %s was not created", id)
 	}
 	return wt, base
-}
-
-// wtTree lists the files of commit's tree, with their blob hashes.
-func wtTree(t testing.TB, dir, commit string) map[string]string {
-	t.Helper()
-	files := map[string]string{}
-	for _, line := range SplitNul([]byte(wtGit(t, dir, "ls-tree", "-r", "-z", commit))) {
-		meta, p, _ := strings.Cut(line, "\t")
-		f := strings.Fields(meta)
-		files[p] = f[2]
-	}
-	return files
-}
-
-func wtRev(t testing.TB, dir, rev string) string {
-	t.Helper()
-	return strings.TrimSpace(wtGit(t, dir, "rev-parse", rev))
-}
-
-func wtCommitAll(t testing.TB, dir, msg string) string {
-	t.Helper()
-	wtGit(t, dir, "add", "-A")
-	wtGit(t, dir, "commit", "-q", "-m", msg)
-	return wtRev(t, dir, "HEAD")
 }

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/bh-tracker/bh/worker/git/gittest"
 )
 
 // A shared listing serves a step's questions with one git worktree list;
@@ -44,7 +46,7 @@ func TestShareListing(t *testing.T) {
 		t.Errorf("after bh's worktree add: %q (%d listings), want it listed again", got, lists)
 	}
 	done()
-	wtGit(t, r.Root, "worktree", "add", "-q", "--detach", filepath.Join(tmp, "users"))
+	gittest.Git(t, r.Root, "worktree", "add", "-q", "--detach", filepath.Join(tmp, "users"))
 	if got := paths(); !slices.Equal(got, []string{"bhs", "users"}) {
 		t.Errorf("after the step, the user's worktree add: %q, want it seen", got)
 	}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bh-tracker/bh/worker/git/gittest"
 )
 
 // A released slot's HEAD is detached where it was, read without a git
@@ -13,17 +15,17 @@ import (
 func TestReleaseSlotDetachesHead(t *testing.T) {
 	for _, detached := range []bool{false, true} {
 		r := wtRepo(t, map[string]string{"a.txt": "a\n"})
-		base := wtRev(t, r.Root, "HEAD")
+		base := gittest.Rev(t, r.Root, "HEAD")
 		path := filepath.Join(filepath.Dir(r.Root), "pool", "1")
 		wt, err := r.ResetSlot(path, "tm-1", "bh/tm-1", base, r.Root, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		wtWrite(t, wt.Path, "w.txt", "work\n")
-		wtCommitAll(t, wt.Path, "work")
-		tip := wtRev(t, wt.Path, "HEAD")
+		gittest.Write(t, wt.Path, "w.txt", "work\n")
+		gittest.CommitAll(t, wt.Path, "work")
+		tip := gittest.Rev(t, wt.Path, "HEAD")
 		if detached {
-			wtGit(t, wt.Path, "checkout", "-q", "--detach")
+			gittest.Git(t, wt.Path, "checkout", "-q", "--detach")
 		}
 		var ran []string
 		r.Hooks.Before = func(dir string, args []string) { ran = append(ran, strings.Join(args, " ")) }
@@ -31,10 +33,10 @@ func TestReleaseSlotDetachesHead(t *testing.T) {
 			t.Fatal(err)
 		}
 		r.Hooks.Before = nil
-		if got := wtRev(t, wt.Path, "HEAD"); got != tip {
+		if got := gittest.Rev(t, wt.Path, "HEAD"); got != tip {
 			t.Errorf("detached: %v: HEAD %s after the release, want %s", detached, got, tip)
 		}
-		if b := wtGit(t, wt.Path, "branch", "--list", "bh/tm-1"); b != "" {
+		if b := gittest.Git(t, wt.Path, "branch", "--list", "bh/tm-1"); b != "" {
 			t.Errorf("detached: %v: the branch is still there: %q", detached, b)
 		}
 		moved := slices.ContainsFunc(ran, func(a string) bool { return strings.Contains(a, "update-ref") })

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
+	"github.com/bh-tracker/bh/worker/git/gittest"
 )
 
 // A slot's reset whose real `git checkout -f -B` is killed (with its
@@ -19,23 +20,23 @@ import (
 // those of the new base, nothing of the last holder's left.
 func TestSlotResetAfterRealKilledCheckout(t *testing.T) {
 	r := slowRepo(t, "cat")
-	old := wtRev(t, r.Root, "HEAD")
+	old := gittest.Rev(t, r.Root, "HEAD")
 	path := filepath.Join(filepath.Dir(r.Root), "pool", "1")
 	wt, err := r.ResetSlot(path, "tm-1", "bh/tm-1", old, r.Root, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wtWrite(t, wt.Path, "left.txt", "the last holder's\n")
+	gittest.Write(t, wt.Path, "left.txt", "the last holder's\n")
 	if err := r.ReleaseSlot(path, "tm-1", "bh/tm-1", true); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"a.txt", "b.txt", "c.txt"} {
-		wtWrite(t, r.Root, f, f+" again\n")
+		gittest.Write(t, r.Root, f, f+" again\n")
 	}
-	wtGit(t, r.Root, "commit", "-q", "-am", "again")
-	base := wtRev(t, r.Root, "HEAD")
+	gittest.Git(t, r.Root, "commit", "-q", "-am", "again")
+	base := gittest.Rev(t, r.Root, "HEAD")
 
-	wtGit(t, r.Root, "config", "filter.slow.smudge", "sleep 0.3; cat")
+	gittest.Git(t, r.Root, "config", "filter.slow.smudge", "sleep 0.3; cat")
 	cmd := exec.Command("git", "checkout", "-q", "-f", "-B", "bh/tm-2", base)
 	cmd.Dir = wt.Path
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -56,16 +57,16 @@ func TestSlotResetAfterRealKilledCheckout(t *testing.T) {
 	if _, err := os.Stat(lock); err != nil {
 		t.Fatalf("the kill left no index.lock behind: %v", err)
 	}
-	wtGit(t, r.Root, "config", "filter.slow.smudge", "cat")
+	gittest.Git(t, r.Root, "config", "filter.slow.smudge", "cat")
 
 	wt, err = r.ResetSlot(path, "tm-2", "bh/tm-2", base, r.Root, nil)
 	if err != nil {
 		t.Fatalf("ResetSlot after a killed checkout: %v", err)
 	}
-	if st := wtGit(t, wt.Path, "status", "--porcelain", "--ignored", "--untracked-files=all"); st != "" {
+	if st := gittest.Git(t, wt.Path, "status", "--porcelain", "--ignored", "--untracked-files=all"); st != "" {
 		t.Fatalf("the slot is not clean: %q", st)
 	}
-	if wtRead(t, wt.Path, "c.txt") != "c.txt again\n" || wtRev(t, wt.Path, "HEAD") != base {
+	if gittest.Read(t, wt.Path, "c.txt") != "c.txt again\n" || gittest.Rev(t, wt.Path, "HEAD") != base {
 		t.Fatal("the slot is not at the new base")
 	}
 	list, err := r.LinkedWorktrees()

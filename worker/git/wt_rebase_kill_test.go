@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/bh-tracker/bh/worker/git/gittest"
 )
 
 // A kill after git's rebase finished but before bh recorded the new base
@@ -19,9 +21,9 @@ func TestWtRebaseKilledBeforeTheBaseIsRecorded(t *testing.T) {
 	if err := wt.SetBase(base); err != nil { // as prepare records it
 		t.Fatal(err)
 	}
-	wtWrite(t, r.Root, "u.txt", "user\n")
-	wtWrite(t, r.Root, "other.txt", "another task's\n")
-	tip := wtCommitAll(t, r.Root, "the user and another task move on")
+	gittest.Write(t, r.Root, "u.txt", "user\n")
+	gittest.Write(t, r.Root, "other.txt", "another task's\n")
+	tip := gittest.CommitAll(t, r.Root, "the user and another task move on")
 
 	hooks := filepath.Join(r.Root, ".git", "hooks")
 	if err := os.MkdirAll(hooks, 0o755); err != nil {
@@ -43,7 +45,7 @@ func TestWtRebaseKilledBeforeTheBaseIsRecorded(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Remove(filepath.Join(hooks, "post-rewrite"))
-	if got := wtRead(t, rec, "base"); got != base+"\n" {
+	if got := gittest.Read(t, rec, "base"); got != base+"\n" {
 		t.Fatalf("the record holds %q, want the old base", got)
 	}
 
@@ -61,7 +63,7 @@ func TestWtRebaseKilledBeforeTheBaseIsRecorded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := wtGit(t, r.Root, "diff", "--name-only", c+"^", c); got != "a.txt\n" {
+	if got := gittest.Git(t, r.Root, "diff", "--name-only", c+"^", c); got != "a.txt\n" {
 		t.Fatalf("the task's commit holds %q, want a.txt only", got)
 	}
 }

@@ -4,13 +4,15 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+
+	"github.com/bh-tracker/bh/worker/git/gittest"
 )
 
 // wtCommitted makes task tm-1's commit changing file to content.
 func wtCommitted(t *testing.T, r *Repo, file, content string) (*Worktree, string) {
 	t.Helper()
 	wt, base := wtEnsure(t, r, "tm-1")
-	wtWrite(t, wt.Path, file, content)
+	gittest.Write(t, wt.Path, file, content)
 	if _, err := wt.commit(base, "tm-1: work\n", nil); err != nil {
 		t.Fatal(err)
 	}
@@ -20,18 +22,18 @@ func wtCommitted(t *testing.T, r *Repo, file, content string) (*Worktree, string
 func TestWtRebaseClean(t *testing.T) {
 	r := wtRepo(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
 	wt, _ := wtCommitted(t, r, "a.txt", "agent\n")
-	wtWrite(t, r.Root, "b.txt", "user\n")
-	tip := wtCommitAll(t, r.Root, "the user moves on")
+	gittest.Write(t, r.Root, "b.txt", "user\n")
+	tip := gittest.CommitAll(t, r.Root, "the user moves on")
 	if err := wt.Rebase(tip); err != nil {
 		t.Fatal(err)
 	}
-	if got := wtRev(t, wt.Path, "HEAD^@"); got != tip {
+	if got := gittest.Rev(t, wt.Path, "HEAD^@"); got != tip {
 		t.Fatalf("rebased onto %s, want %s", got, tip)
 	}
 	if base, err := wt.Base("main"); err != nil || base != tip {
 		t.Fatalf("Base after rebase: %s, %v", base, err)
 	}
-	if wtRead(t, wt.Path, "a.txt") != "agent\n" || wtRead(t, wt.Path, "b.txt") != "user\n" {
+	if gittest.Read(t, wt.Path, "a.txt") != "agent\n" || gittest.Read(t, wt.Path, "b.txt") != "user\n" {
 		t.Fatal("the rebased worktree lacks a side's change")
 	}
 	if err := wt.Rebase(tip); err != nil {
@@ -42,8 +44,8 @@ func TestWtRebaseClean(t *testing.T) {
 func TestWtRebaseConflict(t *testing.T) {
 	r := wtRepo(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
 	wt, _ := wtCommitted(t, r, "a.txt", "agent\n")
-	wtWrite(t, r.Root, "a.txt", "user\n")
-	tip := wtCommitAll(t, r.Root, "the user changes the same line")
+	gittest.Write(t, r.Root, "a.txt", "user\n")
+	tip := gittest.CommitAll(t, r.Root, "the user changes the same line")
 
 	err := wt.Rebase(tip)
 	var rc *RebaseConflict
@@ -59,17 +61,17 @@ func TestWtRebaseConflict(t *testing.T) {
 	if err := wt.ContinueRebase(); !errors.As(err, &rc) || !reflect.DeepEqual(rc.Paths, []string{"a.txt"}) {
 		t.Fatalf("ContinueRebase with markers left: %v", err)
 	}
-	wtWrite(t, wt.Path, "a.txt", "user and agent\n")
+	gittest.Write(t, wt.Path, "a.txt", "user and agent\n")
 	if err := wt.ContinueRebase(); err != nil {
 		t.Fatal(err)
 	}
 	if rebasing, _ := wt.Rebasing(); rebasing {
 		t.Fatal("still rebasing")
 	}
-	if got := wtRev(t, wt.Path, "HEAD^@"); got != tip {
+	if got := gittest.Rev(t, wt.Path, "HEAD^@"); got != tip {
 		t.Fatalf("rebased onto %s, want %s", got, tip)
 	}
-	if wtGit(t, r.Root, "show", "refs/heads/bh/tm-1:a.txt") != "user and agent\n" {
+	if gittest.Git(t, r.Root, "show", "refs/heads/bh/tm-1:a.txt") != "user and agent\n" {
 		t.Fatal("the resolution is not committed")
 	}
 	if err := wt.ContinueRebase(); err != nil {
@@ -81,18 +83,18 @@ func TestWtRebaseConflict(t *testing.T) {
 func TestWtRebaseResolvedToNothing(t *testing.T) {
 	r := wtRepo(t, map[string]string{"a.txt": "a\n"})
 	wt, _ := wtCommitted(t, r, "a.txt", "agent\n")
-	wtWrite(t, r.Root, "a.txt", "user\n")
-	tip := wtCommitAll(t, r.Root, "the user changes the same line")
+	gittest.Write(t, r.Root, "a.txt", "user\n")
+	tip := gittest.CommitAll(t, r.Root, "the user changes the same line")
 	var rc *RebaseConflict
 	if err := wt.Rebase(tip); !errors.As(err, &rc) {
 		t.Fatalf("Rebase: %v", err)
 	}
-	wtWrite(t, wt.Path, "a.txt", "user\n")
+	gittest.Write(t, wt.Path, "a.txt", "user\n")
 	if err := wt.ContinueRebase(); err != nil {
 		t.Fatal(err)
 	}
 	if rebasing, _ := wt.Rebasing(); rebasing {
 		t.Fatal("still rebasing")
 	}
-	t.Logf("branch after an empty resolution: %s (tip %s)", wtRev(t, wt.Path, "HEAD"), tip)
+	t.Logf("branch after an empty resolution: %s (tip %s)", gittest.Rev(t, wt.Path, "HEAD"), tip)
 }

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/bh-tracker/bh/worker/git/gittest"
 )
 
 // bh's records of a worktree are not in its admin dir (the sandbox's to
@@ -11,9 +13,9 @@ import (
 // recorded there is adopted once, its holder and base as they were.
 func TestWtRecordsOutOfTheAdminDirAndAdopted(t *testing.T) {
 	r := wtRepo(t, map[string]string{"a.txt": "a\n"})
-	base := wtRev(t, r.Root, "HEAD")
-	wtWrite(t, r.Root, "b.txt", "b\n")
-	other := wtCommitAll(t, r.Root, "another")
+	base := gittest.Rev(t, r.Root, "HEAD")
+	gittest.Write(t, r.Root, "b.txt", "b\n")
+	other := gittest.CommitAll(t, r.Root, "another")
 	path := filepath.Join(filepath.Dir(r.Root), "pool", "1")
 	wt, err := r.ResetSlot(path, "tm-1", "bh/tm-1", base, r.Root, nil)
 	if err != nil {
@@ -24,9 +26,9 @@ func TestWtRecordsOutOfTheAdminDirAndAdopted(t *testing.T) {
 	}
 	admin := wt.GitDir()
 	for _, f := range []string{"bh-base", "bh-base-onto"} { // as an agent would
-		wtWrite(t, admin, f, other+"\n")
+		gittest.Write(t, admin, f, other+"\n")
 	}
-	wtWrite(t, admin, "bh-holder", "tm-evil\n")
+	gittest.Write(t, admin, "bh-holder", "tm-evil\n")
 	if got := wt.RecordedBase(); got != base {
 		t.Fatalf("the base after the admin dir was written: %s, want %s", got, base)
 	}
@@ -38,8 +40,8 @@ func TestWtRecordsOutOfTheAdminDirAndAdopted(t *testing.T) {
 	if err := os.RemoveAll(r.RecordsDir(path)); err != nil {
 		t.Fatal(err)
 	}
-	wtWrite(t, admin, "bh-base", base+"\n")
-	wtWrite(t, admin, "bh-holder", "tm-1\n")
+	gittest.Write(t, admin, "bh-base", base+"\n")
+	gittest.Write(t, admin, "bh-holder", "tm-1\n")
 	os.Remove(filepath.Join(admin, "bh-base-onto"))
 	if list, err := r.LinkedWorktrees(); err != nil || len(list) != 1 || list[0].Holder != "tm-1" {
 		t.Fatalf("an older bh's slot is not its task's: %+v, %v", list, err)
@@ -52,7 +54,7 @@ func TestWtRecordsOutOfTheAdminDirAndAdopted(t *testing.T) {
 		t.Fatalf("an older bh's base: %q, want %s", got, base)
 	}
 	for _, f := range []string{"bh-base", "bh-holder"} {
-		if wtExists(admin, f) {
+		if gittest.Exists(admin, f) {
 			t.Errorf("%s is still in the admin dir after its adoption", f)
 		}
 	}

@@ -4,13 +4,15 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/bh-tracker/bh/worker/git/gittest"
 )
 
 func TestWtRefsCreateOrVerify(t *testing.T) {
 	r := wtRepo(t, map[string]string{"a.txt": "a\n"})
-	first := wtRev(t, r.Root, "HEAD")
-	wtWrite(t, r.Root, "a.txt", "b\n")
-	second := wtCommitAll(t, r.Root, "second")
+	first := gittest.Rev(t, r.Root, "HEAD")
+	gittest.Write(t, r.Root, "a.txt", "b\n")
+	second := gittest.CommitAll(t, r.Root, "second")
 	const ref = "refs/bh/parked/tm-1"
 	if got, err := r.Ref(ref); got != "" || err != nil {
 		t.Fatalf("missing ref: %q, %v", got, err)
@@ -23,7 +25,7 @@ func TestWtRefsCreateOrVerify(t *testing.T) {
 			t.Fatalf("Ref: %q, %v; want %s", got, err, c)
 		}
 	}
-	wtGit(t, r.Root, "pack-refs", "--all") // packed refs read and delete as well
+	gittest.Git(t, r.Root, "pack-refs", "--all") // packed refs read and delete as well
 	if got, _ := r.Ref(ref); got != second {
 		t.Fatalf("packed Ref: %q", got)
 	}
@@ -38,14 +40,14 @@ func TestWtRefsCreateOrVerify(t *testing.T) {
 	if err := r.SetRef("refs/heads/main", first, "no"); err == nil {
 		t.Fatal("SetRef moved a ref outside refs/bh/")
 	}
-	if wtRev(t, r.Root, "refs/heads/main") != second {
+	if gittest.Rev(t, r.Root, "refs/heads/main") != second {
 		t.Fatal("main moved")
 	}
 }
 
 func TestWtBranches(t *testing.T) {
 	r := wtRepo(t, map[string]string{"a.txt": "a\n"})
-	head := wtRev(t, r.Root, "HEAD")
+	head := gittest.Rev(t, r.Root, "HEAD")
 	if tip, err := r.BranchTip("main"); tip != head || err != nil {
 		t.Fatalf("BranchTip(main): %q, %v", tip, err)
 	}
@@ -55,7 +57,7 @@ func TestWtBranches(t *testing.T) {
 	if b, err := r.CurrentBranch(); b != "main" || err != nil {
 		t.Fatalf("CurrentBranch: %q, %v", b, err)
 	}
-	wtGit(t, r.Root, "checkout", "-q", "--detach")
+	gittest.Git(t, r.Root, "checkout", "-q", "--detach")
 	if b, err := r.CurrentBranch(); b != "" || err != nil {
 		t.Fatalf("CurrentBranch when detached: %q, %v", b, err)
 	}
@@ -64,14 +66,14 @@ func TestWtBranches(t *testing.T) {
 func TestWtRemoveWorktree(t *testing.T) {
 	r := wtRepo(t, map[string]string{"a.txt": "a\n"})
 	wt, _ := wtEnsure(t, r, "tm-1")
-	wtWrite(t, wt.Path, "a.txt", "dirty\n")
-	wtWrite(t, wt.Path, "new.txt", "untracked\n")
+	gittest.Write(t, wt.Path, "a.txt", "dirty\n")
+	gittest.Write(t, wt.Path, "new.txt", "untracked\n")
 	for i := 0; i < 2; i++ {
 		if err := r.RemoveWorktree(wt.Path, "bh/tm-1"); err != nil {
 			t.Fatalf("RemoveWorktree #%d: %v", i+1, err)
 		}
 	}
-	if wtExists(wt.Path, "") || strings.Contains(wtGit(t, r.Root, "worktree", "list"), wt.Path) {
+	if gittest.Exists(wt.Path, "") || strings.Contains(gittest.Git(t, r.Root, "worktree", "list"), wt.Path) {
 		t.Fatal("the worktree is still there")
 	}
 	if tip, _ := r.BranchTip("bh/tm-1"); tip != "" {
@@ -86,7 +88,7 @@ func TestWtRemoveWorktree(t *testing.T) {
 	if err := r.RemoveWorktree(wt.Path, ""); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(wtGit(t, r.Root, "worktree", "list"), wt.Path) {
+	if strings.Contains(gittest.Git(t, r.Root, "worktree", "list"), wt.Path) {
 		t.Fatal("the vanished worktree is still registered")
 	}
 	if tip, _ := r.BranchTip("bh/tm-2"); tip == "" {
@@ -97,8 +99,8 @@ func TestWtRemoveWorktree(t *testing.T) {
 func TestWtWithFile(t *testing.T) {
 	const wtTaskPath = ".bh/tasks/tm-1.yaml"
 	r := wtRepo(t, map[string]string{"a.txt": "a\n", ".bh/tasks/tm-0.yaml": "other\n"})
-	wtWrite(t, r.Root, "a.txt", "b\n")
-	commit := wtCommitAll(t, r.Root, "work\n\nbody")
+	gittest.Write(t, r.Root, "a.txt", "b\n")
+	commit := gittest.CommitAll(t, r.Root, "work\n\nbody")
 	c1, err := r.WithFile(commit, wtTaskPath, []byte("status: done\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -111,16 +113,16 @@ func TestWtWithFile(t *testing.T) {
 		t.Fatal("WithFile of what the commit holds made another commit")
 	}
 	format := "%P%n%an <%ae> %at%n%cn <%ce> %ct%n%B"
-	if wtGit(t, r.Root, "log", "-1", "--format="+format, c1) != wtGit(t, r.Root, "log", "-1", "--format="+format, commit) {
+	if gittest.Git(t, r.Root, "log", "-1", "--format="+format, c1) != gittest.Git(t, r.Root, "log", "-1", "--format="+format, commit) {
 		t.Fatal("WithFile changed the parents, the people or the message")
 	}
-	if wtGit(t, r.Root, "show", c1+":"+wtTaskPath) != "status: done\n" {
+	if gittest.Git(t, r.Root, "show", c1+":"+wtTaskPath) != "status: done\n" {
 		t.Fatal("the task file is not in the commit")
 	}
-	if got := wtGit(t, r.Root, "diff", "--name-only", commit, c1); got != wtTaskPath+"\n" {
+	if got := gittest.Git(t, r.Root, "diff", "--name-only", commit, c1); got != wtTaskPath+"\n" {
 		t.Fatalf("WithFile changed %q", got)
 	}
-	wtGit(t, r.Root, "fsck", "--strict", "--no-progress")
+	gittest.Git(t, r.Root, "fsck", "--strict", "--no-progress")
 	stat, err := r.Diff(commit, c1, true)
 	if err != nil || !strings.Contains(stat, "1 file changed") {
 		t.Fatalf("diff --stat: %q, %v", stat, err)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/bh-tracker/bh/worker/git/gittest"
 )
 
 // wtSubRepo is wtRepo with a submodule at lib/, made from a local
@@ -17,14 +19,14 @@ func wtSubRepo(t *testing.T, userInit bool) *Repo {
 	if err := os.MkdirAll(lib, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	wtGit(t, lib, "init", "-q", "-b", "main")
-	wtWrite(t, lib, "lib.go", "package lib\n")
-	wtGit(t, lib, "add", "-A")
-	wtGit(t, lib, "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-q", "-m", "lib")
-	wtGit(t, r.Root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "lib")
-	wtGit(t, r.Root, "commit", "-q", "-m", "lib as a submodule")
+	gittest.Git(t, lib, "init", "-q", "-b", "main")
+	gittest.Write(t, lib, "lib.go", "package lib\n")
+	gittest.Git(t, lib, "add", "-A")
+	gittest.Git(t, lib, "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-q", "-m", "lib")
+	gittest.Git(t, r.Root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "lib")
+	gittest.Git(t, r.Root, "commit", "-q", "-m", "lib as a submodule")
 	if !userInit {
-		wtGit(t, r.Root, "submodule", "deinit", "-q", "-f", "lib")
+		gittest.Git(t, r.Root, "submodule", "deinit", "-q", "-f", "lib")
 		if err := os.RemoveAll(filepath.Join(r.Root, ".git", "modules")); err != nil {
 			t.Fatal(err)
 		}
@@ -40,12 +42,12 @@ func TestWtSubmodulesCheckedOutAndChangesNamed(t *testing.T) {
 		name := map[bool]string{true: "from the user's clone", false: "from its URL"}[userInit]
 		t.Run(name, func(t *testing.T) {
 			r := wtSubRepo(t, userInit)
-			base := wtRev(t, r.Root, "HEAD")
+			base := gittest.Rev(t, r.Root, "HEAD")
 			wt, err := r.ResetSlot(filepath.Join(filepath.Dir(r.Root), "pool", "1"), "tm-1", "bh/tm-1", base, r.Root, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := wtRead(t, wt.Path, "lib/lib.go"); got != "package lib\n" {
+			if got := gittest.Read(t, wt.Path, "lib/lib.go"); got != "package lib\n" {
 				t.Fatalf("the slot's submodule holds %q", got)
 			}
 			changes := func() []string {
@@ -59,15 +61,15 @@ func TestWtSubmodulesCheckedOutAndChangesNamed(t *testing.T) {
 			if got := changes(); len(got) != 0 {
 				t.Fatalf("a fresh slot's submodules changed: %v", got)
 			}
-			wtWrite(t, wt.Path, "a.txt", "beside\n")
+			gittest.Write(t, wt.Path, "a.txt", "beside\n")
 			if got := changes(); len(got) != 0 {
 				t.Fatalf("a change beside the submodule is named as inside: %v", got)
 			}
-			wtWrite(t, wt.Path, "lib/lib.go", "package lib // edited\n")
+			gittest.Write(t, wt.Path, "lib/lib.go", "package lib // edited\n")
 			if got := changes(); !reflect.DeepEqual(got, []string{"lib"}) {
 				t.Fatalf("an edit inside lib/: %v, want [lib]", got)
 			}
-			wtGit(t, filepath.Join(wt.Path, "lib"), "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-q", "-am", "inside")
+			gittest.Git(t, filepath.Join(wt.Path, "lib"), "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-q", "-am", "inside")
 			if got := changes(); !reflect.DeepEqual(got, []string{"lib"}) {
 				t.Fatalf("a commit inside lib/: %v, want [lib]", got)
 			}
@@ -80,7 +82,7 @@ func TestWtSubmodulesCheckedOutAndChangesNamed(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := wtRead(t, wt.Path, "lib/lib.go"); got != "package lib\n" {
+			if got := gittest.Read(t, wt.Path, "lib/lib.go"); got != "package lib\n" {
 				t.Fatalf("the next task's submodule holds %q", got)
 			}
 			if got := changes(); len(got) != 0 {

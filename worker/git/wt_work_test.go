@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/bh-tracker/bh/worker/git/gittest"
 )
 
 // CommitWork commits the work Work staged without staging the tree again,
@@ -29,8 +31,8 @@ func TestWtCommitWork(t *testing.T) {
 			t.Errorf("Work's paths %q, want %q", k.Paths, want)
 		}
 		if between {
-			wtWrite(t, wt.Path, "late.txt", "late\n")
-			wtGit(t, wt.Path, "add", "late.txt")
+			gittest.Write(t, wt.Path, "late.txt", "late\n")
+			gittest.Git(t, wt.Path, "add", "late.txt")
 		}
 		adds := 0
 		r.Hooks.Before = func(dir string, args []string) {
@@ -47,11 +49,11 @@ func TestWtCommitWork(t *testing.T) {
 		if want := map[bool]int{false: 0, true: 1}[between]; adds != want {
 			t.Errorf("between: %v: %d git add, want %d", between, adds, want)
 		}
-		tree, state := wtRev(t, r.Root, commit+"^{tree}"), wtRev(t, r.Root, snap+"^{tree}")
+		tree, state := gittest.Rev(t, r.Root, commit+"^{tree}"), gittest.Rev(t, r.Root, snap+"^{tree}")
 		if !between && tree != state {
 			t.Errorf("the commit's tree is not the worktree's state")
 		}
-		if between && wtGit(t, r.Root, "show", commit+":late.txt") != "late\n" {
+		if between && gittest.Git(t, r.Root, "show", commit+":late.txt") != "late\n" {
 			t.Errorf("the commit misses the file staged in between")
 		}
 		want := []string{"a.txt", "b.txt", "c.txt", "new/file.txt"}
@@ -61,7 +63,7 @@ func TestWtCommitWork(t *testing.T) {
 		if got, err := wt.CommittedPaths(k, commit); err != nil || !slices.Equal(got, want) {
 			t.Errorf("between: %v: CommittedPaths %q, %v; want %q", between, got, err, want)
 		}
-		if st := wtStatus(t, wt.Path); !slices.Equal(st, []string{"!! debug.log"}) {
+		if st := gittest.Status(t, wt.Path); !slices.Equal(st, []string{"!! debug.log"}) {
 			t.Errorf("between: %v: worktree not clean after CommitWork: %q", between, st)
 		}
 		if left, _ := filepath.Glob(filepath.Join(wt.GitDir(), "bh-index-*")); len(left) > 0 {
@@ -74,8 +76,8 @@ func TestWtCommitWork(t *testing.T) {
 func TestWtCommitWorkOfNothing(t *testing.T) {
 	r := wtTaskRepo(t)
 	wt, base := wtEnsure(t, r, "tm-1")
-	wtWrite(t, wt.Path, "a.txt", "a\n") // touched, its bytes as they were
-	wtWrite(t, wt.Path, ".bh/tasks/tm-1.yaml", "bh's own\n")
+	gittest.Write(t, wt.Path, "a.txt", "a\n") // touched, its bytes as they were
+	gittest.Write(t, wt.Path, ".bh/tasks/tm-1.yaml", "bh's own\n")
 	k, err := wt.Work(base)
 	if err != nil {
 		t.Fatal(err)
@@ -93,14 +95,14 @@ func TestWtCommitWorkOfNothing(t *testing.T) {
 func TestWtWorkSeesEditInIndexTick(t *testing.T) {
 	r := wtRepo(t, map[string]string{"a.txt": "old\n"})
 	wt, base := wtEnsure(t, r, "tm-1")
-	wtGit(t, wt.Path, "config", "core.trustctime", "false")
+	gittest.Git(t, wt.Path, "config", "core.trustctime", "false")
 	file, index := filepath.Join(wt.Path, "a.txt"), filepath.Join(wt.GitDir(), "index")
 	tick := time.Now().Add(-time.Hour)
 	if err := os.Chtimes(file, tick, tick); err != nil {
 		t.Fatal(err)
 	}
-	wtGit(t, wt.Path, "update-index", "--refresh") // the entry takes tick
-	wtWrite(t, wt.Path, "a.txt", "new\n")
+	gittest.Git(t, wt.Path, "update-index", "--refresh") // the entry takes tick
+	gittest.Write(t, wt.Path, "a.txt", "new\n")
 	for _, p := range []string{file, index} {
 		if err := os.Chtimes(p, tick, tick); err != nil {
 			t.Fatal(err)

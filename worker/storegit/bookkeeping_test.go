@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/git/gittest"
+	"github.com/bh-tracker/bh/worker/storegit/storetest"
 )
 
 // TestSyncLeavesHeartbeatsUncommitted: a sync commits no store change
@@ -15,7 +17,7 @@ import (
 // would refuse to pull over them).
 func TestSyncLeavesHeartbeatsUncommitted(t *testing.T) {
 	s, bare := sharedStore(t)
-	tk := addTask(t, s, "Runs a while")
+	tk := storetest.Add(t, s, "Runs a while")
 	now := time.Now().UTC().Truncate(time.Second)
 	if _, err := s.Update(tk.ID, func(t *task.Task) error {
 		t.State = task.InProgress
@@ -29,7 +31,7 @@ func TestSyncLeavesHeartbeatsUncommitted(t *testing.T) {
 	if err != nil || !res.Committed {
 		t.Fatalf("the claim: committed %v, %v; want a commit", res.Committed, err)
 	}
-	head := gitT(t, s.Root, "rev-parse", "HEAD")
+	head := gittest.Out(t, s.Root, "rev-parse", "HEAD")
 	beat := func(at time.Time) {
 		t.Helper()
 		if _, err := s.Update(tk.ID, func(t *task.Task) error { t.Lease.Heartbeat = at; return nil }); err != nil {
@@ -40,34 +42,34 @@ func TestSyncLeavesHeartbeatsUncommitted(t *testing.T) {
 	if res, err := Sync(s, "", true); err != nil || res.Committed {
 		t.Fatalf("a heartbeat: committed %v, %v; want nothing", res.Committed, err)
 	}
-	if got := gitT(t, s.Root, "rev-parse", "HEAD"); got != head {
+	if got := gittest.Out(t, s.Root, "rev-parse", "HEAD"); got != head {
 		t.Fatalf("HEAD moved from %s to %s for a heartbeat", head, got)
 	}
 
 	// Another clone changes the task's title and pushes: the pull needs
 	// the file, so this round commits the heartbeat first, once.
 	other := filepath.Join(t.TempDir(), "other")
-	gitT(t, s.Root, "clone", "-q", bare, other)
-	gitT(t, other, "config", "user.name", "o")
-	gitT(t, other, "config", "user.email", "o@example.com")
+	gittest.Out(t, s.Root, "clone", "-q", bare, other)
+	gittest.Out(t, other, "config", "user.name", "o")
+	gittest.Out(t, other, "config", "user.email", "o@example.com")
 	// git's own text merge, not bh merge-file (no bh binary here): the two
 	// changes are lines apart.
-	writeFile(t, s.Root, ".git/info/attributes", ".bh/tasks/*.yaml merge=text\n")
+	gittest.Write(t, s.Root, ".git/info/attributes", ".bh/tasks/*.yaml merge=text\n")
 	p := filepath.Join(".bh", "tasks", tk.ID+".yaml")
-	body := readFile(t, other, p)
-	writeFile(t, other, p, strings.Replace(body, "title: Runs a while", "title: Runs a good while", 1))
-	gitT(t, other, "commit", "-q", "-am", "title")
-	gitT(t, other, "push", "-q", "origin", "HEAD")
+	body := gittest.Read(t, other, p)
+	gittest.Write(t, other, p, strings.Replace(body, "title: Runs a while", "title: Runs a good while", 1))
+	gittest.Out(t, other, "commit", "-q", "-am", "title")
+	gittest.Out(t, other, "push", "-q", "origin", "HEAD")
 	beat(now.Add(30 * time.Second))
 	res, err = Sync(s, "", true)
 	if err != nil || !res.Committed || res.Pulled != 1 {
 		t.Fatalf("heartbeat under a pull: %+v, %v; want one commit and the pull", res, err)
 	}
-	got := getTask(t, s, tk.ID)
+	got := storetest.Get(t, s, tk.ID)
 	if got.Title != "Runs a good while" || !got.Lease.Heartbeat.Equal(now.Add(30*time.Second)) {
 		t.Errorf("after the pull: title %q, heartbeat %s; want the new title and the last beat", got.Title, got.Lease.Heartbeat)
 	}
-	if n := gitT(t, s.Root, "rev-list", "--count", head+"..HEAD"); n != "2" {
+	if n := gittest.Out(t, s.Root, "rev-list", "--count", head+"..HEAD"); n != "2" {
 		t.Errorf("%s commits since the claim, want 2 (the heartbeat, the pulled change)", n)
 	}
 }

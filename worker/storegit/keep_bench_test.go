@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/storegit/storetest"
 )
 
 // BenchmarkKeepCreate is bh add's store work with and without keeping a
@@ -12,7 +13,7 @@ func BenchmarkKeepCreate(b *testing.B) {
 	for _, keep := range []bool{false, true} {
 		name := map[bool]string{false: "plain", true: "kept"}[keep]
 		b.Run(name, func(b *testing.B) {
-			s := newStore(b)
+			s := storetest.New(b)
 			if keep {
 				s.Keep = NewKeeper(s, func(err error) { b.Fatal(err) }).Write
 			}

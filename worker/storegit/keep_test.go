@@ -7,11 +7,12 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/storegit/storetest"
 )
 
 func keptStore(t *testing.T) (*Keeper, *git.Keep) {
 	t.Helper()
-	s := newStore(t)
+	s := storetest.New(t)
 	kp := NewKeeper(s, func(err error) { t.Errorf("keep: %v", err) })
 	s.Keep = kp.Write
 	k, err := git.OpenKeep(s.Root)

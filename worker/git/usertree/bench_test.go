@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/git/gittest"
 )
 
 // wtBenchRepo is a repository of 5,000 files in 50 folders, on main.
@@ -70,7 +71,7 @@ func BenchmarkWorktreeTask5000(b *testing.B) {
 			b.Fatal(err)
 		}
 		steps.done("ensure")
-		wtWrite(b, wt.Path, "src/task-"+id+".go", "package src\n")
+		gittest.Write(b, wt.Path, "src/task-"+id+".go", "package src\n")
 		commit, err := commitWork(wt, base, id+": the work\n")
 		if err != nil {
 			b.Fatal(err)
@@ -83,7 +84,7 @@ func BenchmarkWorktreeTask5000(b *testing.B) {
 		if err := Of(r).Land("main", final, task); err != nil {
 			b.Fatal(err)
 		}
-		wtWrite(b, r.Root, task, "status: done\n") // the worker's store write
+		gittest.Write(b, r.Root, task, "status: done\n") // the worker's store write
 		steps.done("land")
 		if err := r.RemoveWorktree(path, "bh/"+id); err != nil {
 			b.Fatal(err)

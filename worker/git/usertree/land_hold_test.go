@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bh-tracker/bh/worker/git/gittest"
 )
 
 // From before the landing moves the user's files until after it moved
@@ -34,10 +36,10 @@ func TestWtLandHoldsTheIndexUntilTheBranchMoved(t *testing.T) {
 	if !strings.Contains(string(out), "index.lock") {
 		t.Errorf("the user's git add in the middle of the landing: %q, want it kept out by index.lock", out)
 	}
-	if got := wtRev(t, r.Root, "HEAD"); got != final {
+	if got := gittest.Rev(t, r.Root, "HEAD"); got != final {
 		t.Errorf("HEAD %s, want the landed %s", got, final)
 	}
-	if st := wtStatus(t, r.Root); !slices.Contains(st, " M other.txt") || !slices.Contains(st, "M  staged.txt") {
+	if st := gittest.Status(t, r.Root); !slices.Contains(st, " M other.txt") || !slices.Contains(st, "M  staged.txt") {
 		t.Errorf("the user's work after the landing: %q", st)
 	}
 	if _, err := os.Stat(filepath.Join(r.Root, ".git", "index.lock")); err == nil {
@@ -53,7 +55,7 @@ func TestWtLandKilledWhileHoldingTheIndex(t *testing.T) {
 	for _, at := range []string{"read-tree", "update-ref"} {
 		r, final, base, _ := wtLandScene(t, true)
 		wtUserWork(t, r)
-		status, files := wtStatus(t, r.Root), wtHashes(t, r.Root)
+		status, files := gittest.Status(t, r.Root), gittest.Hashes(t, r.Root)
 		r.Hooks.Before = func(dir string, args []string) {
 			if slices.Contains(args, at) && !slices.Contains(args, "--absolute-git-dir") {
 				os.WriteFile(filepath.Join(r.Root, ".git", "bh-land-index.lock"), nil, 0o644)
@@ -70,14 +72,14 @@ func TestWtLandKilledWhileHoldingTheIndex(t *testing.T) {
 		if err := Of(r).finishLanding(); err != nil {
 			t.Fatalf("killed at %s: finishLanding: %v", at, err)
 		}
-		if got := wtStatus(t, r.Root); !reflect.DeepEqual(got, status) || !reflect.DeepEqual(wtHashes(t, r.Root), files) ||
-			wtRev(t, r.Root, "HEAD") != base {
+		if got := gittest.Status(t, r.Root); !reflect.DeepEqual(got, status) || !reflect.DeepEqual(gittest.Hashes(t, r.Root), files) ||
+			gittest.Rev(t, r.Root, "HEAD") != base {
 			t.Fatalf("killed at %s, undone: the tree is\n%q\nwant\n%q", at, got, status)
 		}
 		if err := Of(r).Land("main", final, wtTaskPath); err != nil {
 			t.Fatalf("killed at %s: Land again: %v", at, err)
 		}
-		if wtRead(t, r.Root, "feature/new.txt") != "feature\n" {
+		if gittest.Read(t, r.Root, "feature/new.txt") != "feature\n" {
 			t.Errorf("killed at %s: the landing again did not bring the task's files", at)
 		}
 	}
@@ -101,13 +103,13 @@ func TestWtLandOverATouchedFile(t *testing.T) {
 		r.Hooks.Before = func(dir string, args []string) {
 			if slices.Contains(args, "--refresh") {
 				refreshes++
-				before = wtRead(t, r.Root, "landed.txt")
+				before = gittest.Read(t, r.Root, "landed.txt")
 			}
 		}
 		if err := Of(r).Land("main", final, wtTaskPath); err != nil {
 			t.Fatalf("Land (touched: %v): %v", touched, err)
 		}
-		if got := wtRead(t, r.Root, "landed.txt"); got != "new\n" {
+		if got := gittest.Read(t, r.Root, "landed.txt"); got != "new\n" {
 			t.Errorf("touched: %v: landed.txt = %q", touched, got)
 		}
 		if want := map[bool]int{true: 1, false: 0}[touched]; refreshes != want {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/git/gittest"
 )
 
 const wtTaskPath = ".bh/tasks/tm-1.yaml"
@@ -25,8 +26,8 @@ func wtLandScene(t *testing.T, tracked bool) (r *git.Repo, final, base string, t
 	}
 	r = wtRepo(t, files)
 	wt, base := wtEnsure(t, r, "tm-1")
-	wtWrite(t, wt.Path, "landed.txt", "new\n")
-	wtWrite(t, wt.Path, "feature/new.txt", "feature\n")
+	gittest.Write(t, wt.Path, "landed.txt", "new\n")
+	gittest.Write(t, wt.Path, "feature/new.txt", "feature\n")
 	commit, err := commitWork(wt, base, "tm-1: feature\n")
 	if err != nil {
 		t.Fatal(err)
@@ -41,26 +42,26 @@ func wtLandScene(t *testing.T, tracked bool) (r *git.Repo, final, base string, t
 // wtUserWork dirties the user's tree every way but for the landed paths.
 func wtUserWork(t *testing.T, r *git.Repo) {
 	t.Helper()
-	wtWrite(t, r.Root, "other.txt", "the user's unstaged edit\n")
-	wtWrite(t, r.Root, "staged.txt", "the user's staged edit\n")
-	wtGit(t, r.Root, "add", "staged.txt")
-	wtWrite(t, r.Root, "notes.txt", "untracked\n")
-	wtWrite(t, r.Root, "build.log", "ignored\n")
+	gittest.Write(t, r.Root, "other.txt", "the user's unstaged edit\n")
+	gittest.Write(t, r.Root, "staged.txt", "the user's staged edit\n")
+	gittest.Git(t, r.Root, "add", "staged.txt")
+	gittest.Write(t, r.Root, "notes.txt", "untracked\n")
+	gittest.Write(t, r.Root, "build.log", "ignored\n")
 }
 
 func TestWtLandKeepsUserWork(t *testing.T) {
 	for _, tracked := range []bool{false, true} {
 		r, final, _, task := wtLandScene(t, tracked)
 		wtUserWork(t, r)
-		wtWrite(t, r.Root, wtTaskPath, task) // bh's own copy, uncommitted
-		before, status := wtHashes(t, r.Root), wtStatus(t, r.Root)
+		gittest.Write(t, r.Root, wtTaskPath, task) // bh's own copy, uncommitted
+		before, status := gittest.Hashes(t, r.Root), gittest.Status(t, r.Root)
 		if err := Of(r).Land("main", final, wtTaskPath); err != nil {
 			t.Fatalf("tracked %v: %v", tracked, err)
 		}
-		if wtRev(t, r.Root, "HEAD") != final {
+		if gittest.Rev(t, r.Root, "HEAD") != final {
 			t.Fatal("HEAD did not move to the landed commit")
 		}
-		after := wtHashes(t, r.Root)
+		after := gittest.Hashes(t, r.Root)
 		if after["landed.txt"] == before["landed.txt"] || after["feature/new.txt"] == "" {
 			t.Fatal("the landed paths are not in the tree")
 		}
@@ -76,7 +77,7 @@ func TestWtLandKeepsUserWork(t *testing.T) {
 				want = append(want, l)
 			}
 		}
-		if got := wtStatus(t, r.Root); !reflect.DeepEqual(got, want) {
+		if got := gittest.Status(t, r.Root); !reflect.DeepEqual(got, want) {
 			t.Fatalf("tracked %v: status\n got  %q\n want %q", tracked, got, want)
 		}
 	}
@@ -85,12 +86,12 @@ func TestWtLandKeepsUserWork(t *testing.T) {
 // The worker writes the task file once the commit has landed.
 func TestWtLandTaskFileWrittenAfter(t *testing.T) {
 	r, final, _, task := wtLandScene(t, false)
-	wtWrite(t, r.Root, wtTaskPath, "status: in_progress\n")
+	gittest.Write(t, r.Root, wtTaskPath, "status: in_progress\n")
 	if err := Of(r).Land("main", final, wtTaskPath); err != nil {
 		t.Fatal(err)
 	}
-	wtWrite(t, r.Root, wtTaskPath, task)
-	if st := wtStatus(t, r.Root); len(st) != 0 {
+	gittest.Write(t, r.Root, wtTaskPath, task)
+	if st := gittest.Status(t, r.Root); len(st) != 0 {
 		t.Fatalf("status after landing: %q", st)
 	}
 }
@@ -99,23 +100,23 @@ func TestWtLandRefusedOverlap(t *testing.T) {
 	for _, tracked := range []bool{false, true} {
 		r, final, base, task := wtLandScene(t, tracked)
 		wtUserWork(t, r)
-		wtWrite(t, r.Root, "landed.txt", "the user's own edit\n")
-		wtWrite(t, r.Root, wtTaskPath, task)
-		entry := wtGit(t, r.Root, "ls-files", "-s", wtTaskPath)
-		before, status := wtHashes(t, r.Root), wtStatus(t, r.Root)
+		gittest.Write(t, r.Root, "landed.txt", "the user's own edit\n")
+		gittest.Write(t, r.Root, wtTaskPath, task)
+		entry := gittest.Git(t, r.Root, "ls-files", "-s", wtTaskPath)
+		before, status := gittest.Hashes(t, r.Root), gittest.Status(t, r.Root)
 
 		err := Of(r).Land("main", final, wtTaskPath)
 		var lr *LandRefused
 		if !errors.As(err, &lr) || !reflect.DeepEqual(lr.Paths, []string{"landed.txt"}) || lr.Dir != r.Root {
 			t.Fatalf("tracked %v: Land: %v (%+v)", tracked, err, lr)
 		}
-		if wtRev(t, r.Root, "HEAD") != base {
+		if gittest.Rev(t, r.Root, "HEAD") != base {
 			t.Fatal("HEAD moved")
 		}
-		if got := wtGit(t, r.Root, "ls-files", "-s", wtTaskPath); got != entry {
+		if got := gittest.Git(t, r.Root, "ls-files", "-s", wtTaskPath); got != entry {
 			t.Fatalf("tracked %v: task file's index entry %q, want %q", tracked, got, entry)
 		}
-		if !reflect.DeepEqual(wtHashes(t, r.Root), before) || !reflect.DeepEqual(wtStatus(t, r.Root), status) {
+		if !reflect.DeepEqual(gittest.Hashes(t, r.Root), before) || !reflect.DeepEqual(gittest.Status(t, r.Root), status) {
 			t.Fatalf("tracked %v: a refused landing changed the tree", tracked)
 		}
 	}
@@ -126,14 +127,14 @@ func TestWtLandRefusedOverlap(t *testing.T) {
 // the landing as any other edit of it does.
 func TestWtLandRefusedEditInIndexTick(t *testing.T) {
 	r, final, _, _ := wtLandScene(t, false)
-	wtGit(t, r.Root, "config", "core.trustctime", "false")
+	gittest.Git(t, r.Root, "config", "core.trustctime", "false")
 	file, index := filepath.Join(r.Root, "landed.txt"), filepath.Join(r.Root, ".git", "index")
 	tick := time.Now().Add(-time.Hour)
 	if err := os.Chtimes(file, tick, tick); err != nil {
 		t.Fatal(err)
 	}
-	wtGit(t, r.Root, "update-index", "--refresh") // the entry takes tick
-	wtWrite(t, r.Root, "landed.txt", "usr\n")
+	gittest.Git(t, r.Root, "update-index", "--refresh") // the entry takes tick
+	gittest.Write(t, r.Root, "landed.txt", "usr\n")
 	for _, p := range []string{file, index} {
 		if err := os.Chtimes(p, tick, tick); err != nil {
 			t.Fatal(err)
@@ -143,20 +144,20 @@ func TestWtLandRefusedEditInIndexTick(t *testing.T) {
 	if err := Of(r).Land("main", final, wtTaskPath); !errors.As(err, &lr) || !reflect.DeepEqual(lr.Paths, []string{"landed.txt"}) {
 		t.Fatalf("Land: %v (%+v)", err, lr)
 	}
-	if got := wtRead(t, r.Root, "landed.txt"); got != "usr\n" {
+	if got := gittest.Read(t, r.Root, "landed.txt"); got != "usr\n" {
 		t.Fatalf("the user's edit became %q", got)
 	}
 }
 
 func TestWtLandTargetMoved(t *testing.T) {
 	r, final, _, _ := wtLandScene(t, false)
-	wtWrite(t, r.Root, "other.txt", "the user commits meanwhile\n")
-	tip := wtCommitAll(t, r.Root, "meanwhile")
-	before := wtStatus(t, r.Root)
+	gittest.Write(t, r.Root, "other.txt", "the user commits meanwhile\n")
+	tip := gittest.CommitAll(t, r.Root, "meanwhile")
+	before := gittest.Status(t, r.Root)
 	if err := Of(r).Land("main", final, wtTaskPath); !errors.Is(err, ErrTargetMoved) {
 		t.Fatalf("Land: %v", err)
 	}
-	if wtRev(t, r.Root, "HEAD") != tip || !reflect.DeepEqual(wtStatus(t, r.Root), before) {
+	if gittest.Rev(t, r.Root, "HEAD") != tip || !reflect.DeepEqual(gittest.Status(t, r.Root), before) {
 		t.Fatal("a landing on a moved target changed something")
 	}
 	if ok, err := r.Landed("main", final); ok || err != nil {
@@ -174,8 +175,8 @@ func TestWtLandTwice(t *testing.T) {
 	if ok, err := r.Landed("main", final); !ok || err != nil {
 		t.Fatalf("Landed: %v, %v", ok, err)
 	}
-	wtWrite(t, r.Root, "other.txt", "later\n")
-	wtCommitAll(t, r.Root, "later")
+	gittest.Write(t, r.Root, "other.txt", "later\n")
+	gittest.CommitAll(t, r.Root, "later")
 	if err := Of(r).Land("main", final, wtTaskPath); err != nil {
 		t.Fatalf("landing a commit main contains: %v", err)
 	}
@@ -186,16 +187,16 @@ func TestWtLandTwice(t *testing.T) {
 
 func TestWtLandNotCheckedOut(t *testing.T) {
 	r, final, base, _ := wtLandScene(t, false)
-	wtGit(t, r.Root, "checkout", "-q", "-b", "dev")
+	gittest.Git(t, r.Root, "checkout", "-q", "-b", "dev")
 	wtUserWork(t, r)
-	before, status := wtHashes(t, r.Root), wtStatus(t, r.Root)
+	before, status := gittest.Hashes(t, r.Root), gittest.Status(t, r.Root)
 	if err := Of(r).Land("main", final, wtTaskPath); err != nil {
 		t.Fatal(err)
 	}
-	if wtRev(t, r.Root, "refs/heads/main") != final || wtRev(t, r.Root, "HEAD") != base {
+	if gittest.Rev(t, r.Root, "refs/heads/main") != final || gittest.Rev(t, r.Root, "HEAD") != base {
 		t.Fatal("main did not move, or the checked-out dev did")
 	}
-	if !reflect.DeepEqual(wtHashes(t, r.Root), before) || !reflect.DeepEqual(wtStatus(t, r.Root), status) {
+	if !reflect.DeepEqual(gittest.Hashes(t, r.Root), before) || !reflect.DeepEqual(gittest.Status(t, r.Root), status) {
 		t.Fatal("landing on a branch checked out nowhere changed the user's tree")
 	}
 }
@@ -203,17 +204,17 @@ func TestWtLandNotCheckedOut(t *testing.T) {
 func TestWtLandInLinkedWorktree(t *testing.T) {
 	r, final, base, _ := wtLandScene(t, false)
 	other := r.Root + "-release"
-	wtGit(t, r.Root, "worktree", "add", "-q", "-b", "release", other, base)
+	gittest.Git(t, r.Root, "worktree", "add", "-q", "-b", "release", other, base)
 	if err := Of(r).Land("release", final, wtTaskPath); err != nil {
 		t.Fatal(err)
 	}
-	if wtRev(t, other, "HEAD") != final || wtRead(t, other, "landed.txt") != "new\n" {
+	if gittest.Rev(t, other, "HEAD") != final || gittest.Read(t, other, "landed.txt") != "new\n" {
 		t.Fatal("the linked worktree that has release checked out was not fast-forwarded")
 	}
-	if st := wtStatus(t, other); len(st) != 0 {
+	if st := gittest.Status(t, other); len(st) != 0 {
 		t.Fatalf("the linked worktree is not clean: %q", st)
 	}
-	if wtRev(t, r.Root, "HEAD") != base {
+	if gittest.Rev(t, r.Root, "HEAD") != base {
 		t.Fatal("main moved")
 	}
 }
@@ -224,20 +225,20 @@ func TestWtLandInLinkedWorktree(t *testing.T) {
 // of the user's at such a path (other bytes) still refuses, kept.
 func TestWtLandOverItsOwnLeftCopies(t *testing.T) {
 	r, final, _, _ := wtLandScene(t, true)
-	wtWrite(t, r.Root, "feature/new.txt", "mine\n")
+	gittest.Write(t, r.Root, "feature/new.txt", "mine\n")
 	var lr *LandRefused
 	if err := Of(r).Land("main", final, wtTaskPath); !errors.As(err, &lr) {
 		t.Fatalf("Land over the user's own feature/new.txt: %v, want a refusal", err)
 	}
-	if wtRead(t, r.Root, "feature/new.txt") != "mine\n" {
+	if gittest.Read(t, r.Root, "feature/new.txt") != "mine\n" {
 		t.Fatal("the user's file went")
 	}
-	wtWrite(t, r.Root, "feature/new.txt", "feature\n") // as the commit has it
+	gittest.Write(t, r.Root, "feature/new.txt", "feature\n") // as the commit has it
 	if err := Of(r).Land("main", final, wtTaskPath); err != nil {
 		t.Fatalf("Land over its own left copy: %v", err)
 	}
-	if wtRev(t, r.Root, "HEAD") != final || wtGit(t, r.Root, "status", "--porcelain", "--", "feature") != "" {
-		t.Errorf("after the landing HEAD is %s, feature/ shows %q", wtRev(t, r.Root, "HEAD"),
-			wtGit(t, r.Root, "status", "--porcelain", "--", "feature"))
+	if gittest.Rev(t, r.Root, "HEAD") != final || gittest.Git(t, r.Root, "status", "--porcelain", "--", "feature") != "" {
+		t.Errorf("after the landing HEAD is %s, feature/ shows %q", gittest.Rev(t, r.Root, "HEAD"),
+			gittest.Git(t, r.Root, "status", "--porcelain", "--", "feature"))
 	}
 }

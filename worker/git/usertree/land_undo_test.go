@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/bh-tracker/bh/worker/git/gittest"
 )
 
 // A fast-forward whose ref update fails (here a hook refuses it; in the
@@ -15,9 +17,9 @@ import (
 func TestWtLandFailedMergeLeavesNothingBehind(t *testing.T) {
 	r, final, base, _ := wtLandScene(t, true)
 	wtUserWork(t, r)
-	status, files := wtStatus(t, r.Root), wtHashes(t, r.Root)
+	status, files := gittest.Status(t, r.Root), gittest.Hashes(t, r.Root)
 	hook := filepath.Join(r.Root, ".git", "hooks", "reference-transaction")
-	wtWrite(t, r.Root, ".git/hooks/reference-transaction",
+	gittest.Write(t, r.Root, ".git/hooks/reference-transaction",
 		"#!/bin/sh\n[ \"$1\" = prepared ] && grep -q ' refs/heads/main$' && exit 1\nexit 0\n")
 	if err := os.Chmod(hook, 0o755); err != nil {
 		t.Fatal(err)
@@ -25,17 +27,17 @@ func TestWtLandFailedMergeLeavesNothingBehind(t *testing.T) {
 	if err := Of(r).Land("main", final, wtTaskPath); err == nil {
 		t.Fatal("Land succeeded with the ref update refused")
 	}
-	if got := wtStatus(t, r.Root); !reflect.DeepEqual(got, status) {
+	if got := gittest.Status(t, r.Root); !reflect.DeepEqual(got, status) {
 		t.Fatalf("the failed landing left the user's tree as\n%q\nwant\n%q", got, status)
 	}
-	if got := wtHashes(t, r.Root); !reflect.DeepEqual(got, files) || wtRev(t, r.Root, "HEAD") != base {
+	if got := gittest.Hashes(t, r.Root); !reflect.DeepEqual(got, files) || gittest.Rev(t, r.Root, "HEAD") != base {
 		t.Fatal("the failed landing changed the user's files or HEAD")
 	}
 	os.Remove(hook)
 	if err := Of(r).Land("main", final, wtTaskPath); err != nil {
 		t.Fatalf("Land once the ref is free: %v", err)
 	}
-	if wtRead(t, r.Root, "feature/new.txt") != "feature\n" || wtRead(t, r.Root, "other.txt") != "the user's unstaged edit\n" {
+	if gittest.Read(t, r.Root, "feature/new.txt") != "feature\n" || gittest.Read(t, r.Root, "other.txt") != "the user's unstaged edit\n" {
 		t.Fatal("the landing did not bring the task's files, or lost the user's edit")
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/git/gittest"
 )
 
 // A sync killed after it moved the user's tree and before it moved the
@@ -26,10 +27,10 @@ func TestIntegrateKilledBeforeTheBranchMoves(t *testing.T) {
 	killIntegrate(r, theirs, func(args []string) bool {
 		return slices.Contains(args, "update-ref") && slices.Contains(args, "bh: sync")
 	})
-	if got := wtRev(t, root, "HEAD"); got != tip {
+	if got := gittest.Rev(t, root, "HEAD"); got != tip {
 		t.Fatalf("HEAD moved to %s: the kill came too late", got)
 	}
-	if st := wtGit(t, root, "status", "--porcelain"); !strings.Contains(st, "u.txt") {
+	if st := gittest.Git(t, root, "status", "--porcelain"); !strings.Contains(st, "u.txt") {
 		t.Fatalf("the tree did not move before the kill: %q", st)
 	}
 
@@ -37,10 +38,10 @@ func TestIntegrateKilledBeforeTheBranchMoves(t *testing.T) {
 	if err != nil || !moved {
 		t.Fatalf("finishIntegrate = %v, %v", moved, err)
 	}
-	if st := wtGit(t, root, "status", "--porcelain"); st != "" {
+	if st := gittest.Git(t, root, "status", "--porcelain"); st != "" {
 		t.Errorf("after the finish the tree is not clean: %q", st)
 	}
-	if log := wtGit(t, root, "log", "--format=%s", "main"); log != "mine\ntheirs\ninitial\n" {
+	if log := gittest.Git(t, root, "log", "--format=%s", "main"); log != "mine\ntheirs\ninitial\n" {
 		t.Errorf("main's log %q: want mine replayed on theirs", log)
 	}
 	if moved, err := Of(r).finishIntegrate(); moved || err != nil {
@@ -54,33 +55,33 @@ func TestIntegrateKilledBeforeTheBranchMoves(t *testing.T) {
 func TestIntegrateCatchesUpWithAUserCommitting(t *testing.T) {
 	r := wtRepo(t, map[string]string{"u.txt": "base\n"})
 	root := r.Root
-	wtGit(t, root, "checkout", "-q", "-b", "other")
-	wtWrite(t, root, "theirs.txt", "theirs\n")
-	wtGit(t, root, "add", "theirs.txt")
-	wtGit(t, root, "commit", "-q", "-m", "theirs")
-	theirs := wtRev(t, root, "HEAD")
-	wtGit(t, root, "checkout", "-q", "main")
-	wtWrite(t, root, "u.txt", "mine 0\n")
-	wtGit(t, root, "commit", "-q", "-am", "mine 0")
+	gittest.Git(t, root, "checkout", "-q", "-b", "other")
+	gittest.Write(t, root, "theirs.txt", "theirs\n")
+	gittest.Git(t, root, "add", "theirs.txt")
+	gittest.Git(t, root, "commit", "-q", "-m", "theirs")
+	theirs := gittest.Rev(t, root, "HEAD")
+	gittest.Git(t, root, "checkout", "-q", "main")
+	gittest.Write(t, root, "u.txt", "mine 0\n")
+	gittest.Git(t, root, "commit", "-q", "-am", "mine 0")
 
 	commits := 0
 	r.Hooks.Before = func(dir string, args []string) {
 		if slices.Contains(args, "merge-tree") && commits < 3 { // in the middle of each replay
 			commits++
-			wtWrite(t, root, "u.txt", fmt.Sprintf("mine %d\n", commits))
-			wtGit(t, root, "commit", "-q", "-am", fmt.Sprintf("mine %d", commits))
+			gittest.Write(t, root, "u.txt", fmt.Sprintf("mine %d\n", commits))
+			gittest.Git(t, root, "commit", "-q", "-am", fmt.Sprintf("mine %d", commits))
 		}
 	}
 	if err := Of(r).Integrate("main", theirs); err != nil {
 		t.Fatalf("Integrate: %v", err)
 	}
-	if log := wtGit(t, root, "log", "--format=%s", "main"); log != "mine 3\nmine 2\nmine 1\nmine 0\ntheirs\ninitial\n" {
+	if log := gittest.Git(t, root, "log", "--format=%s", "main"); log != "mine 3\nmine 2\nmine 1\nmine 0\ntheirs\ninitial\n" {
 		t.Errorf("main's log %q: want the user's commits, all, replayed on theirs", log)
 	}
-	if st := wtGit(t, root, "status", "--porcelain"); st != "" {
+	if st := gittest.Git(t, root, "status", "--porcelain"); st != "" {
 		t.Errorf("the user's tree is not clean: %q", st)
 	}
-	if u := wtRead(t, root, "u.txt"); u != "mine 3\n" {
+	if u := gittest.Read(t, root, "u.txt"); u != "mine 3\n" {
 		t.Errorf("u.txt = %q", u)
 	}
 }
@@ -115,7 +116,7 @@ func TestIntegrateKilledDuringItsReadTree(t *testing.T) {
 	}
 	r.Hooks.Wait = func(w git.LockWait) {
 		if w.Path == lock {
-			wtWrite(t, root, "u.txt", "theirs\n")
+			gittest.Write(t, root, "u.txt", "theirs\n")
 			if err := os.Rename(lock, filepath.Join(root, ".git", "index")); err != nil {
 				t.Error(err)
 			}
@@ -125,10 +126,10 @@ func TestIntegrateKilledDuringItsReadTree(t *testing.T) {
 	if err != nil || !moved {
 		t.Fatalf("finishIntegrate = %v, %v: want the branch moved once the read-tree let go", moved, err)
 	}
-	if got := wtRev(t, root, "HEAD"); got == tip || got != rebased {
+	if got := gittest.Rev(t, root, "HEAD"); got == tip || got != rebased {
 		t.Errorf("HEAD %s, want the sync's %s", got, rebased)
 	}
-	if st := wtGit(t, root, "status", "--porcelain"); st != "" {
+	if st := gittest.Git(t, root, "status", "--porcelain"); st != "" {
 		t.Errorf("the tree is not clean: %q", st)
 	}
 }
@@ -140,7 +141,7 @@ func TestIntegrateKilledDuringItsReadTree(t *testing.T) {
 func TestLandFinishesAKilledSyncFirst(t *testing.T) {
 	r, theirs, tip := divergedRepo(t)
 	root := r.Root
-	task := wtGit(t, root, "commit-tree", "-p", tip, "-m", "a task", tip+"^{tree}")
+	task := gittest.Git(t, root, "commit-tree", "-p", tip, "-m", "a task", tip+"^{tree}")
 	killIntegrate(r, theirs, func(args []string) bool {
 		return slices.Contains(args, "update-ref") && slices.Contains(args, "bh: sync")
 	})
@@ -148,10 +149,10 @@ func TestLandFinishesAKilledSyncFirst(t *testing.T) {
 	if err := Of(r).Land("main", strings.TrimSpace(task), ""); !errors.Is(err, ErrTargetMoved) {
 		t.Errorf("Land = %v, want ErrTargetMoved: the sync finished first, the task to rebase", err)
 	}
-	if log := wtGit(t, root, "log", "--format=%s", "main"); log != "mine\ntheirs\ninitial\n" {
+	if log := gittest.Git(t, root, "log", "--format=%s", "main"); log != "mine\ntheirs\ninitial\n" {
 		t.Errorf("main's log %q: want the killed sync finished", log)
 	}
-	if st := wtGit(t, root, "status", "--porcelain"); st != "" {
+	if st := gittest.Git(t, root, "status", "--porcelain"); st != "" {
 		t.Errorf("the tree is not clean: %q", st)
 	}
 }
@@ -163,15 +164,15 @@ func divergedRepo(t *testing.T) (r *git.Repo, theirs, tip string) {
 	t.Helper()
 	r = wtRepo(t, map[string]string{"u.txt": "base\n"})
 	root := r.Root
-	wtGit(t, root, "checkout", "-q", "-b", "other")
-	wtWrite(t, root, "u.txt", "theirs\n")
-	wtGit(t, root, "commit", "-q", "-am", "theirs")
-	theirs = wtRev(t, root, "HEAD")
-	wtGit(t, root, "checkout", "-q", "main")
-	wtWrite(t, root, "mine.txt", "mine\n")
-	wtGit(t, root, "add", "mine.txt")
-	wtGit(t, root, "commit", "-q", "-m", "mine")
-	return r, theirs, wtRev(t, root, "HEAD")
+	gittest.Git(t, root, "checkout", "-q", "-b", "other")
+	gittest.Write(t, root, "u.txt", "theirs\n")
+	gittest.Git(t, root, "commit", "-q", "-am", "theirs")
+	theirs = gittest.Rev(t, root, "HEAD")
+	gittest.Git(t, root, "checkout", "-q", "main")
+	gittest.Write(t, root, "mine.txt", "mine\n")
+	gittest.Git(t, root, "add", "mine.txt")
+	gittest.Git(t, root, "commit", "-q", "-m", "mine")
+	return r, theirs, gittest.Rev(t, root, "HEAD")
 }
 
 // killIntegrate runs a sync of main to theirs that is killed (its
@@ -199,7 +200,7 @@ func TestIntegrateOverATouchedFile(t *testing.T) {
 	if err := Of(r).Integrate("main", theirs); err != nil {
 		t.Fatalf("Integrate over a touched file: %v", err)
 	}
-	if got := wtRead(t, r.Root, "u.txt"); got != "theirs\n" {
+	if got := gittest.Read(t, r.Root, "u.txt"); got != "theirs\n" {
 		t.Errorf("u.txt = %q", got)
 	}
 }
@@ -210,18 +211,18 @@ func TestIntegrateOverATouchedFile(t *testing.T) {
 func TestIntegrateKeepsTheUsersEmptiedCommit(t *testing.T) {
 	r := wtRepo(t, map[string]string{"u.txt": "base\n", "v.txt": "base\n"})
 	root := r.Root
-	wtGit(t, root, "checkout", "-q", "-b", "other")
-	wtWrite(t, root, "u.txt", "theirs\n")
-	wtWrite(t, root, "v.txt", "theirs\n")
-	wtGit(t, root, "commit", "-q", "-am", "theirs")
-	theirs := wtRev(t, root, "HEAD")
-	wtGit(t, root, "checkout", "-q", "main")
-	wtWrite(t, root, "u.txt", "theirs\n") // a part of what theirs holds
-	wtGit(t, root, "commit", "-q", "-am", "the user's, as theirs")
+	gittest.Git(t, root, "checkout", "-q", "-b", "other")
+	gittest.Write(t, root, "u.txt", "theirs\n")
+	gittest.Write(t, root, "v.txt", "theirs\n")
+	gittest.Git(t, root, "commit", "-q", "-am", "theirs")
+	theirs := gittest.Rev(t, root, "HEAD")
+	gittest.Git(t, root, "checkout", "-q", "main")
+	gittest.Write(t, root, "u.txt", "theirs\n") // a part of what theirs holds
+	gittest.Git(t, root, "commit", "-q", "-am", "the user's, as theirs")
 	if err := Of(r).Integrate("main", theirs); err != nil {
 		t.Fatalf("Integrate: %v", err)
 	}
-	if log := wtGit(t, root, "log", "--format=%s", "main"); log != "the user's, as theirs\ntheirs\ninitial\n" {
+	if log := gittest.Git(t, root, "log", "--format=%s", "main"); log != "the user's, as theirs\ntheirs\ninitial\n" {
 		t.Errorf("main's log %q: want the user's commit kept", log)
 	}
 }
@@ -231,12 +232,12 @@ func TestIntegrateKeepsTheUsersEmptiedCommit(t *testing.T) {
 func TestIntegrateKeepsTheUsersCommitOfAnUpstreamPatch(t *testing.T) {
 	r, theirs, _ := divergedRepo(t)
 	root := r.Root
-	wtWrite(t, root, "u.txt", "theirs\n") // theirs' very change
-	wtGit(t, root, "commit", "-q", "-am", "the user's, as theirs")
+	gittest.Write(t, root, "u.txt", "theirs\n") // theirs' very change
+	gittest.Git(t, root, "commit", "-q", "-am", "the user's, as theirs")
 	if err := Of(r).Integrate("main", theirs); err != nil {
 		t.Fatalf("Integrate: %v", err)
 	}
-	if log := wtGit(t, root, "log", "--format=%s", "main"); log != "the user's, as theirs\nmine\ntheirs\ninitial\n" {
+	if log := gittest.Git(t, root, "log", "--format=%s", "main"); log != "the user's, as theirs\nmine\ntheirs\ninitial\n" {
 		t.Errorf("main's log %q: want the user's commit kept", log)
 	}
 }
