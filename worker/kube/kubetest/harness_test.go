@@ -3,6 +3,7 @@ package kubetest
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -102,4 +103,13 @@ func TestK8sHarness(t *testing.T) {
 		a := c.Pod(t, warm).GetAnnotations()
 		return a["bh.dev/task"] == "tk-1" && a["bh.dev/claim"] == "token-1"
 	})
+}
+
+// Without the binaries Start fails (it does not skip) and says what builds them.
+func TestMissingBinariesNameSetup(t *testing.T) {
+	t.Setenv("BH_K8S_BIN", t.TempDir())
+	_, err := startPlane()
+	if err == nil || !strings.Contains(err.Error(), "worker/kube/kubetest/setup.sh") {
+		t.Fatalf("startPlane without binaries: %v", err)
+	}
 }

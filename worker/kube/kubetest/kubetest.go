@@ -1,7 +1,8 @@
 // Package kubetest runs the TestK8s* tests against a real Kubernetes control
 // plane: etcd (Debian's etcd-server), kube-apiserver and the agent-sandbox
 // controller, built by setup.sh into <repo>/.cache/k8s/bin, with the
-// agent-sandbox CRDs installed. It is used by tests only.
+// agent-sandbox CRDs installed. It is used by tests only. BH_K8S_BIN
+// names another folder setup.sh filled (a checkout that built them).
 //
 // One control plane serves a whole test binary: the first Start starts it,
 // later ones reuse it, and each test gets a fresh namespace. A package whose
