@@ -137,6 +137,7 @@ func newRootCmd(f *Factory) *cobra.Command {
 		newCmdDoctor(f, nil),
 		newCmdServe(f, nil),
 		newCmdDemo(f, nil),
+		newCmdK8s(f, nil),
 		newCmdCompletion(f),
 	)
 	return root

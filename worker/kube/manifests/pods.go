@@ -1,0 +1,104 @@
+package manifests
+
+import "fmt"
+
+// Where things are in bh's pods. The names are shared with bh run-task
+// and the k8s runner: the task pod reads its task from the annotations
+// file, the worker's hostname is its pod's name (a lease that outlives a
+// restart).
+const (
+	home       = "/var/lib/bh" // the volume and HOME: the clone, bh's state, the agents' config and caches
+	podinfoDir = "/etc/bh/podinfo"
+	gitDir     = "/etc/bh/git"
+	uid        = 10001 // the image's user bh
+)
+
+// gracePeriod is how long a worker pod has after SIGTERM to stop its
+// agents, park their work and push it, its sessions and its released
+// claims to the remote (a few seconds measured; the rest is a slow
+// remote's margin).
+const gracePeriod = 120
+
+// workerScript clones the remote on the pod's first start and fetches
+// on the next ones, then runs the worker there, unchanged.
+const workerScript = `set -eu
+cd %[1]s
+if [ ! -d repo/.git ]; then
+  rm -rf repo.new
+  git clone --origin %[2]s "$BH_REMOTE" repo.new
+  mv repo.new repo
+fi
+cd repo
+git remote set-url %[2]s "$BH_REMOTE"
+git fetch --quiet %[2]s
+exec bh worker
+`
+
+func workerSet(o Options) statefulSetSpec {
+	labels := map[string]string{"app.kubernetes.io/name": worker, "app.kubernetes.io/part-of": "bh"}
+	c := base(o, "worker", "data")
+	c.Command = []string{"sh", "-c", fmt.Sprintf(workerScript, home, remoteName(o))}
+	spec := statefulSetSpec{ServiceName: worker, Replicas: o.Replicas, PodManagementPolicy: "Parallel",
+		Selector: selector{MatchLabels: labels},
+		Template: podTemplate{Metadata: meta{Labels: labels}, Spec: podSpec{ServiceAccountName: worker,
+			TerminationGracePeriodSeconds: gracePeriod, SecurityContext: podSecure(),
+			Containers: []container{c}, Volumes: []volume{gitVolume()}}}}
+	var data claimSpec
+	data.Metadata.Name = "data"
+	data.Spec.AccessModes = []string{"ReadWriteOnce"}
+	data.Spec.Resources.Requests = map[string]string{"storage": "20Gi"}
+	spec.VolumeClaimTemplates = []claimSpec{data}
+	return spec
+}
+
+// taskPod is one task's pod: bh run-task waits for its task in the
+// annotations the claim gives it, runs it, pushes and exits; Never
+// restarted, so that no task runs twice in one pod.
+func taskPod(o Options) podTemplate {
+	no := false
+	c := base(o, "task", "work")
+	c.Args = []string{"run-task"}
+	c.VolumeMounts = append(c.VolumeMounts, mount{Name: "podinfo", MountPath: podinfoDir, ReadOnly: true})
+	return podTemplate{Metadata: meta{Labels: map[string]string{"app.kubernetes.io/name": task, "app.kubernetes.io/part-of": "bh"}},
+		Spec: podSpec{AutomountServiceAccountToken: &no, RestartPolicy: "Never", SecurityContext: podSecure(),
+			Containers: []container{c},
+			Volumes: []volume{gitVolume(),
+				{Name: "podinfo", DownwardAPI: &downwardVolume{Items: []downwardItem{
+					{Path: "annotations", FieldRef: fieldRef{FieldPath: "metadata.annotations"}}}}},
+				{Name: "work", EmptyDir: &struct{}{}}}}}
+}
+
+// base is the container both pods run: bh's image, the remote, the pod's
+// name as bh's host, git's credential and identity, the agent's keys.
+func base(o Options, name, volume string) container {
+	return container{Name: name, Image: o.Image, WorkingDir: home,
+		Env: []env{
+			{Name: "BH_REMOTE", Value: o.Remote},
+			{Name: "BH_HOST", ValueFrom: &valueFrom{FieldRef: fieldRef{FieldPath: "metadata.name"}}},
+			{Name: "HOME", Value: home},
+			// git reads these as config: the Secret's credential, for
+			// fetches and pushes only (get: never written back to it),
+			// and who bh's commits are by.
+			{Name: "GIT_CONFIG_COUNT", Value: "3"},
+			{Name: "GIT_CONFIG_KEY_0", Value: "credential.helper"},
+			{Name: "GIT_CONFIG_VALUE_0", Value: `!f() { if [ "$1" = get ]; then git credential-store --file=` + gitDir + `/credentials get; fi; }; f`},
+			{Name: "GIT_CONFIG_KEY_1", Value: "user.name"},
+			{Name: "GIT_CONFIG_VALUE_1", Value: "bh"},
+			{Name: "GIT_CONFIG_KEY_2", Value: "user.email"},
+			{Name: "GIT_CONFIG_VALUE_2", Value: "bh@" + o.Namespace + ".cluster.invalid"},
+		},
+		EnvFrom:   []envFrom{{SecretRef: secretRef{Name: "bh-agent", Optional: true}}},
+		Resources: resources{Requests: map[string]string{"cpu": "500m", "memory": "1Gi"}},
+		VolumeMounts: []mount{{Name: volume, MountPath: home},
+			{Name: "git", MountPath: gitDir, ReadOnly: true}},
+		SecurityContext: containerSecurity{Capabilities: map[string][]string{"drop": {"ALL"}}}}
+}
+
+func gitVolume() volume {
+	return volume{Name: "git", Secret: &secretVolume{SecretName: "bh-git", DefaultMode: 0o440}}
+}
+
+func podSecure() podSecurity {
+	return podSecurity{RunAsNonRoot: true, RunAsUser: uid, RunAsGroup: uid, FSGroup: uid,
+		SeccompProfile: map[string]string{"type": "RuntimeDefault"}}
+}
