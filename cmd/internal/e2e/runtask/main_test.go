@@ -7,8 +7,8 @@ package runtask
 
 import (
 	"bytes"
-	"errors"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -26,15 +26,24 @@ import (
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/kube"
+	"github.com/bh-tracker/bh/worker/kube/kubetest"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	kwatch "k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/dynamic"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 )
 
-func TestMain(m *testing.M) { e2e.Main(m, cmd.Main) }
+func TestMain(m *testing.M) { e2e.Main(k8sMain{m}, cmd.Main) }
+
+// k8sMain stops the TestK8s* tests' control plane after the tests.
+type k8sMain struct{ m *testing.M }
+
+func (k k8sMain) Run() int { return kubetest.Main(k.m) }
 
 // cluster is the shared remote, the worker's clone with its runner (in
 // this process), a fake cluster, and the pods run so far.
@@ -42,15 +51,36 @@ type cluster struct {
 	root, bin, remote string
 	s                 *store.Store
 	c                 *claims.Remote
-	client            *dynamicfake.FakeDynamicClient
+	client            dynamic.Interface
+	ns                string
+	real              *kubetest.Cluster // nil: a fake cluster, bound by the test
 	r                 *kube.Runner
 	pods              int
 	env               []string // every pod's
 }
 
 // newCluster makes the remote with config and one task per title (their
-// ids returned), and the worker's clone of it.
+// ids returned), and the worker's clone of it, with a fake cluster.
 func newCluster(t *testing.T, config string, titles ...string) (*cluster, []string) {
+	client := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
+		kube.SandboxClaims: "SandboxClaimList", kube.Sandboxes: "SandboxList", kube.Pods: "PodList"})
+	return newClusterOn(t, client, "bh", config, titles...)
+}
+
+// newK8sCluster is newCluster on a real API server and agent-sandbox
+// controller (kubetest: BH_K8S=1), with what bh k8s manifests --mode pods
+// prints applied: the warm pool bh-task makes the pods, the test marks
+// them Ready.
+func newK8sCluster(t *testing.T, config string, titles ...string) (*cluster, []string) {
+	k := kubetest.Start(t)
+	ns := k.Namespace + "-run"
+	cl, ids := newClusterOn(t, k.Dynamic, ns, config, titles...)
+	cl.real = k
+	k.Apply(t, []byte(e2e.Process(t, cl.root, "k8s", "manifests", "--mode", "pods", "--namespace", ns, "--remote", "https://git.example.com/app.git")))
+	return cl, ids
+}
+
+func newClusterOn(t *testing.T, client dynamic.Interface, ns, config string, titles ...string) (*cluster, []string) {
 	root := t.TempDir()
 	cl := &cluster{root: root, bin: e2e.Bin(t, root), remote: filepath.Join(root, "remote.git")}
 	t.Setenv("PATH", cl.bin+string(os.PathListSeparator)+os.Getenv("PATH")) // git's merge driver is bh
@@ -76,16 +106,15 @@ func newCluster(t *testing.T, config string, titles ...string) (*cluster, []stri
 	cl.s = s
 	lease := s.Config.Lease.Or(time.Minute)
 	cl.c = openClaims(t, s, lease)
-	cl.client = dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
-		kube.SandboxClaims: "SandboxClaimList", kube.Sandboxes: "SandboxList", kube.Pods: "PodList"})
+	cl.client, cl.ns = client, ns
 	cl.r = &kube.Runner{Client: cl.client, Store: s, Lease: lease, Poll: 20 * time.Millisecond, Warn: t.Logf,
 		Sync: func() error { _, err := worker.Sync(s, "", true); return err }}
-	cl.r.K8s.BindTimeout.D = time.Hour
+	cl.r.K8s.BindTimeout.D, cl.r.K8s.Namespace = time.Hour, ns
 	return cl, ids
 }
 
-// pod is one task pod: its SandboxClaim's run on the worker's side, and
-// the folders bh run-task reads and clones into.
+// pod is one task pod: its SandboxClaim's run on the worker's side, its
+// name (BH_HOST), and the folders bh run-task reads and clones into.
 type pod struct {
 	name, podinfo, dir string
 	done               <-chan error // the worker's run of it
@@ -113,7 +142,10 @@ func (cl *cluster) handOut(t *testing.T) *pod {
 // writes.
 func (cl *cluster) hand(t *testing.T, tk *task.Task) *pod {
 	t.Helper()
-	w, err := cl.client.Resource(kube.SandboxClaims).Namespace("bh").Watch(context.Background(), metav1.ListOptions{})
+	if cl.real != nil {
+		cl.readyPool(t)
+	}
+	w, err := cl.client.Resource(kube.SandboxClaims).Namespace(cl.ns).Watch(context.Background(), metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,50 +153,101 @@ func (cl *cluster) hand(t *testing.T, tk *task.Task) *pod {
 	done := make(chan error, 1)
 	go func() { done <- cl.r.Run(context.Background(), tk, cl.c) }()
 	cl.pods++
-	p := &pod{name: fmt.Sprintf("pod-%d", cl.pods), done: done}
+	p := &pod{done: done, podinfo: filepath.Join(cl.root, fmt.Sprintf("pod-%d-info", cl.pods)),
+		dir: filepath.Join(cl.root, fmt.Sprintf("pod-%d", cl.pods))}
 	for e := range w.ResultChan() {
 		if e.Type == kwatch.Added {
 			p.claim = e.Object.(*unstructured.Unstructured)
 			break
 		}
 	}
-	cl.bind(t, p)
+	var ann map[string]string
+	if cl.real != nil {
+		p.name, ann = cl.bound(t, p)
+	} else {
+		p.name, ann = fmt.Sprintf("pod-%d", cl.pods), cl.bind(t, p)
+	}
+	var b strings.Builder // as the downward API writes them
+	for k, v := range ann {
+		fmt.Fprintf(&b, "%s=%s\n", k, strconv.Quote(v))
+	}
+	os.MkdirAll(p.podinfo, 0o755)
+	e2e.Write(t, p.podinfo, "annotations", b.String())
 	return p
 }
 
-// bind binds p's claim to a running pod of that name, and writes the
-// pod's annotations as the downward API does.
-func (cl *cluster) bind(t *testing.T, p *pod) {
+// bind binds p's claim to a running pod, as the fake cluster's
+// controller, and returns the annotations the pod got.
+func (cl *cluster) bind(t *testing.T, p *pod) map[string]string {
 	t.Helper()
 	ctx := context.Background()
-	unstructured.SetNestedField(p.claim.Object, "sb-"+p.name, "status", "sandbox", "name")
-	if _, err := cl.client.Resource(kube.SandboxClaims).Namespace("bh").Update(ctx, p.claim, metav1.UpdateOptions{}); err != nil {
+	name := fmt.Sprintf("pod-%d", cl.pods)
+	unstructured.SetNestedField(p.claim.Object, name, "status", "sandbox", "name")
+	if _, err := cl.client.Resource(kube.SandboxClaims).Namespace(cl.ns).Update(ctx, p.claim, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	pd := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Pod",
-		"metadata": map[string]any{"name": "sb-" + p.name, "namespace": "bh"}, "status": map[string]any{"phase": "Running"}}}
-	if _, err := cl.client.Resource(kube.Pods).Namespace("bh").Create(ctx, pd, metav1.CreateOptions{}); err != nil {
+		"metadata": map[string]any{"name": name, "namespace": cl.ns}, "status": map[string]any{"phase": "Running"}}}
+	if _, err := cl.client.Resource(kube.Pods).Namespace(cl.ns).Create(ctx, pd, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	ann, _, _ := unstructured.NestedStringMap(p.claim.Object, "spec", "additionalPodMetadata", "annotations")
-	var b strings.Builder
-	for _, k := range []string{kube.AnnotationClaim, kube.AnnotationTask} {
-		fmt.Fprintf(&b, "%s=%s\n", k, strconv.Quote(ann[k]))
+	return ann
+}
+
+// readyPool marks the warm pool's pods Ready, as a kubelet would.
+func (cl *cluster) readyPool(t *testing.T) {
+	t.Helper()
+	var pods []unstructured.Unstructured
+	cl.real.WaitFor(t, "the warm pool's pod", func() bool {
+		l, err := cl.client.Resource(kube.Pods).Namespace(cl.ns).List(context.Background(),
+			metav1.ListOptions{LabelSelector: "app.kubernetes.io/name=bh-task"})
+		if err == nil {
+			pods = l.Items
+		}
+		return len(pods) > 0
+	})
+	for _, p := range pods {
+		if p.GetDeletionTimestamp() == nil {
+			cl.real.MarkReady(t, p.GetName())
+		}
 	}
-	p.podinfo, p.dir = filepath.Join(cl.root, p.name+"-info"), filepath.Join(cl.root, p.name)
-	os.MkdirAll(p.podinfo, 0o755)
-	e2e.Write(t, p.podinfo, "annotations", b.String())
+}
+
+// bound waits for the controller to bind p's claim to a warm pod and pass
+// it the annotations, and returns its name and annotations.
+func (cl *cluster) bound(t *testing.T, p *pod) (string, map[string]string) {
+	t.Helper()
+	ctx := context.Background()
+	var name string
+	cl.real.WaitFor(t, "the SandboxClaim bound", func() bool {
+		c, err := cl.client.Resource(kube.SandboxClaims).Namespace(cl.ns).Get(ctx, p.claim.GetName(), metav1.GetOptions{})
+		if err == nil {
+			name, _, _ = unstructured.NestedString(c.Object, "status", "sandbox", "name")
+		}
+		return name != ""
+	})
+	if sb, err := cl.client.Resource(kube.Sandboxes).Namespace(cl.ns).Get(ctx, name, metav1.GetOptions{}); err == nil &&
+		sb.GetAnnotations()["agents.x-k8s.io/pod-name"] != "" {
+		name = sb.GetAnnotations()["agents.x-k8s.io/pod-name"]
+	}
+	var ann map[string]string
+	cl.real.WaitFor(t, "the pod's annotations", func() bool {
+		pd, err := cl.client.Resource(kube.Pods).Namespace(cl.ns).Get(ctx, name, metav1.GetOptions{})
+		if err == nil {
+			ann = pd.GetAnnotations()
+		}
+		return ann[kube.AnnotationClaim] != ""
+	})
+	return name, ann
 }
 
 // fail marks p's pod failed, as the kubelet does when it dies.
 func (cl *cluster) fail(t *testing.T, p *pod) {
 	t.Helper()
-	pd, err := cl.client.Resource(kube.Pods).Namespace("bh").Get(context.Background(), "sb-"+p.name, metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pd.Object["status"] = map[string]any{"phase": "Failed", "reason": "Error", "message": "killed"}
-	if _, err := cl.client.Resource(kube.Pods).Namespace("bh").Update(context.Background(), pd, metav1.UpdateOptions{}); err != nil {
+	patch := []byte(`{"status":{"phase":"Failed","reason":"Error","message":"killed"}}`)
+	if _, err := cl.client.Resource(kube.Pods).Namespace(cl.ns).Patch(context.Background(), p.name, types.MergePatchType, patch,
+		metav1.PatchOptions{}, "status"); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -223,6 +306,9 @@ func openClaims(t *testing.T, s *store.Store, ttl time.Duration) *claims.Remote 
 	return c
 }
 
-func kubeClaims() schema.GroupVersionResource { return kube.SandboxClaims }
-
-var getOpts = metav1.GetOptions{}
+// claimGone reports whether p's SandboxClaim is deleted (or, its
+// finalizers still at work, being deleted).
+func (cl *cluster) claimGone(t *testing.T, p *pod) bool {
+	c, err := cl.client.Resource(kube.SandboxClaims).Namespace(cl.ns).Get(t.Context(), p.claim.GetName(), metav1.GetOptions{})
+	return apierrors.IsNotFound(err) || err == nil && c.GetDeletionTimestamp() != nil
+}

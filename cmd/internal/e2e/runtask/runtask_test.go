@@ -20,7 +20,15 @@ const fakeConfig = "agent:\n  kind: command\n  command: [fakeagent]\nremote: ori
 // its annotations, clones the remote, takes the claim, runs the agent
 // and lands the work on the remote's main; the worker then deletes the
 // SandboxClaim and has the task closed.
-func TestRunTaskLands(t *testing.T) {
+func TestRunTaskLands(t *testing.T) { testLands(t, newCluster) }
+
+// TestK8sTaskLands is TestRunTaskLands against a real API server and the
+// agent-sandbox controller: its warm pool's pod, marked Ready, is bound.
+func TestK8sTaskLands(t *testing.T) { testLands(t, newK8sCluster) }
+
+type newFunc func(t *testing.T, config string, titles ...string) (*cluster, []string)
+
+func testLands(t *testing.T, newCluster newFunc) {
 	cl, ids := newCluster(t, fakeConfig, "Land me")
 	agentDir := t.TempDir()
 	e2e.Write(t, agentDir, "land.plan", "match Land me\nwrite landed.txt from a pod\nprint {\"status\":\"completed\",\"summary\":\"done\"}\n")
@@ -38,7 +46,7 @@ func TestRunTaskLands(t *testing.T) {
 	if got, err := cl.s.Get(ids[0]); err != nil || got.State != task.Closed {
 		t.Fatalf("in the worker's clone: %v %v", got, err)
 	}
-	if _, err := cl.client.Resource(kubeClaims()).Namespace("bh").Get(t.Context(), p.claim.GetName(), getOpts); err == nil {
+	if !cl.claimGone(t, p) {
 		t.Fatal("the SandboxClaim is still there")
 	}
 }
@@ -51,6 +59,13 @@ func TestRunTaskKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("it waits out a lease: worker/kube's TestRunnerPodFailureRunsNothingTwice holds the rule under -short")
 	}
+	testKilled(t, newCluster)
+}
+
+// TestK8sPodKilled is TestRunTaskKilled against a real API server.
+func TestK8sPodKilled(t *testing.T) { testKilled(t, newK8sCluster) }
+
+func testKilled(t *testing.T, newCluster newFunc) {
 	cl, ids := newCluster(t, strings.Replace(fakeConfig, "lease: 1m", "lease: 5s", 1), "Kill me")
 	agentDir := t.TempDir()
 	e2e.Write(t, agentDir, "kill.plan", "match Kill me\nwrite work.txt done\nhang\nprint {\"status\":\"completed\",\"summary\":\"done\"}\n")

@@ -17,7 +17,13 @@ import (
 // (the question holds no pod). The answer is given in another clone and
 // pushed; a new pod, a fresh clone with a home of its own, resumes the
 // same session, with the first pod's work, and lands it.
-func TestRunTaskAskParksAndResumes(t *testing.T) {
+func TestRunTaskAskParksAndResumes(t *testing.T) { testAskParks(t, newCluster) }
+
+// TestK8sAskParksAndResumes is TestRunTaskAskParksAndResumes against a
+// real API server: the question holds no pod (its claim is deleted).
+func TestK8sAskParksAndResumes(t *testing.T) { testAskParks(t, newK8sCluster) }
+
+func testAskParks(t *testing.T, newCluster newFunc) {
 	srv := fakeapi.New(t, func(req *fakeapi.Request) fakeapi.Turn {
 		switch p := req.Prompt(); {
 		case strings.Contains(p, "Answer: blue") && len(req.ToolResults()) == 0:
@@ -37,6 +43,9 @@ func TestRunTaskAskParksAndResumes(t *testing.T) {
 	cl.run(t, p1, fakeapi.Env(t, srv)...)
 	if err := <-p1.done; err != nil {
 		t.Fatalf("the worker's run: %v", err)
+	}
+	if !cl.claimGone(t, p1) {
+		t.Fatal("the parked task's SandboxClaim is still there")
 	}
 	asked := cl.remoteTask(t, id)
 	if asked.State != task.AwaitingInput || asked.SessionID == "" {
