@@ -33,7 +33,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	kwatch "k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 )
@@ -75,8 +74,10 @@ func newK8sCluster(t *testing.T, config string, titles ...string) (*cluster, []s
 	k := kubetest.Start(t)
 	ns := k.Namespace + "-run"
 	cl, ids := newClusterOn(t, k.Dynamic, ns, config, titles...)
-	cl.real = k
 	k.Apply(t, []byte(e2e.Process(t, cl.root, "k8s", "manifests", "--mode", "pods", "--namespace", ns, "--remote", "https://git.example.com/app.git")))
+	in := *k // MarkReady and WaitFor in the namespace the manifests made
+	in.Namespace = ns
+	cl.real = &in
 	return cl, ids
 }
 
@@ -145,20 +146,19 @@ func (cl *cluster) hand(t *testing.T, tk *task.Task) *pod {
 	if cl.real != nil {
 		cl.readyPool(t)
 	}
-	w, err := cl.client.Resource(kube.SandboxClaims).Namespace(cl.ns).Watch(context.Background(), metav1.ListOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Stop()
 	done := make(chan error, 1)
 	go func() { done <- cl.r.Run(context.Background(), tk, cl.c) }()
 	cl.pods++
 	p := &pod{done: done, podinfo: filepath.Join(cl.root, fmt.Sprintf("pod-%d-info", cl.pods)),
 		dir: filepath.Join(cl.root, fmt.Sprintf("pod-%d", cl.pods))}
-	for e := range w.ResultChan() {
-		if e.Type == kwatch.Added {
-			p.claim = e.Object.(*unstructured.Unstructured)
-			break
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for p.claim == nil {
+		select {
+		case <-tick.C:
+			p.claim = cl.claimOf(t, tk.ID)
+		case err := <-done:
+			t.Fatalf("no SandboxClaim was made: %v", err)
 		}
 	}
 	var ann map[string]string
@@ -174,6 +174,21 @@ func (cl *cluster) hand(t *testing.T, tk *task.Task) *pod {
 	os.MkdirAll(p.podinfo, 0o755)
 	e2e.Write(t, p.podinfo, "annotations", b.String())
 	return p
+}
+
+// claimOf is the SandboxClaim of task id that is not being deleted; nil
+// for none.
+func (cl *cluster) claimOf(t *testing.T, id string) *unstructured.Unstructured {
+	l, err := cl.client.Resource(kube.SandboxClaims).Namespace(cl.ns).List(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range l.Items {
+		if c.GetAnnotations()[kube.AnnotationTask] == id && c.GetDeletionTimestamp() == nil {
+			return &c
+		}
+	}
+	return nil
 }
 
 // bind binds p's claim to a running pod, as the fake cluster's
