@@ -43,7 +43,7 @@ Exit codes:
 		},
 	}
 	c.Flags().StringVar(&opts.Dir, "dir", "repo", "clone the remote into `DIR`")
-	c.Flags().DurationVar(&opts.Wait, "wait", 10*time.Minute, "give up when no task is given within `DURATION`")
+	c.Flags().DurationVar(&opts.Wait, "wait", 24*time.Hour, "give up when no task is given within `DURATION` (a warm pod waits long)")
 	return c
 }
 

@@ -80,6 +80,9 @@ func (r *Runner) Run(ctx context.Context, t *task.Task, c *claims.Remote) error 
 // annotations carry the token.
 func (r *Runner) handOver(ctx context.Context, t *task.Task, c *claims.Remote, name string, lease task.Lease) (string, error) {
 	if _, err := r.Store.Update(t.ID, func(t *task.Task) error {
+		if t.State != task.InProgress {
+			return fmt.Errorf("%s is %s: a human took it back", t.ID, t.State)
+		}
 		t.Lease = nil
 		return t.SetState(task.Open, time.Now(), lease.Worker, "handed to a pod")
 	}); err != nil {
