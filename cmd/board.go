@@ -27,10 +27,14 @@ the tasks ready for the worker. The right pane shows the selected task: its
 questions, or the running agent's latest steps.
 
 Keys: ↑/↓ or j/k move, enter answers the selected task's questions (as
-bh respond does, and with the same checks and history), s stops the task
+bh respond does, and with the same checks and history), d opens the change
+a gate waits on (there c comments on the line under the cursor: the
+comments go with your no), l shows the task's run, live, s stops the task
 (bh stop, after you confirm and say why), c opens its agent session
 (bh continue; the board comes back when you leave it), q quits. While
-answering, esc leaves the questions unanswered.
+answering, esc leaves the questions unanswered. Approving a gate whose
+change you did not open asks once; an approval that lands is held for 10
+seconds, and u undoes it.
 
 The board needs a terminal; in scripts, use bh list --awaiting or bh inbox.
 
@@ -66,7 +70,9 @@ func boardRun(opts *BoardOptions) error {
 	// The board's actions are bh respond's and bh stop's, run with its streams.
 	on := func(io *IOStreams) base { b := opts.base; b.IO = io; return b }
 	return board.Run(opts.Ctx, board.Options{IO: opts.IO, Store: s, Self: self, Now: opts.Now, Hint: hintFor,
-		Answer: func(io *IOStreams, p picker, id string) error { return answerTask(on(io), p, id) },
+		Answer: func(io *IOStreams, p picker, id string, review board.Review) error {
+			return answerTask(on(io), p, id, review)
+		},
 		Stop: func(io *IOStreams, id, reason string) error {
 			return stopRun(&StopOptions{base: on(io), ID: id, Reason: reason})
 		},
@@ -75,7 +81,8 @@ func boardRun(opts *BoardOptions) error {
 
 // answerTask is bh respond id on a terminal, through the board's picker; a
 // question in words is answered in one line here (bh respond --edit opens
-// the editor).
-func answerTask(b base, p picker, id string) error {
-	return respondRun(&RespondOptions{base: b, Picker: func(*IOStreams) picker { return p }, ID: id, wordsInline: true, by: "board"})
+// the editor). The board's review saves the answers.
+func answerTask(b base, p picker, id string, review board.Review) error {
+	return respondRun(&RespondOptions{base: b, Picker: func(*IOStreams) picker { return p }, ID: id, wordsInline: true, by: "board",
+		review: review})
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/bh-tracker/bh/task"
 )
 
-// bh board at 80x24, as on a small terminal: a question far longer than the
-// screen keeps its options in view and scrolls with pgdn; its code keeps
+// bh board at 80x24, as on a small terminal: every hint shows; a question
+// far longer than the screen keeps its options in view and scrolls with pgdn; its code keeps
 // its tabs as indentation; two keys typed in one burst both move; and the
 // question is answered from there.
 func TestBoardSmallTerminalInTmux(t *testing.T) {
@@ -39,6 +39,11 @@ func TestBoardSmallTerminalInTmux(t *testing.T) {
 	p := term.waitFor("waiting on you (1)")
 	if !strings.Contains(p, "› "+ask+" Pick a database…") || !strings.Contains(p, "    return db") {
 		t.Errorf("the board at 80x24, with its title cut at a word and its code indented:\n%s", p)
+	}
+	for _, hint := range []string{"↑/↓ j/k move", "enter answer", "d change", "l run", "s stop", "c continue", "q quit"} {
+		if !strings.Contains(p, hint) {
+			t.Errorf("the hint %q is cut at 80 columns:\n%s", hint, p)
+		}
 	}
 	term.keys("jj") // in one burst: both count
 	term.waitFor("› " + ready[1] + " Beta task")

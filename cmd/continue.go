@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/spf13/cobra"
 )
@@ -51,7 +52,7 @@ func continueRun(opts *ContinueOptions) error {
 		return err
 	}
 	term := worker.Terminal{In: opts.IO.In, Out: opts.IO.Terminal(), Err: opts.IO.Terminal()}
-	taken, err := worker.Continue(opts.Ctx, s, id, term, worker.Options{Name: "continue:" + userName()})
+	taken, err := worker.Continue(opts.Ctx, s, id, term, worker.Options{Name: "continue:" + config.UserName()})
 	switch {
 	case errors.Is(err, worker.ErrNotStarted):
 		return withHint(err, id+" still waits for you: nothing was changed")

@@ -3,22 +3,29 @@ package cmd
 import (
 	"errors"
 
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/kube/manifests"
 	"github.com/spf13/cobra"
 )
 
+// K8sManifestsOptions holds its own few streams, not the shared base:
+// bh k8s stays out of the commands' knot (house_test.go).
 type K8sManifestsOptions struct {
-	base
+	IO    *IOStreams
+	Store func() (*store.Store, error)
+	JSON  bool
 	manifests.Options
 	WarmSet bool // --warm was given
 }
 
 func newCmdK8s(f *Factory, runF func(*K8sManifestsOptions) error) *cobra.Command {
 	k8s := &cobra.Command{
-		Use:   "k8s <command>",
-		Short: "Run bh workers in Kubernetes",
-		Args:  argsRange(0, 0, "a command: manifests"),
+		Use:     "k8s <command>",
+		Short:   "Run bh workers in Kubernetes",
+		Example: `  bh k8s manifests --image registry.example.com/bh:1 | kubectl apply -f -`,
+		Args:    noArgs,
+		RunE:    func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	opts := &K8sManifestsOptions{}
 	c := &cobra.Command{
@@ -42,10 +49,13 @@ such as ANTHROPIC_API_KEY); the output's first lines show how to create
 them.`,
 		Example: `  bh k8s manifests --image registry.example.com/bh:1 | kubectl apply -f -
   bh k8s manifests --mode pods --warm 3 --remote https://github.com/acme/app.git`,
-		Args: argsRange(0, 0, "no arguments"),
+		Args: noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			opts.base, opts.WarmSet = f.base(), c.Flags().Changed("warm")
-			return runWith(runF, k8sManifestsRun, opts)
+			opts.IO, opts.Store, opts.JSON, opts.WarmSet = f.IO, f.Store, f.JSON, c.Flags().Changed("warm")
+			if runF != nil {
+				return runF(opts)
+			}
+			return k8sManifestsRun(opts)
 		},
 	}
 	fl := c.Flags()
@@ -57,6 +67,15 @@ them.`,
 	fl.IntVar(&opts.Warm, "warm", 1, "with --mode pods, how many idle task pods wait ready")
 	k8s.AddCommand(c)
 	return k8s
+}
+
+// noArgs refuses arguments as a usage error (argsRange would tie this
+// file into the commands' knot).
+func noArgs(c *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usageErrorf("unknown command %q for %q", args[0], c.CommandPath())
+	}
+	return nil
 }
 
 func k8sManifestsRun(opts *K8sManifestsOptions) error {
@@ -80,6 +99,10 @@ func k8sManifestsRun(opts *K8sManifestsOptions) error {
 	}
 	if err := o.Check(); err != nil {
 		return &usageError{err}
+	}
+	if o.Image == manifests.DefaultImage {
+		warn(opts.IO, opts.JSON, withHint(errors.New("the image "+o.Image+" is a placeholder"),
+			"build worker/kube/Containerfile, push it where the cluster pulls from, and pass it as --image"))
 	}
 	return manifests.Write(opts.IO.Out, o)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/spf13/cobra"
 )
 
@@ -145,7 +146,7 @@ func logText(t *task.Task, e task.Event) string {
 		parts = append(parts, fmt.Sprintf("· %s:%d: %s", c.Path, c.Line, ui.Flatten(c.Text)))
 	}
 	if e.By != "" {
-		parts = append(parts, "· by "+task.Who(e.By, userName()))
+		parts = append(parts, "· by "+task.Who(e.By, config.UserName()))
 	}
 	return strings.Join(parts, " ")
 }

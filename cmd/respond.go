@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bh-tracker/bh/cmd/board"
 	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
@@ -32,6 +33,9 @@ type RespondOptions struct {
 	// board), not in the editor.
 	wordsInline bool
 	by          string // who answers, in the history: "board", or "human" when empty
+	// review (bh board) takes the answers given on the picker instead of
+	// saving them: it saves them with save, at once or after its undo window.
+	review board.Review
 }
 
 // decided reports whether flags carry a decision (approval or choice).
@@ -146,15 +150,7 @@ func respondRun(opts *RespondOptions) error {
 	if err != nil {
 		return err
 	}
-	var rep *reply
-	if !opts.decided() && !opts.HasAnswer && opts.IO.IsStdinTTY {
-		rep, err = askTask(opts, s, t, qs, len(qs) > 1)
-		if errors.Is(err, ui.ErrAborted) {
-			return keepGiven(opts.base, s, t, rep, err)
-		}
-	} else {
-		rep, err = fromFlags(opts, s, t, qs)
-	}
+	rep, err := opts.reply(s, t, qs)
 	if err != nil {
 		return err
 	}
@@ -162,11 +158,36 @@ func respondRun(opts *RespondOptions) error {
 		rep.draft.remove()
 		return errEmpty
 	}
+	if opts.review != nil {
+		return opts.review(t, rep.answers, func(io *IOStreams) error {
+			b := opts.base
+			b.IO = io
+			_, err := saveAnswers(b, s, t, rep)
+			return err
+		})
+	}
 	t, err = saveAnswers(opts.base, s, t, rep)
 	if err != nil {
 		return err
 	}
 	return opts.result(t)
+}
+
+// reply asks the questions on the terminal, or reads the answers the
+// flags give. Left midway, it keeps the answers given (keepGiven), or
+// hands them to the board's review.
+func (opts *RespondOptions) reply(s *store.Store, t *task.Task, qs []task.Question) (*reply, error) {
+	if opts.decided() || opts.HasAnswer || !opts.IO.IsStdinTTY {
+		return fromFlags(opts, s, t, qs)
+	}
+	rep, err := askTask(opts, s, t, qs, len(qs) > 1)
+	if !errors.Is(err, ui.ErrAborted) {
+		return rep, err
+	}
+	if opts.review == nil || rep == nil {
+		return nil, keepGiven(opts.base, s, t, rep, err)
+	}
+	return rep, nil // the board's review saves them as any
 }
 
 // inRepo points opts at the store of the repository --repo names, if any.

@@ -24,7 +24,22 @@ func targets(t *task.Task, sel string) ([]task.Question, error) {
 			return []task.Question{q.Q}, nil
 		}
 	}
+	if err := answeredNumber(t, n); nerr == nil && err != nil {
+		return nil, withHint(err, pendingHint(t))
+	}
 	return nil, withHint(usageErrorf("--question %s: %s has no such pending question", sel, t.ID), pendingHint(t))
+}
+
+// answeredNumber is why --question n is refused when question n of the
+// round that waits was answered already: by whom, and when.
+func answeredNumber(t *task.Task, n int) error {
+	open := t.OpenQuestions()
+	for _, q := range t.Questions {
+		if len(open) > 0 && q.Status == task.QuestionAnswered && q.AskedAt.Equal(open[0].AskedAt) && t.AskedNumber(q.ID) == n {
+			return t.Answered(q.ID)
+		}
+	}
+	return nil
 }
 
 // fromFlags turns the flags and the answer text into answers. Text beside a

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/spf13/cobra"
 )
@@ -41,7 +42,7 @@ func run(f *Factory, args []string) int {
 		err = &usageError{ferr}
 	}
 	if ae := (*task.AnswerError)(nil); errors.As(err, &ae) && ae.AnsweredBy != "" {
-		ae.AnsweredBy = task.Who(ae.AnsweredBy, userName()) // one person, one name
+		ae.AnsweredBy = task.Who(ae.AnsweredBy, config.UserName()) // one person, one name
 	}
 	hint := hintFor(err)
 	if hint == "" && exitCode(err) == exitUsage && c != nil {

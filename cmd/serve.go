@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/user"
 	"strconv"
 	"strings"
 	"time"
@@ -122,8 +121,8 @@ func serveRun(opts *ServeOptions) error {
 		warn(opts.IO, false, withHint(fmt.Errorf("links in notifications point at %s, which a phone cannot open", conf.URL),
 			"set --public-url to an address the phone reaches (a tailnet's, a reverse proxy's)"))
 	}
-	srv, err := web.New(web.Options{Token: conf.Token, URL: opts.PublicURL, LocalLinks: local, By: "web:" + userName(), Repos: config.Registered,
-		Now: opts.Now, AfterFunc: opts.AfterFunc, TLS: opts.TLSCert != "", Warnf: func(format string, args ...any) {
+	srv, err := web.New(web.Options{Token: conf.Token, URL: opts.PublicURL, LocalLinks: local, By: "web:" + config.UserName(), Repos: config.Registered,
+		Now: opts.Now, AfterFunc: undoTimer(opts.AfterFunc), TLS: opts.TLSCert != "", Warnf: func(format string, args ...any) {
 			warn(opts.IO, false, fmt.Errorf(format, args...))
 		}})
 	if err != nil {
@@ -139,7 +138,21 @@ func serveRun(opts *ServeOptions) error {
 		BaseContext: func(net.Listener) context.Context { return ctx }} // Ctrl-C ends the event streams too
 	fmt.Fprintln(opts.IO.Out, conf.URL+"/?token="+conf.Token)
 	fmt.Fprintf(opts.IO.ErrOut, "the inbox is at the address above (the token is in %s); Ctrl-C stops\n", config.WebConfigPath())
+	defer srv.Flush() // an approval held when bh serve stops is recorded: the human never undid it
 	return serveUntil(ctx, hs, ln)
+}
+
+// undoTimer is the undo window's timer: after (a test's clock), else
+// worker/undo's own (undo.Window, 10 s). BH_TEST_UNDO_WINDOW is a test
+// hook, read here only: a duration that replaces the window's, so that a
+// test running bh serve as a subprocess (TestServeInBrowser) does not
+// wait 10 s for an approval.
+func undoTimer(after func(time.Duration, func()) func() bool) func(time.Duration, func()) func() bool {
+	d, err := time.ParseDuration(os.Getenv("BH_TEST_UNDO_WINDOW"))
+	if after != nil || err != nil {
+		return after
+	}
+	return func(_ time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 }
 
 // loadTLS is the TLS configuration of --tls-cert and --tls-key, or nil.
@@ -289,15 +302,4 @@ func serveURL(o *ServeOptions, addr *net.TCPAddr) string {
 func isLoopback(host string) bool {
 	ip := net.ParseIP(host)
 	return host == "localhost" || ip != nil && ip.IsLoopback()
-}
-
-// userName is who answers from the browser, for the history.
-func userName() string {
-	if u, err := user.Current(); err == nil && u.Username != "" {
-		return u.Username
-	}
-	if u := os.Getenv("USER"); u != "" {
-		return u
-	}
-	return "unknown"
 }

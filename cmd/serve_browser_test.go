@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bufio"
 	"context"
 	"os"
 	"os/exec"
@@ -70,19 +69,10 @@ func TestServeInBrowser(t *testing.T) {
 		writeE2E(t, twin, ".bh/"+f, readE2E(t, dir, ".bh/"+f))
 	}
 
-	serve := exec.Command("bh", "serve", "--listen", "127.0.0.1:0")
-	serve.Dir, serve.Env = dir, append(os.Environ(), "BH_NOW="+browserNow)
-	out, _ := serve.StdoutPipe()
-	serve.Stderr = os.Stderr
-	if err := serve.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { serve.Process.Kill(); serve.Wait() })
-	addr, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil || !strings.Contains(addr, "?token=") {
-		t.Fatalf("bh serve printed %q: %v", addr, err)
-	}
-	addr = strings.TrimSpace(addr)
+	// The undo window shortened (a test hook): the approval below is held,
+	// then recorded, without waiting 10 s (TestGateAsksThenHolds proves
+	// the 10 s).
+	serve, addr := serveProcess(t, dir, "BH_NOW="+browserNow, "BH_TEST_UNDO_WINDOW=50ms")
 	site, _, _ := strings.Cut(addr, "/?token=")
 
 	ctx := browser(t, chrome)
@@ -165,9 +155,9 @@ func TestServeInBrowser(t *testing.T) {
 		chromedp.WaitVisible(css(`pre.diff span.add`)))
 	screenshot(t, ctx, "task.png")
 	lookAt(t, ctx, "task")
-	// The approval lands: held for its undo window (the real one), then recorded.
-	run("approve the gate", chromedp.Click(css(`button.yes`)), chromedp.WaitVisible(css(`form.held`)),
-		chromedp.WaitVisible(css(`p.answered`)))
+	// The approval lands: held for its undo window (shortened: whether
+	// the page shows it held is TestServeReviewInBrowser's), then recorded.
+	run("approve the gate", chromedp.Click(css(`button.yes`)), chromedp.WaitVisible(css(`p.answered`)))
 	// A page of four questions, and one of markdown, looked at before
 	// they are answered.
 	for i, name := range map[int]string{6: "questions", 7: "markdown"} {

@@ -19,9 +19,10 @@ const axeScript = "../worker/web/testdata/axe.min.js"
 var readmeShots = map[string]bool{"inbox-desktop": true, "task-phone": true}
 
 // lookAt checks the page the browser shows at a desktop's and a phone's
-// size, in the light and the dark theme: nothing wider than the screen,
-// and no serious or critical violation axe-core finds (WCAG 2 A and AA:
-// contrast, labels, legends, names). With BH_SCREENSHOTS=1 it writes the
+// size (360 px wide), in the light and the dark theme: nothing wider than
+// the screen, the history's text column in view, and no serious or
+// critical violation axe-core finds (WCAG 2 A and AA: contrast, labels,
+// legends, names). With BH_SCREENSHOTS=1 it writes the
 // README's light screenshots again (worker/web/testdata/<name>-<size>.png).
 func lookAt(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
@@ -33,7 +34,7 @@ func lookAt(t *testing.T, ctx context.Context, name string) {
 		name string
 		w, h int64
 		opts []chromedp.EmulateViewportOption
-	}{{"desktop", 1280, 800, nil}, {"phone", 390, 844, []chromedp.EmulateViewportOption{chromedp.EmulateMobile, chromedp.EmulateTouch}}} {
+	}{{"desktop", 1280, 800, nil}, {"phone", 360, 800, []chromedp.EmulateViewportOption{chromedp.EmulateMobile, chromedp.EmulateTouch}}} {
 		for _, scheme := range []string{"light", "dark"} {
 			at := fmt.Sprintf("%s at %dx%d, %s", name, size.w, size.h, scheme)
 			media := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
@@ -48,6 +49,13 @@ func lookAt(t *testing.T, ctx context.Context, name string) {
 				return d.scrollWidth > d.clientWidth ? d.scrollWidth + "px wide in " + d.clientWidth + "px" : "" })()`))
 			if err != nil || wide != "" {
 				t.Errorf("%s: the page overflows: %s %v", at, wide, err)
+			}
+			// The history's text column stays in view, however narrow.
+			hidden, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll(".history td.text")]
+				.filter(td => { const r = td.getBoundingClientRect(); return td.textContent.trim() && (r.width < 100 || r.right > innerWidth) })
+				.map(td => td.textContent)`))
+			if err != nil || len(hidden) > 0 {
+				t.Errorf("%s: the history's text column is out of view: %q %v", at, hidden, err)
 			}
 			if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](string(axe)+";true")); err != nil {
 				t.Fatalf("%s: load axe-core: %v", at, err)

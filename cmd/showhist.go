@@ -7,6 +7,7 @@ import (
 
 	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/ending"
 )
 
@@ -71,7 +72,7 @@ func eventText(io *IOStreams, t *task.Task, e task.Event) string {
 		fmt.Fprintf(&b, " (question %d)", n)
 	}
 	if e.By != "" {
-		fmt.Fprintf(&b, " by %s", task.Who(e.By, userName()))
+		fmt.Fprintf(&b, " by %s", task.Who(e.By, config.UserName()))
 	}
 	if e.Session != "" {
 		fmt.Fprintf(&b, " (session %s)", e.Session)

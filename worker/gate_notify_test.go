@@ -19,7 +19,8 @@ import (
 )
 
 // channels receives what every kind of notifier is sent: a JSON webhook,
-// Slack, ntfy and a command (its BH_DIFFSTAT, one file per question).
+// Slack, ntfy and a command (its BH_DIFFSTAT, one file per question, and
+// its BH_RESPOND beside it).
 type channels struct {
 	mu     sync.Mutex
 	bodies map[string][][]byte // by path: /json, /slack, /ntfy/ (ntfy posts to its root)
@@ -39,7 +40,7 @@ func newChannels(t *testing.T, s *config.Config) *channels {
 	s.Notify = []config.NotifyConfig{{Events: asks, Webhook: srv.URL + "/json"},
 		{Events: asks, Webhook: srv.URL + "/slack", Format: config.FormatSlack},
 		{Events: asks, Webhook: srv.URL + "/ntfy/bh", Format: config.FormatNtfy},
-		{Events: asks, Command: `printf '%s' "$BH_DIFFSTAT" > '` + c.dir + `'/"$BH_QUESTION_ID"`}}
+		{Events: asks, Command: `printf '%s' "$BH_DIFFSTAT" > '` + c.dir + `'/"$BH_QUESTION_ID"; printf '%s' "$BH_RESPOND" > '` + c.dir + `'/"$BH_QUESTION_ID".respond`}}
 	return c
 }
 
@@ -61,6 +62,16 @@ func (c *channels) round(t *testing.T, n int, qid string) (js notify.Event, slac
 		t.Fatal(err)
 	}
 	return js, slack, ntfy, string(b)
+}
+
+// respond is the BH_RESPOND the command was given for question qid.
+func (c *channels) respond(t *testing.T, qid string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(c.dir, qid+".respond"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // linksOn makes bh serve's config hold a link key, so that notifications
@@ -110,6 +121,23 @@ func TestGateNotificationsCarryTheChange(t *testing.T) {
 	if want := `[{"action":"view","label":"Review in bh","url":"` + ntfy["click"].(string) + `"}]`; string(acts) != want {
 		t.Errorf("ntfy's actions %s, want %s", acts, want)
 	}
+	// No channel approves a gate in one go: Slack's one button opens the
+	// page, and the command each suggests has the answer to fill in.
+	var buttons []any
+	for _, b := range slack["blocks"].([]any) {
+		if b := b.(map[string]any); b["type"] == "actions" {
+			buttons = append(buttons, b["elements"].([]any)...)
+		}
+	}
+	if bs, _ := json.Marshal(buttons); len(buttons) != 1 || !strings.Contains(string(bs), `"text":"Review in bh"`) ||
+		!strings.Contains(string(bs), `"url":"https://laptop.example/l/`) {
+		t.Errorf("slack's buttons %s, want one opening the page", bs)
+	}
+	for where, respond := range map[string]string{"json": js.Respond, "json's question": js.Questions[0].Respond, "BH_RESPOND": ch.respond(t, q1.ID)} {
+		if !strings.HasSuffix(respond, " <--yes|--no>") {
+			t.Errorf("%s: %q, want the answer left to fill in (<--yes|--no>)", where, respond)
+		}
+	}
 	blocks, _ := json.Marshal(slack["blocks"])
 	if sl := string(blocks); !strings.Contains(sl, "```\\n") || !strings.Contains(sl, " f09.txt | 2 +2 -0") ||
 		!strings.Contains(sl, `\"a\\n\u0026lt;!here\u0026gt; *bold* 'y'.txt\" | 1 +1 -0`) || strings.Contains(sl, "f10.txt") ||
@@ -127,7 +155,7 @@ func TestGateNotificationsCarryTheChange(t *testing.T) {
 	}
 	runWith(t, s, Options{Runner: f})
 	q2 := pendingOf(t, getTask(t, s, tk.ID))
-	js2, _, ntfy2, cmd2 := ch.round(t, 1, q2.ID)
+	js2, slack2, ntfy2, cmd2 := ch.round(t, 1, q2.ID)
 	if d := js2.Diffstat; q2.ID == q1.ID || d == nil || d.Since == nil || d.Since.Changed != 1 || d.Since.Files[0].Path != "f01.txt" ||
 		d.Since.Removed != 1 || d.Added != 22 {
 		t.Fatalf("json, asked again: %+v", js2.Diffstat)
@@ -138,6 +166,9 @@ func TestGateNotificationsCarryTheChange(t *testing.T) {
 	}
 	if !strings.Contains(cmd2, "Changed since the last round:\n f01.txt | 1 +0 -1") {
 		t.Errorf("BH_DIFFSTAT, asked again:\n%s", cmd2)
+	}
+	if blocks, _ := json.Marshal(slack2["blocks"]); !strings.Contains(string(blocks), `Changed since the last round:\n f01.txt | 1 +0 -1`) {
+		t.Errorf("slack, asked again: %s", blocks)
 	}
 
 	// An approval the agent asks is no gate: one tap answers it.

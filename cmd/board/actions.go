@@ -14,10 +14,16 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// answerTask answers the questions of task id through the board's picker,
-// as bh respond does.
-func (m *boardModel) answerTask(id string) func(*ui.IOStreams, ui.Picker) error {
-	return func(io *ui.IOStreams, p ui.Picker) error { return m.b.Answer(io, p, id) }
+// answerTask answers the questions of t through the board's picker, as bh
+// respond does; the board's review saves the answers. The cursor moves on
+// once they are.
+func (m *boardModel) answerTask(t *task.Task) tea.Cmd {
+	opened, notes, next := m.opened[t.ID], m.notes[t.ID], m.waitingAfter(t.ID)
+	cmd := m.startDialog(t, func(io *ui.IOStreams, p ui.Picker) error {
+		return m.b.Answer(io, p, t.ID, m.review(io, p, opened, notes))
+	})
+	m.dlg.after = func() { m.answered(t.ID, next) }
+	return cmd
 }
 
 // stopTask asks for a confirmation and a reason, then stops the task as

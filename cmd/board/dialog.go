@@ -25,6 +25,7 @@ type boardDialog struct {
 
 	scroll  int    // the first line of cur's text shown (pgup/pgdn)
 	pending []rune // keys typed before the next field came
+	after   func() // what the board does once the exchange has done what it asked
 }
 
 // boardField is the exchange asking one question.
@@ -109,6 +110,7 @@ func (d *boardDialog) answer(err error) tea.Cmd {
 
 // finish shows how the exchange ended and reads the tasks again.
 func (m *boardModel) finish(res boardDone) {
+	d := m.dlg
 	m.dlg = nil
 	switch {
 	case res.err != nil:
@@ -121,6 +123,9 @@ func (m *boardModel) finish(res boardDone) {
 		m.say(res.text, false)
 	}
 	m.reload()
+	if res.err == nil && d != nil && d.after != nil {
+		d.after()
+	}
 }
 
 // boardTheme is huh's look, without colour where bh has none.

@@ -8,6 +8,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/outage"
+	"github.com/bh-tracker/bh/worker/undo"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -31,6 +32,13 @@ type boardModel struct {
 	note          string // what the last action did
 	noteErr       bool
 	dlg           *boardDialog
+	text          *boardText // the selected task's change or run, when open
+
+	opened   map[string]bool               // the tasks whose change the human opened (d)
+	notes    map[string][]task.LineComment // comments on lines of a change, for its gate's no
+	holds    *undo.Holds                   // answers held for their undo window
+	heldID   string                        // the task whose answer was held last: u undoes it
+	recorded chan boardDone                // held answers, recorded at their window's end
 }
 
 // boardRow is one line of the list: a task under its section.
@@ -52,20 +60,22 @@ const stepsKept = 20
 func newBoardModel(b Options) *boardModel {
 	s := b.Store
 	m := &boardModel{b: b, s: s, watch: newBoardWatch(s), steps: map[string][]store.StepLine{},
-		feed: &store.StepFeed{Path: store.StepsPath(s)}} // from the start: steps of runs under way
+		feed:   &store.StepFeed{Path: store.StepsPath(s)}, // from the start: steps of runs under way
+		opened: map[string]bool{}, notes: map[string][]task.LineComment{},
+		holds: undo.New(b.Now, nil), recorded: make(chan boardDone, 8)}
 	m.reload()
 	return m
 }
 
 func (m *boardModel) close() { m.watch.close() }
 
-func (m *boardModel) Init() tea.Cmd { return m.watch.wait }
+func (m *boardModel) Init() tea.Cmd { return tea.Batch(m.watch.wait, m.waitRecorded) }
 
 // reload reads the tasks and new steps again, and sorts them into sections.
 func (m *boardModel) reload() {
 	m.now = m.b.Now()
 	m.held = outage.HoldsBack(m.s, m.now)
-	was := m.selected()
+	was, old := m.selected(), m.rows
 	tasks, _, err := m.s.ListBrief()
 	m.loadErr = err
 	if err != nil {
@@ -88,7 +98,7 @@ func (m *boardModel) reload() {
 	}
 	task.SortQueue(waiting)
 	slices.SortStableFunc(running, func(a, b *task.Task) int { return runningSince(a).Compare(runningSince(b)) })
-	m.rows = m.rows[:0]
+	m.rows = nil
 	for _, sec := range []struct {
 		name  string
 		tasks []*task.Task
@@ -97,15 +107,83 @@ func (m *boardModel) reload() {
 			m.rows = append(m.rows, boardRow{sec.name, t})
 		}
 	}
-	for id := range m.steps { // finished runs' steps go
-		if !slices.ContainsFunc(running, func(t *task.Task) bool { return t.ID == id }) {
+	m.forget(running, waiting)
+	if m.selected() < 0 && was >= 0 { // it left the board: its neighbour, not the top
+		m.sel = m.successor(old, was)
+	}
+	if m.text != nil && m.text.run && m.readRun(m.text) != nil {
+		m.text = nil
+	}
+	m.move(0)
+}
+
+// forget drops what the board kept of tasks that moved on: the steps of
+// finished runs; the change opened, and its comments, of tasks answered
+// (the next round's change is another).
+func (m *boardModel) forget(running, waiting []*task.Task) {
+	has := func(ts []*task.Task, id string) bool {
+		return slices.ContainsFunc(ts, func(t *task.Task) bool { return t.ID == id })
+	}
+	for id := range m.steps {
+		if !has(running, id) {
 			delete(m.steps, id)
 		}
 	}
-	if m.selected() < 0 && was >= 0 && len(m.rows) > 0 { // it left the board: its neighbour, not the top
-		m.sel = m.rows[min(was, len(m.rows)-1)].t.ID
+	for id := range m.opened {
+		if !has(waiting, id) {
+			delete(m.opened, id)
+			delete(m.notes, id)
+		}
 	}
-	m.move(0)
+}
+
+// successor is the row to select when the one at was in old left the
+// board: the next in the list's order as it was, else the one before.
+func (m *boardModel) successor(old []boardRow, was int) string {
+	on := func(i int) bool {
+		return slices.ContainsFunc(m.rows, func(r boardRow) bool { return r.t.ID == old[i].t.ID })
+	}
+	for i := was + 1; i < len(old); i++ {
+		if on(i) {
+			return old[i].t.ID
+		}
+	}
+	for i := was - 1; i >= 0; i-- {
+		if on(i) {
+			return old[i].t.ID
+		}
+	}
+	return ""
+}
+
+// waitingAfter are the tasks waiting on you after task id, in the list's order.
+func (m *boardModel) waitingAfter(id string) []string {
+	var out []string
+	for i := max(m.selected(), 0); i < len(m.rows); i++ {
+		if r := m.rows[i]; r.section == secWaiting && r.t.ID != id {
+			out = append(out, r.t.ID)
+		}
+	}
+	return out
+}
+
+// answered moves the cursor on from task id, just answered: to the next
+// task waiting on you, in the list's order as it was, whose answer is not
+// held; else it stays on id, wherever id went.
+func (m *boardModel) answered(id string, next []string) {
+	if !m.holds.Until(id).IsZero() {
+		m.heldID = id
+	}
+	for _, n := range next {
+		i := slices.IndexFunc(m.rows, func(r boardRow) bool { return r.t.ID == n })
+		if i >= 0 && m.rows[i].section == secWaiting && m.holds.Until(n).IsZero() {
+			m.sel = n
+			return
+		}
+	}
+	if slices.ContainsFunc(m.rows, func(r boardRow) bool { return r.t.ID == id }) {
+		m.sel = id
+	}
 }
 
 // runningSince is when t's current run started.

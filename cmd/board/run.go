@@ -23,10 +23,10 @@ type Options struct {
 	Store *store.Store
 	Self  string // the bh executable, for bh continue
 	Now   func() time.Time
-	// Answer asks each question task id waits on through p and saves the
-	// answers, as bh respond does; Stop stops it, as bh stop does. Both
-	// write what they did to io.ErrOut.
-	Answer func(io *ui.IOStreams, p ui.Picker, id string) error
+	// Answer asks each question task id waits on through p, as bh respond
+	// does, and hands the answers to review, which saves them; Stop stops
+	// it, as bh stop does. Both write what they did to io.ErrOut.
+	Answer func(io *ui.IOStreams, p ui.Picker, id string, review Review) error
 	Stop   func(io *ui.IOStreams, id, reason string) error
 	// Hint is the advice bh prints with an error, if any.
 	Hint func(error) string
@@ -36,6 +36,7 @@ type Options struct {
 func Run(ctx context.Context, opts Options) error {
 	m := newBoardModel(opts)
 	defer m.close()
+	defer m.holds.Flush() // the approvals held when the human quits are theirs: recorded now
 	// The widgets colour through lipgloss: make it follow bh's one decision.
 	if !opts.IO.ColorEnabled() {
 		lipgloss.SetColorProfile(termenv.Ascii)

@@ -21,6 +21,12 @@ func (m *boardModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case boardDone:
 		m.finish(msg)
 		return m, nil
+	case boardRecorded:
+		if m.say(msg.text, false); msg.err != nil {
+			m.say("the answer held was not recorded: "+msg.err.Error(), true)
+		}
+		m.reload()
+		return m, m.waitRecorded
 	case continued:
 		if msg.err != nil {
 			m.say("bh continue "+msg.id+": "+msg.err.Error(), true)
@@ -30,17 +36,30 @@ func (m *boardModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.reload()
 		return m, nil
 	case tea.KeyMsg:
-		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
-			return m, m.runes(msg.Runes, msg.Alt)
-		}
-		if m.dlg == nil {
-			return m, m.key(msg.String())
+		if cmd, ours := m.keyMsg(msg); ours {
+			return m, cmd
 		}
 	}
 	if m.dlg != nil && m.dlg.form != nil {
 		return m, m.updateForm(msg)
 	}
 	return m, nil
+}
+
+// keyMsg acts on a key pressed, unless it is for the field on screen.
+func (m *boardModel) keyMsg(msg tea.KeyMsg) (cmd tea.Cmd, ours bool) {
+	switch {
+	case msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste:
+		return m.runes(msg.Runes, msg.Alt), true
+	case m.dlg != nil && m.dlg.form == nil && msg.Type == tea.KeyRunes: // typed before the field came: for it
+		m.dlg.pending = append(m.dlg.pending, msg.Runes...)
+		return nil, true
+	case m.dlg != nil:
+		return nil, false
+	case m.text != nil:
+		return m.textKey(msg.String()), true
+	}
+	return m.key(msg.String()), true
 }
 
 // runes handles each of several keys that came in one message (typed
@@ -74,7 +93,9 @@ func (m *boardModel) key(k string) tea.Cmd {
 		m.move(len(m.rows))
 	case "r":
 		m.resume()
-	case "enter", "s", "c":
+	case "u":
+		m.undoHeld()
+	case "enter", "s", "c", "d", "l":
 		if row, ok := m.current(); ok {
 			return m.act(k, row.t)
 		}
@@ -87,7 +108,7 @@ func (m *boardModel) act(k string, t *task.Task) tea.Cmd {
 	switch k {
 	case "enter":
 		if t.State == task.AwaitingInput {
-			return m.startDialog(t, m.answerTask(t.ID))
+			return m.answerTask(t)
 		}
 		m.say(t.ID+" asks nothing: enter answers a task waiting on you", true)
 	case "s":
@@ -101,6 +122,10 @@ func (m *boardModel) act(k string, t *task.Task) tea.Cmd {
 			return nil
 		}
 		return m.continueTask(t)
+	case "d":
+		m.openChange(t)
+	case "l":
+		m.openRun(t)
 	}
 	return nil
 }

@@ -12,31 +12,66 @@ import (
 	"github.com/charmbracelet/lipgloss"
 )
 
-const boardKeys = "↑/↓ j/k move · enter answer · s stop · c continue · q quit"
-
 func (m *boardModel) View() string {
 	if m.width == 0 {
 		return "" // the terminal's size comes first
 	}
 	io := m.b.IO
 	head := io.Bold("bh board") + "  " + io.Faint(filepath.Base(m.s.Root))
-	keys := boardKeys
 	if m.held != "" {
-		head, keys = head+"  "+io.Yellow(m.held), keys+" · r resume"
+		head += "  " + io.Yellow(m.held)
 	}
-	h := max(m.height-3, 1)
+	keys := fit(m.keys(), m.width)
+	h := max(m.height-2-len(keys), 1)
 	left := column(m.list(h), m.listWidth(), h)
 	bar := io.Faint(strings.TrimSuffix(strings.Repeat(" │ \n", h), "\n"))
-	right := column(m.pane(), m.paneWidth(), h)
+	right := column(m.pane(h), m.paneWidth(), h)
 	note := ui.Clean(ui.Flatten(m.note)) // errors may quote the agent's text
 	if m.noteErr {
 		note = io.Red(note)
 	}
-	if m.dlg != nil {
-		keys = "esc leave the questions · the field's own keys below it"
+	if left := m.heldLeft(); left > 0 {
+		note = io.Yellow(fmt.Sprintf("%s: your approval lands in %d s · u undoes it", m.heldID, left))
 	}
-	return strings.Join([]string{head, lipgloss.JoinHorizontal(lipgloss.Top, left, bar, right),
-		column(note, m.width, 1), io.Faint(keys)}, "\n")
+	lines := []string{head, lipgloss.JoinHorizontal(lipgloss.Top, left, bar, right), column(note, m.width, 1)}
+	for _, k := range keys {
+		lines = append(lines, io.Faint(k))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// keys are the hints of what the keys do now.
+func (m *boardModel) keys() []string {
+	switch {
+	case m.dlg != nil:
+		return []string{"esc leave the questions", "the field's own keys below it"}
+	case m.text != nil && m.text.run:
+		return []string{"↑/↓ j/k scroll", "esc back"}
+	case m.text != nil:
+		return []string{"↑/↓ j/k line", "c comment on it", "enter answer", "esc back"}
+	}
+	k := []string{"↑/↓ j/k move", "enter answer", "d change", "l run", "s stop", "c continue"}
+	if m.held != "" {
+		k = append(k, "r resume")
+	}
+	if m.heldLeft() > 0 {
+		k = append(k, "u undo")
+	}
+	return append(k, "q quit")
+}
+
+// fit puts the hints on as few lines of w columns as they take, each
+// hint whole.
+func fit(hints []string, w int) []string {
+	var lines []string
+	for _, h := range hints {
+		if n := len(lines); n > 0 && ui.Width(lines[n-1])+3+ui.Width(h) <= w {
+			lines[n-1] += " · " + h
+			continue
+		}
+		lines = append(lines, h)
+	}
+	return lines
 }
 
 func (m *boardModel) listWidth() int { return min(max(m.width*2/5, 24), 60) }
@@ -123,9 +158,12 @@ func (m *boardModel) detail(r boardRow, brief bool) string {
 
 // pane is the right column: the selected task's questions, or its agent's
 // latest steps; the question being answered, while a dialog runs.
-func (m *boardModel) pane() string {
+func (m *boardModel) pane(h int) string {
 	r, ok := m.current()
-	if m.dlg != nil { // whatever the selection: the keys go to it
+	if m.text != nil { // whatever the selection: the keys go to it
+		r, ok = boardRow{t: m.text.t}, true
+	}
+	if m.dlg != nil {
 		r, ok = boardRow{t: m.dlg.t}, true
 	}
 	if !ok {
@@ -140,6 +178,9 @@ func (m *boardModel) pane() string {
 			return buf.String() + "\n" + m.dialogPane(&io)
 		}
 		return buf.String() + io.Faint("\nsaving…")
+	}
+	if m.text != nil {
+		return buf.String() + m.textPane(&io, h-1)
 	}
 	switch r.section {
 	case secWaiting:
@@ -159,7 +200,10 @@ func (m *boardModel) questionsPane(io *ui.IOStreams, t *task.Task) {
 		ui.PrintQuestionAs(io, m.now, q.Q, fmt.Sprintf("%d. ", q.N), "")
 		fmt.Fprintln(io.Out)
 	}
-	fmt.Fprintln(io.Out, io.Faint("enter answers here · c opens its session · s stops it"))
+	if n := len(m.notes[t.ID]); n > 0 {
+		fmt.Fprintln(io.Out, io.Yellow(ui.Wrap("with your no, the agent gets "+ui.Plural(n, "comment")+" on lines of the change", io.Cols)))
+	}
+	fmt.Fprintln(io.Out, io.Faint(ui.Wrap("enter answers here · d shows the change · c opens its session · s stops it", io.Cols)))
 }
 
 func (m *boardModel) stepsPane(io *ui.IOStreams, t *task.Task) {
@@ -176,5 +220,5 @@ func (m *boardModel) stepsPane(io *ui.IOStreams, t *task.Task) {
 	for _, st := range steps {
 		fmt.Fprintf(io.Out, "%s  %s\n", io.Faint(st.At.Local().Format("15:04:05")), ui.Flatten(st.Step))
 	}
-	fmt.Fprintln(io.Out, "\n"+io.Faint("s stops it"))
+	fmt.Fprintln(io.Out, "\n"+io.Faint("l shows the whole run · s stops it"))
 }

@@ -165,3 +165,17 @@ func pendingByID(t *task.Task, id string) task.Question {
 	}
 	return task.Question{}
 }
+
+// What people read names whoever answered by their one name (task.Who),
+// never as recorded (web:ann, ntfy).
+func TestReceivedNamesWhoAnswered(t *testing.T) {
+	for by, want := range map[string]string{"web:ann": "ann (web) answered: SQLite", "ntfy": "you (ntfy) answered: SQLite",
+		"human": "you answered: SQLite"} {
+		e := Event{Name: task.EventInputReceived, TaskID: "tm-ask1", Title: "Asks", By: by,
+			Questions: []Question{{ID: "q2", Text: "Which database?", Answer: "SQLite"}}}
+		msg := ntfy("bh", e).(ntfyMessage).Message
+		if blocks, _ := json.Marshal(slack(e)); !strings.Contains(msg, want) || !strings.Contains(string(blocks), want) {
+			t.Errorf("by %s: want %q in ntfy's\n%s\nand in slack's %s", by, want, msg, blocks)
+		}
+	}
+}

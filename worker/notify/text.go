@@ -1,9 +1,11 @@
 package notify
 
 import (
-	"github.com/bh-tracker/bh/task"
 	"slices"
 	"strings"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 )
 
 // What people read (a desktop popup, a Slack message, an ntfy push) is
@@ -62,7 +64,7 @@ func parts(e Event) []part {
 	for _, q := range e.Questions {
 		text := firstLines(q.Text)
 		if e.Name == task.EventInputReceived {
-			by := e.By
+			by := task.Who(e.By, config.UserName()) // one person, one name
 			if by == "" {
 				by = "someone"
 			}

@@ -75,7 +75,7 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request, done string, change
 	if code == http.StatusOK {
 		code = actStatus(err)
 	}
-	v.Error = err.Error()
+	v.Error = v.plain(err)
 	s.render(w, r, code, "task", v.Title, v)
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/notify"
+	"github.com/bh-tracker/bh/worker/undo"
 )
 
 // answer takes a task's form: the answers to one or more of its
@@ -38,22 +39,22 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	id, err := st.Resolve(r.PathValue("id"))
 	var t *task.Task
 	var ans []task.Answer
-	step := recordNow
+	step := undo.Record
 	if err == nil {
 		if ans, err = formAnswers(id, r.PostForm); err == nil {
 			step = s.decide(st, id, ans, r.PostForm)
 		}
-		if err == nil && step == recordNow {
+		if err == nil && step == undo.Record {
 			t, err = notify.Answer(st, id, ans, s.o.By, s.o.Warnf)
 		}
 	}
 	switch {
-	case step == askFirst:
+	case step == undo.AskFirst:
 		v, code := s.taskView(r)
 		v.Confirm, v.Kept = true, r.PostForm
 		s.render(w, r, code, "task", v.Title, v)
 		return
-	case step == holdBack:
+	case step == undo.HoldBack:
 		s.hold(r.PathValue("repo"), id, func() error { _, err := notify.Answer(st, id, ans, s.o.By, s.o.Warnf); return err })
 		u := url.URL{Path: "/r/" + url.PathEscape(r.PathValue("repo")) + "/t/" + url.PathEscape(id)}
 		http.Redirect(w, r, u.String(), http.StatusSeeOther)

@@ -39,14 +39,15 @@ type site struct {
 // timer is an undo window's: it runs when the test says the time is up.
 type timer struct {
 	f             func()
+	d             time.Duration // the window asked for
 	stopped, done bool
 }
 
 // afterFunc is the servers' clock for undo windows: elapse ends them.
-func (s *site) afterFunc(_ time.Duration, f func()) func() bool {
+func (s *site) afterFunc(d time.Duration, f func()) func() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	tm := &timer{f: f}
+	tm := &timer{f: f, d: d}
 	s.timers = append(s.timers, tm)
 	return func() bool {
 		s.mu.Lock()

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bh-tracker/bh/task"
 )
@@ -12,7 +13,7 @@ import (
 // A gate approved without its change opened is asked about once; the
 // approval that lands is held for its undo window, with nothing recorded
 // (so no worker can land it), and Undo leaves the question waiting; once
-// the window ends it is recorded as any answer.
+// the window (10 s, the default) ends it is recorded as any answer.
 func TestGateAsksThenHolds(t *testing.T) {
 	s := newSite(t)
 	for _, f := range []url.Values{{"q": {"q1"}, "answer": {"SQLite"}}, {"q": {"q3"}, "text": {"no"}}} {
@@ -42,6 +43,11 @@ func TestGateAsksThenHolds(t *testing.T) {
 		}
 	}
 	approve()
+	s.mu.Lock()
+	if d := s.timers[0].d; d != 10*time.Second {
+		t.Errorf("the undo window is %v, want 10s", d)
+	}
+	s.mu.Unlock()
 	resp, _ = s.do("POST", s.base+"/undo", url.Values{"csrf": {csrfValue(token)}}, nil)
 	if _, page := s.do("GET", resp.Header.Get("Location"), nil, nil); !strings.Contains(page, "Undone: nothing was recorded") {
 		t.Fatalf("after undo:\n%s", page)
@@ -59,7 +65,7 @@ func TestGateAsksThenHolds(t *testing.T) {
 
 // An approval that is not a gate, and a gate's rejection, are recorded at
 // once; comments on lines go with the rejection, each with its file and
-// line.
+// line, and the page shows them.
 func TestRejectWithLineComments(t *testing.T) {
 	s := newSite(t)
 	resp, body := s.answer(url.Values{"q": {"q1", "q2", "q3"}, "answer.q1": {"SQLite"}, "text.q3": {"no"},
@@ -70,6 +76,10 @@ func TestRejectWithLineComments(t *testing.T) {
 	q := s.task().Questions[1]
 	if q.Status != task.QuestionAnswered || len(q.Comments) != 1 || q.Comments[0] != (task.LineComment{Path: "schema.sql", Line: 1, Text: "name it b2"}) {
 		t.Fatalf("q2: %+v", q)
+	}
+	// The page keeps them: beside the answer, and in the history.
+	if _, page := s.do("GET", s.base, nil, nil); strings.Count(page, "schema.sql:1: name it b2") != 2 {
+		t.Errorf("the comment is not beside the answer and in the history:\n%s", page)
 	}
 }
 

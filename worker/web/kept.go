@@ -105,6 +105,18 @@ func (v *taskView) plain(err error) string {
 // channel beside it.
 func (v *taskView) Who(by string) string { return task.Who(by, v.Me) }
 
+// me is the user this server answers as (Options.By without its "web:").
+func (s *Server) me() string { return strings.TrimPrefix(s.o.By, "web:") }
+
+// named is err with whoever answered before by their one name, for a
+// message that is no page (a notification's button, bh serve's warnings).
+func (s *Server) named(err error) error {
+	if ae := (*task.AnswerError)(nil); errors.As(err, &ae) && ae.AnsweredBy != "" {
+		ae.AnsweredBy = task.Who(ae.AnsweredBy, s.me())
+	}
+	return err
+}
+
 // QName is question qid as the page calls it: its number in this round,
 // else its header or first line; never its id.
 func (v *taskView) QName(qid string) string {

@@ -137,7 +137,7 @@ func (s *Server) linkAnswer(w http.ResponseWriter, r *http.Request) {
 	if code == http.StatusOK {
 		code = answerStatus(err)
 	}
-	v.Error, v.Kept = err.Error(), r.PostForm
+	v.Error, v.Kept = v.plain(err), r.PostForm
 	s.render(w, r, code, "task", v.Title, v)
 }
 
@@ -166,7 +166,7 @@ func (s *Server) linkAct(w http.ResponseWriter, r *http.Request) {
 	case errors.As(err, &le):
 		plain(le.code, le.msg)
 	case err != nil:
-		plain(answerStatus(err), err.Error())
+		plain(answerStatus(err), s.named(err).Error())
 	default:
 		plain(http.StatusOK, "answered "+f.Get("answer")+" ("+l.Task+")")
 	}
@@ -254,7 +254,7 @@ func (s *Server) usedText(l config.Link) string {
 			for _, q := range t.Questions {
 				if e, ok := t.LastAnswer(q.ID); ok && l.Covers(q.ID) {
 					said = append(said, fmt.Sprintf("“%s” was answered %s by %s at %s", questionName(q), e.Text,
-						task.Who(e.By, ""), e.At.UTC().Format("2006-01-02 15:04 UTC")))
+						task.Who(e.By, s.me()), e.At.UTC().Format("2006-01-02 15:04 UTC")))
 				}
 			}
 		}

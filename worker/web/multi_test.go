@@ -83,7 +83,8 @@ func TestAnswerSome(t *testing.T) {
 }
 
 // Defaults are filled in; the page's text has no heading around the
-// question's markdown, and a script in it is inert.
+// question's markdown, and a script in it is inert; the inbox's card
+// renders the markdown too.
 func TestTaskPageDefaultsAndMarkdown(t *testing.T) {
 	s := newSite(t)
 	f := strings.Replace(s.file(), "    question: Which database?\n", "    question: Which database?\n    default: SQLite\n    header: Database\n", 1)
@@ -100,6 +101,10 @@ func TestTaskPageDefaultsAndMarkdown(t *testing.T) {
 	}
 	if strings.Contains(page, "<script>alert") || regexp.MustCompile(`<h\d[^>]*>[^<]*Which database`).MatchString(page) {
 		t.Error("a script got through, or the question is in a heading")
+	}
+	if _, inbox := s.do("GET", "/", nil, nil); !strings.Contains(inbox, `<div class="md"><p>Anything <strong>else</strong>?</p>`) ||
+		strings.Contains(inbox, "**else**") || strings.Contains(inbox, "<script>alert") {
+		t.Errorf("the inbox's card shows the markdown raw:\n%s", inbox)
 	}
 }
 

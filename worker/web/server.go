@@ -16,6 +16,7 @@ import (
 
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/undo"
 )
 
 //go:embed assets
@@ -61,7 +62,7 @@ type Server struct {
 	// linkMu makes checking a link unused, answering and marking it used
 	// one step.
 	linkMu sync.Mutex
-	holds  holds // answers waiting out their undo window
+	holds  *undo.Holds // answers waiting out their undo window
 }
 
 // New makes a server; Watch starts its live updates.
@@ -71,9 +72,6 @@ func New(o Options) (*Server, error) {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
-	}
-	if o.AfterFunc == nil {
-		o.AfterFunc = func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 	}
 	if o.WebConfig == nil {
 		o.WebConfig = config.LoadWebConfig
@@ -85,7 +83,7 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv := &Server{o: o, csrf: csrfValue(o.Token), hub: newHub(), page: p, holds: holds{m: map[string]*held{}}}
+	srv := &Server{o: o, csrf: csrfValue(o.Token), hub: newHub(), page: p, holds: undo.New(o.Now, o.AfterFunc)}
 	if u, err := url.Parse(o.URL); err == nil {
 		srv.publicHost = u.Host
 	}

@@ -29,7 +29,7 @@ type taskView struct {
 	Single    bool           // one question waits, an approval: its buttons answer it
 	Templates []templateView
 	CSRF      string
-	Files     []fileDiff
+	Files     []git.FileDiff
 	AnswerURL string // where the answer form posts
 	DiffCut   bool
 	Steps     []store.StepLine   // a running agent's latest steps, when it has no log yet
@@ -48,7 +48,7 @@ type taskView struct {
 }
 
 // Opened says whether the page shows some of the change open.
-func (v *taskView) Opened() bool { return slices.ContainsFunc(v.Files, fileDiff.Open) }
+func (v *taskView) Opened() bool { return slices.ContainsFunc(v.Files, git.FileDiff.Short) }
 
 // Reviewing is the gate waiting on the change shown, whose answer carries
 // the comments on its lines; "" when none waits.
@@ -161,7 +161,7 @@ func questionName(q task.Question) string {
 // taskView reads the task the request names; code is 404 when there is none.
 func (s *Server) taskView(r *http.Request) (*taskView, int) {
 	key, id := r.PathValue("repo"), r.PathValue("id")
-	v := &taskView{Title: id, Key: key, CSRF: s.csrf, Me: strings.TrimPrefix(s.o.By, "web:")}
+	v := &taskView{Title: id, Key: key, CSRF: s.csrf, Me: s.me()}
 	st, err := s.store(key)
 	if err != nil {
 		v.Error = err.Error()
@@ -197,7 +197,7 @@ func (s *Server) taskView(r *http.Request) (*taskView, int) {
 	}
 	if p, err := git.FindParked(st.Root, id); err == nil && p.Commit != "" {
 		if d, err := p.Diff(false); err == nil {
-			v.Files, v.DiffCut = fileDiffs(d)
+			v.Files, v.DiffCut = git.DiffFiles(d)
 		}
 	}
 	return v, http.StatusOK

@@ -3,8 +3,12 @@ package web
 import (
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // A used link's page says what it answered, when and through which
@@ -70,5 +74,34 @@ func TestInboxWarnsOfLoopbackLinks(t *testing.T) {
 	s.srv.o.LocalLinks = "http://127.0.0.1:7420"
 	if _, body := s.do("GET", "/", nil, nil); !strings.Contains(body, "Links in notifications point at http://127.0.0.1:7420, which only this machine can open") {
 		t.Errorf("no warning on the inbox:\n%s", body)
+	}
+}
+
+// Whoever answered before is named by their one name (task.Who) wherever
+// the web says so: a link's page, a notification's button, the history;
+// never as stored (web:bob) and never by a question's id.
+func TestWebNamesPeopleAndQuestionsPlainly(t *testing.T) {
+	s := newLinkSite(t)
+	link := s.notified()
+	csrf := s.openLink(link)
+	if _, err := notify.Answer(s.st, "tm-ask1", []task.Answer{{QuestionID: "q1", Values: []string{"SQLite"}}}, "web:bob", nil); err != nil {
+		t.Fatal(err)
+	}
+	if resp, body := s.answer(url.Values{"q": {"q3"}, "text": {"Keep it small."}}, nil); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("answer q3: %d\n%s", resp.StatusCode, body)
+	}
+	_, page := s.do("GET", s.base, nil, nil)
+	_, form := s.do("POST", link+"/answer", url.Values{"csrf": {csrf}, "q": {"q3"}, "text": {"mine"}}, phone)
+	_, button := s.raw("POST", link+"/act", "q=q1&answer=Postgres")
+	for _, try := range []struct{ what, body, want string }{
+		{"the link's form", form, "Question 3: already answered by you (web) at 2026-01-01 12:00:00 UTC"},
+		{"a notification's button", button, "bh: tm-ask1: already answered by bob (web) at "},
+		{"the task's history", page, "<td>bob (web)</td><td>question 1</td>"},
+	} {
+		body := try.body
+		text := regexp.MustCompile(`<[^>]*>`).ReplaceAllString(body, " ")
+		if !strings.Contains(body, try.want) || strings.Contains(body, "web:") || regexp.MustCompile(`\bq[0-9]\b`).MatchString(text) {
+			t.Errorf("%s: want %q, no web: and no question id, in\n%s", try.what, try.want, body)
+		}
 	}
 }

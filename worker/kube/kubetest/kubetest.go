@@ -25,6 +25,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bh-tracker/bh/agent/fakeapi"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -42,10 +43,6 @@ type Cluster struct {
 	Namespace string // made fresh for the test
 	plane     *plane
 }
-
-// waitBound fails a WaitFor that never comes true; generous, as the
-// machine running the tests may be loaded.
-const waitBound = 90 * time.Second
 
 var (
 	inMain   bool
@@ -140,7 +137,7 @@ func (c *Cluster) Apply(t testing.TB, manifests []byte) {
 }
 
 // WaitFor polls cond until it holds, failing the test if it has not after
-// waitBound: the bound catches a hang, it does not order events.
+// a bound (fakeapi.Patience): the bound catches a hang, it does not order events.
 func (c *Cluster) WaitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	if err := poll(what, cond); err != nil {
@@ -148,13 +145,15 @@ func (c *Cluster) WaitFor(t testing.TB, what string, cond func() bool) {
 	}
 }
 
+// poll is WaitFor's loop; its bound is scaled to the machine's load.
 func poll(what string, cond func() bool) error {
-	deadline := time.Now().Add(waitBound)
+	bound := fakeapi.Patience(20 * time.Second)
+	deadline := time.Now().Add(bound)
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	for !cond() {
 		if time.Now().After(deadline) {
-			return fmt.Errorf("kubetest: gave up after %s waiting for %s", waitBound, what)
+			return fmt.Errorf("kubetest: gave up after %s waiting for %s", bound, what)
 		}
 		<-tick.C
 	}

@@ -1,6 +1,8 @@
 package kubetest
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"os/exec"
 	"path/filepath"
@@ -18,15 +20,20 @@ func TestK8sManifestsAccepted(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bh, "github.com/bh-tracker/bh").CombinedOutput(); err != nil {
 		t.Fatalf("go build bh: %v\n%s", err, out)
 	}
-	for _, mode := range []string{"workers", "pods"} {
-		ns := c.Namespace + "-" + mode
-		cmd := exec.Command(bh, "k8s", "manifests", "--namespace", ns, "--mode", mode,
-			"--remote", "https://git.example.com/acme/app.git", "--replicas", "2")
+	for _, mode := range []string{"", "pods"} { // the default mode, then a pod per task
+		args := []string{"k8s", "manifests", "--namespace", c.Namespace + "-" + cmp.Or(mode, "workers"),
+			"--remote", "https://git.example.com/acme/app.git", "--replicas", "2"}
+		if mode != "" {
+			args = append(args, "--mode", mode)
+		}
+		cmd := exec.Command(bh, args...)
 		cmd.Dir = dir
 		cmd.Env = append(cmd.Environ(), "XDG_CONFIG_HOME="+dir, "XDG_STATE_HOME="+dir, "HOME="+dir)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
 		out, err := cmd.Output()
 		if err != nil {
-			t.Fatalf("bh k8s manifests --mode %s: %v\n%s", mode, err, out)
+			t.Fatalf("bh %v: %v\n%s", args, err, stderr.Bytes())
 		}
 		c.Apply(t, out)
 	}

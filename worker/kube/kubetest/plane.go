@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -53,6 +54,9 @@ func startPlane() (*plane, error) {
 		if _, err := os.Stat(filepath.Join(bin, b)); err != nil {
 			return nil, fmt.Errorf("kubetest: %s missing from %s: run worker/kube/kubetest/setup.sh", b, bin)
 		}
+	}
+	if _, err := exec.LookPath("etcd"); err != nil {
+		return nil, fmt.Errorf("kubetest: no etcd (Debian's etcd-server): run worker/kube/kubetest/setup.sh as root")
 	}
 	dir, err := os.MkdirTemp("", "kubetest-")
 	if err != nil {

@@ -89,19 +89,22 @@ func Write(w io.Writer, o Options) error {
 }
 
 func header(o Options) string {
-	runner := ""
+	config := "#   remote: " + remoteName(o) + "\n#   autoSync: 1m\n"
 	if o.Mode == Pods {
-		runner = ", runner: k8s"
+		config += "#   runner: k8s\n"
+		if o.Namespace != "bh" {
+			config += "#   k8s: {namespace: " + o.Namespace + "}\n"
+		}
 	}
-	return fmt.Sprintf(`# bh in Kubernetes: bh k8s manifests --mode %[1]s | kubectl apply -f -
-# The repository's .bh/config.yaml (committed) must say remote: %[2]s and
-# autoSync: 1m%[3]s: the pods share claims, work and sessions only
-# through the remote. Then create the Secrets (the pods wait for bh-git):
-#   kubectl -n %[4]s create secret generic bh-git \
+	return fmt.Sprintf(`# bh in Kubernetes (bh k8s manifests --mode %[1]s), for kubectl apply -f -.
+# The pods share claims, work and sessions only through the remote: the
+# repository's committed .bh/config.yaml must say
+%[2]s# Then create the Secrets (the pods wait for bh-git):
+#   kubectl -n %[3]s create secret generic bh-git \
 #     --from-literal=credentials='https://USER:TOKEN@HOST'   # a git-credential-store line that may push
-#   kubectl -n %[4]s create secret generic bh-agent \
+#   kubectl -n %[3]s create secret generic bh-agent \
 #     --from-literal=ANTHROPIC_API_KEY=...   # or CLAUDE_CODE_OAUTH_TOKEN, OPENAI_API_KEY
-`, o.Mode, remoteName(o), runner, o.Namespace)
+`, o.Mode, config, o.Namespace)
 }
 
 func remoteName(o Options) string {

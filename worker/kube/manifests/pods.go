@@ -15,12 +15,14 @@ const (
 
 // gracePeriod is how long a worker pod has after SIGTERM to stop its
 // agents, park their work and push it, its sessions and its released
-// claims to the remote (a few seconds measured; the rest is a slow
-// remote's margin).
+// claims to the remote: under a second in cmd's TestWorkerPodSIGTERM*
+// (a local remote); the rest is a slow remote's margin.
 const gracePeriod = 120
 
-// workerScript clones the remote on the pod's first start and fetches
-// on the next ones, then runs the worker there, unchanged.
+// workerScript clones the remote on the pod's first start and syncs with
+// it on the next ones (a restarted pod pushes what it had not, and takes
+// what others pushed, before its first claim), then runs the worker there,
+// unchanged. A remote out of reach is the worker's to report and retry.
 const workerScript = `set -eu
 cd %[1]s
 if [ ! -d repo/.git ]; then
@@ -30,14 +32,14 @@ if [ ! -d repo/.git ]; then
 fi
 cd repo
 git remote set-url %[2]s "$BH_REMOTE"
-git fetch --quiet %[2]s
+bh sync || echo "bh: the worker starts without a sync"
 exec bh worker
 `
 
 func workerSet(o Options) statefulSetSpec {
 	labels := map[string]string{"app.kubernetes.io/name": worker, "app.kubernetes.io/part-of": "bh"}
 	c := base(o, "worker", "data")
-	c.Command = []string{"sh", "-c", fmt.Sprintf(workerScript, home, remoteName(o))}
+	c.Command = []string{"/usr/bin/tini", "--", "sh", "-c", fmt.Sprintf(workerScript, home, remoteName(o))}
 	spec := statefulSetSpec{ServiceName: worker, Replicas: o.Replicas, PodManagementPolicy: "Parallel",
 		Selector: selector{MatchLabels: labels},
 		Template: podTemplate{Metadata: meta{Labels: labels}, Spec: podSpec{ServiceAccountName: worker,
@@ -52,15 +54,17 @@ func workerSet(o Options) statefulSetSpec {
 }
 
 // taskPod is one task's pod: bh run-task waits for its task in the
-// annotations the claim gives it, runs it, pushes and exits; Never
-// restarted, so that no task runs twice in one pod.
+// annotations the claim gives it, runs it, pushes and exits. A warm pod
+// that waited a day, or a run killed in it, starts again in place (the
+// clone kept on its volume); one that finished stays done until the
+// worker deletes its claim.
 func taskPod(o Options) podTemplate {
 	no := false
 	c := base(o, "task", "work")
-	c.Args = []string{"run-task"}
+	c.Args = []string{"run-task", "--wait", "24h"}
 	c.VolumeMounts = append(c.VolumeMounts, mount{Name: "podinfo", MountPath: podinfoDir, ReadOnly: true})
 	return podTemplate{Metadata: meta{Labels: map[string]string{"app.kubernetes.io/name": task, "app.kubernetes.io/part-of": "bh"}},
-		Spec: podSpec{AutomountServiceAccountToken: &no, RestartPolicy: "Never", SecurityContext: podSecure(),
+		Spec: podSpec{AutomountServiceAccountToken: &no, RestartPolicy: "OnFailure", SecurityContext: podSecure(),
 			Containers: []container{c},
 			Volumes: []volume{gitVolume(),
 				{Name: "podinfo", DownwardAPI: &downwardVolume{Items: []downwardItem{

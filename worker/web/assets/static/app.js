@@ -169,8 +169,12 @@
   }
   bind(document);
   const es = new EventSource("/events");
-  let first = true; // after a reconnection, changes may have been missed
-  es.addEventListener("ready", () => { conn.classList.add("on"); if (!first) refresh(); first = false; });
+  // Changes may have been missed before the stream was ready: between the
+  // page's render and the first connection (an undo window ending), or
+  // while reconnecting. The version says whether anything did change; a
+  // kept answer is not flagged for a change that may not be.
+  let first = true;
+  es.addEventListener("ready", () => { conn.classList.add("on"); if (!first || !dirty) refresh(); first = false; });
   es.addEventListener("change", refresh);
   es.onerror = () => conn.classList.remove("on");
 })();

@@ -1,29 +1,32 @@
-package web
+package git
 
 import (
 	"strconv"
 	"strings"
 )
 
-// diffLine is one line of a diff, with its class for colour and its
-// number in the new file (0 for a deleted or a header line), for comments.
-type diffLine struct {
+// DiffLine is one line of a diff, with its class for colour (meta, hunk,
+// add, del, ctx) and its number in the new file (0 for a deleted or a
+// header line), for comments on lines.
+type DiffLine struct {
 	Class, Text string
 	Line        int
 }
 
-// fileDiff is one file's part of a diff, with its lines added and deleted.
-type fileDiff struct {
+// FileDiff is one file's part of a diff, with its lines added and deleted.
+type FileDiff struct {
 	Name     string
 	Add, Del int
-	Lines    []diffLine
+	Lines    []DiffLine
 }
 
-// maxDiff bounds the diff a page shows; bh diff has the rest.
+// maxDiff bounds the diff read for the web page and the board; bh diff
+// has the rest.
 const maxDiff = 4000
 
-// fileDiffs splits a unified diff into its files.
-func fileDiffs(d string) (files []fileDiff, cut bool) {
+// DiffFiles splits a unified diff (Parked.Diff's) into its files, cut
+// after maxDiff lines.
+func DiffFiles(d string) (files []FileDiff, cut bool) {
 	lines, cut := diffLines(d)
 	n := 0
 	for _, l := range lines {
@@ -32,7 +35,7 @@ func fileDiffs(d string) (files []fileDiff, cut bool) {
 			if _, b, ok := strings.Cut(l.Text, " b/"); ok {
 				name = b
 			}
-			files = append(files, fileDiff{Name: name})
+			files = append(files, FileDiff{Name: name})
 		}
 		f := &files[len(files)-1]
 		switch l.Class {
@@ -56,10 +59,10 @@ func fileDiffs(d string) (files []fileDiff, cut bool) {
 	return files, cut
 }
 
-// Open says whether the file's diff is shown open: short enough to read.
-func (f fileDiff) Open() bool { return len(f.Lines) < 400 }
+// Short says whether the file's diff is short enough to read whole.
+func (f FileDiff) Short() bool { return len(f.Lines) < 400 }
 
-func diffLines(d string) (lines []diffLine, cut bool) {
+func diffLines(d string) (lines []DiffLine, cut bool) {
 	all := strings.Split(strings.TrimSuffix(d, "\n"), "\n")
 	if len(all) > maxDiff {
 		all, cut = all[:maxDiff], true
@@ -77,7 +80,7 @@ func diffLines(d string) (lines []diffLine, cut bool) {
 		case strings.HasPrefix(l, "-"):
 			c = "del"
 		}
-		lines = append(lines, diffLine{Class: c, Text: l})
+		lines = append(lines, DiffLine{Class: c, Text: l})
 	}
 	return lines, cut
 }
