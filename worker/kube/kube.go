@@ -19,10 +19,6 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/claims"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
 )
 
 // The annotations a task's pod reads: its task, and the token it takes
@@ -34,14 +30,14 @@ const (
 
 // The resources the runner reads and writes.
 var (
-	SandboxClaims = schema.GroupVersionResource{Group: "extensions.agents.x-k8s.io", Version: "v1beta1", Resource: "sandboxclaims"}
-	Sandboxes     = schema.GroupVersionResource{Group: "agents.x-k8s.io", Version: "v1beta1", Resource: "sandboxes"}
-	Pods          = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+	SandboxClaims = Resource{Group: "extensions.agents.x-k8s.io", Version: "v1beta1", Resource: "sandboxclaims"}
+	Sandboxes     = Resource{Group: "agents.x-k8s.io", Version: "v1beta1", Resource: "sandboxes"}
+	Pods          = Resource{Version: "v1", Resource: "pods"}
 )
 
 // Runner runs claimed tasks in pods of their own (worker.Place).
 type Runner struct {
-	Client dynamic.Interface
+	Client API
 	K8s    config.K8sConfig
 	Store  *store.Store
 	// Lease is how long a pod's claim holds without a heartbeat (the
@@ -95,14 +91,13 @@ func (r *Runner) handOver(ctx context.Context, t *task.Task, c *claims.Remote, n
 	if err := r.Sync(); err != nil {
 		return "", err
 	}
-	_, err = r.claims().Create(ctx, r.sandboxClaim(t.ID, name, token), metav1.CreateOptions{})
-	return token, err
+	return token, r.Client.Create(ctx, SandboxClaims, r.K8s.NamespaceOr(), r.sandboxClaim(t.ID, name, token))
 }
 
 // sandboxClaim is the SandboxClaim of task id's pod.
-func (r *Runner) sandboxClaim(id, name, token string) *unstructured.Unstructured {
-	return &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": SandboxClaims.GroupVersion().String(),
+func (r *Runner) sandboxClaim(id, name, token string) map[string]any {
+	return map[string]any{
+		"apiVersion": SandboxClaims.APIVersion(),
 		"kind":       "SandboxClaim",
 		"metadata":   map[string]any{"name": name, "namespace": r.K8s.NamespaceOr(), "annotations": map[string]any{AnnotationTask: id}},
 		"spec": map[string]any{
@@ -112,11 +107,7 @@ func (r *Runner) sandboxClaim(id, name, token string) *unstructured.Unstructured
 				"shutdownTime": time.Now().Add(r.K8s.ClaimTTLOr()).UTC().Format(time.RFC3339)},
 			"additionalPodMetadata": map[string]any{"annotations": map[string]any{AnnotationTask: id, AnnotationClaim: token}},
 		},
-	}}
-}
-
-func (r *Runner) claims() dynamic.ResourceInterface {
-	return r.Client.Resource(SandboxClaims).Namespace(r.K8s.NamespaceOr())
+	}
 }
 
 func (r *Runner) warnf(format string, args ...any) {

@@ -1,4 +1,4 @@
-package kube
+package kube_test
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/claims"
+	"github.com/bh-tracker/bh/worker/kube"
 	"github.com/bh-tracker/bh/worker/storegit"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
@@ -29,7 +30,7 @@ func TestRunnerHandsTaskToPod(t *testing.T) {
 			obj := cl.created(t, w)
 			ann, _, _ := unstructured.NestedStringMap(obj.Object, "spec", "additionalPodMetadata", "annotations")
 			oid, held := cl.remoteClaim(t)
-			if ann[AnnotationTask] != cl.tk.ID || ann[AnnotationClaim] != oid || held.PID != 0 {
+			if ann[kube.AnnotationTask] != cl.tk.ID || ann[kube.AnnotationClaim] != oid || held.PID != 0 {
 				t.Fatalf("annotations %v, the claim %s %+v", ann, oid, held)
 			}
 			if pool, _, _ := unstructured.NestedString(obj.Object, "spec", "warmPoolRef", "name"); pool != "bh-task" {
@@ -40,7 +41,7 @@ func TestRunnerHandsTaskToPod(t *testing.T) {
 			}
 			cl.bind(t, obj, running)
 
-			s2, c2 := cl.podClone(t, ann[AnnotationClaim])
+			s2, c2 := cl.podClone(t, ann[kube.AnnotationClaim])
 			lease := task.Lease{Worker: "worker", Host: "pod-1", PID: os.Getpid()}
 			if _, err := claims.Next(s2, c2, lease, nil, nil); err != nil {
 				t.Fatalf("the pod takes its task: %v", err)
@@ -88,7 +89,7 @@ func TestRunnerBindTimeoutHandsTaskBack(t *testing.T) {
 		t.Fatalf("the task is %s here", got.State)
 	}
 	ann, _, _ := unstructured.NestedStringMap(obj.Object, "spec", "additionalPodMetadata", "annotations")
-	s2, c2 := cl.podClone(t, ann[AnnotationClaim])
+	s2, c2 := cl.podClone(t, ann[kube.AnnotationClaim])
 	if _, err := claims.Next(s2, c2, task.Lease{Worker: "worker", Host: "late", PID: 3}, nil, nil); !errors.Is(err, claims.ErrNothingReady) {
 		t.Fatalf("a late pod took the task: %v", err)
 	}
@@ -125,7 +126,7 @@ func TestRunnerPodFailureRunsNothingTwice(t *testing.T) {
 	obj := cl.created(t, w)
 	cl.bind(t, obj, running)
 	ann, _, _ := unstructured.NestedStringMap(obj.Object, "spec", "additionalPodMetadata", "annotations")
-	s2, c2 := cl.podClone(t, ann[AnnotationClaim])
+	s2, c2 := cl.podClone(t, ann[kube.AnnotationClaim])
 	if _, err := claims.Next(s2, c2, task.Lease{Worker: "worker", Host: "pod-1", PID: 2}, nil, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +141,7 @@ func TestRunnerPodFailureRunsNothingTwice(t *testing.T) {
 	if got, err := claims.Next(cl.s, cl.c, claims.WorkerLease("worker", time.Now()), nil, nil); !errors.Is(err, claims.ErrNothingReady) {
 		t.Fatalf("the worker took the task again at once: %v %v", got, err)
 	}
-	s3, c3 := cl.podClone(t, ann[AnnotationClaim])
+	s3, c3 := cl.podClone(t, ann[kube.AnnotationClaim])
 	if _, err := claims.Next(s3, c3, task.Lease{Worker: "worker", Host: "pod-2", PID: 3}, nil, nil); !errors.Is(err, claims.ErrNothingReady) {
 		t.Fatalf("a second pod took the task: %v", err)
 	}

@@ -9,8 +9,6 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/claims"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // watch follows one task's pod: first until the pod takes the task's git
@@ -123,8 +121,8 @@ func (w *watch) takeBack() bool {
 
 // remove deletes the SandboxClaim, and with it the pod.
 func (w *watch) remove() {
-	err := w.r.claims().Delete(context.Background(), w.name, metav1.DeleteOptions{})
-	if err != nil && !apierrors.IsNotFound(err) {
+	err := w.r.Client.Delete(context.Background(), SandboxClaims, w.r.K8s.NamespaceOr(), w.name)
+	if err != nil && !errors.Is(err, ErrNotFound) {
 		w.r.warnf("%s: delete its SandboxClaim %s: %v (its TTL ends it)", w.id, w.name, err)
 	}
 }
