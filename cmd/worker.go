@@ -14,6 +14,7 @@ import (
 	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/kube"
+	"github.com/bh-tracker/bh/worker/kube/kubeapi"
 	"github.com/bh-tracker/bh/worker/outage"
 	"github.com/spf13/cobra"
 )
@@ -161,7 +162,7 @@ func (opts *WorkerOptions) options(s *store.Store, report func(worker.Event)) (w
 	if s.Config.Runner != config.RunnerK8s || opts.task != "" {
 		return wo, nil
 	}
-	client, err := kube.Client()
+	client, err := kubeapi.Client()
 	if err != nil {
 		return wo, err
 	}

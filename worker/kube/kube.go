@@ -19,6 +19,7 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/claims"
+	"github.com/bh-tracker/bh/worker/kube/kubeapi"
 )
 
 // The annotations a task's pod reads: its task, and the token it takes
@@ -30,14 +31,14 @@ const (
 
 // The resources the runner reads and writes.
 var (
-	SandboxClaims = Resource{Group: "extensions.agents.x-k8s.io", Version: "v1beta1", Resource: "sandboxclaims"}
-	Sandboxes     = Resource{Group: "agents.x-k8s.io", Version: "v1beta1", Resource: "sandboxes"}
-	Pods          = Resource{Version: "v1", Resource: "pods"}
+	SandboxClaims = kubeapi.Resource{Group: "extensions.agents.x-k8s.io", Version: "v1beta1", Resource: "sandboxclaims"}
+	Sandboxes     = kubeapi.Resource{Group: "agents.x-k8s.io", Version: "v1beta1", Resource: "sandboxes"}
+	Pods          = kubeapi.Resource{Version: "v1", Resource: "pods"}
 )
 
 // Runner runs claimed tasks in pods of their own (worker.Place).
 type Runner struct {
-	Client API
+	Client kubeapi.API
 	K8s    config.K8sConfig
 	Store  *store.Store
 	// Lease is how long a pod's claim holds without a heartbeat (the

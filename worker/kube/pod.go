@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/bh-tracker/bh/worker/kube/kubeapi"
+
 	"errors"
 )
 
@@ -23,22 +25,22 @@ const podNameAnnotation = "agents.x-k8s.io/pod-name"
 func (r *Runner) look(ctx context.Context, name string, was pod) pod {
 	ns := r.K8s.NamespaceOr()
 	cl, err := r.Client.Get(ctx, SandboxClaims, ns, name)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, kubeapi.ErrNotFound) {
 		return pod{bound: was.bound, name: was.name, trouble: "lost its SandboxClaim"}
 	}
-	sb := field(cl, "status", "sandbox", "name")
+	sb := kubeapi.String(cl, "status", "sandbox", "name")
 	if sb == "" {
 		return was
 	}
 	now := pod{bound: true, name: sb}
 	if s, err := r.Client.Get(ctx, Sandboxes, ns, sb); err == nil {
-		if p := field(s, "metadata", "annotations", podNameAnnotation); p != "" {
+		if p := kubeapi.String(s, "metadata", "annotations", podNameAnnotation); p != "" {
 			now.name = p
 		}
 	}
 	p, err := r.Client.Get(ctx, Pods, ns, now.name)
 	switch {
-	case errors.Is(err, ErrNotFound) && was.name == now.name:
+	case errors.Is(err, kubeapi.ErrNotFound) && was.name == now.name:
 		now.trouble = "is gone"
 	case err == nil:
 		now.trouble, now.pull = podTrouble(p)
@@ -49,18 +51,18 @@ func (r *Runner) look(ctx context.Context, name string, was pod) pod {
 // podTrouble is why pod p will not run its task: failed (evicted), being
 // deleted, or its image cannot be pulled (pull).
 func podTrouble(p map[string]any) (string, bool) {
-	if value(p, "metadata", "deletionTimestamp") != nil {
+	if kubeapi.Value(p, "metadata", "deletionTimestamp") != nil {
 		return "is being deleted", false
 	}
-	if field(p, "status", "phase") == "Failed" {
-		return fmt.Sprintf("failed (%s: %s)", field(p, "status", "reason"), field(p, "status", "message")), false
+	if kubeapi.String(p, "status", "phase") == "Failed" {
+		return fmt.Sprintf("failed (%s: %s)", kubeapi.String(p, "status", "reason"), kubeapi.String(p, "status", "message")), false
 	}
-	statuses, _ := value(p, "status", "containerStatuses").([]any)
+	statuses, _ := kubeapi.Value(p, "status", "containerStatuses").([]any)
 	for _, s := range statuses {
 		st, _ := s.(map[string]any)
-		switch reason := field(st, "state", "waiting", "reason"); reason {
+		switch reason := kubeapi.String(st, "state", "waiting", "reason"); reason {
 		case "ErrImagePull", "ImagePullBackOff", "InvalidImageName":
-			return fmt.Sprintf("cannot pull its image (%s: %s)", reason, field(st, "state", "waiting", "message")), true
+			return fmt.Sprintf("cannot pull its image (%s: %s)", reason, kubeapi.String(st, "state", "waiting", "message")), true
 		}
 	}
 	return "", false

@@ -9,6 +9,7 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/claims"
+	"github.com/bh-tracker/bh/worker/kube/kubeapi"
 )
 
 // watch follows one task's pod: first until the pod takes the task's git
@@ -122,7 +123,7 @@ func (w *watch) takeBack() bool {
 // remove deletes the SandboxClaim, and with it the pod.
 func (w *watch) remove() {
 	err := w.r.Client.Delete(context.Background(), SandboxClaims, w.r.K8s.NamespaceOr(), w.name)
-	if err != nil && !errors.Is(err, ErrNotFound) {
+	if err != nil && !errors.Is(err, kubeapi.ErrNotFound) {
 		w.r.warnf("%s: delete its SandboxClaim %s: %v (its TTL ends it)", w.id, w.name, err)
 	}
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/kube"
+	"github.com/bh-tracker/bh/worker/kube/kubeapi"
 	"github.com/bh-tracker/bh/worker/kube/kubetest"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -82,7 +83,7 @@ func newK8sCluster(t *testing.T, config string, titles ...string) (*cluster, []s
 }
 
 // The runner asks the cluster through api; the test through client.
-func newClusterOn(t *testing.T, client dynamic.Interface, api kube.API, ns, config string, titles ...string) (*cluster, []string) {
+func newClusterOn(t *testing.T, client dynamic.Interface, api kubeapi.API, ns, config string, titles ...string) (*cluster, []string) {
 	root := t.TempDir()
 	cl := &cluster{root: root, bin: e2e.Bin(t, root), remote: filepath.Join(root, "remote.git")}
 	t.Setenv("PATH", cl.bin+string(os.PathListSeparator)+os.Getenv("PATH")) // git's merge driver is bh

@@ -1,4 +1,4 @@
-package kube
+package kubeapi
 
 import (
 	"crypto/tls"

@@ -1,4 +1,4 @@
-package kube
+package kubeapi
 
 import (
 	"encoding/base64"
@@ -13,6 +13,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+)
+
+var (
+	SandboxClaims = Resource{Group: "extensions.agents.x-k8s.io", Version: "v1beta1", Resource: "sandboxclaims"}
+	Sandboxes     = Resource{Group: "agents.x-k8s.io", Version: "v1beta1", Resource: "sandboxes"}
+	Pods          = Resource{Version: "v1", Resource: "pods"}
 )
 
 // apiServer is a TLS server answering as kube-apiserver does for one
@@ -32,7 +38,7 @@ func apiServer(t *testing.T) (*httptest.Server, *[]string) {
 		switch {
 		case r.Method == http.MethodPost && r.URL.Path == claims:
 			var obj map[string]any
-			if json.NewDecoder(r.Body).Decode(&obj) != nil || field(obj, "metadata", "name") != "c1" {
+			if json.NewDecoder(r.Body).Decode(&obj) != nil || String(obj, "metadata", "name") != "c1" {
 				status(http.StatusBadRequest, "bad object")
 				return
 			}
@@ -89,7 +95,7 @@ users:
 		t.Fatalf("create: %v", err)
 	}
 	p, err := c.Get(ctx, Pods, "bh", "p1")
-	if err != nil || field(p, "status", "phase") != "Running" {
+	if err != nil || String(p, "status", "phase") != "Running" {
 		t.Fatalf("get: %v %v", p, err)
 	}
 	if _, err := c.Get(ctx, Sandboxes, "bh", "s1"); !errors.Is(err, ErrNotFound) {

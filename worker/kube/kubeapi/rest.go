@@ -1,4 +1,7 @@
-package kube
+// Package kubeapi is the little of the Kubernetes API that bh's runner: k8s
+// uses: create, get and delete an object, over HTTP, as the pod's service
+// account or the kubeconfig's current context.
+package kubeapi
 
 // A small REST client instead of k8s.io/client-go and apimachinery: linking
 // them made every bh command pay their package init for a feature few
@@ -133,14 +136,14 @@ func statusError(method, url string, code int, data []byte) error {
 	return err
 }
 
-// field is the string at path in obj; "" when absent.
-func field(obj map[string]any, path ...string) string {
-	s, _ := value(obj, path...).(string)
+// String is the string at path in obj; "" when absent.
+func String(obj map[string]any, path ...string) string {
+	s, _ := Value(obj, path...).(string)
 	return s
 }
 
-// value is what is at path in obj; nil when absent.
-func value(obj map[string]any, path ...string) any {
+// Value is what is at path in obj; nil when absent.
+func Value(obj map[string]any, path ...string) any {
 	var v any = obj
 	for _, k := range path {
 		m, _ := v.(map[string]any)
