@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -150,7 +151,8 @@ func restFor(server string, ca []byte, insecure bool, cert *tls.Certificate) (*R
 	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.TLSClientConfig = cfg
-	return &REST{Host: server, HTTP: &http.Client{Transport: tr}}, nil
+	// A bound on each request: a hung connection must not stall the runner's polling.
+	return &REST{Host: server, HTTP: &http.Client{Transport: tr, Timeout: time.Minute}}, nil
 }
 
 // clientCert is the user's client certificate and key, if it has one.
