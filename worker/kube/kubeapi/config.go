@@ -58,7 +58,7 @@ type kubeconfig struct {
 		CA       string `yaml:"certificate-authority"`
 		CAData   string `yaml:"certificate-authority-data"`
 		Insecure bool   `yaml:"insecure-skip-tls-verify"`
-	}] `yaml:"clusters"`
+	}]
 	Users []named[kubeUser]
 }
 
