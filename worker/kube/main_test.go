@@ -3,9 +3,7 @@ package kube_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -14,9 +12,11 @@ import (
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/git/gittest"
 	"github.com/bh-tracker/bh/worker/kube"
 	"github.com/bh-tracker/bh/worker/kube/kubetest"
 	"github.com/bh-tracker/bh/worker/storegit"
+	"github.com/bh-tracker/bh/worker/storegit/storetest"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -43,24 +43,18 @@ type cluster struct {
 
 func newCluster(t *testing.T) *cluster {
 	t.Helper()
-	dir := t.TempDir()
-	if err := git.InitDemo(dir); err != nil {
-		t.Fatal(err)
-	}
-	s, _, err := store.Init(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := storetest.New(t)
+	dir := s.Root
 	bare := filepath.Join(t.TempDir(), "shared.git")
-	gitT(t, dir, "init", "-q", "--bare", bare)
-	gitT(t, dir, "remote", "add", "origin", bare)
+	gittest.Out(t, dir, "init", "-q", "--bare", bare)
+	gittest.Out(t, dir, "remote", "add", "origin", bare)
 	tk, err := s.Create(&task.Task{Title: "Run me in a pod"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	gitT(t, dir, "add", ".bh")
-	gitT(t, dir, "commit", "-q", "-m", "task")
-	gitT(t, dir, "push", "-q", "-u", "origin", "HEAD")
+	gittest.Out(t, dir, "add", ".bh")
+	gittest.Out(t, dir, "commit", "-q", "-m", "task")
+	gittest.Out(t, dir, "push", "-q", "-u", "origin", "HEAD")
 	s.Config.Remote = "origin"
 	r, err := git.Open(dir)
 	if err != nil {
@@ -188,15 +182,4 @@ func (cl *cluster) remoteClaim(t *testing.T) (string, *claims.RemoteClaim) {
 		t.Fatal(err)
 	}
 	return oid, c
-}
-
-func gitT(t testing.TB, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimRight(string(out), "\n")
 }
