@@ -20,14 +20,14 @@ import (
 // shared output helpers), and gocyclo 15 exceeded only by the hand-written
 // YAML reader, kept for speed.
 const (
-	maxWorkerLines = 3969 // the top worker package: the loop and one run's life
+	maxWorkerLines = 3911 // the top worker package: the loop and one run's life
 	maxKnot        = 15   // files of one package that all reach each other by name
 	maxComplex     = 3    // functions over gocyclo 15, in all non-test code (the issue asked 25 at most)
 )
 
 // knotsAllowed are the packages whose knot may be larger: cmd, one file
 // per verb over shared output helpers.
-var knotsAllowed = map[string]int{"github.com/bh-tracker/bh/cmd": 50}
+var knotsAllowed = map[string]int{"github.com/bh-tracker/bh/cmd": 51}
 
 // TestHouseRules measures the code's shape from the type checker's view
 // of it, and fails when a package grows past the limits above, when a

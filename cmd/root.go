@@ -123,6 +123,7 @@ func newRootCmd(f *Factory) *cobra.Command {
 		newCmdLog(f, nil),
 		newCmdStats(f, nil),
 		newCmdWorker(f, nil),
+		newCmdRunTask(f, nil),
 		newCmdClaim(f, nil),
 		newCmdDiff(f, nil),
 		newCmdLand(f, nil),

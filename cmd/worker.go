@@ -10,8 +10,11 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/claims"
+	"github.com/bh-tracker/bh/worker/kube"
+	"github.com/bh-tracker/bh/worker/kube/kubeapi"
 	"github.com/bh-tracker/bh/worker/outage"
 	"github.com/spf13/cobra"
 )
@@ -24,6 +27,8 @@ type WorkerOptions struct {
 	Timeout  time.Duration
 	AgentCmd string
 	Resume   bool
+	// task and token: bh run-task's one task, handed to it (runtask.go).
+	task, token string
 }
 
 func newCmdWorker(f *Factory, runF func(*WorkerOptions) error) *cobra.Command {
@@ -115,11 +120,6 @@ func workerRun(opts *WorkerOptions) error {
 		}
 		fmt.Fprintln(opts.IO.ErrOut, "the usage limit's pause is over: runs start again")
 	}
-	if opts.AgentCmd != "" {
-		// sh -c keeps the command's own quoting, as a user typed it.
-		s.Config.Agent = config.AgentConfig{Kind: "command", Command: []string{"sh", "-c", opts.AgentCmd},
-			Timeout: s.Config.Agent.Timeout}
-	}
 	p := &progress{io: opts.IO, w: opts.IO.ErrOut, json: opts.JSON, lookup: s.Get}
 	// The root context ends at the first Ctrl-C; kill must outlive it.
 	kill, cancelKill := context.WithCancel(context.WithoutCancel(opts.Ctx))
@@ -128,8 +128,11 @@ func workerRun(opts *WorkerOptions) error {
 	defer cancelStop()
 	defer onInterrupt(opts.Ctx, p, cancelStop, cancelKill)()
 
-	err = worker.Run(stop, kill, s, worker.Options{Report: p.report, Once: opts.Once, Jobs: opts.Jobs,
-		Timeout: opts.Timeout})
+	wo, err := opts.options(s, p.report)
+	if err != nil {
+		return err
+	}
+	err = worker.Run(stop, kill, s, wo)
 	var busy *claims.BusyError
 	var pre *worker.PreflightError
 	switch {
@@ -145,6 +148,30 @@ func workerRun(opts *WorkerOptions) error {
 		fmt.Fprintln(opts.IO.ErrOut, "no task is ready")
 	}
 	return nil
+}
+
+// options is what the worker is told: the flags', and where its tasks
+// run (runner: k8s: pods of their own, but bh run-task's one task here).
+func (opts *WorkerOptions) options(s *store.Store, report func(worker.Event)) (worker.Options, error) {
+	if opts.AgentCmd != "" {
+		// sh -c keeps the command's own quoting, as a user typed it.
+		s.Config.Agent = config.AgentConfig{Kind: "command", Command: []string{"sh", "-c", opts.AgentCmd},
+			Timeout: s.Config.Agent.Timeout}
+	}
+	wo := worker.Options{Report: report, Once: opts.Once, Jobs: opts.Jobs, Timeout: opts.Timeout, Task: opts.task, Token: opts.token}
+	if s.Config.Runner != config.RunnerK8s || opts.task != "" {
+		return wo, nil
+	}
+	client, err := kubeapi.Client()
+	if err != nil {
+		return wo, err
+	}
+	wo.Place = &kube.Runner{Client: client, K8s: s.Config.K8s, Store: s, Lease: s.Config.Lease.Or(2 * time.Minute),
+		Sync: func() error { _, err := worker.Sync(s, "", true); return err },
+		Warn: func(format string, args ...any) {
+			report(worker.Event{Kind: worker.Warning, Summary: fmt.Sprintf(format, args...)})
+		}}
+	return wo, nil
 }
 
 // onInterrupt makes the first Ctrl-C stop the worker once the running

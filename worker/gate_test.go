@@ -12,6 +12,7 @@ import (
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/taskprompt"
 )
 
 func gatedTask(t testing.TB, s *store.Store, title string) *task.Task {
@@ -156,14 +157,14 @@ func TestFeedbackOnlyForTheRunAfterTheRejection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := Prompt(s, got, true)
+	p, _ := taskprompt.Prompt(s, got, true)
 	if !strings.Contains(p, "Reviewer feedback") || !strings.Contains(p, "gave no reason") {
 		t.Fatalf("a bare no gives no feedback section:\n%s", p)
 	}
 	ask := agent.Result{Status: agent.StatusNeedsInput, Summary: "?", Question: "Which name?"}
 	runWith(t, s, Options{Runner: &fake{steps: []stepFn{step(nil, ask)}}})
 	got, _ = Respond(s, tk.ID, []task.Answer{{Values: []string{"b.txt"}}}, "")
-	if p, _ := Prompt(s, got, true); strings.Contains(p, "Reviewer feedback") || !strings.Contains(p, "Answer: b.txt") {
+	if p, _ := taskprompt.Prompt(s, got, true); strings.Contains(p, "Reviewer feedback") || !strings.Contains(p, "Answer: b.txt") {
 		t.Fatalf("stale feedback or missing answer:\n%s", p)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/taskprompt"
 )
 
 func TestNeedsInputParksThenResumesTheSameSession(t *testing.T) {
@@ -122,7 +123,7 @@ func TestRespondAnswersTypedQuestionsOneByOne(t *testing.T) {
 	if got.State != task.Open {
 		t.Fatalf("answered task is %s", got.State)
 	}
-	p, err := Prompt(s, got, true)
+	p, err := taskprompt.Prompt(s, got, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +147,7 @@ func TestPromptCarriesParentAndDependencies(t *testing.T) {
 		return tk.SetState(task.Closed, now(s), "test", "")
 	})
 	tk, _ := s.Create(&task.Task{Title: "Login", Description: "Use OAuth.", Parent: parent.ID, DependsOn: []string{dep.ID}})
-	p, err := Prompt(s, tk, false)
+	p, err := taskprompt.Prompt(s, tk, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/runlog"
+	"github.com/bh-tracker/bh/worker/taskprompt"
 	"github.com/google/uuid"
 )
 
@@ -83,7 +84,7 @@ func (w *worker) ready(r *run) (resume bool, err error) {
 	if r.runner, r.agent, r.cfg, err = w.runnerFor(t); err != nil {
 		return false, err
 	}
-	if r.prompt, err = Prompt(w.s, t, resume); err != nil {
+	if r.prompt, err = taskprompt.Prompt(w.s, t, resume); err != nil {
 		return false, err
 	}
 	if rebasing, _ := r.wt.Rebasing(); rebasing || ending.ConflictRound(t) > 1 {
@@ -168,7 +169,7 @@ func (w *worker) request(r *run, resume bool) agent.Request {
 		AllowTools: grantedTools(r.t), Step: func(step string) { w.step(id, step) }, Session: w.named(r),
 		Launcher: r.launch, Limit: w.limits.Said}
 	var err error
-	if req.System, err = Contract(w.s, r.t); err != nil {
+	if req.System, err = taskprompt.Contract(w.s, r.t); err != nil {
 		w.warnf("%s: %v", id, err)
 	}
 	req.System = strings.TrimSpace(req.System + "\n\n" + r.cfg.System)

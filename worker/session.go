@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/bh-tracker/bh/worker/jail"
+	"github.com/bh-tracker/bh/worker/taskprompt"
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/untrusted"
@@ -88,12 +89,12 @@ func (w *worker) freshSession(r *run, lost string) error {
 		return err
 	}
 	r.t = t
-	prompt, err := Prompt(w.s, t, false)
+	prompt, err := taskprompt.Prompt(w.s, t, false)
 	if err != nil {
 		return err
 	}
-	if d := promptData(w.s, t); len(d.Rounds) > 0 || d.Feedback != "" {
-		more, err := Prompt(w.s, t, true)
+	if d := taskprompt.Data(w.s, t); len(d.Rounds) > 0 || d.Feedback != "" {
+		more, err := taskprompt.Prompt(w.s, t, true)
 		if err != nil {
 			return err
 		}

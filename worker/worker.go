@@ -124,6 +124,7 @@ func newWorker(s *store.Store, opt Options) (*worker, error) {
 	w.day.Tell, w.day.Send = w.limits.Tell, w.limits.Send
 	if s.Config.Remote != "" {
 		w.claims = openClaims(s, rp, s.Config.Remote, opt.LeaseTTL, w.now, w.warnf)
+		w.claims.Accept(opt.Task, opt.Token)
 	}
 	return w, nil
 }
@@ -226,7 +227,7 @@ func (w *worker) fill(kill context.Context, running *int, done chan<- runEnd) (b
 		if wait, fatal := w.paused(); wait > 0 || fatal != nil || *running > 0 && w.limits.Single() {
 			return claimed, nil
 		}
-		t, err := claims.Next(w.s, w.claims, w.lease(), w.cooling, landing.Settled)
+		t, err := claims.Next(w.s, w.claims, w.lease(), w.skip, landing.Settled)
 		if errors.Is(err, claims.ErrNothingReady) {
 			return claimed, nil
 		}
@@ -243,7 +244,7 @@ func (w *worker) fill(kill context.Context, running *int, done chan<- runEnd) (b
 		w.setActive(t.ID, true)
 		go func() {
 			defer w.setActive(t.ID, false)
-			done <- runEnd{t.ID, w.work(kill, t)}
+			done <- runEnd{t.ID, w.place(kill, t)}
 		}()
 	}
 	return claimed, nil

@@ -52,6 +52,10 @@ type Config struct {
 	Limits LimitsConfig `yaml:"limits,omitempty" json:"limits"`
 	// Budget bounds what agents spend (see BudgetConfig).
 	Budget BudgetConfig `yaml:"budget,omitempty" json:"budget"`
+	// Runner is where the worker runs each task it claims: local (the
+	// default) or k8s, a pod of its own (K8s says where).
+	Runner string    `yaml:"runner,omitempty" json:"runner,omitempty"`
+	K8s    K8sConfig `yaml:"k8s,omitempty" json:"k8s"`
 }
 
 // LimitsConfig is what the worker does at the agent's usage limit.

@@ -52,6 +52,11 @@ func decodeConfig(path string, b []byte, c *Config) error {
 		{[]string{"sandbox", "tmpSize"}, c.Sandbox.CheckTmpSize()},
 		{[]string{"budget", "perTask"}, task.CheckBudget(c.Budget.PerTask)},
 		{[]string{"budget", "perDay"}, task.CheckBudget(c.Budget.PerDay)},
+		{[]string{"runner"}, checkRunner(c)},
+		{[]string{"k8s", "namespace"}, checkEmpty(c.K8s.Namespace, checkNamespace)},
+		{[]string{"k8s", "warmPool"}, checkEmpty(c.K8s.WarmPool, checkPool)},
+		{[]string{"k8s", "claimTTL"}, c.K8s.ClaimTTL.Check()},
+		{[]string{"k8s", "bindTimeout"}, c.K8s.BindTimeout.Check()},
 	} {
 		if v.err != nil {
 			return configError(path, &root, v.key, v.err)

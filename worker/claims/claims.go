@@ -64,6 +64,7 @@ type Remote struct {
 	now    func() time.Time
 	mu     sync.Mutex
 	held   map[string]string // task id -> the claim commit we pushed last
+	handed map[string]string // task id -> the hand-over claim this process may take (hand.go)
 	// waits holds the claims of runs that ended with the task not closed:
 	// held until the task file with its new state is on the remote (handoff.go).
 	waits map[string]bool
@@ -133,7 +134,7 @@ func (c *Remote) take(id string, lease task.Lease) (*RemoteClaim, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !c.free(cl, lease) {
+	if !c.mayTake(id, old, cl, lease) {
 		return cl, ErrClaimed
 	}
 	if err := c.Push(id, old, Held, lease); err != nil {
@@ -170,8 +171,12 @@ func (c *Remote) Mine(id string) string {
 // Push replaces the claim at old (""= none) with a new one; renewing
 // ours, ErrClaimed says another machine took the task over meanwhile.
 func (c *Remote) Push(id, old, state string, lease task.Lease) error {
+	return c.push(id, old, state, lease, c.ttl)
+}
+
+func (c *Remote) push(id, old, state string, lease task.Lease, ttl time.Duration) error {
 	cl := RemoteClaim{Task: id, State: state, Worker: lease.Worker, Host: lease.Host, PID: lease.PID, Clone: c.clone,
-		Expires: c.now().Add(c.ttl).UTC().Truncate(time.Second)}
+		Expires: c.now().Add(ttl).UTC().Truncate(time.Second)}
 	b, _ := json.MarshalIndent(cl, "", "  ")
 	msg := fmt.Sprintf("bh: %s %s by %s on %s\n", id, state, lease.Worker, lease.Host)
 	oid, err := c.repo.CommitFile("", "claim.json", append(b, '\n'), msg)

@@ -1,7 +1,6 @@
 package outage
 
 import (
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,37 +9,23 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/git/gittest"
 	"github.com/bh-tracker/bh/worker/notify"
+	"github.com/bh-tracker/bh/worker/storegit/storetest"
 )
 
 var t0 = time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)
-
-func run(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
 
 // limitsIn is a worker's limits in a new repository sharing a bare
 // remote, origin; it returns the remote's path.
 func limitsIn(t *testing.T, auto bool) (*Limits, *time.Time, string) {
 	t.Helper()
-	dir := t.TempDir()
-	if err := git.InitDemo(dir); err != nil {
-		t.Fatal(err)
-	}
-	s, _, err := store.Init(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := storetest.New(t)
+	dir := s.Root
 	bare := filepath.Join(t.TempDir(), "origin.git")
-	run(t, dir, "init", "-q", "--bare", bare)
-	run(t, dir, "remote", "add", "origin", bare)
+	gittest.Out(t, dir, "init", "-q", "--bare", bare)
+	gittest.Out(t, dir, "remote", "add", "origin", bare)
 	s.Config.Remote = "origin"
 	s.Config.Limits.AutoResume = &auto
 	r, err := git.Open(dir)
@@ -98,7 +83,7 @@ func TestRejectionHoldsToItsResetAndIsShared(t *testing.T) {
 	if len(told) != 1 || !strings.Contains(told[0], "paused by the five-hour usage limit until") {
 		t.Fatalf("told %q", told)
 	}
-	if got := run(t, bare, "for-each-ref", "--format=%(refname)", "refs/bh/limits/"); got != l.Ref || strings.Contains(got, "sk-secret") {
+	if got := gittest.Out(t, bare, "for-each-ref", "--format=%(refname)", "refs/bh/limits/"); got != l.Ref || strings.Contains(got, "sk-secret") {
 		t.Fatalf("the remote holds %q, want %s", got, l.Ref)
 	}
 	*now = t0.Add(90 * time.Minute)
@@ -109,7 +94,7 @@ func TestRejectionHoldsToItsResetAndIsShared(t *testing.T) {
 		t.Fatalf("at the reset: told %q, sent %+v", told, sent)
 	}
 	l.Share("origin") // expired: dropped here and there
-	if got := run(t, bare, "for-each-ref", "refs/bh/limits/"); got != "" {
+	if got := gittest.Out(t, bare, "for-each-ref", "refs/bh/limits/"); got != "" {
 		t.Fatalf("the expired hold is still on the remote: %s", got)
 	}
 	if got, _ := l.Repo.Ref(l.Ref); got != "" {
@@ -122,7 +107,7 @@ func TestAnotherMachinesHoldIsRead(t *testing.T) {
 	a, _, bare := limitsIn(t, true)
 	a.Hit(*HoldOf(&agent.Limit{Status: agent.LimitRejected, ResetsAt: t0.Add(time.Hour), Window: "seven_day_opus"}, "w1", t0))
 	b, _, _ := limitsIn(t, true)
-	run(t, b.Store.Root, "remote", "set-url", "origin", bare)
+	gittest.Out(t, b.Store.Root, "remote", "set-url", "origin", bare)
 	if w := b.Wait(0); w != 0 {
 		t.Fatalf("held before the fetch: %s", w)
 	}
@@ -149,7 +134,7 @@ func TestWithoutAutoResumeTheHoldWaitsForResume(t *testing.T) {
 		t.Fatalf("the hold past its reset: %+v", h)
 	}
 	l.Share("origin") // still live: kept
-	if got := run(t, bare, "for-each-ref", "refs/bh/limits/"); got == "" {
+	if got := gittest.Out(t, bare, "for-each-ref", "refs/bh/limits/"); got == "" {
 		t.Fatal("a hold waiting for resume was dropped")
 	}
 	if err := Resume(l.Store); err != nil {
@@ -158,7 +143,7 @@ func TestWithoutAutoResumeTheHoldWaitsForResume(t *testing.T) {
 	if w := l.Wait(7 * time.Second); w != 0 {
 		t.Fatalf("after resume: waits %s", w)
 	}
-	if got := run(t, bare, "for-each-ref", "refs/bh/limits/"); got != "" {
+	if got := gittest.Out(t, bare, "for-each-ref", "refs/bh/limits/"); got != "" {
 		t.Fatalf("resume left the remote's hold: %s", got)
 	}
 }
@@ -170,7 +155,7 @@ func TestResumeElsewhereEndsTheSharedHold(t *testing.T) {
 	a, now, bare := limitsIn(t, false)
 	a.Said(rejected(t0.Add(time.Hour)))
 	b, _, _ := limitsIn(t, false)
-	run(t, b.Store.Root, "remote", "set-url", "origin", bare)
+	gittest.Out(t, b.Store.Root, "remote", "set-url", "origin", bare)
 	b.Fetch()
 	*now = t0.Add(2 * time.Hour)
 	if err := Resume(b.Store); err != nil {
@@ -181,7 +166,7 @@ func TestResumeElsewhereEndsTheSharedHold(t *testing.T) {
 		t.Fatalf("the machine that met the limit still waits %s after a resume elsewhere", w)
 	}
 	a.Share("origin")
-	if got := run(t, bare, "for-each-ref", "refs/bh/limits/"); got != "" {
+	if got := gittest.Out(t, bare, "for-each-ref", "refs/bh/limits/"); got != "" {
 		t.Fatalf("the hold came back to the remote: %s", got)
 	}
 }

@@ -25,7 +25,7 @@ import (
 // program: the test binary is bh (bhMain) when run under that name (Bin),
 // or when bh runs itself by os.Executable (SelfIsBh), and the fake agent
 // under its name.
-func Main(m *testing.M, bhMain func() int) {
+func Main(m interface{ Run() int }, bhMain func() int) {
 	switch filepath.Base(os.Args[0]) {
 	case "bh":
 		os.Exit(bhMain())

@@ -1,4 +1,7 @@
-package worker
+// Package taskprompt renders what a task's agent is told: the task, or
+// on a resume every question and answer so far, a failed check or a
+// reviewer's feedback, and the result contract (prompts' templates).
+package taskprompt
 
 import (
 	"path/filepath"
@@ -16,7 +19,7 @@ import (
 // task prompt in the same session.
 func Prompt(s *store.Store, t *task.Task, resume bool) (string, error) {
 	set := prompts.Set{Dir: filepath.Join(s.Dir, "prompts")}
-	d := promptData(s, t)
+	d := Data(s, t)
 	if ev, ran := landing.FailedCheck(t); resume && ev != nil && !ran {
 		d.Check = &prompts.Check{Command: ev.Command, ExitCode: ev.ExitCode, Output: ev.Output, Round: ev.Round,
 			Rounds: s.Config.Rounds()}
@@ -35,10 +38,11 @@ func Prompt(s *store.Store, t *task.Task, resume bool) (string, error) {
 // Contract is the result contract for t, which Claude Code also gets as
 // its appended system prompt.
 func Contract(s *store.Store, t *task.Task) (string, error) {
-	return prompts.Set{Dir: filepath.Join(s.Dir, "prompts")}.Contract(promptData(s, t))
+	return prompts.Set{Dir: filepath.Join(s.Dir, "prompts")}.Contract(Data(s, t))
 }
 
-func promptData(s *store.Store, t *task.Task) prompts.Data {
+// Data is what t's prompts are rendered from.
+func Data(s *store.Store, t *task.Task) prompts.Data {
 	d := prompts.Data{ID: t.ID, Title: t.Title, Description: t.Description,
 		Type: string(t.Type), Priority: string(t.Priority), Size: string(t.Size), Rounds: rounds(t),
 		Feedback: landing.Feedback(landing.Verdict(t))}

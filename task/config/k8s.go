@@ -1,0 +1,74 @@
+package config
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+)
+
+// Runners: where the worker runs each task it claims.
+const (
+	RunnerLocal = "local" // here, in a worktree of this clone (the default)
+	RunnerK8s   = "k8s"   // in a pod of its own, from an agent-sandbox warm pool
+)
+
+// K8sConfig is where runner: k8s takes its pods. Unset fields take the
+// defaults of its methods.
+type K8sConfig struct {
+	Namespace string `yaml:"namespace,omitempty" json:"namespace,omitempty"` // default bh
+	WarmPool  string `yaml:"warmPool,omitempty" json:"warmPool,omitempty"`   // the SandboxWarmPool; default bh-task
+	// ClaimTTL is a SandboxClaim's life at most: the cluster deletes it
+	// then, whatever its worker does; default 2h.
+	ClaimTTL Duration `yaml:"claimTTL,omitempty" json:"claimTTL,omitzero"`
+	// BindTimeout is how long a claimed pod may take to take the task
+	// over before the task is taken back; default 2m.
+	BindTimeout Duration `yaml:"bindTimeout,omitempty" json:"bindTimeout,omitzero"`
+}
+
+// Namespaces and pools are Kubernetes names: a DNS label, a DNS subdomain.
+var (
+	dnsLabel     = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
+	dnsSubdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$`)
+)
+
+// NamespaceOr is the namespace, bh by default.
+func (k K8sConfig) NamespaceOr() string { return cmp.Or(k.Namespace, "bh") }
+
+// WarmPoolOr is the warm pool, bh-task by default.
+func (k K8sConfig) WarmPoolOr() string { return cmp.Or(k.WarmPool, "bh-task") }
+
+// ClaimTTLOr is the claims' life at most.
+func (k K8sConfig) ClaimTTLOr() time.Duration { return k.ClaimTTL.Or(2 * time.Hour) }
+
+// BindTimeoutOr is how long a pod may take to take its task.
+func (k K8sConfig) BindTimeoutOr() time.Duration { return k.BindTimeout.Or(2 * time.Minute) }
+
+// checkRunner checks runner: against the remote it needs.
+func checkRunner(c *Config) error {
+	switch c.Runner {
+	case "", RunnerLocal:
+		return nil
+	case RunnerK8s:
+		if c.Remote == "" {
+			return errors.New("k8s needs remote: (its pods share each task through it)")
+		}
+		return nil
+	}
+	return fmt.Errorf("%q: want local or k8s", c.Runner)
+}
+
+func checkNamespace(ns string) error {
+	if !dnsLabel.MatchString(ns) {
+		return fmt.Errorf("%q: want a Kubernetes namespace (lower-case letters, digits and -)", ns)
+	}
+	return nil
+}
+
+func checkPool(pool string) error {
+	if !dnsSubdomain.MatchString(pool) {
+		return fmt.Errorf("%q: want a SandboxWarmPool's name (lower-case letters, digits, - and .)", pool)
+	}
+	return nil
+}
