@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/kube/manifests"
@@ -86,16 +87,8 @@ func k8sManifestsRun(opts *K8sManifestsOptions) error {
 	if o.Mode != manifests.Pods {
 		o.Warm = 0
 	}
-	// In a repository, its config names the remote the pods share.
 	if s, err := opts.Store(); err == nil {
-		o.RemoteName = s.Config.Remote
-		if r, err := git.Open(s.Root); err == nil && o.Remote == "" && o.RemoteName != "" {
-			o.Remote = r.RemoteURL(o.RemoteName)
-		}
-		if o.RemoteName == "" || s.Config.AutoSync.D == 0 {
-			warn(opts.IO, opts.JSON, withHint(errors.New(".bh/config.yaml lacks remote: or autoSync:, without which worker pods share no claims and push nothing"),
-				"add remote: origin and autoSync: 1m to .bh/config.yaml, and commit it"))
-		}
+		fromRepo(opts, s, &o)
 	}
 	if err := o.Check(); err != nil {
 		return &usageError{err}
@@ -105,4 +98,22 @@ func k8sManifestsRun(opts *K8sManifestsOptions) error {
 			"build worker/kube/Containerfile, push it where the cluster pulls from, and pass it as --image"))
 	}
 	return manifests.Write(opts.IO.Out, o)
+}
+
+// fromRepo takes the remote the pods share from the repository's config,
+// and warns of what that config lacks for them.
+func fromRepo(opts *K8sManifestsOptions, s *store.Store, o *manifests.Options) {
+	o.RemoteName = s.Config.Remote
+	if r, err := git.Open(s.Root); err == nil && o.Remote == "" && o.RemoteName != "" {
+		o.Remote = r.RemoteURL(o.RemoteName)
+	}
+	if o.RemoteName == "" || s.Config.AutoSync.D == 0 {
+		warn(opts.IO, opts.JSON, withHint(errors.New(".bh/config.yaml lacks remote: or autoSync:, without which worker pods share no claims and push nothing"),
+			"add remote: origin and autoSync: 1m to .bh/config.yaml, and commit it"))
+	}
+	k := s.Config.K8s
+	if o.Mode == manifests.Pods && (s.Config.Runner != config.RunnerK8s || k.NamespaceOr() != o.Namespace || k.WarmPoolOr() != "bh-task") {
+		warn(opts.IO, opts.JSON, withHint(errors.New(".bh/config.yaml does not run tasks in these pods"),
+			"say runner: k8s there (and k8s: {namespace: "+o.Namespace+"} unless it is bh, with no other warmPool:), and commit it"))
+	}
 }
