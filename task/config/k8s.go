@@ -54,6 +54,9 @@ func checkRunner(c *Config) error {
 		if c.Remote == "" {
 			return errors.New("k8s needs remote: (its pods share each task through it)")
 		}
+		if c.AutoSync.D <= 0 {
+			return errors.New("k8s needs autoSync: (the worker sees its pods' results, and answers given elsewhere, only when it syncs)")
+		}
 		return nil
 	}
 	return fmt.Errorf("%q: want local or k8s", c.Runner)

@@ -13,8 +13,9 @@ import (
 func TestK8sConfig(t *testing.T) {
 	cases := []struct{ yaml, err string }{
 		{"runner: local\n", ""},
-		{"remote: origin\nrunner: k8s\nk8s: {namespace: agents, warmPool: bh-task, claimTTL: 1h, bindTimeout: 90s}\n", ""},
+		{"remote: origin\nautoSync: 1m\nrunner: k8s\nk8s: {namespace: agents, warmPool: bh-task, claimTTL: 1h, bindTimeout: 90s}\n", ""},
 		{"runner: k8s\n", "config.yaml:1: runner: k8s needs remote:"},
+		{"remote: origin\nrunner: k8s\n", "config.yaml:2: runner: k8s needs autoSync:"},
 		{"remote: origin\nrunner: pods\n", `config.yaml:2: runner: "pods": want local or k8s`},
 		{"k8s:\n  namespace: Bad_NS\n", "config.yaml:2: k8s.namespace:"},
 		{"k8s:\n  warmPool: -pool\n", "config.yaml:2: k8s.warmPool:"},
