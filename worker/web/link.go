@@ -209,7 +209,7 @@ func (s *Server) oneTap(l config.Link, qid, value string) error {
 func (s *Server) answerOnce(l config.Link, ans []task.Answer) error {
 	for _, a := range ans {
 		if !l.Covers(a.QuestionID) {
-			return &linkError{http.StatusForbidden, fmt.Sprintf("this link does not answer question %q of %s", a.QuestionID, l.Task)}
+			return &linkError{http.StatusForbidden, "this link answers only the questions it was sent for, of " + l.Task}
 		}
 	}
 	st, err := s.store(l.Repo)

@@ -164,7 +164,7 @@ func TestLinkRefused(t *testing.T) {
 		want string
 	}{
 		"forged for another task":      {forged, url.Values{"csrf": {csrf}, "q": {"q1"}, "answer": {"SQLite"}}, phone, 403, "not valid"},
-		"a question it does not cover": {link, url.Values{"csrf": {csrf}, "q": {"q9"}, "answer": {"yes"}}, phone, 403, "does not answer question"},
+		"a question it does not cover": {link, url.Values{"csrf": {csrf}, "q": {"q9"}, "answer": {"yes"}}, phone, 403, "answers only the questions it was sent for"},
 		"no CSRF value":                {link, url.Values{"q": {"q2"}, "answer": {"yes"}}, phone, 403, "did not come from this link's page"},
 		"the token's CSRF":             {link, url.Values{"csrf": {csrfValue(token)}, "q": {"q2"}, "answer": {"yes"}}, phone, 403, "did not come"},
 		"from another site":            {link, url.Values{"csrf": {csrf}, "q": {"q2"}, "answer": {"yes"}}, func(r *http.Request) { phone(r); r.Header.Set("Origin", "https://evil.example") }, 403, "did not come"},
