@@ -79,6 +79,7 @@ print {"status":"needs_input","summary":"drafted","questions":[{"question":"Whic
 	term.keys("say final", "Enter")
 	term.waitFor("✎ say final")
 	term.keys("Escape")
+	term.waitFor("q quit") // the board again: a key sent with the Escape would read as alt+key
 	approve()
 	p := term.waitFor("your approval lands in")
 	term.keys("u") // within its window: the checks of the held state come after
@@ -168,7 +169,7 @@ print {"status":"completed","summary":"done"}
 		t.Fatalf("bh worker: %v", err)
 	}
 	term.keys("Escape")
-	term.waitFor("ready (0)")
+	term.waitFor("q quit") // the board again: a key sent with the Escape would read as alt+key
 	term.keys("q")
 	term.waitFor("EXITED 0")
 }
