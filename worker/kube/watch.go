@@ -95,8 +95,7 @@ func (w *watch) ended(cl *claims.RemoteClaim) bool {
 // be pulled is an outage (claims pause); other trouble a retry.
 func (w *watch) giveUp(late bool) (bool, error) {
 	if !w.takeBack() {
-		w.taken = true // the pod took it meanwhile: it runs
-		return false, nil
+		return false, nil // the pod took it meanwhile (the next look sees by whom), or the remote did not answer
 	}
 	w.remove()
 	why := w.pod.trouble
