@@ -243,8 +243,9 @@ func (w *worker) fill(kill context.Context, running *int, done chan<- runEnd) (b
 		*running++
 		w.setActive(t.ID, true)
 		go func() {
-			defer w.setActive(t.ID, false)
-			done <- runEnd{t.ID, w.place(kill, t)}
+			err := w.place(kill, t)
+			w.setActive(t.ID, false) // before the loop hears of the end: its next claim may take t again
+			done <- runEnd{t.ID, err}
 		}()
 	}
 	return claimed, nil
