@@ -8,22 +8,16 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/cmd/ui"
-	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/outage"
+	"github.com/bh-tracker/bh/worker/storegit/storetest"
 )
 
 // A usage limit holding the queue back shows in the board's head, and r
 // resumes the queue as bh worker --resume does.
 func TestBoardShowsAndResumesTheUsageLimitPause(t *testing.T) {
-	dir := t.TempDir()
-	if err := git.InitDemo(dir); err != nil {
-		t.Fatal(err)
-	}
-	s, _, err := store.Init(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := storetest.New(t)
+	dir := s.Root
 	r, err := git.Open(dir)
 	if err != nil {
 		t.Fatal(err)

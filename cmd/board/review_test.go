@@ -8,22 +8,14 @@ import (
 
 	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/storegit/storetest"
 	"github.com/bh-tracker/bh/worker/undo"
 )
 
 // At 80 columns every hint shows, whole, on two lines at most: with the
 // usage limit's resume and a held approval's undo as well.
 func TestBoardHintsFit80(t *testing.T) {
-	dir := t.TempDir()
-	if err := git.InitDemo(dir); err != nil {
-		t.Fatal(err)
-	}
-	s, _, err := store.Init(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := storetest.New(t)
 	now := time.Now()
 	m := newBoardModel(Options{IO: &ui.IOStreams{Out: new(bytes.Buffer), ErrOut: new(bytes.Buffer)}, Store: s,
 		Now: func() time.Time { return now }})
