@@ -1,8 +1,6 @@
 package config
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -23,11 +21,7 @@ func TestCheckTimeout(t *testing.T) {
 		{"negative", "checkTimeout: -1m\n", 0, `config.yaml:1: checkTimeout: "-1m"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "config.yaml")
-			if err := os.WriteFile(path, []byte(tt.yaml), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			c, err := Load(path)
+			c, err := loadYAML(t, tt.yaml)
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("error %v, want one with %q", err, tt.err)

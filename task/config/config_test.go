@@ -22,14 +22,7 @@ func TestConfigDeliverySettings(t *testing.T) {
 		{"target: 'a b'\n", "is not a valid branch name"},
 		{"worktree:\n  copy: [.env]\n  setup: npm ci\n", ""},
 	}
-	for _, c := range cases {
-		path := filepath.Join(t.TempDir(), "config.yaml")
-		os.WriteFile(path, []byte(c.yaml), 0o644)
-		_, err := Load(path)
-		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
-			t.Errorf("%q: err %v, want %q", c.yaml, err, c.err)
-		}
-	}
+	loads(t, cases)
 }
 
 func TestDeliveryTaskOverridesConfig(t *testing.T) {
@@ -51,14 +44,7 @@ func TestBudgetConfigAndPrecedence(t *testing.T) {
 		{"budget:\n  types:\n    docs: -1\n", "config.yaml:3: budget.types.docs: -1"},
 		{"budget:\n  perTsk: 1\n", `unknown key "perTsk" (did you mean "perTask"?)`},
 	}
-	for _, c := range cases {
-		path := filepath.Join(t.TempDir(), "config.yaml")
-		os.WriteFile(path, []byte(c.yaml), 0o644)
-		_, err := Load(path)
-		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
-			t.Errorf("%q: err %v, want %q", c.yaml, err, c.err)
-		}
-	}
+	loads(t, cases)
 	// A task's own budget wins over its type's, which wins over perTask.
 	c := Config{Budget: BudgetConfig{PerTask: 2, Types: map[string]float64{"docs": 1.5}}}
 	for _, tc := range []struct {
@@ -76,5 +62,27 @@ func TestBudgetConfigAndPrecedence(t *testing.T) {
 	}
 	if got := BudgetFor(&task.Task{Type: "code"}, Config{}); got != 0 {
 		t.Errorf("no budget anywhere: %v", got)
+	}
+}
+
+// loadYAML loads yaml as a config file of its own.
+func loadYAML(t *testing.T, yaml string) (Config, error) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return Load(path)
+}
+
+// loads checks that each case's YAML loads ("" err), or is refused with
+// an error holding err.
+func loads(t *testing.T, cases []struct{ yaml, err string }) {
+	t.Helper()
+	for _, c := range cases {
+		_, err := loadYAML(t, c.yaml)
+		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("%q: err %v, want %q", c.yaml, err, c.err)
+		}
 	}
 }

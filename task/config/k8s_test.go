@@ -1,9 +1,6 @@
 package config
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 )
@@ -23,14 +20,7 @@ func TestK8sConfig(t *testing.T) {
 		{"k8s:\n  bindTimeout: soon\n", "config.yaml:2: k8s.bindTimeout:"},
 		{"k8s:\n  warmpool: x\n", `unknown key "warmpool" (did you mean "warmPool"?)`},
 	}
-	for _, c := range cases {
-		path := filepath.Join(t.TempDir(), "config.yaml")
-		os.WriteFile(path, []byte(c.yaml), 0o644)
-		_, err := Load(path)
-		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
-			t.Errorf("%q: err %v, want %q", c.yaml, err, c.err)
-		}
-	}
+	loads(t, cases)
 	var k K8sConfig
 	if k.NamespaceOr() != "bh" || k.WarmPoolOr() != "bh-task" || k.ClaimTTLOr() != 2*time.Hour || k.BindTimeoutOr() != 2*time.Minute {
 		t.Errorf("defaults: %s %s %s %s", k.NamespaceOr(), k.WarmPoolOr(), k.ClaimTTLOr(), k.BindTimeoutOr())

@@ -1,9 +1,10 @@
 package config
 
 import (
-	"github.com/bh-tracker/bh/agent/fakeapi"
 	"os"
 	"testing"
+
+	"github.com/bh-tracker/bh/agent/fakeapi"
 )
 
 // TestMain runs the tests in a home of their own (fakeapi.Isolated).
