@@ -35,7 +35,7 @@ Exit codes:
   1  error: no task given in --wait, the remote cannot be cloned, ...
   3  the worker cannot start (see bh worker)
 `,
-		Example: `  BH_REMOTE=https://git.example.com/team/app.git bh run-task --dir /work/repo`,
+		Example: `  BH_REMOTE=https://git.example.com/team/app.git bh run-task --dir /var/lib/bh/repo`,
 		Args:    argsRange(0, 0, "no arguments"),
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.base, opts.Ctx = f.base(), c.Context()

@@ -2,11 +2,10 @@ package kube
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/bh-tracker/bh/worker/kube/kubeapi"
-
-	"errors"
 )
 
 // pod is what the cluster says of a SandboxClaim's pod.
