@@ -166,7 +166,7 @@ func (opts *WorkerOptions) options(s *store.Store, report func(worker.Event)) (w
 	if err != nil {
 		return wo, err
 	}
-	wo.Place = &kube.Runner{Client: client, K8s: s.Config.K8s, Store: s, Lease: s.Config.Lease.Or(2 * time.Minute),
+	wo.Place = &kube.Runner{Client: client, K8s: s.Config.K8s, Store: s, Lease: s.Config.LeaseTTL(),
 		Sync: func() error { _, err := worker.Sync(s, "", true); return err },
 		Warn: func(format string, args ...any) {
 			report(worker.Event{Kind: worker.Warning, Summary: fmt.Sprintf(format, args...)})

@@ -64,7 +64,7 @@ func (o *Options) defaults(c config.Config) {
 		o.Name = "worker"
 	}
 	if o.LeaseTTL <= 0 {
-		o.LeaseTTL = c.Lease.Or(2 * time.Minute)
+		o.LeaseTTL = c.LeaseTTL()
 	}
 	if o.Heartbeat <= 0 {
 		o.Heartbeat = min(15*time.Second, o.LeaseTTL/4)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/bh-tracker/bh/task"
 )
@@ -124,6 +125,10 @@ const MaxWorkers = 32
 
 // DefaultPrefix prefixes task IDs unless the config says otherwise.
 const DefaultPrefix = "tm"
+
+// LeaseTTL is how long a claim holds without a heartbeat: lease:, else
+// two minutes.
+func (c Config) LeaseTTL() time.Duration { return c.Lease.Or(2 * time.Minute) }
 
 // Load reads the config at path: its defaults when the file is absent, and an
 // error naming file and line for what bh cannot use.
