@@ -20,7 +20,7 @@ import (
 // shared output helpers), and gocyclo 15 exceeded only by the hand-written
 // YAML reader, kept for speed.
 const (
-	maxWorkerLines = 3912 // the top worker package: the loop and one run's life
+	maxWorkerLines = 3908 // the top worker package: the loop and one run's life
 	maxKnot        = 15   // files of one package that all reach each other by name
 	maxComplex     = 3    // functions over gocyclo 15, in all non-test code (the issue asked 25 at most)
 )

@@ -46,7 +46,7 @@ func TestClaudeHungRunLeavesItsTranscript(t *testing.T) {
 	if feed, _ := os.ReadFile(store.StepsPath(s)); !strings.Contains(string(feed), `"step":"Write half.txt"`) {
 		t.Errorf("the live feed lacks the step: %s", feed)
 	}
-	logs, _ := filepath.Glob(filepath.Join(runsDir(s, tk.ID), "*.log"))
+	logs, _ := filepath.Glob(store.RunDir(s, tk.ID, "*.log"))
 	if len(logs) != 1 {
 		t.Fatalf("run logs: %q", logs)
 	}

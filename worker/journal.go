@@ -12,11 +12,8 @@ import (
 	"github.com/bh-tracker/bh/task/store"
 )
 
-// .bh/runs/<id>/ holds a task's journal and one log per run.
-func runsDir(s *store.Store, id string) string { return filepath.Join(s.Dir, "runs", id) }
-
 func journalPath(s *store.Store, id string) string {
-	return filepath.Join(runsDir(s, id), "journal.json")
+	return store.RunDir(s, id, "journal.json")
 }
 
 func saveJournal(s *store.Store, j *journal) error {

@@ -70,7 +70,7 @@ func (w *worker) closeNotifier() {
 // rather than repeat it. Reminders need no claim: the write that records
 // one also moves the question's expiry on (see onTimeout).
 
-func notifiedDir(s *store.Store, id string) string { return filepath.Join(runsDir(s, id), "notified") }
+func notifiedDir(s *store.Store, id string) string { return store.RunDir(s, id, "notified") }
 
 // askedKeys are the ids of the questions t waits on, those a claim can
 // name (hand-written ids that are no file name are left out).

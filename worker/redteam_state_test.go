@@ -214,7 +214,7 @@ func TestRedTeamTranscriptLinkToTheKeyIsNotCopied(t *testing.T) {
 	if !warned {
 		t.Errorf("no warning that the transcript was not copied among %+v", evs)
 	}
-	copied, _ := filepath.Glob(filepath.Join(runsDir(s, tk.ID), "sessions", "*"))
+	copied, _ := filepath.Glob(store.RunDir(s, tk.ID, "sessions", "*"))
 	for _, c := range copied {
 		if b, _ := os.ReadFile(c); bytes.Contains(b, []byte(key)) {
 			t.Errorf("the key was copied to %s", c)
@@ -246,7 +246,7 @@ func TestRedTeamRunFolderLinksAreReplaced(t *testing.T) {
 			tk := addTask(t, s, fmt.Sprint("Links ", linkedFolder))
 			const sid = "5f0e8a2c-1b1e-4c39-9d7e-0c8f6d3a9b11"
 			update(t, s, tk.ID, func(tk *task.Task) { tk.SessionID = sid })
-			run := runsDir(s, tk.ID)
+			run := store.RunDir(s, tk.ID)
 			names := append([]string{}, runFolderNames...)
 			if linkedFolder {
 				if err := os.MkdirAll(filepath.Join(home, "target-sessions"), 0o755); err != nil {

@@ -27,7 +27,7 @@ func (w *worker) openLog(r *run) *runlog.Log {
 // RunTranscript is run n (1 is the first; 0 the last) of task id, read
 // from its run log, and how many runs there are.
 func RunTranscript(s *store.Store, id string, n int) ([]agent.Entry, int, error) {
-	return runlog.Transcript(runsDir(s, id), id, n)
+	return runlog.Transcript(store.RunDir(s, id), id, n)
 }
 
 // step reports a running agent's tool call and adds it to the feed

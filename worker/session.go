@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/bh-tracker/bh/worker/jail"
 	"github.com/bh-tracker/bh/worker/taskprompt"
@@ -25,7 +24,7 @@ type sessionFiler interface {
 // local state (never committed): Claude Code removes old sessions, and
 // another HOME has none.
 func sessionCopy(s *store.Store, id, session string) string {
-	return filepath.Join(runsDir(s, id), "sessions", session+".jsonl")
+	return store.RunDir(s, id, "sessions", session+".jsonl")
 }
 
 // sessionFile is where runner keeps req's session transcript; "" when it

@@ -118,4 +118,4 @@ func tail(b []byte, n int) string {
 	return s
 }
 
-func setupMark(s *store.Store, id string) string { return filepath.Join(runsDir(s, id), "setup.done") }
+func setupMark(s *store.Store, id string) string { return store.RunDir(s, id, "setup.done") }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 )
 
 // TestSetupKilled: worktree.setup starts a grandchild that holds its
@@ -65,7 +66,7 @@ func TestSetupOutputCapped(t *testing.T) {
 	if got.State != task.Failed || !strings.Contains(note, "exit status 7") || !strings.Contains(note, "the install broke") {
 		t.Fatalf("task %s, note %q; want failed quoting the setup's end", got.State, note)
 	}
-	log, err := os.ReadFile(filepath.Join(runsDir(s, tk.ID), "setup.log"))
+	log, err := os.ReadFile(store.RunDir(s, tk.ID, "setup.log"))
 	if err != nil {
 		t.Fatal(err)
 	}

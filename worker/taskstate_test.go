@@ -64,7 +64,7 @@ func TestClosingRemovesTheAgentState(t *testing.T) {
 			t.Errorf("the waiting task's %s is gone", dir)
 		}
 	}
-	if !exists(runsDir(s, closes.ID), "") {
+	if !exists(store.RunDir(s, closes.ID), "") {
 		t.Errorf("the closed task's run log is gone")
 	}
 }

@@ -3,11 +3,11 @@ package board
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/runlog"
 
@@ -77,7 +77,7 @@ func (m *boardModel) openRun(t *task.Task) {
 // page read it); the cursor follows the steps that come while it is on
 // the last.
 func (m *boardModel) readRun(bt *boardText) error {
-	entries, n, err := runlog.Transcript(filepath.Join(m.s.Dir, "runs", bt.t.ID), bt.t.ID, 0)
+	entries, n, err := runlog.Transcript(store.RunDir(m.s, bt.t.ID), bt.t.ID, 0)
 	if err != nil {
 		return err
 	}

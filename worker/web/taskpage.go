@@ -6,7 +6,6 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -112,7 +111,7 @@ const shownRuns = 5
 // runs are the task's latest runs, read from their logs (as bh
 // transcript reads them), the one under way included.
 func runs(st *store.Store, id string) []runView {
-	dir := filepath.Join(st.Dir, "runs", id)
+	dir := store.RunDir(st, id)
 	_, n, err := runlog.Transcript(dir, id, 0)
 	if err != nil {
 		return nil
