@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -121,15 +122,24 @@ func (k *Keep) Files() (map[string]string, time.Time, error) {
 	if err != nil || t == nil {
 		return nil, time.Time{}, err
 	}
+	// The entries' hashes are all a comparison needs: walking the trees
+	// reads no blob (t.Files() reads every one, 10k of them, from the pack:
+	// 0.5 s a command after every write of the tree's folder).
 	files := map[string]string{}
-	err = t.Files().ForEach(func(f *object.File) error {
-		files[storePath(f.Name)] = f.Hash.String()
-		return nil
-	})
-	if err != nil {
-		return nil, time.Time{}, fmt.Errorf("read %s: %w", KeepRef, err)
+	w := object.NewTreeWalker(t, true, nil)
+	defer w.Close()
+	for {
+		name, e, err := w.Next()
+		if errors.Is(err, io.EOF) {
+			return files, at, nil
+		}
+		if err != nil {
+			return nil, time.Time{}, fmt.Errorf("read %s: %w", KeepRef, err)
+		}
+		if e.Mode.IsFile() {
+			files[storePath(name)] = e.Hash.String()
+		}
 	}
-	return files, at, nil
 }
 
 // Read is a kept file's content, by the hash Files gave.

@@ -147,21 +147,31 @@ func plural(n int, what string) string {
 // Check compares the tree with bh's copies; nil when nothing is lost.
 // Quick when the stamp matches; otherwise it also takes in what came by
 // the user's git (a pull, a hand edit, a new branch's tasks) as the newest
-// copies, and saves the stamp if nothing was lost.
+// copies, and saves the stamp with what was lost, so that a tree that
+// lost files is compared once, not on every command, until it changes
+// (bh doctor --fix, a restore, the user's git) or is repaired.
 func (kp *Keeper) Check() (*LostError, error) {
 	k, err := kp.keep()
-	if err != nil || kp.stampMatches(k) {
+	if err != nil {
 		return nil, nil
+	}
+	cur := kp.stamp()
+	if saved, lost, ok := kp.saved(k); ok && cur != "" && saved == cur {
+		return lostError(lost), nil
 	}
 	lost, err := kp.Compare(true)
 	if err != nil {
 		return nil, err
 	}
-	if len(lost) > 0 {
-		return &LostError{Lost: lost}, nil
+	kp.save(k, cur, lost)
+	return lostError(lost), nil
+}
+
+func lostError(lost []Lost) *LostError {
+	if len(lost) == 0 {
+		return nil
 	}
-	kp.saveStamp(k)
-	return nil, nil
+	return &LostError{Lost: lost}
 }
 
 // ErrNoKeep is a store with no git repository around it to keep in.
@@ -323,10 +333,31 @@ func (kp *Keeper) stamp() string {
 	return b.String() + "\n"
 }
 
+// stampMatches reports whether the tree stands as it stood when last
+// checked and held everything.
 func (kp *Keeper) stampMatches(k *git.Keep) bool {
-	b, err := os.ReadFile(k.StampPath())
+	saved, lost, ok := kp.saved(k)
 	cur := kp.stamp()
-	return err == nil && cur != "" && string(b) == cur
+	return ok && len(lost) == 0 && cur != "" && saved == cur
+}
+
+// saved is the stamp saved last, with what was lost then: its first line
+// is the stamp, each further line a lost file (rel, blob, "gone" or
+// "older", tab-separated).
+func (kp *Keeper) saved(k *git.Keep) (stamp string, lost []Lost, ok bool) {
+	b, err := os.ReadFile(k.StampPath())
+	if err != nil {
+		return "", nil, false
+	}
+	first, rest, _ := strings.Cut(string(b), "\n")
+	for line := range strings.SplitSeq(rest, "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) != 3 {
+			continue
+		}
+		lost = append(lost, Lost{Rel: f[0], Blob: f[1], Missing: f[2] == "gone"})
+	}
+	return first + "\n", lost, true
 }
 
 // SaveStamp saves the stamp of the tree as it is: bh doctor --fix, once
@@ -337,10 +368,22 @@ func (kp *Keeper) SaveStamp() {
 	}
 }
 
-func (kp *Keeper) saveStamp(k *git.Keep) {
-	if cur := kp.stamp(); cur != "" {
-		os.WriteFile(k.StampPath(), []byte(cur), 0o644) // torn, it only matches nothing
+func (kp *Keeper) saveStamp(k *git.Keep) { kp.save(k, kp.stamp(), nil) }
+
+func (kp *Keeper) save(k *git.Keep, stamp string, lost []Lost) {
+	if stamp == "" {
+		return
 	}
+	var b strings.Builder
+	b.WriteString(stamp)
+	for _, l := range lost {
+		state := "older"
+		if l.Missing {
+			state = "gone"
+		}
+		fmt.Fprintf(&b, "%s\t%s\t%s\n", l.Rel, l.Blob, state)
+	}
+	os.WriteFile(k.StampPath(), []byte(b.String()), 0o644) // torn, it only matches nothing
 }
 
 // ForgetKept forgets bh's copy of task id, whose file is gone (bh rm of
