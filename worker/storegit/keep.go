@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -61,7 +62,8 @@ func (kp *Keeper) Write(rel string, data []byte, write func() error) error {
 	if err != nil { // no git repository left around the store: nothing to keep with
 		return write()
 	}
-	clean := kp.stampMatches(k)
+	saved, lost, ok := kp.saved(k)
+	clean := ok && saved != "" && saved == kp.stamp()
 	if err := write(); err != nil {
 		return err
 	}
@@ -73,8 +75,8 @@ func (kp *Keeper) Write(rel string, data []byte, write func() error) error {
 			return nil
 		}
 	}
-	if clean {
-		kp.saveStamp(k)
+	if clean { // what was lost stays lost, but rel: bh just wrote it
+		kp.save(k, kp.stamp(), slices.DeleteFunc(lost, func(l Lost) bool { return l.Rel == rel }))
 	}
 	return nil
 }
@@ -331,14 +333,6 @@ func (kp *Keeper) stamp() string {
 		fmt.Fprintf(&b, "%d %d ", fi.ModTime().UnixNano(), ino)
 	}
 	return b.String() + "\n"
-}
-
-// stampMatches reports whether the tree stands as it stood when last
-// checked and held everything.
-func (kp *Keeper) stampMatches(k *git.Keep) bool {
-	saved, lost, ok := kp.saved(k)
-	cur := kp.stamp()
-	return ok && len(lost) == 0 && cur != "" && saved == cur
 }
 
 // saved is the stamp saved last, with what was lost then: its first line

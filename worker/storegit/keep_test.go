@@ -103,8 +103,15 @@ func TestLostStateIsRemembered(t *testing.T) {
 	if err != nil || again == nil || len(again.Lost) != 1 || again.Lost[0].Rel != lost.Lost[0].Rel {
 		t.Fatalf("the next command: %v, %v; want the remembered loss", again, err)
 	}
-	// A change of the tree ends the memory: compared again, nothing kept.
+	// bh's own write elsewhere keeps the finding: nothing it wrote was lost.
 	storetest.Add(t, s, "another")
+	if again, err := NewKeeper(s, func(error) {}).Check(); err != nil || again == nil || len(again.Lost) != 1 {
+		t.Fatalf("after bh wrote another task: %v, %v; want the remembered loss", again, err)
+	}
+	// A change behind bh's back ends the memory: compared afresh, with
+	// nothing kept any more, nothing is lost.
+	gittest.Git(t, s.Root, "update-ref", "-d", git.KeepRef)
+	gittest.Write(t, s.Dir, "tasks/stray.txt", "the user's\n")
 	if after, err := NewKeeper(s, func(error) {}).Check(); err != nil || after != nil {
 		t.Fatalf("after the tree changed: %v, %v; want it compared afresh", after, err)
 	}
