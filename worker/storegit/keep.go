@@ -70,7 +70,7 @@ func (kp *Keeper) Write(rel string, data []byte, write func() error) error {
 	// A renewed lease is not kept: the copy kept is as good, and a
 	// worker's beats would fill .git with objects.
 	if !kp.heartbeat(k, rel, data) {
-		if err := k.Record(map[string][]byte{rel: data}); err != nil {
+		if err := k.Note(rel, data); err != nil {
 			kp.warn(fmt.Errorf("keep bh's copy of .bh/%s: %w", rel, err))
 			return nil
 		}
@@ -176,6 +176,12 @@ func lostError(lost []Lost) *LostError {
 	return &LostError{Lost: lost}
 }
 
+// manyUnkept is how many files bh has no copy of before it asks git's
+// index which of them git holds unchanged, rather than reading each (a
+// clone's first command, 10k tasks); for a pull's few files, reading is
+// cheaper than two git processes.
+const manyUnkept = 256
+
 // ErrNoKeep is a store with no git repository around it to keep in.
 var ErrNoKeep = errors.New("no repository to keep bh's copies in")
 
@@ -210,11 +216,22 @@ func (kp *Keeper) Compare(record bool) ([]Lost, error) {
 			lost = kp.compareFile(k, rel, blob, take, lost)
 		}
 	}
+	var unkept []string
 	for rel := range present {
 		if _, ok := kept[rel]; !ok {
-			if data, err := os.ReadFile(filepath.Join(kp.s.Dir, rel)); err == nil {
-				take[rel] = data
-			}
+			unkept = append(unkept, rel)
+		}
+	}
+	var inGit map[string]string
+	if len(unkept) > manyUnkept {
+		inGit, _ = k.IndexBlobs()
+	}
+	for _, rel := range unkept {
+		if _, ok := inGit[rel]; ok {
+			continue // git holds it as the tree has it: a loss of it is git's to undo
+		}
+		if data, err := os.ReadFile(filepath.Join(kp.s.Dir, rel)); err == nil {
+			take[rel] = data
 		}
 	}
 	if record && len(take) > 0 {
@@ -391,5 +408,9 @@ func ForgetKept(s *store.Store, id string) (bool, error) {
 	if blob, err := k.Lookup(rel); err != nil || blob == "" {
 		return false, err
 	}
-	return true, k.Record(map[string][]byte{rel: nil})
+	if err := k.Record(map[string][]byte{rel: nil}); err != nil {
+		return true, err
+	}
+	os.Remove(k.StampPath()) // the loss it remembered is no loss now: compare afresh
+	return true, nil
 }
