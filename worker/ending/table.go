@@ -354,9 +354,12 @@ func held(f Facts) Ending {
 	}
 	e.Note = "landing refused: " + why
 	e.Ask = []task.Question{f.Question}
-	e.Context = fmt.Sprintf("git refused to land %s on %s in %s: %s", f.ID, f.Target, f.Dir, why)
+	e.Context = fmt.Sprintf(RefusedContext+"%s on %s in %s: %s", f.ID, f.Target, f.Dir, why)
 	return repend(e, f.Asked)
 }
+
+// RefusedContext begins the context of a landing git refused.
+const RefusedContext = "git refused to land "
 
 // repend is e waiting again on asked, the landing question answered
 // "land" before, when the same cause came back (the same files still in
