@@ -29,24 +29,31 @@ func (r *Repo) Signs() bool {
 }
 
 // signFailure is err as a *SignError when it is a commit that failed
-// while the config asks for signed ones and git says the signature
-// failed ("gpg failed to sign the data", "Couldn't load public key", and
-// "failed to write commit object" after them); err as it was otherwise.
+// while the config asks for signed ones and git or its signing program
+// says the signature failed; err as it was otherwise. Only their own
+// words count: a hook's refusal may well speak of keys.
 func (r *Repo) signFailure(err error) error {
 	ge, ok := errors.AsType[*gitError](err)
 	if !ok || !r.Signs() {
 		return err
 	}
 	said := strings.ToLower(ge.Stderr)
-	if !strings.Contains(said, "sign") && !strings.Contains(said, "key") && !strings.Contains(said, "failed to write commit object") {
-		return err
+	for _, w := range signWords {
+		if strings.Contains(said, w) {
+			return &SignError{Said: signSaid(ge.Stderr), Err: err}
+		}
 	}
-	return &SignError{Said: lastLine(ge.Stderr), Err: err}
+	return err
 }
 
-// lastLine is the first line of s that says why (git ends with "fatal:
+// signWords are what git 2.39, gpg and ssh-keygen -Y sign say when a
+// signature fails (git commit ends with "failed to write commit object").
+var signWords = []string{"failed to write commit object", "failed to sign", "couldn't load public key",
+	"load key", "no private key", "signing failed"}
+
+// signSaid is the first line of s that says why (git ends with "fatal:
 // failed to write commit object" after the signing program's words).
-func lastLine(s string) string {
+func signSaid(s string) string {
 	for _, l := range strings.Split(strings.TrimSpace(s), "\n") {
 		if l = strings.TrimSpace(l); l != "" && !strings.Contains(l, "failed to write commit object") {
 			return strings.TrimPrefix(l, "error: ")
