@@ -95,7 +95,7 @@ func TestHumanFalseRefusedLandingWaitsThenLands(t *testing.T) {
 	waitState(t, s, tk.ID, task.AwaitingInput)
 	got := getTask(t, s, tk.ID)
 	if len(got.Pending()) != 1 || !strings.Contains(lastNote(got), "landing refused") ||
-		!strings.Contains(lastNote(got), "README.md") || !strings.Contains(lastNote(got), "it waits for that to go") {
+		!strings.Contains(lastNote(got), "README.md") || !strings.Contains(lastNote(got), "the finished work waits: bh land lands it") {
 		t.Fatalf("task: %s %q, pending %v", got.State, lastNote(got), got.Pending())
 	}
 	if b, _ := os.ReadFile(readme); string(b) != "# mine, not committed\n" || gitT(t, s.Root, "rev-parse", "HEAD") != head {

@@ -97,7 +97,7 @@ func unasked(p task.HumanPolicy, e Ending) Ending {
 	case p.Allowed || e.State != task.AwaitingInput:
 		return e
 	case e.Outcome == Held || e.Outcome == HookRefused:
-		e.Note += "; it waits for that to go (human: false fails no finished work)"
+		e.Note += "; the finished work waits: bh land lands it (human: false fails no finished work)"
 		return e
 	}
 	return noHuman(e)

@@ -150,7 +150,7 @@ func TestDecideEndingTable(t *testing.T) {
 		// that to go, and says so), and what would have been asked is
 		// kept, flat.
 		obstacle := c.f.What == LandRefused || c.f.What == SignFailure || c.f.What == HookRefusal
-		if obstacle && !c.f.Policy.Allowed && !strings.Contains(e.Note, "it waits for that to go") {
+		if obstacle && !c.f.Policy.Allowed && !strings.Contains(e.Note, "the finished work waits: bh land lands it") {
 			t.Errorf("%s: human: false, its note does not say it waits: %q", c.name, e.Note)
 		}
 		if !c.f.Policy.Allowed && !obstacle && c.f.What != HumanApproved && c.f.What != HumanLanding && c.f.What != HumanChecked && c.f.What != HumanHooked {
