@@ -97,6 +97,9 @@ func Unblocked(s *store.Store, r *git.Repo, targetOf func(*task.Task) (string, e
 			strings.Contains(q.Context, SubNote) {
 			continue
 		}
+		if head, err := r.BranchTip(slots.Branch(t.ID)); err != nil || head == "" {
+			continue // no work here to land: bh land says why
+		}
 		if full, err := s.Get(t.ID); err == nil && InTheWay(s, r, full, targetOf) == nil {
 			out = append(out, full)
 		}
