@@ -199,6 +199,7 @@ func (w *worker) await(stop, kill context.Context, wait time.Duration, done <-ch
 	case <-tick:
 		w.thaw()
 		w.shepherdDue(kill)
+		w.landUnblocked()
 		if err := w.recoverDead(w.runFailed); err != nil {
 			return err
 		}
