@@ -84,25 +84,9 @@ func (k *Keep) Record(files map[string][]byte) error {
 	if err != nil {
 		return err
 	}
-	all := map[string][]byte{}
-	for _, p := range ps {
-		all[p.rel] = p.data
-	}
-	maps.Copy(all, files)
-	changes := map[string]treeChange{}
-	for rel, data := range all {
-		if data == nil {
-			changes[keptPath(rel)] = treeChange{Delete: true}
-			continue
-		}
-		h, err := k.r.writeBlob(data)
-		if err != nil {
-			return fmt.Errorf("keep %s: %w", rel, err)
-		}
-		changes[keptPath(rel)] = treeChange{Mode: filemode.Regular, Hash: h}
-	}
-	if len(changes) == 0 {
-		return nil
+	changes, err := k.changes(ps, files)
+	if err != nil || len(changes) == 0 {
+		return err
 	}
 	for range 100 { // other bh processes keep their files too: compare and swap
 		var base *object.Tree
@@ -129,6 +113,29 @@ func (k *Keep) Record(files map[string][]byte) error {
 		}
 	}
 	return fmt.Errorf("keep: %w", err)
+}
+
+// changes are the tree's changes for the pending copies ps and files,
+// which are newer; their blobs written.
+func (k *Keep) changes(ps []pendingCopy, files map[string][]byte) (map[string]treeChange, error) {
+	all := map[string][]byte{}
+	for _, p := range ps {
+		all[p.rel] = p.data
+	}
+	maps.Copy(all, files)
+	changes := map[string]treeChange{}
+	for rel, data := range all {
+		if data == nil {
+			changes[keptPath(rel)] = treeChange{Delete: true}
+			continue
+		}
+		h, err := k.r.writeBlob(data)
+		if err != nil {
+			return nil, fmt.Errorf("keep %s: %w", rel, err)
+		}
+		changes[keptPath(rel)] = treeChange{Mode: filemode.Regular, Hash: h}
+	}
+	return changes, nil
 }
 
 // lockFold makes this process the only one folding pending copies into

@@ -216,6 +216,18 @@ func (kp *Keeper) Compare(record bool) ([]Lost, error) {
 			lost = kp.compareFile(k, rel, blob, take, lost)
 		}
 	}
+	kp.takeUnkept(k, kept, present, take)
+	if record && len(take) > 0 {
+		_ = k.Record(take) // a read-only git dir (an agent's sandbox): compared all the same
+	}
+	sort.Slice(lost, func(i, j int) bool { return lost[i].Rel < lost[j].Rel })
+	return lost, nil
+}
+
+// takeUnkept puts into take the files the tree holds that bh has no copy
+// of (a pull's, a new branch's), but those git's index holds unchanged:
+// git keeps them, and a clone's first command need not read 10k files.
+func (kp *Keeper) takeUnkept(k *git.Keep, kept map[string]string, present map[string]os.FileInfo, take map[string][]byte) {
 	var unkept []string
 	for rel := range present {
 		if _, ok := kept[rel]; !ok {
@@ -234,11 +246,6 @@ func (kp *Keeper) Compare(record bool) ([]Lost, error) {
 			take[rel] = data
 		}
 	}
-	if record && len(take) > 0 {
-		_ = k.Record(take) // a read-only git dir (an agent's sandbox): compared all the same
-	}
-	sort.Slice(lost, func(i, j int) bool { return lost[i].Rel < lost[j].Rel })
-	return lost, nil
 }
 
 // compareFile compares the tree's rel, changed since bh kept blob, with
