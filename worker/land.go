@@ -21,11 +21,11 @@ const landTries = 3
 // then fast-forwarded, git refusing whatever would overwrite the user's
 // changes. The task file, closed, goes into the same commit and is written
 // to the store only once the commit has landed. Landings are serialized.
-// What stops it (landing.Trouble) becomes the task's ending.
-func (w *worker) land(r *run, e ending.Ending) error {
+// What stops it (landing.Trouble) becomes the next ending.
+func (w *worker) land(r *run, e ending.Ending) (next *ending.Ending, err error) {
 	unlock, err := w.lockLanding()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer unlock()
 	_, mode := config.Delivery(r.t, w.s.Config)
@@ -36,15 +36,15 @@ func (w *worker) land(r *run, e ending.Ending) error {
 		e = ending.KeepOnBranch(e, r.j.Branch, r.t.ID)
 	}
 	if done, err := w.landedBefore(r, e); done || err != nil {
-		return err
+		return nil, err
 	}
 	if r.wt == nil {
-		return fmt.Errorf("%s: its worktree %s is gone and nothing was landed; reopen the task to run it again",
+		return nil, fmt.Errorf("%s: its worktree %s is gone and nothing was landed; reopen the task to run it again",
 			r.t.ID, r.j.Worktree)
 	}
 	msg := landing.CommitMessage(r.t.ID, r.t.Title, cmp.Or(e.Summary, e.Result.Summary, r.t.Summary))
-	if done, err := w.landCommit(r, &e, msg); done || err != nil {
-		return err
+	if next, err := w.landCommit(r, &e, msg); next != nil || err != nil {
+		return next, err
 	}
 	checks := w.s.Config.ChecksFor(r.t)
 	if e.Unchecked {
@@ -57,31 +57,31 @@ func (w *worker) land(r *run, e ending.Ending) error {
 }
 
 // landCommit continues a rebase left in progress, holds back submodule
-// changes and commits the work. done: the task ended here.
-func (w *worker) landCommit(r *run, e *ending.Ending, msg string) (bool, error) {
+// changes and commits the work. next or err: the landing stops here.
+func (w *worker) landCommit(r *run, e *ending.Ending, msg string) (next *ending.Ending, err error) {
 	base, err := landing.ContinueRebase(r.wt, r.j.Target)
 	if err != nil {
-		return true, w.landFailed(r, *e, err)
+		return w.landFailed(r, *e, err)
 	}
 	if base != "" {
 		r.j.Base = base
 	}
-	if done, err := w.submoduleTrouble(r, *e); done || err != nil {
-		return true, err
+	if next, err := w.submoduleTrouble(r, *e); next != nil || err != nil {
+		return next, err
 	}
 	if e.Paths, err = landing.Commit(r.wt, r.j.Base, msg, e.NoVerify); err != nil {
 		var tr *landing.Trouble
 		if !errors.As(err, &tr) {
-			return true, fmt.Errorf("%s: %w", r.t.ID, err)
+			return nil, fmt.Errorf("%s: %w", r.t.ID, err)
 		}
-		return true, w.landTrouble(r, *e, err)
+		return w.landTrouble(r, *e, err)
 	}
-	return false, nil
+	return nil, nil
 }
 
 // landPR catches the branch up with the remote's base, checks it and
 // opens its pull request.
-func (w *worker) landPR(r *run, e ending.Ending, checks []string) error {
+func (w *worker) landPR(r *run, e ending.Ending, checks []string) (next *ending.Ending, err error) {
 	if err := w.rebased(r)(landing.CatchUpRemote(w.repo, r.wt, landing.Remote(w.s), r.j.Target, r.j.Base)); err != nil {
 		return w.landFailed(r, e, err) // a conflict goes back to the agent
 	}
@@ -100,14 +100,14 @@ func (w *worker) landPR(r *run, e ending.Ending, checks []string) error {
 		err = saveJournal(w.s, r.j)
 	}
 	if err != nil {
-		return fmt.Errorf("%s: pull request: %w", r.t.ID, err) // still in progress: recovery tries again
+		return nil, fmt.Errorf("%s: pull request: %w", r.t.ID, err) // still in progress: recovery tries again
 	}
 	return w.close(r, &e, nil)
 }
 
 // landOn lands the work on the target (or keeps it on its branch),
 // catching up with a target that moved meanwhile.
-func (w *worker) landOn(r *run, e ending.Ending, mode, msg string, checks []string) error {
+func (w *worker) landOn(r *run, e ending.Ending, mode, msg string, checks []string) (*ending.Ending, error) {
 	round, checked := landing.Round(r.t), ""
 	for try := 1; ; try++ {
 		if mode == task.LandMerge {
@@ -124,7 +124,10 @@ func (w *worker) landOn(r *run, e ending.Ending, mode, msg string, checks []stri
 				return w.landFailed(r, e, err)
 			}
 		}
-		err := w.close(r, &e, func(data []byte) error { return w.landFile(r, &e, mode, msg, data) })
+		next, err := w.close(r, &e, func(data []byte) error { return w.landFile(r, &e, mode, msg, data) })
+		if next != nil {
+			return next, nil
+		}
 		if errors.Is(err, usertree.ErrTargetMoved) && try < landTries {
 			continue
 		}
@@ -225,10 +228,10 @@ func (w *worker) landedBefore(r *run, e ending.Ending) (bool, error) {
 
 // landFailed is landTrouble, anything else than trouble returned as the
 // landing's error.
-func (w *worker) landFailed(r *run, e ending.Ending, err error) error {
+func (w *worker) landFailed(r *run, e ending.Ending, err error) (*ending.Ending, error) {
 	var tr *landing.Trouble
 	if err != nil && !errors.As(err, &tr) {
-		return fmt.Errorf("%s: land: %w", r.t.ID, err)
+		return nil, fmt.Errorf("%s: land: %w", r.t.ID, err)
 	}
 	return w.landTrouble(r, e, err)
 }
@@ -236,11 +239,12 @@ func (w *worker) landFailed(r *run, e ending.Ending, err error) error {
 // landTrouble turns what stopped a landing into its ending: a rebase
 // conflict or failed checks go back to the agent, a refusal to overwrite
 // the user's changes or a hook's refusal asks the human, a commit that
-// failed otherwise fails the task; anything else is returned.
-func (w *worker) landTrouble(r *run, e ending.Ending, err error) error {
+// failed otherwise fails the task: the next ending. Anything else is
+// returned.
+func (w *worker) landTrouble(r *run, e ending.Ending, err error) (*ending.Ending, error) {
 	var tr *landing.Trouble
 	if !errors.As(err, &tr) {
-		return err
+		return nil, err
 	}
 	f := ending.Facts{Prior: e, ID: r.t.ID, Target: r.j.Target, Paths: tr.Paths, Policy: w.policy(r.t)}
 	switch tr.Kind {
@@ -258,25 +262,27 @@ func (w *worker) landTrouble(r *run, e ending.Ending, err error) error {
 	case landing.TakenBack:
 		f = ending.Facts{What: ending.RunLost, Session: r.session}
 	}
-	return w.end(r, ending.Decide(f))
+	next := ending.Decide(f)
+	return &next, nil
 }
 
 // submoduleTrouble holds back work that changed files inside submodules
 // (git.Worktree.SubmoduleChanges): the task waits with the landing
 // question, its worktree (the changes in it) kept, instead of landing
 // without them in silence. Once a human answered that question, the rest
-// lands (or is kept) without them. done: the task ended here.
-func (w *worker) submoduleTrouble(r *run, e ending.Ending) (done bool, err error) {
+// lands (or is kept) without them. next: the ending instead of landing.
+func (w *worker) submoduleTrouble(r *run, e ending.Ending) (next *ending.Ending, err error) {
 	subs, err := r.wt.SubmoduleChanges(r.j.Base)
 	if err != nil || len(subs) == 0 {
-		return false, err
+		return nil, err
 	}
 	f := ending.Facts{What: ending.LandRefused, Prior: e, ID: r.t.ID, Target: r.j.Target, Reason: landing.SubNote, Paths: subs,
 		Dir: r.wt.Path, Question: landing.SubQuestion(r.t.ID, r.j.Branch, r.wt.Path, subs), Policy: w.policy(r.t)}
-	if q := landing.Decision(r.t, landing.IsLandQuestion); q != nil && q.Context == ending.Decide(f).Context {
-		return false, r.wt.KeepSubmodulesAt(r.j.Base, subs) // answered: the rest goes as it is
+	held := ending.Decide(f)
+	if q := landing.Decision(r.t, landing.IsLandQuestion); q != nil && q.Context == held.Context {
+		return nil, r.wt.KeepSubmodulesAt(r.j.Base, subs) // answered: the rest goes as it is
 	}
-	return true, w.end(r, ending.Decide(f))
+	return &held, nil
 }
 
 // lastNote is the note of the task's last state change before its claim.
