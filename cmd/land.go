@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bh-tracker/bh/worker/ending"
+
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker"
-	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/spf13/cobra"
 )
 
@@ -67,7 +68,7 @@ func landRun(opts *LandOptions) error {
 	}
 	err = worker.LandTask(opts.Ctx, s, id, "human", worker.Options{Name: "bh land"})
 	out := landJSON{TaskID: id, OldID: id, Landed: err == nil}
-	var nl *landing.NotLandedError
+	var nl *ending.NotLandedError
 	switch {
 	case errors.As(err, &nl):
 		out.State, out.Reason, out.Paths, out.OldFiles = nl.State, nl.Reason, nl.Files, nl.Files
@@ -89,7 +90,7 @@ func landRun(opts *LandOptions) error {
 }
 
 // landHint is what to do about a landing git would not make.
-func landHint(nl *landing.NotLandedError) string {
+func landHint(nl *ending.NotLandedError) string {
 	if len(nl.Files) > 0 {
 		return "commit or stash your changes to " + strings.Join(nl.Files, ", ") + ", then bh land " + nl.ID + " again"
 	}

@@ -8,9 +8,9 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/usertree"
-	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/outage"
 	"github.com/spf13/cobra"
 )
@@ -117,7 +117,7 @@ func newStatusView(s *store.Store, t *task.Task, now time.Time) statusView {
 	v := statusView{ID: t.ID, Title: t.Title, State: t.State, Since: ui.StateSince(t), Agent: t.Agent,
 		SessionID: t.SessionID, Summary: t.Summary, Questions: []statusQuestion{},
 		Gate: t.Gate, Human: t.Human, HumanTimeout: t.HumanTimeout, OnTimeout: t.OnTimeout, NeedsReview: t.NeedsReview,
-		CheckRound: landing.CheckRound(t, s.Config.Rounds())}
+		CheckRound: ending.CheckRound(t, s.Config.Rounds())}
 	if m := t.Measure(now); m.Text() != "" {
 		v.Measures = &m
 	}

@@ -86,7 +86,7 @@ func (w *worker) landPR(r *run, e ending.Ending, checks []string) (next *ending.
 		return w.landFailed(r, e, err) // a conflict goes back to the agent
 	}
 	if len(checks) > 0 { // what the pull request gets has passed them
-		if _, err := w.checkTip(r, &e, checks, landing.Round(r.t), ""); err != nil {
+		if _, err := w.checkTip(r, &e, checks, ending.NextRound(r.t), ""); err != nil {
 			return w.landFailed(r, e, err)
 		}
 	}
@@ -108,7 +108,7 @@ func (w *worker) landPR(r *run, e ending.Ending, checks []string) (next *ending.
 // landOn lands the work on the target (or keeps it on its branch),
 // catching up with a target that moved meanwhile.
 func (w *worker) landOn(r *run, e ending.Ending, mode, msg string, checks []string) (*ending.Ending, error) {
-	round, checked := landing.Round(r.t), ""
+	round, checked := ending.NextRound(r.t), ""
 	for try := 1; ; try++ {
 		if mode == task.LandMerge {
 			if err := w.rebased(r)(landing.CatchUp(w.repo, r.wt, r.j.Target, r.j.Base)); err != nil {
@@ -251,8 +251,8 @@ func (w *worker) landTrouble(r *run, e ending.Ending, err error) (*ending.Ending
 	case landing.Conflict:
 		f.What, f.Worktree, f.Round, f.Rounds = ending.LandConflict, r.j.Worktree, ending.ConflictRound(r.t), w.s.Config.Rounds()
 	case landing.Refused:
-		f.What, f.Reason, f.Dir, f.Question = ending.LandRefused, tr.Reason, tr.Dir, landing.Question(r.t.ID, r.j.Target, r.j.Branch)
-		f.Asked = landing.Decision(r.t, landing.IsLandQuestion)
+		f.What, f.Reason, f.Dir, f.Question = ending.LandRefused, tr.Reason, tr.Dir, ending.LandQuestion(r.t.ID, r.j.Target, r.j.Branch)
+		f.Asked = ending.Decision(r.t, ending.IsLandQuestion)
 	case landing.HookRefused:
 		f = hookFacts(r, e, tr.Hook, w.policy(r.t))
 	case landing.CommitFailed: // as any error of the run's
@@ -276,10 +276,10 @@ func (w *worker) submoduleTrouble(r *run, e ending.Ending) (next *ending.Ending,
 	if err != nil || len(subs) == 0 {
 		return nil, err
 	}
-	f := ending.Facts{What: ending.LandRefused, Prior: e, ID: r.t.ID, Target: r.j.Target, Reason: landing.SubNote, Paths: subs,
-		Dir: r.wt.Path, Question: landing.SubQuestion(r.t.ID, r.j.Branch, r.wt.Path, subs), Policy: w.policy(r.t)}
+	f := ending.Facts{What: ending.LandRefused, Prior: e, ID: r.t.ID, Target: r.j.Target, Reason: ending.SubNote, Paths: subs,
+		Dir: r.wt.Path, Question: ending.SubQuestion(r.t.ID, r.j.Branch, r.wt.Path, subs), Policy: w.policy(r.t)}
 	held := ending.Decide(f)
-	if q := landing.Decision(r.t, landing.IsLandQuestion); q != nil && q.Context == held.Context {
+	if q := ending.Decision(r.t, ending.IsLandQuestion); q != nil && q.Context == held.Context {
 		return nil, r.wt.KeepSubmodulesAt(r.j.Base, subs) // answered: the rest goes as it is
 	}
 	return &held, nil

@@ -8,8 +8,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bh-tracker/bh/worker/act"
+
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/notify"
 	"github.com/bh-tracker/bh/worker/undo"
 )
 
@@ -45,7 +46,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 			step = s.decide(st, id, ans, r.PostForm)
 		}
 		if err == nil && step == undo.Record {
-			t, err = notify.Answer(st, id, ans, s.o.By, s.o.Warnf)
+			t, err = act.Answer(st, id, ans, s.o.By, s.o.Warnf)
 		}
 	}
 	switch {
@@ -55,7 +56,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 		s.render(w, r, code, "task", v.Title, v)
 		return
 	case step == undo.HoldBack:
-		s.hold(r.PathValue("repo"), id, func() error { _, err := notify.Answer(st, id, ans, s.o.By, s.o.Warnf); return err })
+		s.hold(r.PathValue("repo"), id, func() error { _, err := act.Answer(st, id, ans, s.o.By, s.o.Warnf); return err })
 		u := url.URL{Path: "/r/" + url.PathEscape(r.PathValue("repo")) + "/t/" + url.PathEscape(id)}
 		http.Redirect(w, r, u.String(), http.StatusSeeOther)
 		return

@@ -1,21 +1,18 @@
-package landing
+package ending
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker/ending"
-	"github.com/bh-tracker/bh/worker/git"
-	"github.com/bh-tracker/bh/worker/slots"
 )
 
-// Work a task holds that has not landed ends only by landing it or by an
-// explicit discard (task.MoveHolding): a human's answer that lands it
-// (an approved gate, "land", "land anyway") is acted on by bh land at
-// once, is not handed out as a fresh task by bh claim, and bh close
-// refuses to close it away without --discard.
+// What a human's answer settles, read from the task alone: the pure part
+// of an answer, beside the decision it feeds (Decide). Work a task holds
+// that has not landed ends only by landing it or by an explicit discard
+// (task.MoveHolding): a human's answer that lands it (an approved gate,
+// "land", "land anyway") is acted on by bh land at once, is not handed out
+// as a fresh task by bh claim, and bh close refuses to close it away
+// without --discard.
 
 // Verdict is the task's latest approval question once answered, as long
 // as nothing ran or was committed since the answer: the decision the
@@ -65,27 +62,27 @@ func Feedback(q *task.Question) string {
 }
 
 // Settles are the facts of t's latest answer that settles it without the
-// agent, if one does.
-func Settles(t *task.Task) (ending.Facts, bool) {
-	f := ending.Facts{Session: t.SessionID, Summary: t.Summary, Branch: slots.Branch(t.ID)}
-	pick := func(what ending.Happening, q *task.Question) (ending.Facts, bool) {
+// agent, if one does. Its Branch is the run's to give.
+func Settles(t *task.Task) (Facts, bool) {
+	f := Facts{Session: t.SessionID, Summary: t.Summary}
+	pick := func(what Happening, q *task.Question) (Facts, bool) {
 		f.What, f.By, f.Landing = what, answerer(t, q.ID), q.Answer[0]
 		return f, true
 	}
 	if q := Verdict(t); approved(q) {
-		return pick(ending.HumanApproved, q)
+		return pick(HumanApproved, q)
 	}
 	if q := Decision(t, IsLandQuestion); q != nil {
-		return pick(ending.HumanLanding, q)
+		return pick(HumanLanding, q)
 	}
 	if q := Decision(t, IsCheckQuestion); q != nil && q.Answer[0] != task.OtherChoice {
-		return pick(ending.HumanChecked, q)
+		return pick(HumanChecked, q)
 	}
 	if q := Decision(t, isHookQuestion); q != nil && q.Answer[0] != task.OtherChoice {
-		return pick(ending.HumanHooked, q)
+		return pick(HumanHooked, q)
 	}
-	if q := Decision(t, ending.IsBudgetQuestion); q != nil && !approved(q) && !stoppedSince(t, q.ID) {
-		return pick(ending.HumanBudget, q)
+	if q := Decision(t, IsBudgetQuestion); q != nil && !approved(q) && !stoppedSince(t, q.ID) {
+		return pick(HumanBudget, q)
 	}
 	return f, false
 }
@@ -106,12 +103,12 @@ func stoppedSince(t *task.Task, qid string) bool {
 // BudgetRaised reports whether a human's yes to going on past t's budget
 // waits to be acted on: its next run raises the budget (budget.Limit).
 func BudgetRaised(t *task.Task) bool {
-	return approved(Decision(t, ending.IsBudgetQuestion))
+	return approved(Decision(t, IsBudgetQuestion))
 }
 
 // isHookQuestion: q asks what to do with work a commit hook refused.
 func isHookQuestion(q *task.Question) bool {
-	return q.Header == ending.HookTitle && q.Kind() == task.ChoiceQuestion
+	return q.Header == HookTitle && q.Kind() == task.ChoiceQuestion
 }
 
 func answerer(t *task.Task, qid string) string {
@@ -122,11 +119,12 @@ func answerer(t *task.Task, qid string) string {
 }
 
 // NextStep says what a worker does with t, answered and open again: the
-// ending its answer settles (ending.Ending.Next), else resuming the agent
-// with the answer.
-func NextStep(t *task.Task) string {
+// ending its answer settles (Ending.Next), else resuming the agent
+// with the answer. branch is the task's (slots.Branch).
+func NextStep(t *task.Task, branch string) string {
 	if f, ok := Settles(t); ok {
-		return ending.Decide(f).Next
+		f.Branch = branch
+		return Decide(f).Next
 	}
 	if BudgetRaised(t) {
 		return "the worker will resume its session, free to spend as much again as its budget"
@@ -157,28 +155,8 @@ func LandsSettled(t *task.Task) bool {
 		return true
 	}
 	if q := Decision(t, IsLandQuestion); q != nil {
-		return q.Answer[0] == ending.LandNow
+		return q.Answer[0] == LandNow
 	}
 	q := Decision(t, IsCheckQuestion)
-	return q != nil && q.Answer[0] == ending.CheckLand
-}
-
-// Unlanded is the work t holds that has not landed, in words ("" when
-// none): finished work a human settled, waiting for the worker, or work
-// parked under refs/bh/parked/<id>.
-func Unlanded(s *store.Store, t *task.Task) (string, error) {
-	if t.State == task.Open {
-		if w := Settled(t); w != "" {
-			return w, nil
-		}
-	}
-	r, err := git.Open(s.Root)
-	if err != nil {
-		return "", err
-	}
-	commit, err := r.Ref(git.ParkRef(t.ID))
-	if err != nil || commit == "" {
-		return "", err
-	}
-	return fmt.Sprintf("parked work (%s)", commit[:min(10, len(commit))]), nil
+	return q != nil && q.Answer[0] == CheckLand
 }
