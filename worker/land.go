@@ -32,9 +32,6 @@ func (w *worker) land(r *run, e ending.Ending) (next *ending.Ending, err error) 
 	if e.Outcome == ending.Kept {
 		mode = task.LandBranch
 	}
-	if mode == task.LandBranch && e.Outcome != ending.Kept { // a journal of an older bh, decided without it
-		e = ending.KeepOnBranch(e, r.j.Branch, r.t.ID)
-	}
 	if done, err := w.landedBefore(r, e); done || err != nil {
 		return nil, err
 	}

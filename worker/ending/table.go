@@ -193,7 +193,7 @@ func answered(f Facts) Ending {
 		}
 		e.Outcome, e.Fate, e.State, e.Notify = Completed, LandWork, task.Closed, task.EventTaskCompleted
 		if f.Keep {
-			e = KeepOnBranch(e, f.Branch, f.ID)
+			e = keepOnBranch(e, f.Branch, f.ID)
 		}
 		if f.PR {
 			e.Outcome, e.State, e.Note = InReview, task.InReview, "in review: a pull request for "+f.Branch
@@ -224,9 +224,9 @@ func answered(f Facts) Ending {
 	return e
 }
 
-// KeepOnBranch is completion e committed on its branch and left there
+// keepOnBranch is completion e committed on its branch and left there
 // (land: branch), for review.
-func KeepOnBranch(e Ending, branch, id string) Ending {
+func keepOnBranch(e Ending, branch, id string) Ending {
 	e.Outcome = Kept
 	e.Note = firstOf(e.Note, "kept on branch "+branch+" for review (bh land "+id+")")
 	return e
