@@ -56,9 +56,6 @@ type landJSON struct {
 	State  task.State `json:"state"`
 	Reason string     `json:"reason,omitempty"`
 	Paths  []string   `json:"paths,omitempty"`
-	// The names before JSON.md, kept for one release.
-	OldID    string   `json:"id"`
-	OldFiles []string `json:"files,omitempty"`
 }
 
 func landRun(opts *LandOptions) error {
@@ -67,11 +64,11 @@ func landRun(opts *LandOptions) error {
 		return err
 	}
 	err = worker.LandTask(opts.Ctx, s, id, "human", worker.Options{Name: "bh land"})
-	out := landJSON{TaskID: id, OldID: id, Landed: err == nil}
+	out := landJSON{TaskID: id, Landed: err == nil}
 	var nl *ending.NotLandedError
 	switch {
 	case errors.As(err, &nl):
-		out.State, out.Reason, out.Paths, out.OldFiles = nl.State, nl.Reason, nl.Files, nl.Files
+		out.State, out.Reason, out.Paths = nl.State, nl.Reason, nl.Files
 		err = withHint(err, landHint(nl))
 	case err != nil:
 		out.Reason = err.Error()

@@ -76,7 +76,6 @@ type statusView struct {
 type statusQuestion struct {
 	Number int `json:"number"` // for bh respond --question
 	task.Question
-	Kind    string `json:"kind"`    // alias of "type" for one release (JSON.md)
 	Respond string `json:"respond"` // the command that answers it
 }
 
@@ -126,7 +125,7 @@ func newStatusView(s *store.Store, t *task.Task, now time.Time) statusView {
 		v.WaitingSince, v.WaitingSeconds = &at, int64(now.Sub(at)/time.Second)
 		for _, q := range t.Numbered() {
 			q.Q.Type = q.Q.Kind() // how it is answered, whatever the file says
-			v.Questions = append(v.Questions, statusQuestion{Number: q.N, Question: q.Q, Kind: q.Q.Type,
+			v.Questions = append(v.Questions, statusQuestion{Number: q.N, Question: q.Q,
 				Respond: task.RespondCommand(t, q.Q, "")})
 		}
 	}
