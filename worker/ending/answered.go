@@ -62,30 +62,38 @@ func Feedback(q *task.Question) string {
 }
 
 // Settles are the facts of t's latest answer that settles it without the
-// agent, if one does. Its Branch is the run's to give.
+// agent, if one does: the first of settlers that finds one. Its Branch is
+// the run's to give.
 func Settles(t *task.Task) (Facts, bool) {
 	f := Facts{Session: t.SessionID, Summary: t.Summary}
-	pick := func(what Happening, q *task.Question) (Facts, bool) {
-		f.What, f.By, f.Landing = what, answerer(t, q.ID), q.Answer[0]
-		return f, true
-	}
-	if q := Verdict(t); approved(q) {
-		return pick(HumanApproved, q)
-	}
-	if q := Decision(t, IsLandQuestion); q != nil {
-		return pick(HumanLanding, q)
-	}
-	if q := Decision(t, IsCheckQuestion); q != nil && q.Answer[0] != task.OtherChoice {
-		return pick(HumanChecked, q)
-	}
-	if q := Decision(t, isHookQuestion); q != nil && q.Answer[0] != task.OtherChoice {
-		return pick(HumanHooked, q)
-	}
-	if q := Decision(t, IsBudgetQuestion); q != nil && !approved(q) && !stoppedSince(t, q.ID) {
-		return pick(HumanBudget, q)
+	for _, s := range settlers {
+		if q := Decision(t, s.asks); q != nil && s.settles(t, q) {
+			f.What, f.By, f.Landing = s.what, answerer(t, q.ID), q.Answer[0]
+			return f, true
+		}
 	}
 	return f, false
 }
+
+// settlers are the questions whose answer settles a task without its
+// agent, in the order they are looked at: which question (asks), which of
+// its answers (settles), and what happened.
+var settlers = []struct {
+	what    Happening
+	asks    func(*task.Question) bool
+	settles func(*task.Task, *task.Question) bool
+}{
+	{HumanApproved, isGate, func(_ *task.Task, q *task.Question) bool { return approved(q) }},
+	{HumanLanding, IsLandQuestion, func(*task.Task, *task.Question) bool { return true }},
+	{HumanChecked, IsCheckQuestion, chose},
+	{HumanHooked, isHookQuestion, chose},
+	{HumanBudget, IsBudgetQuestion, func(t *task.Task, q *task.Question) bool { return !approved(q) && !stoppedSince(t, q.ID) }},
+}
+
+func isGate(q *task.Question) bool { return q.Gate }
+
+// chose: q was answered with one of its options, not in words.
+func chose(_ *task.Task, q *task.Question) bool { return q.Answer[0] != task.OtherChoice }
 
 // stoppedSince: a stop was recorded since question qid was answered (a
 // budget's no, acted on before the task was reopened).
@@ -136,14 +144,11 @@ func NextStep(t *task.Task, branch string) string {
 // ("approved work"), when the worker lands or keeps it without running
 // the agent; "" when nothing is settled.
 func Settled(t *task.Task) string {
-	if approved(Verdict(t)) {
+	switch f, _ := Settles(t); f.What {
+	case HumanApproved:
 		return "approved work"
-	}
-	if q := Decision(t, IsLandQuestion); q != nil {
-		return "finished work answered " + q.Answer[0]
-	}
-	if q := Decision(t, IsCheckQuestion); q != nil && q.Answer[0] != task.OtherChoice {
-		return "finished work answered " + q.Answer[0]
+	case HumanLanding, HumanChecked:
+		return "finished work answered " + f.Landing
 	}
 	return ""
 }
@@ -151,12 +156,7 @@ func Settled(t *task.Task) string {
 // LandsSettled reports whether t's settled answer lands its work (rather
 // than keeping it on its branch).
 func LandsSettled(t *task.Task) bool {
-	if approved(Verdict(t)) {
-		return true
-	}
-	if q := Decision(t, IsLandQuestion); q != nil {
-		return q.Answer[0] == LandNow
-	}
-	q := Decision(t, IsCheckQuestion)
-	return q != nil && q.Answer[0] == CheckLand
+	f, _ := Settles(t)
+	return f.What == HumanApproved || f.What == HumanLanding && f.Landing == LandNow ||
+		f.What == HumanChecked && f.Landing == CheckLand
 }
