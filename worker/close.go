@@ -75,13 +75,11 @@ func (w *worker) record(t *task.Task, at time.Time, r *run, e *ending.Ending) er
 	if e.State != "" || claims.Ours(t.Lease, w.opt.Name) {
 		t.Lease = nil
 	}
-	if e.State == "" { // lost: the human's state stays
-		recordWork(t, at, by, e)
-		return nil
-	}
-	w.recordSaid(t, at, e)
-	if err := t.SetState(e.State, at, by, e.Note); err != nil {
-		return err
+	if e.State != "" { // else lost: the human's state stays
+		w.recordSaid(t, at, e)
+		if err := t.SetState(e.State, at, by, e.Note); err != nil {
+			return err
+		}
 	}
 	recordWork(t, at, by, e)
 	return nil
