@@ -1,6 +1,7 @@
 package ending
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
@@ -30,19 +31,24 @@ func Decision(t *task.Task, match func(q *task.Question) bool) *task.Question {
 			q = &t.Questions[i]
 		}
 	}
-	if q == nil || q.Status != task.QuestionAnswered || len(q.Answer) == 0 {
+	if q == nil || q.Status != task.QuestionAnswered || len(q.Answer) == 0 ||
+		since(t, q.ID, task.EventRunStarted, task.EventCommit) {
 		return nil
 	}
+	return q
+}
+
+// since reports whether an event of one of kinds was recorded after
+// question qid was answered.
+func since(t *task.Task, qid string, kinds ...string) bool {
 	answered := false
 	for _, e := range t.History {
-		switch {
-		case e.Kind == task.EventInputReceived && e.QuestionID == q.ID:
-			answered = true
-		case answered && (e.Kind == task.EventRunStarted || e.Kind == task.EventCommit):
-			return nil
+		answered = answered || e.Kind == task.EventInputReceived && e.QuestionID == qid
+		if answered && slices.Contains(kinds, e.Kind) {
+			return true
 		}
 	}
-	return q
+	return false
 }
 
 func approved(q *task.Question) bool { return q != nil && strings.EqualFold(q.Answer[0], "yes") }
@@ -87,26 +93,14 @@ var settlers = []struct {
 	{HumanLanding, IsLandQuestion, func(*task.Task, *task.Question) bool { return true }},
 	{HumanChecked, IsCheckQuestion, chose},
 	{HumanHooked, isHookQuestion, chose},
-	{HumanBudget, IsBudgetQuestion, func(t *task.Task, q *task.Question) bool { return !approved(q) && !stoppedSince(t, q.ID) }},
+	// A budget's no settles it until a stop acted on it (before the task was reopened).
+	{HumanBudget, IsBudgetQuestion, func(t *task.Task, q *task.Question) bool { return !approved(q) && !since(t, q.ID, task.EventStopped) }},
 }
 
 func isGate(q *task.Question) bool { return q.Gate }
 
 // chose: q was answered with one of its options, not in words.
 func chose(_ *task.Task, q *task.Question) bool { return q.Answer[0] != task.OtherChoice }
-
-// stoppedSince: a stop was recorded since question qid was answered (a
-// budget's no, acted on before the task was reopened).
-func stoppedSince(t *task.Task, qid string) bool {
-	answered := false
-	for _, e := range t.History {
-		answered = answered || e.Kind == task.EventInputReceived && e.QuestionID == qid
-		if answered && e.Kind == task.EventStopped {
-			return true
-		}
-	}
-	return false
-}
 
 // BudgetRaised reports whether a human's yes to going on past t's budget
 // waits to be acted on: its next run raises the budget (budget.Limit).
