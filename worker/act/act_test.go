@@ -3,15 +3,16 @@ package act
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/notify"
+	"github.com/bh-tracker/bh/worker/storegit/storetest"
 )
 
 // asking is a store whose task tm-ask1 waits on three questions, with a
@@ -20,39 +21,16 @@ import (
 func asking(t *testing.T, events ...string) (*store.Store, string) {
 	t.Helper()
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no web.json of the user's
-	root := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v %s", err, out)
+	s := storetest.New(t)
+	at := time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)
+	pending := func(id, text string, typ string, options ...task.Option) task.Question {
+		return task.Question{ID: id, Question: text, Type: typ, Options: options, Status: task.QuestionPending, AskedAt: at}
 	}
-	s, _, err := store.Init(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	yaml := `id: tm-ask1
-title: Asks
-type: code
-priority: P1
-state: awaiting_input
-questions:
-  - id: q1
-    question: Ship it?
-    type: approval
-    status: pending
-    askedAt: 2026-01-01T10:00:00Z
-  - id: q2
-    question: Which database?
-    type: choice
-    options: [{label: SQLite}, {label: Postgres}]
-    status: pending
-    askedAt: 2026-01-01T10:00:00Z
-  - id: q3
-    question: Anything else?
-    status: pending
-    askedAt: 2026-01-01T10:00:00Z
-createdAt: 2026-01-01T08:00:00Z
-updatedAt: 2026-01-01T10:00:00Z
-`
-	if err := os.WriteFile(filepath.Join(s.Dir, "tasks", "tm-ask1.yaml"), []byte(yaml), 0o644); err != nil {
+	if err := s.Put(&task.Task{ID: "tm-ask1", Title: "Asks", Type: "code", Priority: "P1", State: task.AwaitingInput,
+		Questions: []task.Question{pending("q1", "Ship it?", task.ApprovalQuestion),
+			pending("q2", "Which database?", task.ChoiceQuestion, task.Option{Label: "SQLite"}, task.Option{Label: "Postgres"}),
+			pending("q3", "Anything else?", task.FreeformQuestion)},
+		CreatedAt: at.Add(-2 * time.Hour), UpdatedAt: at}); err != nil {
 		t.Fatal(err)
 	}
 	sent := filepath.Join(t.TempDir(), "sent")
