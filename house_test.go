@@ -15,14 +15,18 @@ import (
 // The house rules of issue 29, kept by a test (`go test -run HouseRules .`) so that the code stays a
 // place one can carry on in: rooms with one purpose and one-way doors.
 //
-// Each limit is the issue's target: the top worker package at most
-// 4,000 lines, no knot over 10 files (issue 39: cmd's verbs reach the
-// factory, not each other), and gocyclo 15 exceeded only by the
-// hand-written YAML reader, kept for speed.
+// Each limit is a target with room, not where the code stands today
+// (issue 39): the top worker package at most 4,000 lines, no knot over 10
+// files (cmd's verbs reach the factory, not each other), gocyclo 15
+// exceeded only by the hand-written YAML reader, kept for speed, and
+// fewer functions between gocyclo 10 and 15 than the 205 of issue 39's
+// start. A function that meets a limit gets simpler (a table, a type that
+// makes a state impossible, a step that goes), not split in two.
 const (
 	maxWorkerLines = 4000 // the top worker package: the loop and one run's life (its doc.go map included)
 	maxKnot        = 10   // files of one package that all reach each other by name
-	maxComplex     = 3    // functions over gocyclo 15, in all non-test code (the issue asked 25 at most)
+	maxComplex     = 5    // functions over gocyclo 15, in all non-test code (the issue asked 25 at most)
+	maxBranchy     = 200  // functions of gocyclo 10 to 15, in all non-test code
 )
 
 // knotsAllowed are the packages still to be cut along their parts, at
@@ -70,7 +74,11 @@ func TestHouseRules(t *testing.T) {
 			}
 		}
 	}
-	over := gocyclo.Analyze(files, nil).SortAndFilter(-1, 15)
+	stats := gocyclo.Analyze(files, nil)
+	if branchy := len(stats.SortAndFilter(-1, 9)) - len(stats.SortAndFilter(-1, 15)); branchy > maxBranchy {
+		t.Errorf("%d functions of gocyclo 10 to 15 (at most %d): make one simpler", branchy, maxBranchy)
+	}
+	over := stats.SortAndFilter(-1, 15)
 	if len(over) > maxComplex {
 		var names []string
 		for _, s := range over {

@@ -10,7 +10,7 @@ import (
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/claims"
-	"github.com/bh-tracker/bh/worker/landing"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/spf13/cobra"
 )
 
@@ -76,7 +76,7 @@ func claimRun(opts *ClaimOptions) error {
 		if opts.Remote {
 			t, err = worker.ClaimNextRemote(s, lease)
 		} else {
-			t, err = claims.Next(s, nil, lease, nil, landing.Settled)
+			t, err = claims.Next(s, nil, lease, nil, ending.Settled)
 		}
 		if errors.Is(err, claims.ErrNothingReady) {
 			return withHint(err, "bh list shows every task and its state; bh add creates one")
@@ -86,7 +86,7 @@ func claimRun(opts *ClaimOptions) error {
 		if id, err = s.Resolve(opts.ID); err != nil {
 			return err
 		}
-		t, err = claims.Claim(s, id, lease, landing.Settled)
+		t, err = claims.Claim(s, id, lease, ending.Settled)
 	}
 	var nr *claims.NotReadyError
 	if errors.As(err, &nr) {

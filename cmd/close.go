@@ -4,9 +4,10 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/bh-tracker/bh/worker/act"
+
 	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/slots"
 	"github.com/spf13/cobra"
 )
@@ -52,7 +53,7 @@ func closeRun(opts *CloseOptions) error {
 		return err
 	}
 	id := t.ID
-	work, err := landing.Unlanded(s, t)
+	work, err := act.Unlanded(s, t)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,8 @@ package cmd
 import (
 	"fmt"
 
+	"github.com/bh-tracker/bh/worker/act"
+
 	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/spf13/cobra"
@@ -39,10 +41,7 @@ func moveTask(o base, ref string, to task.State, verb string) error {
 	if err != nil {
 		return err
 	}
-	now := stamp(o.Now)
-	t, err := s.Update(id, func(t *task.Task) error {
-		return t.SetState(to, now, "human", "")
-	})
+	t, err := act.Move(s, id, to, stamp(o.Now), "human")
 	if err != nil {
 		return err
 	}

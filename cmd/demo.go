@@ -7,12 +7,13 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/cmd/demoagent"
+	"github.com/bh-tracker/bh/worker/act"
+
 	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/git"
-	"github.com/bh-tracker/bh/worker/notify"
 	"github.com/bh-tracker/bh/worker/slots"
 	"github.com/spf13/cobra"
 )
@@ -185,7 +186,7 @@ func runDemo(ctx context.Context, dir string, report func(worker.Event)) error {
 	if t.State != task.AwaitingInput {
 		return fmt.Errorf("demo: %s is %s, expected it to wait for an answer", t.ID, t.State)
 	}
-	if _, err := notify.Answer(s, t.ID, []task.Answer{{Values: []string{demoagent.Answer}}}, "demo", nil); err != nil {
+	if _, err := act.Answer(s, t.ID, []task.Answer{{Values: []string{demoagent.Answer}}}, "demo", nil); err != nil {
 		return fmt.Errorf("demo: respond: %w", err)
 	}
 	if report != nil {

@@ -21,6 +21,9 @@ type Factory struct {
 	Now     func() time.Time
 	Editor  func() string
 	Picker  func(*IOStreams) picker
+	// AfterFunc is bh serve's undo window's timer (web.Options.AfterFunc);
+	// nil: the real one, worker/undo's Window.
+	AfterFunc func(time.Duration, func()) func() bool
 
 	// Global flags, set by the root command before any command runs.
 	JSON    bool

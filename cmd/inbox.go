@@ -73,7 +73,7 @@ func inboxRun(opts *InboxOptions) error {
 		return inboxAnswer(opts, in.Items)
 	}
 	if opts.JSON {
-		return writeJSON(opts.IO.Out, inboxJSON(in.Items))
+		return writeJSON(opts.IO.Out, in.Items)
 	}
 	printInbox(opts.IO, opts.Now(), in.Items)
 	return nil
@@ -143,21 +143,6 @@ func registeredRepo(ref string) (string, error) {
 		return "", withHint(fmt.Errorf("no repository %q: not a folder, nor a registered name", ref), "bh inbox lists the registered repositories")
 	}
 	return "", fmt.Errorf("%q names %d repositories: %s; give the path", ref, len(found), strings.Join(found, ", "))
-}
-
-// inboxItemJSON is an inbox item as bh inbox --json prints it: with
-// "path", repoPath's name before, kept for one release (JSON.md).
-type inboxItemJSON struct {
-	store.InboxItem
-	OldPath string `json:"path"`
-}
-
-func inboxJSON(items []store.InboxItem) []inboxItemJSON {
-	out := make([]inboxItemJSON, len(items))
-	for i, it := range items {
-		out[i] = inboxItemJSON{it, it.Path}
-	}
-	return out
 }
 
 // inboxAnswer walks the inbox's tasks on the terminal, the task of the

@@ -14,27 +14,24 @@ import (
 )
 
 // jsonNames is the vocabulary of bh's JSON output, read from JSON.md: its
-// keys, and the aliases kept for a release (old → new).
+// keys.
 type jsonNames struct {
-	keys    map[string]bool
-	aliases map[string]string
+	keys map[string]bool
 }
 
 var (
 	namesRow  = regexp.MustCompile("^\\| `((?:[^`]+`, `)*[^`]+)` \\|")
-	aliasRow  = regexp.MustCompile("^\\| `([^`]+)` \\| `([^`]+)` \\|")
 	camelCase = regexp.MustCompile(`^[a-z][a-zA-Z0-9]*$`)
 )
 
-// readJSONNames parses the tables of JSON.md's sections "Keys" and
-// "Aliases".
+// readJSONNames parses the table of JSON.md's section "Keys".
 func readJSONNames() (*jsonNames, error) {
 	f, err := os.Open("JSON.md")
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	n := &jsonNames{keys: map[string]bool{}, aliases: map[string]string{}}
+	n := &jsonNames{keys: map[string]bool{}}
 	section := ""
 	for sc := bufio.NewScanner(f); sc.Scan(); {
 		line := sc.Text()
@@ -42,28 +39,20 @@ func readJSONNames() (*jsonNames, error) {
 			section = h
 			continue
 		}
-		switch section {
-		case "Keys":
-			if m := namesRow.FindStringSubmatch(line); m != nil {
-				for k := range strings.SplitSeq(m[1], "`, `") {
-					if n.keys[k] {
-						return nil, fmt.Errorf("JSON.md lists %q twice", k)
-					}
-					n.keys[k] = true
+		if m := namesRow.FindStringSubmatch(line); section == "Keys" && m != nil {
+			for k := range strings.SplitSeq(m[1], "`, `") {
+				if n.keys[k] {
+					return nil, fmt.Errorf("JSON.md lists %q twice", k)
 				}
-			}
-		case "Aliases":
-			if m := aliasRow.FindStringSubmatch(line); m != nil {
-				n.aliases[m[1]] = m[2]
+				n.keys[k] = true
 			}
 		}
 	}
 	return n, nil
 }
 
-// check walks v and reports each key outside the vocabulary, each alias
-// without its new name beside it (but for an old name that is a key of its
-// own elsewhere: id, kind), and each key that is not camelCase.
+// check walks v and reports each key outside the vocabulary, and each key
+// that is not camelCase.
 func (n *jsonNames) check(v any, at string, bad map[string]bool) {
 	switch v := v.(type) {
 	case []any:
@@ -73,12 +62,7 @@ func (n *jsonNames) check(v any, at string, bad map[string]bool) {
 	case map[string]any:
 		for k, e := range v {
 			where := at + "." + k
-			newName, alias := n.aliases[k]
-			_, beside := v[newName]
-			switch {
-			case alias && !beside && !n.keys[k]:
-				bad[where+": the alias of "+newName+" without "+newName] = true
-			case !alias && !n.keys[k]:
+			if !n.keys[k] {
 				bad[where+": not in JSON.md"] = true
 			}
 			if !camelCase.MatchString(k) {

@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bh-tracker/bh/worker/ending"
+
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker"
-	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/spf13/cobra"
 )
 
@@ -55,9 +56,6 @@ type landJSON struct {
 	State  task.State `json:"state"`
 	Reason string     `json:"reason,omitempty"`
 	Paths  []string   `json:"paths,omitempty"`
-	// The names before JSON.md, kept for one release.
-	OldID    string   `json:"id"`
-	OldFiles []string `json:"files,omitempty"`
 }
 
 func landRun(opts *LandOptions) error {
@@ -66,11 +64,11 @@ func landRun(opts *LandOptions) error {
 		return err
 	}
 	err = worker.LandTask(opts.Ctx, s, id, "human", worker.Options{Name: "bh land"})
-	out := landJSON{TaskID: id, OldID: id, Landed: err == nil}
-	var nl *landing.NotLandedError
+	out := landJSON{TaskID: id, Landed: err == nil}
+	var nl *ending.NotLandedError
 	switch {
 	case errors.As(err, &nl):
-		out.State, out.Reason, out.Paths, out.OldFiles = nl.State, nl.Reason, nl.Files, nl.Files
+		out.State, out.Reason, out.Paths = nl.State, nl.Reason, nl.Files
 		err = withHint(err, landHint(nl))
 	case err != nil:
 		out.Reason = err.Error()
@@ -89,7 +87,7 @@ func landRun(opts *LandOptions) error {
 }
 
 // landHint is what to do about a landing git would not make.
-func landHint(nl *landing.NotLandedError) string {
+func landHint(nl *ending.NotLandedError) string {
 	if len(nl.Files) > 0 {
 		return "commit or stash your changes to " + strings.Join(nl.Files, ", ") + ", then bh land " + nl.ID + " again"
 	}

@@ -100,7 +100,6 @@ type logLine struct {
 	Context    string     `json:"context,omitempty"`
 	Status     string     `json:"status,omitempty"`
 	Session    string     `json:"sessionId,omitempty"`
-	OldSession string     `json:"session,omitempty"` // alias for one release (JSON.md)
 	Commit     string     `json:"commit,omitempty"`
 	// Comments on lines given with an answer (event "input.received").
 	Comments []task.LineComment `json:"comments,omitempty"`
@@ -114,7 +113,7 @@ type logLine struct {
 func toLogLine(e task.Entry) logLine {
 	return logLine{Kind: "event", TaskID: e.TaskID, Title: e.Title, Seq: e.Seq, At: e.At, Event: e.Kind,
 		From: e.From, To: e.To, By: e.By, QuestionID: e.QuestionID, Text: e.Text, Context: e.Context,
-		Status: e.Status, Session: e.Session, OldSession: e.Session, Commit: e.Commit, Comments: e.Comments, Command: e.Command,
+		Status: e.Status, Session: e.Session, Commit: e.Commit, Comments: e.Comments, Command: e.Command,
 		ExitCode: e.ExitCode, Took: e.Took.Seconds(), Round: e.Round}
 }
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker/landing"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/spf13/cobra"
 )
 
@@ -101,7 +101,7 @@ func whyNotReady(s *store.Store, t *task.Task) []string {
 	var why []string
 	if t.State != task.Open {
 		why = append(why, fmt.Sprintf("it is %s, not open", t.State))
-	} else if w := landing.Settled(t); w != "" {
+	} else if w := ending.Settled(t); w != "" {
 		why = append(why, fmt.Sprintf("it holds %s, which the worker lands without the agent (bh land %s lands it now)", w, t.ID))
 	}
 	for _, d := range t.DependsOn {

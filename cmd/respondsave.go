@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/bh-tracker/bh/worker/act"
+
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker/landing"
-	"github.com/bh-tracker/bh/worker/notify"
 )
 
 var errEmpty = errors.New("empty answer: nothing was changed")
@@ -38,7 +38,7 @@ func (d draft) remove() {
 
 // saveAnswers records rep in the task under its lock and says what happened.
 func saveAnswers(o base, s *store.Store, before *task.Task, rep *reply) (*task.Task, error) {
-	t, err := notify.Answer(s, before.ID, rep.answers, cmp.Or(rep.by, "human"), func(format string, args ...any) {
+	t, err := act.Answer(s, before.ID, rep.answers, cmp.Or(rep.by, "human"), func(format string, args ...any) {
 		warn(o.IO, o.JSON, fmt.Errorf(format, args...))
 	})
 	if err != nil {
@@ -70,7 +70,7 @@ func sayAnswered(o base, before, t *task.Task, answers []task.Answer) {
 		waiting, _ = t.Answerable() // late answers to some of the timed-out questions: the rest take one still
 	}
 	if waiting == nil || t.State == task.Open {
-		fmt.Fprintf(o.IO.ErrOut, "answered %s: it is open again; %s\n", t.ID, landing.NextStep(t))
+		fmt.Fprintf(o.IO.ErrOut, "answered %s: it is open again; %s\n", t.ID, act.Next(t))
 		return
 	}
 	var left, answered []string

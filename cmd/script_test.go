@@ -52,7 +52,8 @@ func (i isolated) Run() int {
 }
 
 // scriptFactory is the real factory, with the clock fixed by BH_NOW
-// (RFC 3339) so that scripts can check "asked 2 hours ago".
+// (RFC 3339) so that scripts can check "asked 2 hours ago", and the undo
+// window by BH_TEST_UNDO_WINDOW.
 func scriptFactory() *Factory {
 	f := newFactory()
 	if v := os.Getenv("BH_NOW"); v != "" {
@@ -61,6 +62,12 @@ func scriptFactory() *Factory {
 			panic("BH_NOW: " + err.Error())
 		}
 		f.Now = func() time.Time { return now }
+	}
+	// BH_TEST_UNDO_WINDOW replaces bh serve's undo window, so that a test
+	// running it as a subprocess (TestServeInBrowser) does not wait 10 s
+	// for an approval.
+	if d, err := time.ParseDuration(os.Getenv("BH_TEST_UNDO_WINDOW")); err == nil {
+		f.AfterFunc = func(_ time.Duration, fn func()) func() bool { return time.AfterFunc(d, fn).Stop }
 	}
 	return f
 }

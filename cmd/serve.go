@@ -73,6 +73,9 @@ Exit codes:
 		Args: argsRange(0, 0, "no arguments"),
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.base, opts.Ctx = f.base(), c.Context()
+			if opts.AfterFunc == nil {
+				opts.AfterFunc = f.AfterFunc
+			}
 			return runWith(runF, serveRun, opts)
 		},
 	}
@@ -122,7 +125,7 @@ func serveRun(opts *ServeOptions) error {
 			"set --public-url to an address the phone reaches (a tailnet's, a reverse proxy's)"))
 	}
 	srv, err := web.New(web.Options{Token: conf.Token, URL: opts.PublicURL, LocalLinks: local, By: "web:" + config.UserName(), Repos: config.Registered,
-		Now: opts.Now, AfterFunc: undoTimer(opts.AfterFunc), TLS: opts.TLSCert != "", Warnf: func(format string, args ...any) {
+		Now: opts.Now, AfterFunc: opts.AfterFunc, TLS: opts.TLSCert != "", Warnf: func(format string, args ...any) {
 			warn(opts.IO, false, fmt.Errorf(format, args...))
 		}})
 	if err != nil {
@@ -140,19 +143,6 @@ func serveRun(opts *ServeOptions) error {
 	fmt.Fprintf(opts.IO.ErrOut, "the inbox is at the address above (the token is in %s); Ctrl-C stops\n", config.WebConfigPath())
 	defer srv.Flush() // an approval held when bh serve stops is recorded: the human never undid it
 	return serveUntil(ctx, hs, ln)
-}
-
-// undoTimer is the undo window's timer: after (a test's clock), else
-// cmd/undo's own (undo.Window, 10 s). BH_TEST_UNDO_WINDOW is a test
-// hook, read here only: a duration that replaces the window's, so that a
-// test running bh serve as a subprocess (TestServeInBrowser) does not
-// wait 10 s for an approval.
-func undoTimer(after func(time.Duration, func()) func() bool) func(time.Duration, func()) func() bool {
-	d, err := time.ParseDuration(os.Getenv("BH_TEST_UNDO_WINDOW"))
-	if after != nil || err != nil {
-		return after
-	}
-	return func(_ time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 }
 
 // loadTLS is the TLS configuration of --tls-cert and --tls-key, or nil.

@@ -7,7 +7,6 @@ import (
 	"github.com/bh-tracker/bh/worker/budget"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
-	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/spf13/cobra"
 )
 
@@ -49,7 +48,7 @@ func showRun(opts *ShowOptions) error {
 		warn(opts.IO, false, err)
 	}
 	// Related tasks are shown with their state and title.
-	printShow(opts.IO, opts.Now(), t, s.Get, parked != "", landing.CheckRound(t, s.Config.Rounds()), spentText(t, limit))
+	printShow(opts.IO, opts.Now(), t, s.Get, parked != "", ending.CheckRound(t, s.Config.Rounds()), spentText(t, limit))
 	return nil
 }
 

@@ -8,8 +8,8 @@ import (
 
 	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
-	"github.com/bh-tracker/bh/worker/landing"
 )
 
 // printShow writes a task for a reader: a header, fields (parked says
@@ -50,7 +50,7 @@ func showFields(io *IOStreams, now time.Time, t *task.Task, lookup func(string) 
 		field(k, showRef(io, lookup, d))
 	}
 	field("labels", strings.Join(t.Labels, ", "))
-	if url, rounds := landing.PullRequest(t); url != "" {
+	if url, rounds := ending.PullRequest(t); url != "" {
 		field("pull request", fmt.Sprintf("%s (feedback rounds: %d)", url, rounds))
 	}
 	field("created", when(now, t.CreatedAt))

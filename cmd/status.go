@@ -8,9 +8,9 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/usertree"
-	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/outage"
 	"github.com/spf13/cobra"
 )
@@ -76,7 +76,6 @@ type statusView struct {
 type statusQuestion struct {
 	Number int `json:"number"` // for bh respond --question
 	task.Question
-	Kind    string `json:"kind"`    // alias of "type" for one release (JSON.md)
 	Respond string `json:"respond"` // the command that answers it
 }
 
@@ -117,7 +116,7 @@ func newStatusView(s *store.Store, t *task.Task, now time.Time) statusView {
 	v := statusView{ID: t.ID, Title: t.Title, State: t.State, Since: ui.StateSince(t), Agent: t.Agent,
 		SessionID: t.SessionID, Summary: t.Summary, Questions: []statusQuestion{},
 		Gate: t.Gate, Human: t.Human, HumanTimeout: t.HumanTimeout, OnTimeout: t.OnTimeout, NeedsReview: t.NeedsReview,
-		CheckRound: landing.CheckRound(t, s.Config.Rounds())}
+		CheckRound: ending.CheckRound(t, s.Config.Rounds())}
 	if m := t.Measure(now); m.Text() != "" {
 		v.Measures = &m
 	}
@@ -126,7 +125,7 @@ func newStatusView(s *store.Store, t *task.Task, now time.Time) statusView {
 		v.WaitingSince, v.WaitingSeconds = &at, int64(now.Sub(at)/time.Second)
 		for _, q := range t.Numbered() {
 			q.Q.Type = q.Q.Kind() // how it is answered, whatever the file says
-			v.Questions = append(v.Questions, statusQuestion{Number: q.N, Question: q.Q, Kind: q.Q.Type,
+			v.Questions = append(v.Questions, statusQuestion{Number: q.N, Question: q.Q,
 				Respond: task.RespondCommand(t, q.Q, "")})
 		}
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/landing"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 // nextSteps says what to do about t now.
@@ -35,7 +35,7 @@ func nextSteps(t *task.Task, v statusView, get func(string) (*task.Task, error))
 		}
 		return []string{"a worker is running it; to stop it: bh stop " + id + ` --reason "..."`}
 	case task.InReview:
-		url, rounds := landing.PullRequest(t)
+		url, rounds := ending.PullRequest(t)
 		return []string{fmt.Sprintf("its pull request %s is in review (feedback round %d); the worker polls it, "+
 			"and so does bh sync: feedback resumes its session, a merge closes it", url, rounds)}
 	case task.Blocked:

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bh-tracker/bh/worker/act"
+
 	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/spf13/cobra"
@@ -47,11 +49,7 @@ func stopRun(opts *StopOptions) error {
 	if err != nil {
 		return err
 	}
-	var running bool
-	t, err := s.Update(id, func(t *task.Task) error {
-		running = t.State == task.InProgress
-		return t.Stop(opts.Reason, stamp(opts.Now), "human")
-	})
+	t, running, err := act.Stop(s, id, opts.Reason, stamp(opts.Now), "human")
 	var ns *task.NotStoppableError
 	if errors.As(err, &ns) {
 		return withHint(err, stopHint(ns))

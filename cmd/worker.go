@@ -9,13 +9,14 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/bh-tracker/bh/worker/act"
+
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/kube"
 	"github.com/bh-tracker/bh/worker/kube/kubeapi"
-	"github.com/bh-tracker/bh/worker/outage"
 	"github.com/spf13/cobra"
 )
 
@@ -115,7 +116,7 @@ func workerRun(opts *WorkerOptions) error {
 		return err
 	}
 	if opts.Resume {
-		if err := outage.Resume(s); err != nil {
+		if err := act.Resume(s); err != nil {
 			return fmt.Errorf("resume: %w", err)
 		}
 		fmt.Fprintln(opts.IO.ErrOut, "the usage limit's pause is over: runs start again")

@@ -22,7 +22,6 @@ type eventLine struct {
 	Outcome   string    `json:"outcome,omitempty"`
 	Resume    bool      `json:"resume,omitempty"`
 	Session   string    `json:"sessionId,omitempty"`
-	OldSess   string    `json:"session,omitempty"` // alias for one release (JSON.md)
 	Summary   string    `json:"summary,omitempty"`
 	Question  string    `json:"question,omitempty"`
 	Questions []string  `json:"questions,omitempty"`
@@ -45,7 +44,7 @@ func jsonContract() string {
 
 func (p *progress) eventLine(e worker.Event) eventLine {
 	l := eventLine{Kind: string(e.Kind), At: time.Now().UTC(), TaskID: e.Task, Title: e.Title,
-		Outcome: string(e.Outcome), Resume: e.Resume, Session: e.Session, OldSess: e.Session, Summary: e.Summary,
+		Outcome: string(e.Outcome), Resume: e.Resume, Session: e.Session, Summary: e.Summary,
 		Question: e.Question, Questions: e.Questions, Commit: e.Commit, Paths: e.Paths,
 		Elapsed: e.Elapsed.Seconds(), RunLog: p.runLog(e)}
 	if e.Err != nil {

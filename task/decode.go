@@ -96,28 +96,26 @@ func (t *Task) checkID(id string) (key, msg string) {
 // (priority: 0 is P0), and reports the key (and the key under it) of the
 // first wrong one.
 func (t *Task) normalize() (key, sub string, err error) {
-	if t.State, err = ParseState(string(t.State)); err != nil {
-		return "state", "", err
-	}
-	if t.Type, err = ParseType(string(t.Type)); err != nil {
-		return "type", "", err
-	}
-	if t.Priority, err = ParsePriority(string(t.Priority)); err != nil {
-		return "priority", "", err
-	}
-	if t.Size != "" {
-		if t.Size, err = ParseSize(string(t.Size)); err != nil {
-			return "size", "", err
+	for _, c := range []struct {
+		key   string
+		check func() error
+	}{
+		{"state", func() (err error) { t.State, err = ParseState(string(t.State)); return err }},
+		{"type", func() (err error) { t.Type, err = ParseType(string(t.Type)); return err }},
+		{"priority", func() (err error) { t.Priority, err = ParsePriority(string(t.Priority)); return err }},
+		{"size", func() (err error) {
+			if t.Size != "" {
+				t.Size, err = ParseSize(string(t.Size))
+			}
+			return err
+		}},
+		{"checks", func() error { return wrapf("checks", CheckCommands(t.Checks)) }},
+		{"sandbox", func() error { return CheckSandboxMode(t.Sandbox) }},
+		{"budget", func() error { return CheckBudget(t.Budget) }},
+	} {
+		if err := c.check(); err != nil {
+			return c.key, "", err
 		}
-	}
-	if err := CheckCommands(t.Checks); err != nil {
-		return "checks", "", fmt.Errorf("checks: %w", err)
-	}
-	if err := CheckSandboxMode(t.Sandbox); err != nil {
-		return "sandbox", "", err
-	}
-	if err := CheckBudget(t.Budget); err != nil {
-		return "budget", "", err
 	}
 	if a := t.AgentSettings; a != nil {
 		if key, err := a.Check(); err != nil {
@@ -129,6 +127,14 @@ func (t *Task) normalize() (key, sub string, err error) {
 	}
 	t.tidy()
 	return "", "", nil
+}
+
+// wrapf is err said of what, nil when err is.
+func wrapf(what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", what, err)
 }
 
 // tidy makes empty lists nil, as they are after a round trip through the

@@ -7,16 +7,14 @@ import (
 )
 
 // MarshalJSON names an event's session "sessionId", as every bh JSON object
-// names a session. "session", its name before, stays beside it for one
-// release (cmd/JSON.md); a file's YAML keeps "session". A check's time is
+// names a session (a file's YAML keeps "session"), and a check's time
 // "tookSeconds", as bh's JSON names durations.
 func (e Event) MarshalJSON() ([]byte, error) {
 	type plain Event
 	v := struct {
 		plain
-		OldSession  string  `json:"session,omitempty"`
 		TookSeconds float64 `json:"tookSeconds,omitempty"`
-	}{plain(e), e.Session, e.Took.Seconds()}
+	}{plain(e), e.Took.Seconds()}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false) // as bh's output is written: cmd/jsonout.go

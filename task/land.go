@@ -2,8 +2,8 @@ package task
 
 import (
 	"fmt"
-	"path"
-	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // How finished work reaches its target branch.
@@ -21,17 +21,11 @@ func ValidLand(s string) error {
 	return nil
 }
 
-// ValidBranch rejects what cannot be a branch name, by git's main rules
-// (check-ref-format): bh must not land on "main..x" or a path outside refs/heads.
+// ValidBranch rejects what cannot be a branch name, by git's rules
+// (check-ref-format, as go-git's plumbing checks them): bh must not land on
+// "main..x" or a path outside refs/heads.
 func ValidBranch(s string) error {
-	bad := s == "" || s == "@" || strings.HasPrefix(s, "-") || strings.HasPrefix(s, "/") ||
-		strings.HasSuffix(s, "/") || strings.HasSuffix(s, ".") || strings.HasSuffix(s, ".lock") ||
-		strings.Contains(s, "..") || strings.Contains(s, "@{") || strings.Contains(s, "//") ||
-		strings.ContainsAny(s, " ~^:?*[\\\x7f") || strings.HasPrefix(path.Base(s), ".")
-	for _, r := range s {
-		bad = bad || r < 0x20
-	}
-	if bad {
+	if plumbing.NewBranchReferenceName(s).Validate() != nil || s == "" {
 		return fmt.Errorf("branch %q is not a valid branch name", s)
 	}
 	return nil

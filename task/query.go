@@ -68,15 +68,7 @@ func SortQueue(ts []*Task) {
 		keys[i] = key{t.Priority.Rank(), t.CreatedAt.Unix(), t.CreatedAt.Nanosecond(), t}
 	}
 	order := func(a, b key) int {
-		switch {
-		case a.rank != b.rank:
-			return a.rank - b.rank
-		case a.sec != b.sec:
-			return cmp.Compare(a.sec, b.sec)
-		case a.nsec != b.nsec:
-			return a.nsec - b.nsec
-		}
-		return strings.Compare(a.t.ID, b.t.ID)
+		return cmp.Or(a.rank-b.rank, cmp.Compare(a.sec, b.sec), a.nsec-b.nsec, strings.Compare(a.t.ID, b.t.ID))
 	}
 	if len(keys) < 2048 {
 		slices.SortFunc(keys, order)

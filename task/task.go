@@ -147,7 +147,7 @@ type Event struct {
 	Comments []LineComment `yaml:"comments,omitempty" json:"comments,omitempty"`
 	Context  string        `yaml:"context,omitempty" json:"context,omitempty"`
 	Status   string        `yaml:"status,omitempty" json:"status,omitempty"`
-	Session  string        `yaml:"session,omitempty" json:"sessionId,omitempty"` // and "session": eventjson.go
+	Session  string        `yaml:"session,omitempty" json:"sessionId,omitempty"`
 	Commit   string        `yaml:"commit,omitempty" json:"commit,omitempty"`
 	Stats    string        `yaml:"stats,omitempty" json:"stats,omitempty"` // a run's turns, duration and cost
 	// A check's run (kind check): its command, exit status (0 passed, -1

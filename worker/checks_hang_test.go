@@ -17,7 +17,6 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
-	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/slots"
 )
 
@@ -37,7 +36,7 @@ func TestCheckTimesOut(t *testing.T) {
 	f := &fake{steps: []stepFn{step(map[string]string{"file.txt": "x\n"}, done("wrote it"))}}
 	runWith(t, s, Options{Runner: f})
 	got := getTask(t, s, tk.ID)
-	if q := pendingOf(t, got); got.State != task.AwaitingInput || !landing.IsCheckQuestion(&q) {
+	if q := pendingOf(t, got); got.State != task.AwaitingInput || !ending.IsCheckQuestion(&q) {
 		t.Fatalf("%s waiting on %+v, want the checks question", got.State, q)
 	}
 	evs := checkEvents(got)
@@ -126,7 +125,7 @@ func TestChecksInLandBranch(t *testing.T) {
 		defer cancel()
 		return LandTask(ctx, s, tk.ID, "ann", Options{Name: "bh land"})
 	}
-	var nl *landing.NotLandedError
+	var nl *ending.NotLandedError
 	if err := land(); !errors.As(err, &nl) || !strings.Contains(nl.Reason, "block.txt") {
 		t.Fatalf("bh land: %v, want it refused by the failing check", err)
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/ending"
-	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/slots"
 )
 
@@ -81,7 +80,7 @@ func TestCheckNeverPassesKeepOnBranch(t *testing.T) {
 	runWith(t, s, Options{Runner: f})
 	got := getTask(t, s, tk.ID)
 	q := pendingOf(t, got)
-	if got.State != task.AwaitingInput || !landing.IsCheckQuestion(&q) || !strings.Contains(q.Context, "round 2 of 2") {
+	if got.State != task.AwaitingInput || !ending.IsCheckQuestion(&q) || !strings.Contains(q.Context, "round 2 of 2") {
 		t.Fatalf("%s waiting on %+v, want the checks question after round 2", got.State, q)
 	}
 	if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: q.ID, Values: []string{ending.CheckKeep}}}, "ann"); err != nil {

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/bh-tracker/bh/worker/act"
+
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/proc"
 	"github.com/bh-tracker/bh/agent/untrusted"
@@ -17,7 +19,6 @@ import (
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/jail"
-	"github.com/bh-tracker/bh/worker/notify"
 	"github.com/bh-tracker/bh/worker/slots"
 )
 
@@ -82,7 +83,7 @@ func Continue(ctx context.Context, s *store.Store, id string, term Terminal, opt
 	}
 	// Through the one answer door, with its notification; a task answered
 	// or moved on meanwhile refuses it: theirs stands.
-	_, err = notify.Answer(s, id, []task.Answer{{Comment: strings.Join(taken.Said, "\n"), Session: t.SessionID}},
+	_, err = act.Answer(s, id, []task.Answer{{Comment: strings.Join(taken.Said, "\n"), Session: t.SessionID}},
 		w.opt.Name, func(format string, args ...any) { fmt.Fprintf(term.Err, "bh: "+format+"\n", args...) })
 	return taken, err
 }

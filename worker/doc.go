@@ -9,7 +9,8 @@
 //
 // The rooms below it, each with one purpose (none imports worker):
 //
-//	worker/ending     the one pure table: what happened → what becomes of the task
+//	worker/ending     the one pure table: what happened → what becomes of the task; what an answer settles
+//	worker/act        the one door for what a human does: answer, stop, reopen, resume
 //	worker/landing    commit, checks, catch-up, landing, pull requests; typed trouble
 //	worker/claims     local claims, leases, heartbeats, the remote's claim refs
 //	worker/git        every git call bh makes and every ref it reads

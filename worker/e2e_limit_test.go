@@ -6,11 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bh-tracker/bh/worker/act"
+
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker/outage"
 )
 
 // The real Claude Code CLI against an API whose five-hour window runs out
@@ -111,7 +112,7 @@ func TestClaudeUsageLimitHoldsTheOtherCloneUntilResumed(t *testing.T) {
 			if n := len(srv.Requests()); n != asked {
 				t.Errorf("clone B asked the API %d times before --resume", n-asked)
 			}
-			if err := outage.Resume(b); err != nil {
+			if err := act.Resume(b); err != nil {
 				t.Error(err)
 			}
 		case e.Kind == Started && told == "":

@@ -9,7 +9,6 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/budget"
 	"github.com/bh-tracker/bh/worker/ending"
-	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/outage"
 )
 
@@ -41,7 +40,7 @@ func (w *worker) decide(r *run, out *agent.Outcome, runErr error, killed bool) e
 			f.Keep, f.PR = mode == task.LandBranch, mode == task.LandPR
 			f.NoChange = w.unchanged(r)
 		}
-		if ev, _ := landing.FailedCheck(r.t); ev != nil {
+		if ev, _ := ending.FailedCheck(r.t); ev != nil {
 			f.Failing, f.Rounds, f.Target = ev, w.s.Config.Rounds(), r.j.Target
 		}
 	}

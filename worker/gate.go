@@ -6,7 +6,6 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
-	"github.com/bh-tracker/bh/worker/landing"
 )
 
 // decided is the ending a human's answer settles without running the
@@ -14,10 +13,11 @@ import (
 // keeps it on its branch.
 func (w *worker) decided(r *run) (ending.Ending, bool) {
 	r.session = r.t.SessionID
-	f, ok := landing.Settles(r.t)
+	f, ok := ending.Settles(r.t)
 	if !ok {
 		return ending.Ending{}, false
 	}
+	f.Branch = r.j.Branch
 	return ending.Decide(f), true
 }
 

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bh-tracker/bh/worker/act"
+
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
@@ -21,7 +23,6 @@ import (
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/gittest"
-	"github.com/bh-tracker/bh/worker/notify"
 	"github.com/bh-tracker/bh/worker/storegit/storetest"
 )
 
@@ -227,7 +228,7 @@ func resumesAndCommits(t *testing.T, s *store.Store, f *fake, id string) {
 // Respond answers as bh respond does: through the one answer door
 // (notify.Answer), by "human" unless said.
 func Respond(s *store.Store, id string, answers []task.Answer, by string) (*task.Task, error) {
-	return notify.Answer(s, id, answers, cmp.Or(by, "human"), nil)
+	return act.Answer(s, id, answers, cmp.Or(by, "human"), nil)
 }
 
 // now is s's clock, to the second, as claims reads it.

@@ -12,11 +12,23 @@ import (
 	"github.com/bh-tracker/bh/task/store"
 )
 
+// journalVersion is the journal's format, in the one place it changes. A
+// journal of another version is read for where its run is (worktree,
+// branch, target, base) but its ending is not carried out: the run is
+// recovered (ending.RunRecovered: the work parked, the task reopened), and
+// its ending decided again. History:
+//
+//	0  no version written: an ending decided before land: branch was
+//	   part of it (a completion could be journaled to land, not kept).
+//	1  the ending as Decide makes it now, with land: branch's keep in it.
+const journalVersion = 1
+
 func journalPath(s *store.Store, id string) string {
 	return store.RunDir(s, id, "journal.json")
 }
 
 func saveJournal(s *store.Store, j *journal) error {
+	j.Version = journalVersion
 	data, err := json.MarshalIndent(j, "", "  ")
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
@@ -48,6 +60,9 @@ func loadJournal(s *store.Store, id string) (*journal, error) {
 	if err := json.Unmarshal(data, &j); err != nil {
 		// A torn journal cannot be trusted: the run is recovered as if it had none.
 		return nil, nil
+	}
+	if j.Version != journalVersion {
+		j.Ending, j.Waiting = nil, ""
 	}
 	return &j, nil
 }

@@ -21,30 +21,27 @@ const landTries = 3
 // then fast-forwarded, git refusing whatever would overwrite the user's
 // changes. The task file, closed, goes into the same commit and is written
 // to the store only once the commit has landed. Landings are serialized.
-// What stops it (landing.Trouble) becomes the task's ending.
-func (w *worker) land(r *run, e ending.Ending) error {
+// What stops it (landing.Trouble) becomes the next ending.
+func (w *worker) land(r *run, e ending.Ending) (next *ending.Ending, err error) {
 	unlock, err := w.lockLanding()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer unlock()
 	_, mode := config.Delivery(r.t, w.s.Config)
 	if e.Outcome == ending.Kept {
 		mode = task.LandBranch
 	}
-	if mode == task.LandBranch && e.Outcome != ending.Kept { // a journal of an older bh, decided without it
-		e = ending.KeepOnBranch(e, r.j.Branch, r.t.ID)
-	}
 	if done, err := w.landedBefore(r, e); done || err != nil {
-		return err
+		return nil, err
 	}
 	if r.wt == nil {
-		return fmt.Errorf("%s: its worktree %s is gone and nothing was landed; reopen the task to run it again",
+		return nil, fmt.Errorf("%s: its worktree %s is gone and nothing was landed; reopen the task to run it again",
 			r.t.ID, r.j.Worktree)
 	}
 	msg := landing.CommitMessage(r.t.ID, r.t.Title, cmp.Or(e.Summary, e.Result.Summary, r.t.Summary))
-	if done, err := w.landCommit(r, &e, msg); done || err != nil {
-		return err
+	if next, err := w.landCommit(r, &e, msg); next != nil || err != nil {
+		return next, err
 	}
 	checks := w.s.Config.ChecksFor(r.t)
 	if e.Unchecked {
@@ -57,36 +54,36 @@ func (w *worker) land(r *run, e ending.Ending) error {
 }
 
 // landCommit continues a rebase left in progress, holds back submodule
-// changes and commits the work. done: the task ended here.
-func (w *worker) landCommit(r *run, e *ending.Ending, msg string) (bool, error) {
+// changes and commits the work. next or err: the landing stops here.
+func (w *worker) landCommit(r *run, e *ending.Ending, msg string) (next *ending.Ending, err error) {
 	base, err := landing.ContinueRebase(r.wt, r.j.Target)
 	if err != nil {
-		return true, w.landFailed(r, *e, err)
+		return w.landFailed(r, *e, err)
 	}
 	if base != "" {
 		r.j.Base = base
 	}
-	if done, err := w.submoduleTrouble(r, *e); done || err != nil {
-		return true, err
+	if next, err := w.submoduleTrouble(r, *e); next != nil || err != nil {
+		return next, err
 	}
 	if e.Paths, err = landing.Commit(r.wt, r.j.Base, msg, e.NoVerify); err != nil {
 		var tr *landing.Trouble
 		if !errors.As(err, &tr) {
-			return true, fmt.Errorf("%s: %w", r.t.ID, err)
+			return nil, fmt.Errorf("%s: %w", r.t.ID, err)
 		}
-		return true, w.landTrouble(r, *e, err)
+		return w.landTrouble(r, *e, err)
 	}
-	return false, nil
+	return nil, nil
 }
 
 // landPR catches the branch up with the remote's base, checks it and
 // opens its pull request.
-func (w *worker) landPR(r *run, e ending.Ending, checks []string) error {
+func (w *worker) landPR(r *run, e ending.Ending, checks []string) (next *ending.Ending, err error) {
 	if err := w.rebased(r)(landing.CatchUpRemote(w.repo, r.wt, landing.Remote(w.s), r.j.Target, r.j.Base)); err != nil {
 		return w.landFailed(r, e, err) // a conflict goes back to the agent
 	}
 	if len(checks) > 0 { // what the pull request gets has passed them
-		if _, err := w.checkTip(r, &e, checks, landing.Round(r.t), ""); err != nil {
+		if _, err := w.checkTip(r, &e, checks, ending.NextRound(r.t), ""); err != nil {
 			return w.landFailed(r, e, err)
 		}
 	}
@@ -100,15 +97,15 @@ func (w *worker) landPR(r *run, e ending.Ending, checks []string) error {
 		err = saveJournal(w.s, r.j)
 	}
 	if err != nil {
-		return fmt.Errorf("%s: pull request: %w", r.t.ID, err) // still in progress: recovery tries again
+		return nil, fmt.Errorf("%s: pull request: %w", r.t.ID, err) // still in progress: recovery tries again
 	}
 	return w.close(r, &e, nil)
 }
 
 // landOn lands the work on the target (or keeps it on its branch),
 // catching up with a target that moved meanwhile.
-func (w *worker) landOn(r *run, e ending.Ending, mode, msg string, checks []string) error {
-	round, checked := landing.Round(r.t), ""
+func (w *worker) landOn(r *run, e ending.Ending, mode, msg string, checks []string) (*ending.Ending, error) {
+	round, checked := ending.NextRound(r.t), ""
 	for try := 1; ; try++ {
 		if mode == task.LandMerge {
 			if err := w.rebased(r)(landing.CatchUp(w.repo, r.wt, r.j.Target, r.j.Base)); err != nil {
@@ -124,7 +121,10 @@ func (w *worker) landOn(r *run, e ending.Ending, mode, msg string, checks []stri
 				return w.landFailed(r, e, err)
 			}
 		}
-		err := w.close(r, &e, func(data []byte) error { return w.landFile(r, &e, mode, msg, data) })
+		next, err := w.close(r, &e, func(data []byte) error { return w.landFile(r, &e, mode, msg, data) })
+		if next != nil {
+			return next, nil
+		}
 		if errors.Is(err, usertree.ErrTargetMoved) && try < landTries {
 			continue
 		}
@@ -225,10 +225,10 @@ func (w *worker) landedBefore(r *run, e ending.Ending) (bool, error) {
 
 // landFailed is landTrouble, anything else than trouble returned as the
 // landing's error.
-func (w *worker) landFailed(r *run, e ending.Ending, err error) error {
+func (w *worker) landFailed(r *run, e ending.Ending, err error) (*ending.Ending, error) {
 	var tr *landing.Trouble
 	if err != nil && !errors.As(err, &tr) {
-		return fmt.Errorf("%s: land: %w", r.t.ID, err)
+		return nil, fmt.Errorf("%s: land: %w", r.t.ID, err)
 	}
 	return w.landTrouble(r, e, err)
 }
@@ -236,19 +236,20 @@ func (w *worker) landFailed(r *run, e ending.Ending, err error) error {
 // landTrouble turns what stopped a landing into its ending: a rebase
 // conflict or failed checks go back to the agent, a refusal to overwrite
 // the user's changes or a hook's refusal asks the human, a commit that
-// failed otherwise fails the task; anything else is returned.
-func (w *worker) landTrouble(r *run, e ending.Ending, err error) error {
+// failed otherwise fails the task: the next ending. Anything else is
+// returned.
+func (w *worker) landTrouble(r *run, e ending.Ending, err error) (*ending.Ending, error) {
 	var tr *landing.Trouble
 	if !errors.As(err, &tr) {
-		return err
+		return nil, err
 	}
 	f := ending.Facts{Prior: e, ID: r.t.ID, Target: r.j.Target, Paths: tr.Paths, Policy: w.policy(r.t)}
 	switch tr.Kind {
 	case landing.Conflict:
 		f.What, f.Worktree, f.Round, f.Rounds = ending.LandConflict, r.j.Worktree, ending.ConflictRound(r.t), w.s.Config.Rounds()
 	case landing.Refused:
-		f.What, f.Reason, f.Dir, f.Question = ending.LandRefused, tr.Reason, tr.Dir, landing.Question(r.t.ID, r.j.Target, r.j.Branch)
-		f.Asked = landing.Decision(r.t, landing.IsLandQuestion)
+		f.What, f.Reason, f.Dir, f.Question = ending.LandRefused, tr.Reason, tr.Dir, ending.LandQuestion(r.t.ID, r.j.Target, r.j.Branch)
+		f.Asked = ending.Decision(r.t, ending.IsLandQuestion)
 	case landing.HookRefused:
 		f = hookFacts(r, e, tr.Hook, w.policy(r.t))
 	case landing.CommitFailed: // as any error of the run's
@@ -258,28 +259,30 @@ func (w *worker) landTrouble(r *run, e ending.Ending, err error) error {
 	case landing.TakenBack:
 		f = ending.Facts{What: ending.RunLost, Session: r.session}
 	case landing.SignFailed:
-		f.What, f.Cause, f.Question = ending.SignFailure, tr.Reason, landing.SignQuestion(r.t.ID, r.j.Target, r.j.Branch)
-		f.Asked = landing.Decision(r.t, landing.IsLandQuestion)
+		f.What, f.Cause, f.Question = ending.SignFailure, tr.Reason, ending.SignQuestion(r.t.ID, r.j.Target, r.j.Branch)
+		f.Asked = ending.Decision(r.t, ending.IsLandQuestion)
 	}
-	return w.end(r, ending.Decide(f))
+	next := ending.Decide(f)
+	return &next, nil
 }
 
 // submoduleTrouble holds back work that changed files inside submodules
 // (git.Worktree.SubmoduleChanges): the task waits with the landing
 // question, its worktree (the changes in it) kept, instead of landing
 // without them in silence. Once a human answered that question, the rest
-// lands (or is kept) without them. done: the task ended here.
-func (w *worker) submoduleTrouble(r *run, e ending.Ending) (done bool, err error) {
+// lands (or is kept) without them. next: the ending instead of landing.
+func (w *worker) submoduleTrouble(r *run, e ending.Ending) (next *ending.Ending, err error) {
 	subs, err := r.wt.SubmoduleChanges(r.j.Base)
 	if err != nil || len(subs) == 0 {
-		return false, err
+		return nil, err
 	}
-	f := ending.Facts{What: ending.LandRefused, Prior: e, ID: r.t.ID, Target: r.j.Target, Reason: landing.SubNote, Paths: subs,
-		Dir: r.wt.Path, Question: landing.SubQuestion(r.t.ID, r.j.Branch, r.wt.Path, subs), Policy: w.policy(r.t)}
-	if q := landing.Decision(r.t, landing.IsLandQuestion); q != nil && q.Context == ending.Decide(f).Context {
-		return false, r.wt.KeepSubmodulesAt(r.j.Base, subs) // answered: the rest goes as it is
+	f := ending.Facts{What: ending.LandRefused, Prior: e, ID: r.t.ID, Target: r.j.Target, Reason: ending.SubNote, Paths: subs,
+		Dir: r.wt.Path, Question: ending.SubQuestion(r.t.ID, r.j.Branch, r.wt.Path, subs), Policy: w.policy(r.t)}
+	held := ending.Decide(f)
+	if q := ending.Decision(r.t, ending.IsLandQuestion); q != nil && q.Context == held.Context {
+		return nil, r.wt.KeepSubmodulesAt(r.j.Base, subs) // answered: the rest goes as it is
 	}
-	return true, w.end(r, ending.Decide(f))
+	return &held, nil
 }
 
 // lastNote is the note of the task's last state change before its claim.

@@ -10,7 +10,6 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/ending"
-	"github.com/bh-tracker/bh/worker/landing"
 )
 
 // A human who answers "land" (bh respond, the board, the web) while their
@@ -30,7 +29,7 @@ func TestLandAnsweredWhileStillInTheWayAsksOnce(t *testing.T) {
 	f := &fake{steps: []stepFn{step(map[string]string{"README.md": "# the agent's\n"}, done("done"))}}
 	runWith(t, s, Options{Runner: f})
 	first := pendingOf(t, getTask(t, s, tk.ID))
-	if !landing.IsLandQuestion(&first) {
+	if !ending.IsLandQuestion(&first) {
 		t.Fatalf("question %+v, want the landing question", first)
 	}
 	before := getTask(t, s, tk.ID)

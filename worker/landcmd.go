@@ -5,13 +5,14 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/bh-tracker/bh/worker/act"
+
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git/usertree"
 	"github.com/bh-tracker/bh/worker/landing"
-	"github.com/bh-tracker/bh/worker/notify"
 	"github.com/bh-tracker/bh/worker/slots"
 )
 
@@ -20,7 +21,7 @@ import (
 // question: it is answered "land" and landed now), or work kept on its
 // branch (land: branch). Landing takes the same lock as the worker's, and
 // the checks run on the tree that lands as the worker's do; ctx ends them.
-// It returns nil only when the work landed, else a *landing.NotLandedError.
+// It returns nil only when the work landed, else a *ending.NotLandedError.
 func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) error {
 	w, err := newWorker(s, opt)
 	if err != nil {
@@ -31,14 +32,14 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 	if err != nil {
 		return err
 	}
-	q := landing.Pending(t)
-	if q == nil && t.State == task.Open && landing.LandsSettled(t) {
+	q := ending.PendingLand(t)
+	if q == nil && t.State == task.Open && ending.LandsSettled(t) {
 		return w.landSettled(ctx, t) // approved, say: landed now, as the worker would
 	}
 	if q == nil {
 		if t.State != task.Closed {
-			return &landing.NotLandedError{ID: id, State: t.State, Reason: "it is " + string(t.State) + ", with no finished work waiting to land",
-				Err: landing.ErrNothingToLand}
+			return &ending.NotLandedError{ID: id, State: t.State, Reason: "it is " + string(t.State) + ", with no finished work waiting to land",
+				Err: ending.ErrNothingToLand}
 		}
 		return w.landKept(t)
 	}
@@ -47,7 +48,7 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 	if err := landing.InTheWay(w.s, w.repo, t, w.target); err != nil {
 		return err
 	}
-	if _, err := notify.Answer(s, id, []task.Answer{{QuestionID: q.ID, Values: []string{ending.LandNow}}}, by, nil); err != nil {
+	if _, err := act.Answer(s, id, []task.Answer{{QuestionID: q.ID, Values: []string{ending.LandNow}}}, by, nil); err != nil {
 		return fmt.Errorf("respond: %w", err)
 	}
 	return w.landSettled(ctx, t) // the answer lands it: as approved work would
@@ -95,15 +96,15 @@ func (w *worker) landKept(t *task.Task) error {
 
 // checkKept runs the checks of a task closed with its work on its branch
 // on the tree bh land is about to land, and records them in its history;
-// a *landing.NotLandedError when one failed. A human who answered the checks
+// a *ending.NotLandedError when one failed. A human who answered the checks
 // question since they last ran has decided (keep on branch says bh land
 // lands it): none runs.
 func (w *worker) checkKept(r *run) error {
 	checks := w.s.Config.ChecksFor(r.t)
-	if len(checks) == 0 || landing.ChecksAnswered(r.t) {
+	if len(checks) == 0 || ending.ChecksAnswered(r.t) {
 		return nil
 	}
-	evs, err := w.checker(r).Check(w.stopping(), r.t.ID, r.j.Target, checks, landing.Round(r.t), nil)
+	evs, err := w.checker(r).Check(w.stopping(), r.t.ID, r.j.Target, checks, ending.NextRound(r.t), nil)
 	if err != nil {
 		return err
 	}
@@ -117,8 +118,8 @@ func (w *worker) checkKept(r *run) error {
 	}
 	if n := len(evs); n > 0 && evs[n-1].ExitCode != 0 {
 		ev := evs[n-1]
-		return &landing.NotLandedError{ID: r.t.ID, State: r.t.State, Reason: fmt.Sprintf("check %s %s: %s",
-			ev.Command, landing.Failure(ev), ev.Output)}
+		return &ending.NotLandedError{ID: r.t.ID, State: r.t.State, Reason: fmt.Sprintf("check %s %s: %s",
+			ev.Command, ending.Failure(ev), ev.Output)}
 	}
 	return nil
 }
@@ -127,10 +128,10 @@ func (w *worker) checkKept(r *run) error {
 // that lands it (bh land right after bh respond --yes): claimed as a
 // worker would, and ended by decided without running the agent.
 func (w *worker) landSettled(ctx context.Context, t *task.Task) error {
-	t, err := claims.Claim(w.s, t.ID, w.lease(), landing.Settled)
+	t, err := claims.Claim(w.s, t.ID, w.lease(), ending.Settled)
 	var nr *claims.NotReadyError
 	if errors.As(err, &nr) {
-		return &landing.NotLandedError{ID: nr.ID, State: nr.State, Reason: "a running worker took it up first, and lands it"}
+		return &ending.NotLandedError{ID: nr.ID, State: nr.State, Reason: "a running worker took it up first, and lands it"}
 	}
 	if err != nil {
 		return err
@@ -144,7 +145,7 @@ func (w *worker) landSettled(ctx context.Context, t *task.Task) error {
 	if t, err = w.s.Get(t.ID); err != nil || t.State == task.Closed {
 		return err
 	}
-	return &landing.NotLandedError{ID: t.ID, State: t.State, Reason: lastNote(t)}
+	return &ending.NotLandedError{ID: t.ID, State: t.State, Reason: lastNote(t)}
 }
 
 // landUnblocked answers "land" for each task whose landing git refused
@@ -153,8 +154,8 @@ func (w *worker) landSettled(ctx context.Context, t *task.Task) error {
 // finished work without running the agent, human: false or not.
 func (w *worker) landUnblocked() {
 	for _, t := range landing.Unblocked(w.s, w.repo, w.target) {
-		q := landing.Pending(t)
-		if _, err := notify.Answer(w.s, t.ID, []task.Answer{{QuestionID: q.ID, Values: []string{ending.LandNow}}},
+		q := ending.PendingLand(t)
+		if _, err := act.Answer(w.s, t.ID, []task.Answer{{QuestionID: q.ID, Values: []string{ending.LandNow}}},
 			"bh worker", nil); err != nil {
 			w.warnf("%s: land it now that nothing stands in its way: %v", t.ID, err)
 		}

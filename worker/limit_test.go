@@ -9,11 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bh-tracker/bh/worker/act"
+
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker/outage"
 )
 
 // limitClock is a worker's clock that a test moves on.
@@ -210,7 +211,7 @@ func TestUsageLimitWithoutAutoResumeWaitsForResume(t *testing.T) {
 				t.Errorf("%d runs past the reset before --resume", n)
 			}
 			resumed = true
-			if err := outage.Resume(s); err != nil {
+			if err := act.Resume(s); err != nil {
 				t.Error(err)
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/agent/mcp"
 	"github.com/bh-tracker/bh/agent/sandbox/egress"
+	"github.com/bh-tracker/bh/agent/sandbox/egress/egresstest"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bh-tracker/bh/agent"
@@ -23,7 +24,7 @@ func TestMain(m *testing.M) {
 		os.Exit(helperMCP())
 	}
 	if len(os.Args) > 1 && os.Args[1] == egress.Command { // a sandbox starting its network's bridge
-		os.Exit(egress.Main(os.Args[2:], os.Stderr))
+		os.Exit(egresstest.Main(os.Args[2:], os.Stderr))
 	}
 	switch os.Getenv("BH_WORKER_HELPER") {
 	case "":

@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"cmp"
 	"context"
 	"time"
 
@@ -57,36 +58,22 @@ type Options struct {
 }
 
 func (o *Options) defaults(c config.Config) {
-	if o.Jobs <= 0 {
-		o.Jobs = max(c.Workers, 1)
+	o.Jobs = orDefault(o.Jobs, max(c.Workers, 1))
+	o.Name, o.GH = cmp.Or(o.Name, "worker"), cmp.Or(o.GH, "gh")
+	o.LeaseTTL = orDefault(o.LeaseTTL, c.LeaseTTL())
+	o.Heartbeat = orDefault(o.Heartbeat, min(15*time.Second, o.LeaseTTL/4))
+	o.Backoff = orDefault(o.Backoff, defaultBackoff)
+	o.ReviewPoll = orDefault(o.ReviewPoll, 2*time.Minute)
+	o.ReviewRounds = orDefault(o.ReviewRounds, orDefault(c.ReviewRounds, 3))
+	o.Tick = orDefault(o.Tick, 30*time.Second)
+}
+
+// orDefault is v when it is positive, else def.
+func orDefault[T int | time.Duration](v, def T) T {
+	if v > 0 {
+		return v
 	}
-	if o.Name == "" {
-		o.Name = "worker"
-	}
-	if o.LeaseTTL <= 0 {
-		o.LeaseTTL = c.LeaseTTL()
-	}
-	if o.Heartbeat <= 0 {
-		o.Heartbeat = min(15*time.Second, o.LeaseTTL/4)
-	}
-	if o.Backoff <= 0 {
-		o.Backoff = defaultBackoff
-	}
-	if o.GH == "" {
-		o.GH = "gh"
-	}
-	if o.ReviewPoll <= 0 {
-		o.ReviewPoll = 2 * time.Minute
-	}
-	if o.ReviewRounds <= 0 {
-		o.ReviewRounds = c.ReviewRounds
-	}
-	if o.ReviewRounds <= 0 {
-		o.ReviewRounds = 3
-	}
-	if o.Tick <= 0 {
-		o.Tick = 30 * time.Second
-	}
+	return def
 }
 
 // Backoff after an agent-wide outage that time may cure: the first wait,

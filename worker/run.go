@@ -34,13 +34,13 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	}
 	resume, err := w.ready(r)
 	if errors.Is(err, errNotOurs) {
-		return w.end(r, ending.Decide(ending.Facts{What: ending.RunLost, Session: r.session}))
+		return w.end(r, *lost(r))
 	} else if err != nil {
 		return w.release(t.ID, err)
 	}
 	if r.t, err = w.begin(r); errors.Is(err, errNotOurs) {
 		r.t = t
-		return w.end(r, ending.Decide(ending.Facts{What: ending.RunLost, Session: r.session})) // stopped before its agent could start
+		return w.end(r, *lost(r)) // stopped before its agent could start
 	} else if err != nil {
 		return err
 	}
@@ -49,7 +49,7 @@ func (w *worker) work(kill context.Context, t *task.Task) error {
 	out, logPath, runErr := w.session(kill, r, resume)
 	// A human who stopped or changed the task meanwhile has the last word.
 	if cur, err := w.s.Get(t.ID); err == nil && !w.owns(cur) {
-		return w.end(r, ending.Decide(ending.Facts{What: ending.RunLost, Session: r.session}))
+		return w.end(r, *lost(r))
 	}
 	e := w.decide(r, out, runErr, kill.Err() != nil)
 	e.Stats = runlog.Stats(out)

@@ -157,6 +157,7 @@ func (r *run) dir() string { return filepath.Join(r.wt.Path, r.cfg.Dir) }
 // being landed. A restarted worker reads it to finish what the dead one
 // began (recoverTask). It lives in .bh/runs/<id>/ (git-ignored).
 type journal struct {
+	Version  int            `json:"version"` // journalVersion
 	Task     string         `json:"task"`
 	Lease    task.Lease     `json:"lease"`
 	Worktree string         `json:"worktree"`

@@ -10,7 +10,6 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
-	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/slots"
 )
 
@@ -81,7 +80,7 @@ func TestSubmoduleEditInsideAsksAndIsKept(t *testing.T) {
 		t.Fatalf("%s is %s: %s %v", tk.ID, got.State, got.Summary, got.Issues)
 	}
 	q := pendingOf(t, got)
-	if !landing.IsLandQuestion(&q) || !strings.Contains(q.Question, tk.ID+" changed files inside submodule lib/: bh does not land submodule changes") {
+	if !ending.IsLandQuestion(&q) || !strings.Contains(q.Question, tk.ID+" changed files inside submodule lib/: bh does not land submodule changes") {
 		t.Fatalf("question %+v, want the landing question naming lib/", q)
 	}
 	wt := slots.WorktreePath(s, mustRepo(t, s), tk.ID)

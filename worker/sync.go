@@ -8,6 +8,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/claims"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/jail"
 	"github.com/bh-tracker/bh/worker/landing"
@@ -60,7 +61,7 @@ func ClaimNextRemote(s *store.Store, lease task.Lease) (*task.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return claims.Next(s, openClaims(s, r, remote, claims.HandTTL, claims.Clock(s), nil), lease, nil, landing.Settled)
+	return claims.Next(s, openClaims(s, r, remote, claims.HandTTL, claims.Clock(s), nil), lease, nil, ending.Settled)
 }
 
 // syncer runs bh sync on the autoSync interval (every; 0: off), when

@@ -9,9 +9,9 @@ import (
 
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/claims"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/usertree"
-	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/notify"
 	"github.com/bh-tracker/bh/worker/outage"
 	"github.com/bh-tracker/bh/worker/slots"
@@ -218,7 +218,7 @@ func (w *worker) fill(kill context.Context, running *int, done chan<- runEnd) (b
 		if wait, fatal := w.paused(); wait > 0 || fatal != nil || *running > 0 && w.limits.Single() {
 			return claimed, nil
 		}
-		t, err := claims.Next(w.s, w.claims, w.lease(), w.skip, landing.Settled)
+		t, err := claims.Next(w.s, w.claims, w.lease(), w.skip, ending.Settled)
 		if errors.Is(err, claims.ErrNothingReady) {
 			return claimed, nil
 		}

@@ -12,7 +12,6 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
-	"github.com/bh-tracker/bh/worker/landing"
 )
 
 func TestIdleWorkerWakesOnNewTaskAndAnswer(t *testing.T) {
@@ -100,7 +99,7 @@ func TestMergeBegunDuringRunHoldsTheLanding(t *testing.T) {
 	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != ending.Held || got.State != task.AwaitingInput {
 		t.Fatalf("finished %+v, task %s", fin, got.State)
 	}
-	if q := pendingOf(t, got); !landing.IsLandQuestion(&q) {
+	if q := pendingOf(t, got); !ending.IsLandQuestion(&q) {
 		t.Fatalf("question %+v, want the landing question", q)
 	}
 	if gitT(t, s.Root, "rev-parse", "HEAD") != head || exists(s.Root, "work.txt") || !exists(s.Root, ".git/MERGE_HEAD") {

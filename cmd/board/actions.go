@@ -7,9 +7,10 @@ import (
 	"io"
 	"os/exec"
 
+	"github.com/bh-tracker/bh/worker/act"
+
 	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/outage"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -52,7 +53,7 @@ func (m *boardModel) resume() {
 		m.say("no usage limit holds the queue back", true)
 		return
 	}
-	if err := outage.Resume(m.s); err != nil {
+	if err := act.Resume(m.s); err != nil {
 		m.say("resume: "+err.Error(), true)
 		return
 	}

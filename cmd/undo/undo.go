@@ -11,7 +11,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker/landing"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 // Window is how long an answer that lands work is held before it is
@@ -31,7 +31,7 @@ const (
 // Decide is the one place that says so. A gate approved is asked about
 // first unless its change was opened (reviewed) or the human confirmed.
 // The answers are tried on a fresh copy of task id: one that opens it for
-// the worker to act on without the agent (landing.Settles: a gate
+// the worker to act on without the agent (ending.Settles: a gate
 // approved, a landing decided) is held.
 func Decide(st *store.Store, id string, ans []task.Answer, now time.Time, by string, reviewed bool) Step {
 	t, err := st.Get(id)
@@ -44,7 +44,7 @@ func Decide(st *store.Store, id string, ans []task.Answer, now time.Time, by str
 	if t.Answer(ans, now, by) != nil || t.State != task.Open {
 		return Record
 	}
-	if _, ok := landing.Settles(t); ok {
+	if _, ok := ending.Settles(t); ok {
 		return HoldBack
 	}
 	return Record

@@ -5,22 +5,26 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/act"
+
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/outage"
 )
 
 // stop is bh stop from the page: the same change to the task (Task.Stop,
 // with the reason required), recorded as by web:<user>.
 func (s *Server) stop(w http.ResponseWriter, r *http.Request) {
-	s.act(w, r, "stopped", func(t *task.Task) error {
-		return t.Stop(r.PostFormValue("reason"), s.o.Now(), s.o.By)
+	s.act(w, r, "stopped", func(st *store.Store, id string) error {
+		_, _, err := act.Stop(st, id, r.PostFormValue("reason"), s.o.Now(), s.o.By)
+		return err
 	})
 }
 
 // reopen is bh reopen from the page: the task is open again.
 func (s *Server) reopen(w http.ResponseWriter, r *http.Request) {
-	s.act(w, r, "reopened", func(t *task.Task) error {
-		return t.SetState(task.Open, s.o.Now(), s.o.By, "")
+	s.act(w, r, "reopened", func(st *store.Store, id string) error {
+		_, err := act.Move(st, id, task.Open, s.o.Now(), s.o.By)
+		return err
 	})
 }
 
@@ -35,7 +39,7 @@ func (s *Server) resume(w http.ResponseWriter, r *http.Request) {
 	}
 	st, err := s.store(r.PathValue("repo"))
 	if err == nil {
-		err = outage.Resume(st)
+		err = act.Resume(st)
 	}
 	if err != nil {
 		http.Error(w, "bh serve: resume: "+err.Error(), status(err))
@@ -44,9 +48,9 @@ func (s *Server) resume(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 
-// act changes the task the request names under its lock, then shows its
+// act changes the task the request names through the door (package act), then shows its
 // page again, saying what was done or why not.
-func (s *Server) act(w http.ResponseWriter, r *http.Request, done string, change func(*task.Task) error) {
+func (s *Server) act(w http.ResponseWriter, r *http.Request, done string, change func(*store.Store, string) error) {
 	r.Body = http.MaxBytesReader(w, r.Body, 1<<16)
 	if err := r.ParseForm(); err != nil {
 		http.Error(w, "bh serve: "+err.Error(), http.StatusBadRequest)
@@ -63,7 +67,7 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request, done string, change
 		id, err = st.Resolve(r.PathValue("id"))
 	}
 	if err == nil {
-		_, err = st.Update(id, func(t *task.Task) error { return change(t) })
+		err = change(st, id)
 	}
 	if err == nil {
 		u := url.URL{Path: "/r/" + url.PathEscape(r.PathValue("repo")) + "/t/" + url.PathEscape(id),

@@ -10,7 +10,7 @@ import (
 
 	"github.com/bh-tracker/bh/cmd/undo"
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/notify"
+	"github.com/bh-tracker/bh/worker/act"
 )
 
 // answer takes a task's form: the answers to one or more of its
@@ -45,7 +45,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 			step = s.decide(st, id, ans, r.PostForm)
 		}
 		if err == nil && step == undo.Record {
-			t, err = notify.Answer(st, id, ans, s.o.By, s.o.Warnf)
+			t, err = act.Answer(st, id, ans, s.o.By, s.o.Warnf)
 		}
 	}
 	switch {
@@ -55,7 +55,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 		s.render(w, r, code, "task", v.Title, v)
 		return
 	case step == undo.HoldBack:
-		s.hold(r.PathValue("repo"), id, func() error { _, err := notify.Answer(st, id, ans, s.o.By, s.o.Warnf); return err })
+		s.hold(r.PathValue("repo"), id, func() error { _, err := act.Answer(st, id, ans, s.o.By, s.o.Warnf); return err })
 		u := url.URL{Path: "/r/" + url.PathEscape(r.PathValue("repo")) + "/t/" + url.PathEscape(id)}
 		http.Redirect(w, r, u.String(), http.StatusSeeOther)
 		return

@@ -10,9 +10,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bh-tracker/bh/worker/act"
+
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
-	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // Answer links (config.Link) open one task's page without the token, from a
@@ -225,7 +226,7 @@ func (s *Server) answerOnce(l config.Link, ans []task.Answer) error {
 	if conf.Used[l.ID] != 0 {
 		return errUsed
 	}
-	if _, err := notify.Answer(st, l.Task, ans, l.Via, s.o.Warnf); err != nil {
+	if _, err := act.Answer(st, l.Task, ans, l.Via, s.o.Warnf); err != nil {
 		return err
 	}
 	// Read again, so that a key rotated meanwhile (--revoke-links) stays.

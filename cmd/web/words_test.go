@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bh-tracker/bh/worker/act"
+
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/notify"
 )
 
 // A used link's page says what it answered, when and through which
@@ -84,7 +85,7 @@ func TestWebNamesPeopleAndQuestionsPlainly(t *testing.T) {
 	s := newLinkSite(t)
 	link := s.notified()
 	csrf := s.openLink(link)
-	if _, err := notify.Answer(s.st, "tm-ask1", []task.Answer{{QuestionID: "q1", Values: []string{"SQLite"}}}, "web:bob", nil); err != nil {
+	if _, err := act.Answer(s.st, "tm-ask1", []task.Answer{{QuestionID: "q1", Values: []string{"SQLite"}}}, "web:bob", nil); err != nil {
 		t.Fatal(err)
 	}
 	if resp, body := s.answer(url.Values{"q": {"q3"}, "text": {"Keep it small."}}, nil); resp.StatusCode != http.StatusSeeOther {

@@ -21,25 +21,8 @@ type life struct {
 func (a *tally) add(t *task.Task, until time.Time) {
 	l := life{asked: map[string]time.Time{}, expired: map[string]time.Time{}}
 	for _, e := range t.History {
-		switch e.Kind {
-		case task.EventState:
-			l.state(e)
-		case task.EventRunStarted:
-			l.claimed(e.At)
-		case task.EventInputRequested:
-			l.ask(a, e)
-		case task.EventInputExpired:
-			l.expired[e.QuestionID] = e.At
-		case task.EventInputReceived:
-			l.answer(a, e)
-		case task.EventRunFinished:
-			l.cost += e.CostUSD
-		case task.EventCommit:
-			l.committed = true
-		case task.EventLimitPaused:
-			if a.in(e.At) {
-				a.pauses++
-			}
+		if step := lifeSteps[e.Kind]; step != nil {
+			step(&l, a, e)
 		}
 	}
 	// Landed: closed with its work committed (a task closed by hand, or
@@ -47,6 +30,24 @@ func (a *tally) add(t *task.Task, until time.Time) {
 	if t.State == task.Closed && l.committed && !l.claim.IsZero() && a.in(l.landed) {
 		a.addLanded(t, &l, until)
 	}
+}
+
+// lifeSteps is what each kind of event adds to a task's life (and to
+// the tally: a question asked or answered, a pause); the other kinds add
+// nothing.
+var lifeSteps = map[string]func(l *life, a *tally, e task.Event){
+	task.EventState:          func(l *life, _ *tally, e task.Event) { l.state(e) },
+	task.EventRunStarted:     func(l *life, _ *tally, e task.Event) { l.claimed(e.At) },
+	task.EventInputRequested: func(l *life, a *tally, e task.Event) { l.ask(a, e) },
+	task.EventInputExpired:   func(l *life, _ *tally, e task.Event) { l.expired[e.QuestionID] = e.At },
+	task.EventInputReceived:  func(l *life, a *tally, e task.Event) { l.answer(a, e) },
+	task.EventRunFinished:    func(l *life, _ *tally, e task.Event) { l.cost += e.CostUSD },
+	task.EventCommit:         func(l *life, _ *tally, _ task.Event) { l.committed = true },
+	task.EventLimitPaused: func(_ *life, a *tally, e task.Event) {
+		if a.in(e.At) {
+			a.pauses++
+		}
+	},
 }
 
 func (l *life) claimed(at time.Time) {

@@ -35,7 +35,7 @@ type RunningTask struct {
 // (bh inbox --json).
 type InboxItem struct {
 	Repo       string        `json:"repo"`
-	Path       string        `json:"repoPath"` // "path" too, for one release: cmd/JSON.md
+	Path       string        `json:"repoPath"`
 	TaskID     string        `json:"taskId"`
 	Title      string        `json:"title"`
 	QuestionID string        `json:"questionId"`

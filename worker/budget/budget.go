@@ -12,7 +12,6 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/ending"
-	"github.com/bh-tracker/bh/worker/landing"
 )
 
 // Limit is what t's runs may spend in all under c, in USD (0: no bound):
@@ -22,7 +21,7 @@ import (
 // place a budget is raised.
 func Limit(t *task.Task, c config.Config) (usd float64, raised bool) {
 	b := config.BudgetFor(t, c)
-	if b > 0 && landing.BudgetRaised(t) {
+	if b > 0 && ending.BudgetRaised(t) {
 		return t.Spent() + b, true
 	}
 	return b, false

@@ -103,32 +103,34 @@ func unasked(p task.HumanPolicy, e Ending) Ending {
 	return noHuman(e)
 }
 
-// table is every ending a happening can have, for a task that may ask.
+// table is every ending a happening can have, for a task that may ask:
+// endings picks the function that makes it.
 func table(f Facts) Ending {
-	switch f.What {
-	case AgentAnswered:
-		return answered(f)
-	case AgentFailed, AgentOutage, RunStopped, RunRecovered, RunLost, SetupError:
-		return unanswered(f)
-	case HumanApproved, HumanLanding, HumanChecked, HumanHooked:
-		return settled(f)
-	case CheckFailure:
-		return checksFailed(f)
-	case LandConflict:
-		return conflicted(f)
-	case LandRefused:
-		return held(f)
-	case HookRefusal:
-		return hookHeld(f)
-	case SignFailure:
-		return signHeld(f)
-	case BudgetCrossed, HumanBudget:
-		return budget(f)
-	case PRReview:
-		return Ending{State: task.AwaitingInput, Note: "pull request needs a human", Context: f.Cause,
-			Ask: []task.Question{{Question: f.Reason, Header: "Pull request", Type: task.FreeformQuestion}}}
+	if end := endings[f.What]; end != nil {
+		return end(f)
 	}
-	return table(Facts{What: AgentFailed, Session: f.Session, Cause: fmt.Sprintf("no ending for happening %d", f.What)})
+	return unanswered(Facts{What: AgentFailed, Session: f.Session, Cause: fmt.Sprintf("no ending for happening %d", f.What)})
+}
+
+// endings is the function that makes the ending of each happening.
+var endings = map[Happening]func(Facts) Ending{
+	AgentAnswered: answered,
+	AgentFailed:   unanswered, AgentOutage: unanswered, RunStopped: unanswered, RunRecovered: unanswered,
+	RunLost: unanswered, SetupError: unanswered,
+	HumanApproved: settled, HumanLanding: settled, HumanChecked: settled, HumanHooked: settled,
+	CheckFailure:  checksFailed,
+	LandConflict:  conflicted,
+	LandRefused:   held,
+	HookRefusal:   hookHeld,
+	SignFailure:   signHeld,
+	BudgetCrossed: budget, HumanBudget: budget,
+	PRReview: prReview,
+}
+
+// prReview asks a human about a pull request the agent could not settle.
+func prReview(f Facts) Ending {
+	return Ending{State: task.AwaitingInput, Note: "pull request needs a human", Context: f.Cause,
+		Ask: []task.Question{{Question: f.Reason, Header: "Pull request", Type: task.FreeformQuestion}}}
 }
 
 // unanswered is the ending of a run that brought no result of the
@@ -203,7 +205,7 @@ func answered(f Facts) Ending {
 		}
 		e.Outcome, e.Fate, e.State, e.Notify = Completed, LandWork, task.Closed, task.EventTaskCompleted
 		if f.Keep {
-			e = KeepOnBranch(e, f.Branch, f.ID)
+			e = keepOnBranch(e, f.Branch, f.ID)
 		}
 		if f.PR {
 			e.Outcome, e.State, e.Note = InReview, task.InReview, "in review: a pull request for "+f.Branch
@@ -228,15 +230,15 @@ func answered(f Facts) Ending {
 			e.Context = strings.TrimSpace(e.Context + "\n\n" + checkContext(*f.Failing, f.Rounds))
 		}
 	default:
-		return table(Facts{What: AgentFailed, Session: f.Session,
+		return unanswered(Facts{What: AgentFailed, Session: f.Session,
 			Cause: fmt.Sprintf("unknown result status %q", res.Status)})
 	}
 	return e
 }
 
-// KeepOnBranch is completion e committed on its branch and left there
+// keepOnBranch is completion e committed on its branch and left there
 // (land: branch), for review.
-func KeepOnBranch(e Ending, branch, id string) Ending {
+func keepOnBranch(e Ending, branch, id string) Ending {
 	e.Outcome = Kept
 	e.Note = firstOf(e.Note, "kept on branch "+branch+" for review (bh land "+id+")")
 	return e

@@ -131,9 +131,6 @@ func (r *Repo) worktreeAt(path, branch string) (*Worktree, error) {
 	if err == nil {
 		err = r.ownTree(path, admin, branch)
 	}
-	if err == nil {
-		err = r.adoptRecords(path, admin)
-	}
 	if err != nil {
 		return nil, err
 	}

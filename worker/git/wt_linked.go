@@ -30,7 +30,6 @@ func (r *Repo) LinkedWorktrees() ([]Linked, error) {
 	for _, e := range list[1:] {
 		l := Linked{Path: e.Path, Branch: strings.TrimPrefix(e.Branch, "refs/heads/"), Prunable: e.Prunable || !hasGitFile(e.Path)}
 		if admin, err := r.adminOf(e.Path); err == nil && admin != "" && !l.Prunable {
-			_ = r.adoptRecords(e.Path, admin) // best effort: a listing only reads
 			l.Holder, l.Tampered = r.readHolder(e.Path), r.notOwn(e.Path, admin, "")
 		}
 		out = append(out, l)

@@ -131,9 +131,8 @@ func (r *Repo) pruneWorktree(admin string) error {
 }
 
 // HalfMade lists, by admin dir, the worktree registrations bh left that
-// git trips on: an older bh sync's scratch worktrees (bh-sync-*), and any
-// of bh's own (ours says which paths are) that a killed `git worktree add`
-// left half made (HEAD never written, "initializing" lock still on). While
+// git trips on: those of bh's own (ours says which paths are) that a
+// killed `git worktree add` left half made (HEAD never written, "initializing" lock still on). While
 // one is there, git fetch and gc fail ("bad object worktrees/…/HEAD").
 func (r *Repo) HalfMade(ours func(path string) bool) ([]string, error) {
 	admins, err := filepath.Glob(filepath.Join(r.commonDir, "worktrees", "*"))
@@ -143,10 +142,7 @@ func (r *Repo) HalfMade(ours func(path string) bool) ([]string, error) {
 	var out []string
 	for _, admin := range admins {
 		path := filepath.Dir(readTrimmed(admin, "gitdir"))
-		switch {
-		case strings.HasPrefix(filepath.Base(admin), "bh-sync-"):
-			out = append(out, admin)
-		case readTrimmed(admin, "locked") == "initializing" && ours(path) && !validHead(admin):
+		if readTrimmed(admin, "locked") == "initializing" && ours(path) && !validHead(admin) {
 			out = append(out, admin)
 		}
 	}

@@ -113,9 +113,9 @@ func (r *Repo) TreeGitDir(dir string) (string, error) {
 // an earlier task left goes: its per-worktree refs (refs/worktree/*,
 // refs/bisect/*) and their logs, a config.worktree, hooks, info/ (a
 // sparse checkout), the state of an operation, pseudo refs (ORIG_HEAD,
-// FETCH_HEAD, AUTO_MERGE), bh's temporary indexes and the records an
-// older bh kept here (see RecordsDir), and the locks of gits no longer
-// running.
+// FETCH_HEAD, AUTO_MERGE), bh's temporary indexes, whatever else an agent
+// wrote there (bh's records are not here: see RecordsDir), and the locks
+// of gits no longer running.
 func freshSlot(path, admin string, keep ...string) error {
 	running := gitIn([]string{path})
 	entries, err := os.ReadDir(admin)

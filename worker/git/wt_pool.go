@@ -134,9 +134,6 @@ func (r *Repo) ReleaseSlot(path, holder, branch string, deleteBranch bool) error
 		return err
 	}
 	gitDir, gerr := r.adminOf(path)
-	if gerr == nil {
-		gerr = r.adoptRecords(path, gitDir)
-	}
 	if e, ferr := r.findWorktree(path); ferr != nil {
 		err = ferr
 	} else if gerr == nil && gitDir != "" && e != nil && !e.Prunable && hasGitFile(path) && r.readHolder(path) == holder {

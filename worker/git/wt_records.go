@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // bh's records of a worktree (its fork point, a rebase's onto, a pool
@@ -75,35 +73,6 @@ func clearDir(dir string, keep ...string) error {
 	}
 	if len(keep) == 0 {
 		return os.Remove(dir)
-	}
-	return nil
-}
-
-// legacyRecords are the names an older bh kept its records under, in the
-// worktree's admin dir.
-var legacyRecords = map[string]string{"bh-base": recBase, "bh-base-onto": recOnto, "bh-holder": recHolder}
-
-// adoptRecords moves the records an older bh kept in the admin dir of the
-// worktree at path to where bh keeps them now, once: only while the
-// worktree has no records of this bh's (any agent that wrote those files
-// ran under the older bh, which trusted them all the same), so that a slot
-// held across the upgrade stays its task's.
-func (r *Repo) adoptRecords(path, admin string) error {
-	dir := r.RecordsDir(path)
-	if _, err := os.Stat(dir); err == nil || admin == "" {
-		return nil
-	}
-	for old, name := range legacyRecords {
-		if v := readTrimmed(admin, old); plumbing.IsHash(v) || name == recHolder && v != "" {
-			if err := writeRecord(dir, name, v); err != nil {
-				return err
-			}
-		}
-	}
-	for old := range legacyRecords {
-		if err := os.Remove(filepath.Join(admin, old)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
 	}
 	return nil
 }

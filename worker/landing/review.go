@@ -120,10 +120,6 @@ func (g GH) feedback(ctx context.Context, p prRef, pull ghPull, seen map[string]
 	return strings.TrimSpace(b.String()), keys, nil
 }
 
-// PullRequest is the task's pull request (land: pr), "" if none, and
-// the rounds of its feedback sent back to the agent since a human answered.
-func PullRequest(t *task.Task) (url string, rounds int) { return t.PullRequest(), ReviewRounds(t) }
-
 // seenFeedback is every piece of feedback already sent back.
 func seenFeedback(t *task.Task) map[string]bool {
 	seen := map[string]bool{}
@@ -135,34 +131,4 @@ func seenFeedback(t *task.Task) map[string]bool {
 		}
 	}
 	return seen
-}
-
-// ReviewRounds counts the rounds of feedback since a human last answered.
-func ReviewRounds(t *task.Task) int {
-	n := 0
-	for _, e := range t.History {
-		switch e.Kind {
-		case task.EventFeedback:
-			n++
-		case task.EventInputReceived:
-			n = 0
-		}
-	}
-	return n
-}
-
-// PendingFeedback is the feedback a resumed run must address: the last
-// round's, when no run started since; and the pull request's URL. Once a
-// human answered about it (an escalation, whose question carries the
-// feedback), the usual resume prompt gives both.
-func PendingFeedback(t *task.Task) (text, url string) {
-	for i := len(t.History) - 1; i >= 0; i-- {
-		switch e := t.History[i]; e.Kind {
-		case task.EventRunStarted, task.EventInputReceived:
-			return "", ""
-		case task.EventFeedback:
-			return e.Text, t.PullRequest()
-		}
-	}
-	return "", ""
 }

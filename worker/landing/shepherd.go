@@ -80,7 +80,7 @@ func (sh Shepherd) one(ctx context.Context, t *task.Task) error {
 	return sh.reviewed(t.ID, func(t *task.Task, at task.Event) error {
 		t.Record(at.At, task.Event{Kind: task.EventFeedback, By: sh.By, Text: rv.Text,
 			Context: strings.Join(rv.Keys, " "), Commit: rv.Head})
-		if n := ReviewRounds(t); n > sh.ReviewRounds {
+		if n := ending.ReviewRounds(t); n > sh.ReviewRounds {
 			return sh.escalate(t, at, fmt.Sprintf("%d rounds of feedback on %s did not settle it. "+
 				"Answer with guidance to resume the agent, or close the task.", n-1, rv.URL), rv.Text)
 		}

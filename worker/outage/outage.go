@@ -16,27 +16,41 @@ import (
 )
 
 // Advice says what to do about a lasting outage of the agent that ran
-// (claude, codex or command:<name>), in that agent's own terms.
+// (claude, codex or command:<name>), in that agent's own terms: advice's
+// words for the outage (any other than these: the agent is missing) and
+// the agent's kind ("": claude's, and any agent's the kind has none for).
 func Advice(o agent.Outage, agentName string) string {
-	switch {
-	case o == agent.OutageUnreachable && agentName == "codex":
-		return "check the network and codex's model_provider base_url, then start the worker again"
-	case o == agent.OutageUnreachable && strings.HasPrefix(agentName, "command:"):
-		return "check the network and the service " + strings.TrimPrefix(agentName, "command:") + " calls, then start the worker again"
-	case o == agent.OutageUnreachable:
-		return "check the network (and ANTHROPIC_BASE_URL, a proxy or a firewall), then start the worker again"
-	case o == agent.OutageAuth && agentName == "codex":
-		return "check codex's credentials (OPENAI_API_KEY, or codex login), then start the worker again"
-	case o == agent.OutageAuth && strings.HasPrefix(agentName, "command:"):
-		return "check the credentials of " + strings.TrimPrefix(agentName, "command:") + ", then start the worker again"
-	case o == agent.OutageAuth:
-		return "check the agent's credentials (ANTHROPIC_API_KEY, or log in with claude), then start the worker again"
-	case agentName == "codex":
-		return "install codex (npm install -g @openai/codex) or set agent.binary, then start the worker again"
-	case strings.HasPrefix(agentName, "command:"):
-		return "install " + strings.TrimPrefix(agentName, "command:") + " or fix agent.command, then start the worker again"
+	kind, name := agentName, ""
+	if n, ok := strings.CutPrefix(agentName, "command:"); ok {
+		kind, name = "command", n
 	}
-	return "install the agent (npm install -g @anthropic-ai/claude-code) or set agent.binary, then start the worker again"
+	words, ok := advice[o]
+	if !ok {
+		words = advice[agent.OutageMissing]
+	}
+	say, ok := words[kind]
+	if !ok {
+		say = words[""]
+	}
+	return strings.ReplaceAll(say, "{name}", name) + ", then start the worker again"
+}
+
+var advice = map[agent.Outage]map[string]string{
+	agent.OutageUnreachable: {
+		"codex":   "check the network and codex's model_provider base_url",
+		"command": "check the network and the service {name} calls",
+		"":        "check the network (and ANTHROPIC_BASE_URL, a proxy or a firewall)",
+	},
+	agent.OutageAuth: {
+		"codex":   "check codex's credentials (OPENAI_API_KEY, or codex login)",
+		"command": "check the credentials of {name}",
+		"":        "check the agent's credentials (ANTHROPIC_API_KEY, or log in with claude)",
+	},
+	agent.OutageMissing: {
+		"codex":   "install codex (npm install -g @openai/codex) or set agent.binary",
+		"command": "install {name} or fix agent.command",
+		"":        "install the agent (npm install -g @anthropic-ai/claude-code) or set agent.binary",
+	},
 }
 
 // Pause is a worker holding new runs back, as .bh/runs/pause-<kind>.json

@@ -47,12 +47,10 @@ func WorktreePath(s *store.Store, r *git.Repo, id string) string {
 	return filepath.Join(WorktreeDir(s, r.CommonDir()), id)
 }
 
-// RepairHalfMade removes the worktree registrations bh left half made (an
-// older bh sync's scratch worktrees, a task's worktree whose creation was
-// killed), which make git fetch and gc fail in the whole repository; it
-// returns what it removed. The worker does it at start, holding the worker
-// lock (bh sync removes only its own: storegit's removeScratch); bh doctor
-// --fix when asked.
+// RepairHalfMade removes the worktree registrations bh left half made (a
+// task's worktree whose creation was killed), which make git fetch and gc
+// fail in the whole repository; it returns what it removed. The worker
+// does it at start, holding the worker lock; bh doctor --fix when asked.
 func RepairHalfMade(s *store.Store, r *git.Repo) ([]string, error) {
 	admins, err := HalfMade(s, r)
 	var done []string

@@ -91,28 +91,12 @@ func prepare(s *store.Store, remote string, res *SyncResult) (*git.Repo, error) 
 	if err := r.RegisterMergeDriver(store.MergeDriver); err != nil {
 		return nil, err
 	}
-	if err := removeScratch(r); err != nil { // an older bh sync's, killed: fetch fails while it is there
-		return nil, fmt.Errorf("sync: %w", err)
-	}
 	// First a sync killed between moving the tree and the branch: else its
 	// pulled files would look like changes of the user's (and of .bh's).
 	if err := usertree.Of(r).Recover(); err != nil { // and a landing killed while it held the index
 		return nil, fmt.Errorf("sync: %w", err)
 	}
 	return r, nil
-}
-
-// removeScratch removes the scratch worktrees an older bh sync left half
-// made, and only those: a running worker may be making a task's worktree
-// that moment.
-func removeScratch(r *git.Repo) error {
-	admins, err := r.HalfMade(func(string) bool { return false })
-	for _, a := range admins {
-		if err := r.RemoveHalfMade(a); err != nil {
-			return fmt.Errorf("remove the half-made worktree %s: %w", a, err)
-		}
-	}
-	return err
 }
 
 // storeCommit commits the store's pending changes once: at once, or, when

@@ -9,7 +9,7 @@ import (
 	"github.com/bh-tracker/bh/prompts"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker/landing"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 // Prompt renders what the agent is told for t: the task prompt on a first
@@ -20,12 +20,12 @@ import (
 func Prompt(s *store.Store, t *task.Task, resume bool) (string, error) {
 	set := prompts.Set{Dir: filepath.Join(s.Dir, "prompts")}
 	d := Data(s, t)
-	if ev, ran := landing.FailedCheck(t); resume && ev != nil && !ran {
+	if ev, ran := ending.FailedCheck(t); resume && ev != nil && !ran {
 		d.Check = &prompts.Check{Command: ev.Command, ExitCode: ev.ExitCode, Output: ev.Output, Round: ev.Round,
 			Rounds: s.Config.Rounds()}
 		return set.CheckFailed(d)
 	}
-	if review, url := landing.PendingFeedback(t); resume && review != "" {
+	if review, url := ending.PendingFeedback(t); resume && review != "" {
 		d.Review, d.PR = review, url
 		return set.Review(d)
 	}
@@ -45,7 +45,7 @@ func Contract(s *store.Store, t *task.Task) (string, error) {
 func Data(s *store.Store, t *task.Task) prompts.Data {
 	d := prompts.Data{ID: t.ID, Title: t.Title, Description: t.Description,
 		Type: string(t.Type), Priority: string(t.Priority), Size: string(t.Size), Rounds: rounds(t),
-		Feedback: landing.Feedback(landing.Verdict(t))}
+		Feedback: ending.Feedback(ending.Verdict(t))}
 	if t.Parent != "" {
 		ref := &prompts.Ref{ID: t.Parent}
 		if p, err := s.Get(t.Parent); err == nil {

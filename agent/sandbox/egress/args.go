@@ -3,7 +3,6 @@ package egress
 import (
 	"errors"
 	"fmt"
-	"io"
 )
 
 // Command is bh's command that runs a Bridge.
@@ -47,17 +46,4 @@ func ParseArgs(args []string) (Bridge, error) {
 		return b, errors.New("want --socket PATH --listen ADDR, then -- and the command")
 	}
 	return b, nil
-}
-
-// Main runs the bridge args describe (its command line after its name)
-// and returns its exit code: bh's, for test binaries that stand in for
-// bh inside a sandbox.
-func Main(args []string, stderr io.Writer) int {
-	b, err := ParseArgs(args)
-	if err != nil {
-		fmt.Fprintln(stderr, "bh "+Command+":", err)
-		return 2
-	}
-	b.Stderr = stderr
-	return b.Run()
 }

@@ -33,11 +33,9 @@ exec "$REAL_GIT" "$@"
 // TestSyncKilledAtEveryGitStep kills bh sync at each of its git calls,
 // before the call and in the middle of it. Whatever instant it died at,
 // git fetch and git gc work in the repository afterwards, no worktree is
-// left registered, and the next bh sync finishes the job. An older bh's
-// half-made scratch worktree, which broke fetch, is repaired too.
+// left registered, and the next bh sync finishes the job.
 func TestSyncKilledAtEveryGitStep(t *testing.T) {
 	root, seed, wrap, realGit := syncSeed(t, killGit)
-	bin := filepath.Join(root, "bin")
 	steps, points := syncGitCalls(t, root, seed, wrap, realGit), 0
 	for _, how := range []string{"before", "during"} {
 		for n := 1; n <= steps; n++ {
@@ -59,24 +57,6 @@ func TestSyncKilledAtEveryGitStep(t *testing.T) {
 	}
 	t.Logf("bh sync killed at %d points: before and during each of its %d git calls (-short: one in ten, before or during in turns)", points, steps)
 
-	// An older bh's sync, killed while it made its scratch worktree: fetch fails.
-	clone := copySeed(t, seed, filepath.Join(root, "older"))
-	admin := filepath.Join(clone, ".git", "worktrees", "bh-sync-123")
-	os.MkdirAll(admin, 0o755)
-	os.WriteFile(filepath.Join(admin, "HEAD"), []byte(strings.Repeat("0", 40)+"\n"), 0o644)
-	os.WriteFile(filepath.Join(admin, "locked"), []byte("initializing\n"), 0o644)
-	os.WriteFile(filepath.Join(admin, "gitdir"), []byte(filepath.Join(root, "tmp-bh-sync-123", ".git")+"\n"), 0o644)
-	os.WriteFile(filepath.Join(admin, "commondir"), []byte("../..\n"), 0o644)
-	if out, err := exec.Command("git", "-C", clone, "fetch", "-q", "origin").CombinedOutput(); err == nil {
-		t.Fatalf("git fetch worked with the half-made worktree; the test plants it wrong: %s", out)
-	}
-	doctor := exec.Command(filepath.Join(bin, "bh"), "doctor")
-	doctor.Dir = clone
-	out, _ := doctor.CombinedOutput()
-	if !strings.Contains(string(out), "half made") || !strings.Contains(string(out), "bh-sync-123") {
-		t.Errorf("bh doctor does not name the half-made worktree:\n%s", out)
-	}
-	checkAfterKill(t, clone)
 }
 
 // syncSeed makes the start of the sync tests: a clone a and its remote

@@ -1,0 +1,36 @@
+package worker
+
+import (
+	"os"
+	"testing"
+
+	"github.com/bh-tracker/bh/worker/ending"
+)
+
+// A journal is written with journalVersion; one of another version (an
+// older bh's, without one) keeps where its run is, but its ending is
+// decided again rather than carried out as it was journaled.
+func TestJournalOfAnotherVersionIsDecidedAgain(t *testing.T) {
+	s := newStore(t)
+	tk := addTask(t, s, "journaled")
+	e := ending.Decide(ending.Facts{What: ending.RunLost})
+	j := &journal{Task: tk.ID, Worktree: "/wt/1", Branch: "bh/" + tk.ID, Ending: &e, Waiting: "a lock"}
+	if err := saveJournal(s, j); err != nil {
+		t.Fatal(err)
+	}
+	got, err := loadJournal(s, tk.ID)
+	if err != nil || got == nil || got.Version != journalVersion || got.Ending == nil || got.Waiting != "a lock" {
+		t.Fatalf("this version's journal read back as %+v, %v", got, err)
+	}
+	older := `{"task": "` + tk.ID + `", "worktree": "/wt/1", "branch": "bh/` + tk.ID + `", "ending": {"fate": "land"}, "waiting": "a lock"}`
+	if err := os.WriteFile(journalPath(s, tk.ID), []byte(older), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err = loadJournal(s, tk.ID)
+	if err != nil || got == nil || got.Worktree != "/wt/1" || got.Branch != "bh/"+tk.ID {
+		t.Fatalf("an older journal read as %+v, %v: where its run is was lost", got, err)
+	}
+	if got.Ending != nil || got.Waiting != "" {
+		t.Errorf("an older journal's ending is carried out as journaled: %+v", got.Ending)
+	}
+}
