@@ -69,7 +69,9 @@ func (w *worker) landCommit(r *run, e *ending.Ending, msg string) (bool, error) 
 	if done, err := w.submoduleTrouble(r, *e); done || err != nil {
 		return true, err
 	}
-	if e.Paths, err = landing.Commit(r.wt, r.j.Base, msg, e.NoVerify); err != nil {
+	hooks, done := w.commitHooks(r, e)
+	e.Paths, err = landing.Commit(r.wt, r.j.Base, msg, hooks)
+	if err = done(err); err != nil {
 		var tr *landing.Trouble
 		if !errors.As(err, &tr) {
 			return true, fmt.Errorf("%s: %w", r.t.ID, err)
@@ -77,6 +79,33 @@ func (w *worker) landCommit(r *run, e *ending.Ending, msg string) (bool, error) 
 		return true, w.landTrouble(r, *e, err)
 	}
 	return false, nil
+}
+
+// commitHooks are the user's commit hooks (see landing.Hooks) for r's
+// commit, run as its checks are, none when a human said to land it
+// unchecked. done ends their lease renewal and makes a commit they ran
+// for a landing's result: the hooks' runs go into e's checks, and a
+// human taking the task back meanwhile is trouble.
+func (w *worker) commitHooks(r *run, e *ending.Ending) (*landing.Hooks, func(error) error) {
+	list := r.wt.CommitHooks()
+	if e.Unchecked || len(list) == 0 {
+		return nil, func(err error) error { return err }
+	}
+	ctx, cancel := context.WithCancelCause(w.stopping())
+	stopBeat := w.heartbeat(r.t.ID, func() { cancel(errNotOurs) })
+	h := &landing.Hooks{Checker: w.checker(r), Ctx: ctx, List: list, ID: r.t.ID, Target: r.j.Target, Round: landing.Round(r.t)}
+	return h, func(err error) error {
+		stopBeat()
+		cancel(nil)
+		e.Checks = append(e.Checks, h.Events...)
+		if tr, ok := errors.AsType[*landing.Trouble](err); ok && tr.Kind == landing.ChecksFailed {
+			tr.Checks = e.Checks
+		}
+		if errors.Is(err, errNotOurs) && w.stopping().Err() == nil {
+			return &landing.Trouble{Kind: landing.TakenBack, Err: err}
+		}
+		return err
+	}
 }
 
 // landPR catches the branch up with the remote's base, checks it and
@@ -234,8 +263,9 @@ func (w *worker) landFailed(r *run, e ending.Ending, err error) error {
 }
 
 // landTrouble turns what stopped a landing into its ending: a rebase
-// conflict or failed checks go back to the agent, a refusal to overwrite
-// the user's changes or a hook's refusal asks the human, a commit that
+// conflict or failed checks (a commit hook's refusal among them) go back
+// to the agent, a refusal to overwrite the user's changes asks the human,
+// a commit that
 // failed otherwise fails the task; anything else is returned.
 func (w *worker) landTrouble(r *run, e ending.Ending, err error) error {
 	var tr *landing.Trouble
@@ -249,8 +279,6 @@ func (w *worker) landTrouble(r *run, e ending.Ending, err error) error {
 	case landing.Refused:
 		f.What, f.Reason, f.Dir, f.Question = ending.LandRefused, tr.Reason, tr.Dir, landing.Question(r.t.ID, r.j.Target, r.j.Branch)
 		f.Asked = landing.Decision(r.t, landing.IsLandQuestion)
-	case landing.HookRefused:
-		f = hookFacts(r, e, tr.Hook, w.policy(r.t))
 	case landing.CommitFailed: // as any error of the run's
 		f = ending.Facts{What: ending.AgentFailed, Session: r.session, Cause: reason(tr.Err)}
 	case landing.ChecksFailed:

@@ -29,8 +29,6 @@ const (
 	LandRefused                    // git refused to overwrite the user's changes: Reason, Paths, Dir
 	CheckFailure                   // a check failed on the tree that would land: Checks, Rounds
 	HumanChecked                   // a human answered the checks question: Landing (checkLand or checkKeep), By
-	HookRefusal                    // a commit hook refused the landing's commit: Reason (the hooks), Cause (their output)
-	HumanHooked                    // a human answered the hook question: Landing (hookLand or hookSkip), By
 	PRReview                       // a pull request needs a human: Reason (the question), Cause (the context)
 	BudgetCrossed                  // the run was stopped at the task's budget: Spent, Budget
 	HumanBudget                    // a human answered no to going on past the budget: By
@@ -102,7 +100,7 @@ func table(f Facts) Ending {
 		return answered(f)
 	case AgentFailed, AgentOutage, RunStopped, RunRecovered, RunLost, SetupError:
 		return unanswered(f)
-	case HumanApproved, HumanLanding, HumanChecked, HumanHooked:
+	case HumanApproved, HumanLanding, HumanChecked:
 		return settled(f)
 	case CheckFailure:
 		return checksFailed(f)
@@ -110,8 +108,6 @@ func table(f Facts) Ending {
 		return conflicted(f)
 	case LandRefused:
 		return held(f)
-	case HookRefusal:
-		return hookHeld(f)
 	case BudgetCrossed, HumanBudget:
 		return budget(f)
 	case PRReview:
@@ -169,12 +165,6 @@ func settled(f Facts) Ending {
 		e.Next = "the worker lands its work although its check fails"
 		if f.Landing == CheckKeep {
 			e.Outcome, e.Next = Kept, kept+" and ends the task"
-		}
-	case HumanHooked:
-		e.Note, e.NoVerify = "hook: "+f.Landing+", answered by "+f.By, f.Landing == HookSkip
-		e.Next = "the worker commits its work again, the hooks running"
-		if e.NoVerify {
-			e.Next = "the worker lands its work without the repository's hooks"
 		}
 	}
 	e.Next += ", without running the agent again"

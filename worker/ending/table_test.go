@@ -122,8 +122,6 @@ func TestDecideEndingTable(t *testing.T) {
 			want{Completed, LandWork, task.Closed, task.EventTaskCompleted, 0, "", ""}},
 		{"checks: keep on branch", Facts{What: HumanChecked, Landing: CheckKeep, By: "ann"},
 			want{Kept, LandWork, task.Closed, task.EventTaskCompleted, 0, "", ""}},
-		{"hook: land", Facts{What: HumanHooked, Landing: HookLand, By: "ann"},
-			want{Completed, LandWork, task.Closed, task.EventTaskCompleted, 0, "", ""}},
 		{"pull request needs a human", Facts{What: PRReview, Reason: "Guidance?", Policy: human},
 			want{"", "", task.AwaitingInput, "", 1, "", ""}},
 		{"budget crossed", Facts{What: BudgetCrossed, Spent: 2.41, Budget: 2, Policy: human},
@@ -140,7 +138,7 @@ func TestDecideEndingTable(t *testing.T) {
 		}
 		// human: false: nothing ever waits on a human, and what would
 		// have been asked is kept, flat.
-		if !c.f.Policy.Allowed && c.f.What != HumanApproved && c.f.What != HumanLanding && c.f.What != HumanChecked && c.f.What != HumanHooked {
+		if !c.f.Policy.Allowed && c.f.What != HumanApproved && c.f.What != HumanLanding && c.f.What != HumanChecked {
 			if e.State == task.AwaitingInput || len(e.Ask) > 0 {
 				t.Errorf("%s: human: false, yet it waits on a human: %+v", c.name, e)
 			}
@@ -217,10 +215,6 @@ func TestSettledNext(t *testing.T) {
 			"the worker lands its work although its check fails, without running the agent again"},
 		{Facts{What: HumanChecked, Landing: CheckKeep, Branch: "bh/tm-a"},
 			"the worker keeps its work on branch bh/tm-a and ends the task, without running the agent again"},
-		{Facts{What: HumanHooked, Landing: HookSkip},
-			"the worker lands its work without the repository's hooks, without running the agent again"},
-		{Facts{What: HumanHooked, Landing: HookLand},
-			"the worker commits its work again, the hooks running, without running the agent again"},
 		{Facts{What: AgentAnswered, Result: agent.Result{Status: agent.StatusCompleted}}, ""},
 	} {
 		if got := Decide(c.f).Next; got != c.next {

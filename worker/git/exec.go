@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -94,11 +95,21 @@ func (r *Repo) hooks() Hooks {
 	return r.Hooks
 }
 
+// noHooks is on every git command bh runs: git runs no hook, in the user's
+// tree as in a task's worktree (commit, merge, rebase, checkout, worktree
+// add, push, update-ref's reference-transaction...). A hook is a program,
+// and what it runs there (a Makefile, node_modules/.bin, package.json's
+// scripts) is the agent's: the user's commit hooks run sandboxed instead
+// (CommitHooks), the others not at all. git hands it on to the gits it
+// starts (GIT_CONFIG_PARAMETERS), a submodule's too.
+var noHooks = []string{"-c", "core.hooksPath=" + os.DevNull}
+
 // execGit runs one git command, not through agent/proc: git must finish a
 // step even when bh is killed in its middle (a git killed with bh would
 // leave its lock behind for the user's next git command to trip on), and
 // a git command is short and never waits on a human: no cancelling.
 func execGit(dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
+	args = append(slices.Clip(noHooks), args...)
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
 	cmd.Env = env

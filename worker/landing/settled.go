@@ -81,9 +81,6 @@ func Settles(t *task.Task) (ending.Facts, bool) {
 	if q := Decision(t, IsCheckQuestion); q != nil && q.Answer[0] != task.OtherChoice {
 		return pick(ending.HumanChecked, q)
 	}
-	if q := Decision(t, isHookQuestion); q != nil && q.Answer[0] != task.OtherChoice {
-		return pick(ending.HumanHooked, q)
-	}
 	if q := Decision(t, ending.IsBudgetQuestion); q != nil && !approved(q) && !stoppedSince(t, q.ID) {
 		return pick(ending.HumanBudget, q)
 	}
@@ -107,11 +104,6 @@ func stoppedSince(t *task.Task, qid string) bool {
 // waits to be acted on: its next run raises the budget (budget.Limit).
 func BudgetRaised(t *task.Task) bool {
 	return approved(Decision(t, ending.IsBudgetQuestion))
-}
-
-// isHookQuestion: q asks what to do with work a commit hook refused.
-func isHookQuestion(q *task.Question) bool {
-	return q.Header == ending.HookTitle && q.Kind() == task.ChoiceQuestion
 }
 
 func answerer(t *task.Task, qid string) string {
