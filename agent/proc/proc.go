@@ -79,6 +79,7 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	Starting(l.Argv)
 	if l.Done != nil {
 		defer l.Done()
 	}

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/bh-tracker/bh/agent/proc"
 )
 
 // gitError is a git command that failed; Stderr carries git's own words.
@@ -110,6 +112,7 @@ var noHooks = []string{"-c", "core.hooksPath=" + os.DevNull}
 // a git command is short and never waits on a human: no cancelling.
 func execGit(dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
 	args = append(slices.Clip(noHooks), args...)
+	proc.Starting(append([]string{"git"}, args...))
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
 	cmd.Env = env
