@@ -69,9 +69,12 @@ func (w *worker) landCommit(r *run, e *ending.Ending, msg string) (bool, error) 
 	if done, err := w.submoduleTrouble(r, *e); done || err != nil {
 		return true, err
 	}
-	hooks, done := w.commitHooks(r, e)
-	e.Paths, err = landing.Commit(r.wt, r.j.Base, msg, hooks)
-	if err = done(err); err != nil {
+	h := &landing.Hooks{Checker: w.checker(r), Off: e.Unchecked, ID: r.t.ID, Target: r.j.Target, Round: landing.Round(r.t)}
+	evs, err := w.leased(r, func(ctx context.Context) (_ []task.Event, err error) {
+		e.Paths, err = landing.Commit(ctx, r.wt, r.j.Base, msg, h)
+		return h.Events, err
+	})
+	if e.Checks = append(e.Checks, evs...); err != nil {
 		var tr *landing.Trouble
 		if !errors.As(err, &tr) {
 			return true, fmt.Errorf("%s: %w", r.t.ID, err)
@@ -81,31 +84,18 @@ func (w *worker) landCommit(r *run, e *ending.Ending, msg string) (bool, error) 
 	return false, nil
 }
 
-// commitHooks are the user's commit hooks (see landing.Hooks) for r's
-// commit, run as its checks are, none when a human said to land it
-// unchecked. done ends their lease renewal and makes a commit they ran
-// for a landing's result: the hooks' runs go into e's checks, and a
-// human taking the task back meanwhile is trouble.
-func (w *worker) commitHooks(r *run, e *ending.Ending) (*landing.Hooks, func(error) error) {
-	list := r.wt.CommitHooks()
-	if e.Unchecked || len(list) == 0 {
-		return nil, func(err error) error { return err }
-	}
+// leased runs checks (or hooks) renewing r's lease; their ctx ends as bh
+// stops or a human takes the task back: a *landing.Trouble TakenBack then.
+func (w *worker) leased(r *run, checks func(ctx context.Context) ([]task.Event, error)) ([]task.Event, error) {
 	ctx, cancel := context.WithCancelCause(w.stopping())
+	defer cancel(nil)
 	stopBeat := w.heartbeat(r.t.ID, func() { cancel(errNotOurs) })
-	h := &landing.Hooks{Checker: w.checker(r), Ctx: ctx, List: list, ID: r.t.ID, Target: r.j.Target, Round: landing.Round(r.t)}
-	return h, func(err error) error {
-		stopBeat()
-		cancel(nil)
-		e.Checks = append(e.Checks, h.Events...)
-		if tr, ok := errors.AsType[*landing.Trouble](err); ok && tr.Kind == landing.ChecksFailed {
-			tr.Checks = e.Checks
-		}
-		if errors.Is(err, errNotOurs) && w.stopping().Err() == nil {
-			return &landing.Trouble{Kind: landing.TakenBack, Err: err}
-		}
-		return err
+	evs, err := checks(ctx)
+	stopBeat()
+	if errors.Is(err, errNotOurs) && w.stopping().Err() == nil {
+		return evs, &landing.Trouble{Kind: landing.TakenBack, Err: err}
 	}
+	return evs, err
 }
 
 // landPR catches the branch up with the remote's base, checks it and
@@ -175,22 +165,15 @@ func (w *worker) rebased(r *run) func(string, error) error {
 
 // checkTip runs the checks on the branch's tip unless they passed on it
 // already, and returns the tip they passed on; a *landing.Trouble when
-// one failed, or when a human took the task back meanwhile (bh stop
-// ends the check as it ends an agent). The lease is renewed while they
-// run.
+// one failed, or when a human took the task back meanwhile (see leased).
 func (w *worker) checkTip(r *run, e *ending.Ending, checks []string, round int, checked string) (string, error) {
 	tip, err := w.repo.BranchTip(r.j.Branch)
 	if err != nil || tip == checked {
 		return tip, err
 	}
-	ctx, cancel := context.WithCancelCause(w.stopping())
-	defer cancel(nil)
-	stopBeat := w.heartbeat(r.t.ID, func() { cancel(errNotOurs) })
-	evs, err := w.checker(r).Check(ctx, r.t.ID, r.j.Target, checks, round, w.started(r))
-	stopBeat()
-	if errors.Is(err, errNotOurs) && w.stopping().Err() == nil {
-		return "", &landing.Trouble{Kind: landing.TakenBack, Err: err}
-	}
+	evs, err := w.leased(r, func(ctx context.Context) ([]task.Event, error) {
+		return w.checker(r).Check(ctx, r.t.ID, r.j.Target, checks, round, w.started(r))
+	})
 	if err != nil {
 		return "", err
 	}
@@ -265,8 +248,7 @@ func (w *worker) landFailed(r *run, e ending.Ending, err error) error {
 // landTrouble turns what stopped a landing into its ending: a rebase
 // conflict or failed checks (a commit hook's refusal among them) go back
 // to the agent, a refusal to overwrite the user's changes asks the human,
-// a commit that
-// failed otherwise fails the task; anything else is returned.
+// a commit that failed otherwise fails the task; anything else is returned.
 func (w *worker) landTrouble(r *run, e ending.Ending, err error) error {
 	var tr *landing.Trouble
 	if !errors.As(err, &tr) {

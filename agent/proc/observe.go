@@ -10,9 +10,10 @@ var observer atomic.Pointer[func([]string)]
 
 // Observe has f told the command line of every child bh starts from now
 // on, as it starts: through Run (a sandboxed child's line is the
-// sandbox's, bwrap and its arguments) and the few started otherwise
-// (bh's git, see Starting). It is how a test enumerates what bh runs
-// outside a sandbox (agent/sandbox/THREATS.md lists it); stop ends it.
+// sandbox's, bwrap and its arguments) and the few started otherwise (see
+// Starting; bh's git tells its repository's git.Hooks.Before instead).
+// It is how a test enumerates what bh runs outside a sandbox
+// (agent/sandbox/THREATS.md lists it); stop ends it.
 // f must be safe for concurrent use.
 func Observe(f func(argv []string)) (stop func()) {
 	observer.Store(&f)
@@ -20,8 +21,8 @@ func Observe(f func(argv []string)) (stop func()) {
 }
 
 // Starting tells the observer, if any, of a child about to start. Run
-// calls it; so does whatever starts a child without Run (bh's git, which
-// must finish a step even when bh is cancelled, and bubblewrap's probe).
+// calls it; so does whatever starts a child without Run (bubblewrap's
+// probes).
 func Starting(argv []string) {
 	if f := observer.Load(); f != nil {
 		(*f)(slices.Clone(argv))

@@ -11,8 +11,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/bh-tracker/bh/agent/proc"
 )
 
 // gitError is a git command that failed; Stderr carries git's own words.
@@ -57,9 +55,6 @@ func Env(extra ...string) []string {
 // git process holds is tried again with backoff (see locks.go); r may be
 // nil (before a Repo exists): the defaults apply.
 func (r *Repo) Run(dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
-	if h := r.hooks(); h.Before != nil {
-		h.Before(dir, args)
-	}
 	if r != nil {
 		r.listing.drop(args)
 		defer r.listing.drop(args)
@@ -69,6 +64,10 @@ func (r *Repo) Run(dir string, env []string, stdin []byte, args ...string) ([]by
 		if env, args, err = r.guard(env, args); err != nil {
 			return nil, err
 		}
+	}
+	args = append(slices.Clip(noHooks), args...)
+	if h := r.hooks(); h.Before != nil {
+		h.Before(dir, args) // the command line as git gets it
 	}
 	var waited time.Duration
 	for pause := FirstLockWait; ; pause = NextLockWait(pause) {
@@ -97,7 +96,7 @@ func (r *Repo) hooks() Hooks {
 	return r.Hooks
 }
 
-// noHooks is on every git command bh runs: git runs no hook, in the user's
+// noHooks is first on every git command bh runs (Run, hooklessGit): git runs no hook, in the user's
 // tree as in a task's worktree (commit, merge, rebase, checkout, worktree
 // add, push, update-ref's reference-transaction...). A hook is a program,
 // and what it runs there (a Makefile, node_modules/.bin, package.json's
@@ -111,8 +110,6 @@ var noHooks = []string{"-c", "core.hooksPath=" + os.DevNull}
 // leave its lock behind for the user's next git command to trip on), and
 // a git command is short and never waits on a human: no cancelling.
 func execGit(dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
-	args = append(slices.Clip(noHooks), args...)
-	proc.Starting(append([]string{"git"}, args...))
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
 	cmd.Env = env
@@ -174,4 +171,10 @@ func Stderr(err error) (string, bool) {
 		return "", false
 	}
 	return ge.Stderr, true
+}
+
+// hooklessGit runs a git command of no Repo's (a clone, the demo's), its
+// hooks off too.
+func hooklessGit(dir string, args ...string) ([]byte, error) {
+	return execGit(dir, nil, nil, append(slices.Clip(noHooks), args...)...)
 }

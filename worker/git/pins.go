@@ -78,7 +78,7 @@ func basePins(user []string) []string {
 // tree.
 func (r *Repo) readPins() ([]string, string) {
 	hooks := filepath.Join(r.commonDir, "hooks")
-	out, _ := execGit(r.Root, Env("LC_ALL=C"), nil, "config", "-z", "--get-regexp",
+	out, _ := r.Run(r.Root, Env("LC_ALL=C"), nil, "config", "-z", "--get-regexp",
 		`^(core\.hookspath|core\.sshcommand|diff\.external|credential\.helper)$`)
 	recs := SplitNul(out)
 	if n := len(recs); n > 0 && recs[n-1] == "core.hookspath\n"+os.DevNull {

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/bh-tracker/bh/agent/untrusted"
-
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
@@ -208,8 +206,7 @@ func (r *Repo) mainRoot() string {
 }
 
 // verify has k.Verify decide on the staged work (see Work.Verify) and
-// returns the message to commit: as the hooks left it in the message file,
-// or message when they left none bh can read as a plain file.
+// returns the message to commit: Verify's, or message when it gives none.
 func (w *Worktree) verify(message string, k *Work) (string, error) {
 	if k == nil || k.Verify == nil {
 		return message, nil
@@ -218,14 +215,11 @@ func (w *Worktree) verify(message string, k *Work) (string, error) {
 	if err := writeFresh(file, []byte(message)); err != nil {
 		return "", err
 	}
-	if err := k.Verify(file); err != nil {
+	got, err := k.Verify(file)
+	if err != nil {
 		return "", err
 	}
-	data, err := untrusted.ReadFile(file, 64<<10) // the agent's folder: a link is not followed
-	if got := strings.TrimSpace(string(data)); err == nil && got != "" {
-		return got + "\n", nil
-	}
-	return message, nil
+	return cmp.Or(got, message), nil
 }
 
 // writeFresh writes data to a new file at path, whatever was there (a

@@ -68,7 +68,7 @@ func TestWtCommitNothing(t *testing.T) {
 // bh's git commit runs no hook, not even the user's (every one that
 // could: pre-commit, prepare-commit-msg, commit-msg, post-commit,
 // reference-transaction): the work's Verify has the staged work decided
-// on, with the message in a file it may rewrite, and an error from it
+// on, with the message in a file, the message it gives is committed, and an error from it
 // commits nothing.
 func TestWtCommitRunsNoHookButVerify(t *testing.T) {
 	r := wtTaskRepo(t)
@@ -85,7 +85,7 @@ func TestWtCommitRunsNoHookButVerify(t *testing.T) {
 	}
 	gittest.Write(t, wt.Path, "a.txt", "changed\n")
 	refused := errors.New("refused")
-	k := &Work{base: base, Verify: func(string) error { return refused }}
+	k := &Work{base: base, Verify: func(string) (string, error) { return "", refused }}
 	if _, err := wt.commit(base, "tm-1: hooked\n", k); !errors.Is(err, refused) {
 		t.Fatalf("a refusal did not stop the commit: %v", err)
 	}
@@ -93,13 +93,10 @@ func TestWtCommitRunsNoHookButVerify(t *testing.T) {
 		t.Fatal("refused work was committed")
 	}
 	var staged string
-	k.Verify = func(msgFile string) error {
+	k.Verify = func(msgFile string) (string, error) {
 		staged = gittest.Git(t, wt.Path, "diff", "--cached", "--name-only", base)
 		data, err := os.ReadFile(msgFile)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(msgFile, append(data, "\nChange-Id: I1\n"...), 0o644)
+		return string(data) + "\nChange-Id: I1\n", err
 	}
 	commit, err := wt.commit(base, "tm-1: hooked\n", k)
 	if err != nil {

@@ -19,9 +19,9 @@ type Work struct {
 	// Verify, if set, decides on the work once it is staged, before it is
 	// committed: it runs the user's commit hooks (CommitHooks) on the
 	// worktree, its index as it will be committed, with msgFile holding
-	// the commit message, which they may rewrite. An error stops the
-	// commit.
-	Verify func(msgFile string) error
+	// the commit message, which they may rewrite: it returns the message
+	// to commit ("": bh's own). An error stops the commit.
+	Verify func(msgFile string) (string, error)
 	base   string
 	tree   plumbing.Hash // the state Paths are of
 	ix     *indexCopy

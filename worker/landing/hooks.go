@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/agent/proc"
+	"github.com/bh-tracker/bh/agent/untrusted"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/git"
 )
@@ -19,7 +20,7 @@ import (
 // its output goes back to the agent, and nothing is committed.
 type Hooks struct {
 	Checker
-	Ctx    context.Context
+	Off    bool // none runs: a human said to land the work unchecked
 	List   []git.CommitHook
 	ID     string
 	Target string
@@ -31,25 +32,30 @@ type Hooks struct {
 // errHookRefused stops the commit when a hook refused it.
 var errHookRefused = errors.New("a commit hook refused the work")
 
-// Verify runs the hooks over the staged work, msgFile holding the commit
-// message (git.Work.Verify).
-func (h *Hooks) Verify(msgFile string) error {
+// verify runs the hooks over the staged work, msgFile holding the commit
+// message, and returns the message as they left it ("" when they left
+// none bh can read as a plain file): git.Work.Verify.
+func (h *Hooks) verify(ctx context.Context, msgFile string) (string, error) {
 	for _, hk := range h.List {
 		argv := append([]string{hk.Path, msgFile}, hk.Args...)
 		if hk.Name == "pre-commit" {
 			argv = argv[:1]
 		}
-		ev, err := h.run(h.Ctx, h.ID, h.Target, strings.Join(argv, " "),
+		ev, err := h.run(ctx, h.ID, h.Target, strings.Join(argv, " "),
 			proc.Cmd{Argv: argv, Readable: []string{hk.Bind}, Env: []string{"GIT_EDITOR=:"}}, h.Round)
 		if err != nil {
-			return &hookStopped{err}
+			return "", &hookStopped{err}
 		}
 		h.Events = append(h.Events, ev)
 		if ev.ExitCode != 0 {
-			return errHookRefused
+			return "", errHookRefused
 		}
 	}
-	return nil
+	data, err := untrusted.ReadFile(msgFile, 64<<10) // in the agent's reach: no link followed
+	if msg := strings.TrimSpace(string(data)); err == nil && msg != "" {
+		return msg + "\n", nil
+	}
+	return "", nil
 }
 
 // hookStopped is a hook that did not run to its end (bh stopping, the

@@ -5,6 +5,7 @@
 package landing
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -35,16 +36,19 @@ func ContinueRebase(wt *git.Worktree, target string) (string, error) {
 // base (objects only); with trouble, the paths of the work. Work that still holds a conflict's markers (its
 // rebase gone with a worktree restored elsewhere) is never committed:
 // this costs a scan of the tree, the price of never landing markers.
-// hooks, if set, runs the user's commit hooks on the staged work first:
-// one that refuses is a failed check (Trouble ChecksFailed, hooks.Events).
-func Commit(wt *git.Worktree, base, msg string, hooks *Hooks) ([]string, error) {
+// hooks, if set, runs the user's commit hooks on the staged work first,
+// until ctx ends: one that refuses is a failed check (Trouble
+// ChecksFailed, hooks.Events).
+func Commit(ctx context.Context, wt *git.Worktree, base, msg string, hooks *Hooks) ([]string, error) {
 	work, err := wt.Work(base)
 	if err != nil {
 		return nil, err
 	}
 	defer work.Close()
-	if hooks != nil && len(hooks.List) > 0 {
-		work.Verify = hooks.Verify
+	if hooks != nil && !hooks.Off {
+		if hooks.List = wt.CommitHooks(); len(hooks.List) > 0 {
+			work.Verify = func(msgFile string) (string, error) { return hooks.verify(ctx, msgFile) }
+		}
 	}
 	if left := wt.Unresolved(work.Paths); len(left) > 0 {
 		return work.Paths, &Trouble{Kind: Conflict, Paths: left, Err: &git.RebaseConflict{Paths: left}}
