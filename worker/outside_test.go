@@ -85,18 +85,16 @@ func TestWhatRunsOutsideTheSandbox(t *testing.T) {
 	var mu sync.Mutex
 	var started [][]string
 	observe := func(argv []string) { mu.Lock(); started = append(started, argv); mu.Unlock() }
-	stop := proc.Observe(observe)
-	// bh's git, which does not start through agent/proc (worker/git is a
-	// leaf), is observed through its repository's hooks.
-	gits := git.Hooks{Before: func(_ string, args []string) { observe(append([]string{"git"}, args...)) }}
-	runWith(t, s, Options{Env: []string{"HOME=" + t.TempDir()}, GitHooks: gits})
+	stopProcs, stopGits := proc.Observe(observe), git.Observe(observe)
+	runWith(t, s, Options{Env: []string{"HOME=" + t.TempDir()}})
 	if got := getTask(t, s, kept.ID); got.State != task.Closed {
 		t.Fatalf("%s is %s (%s), want kept", kept.ID, got.State, lastNote(got))
 	}
-	if err := LandTask(context.Background(), s, kept.ID, "ann", Options{Name: "bh land", GitHooks: gits}); err != nil {
+	if err := LandTask(context.Background(), s, kept.ID, "ann", Options{Name: "bh land"}); err != nil {
 		t.Fatalf("bh land %s: %v", kept.ID, err)
 	}
-	stop()
+	stopProcs()
+	stopGits()
 
 	if got := getTask(t, s, merged.ID); got.State != task.Closed || readFile(t, s.Root, "work.txt") != token+"\n" {
 		t.Fatalf("%s is %s (%s), want landed", merged.ID, got.State, lastNote(got))
@@ -143,7 +141,7 @@ func TestWhatRunsOutsideTheSandbox(t *testing.T) {
 // sandbox already.
 var observedStarts = map[string]string{
 	"agent/proc/proc.go":             "Run itself",
-	"worker/git/exec.go":             "bh's git (Repo.Hooks.Before; a leaf, worker/git imports no proc)",
+	"worker/git/exec.go":             "bh's git (git.Observe: a leaf, worker/git imports no proc)",
 	"agent/sandbox/sandbox.go":       "bubblewrap's probe (proc.Starting)",
 	"agent/sandbox/tmpsize.go":       "bubblewrap's --help (proc.Starting)",
 	"agent/sandbox/egress/bridge.go": "bh sandbox-bridge, inside the sandbox: the agent it starts",

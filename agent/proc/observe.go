@@ -11,7 +11,7 @@ var observer atomic.Pointer[func([]string)]
 // Observe has f told the command line of every child bh starts from now
 // on, as it starts: through Run (a sandboxed child's line is the
 // sandbox's, bwrap and its arguments) and the few started otherwise (see
-// Starting; bh's git tells its repository's git.Hooks.Before instead).
+// Starting; bh's git has its own, worker/git's Observe).
 // It is how a test enumerates what bh runs outside a sandbox
 // (agent/sandbox/THREATS.md lists it); stop ends it.
 // f must be safe for concurrent use.

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -110,6 +111,9 @@ var noHooks = []string{"-c", "core.hooksPath=" + os.DevNull}
 // leave its lock behind for the user's next git command to trip on), and
 // a git command is short and never waits on a human: no cancelling.
 func execGit(dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
+	if f := observer.Load(); f != nil {
+		(*f)(append([]string{"git"}, args...))
+	}
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
 	cmd.Env = env
@@ -177,4 +181,17 @@ func Stderr(err error) (string, bool) {
 // hooks off too.
 func hooklessGit(dir string, args ...string) ([]byte, error) {
 	return execGit(dir, nil, nil, append(slices.Clip(noHooks), args...)...)
+}
+
+// observer is told of every git command as it starts (see Observe).
+var observer atomic.Pointer[func([]string)]
+
+// Observe has f told the command line of every git command bh runs from
+// now on, whichever repository's, as git gets it: agent/proc.Observe's
+// twin for bh's git, which does not start through agent/proc (a git step
+// must finish even when bh is cancelled, and worker/git imports nothing
+// of bh's). f must be safe for concurrent use; stop ends it.
+func Observe(f func(argv []string)) (stop func()) {
+	observer.Store(&f)
+	return func() { observer.Store(nil) }
 }
