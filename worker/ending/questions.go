@@ -117,8 +117,3 @@ func firstOf(s ...string) string {
 	}
 	return ""
 }
-
-func firstLineOf(s string) string {
-	l, _, _ := strings.Cut(strings.TrimPrefix(s, "### "), "\n")
-	return l
-}
