@@ -60,14 +60,40 @@ func TestRecoveredCheckRunsSandboxed(t *testing.T) {
 	t.Parallel()
 	needBwrap(t)
 	s := newStore(t)
-	home := t.TempDir()
-	writeFile(t, home, ".ssh/id_ed25519", "-----BEGIN OPENSSH PRIVATE KEY-----\n")
-	writeFile(t, home, "notes.txt", "the user's notes\n")
 	dir, token := proctest.Fifo(t), checkToken(t)
 	check := fmt.Sprintf(recoveredProbe, token, dir)
 	s.Config.Checks, s.Config.Sandbox.Writable = []string{check}, []string{dir}
-	tk := addTask(t, s, "Killed in its check")
+	killedAndRecovered(t, s, "Killed in its check", check, dir, token)
+}
 
+// TestRecoveredHookRunsSandboxed: the same, killed while the user's
+// pre-commit hook runs over the work: the recovered landing runs the
+// hook again, in the sandbox as the first time.
+func TestRecoveredHookRunsSandboxed(t *testing.T) {
+	t.Parallel()
+	needBwrap(t)
+	s := newStore(t)
+	dir, token := proctest.Fifo(t), checkToken(t)
+	// The hooks folder's name carries the token: the hook's command line does.
+	hooks := filepath.Join(t.TempDir(), token)
+	writeHook(t, hooks, "pre-commit", "#!/bin/sh\n"+fmt.Sprintf(recoveredProbe, token, dir))
+	gitT(t, s.Root, "config", "core.hooksPath", hooks)
+	s.Config.Sandbox.Writable = []string{dir}
+	ev := killedAndRecovered(t, s, "Killed in its hook", "true", dir, token)
+	if !strings.Contains(ev.Command, filepath.Join(hooks, "pre-commit")) {
+		t.Fatalf("the recovered check is %q, want the hook", ev.Command)
+	}
+}
+
+// killedAndRecovered runs a task in a worker (check its one check) that
+// is killed as recoveredProbe, in a check or a hook, starts; then the
+// next worker, which recovers the landing: the probe runs again, in the
+// sandbox, and the work lands. It returns the probe's run.
+func killedAndRecovered(t *testing.T, s *store.Store, title, check, dir, token string) task.Event {
+	home := t.TempDir()
+	writeFile(t, home, ".ssh/id_ed25519", "-----BEGIN OPENSSH PRIVATE KEY-----\n")
+	writeFile(t, home, "notes.txt", "the user's notes\n")
+	tk := addTask(t, s, title)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	var out bytes.Buffer
 	cmd.Dir, cmd.Stdout, cmd.Stderr = s.Root, &out, &out
@@ -82,7 +108,7 @@ func TestRecoveredCheckRunsSandboxed(t *testing.T) {
 	procs := proctest.Procs(t, token)
 	cmd.Process.Kill()
 	<-ended
-	proctest.WaitGone(t, procs) // the check died with its worker
+	proctest.WaitGone(t, procs) // the probe died with its worker
 	if got := getTask(t, s, tk.ID); got.State != task.InProgress || len(checkEvents(got)) != 0 {
 		t.Fatalf("after the kill the task is %s with checks %+v\n%s", got.State, checkEvents(got), out.String())
 	}
@@ -102,64 +128,7 @@ func TestRecoveredCheckRunsSandboxed(t *testing.T) {
 	}
 	want := "read home: yes\nread ssh key: no\nsecret env: no\nbh env: yes"
 	if ev[0].ExitCode != 0 || strings.TrimSpace(ev[0].Output) != want {
-		t.Fatalf("the recovered check printed:\n%s\nwant:\n%s", ev[0].Output, want)
+		t.Fatalf("the recovered probe printed:\n%s\nwant:\n%s", ev[0].Output, want)
 	}
-}
-
-// TestRecoveredHookRunsSandboxed: a worker killed (SIGKILL) while the
-// user's pre-commit hook runs over the work takes the hook with it; the
-// next worker recovers the landing and runs the hook again, in the
-// sandbox as the first time (the user's ssh key and the worker's secret
-// variables out of its reach), and the work lands.
-func TestRecoveredHookRunsSandboxed(t *testing.T) {
-	t.Parallel()
-	needBwrap(t)
-	s := newStore(t)
-	home := t.TempDir()
-	writeFile(t, home, ".ssh/id_ed25519", "-----BEGIN OPENSSH PRIVATE KEY-----\n")
-	writeFile(t, home, "notes.txt", "the user's notes\n")
-	dir, token := proctest.Fifo(t), checkToken(t)
-	// The hooks folder's name carries the token: the hook's command line does.
-	hooks := filepath.Join(t.TempDir(), strings.ReplaceAll(token, "/", "-"))
-	writeHook(t, hooks, "pre-commit", "#!/bin/sh\n"+fmt.Sprintf(recoveredProbe, token, dir))
-	gitT(t, s.Root, "config", "core.hooksPath", hooks)
-	tk := addTask(t, s, "Killed in its hook")
-
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	var out bytes.Buffer
-	cmd.Dir, cmd.Stdout, cmd.Stderr = s.Root, &out, &out
-	cmd.Env = append(os.Environ(), "BH_WORKER_HELPER=killcheck", "BH_CHECK=true", "BH_CHECK_DIR="+dir,
-		"HOME="+home, "SECRET_TOKEN=hunter2")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	ended := make(chan struct{})
-	go func() { cmd.Wait(); close(ended) }()
-	proctest.Started(t, dir, ended)
-	procs := proctest.Procs(t, strings.ReplaceAll(token, "/", "-"))
-	cmd.Process.Kill()
-	<-ended
-	proctest.WaitGone(t, procs) // the hook died with its worker
-	if got := getTask(t, s, tk.ID); got.State != task.InProgress || len(checkEvents(got)) != 0 {
-		t.Fatalf("after the kill the task is %s with checks %+v\n%s", got.State, checkEvents(got), out.String())
-	}
-
-	never := &fake{} // the agent is done: recovery only lands
-	s.Config.Sandbox.Writable = []string{dir}
-	evs := runWith(t, s, Options{Runner: never, Env: []string{"HOME=" + home, "SECRET_TOKEN=hunter2"}})
-	if len(evs) == 0 || evs[0].Kind != Recovered || len(never.requests()) != 0 {
-		t.Fatalf("events %+v, %d agent runs: want the landing recovered", evs, len(never.requests()))
-	}
-	got := getTask(t, s, tk.ID)
-	if got.State != task.Closed || readFile(t, s.Root, "file.txt") != "done\n" {
-		t.Fatalf("the task is %s (%s), want landed", got.State, lastNote(got))
-	}
-	ev := checkEvents(got)
-	if len(ev) != 1 || !strings.Contains(ev[0].Command, "pre-commit") {
-		t.Fatalf("check events %+v, want the recovered hook's", ev)
-	}
-	want := "read home: yes\nread ssh key: no\nsecret env: no\nbh env: yes"
-	if ev[0].ExitCode != 0 || strings.TrimSpace(ev[0].Output) != want {
-		t.Fatalf("the recovered hook printed:\n%s\nwant:\n%s", ev[0].Output, want)
-	}
+	return ev[0]
 }
