@@ -111,7 +111,7 @@ func (p *progress) finished(e worker.Event) {
 	switch e.Outcome {
 	case ending.Completed, ending.Kept, ending.InReview:
 		p.done(e)
-	case ending.Held, ending.HookRefused, ending.Conflict, ending.NeedsInput, ending.Gated:
+	case ending.Held, ending.Conflict, ending.NeedsInput, ending.Gated:
 		p.asks(e)
 	case ending.Failed, ending.Unavailable, ending.SetupFailed, ending.AgentError, ending.Blocked:
 		p.failed(e)
@@ -160,11 +160,6 @@ func (p *progress) asks(e worker.Event) {
 		fmt.Fprintf(w, "  %s\n", e.Summary)
 		fmt.Fprintf(w, "  %s\n", io.Faint(fmt.Sprintf("commit or stash them, then: bh land %s | keep it on its branch: bh respond %s --choice keep",
 			e.Task, e.Task)))
-	case ending.HookRefused:
-		fmt.Fprintf(w, "%s %s is done, but %s\n", io.Magenta("❓"), id, e.Summary)
-		p.questions(e)
-		p.parked(e)
-		p.answerWith(e.Task)
 	case ending.Conflict:
 		if len(e.Questions) == 0 { // the agent resolves it: the task is open again
 			fmt.Fprintf(w, "↻ %s %s\n", id, e.Summary)

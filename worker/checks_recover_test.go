@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -59,14 +60,40 @@ func TestRecoveredCheckRunsSandboxed(t *testing.T) {
 	t.Parallel()
 	needBwrap(t)
 	s := newStore(t)
-	home := t.TempDir()
-	writeFile(t, home, ".ssh/id_ed25519", "-----BEGIN OPENSSH PRIVATE KEY-----\n")
-	writeFile(t, home, "notes.txt", "the user's notes\n")
 	dir, token := proctest.Fifo(t), checkToken(t)
 	check := fmt.Sprintf(recoveredProbe, token, dir)
 	s.Config.Checks, s.Config.Sandbox.Writable = []string{check}, []string{dir}
-	tk := addTask(t, s, "Killed in its check")
+	killedAndRecovered(t, s, "Killed in its check", check, dir, token)
+}
 
+// TestRecoveredHookRunsSandboxed: the same, killed while the user's
+// pre-commit hook runs over the work: the recovered landing runs the
+// hook again, in the sandbox as the first time.
+func TestRecoveredHookRunsSandboxed(t *testing.T) {
+	t.Parallel()
+	needBwrap(t)
+	s := newStore(t)
+	dir, token := proctest.Fifo(t), checkToken(t)
+	// The hooks folder's name carries the token: the hook's command line does.
+	hooks := filepath.Join(t.TempDir(), token)
+	writeHook(t, hooks, "pre-commit", "#!/bin/sh\n"+fmt.Sprintf(recoveredProbe, token, dir))
+	gitT(t, s.Root, "config", "core.hooksPath", hooks)
+	s.Config.Sandbox.Writable = []string{dir}
+	ev := killedAndRecovered(t, s, "Killed in its hook", "true", dir, token)
+	if !strings.Contains(ev.Command, filepath.Join(hooks, "pre-commit")) {
+		t.Fatalf("the recovered check is %q, want the hook", ev.Command)
+	}
+}
+
+// killedAndRecovered runs a task in a worker (check its one check) that
+// is killed as recoveredProbe, in a check or a hook, starts; then the
+// next worker, which recovers the landing: the probe runs again, in the
+// sandbox, and the work lands. It returns the probe's run.
+func killedAndRecovered(t *testing.T, s *store.Store, title, check, dir, token string) task.Event {
+	home := t.TempDir()
+	writeFile(t, home, ".ssh/id_ed25519", "-----BEGIN OPENSSH PRIVATE KEY-----\n")
+	writeFile(t, home, "notes.txt", "the user's notes\n")
+	tk := addTask(t, s, title)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	var out bytes.Buffer
 	cmd.Dir, cmd.Stdout, cmd.Stderr = s.Root, &out, &out
@@ -81,7 +108,7 @@ func TestRecoveredCheckRunsSandboxed(t *testing.T) {
 	procs := proctest.Procs(t, token)
 	cmd.Process.Kill()
 	<-ended
-	proctest.WaitGone(t, procs) // the check died with its worker
+	proctest.WaitGone(t, procs) // the probe died with its worker
 	if got := getTask(t, s, tk.ID); got.State != task.InProgress || len(checkEvents(got)) != 0 {
 		t.Fatalf("after the kill the task is %s with checks %+v\n%s", got.State, checkEvents(got), out.String())
 	}
@@ -101,6 +128,7 @@ func TestRecoveredCheckRunsSandboxed(t *testing.T) {
 	}
 	want := "read home: yes\nread ssh key: no\nsecret env: no\nbh env: yes"
 	if ev[0].ExitCode != 0 || strings.TrimSpace(ev[0].Output) != want {
-		t.Fatalf("the recovered check printed:\n%s\nwant:\n%s", ev[0].Output, want)
+		t.Fatalf("the recovered probe printed:\n%s\nwant:\n%s", ev[0].Output, want)
 	}
+	return ev[0]
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -125,8 +126,8 @@ func unresolvedConflict(t *testing.T, moved bool) {
 }
 
 // A worker killed between git's rebase of a landing and bh's record of
-// its new base (simulated: a post-rewrite hook makes the record
-// unwritable, which leaves the old one, as the kill did; the ending then
+// its new base (simulated: the record made unwritable as the rebase
+// starts, which leaves the old one, as the kill did; the ending then
 // waits and recovery carries it out). Measured from the old base, the
 // work took in the user's commits landed since, and replayed onto the
 // user's next commit they conflicted in the user's own files (the
@@ -147,13 +148,18 @@ func TestLandingRebaseKilledBeforeItsBaseIsRecorded(t *testing.T) {
 		gitT(t, dir, "add", "u.txt")
 		gitT(t, dir, "commit", "-q", "-m", "the user's own")
 	}
-	hook := filepath.Join(dir, ".git", "hooks", "post-rewrite")
+	var armed atomic.Pointer[string] // the records folder, while the kill is to come
 	work := func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
 		userCommits("mine 1\n")
-		os.MkdirAll(filepath.Dir(hook), 0o755)
 		rec := mustRepo(t, s).RecordsDir(req.Dir)
-		os.WriteFile(hook, []byte("#!/bin/sh\ncd '"+rec+"' && cp base base.keep && rm base && mkdir base\n"), 0o755)
+		armed.Store(&rec)
 		return step(map[string]string{"a.txt": "agent\n"}, done("wrote a"))(ctx, req)
+	}
+	before := func(_ string, args []string) { // bh's git runs no hook: the record goes as the rebase starts
+		if rec := armed.Load(); rec != nil && slices.Contains(args, "rebase") {
+			os.Rename(filepath.Join(*rec, "base"), filepath.Join(*rec, "base.keep"))
+			os.Mkdir(filepath.Join(*rec, "base"), 0o755)
+		}
 	}
 	stop, stopNow := context.WithTimeout(context.Background(), fakeapi.Patience(time.Minute))
 	defer stopNow()
@@ -165,14 +171,15 @@ func TestLandingRebaseKilledBeforeItsBaseIsRecorded(t *testing.T) {
 			rec := mustRepo(t, s).RecordsDir(slots.WorktreePath(s, mustRepo(t, s), tk.ID))
 			os.Remove(filepath.Join(rec, "base"))
 			os.Rename(filepath.Join(rec, "base.keep"), filepath.Join(rec, "base"))
-			os.Remove(hook)
+			armed.Store(nil)
 			userCommits("mine 2\n")
 		case e.Kind == Finished && e.Task == tk.ID:
 			stopNow()
 		}
 	}
 	f := &fake{steps: []stepFn{work}}
-	if err := Run(stop, context.Background(), s, Options{Runner: f, Report: report, Tick: 20 * time.Millisecond}); err != nil {
+	if err := Run(stop, context.Background(), s, Options{Runner: f, Report: report, Tick: 20 * time.Millisecond,
+		GitHooks: git.Hooks{Before: before}}); err != nil {
 		t.Fatalf("the worker stopped: %v", err)
 	}
 	if !waited {

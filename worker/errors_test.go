@@ -140,11 +140,13 @@ func TestStopLetsTheRunningAgentFinish(t *testing.T) {
 	}
 }
 
-// A pre-commit hook that refuses the commit is named as such; the task
-// waits with its output (hook_test.go has the answers), its work parked.
+// A pre-commit hook that refuses the commit is a failed check; past the
+// last round (checkRounds: 1) the task waits with its output, its work
+// parked, nothing committed (hook_test.go has the rounds).
 func TestCommitFailureParksTheWork(t *testing.T) {
 	t.Parallel()
 	s := newStore(t)
+	s.Config.CheckRounds = 1
 	tk := addTask(t, s, "Rejected by hook")
 	writeFile(t, s.Root, ".git/hooks/pre-commit", "#!/bin/sh\necho 'lint failed' >&2\nexit 1\n")
 	os.Chmod(filepath.Join(s.Root, ".git/hooks/pre-commit"), 0o755)
@@ -154,8 +156,9 @@ func TestCommitFailureParksTheWork(t *testing.T) {
 		t.Fatal("committed despite the hook")
 	}
 	got := getTask(t, s, tk.ID)
-	if got.State != task.AwaitingInput || got.Summary != "the repository's pre-commit hook refused the commit: lint failed" {
-		t.Fatalf("task: state %s summary %q", got.State, got.Summary)
+	if evs := checkEvents(got); got.State != task.AwaitingInput || len(evs) != 1 || evs[0].Output != "lint failed" ||
+		!strings.HasPrefix(got.Summary, "check failed (round 1 of 1): "+filepath.Join(s.Root, ".git", "hooks", "pre-commit")) {
+		t.Fatalf("task: state %s summary %q checks %+v", got.State, got.Summary, evs)
 	}
 	if !refExists(s.Root, git.ParkRef(tk.ID)) || exists(s.Root, "x.go") {
 		t.Fatal("work not parked after a failed commit")

@@ -1,11 +1,7 @@
 package worker
 
 import (
-	"strings"
-
-	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/ending"
-	"github.com/bh-tracker/bh/worker/git"
 )
 
 // decided is the ending a human's answer settles without running the
@@ -19,10 +15,4 @@ func (w *worker) decided(r *run) (ending.Ending, bool) {
 	}
 	f.Branch = r.j.Branch
 	return ending.Decide(f), true
-}
-
-// hookFacts are the facts of a landing whose commit a hook refused.
-func hookFacts(r *run, e ending.Ending, hr *git.HookRefused, p task.HumanPolicy) ending.Facts {
-	return ending.Facts{What: ending.HookRefusal, Prior: e, ID: r.t.ID, Target: r.j.Target, Branch: r.j.Branch,
-		Session: r.session, Reason: strings.Join(hr.Hooks, " or "), Cause: hr.Output, Policy: p}
 }

@@ -1,98 +1,73 @@
 package worker
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/ending"
-	"github.com/bh-tracker/bh/worker/git"
 )
 
-// refusingHook installs a commit-msg hook in s's repository that refuses
-// every commit, printing why.
-func refusingHook(t *testing.T, root string) string {
+// ticketHook installs a commit-msg hook in the repository at root that
+// refuses a commit until the tree it is over holds ticket.txt, printing
+// why; it fails otherwise unless given bh's commit message.
+func ticketHook(t *testing.T, root string) {
 	t.Helper()
 	hook := filepath.Join(root, ".git", "hooks", "commit-msg")
 	if err := os.MkdirAll(filepath.Dir(hook), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(hook, []byte("#!/bin/sh\necho 'commit-msg: the subject must name a ticket (ABC-123)' >&2\nexit 1\n"), 0o755); err != nil {
+	script := "#!/bin/sh\ngrep -q 'Write the note' \"$1\" || exit 9\n" +
+		"[ -f ticket.txt ] || { echo 'commit-msg: the work must name a ticket (ticket.txt)' >&2; exit 1; }\n"
+	if err := os.WriteFile(hook, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return hook
 }
 
-// A commit-msg hook that refuses bh's commit is named as such: the task
-// waits with the hook's output as its question (not "agent error", not
-// failed), its work parked and nothing landed. "land anyway" lands it
-// without the hooks, and runs no agent.
-func TestHookRefusalWaitsWithTheHooksOutput(t *testing.T) {
+// A commit-msg hook of the user's runs over the agent's work, in the
+// sandbox as a check does, never through bh's git; its refusal goes back
+// to the agent's session with its output, as a failing check's, nothing
+// landing until it passes.
+func TestHookRefusalGoesBackToTheAgent(t *testing.T) {
 	t.Parallel()
+	needBwrap(t)
 	s := newStore(t)
-	refusingHook(t, s.Root)
+	ticketHook(t, s.Root)
 	tk := addTask(t, s, "Write the note")
 	head := gitT(t, s.Root, "rev-parse", "HEAD")
-	f := &fake{steps: []stepFn{step(map[string]string{"note.txt": "a note\n"}, done("wrote the note"))}}
-	evs := runWith(t, s, Options{Runner: f})
+	f := &fake{steps: []stepFn{
+		step(map[string]string{"note.txt": "a note\n"}, done("wrote the note")),
+		func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
+			if gitT(t, s.Root, "rev-parse", "HEAD") != head || exists(s.Root, "note.txt") {
+				t.Error("refused work landed")
+			}
+			return step(map[string]string{"ticket.txt": "ABC-123\n"}, done("named the ticket"))(ctx, req)
+		},
+	}}
+	runWith(t, s, Options{Runner: f})
 	got := getTask(t, s, tk.ID)
-	if got.State != task.AwaitingInput {
-		t.Fatalf("task %s: %s", got.State, got.Summary)
+	if got.State != task.Closed {
+		t.Fatalf("task %s: %s", got.State, lastNote(got))
 	}
-	q := pendingOf(t, got)
-	if q.Header != ending.HookTitle || q.Kind() != task.ChoiceQuestion || !strings.Contains(q.Question, "commit-msg hook refused") ||
-		!strings.Contains(q.Context, "the subject must name a ticket (ABC-123)") {
-		t.Fatalf("question %+v", q)
+	reqs := f.requests()
+	if len(reqs) != 2 || !reqs[1].Resume || reqs[1].SessionID != reqs[0].SessionID {
+		t.Fatalf("requests %+v, want a second one resuming the first's session", reqs)
 	}
-	if !strings.HasPrefix(got.Summary, "the repository's commit-msg hook refused the commit: ") ||
-		strings.Contains(got.Summary, "agent error") {
-		t.Errorf("summary %q", got.Summary)
+	for _, want := range []string{"commit-msg", "the work must name a ticket (ticket.txt)", "round 1 of 3"} {
+		if !strings.Contains(reqs[1].Prompt, want) {
+			t.Errorf("resume prompt lacks %q:\n%s", want, reqs[1].Prompt)
+		}
 	}
-	if fin := finishedEvents(evs); len(fin) != 1 || fin[0].Outcome != ending.HookRefused {
-		t.Fatalf("finished: %+v", fin)
+	evs := checkEvents(got)
+	if len(evs) != 2 || evs[0].ExitCode != 1 || evs[1].ExitCode != 0 || !strings.Contains(evs[0].Command, "commit-msg") {
+		t.Fatalf("check events %+v, want the hook failing, then passing", evs)
 	}
-	if gitT(t, s.Root, "rev-parse", "HEAD") != head || !refExists(s.Root, git.ParkRef(tk.ID)) || exists(s.Root, "note.txt") {
-		t.Fatal("refused work landed, or is not parked")
-	}
-
-	if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: q.ID, Values: []string{ending.HookSkip}}}, "ann"); err != nil {
-		t.Fatal(err)
-	}
-	runWith(t, s, Options{Runner: f})
-	if got := getTask(t, s, tk.ID); got.State != task.Closed {
-		t.Fatalf("after land anyway: %s %q", got.State, got.Summary)
-	}
-	if b, _ := os.ReadFile(filepath.Join(s.Root, "note.txt")); string(b) != "a note\n" {
-		t.Fatalf("note.txt: %q", b)
-	}
-	if len(f.requests()) != 1 {
-		t.Fatal("the answer ran the agent again")
-	}
-}
-
-// Fixed, the hook runs again and lets the commit through: "land".
-func TestHookRefusalLandsOnceTheHookIsFixed(t *testing.T) {
-	t.Parallel()
-	s := newStore(t)
-	hook := refusingHook(t, s.Root)
-	tk := addTask(t, s, "Write the note")
-	f := &fake{steps: []stepFn{step(map[string]string{"note.txt": "a note\n"}, done("wrote the note"))}}
-	runWith(t, s, Options{Runner: f})
-	q := pendingOf(t, getTask(t, s, tk.ID))
-	if err := os.WriteFile(hook, []byte("#!/bin/sh\necho ran >> \"$(git rev-parse --git-common-dir)/hook-ran\"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Respond(s, tk.ID, []task.Answer{{QuestionID: q.ID, Values: []string{ending.HookLand}}}, "ann"); err != nil {
-		t.Fatal(err)
-	}
-	runWith(t, s, Options{Runner: f})
-	if got := getTask(t, s, tk.ID); got.State != task.Closed {
-		t.Fatalf("after land: %s %q", got.State, got.Summary)
-	}
-	if !exists(s.Root, ".git/hook-ran") {
-		t.Fatal("the fixed hook did not run")
+	if readFile(t, s.Root, "note.txt") != "a note\n" || readFile(t, s.Root, "ticket.txt") != "ABC-123\n" {
+		t.Fatal("the work did not land")
 	}
 }
 

@@ -66,7 +66,12 @@ func (w *worker) landCommit(r *run, e *ending.Ending, msg string) (next *ending.
 	if next, err := w.submoduleTrouble(r, *e); next != nil || err != nil {
 		return next, err
 	}
-	if e.Paths, err = landing.Commit(r.wt, r.j.Base, msg, e.NoVerify); err != nil {
+	h := &landing.Hooks{Checker: w.checker(r), Off: e.Unchecked, ID: r.t.ID, Target: r.j.Target, Round: ending.NextRound(r.t)}
+	evs, err := w.leased(r, func(ctx context.Context) (_ []task.Event, err error) {
+		e.Paths, err = landing.Commit(ctx, r.wt, r.j.Base, msg, h)
+		return h.Events, err
+	})
+	if e.Checks = append(e.Checks, evs...); err != nil {
 		var tr *landing.Trouble
 		if !errors.As(err, &tr) {
 			return nil, fmt.Errorf("%s: %w", r.t.ID, err)
@@ -74,6 +79,20 @@ func (w *worker) landCommit(r *run, e *ending.Ending, msg string) (next *ending.
 		return w.landTrouble(r, *e, err)
 	}
 	return nil, nil
+}
+
+// leased runs checks (or hooks) renewing r's lease; their ctx ends as bh
+// stops or a human takes the task back: a *landing.Trouble TakenBack then.
+func (w *worker) leased(r *run, checks func(ctx context.Context) ([]task.Event, error)) ([]task.Event, error) {
+	ctx, cancel := context.WithCancelCause(w.stopping())
+	defer cancel(nil)
+	stopBeat := w.heartbeat(r.t.ID, func() { cancel(errNotOurs) })
+	evs, err := checks(ctx)
+	stopBeat()
+	if errors.Is(err, errNotOurs) && w.stopping().Err() == nil {
+		return evs, &landing.Trouble{Kind: landing.TakenBack, Err: err}
+	}
+	return evs, err
 }
 
 // landPR catches the branch up with the remote's base, checks it and
@@ -146,22 +165,15 @@ func (w *worker) rebased(r *run) func(string, error) error {
 
 // checkTip runs the checks on the branch's tip unless they passed on it
 // already, and returns the tip they passed on; a *landing.Trouble when
-// one failed, or when a human took the task back meanwhile (bh stop
-// ends the check as it ends an agent). The lease is renewed while they
-// run.
+// one failed, or when a human took the task back meanwhile (see leased).
 func (w *worker) checkTip(r *run, e *ending.Ending, checks []string, round int, checked string) (string, error) {
 	tip, err := w.repo.BranchTip(r.j.Branch)
 	if err != nil || tip == checked {
 		return tip, err
 	}
-	ctx, cancel := context.WithCancelCause(w.stopping())
-	defer cancel(nil)
-	stopBeat := w.heartbeat(r.t.ID, func() { cancel(errNotOurs) })
-	evs, err := w.checker(r).Check(ctx, r.t.ID, r.j.Target, checks, round, w.started(r))
-	stopBeat()
-	if errors.Is(err, errNotOurs) && w.stopping().Err() == nil {
-		return "", &landing.Trouble{Kind: landing.TakenBack, Err: err}
-	}
+	evs, err := w.leased(r, func(ctx context.Context) ([]task.Event, error) {
+		return w.checker(r).Check(ctx, r.t.ID, r.j.Target, checks, round, w.started(r))
+	})
 	if err != nil {
 		return "", err
 	}
@@ -234,10 +246,10 @@ func (w *worker) landFailed(r *run, e ending.Ending, err error) (*ending.Ending,
 }
 
 // landTrouble turns what stopped a landing into its ending: a rebase
-// conflict or failed checks go back to the agent, a refusal to overwrite
-// the user's changes or a hook's refusal asks the human, a commit that
-// failed otherwise fails the task: the next ending. Anything else is
-// returned.
+// conflict or failed checks (a commit hook's refusal among them) go back
+// to the agent, a refusal to overwrite the user's changes or a key that
+// cannot sign asks the human, a commit that failed otherwise fails the
+// task: the next ending. Anything else is returned.
 func (w *worker) landTrouble(r *run, e ending.Ending, err error) (*ending.Ending, error) {
 	var tr *landing.Trouble
 	if !errors.As(err, &tr) {
@@ -250,8 +262,6 @@ func (w *worker) landTrouble(r *run, e ending.Ending, err error) (*ending.Ending
 	case landing.Refused:
 		f.What, f.Reason, f.Dir, f.Question = ending.LandRefused, tr.Reason, tr.Dir, ending.LandQuestion(r.t.ID, r.j.Target, r.j.Branch)
 		f.Asked = ending.Decision(r.t, ending.IsLandQuestion)
-	case landing.HookRefused:
-		f = hookFacts(r, e, tr.Hook, w.policy(r.t))
 	case landing.CommitFailed: // as any error of the run's
 		f = ending.Facts{What: ending.AgentFailed, Session: r.session, Cause: reason(tr.Err)}
 	case landing.ChecksFailed:

@@ -16,7 +16,8 @@ type Launch struct {
 	// Writable are more paths this child must write (its runner's own
 	// temporary files), on top of what the launcher's policy allows.
 	Writable []string
-	Terminal bool // the child reads bh's terminal
+	Readable []string // paths this child must read, on top of the policy's
+	Terminal bool     // the child reads bh's terminal
 	// Done, set by a launcher, ends what it started for the child (a
 	// sandbox's network proxy) once the child is gone or failed to start.
 	Done func()

@@ -34,9 +34,11 @@ type Cmd struct {
 	// alone, and bh's death hangs it up (SIGHUP) rather than killing it.
 	Terminal bool
 	// Launcher, if set, wraps the child (a sandbox); Writable are paths
-	// it must still be able to write.
+	// it must still be able to write, Readable paths it must still read
+	// (the user's hooks folder, for a commit hook).
 	Launcher Launcher
 	Writable []string
+	Readable []string
 }
 
 // Result is how a child ended.
@@ -77,6 +79,7 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	Starting(l.Argv)
 	if l.Done != nil {
 		defer l.Done()
 	}
@@ -117,7 +120,8 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 
 // launch returns how to start c, rewritten by its launcher if it has one.
 func (c Cmd) launch() (Launch, error) {
-	l := Launch{Argv: c.Argv, Env: append(os.Environ(), c.Env...), Dir: c.Dir, Writable: c.Writable, Terminal: c.Terminal}
+	l := Launch{Argv: c.Argv, Env: append(os.Environ(), c.Env...), Dir: c.Dir, Writable: c.Writable, Readable: c.Readable,
+		Terminal: c.Terminal}
 	if c.Launcher == nil {
 		return l, nil
 	}

@@ -57,7 +57,7 @@ func (b Bwrap) Args(l proc.Launch) []string {
 			ms = append(ms, mount{"--ro-bind", h})
 		}
 	}
-	for _, r := range paths(b.Policy.Readable) {
+	for _, r := range paths(append(slices.Clone(b.Policy.Readable), l.Readable...)) {
 		ms = append(ms, mount{"--ro-bind-try", r})
 	}
 	for _, w := range paths(append(slices.Clone(b.Policy.Writable), l.Writable...)) {

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+
+	"github.com/bh-tracker/bh/agent/proc"
 )
 
 // Policy is what a sandboxed child may see and do. Everything not listed
@@ -57,8 +59,10 @@ func Detect() Status {
 		return st
 	}
 	st := Status{Bwrap: path}
-	out, err := exec.Command(path, "--ro-bind", "/", "/", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net",
-		"--die-with-parent", "--cap-drop", "ALL", "true").CombinedOutput()
+	probe := []string{path, "--ro-bind", "/", "/", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net",
+		"--die-with-parent", "--cap-drop", "ALL", "true"}
+	proc.Starting(probe)
+	out, err := exec.Command(probe[0], probe[1:]...).CombinedOutput()
 	if err != nil {
 		st = Status{Why: "bubblewrap cannot start here: " + firstLine(out, err)}
 	}

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/bh-tracker/bh/agent/proc"
 )
 
 // tmpArgs mount the sandbox's private /tmp: a tmpfs, in memory, so capped
@@ -29,6 +31,7 @@ func takesSize(path string) bool {
 	defer sizeMu.Unlock()
 	ok, seen := sizeSeen[path]
 	if !seen {
+		proc.Starting([]string{path, "--help"})
 		out, _ := exec.Command(path, "--help").CombinedOutput()
 		ok = strings.Contains(string(out), "--size")
 		sizeSeen[path] = ok

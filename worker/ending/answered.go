@@ -92,7 +92,6 @@ var settlers = []struct {
 	{HumanApproved, isGate, func(_ *task.Task, q *task.Question) bool { return approved(q) }},
 	{HumanLanding, IsLandQuestion, func(*task.Task, *task.Question) bool { return true }},
 	{HumanChecked, IsCheckQuestion, chose},
-	{HumanHooked, isHookQuestion, chose},
 	// A budget's no settles it until a stop acted on it (before the task was reopened).
 	{HumanBudget, IsBudgetQuestion, func(t *task.Task, q *task.Question) bool { return !approved(q) && !since(t, q.ID, task.EventStopped) }},
 }
@@ -106,11 +105,6 @@ func chose(_ *task.Task, q *task.Question) bool { return q.Answer[0] != task.Oth
 // waits to be acted on: its next run raises the budget (budget.Limit).
 func BudgetRaised(t *task.Task) bool {
 	return approved(Decision(t, IsBudgetQuestion))
-}
-
-// isHookQuestion: q asks what to do with work a commit hook refused.
-func isHookQuestion(q *task.Question) bool {
-	return q.Header == HookTitle && q.Kind() == task.ChoiceQuestion
 }
 
 func answerer(t *task.Task, qid string) string {

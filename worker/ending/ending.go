@@ -56,10 +56,7 @@ type Ending struct {
 	// checks question.
 	Checks    []task.Event `json:"checks,omitempty"`
 	Unchecked bool         `json:"unchecked,omitempty"`
-	// NoVerify commits without the repository's hooks: a human said to
-	// land although a hook refused.
-	NoVerify bool   `json:"noVerify,omitempty"`
-	PR       string `json:"pr,omitempty"` // the pull request the work went to (land: pr)
+	PR        string       `json:"pr,omitempty"` // the pull request the work went to (land: pr)
 	// Spend is what the run cost, recorded on its run.finished; Crossed,
 	// the budget.crossed event that stopped it, recorded after it.
 	Spend   agent.Spend `json:"spend,omitzero"`

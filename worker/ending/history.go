@@ -121,12 +121,10 @@ func SignQuestion(id, target, branch string) task.Question {
 		}}
 }
 
-// PendingLand is t's landing question, or the question of a commit hook's
-// refusal, while it waits on it: bh land answers either "land" (for a
-// hook: commit again, the hooks running).
+// PendingLand is t's landing question while it waits on it.
 func PendingLand(t *task.Task) *task.Question {
 	for i := range t.Questions {
-		if q := &t.Questions[i]; (IsLandQuestion(q) || isHookQuestion(q)) && q.Status == task.QuestionPending {
+		if q := &t.Questions[i]; IsLandQuestion(q) && q.Status == task.QuestionPending {
 			return q
 		}
 	}

@@ -5,7 +5,7 @@ type Outcome string
 
 // Outcomes lists every Outcome: bh worker --json documents them from this
 // list, and a test checks it against the constants.
-var Outcomes = []Outcome{Completed, Failed, Blocked, NeedsInput, AgentError, Stopped, Conflict, Gated, Held, HookRefused,
+var Outcomes = []Outcome{Completed, Failed, Blocked, NeedsInput, AgentError, Stopped, Conflict, Gated, Held,
 	Kept, CheckFailed, InReview, Unavailable, OverBudget, SetupFailed, TimeoutFailed, TimeoutDeferred, TimeoutDefaults, TimeoutReminded}
 
 // Outcomes of a run. The first four are the agent's own statuses.
@@ -19,7 +19,6 @@ const (
 	Conflict    Outcome = "conflict"     // landing met a conflict the agent resolves next, in the same session
 	Gated       Outcome = "gated"        // completed, but parked until a human approves the commit
 	Held        Outcome = "held"         // completed, but kept from landing (the user's changes in the way, a key that cannot sign): it waits
-	HookRefused Outcome = "hook_refused" // completed, but a commit hook of the repository refused its commit: a human decides
 	Kept        Outcome = "kept"         // completed and committed on its branch bh/<id>, not landed (land: branch)
 	CheckFailed Outcome = "check_failed" // a check failed on the tree that would land: the agent fixes it, or a human decides
 	InReview    Outcome = "in_review"    // completed, pushed to its pull request, which the worker shepherds (land: pr)

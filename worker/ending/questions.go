@@ -15,16 +15,6 @@ const (
 	LandTitle = "Land"
 )
 
-// A commit hook of the repository that refuses bh's commit is the
-// repository's rule, not the agent's error: the task waits with the
-// hook's output, and the human fixes the hook and lands, lands anyway
-// (without the hooks), or sends the work back to the agent in words.
-const (
-	HookTitle = "Hook"
-	HookLand  = "land"        // commit again, the hooks running: the human fixed the hook
-	HookSkip  = "land anyway" // commit with --no-verify
-)
-
 // The answers to the checks question, besides guidance (an "other"
 // choice, which resumes the session with the human's words).
 const (
@@ -49,23 +39,6 @@ func checkQuestion(f Facts) task.Question {
 // checkContext is the failing check as the human sees it beside the question.
 func checkContext(ev task.Event, rounds int) string {
 	return fmt.Sprintf("%s exited %d in round %d of %d:\n\n%s", ev.Command, ev.ExitCode, ev.Round, rounds, ev.Output)
-}
-
-// hookHeld asks the human about finished work a commit hook refused.
-func hookHeld(f Facts) Ending {
-	e := f.Prior
-	e.Outcome, e.Fate, e.State, e.Notify = HookRefused, KeepWork, task.AwaitingInput, task.EventInputRequested
-	e.Note = fmt.Sprintf("the repository's %s hook refused the commit", f.Reason)
-	e.Summary = e.Note + ": " + firstLineOf(f.Cause)
-	e.Ask = []task.Question{{Header: HookTitle, Type: task.ChoiceQuestion, Default: HookLand,
-		Question: fmt.Sprintf("The repository's %s hook refused to commit the work of %s. Fix the hook, land it anyway, "+
-			"or send it back: answer in your own words (other) and the agent resumes with them.", f.Reason, f.ID),
-		Options: []task.Option{
-			{Label: HookLand, Description: "commit it again on " + f.Target + ", the hooks running (once you fixed the hook)"},
-			{Label: HookSkip, Description: "commit it without the repository's hooks (git commit --no-verify)"},
-		}}}
-	e.Context = fmt.Sprintf("the repository's %s hook refused the commit:\n\n%s", f.Reason, f.Cause)
-	return e
 }
 
 // asked converts the result's questions for the task. A result without

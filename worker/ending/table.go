@@ -29,9 +29,7 @@ const (
 	LandRefused                    // git refused to overwrite the user's changes: Reason, Paths, Dir
 	CheckFailure                   // a check failed on the tree that would land: Checks, Rounds
 	HumanChecked                   // a human answered the checks question: Landing (checkLand or checkKeep), By
-	HookRefusal                    // a commit hook refused the landing's commit: Reason (the hooks), Cause (their output)
 	SignFailure                    // git could not sign the landing's commit as the user's config asks: Cause (git's words), Question
-	HumanHooked                    // a human answered the hook question: Landing (hookLand or hookSkip), By
 	PRReview                       // a pull request needs a human: Reason (the question), Cause (the context)
 	BudgetCrossed                  // the run was stopped at the task's budget: Spent, Budget
 	HumanBudget                    // a human answered no to going on past the budget: By
@@ -90,13 +88,13 @@ func Decide(f Facts) Ending {
 // fails instead when none may be asked (human: false). Every ending that
 // asks passes here, the pull request's escalation included. Finished work
 // that something outside the agent keeps from landing (the user's tree,
-// a signing failure, a hook) never fails: it waits for the obstacle to go,
+// a signing failure) never fails: it waits for the obstacle to go,
 // as it does for a task that may ask, and bh land lands it.
 func unasked(p task.HumanPolicy, e Ending) Ending {
 	switch {
 	case p.Allowed || e.State != task.AwaitingInput:
 		return e
-	case e.Outcome == Held || e.Outcome == HookRefused:
+	case e.Outcome == Held:
 		e.Note += "; the finished work waits: bh land lands it (human: false fails no finished work)"
 		return e
 	}
@@ -117,11 +115,10 @@ var endings = map[Happening]func(Facts) Ending{
 	AgentAnswered: answered,
 	AgentFailed:   unanswered, AgentOutage: unanswered, RunStopped: unanswered, RunRecovered: unanswered,
 	RunLost: unanswered, SetupError: unanswered,
-	HumanApproved: settled, HumanLanding: settled, HumanChecked: settled, HumanHooked: settled,
+	HumanApproved: settled, HumanLanding: settled, HumanChecked: settled,
 	CheckFailure:  checksFailed,
 	LandConflict:  conflicted,
 	LandRefused:   held,
-	HookRefusal:   hookHeld,
 	SignFailure:   signHeld,
 	BudgetCrossed: budget, HumanBudget: budget,
 	PRReview: prReview,
@@ -181,12 +178,6 @@ func settled(f Facts) Ending {
 		e.Next = "the worker lands its work although its check fails"
 		if f.Landing == CheckKeep {
 			e.Outcome, e.Next = Kept, kept+" and ends the task"
-		}
-	case HumanHooked:
-		e.Note, e.NoVerify = "hook: "+f.Landing+", answered by "+f.By, f.Landing == HookSkip
-		e.Next = "the worker commits its work again, the hooks running"
-		if e.NoVerify {
-			e.Next = "the worker lands its work without the repository's hooks"
 		}
 	}
 	e.Next += ", without running the agent again"

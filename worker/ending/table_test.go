@@ -104,8 +104,6 @@ func TestDecideEndingTable(t *testing.T) {
 		{"signing failed, human: false", Facts{What: SignFailure, ID: "tm-a", Target: "main",
 			Cause: "error: gpg failed to sign the data", Question: landQ, Policy: noHuman},
 			want{Held, KeepWork, task.AwaitingInput, task.EventInputRequested, 1, "", ""}},
-		{"a hook refused, human: false", Facts{What: HookRefusal, ID: "tm-a", Target: "main", Reason: "pre-commit",
-			Cause: "lint failed", Policy: noHuman}, want{HookRefused, KeepWork, task.AwaitingInput, task.EventInputRequested, 1, "", ""}},
 		{"landing refused again, other files", Facts{What: LandRefused, ID: "tm-a", Target: "main", Dir: "/r",
 			Reason: "would be overwritten", Paths: []string{"go.mod"}, Question: landQ, Asked: answeredLand, Policy: human},
 			want{Held, KeepWork, task.AwaitingInput, task.EventInputRequested, 1, "", ""}},
@@ -129,8 +127,6 @@ func TestDecideEndingTable(t *testing.T) {
 			want{Completed, LandWork, task.Closed, task.EventTaskCompleted, 0, "", ""}},
 		{"checks: keep on branch", Facts{What: HumanChecked, Landing: CheckKeep, By: "ann"},
 			want{Kept, LandWork, task.Closed, task.EventTaskCompleted, 0, "", ""}},
-		{"hook: land", Facts{What: HumanHooked, Landing: HookLand, By: "ann"},
-			want{Completed, LandWork, task.Closed, task.EventTaskCompleted, 0, "", ""}},
 		{"pull request needs a human", Facts{What: PRReview, Reason: "Guidance?", Policy: human},
 			want{"", "", task.AwaitingInput, "", 1, "", ""}},
 		{"budget crossed", Facts{What: BudgetCrossed, Spent: 2.41, Budget: 2, Policy: human},
@@ -149,11 +145,11 @@ func TestDecideEndingTable(t *testing.T) {
 		// something outside the agent keeps from landing (it waits for
 		// that to go, and says so), and what would have been asked is
 		// kept, flat.
-		obstacle := c.f.What == LandRefused || c.f.What == SignFailure || c.f.What == HookRefusal
+		obstacle := c.f.What == LandRefused || c.f.What == SignFailure
 		if obstacle && !c.f.Policy.Allowed && !strings.Contains(e.Note, "the finished work waits: bh land lands it") {
 			t.Errorf("%s: human: false, its note does not say it waits: %q", c.name, e.Note)
 		}
-		if !c.f.Policy.Allowed && !obstacle && c.f.What != HumanApproved && c.f.What != HumanLanding && c.f.What != HumanChecked && c.f.What != HumanHooked {
+		if !c.f.Policy.Allowed && !obstacle && c.f.What != HumanApproved && c.f.What != HumanLanding && c.f.What != HumanChecked {
 			if e.State == task.AwaitingInput || len(e.Ask) > 0 {
 				t.Errorf("%s: human: false, yet it waits on a human: %+v", c.name, e)
 			}
@@ -230,10 +226,6 @@ func TestSettledNext(t *testing.T) {
 			"the worker lands its work although its check fails, without running the agent again"},
 		{Facts{What: HumanChecked, Landing: CheckKeep, Branch: "bh/tm-a"},
 			"the worker keeps its work on branch bh/tm-a and ends the task, without running the agent again"},
-		{Facts{What: HumanHooked, Landing: HookSkip},
-			"the worker lands its work without the repository's hooks, without running the agent again"},
-		{Facts{What: HumanHooked, Landing: HookLand},
-			"the worker commits its work again, the hooks running, without running the agent again"},
 		{Facts{What: AgentAnswered, Result: agent.Result{Status: agent.StatusCompleted}}, ""},
 	} {
 		if got := Decide(c.f).Next; got != c.next {

@@ -3,6 +3,6 @@ package git
 // Clone clones url into dir, a new folder: bh run-task's clone of the
 // shared remote.
 func Clone(url, dir string) error {
-	_, err := execGit("", nil, nil, "clone", "-q", "--", url, dir)
+	_, err := hooklessGit("", "clone", "-q", "--", url, dir)
 	return err
 }

@@ -20,7 +20,7 @@ func InitDemo(dir string) error {
 		{"config", "commit.gpgsign", "false"},
 	}
 	for _, args := range steps {
-		if _, err := execGit(dir, nil, nil, args...); err != nil {
+		if _, err := hooklessGit(dir, args...); err != nil {
 			return err
 		}
 	}
@@ -32,17 +32,17 @@ func InitDemo(dir string) error {
 
 // CommitDemo commits paths of the demo repository in dir.
 func CommitDemo(dir, message string, paths ...string) error {
-	if _, err := execGit(dir, nil, nil, append([]string{"add"}, paths...)...); err != nil {
+	if _, err := hooklessGit(dir, append([]string{"add"}, paths...)...); err != nil {
 		return err
 	}
-	_, err := execGit(dir, nil, nil, "commit", "-q", "-m", message)
+	_, err := hooklessGit(dir, "commit", "-q", "-m", message)
 	return err
 }
 
 // DemoLog is the demo repository's history, as git log --stat --oneline
 // prints it without colour.
 func DemoLog(dir string) ([]byte, error) {
-	return execGit(dir, nil, nil, "-c", "color.ui=never", "log", "--stat", "--oneline")
+	return hooklessGit(dir, "-c", "color.ui=never", "log", "--stat", "--oneline")
 }
 
 // MergeText is git merge-file on three texts, with markers named for bh
@@ -61,7 +61,7 @@ func MergeText(ours, base, theirs []byte) ([]byte, error) {
 		}
 		paths = append(paths, p)
 	}
-	out, err := execGit("", nil, nil, "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs",
+	out, err := hooklessGit("", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs",
 		paths[0], paths[1], paths[2])
 	if ge, ok := errors.AsType[*gitError](err); err != nil && !(ok && ge.Code > 0 && ge.Code < 128) {
 		return nil, fmt.Errorf("merge: %w", err)

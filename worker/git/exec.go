@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -54,9 +56,6 @@ func Env(extra ...string) []string {
 // git process holds is tried again with backoff (see locks.go); r may be
 // nil (before a Repo exists): the defaults apply.
 func (r *Repo) Run(dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
-	if h := r.hooks(); h.Before != nil {
-		h.Before(dir, args)
-	}
 	if r != nil {
 		r.listing.drop(args)
 		defer r.listing.drop(args)
@@ -66,6 +65,10 @@ func (r *Repo) Run(dir string, env []string, stdin []byte, args ...string) ([]by
 		if env, args, err = r.guard(env, args); err != nil {
 			return nil, err
 		}
+	}
+	args = append(slices.Clip(noHooks), args...)
+	if h := r.hooks(); h.Before != nil {
+		h.Before(dir, args) // the command line as git gets it
 	}
 	var waited time.Duration
 	for pause := FirstLockWait; ; pause = NextLockWait(pause) {
@@ -94,11 +97,23 @@ func (r *Repo) hooks() Hooks {
 	return r.Hooks
 }
 
+// noHooks is first on every git command bh runs (Run, hooklessGit): git runs no hook, in the user's
+// tree as in a task's worktree (commit, merge, rebase, checkout, worktree
+// add, push, update-ref's reference-transaction...). A hook is a program,
+// and what it runs there (a Makefile, node_modules/.bin, package.json's
+// scripts) is the agent's: the user's commit hooks run sandboxed instead
+// (CommitHooks), the others not at all. git hands it on to the gits it
+// starts (GIT_CONFIG_PARAMETERS), a submodule's too.
+var noHooks = []string{"-c", "core.hooksPath=" + os.DevNull}
+
 // execGit runs one git command, not through agent/proc: git must finish a
 // step even when bh is killed in its middle (a git killed with bh would
 // leave its lock behind for the user's next git command to trip on), and
 // a git command is short and never waits on a human: no cancelling.
 func execGit(dir string, env []string, stdin []byte, args ...string) ([]byte, error) {
+	if f := observer.Load(); f != nil {
+		(*f)(append([]string{"git"}, args...))
+	}
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
 	cmd.Env = env
@@ -160,4 +175,23 @@ func Stderr(err error) (string, bool) {
 		return "", false
 	}
 	return ge.Stderr, true
+}
+
+// hooklessGit runs a git command of no Repo's (a clone, the demo's), its
+// hooks off too.
+func hooklessGit(dir string, args ...string) ([]byte, error) {
+	return execGit(dir, nil, nil, append(slices.Clip(noHooks), args...)...)
+}
+
+// observer is told of every git command as it starts (see Observe).
+var observer atomic.Pointer[func([]string)]
+
+// Observe has f told the command line of every git command bh runs from
+// now on, whichever repository's, as git gets it: agent/proc.Observe's
+// twin for bh's git, which does not start through agent/proc (a git step
+// must finish even when bh is cancelled, and worker/git imports nothing
+// of bh's). f must be safe for concurrent use; stop ends it.
+func Observe(f func(argv []string)) (stop func()) {
+	observer.Store(&f)
+	return func() { observer.Store(nil) }
 }

@@ -16,20 +16,41 @@ type userPins struct {
 	mu    sync.Mutex
 	stamp string // the repository config's size and time when read
 	args  []string
+	hooks string // the user's hooks folder (see HooksDir)
 }
 
 // pins are the -c settings every git command in a task's worktree runs
-// with; git hands them on to the gits it starts (a submodule's, a hook's)
-// in GIT_CONFIG_PARAMETERS, above every config file. No file monitor
-// (its hook is a program a config names); hooks from the user's own hooks
-// folder, a relative one taken from the main tree, where the agent cannot
-// write (husky's .husky/_ would be the worktree's otherwise); the user's
-// own ssh command, external diff and credential helpers, or none; no
-// ext:: transport (a command line); submodules never entered.
+// with; git hands them on to the gits it starts (a submodule's) in
+// GIT_CONFIG_PARAMETERS, above every config file. No file monitor (its
+// hook is a program a config names); no hooks, as every git command of
+// bh's (noHooks); the user's own ssh command, external diff and
+// credential helpers, or none; no ext:: transport (a command line);
+// submodules never entered.
 func (r *Repo) pins() []string {
+	args, _ := r.userSettings()
+	return args
+}
+
+// HooksDir is the folder of the user's own git hooks: core.hooksPath as
+// the main repository's config (the user's global and system ones, never
+// a worktree's) sets it, a relative one taken from the main tree where
+// the agent cannot write (husky's .husky/_), else the common dir's
+// hooks. bh's git never runs them (noHooks): the commit hooks among them
+// run sandboxed, over the agent's tree (CommitHooks).
+func (r *Repo) HooksDir() string {
+	if r.main != nil {
+		return r.main.HooksDir()
+	}
+	_, hooks := r.userSettings()
+	return hooks
+}
+
+// userSettings are the pins and the hooks folder, read again when the
+// repository's config changed.
+func (r *Repo) userSettings() ([]string, string) {
 	p := r.userPins
 	if p == nil {
-		return basePins(filepath.Join(r.commonDir, "hooks"), nil)
+		return basePins(nil), filepath.Join(r.commonDir, "hooks")
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -38,13 +59,14 @@ func (r *Repo) pins() []string {
 		stamp = fi.ModTime().Format(time.RFC3339Nano) + " " + strconv.FormatInt(fi.Size(), 10)
 	}
 	if p.args == nil || stamp != p.stamp {
-		p.args, p.stamp = r.readPins(), stamp
+		p.args, p.hooks = r.readPins()
+		p.stamp = stamp
 	}
-	return p.args
+	return p.args, p.hooks
 }
 
-func basePins(hooks string, user []string) []string {
-	args := []string{"-c", "core.fsmonitor=false", "-c", "core.hooksPath=" + hooks,
+func basePins(user []string) []string {
+	args := []string{"-c", "core.fsmonitor=false",
 		"-c", "protocol.ext.allow=never", "-c", "submodule.recurse=false", "-c", "credential.helper="}
 	for _, kv := range user {
 		args = append(args, "-c", kv)
@@ -52,13 +74,18 @@ func basePins(hooks string, user []string) []string {
 	return args
 }
 
-// readPins reads the user's values (see pins) in the main tree.
-func (r *Repo) readPins() []string {
+// readPins reads the user's values (see pins and HooksDir) in the main
+// tree.
+func (r *Repo) readPins() ([]string, string) {
 	hooks := filepath.Join(r.commonDir, "hooks")
-	out, _ := execGit(r.Root, Env("LC_ALL=C"), nil, "config", "-z", "--get-regexp",
+	out, _ := r.Run(r.Root, Env("LC_ALL=C"), nil, "config", "-z", "--get-regexp",
 		`^(core\.hookspath|core\.sshcommand|diff\.external|credential\.helper)$`)
+	recs := SplitNul(out)
+	if n := len(recs); n > 0 && recs[n-1] == "core.hookspath\n"+os.DevNull {
+		recs = recs[:n-1] // noHooks' own, on the command line: not the user's
+	}
 	var user, helpers []string
-	for _, rec := range SplitNul(out) {
+	for _, rec := range recs {
 		key, val, _ := strings.Cut(rec, "\n")
 		switch {
 		case key == "core.hookspath":
@@ -71,7 +98,7 @@ func (r *Repo) readPins() []string {
 			user = append(user, key+"="+val)
 		}
 	}
-	return basePins(hooks, append(user, helpers...))
+	return basePins(append(user, helpers...)), hooks
 }
 
 // hooksDir is the user's core.hooksPath made absolute: "~/" is the

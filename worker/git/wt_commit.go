@@ -4,9 +4,11 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -44,7 +46,10 @@ func (w *Worktree) commit(base, message string, k *Work) (string, error) {
 	if err := w.stagedWork(base, adopted, k); err != nil {
 		return "", errors.Join(err, w.cleanBh(d.bh))
 	}
-	if err := w.gitCommit(message, k != nil && k.NoVerify); err != nil {
+	if message, err = w.verify(message, k); err != nil {
+		return "", errors.Join(err, w.cleanBh(d.bh))
+	}
+	if err := w.gitCommit(message); err != nil {
 		return "", err
 	}
 	if err := w.cleanBh(d.bh || bhMoved); err != nil {
@@ -53,18 +58,14 @@ func (w *Worktree) commit(base, message string, k *Work) (string, error) {
 	return w.wt.Head()
 }
 
-// gitCommit commits the index with message; the agent's commit hooks
-// run unless noVerify.
-func (w *Worktree) gitCommit(message string, noVerify bool) error {
-	args := []string{"-c", "maintenance.auto=false", "commit", "-q", "--cleanup=whitespace", "-F", "-"}
-	if noVerify {
-		args = append(args, "--no-verify")
-	}
-	if _, err := w.wt.Write([]byte(message), args...); err != nil {
-		if se := w.repo.signFailure(err); se != err {
-			return se
-		}
-		return w.hookRefusal(err)
+// gitCommit commits the index with message, no hook running (noHooks;
+// the user's ran sandboxed before, see verify); a key that cannot sign
+// is a SignError.
+func (w *Worktree) gitCommit(message string) error {
+	_, err := w.wt.Write([]byte(message), "-c", "maintenance.auto=false", "commit", "-q", "--no-verify",
+		"--cleanup=whitespace", "-F", "-")
+	if err != nil {
+		return w.repo.signFailure(err)
 	}
 	return nil
 }
@@ -163,46 +164,81 @@ func (w *Worktree) cleanBh(dirty bool) error {
 	return err
 }
 
-// commitHooks are the hooks git commit runs that may refuse it, in the
-// order it runs them.
-var commitHooks = []string{"pre-commit", "prepare-commit-msg", "commit-msg"}
-
-// HookRefused is a commit a hook of the repository refused: not the
-// agent's error, not a failure of the task, but the repository's rule.
-type HookRefused struct {
-	Hooks  []string // the commit hooks installed, one of which refused
-	Output string   // what git and the hook printed
+// CommitHook is one of the user's hooks that decide on a commit, in the
+// user's hooks folder (HooksDir): bh runs it sandboxed, over the index
+// that is about to be committed, never through git (noHooks).
+type CommitHook struct {
+	Name string // pre-commit, prepare-commit-msg or commit-msg
+	Path string // the program
+	// Args are the hook's arguments after the message file (git's
+	// prepare-commit-msg gets the message's source, "message").
+	Args []string
+	// Bind is the folder a sandbox must let it read: the hooks folder, or
+	// for one inside the main tree (hidden from a sandbox) its top folder
+	// there, as husky's .husky/_/pre-commit runs .husky/pre-commit.
+	Bind string
 }
 
-func (e *HookRefused) Error() string {
-	return fmt.Sprintf("the repository's %s hook refused the commit: %s", strings.Join(e.Hooks, " or "), e.Output)
-}
-
-// hookRefusal is a failed git commit's err as a *HookRefused when the
-// worktree has a commit hook installed that could have refused it; err
-// as it was otherwise.
-func (w *Worktree) hookRefusal(err error) error {
-	ge, ok := errors.AsType[*gitError](err)
-	if _, locked := errors.AsType[*LockedError](err); !ok || locked {
-		return err
-	}
-	out, perr := w.wt.Read(nil, "rev-parse", "--git-path", "hooks")
-	if perr != nil {
-		return err
-	}
-	dir := strings.TrimSpace(string(out))
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(w.Path, dir)
-	}
-	var hooks []string
-	for _, h := range commitHooks {
-		if fi, err := os.Stat(filepath.Join(dir, h)); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
-			hooks = append(hooks, h)
+// CommitHooks are the user's commit hooks installed (executable files in
+// HooksDir), in the order git commit runs them. The others (post-commit,
+// post-checkout, post-merge, pre-push, reference-transaction...) bh never
+// runs.
+func (r *Repo) CommitHooks() []CommitHook {
+	dir := r.HooksDir()
+	bind := dir
+	if root := r.mainRoot(); root != "" {
+		if rel, err := filepath.Rel(root, dir); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+			bind = filepath.Join(root, strings.Split(filepath.ToSlash(rel), "/")[0])
 		}
 	}
-	if len(hooks) == 0 {
+	var out []CommitHook
+	for _, h := range []CommitHook{{Name: "pre-commit"}, {Name: "prepare-commit-msg", Args: []string{"message"}}, {Name: "commit-msg"}} {
+		h.Path, h.Bind = filepath.Join(dir, h.Name), bind
+		if fi, err := os.Stat(h.Path); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// mainRoot is the main tree's root.
+func (r *Repo) mainRoot() string {
+	if r.main != nil {
+		return r.main.Root
+	}
+	return r.Root
+}
+
+// verify has k.Verify decide on the staged work (see Work.Verify) and
+// returns the message to commit: Verify's, or message when it gives none.
+func (w *Worktree) verify(message string, k *Work) (string, error) {
+	if k == nil || k.Verify == nil {
+		return message, nil
+	}
+	file := filepath.Join(w.wt.gitDir, "COMMIT_EDITMSG")
+	if err := writeFresh(file, []byte(message)); err != nil {
+		return "", err
+	}
+	got, err := k.Verify(file)
+	if err != nil {
+		return "", err
+	}
+	return cmp.Or(got, message), nil
+}
+
+// writeFresh writes data to a new file at path, whatever was there (a
+// link an agent planted is removed, never followed).
+func writeFresh(path string, data []byte) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	output := strings.TrimSpace(strings.TrimSpace(ge.Stderr) + "\n" + strings.TrimSpace(ge.Stdout))
-	return &HookRefused{Hooks: hooks, Output: cmp.Or(output, fmt.Sprintf("(it printed nothing; git exited %d)", ge.Code))}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	return errors.Join(err, f.Close())
 }
+
+// CommitHooks are the user's commit hooks (Repo.CommitHooks).
+func (w *Worktree) CommitHooks() []CommitHook { return w.repo.CommitHooks() }

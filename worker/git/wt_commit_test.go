@@ -65,28 +65,51 @@ func TestWtCommitNothing(t *testing.T) {
 	}
 }
 
-func TestWtCommitRunsHooks(t *testing.T) {
+// bh's git commit runs no hook, not even the user's (every one that
+// could: pre-commit, prepare-commit-msg, commit-msg, post-commit,
+// reference-transaction): the work's Verify has the staged work decided
+// on, with the message in a file, the message it gives is committed, and an error from it
+// commits nothing.
+func TestWtCommitRunsNoHookButVerify(t *testing.T) {
 	r := wtTaskRepo(t)
 	wt, base := wtEnsure(t, r, "tm-1")
-	marker := filepath.Join(t.TempDir(), "pre-commit-ran")
-	hook := filepath.Join(r.commonDir, "hooks", "pre-commit")
-	gittest.Write(t, filepath.Dir(hook), "pre-commit", "#!/bin/sh\necho \"$PWD\" > '"+marker+"'\nexit ${FAIL:-0}\n")
-	if err := os.Chmod(hook, 0o755); err != nil {
-		t.Fatal(err)
+	marker := filepath.Join(t.TempDir(), "hook-ran")
+	for _, h := range []string{"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit", "reference-transaction"} {
+		gittest.Write(t, filepath.Join(r.commonDir, "hooks"), h, "#!/bin/sh\necho "+h+" >> '"+marker+"'\n")
+		if err := os.Chmod(filepath.Join(r.commonDir, "hooks", h), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := r.CommitHooks(); len(got) != 3 || got[0].Name != "pre-commit" || got[2].Name != "commit-msg" {
+		t.Fatalf("CommitHooks: %+v", got)
 	}
 	gittest.Write(t, wt.Path, "a.txt", "changed\n")
-
-	t.Setenv("FAIL", "1")
-	if _, err := wt.commit(base, "tm-1: hooked\n", nil); err == nil || errors.Is(err, ErrNothingToCommit) {
-		t.Fatalf("a failing pre-commit hook did not stop Commit: %v", err)
+	refused := errors.New("refused")
+	k := &Work{base: base, Verify: func(string) (string, error) { return "", refused }}
+	if _, err := wt.commit(base, "tm-1: hooked\n", k); !errors.Is(err, refused) {
+		t.Fatalf("a refusal did not stop the commit: %v", err)
 	}
-	t.Setenv("FAIL", "0")
-	commit, err := wt.commit(base, "tm-1: hooked\n", nil)
+	if gittest.Rev(t, r.Root, "refs/heads/bh/tm-1") != base {
+		t.Fatal("refused work was committed")
+	}
+	var staged string
+	k.Verify = func(msgFile string) (string, error) {
+		staged = gittest.Git(t, wt.Path, "diff", "--cached", "--name-only", base)
+		data, err := os.ReadFile(msgFile)
+		return string(data) + "\nChange-Id: I1\n", err
+	}
+	commit, err := wt.commit(base, "tm-1: hooked\n", k)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := gittest.Read(t, filepath.Dir(marker), filepath.Base(marker)); strings.TrimSpace(got) != wt.Path {
-		t.Fatalf("pre-commit ran in %q, want the worktree", got)
+	if strings.TrimSpace(staged) != "a.txt" {
+		t.Errorf("Verify saw %q staged, want the work", staged)
+	}
+	if msg := gittest.Git(t, r.Root, "log", "-1", "--format=%B", commit); !strings.Contains(msg, "Change-Id: I1") {
+		t.Errorf("the message as the hooks left it is not committed: %q", msg)
+	}
+	if data, err := os.ReadFile(marker); err == nil {
+		t.Fatalf("bh's git ran hooks: %s", data)
 	}
 	if gittest.Git(t, r.Root, "show", commit+":a.txt") != "changed\n" {
 		t.Fatal("the commit misses the work")

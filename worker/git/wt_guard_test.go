@@ -35,8 +35,9 @@ func plainGit(dir string, args ...string) error {
 // An agent's worktree is poisoned in each way an agent can write (its
 // files, its admin dir): plain git there runs the agent's program (the
 // proof), bh's own git never does, sandbox or not; the work still
-// commits onto the task's branch, nothing else moves, the user's own hooks
-// still run, and the files not bh's are rewritten and reported.
+// commits onto the task's branch, nothing else moves, no hook runs (the
+// user's own run sandboxed, from the main tree: CommitHooks), and the
+// files not bh's are rewritten and reported.
 func TestGuardedGitRunsNothingAnAgentPlanted(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
@@ -147,8 +148,12 @@ func TestGuardedGitRunsNothingAnAgentPlanted(t *testing.T) {
 				t.Errorf("the user's branch or index moved")
 			}
 			if tt.name == "the user's relative core.hooksPath, rewritten in the worktree" {
-				if _, err := os.Stat(userHook); err != nil {
-					t.Errorf("the user's own pre-commit hook did not run")
+				if _, err := os.Stat(userHook); err == nil {
+					t.Errorf("bh's git ran the user's pre-commit hook, outside any sandbox")
+				}
+				if hs := wt.CommitHooks(); len(hs) != 1 || hs[0].Path != filepath.Join(r.Root, ".githooks", "pre-commit") ||
+					hs[0].Bind != filepath.Join(r.Root, ".githooks") {
+					t.Errorf("the user's commit hooks: %+v", hs)
 				}
 			}
 			if (len(reports) > 0) != tt.tampered {
@@ -324,9 +329,9 @@ func TestContinueRebaseRefusesAnAgentsTodo(t *testing.T) {
 
 // A task's branch, checked out again in a new worktree, whose relative
 // hooks folder (the user's core.hooksPath) the agent committed its
-// program into: git worktree add, run in the main tree, finds the user's
-// post-checkout hook there, never the branch's.
-func TestWorktreeAddRunsTheUsersHooksOnly(t *testing.T) {
+// program into: git worktree add runs no post-checkout hook, neither the
+// branch's nor the user's (which would run over the agent's files).
+func TestWorktreeAddRunsNoHook(t *testing.T) {
 	r := wtTaskRepo(t)
 	userRan := filepath.Join(t.TempDir(), "user-ran")
 	gittest.Write(t, r.Root, ".githooks/post-checkout", "#!/bin/sh\ntouch "+userRan+"\n")
@@ -349,7 +354,7 @@ func TestWorktreeAddRunsTheUsersHooksOnly(t *testing.T) {
 	if _, err := os.Stat(marker); err == nil {
 		t.Errorf("git worktree add ran the branch's hook")
 	}
-	if _, err := os.Stat(userRan); err != nil {
-		t.Errorf("the user's own post-checkout hook did not run")
+	if _, err := os.Stat(userRan); err == nil {
+		t.Errorf("git worktree add ran the user's post-checkout hook")
 	}
 }

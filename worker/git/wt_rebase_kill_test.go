@@ -4,13 +4,14 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/bh-tracker/bh/worker/git/gittest"
 )
 
 // A kill after git's rebase finished but before bh recorded the new base
-// (simulated: a post-rewrite hook makes the record unwritable, as a kill
+// (simulated: the record made unwritable as the rebase starts, as a kill
 // at that instant leaves it, the old base in place) must not leave the
 // old base standing: measured from it, every commit of the target since
 // became the task's work, and its commit carried them all (the torture
@@ -25,14 +26,12 @@ func TestWtRebaseKilledBeforeTheBaseIsRecorded(t *testing.T) {
 	gittest.Write(t, r.Root, "other.txt", "another task's\n")
 	tip := gittest.CommitAll(t, r.Root, "the user and another task move on")
 
-	hooks := filepath.Join(r.Root, ".git", "hooks")
-	if err := os.MkdirAll(hooks, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	rec := r.RecordsDir(wt.Path)
-	hook := "#!/bin/sh\ncd '" + rec + "' && cp base base.keep && rm base && mkdir base\n"
-	if err := os.WriteFile(filepath.Join(hooks, "post-rewrite"), []byte(hook), 0o755); err != nil {
-		t.Fatal(err)
+	r.Hooks.Before = func(_ string, args []string) {
+		if slices.Contains(args, "rebase") { // bh's git runs no hook: the record goes as git starts
+			_ = os.Rename(filepath.Join(rec, "base"), filepath.Join(rec, "base.keep"))
+			_ = os.Mkdir(filepath.Join(rec, "base"), 0o755)
+		}
 	}
 	if err := wt.Rebase(tip); err == nil {
 		t.Fatal("the base was recorded although its record could not be written")
@@ -44,7 +43,7 @@ func TestWtRebaseKilledBeforeTheBaseIsRecorded(t *testing.T) {
 	if err := os.Rename(filepath.Join(rec, "base.keep"), filepath.Join(rec, "base")); err != nil {
 		t.Fatal(err)
 	}
-	os.Remove(filepath.Join(hooks, "post-rewrite"))
+	r.Hooks.Before = nil
 	if got := gittest.Read(t, rec, "base"); got != base+"\n" {
 		t.Fatalf("the record holds %q, want the old base", got)
 	}

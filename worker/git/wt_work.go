@@ -16,12 +16,15 @@ import (
 // the whole tree again. Close removes the copy.
 type Work struct {
 	Paths []string
-	// NoVerify commits it without the repository's commit hooks: a human
-	// said to land it although a hook refused it.
-	NoVerify bool
-	base     string
-	tree     plumbing.Hash // the state Paths are of
-	ix       *indexCopy
+	// Verify, if set, decides on the work once it is staged, before it is
+	// committed: it runs the user's commit hooks (CommitHooks) on the
+	// worktree, its index as it will be committed, with msgFile holding
+	// the commit message, which they may rewrite: it returns the message
+	// to commit ("": bh's own). An error stops the commit.
+	Verify func(msgFile string) (string, error)
+	base   string
+	tree   plumbing.Hash // the state Paths are of
+	ix     *indexCopy
 }
 
 // Close removes the staged index copy, unless a commit took it.
@@ -58,8 +61,8 @@ func (w *Worktree) CommittedPaths(k *Work, commit string) ([]string, error) {
 
 // CommitWork squashes everything since k's base (the agent's own commits
 // and its uncommitted work, .bh/ left out) into one commit on the branch
-// whose parent is that base, through `git commit` in the worktree so that
-// the repository's commit hooks run; the worktree is then clean but for
+// whose parent is that base, through `git commit` in the worktree (no
+// hook running: k.Verify runs the user's commit hooks); the worktree is then clean but for
 // ignored files. A tip that already is that commit is returned as it is;
 // ErrNothingToCommit when nothing differs from base. k's staged index is
 // taken when the worktree's is still the one it copied (see adopt).

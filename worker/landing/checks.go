@@ -43,33 +43,44 @@ type Checker struct {
 func (c Checker) Check(ctx context.Context, id, target string, cmds []string, round int, started func(int)) ([]task.Event, error) {
 	var evs []task.Event
 	for _, cmd := range cmds {
-		if ctx.Err() != nil { // stopped before it started: not run at all
-			return nil, c.stopped(ctx, id, cmd)
+		ev, err := c.run(ctx, id, target, cmd, proc.Cmd{Argv: []string{"sh", "-c", cmd}, Started: started}, round)
+		if err != nil {
+			return nil, err
 		}
-		c.Step("check: " + cmd)
-		out := proc.NewCapWriter(checkOutput, checkOutput/2)
-		res, err := c.Run(ctx, proc.Cmd{Argv: []string{"sh", "-c", cmd}, Env: []string{"BH_TARGET=" + target},
-			Stdout: out, Stderr: out, Timeout: c.Limit, Started: started})
-		var stopped *proc.StoppedError
-		switch {
-		case ctx.Err() != nil:
-			return nil, c.stopped(ctx, id, cmd)
-		case errors.As(err, &stopped):
-			res.ExitCode = -1
-			out.Write([]byte("\n(bh: the check " + err.Error() + ", checkTimeout in .bh/config.yaml)"))
-		case err != nil:
-			return nil, fmt.Errorf("%s: check %q: %w", id, cmd, err)
-		}
-		ev := task.Event{Kind: task.EventCheck, By: c.By, Command: cmd, ExitCode: res.ExitCode,
-			Took: res.Duration.Round(time.Millisecond), Round: round,
-			Output: tailString(strings.TrimSpace(string(bytes.ToValidUTF8(out.Bytes(), nil))), checkTail)}
-		ev.Text = checkText(ev)
 		evs = append(evs, ev)
-		if res.ExitCode != 0 {
+		if ev.ExitCode != 0 {
 			break
 		}
 	}
 	return evs, nil
+}
+
+// run runs one check, cmd as its history names it, c's Argv (and what
+// else it gives) in the task's worktree.
+func (c Checker) run(ctx context.Context, id, target, cmd string, pc proc.Cmd, round int) (task.Event, error) {
+	if ctx.Err() != nil { // stopped before it started: not run at all
+		return task.Event{}, c.stopped(ctx, id, cmd)
+	}
+	c.Step("check: " + cmd)
+	out := proc.NewCapWriter(checkOutput, checkOutput/2)
+	pc.Env = append(pc.Env, "BH_TARGET="+target)
+	pc.Stdout, pc.Stderr, pc.Timeout = out, out, c.Limit
+	res, err := c.Run(ctx, pc)
+	var stopped *proc.StoppedError
+	switch {
+	case ctx.Err() != nil:
+		return task.Event{}, c.stopped(ctx, id, cmd)
+	case errors.As(err, &stopped):
+		res.ExitCode = -1
+		out.Write([]byte("\n(bh: the check " + err.Error() + ", checkTimeout in .bh/config.yaml)"))
+	case err != nil:
+		return task.Event{}, fmt.Errorf("%s: check %q: %w", id, cmd, err)
+	}
+	ev := task.Event{Kind: task.EventCheck, By: c.By, Command: cmd, ExitCode: res.ExitCode,
+		Took: res.Duration.Round(time.Millisecond), Round: round,
+		Output: tailString(strings.TrimSpace(string(bytes.ToValidUTF8(out.Bytes(), nil))), checkTail)}
+	ev.Text = checkText(ev)
+	return ev, nil
 }
 
 // stopped is the error of a check ctx ended, wrapping its cause:

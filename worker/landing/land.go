@@ -5,6 +5,7 @@
 package landing
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -35,26 +36,34 @@ func ContinueRebase(wt *git.Worktree, target string) (string, error) {
 // base (objects only); with trouble, the paths of the work. Work that still holds a conflict's markers (its
 // rebase gone with a worktree restored elsewhere) is never committed:
 // this costs a scan of the tree, the price of never landing markers.
-// noVerify skips the repository's hooks.
-func Commit(wt *git.Worktree, base, msg string, noVerify bool) ([]string, error) {
+// hooks, if set, runs the user's commit hooks on the staged work first,
+// until ctx ends: one that refuses is a failed check (Trouble
+// ChecksFailed, hooks.Events).
+func Commit(ctx context.Context, wt *git.Worktree, base, msg string, hooks *Hooks) ([]string, error) {
 	work, err := wt.Work(base)
 	if err != nil {
 		return nil, err
 	}
 	defer work.Close()
-	work.NoVerify = noVerify
+	if hooks != nil && !hooks.Off {
+		if hooks.List = wt.CommitHooks(); len(hooks.List) > 0 {
+			work.Verify = func(msgFile string) (string, error) { return hooks.verify(ctx, msgFile) }
+		}
+	}
 	if left := wt.Unresolved(work.Paths); len(left) > 0 {
 		return work.Paths, &Trouble{Kind: Conflict, Paths: left, Err: &git.RebaseConflict{Paths: left}}
 	}
 	var locked *git.LockedError
-	var hooked *git.HookRefused
+	var stopped *hookStopped
 	var unsigned *git.SignError
 	commit, err := wt.CommitWork(work, msg)
 	switch {
 	case errors.As(err, &locked):
 		return nil, fmt.Errorf("commit: %w", err) // contention, not a refusal: the ending waits
-	case errors.As(err, &hooked): // the repository's rule, not the agent's error: a human decides
-		return work.Paths, &Trouble{Kind: HookRefused, Hook: hooked, Err: err}
+	case errors.As(err, &stopped): // bh stopping, or a human taking the task back, as in a check
+		return nil, fmt.Errorf("commit: %w", stopped.err)
+	case errors.Is(err, errHookRefused): // the repository's rule: the agent fixes it, as a check
+		return work.Paths, &Trouble{Kind: ChecksFailed, Checks: hooks.Events, Err: err}
 	case errors.As(err, &unsigned): // the user's key, not the agent's error: it waits
 		return work.Paths, &Trouble{Kind: SignFailed, Reason: unsigned.Said, Err: err}
 	case errors.Is(err, git.ErrNothingToCommit):
@@ -158,7 +167,6 @@ type Kind int
 const (
 	Conflict     Kind = iota + 1 // the work does not rebase onto the target: Paths
 	Refused                      // git would not land over the user's changes: Reason, Paths, Dir
-	HookRefused                  // a commit hook refused the work: Hook
 	CommitFailed                 // the commit failed otherwise: Err
 	ChecksFailed                 // a check failed on the tree that would land: Checks, the last failed
 	TakenBack                    // a human took the task back while its checks ran
@@ -171,7 +179,6 @@ type Trouble struct {
 	Kind        Kind
 	Paths       []string
 	Reason, Dir string
-	Hook        *git.HookRefused
 	Checks      []task.Event
 	Err         error // never nil
 }

@@ -165,7 +165,9 @@ func (g GH) run(ctx context.Context, stdin string, args ...string) ([]byte, erro
 	errOut := proc.NewCapWriter(64<<10, 4<<10)
 	cmd := proc.Cmd{Argv: append([]string{cmp.Or(g.Bin, "gh")}, args...), Dir: g.Dir, Stdout: &out,
 		Stderr: errOut, Timeout: ghTimeout,
-		Env: []string{"GH_PROMPT_DISABLED=1", "NO_COLOR=1", "GH_NO_UPDATE_NOTIFIER=1"}}
+		Env: []string{"GH_PROMPT_DISABLED=1", "NO_COLOR=1", "GH_NO_UPDATE_NOTIFIER=1",
+			// Any git gh runs in the user's tree runs no hook, as bh's own.
+			"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.hooksPath", "GIT_CONFIG_VALUE_0=" + os.DevNull}}
 	if stdin != "" {
 		cmd.Stdin = strings.NewReader(stdin)
 	}

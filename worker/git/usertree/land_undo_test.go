@@ -4,25 +4,28 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/bh-tracker/bh/worker/git/gittest"
 )
 
-// A fast-forward whose ref update fails (here a hook refuses it; in the
-// torture run the user's git held the ref) has already checked the task's
-// files out and staged them in the user's tree. Land puts them back, so
+// A fast-forward whose ref update fails (the user's git holds the ref,
+// as in the torture run) has already checked the task's files out and
+// staged them in the user's tree. Land puts them back, so
 // that the user's next commit does not sweep them in and the next landing
 // finds nothing in its way; the user's own changes stay.
 func TestWtLandFailedMergeLeavesNothingBehind(t *testing.T) {
 	r, final, base, _ := wtLandScene(t, true)
 	wtUserWork(t, r)
 	status, files := gittest.Status(t, r.Root), gittest.Hashes(t, r.Root)
-	hook := filepath.Join(r.Root, ".git", "hooks", "reference-transaction")
-	gittest.Write(t, r.Root, ".git/hooks/reference-transaction",
-		"#!/bin/sh\n[ \"$1\" = prepared ] && grep -q ' refs/heads/main$' && exit 1\nexit 0\n")
-	if err := os.Chmod(hook, 0o755); err != nil {
-		t.Fatal(err)
+	lock := filepath.Join(r.Root, ".git", "refs", "heads", "main.lock")
+	r.LockBound = time.Nanosecond
+	r.Hooks.Before = func(_ string, args []string) { // the user's git takes the ref as bh updates it
+		if slices.Contains(args, "update-ref") && slices.Contains(args, "refs/heads/main") {
+			gittest.Write(t, filepath.Dir(lock), "main.lock", "")
+		}
 	}
 	if err := Of(r).Land("main", final, wtTaskPath); err == nil {
 		t.Fatal("Land succeeded with the ref update refused")
@@ -33,7 +36,8 @@ func TestWtLandFailedMergeLeavesNothingBehind(t *testing.T) {
 	if got := gittest.Hashes(t, r.Root); !reflect.DeepEqual(got, files) || gittest.Rev(t, r.Root, "HEAD") != base {
 		t.Fatal("the failed landing changed the user's files or HEAD")
 	}
-	os.Remove(hook)
+	r.Hooks.Before = nil
+	os.Remove(lock)
 	if err := Of(r).Land("main", final, wtTaskPath); err != nil {
 		t.Fatalf("Land once the ref is free: %v", err)
 	}
