@@ -38,6 +38,8 @@ func TestMain(m *testing.M) {
 		os.Exit(helperKillReset())
 	case "killcheck":
 		os.Exit(helperKillCheck())
+	case "enumerate":
+		os.Exit(helperEnumerate())
 	}
 	fmt.Fprintln(os.Stderr, "unknown helper")
 	os.Exit(2)

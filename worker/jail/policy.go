@@ -43,7 +43,7 @@ func (j *Jail) Policy(t *task.Task, wt, wtGitDir string, cfg config.AgentConfig)
 	p.Hidden = append(p.Hidden, ex(sc.Hide)...)
 	p.Readable = append(Toolchains(getenv), j.CommonDir, j.Store.Dir)
 	p.Readable = append(p.Readable, ProgramDirs(cfg, j.MCP)...)
-	p.Readable = append(p.Readable, ex(userCaches(getenv))...)
+	p.Readable = append(p.Readable, UserCaches(getenv)...)
 	p.Readable = append(p.Readable, ex(sc.Readable)...)
 
 	// Of bh's own state, the run's outbox alone is writable (outbox.go):
@@ -68,12 +68,18 @@ func (j *Jail) Policy(t *task.Task, wt, wtGitDir string, cfg config.AgentConfig)
 	return p, nil
 }
 
-// userCaches are the user's package caches, readable (never writable) so
+// UserCaches are the user's package caches, readable (never writable) so
 // that a run fills its own quickly: Go's build and module caches, npm's,
-// pip's and cargo's registry. Those missing are left out.
-func userCaches(getenv func(string) string) []string {
-	return append([]string{"~/.cache/go-build", "~/.npm", "~/.cache/pip", "~/.cargo/registry"},
-		getenv("GOCACHE"), userModCache(getenv))
+// pip's and cargo's registry. Those missing are left out by bwrap.
+func UserCaches(getenv func(string) string) []string {
+	var out []string
+	for _, p := range []string{"~/.cache/go-build", "~/.npm", "~/.cache/pip", "~/.cargo/registry", getenv("GOCACHE"),
+		userModCache(getenv)} {
+		if p = sandbox.Expand(p, getenv("HOME"), "/"); p != "" && p != "/" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // userModCache is the user's Go module cache, as go finds it.

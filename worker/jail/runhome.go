@@ -74,7 +74,11 @@ func (j *Jail) runHome(p *sandbox.Policy, id, home string) error {
 // first.
 func goEnv(getenv func(string) string, home string) []string {
 	env := []string{"GOFLAGS=" + strings.TrimSpace(getenv("GOFLAGS")+" -modcacherw")}
-	dl := filepath.Join(sandbox.Expand(userModCache(getenv), home, "/"), "cache", "download")
+	mod := sandbox.Expand(userModCache(getenv), home, "/")
+	if mod == "" {
+		return env
+	}
+	dl := filepath.Join(mod, "cache", "download")
 	if ok, dir := exists(dl); ok && dir {
 		proxy := getenv("GOPROXY")
 		if proxy == "" {
