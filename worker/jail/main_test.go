@@ -1,0 +1,12 @@
+package jail
+
+import (
+	"os"
+	"testing"
+
+	"github.com/bh-tracker/bh/agent/fakeapi"
+)
+
+// TestMain runs the tests in a home of their own (fakeapi.Isolated):
+// bh's state dir, where the runs' caches go, is theirs.
+func TestMain(m *testing.M) { os.Exit(fakeapi.Isolated(m.Run)) }
