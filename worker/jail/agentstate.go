@@ -255,5 +255,5 @@ func (j *Jail) rememberedOnboarding() map[string]json.RawMessage {
 // (runhome.go). No link in them is followed.
 func (j *Jail) DropTaskState(id string) error {
 	return errors.Join(os.RemoveAll(j.Outbox(id)), os.RemoveAll(filepath.Join(AgentStatesOf(j.Store.Root, j.CommonDir), id)),
-		removeTree(j.RunHome(id)))
+		RemoveTree(j.RunHome(id)))
 }

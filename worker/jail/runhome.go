@@ -122,10 +122,10 @@ func printable(r rune) rune {
 	return r
 }
 
-// removeTree removes dir, whose read-only folders (a Go module cache's)
+// RemoveTree removes dir, whose read-only folders (a Go module cache's)
 // are made writable first. No link in it is followed: only folders are
 // changed, found without following links.
-func removeTree(dir string) error {
+func RemoveTree(dir string) error {
 	if os.RemoveAll(dir) == nil {
 		return nil
 	}
