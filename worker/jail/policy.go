@@ -23,10 +23,11 @@ import (
 // dir (the index), the run's outbox (bh mcp records questions there), the
 // agent's own state, the run's own caches and sandbox.writable. The home
 // is empty but for those and a .gitconfig bh writes (runhome.go). Hidden
-// again where a readable folder holds them: bh's config and state, the
-// tasks' worktrees, the agents' states and sandbox.hide. Task files, the
-// config and all of bh's state stay read-only, so that an agent cannot
-// loosen its own sandbox or plant what bh would trust.
+// (empty and read-only, where the git dir or the private /tmp holds them):
+// bh's config and state, the main tree, the tasks' worktrees, the agents'
+// states and sandbox.hide. Task files, the config and all of bh's state
+// stay read-only, so that an agent cannot loosen its own sandbox or plant
+// what bh would trust.
 func (j *Jail) Policy(t *task.Task, wt, wtGitDir string, cfg config.AgentConfig) (sandbox.Policy, error) {
 	sc := j.Store.Config.Sandbox
 	getenv := j.Getenv
