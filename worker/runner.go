@@ -62,10 +62,5 @@ func (w *worker) mcp() *agent.MCPServer {
 // jail is what confines this worker's runs.
 func (w *worker) jail() *jail.Jail {
 	return &jail.Jail{Store: w.s, CommonDir: w.repo.CommonDir(), Worktrees: slots.WorktreeDir(w.s, w.repo.CommonDir()),
-		Env: w.opt.Env, MCP: w.mcp(), OwnState: w.opt.Runner != nil, Warnf: w.warnf, Identity: w.identity}
-}
-
-// identity is the user's git identity, as the repository's git sees it.
-func (w *worker) identity() (name, email string) {
-	return w.repo.ConfigValue("user.name"), w.repo.ConfigValue("user.email")
+		Env: w.opt.Env, MCP: w.mcp(), OwnState: w.opt.Runner != nil, Warnf: w.warnf, Identity: w.repo.Identity}
 }

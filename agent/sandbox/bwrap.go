@@ -50,46 +50,8 @@ func (b Bwrap) Args(l proc.Launch) []string {
 		// privileges are gained through files (bwrap sets no_new_privs).
 		a = append(a, "--cap-add", "CAP_SETFCAP")
 	}
-	type mount struct{ flag, path string }
-	var ms []mount
-	for _, h := range paths(b.Policy.Hidden) {
-		switch ok, dir := exists(h); {
-		case ok && dir:
-			ms = append(ms, mount{"--tmpfs", h})
-		case ok:
-			ms = append(ms, mount{"--ro-bind", h})
-		}
-	}
-	for _, r := range paths(b.Policy.Readable) {
-		ms = append(ms, mount{"--ro-bind-try", r})
-	}
-	for _, w := range paths(append(slices.Clone(b.Policy.Writable), l.Writable...)) {
-		ms = append(ms, mount{"--bind-try", w})
-	}
-	slices.SortStableFunc(ms, func(x, y mount) int { return depth(x.path) - depth(y.path) })
-	var hidden []string
-	for _, m := range ms {
-		switch m.flag {
-		case "--tmpfs":
-			a = append(a, m.flag, m.path)
-			hidden = append(hidden, m.path)
-		case "--ro-bind": // a hidden file
-			a = append(a, m.flag, "/dev/null", m.path)
-		default:
-			a = append(a, m.flag, m.path, m.path)
-		}
-	}
-	for _, dst := range slices.Sorted(maps.Keys(b.Policy.Files)) {
-		a = append(a, "--ro-bind", b.Policy.Files[dst], dst)
-	}
-	for _, f := range b.Policy.ReadOnly {
-		f = filepath.Join(real(filepath.Dir(f)), filepath.Base(f)) // the file itself, not what a link names
-		src := f
-		if _, err := os.Lstat(f); err != nil {
-			src = "/dev/null"
-		}
-		a = append(a, "--ro-bind", src, f)
-	}
+	ms, hidden := b.mounts(l)
+	a = append(append(a, ms...), b.fileArgs()...)
 	for _, h := range append(hidden, "/") {
 		a = append(a, "--remount-ro", h)
 	}
@@ -113,4 +75,55 @@ func paths(ps []string) []string {
 		}
 	}
 	return out
+}
+
+// mounts are the policy's folders as bwrap's arguments, from the
+// shallowest to the deepest, and the hidden ones (see Args).
+func (b Bwrap) mounts(l proc.Launch) (a, hidden []string) {
+	type mount struct{ flag, path string }
+	var ms []mount
+	for _, h := range paths(b.Policy.Hidden) {
+		switch ok, dir := exists(h); {
+		case ok && dir:
+			ms = append(ms, mount{"--tmpfs", h})
+		case ok:
+			ms = append(ms, mount{"--ro-bind", h})
+		}
+	}
+	for _, r := range paths(b.Policy.Readable) {
+		ms = append(ms, mount{"--ro-bind-try", r})
+	}
+	for _, w := range paths(append(slices.Clone(b.Policy.Writable), l.Writable...)) {
+		ms = append(ms, mount{"--bind-try", w})
+	}
+	slices.SortStableFunc(ms, func(x, y mount) int { return depth(x.path) - depth(y.path) })
+	for _, m := range ms {
+		switch m.flag {
+		case "--tmpfs":
+			a = append(a, m.flag, m.path)
+			hidden = append(hidden, m.path)
+		case "--ro-bind": // a hidden file
+			a = append(a, m.flag, "/dev/null", m.path)
+		default:
+			a = append(a, m.flag, m.path, m.path)
+		}
+	}
+	return a, hidden
+}
+
+// fileArgs bind bh's Files, and the ReadOnly files over everything else.
+func (b Bwrap) fileArgs() []string {
+	var a []string
+	for _, dst := range slices.Sorted(maps.Keys(b.Policy.Files)) {
+		a = append(a, "--ro-bind", b.Policy.Files[dst], dst)
+	}
+	for _, f := range b.Policy.ReadOnly {
+		f = filepath.Join(real(filepath.Dir(f)), filepath.Base(f)) // the file itself, not what a link names
+		src := f
+		if _, err := os.Lstat(f); err != nil {
+			src = "/dev/null"
+		}
+		a = append(a, "--ro-bind", src, f)
+	}
+	return a
 }
