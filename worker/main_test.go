@@ -10,6 +10,7 @@ import (
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/agent/mcp"
 	"github.com/bh-tracker/bh/agent/sandbox/egress"
+	"github.com/bh-tracker/bh/agent/sandbox/gocache"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bh-tracker/bh/agent"
@@ -24,6 +25,9 @@ func TestMain(m *testing.M) {
 	}
 	if len(os.Args) > 1 && os.Args[1] == egress.Command { // a sandbox starting its network's bridge
 		os.Exit(egress.Main(os.Args[2:], os.Stderr))
+	}
+	if len(os.Args) > 1 && os.Args[1] == gocache.Command { // go in a sandbox starting its build cache
+		os.Exit(gocache.Main(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	switch os.Getenv("BH_WORKER_HELPER") {
 	case "":

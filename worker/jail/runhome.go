@@ -1,12 +1,15 @@
 package jail
 
 import (
+	"cmp"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/bh-tracker/bh/agent/sandbox"
+	"github.com/bh-tracker/bh/agent/sandbox/gocache"
 	"github.com/bh-tracker/bh/task/store"
 )
 
@@ -59,6 +62,10 @@ func (j *Jail) runHome(p *sandbox.Policy, id, home string) error {
 	}
 	p.Writable = append(p.Writable, filepath.Join(dir, "cache"))
 	p.SetEnv = append(p.SetEnv, goEnv(j.Getenv, home)...)
+	if prog := goCacheProg(j.Getenv, home, filepath.Join(dir, "cache", "gobuild")); prog != nil {
+		p.SetEnv = append(p.SetEnv, "GOCACHEPROG="+strings.Join(prog, " "))
+		p.Readable = append(p.Readable, programDir(prog[0])...) // bh's binary
+	}
 	conf := filepath.Join(dir, "gitconfig")
 	if err := ReplaceFile(conf, gitConfig(j.Identity), 0o644); err != nil {
 		return err
@@ -87,6 +94,28 @@ func goEnv(getenv func(string) string, home string) []string {
 		env = append(env, "GOPROXY=file://"+dl+","+proxy)
 	}
 	return env
+}
+
+// goCacheProg is the command line of a GOCACHEPROG that has go (1.24
+// and later) find what the user's build cache
+// holds, read-only, before it builds into the run's own (package
+// gocache, served by bh inside the sandbox): a task's first build is as
+// quick as the user's. None without the user's cache or bh's binary, or
+// for paths go could not split.
+func goCacheProg(getenv func(string) string, home, own string) []string {
+	user := getenv("GOCACHE")
+	if user == "" {
+		user = filepath.Join(cmp.Or(getenv("XDG_CACHE_HOME"), filepath.Join(home, ".cache")), "go-build")
+	}
+	self := MCPCommand()
+	if ok, dir := exists(user); !ok || !dir || self == nil || home == "" {
+		return nil
+	}
+	args := []string{self.Command, gocache.Command, user, own}
+	if slices.ContainsFunc(args, func(a string) bool { return strings.ContainsAny(a, " '\"\t\n") }) {
+		return nil
+	}
+	return args
 }
 
 func exists(p string) (ok, dir bool) {
