@@ -26,7 +26,8 @@ import (
 //     them. The user's own caches are readable in the sandbox, never
 //     writable: Go fills the run's module cache from the user's download
 //     cache (GOPROXY=file://…, ahead of the user's own proxy), without the
-//     network.
+//     network, and its build cache answers from the user's first
+//     (GOCACHEPROG: bh's own binary, package gocache, inside the sandbox).
 
 // RunHomesOf is the folder of the repository's tasks' own folders.
 func RunHomesOf(s *store.Store, commonDir string) string {
