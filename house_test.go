@@ -16,18 +16,22 @@ import (
 // place one can carry on in: rooms with one purpose and one-way doors.
 //
 // Each limit is the issue's target: the top worker package at most
-// 4,000 lines, no knot over 15 files but cmd's (one file per verb over
-// shared output helpers), and gocyclo 15 exceeded only by the hand-written
-// YAML reader, kept for speed.
+// 4,000 lines, no knot over 10 files (issue 39: cmd's verbs reach the
+// factory, not each other), and gocyclo 15 exceeded only by the
+// hand-written YAML reader, kept for speed.
 const (
-	maxWorkerLines = 3908 // the top worker package: the loop and one run's life
-	maxKnot        = 15   // files of one package that all reach each other by name
+	maxWorkerLines = 4000 // the top worker package: the loop and one run's life (its doc.go map included)
+	maxKnot        = 10   // files of one package that all reach each other by name
 	maxComplex     = 3    // functions over gocyclo 15, in all non-test code (the issue asked 25 at most)
 )
 
-// knotsAllowed are the packages whose knot may be larger: cmd, one file
-// per verb over shared output helpers.
-var knotsAllowed = map[string]int{"github.com/bh-tracker/bh/cmd": 51}
+// knotsAllowed are the packages still to be cut along their parts, at
+// their size when issue 39 set the limit to 10; each may only shrink.
+var knotsAllowed = map[string]int{
+	"github.com/bh-tracker/bh/agent":         14,
+	"github.com/bh-tracker/bh/worker/doctor": 15,
+	"github.com/bh-tracker/bh/cmd/web":       13,
+}
 
 // TestHouseRules measures the code's shape from the type checker's view
 // of it, and fails when a package grows past the limits above, when a

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -189,5 +190,38 @@ func assertDead(t *testing.T, file string) {
 			t.Fatalf("agent's child %d survived the run", pid)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// A command agent that says its service is out is an outage, as claude and
+// codex are: by claude's own words, by exit status 75, or by the config's
+// pattern; a failure of its own is not.
+func TestCommandOutages(t *testing.T) {
+	for _, tt := range []struct {
+		name, body, pattern string
+		want                Outage
+	}{
+		{"claude's words", "echo 'API Error: Connection refused (ECONNREFUSED)'; exit 1", "", OutageUnreachable},
+		{"on stderr", "echo working; echo 'fetch failed: getaddrinfo ENOTFOUND api.example.com' >&2; exit 2", "", OutageUnreachable},
+		{"not logged in", "echo 'Not logged in · Please run /login'; exit 1", "", OutageAuth},
+		{"a usage limit", "echo 'Claude AI usage limit reached|1795860349'; exit 1", "", OutageLimit},
+		{"exit 75", "echo 'the service said no'; exit 75", "", OutageOverloaded},
+		{"the config's pattern", "echo 'HTTP 503 from the model'; exit 1", `HTTP 50\d`, OutageOverloaded},
+		{"the pattern, no result", "echo 'quota gone'", `quota`, OutageOverloaded},
+		{"its own failure", "echo 'tests failed'; exit 1", `HTTP 50\d`, ""},
+		{"refused long before", "echo 'dial: connection refused'; for i in 1 2 3 4 5 6; do echo step $i; done; exit 1", "", ""},
+	} {
+		cfg := CommandConfig{Argv: []string{script(t, tt.body)}}
+		if tt.pattern != "" {
+			cfg.Outage = regexp.MustCompile(tt.pattern)
+		}
+		_, err := NewCommand(cfg).Run(context.Background(), Request{Dir: t.TempDir()})
+		if err == nil || OutageOf(err) != tt.want {
+			t.Errorf("%s: err %v, outage %q, want %q", tt.name, err, OutageOf(err), tt.want)
+		}
+		var re *RunError
+		if tt.want == OutageLimit && (!errors.As(err, &re) || re.Limit == nil || re.Limit.ResetsAt.Unix() != 1795860349) {
+			t.Errorf("%s: limit %+v, want its reset", tt.name, re)
+		}
 	}
 }

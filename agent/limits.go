@@ -51,8 +51,11 @@ var (
 	// claude before 2.1: "Claude AI usage limit reached|<epoch>".
 	limitEpoch = regexp.MustCompile(`(?i)usage limit reached\|(\d{9,})`)
 	// claude 2.1.330: "You've hit your 5-hour limit · resets 10:05am (UTC)";
-	// codex 0.169: "You’ve hit your usage limit. … or try again at 10:06 AM."
-	limitClock = regexp.MustCompile(`(?i)(?:resets|try again at) (\d{1,2})(?::(\d\d))? ?([ap]m)(?: \(([^)]+)\))?`)
+	// codex 0.169: "You’ve hit your usage limit. … or try again at 10:06 AM.",
+	// and when the reset falls on another day (its local one) "… try again
+	// at Nov 29th, 2026 12:28 AM." (chrono's "%b %-d<suffix>, %Y %-I:%M %p").
+	limitClock = regexp.MustCompile(`(?i)(?:resets|try again at) (?:([a-z]{3}) (\d{1,2})(?:st|nd|rd|th)?, (\d{4}) )?` +
+		`(\d{1,2})(?::(\d\d))? ?([ap]m)(?: \(([^)]+)\))?`)
 	limitWords = regexp.MustCompile(`(?i)usage limit reached|hit your (?:[\w-]+ )?(?:usage )?limit`)
 )
 
@@ -74,14 +77,17 @@ func limitOfText(msg string, now time.Time) *Limit {
 		sec, _ := strconv.ParseInt(m[1], 10, 64)
 		l.ResetsAt = epoch(sec)
 	} else if m := limitClock.FindStringSubmatch(msg); m != nil {
-		l.ResetsAt = nextClock(m[1], m[2], m[3], m[4], now)
+		l.ResetsAt = resetOf(m[1:], now)
 	}
 	return l
 }
 
-// nextClock is the first time after now that a clock shows h:min am/pm in
-// zone (the local zone when empty or unknown).
-func nextClock(h, min, ampm, zone string, now time.Time) time.Time {
+// resetOf is the reset limitClock's groups (month, day, year, h, min,
+// am/pm, zone) name, in zone (the local zone when empty or unknown): on
+// the date they name, else the first time after now that a clock shows
+// h:min am/pm. A date that cannot be read is no reset (zero).
+func resetOf(g []string, now time.Time) time.Time {
+	month, day, year, h, min, ampm, zone := g[0], g[1], g[2], g[3], g[4], g[5], g[6]
 	hour, _ := strconv.Atoi(h)
 	minute, _ := strconv.Atoi(min)
 	hour %= 12
@@ -91,6 +97,13 @@ func nextClock(h, min, ampm, zone string, now time.Time) time.Time {
 	loc := time.Local
 	if l, err := time.LoadLocation(zone); zone != "" && err == nil {
 		loc = l
+	}
+	if month != "" {
+		date, err := time.ParseInLocation("Jan 2 2006", month+" "+day+" "+year, loc)
+		if err != nil {
+			return time.Time{}
+		}
+		return time.Date(date.Year(), date.Month(), date.Day(), hour, minute, 0, 0, loc)
 	}
 	n := now.In(loc)
 	t := time.Date(n.Year(), n.Month(), n.Day(), hour, minute, 0, 0, loc)

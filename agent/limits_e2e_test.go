@@ -89,12 +89,16 @@ func TestClaudeWarningAndSpendAreToldMidRun(t *testing.T) {
 }
 
 // The real codex against an exhausted window: a limit outage with the
-// reset codex names, and a large turn's usage told as spend.
+// reset codex names, and a large turn's usage told as spend. The reset is
+// 26 hours away, on another day whatever the time: codex names it by its
+// date ("try again at Nov 29th, 2026 12:28 AM"), and the test does not
+// depend on the time of day (TestCodexResetTexts reads both of codex's
+// forms with fixed clocks).
 func TestCodexExhaustedWindowAndSpend(t *testing.T) {
 	t.Parallel()
 	e := newCodexE2E(t, fakeapi.CodexSequence(fakeapi.Turn{Tokens: 2_000_000,
 		Parts: []fakeapi.Part{fakeapi.Final(map[string]any{"status": "completed", "summary": "ok"})}}))
-	reset := time.Now().Add(2 * time.Hour).Truncate(time.Minute)
+	reset := time.Now().Add(26 * time.Hour).Truncate(time.Minute)
 	e.srv.Exhaust(reset, 1)
 	var rec told
 	_, err := e.run(t, rec.into(Request{Prompt: "go", System: codexContract}))
@@ -102,7 +106,8 @@ func TestCodexExhaustedWindowAndSpend(t *testing.T) {
 	if !errors.As(err, &re) || re.Outage != OutageLimit || re.Limit == nil {
 		t.Fatalf("err = %v, want a usage-limit outage", err)
 	}
-	// codex says the time of day only ("try again at 12:06 PM"), in minutes.
+	t.Logf("codex said %q", re.Limit.Said)
+	// codex names the reset in minutes.
 	if !re.Limit.ResetsAt.Equal(reset) || len(rec.limits) != 1 {
 		t.Errorf("limit = %+v (told %+v), want resetting at %s", *re.Limit, rec.limits, reset)
 	}

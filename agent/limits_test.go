@@ -127,6 +127,34 @@ func TestLimitTexts(t *testing.T) {
 	}
 }
 
+// codex names a reset by its time of day when it falls today (its local
+// day), else by its date: both read, with fixed clocks in the local zone,
+// just before midnight included.
+func TestCodexResetTexts(t *testing.T) {
+	at := func(d, h, m int) time.Time { return time.Date(2026, 11, d, h, m, 0, 0, time.Local) }
+	const hit = "You’ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), or try again at "
+	for _, tt := range []struct {
+		now   time.Time
+		said  string
+		reset time.Time
+	}{
+		{at(28, 16, 0), "6:28 PM.", at(28, 18, 28)},
+		{at(28, 16, 0), "Nov 29th, 2026 12:28 AM.", at(29, 0, 28)},
+		{at(28, 16, 0), "Dec 1st, 2026 1:05 PM.", time.Date(2026, 12, 1, 13, 5, 0, 0, time.Local)},
+		{at(28, 16, 0), "Jan 2nd, 2027 12:00 PM.", time.Date(2027, 1, 2, 12, 0, 0, 0, time.Local)},
+		{at(28, 16, 0), "Nov 23rd, 2026 11:59 PM.", at(23, 23, 59)},
+		{at(28, 23, 59), "Nov 29th, 2026 1:59 AM.", at(29, 1, 59)},
+		{at(28, 23, 59), "11:59 PM.", at(29, 23, 59)},
+		{at(28, 23, 59), "12:01 AM.", at(29, 0, 1)},
+		{at(28, 23, 59), "Nov 29th 2026 1:59 AM.", time.Time{}}, // not codex's form: no reset read
+	} {
+		l := limitOfText(hit+tt.said, tt.now)
+		if l == nil || l.Status != LimitRejected || !l.ResetsAt.Equal(tt.reset) {
+			t.Errorf("at %s, %q: %+v, want reset %s", tt.now, tt.said, l, tt.reset)
+		}
+	}
+}
+
 func TestAccountIsAStableFingerprint(t *testing.T) {
 	home := t.TempDir()
 	a := AccountOf([]string{"HOME=" + home, "ANTHROPIC_API_KEY=sk-secret", "ANTHROPIC_BASE_URL=", "ANTHROPIC_AUTH_TOKEN=",

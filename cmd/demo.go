@@ -6,11 +6,11 @@ import (
 	"os"
 	"strings"
 
+	"github.com/bh-tracker/bh/cmd/demoagent"
 	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
-	"github.com/bh-tracker/bh/worker/demoagent"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/notify"
 	"github.com/bh-tracker/bh/worker/slots"

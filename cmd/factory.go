@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/cmd/ui"
+	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/storegit"
@@ -116,4 +117,71 @@ func (e *lostStoreError) Error() string {
 }
 func (e *lostStoreError) Hint() string {
 	return "run 'bh init' (it puts bh's copy of config.yaml back), then 'bh doctor --fix' to restore the tasks"
+}
+
+// base is what most commands' options share; each RunE fills it in after
+// the flags are parsed.
+type base struct {
+	IO    *IOStreams
+	Store func() (*store.Store, error)
+	Now   func() time.Time
+	JSON  bool
+	Args  []string // the command line, after "bh"
+}
+
+func (f *Factory) base() base {
+	if f.JSON {
+		f.IO.Unfiltered()
+	}
+	return base{IO: f.IO, Store: f.Store, Now: f.Now, JSON: f.JSON, Args: f.Args}
+}
+
+// runWith runs the command's run, or the runF a test put in its place.
+func runWith[O any](runF, run func(O) error, opts O) error {
+	if runF != nil {
+		return runF(opts)
+	}
+	return run(opts)
+}
+
+// resolve opens the store and finds the one task that ref names.
+func (b base) resolve(ref string) (*store.Store, string, error) {
+	s, err := b.Store()
+	if err != nil {
+		return nil, "", err
+	}
+	id, err := s.Resolve(ref)
+	return s, id, err
+}
+
+// load is resolve that also reads the task.
+func (b base) load(ref string) (*store.Store, *task.Task, error) {
+	s, id, err := b.resolve(ref)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := s.Get(id)
+	return s, t, err
+}
+
+// result prints v on stdout with --json; without it, the command has said
+// on stderr what it did.
+func (b base) result(v any) error {
+	if !b.JSON {
+		return nil
+	}
+	return writeJSON(b.IO.Out, v)
+}
+
+// listing reads every task for a view, and warns of the files it skipped.
+// Views for people show no history beyond the last question, so they skip
+// decoding the rest of it.
+func (b base) listing(s *store.Store) ([]*task.Task, error) {
+	list := s.ListBrief
+	if b.JSON {
+		list = s.List
+	}
+	tasks, bad, err := list()
+	warnFiles(b.IO, b.JSON, bad)
+	return tasks, err
 }

@@ -16,8 +16,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bh-tracker/bh/cmd/web"
 	"github.com/bh-tracker/bh/task/config"
-	"github.com/bh-tracker/bh/worker/web"
 	"github.com/spf13/cobra"
 )
 
@@ -143,7 +143,7 @@ func serveRun(opts *ServeOptions) error {
 }
 
 // undoTimer is the undo window's timer: after (a test's clock), else
-// worker/undo's own (undo.Window, 10 s). BH_TEST_UNDO_WINDOW is a test
+// cmd/undo's own (undo.Window, 10 s). BH_TEST_UNDO_WINDOW is a test
 // hook, read here only: a duration that replaces the window's, so that a
 // test running bh serve as a subprocess (TestServeInBrowser) does not
 // wait 10 s for an approval.

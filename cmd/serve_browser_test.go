@@ -119,7 +119,7 @@ func TestServeInBrowser(t *testing.T) {
 	writeE2E(t, agentDir, "release", "")
 	asked := waitAsked(t, filepath.Join(dir, ".bh", "tasks", release+".yaml"))
 	run("the question appears", chromedp.WaitVisible(css(`li[data-task="`+release+`"][data-question]`)))
-	// Logged, not asserted: BenchmarkEventLatency (worker/web) measures it.
+	// Logged, not asserted: BenchmarkEventLatency (cmd/web) measures it.
 	t.Logf("the question was on the page %v after its task file was written", time.Since(asked))
 	if err := worker.Wait(); err != nil {
 		t.Fatalf("bh worker: %v", err)

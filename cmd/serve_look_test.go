@@ -12,8 +12,8 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// axeScript is axe-core, vendored (MPL-2.0, worker/web/testdata/axe-LICENSE.txt).
-const axeScript = "../worker/web/testdata/axe.min.js"
+// axeScript is axe-core, vendored (MPL-2.0, cmd/web/testdata/axe-LICENSE.txt).
+const axeScript = "../cmd/web/testdata/axe.min.js"
 
 // readmeShots are the screenshots the README shows.
 var readmeShots = map[string]bool{"inbox-desktop": true, "task-phone": true}
@@ -23,7 +23,7 @@ var readmeShots = map[string]bool{"inbox-desktop": true, "task-phone": true}
 // the screen, the history's text column in view, and no serious or
 // critical violation axe-core finds (WCAG 2 A and AA: contrast, labels,
 // legends, names). With BH_SCREENSHOTS=1 it writes the
-// README's light screenshots again (worker/web/testdata/<name>-<size>.png).
+// README's light screenshots again (cmd/web/testdata/<name>-<size>.png).
 func lookAt(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
 	axe, err := os.ReadFile(axeScript)

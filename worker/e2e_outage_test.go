@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -168,5 +170,43 @@ func TestClaudeOutageChangesNoTask(t *testing.T) {
 				t.Errorf("no pause event names %q: %+v", c.want, evs)
 			}
 		})
+	}
+}
+
+// A command agent whose output agent.outage: matches (a service out for a
+// while, not unreachable) fails no task: the worker backs off, and the
+// queue goes on once the service is back, neither task failed on the way.
+func TestCommandAgentOutagePausesTheQueue(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	s.Config.Sandbox = config.SandboxConfig{Mode: task.SandboxOff}
+	down := filepath.Join(t.TempDir(), "down")
+	if err := os.WriteFile(down, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The first run finds the service down (and brings it back).
+	script := `if [ -e "` + down + `" ]; then rm "` + down + `"; echo 'HTTP 503 from the model service'; exit 1; fi
+echo "$BH_TASK_ID" > "$BH_TASK_ID.txt"
+echo '{"status":"completed","summary":"done"}'`
+	s.Config.Agent = config.AgentConfig{Kind: "command", Command: []string{"sh", "-c", script}, Outage: `HTTP 50\d`}
+	a, b := addTask(t, s, "First"), addTask(t, s, "Second")
+	evs := runWith(t, s, Options{Env: []string{"HOME=" + t.TempDir()}, Backoff: 50 * time.Millisecond})
+	paused := false
+	for _, e := range evs {
+		paused = paused || e.Kind == Paused && strings.Contains(e.Summary, "HTTP 503")
+	}
+	if !paused {
+		t.Errorf("no pause reported: %+v", evs)
+	}
+	for _, id := range []string{a.ID, b.ID} {
+		got := getTask(t, s, id)
+		if got.State != task.Closed {
+			t.Errorf("%s is %s (%s), want closed", id, got.State, got.Summary)
+		}
+		for _, h := range got.History {
+			if h.Kind == task.EventState && h.To == task.Failed {
+				t.Errorf("%s failed on the way: %+v", id, h)
+			}
+		}
 	}
 }

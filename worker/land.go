@@ -187,7 +187,7 @@ func (w *worker) landFile(r *run, e *ending.Ending, mode, msg string, data []byt
 		final, err = w.repo.WithFile(head, w.s.RelPath(r.t.ID), data)
 	}
 	if err != nil {
-		return err
+		return landing.TroubleOf(err) // a commit git could not sign waits
 	}
 	r.j.Final = final
 	if err := saveJournal(w.s, r.j); err != nil {
@@ -257,6 +257,9 @@ func (w *worker) landTrouble(r *run, e ending.Ending, err error) error {
 		f.What, f.Checks, f.Rounds, f.Branch, f.Session = ending.CheckFailure, tr.Checks, w.s.Config.Rounds(), r.j.Branch, r.session
 	case landing.TakenBack:
 		f = ending.Facts{What: ending.RunLost, Session: r.session}
+	case landing.SignFailed:
+		f.What, f.Cause, f.Question = ending.SignFailure, tr.Reason, landing.SignQuestion(r.t.ID, r.j.Target, r.j.Branch)
+		f.Asked = landing.Decision(r.t, landing.IsLandQuestion)
 	}
 	return w.end(r, ending.Decide(f))
 }

@@ -146,3 +146,17 @@ func (w *worker) landSettled(ctx context.Context, t *task.Task) error {
 	}
 	return &landing.NotLandedError{ID: t.ID, State: t.State, Reason: lastNote(t)}
 }
+
+// landUnblocked answers "land" for each task whose landing git refused
+// over the user's uncommitted changes, once they are gone (committed,
+// stashed, undone): the task is ready again and the next round lands its
+// finished work without running the agent, human: false or not.
+func (w *worker) landUnblocked() {
+	for _, t := range landing.Unblocked(w.s, w.repo, w.target) {
+		q := landing.Pending(t)
+		if _, err := notify.Answer(w.s, t.ID, []task.Answer{{QuestionID: q.ID, Values: []string{ending.LandNow}}},
+			"bh worker", nil); err != nil {
+			w.warnf("%s: land it now that nothing stands in its way: %v", t.ID, err)
+		}
+	}
+}

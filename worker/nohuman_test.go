@@ -1,10 +1,12 @@
 package worker
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
@@ -72,9 +74,11 @@ func TestHumanFalseWithGateFailsKeepingTheApproval(t *testing.T) {
 }
 
 // A human: false task whose landing git refuses (the user's uncommitted
-// edit is in the way) does not wait on a landing question: it fails with
-// the question kept flat, its work parked and the user's edit untouched.
-func TestHumanFalseRefusedLandingDoesNotWait(t *testing.T) {
+// edit is in the way) is not failed: it waits on the landing question
+// with the cause named, its work kept and the user's edit untouched; once
+// the user stashes the edit, the running worker lands it on its tick,
+// without running the agent again.
+func TestHumanFalseRefusedLandingWaitsThenLands(t *testing.T) {
 	t.Parallel()
 	s := newStore(t)
 	tk := noHumans(t, s, "Edits the README, alone")
@@ -83,19 +87,33 @@ func TestHumanFalseRefusedLandingDoesNotWait(t *testing.T) {
 		t.Fatal(err)
 	}
 	head := gitT(t, s.Root, "rev-parse", "HEAD")
-	runWith(t, s, Options{Runner: &fake{steps: []stepFn{step(map[string]string{"README.md": "# the agent's\n"}, done("done"))}}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errc := make(chan error, 1)
+	f := &fake{steps: []stepFn{step(map[string]string{"README.md": "# the agent's\n"}, done("done"))}}
+	go func() { errc <- Run(ctx, ctx, s, Options{Runner: f, Tick: 20 * time.Millisecond}) }()
+	waitState(t, s, tk.ID, task.AwaitingInput)
 	got := getTask(t, s, tk.ID)
-	if got.State != task.Failed || got.Summary != ending.NoHumanSummary || len(got.Pending()) != 0 ||
-		count(got, task.EventInputRequested) != 0 {
-		t.Fatalf("task: %s %q, pending %v", got.State, got.Summary, got.Pending())
-	}
-	if !strings.Contains(got.Question, "land") || !strings.Contains(lastNote(got), "landing refused") {
-		t.Errorf("question %q, note %q", got.Question, lastNote(got))
+	if len(got.Pending()) != 1 || !strings.Contains(lastNote(got), "landing refused") ||
+		!strings.Contains(lastNote(got), "README.md") || !strings.Contains(lastNote(got), "the finished work waits: bh land lands it") {
+		t.Fatalf("task: %s %q, pending %v", got.State, lastNote(got), got.Pending())
 	}
 	if b, _ := os.ReadFile(readme); string(b) != "# mine, not committed\n" || gitT(t, s.Root, "rev-parse", "HEAD") != head {
 		t.Fatalf("the user's edit or branch changed: %q", b)
 	}
-	if !refExists(s.Root, git.ParkRef(tk.ID)) {
-		t.Fatal("the work is not parked")
+	gitT(t, s.Root, "stash", "-q")
+	waitState(t, s, tk.ID, task.Closed)
+	cancel()
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	if b := gitT(t, s.Root, "show", "HEAD:README.md"); b != "# the agent's" {
+		t.Errorf("landed README: %q", b)
+	}
+	if n := gitT(t, s.Root, "stash", "list"); !strings.Contains(n, "stash@{0}") {
+		t.Errorf("the user's stash is gone: %q", n)
+	}
+	if got := getTask(t, s, tk.ID); count(got, task.EventRunStarted) != 1 {
+		t.Errorf("the agent ran %d times, want once", count(got, task.EventRunStarted))
 	}
 }

@@ -2,6 +2,7 @@ package worker
 
 import (
 	"fmt"
+	"regexp"
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
@@ -34,7 +35,14 @@ func NewRunner(cfg config.AgentConfig, mcp *agent.MCPServer) (agent.Runner, erro
 		if len(cfg.Command) == 0 {
 			return nil, fmt.Errorf("agent kind command needs a command: list in .bh/config.yaml")
 		}
-		return agent.NewCommand(agent.CommandConfig{Argv: cfg.Command, Timeout: timeout}), nil
+		var outage *regexp.Regexp
+		if cfg.Outage != "" {
+			var err error
+			if outage, err = regexp.Compile(cfg.Outage); err != nil {
+				return nil, fmt.Errorf("agent outage %q: %w", cfg.Outage, err)
+			}
+		}
+		return agent.NewCommand(agent.CommandConfig{Argv: cfg.Command, Timeout: timeout, Outage: outage}), nil
 	}
 	return nil, fmt.Errorf("unknown agent kind %q (want claude, codex or command)", cfg.Kind)
 }

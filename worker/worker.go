@@ -1,13 +1,3 @@
-// Package worker is bh's loop: it claims ready tasks (up to Options.Jobs at
-// once), runs the coding agent on each in the task's own linked worktree,
-// and ends each run in one place (end): the work is landed on the target
-// branch, discarded, or kept while a human answers. A completion may wait
-// for a human's approval (gates), questions time out by the task's policy,
-// and notifications go out through worker/notify. Each run keeps a journal
-// so that a worker killed at any instant is recovered on restart.
-//
-// Git operations go through worker/git; the worker never prints, it
-// reports progress through Options.Report.
 package worker
 
 import (
@@ -209,6 +199,7 @@ func (w *worker) await(stop, kill context.Context, wait time.Duration, done <-ch
 	case <-tick:
 		w.thaw()
 		w.shepherdDue(kill)
+		w.landUnblocked()
 		if err := w.recoverDead(w.runFailed); err != nil {
 			return err
 		}

@@ -5,10 +5,10 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/cmd/ui"
+	"github.com/bh-tracker/bh/cmd/undo"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/outage"
-	"github.com/bh-tracker/bh/worker/undo"
 
 	tea "github.com/charmbracelet/bubbletea"
 )

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/cmd/ui"
+	"github.com/bh-tracker/bh/cmd/undo"
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/undo"
 
 	tea "github.com/charmbracelet/bubbletea"
 )

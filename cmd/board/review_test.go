@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/cmd/ui"
+	"github.com/bh-tracker/bh/cmd/undo"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/storegit/storetest"
-	"github.com/bh-tracker/bh/worker/undo"
 )
 
 // At 80 columns every hint shows, whole, on two lines at most: with the

@@ -101,7 +101,11 @@ type AgentConfig struct {
 	AllowedTools   []string          `yaml:"allowedTools,omitempty" json:"allowedTools,omitempty"`
 	ExtraArgs      []string          `yaml:"extraArgs,omitempty" json:"extraArgs,omitempty"`
 	Command        []string          `yaml:"command,omitempty" json:"command,omitempty"` // argv for kind: command
-	Timeout        Duration          `yaml:"timeout,omitempty" json:"timeout,omitzero"`
+	// Outage is a pattern (Go's regexp) that, matched in the last lines a
+	// command agent prints when it gives no result, says its service is
+	// out: the worker pauses instead of failing the task.
+	Outage  string   `yaml:"outage,omitempty" json:"outage,omitempty"`
+	Timeout Duration `yaml:"timeout,omitempty" json:"timeout,omitzero"`
 	// AllowGitWrites lets the agent run git commit, push, reset and the
 	// like, which bh bans by default: it commits and lands the work itself.
 	AllowGitWrites bool `yaml:"allowGitWrites,omitempty" json:"allowGitWrites,omitempty"`

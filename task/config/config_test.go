@@ -86,3 +86,12 @@ func loads(t *testing.T, cases []struct{ yaml, err string }) {
 		}
 	}
 }
+
+// agent.outage is a pattern; one Go's regexp cannot read is refused at its line.
+func TestAgentOutagePattern(t *testing.T) {
+	loads(t, []struct{ yaml, err string }{
+		{"agent:\n  kind: command\n  command: [my-agent]\n  outage: 'service unavailable|quota'\n", ""},
+		{"agent:\n  kind: command\n  command: [my-agent]\n  outage: 'down ('\n",
+			"config.yaml:4: agent.outage: error parsing regexp: missing closing ): `down (`"},
+	})
+}

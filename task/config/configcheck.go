@@ -37,6 +37,7 @@ func decodeConfig(path string, b []byte, c *Config) error {
 		{[]string{"prefix"}, checkPrefix(c.Prefix)},
 		{[]string{"humanTimeout"}, c.HumanTimeout.Check()},
 		{[]string{"agent", "timeout"}, c.Agent.Timeout.Check()},
+		{[]string{"agent", "outage"}, checkEmpty(c.Agent.Outage, checkPattern)},
 		{[]string{"onTimeout"}, checkEmpty(c.OnTimeout, task.ValidOnTimeout)},
 		{[]string{"workers"}, checkWorkers(c.Workers)},
 		{[]string{"land"}, task.ValidLand(c.Land)},
@@ -119,6 +120,12 @@ func validRemote(r string) error {
 // configError names the file, the line and the key of a bad value.
 func configError(path string, root *yaml.Node, key []string, err error) error {
 	return fmt.Errorf("%s:%d: %s: %w", path, task.KeyLine(root, key...), strings.Join(key, "."), err)
+}
+
+// checkPattern refuses what Go's regexp cannot compile.
+func checkPattern(p string) error {
+	_, err := regexp.Compile(p)
+	return err
 }
 
 func checkEmpty(s string, f func(string) error) error {

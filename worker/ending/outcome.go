@@ -18,7 +18,7 @@ const (
 	Stopped     Outcome = "stopped"      // the kill context, or a human (bh stop), stopped the agent
 	Conflict    Outcome = "conflict"     // landing met a conflict the agent resolves next, in the same session
 	Gated       Outcome = "gated"        // completed, but parked until a human approves the commit
-	Held        Outcome = "held"         // completed, but landing it would overwrite the user's changes: a human decides
+	Held        Outcome = "held"         // completed, but kept from landing (the user's changes in the way, a key that cannot sign): it waits
 	HookRefused Outcome = "hook_refused" // completed, but a commit hook of the repository refused its commit: a human decides
 	Kept        Outcome = "kept"         // completed and committed on its branch bh/<id>, not landed (land: branch)
 	CheckFailed Outcome = "check_failed" // a check failed on the tree that would land: the agent fixes it, or a human decides

@@ -30,6 +30,7 @@ const (
 	CheckFailure                   // a check failed on the tree that would land: Checks, Rounds
 	HumanChecked                   // a human answered the checks question: Landing (checkLand or checkKeep), By
 	HookRefusal                    // a commit hook refused the landing's commit: Reason (the hooks), Cause (their output)
+	SignFailure                    // git could not sign the landing's commit as the user's config asks: Cause (git's words), Question
 	HumanHooked                    // a human answered the hook question: Landing (hookLand or hookSkip), By
 	PRReview                       // a pull request needs a human: Reason (the question), Cause (the context)
 	BudgetCrossed                  // the run was stopped at the task's budget: Spent, Budget
@@ -87,12 +88,19 @@ func Decide(f Facts) Ending {
 
 // unasked is e under policy p: an ending that would wait for a human
 // fails instead when none may be asked (human: false). Every ending that
-// asks passes here, the pull request's escalation included.
+// asks passes here, the pull request's escalation included. Finished work
+// that something outside the agent keeps from landing (the user's tree,
+// a signing failure, a hook) never fails: it waits for the obstacle to go,
+// as it does for a task that may ask, and bh land lands it.
 func unasked(p task.HumanPolicy, e Ending) Ending {
-	if !p.Allowed && e.State == task.AwaitingInput {
-		return noHuman(e)
+	switch {
+	case p.Allowed || e.State != task.AwaitingInput:
+		return e
+	case e.Outcome == Held || e.Outcome == HookRefused:
+		e.Note += "; the finished work waits: bh land lands it (human: false fails no finished work)"
+		return e
 	}
-	return e
+	return noHuman(e)
 }
 
 // table is every ending a happening can have, for a task that may ask.
@@ -112,6 +120,8 @@ func table(f Facts) Ending {
 		return held(f)
 	case HookRefusal:
 		return hookHeld(f)
+	case SignFailure:
+		return signHeld(f)
 	case BudgetCrossed, HumanBudget:
 		return budget(f)
 	case PRReview:
@@ -344,11 +354,36 @@ func held(f Facts) Ending {
 	}
 	e.Note = "landing refused: " + why
 	e.Ask = []task.Question{f.Question}
-	e.Context = fmt.Sprintf("git refused to land %s on %s in %s: %s", f.ID, f.Target, f.Dir, why)
-	// Answered "land" while the same files are still in the way: the same
-	// question waits again, so a refusal never asks or notifies twice.
-	if q := f.Asked; q != nil && len(q.Answer) > 0 && q.Answer[0] == LandNow && q.Context == e.Context {
+	e.Context = fmt.Sprintf(RefusedContext+"%s on %s in %s: %s", f.ID, f.Target, f.Dir, why)
+	return repend(e, f.Asked)
+}
+
+// RefusedContext begins the context of a landing git refused.
+const RefusedContext = "git refused to land "
+
+// repend is e waiting again on asked, the landing question answered
+// "land" before, when the same cause came back (the same files still in
+// the way, the key still unusable): a refusal never asks or notifies twice.
+func repend(e Ending, asked *task.Question) Ending {
+	if q := asked; q != nil && len(q.Answer) > 0 && q.Answer[0] == LandNow && q.Context == e.Context {
 		e.Ask[0].ID, e.Repend = q.ID, q.ID
 	}
 	return e
 }
+
+// signHeld keeps finished work whose commit git could not sign as the
+// user's git config asks (commit.gpgsign: a key missing, locked or
+// unknown): not the agent's error, and nothing lands unsigned. It waits
+// with git's words until the key is usable, and bh land lands it.
+func signHeld(f Facts) Ending {
+	e := f.Prior
+	e.Outcome, e.Fate, e.State, e.Notify = Held, KeepWork, task.AwaitingInput, task.EventInputRequested
+	e.Note = "landing stopped: " + SignNote + ": " + firstLineOf(f.Cause)
+	e.Summary = e.Note
+	e.Ask = []task.Question{f.Question}
+	e.Context = fmt.Sprintf("%s, landing %s on %s:\n\n%s", SignNote, f.ID, f.Target, f.Cause)
+	return repend(e, f.Asked)
+}
+
+// SignNote is why signed landing waits.
+const SignNote = "git could not sign the commit as your git config asks (commit.gpgsign)"

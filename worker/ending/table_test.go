@@ -92,13 +92,20 @@ func TestDecideEndingTable(t *testing.T) {
 			want{Held, KeepWork, task.AwaitingInput, task.EventInputRequested, 1, "", ""}},
 		{"landing refused, human: false", Facts{What: LandRefused, ID: "tm-a", Target: "main", Dir: "/r", Reason: "would be overwritten",
 			Paths: []string{"README"}, Question: landQ, Policy: noHuman},
-			want{Failed, KeepWork, task.Failed, task.EventTaskFailed, 0, "", ""}},
+			want{Held, KeepWork, task.AwaitingInput, task.EventInputRequested, 1, "", ""}},
 		{"landing refused again, same cause", Facts{What: LandRefused, ID: "tm-a", Target: "main", Dir: "/r",
 			Reason: "would be overwritten", Paths: []string{"README"}, Question: landQ, Asked: answeredLand, Policy: human},
 			want{Held, KeepWork, task.AwaitingInput, task.EventInputRequested, 1, "q1", ""}},
 		{"landing refused again, same cause, human: false", Facts{What: LandRefused, ID: "tm-a", Target: "main", Dir: "/r",
 			Reason: "would be overwritten", Paths: []string{"README"}, Question: landQ, Asked: answeredLand, Policy: noHuman},
-			want{Failed, KeepWork, task.Failed, task.EventTaskFailed, 0, "", ""}},
+			want{Held, KeepWork, task.AwaitingInput, task.EventInputRequested, 1, "q1", ""}},
+		{"signing failed", Facts{What: SignFailure, ID: "tm-a", Target: "main", Cause: "error: gpg failed to sign the data",
+			Question: landQ, Policy: human}, want{Held, KeepWork, task.AwaitingInput, task.EventInputRequested, 1, "", ""}},
+		{"signing failed, human: false", Facts{What: SignFailure, ID: "tm-a", Target: "main",
+			Cause: "error: gpg failed to sign the data", Question: landQ, Policy: noHuman},
+			want{Held, KeepWork, task.AwaitingInput, task.EventInputRequested, 1, "", ""}},
+		{"a hook refused, human: false", Facts{What: HookRefusal, ID: "tm-a", Target: "main", Reason: "pre-commit",
+			Cause: "lint failed", Policy: noHuman}, want{HookRefused, KeepWork, task.AwaitingInput, task.EventInputRequested, 1, "", ""}},
 		{"landing refused again, other files", Facts{What: LandRefused, ID: "tm-a", Target: "main", Dir: "/r",
 			Reason: "would be overwritten", Paths: []string{"go.mod"}, Question: landQ, Asked: answeredLand, Policy: human},
 			want{Held, KeepWork, task.AwaitingInput, task.EventInputRequested, 1, "", ""}},
@@ -138,9 +145,15 @@ func TestDecideEndingTable(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%s:\n got %+v\nwant %+v", c.name, got, c.want)
 		}
-		// human: false: nothing ever waits on a human, and what would
-		// have been asked is kept, flat.
-		if !c.f.Policy.Allowed && c.f.What != HumanApproved && c.f.What != HumanLanding && c.f.What != HumanChecked && c.f.What != HumanHooked {
+		// human: false: nothing waits on a human but finished work that
+		// something outside the agent keeps from landing (it waits for
+		// that to go, and says so), and what would have been asked is
+		// kept, flat.
+		obstacle := c.f.What == LandRefused || c.f.What == SignFailure || c.f.What == HookRefusal
+		if obstacle && !c.f.Policy.Allowed && !strings.Contains(e.Note, "the finished work waits: bh land lands it") {
+			t.Errorf("%s: human: false, its note does not say it waits: %q", c.name, e.Note)
+		}
+		if !c.f.Policy.Allowed && !obstacle && c.f.What != HumanApproved && c.f.What != HumanLanding && c.f.What != HumanChecked && c.f.What != HumanHooked {
 			if e.State == task.AwaitingInput || len(e.Ask) > 0 {
 				t.Errorf("%s: human: false, yet it waits on a human: %+v", c.name, e)
 			}

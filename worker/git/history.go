@@ -45,7 +45,9 @@ func (r *Repo) FileAt(commit, path string) ([]byte, error) {
 // CommitFile commits, on top of parent, parent's tree with path holding
 // data: a finished task whose agent changed nothing still lands its task
 // file. With no parent, the commit holds that one file (a claim). An
-// object only; no ref moves. The author is the user's git identity.
+// object only; no ref moves. The author is the user's git identity. A
+// commit with a parent is signed as the user's git config asks (see
+// CommitTree); one without is bh's own record, never signed.
 func (r *Repo) CommitFile(parent, path string, data []byte, message string) (string, error) {
 	base, err := r.commitTree(parent)
 	if err != nil {
@@ -59,11 +61,10 @@ func (r *Repo) CommitFile(parent, path string, data []byte, message string) (str
 	if err != nil {
 		return "", err
 	}
-	args := []string{"commit-tree", tree.String(), "-F", "-"}
-	if parent != "" {
-		args = append(args, "-p", parent)
+	if parent != "" { // on history: signed as the user's config asks
+		return r.CommitTree(nil, tree.String(), message, parent)
 	}
-	out, err := r.Write([]byte(message), args...)
+	out, err := r.Write([]byte(message), "commit-tree", tree.String(), "-F", "-")
 	if err != nil {
 		return "", fmt.Errorf("commit: %w", err)
 	}

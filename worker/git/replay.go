@@ -70,11 +70,11 @@ func (r *Repo) pick(cur, c, onto string) (string, error) {
 	if tree == curTree && (strings.HasPrefix(msg, "bh: ") || strings.Contains(msg, "\nbh-task: ")) {
 		return cur, nil
 	}
-	made, err := r.Run(r.Root, env, []byte(msg), "commit-tree", tree, "-p", cur, "-F", "-")
+	made, err := r.CommitTree(env, tree, msg, cur)
 	if err != nil {
 		return "", fmt.Errorf("sync: replay %s: %w", Short(c), err)
 	}
-	return strings.TrimSpace(string(made)), nil
+	return made, nil
 }
 
 // conflictPaths reads the paths merge-tree -z --name-only names after

@@ -61,6 +61,9 @@ func (w *Worktree) gitCommit(message string, noVerify bool) error {
 		args = append(args, "--no-verify")
 	}
 	if _, err := w.wt.Write([]byte(message), args...); err != nil {
+		if se := w.repo.signFailure(err); se != err {
+			return se
+		}
 		return w.hookRefusal(err)
 	}
 	return nil

@@ -81,8 +81,15 @@ func (r *Repo) withFile(commit, path string, data []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	// A signature would no longer match the new tree: it is left out.
-	h, err := r.writeObject(&object.Commit{Author: c.Author, Committer: c.Committer, Message: c.Message,
-		TreeHash: nt, ParentHashes: c.ParentHashes, Encoding: c.Encoding})
-	return h.String(), err
+	// The same commit with the new tree, through commit-tree: its old
+	// signature would no longer match, so it is signed anew as the
+	// user's config asks, or not at all.
+	env := Env("GIT_AUTHOR_NAME="+c.Author.Name, "GIT_AUTHOR_EMAIL="+c.Author.Email,
+		"GIT_AUTHOR_DATE="+gitDate(c.Author.When), "GIT_COMMITTER_NAME="+c.Committer.Name,
+		"GIT_COMMITTER_EMAIL="+c.Committer.Email, "GIT_COMMITTER_DATE="+gitDate(c.Committer.When))
+	parents := make([]string, len(c.ParentHashes))
+	for i, p := range c.ParentHashes {
+		parents[i] = p.String()
+	}
+	return r.CommitTree(env, nt.String(), c.Message, parents...)
 }

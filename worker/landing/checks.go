@@ -199,10 +199,25 @@ func Question(id, target, branch string) task.Question {
 		}}
 }
 
-// Pending is t's landing question while it waits on it.
+// SignQuestion asks what to do with finished work whose commit git could
+// not sign as the user's config asks.
+func SignQuestion(id, target, branch string) task.Question {
+	return task.Question{Header: ending.LandTitle, Type: task.ChoiceQuestion, Default: ending.LandKeep,
+		Question: fmt.Sprintf("%s is done, but git could not sign its commit as your git config asks (commit.gpgsign). "+
+			"Make your signing key usable and answer %q (or run bh land %s), or answer %q to leave the work on branch %s.",
+			id, ending.LandNow, id, ending.LandKeep, branch),
+		Options: []task.Option{
+			{Label: ending.LandNow, Description: "land it now on " + target + ": the key signs again"},
+			{Label: ending.LandKeep, Description: "keep it on branch " + branch + " for review"},
+		}}
+}
+
+// Pending is t's landing question, or the question of a commit hook's
+// refusal, while it waits on it: bh land answers either "land" (for a
+// hook: commit again, the hooks running).
 func Pending(t *task.Task) *task.Question {
 	for i := range t.Questions {
-		if q := &t.Questions[i]; IsLandQuestion(q) && q.Status == task.QuestionPending {
+		if q := &t.Questions[i]; (IsLandQuestion(q) || isHookQuestion(q)) && q.Status == task.QuestionPending {
 			return q
 		}
 	}

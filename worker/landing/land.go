@@ -25,7 +25,7 @@ func ContinueRebase(wt *git.Worktree, target string) (string, error) {
 		return "", err
 	}
 	if err := wt.ContinueRebase(); err != nil {
-		return "", troubleOf(err)
+		return "", TroubleOf(err)
 	}
 	return wt.Base(target) // the rebase moved the branch
 }
@@ -48,12 +48,15 @@ func Commit(wt *git.Worktree, base, msg string, noVerify bool) ([]string, error)
 	}
 	var locked *git.LockedError
 	var hooked *git.HookRefused
+	var unsigned *git.SignError
 	commit, err := wt.CommitWork(work, msg)
 	switch {
 	case errors.As(err, &locked):
 		return nil, fmt.Errorf("commit: %w", err) // contention, not a refusal: the ending waits
 	case errors.As(err, &hooked): // the repository's rule, not the agent's error: a human decides
 		return work.Paths, &Trouble{Kind: HookRefused, Hook: hooked, Err: err}
+	case errors.As(err, &unsigned): // the user's key, not the agent's error: it waits
+		return work.Paths, &Trouble{Kind: SignFailed, Reason: unsigned.Said, Err: err}
 	case errors.Is(err, git.ErrNothingToCommit):
 		return work.Paths, nil
 	case err != nil: // the task fails with its work kept, as any error of the run's
@@ -71,7 +74,7 @@ func CatchUp(repo *git.Repo, wt *git.Worktree, target, base string) (string, err
 		return "", err
 	}
 	if err := wt.Rebase(tip); err != nil {
-		return "", troubleOf(err)
+		return "", TroubleOf(err)
 	}
 	return tip, nil
 }
@@ -80,9 +83,9 @@ func CatchUp(repo *git.Repo, wt *git.Worktree, target, base string) (string, err
 // commit of the work with the task file's new bytes.
 func Land(repo *git.Repo, keep bool, branch, target, head, final, file string) error {
 	if keep {
-		return troubleOf(repo.SetBranch(branch, final, head))
+		return TroubleOf(repo.SetBranch(branch, final, head))
 	}
-	return troubleOf(usertree.Of(repo).Land(target, final, file))
+	return TroubleOf(usertree.Of(repo).Land(target, final, file))
 }
 
 // CommitMessage is a landed task's commit message. Its last line, the
@@ -159,6 +162,7 @@ const (
 	CommitFailed                 // the commit failed otherwise: Err
 	ChecksFailed                 // a check failed on the tree that would land: Checks, the last failed
 	TakenBack                    // a human took the task back while its checks ran
+	SignFailed                   // git could not sign a commit as the user's config asks: Reason (git's words)
 )
 
 // Trouble is a landing that stopped short, and why: the task's ending
@@ -176,16 +180,20 @@ func (t *Trouble) Error() string { return t.Err.Error() } // git's words, or the
 
 func (t *Trouble) Unwrap() error { return t.Err }
 
-// troubleOf is err as trouble when git said why it would not land: a
-// rebase conflict or a refusal to overwrite the user's changes.
-func troubleOf(err error) error {
+// TroubleOf is err as trouble when git said why it would not land: a
+// rebase conflict, a refusal to overwrite the user's changes, or a
+// commit it could not sign.
+func TroubleOf(err error) error {
 	var rc *git.RebaseConflict
 	var lr *usertree.LandRefused
+	var se *git.SignError
 	switch {
 	case errors.As(err, &rc):
 		return &Trouble{Kind: Conflict, Paths: rc.Paths, Err: err}
 	case errors.As(err, &lr):
 		return &Trouble{Kind: Refused, Reason: lr.Reason, Paths: lr.Paths, Dir: lr.Dir, Err: err}
+	case errors.As(err, &se):
+		return &Trouble{Kind: SignFailed, Reason: se.Said, Err: err}
 	}
 	return err
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/usertree"
 	"github.com/bh-tracker/bh/worker/slots"
@@ -77,4 +78,31 @@ func KeptWork(r *git.Repo, t *task.Task, targetOf func(*task.Task) (string, erro
 		return "", "", err
 	}
 	return head, target, nil
+}
+
+// Unblocked lists the tasks of s that wait on a landing git refused over
+// the user's uncommitted changes alone (not a submodule's, not a
+// signature's), now that nothing of the user's stands in the way: the
+// worker lands them (see Lands) as an answered "land" would, whatever
+// their human policy.
+func Unblocked(s *store.Store, r *git.Repo, targetOf func(*task.Task) (string, error)) []*task.Task {
+	ts, _, err := s.ListBrief()
+	if err != nil {
+		return nil
+	}
+	var out []*task.Task
+	for _, t := range ts {
+		q := Pending(t)
+		if t.State != task.AwaitingInput || q == nil || !strings.HasPrefix(q.Context, ending.RefusedContext) ||
+			strings.Contains(q.Context, SubNote) {
+			continue
+		}
+		if head, err := r.BranchTip(slots.Branch(t.ID)); err != nil || head == "" {
+			continue // no work here to land: bh land says why
+		}
+		if full, err := s.Get(t.ID); err == nil && InTheWay(s, r, full, targetOf) == nil {
+			out = append(out, full)
+		}
+	}
+	return out
 }

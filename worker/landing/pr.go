@@ -90,7 +90,7 @@ func CatchUpRemote(repo *git.Repo, wt *git.Worktree, remote, target, base string
 		return "", err // the base is there already, or ahead
 	}
 	if err := wt.Rebase(tip); err != nil {
-		return "", troubleOf(err)
+		return "", TroubleOf(err)
 	}
 	return tip, nil
 }

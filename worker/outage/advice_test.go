@@ -19,6 +19,7 @@ func TestOutageAdviceNamesTheAgentThatRan(t *testing.T) {
 		{agent.OutageAuth, "claude", "ANTHROPIC_API_KEY", "OPENAI"},
 		{agent.OutageAuth, "codex", "OPENAI_API_KEY", "ANTHROPIC"},
 		{agent.OutageAuth, "command:my-agent", "credentials of my-agent", "ANTHROPIC"},
+		{agent.OutageUnreachable, "command:my-agent", "the service my-agent calls", "ANTHROPIC"},
 		{agent.OutageMissing, "claude", "@anthropic-ai/claude-code", "codex"},
 		{agent.OutageMissing, "codex", "@openai/codex", "claude"},
 		{agent.OutageMissing, "command:my-agent", "install my-agent", "claude"},

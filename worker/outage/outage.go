@@ -21,6 +21,8 @@ func Advice(o agent.Outage, agentName string) string {
 	switch {
 	case o == agent.OutageUnreachable && agentName == "codex":
 		return "check the network and codex's model_provider base_url, then start the worker again"
+	case o == agent.OutageUnreachable && strings.HasPrefix(agentName, "command:"):
+		return "check the network and the service " + strings.TrimPrefix(agentName, "command:") + " calls, then start the worker again"
 	case o == agent.OutageUnreachable:
 		return "check the network (and ANTHROPIC_BASE_URL, a proxy or a firewall), then start the worker again"
 	case o == agent.OutageAuth && agentName == "codex":

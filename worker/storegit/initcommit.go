@@ -59,7 +59,11 @@ func CommitInit(s *store.Store) (bool, error) {
 	if len(paths) == 0 {
 		return false, nil
 	}
-	return usertree.Of(r).CommitStore(s.Dir, "bh: track tasks in .bh/", paths...)
+	done, err := usertree.Of(r).CommitStore(s.Dir, "bh: track tasks in .bh/", paths...)
+	if se := (*git.SignError)(nil); errors.As(err, &se) { // never unsigned in its place
+		return false, &NotCommittedError{Why: se.Error(), Command: fmt.Sprintf("git add %s && git commit -m 'bh: track tasks' -- %s", rel, rel)}
+	}
+	return done, err
 }
 
 // notNow says why bh init must not commit the store at rel now; "" when

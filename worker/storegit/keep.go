@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -61,20 +62,21 @@ func (kp *Keeper) Write(rel string, data []byte, write func() error) error {
 	if err != nil { // no git repository left around the store: nothing to keep with
 		return write()
 	}
-	clean := kp.stampMatches(k)
+	saved, lost, ok := kp.saved(k)
+	clean := ok && saved != "" && saved == kp.stamp()
 	if err := write(); err != nil {
 		return err
 	}
 	// A renewed lease is not kept: the copy kept is as good, and a
 	// worker's beats would fill .git with objects.
 	if !kp.heartbeat(k, rel, data) {
-		if err := k.Record(map[string][]byte{rel: data}); err != nil {
+		if err := k.Note(rel, data); err != nil {
 			kp.warn(fmt.Errorf("keep bh's copy of .bh/%s: %w", rel, err))
 			return nil
 		}
 	}
-	if clean {
-		kp.saveStamp(k)
+	if clean { // what was lost stays lost, but rel: bh just wrote it
+		kp.save(k, kp.stamp(), slices.DeleteFunc(lost, func(l Lost) bool { return l.Rel == rel }))
 	}
 	return nil
 }
@@ -147,22 +149,38 @@ func plural(n int, what string) string {
 // Check compares the tree with bh's copies; nil when nothing is lost.
 // Quick when the stamp matches; otherwise it also takes in what came by
 // the user's git (a pull, a hand edit, a new branch's tasks) as the newest
-// copies, and saves the stamp if nothing was lost.
+// copies, and saves the stamp with what was lost, so that a tree that
+// lost files is compared once, not on every command, until it changes
+// (bh doctor --fix, a restore, the user's git) or is repaired.
 func (kp *Keeper) Check() (*LostError, error) {
 	k, err := kp.keep()
-	if err != nil || kp.stampMatches(k) {
+	if err != nil {
 		return nil, nil
+	}
+	cur := kp.stamp()
+	if saved, lost, ok := kp.saved(k); ok && cur != "" && saved == cur {
+		return lostError(lost), nil
 	}
 	lost, err := kp.Compare(true)
 	if err != nil {
 		return nil, err
 	}
-	if len(lost) > 0 {
-		return &LostError{Lost: lost}, nil
-	}
-	kp.saveStamp(k)
-	return nil, nil
+	kp.save(k, cur, lost)
+	return lostError(lost), nil
 }
+
+func lostError(lost []Lost) *LostError {
+	if len(lost) == 0 {
+		return nil
+	}
+	return &LostError{Lost: lost}
+}
+
+// manyUnkept is how many files bh has no copy of before it asks git's
+// index which of them git holds unchanged, rather than reading each (a
+// clone's first command, 10k tasks); for a pull's few files, reading is
+// cheaper than two git processes.
+const manyUnkept = 256
 
 // ErrNoKeep is a store with no git repository around it to keep in.
 var ErrNoKeep = errors.New("no repository to keep bh's copies in")
@@ -198,18 +216,36 @@ func (kp *Keeper) Compare(record bool) ([]Lost, error) {
 			lost = kp.compareFile(k, rel, blob, take, lost)
 		}
 	}
-	for rel := range present {
-		if _, ok := kept[rel]; !ok {
-			if data, err := os.ReadFile(filepath.Join(kp.s.Dir, rel)); err == nil {
-				take[rel] = data
-			}
-		}
-	}
+	kp.takeUnkept(k, kept, present, take)
 	if record && len(take) > 0 {
 		_ = k.Record(take) // a read-only git dir (an agent's sandbox): compared all the same
 	}
 	sort.Slice(lost, func(i, j int) bool { return lost[i].Rel < lost[j].Rel })
 	return lost, nil
+}
+
+// takeUnkept puts into take the files the tree holds that bh has no copy
+// of (a pull's, a new branch's), but those git's index holds unchanged:
+// git keeps them, and a clone's first command need not read 10k files.
+func (kp *Keeper) takeUnkept(k *git.Keep, kept map[string]string, present map[string]os.FileInfo, take map[string][]byte) {
+	var unkept []string
+	for rel := range present {
+		if _, ok := kept[rel]; !ok {
+			unkept = append(unkept, rel)
+		}
+	}
+	var inGit map[string]string
+	if len(unkept) > manyUnkept {
+		inGit, _ = k.IndexBlobs()
+	}
+	for _, rel := range unkept {
+		if _, ok := inGit[rel]; ok {
+			continue // git holds it as the tree has it: a loss of it is git's to undo
+		}
+		if data, err := os.ReadFile(filepath.Join(kp.s.Dir, rel)); err == nil {
+			take[rel] = data
+		}
+	}
 }
 
 // compareFile compares the tree's rel, changed since bh kept blob, with
@@ -323,10 +359,23 @@ func (kp *Keeper) stamp() string {
 	return b.String() + "\n"
 }
 
-func (kp *Keeper) stampMatches(k *git.Keep) bool {
+// saved is the stamp saved last, with what was lost then: its first line
+// is the stamp, each further line a lost file (rel, blob, "gone" or
+// "older", tab-separated).
+func (kp *Keeper) saved(k *git.Keep) (stamp string, lost []Lost, ok bool) {
 	b, err := os.ReadFile(k.StampPath())
-	cur := kp.stamp()
-	return err == nil && cur != "" && string(b) == cur
+	if err != nil {
+		return "", nil, false
+	}
+	first, rest, _ := strings.Cut(string(b), "\n")
+	for line := range strings.SplitSeq(rest, "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) != 3 {
+			continue
+		}
+		lost = append(lost, Lost{Rel: f[0], Blob: f[1], Missing: f[2] == "gone"})
+	}
+	return first + "\n", lost, true
 }
 
 // SaveStamp saves the stamp of the tree as it is: bh doctor --fix, once
@@ -337,10 +386,22 @@ func (kp *Keeper) SaveStamp() {
 	}
 }
 
-func (kp *Keeper) saveStamp(k *git.Keep) {
-	if cur := kp.stamp(); cur != "" {
-		os.WriteFile(k.StampPath(), []byte(cur), 0o644) // torn, it only matches nothing
+func (kp *Keeper) saveStamp(k *git.Keep) { kp.save(k, kp.stamp(), nil) }
+
+func (kp *Keeper) save(k *git.Keep, stamp string, lost []Lost) {
+	if stamp == "" {
+		return
 	}
+	var b strings.Builder
+	b.WriteString(stamp)
+	for _, l := range lost {
+		state := "older"
+		if l.Missing {
+			state = "gone"
+		}
+		fmt.Fprintf(&b, "%s\t%s\t%s\n", l.Rel, l.Blob, state)
+	}
+	os.WriteFile(k.StampPath(), []byte(b.String()), 0o644) // torn, it only matches nothing
 }
 
 // ForgetKept forgets bh's copy of task id, whose file is gone (bh rm of
@@ -354,5 +415,9 @@ func ForgetKept(s *store.Store, id string) (bool, error) {
 	if blob, err := k.Lookup(rel); err != nil || blob == "" {
 		return false, err
 	}
-	return true, k.Record(map[string][]byte{rel: nil})
+	if err := k.Record(map[string][]byte{rel: nil}); err != nil {
+		return true, err
+	}
+	os.Remove(k.StampPath()) // the loss it remembered is no loss now: compare afresh
+	return true, nil
 }

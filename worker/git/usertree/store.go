@@ -62,7 +62,7 @@ func (r *Tree) commitStore(h *heldLanding, paths []string, message string) (bool
 	defer os.Remove(h.treeIndex())
 	from, parents, old := []string{"read-tree", "--empty"}, []string{}, strings.Repeat("0", 40) // must not exist yet
 	if h.tip != "" {
-		from, parents, old = []string{"read-tree", h.tip}, []string{"-p", h.tip}, h.tip
+		from, parents, old = []string{"read-tree", h.tip}, []string{h.tip}, h.tip
 	}
 	_, err := r.Run(r.Root, treeEnv, nil, from...)
 	if err == nil {
@@ -78,12 +78,9 @@ func (r *Tree) commitStore(h *heldLanding, paths []string, message string) (bool
 	if err != nil || string(tree) == string(tipTree) {
 		return false, err
 	}
-	args := append(append([]string{"commit-tree", strings.TrimSpace(string(tree))}, parents...), "-F", "-")
-	out, err := r.Write([]byte(message), args...)
-	if err != nil {
+	if h.commit, err = r.CommitTree(nil, strings.TrimSpace(string(tree)), message, parents...); err != nil {
 		return false, err
 	}
-	h.commit = strings.TrimSpace(string(out))
 	if err := r.writeNote(h); err != nil {
 		return false, err
 	}

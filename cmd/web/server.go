@@ -14,9 +14,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bh-tracker/bh/cmd/undo"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker/undo"
 )
 
 //go:embed assets

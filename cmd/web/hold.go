@@ -5,10 +5,10 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/bh-tracker/bh/cmd/undo"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker/undo"
 )
 
 // decide says what an answer from a page waits for (undo.Decide): the

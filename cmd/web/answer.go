@@ -8,9 +8,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bh-tracker/bh/cmd/undo"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/notify"
-	"github.com/bh-tracker/bh/worker/undo"
 )
 
 // answer takes a task's form: the answers to one or more of its

@@ -1,0 +1,68 @@
+package git
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/bh-tracker/bh/worker/git/gittest"
+)
+
+// TestPendingCopiesFoldIntoTheTree: a write is kept at once as a pending
+// copy (seen by Lookup, Files and Read), out of git gc's reach, and the
+// copies fold into the keep's tree in one write once foldAt gathered, the
+// newest of each file winning; a removal forgets.
+func TestPendingCopiesFoldIntoTheTree(t *testing.T) {
+	dir := gittest.Init(t, map[string]string{"README": "hi\n"})
+	k, err := OpenKeep(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := k.Note("tasks/tm-aa.yaml", []byte("one\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.Note("tasks/tm-aa.yaml", []byte("two\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.Note("tasks/tm-bb.yaml", []byte("bee\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.Note("tasks/tm-bb.yaml", nil); err != nil {
+		t.Fatal(err)
+	}
+	gittest.Git(t, dir, "gc", "--prune=now", "-q") // pending copies are no objects: gc cannot take them
+	check := func(when string) {
+		t.Helper()
+		blob, err := k.Lookup("tasks/tm-aa.yaml")
+		if err != nil || blob != BlobOf([]byte("two\n")) {
+			t.Fatalf("%s: tm-aa is kept as %q, %v; want the newest copy", when, blob, err)
+		}
+		if data, err := k.Read(blob); err != nil || string(data) != "two\n" {
+			t.Fatalf("%s: read %q, %v", when, data, err)
+		}
+		files, _, err := k.Files()
+		if err != nil || files["tasks/tm-aa.yaml"] != blob || files["tasks/tm-bb.yaml"] != "" {
+			t.Fatalf("%s: files %v, %v; want tm-aa's newest and tm-bb forgotten", when, files, err)
+		}
+	}
+	check("pending")
+	if tip, _ := k.r.Ref(KeepRef); tip != "" {
+		t.Fatalf("the tree was written before foldAt copies gathered: %s", tip)
+	}
+	for i := range foldAt {
+		if err := k.Note(fmt.Sprintf("tasks/tm-%02d.yaml", i), []byte("n\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if tip, _ := k.r.Ref(KeepRef); tip == "" {
+		t.Fatal("foldAt pending copies were not folded into the tree")
+	}
+	if ents, _ := os.ReadDir(k.pendingDir()); len(ents) >= foldAt-4 {
+		t.Errorf("%d pending copies left after the fold", len(ents))
+	}
+	tr, err := k.tree()
+	if e, ok := treeFile(tr, keptPath("tasks/tm-aa.yaml")); err != nil || !ok || e.Hash.String() != BlobOf([]byte("two\n")) {
+		t.Fatalf("the folded tree holds tm-aa as %v (%v); want its newest copy", e, err)
+	}
+	check("folded")
+}
