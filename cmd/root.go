@@ -127,6 +127,7 @@ func newRootCmd(f *Factory) *cobra.Command {
 		newCmdLand(f, nil),
 		newCmdMCP(f, nil),
 		newCmdSandboxBridge(f),
+		newCmdSandboxGocache(f),
 		newCmdContinue(f, nil),
 		newCmdTranscript(f, nil),
 		newCmdMergeFile(f, nil),

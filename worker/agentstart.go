@@ -72,8 +72,8 @@ func (w *worker) startsInSandbox(ctx context.Context, cfg config.AgentConfig) er
 	}
 	return &PreflightError{Err: fmt.Errorf("%s cannot start in the sandbox: %s", cfg.Binary, why),
 		Advice: "bh makes the agent's folders readable there (" + strings.Join(jail.ProgramDirs(cfg, nil), ", ") +
-			"); install it outside the folders the sandbox hides (the repository, the repositories beside it, /tmp, " +
-			"~/.ssh and the like), or list the folder it needs under sandbox.readable in .bh/config.yaml"}
+			"), the system folders and those on PATH, nothing else of the home; " +
+			"list the folder it needs under sandbox.readable in .bh/config.yaml"}
 }
 
 func lastLine(s string) string {

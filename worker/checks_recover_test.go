@@ -46,6 +46,7 @@ const recoveredProbe = `: %[1]s
 if [ ! -e %[2]s/ran ]; then touch %[2]s/ran; echo started > %[2]s/hang.fifo; read x < %[2]s/hang.fifo; fi
 try() { if sh -c "$2" >/dev/null 2>&1; then echo "$1: yes"; else echo "$1: no"; fi; }
 try "read home" 'cat "$HOME/notes.txt"'
+try "read gitconfig" 'grep -q "\[user\]" "$HOME/.gitconfig"'
 try "read ssh key" 'cat "$HOME/.ssh/id_ed25519"'
 try "secret env" 'test -n "$SECRET_TOKEN"'
 try "bh env" 'test -n "$BH_TASK_ID"'
@@ -54,8 +55,8 @@ try "bh env" 'test -n "$BH_TASK_ID"'
 // TestRecoveredCheckRunsSandboxed: a worker killed (SIGKILL) while its
 // check runs takes the check with it; the next worker recovers the
 // landing and runs the check again, in the sandbox as the first time:
-// the user's ssh key and the worker's secret variables are out of its
-// reach, the work lands.
+// the user's home (but bh's .gitconfig there), ssh key and the worker's
+// secret variables are out of its reach, the work lands.
 func TestRecoveredCheckRunsSandboxed(t *testing.T) {
 	t.Parallel()
 	needBwrap(t)
@@ -126,7 +127,7 @@ func killedAndRecovered(t *testing.T, s *store.Store, title, check, dir, token s
 	if len(ev) != 1 {
 		t.Fatalf("check events %+v, want the recovered one", ev)
 	}
-	want := "read home: yes\nread ssh key: no\nsecret env: no\nbh env: yes"
+	want := "read home: no\nread gitconfig: yes\nread ssh key: no\nsecret env: no\nbh env: yes"
 	if ev[0].ExitCode != 0 || strings.TrimSpace(ev[0].Output) != want {
 		t.Fatalf("the recovered probe printed:\n%s\nwant:\n%s", ev[0].Output, want)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/bh-tracker/bh/agent/mcp"
 	"github.com/bh-tracker/bh/agent/sandbox/egress"
 	"github.com/bh-tracker/bh/agent/sandbox/egress/egresstest"
+	"github.com/bh-tracker/bh/agent/sandbox/gocache"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bh-tracker/bh/agent"
@@ -26,6 +27,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == egress.Command { // a sandbox starting its network's bridge
 		os.Exit(egresstest.Main(os.Args[2:], os.Stderr))
 	}
+	if len(os.Args) > 1 && os.Args[1] == gocache.Command { // go in a sandbox starting its build cache
+		os.Exit(gocache.Main(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	switch os.Getenv("BH_WORKER_HELPER") {
 	case "":
 		// Task worktrees, bh serve's web config and the registry are the
@@ -39,6 +43,8 @@ func TestMain(m *testing.M) {
 		os.Exit(helperKillReset())
 	case "killcheck":
 		os.Exit(helperKillCheck())
+	case "enumerate":
+		os.Exit(helperEnumerate())
 	}
 	fmt.Fprintln(os.Stderr, "unknown helper")
 	os.Exit(2)

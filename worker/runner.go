@@ -70,5 +70,5 @@ func (w *worker) mcp() *agent.MCPServer {
 // jail is what confines this worker's runs.
 func (w *worker) jail() *jail.Jail {
 	return &jail.Jail{Store: w.s, CommonDir: w.repo.CommonDir(), Worktrees: slots.WorktreeDir(w.s, w.repo.CommonDir()),
-		Env: w.opt.Env, MCP: w.mcp(), OwnState: w.opt.Runner != nil, Warnf: w.warnf}
+		Env: w.opt.Env, MCP: w.mcp(), OwnState: w.opt.Runner != nil, Warnf: w.warnf, Identity: w.repo.Identity}
 }

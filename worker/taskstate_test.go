@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,17 +17,23 @@ import (
 	"github.com/bh-tracker/bh/worker/git"
 )
 
-// taskState makes task id's agent state and outbox as a run leaves them,
-// and returns the two folders.
+// taskState makes task id's agent state, outbox and own folder (its
+// caches, with a Go module cache's read-only folders) as a run leaves
+// them, and returns the three folders.
 func taskState(t *testing.T, s *store.Store, id string) []string {
 	t.Helper()
 	r, err := git.Open(s.Root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dirs := []string{filepath.Dir(jail.AgentStateDir(s.Root, r.CommonDir(), id, "claude")), jail.OutboxDir(s, r.CommonDir(), id)}
+	dirs := []string{filepath.Dir(jail.AgentStateDir(s.Root, r.CommonDir(), id, "claude")), jail.OutboxDir(s, r.CommonDir(), id),
+		filepath.Join(jail.RunHomesOf(s, r.CommonDir()), id)}
 	writeFile(t, dirs[0], "claude/.claude.json", "{}\n")
 	writeFile(t, dirs[1], "asked.json", "[]\n")
+	writeFile(t, dirs[2], "cache/gomod/example.com/m@v1.0.0/m.go", "package m\n")
+	for _, d := range []string{"cache/gomod/example.com/m@v1.0.0", "cache/gomod/example.com"} {
+		os.Chmod(filepath.Join(dirs[2], d), 0o555)
+	}
 	return dirs
 }
 
@@ -83,7 +90,7 @@ func TestDoctorRemovesStateOfClosedTasks(t *testing.T) {
 	if rep.Problems() != 0 {
 		t.Errorf("leftover state is counted as a problem: %+v", rep.Findings)
 	}
-	for _, dir := range []string{filepath.Dir(stale[0]), filepath.Dir(stale[1])} {
+	for _, dir := range []string{filepath.Dir(stale[0]), filepath.Dir(stale[1]), filepath.Dir(stale[2])} {
 		f := finding(t, rep, "state", dir)
 		if !f.Fixable || !strings.Contains(f.Message, closed.ID) || !strings.Contains(f.Message, "tm-gone") || strings.Contains(f.Message, open.ID) {
 			t.Errorf("state finding: %+v", f)

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,7 +21,8 @@ type Bwrap struct {
 // variables.
 func (b Bwrap) Launch(l proc.Launch) (proc.Launch, error) {
 	args := b.Args(l)
-	out := proc.Launch{Argv: l.Argv, Env: FilterEnv(l.Env, b.Policy.Env), Dir: l.Dir, Terminal: l.Terminal}
+	env := append(FilterEnv(l.Env, b.Policy.Env), b.Policy.SetEnv...)
+	out := proc.Launch{Argv: l.Argv, Env: env, Dir: l.Dir, Terminal: l.Terminal}
 	if b.Policy.Egress != nil {
 		var err error
 		if out, args, err = b.Policy.Egress.launch(args, out); err != nil {
@@ -31,60 +33,26 @@ func (b Bwrap) Launch(l proc.Launch) (proc.Launch, error) {
 	return out, nil
 }
 
-// Args are bwrap's arguments for l, up to and including "--": the whole
-// system read-only with private /dev, /proc and /tmp (capped at the
-// policy's TmpSize), then the policy's mounts from the shallowest path
-// to the deepest, so that what is
-// hidden inside a readable folder stays hidden and what is writable
-// inside a hidden one is there; last, the hidden folders are made
-// read-only, so that a write there fails as anywhere else.
+// Args are bwrap's arguments for l, up to and including "--": an empty
+// root holding the System folders read-only, private /dev, /proc and /tmp
+// (capped at the policy's TmpSize), then the policy's mounts from the
+// shallowest path to the deepest, so that what is hidden inside a
+// readable folder stays hidden and what is writable inside a hidden one
+// is there, then bh's Files; last, the hidden folders and the root are
+// made read-only, so that a write there fails as anywhere else.
 func (b Bwrap) Args(l proc.Launch) []string {
-	a := append([]string{"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"}, tmpArgs(b.Path, b.Policy.TmpSize)...)
-	a = append(a, "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net", "--die-with-parent", "--cap-drop", "ALL")
+	a := append(systemArgs(), "--dev", "/dev", "--proc", "/proc")
+	a = append(a, tmpArgs(b.Path, b.Policy.TmpSize)...)
+	a = append(a, "--new-session", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net", "--die-with-parent", "--cap-drop", "ALL")
 	if os.Geteuid() == 0 {
 		// Mapping uid 0 into a user namespace takes CAP_SETFCAP: codex
 		// sandboxes its commands in a namespace of its own. No new
 		// privileges are gained through files (bwrap sets no_new_privs).
 		a = append(a, "--cap-add", "CAP_SETFCAP")
 	}
-	type mount struct{ flag, path string }
-	var ms []mount
-	for _, h := range paths(b.Policy.Hidden) {
-		switch ok, dir := exists(h); {
-		case ok && dir:
-			ms = append(ms, mount{"--tmpfs", h})
-		case ok:
-			ms = append(ms, mount{"--ro-bind", h})
-		}
-	}
-	for _, r := range paths(append(slices.Clone(b.Policy.Readable), l.Readable...)) {
-		ms = append(ms, mount{"--ro-bind-try", r})
-	}
-	for _, w := range paths(append(slices.Clone(b.Policy.Writable), l.Writable...)) {
-		ms = append(ms, mount{"--bind-try", w})
-	}
-	slices.SortStableFunc(ms, func(x, y mount) int { return depth(x.path) - depth(y.path) })
-	var hidden []string
-	for _, m := range ms {
-		switch m.flag {
-		case "--tmpfs":
-			a = append(a, m.flag, m.path)
-			hidden = append(hidden, m.path)
-		case "--ro-bind": // a hidden file
-			a = append(a, m.flag, "/dev/null", m.path)
-		default:
-			a = append(a, m.flag, m.path, m.path)
-		}
-	}
-	for _, f := range b.Policy.ReadOnly {
-		f = filepath.Join(real(filepath.Dir(f)), filepath.Base(f)) // the file itself, not what a link names
-		src := f
-		if _, err := os.Lstat(f); err != nil {
-			src = "/dev/null"
-		}
-		a = append(a, "--ro-bind", src, f)
-	}
-	for _, h := range hidden {
+	ms, hidden := b.mounts(l)
+	a = append(append(a, ms...), b.fileArgs()...)
+	for _, h := range append(hidden, "/") {
 		a = append(a, "--remount-ro", h)
 	}
 	if l.Dir != "" {
@@ -107,4 +75,55 @@ func paths(ps []string) []string {
 		}
 	}
 	return out
+}
+
+// mounts are the policy's folders as bwrap's arguments, from the
+// shallowest to the deepest, and the hidden ones (see Args).
+func (b Bwrap) mounts(l proc.Launch) (a, hidden []string) {
+	type mount struct{ flag, path string }
+	var ms []mount
+	for _, h := range paths(b.Policy.Hidden) {
+		switch ok, dir := exists(h); {
+		case ok && dir:
+			ms = append(ms, mount{"--tmpfs", h})
+		case ok:
+			ms = append(ms, mount{"--ro-bind", h})
+		}
+	}
+	for _, r := range paths(append(slices.Clone(b.Policy.Readable), l.Readable...)) {
+		ms = append(ms, mount{"--ro-bind-try", r})
+	}
+	for _, w := range paths(append(slices.Clone(b.Policy.Writable), l.Writable...)) {
+		ms = append(ms, mount{"--bind-try", w})
+	}
+	slices.SortStableFunc(ms, func(x, y mount) int { return depth(x.path) - depth(y.path) })
+	for _, m := range ms {
+		switch m.flag {
+		case "--tmpfs":
+			a = append(a, m.flag, m.path)
+			hidden = append(hidden, m.path)
+		case "--ro-bind": // a hidden file
+			a = append(a, m.flag, "/dev/null", m.path)
+		default:
+			a = append(a, m.flag, m.path, m.path)
+		}
+	}
+	return a, hidden
+}
+
+// fileArgs bind bh's Files, and the ReadOnly files over everything else.
+func (b Bwrap) fileArgs() []string {
+	var a []string
+	for _, dst := range slices.Sorted(maps.Keys(b.Policy.Files)) {
+		a = append(a, "--ro-bind", b.Policy.Files[dst], dst)
+	}
+	for _, f := range b.Policy.ReadOnly {
+		f = filepath.Join(real(filepath.Dir(f)), filepath.Base(f)) // the file itself, not what a link names
+		src := f
+		if _, err := os.Lstat(f); err != nil {
+			src = "/dev/null"
+		}
+		a = append(a, "--ro-bind", src, f)
+	}
+	return a
 }

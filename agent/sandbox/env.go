@@ -9,7 +9,7 @@ import "strings"
 var DefaultEnv = []string{
 	"PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "COLORTERM", "NO_COLOR", "LANG", "LANGUAGE", "LC_*", "TZ",
 	"XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME",
-	"TMPDIR", "ANTHROPIC_*", "CLAUDE_*", "OPENAI_*", "CODEX_*", "BH_*",
+	"ANTHROPIC_*", "CLAUDE_*", "OPENAI_*", "CODEX_*", "BH_*",
 	// Claude Code's own settings without its prefix.
 	"DISABLE_*", "MCP_TIMEOUT", "MCP_TOOL_TIMEOUT", "MAX_MCP_OUTPUT_TOKENS", "MAX_THINKING_TOKENS", "API_TIMEOUT_MS",
 	"BASH_DEFAULT_TIMEOUT_MS", "BASH_MAX_TIMEOUT_MS", "BASH_MAX_OUTPUT_LENGTH",

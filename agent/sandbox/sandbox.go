@@ -1,8 +1,7 @@
 // Package sandbox runs the processes of an agent's run (the agent, its
 // children, worktree.setup) inside bubblewrap: the task's worktree and the
 // agent's own state are writable, the system and the toolchains readable,
-// the user's secrets and other repositories hidden, the environment
-// filtered, and the worker out of reach. It plugs into package proc as a
+// the home empty but for what the run needs, the environment filtered, and the worker out of reach. It plugs into package proc as a
 // proc.Launcher; DESIGN.md says how another runner would.
 package sandbox
 
@@ -17,14 +16,16 @@ import (
 	"github.com/bh-tracker/bh/agent/proc"
 )
 
-// Policy is what a sandboxed child may see and do. Everything not listed
-// is read-only.
+// Policy is what a sandboxed child may see and do: the System folders and
+// what it lists, nothing else. Everything not writable is read-only.
 type Policy struct {
-	Writable []string // bound read-write: the worktree, its git dir, the agent's state, caches
-	Readable []string // bound read-only again inside hidden folders: toolchains, the repository's git dir
-	Hidden   []string // an empty read-only folder, or /dev/null for a file, in their place
-	Env      []string // the variables kept: names, or prefixes ending in *
-	Egress   *Egress  // the way out to the network; nil: none, the namespace's own loopback alone
+	Writable []string          // bound read-write: the worktree, its git dir, the agent's state, the run's caches
+	Readable []string          // bound read-only: toolchains, the repository's git dir, the user's caches
+	Hidden   []string          // an empty read-only folder (the home), or /dev/null for a file, in their place
+	Files    map[string]string // bh's own files bound read-only elsewhere: path inside -> file outside
+	Env      []string          // the variables kept: names, or prefixes ending in *
+	SetEnv   []string          // variables set inside, over the kept ones (NAME=value): the run's own caches
+	Egress   *Egress           // the way out to the network; nil: none, the namespace's own loopback alone
 	// ReadOnly are files bound read-only over everything else, last: a
 	// writable folder's files that only the runner may write (a worktree's
 	// git files). A missing one is bound from an empty file.

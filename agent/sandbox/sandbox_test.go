@@ -69,8 +69,8 @@ func BenchmarkSandboxStart(b *testing.B) {
 	}
 	launchers := map[string]proc.Launcher{"plain": nil}
 	if st.Bwrap != "" {
-		p := Policy{Hidden: expandAll(DefaultHidden, home),
-			Readable: append([]string{home, filepath.Dir(self)}, filepath.SplitList(os.Getenv("PATH"))...),
+		p := Policy{Hidden: []string{home},
+			Readable: append([]string{filepath.Dir(self)}, filepath.SplitList(os.Getenv("PATH"))...),
 			Writable: []string{wt}, Env: DefaultEnv}
 		launchers["bwrap-hostnet"] = hostNet{Bwrap{Path: st.Bwrap, Policy: p}}
 		launchers["bwrap"] = Bwrap{Path: st.Bwrap, Policy: p}
@@ -100,14 +100,6 @@ func (h hostNet) Launch(l proc.Launch) (proc.Launch, error) {
 	l, err := h.b.Launch(l)
 	l.Argv = slices.DeleteFunc(l.Argv, func(a string) bool { return a == "--unshare-net" })
 	return l, err
-}
-
-func expandAll(ps []string, home string) []string {
-	var out []string
-	for _, p := range ps {
-		out = append(out, Expand(p, home, "/"))
-	}
-	return out
 }
 
 // TestTmpIsCapped: the private /tmp lives in memory, so it has a size, and

@@ -19,7 +19,8 @@ type SandboxConfig struct {
 	// Hide adds folders and files to hide; ~ is home, relative paths are
 	// in the repository.
 	Hide []string `yaml:"hide,omitempty" json:"hide,omitempty"`
-	// Readable brings back, read-only, what is hidden by default.
+	// Readable adds what agents may read, read-only: nothing else of the
+	// home is in the sandbox.
 	Readable []string `yaml:"readable,omitempty" json:"readable,omitempty"`
 	// Writable are caches and other paths agents may write.
 	Writable []string `yaml:"writable,omitempty" json:"writable,omitempty"`

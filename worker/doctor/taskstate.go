@@ -10,12 +10,14 @@ import (
 	"github.com/bh-tracker/bh/worker/jail"
 )
 
-// checkTaskState finds the agent states and outboxes of tasks that are
+// checkTaskState finds the agent states, outboxes and own folders (the
+// runs' caches) of tasks that are
 // closed or gone. Being litter, not trouble, they are a note, which
 // leaves the exit code be; --fix removes them.
 func (d *doctor) checkTaskState() error {
 	clean := true
-	for _, kind := range [][2]string{{"agent state", jail.AgentStatesOf(d.s.Root, d.repo.CommonDir())}, {"outbox", jail.OutboxesOf(d.s, d.repo.CommonDir())}} {
+	for _, kind := range [][2]string{{"agent state", jail.AgentStatesOf(d.s.Root, d.repo.CommonDir())},
+		{"outbox", jail.OutboxesOf(d.s, d.repo.CommonDir())}, {"caches", jail.RunHomesOf(d.s, d.repo.CommonDir())}} {
 		what, dir := kind[0], kind[1]
 		entries, err := os.ReadDir(dir)
 		if err != nil && !os.IsNotExist(err) {
@@ -36,7 +38,7 @@ func (d *doctor) checkTaskState() error {
 			Message: fmt.Sprintf("%d tasks closed or deleted still have their %s here: %s", len(stale), what, someOf(stale, 10)),
 			Fix:     "bh doctor --fix removes them"}, func() error {
 			for _, id := range stale {
-				if err := os.RemoveAll(filepath.Join(dir, id)); err != nil {
+				if err := jail.RemoveTree(filepath.Join(dir, id)); err != nil {
 					return err
 				}
 			}

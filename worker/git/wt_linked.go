@@ -79,6 +79,11 @@ func (r *Repo) ConfigValue(key string) string {
 	return strings.TrimSpace(string(out))
 }
 
+// Identity is the user's git name and email, as the repository sees them.
+func (r *Repo) Identity() (name, email string) {
+	return r.ConfigValue("user.name"), r.ConfigValue("user.email")
+}
+
 // MoveWorktree moves the linked worktree at from to to (which must not
 // exist), with its changes and its registration.
 func (r *Repo) MoveWorktree(from, to string) error {

@@ -251,8 +251,9 @@ func (j *Jail) rememberedOnboarding() map[string]json.RawMessage {
 // logs and bh's copies of the sessions are kept in .bh/runs, and a
 // reopened task's run resumes from that copy (restoreSession).
 
-// DropTaskState removes task id's agent state and outbox. No link in them
-// is followed.
+// DropTaskState removes task id's agent state, outbox and own folder
+// (runhome.go). No link in them is followed.
 func (j *Jail) DropTaskState(id string) error {
-	return errors.Join(os.RemoveAll(j.Outbox(id)), os.RemoveAll(filepath.Join(AgentStatesOf(j.Store.Root, j.CommonDir), id)))
+	return errors.Join(os.RemoveAll(j.Outbox(id)), os.RemoveAll(filepath.Join(AgentStatesOf(j.Store.Root, j.CommonDir), id)),
+		RemoveTree(j.RunHome(id)))
 }

@@ -26,6 +26,7 @@ type Jail struct {
 	// OwnState is a runner the caller gave, which keeps its own agent
 	// state: bh neither makes nor closes it.
 	OwnState bool
+	Identity func() (name, email string) // the user's git identity, for the sandbox's .gitconfig
 	Warnf    func(format string, args ...any)
 }
 

@@ -3,7 +3,6 @@ package jail
 import (
 	"cmp"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -16,77 +15,108 @@ import (
 	"github.com/bh-tracker/bh/worker/git"
 )
 
-// Policy is what the agent of t may see and do. Writable: its worktree
-// and the worktree's git dir (the index), the run's outbox (bh mcp records
-// questions there), the agent's own state and the config's caches.
-// Readable: the system, the toolchains on PATH, the repository's git dir
-// and .bh. Hidden: the user's credentials, bh's config and state, the
-// runtime dir with its agent sockets, the main tree and the repositories
-// beside it, the other tasks' worktrees, and the config's list. Task
-// files, the config and all of bh's state stay read-only, so that an
-// agent cannot loosen its own sandbox or plant what bh would trust.
+// Policy is what the agent of t may see and do: an allow-list, which
+// THREATS.md states and TestSandboxEnumeration holds it to. Readable: the
+// System folders, the toolchains on PATH, the agent's program, the
+// repository's git dir and .bh, the user's package caches and what
+// sandbox.readable names. Writable: its worktree and the worktree's git
+// dir (the index), the run's outbox (bh mcp records questions there), the
+// agent's own state, the run's own caches and sandbox.writable. The home
+// is empty but for those and a .gitconfig bh writes (runhome.go). Hidden
+// (empty and read-only, where the git dir or the private /tmp holds them):
+// bh's config and state, the main tree, the tasks' worktrees, the agents'
+// states and sandbox.hide. Task files, the config and all of bh's state
+// stay read-only, so that an agent cannot loosen its own sandbox or plant
+// what bh would trust.
 func (j *Jail) Policy(t *task.Task, wt, wtGitDir string, cfg config.AgentConfig) (sandbox.Policy, error) {
 	sc := j.Store.Config.Sandbox
 	getenv := j.Getenv
 	home := getenv("HOME")
-	root := j.Store.Root
 	ex := func(ps []string) []string {
 		out := make([]string, 0, len(ps))
 		for _, p := range ps {
-			out = append(out, sandbox.Expand(p, home, root))
+			out = append(out, sandbox.Expand(p, home, j.Store.Root))
 		}
 		return out
 	}
-	p := sandbox.Policy{Egress: j.egress(cfg), Env: append(slices.Clone(sandbox.DefaultEnv), sc.AllowEnv...), TmpSize: sc.TmpBytes()}
-	p.Hidden = append(ex(sandbox.DefaultHidden), sandbox.RuntimeDir(), root)
-	p.Hidden = append(p.Hidden, sandbox.Siblings(root)...)
-	p.Hidden = append(p.Hidden, j.Worktrees)
+	p := sandbox.Policy{Egress: j.egress(cfg), Env: append(slices.Clone(sandbox.DefaultEnv), sc.AllowEnv...), TmpSize: sc.TmpBytes(),
+		SetEnv: []string{"TMPDIR=/tmp", "CLAUDE_CODE_TMPDIR=/tmp"}} // temporary files in the run's own /tmp
+	p.Hidden = append([]string{home, j.Store.Root, j.Worktrees}, bhPrivate(getenv, home)...)
 	p.Hidden = append(p.Hidden, ex(sc.Hide)...)
-
-	p.Readable = append([]string{home}, filepath.SplitList(getenv("PATH"))...)
-	p.Readable = append(p.Readable, j.CommonDir, j.Store.Dir)
+	p.Readable = append(Toolchains(getenv), j.CommonDir, j.Store.Dir)
 	p.Readable = append(p.Readable, ProgramDirs(cfg, j.MCP)...)
+	p.Readable = append(p.Readable, UserCaches(getenv)...)
 	p.Readable = append(p.Readable, ex(sc.Readable)...)
 
 	// Of bh's own state, the run's outbox alone is writable (outbox.go):
 	// not .bh/tmp, .bh/locks, .bh/cache or the run folder, which bh,
-	// outside, writes and trusts. bh's config (web.json's token, the
-	// registry) and its state dir (other tasks' worktrees and outboxes)
-	// are hidden.
-	p.Hidden = append(p.Hidden, bhPrivate(getenv, home)...)
+	// outside, writes and trusts.
 	outbox, err := j.MakeOutbox(t.ID)
 	if err != nil {
 		return p, fmt.Errorf("sandbox: %w", err)
 	}
 	p.Writable = []string{wt, wtGitDir, outbox}
 	p.ReadOnly = git.TrustedFiles(wt, wtGitDir) // where bh's git would take its git dir and config from
-	if tmp := getenv("TMPDIR"); tmp != "" && filepath.Clean(tmp) != "/tmp" {
-		p.Writable = append(p.Writable, tmp) // the agent's temporary files go there
-	}
-	for _, d := range p.Writable[3:] { // bwrap binds only what exists
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return p, fmt.Errorf("sandbox: %w", err)
-		}
-	}
 	state, hide, err := j.agentState(t.ID, cfg) // the run's own (agentstate.go)
 	if err != nil {
 		return p, fmt.Errorf("sandbox: %w", err)
 	}
 	p.Writable = append(p.Writable, state...)
 	p.Hidden = append(p.Hidden, hide...)
-	p.Writable = append(p.Writable, ex(defaultCaches(getenv))...)
+	if err := j.runHome(&p, t.ID, home); err != nil {
+		return p, fmt.Errorf("sandbox: %w", err)
+	}
 	p.Writable = append(p.Writable, ex(sc.Writable)...)
 	return p, nil
 }
 
-// defaultCaches are the package caches agents may write, so that builds
-// and tests run in the sandbox: Go's build and module caches, npm's,
-// pip's and cargo's registry. Those missing are left out.
-func defaultCaches(getenv func(string) string) []string {
-	out := []string{"~/.cache/go-build", "~/go/pkg/mod", "~/.npm", "~/.cache/pip", "~/.cargo/registry"}
-	for _, v := range []string{"GOCACHE", "GOMODCACHE"} {
-		if d := getenv(v); d != "" {
-			out = append(out, d)
+// UserCaches are the user's package caches, readable (never writable) so
+// that a run fills its own quickly: Go's build and module caches, npm's,
+// pip's and cargo's registry. Those missing are left out by bwrap.
+func UserCaches(getenv func(string) string) []string {
+	var out []string
+	for _, p := range []string{"~/.cache/go-build", "~/.npm", "~/.cache/pip", "~/.cargo/registry", getenv("GOCACHE"),
+		userModCache(getenv)} {
+		if p = sandbox.Expand(p, getenv("HOME"), "/"); p != "" && p != "/" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// userModCache is the user's Go module cache, as go finds it.
+func userModCache(getenv func(string) string) string {
+	if d := getenv("GOMODCACHE"); d != "" {
+		return d
+	}
+	if gp, _, _ := strings.Cut(getenv("GOPATH"), string(filepath.ListSeparator)); gp != "" {
+		return filepath.Join(gp, "pkg", "mod")
+	}
+	return "~/go/pkg/mod"
+}
+
+// Toolchains are the folders on PATH, read-only, and for a folder named
+// bin the toolchain that holds it (its parent: ~/go, ~/.pyenv,
+// ~/.nvm/versions/node/<v>, /opt/<x>), unless that parent is the home or
+// holds more than a toolchain (~/.local; ~/.cargo, whose credentials stay
+// out: for ~/.cargo/bin, rustup's toolchains, $RUSTUP_HOME or ~/.rustup).
+func Toolchains(getenv func(string) string) []string {
+	home := getenv("HOME")
+	var out []string
+	for _, d := range filepath.SplitList(getenv("PATH")) {
+		if !filepath.IsAbs(d) {
+			continue
+		}
+		d = filepath.Clean(d)
+		out = append(out, d)
+		parent := filepath.Dir(d)
+		switch {
+		case filepath.Base(d) != "bin", parent == home, parent == "/", parent == "/usr", parent == "/usr/local",
+			parent == filepath.Join(home, ".local"):
+		case parent == filepath.Join(home, ".cargo"):
+			out = append(out, cmp.Or(getenv("RUSTUP_HOME"), filepath.Join(home, ".rustup")))
+		default:
+			out = append(out, parent)
 		}
 	}
 	return out

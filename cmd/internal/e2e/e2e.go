@@ -44,7 +44,7 @@ func Main(m interface{ Run() int }, bhMain func() int) {
 // os.Executable: claude starting bh's MCP server, bh board opening bh continue,
 // a sandbox starting its network bridge.
 func SelfIsBh() bool {
-	return len(os.Args) > 1 && (os.Args[1] == "mcp" || os.Args[1] == "continue" || os.Args[1] == "sandbox-bridge")
+	return len(os.Args) > 1 && (os.Args[1] == "mcp" || os.Args[1] == "continue" || os.Args[1] == "sandbox-bridge" || os.Args[1] == "sandbox-gocache")
 }
 
 // Bin makes root/bin, a folder for PATH where the test binary is bh and
