@@ -46,7 +46,7 @@ func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 	if err := w.preflight(kill); err != nil {
 		return err
 	}
-	unlock, err := claims.LockWorker(s.Dir, w.now())
+	unlock, err := claims.LockWorker(s.Local(), w.now())
 	if err != nil {
 		return err
 	}
@@ -220,6 +220,7 @@ func (w *worker) await(stop, kill context.Context, wait time.Duration, done <-ch
 // fill starts runs for ready tasks until every slot is busy.
 func (w *worker) fill(kill context.Context, running *int, done chan<- runEnd) (bool, error) {
 	claimed := false
+	w.restoreOlder()
 	if err := w.day.Check(w.s, w.clock()); err != nil {
 		w.warnf("the day's budget: %v", err)
 	}

@@ -109,17 +109,13 @@ func (k *Keep) Record(files map[string][]byte) error {
 }
 
 // Files lists what the keep holds, by path relative to the store's
-// folder, and when it was last written (zero when unknown).
-func (k *Keep) Files() (map[string]string, time.Time, error) {
+// folder.
+func (k *Keep) Files() (map[string]string, error) {
 	keepMu.Lock()
 	defer keepMu.Unlock()
-	var at time.Time
-	if fi, err := os.Stat(filepath.Join(k.r.commonDir, filepath.FromSlash(KeepRef))); err == nil {
-		at = fi.ModTime()
-	}
 	t, err := k.tree()
 	if err != nil || t == nil {
-		return nil, time.Time{}, err
+		return nil, err
 	}
 	files := map[string]string{}
 	err = t.Files().ForEach(func(f *object.File) error {
@@ -127,9 +123,9 @@ func (k *Keep) Files() (map[string]string, time.Time, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, time.Time{}, fmt.Errorf("read %s: %w", KeepRef, err)
+		return nil, fmt.Errorf("read %s: %w", KeepRef, err)
 	}
-	return files, at, nil
+	return files, nil
 }
 
 // Read is a kept file's content, by the hash Files gave.

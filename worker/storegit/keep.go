@@ -175,7 +175,12 @@ func (kp *Keeper) Compare(record bool) ([]Lost, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNoKeep, err)
 	}
-	kept, at, err := k.Files() // before the files: a copy is never newer than what it copies
+	// Read before the files: a file changed since is compared. The time
+	// the tree was last found whole, not that of bh's last copy: a copy
+	// of another file kept since (a hand edit bh took in) says nothing of
+	// this one, which git may have taken back before it.
+	verified := kp.verifiedAt(k).Truncate(time.Second)
+	kept, err := k.Files()
 	if err != nil {
 		return nil, err
 	}
@@ -192,8 +197,8 @@ func (kp *Keeper) Compare(record bool) ([]Lost, error) {
 			take[rel] = nil
 		case !ok:
 			lost = append(lost, Lost{Rel: rel, Blob: blob, Missing: true})
-		case fi.ModTime().Before(at.Truncate(time.Second)):
-			// unchanged since bh kept it
+		case changedAt(fi).Before(verified):
+			// unchanged since the tree was last found whole
 		default:
 			lost = kp.compareFile(k, rel, blob, take, lost)
 		}
@@ -321,6 +326,16 @@ func (kp *Keeper) stamp() string {
 		fmt.Fprintf(&b, "%d %d ", fi.ModTime().UnixNano(), ino)
 	}
 	return b.String() + "\n"
+}
+
+// verifiedAt is when the tree was last found to hold everything bh wrote
+// (the stamp saved), zero when never.
+func (kp *Keeper) verifiedAt(k *git.Keep) time.Time {
+	fi, err := os.Stat(k.StampPath())
+	if err != nil {
+		return time.Time{}
+	}
+	return fi.ModTime()
 }
 
 func (kp *Keeper) stampMatches(k *git.Keep) bool {
