@@ -141,7 +141,7 @@ func TestDoctorLeavesAWorkersTasksToIt(t *testing.T) {
 	if _, err := claims.Claim(s, tk.ID, lease, nil); err != nil {
 		t.Fatal(err)
 	}
-	unlock, err := claims.LockWorker(s.Dir, now(s)) // a worker runs here
+	unlock, err := claims.LockWorker(s.Local(), now(s)) // a worker runs here
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,14 +181,14 @@ func TestDoctorRemovesStrayLocksAndTemp(t *testing.T) {
 	s := doctorStore(t)
 	tk := addTask(t, s, "Has a lock")
 	old := time.Now().Add(-2 * time.Minute)
-	for _, p := range []string{"locks/tm-gone.lock", "locks/" + tk.ID + ".lock", "tmp/write-123", "cache/.tasks.bin.99"} {
-		writeFile(t, s.Dir, p, "")
-		os.Chtimes(filepath.Join(s.Dir, p), old, old)
+	for _, p := range []string{s.Local("locks/tm-gone.lock"), s.Local("locks/" + tk.ID + ".lock"), filepath.Join(s.Dir, "tmp/write-123"), s.Local("cache/.tasks.bin.99")} {
+		writeFile(t, filepath.Dir(p), filepath.Base(p), "")
+		os.Chtimes(p, old, old)
 	}
 	rep := doctorT(t, s, false)
-	finding(t, rep, "locks", ".bh/locks/tm-gone.lock")
+	finding(t, rep, "locks", ".git/bh/locks/tm-gone.lock")
 	finding(t, rep, "locks", ".bh/tmp")
-	finding(t, rep, "locks", ".bh/cache") // the list cache's temp file
+	finding(t, rep, "locks", ".git/bh/cache") // the list cache's temp file
 	if rep.Problems() != 3 {
 		t.Fatalf("a live task's lock is no problem: %+v", rep.Findings)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
 )
@@ -37,7 +38,7 @@ func TestAgentErrorFailsTaskKeepsWorkAndGoesOn(t *testing.T) {
 	if !refExists(s.Root, git.ParkRef(bad.ID)) || exists(s.Root, "partial.go") {
 		t.Fatal("partial work not parked")
 	}
-	logs, _ := filepath.Glob(filepath.Join(s.Dir, "runs", bad.ID, "*.log"))
+	logs, _ := filepath.Glob(store.RunDir(s, bad.ID, "*.log"))
 	if len(logs) != 1 {
 		t.Fatalf("run logs: %v", logs)
 	}

@@ -311,7 +311,7 @@ func TestRedTeamFoldersAtLockPathsStopNothing(t *testing.T) {
 		`echo done >done.txt; echo '{"status":"completed","summary":"done"}'`}}
 	tk := addTask(t, s, "Runs")
 	other := addTask(t, s, "Waits")
-	locks := filepath.Join(s.Dir, "locks")
+	locks := s.Local("locks")
 	squat := func(withFile bool, paths ...string) {
 		t.Helper()
 		for _, p := range paths {
@@ -324,7 +324,7 @@ func TestRedTeamFoldersAtLockPathsStopNothing(t *testing.T) {
 			}
 		}
 	}
-	squat(false, filepath.Join(locks, tk.ID+".lock"), filepath.Join(locks, landing.LockFile), filepath.Join(s.Dir, "worker.lock"))
+	squat(false, filepath.Join(locks, tk.ID+".lock"), filepath.Join(locks, landing.LockFile), s.Local("worker.lock"))
 	runWith(t, s, Options{})
 	if got := getTask(t, s, tk.ID); got.State != task.Closed {
 		t.Fatalf("the worker: %s is %s (%s)", tk.ID, got.State, got.Summary)
@@ -348,7 +348,7 @@ func TestRedTeamFoldersAtLockPathsStopNothing(t *testing.T) {
 	found := 0
 	for _, f := range rep.Findings {
 		if f.Check == "locks" && f.Status == doctor.Error && f.Fixable &&
-			(f.Subject == ".bh/locks/"+other.ID+".lock" || f.Subject == ".bh/locks/"+landing.LockFile) {
+			(f.Subject == ".git/bh/locks/"+other.ID+".lock" || f.Subject == ".git/bh/locks/"+landing.LockFile) {
 			found++
 		}
 	}

@@ -25,11 +25,11 @@ const maxSteps = 4 << 20
 // RunDir is task id's folder of runs (its logs, journal, session
 // copies), or the file at names in it.
 func RunDir(s *Store, id string, names ...string) string {
-	return filepath.Join(append([]string{s.Dir, "runs", id}, names...)...)
+	return s.Local(append([]string{"runs", id}, names...)...)
 }
 
 // StepsPath is the live feed of the agents' steps.
-func StepsPath(s *Store) string { return filepath.Join(s.Dir, "runs", "steps.jsonl") }
+func StepsPath(s *Store) string { return s.Local("runs", "steps.jsonl") }
 
 // AppendStep adds a running agent's tool call to the feed.
 func AppendStep(s *Store, l StepLine) {

@@ -16,6 +16,7 @@ import (
 type Store struct {
 	Root   string // the repository's top level
 	Dir    string // Root/.bh
+	local  string // see Local
 	Config config.Config
 	// Now is the clock; tests replace it.
 	Now func() time.Time
@@ -68,7 +69,7 @@ func Init(dir string) (s *Store, created bool, err error) {
 		return nil, false, err
 	}
 	bh := filepath.Join(root, ".bh")
-	for _, d := range []string{"tasks", "locks", "tmp"} {
+	for _, d := range []string{"tasks", "tmp"} {
 		p := filepath.Join(bh, d)
 		if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
 			created = true
@@ -102,7 +103,8 @@ func Init(dir string) (s *Store, created bool, err error) {
 }
 
 func open(root string) (*Store, error) {
-	s := &Store{Root: root, Dir: filepath.Join(root, ".bh"), Now: time.Now}
+	s := &Store{Root: root, Dir: filepath.Join(root, ".bh"), local: localDir(root), Now: time.Now}
+	s.migrateLocal()
 	c, err := config.Load(filepath.Join(s.Dir, "config.yaml"))
 	if err != nil {
 		return nil, err

@@ -72,7 +72,7 @@ type Worker struct {
 	Journaled   func() ([]string, error)
 }
 
-// Holder is who holds .bh/worker.lock.
+// Holder is who holds the worker lock.
 type Holder = claims.Holder
 
 // doctor is one run of Run.
@@ -94,11 +94,11 @@ type doctor struct {
 // Run checks the store, leases, claims, parked work, worktrees, locks
 // and temp files, and how this clone stands with the shared remote. With
 // fix, it repairs what is safe to repair: what a running worker manages
-// only while none runs here (Run then holds .bh/worker.lock).
+// only while none runs here (Run then holds the worker lock).
 func Run(s *store.Store, w Worker, fix bool) (Report, error) {
 	d := &doctor{Worker: w, s: s, repo: w.Repo, fix: fix, broken: map[string]bool{}, tasks: map[string]*task.Task{}}
 	d.checkNotLocks()
-	busy, unlock, err := busyWorker(s.Dir, fix, w.Clock())
+	busy, unlock, err := busyWorker(s.Local(), fix, w.Clock())
 	if err != nil {
 		return Report{}, err
 	}

@@ -146,7 +146,7 @@ func (d *doctor) checkLocks() error {
 	if h := d.busy; h != nil {
 		d.ok("locks", fmt.Sprintf("a worker runs here: pid %d on %s, since %s", h.PID, h.Host, h.Since.Format(time.RFC3339)))
 	}
-	paths, err := filepath.Glob(filepath.Join(d.s.Dir, "locks", "*.lock"))
+	paths, err := filepath.Glob(d.s.Local("locks", "*.lock"))
 	if err != nil {
 		return err
 	}

@@ -13,8 +13,8 @@ import (
 // files in it is left to the human, or to --fix. It runs before --fix
 // takes the worker lock, which such a folder would block.
 func (d *doctor) checkNotLocks() {
-	paths, _ := filepath.Glob(filepath.Join(d.s.Dir, "locks", "*"))
-	paths = append(paths, filepath.Join(d.s.Dir, "worker.lock"))
+	paths, _ := filepath.Glob(d.s.Local("locks", "*"))
+	paths = append(paths, d.s.Local("worker.lock"))
 	for _, p := range paths {
 		fi, err := os.Lstat(p)
 		if err != nil || fi.Mode().IsRegular() || filepath.Base(p) == ".gitignore" {

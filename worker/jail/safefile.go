@@ -95,9 +95,10 @@ func ownDirs(base string, rel ...string) (string, error) {
 	return dir, nil
 }
 
-// OwnRunDir is task id's run folder, .bh/runs/<id>[/sub...], made bh's.
+// OwnRunDir is task id's run folder, store.RunDir[/sub...], made bh's.
 func OwnRunDir(s *store.Store, id string, sub ...string) (string, error) {
-	return ownDirs(s.Dir, append([]string{"runs", id}, sub...)...)
+	local := s.Local() // in the git dir, which is trusted
+	return ownDirs(filepath.Dir(local), append([]string{filepath.Base(local), "runs", id}, sub...)...)
 }
 
 // WriteRunFile writes name in task id's run folder.

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
@@ -111,10 +110,10 @@ const LockFile = "land.lock"
 // Lock is the file lock of everything that moves the target branch:
 // landings, bh land, bh sync.
 func Lock(s *store.Store) (func(), error) {
-	if err := os.MkdirAll(filepath.Join(s.Dir, "locks"), 0o755); err != nil {
+	if err := os.MkdirAll(s.Local("locks"), 0o755); err != nil {
 		return nil, fmt.Errorf("landing lock: %w", err)
 	}
-	l, err := store.LockFile(filepath.Join(s.Dir, "locks", LockFile))
+	l, err := store.LockFile(s.Local("locks", LockFile))
 	if err != nil {
 		return nil, fmt.Errorf("landing lock: %w", err)
 	}

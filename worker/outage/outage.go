@@ -53,7 +53,7 @@ const (
 )
 
 func pausePath(s *store.Store, kind string) string {
-	return filepath.Join(s.Dir, "runs", "pause-"+kind+".json")
+	return s.Local("runs", "pause-"+kind+".json")
 }
 
 // Record records p as s's pause of kind; nil: it is over (kind "": every
