@@ -52,6 +52,13 @@ func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 	}
 	defer unlock()
 	s.CleanTemp(2 * time.Second) // what writes killed with a dead worker left
+	for _, name := range s.MissingOwnFiles() { // git add -A in a landing would commit bh's temp files
+		if err := s.RestoreOwnFile(name); err != nil {
+			w.warnf("%v", err)
+		} else {
+			w.warnf("wrote bh's own .bh/%s back (a git rebase -i that dropped bh's commits?); commit it", name)
+		}
+	}
 	if done, err := slots.RepairHalfMade(s, w.repo); err != nil {
 		w.warnf("%v", err)
 	} else if len(done) > 0 {

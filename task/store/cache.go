@@ -13,7 +13,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 )
 
-// The list cache, .bh/cache/tasks.bin, is local and disposable: every task
+// The list cache, .git/bh/cache/tasks.bin, is local and disposable: every task
 // as last read, with the stamp its file had then. List trusts an entry only
 // while the file's stamp is unchanged and settled; a cache that is stale,
 // torn, corrupt or from another version of bh is ignored and rebuilt.

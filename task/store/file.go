@@ -20,7 +20,7 @@ func (s *Store) CleanTemp(age time.Duration) {
 }
 
 // StaleTemp lists the store's temp files older than age: those in
-// .bh/tmp (task file writes) and the caches' (.bh/cache/.*.bin.*).
+// .bh/tmp (task file writes) and the caches' (.git/bh/cache/.*.bin.*).
 // It is what CleanTemp removes.
 func (s *Store) StaleTemp(age time.Duration) []string {
 	var paths []string

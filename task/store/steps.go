@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// StepLine is one tool call of a running agent in .bh/runs/steps.jsonl,
+// StepLine is one tool call of a running agent in .git/bh/runs/steps.jsonl,
 // the live feed bh log --follow shows beside the tasks' histories. It is
 // local state: steps are too many for a task's history.
 type StepLine struct {

@@ -84,8 +84,8 @@ func Init(dir string) (s *Store, created bool, err error) {
 	}
 	// tasks/ must exist in git even while empty.
 	for name, body := range map[string]string{
-		".gitignore":     gitignore,
-		".gitattributes": "# task files merge field by field (bh merge-file)\ntasks/*.yaml merge=" + MergeDriver + "\n",
+		".gitignore":     ownFiles[".gitignore"],
+		".gitattributes": ownFiles[".gitattributes"],
 		"config.yaml":    "# bh configuration; see bh --help\nprefix: " + config.DefaultPrefix + "\n",
 		"tasks/.gitkeep": "",
 	} {
@@ -100,6 +100,36 @@ func Init(dir string) (s *Store, created bool, err error) {
 	}
 	s, err = open(root)
 	return s, created, err
+}
+
+// ownFiles are bh's own files in .bh/, as bh init writes them: without
+// .gitignore, git add -A commits bh's temp files; without .gitattributes,
+// task files merge line by line.
+var ownFiles = map[string]string{
+	".gitignore":     gitignore,
+	".gitattributes": "# task files merge field by field (bh merge-file)\ntasks/*.yaml merge=" + MergeDriver + "\n",
+}
+
+// MissingOwnFiles are bh's own files gone from .bh/ (a git rebase -i that
+// dropped bh's commits, a hand removal), sorted.
+func (s *Store) MissingOwnFiles() []string {
+	var gone []string
+	for _, name := range []string{".gitattributes", ".gitignore"} {
+		if _, err := os.Lstat(filepath.Join(s.Dir, name)); errors.Is(err, os.ErrNotExist) {
+			gone = append(gone, name)
+		}
+	}
+	return gone
+}
+
+// RestoreOwnFile writes bh's own file name back into .bh/, as bh init
+// wrote it.
+func (s *Store) RestoreOwnFile(name string) error {
+	body, ok := ownFiles[name]
+	if !ok {
+		return fmt.Errorf("%s is not one of bh's own files", name)
+	}
+	return atomicfile.Write(filepath.Join(s.Dir, "tmp"), filepath.Join(s.Dir, name), []byte(body))
 }
 
 func open(root string) (*Store, error) {

@@ -110,7 +110,7 @@ func Run(s *store.Store, w Worker, fix bool) (Report, error) {
 	// while its parked ref still holds them.
 	// Git's own locks go before anything that runs git: a stale one fails it;
 	// so do half-made worktrees, which fail git fetch and gc.
-	for _, check := range []func() error{d.checkStore, d.checkConfig, d.checkSandbox, d.checkAgentStarts, d.checkGitLocks, d.checkHalfMade, d.connect,
+	for _, check := range []func() error{d.checkStore, d.checkOwnFiles, d.checkConfig, d.checkSandbox, d.checkAgentStarts, d.checkGitLocks, d.checkHalfMade, d.connect,
 		d.checkLeases, d.checkClaims,
 		d.checkWorktrees, d.checkPool, d.checkParked, d.checkLocks, d.checkTaskState, d.checkRegistry} {
 		if err := check(); err != nil {

@@ -132,7 +132,7 @@ func (d *doctor) leftovers(recover func() error) (found bool, err error) {
 		if t := d.tasks[id]; t != nil && t.State != task.InProgress {
 			found = true
 			d.guarded(Finding{Check: "leases", Status: Warn, Subject: id,
-				Message: fmt.Sprintf("its last run left leftovers (.bh/runs/%s/journal.json), and it is %s now", id, t.State),
+				Message: fmt.Sprintf("its last run left leftovers (.git/bh/runs/%s/journal.json), and it is %s now", id, t.State),
 				Fix:     "finish that run's cleanup as bh worker does at start"}, recover)
 		}
 	}

@@ -6,8 +6,8 @@ import (
 )
 
 // checkNotLocks finds what is not a lock file where bh keeps its locks
-// (.bh/locks/*, .bh/worker.lock): a folder there, which an agent could
-// make while .bh/locks was writable in its sandbox, failed every later
+// (.git/bh/locks/*, .git/bh/worker.lock): a folder there, which an agent could
+// make while .git/bh/locks was writable in its sandbox, failed every later
 // worker, bh update and bh sync with "is a directory". bh removes an
 // empty one (or a link) itself when it takes the lock; a folder with
 // files in it is left to the human, or to --fix. It runs before --fix

@@ -49,7 +49,7 @@ func (j *Jail) Policy(t *task.Task, wt, wtGitDir string, cfg config.AgentConfig)
 	p.Readable = append(p.Readable, ex(sc.Readable)...)
 
 	// Of bh's own state, the run's outbox alone is writable (outbox.go):
-	// not .bh/tmp, .bh/locks, .bh/cache or the run folder, which bh,
+	// not .bh/tmp, .git/bh/locks, .git/bh/cache or the run folder, which bh,
 	// outside, writes and trusts. bh's config (web.json's token, the
 	// registry) and its state dir (other tasks' worktrees and outboxes)
 	// are hidden.

@@ -12,7 +12,7 @@ import (
 	"github.com/bh-tracker/bh/task/store"
 )
 
-// bh writes its run folder (.bh/runs/<id>: journals, logs, session
+// bh writes its run folder (.git/bh/runs/<id>: journals, logs, session
 // copies, setup marks) and the agent's session files from outside the
 // sandbox. No agent can write the run folder any more, but one once could,
 // and the agent's own state still can be written by it: so nothing here

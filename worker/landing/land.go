@@ -104,7 +104,7 @@ func CommitMessage(id, title, summary string) string {
 	return b.String()
 }
 
-// LockFile, in .bh/locks, is the one lock there of no task.
+// LockFile, in .git/bh/locks, is the one lock there of no task.
 const LockFile = "land.lock"
 
 // Lock is the file lock of everything that moves the target branch:

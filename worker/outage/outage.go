@@ -37,7 +37,7 @@ func Advice(o agent.Outage, agentName string) string {
 	return "install the agent (npm install -g @anthropic-ai/claude-code) or set agent.binary, then start the worker again"
 }
 
-// Pause is a worker holding new runs back, as .bh/runs/pause-<kind>.json
+// Pause is a worker holding new runs back, as .git/bh/runs/pause-<kind>.json
 // records it for bh status: after an agent outage (PauseBackoff), or at the
 // day's budget (PauseDay). Each kind has its file, so that one's end is
 // not taken for the other's.
