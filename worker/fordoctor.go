@@ -69,6 +69,14 @@ func (w *worker) agentStarts(each func(binary string, refused error)) error {
 	}
 	for _, r := range runners {
 		cfg, ok := agentProgram(r)
+		if p, isP := r.(preflighter); isP {
+			// the worker's own check (binary found, version): where it
+			// refuses to start (exit 3), doctor says so
+			if _, err := p.Preflight(context.Background()); err != nil {
+				each(cfg.Binary, &PreflightError{Err: err})
+				continue
+			}
+		}
 		if path := jail.LookPath(cfg.Binary); !ok || !filepath.IsAbs(path) {
 			continue
 		} else if _, err := os.Stat(path); err != nil {
