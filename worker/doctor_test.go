@@ -12,6 +12,7 @@ import (
 	"github.com/bh-tracker/bh/worker/doctor"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
@@ -21,6 +22,12 @@ import (
 
 // runDoctor is bh doctor in s's repository.
 func runDoctor(s *store.Store, fix bool) (doctor.Report, error) {
+	if a := s.Config.Agent; a.Kind == "" && a.Binary == "" && len(a.Command) == 0 {
+		// claude, the default, is not installed for these tests, and
+		// doctor would say so (bh worker would not start): a command
+		// agent stands in, as the worker's tests' runners do.
+		s.Config.Agent = config.AgentConfig{Kind: "command", Command: []string{"true"}}
+	}
 	w, err := ForDoctor(s)
 	if err != nil {
 		return doctor.Report{}, err
@@ -195,8 +202,8 @@ func TestDoctorRemovesStrayLocksAndTemp(t *testing.T) {
 	if rep := doctorT(t, s, true); rep.Problems() != 0 {
 		t.Fatalf("after --fix: %+v", rep.Findings)
 	}
-	if exists(s.Dir, "locks/tm-gone.lock") || exists(s.Dir, "tmp/write-123") || exists(s.Dir, "cache/.tasks.bin.99") ||
-		!exists(s.Dir, "locks/"+tk.ID+".lock") {
+	if exists(s.Local(), "locks/tm-gone.lock") || exists(s.Dir, "tmp/write-123") || exists(s.Local(), "cache/.tasks.bin.99") ||
+		!exists(s.Local(), "locks/"+tk.ID+".lock") {
 		t.Fatal("the wrong files went")
 	}
 }
