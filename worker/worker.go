@@ -51,7 +51,7 @@ func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 		return err
 	}
 	defer unlock()
-	s.CleanTemp(2 * time.Second) // what writes killed with a dead worker left
+	s.CleanTemp(2 * time.Second)               // what writes killed with a dead worker left
 	for _, name := range s.MissingOwnFiles() { // git add -A in a landing would commit bh's temp files
 		if err := s.RestoreOwnFile(name); err != nil {
 			w.warnf("%v", err)
