@@ -51,8 +51,9 @@ func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 		return err
 	}
 	defer unlock()
-	s.CleanTemp(2 * time.Second)               // what writes killed with a dead worker left
-	for _, name := range s.MissingOwnFiles() { // git add -A in a landing would commit bh's temp files
+	s.CleanTemp(2 * time.Second) // what writes killed with a dead worker left
+	// bh's own ignore and attributes files, which a git rebase -i may drop
+	for _, name := range s.MissingOwnFiles() {
 		if err := s.RestoreOwnFile(name); err != nil {
 			w.warnf("%v", err)
 		} else {
