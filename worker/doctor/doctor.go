@@ -112,7 +112,7 @@ func Run(s *store.Store, w Worker, fix bool) (Report, error) {
 	// so do half-made worktrees, which fail git fetch and gc.
 	for _, check := range []func() error{d.checkStore, d.checkOwnFiles, d.checkConfig, d.checkSandbox, d.checkAgentStarts, d.checkGitLocks, d.checkHalfMade, d.connect,
 		d.checkLeases, d.checkClaims,
-		d.checkWorktrees, d.checkPool, d.checkParked, d.checkLocks, d.checkTaskState, d.checkRegistry} {
+		d.checkWorktrees, d.checkRunning, d.checkPool, d.checkParked, d.checkLocks, d.checkTaskState, d.checkRegistry} {
 		if err := check(); err != nil {
 			return Report{Findings: d.out}, err
 		}
