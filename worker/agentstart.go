@@ -13,7 +13,6 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/proc"
 	"github.com/bh-tracker/bh/agent/sandbox"
-	"github.com/bh-tracker/bh/agent/sandbox/egress"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 )
@@ -71,14 +70,7 @@ func (w *worker) startsInSandbox(ctx context.Context, cfg config.AgentConfig) er
 	default:
 		return nil
 	}
-	if strings.Contains(why, egress.ForwardRefused) { // the API's port, not the agent's folders
-		return &PreflightError{Err: fmt.Errorf("%s cannot start in the sandbox: %s", cfg.Binary, why),
-			Advice: "put the API the agent calls on a port from 1024 up (ANTHROPIC_BASE_URL, OPENAI_BASE_URL), or run agents unsandboxed (BH_SANDBOX=off)"}
-	}
-	return &PreflightError{Err: fmt.Errorf("%s cannot start in the sandbox: %s", cfg.Binary, why),
-		Advice: "bh makes the agent's folders readable there (" + strings.Join(jail.ProgramDirs(cfg, nil), ", ") +
-			"); install it outside the folders the sandbox hides (the repository, the repositories beside it, /tmp, " +
-			"~/.ssh and the like), or list the folder it needs under sandbox.readable in .bh/config.yaml"}
+	return &PreflightError{Err: fmt.Errorf("%s cannot start in the sandbox: %s", cfg.Binary, why), Advice: jail.StartAdvice(cfg, why)}
 }
 
 func lastLine(s string) string {

@@ -25,6 +25,7 @@ import (
 	"github.com/bh-tracker/bh/worker/notify"
 	"github.com/bh-tracker/bh/worker/outage"
 	"github.com/bh-tracker/bh/worker/slots"
+	"github.com/bh-tracker/bh/worker/storegit"
 	"github.com/bh-tracker/bh/worker/watch"
 )
 
@@ -52,14 +53,6 @@ func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 	}
 	defer unlock()
 	s.CleanTemp(2 * time.Second) // what writes killed with a dead worker left
-	// bh's own ignore and attributes files, which a git rebase -i may drop
-	for _, name := range s.MissingOwnFiles() {
-		if err := s.RestoreOwnFile(name); err != nil {
-			w.warnf("%v", err)
-		} else {
-			w.warnf("wrote bh's own .bh/%s back (a git rebase -i that dropped bh's commits?); commit it", name)
-		}
-	}
 	if done, err := slots.RepairHalfMade(s, w.repo); err != nil {
 		w.warnf("%v", err)
 	} else if len(done) > 0 {
@@ -228,7 +221,9 @@ func (w *worker) await(stop, kill context.Context, wait time.Duration, done <-ch
 // fill starts runs for ready tasks until every slot is busy.
 func (w *worker) fill(kill context.Context, running *int, done chan<- runEnd) (bool, error) {
 	claimed := false
-	w.restoreOlder()
+	for _, say := range append(storegit.RestoreOlder(w.s), w.s.RestoreOwnFiles()...) {
+		w.warnf("%s", say) // never run a task from a file git took back; git add -A commits no temp file
+	}
 	if err := w.day.Check(w.s, w.clock()); err != nil {
 		w.warnf("the day's budget: %v", err)
 	}

@@ -132,6 +132,19 @@ func (s *Store) RestoreOwnFile(name string) error {
 	return atomicfile.Write(filepath.Join(s.Dir, "tmp"), filepath.Join(s.Dir, name), []byte(body))
 }
 
+// RestoreOwnFiles writes back bh's own files gone from .bh/ and says so.
+func (s *Store) RestoreOwnFiles() []string {
+	var said []string
+	for _, name := range s.MissingOwnFiles() {
+		if err := s.RestoreOwnFile(name); err != nil {
+			said = append(said, err.Error())
+		} else {
+			said = append(said, "wrote bh's own .bh/"+name+" back (a git rebase -i that dropped bh's commits?); commit it")
+		}
+	}
+	return said
+}
+
 func open(root string) (*Store, error) {
 	s := &Store{Root: root, Dir: filepath.Join(root, ".bh"), local: localDir(root), Now: time.Now}
 	s.migrateLocal()

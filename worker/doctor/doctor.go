@@ -64,8 +64,8 @@ type Worker struct {
 	LeaseTTL time.Duration // how long a claim holds without a heartbeat
 
 	CheckConfig func() (hint string, err error) // what would make bh worker refuse to start, and what to do
-	// AgentStarts calls each with every agent in use it can start and
-	// why the sandbox cannot start it (nil when it can).
+	// AgentStarts calls each with every agent in use and why it cannot
+	// start (not found, a broken release, the sandbox), nil when it can.
 	AgentStarts func(each func(binary string, refused error)) error
 	Dead        func(t *task.Task) bool // its lease's worker is gone, and no claim holds it elsewhere
 	Recover     func() error            // the worker's recovery at start

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/sandbox"
+	"github.com/bh-tracker/bh/agent/sandbox/egress"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/git"
@@ -151,4 +152,16 @@ func LookPath(name string) string {
 		}
 	}
 	return name
+}
+
+// StartAdvice is what to do about an agent of cfg that could not start in
+// the sandbox, for why: a local API on a port the sandbox cannot open, or
+// (most often) a program the sandbox hides.
+func StartAdvice(cfg config.AgentConfig, why string) string {
+	if strings.Contains(why, egress.ForwardRefused) {
+		return "put the API the agent calls on a port from 1024 up (ANTHROPIC_BASE_URL, OPENAI_BASE_URL), or run agents unsandboxed (BH_SANDBOX=off)"
+	}
+	return "bh makes the agent's folders readable there (" + strings.Join(ProgramDirs(cfg, nil), ", ") +
+		"); install it outside the folders the sandbox hides (the repository, the repositories beside it, /tmp, " +
+		"~/.ssh and the like), or list the folder it needs under sandbox.readable in .bh/config.yaml"
 }
