@@ -149,7 +149,7 @@ print {"status":"completed","summary":"done"}
 	term.waitFor("› " + long + " Long job")
 	term.waitFor("running (1)")
 	for end := time.Now().Add(fakeapi.Patience(20 * time.Second)); ; time.Sleep(50 * time.Millisecond) { // the run's log begins
-		if logs, _ := filepath.Glob(filepath.Join(dir, ".bh", "runs", long, "*.log")); len(logs) > 0 {
+		if logs, _ := filepath.Glob(filepath.Join(dir, ".git", "bh", "runs", long, "*.log")); len(logs) > 0 {
 			break
 		}
 		if time.Now().After(end) {

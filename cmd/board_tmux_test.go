@@ -59,7 +59,7 @@ print {"status":"completed","summary":"done"}
 	}
 	// Command agents report no steps: one as claude's would be, in the live feed.
 	step, _ := json.Marshal(store.StepLine{At: time.Now(), TaskID: long, Step: "Bash: go test ./..."})
-	writeE2E(t, dir, ".bh/runs/steps.jsonl", string(step)+"\n")
+	writeE2E(t, dir, ".git/bh/runs/steps.jsonl", string(step)+"\n")
 
 	term := newTmuxPane(t, dir, "bh board; echo EXITED $?; sleep 30")
 	term.waitFor("waiting on you (1)")

@@ -92,11 +92,12 @@ func runEditor(io *IOStreams, editor, path string) error {
 	return nil
 }
 
-// scratchFile writes data to a new file under .bh/tmp/ for the user to edit.
+// scratchFile writes data to a new file in drafts/ of store.Local for the
+// user to edit.
 // It is only removed once what the user wrote has been saved, so a refused
 // edit is never lost. rel is its path from the repository's top.
 func scratchFile(s *store.Store, pattern string, data []byte) (path, rel string, err error) {
-	dir := filepath.Join(s.Dir, "tmp")
+	dir := s.Local("drafts") // out of git clean's reach, and of the temp files' cleaning
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", "", err
 	}

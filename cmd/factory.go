@@ -109,7 +109,23 @@ func lostStore(dir string, err error) error {
 	if !errors.Is(err, store.ErrNoStore) || storegit.KeptConfig(dir) == nil {
 		return err
 	}
+	if storegit.OnABranch(dir) {
+		return &otherBranchError{err}
+	}
 	return &lostStoreError{err}
+}
+
+// otherBranchError is a checkout of a branch made before bh init: .bh/ is
+// on another branch, and bh init here would make an untracked .bh/ that
+// git checkout of that branch then refuses to overwrite.
+type otherBranchError struct{ error }
+
+func (e *otherBranchError) Unwrap() error { return e.error }
+func (e *otherBranchError) Error() string {
+	return "not in a bh repository: this checkout has no .bh/, which git holds on another branch (a branch made before bh init?)"
+}
+func (e *otherBranchError) Hint() string {
+	return "check out the branch bh was set up on, or bring .bh/ here with git merge; bh init here would leave an untracked .bh/ in git checkout's way"
 }
 
 type lostStoreError struct{ error }

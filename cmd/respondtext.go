@@ -11,11 +11,10 @@ import (
 	"github.com/bh-tracker/bh/task/store"
 )
 
-// answerMarker separates the template from the answer; only text below it
-// is sent.
-const answerMarker = "# Write your answer below this line. Lines above it are ignored."
-
-var errNoMarker = errors.New("the answer marker line was removed, so bh cannot tell your answer from the question")
+// answerMarker separates the template from the answer. Below it, every
+// line is the answer's (a markdown heading too); above it, as in git's
+// commit template, every line but the comments.
+const answerMarker = "# Write your answer below this line (or anywhere: lines starting with # above it are ignored)."
 
 // answerTemplate is what the editor opens on for bh respond: the task, the
 // questions the text answers and their context as comments, then the marker
@@ -55,15 +54,23 @@ func comment(b *strings.Builder, title, text string) {
 	}
 }
 
-// parseAnswer returns the text below the marker line, as TrimAnswer keeps it.
-func parseAnswer(text string) (string, error) {
+// parseAnswer returns what the human typed in the template, as TrimAnswer
+// keeps it: the lines above the marker line that are no comments (vi and
+// nano open on line 1), then all below it. A marker removed or changed
+// leaves every line that is no comment.
+func parseAnswer(text string) string {
 	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	var typed []string
 	for i, l := range lines {
 		if strings.TrimSpace(l) == answerMarker {
-			return task.TrimAnswer(strings.Join(lines[i+1:], "\n")), nil
+			typed = append(typed, lines[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(l, "#") {
+			typed = append(typed, l)
 		}
 	}
-	return "", errNoMarker
+	return task.TrimAnswer(strings.Join(typed, "\n"))
 }
 
 // answerText reads the answer's text from the argument, stdin ("-") or a
@@ -99,11 +106,7 @@ func editText(o *RespondOptions, s *store.Store, t *task.Task, qs []task.Questio
 	if err != nil {
 		return "", draft{}, err
 	}
-	text, err := parseAnswer(string(b))
-	if err != nil {
-		return "", draft{}, withHint(err, "nothing was changed; your text is kept in "+rel)
-	}
-	return text, draft{path, rel}, nil
+	return parseAnswer(string(b)), draft{path, rel}, nil
 }
 
 // readTemplate returns the text of the response template .bh/templates/

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
@@ -11,23 +10,23 @@ import (
 func TestParseAnswer(t *testing.T) {
 	for _, tc := range []struct {
 		name, text, want string
-		err              error
 	}{
-		{"below the marker", "# q\n" + answerMarker + "\nyes\n", "yes", nil},
-		{"lines above are ignored", "I typed here\n# q\n" + answerMarker + "\n\n  Use X.\n\nThen Y.\n\n", "  Use X.\n\nThen Y.", nil},
-		{"indentation and tabs are the human's", answerMarker + "\n\n\tcode()\n  \tmore\t \n", "\tcode()\n  \tmore", nil},
-		{"comments below are kept", answerMarker + "\n# a heading\ntext", "# a heading\ntext", nil},
-		{"indented marker", "  " + answerMarker + "  \nok", "ok", nil},
-		{"windows line ends", "# q\r\n" + answerMarker + "\r\nyes\r\n", "yes", nil},
-		{"only the first marker counts", answerMarker + "\n" + answerMarker + "\n", answerMarker, nil},
-		{"empty answer", "# q\n" + answerMarker + "\n\n   \n", "", nil},
-		{"marker removed", "# q\nyes\n", "", errNoMarker},
-		{"marker changed", "# Write your answer below\nyes", "", errNoMarker},
+		{"below the marker", "# q\n" + answerMarker + "\nyes\n", "yes"},
+		{"typed on line 1", "Blue\n# q\n#\n" + answerMarker + "\n\n", "Blue"},
+		{"typed above and below", "I typed here\n# q\n" + answerMarker + "\n\n  Use X.\n\nThen Y.\n\n", "I typed here\n\n  Use X.\n\nThen Y."},
+		{"typed between the comments", "# q\nBlue\n# more\n" + answerMarker + "\n", "Blue"},
+		{"indentation and tabs are the human's", answerMarker + "\n\n\tcode()\n  \tmore\t \n", "\tcode()\n  \tmore"},
+		{"comments below are kept", answerMarker + "\n# a heading\ntext", "# a heading\ntext"},
+		{"indented marker", "  " + answerMarker + "  \nok", "ok"},
+		{"windows line ends", "# q\r\n" + answerMarker + "\r\nyes\r\n", "yes"},
+		{"only the first marker counts", answerMarker + "\n" + answerMarker + "\n", answerMarker},
+		{"empty answer", "# q\n" + answerMarker + "\n\n   \n", ""},
+		{"marker removed", "# q\nyes\n", "yes"},
+		{"marker changed", "# Write your answer below\nyes", "yes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := parseAnswer(tc.text)
-			if !errors.Is(err, tc.err) || got != tc.want {
-				t.Errorf("parseAnswer = %q, %v; want %q, %v", got, err, tc.want, tc.err)
+			if got := parseAnswer(tc.text); got != tc.want {
+				t.Errorf("parseAnswer = %q; want %q", got, tc.want)
 			}
 		})
 	}
@@ -62,15 +61,15 @@ func TestAnswerTemplateRoundTrip(t *testing.T) {
 		}
 	}
 	// the untouched template is an empty answer, not an error
-	if got, err := parseAnswer(tmpl); err != nil || got != "" {
-		t.Errorf("parseAnswer(template) = %q, %v", got, err)
+	if got := parseAnswer(tmpl); got != "" {
+		t.Errorf("parseAnswer(template) = %q", got)
 	}
-	if got, _ := parseAnswer(tmpl + "B, because.\n"); got != "B, because." {
+	if got := parseAnswer(tmpl + "B, because.\n"); got != "B, because." {
 		t.Errorf("parseAnswer(template+answer) = %q", got)
 	}
 	// a response template's text starts the answer
 	pre := answerTemplate(tk, tk.OpenQuestions()[1:], "  LGTM.\n\n")
-	if got, _ := parseAnswer(pre); got != "LGTM." || strings.Contains(pre, "First?") {
+	if got := parseAnswer(pre); got != "LGTM." || strings.Contains(pre, "First?") {
 		t.Errorf("prefilled template = %q:\n%s", got, pre)
 	}
 }

@@ -20,7 +20,7 @@ func newCmdTranscript(f *Factory, runF func(*TranscriptOptions) error) *cobra.Co
 		Use:   "transcript <id>",
 		Short: "Print a run's conversation with the agent",
 		Long: `Print the conversation of one of a task's runs, from its run log in
-.bh/runs/<id>/: what the agent said, each tool call in a few words and its
+.git/bh/runs/<id>/: what the agent said, each tool call in a few words and its
 result, and how the run ended. A run that was killed or timed out shows
 what it did until then. --run picks the run (1 is the first; the last by
 default). With --json, print {taskId, run, runs, entries: [{role, text}]}.

@@ -70,10 +70,7 @@ func (w *worker) startsInSandbox(ctx context.Context, cfg config.AgentConfig) er
 	default:
 		return nil
 	}
-	return &PreflightError{Err: fmt.Errorf("%s cannot start in the sandbox: %s", cfg.Binary, why),
-		Advice: "bh makes the agent's folders readable there (" + strings.Join(jail.ProgramDirs(cfg, nil), ", ") +
-			"), the system folders and those on PATH, nothing else of the home; " +
-			"list the folder it needs under sandbox.readable in .bh/config.yaml"}
+	return &PreflightError{Err: fmt.Errorf("%s cannot start in the sandbox: %s", cfg.Binary, why), Advice: jail.StartAdvice(cfg, why)}
 }
 
 func lastLine(s string) string {

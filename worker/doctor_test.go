@@ -12,6 +12,7 @@ import (
 	"github.com/bh-tracker/bh/worker/doctor"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
@@ -21,6 +22,12 @@ import (
 
 // runDoctor is bh doctor in s's repository.
 func runDoctor(s *store.Store, fix bool) (doctor.Report, error) {
+	if a := s.Config.Agent; a.Kind == "" && a.Binary == "" && len(a.Command) == 0 {
+		// claude, the default, is not installed for these tests, and
+		// doctor would say so (bh worker would not start): a command
+		// agent stands in, as the worker's tests' runners do.
+		s.Config.Agent = config.AgentConfig{Kind: "command", Command: []string{"true"}}
+	}
 	w, err := ForDoctor(s)
 	if err != nil {
 		return doctor.Report{}, err
@@ -141,7 +148,7 @@ func TestDoctorLeavesAWorkersTasksToIt(t *testing.T) {
 	if _, err := claims.Claim(s, tk.ID, lease, nil); err != nil {
 		t.Fatal(err)
 	}
-	unlock, err := claims.LockWorker(s.Dir, now(s)) // a worker runs here
+	unlock, err := claims.LockWorker(s.Local(), now(s)) // a worker runs here
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,22 +188,22 @@ func TestDoctorRemovesStrayLocksAndTemp(t *testing.T) {
 	s := doctorStore(t)
 	tk := addTask(t, s, "Has a lock")
 	old := time.Now().Add(-2 * time.Minute)
-	for _, p := range []string{"locks/tm-gone.lock", "locks/" + tk.ID + ".lock", "tmp/write-123", "cache/.tasks.bin.99"} {
-		writeFile(t, s.Dir, p, "")
-		os.Chtimes(filepath.Join(s.Dir, p), old, old)
+	for _, p := range []string{s.Local("locks/tm-gone.lock"), s.Local("locks/" + tk.ID + ".lock"), filepath.Join(s.Dir, "tmp/write-123"), s.Local("cache/.tasks.bin.99")} {
+		writeFile(t, filepath.Dir(p), filepath.Base(p), "")
+		os.Chtimes(p, old, old)
 	}
 	rep := doctorT(t, s, false)
-	finding(t, rep, "locks", ".bh/locks/tm-gone.lock")
+	finding(t, rep, "locks", ".git/bh/locks/tm-gone.lock")
 	finding(t, rep, "locks", ".bh/tmp")
-	finding(t, rep, "locks", ".bh/cache") // the list cache's temp file
+	finding(t, rep, "locks", ".git/bh/cache") // the list cache's temp file
 	if rep.Problems() != 3 {
 		t.Fatalf("a live task's lock is no problem: %+v", rep.Findings)
 	}
 	if rep := doctorT(t, s, true); rep.Problems() != 0 {
 		t.Fatalf("after --fix: %+v", rep.Findings)
 	}
-	if exists(s.Dir, "locks/tm-gone.lock") || exists(s.Dir, "tmp/write-123") || exists(s.Dir, "cache/.tasks.bin.99") ||
-		!exists(s.Dir, "locks/"+tk.ID+".lock") {
+	if exists(s.Local(), "locks/tm-gone.lock") || exists(s.Dir, "tmp/write-123") || exists(s.Local(), "cache/.tasks.bin.99") ||
+		!exists(s.Local(), "locks/"+tk.ID+".lock") {
 		t.Fatal("the wrong files went")
 	}
 }

@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/bh-tracker/bh/worker/doctor"
@@ -46,7 +47,10 @@ func TestDoctorCleansUpAfterClosedTasks(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := doctorT(t, s, false)
-	finding(t, rep, "worktrees", wt.Path)
+	// its work is in the parked ref, not on HEAD: the fix says so
+	if f := finding(t, rep, "worktrees", wt.Path); !strings.Contains(f.Fix, "its work stays in "+git.ParkRef(closed.ID)) {
+		t.Errorf("the fix speaks of HEAD: %s", f.Fix)
+	}
 	finding(t, rep, "parked", git.ParkRef(closed.ID))
 	if rep.Problems() != 2 {
 		t.Fatalf("an open task's work is no problem: %+v", rep.Findings)

@@ -13,6 +13,7 @@ import (
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
 )
@@ -37,15 +38,15 @@ func TestAgentErrorFailsTaskKeepsWorkAndGoesOn(t *testing.T) {
 	if !refExists(s.Root, git.ParkRef(bad.ID)) || exists(s.Root, "partial.go") {
 		t.Fatal("partial work not parked")
 	}
-	logs, _ := filepath.Glob(filepath.Join(s.Dir, "runs", bad.ID, "*.log"))
+	logs, _ := filepath.Glob(store.RunDir(s, bad.ID, "*.log"))
 	if len(logs) != 1 {
 		t.Fatalf("run logs: %v", logs)
 	}
 	if l := readFile(t, "/", logs[0]); !strings.Contains(l, "RAW-STDOUT") || !strings.Contains(l, "RAW-STDERR") {
 		t.Fatalf("run log lacks the raw output:\n%s", l)
 	}
-	if gitT(t, s.Root, "check-ignore", logs[0]) == "" {
-		t.Fatal("run log is not git-ignored")
+	if !strings.HasPrefix(logs[0], filepath.Join(s.Root, ".git")+string(filepath.Separator)) {
+		t.Fatalf("run log %s is not in the git dir, out of git clean's reach", logs[0])
 	}
 	if g := getTask(t, s, next.ID); g.State != task.Closed {
 		t.Fatalf("the worker did not go on: next is %s", g.State)

@@ -3,7 +3,6 @@ package worker
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 
 	"github.com/bh-tracker/bh/worker/jail"
@@ -54,7 +53,8 @@ func (w *worker) configHint() (string, error) {
 }
 
 // agentStarts calls each with every agent in use that bh starts by path,
-// and the preflight's refusal when the sandbox cannot start it.
+// and the preflight's refusal when it cannot start: not found, a broken
+// release, or out of the sandbox's reach.
 func (w *worker) agentStarts(each func(binary string, refused error)) error {
 	if w.runner == nil {
 		r, err := NewRunner(w.s.Config.Agent, nil)
@@ -69,20 +69,15 @@ func (w *worker) agentStarts(each func(binary string, refused error)) error {
 	}
 	for _, r := range runners {
 		cfg, ok := agentProgram(r)
-		if path := jail.LookPath(cfg.Binary); !ok || !filepath.IsAbs(path) {
-			continue
-		} else if _, err := os.Stat(path); err != nil {
+		p, isP := r.(preflighter)
+		if !ok || !isP {
 			continue
 		}
-		var pe *PreflightError
-		switch err := w.startsInSandbox(context.Background(), cfg); {
-		case errors.As(err, &pe):
-			each(cfg.Binary, pe)
-		case err != nil:
-			return err
-		default:
-			each(cfg.Binary, nil)
+		_, err := p.Preflight(context.Background()) // the worker's own check: where it exits 3, doctor says so
+		if err == nil && filepath.IsAbs(jail.LookPath(cfg.Binary)) {
+			err = w.startsInSandbox(context.Background(), cfg)
 		}
+		each(cfg.Binary, err)
 	}
 	return nil
 }

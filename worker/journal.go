@@ -74,7 +74,7 @@ func removeJournal(s *store.Store, id string) {
 
 // journaled lists the tasks that have a journal.
 func journaled(s *store.Store) ([]string, error) {
-	m, err := filepath.Glob(filepath.Join(s.Dir, "runs", "*", "journal.json"))
+	m, err := filepath.Glob(store.RunDir(s, "*", "journal.json"))
 	if err != nil {
 		return nil, err
 	}

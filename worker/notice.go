@@ -63,7 +63,7 @@ func (w *worker) closeNotifier() {
 
 // A question's input.requested goes out once, however often workers stop,
 // crash and start again. Before sending it the worker claims it by
-// creating .bh/runs/<id>/notified/<question id> (O_EXCL: of two claims, one
+// creating .git/bh/runs/<id>/notified/<question id> (O_EXCL: of two claims, one
 // wins); a worker starting up announces the waiting questions nobody
 // claimed, which a worker that died between parking a task and notifying
 // left unsent. Claiming before sending makes a crash lose a notification

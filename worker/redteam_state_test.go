@@ -36,10 +36,11 @@ var runFolderNames = []string{"journal.json", "journal.json.tmp", "setup.log", "
 const stateProbe = `r=probe.txt
 try() { name=$1; shift; if "$@" >/dev/null 2>&1; then echo "$name: yes" >>$r; else echo "$name: no" >>$r; fi; }
 bh=$BH_ROOT/.bh
-run=$bh/runs/$BH_TASK_ID
+local=$BH_ROOT/.git/bh
+run=$local/runs/$BH_TASK_ID
 try "write .bh/tmp" sh -c 'echo x >"$1/tmp/pwned"' - "$bh"
-try "write .bh/locks" sh -c 'rm -f "$1/locks/land.lock" && mkdir "$1/locks/land.lock"' - "$bh"
-try "write .bh/cache" sh -c 'echo x >"$1/cache/pwned"' - "$bh"
+try "write .bh/locks" sh -c 'rm -f "$1/locks/land.lock" && mkdir "$1/locks/land.lock"' - "$local"
+try "write .bh/cache" sh -c 'echo x >"$1/cache/pwned"' - "$local"
 try "write run folder" sh -c 'mkdir -p "$1" && echo x >"$1/pwned"' - "$run"
 for n in %[3]s; do try "link $n" ln -sfn "$HOME/target-$n" "$run/$n"; done
 try "read web.json" cat "$XDG_CONFIG_HOME/bh/web.json"
@@ -119,14 +120,14 @@ func TestRedTeamStateIsNotTheAgents(t *testing.T) {
 				}
 			}
 			if tt.name == "sandboxed" {
-				for _, p := range []string{"tmp/pwned", "cache/pwned", filepath.Join("runs", tk.ID, "pwned")} {
-					if exists(s.Dir, p) {
-						t.Errorf(".bh/%s was written from the sandbox", p)
+				for _, p := range []string{filepath.Join(s.Dir, "tmp/pwned"), s.Local("cache/pwned"), store.RunDir(s, tk.ID, "pwned")} {
+					if _, err := os.Lstat(p); err == nil {
+						t.Errorf("%s was written from the sandbox", p)
 					}
 				}
 			}
 			os.Remove(filepath.Join(s.Dir, "tmp", "pwned"))
-			os.Remove(filepath.Join(s.Dir, "cache", "pwned"))
+			os.Remove(s.Local("cache", "pwned"))
 			gitT(t, s.Root, "rm", "-q", "probe.txt", "work.txt")
 			gitT(t, s.Root, "commit", "-q", "-m", "next probe")
 		})
@@ -311,7 +312,7 @@ func TestRedTeamFoldersAtLockPathsStopNothing(t *testing.T) {
 		`echo done >done.txt; echo '{"status":"completed","summary":"done"}'`}}
 	tk := addTask(t, s, "Runs")
 	other := addTask(t, s, "Waits")
-	locks := filepath.Join(s.Dir, "locks")
+	locks := s.Local("locks")
 	squat := func(withFile bool, paths ...string) {
 		t.Helper()
 		for _, p := range paths {
@@ -324,7 +325,7 @@ func TestRedTeamFoldersAtLockPathsStopNothing(t *testing.T) {
 			}
 		}
 	}
-	squat(false, filepath.Join(locks, tk.ID+".lock"), filepath.Join(locks, landing.LockFile), filepath.Join(s.Dir, "worker.lock"))
+	squat(false, filepath.Join(locks, tk.ID+".lock"), filepath.Join(locks, landing.LockFile), s.Local("worker.lock"))
 	runWith(t, s, Options{})
 	if got := getTask(t, s, tk.ID); got.State != task.Closed {
 		t.Fatalf("the worker: %s is %s (%s)", tk.ID, got.State, got.Summary)
@@ -348,7 +349,7 @@ func TestRedTeamFoldersAtLockPathsStopNothing(t *testing.T) {
 	found := 0
 	for _, f := range rep.Findings {
 		if f.Check == "locks" && f.Status == doctor.Error && f.Fixable &&
-			(f.Subject == ".bh/locks/"+other.ID+".lock" || f.Subject == ".bh/locks/"+landing.LockFile) {
+			(f.Subject == ".git/bh/locks/"+other.ID+".lock" || f.Subject == ".git/bh/locks/"+landing.LockFile) {
 			found++
 		}
 	}

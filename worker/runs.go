@@ -21,7 +21,7 @@ func (w *worker) openLog(r *run) *runlog.Log {
 	if err != nil {
 		return &runlog.Log{}
 	}
-	return runlog.Start(f, filepath.ToSlash(filepath.Join(".bh", "runs", r.t.ID, name)), r.t.ID, r.session, r.started, r.prompt)
+	return runlog.Start(f, w.s.Shown(filepath.Join(dir, name)), r.t.ID, r.session, r.started, r.prompt)
 }
 
 // RunTranscript is run n (1 is the first; 0 the last) of task id, read

@@ -155,7 +155,7 @@ func (r *run) dir() string { return filepath.Join(r.wt.Path, r.cfg.Dir) }
 // could cut in two: where its worktree is, what it builds on, the agent's
 // process group while it runs, the ending once decided, and the commit
 // being landed. A restarted worker reads it to finish what the dead one
-// began (recoverTask). It lives in .bh/runs/<id>/ (git-ignored).
+// began (recoverTask). It lives in .git/bh/runs/<id>/ (git-ignored).
 type journal struct {
 	Version  int            `json:"version"` // journalVersion
 	Task     string         `json:"task"`

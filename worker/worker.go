@@ -15,6 +15,7 @@ import (
 	"github.com/bh-tracker/bh/worker/notify"
 	"github.com/bh-tracker/bh/worker/outage"
 	"github.com/bh-tracker/bh/worker/slots"
+	"github.com/bh-tracker/bh/worker/storegit"
 	"github.com/bh-tracker/bh/worker/watch"
 )
 
@@ -36,7 +37,7 @@ func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 	if err := w.preflight(kill); err != nil {
 		return err
 	}
-	unlock, err := claims.LockWorker(s.Dir, w.now())
+	unlock, err := claims.LockWorker(s.Local(), w.now())
 	if err != nil {
 		return err
 	}
@@ -211,6 +212,9 @@ func (w *worker) await(stop, kill context.Context, wait time.Duration, done <-ch
 // fill starts runs for ready tasks until every slot is busy.
 func (w *worker) fill(kill context.Context, running *int, done chan<- runEnd) (bool, error) {
 	claimed := false
+	for _, say := range append(storegit.RestoreOlder(w.s), w.s.RestoreOwnFiles()...) {
+		w.warnf("%s", say) // never run a task from a file git took back; git add -A commits no temp file
+	}
 	if err := w.day.Check(w.s, w.clock()); err != nil {
 		w.warnf("the day's budget: %v", err)
 	}

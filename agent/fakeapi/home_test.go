@@ -3,39 +3,39 @@ package fakeapi
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
-// A test that writes into the user's own bh config (the registry) fails
-// the whole test binary; one that keeps to its home passes.
-func TestIsolatedFailsATestThatWritesTheUsersConfig(t *testing.T) {
-	for _, tt := range []struct {
-		name  string
-		write func(real string)
-		want  int
-	}{
-		{"own home", func(string) { os.WriteFile(filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "x"), nil, 0o644) }, 0},
-		{"the user's registry", func(real string) {
-			os.MkdirAll(filepath.Join(real, "bh"), 0o755)
-			os.WriteFile(filepath.Join(real, "bh", "repos.json"), []byte("[]"), 0o644)
-		}, 1},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			real := t.TempDir()
-			for _, v := range []string{"HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"} {
-				t.Setenv(v, os.Getenv(v)) // restored after Isolated moves them
+// Isolated gives the tests a home of their own: HOME and every XDG folder
+// point into one fresh temporary folder, which is gone afterwards, so
+// that what a test or the bh it starts writes never reaches the user's
+// folders. Nothing is compared with the user's real folders: a bh of the
+// user's may change them meanwhile.
+func TestIsolatedRunsInAHomeOfItsOwn(t *testing.T) {
+	vars := []string{"HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"}
+	for _, v := range vars {
+		t.Setenv(v, "/nonexistent/user/"+v) // restored after Isolated moves them
+	}
+	var home string
+	code := Isolated(func() int {
+		home = os.Getenv("HOME")
+		if !strings.HasPrefix(home, os.TempDir()) || !strings.Contains(filepath.Base(home), "bh-test-home-") {
+			t.Errorf("HOME = %s, want a fresh folder under %s", home, os.TempDir())
+		}
+		for _, v := range vars[1:] {
+			if d := os.Getenv(v); !strings.HasPrefix(d, home+string(filepath.Separator)) {
+				t.Errorf("%s = %s, want a folder in the tests' home %s", v, d, home)
+			} else if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+				t.Errorf("%s: %v", v, err)
 			}
-			t.Setenv("XDG_CONFIG_HOME", real)
-			got := Isolated(func() int {
-				if os.Getenv("XDG_CONFIG_HOME") == real || os.Getenv("HOME") == "" {
-					t.Errorf("the tests run with the user's config dir")
-				}
-				tt.write(real)
-				return 0
-			})
-			if got != tt.want {
-				t.Errorf("exit code %d, want %d", got, tt.want)
-			}
-		})
+		}
+		return 3
+	})
+	if code != 3 {
+		t.Errorf("exit code %d, want the tests' own (3)", code)
+	}
+	if _, err := os.Stat(home); !os.IsNotExist(err) {
+		t.Errorf("the tests' home %s is left: %v", home, err)
 	}
 }

@@ -28,7 +28,7 @@ func newBoardWatch(s *store.Store) *boardWatch {
 	if err != nil {
 		return &boardWatch{}
 	}
-	runs := filepath.Join(s.Dir, "runs")
+	runs := s.Local("runs")
 	os.MkdirAll(runs, 0o755)
 	for _, dir := range []string{filepath.Join(s.Dir, "tasks"), runs} {
 		if err := w.Add(dir); err != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/fsnotify/fsnotify"
 )
 
@@ -53,16 +54,17 @@ type watch struct {
 func (w *watch) addRepos() {
 	roots, _ := w.s.o.Repos()
 	for _, root := range roots {
-		// .bh itself, for a runs folder made later; each task's run folder,
-		// for its run log as it grows
-		for _, sub := range []string{"", "tasks", "runs"} {
-			w.add(filepath.Join(root, ".bh", sub), config.RepoKey(root))
+		// the tasks; bh's local folder, for a runs folder made later; each
+		// task's run folder, for its run log as it grows
+		local := store.LocalOf(root)
+		for _, dir := range []string{filepath.Join(root, ".bh", "tasks"), local, filepath.Join(local, "runs")} {
+			w.add(dir, config.RepoKey(root))
 		}
-		runs, _ := os.ReadDir(filepath.Join(root, ".bh", "runs"))
+		runs, _ := os.ReadDir(filepath.Join(local, "runs"))
 		for _, d := range runs {
 			// a run under way began its log lately: old folders cost watches for nothing
 			if fi, err := d.Info(); err == nil && d.IsDir() && time.Since(fi.ModTime()) < 24*time.Hour {
-				w.add(filepath.Join(root, ".bh", "runs", d.Name()), config.RepoKey(root))
+				w.add(filepath.Join(local, "runs", d.Name()), config.RepoKey(root))
 			}
 		}
 	}
@@ -125,7 +127,7 @@ func (w *watch) matters(e fsnotify.Event) (string, bool) {
 		return "", false
 	case filepath.Base(dir) == "tasks":
 		return key, strings.HasSuffix(name, ".yaml")
-	case filepath.Base(dir) == ".bh":
+	case filepath.Base(dir) == "bh":
 		if name == "runs" {
 			w.addRepos()
 		}

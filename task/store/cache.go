@@ -11,10 +11,9 @@ import (
 	"unsafe"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/task/internal/atomicfile"
 )
 
-// The list cache, .bh/cache/tasks.bin, is local and disposable: every task
+// The list cache, .git/bh/cache/tasks.bin, is local and disposable: every task
 // as last read, with the stamp its file had then. List trusts an entry only
 // while the file's stamp is unchanged and settled; a cache that is stale,
 // torn, corrupt or from another version of bh is ignored and rebuilt.
@@ -52,7 +51,7 @@ type listCache struct {
 	recs       int64 // the records' length (see useRecords)
 }
 
-func (s *Store) cachePath() string { return filepath.Join(s.Dir, "cache", "tasks.bin") }
+func (s *Store) cachePath() string { return s.Local("cache", "tasks.bin") }
 
 // cacheFile is an open cache, read with ReadAt.
 type cacheFile struct {
@@ -165,12 +164,12 @@ func (c *listCache) ids() []string {
 // cache built in memory first was 43 MB more at the listing's peak.
 func (c *listCache) save(path string) error { return saveCacheFile(path, c.write) }
 
-// saveCacheFile writes a file of .bh/cache atomically. No fsync: after a
+// saveCacheFile writes a file of the cache (Local) atomically. No fsync: after a
 // crash a torn file fails its checksum and is made again. A killed bh's
 // temporary file (.<name>.*) is StaleTemp's.
 func saveCacheFile(path string, write func(*os.File) error) error {
 	dir := filepath.Dir(path)
-	if err := atomicfile.LocalDir(dir); err != nil {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")

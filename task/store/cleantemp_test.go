@@ -21,7 +21,7 @@ func TestCleanTempRemovesOnlyOldLeftovers(t *testing.T) {
 		}
 	}
 	// The caches' own temp files, from saves killed before their rename.
-	cache := filepath.Join(s.Dir, "cache")
+	cache := s.Local("cache")
 	os.MkdirAll(cache, 0o755)
 	oldCache, kept := filepath.Join(cache, ".tasks.bin.789"), filepath.Join(cache, "tasks.bin")
 	oldOther := filepath.Join(cache, ".tasks.bin.42")

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/task/internal/atomicfile"
 	"github.com/gofrs/flock"
 )
 
@@ -21,7 +20,7 @@ func (s *Store) CleanTemp(age time.Duration) {
 }
 
 // StaleTemp lists the store's temp files older than age: those in
-// .bh/tmp (task file writes) and the caches' (.bh/cache/.*.bin.*).
+// .bh/tmp (task file writes) and the caches' (.git/bh/cache/.*.bin.*).
 // It is what CleanTemp removes.
 func (s *Store) StaleTemp(age time.Duration) []string {
 	var paths []string
@@ -29,7 +28,7 @@ func (s *Store) StaleTemp(age time.Duration) []string {
 	for _, e := range entries {
 		paths = append(paths, filepath.Join(s.Dir, "tmp", e.Name()))
 	}
-	cache, _ := filepath.Glob(filepath.Join(s.Dir, "cache", ".*.bin.*"))
+	cache, _ := filepath.Glob(s.Local("cache", ".*.bin.*"))
 	var stale []string
 	for _, p := range append(paths, cache...) {
 		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && filepath.Base(p) != ".gitignore" &&
@@ -45,8 +44,8 @@ func (s *Store) lock(id string) (*flock.Flock, error) {
 	if !task.ValidID(id) {
 		return nil, &task.BadIDError{Ref: id}
 	}
-	dir := filepath.Join(s.Dir, "locks")
-	if err := atomicfile.LocalDir(dir); err != nil {
+	dir := s.Local("locks")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("lock %s: %w", id, err)
 	}
 	l, err := LockFile(filepath.Join(dir, id+".lock"))

@@ -10,7 +10,7 @@ import (
 )
 
 // NotLockError is a folder with files in it where bh keeps a lock file
-// (.bh/locks/<id>.lock, land.lock, .bh/worker.lock): bh does not remove
+// (.git/bh/locks/<id>.lock, land.lock, .git/bh/worker.lock): bh does not remove
 // what it did not make, and cannot lock there until it is gone.
 type NotLockError struct{ Path string }
 
@@ -23,7 +23,7 @@ func (e *NotLockError) Hint() string { return "remove it, or run bh doctor --fix
 
 // ClearLockPath makes path fit for a lock file: anything there that is no
 // regular file (an empty folder, a link, a FIFO, planted by an agent when
-// it could still write .bh/locks) is removed, so that it cannot stop
+// it could still write .git/bh/locks) is removed, so that it cannot stop
 // every later worker, bh update and bh sync; a folder with files in it
 // is a NotLockError.
 func ClearLockPath(path string) error {

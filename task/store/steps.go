@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// StepLine is one tool call of a running agent in .bh/runs/steps.jsonl,
+// StepLine is one tool call of a running agent in .git/bh/runs/steps.jsonl,
 // the live feed bh log --follow shows beside the tasks' histories. It is
 // local state: steps are too many for a task's history.
 type StepLine struct {
@@ -25,11 +25,11 @@ const maxSteps = 4 << 20
 // RunDir is task id's folder of runs (its logs, journal, session
 // copies), or the file at names in it.
 func RunDir(s *Store, id string, names ...string) string {
-	return filepath.Join(append([]string{s.Dir, "runs", id}, names...)...)
+	return s.Local(append([]string{"runs", id}, names...)...)
 }
 
 // StepsPath is the live feed of the agents' steps.
-func StepsPath(s *Store) string { return filepath.Join(s.Dir, "runs", "steps.jsonl") }
+func StepsPath(s *Store) string { return s.Local("runs", "steps.jsonl") }
 
 // AppendStep adds a running agent's tool call to the feed.
 func AppendStep(s *Store, l StepLine) {

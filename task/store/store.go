@@ -16,6 +16,7 @@ import (
 type Store struct {
 	Root   string // the repository's top level
 	Dir    string // Root/.bh
+	local  string // see Local
 	Config config.Config
 	// Now is the clock; tests replace it.
 	Now func() time.Time
@@ -68,7 +69,7 @@ func Init(dir string) (s *Store, created bool, err error) {
 		return nil, false, err
 	}
 	bh := filepath.Join(root, ".bh")
-	for _, d := range []string{"tasks", "locks", "tmp"} {
+	for _, d := range []string{"tasks", "tmp"} {
 		p := filepath.Join(bh, d)
 		if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
 			created = true
@@ -83,8 +84,8 @@ func Init(dir string) (s *Store, created bool, err error) {
 	}
 	// tasks/ must exist in git even while empty.
 	for name, body := range map[string]string{
-		".gitignore":     gitignore,
-		".gitattributes": "# task files merge field by field (bh merge-file)\ntasks/*.yaml merge=" + MergeDriver + "\n",
+		".gitignore":     ownFiles[".gitignore"],
+		".gitattributes": ownFiles[".gitattributes"],
 		"config.yaml":    "# bh configuration; see bh --help\nprefix: " + config.DefaultPrefix + "\n",
 		"tasks/.gitkeep": "",
 	} {
@@ -101,8 +102,52 @@ func Init(dir string) (s *Store, created bool, err error) {
 	return s, created, err
 }
 
+// ownFiles are bh's own files in .bh/, as bh init writes them: without
+// .gitignore, git add -A commits bh's temp files; without .gitattributes,
+// task files merge line by line.
+var ownFiles = map[string]string{
+	".gitignore":     gitignore,
+	".gitattributes": "# task files merge field by field (bh merge-file)\ntasks/*.yaml merge=" + MergeDriver + "\n",
+}
+
+// MissingOwnFiles are bh's own files gone from .bh/ (a git rebase -i that
+// dropped bh's commits, a hand removal), sorted.
+func (s *Store) MissingOwnFiles() []string {
+	var gone []string
+	for _, name := range []string{".gitattributes", ".gitignore"} {
+		if _, err := os.Lstat(filepath.Join(s.Dir, name)); errors.Is(err, os.ErrNotExist) {
+			gone = append(gone, name)
+		}
+	}
+	return gone
+}
+
+// RestoreOwnFile writes bh's own file name back into .bh/, as bh init
+// wrote it.
+func (s *Store) RestoreOwnFile(name string) error {
+	body, ok := ownFiles[name]
+	if !ok {
+		return fmt.Errorf("%s is not one of bh's own files", name)
+	}
+	return atomicfile.Write(filepath.Join(s.Dir, "tmp"), filepath.Join(s.Dir, name), []byte(body))
+}
+
+// RestoreOwnFiles writes back bh's own files gone from .bh/ and says so.
+func (s *Store) RestoreOwnFiles() []string {
+	var said []string
+	for _, name := range s.MissingOwnFiles() {
+		if err := s.RestoreOwnFile(name); err != nil {
+			said = append(said, err.Error())
+		} else {
+			said = append(said, "wrote bh's own .bh/"+name+" back (a git rebase -i that dropped bh's commits?); commit it")
+		}
+	}
+	return said
+}
+
 func open(root string) (*Store, error) {
-	s := &Store{Root: root, Dir: filepath.Join(root, ".bh"), Now: time.Now}
+	s := &Store{Root: root, Dir: filepath.Join(root, ".bh"), local: localDir(root), Now: time.Now}
+	s.migrateLocal()
 	c, err := config.Load(filepath.Join(s.Dir, "config.yaml"))
 	if err != nil {
 		return nil, err

@@ -135,15 +135,15 @@ func TestLocalFilesStayOutOfGit(t *testing.T) {
 	if _, _, err := s.List(); err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range []string{"locks", "cache", "tmp"} {
-		if _, err := os.Stat(filepath.Join(s.Dir, d)); err != nil {
-			t.Fatalf("%s was not used: %v", d, err)
+	for _, p := range []string{s.Local("locks"), s.Local("cache"), filepath.Join(s.Dir, "tmp")} {
+		if _, err := os.Stat(p); err != nil {
+			t.Fatalf("%s was not used: %v", p, err)
 		}
 	}
 	// Local state also for a worker and its runs.
-	writeFile(t, filepath.Join(s.Dir, "worker.lock"), "")
-	os.MkdirAll(filepath.Join(s.Dir, "runs", ids[0]), 0o755)
-	writeFile(t, filepath.Join(s.Dir, "runs", ids[0], "out.json"), "{}")
+	writeFile(t, s.Local("worker.lock"), "")
+	os.MkdirAll(RunDir(s, ids[0]), 0o755)
+	writeFile(t, RunDir(s, ids[0], "out.json"), "{}")
 
 	want := []string{"?? .bh/.gitattributes", "?? .bh/.gitignore", "?? .bh/config.yaml", "?? .bh/tasks/.gitkeep"}
 	for _, id := range ids {

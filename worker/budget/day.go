@@ -59,7 +59,7 @@ type mark struct {
 	Spent float64   `json:"spent"` // what the day's runs had cost
 }
 
-func markPath(s *store.Store) string { return filepath.Join(s.Dir, "runs", "day.json") }
+func markPath(s *store.Store) string { return s.Local("runs", "day.json") }
 
 // recall takes the mark of today's pause an earlier worker left, once
 // its pause is over (resumed): what it had seen spent counts no more.

@@ -120,7 +120,7 @@ func Hostname() string {
 	return h
 }
 
-// Holder is who holds .bh/worker.lock.
+// Holder is who holds the worker lock (worker.lock in store.Local).
 type Holder struct {
 	PID   int       `json:"pid"`
 	Host  string    `json:"host"`
@@ -135,17 +135,21 @@ type BusyError struct {
 func (e *BusyError) Error() string {
 	h := e.Holder
 	if h.PID == 0 {
-		return "another worker is already running in this working tree (it holds .bh/worker.lock)"
+		return "another worker is already running in this working tree (it holds the worker lock)"
 	}
 	return fmt.Sprintf("another worker is already running in this working tree (pid %d on %s, since %s)",
 		h.PID, h.Host, h.Since.Local().Format("2006-01-02 15:04:05"))
 }
 
-// LockWorker takes .bh/worker.lock for the life of a worker, so two
-// workers never race over one index and working tree. The flock goes away
-// with the process, so a crashed worker never leaves a stale lock.
-func LockWorker(bhDir string, now time.Time) (unlock func(), err error) {
-	path := filepath.Join(bhDir, "worker.lock")
+// LockWorker takes worker.lock in local (store.Local, out of git clean's
+// reach) for the life of a worker, so two workers never race over one
+// index and working tree. The flock goes away with the process, so a
+// crashed worker never leaves a stale lock.
+func LockWorker(local string, now time.Time) (unlock func(), err error) {
+	path := filepath.Join(local, "worker.lock")
+	if err := os.MkdirAll(local, 0o755); err != nil {
+		return nil, fmt.Errorf("worker lock: %w", err)
+	}
 	if err := store.ClearLockPath(path); err != nil {
 		return nil, fmt.Errorf("worker lock: %w", err)
 	}
@@ -167,7 +171,7 @@ func LockWorker(bhDir string, now time.Time) (unlock func(), err error) {
 	return func() { l.Unlock() }, nil
 }
 
-// ReadHolder is who .bh/worker.lock says holds it; zero when it cannot
+// ReadHolder is who the worker lock says holds it; zero when it cannot
 // be read (best effort: a busy lock stands without it).
 func ReadHolder(path string) Holder {
 	var h Holder

@@ -11,7 +11,7 @@ import (
 	"github.com/gofrs/flock"
 )
 
-// busyWorker is the worker holding .bh/worker.lock, nil when none does;
+// busyWorker is the worker holding the worker lock, nil when none does;
 // with take, the lock is taken when free (unlock gives it back).
 func busyWorker(dir string, take bool, now time.Time) (*claims.Holder, func(), error) {
 	path := filepath.Join(dir, "worker.lock")
@@ -25,6 +25,9 @@ func busyWorker(dir string, take bool, now time.Time) (*claims.Holder, func(), e
 	}
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 		return nil, nil, nil // no lock file: checkNotLocks says so
+	}
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		return nil, nil, nil // no worker ever ran here
 	}
 	l := flock.New(path)
 	ok, err := l.TryLock()

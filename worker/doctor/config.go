@@ -53,10 +53,13 @@ func (d *doctor) checkSandbox() error {
 func (d *doctor) checkAgentStarts() error {
 	return d.AgentStarts(func(binary string, refused error) {
 		var h hinter
-		if errors.As(refused, &h) {
-			d.found(Finding{Check: "agent", Status: Error, Message: refused.Error(), Fix: h.Hint()}, nil)
-		} else {
+		switch {
+		case refused == nil:
 			d.ok("agent", binary+" starts in the sandbox")
+		case errors.As(refused, &h):
+			d.found(Finding{Check: "agent", Status: Error, Message: refused.Error(), Fix: h.Hint()}, nil)
+		default:
+			d.found(Finding{Check: "agent", Status: Error, Message: refused.Error()}, nil)
 		}
 	})
 }

@@ -64,15 +64,15 @@ type Worker struct {
 	LeaseTTL time.Duration // how long a claim holds without a heartbeat
 
 	CheckConfig func() (hint string, err error) // what would make bh worker refuse to start, and what to do
-	// AgentStarts calls each with every agent in use it can start and
-	// why the sandbox cannot start it (nil when it can).
+	// AgentStarts calls each with every agent in use and why it cannot
+	// start (not found, a broken release, the sandbox), nil when it can.
 	AgentStarts func(each func(binary string, refused error)) error
 	Dead        func(t *task.Task) bool // its lease's worker is gone, and no claim holds it elsewhere
 	Recover     func() error            // the worker's recovery at start
 	Journaled   func() ([]string, error)
 }
 
-// Holder is who holds .bh/worker.lock.
+// Holder is who holds the worker lock.
 type Holder = claims.Holder
 
 // doctor is one run of Run.
@@ -94,11 +94,11 @@ type doctor struct {
 // Run checks the store, leases, claims, parked work, worktrees, locks
 // and temp files, and how this clone stands with the shared remote. With
 // fix, it repairs what is safe to repair: what a running worker manages
-// only while none runs here (Run then holds .bh/worker.lock).
+// only while none runs here (Run then holds the worker lock).
 func Run(s *store.Store, w Worker, fix bool) (Report, error) {
 	d := &doctor{Worker: w, s: s, repo: w.Repo, fix: fix, broken: map[string]bool{}, tasks: map[string]*task.Task{}}
 	d.checkNotLocks()
-	busy, unlock, err := busyWorker(s.Dir, fix, w.Clock())
+	busy, unlock, err := busyWorker(s.Local(), fix, w.Clock())
 	if err != nil {
 		return Report{}, err
 	}
@@ -110,9 +110,9 @@ func Run(s *store.Store, w Worker, fix bool) (Report, error) {
 	// while its parked ref still holds them.
 	// Git's own locks go before anything that runs git: a stale one fails it;
 	// so do half-made worktrees, which fail git fetch and gc.
-	for _, check := range []func() error{d.checkStore, d.checkConfig, d.checkSandbox, d.checkAgentStarts, d.checkGitLocks, d.checkHalfMade, d.connect,
+	for _, check := range []func() error{d.checkStore, d.checkOwnFiles, d.checkConfig, d.checkSandbox, d.checkAgentStarts, d.checkGitLocks, d.checkHalfMade, d.connect,
 		d.checkLeases, d.checkClaims,
-		d.checkWorktrees, d.checkPool, d.checkParked, d.checkLocks, d.checkTaskState, d.checkRegistry} {
+		d.checkWorktrees, d.checkRunning, d.checkPool, d.checkParked, d.checkLocks, d.checkTaskState, d.checkRegistry} {
 		if err := check(); err != nil {
 			return Report{Findings: d.out}, err
 		}

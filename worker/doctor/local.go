@@ -132,7 +132,7 @@ func (d *doctor) leftovers(recover func() error) (found bool, err error) {
 		if t := d.tasks[id]; t != nil && t.State != task.InProgress {
 			found = true
 			d.guarded(Finding{Check: "leases", Status: Warn, Subject: id,
-				Message: fmt.Sprintf("its last run left leftovers (.bh/runs/%s/journal.json), and it is %s now", id, t.State),
+				Message: fmt.Sprintf("its last run left leftovers (.git/bh/runs/%s/journal.json), and it is %s now", id, t.State),
 				Fix:     "finish that run's cleanup as bh worker does at start"}, recover)
 		}
 	}
@@ -146,7 +146,7 @@ func (d *doctor) checkLocks() error {
 	if h := d.busy; h != nil {
 		d.ok("locks", fmt.Sprintf("a worker runs here: pid %d on %s, since %s", h.PID, h.Host, h.Since.Format(time.RFC3339)))
 	}
-	paths, err := filepath.Glob(filepath.Join(d.s.Dir, "locks", "*.lock"))
+	paths, err := filepath.Glob(d.s.Local("locks", "*.lock"))
 	if err != nil {
 		return err
 	}
@@ -207,4 +207,40 @@ func removeUnheld(path string) error {
 	}
 	defer l.Unlock()
 	return os.Remove(path)
+}
+
+// checkRunning reports a task a live worker of this machine runs whose
+// worktree is gone (git worktree remove --force on bh's worktrees): the
+// run cannot end well there, and the task would stay in progress for good.
+// The worker, stopped and started again, recovers it: its process gone,
+// the task is reopened and runs anew.
+func (d *doctor) checkRunning() error {
+	list, err := d.repo.LinkedWorktrees()
+	if err != nil {
+		return err
+	}
+	has := map[string]bool{}
+	for _, e := range list {
+		if !e.Prunable {
+			has[filepath.Base(e.Path)], has[e.Holder] = true, true
+		}
+	}
+	found := false
+	for _, t := range d.list {
+		if t.State != task.InProgress || t.Lease == nil || has[t.ID] {
+			continue
+		}
+		l := *t.Lease
+		if l.Worker == claims.HandWorker || l.PID == 0 || l.Host != claims.Hostname() || d.Dead(t) {
+			continue
+		}
+		found = true
+		d.found(Finding{Check: "running", Status: Error, Subject: t.ID,
+			Message: fmt.Sprintf("in progress under the worker pid %d, but its worktree is gone (git worktree remove --force?)", l.PID),
+			Fix:     fmt.Sprintf("stop that worker (Ctrl-C twice, or kill %d) and start it again: the task is reopened and runs anew", l.PID)}, nil)
+	}
+	if !found {
+		d.ok("running", "every task a worker runs here has its worktree")
+	}
+	return nil
 }

@@ -6,15 +6,15 @@ import (
 )
 
 // checkNotLocks finds what is not a lock file where bh keeps its locks
-// (.bh/locks/*, .bh/worker.lock): a folder there, which an agent could
-// make while .bh/locks was writable in its sandbox, failed every later
+// (.git/bh/locks/*, .git/bh/worker.lock): a folder there, which an agent could
+// make while .git/bh/locks was writable in its sandbox, failed every later
 // worker, bh update and bh sync with "is a directory". bh removes an
 // empty one (or a link) itself when it takes the lock; a folder with
 // files in it is left to the human, or to --fix. It runs before --fix
 // takes the worker lock, which such a folder would block.
 func (d *doctor) checkNotLocks() {
-	paths, _ := filepath.Glob(filepath.Join(d.s.Dir, "locks", "*"))
-	paths = append(paths, filepath.Join(d.s.Dir, "worker.lock"))
+	paths, _ := filepath.Glob(d.s.Local("locks", "*"))
+	paths = append(paths, d.s.Local("worker.lock"))
 	for _, p := range paths {
 		fi, err := os.Lstat(p)
 		if err != nil || fi.Mode().IsRegular() || filepath.Base(p) == ".gitignore" {

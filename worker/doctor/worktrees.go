@@ -83,10 +83,16 @@ func (d *doctor) staleWorktree(f Finding, e git.Linked, id, why string) {
 	}
 	branch := ""
 	f.Fix = "remove the worktree"
-	if e.Branch != "" && d.merged(e.Branch) {
+	switch {
+	case e.Branch != "" && d.merged(e.Branch) && parked != "":
+		// its work is uncommitted, saved under the parked ref (an approved
+		// gate closed by hand): not on HEAD, whatever the branch holds
+		branch = e.Branch
+		f.Fix += " and its branch " + branch + " (its work stays in " + git.ParkRef(id) + ": see the parked finding)"
+	case e.Branch != "" && d.merged(e.Branch):
 		branch = e.Branch
 		f.Fix += " and its branch " + branch + " (HEAD holds its commits)"
-	} else if e.Branch != "" {
+	case e.Branch != "":
 		f.Fix += "; its branch " + e.Branch + " stays: it holds commits HEAD does not"
 	}
 	d.guarded(f, func() error { return d.repo.RemoveWorktree(e.Path, branch) })

@@ -80,7 +80,7 @@ func (k *Keep) Record(files map[string][]byte) error {
 		return err
 	}
 	defer unlock()
-	ps, _, err := k.pending()
+	ps, err := k.pending()
 	if err != nil {
 		return err
 	}
@@ -165,27 +165,19 @@ func (k *Keep) lockFold() (func(), error) {
 }
 
 // Files lists what the keep holds, by path relative to the store's
-// folder, pending copies included, and when it was last written (zero
-// when unknown).
-func (k *Keep) Files() (map[string]string, time.Time, error) {
+// folder, pending copies included.
+func (k *Keep) Files() (map[string]string, error) {
 	keepMu.Lock()
 	defer keepMu.Unlock()
-	var at time.Time
-	if fi, err := os.Stat(filepath.Join(k.r.commonDir, filepath.FromSlash(KeepRef))); err == nil {
-		at = fi.ModTime()
-	}
-	ps, pat, err := k.pending()
+	ps, err := k.pending()
 	if err != nil {
-		return nil, time.Time{}, err
+		return nil, err
 	}
-	if pat.After(at) {
-		at = pat
-	}
-	files := map[string]string{}
 	t, err := k.tree()
 	if err != nil {
-		return nil, time.Time{}, err
+		return nil, err
 	}
+	files := map[string]string{}
 	if t != nil {
 		// The entries' hashes are all a comparison needs: walking the
 		// trees reads no blob (t.Files() reads every one, 10k of them,
@@ -198,7 +190,7 @@ func (k *Keep) Files() (map[string]string, time.Time, error) {
 				break
 			}
 			if err != nil {
-				return nil, time.Time{}, fmt.Errorf("read %s: %w", KeepRef, err)
+				return nil, fmt.Errorf("read %s: %w", KeepRef, err)
 			}
 			if e.Mode.IsFile() {
 				files[storePath(name)] = e.Hash.String()
@@ -212,7 +204,7 @@ func (k *Keep) Files() (map[string]string, time.Time, error) {
 			files[p.rel] = BlobOf(p.data)
 		}
 	}
-	return files, at, nil
+	return files, nil
 }
 
 // Read is a kept file's content, by the hash Files gave.
@@ -223,7 +215,7 @@ func (k *Keep) Read(blob string) ([]byte, error) {
 	if err == nil {
 		return data, nil
 	}
-	if ps, _, perr := k.pending(); perr == nil {
+	if ps, perr := k.pending(); perr == nil {
 		for _, p := range ps {
 			if p.data != nil && BlobOf(p.data) == blob {
 				return p.data, nil
@@ -351,7 +343,7 @@ func (k *Keep) StampPath() string { return filepath.Join(k.r.commonDir, "bh-keep
 func (k *Keep) Lookup(rel string) (string, error) {
 	keepMu.Lock()
 	defer keepMu.Unlock()
-	ps, _, err := k.pending()
+	ps, err := k.pending()
 	if err != nil {
 		return "", err
 	}

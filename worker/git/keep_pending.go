@@ -67,18 +67,16 @@ func (k *Keep) Note(rel string, data []byte) error {
 	return nil
 }
 
-// pending are the pending copies, oldest first, and when the newest was
-// written.
-func (k *Keep) pending() ([]pendingCopy, time.Time, error) {
+// pending are the pending copies, oldest first.
+func (k *Keep) pending() ([]pendingCopy, error) {
 	ents, err := os.ReadDir(k.pendingDir())
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, time.Time{}, nil
+		return nil, nil
 	}
 	if err != nil {
-		return nil, time.Time{}, fmt.Errorf("read bh's pending copies: %w", err)
+		return nil, fmt.Errorf("read bh's pending copies: %w", err)
 	}
 	var out []pendingCopy
-	var at time.Time
 	for _, e := range ents {
 		name := e.Name()
 		_, esc, ok := strings.Cut(name, ".")
@@ -96,13 +94,10 @@ func (k *Keep) pending() ([]pendingCopy, time.Time, error) {
 				continue // folded meanwhile
 			}
 		}
-		if fi, err := e.Info(); err == nil && fi.ModTime().After(at) {
-			at = fi.ModTime()
-		}
 		out = append(out, p)
 	}
 	slices.SortFunc(out, func(a, b pendingCopy) int { return strings.Compare(a.name, b.name) })
-	return out, at, nil
+	return out, nil
 }
 
 // newestPending is the newest pending copy of rel; ok is false when there

@@ -40,7 +40,7 @@ func TestPendingCopiesFoldIntoTheTree(t *testing.T) {
 		if data, err := k.Read(blob); err != nil || string(data) != "two\n" {
 			t.Fatalf("%s: read %q, %v", when, data, err)
 		}
-		files, _, err := k.Files()
+		files, err := k.Files()
 		if err != nil || files["tasks/tm-aa.yaml"] != blob || files["tasks/tm-bb.yaml"] != "" {
 			t.Fatalf("%s: files %v, %v; want tm-aa's newest and tm-bb forgotten", when, files, err)
 		}

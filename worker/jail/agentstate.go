@@ -248,7 +248,7 @@ func (j *Jail) rememberedOnboarding() map[string]json.RawMessage {
 // task that closes through its run's ending drops both; bh doctor finds
 // those of tasks closed some other way (bh close, another clone) or
 // deleted. Nothing bh transcript or a later run needs is there: the run
-// logs and bh's copies of the sessions are kept in .bh/runs, and a
+// logs and bh's copies of the sessions are kept in .git/bh/runs, and a
 // reopened task's run resumes from that copy (restoreSession).
 
 // DropTaskState removes task id's agent state, outbox and own folder

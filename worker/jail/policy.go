@@ -10,6 +10,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/sandbox"
+	"github.com/bh-tracker/bh/agent/sandbox/egress"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/git"
@@ -49,7 +50,7 @@ func (j *Jail) Policy(t *task.Task, wt, wtGitDir string, cfg config.AgentConfig)
 	p.Readable = append(p.Readable, ex(sc.Readable)...)
 
 	// Of bh's own state, the run's outbox alone is writable (outbox.go):
-	// not .bh/tmp, .bh/locks, .bh/cache or the run folder, which bh,
+	// not .bh/tmp, .git/bh/locks, .git/bh/cache or the run folder, which bh,
 	// outside, writes and trusts.
 	outbox, err := j.MakeOutbox(t.ID)
 	if err != nil {
@@ -181,4 +182,16 @@ func LookPath(name string) string {
 		}
 	}
 	return name
+}
+
+// StartAdvice is what to do about an agent of cfg that could not start in
+// the sandbox, for why: a local API on a port the sandbox cannot open, or
+// (most often) a program the sandbox hides.
+func StartAdvice(cfg config.AgentConfig, why string) string {
+	if strings.Contains(why, egress.ForwardRefused) {
+		return "put the API the agent calls on a port from 1024 up (ANTHROPIC_BASE_URL, OPENAI_BASE_URL), or run agents unsandboxed (BH_SANDBOX=off)"
+	}
+	return "bh makes the agent's folders readable there (" + strings.Join(ProgramDirs(cfg, nil), ", ") +
+		"), the system folders and those on PATH, nothing else of the home; " +
+		"list the folder it needs under sandbox.readable in .bh/config.yaml"
 }

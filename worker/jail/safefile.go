@@ -12,7 +12,7 @@ import (
 	"github.com/bh-tracker/bh/task/store"
 )
 
-// bh writes its run folder (.bh/runs/<id>: journals, logs, session
+// bh writes its run folder (.git/bh/runs/<id>: journals, logs, session
 // copies, setup marks) and the agent's session files from outside the
 // sandbox. No agent can write the run folder any more, but one once could,
 // and the agent's own state still can be written by it: so nothing here
@@ -95,9 +95,10 @@ func ownDirs(base string, rel ...string) (string, error) {
 	return dir, nil
 }
 
-// OwnRunDir is task id's run folder, .bh/runs/<id>[/sub...], made bh's.
+// OwnRunDir is task id's run folder, store.RunDir[/sub...], made bh's.
 func OwnRunDir(s *store.Store, id string, sub ...string) (string, error) {
-	return ownDirs(s.Dir, append([]string{"runs", id}, sub...)...)
+	local := s.Local() // in the git dir, which is trusted
+	return ownDirs(filepath.Dir(local), append([]string{filepath.Base(local), "runs", id}, sub...)...)
 }
 
 // WriteRunFile writes name in task id's run folder.

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
@@ -117,16 +116,16 @@ func CommitMessage(id, title, summary string) string {
 	return b.String()
 }
 
-// LockFile, in .bh/locks, is the one lock there of no task.
+// LockFile, in .git/bh/locks, is the one lock there of no task.
 const LockFile = "land.lock"
 
 // Lock is the file lock of everything that moves the target branch:
 // landings, bh land, bh sync.
 func Lock(s *store.Store) (func(), error) {
-	if err := os.MkdirAll(filepath.Join(s.Dir, "locks"), 0o755); err != nil {
+	if err := os.MkdirAll(s.Local("locks"), 0o755); err != nil {
 		return nil, fmt.Errorf("landing lock: %w", err)
 	}
-	l, err := store.LockFile(filepath.Join(s.Dir, "locks", LockFile))
+	l, err := store.LockFile(s.Local("locks", LockFile))
 	if err != nil {
 		return nil, fmt.Errorf("landing lock: %w", err)
 	}

@@ -53,7 +53,7 @@ var advice = map[agent.Outage]map[string]string{
 	},
 }
 
-// Pause is a worker holding new runs back, as .bh/runs/pause-<kind>.json
+// Pause is a worker holding new runs back, as .git/bh/runs/pause-<kind>.json
 // records it for bh status: after an agent outage (PauseBackoff), or at the
 // day's budget (PauseDay). Each kind has its file, so that one's end is
 // not taken for the other's.
@@ -69,7 +69,7 @@ const (
 )
 
 func pausePath(s *store.Store, kind string) string {
-	return filepath.Join(s.Dir, "runs", "pause-"+kind+".json")
+	return s.Local("runs", "pause-"+kind+".json")
 }
 
 // Record records p as s's pause of kind; nil: it is over (kind "": every

@@ -1,5 +1,5 @@
 // Package runlog writes and reads the log of one agent run, kept in the
-// task's run folder (.bh/runs/<id>/): the prompt, then the agent's stdout
+// task's run folder (.git/bh/runs/<id>/): the prompt, then the agent's stdout
 // as it comes (so a run that is killed or times out leaves what it did),
 // then its stderr and how it ended.
 package runlog

@@ -84,6 +84,18 @@ func notNow(r *git.Repo, rel string) (string, error) {
 	return "", nil
 }
 
+// OnABranch reports whether git holds bh's copy of config.yaml of the
+// repository at dir on a branch (KeptConfig's tree lost it): a checkout
+// of a branch made before bh init, where .bh/ is not gone but was never.
+func OnABranch(dir string) bool {
+	k, err := git.OpenKeep(dir)
+	if err != nil {
+		return false
+	}
+	blob, err := k.Lookup("config.yaml")
+	return err == nil && blob != "" && k.Safe("config.yaml", blob)
+}
+
 // KeptConfig is bh's copy of the config of the repository at dir when
 // the tree lost its .bh/config.yaml: bh init puts it back rather than a
 // default. nil otherwise.

@@ -62,8 +62,7 @@ func (kp *Keeper) Write(rel string, data []byte, write func() error) error {
 	if err != nil { // no git repository left around the store: nothing to keep with
 		return write()
 	}
-	saved, lost, ok := kp.saved(k)
-	clean := ok && saved != "" && saved == kp.stamp()
+	lost, known := kp.saved(k, kp.stamp())
 	if err := write(); err != nil {
 		return err
 	}
@@ -75,7 +74,7 @@ func (kp *Keeper) Write(rel string, data []byte, write func() error) error {
 			return nil
 		}
 	}
-	if clean { // what was lost stays lost, but rel: bh just wrote it
+	if known { // what was lost stays lost, but rel: bh just wrote it
 		kp.save(k, kp.stamp(), slices.DeleteFunc(lost, func(l Lost) bool { return l.Rel == rel }))
 	}
 	return nil
@@ -158,7 +157,7 @@ func (kp *Keeper) Check() (*LostError, error) {
 		return nil, nil
 	}
 	cur := kp.stamp()
-	if saved, lost, ok := kp.saved(k); ok && cur != "" && saved == cur {
+	if lost, ok := kp.saved(k, cur); ok {
 		return lostError(lost), nil
 	}
 	lost, err := kp.Compare(true)
@@ -193,7 +192,12 @@ func (kp *Keeper) Compare(record bool) ([]Lost, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNoKeep, err)
 	}
-	kept, at, err := k.Files() // before the files: a copy is never newer than what it copies
+	// Read before the files: a file changed since is compared. The time
+	// the tree was last found whole, not that of bh's last copy: a copy
+	// of another file kept since (a hand edit bh took in) says nothing of
+	// this one, which git may have taken back before it.
+	verified := kp.verifiedAt(k).Truncate(time.Second)
+	kept, err := k.Files()
 	if err != nil {
 		return nil, err
 	}
@@ -210,8 +214,8 @@ func (kp *Keeper) Compare(record bool) ([]Lost, error) {
 			take[rel] = nil
 		case !ok:
 			lost = append(lost, Lost{Rel: rel, Blob: blob, Missing: true})
-		case fi.ModTime().Before(at.Truncate(time.Second)):
-			// unchanged since bh kept it
+		case changedAt(fi).Before(verified):
+			// unchanged since the tree was last found whole
 		default:
 			lost = kp.compareFile(k, rel, blob, take, lost)
 		}
@@ -359,37 +363,64 @@ func (kp *Keeper) stamp() string {
 	return b.String() + "\n"
 }
 
-// saved is the stamp saved last, with what was lost then: its first line
-// is the stamp, each further line a lost file (rel, blob, "gone" or
-// "older", tab-separated).
-func (kp *Keeper) saved(k *git.Keep) (stamp string, lost []Lost, ok bool) {
-	b, err := os.ReadFile(k.StampPath())
+// The stamp of the tree as it stood when last found whole is one file;
+// what was lost, when it was not, another beside it (the stamp, then a
+// line per lost file: rel, blob, "gone" or "older", tab-separated), so
+// that a tree that lost files is compared once, and the time of the last
+// whole tree (verifiedAt) stays that.
+
+// verifiedAt is when the tree was last found to hold everything bh wrote
+// (the stamp saved), zero when never.
+func (kp *Keeper) verifiedAt(k *git.Keep) time.Time {
+	fi, err := os.Stat(k.StampPath())
 	if err != nil {
-		return "", nil, false
+		return time.Time{}
+	}
+	return fi.ModTime()
+}
+
+// saved is what the saved stamps say of the tree as it stands (cur):
+// whole (ok, no lost), lost what it names (ok), or not known (!ok).
+func (kp *Keeper) saved(k *git.Keep, cur string) (lost []Lost, ok bool) {
+	if cur == "" {
+		return nil, false
+	}
+	if b, err := os.ReadFile(k.StampPath()); err == nil && string(b) == cur {
+		return nil, true
+	}
+	b, err := os.ReadFile(lostPath(k))
+	if err != nil {
+		return nil, false
 	}
 	first, rest, _ := strings.Cut(string(b), "\n")
-	for line := range strings.SplitSeq(rest, "\n") {
-		f := strings.Split(line, "\t")
-		if len(f) != 3 {
-			continue
-		}
-		lost = append(lost, Lost{Rel: f[0], Blob: f[1], Missing: f[2] == "gone"})
+	if first+"\n" != cur {
+		return nil, false
 	}
-	return first + "\n", lost, true
+	for line := range strings.SplitSeq(rest, "\n") {
+		if f := strings.Split(line, "\t"); len(f) == 3 {
+			lost = append(lost, Lost{Rel: f[0], Blob: f[1], Missing: f[2] == "gone"})
+		}
+	}
+	return lost, true
 }
+
+func lostPath(k *git.Keep) string { return k.StampPath() + ".lost" }
 
 // SaveStamp saves the stamp of the tree as it is: bh doctor --fix, once
 // nothing is lost.
 func (kp *Keeper) SaveStamp() {
 	if k, err := kp.keep(); err == nil {
-		kp.saveStamp(k)
+		kp.save(k, kp.stamp(), nil)
 	}
 }
 
-func (kp *Keeper) saveStamp(k *git.Keep) { kp.save(k, kp.stamp(), nil) }
-
 func (kp *Keeper) save(k *git.Keep, stamp string, lost []Lost) {
 	if stamp == "" {
+		return
+	}
+	if len(lost) == 0 {
+		os.Remove(lostPath(k))
+		os.WriteFile(k.StampPath(), []byte(stamp), 0o644) // torn, it only matches nothing
 		return
 	}
 	var b strings.Builder
@@ -401,7 +432,7 @@ func (kp *Keeper) save(k *git.Keep, stamp string, lost []Lost) {
 		}
 		fmt.Fprintf(&b, "%s\t%s\t%s\n", l.Rel, l.Blob, state)
 	}
-	os.WriteFile(k.StampPath(), []byte(b.String()), 0o644) // torn, it only matches nothing
+	os.WriteFile(lostPath(k), []byte(b.String()), 0o644)
 }
 
 // ForgetKept forgets bh's copy of task id, whose file is gone (bh rm of
@@ -418,6 +449,6 @@ func ForgetKept(s *store.Store, id string) (bool, error) {
 	if err := k.Record(map[string][]byte{rel: nil}); err != nil {
 		return true, err
 	}
-	os.Remove(k.StampPath()) // the loss it remembered is no loss now: compare afresh
+	os.Remove(lostPath(k)) // the loss it remembered is no loss now: compare afresh
 	return true, nil
 }

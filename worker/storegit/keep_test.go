@@ -48,7 +48,7 @@ func TestKeepEveryWriteButHeartbeats(t *testing.T) {
 	}
 	wg.Wait()
 	close(ids)
-	files, _, err := k.Files()
+	files, err := k.Files()
 	if err != nil {
 		t.Fatal(err)
 	}

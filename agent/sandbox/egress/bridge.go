@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strconv"
 	"syscall"
 )
 
@@ -73,6 +74,10 @@ func (b Bridge) Run() int {
 	return 0
 }
 
+// ForwardRefused begins the bridge's error for a local API (the agent's
+// base URL on this machine) it cannot forward inside the sandbox.
+const ForwardRefused = "cannot forward"
+
 // listen opens the proxy's port and the forwards and serves them.
 func (b Bridge) listen() error {
 	ln, err := net.Listen("tcp", b.Listen)
@@ -91,7 +96,9 @@ func (b Bridge) listen() error {
 		}
 		for i, h := range hosts {
 			ln, err := net.Listen("tcp", net.JoinHostPort(h, port))
-			if err != nil && i == 0 {
+			if n, _ := strconv.Atoi(port); err != nil && i == 0 && n < 1024 {
+				return fmt.Errorf("%s %s: %w: %s", ForwardRefused, f, err, "the sandbox opens no port below 1024")
+			} else if err != nil && i == 0 {
 				return err
 			} else if err != nil {
 				continue // localhost's IPv6 address, where the namespace has none

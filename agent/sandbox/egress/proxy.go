@@ -40,7 +40,8 @@ type Proxy struct {
 // socket (whose policy may be wider) but the one bound in, and the path
 // stays short enough for a unix socket whatever TMPDIR is.
 func Start(policy Policy) (*Proxy, error) {
-	dir, err := os.MkdirTemp("/tmp", "bh-egress-")
+	sweepOnce.Do(sweep) // what killed workers left
+	dir, err := os.MkdirTemp(tmpRoot, "bh-egress-")
 	if err != nil {
 		return nil, err
 	}

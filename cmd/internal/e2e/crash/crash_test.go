@@ -258,7 +258,7 @@ func crashState(t *testing.T, dir string) string {
 	fmt.Fprintf(&b, "staged: %q\n", e2e.Git(t, dir, "diff", "--cached", "--name-only"))
 	fmt.Fprintf(&b, "worktrees: %d\n", strings.Count(e2e.Git(t, dir, "worktree", "list", "--porcelain"), "worktree "))
 	fmt.Fprintf(&b, "bh refs: %q\n", e2e.Git(t, dir, "for-each-ref", "--format=%(refname)", "refs/bh/", "refs/heads/bh/"))
-	journals, _ := filepath.Glob(filepath.Join(dir, ".bh", "runs", "*", "journal.json"))
+	journals, _ := filepath.Glob(filepath.Join(dir, ".git", "bh", "runs", "*", "journal.json"))
 	fmt.Fprintf(&b, "journals: %d\n", len(journals))
 	return b.String()
 }

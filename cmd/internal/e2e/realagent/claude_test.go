@@ -192,7 +192,7 @@ func TestWorkerWithRealClaude(t *testing.T) {
 	if len(sessions) != 1 {
 		t.Errorf("claude keeps %d sessions in agent state, want 1 (B's; A and C closed): %q", len(sessions), sessions)
 	}
-	cSession, _ := os.ReadFile(filepath.Join(dir, ".bh", "runs", c, "sessions", ct.SessionID+".jsonl"))
+	cSession, _ := os.ReadFile(filepath.Join(dir, ".git", "bh", "runs", c, "sessions", ct.SessionID+".jsonl"))
 	if !strings.Contains(string(cSession), "c1 draft") || !strings.Contains(string(cSession), answer) {
 		t.Errorf("bh's copy of C's session %s.jsonl lacks the first run or the answer", ct.SessionID)
 	}
