@@ -11,12 +11,13 @@ import (
 // everywhere. Runes are decoded, not bytes:
 //   - C0 controls (U+0000–U+001F) but newline and tab, DEL (U+007F) and
 //     C1 controls (U+0080–U+009F, U+009B being a CSI to many terminals)
-//     are dropped;
-//   - an escape sequence is dropped whole, not only its ESC (or C1
-//     introducer): CSI up to its final byte, OSC, DCS, SOS, PM and APC up
-//     to their terminator (BEL or ST) or the end of the line, any other
-//     ESC with the character after it. "\x1b]0;title\x07" leaves nothing
-//     behind rather than "]0;title";
+//     are dropped, ESC among them. A CSI of digits and ; : ? ending in a
+//     letter (colours, cursor moves, erasing: "\x1b[1;31m", "\x1b[2J")
+//     goes whole, as its C1 form (U+009B) does; of any other sequence
+//     only the control goes, and what followed it ("]0;title") stays as
+//     the text it now is. Neither can take in markup around the text (the
+//     web filters its whole page), and an unended sequence cannot hide
+//     the words after it;
 //   - a byte that is not UTF-8 becomes U+FFFD: a terminal reading Latin-1
 //     would take 0x9B alone for a CSI;
 //   - the bidi embeddings, overrides and isolates (U+202A–U+202E,
@@ -41,12 +42,10 @@ func SafeText(s string) string {
 		switch {
 		case r == utf8.RuneError && n == 1:
 			b.WriteRune(utf8.RuneError)
-		case r == 0x1b:
-			n = escapeLen(s[i:])
-		case r == 0x9b: // C1 CSI
+		case r == 0x1b && strings.HasPrefix(s[i+1:], "[") && csiLen(s[i+2:]) > 0:
+			n += 1 + csiLen(s[i+2:])
+		case r == 0x9b:
 			n += csiLen(s[i+n:])
-		case r == 0x90 || r == 0x98 || r == 0x9d || r == 0x9e || r == 0x9f: // C1 DCS, SOS, OSC, PM, APC
-			n += stringLen(s[i+n:])
 		case r < 0x20 && r != '\n' && r != '\t', r >= 0x7f && r <= 0x9f, bidiControl(r):
 			// dropped
 		default:
@@ -57,55 +56,18 @@ func SafeText(s string) string {
 	return b.String()
 }
 
-// escapeLen is the length of the escape sequence at the start of s (s[0]
-// is ESC).
-func escapeLen(s string) int {
-	if len(s) < 2 {
-		return len(s)
-	}
-	switch s[1] {
-	case '[':
-		return 2 + csiLen(s[2:])
-	case ']', 'P', 'X', '^', '_':
-		return 2 + stringLen(s[2:])
-	}
-	if s[1] < 0x20 || s[1] >= 0x7f {
-		return 1 // no sequence: the next character is judged on its own
-	}
-	return 2
-}
-
-// csiLen is the length of a CSI's parameters and final byte: it ends at
-// its final byte (0x40–0x7E), or before anything a CSI cannot hold.
+// csiLen is the length of the parameters and final letter s starts
+// with, or 0 when s starts no such CSI.
 func csiLen(s string) int {
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
-		case c >= 0x40 && c <= 0x7e:
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
 			return i + 1
-		case c < 0x20 || c > 0x7e:
-			return i
+		case c < '0' || c > '?' || c == '<' || c == '=' || c == '>':
+			return 0
 		}
 	}
-	return len(s)
-}
-
-// stringLen is the length of a control string's body and terminator: up
-// to BEL, ESC \ or U+009C, or up to (not with) a newline, so that an
-// unterminated one cannot swallow the lines after it.
-func stringLen(s string) int {
-	for i := 0; i < len(s); i++ {
-		switch {
-		case s[i] == 0x07:
-			return i + 1
-		case s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\':
-			return i + 2
-		case strings.HasPrefix(s[i:], "\u009c"):
-			return i + len("\u009c")
-		case s[i] == '\n':
-			return i
-		}
-	}
-	return len(s)
+	return 0
 }
 
 // bidiControl: the embeddings, overrides and isolates of Unicode's bidi

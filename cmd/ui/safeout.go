@@ -77,7 +77,7 @@ func sanitize(text string, sgr bool) string {
 			text = text[n:]
 			continue
 		}
-		j := len(text) // another sequence: SafeText drops it whole
+		j := len(text) // not a colour: SafeText judges it, up to the next ESC [
 		if k := strings.Index(text[2:], "\x1b["); k >= 0 {
 			j = 2 + k
 		}

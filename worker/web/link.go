@@ -271,7 +271,7 @@ func (s *Server) linkNote(w http.ResponseWriter, code int, title, text string) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)
-	notePage.Execute(w, struct{ Title, Text string }{title, text})
+	notePage.Execute(w, struct{ Title, Text string }{task.SafeText(title), task.SafeText(text)}) // text may quote questions
 }
 
 func (s *Server) linkRefused(w http.ResponseWriter, err error) {
