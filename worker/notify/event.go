@@ -108,7 +108,8 @@ func (e Event) shown() Event {
 		for _, f := range []*string{&q.ID, &q.Type, &q.Text, &q.Respond, &q.Answer} {
 			*f = task.SafeText(*f)
 		}
-		q.Choices, qs[i] = safeTexts(q.Choices), q
+		q.Choices = safeTexts(q.Choices)
+		qs[i] = q
 	}
 	if e.Questions != nil {
 		e.Questions = qs
