@@ -38,6 +38,7 @@ func FuzzAgentTextShownAsData(f *testing.F) {
 		"plain words",
 		"\x1b]0;pwned\x07title \x1b]52;c;ZXZpbA==\x1b\\",
 		"\x1b[2J\x1b[H\x1b[1;31mApprove?\x1b[0m\r\x08\x7f",
+		"\x1b[8mhidden\x1b[28m \x1b[30;40mblack on black\x1b[0m \x1b[38;5;16mx",
 		"\u009b2J\u009d0;t\u009c \u0085 \u0090x\u009c",
 		"\xff\xfe\xc3 invalid \xe2\x80",
 		"safe \u202eexe.txt\u202c \u2066x\u2069",
@@ -241,10 +242,11 @@ func (c *textChans) page(t *testing.T, path string) string {
 	return w.Body.String()
 }
 
-var sgr = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
+// sgr are the colours bh paints with (bold, faint, five colours and their
+// resets), which pass the filter on purpose; any other SGR is the agent's.
+var sgr = regexp.MustCompile(`\x1b\[(?:(?:0|1|2|22|31|32|33|35|36|39)(?:;(?:0|1|2|22|31|32|33|35|36|39))*)?m`)
 
-// withoutColours is terminal output without its SGR sequences: bh's own
-// colours, which pass the filter on purpose.
+// withoutColours is terminal output without bh's colours.
 func withoutColours(s string) string { return sgr.ReplaceAllString(s, "") }
 
 // shownUnsafe names the first character of s that no human should be

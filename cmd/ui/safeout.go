@@ -9,13 +9,13 @@ import (
 )
 
 // safeWriter passes human output to a terminal through the one filter of
-// shown text, task.SafeText (escape sequences, control characters but tab
-// and newline, bidi overrides). bh's own colours are SGR sequences, which
-// pass while colour is on (color points at the one decision,
-// IOStreams.color; nil is on); with colour off (NO_COLOR, --no-color, no
-// terminal) they are dropped too, the task's own among them. A character
-// cut in two by a write waits for its end in the next. JSON output needs
-// none of this: it escapes them.
+// shown text, task.SafeText (control characters but tab and newline, ESC
+// among them, and bidi overrides). bh's own colours are SGR sequences:
+// those bh writes (see sgrLen) pass while colour is on (color points at
+// the one decision, IOStreams.color; nil is on); with colour off
+// (NO_COLOR, --no-color, no terminal) they are dropped too, the task's own
+// among them. A character cut in two by a write waits for its end in the
+// next. JSON output needs none of this: it escapes them.
 type safeWriter struct {
 	w     io.Writer
 	color *bool
@@ -87,14 +87,26 @@ func sanitize(text string, sgr bool) string {
 }
 
 // sgrLen is the length of the SGR sequence text starts with (ESC [
-// parameters m), or 0.
+// parameters m), or 0: 0 too for an SGR bh never writes. bh paints with
+// bold, faint and five colours (IOStreams.paint, through fatih/color,
+// whose resets are 0 and 22); the terminal cannot tell those from the
+// same bytes in an agent's text, but an agent's conceal (8), black or
+// white (which hide words on a terminal of that background), backgrounds,
+// blinking or reverse are not bh's, and SafeText drops them whole.
 func sgrLen(text string) int {
 	j := 2
-	for j < len(text) && (text[j] >= '0' && text[j] <= '9' || text[j] == ';' || text[j] == ':') {
+	for j < len(text) && (text[j] >= '0' && text[j] <= '9' || text[j] == ';') {
 		j++
 	}
-	if j < len(text) && text[j] == 'm' {
-		return j + 1
+	if j == len(text) || text[j] != 'm' {
+		return 0
 	}
-	return 0
+	for _, p := range strings.Split(text[2:j], ";") {
+		switch p {
+		case "", "0", "1", "2", "22", "31", "32", "33", "35", "36", "39":
+		default:
+			return 0
+		}
+	}
+	return j + 1
 }

@@ -15,7 +15,8 @@ func TestSanitizeKeepsColoursDropsTheRest(t *testing.T) {
 		{"a\rb\x07c\x08d", "abcd"},                                         // carriage return, bell, backspace
 		{"safe \u202eexe.txt\u202c", "safe exe.txt"},                       // bidi override
 		{"isolate \u2066x\u2069 ok, ünïcödé 🐛", "isolate x ok, ünïcödé 🐛"}, // other text intact
-		{"cut \x1b[", "cut ["},                                             // a sequence cut short
+		{"cut \x1b[", "cut ["},
+		{"hid\x1b[8mden\x1b[28m \x1b[30;40mblack\x1b[0m \x1b[7;5mrev", "hidden black\x1b[0m rev"}, // not bh's SGRs                                             // a sequence cut short
 	}
 	for _, c := range cases {
 		if got := sanitize(c.in, true); got != c.want {
