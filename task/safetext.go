@@ -38,22 +38,33 @@ func SafeText(s string) string {
 	b.Grow(len(s))
 	b.WriteString(s[:k])
 	for i := k; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			b.WriteRune(utf8.RuneError)
-		case r == 0x1b && strings.HasPrefix(s[i+1:], "[") && csiLen(s[i+2:]) > 0:
-			n += 1 + csiLen(s[i+2:])
-		case r == 0x9b:
-			n += csiLen(s[i+n:])
-		case r < 0x20 && r != '\n' && r != '\t', r >= 0x7f && r <= 0x9f, bidiControl(r):
-			// dropped
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
+		i += keep(&b, s[i:])
 	}
 	return b.String()
+}
+
+// keep writes to b what SafeText keeps of the character (or CSI) s
+// starts with, and returns its length.
+func keep(b *strings.Builder, s string) int {
+	r, n := utf8.DecodeRuneInString(s)
+	switch {
+	case r == utf8.RuneError && n == 1:
+		b.WriteRune(utf8.RuneError)
+	case r == 0x1b && strings.HasPrefix(s[1:], "[") && csiLen(s[2:]) > 0:
+		n = 2 + csiLen(s[2:])
+	case r == 0x9b:
+		n += csiLen(s[n:])
+	case !dropped(r):
+		b.WriteString(s[:n])
+	}
+	return n
+}
+
+// dropped: C0 but newline and tab, DEL, C1, and the bidi embeddings,
+// overrides and isolates.
+func dropped(r rune) bool {
+	return r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r <= 0x9f || r >= 0x202a && r <= 0x202e ||
+		r >= 0x2066 && r <= 0x2069
 }
 
 // csiLen is the length of the parameters and final letter s starts
@@ -68,10 +79,4 @@ func csiLen(s string) int {
 		}
 	}
 	return 0
-}
-
-// bidiControl: the embeddings, overrides and isolates of Unicode's bidi
-// algorithm.
-func bidiControl(r rune) bool {
-	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }
