@@ -3,6 +3,7 @@ package ui
 import (
 	"io"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/bh-tracker/bh/task"
@@ -19,10 +20,17 @@ import (
 type safeWriter struct {
 	w     io.Writer
 	color *bool
-	cut   *[]byte // the start of a character the last write cut
+	cut   *carry
 }
 
-func newSafeWriter(w io.Writer, color *bool) safeWriter { return safeWriter{w, color, new([]byte)} }
+// carry is the start of a character the last write cut; writes from two
+// goroutines (the runs of a worker -j 2 reporting) take turns.
+type carry struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+func newSafeWriter(w io.Writer, color *bool) safeWriter { return safeWriter{w, color, new(carry)} }
 
 // Safe is w behind the same filter, colours kept: for text the caller
 // lays out before it reaches the terminal.
@@ -32,10 +40,12 @@ func Safe(w io.Writer) io.Writer { return newSafeWriter(w, nil) }
 func Clean(text string) string { return sanitize(text, true) }
 
 func (s safeWriter) Write(p []byte) (int, error) {
-	text := string(*s.cut) + string(p)
-	*s.cut = (*s.cut)[:0]
+	s.cut.mu.Lock()
+	defer s.cut.mu.Unlock()
+	text := string(s.cut.b) + string(p)
+	s.cut.b = s.cut.b[:0]
 	if i := cutRune(text); i < len(text) {
-		*s.cut, text = append(*s.cut, text[i:]...), text[:i]
+		s.cut.b, text = append(s.cut.b, text[i:]...), text[:i]
 	}
 	if _, err := io.WriteString(s.w, sanitize(text, s.color == nil || *s.color)); err != nil {
 		return 0, err
