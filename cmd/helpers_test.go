@@ -9,7 +9,7 @@ import (
 )
 
 // newTestStore is bh init in a fresh git repository, its clock fixed.
-func newTestStore(t *testing.T) *store.Store {
+func newTestStore(t testing.TB) *store.Store {
 	t.Helper()
 	dir := t.TempDir()
 	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {

@@ -73,7 +73,7 @@ func TestServeStoppedInTheWindowRecordsTheApproval(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		return string(b)
 	}
-	if held := do("POST", page+"/answer", url.Values{"q": {qid}, "answer": {"yes"}, "reviewed": {"1"}}); !strings.Contains(held, "unless you undo it") {
+	if held := do("POST", page+"/answer", url.Values{"q": {qid}, "answer": {"yes"}, "reviewed": {"1"}}); !strings.Contains(held, "Nothing is recorded yet") {
 		t.Fatalf("the approval is not held:\n%s", held)
 	}
 	serve.Process.Signal(os.Interrupt)

@@ -102,8 +102,11 @@ func unresolvedConflict(t *testing.T, moved bool) {
 			t.Errorf("a resolving round's prompt (resume %v):\n%s", req.Resume, req.Prompt)
 		}
 	}
-	if q := pendingOf(t, got); q.Header != "Conflict" || !strings.Contains(q.Question, "shared.txt") {
-		t.Errorf("question: %+v", q)
+	// The question says what to type, and the summary no longer says the agent resolves it.
+	if q := pendingOf(t, got); q.Header != "Conflict" || !strings.Contains(q.Question, "shared.txt") ||
+		!strings.Contains(q.Question, `answer with a few words for the agent, such as "resolved"`) ||
+		strings.Contains(got.Summary, "the agent resolves it") {
+		t.Errorf("question: %+v, summary %q", q, got.Summary)
 	}
 	for i, snap := range snaps {
 		if paths := lines(gitT(t, dir, "diff", "--name-only", snap+"^", snap)); !slices.Equal(paths, []string{"shared.txt"}) {

@@ -31,7 +31,7 @@ echo '{"type":"user","message":{"role":"user","content":"use tabs"}}' >>"$c/proj
 `
 
 // TestContinueAnswersThroughTheDoor: what the human says in a takeover is
-// recorded through the one answer door (notify.Answer), as bh respond's
+// recorded through the one answer door (act.Answer), as bh respond's
 // answers are: the task opens again and input.received goes out with
 // their words and their name.
 func TestContinueAnswersThroughTheDoor(t *testing.T) {

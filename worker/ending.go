@@ -37,7 +37,7 @@ func (w *worker) decide(r *run, out *agent.Outcome, runErr error, killed bool) e
 				f.Stat = w.diffStat(r)
 			}
 			_, mode := config.Delivery(r.t, w.s.Config)
-			f.Keep, f.PR = mode == task.LandBranch, mode == task.LandPR
+			f.Keep, f.PR, f.Target = mode == task.LandBranch, mode == task.LandPR, r.j.Target
 			f.NoChange = w.unchanged(r)
 		}
 		if ev, _ := ending.FailedCheck(r.t); ev != nil {

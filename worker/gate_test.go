@@ -32,7 +32,7 @@ func TestGateParksThenApprovalCommitsWithoutAnotherRun(t *testing.T) {
 	got := getTask(t, s, tk.ID)
 	q := pendingOf(t, got)
 	if got.State != task.AwaitingInput || !q.Gate || q.Type != task.ApprovalQuestion || q.Header != "Approval" ||
-		q.Question != "Approve and commit "+tk.ID+"?" || got.Question != q.Question {
+		q.Question != "Approve this change and land it on master?" || got.Question != q.Question {
 		t.Fatalf("gated task: state %s question %+v", got.State, q)
 	}
 	for _, want := range []string{"Wrote v1.txt.", "gate: approval", "v1.txt | 1 +"} {
@@ -98,7 +98,7 @@ func TestGateRejectResumesWithFeedbackUntilApproved(t *testing.T) {
 	if len(reqs) != 2 || !reqs[1].Resume || reqs[1].SessionID != reqs[0].SessionID {
 		t.Fatalf("want a resume of the same session: %+v", reqs)
 	}
-	for _, want := range []string{"Reviewer feedback", "rename it to final.txt", "Approve and commit " + tk.ID + "?"} {
+	for _, want := range []string{"Reviewer feedback", "rename it to final.txt", "Approve this change and land it on master?"} {
 		if !strings.Contains(reqs[1].Prompt, want) {
 			t.Errorf("resume prompt lacks %q:\n%s", want, reqs[1].Prompt)
 		}

@@ -226,7 +226,7 @@ func resumesAndCommits(t *testing.T, s *store.Store, f *fake, id string) {
 }
 
 // Respond answers as bh respond does: through the one answer door
-// (notify.Answer), by "human" unless said.
+// (act.Answer), by "human" unless said.
 func Respond(s *store.Store, id string, answers []task.Answer, by string) (*task.Task, error) {
 	return act.Answer(s, id, answers, cmp.Or(by, "human"), nil)
 }

@@ -65,7 +65,7 @@ func TestHumanFalseWithGateFailsKeepingTheApproval(t *testing.T) {
 	head := gitT(t, s.Root, "rev-parse", "HEAD")
 	runWith(t, s, Options{Runner: &fake{steps: []stepFn{step(map[string]string{"x.txt": "x\n"}, done("x"))}}})
 	got := getTask(t, s, tk.ID)
-	if got.State != task.Failed || got.Summary != ending.NoHumanSummary || got.Question != "Approve and commit "+tk.ID+"?" {
+	if got.State != task.Failed || got.Summary != ending.NoHumanSummary || got.Question != "Approve this change and land it on master?" {
 		t.Fatalf("task: state %s summary %q question %q", got.State, got.Summary, got.Question)
 	}
 	if gitT(t, s.Root, "rev-parse", "HEAD") != head || !refExists(s.Root, git.ParkRef(tk.ID)) {

@@ -51,7 +51,7 @@ func System() *IOStreams {
 		IsStdinTTY: force || term.IsTerminal(int(os.Stdin.Fd())),
 		Accessible: os.Getenv("ACCESSIBLE") != "",
 	}
-	s.Out, s.ErrOut = safeWriter{os.Stdout, &s.color}, safeWriter{os.Stderr, &s.color}
+	s.Out, s.ErrOut = newSafeWriter(os.Stdout, &s.color), newSafeWriter(os.Stderr, &s.color)
 	if s.IsTTY {
 		s.Cols = terminalWidth()
 	}

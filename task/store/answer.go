@@ -43,7 +43,7 @@ func (s *Store) Replace(t *task.Task, old, edited []byte) error {
 
 // Answer records a human's answers to task id under its lock, stamped
 // with the store's clock, and counts the input.received events they left.
-// Every channel answers through it (notify.Answer), so that their checks
+// Every channel answers through it (act.Answer), so that their checks
 // and the history they leave are the same.
 func (s *Store) Answer(id string, ans []task.Answer, by string) (*task.Task, int, error) {
 	n := 0

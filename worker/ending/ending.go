@@ -41,8 +41,8 @@ type Ending struct {
 	// again instead of asking Ask anew: the same cause came back.
 	Repend  string   `json:"repend,omitempty"`
 	Context string   `json:"context,omitempty"`
-	Flat    string   `json:"flat,omitempty"` // a question kept flat on a task that may not ask (human: false)
-	Notify  string   `json:"notify,omitempty"`
+	Flat    string   `json:"flat,omitempty"`   // a question kept flat on a task that may not ask (human: false)
+	Notify  string   `json:"notify,omitempty"` // the event sent once the task records it; "" sends none
 	Paused  string   `json:"paused,omitempty"` // the usage limit that cut the run short: a limit.paused event
 	Session string   `json:"session,omitempty"`
 	Paths   []string `json:"paths,omitempty"`  // the agent's changed paths, once the work is handled

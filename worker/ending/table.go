@@ -240,10 +240,24 @@ func keepOnBranch(e Ending, branch, id string) Ending {
 func gated(e Ending, f Facts) Ending {
 	e.Outcome, e.Fate, e.State, e.Notify = Gated, KeepWork, task.AwaitingInput, task.EventInputRequested
 	e.Note = "held for approval: " + f.Review
-	e.Ask = []task.Question{{Question: fmt.Sprintf("Approve and commit %s?", f.ID), Header: "Approval",
-		Type: task.ApprovalQuestion, Gate: true}}
+	e.Ask = []task.Question{{Question: gateQuestion(f), Header: "Approval", Type: task.ApprovalQuestion, Gate: true}}
 	e.Context = approvalContext(e.Result.Summary, f.Review, f.Stat)
 	return e
+}
+
+// gateQuestion says what a yes to the gate does, as the land mode has
+// it: the question stands beside the task's id and title wherever it is
+// shown, so it does not repeat them.
+func gateQuestion(f Facts) string {
+	switch {
+	case f.PR:
+		return "Approve this change and open a pull request for it?"
+	case f.Keep:
+		return "Approve this change and keep it on its own branch?"
+	case f.Target != "":
+		return "Approve this change and land it on " + f.Target + "?"
+	}
+	return "Approve this change and land it?"
 }
 
 // NoChangeNote ends the summary of a completion that changed no file.
@@ -305,9 +319,12 @@ func conflicted(f Facts) Ending {
 	e.Summary = e.Note
 	if f.Round >= f.Rounds {
 		e.State, e.Notify = task.AwaitingInput, task.EventInputRequested
+		e.Summary = fmt.Sprintf("landing on %s conflicts in %s; the agent could not resolve it", f.Target,
+			strings.Join(f.Paths, ", "))
 		e.Ask = []task.Question{{Header: "Conflict", Type: task.FreeformQuestion, Question: fmt.Sprintf(
-			"The agent could not resolve the conflict landing %s on %s (%s). Resolve it in %s, then answer to land.",
-			f.ID, f.Target, strings.Join(f.Paths, ", "), f.Worktree)}}
+			"The agent could not resolve the conflict landing on %s (%s). Resolve it in %s, then answer "+
+				"with a few words for the agent, such as \"resolved\": its session goes on with them, and "+
+				"the work is landed again.", f.Target, strings.Join(f.Paths, ", "), f.Worktree)}}
 	}
 	return e
 }

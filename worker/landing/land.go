@@ -99,11 +99,12 @@ func Land(repo *git.Repo, keep bool, branch, target, head, final, file string) e
 // CommitMessage is a landed task's commit message. Its last line, the
 // "bh-task: <id>" trailer, is what git log --grep finds: a title is one line,
 // and a summary line that looks like the trailer is quoted, so that neither
-// can forge it.
+// can forge it. Title and summary go through task.SafeText: git log shows
+// them on the user's terminal as they are.
 func CommitMessage(id, title, summary string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s\n\n", id, strings.Join(strings.Fields(title), " "))
-	if s := strings.TrimSpace(summary); s != "" {
+	fmt.Fprintf(&b, "%s: %s\n\n", id, strings.Join(strings.Fields(task.SafeText(title)), " "))
+	if s := strings.TrimSpace(task.SafeText(summary)); s != "" {
 		for _, line := range strings.Split(s, "\n") {
 			if strings.HasPrefix(strings.ToLower(strings.TrimSpace(line)), "bh-task:") {
 				line = "> " + line

@@ -30,9 +30,9 @@ type sink struct {
 }
 
 // wants: a sink listening to input.requested hears budget.crossed too,
-// which asks whether to go on.
+// which asks whether to go on. No sink wants a nameless event, "*" included.
 func (s *sink) wants(name string) bool {
-	return s.all || slices.Contains(s.events, name) ||
+	return name != "" && s.all || slices.Contains(s.events, name) ||
 		name == task.EventBudgetCrossed && slices.Contains(s.events, task.EventInputRequested)
 }
 

@@ -92,6 +92,42 @@ func FromTask(name string, t *task.Task, root string, web config.WebConfig, now 
 	return e
 }
 
+// shown is e with its text through task.SafeText, the one filter of
+// what people are shown: every target (ntfy, Slack, a webhook's JSON, a
+// command's BH_* environment, the desktop) gets the agent's words as data,
+// never as escape sequences. The diffstat's file names stay exact (the
+// JSON names real paths); its text form quotes them (shownPath).
+func (e Event) shown() Event {
+	for _, f := range []*string{&e.Name, &e.TaskID, &e.Title, &e.State, &e.Question, &e.QuestionID, &e.Summary,
+		&e.Repo, &e.RepoPath, &e.Respond, &e.By, &e.Answer} {
+		*f = task.SafeText(*f)
+	}
+	e.Choices = safeTexts(e.Choices)
+	qs := make([]Question, len(e.Questions))
+	for i, q := range e.Questions {
+		for _, f := range []*string{&q.ID, &q.Type, &q.Text, &q.Respond, &q.Answer} {
+			*f = task.SafeText(*f)
+		}
+		q.Choices = safeTexts(q.Choices)
+		qs[i] = q
+	}
+	if e.Questions != nil {
+		e.Questions = qs
+	}
+	return e
+}
+
+func safeTexts(in []string) []string {
+	if in == nil {
+		return nil
+	}
+	out := make([]string, len(in))
+	for i, s := range in {
+		out[i] = task.SafeText(s)
+	}
+	return out
+}
+
 // gate says whether e asks a gate, the approval before committing.
 func (e Event) gate() bool {
 	return slices.ContainsFunc(e.Questions, func(q Question) bool { return q.Gate })

@@ -75,14 +75,17 @@ func (n *Notifier) logf(format string, args ...any) {
 
 // Send queues e for every target that listens to e.Name and returns at once.
 // A target whose queue is full drops e with a log line. A zero e.At is
-// stamped with the current time.
+// stamped with the current time. Its text goes out through the one
+// filter (Event.shown); an event without a name is no event, and goes
+// nowhere.
 func (n *Notifier) Send(e Event) {
-	if n == nil {
+	if n == nil || e.Name == "" {
 		return
 	}
 	if e.At.IsZero() {
 		e.At = time.Now().UTC()
 	}
+	e = e.shown()
 	n.mu.RLock()
 	defer n.mu.RUnlock()
 	if n.closed {
