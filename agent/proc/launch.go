@@ -1,5 +1,7 @@
 package proc
 
+import "os"
+
 // Launcher turns a child's command line into the process that runs it:
 // as it is (a nil Launcher), or inside a sandbox (package sandbox). It is
 // the one seam every child bh runs for an agent goes through, so a
@@ -17,6 +19,10 @@ type Launch struct {
 	// temporary files), on top of what the launcher's policy allows.
 	Writable []string
 	Terminal bool // the child reads bh's terminal
+	// Files, set by a launcher, are more descriptors the child inherits,
+	// as 3, 4 and on (a sandbox's seccomp program); Run closes them once
+	// the child started or failed to.
+	Files []*os.File
 	// Done, set by a launcher, ends what it started for the child (a
 	// sandbox's network proxy) once the child is gone or failed to start.
 	Done func()

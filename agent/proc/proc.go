@@ -14,6 +14,8 @@ import (
 	"os/exec"
 	"syscall"
 	"time"
+
+	"golang.org/x/term"
 )
 
 // DefaultGrace is how long a child gets between SIGTERM and SIGKILL.
@@ -32,7 +34,15 @@ type Cmd struct {
 	// Terminal keeps the child in bh's own process group so that it can
 	// read the terminal (an editor): cancelling then signals the child
 	// alone, and bh's death hangs it up (SIGHUP) rather than killing it.
+	// Any other child starts a session of its own, without a controlling
+	// terminal, and gets no terminal as its stdin, stdout or stderr: so it
+	// cannot push input into the user's terminal (TIOCSTI), nor write to
+	// it but through bh.
 	Terminal bool
+	// TTY, if set, is the far end of a pseudo-terminal bh owns (a
+	// takeover): the child's stdin, stdout, stderr and the controlling
+	// terminal of its session, in place of Stdin, Stdout and Stderr.
+	TTY *os.File
 	// Launcher, if set, wraps the child (a sandbox); Writable are paths
 	// it must still be able to write.
 	Launcher Launcher
@@ -80,11 +90,23 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 	if l.Done != nil {
 		defer l.Done()
 	}
+	defer func() {
+		for _, f := range l.Files {
+			f.Close()
+		}
+	}()
 	cmd := exec.Command(l.Argv[0], l.Argv[1:]...)
 	cmd.Dir = c.Dir
 	cmd.Env = l.Env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Stdin, c.Stdout, c.Stderr
-	cmd.SysProcAttr = sysProcAttr(c.Terminal)
+	switch {
+	case c.TTY != nil:
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = c.TTY, c.TTY, c.TTY
+	case !c.Terminal:
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = noTerminal(c.Stdin), pipeTerminal(c.Stdout), pipeTerminal(c.Stderr)
+	}
+	cmd.ExtraFiles = l.Files
+	cmd.SysProcAttr = sysProcAttr(c.Terminal, c.TTY != nil)
 	// A grandchild that left the group could hold the pipes open forever.
 	cmd.WaitDelay = grace
 	start := time.Now()
@@ -113,6 +135,25 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 		return res, fmt.Errorf("wait for %s: %w", c.Argv[0], waitErr)
 	}
 	return res, nil
+}
+
+// noTerminal is r, or nothing (/dev/null) when r is a terminal: a child
+// that is not given the terminal gets no keys from it.
+func noTerminal(r io.Reader) io.Reader {
+	if f, ok := r.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	return r
+}
+
+// pipeTerminal is w, or w behind a pipe when w is a terminal, so that the
+// child holds no descriptor of the terminal itself (for its ioctls, or
+// bubblewrap's /dev/console, which it binds from its stdout's terminal).
+func pipeTerminal(w io.Writer) io.Writer {
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return struct{ io.Writer }{f}
+	}
+	return w
 }
 
 // launch returns how to start c, rewritten by its launcher if it has one.

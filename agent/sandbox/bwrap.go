@@ -1,9 +1,11 @@
 package sandbox
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/bh-tracker/bh/agent/proc"
@@ -17,7 +19,7 @@ type Bwrap struct {
 
 // Launch wraps l: bwrap's arguments, then l's own command line (behind
 // the network's bridge), with the environment cut down to the policy's
-// variables.
+// variables, under the seccomp filter (seccomp_linux.go).
 func (b Bwrap) Launch(l proc.Launch) (proc.Launch, error) {
 	args := b.Args(l)
 	out := proc.Launch{Argv: l.Argv, Env: FilterEnv(l.Env, b.Policy.Env), Dir: l.Dir, Terminal: l.Terminal}
@@ -26,6 +28,17 @@ func (b Bwrap) Launch(l proc.Launch) (proc.Launch, error) {
 		if out, args, err = b.Policy.Egress.launch(args, out); err != nil {
 			return l, err
 		}
+	}
+	filter, err := seccompFile()
+	if err != nil {
+		if out.Done != nil {
+			out.Done()
+		}
+		return l, fmt.Errorf("seccomp filter: %w", err)
+	}
+	if filter != nil {
+		args = slices.Insert(args, len(args)-1, "--seccomp", strconv.Itoa(3+len(out.Files)))
+		out.Files = append(out.Files, filter)
 	}
 	out.Argv = append(append([]string{b.Path}, args...), out.Argv...)
 	return out, nil

@@ -128,7 +128,9 @@ func TestTmpIsCapped(t *testing.T) {
 	if !strings.Contains(strings.Join(l.Argv, " "), "--size 1048576 --tmpfs /tmp") {
 		t.Errorf("no cap on /tmp: %q", l.Argv)
 	}
-	out, err := exec.Command(l.Argv[0], l.Argv[1:]...).CombinedOutput()
+	c := exec.Command(l.Argv[0], l.Argv[1:]...)
+	c.ExtraFiles = l.Files // the seccomp filter
+	out, err := c.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "No space left") {
 		t.Errorf("2 MiB into a 1 MiB /tmp: %v, %s", err, out)
 	}
