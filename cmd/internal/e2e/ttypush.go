@@ -1,0 +1,30 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/bh-tracker/bh/agent/proc/proctest"
+)
+
+// TTYPush is the terminal attack as a program (ttypush, see Bin):
+// `ttypush CANARY [agent]` pushes "touch CANARY" into every terminal it
+// can reach (proctest.PushInput) and says on stderr what it did; as a
+// command agent it also writes work.txt and reports completed.
+func TTYPush() int {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: ttypush CANARY [agent]")
+		return 2
+	}
+	lines := proctest.PushInput("touch " + os.Args[1] + "\n")
+	fmt.Fprintln(os.Stderr, strings.Join(lines, "\n"))
+	if len(os.Args) > 2 && os.Args[2] == "agent" {
+		if err := os.WriteFile("work.txt", []byte("pushed\n"), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		fmt.Println(`{"status":"completed","summary":"pushed input into every terminal in reach"}`)
+	}
+	return 0
+}
