@@ -23,6 +23,10 @@ type Launch struct {
 	// as 3, 4 and on (a sandbox's seccomp program); Run closes them once
 	// the child started or failed to.
 	Files []*os.File
+	// Limit, set by a launcher, says which of the limits it put on the
+	// child (memory, processes) the child passed, or "": Run asks while
+	// the child runs, stopping one that passed a limit, and once it is gone.
+	Limit func() string
 	// Done, set by a launcher, ends what it started for the child (a
 	// sandbox's network proxy) once the child is gone or failed to start.
 	Done func()

@@ -54,15 +54,23 @@ type Result struct {
 	PID      int // 0 when it never started
 	ExitCode int // -1 when a signal ended it
 	Duration time.Duration
+	Limit    string // a limit its launcher set that it passed (the kernel ended one of its processes), or ""
 }
+
+// limitPoll is how often Run asks whether a child passed a limit.
+const limitPoll = time.Second
 
 // StoppedError is a child bh ended before it exited by itself.
 type StoppedError struct {
 	Timeout time.Duration // its own timeout passed; 0 when its context ended
 	Cause   error         // context.DeadlineExceeded, or the context's cause
+	Limit   string        // the limit it passed (Launch.Limit), or ""
 }
 
 func (e *StoppedError) Error() string {
+	if e.Limit != "" {
+		return e.Limit
+	}
 	if e.Timeout > 0 {
 		return fmt.Sprintf("timed out after %s", e.Timeout)
 	}
@@ -122,13 +130,16 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 	if c.Started != nil {
 		c.Started(cmd.Process.Pid)
 	}
-	stopped, waitErr := await(ctx, c, target, done, grace)
+	stopped, waitErr := await(ctx, c, l.Limit, target, done, grace)
 	if !c.Terminal {
 		_ = syscall.Kill(target, syscall.SIGKILL) // what the child left behind dies with it
 	}
 	res := Result{PID: cmd.Process.Pid, ExitCode: cmd.ProcessState.ExitCode(), Duration: time.Since(start)}
 	if stopped != nil {
 		return res, stopped
+	}
+	if l.Limit != nil {
+		res.Limit = l.Limit()
 	}
 	var exitErr *exec.ExitError
 	if waitErr != nil && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, exec.ErrWaitDelay) {
@@ -169,22 +180,34 @@ func (c Cmd) launch() (Launch, error) {
 	return l, nil
 }
 
-// await waits for the started child until it exits, its timeout passes or
-// ctx ends, and stops it in the last two cases.
-func await(ctx context.Context, c Cmd, target int, done <-chan error, grace time.Duration) (*StoppedError, error) {
-	var timeout <-chan time.Time
+// await waits for the started child until it exits, its timeout passes,
+// ctx ends or it passes a limit (limit, if set), and stops it in the last
+// three cases.
+func await(ctx context.Context, c Cmd, limit func() string, target int, done <-chan error, grace time.Duration) (*StoppedError, error) {
+	var timeout, poll <-chan time.Time
 	if c.Timeout > 0 {
 		timer := time.NewTimer(c.Timeout)
 		defer timer.Stop()
 		timeout = timer.C
 	}
-	select {
-	case err := <-done:
-		return nil, err
-	case <-timeout:
-		return &StoppedError{Timeout: c.Timeout, Cause: context.DeadlineExceeded}, stop(target, done, grace)
-	case <-ctx.Done():
-		return &StoppedError{Cause: context.Cause(ctx)}, stop(target, done, grace)
+	if limit != nil {
+		ticker := time.NewTicker(limitPoll)
+		defer ticker.Stop()
+		poll = ticker.C
+	}
+	for {
+		select {
+		case err := <-done:
+			return nil, err
+		case <-timeout:
+			return &StoppedError{Timeout: c.Timeout, Cause: context.DeadlineExceeded}, stop(target, done, grace)
+		case <-ctx.Done():
+			return &StoppedError{Cause: context.Cause(ctx)}, stop(target, done, grace)
+		case <-poll:
+			if why := limit(); why != "" {
+				return &StoppedError{Limit: why, Cause: errors.New(why)}, stop(target, done, grace)
+			}
+		}
 	}
 }
 

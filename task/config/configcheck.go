@@ -50,6 +50,8 @@ func decodeConfig(path string, b []byte, c *Config) error {
 		{[]string{"sandbox", "mode"}, task.CheckSandboxMode(c.Sandbox.Mode)},
 		{[]string{"sandbox", "network"}, c.Sandbox.Network.Check()},
 		{[]string{"sandbox", "tmpSize"}, c.Sandbox.CheckTmpSize()},
+		{[]string{"sandbox", "memory"}, c.Sandbox.CheckMemory()},
+		{[]string{"sandbox", "processes"}, c.Sandbox.CheckProcesses()},
 		{[]string{"budget", "perTask"}, task.CheckBudget(c.Budget.PerTask)},
 		{[]string{"budget", "perDay"}, task.CheckBudget(c.Budget.PerDay)},
 		{[]string{"runner"}, checkRunner(c)},
