@@ -59,8 +59,8 @@ func (p proc) run(ctx context.Context) (procResult, error) {
 	case errors.As(err, &stopped) && stopped.Limit != "":
 		return res, &RunError{Reason: "agent stopped: " + stopped.Limit, Raw: res.stdout,
 			Stderr: res.stderr, ExitCode: -1, Err: stopped}
-	case err == nil && r.Limit != "" && r.ExitCode != 0:
-		return res, &RunError{Reason: fmt.Sprintf("agent exited with status %d: %s", r.ExitCode, r.Limit), Raw: res.stdout,
+	case err == nil && r.Limit != "": // something in the run was refused or killed: what it reports is not to be trusted
+		return res, &RunError{Reason: fmt.Sprintf("agent exited with status %d, but %s", r.ExitCode, r.Limit), Raw: res.stdout,
 			Stderr: res.stderr, ExitCode: r.ExitCode}
 	case errors.As(err, &stopped) && stopped.Timeout > 0:
 		return res, &RunError{Reason: fmt.Sprintf("agent timed out after %s", p.timeout), Raw: res.stdout,
