@@ -24,9 +24,11 @@ type Launch struct {
 	// the child started or failed to.
 	Files []*os.File
 	// Limit, set by a launcher, says which of the limits it put on the
-	// child (memory, processes) the child passed, or "": Run asks while
-	// the child runs, stopping one that passed a limit, and once it is gone.
-	Limit func() string
+	// child (memory, processes, disk) the child passed, or "": Run asks
+	// every second while the child runs, stopping one that passed a
+	// limit, and once it is gone (final: a check it may skip while the
+	// child runs, for its cost, it makes then).
+	Limit func(final bool) string
 	// Done, set by a launcher, ends what it started for the child (a
 	// sandbox's network proxy) once the child is gone or failed to start.
 	Done func()

@@ -139,7 +139,7 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 		return res, stopped
 	}
 	if l.Limit != nil {
-		res.Limit = l.Limit()
+		res.Limit = l.Limit(true)
 	}
 	var exitErr *exec.ExitError
 	if waitErr != nil && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, exec.ErrWaitDelay) {
@@ -183,7 +183,7 @@ func (c Cmd) launch() (Launch, error) {
 // await waits for the started child until it exits, its timeout passes,
 // ctx ends or it passes a limit (limit, if set), and stops it in the last
 // three cases.
-func await(ctx context.Context, c Cmd, limit func() string, target int, done <-chan error, grace time.Duration) (*StoppedError, error) {
+func await(ctx context.Context, c Cmd, limit func(bool) string, target int, done <-chan error, grace time.Duration) (*StoppedError, error) {
 	var timeout, poll <-chan time.Time
 	if c.Timeout > 0 {
 		timer := time.NewTimer(c.Timeout)
@@ -204,7 +204,7 @@ func await(ctx context.Context, c Cmd, limit func() string, target int, done <-c
 		case <-ctx.Done():
 			return &StoppedError{Cause: context.Cause(ctx)}, stop(target, done, grace)
 		case <-poll:
-			if why := limit(); why != "" {
+			if why := limit(false); why != "" {
 				return &StoppedError{Limit: why, Cause: errors.New(why)}, stop(target, done, grace)
 			}
 		}

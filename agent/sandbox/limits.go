@@ -25,6 +25,9 @@ import (
 type Limits struct {
 	Memory    int64 // bytes; 0: none
 	Processes int   // at once; 0: none
+	// Disk bounds the bytes Worktree takes on disk (disk.go); 0: none.
+	Disk     int64
+	Worktree string
 }
 
 // knob is one limit of a control group: the file that sets it, and the
@@ -216,14 +219,30 @@ func cgroupMounts() []cgroupMount {
 
 // limitArgv starts argv under l: in a control group of its own, with
 // what it passed and how to remove the group; or, where none can be
-// made, with RLIMIT_NPROC set by prlimit(1) where it is installed.
-func limitArgv(l Limits, argv []string) (out []string, passed func() string, done func()) {
+// made, with RLIMIT_NPROC set by prlimit(1) where it is installed. The
+// worktree's disk is watched either way.
+func limitArgv(l Limits, argv []string) (out []string, passed func(final bool) string, done func()) {
+	out = argv
+	var checks []func(final bool) string
 	if c := openCgroup(l); c != nil {
-		return c.prelude(argv), c.passed, c.remove
-	}
-	if p, err := exec.LookPath("prlimit"); err == nil && l.Processes > 0 {
+		out, done = c.prelude(argv), c.remove
+		checks = append(checks, func(bool) string { return c.passed() })
+	} else if p, err := exec.LookPath("prlimit"); err == nil && l.Processes > 0 {
 		n := strconv.Itoa(l.Processes)
-		return append([]string{p, "--nproc=" + n + ":" + n, "--"}, argv...), nil, nil
+		out = append([]string{p, "--nproc=" + n + ":" + n, "--"}, argv...)
 	}
-	return argv, nil, nil
+	if l.Disk > 0 && l.Worktree != "" {
+		checks = append(checks, (&diskWatch{dir: l.Worktree, max: l.Disk}).passed)
+	}
+	if len(checks) == 0 {
+		return out, nil, done
+	}
+	return out, func(final bool) string {
+		for _, c := range checks {
+			if why := c(final); why != "" {
+				return why
+			}
+		}
+		return ""
+	}, done
 }

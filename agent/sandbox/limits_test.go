@@ -12,8 +12,9 @@ import (
 )
 
 // TestLimitsEndTheirOwnRun: a fork bomb and an allocation past the
-// memory cap each end their own sandboxed child with the limit it
-// passed, and the control group is gone afterwards.
+// memory cap each end with the limit they passed (a bomb whose shells
+// gave up may exit by itself first), and the control group is gone
+// afterwards.
 func TestLimitsEndTheirOwnRun(t *testing.T) {
 	st := Detect()
 	if st.Bwrap == "" {
@@ -38,7 +39,7 @@ func TestLimitsEndTheirOwnRun(t *testing.T) {
 		} else if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		if !strings.HasPrefix(why, tt.want) || res.ExitCode == 0 {
+		if !strings.HasPrefix(why, tt.want) {
 			t.Errorf("%s: exit %d, limit %q, want %q; output:\n%.300s", tt.name, res.ExitCode, why, tt.want, out.String())
 		}
 	}

@@ -31,6 +31,8 @@ type SandboxConfig struct {
 	Memory string `yaml:"memory,omitempty" json:"memory,omitempty"`
 	// Processes caps how many processes a run has at once (see Limits).
 	Processes int `yaml:"processes,omitempty" json:"processes,omitempty"`
+	// DiskSize caps the disk a run's worktree takes (see Limits).
+	DiskSize string `yaml:"diskSize,omitempty" json:"diskSize,omitempty"`
 }
 
 // UnmarshalYAML takes a mode alone or the mapping, strictly: an unknown

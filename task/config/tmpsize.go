@@ -17,33 +17,30 @@ var tmpUnits = []struct {
 	shift  uint
 }{{"GiB", 30}, {"MiB", 20}, {"KiB", 10}, {"G", 30}, {"M", 20}, {"K", 10}, {"", 0}}
 
-// DefaultMemory and DefaultProcesses cap a run's processes together: a
-// runaway allocation or a fork bomb fails its own run, and the worker,
-// the other runs and the machine go on.
+// DefaultMemory and DefaultProcesses cap a run's processes together, and
+// DefaultDiskSize its worktree: a runaway allocation, a fork bomb or a
+// runaway download fails its own run, and the worker, the other runs and
+// the machine go on.
 const (
 	DefaultMemory    = 8 << 30
 	DefaultProcesses = 4096
+	DefaultDiskSize  = 50 << 30
 )
 
 // TmpBytes is sandbox.tmpSize in bytes (default DefaultTmpSize); the
 // config's check has refused what it cannot read.
 func (c SandboxConfig) TmpBytes() int64 { return sizeOr(c.TmpSize, DefaultTmpSize) }
 
-// Limits are sandbox.memory in bytes and sandbox.processes (defaults
-// DefaultMemory, DefaultProcesses).
-func (c SandboxConfig) Limits() (memory int64, processes int) {
-	return sizeOr(c.Memory, DefaultMemory), cmp.Or(c.Processes, DefaultProcesses)
+// Limits are sandbox.memory and sandbox.diskSize in bytes and
+// sandbox.processes (defaults DefaultMemory, DefaultDiskSize,
+// DefaultProcesses).
+func (c SandboxConfig) Limits() (memory, disk int64, processes int) {
+	return sizeOr(c.Memory, DefaultMemory), sizeOr(c.DiskSize, DefaultDiskSize), cmp.Or(c.Processes, DefaultProcesses)
 }
 
-// CheckTmpSize reports a sandbox.tmpSize bh cannot use.
-func (c SandboxConfig) CheckTmpSize() error {
-	_, err := parseSize(c.TmpSize)
-	return err
-}
-
-// CheckMemory reports a sandbox.memory bh cannot use.
-func (c SandboxConfig) CheckMemory() error {
-	_, err := parseSize(c.Memory)
+// CheckSize reports a size (sandbox.tmpSize, memory, diskSize) bh cannot use.
+func CheckSize(s string) error {
+	_, err := parseSize(s)
 	return err
 }
 

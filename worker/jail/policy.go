@@ -38,7 +38,8 @@ func (j *Jail) Policy(t *task.Task, wt, wtGitDir string, cfg config.AgentConfig)
 		return out
 	}
 	p := sandbox.Policy{Egress: j.egress(cfg), Env: append(slices.Clone(sandbox.DefaultEnv), sc.AllowEnv...), TmpSize: sc.TmpBytes()}
-	p.Limits.Memory, p.Limits.Processes = sc.Limits()
+	p.Limits.Memory, p.Limits.Disk, p.Limits.Processes = sc.Limits()
+	p.Limits.Worktree = wt
 	p.Hidden = append(ex(sandbox.DefaultHidden), sandbox.RuntimeDir(), root)
 	p.Hidden = append(p.Hidden, sandbox.Siblings(root)...)
 	p.Hidden = append(p.Hidden, j.Worktrees)
