@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -25,13 +24,8 @@ import (
 // Terminal is the human's terminal, for a takeover.
 type Terminal struct {
 	In       io.Reader
-	Out, Err io.Writer // Err: bh's own words before and after the session
-	// Attach, if set, gives the session a pseudo-terminal of bh's own
-	// between it and the human's terminal: its far end (the session's
-	// stdin, stdout, stderr and controlling terminal) and how to detach
-	// once the session is gone. Without it the session reads In and
-	// writes Out with no terminal at all.
-	Attach func() (tty *os.File, detach func(), err error)
+	Out, Err io.Writer   // Err: bh's own words before and after the session
+	Attach   proc.Attach // a terminal of bh's own for the session, never the human's; nil: none
 }
 
 // Taken is how a takeover ended.
@@ -143,20 +137,9 @@ func (w *worker) talk(ctx context.Context, t *task.Task, tk *takeoverAgent, tv *
 	}
 	file := tk.runner.SessionFile(req)
 	before, _ := untrusted.ReadFile(file, jail.MaxSession) // the agent's file: no link followed
-	// The human's session runs on a terminal of bh's own, never the
-	// human's: what the agent (or a hook it planted) does to it reaches
-	// only the session, inside the sandbox.
-	c := proc.Cmd{Argv: append([]string{tk.binary}, tk.runner.TakeoverArgs(req)...),
-		Dir: req.Dir, Env: req.Env, Stdin: term.In, Stdout: term.Out, Stderr: term.Err, Launcher: tv.launch}
-	detach := func() {}
-	if term.Attach != nil {
-		var err error
-		if c.TTY, detach, err = term.Attach(); err != nil {
-			return nil, fmt.Errorf("continue %s: %w", id, err)
-		}
-	}
-	res, runErr := proc.Run(ctx, c)
-	detach()
+	res, runErr := proc.Run(ctx, proc.Cmd{Argv: append([]string{tk.binary}, tk.runner.TakeoverArgs(req)...),
+		Dir: req.Dir, Env: req.Env, Stdin: term.In, Stdout: term.Out, Stderr: term.Err, Attach: term.Attach,
+		Launcher: tv.launch})
 	after, _ := untrusted.ReadFile(file, jail.MaxSession)
 	w.keepSession(&run{t: t, session: t.SessionID, runner: tk.runner}, req)
 	if runErr != nil && res.PID == 0 {

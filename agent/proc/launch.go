@@ -33,3 +33,33 @@ type Launch struct {
 	// sandbox's network proxy) once the child is gone or failed to start.
 	Done func()
 }
+
+// limit asks l.Limit, if set.
+func (l *Launch) limit(final bool) string {
+	if l.Limit == nil {
+		return ""
+	}
+	return l.Limit(final)
+}
+
+// end closes what l's launcher opened for the child.
+func (l *Launch) end() {
+	for _, f := range l.Files {
+		f.Close()
+	}
+	if l.Done != nil {
+		l.Done()
+	}
+}
+
+// Then is f then g, either of which may be nil: a launcher's Done on top
+// of another's.
+func Then(f, g func()) func() {
+	return func() {
+		for _, h := range []func(){f, g} {
+			if h != nil {
+				h()
+			}
+		}
+	}
+}

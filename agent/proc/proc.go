@@ -39,15 +39,19 @@ type Cmd struct {
 	// cannot push input into the user's terminal (TIOCSTI), nor write to
 	// it but through bh.
 	Terminal bool
-	// TTY, if set, is the far end of a pseudo-terminal bh owns (a
-	// takeover): the child's stdin, stdout, stderr and the controlling
-	// terminal of its session, in place of Stdin, Stdout and Stderr.
-	TTY *os.File
+	// Attach, if set, gives the child a pseudo-terminal bh owns (a
+	// takeover) in place of Stdin, Stdout and Stderr.
+	Attach Attach
 	// Launcher, if set, wraps the child (a sandbox); Writable are paths
 	// it must still be able to write.
 	Launcher Launcher
 	Writable []string
 }
+
+// Attach opens a pseudo-terminal: its far end tty, the child's stdin,
+// stdout, stderr and the controlling terminal of its session, and
+// detach, which Run calls once the child is gone.
+type Attach func() (tty *os.File, detach func(), err error)
 
 // Result is how a child ended.
 type Result struct {
@@ -95,28 +99,11 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if l.Done != nil {
-		defer l.Done()
+	defer l.end()
+	cmd, err := c.command(&l, grace)
+	if err != nil {
+		return Result{}, err
 	}
-	defer func() {
-		for _, f := range l.Files {
-			f.Close()
-		}
-	}()
-	cmd := exec.Command(l.Argv[0], l.Argv[1:]...)
-	cmd.Dir = c.Dir
-	cmd.Env = l.Env
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Stdin, c.Stdout, c.Stderr
-	switch {
-	case c.TTY != nil:
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = c.TTY, c.TTY, c.TTY
-	case !c.Terminal:
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = noTerminal(c.Stdin), pipeTerminal(c.Stdout), pipeTerminal(c.Stderr)
-	}
-	cmd.ExtraFiles = l.Files
-	cmd.SysProcAttr = sysProcAttr(c.Terminal, c.TTY != nil)
-	// A grandchild that left the group could hold the pipes open forever.
-	cmd.WaitDelay = grace
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return Result{}, fmt.Errorf("start %s: %w", c.Argv[0], err)
@@ -130,7 +117,7 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 	if c.Started != nil {
 		c.Started(cmd.Process.Pid)
 	}
-	stopped, waitErr := await(ctx, c, l.Limit, target, done, grace)
+	stopped, waitErr := await(ctx, c, l, target, done, grace)
 	if !c.Terminal {
 		_ = syscall.Kill(target, syscall.SIGKILL) // what the child left behind dies with it
 	}
@@ -138,14 +125,36 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 	if stopped != nil {
 		return res, stopped
 	}
-	if l.Limit != nil {
-		res.Limit = l.Limit(true)
-	}
+	res.Limit = l.limit(true)
 	var exitErr *exec.ExitError
 	if waitErr != nil && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, exec.ErrWaitDelay) {
 		return res, fmt.Errorf("wait for %s: %w", c.Argv[0], waitErr)
 	}
 	return res, nil
+}
+
+// command is the child c as l launches it: its standard files (a
+// terminal of bh's own, or none of the user's), its inherited
+// descriptors, its session and group.
+func (c Cmd) command(l *Launch, grace time.Duration) (*exec.Cmd, error) {
+	cmd := exec.Command(l.Argv[0], l.Argv[1:]...)
+	cmd.Dir, cmd.Env, cmd.ExtraFiles = c.Dir, l.Env, l.Files
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Stdin, c.Stdout, c.Stderr
+	switch {
+	case c.Attach != nil:
+		tty, detach, err := c.Attach()
+		if err != nil {
+			return nil, fmt.Errorf("start %s: %w", c.Argv[0], err)
+		}
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+		l.Done = Then(detach, l.Done)
+	case !c.Terminal:
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = noTerminal(c.Stdin), pipeTerminal(c.Stdout), pipeTerminal(c.Stderr)
+	}
+	cmd.SysProcAttr = sysProcAttr(c.Terminal, c.Attach != nil)
+	// A grandchild that left the group could hold the pipes open forever.
+	cmd.WaitDelay = grace
+	return cmd, nil
 }
 
 // noTerminal is r, or nothing (/dev/null) when r is a terminal: a child
@@ -183,14 +192,14 @@ func (c Cmd) launch() (Launch, error) {
 // await waits for the started child until it exits, its timeout passes,
 // ctx ends or it passes a limit (limit, if set), and stops it in the last
 // three cases.
-func await(ctx context.Context, c Cmd, limit func(bool) string, target int, done <-chan error, grace time.Duration) (*StoppedError, error) {
+func await(ctx context.Context, c Cmd, l Launch, target int, done <-chan error, grace time.Duration) (*StoppedError, error) {
 	var timeout, poll <-chan time.Time
 	if c.Timeout > 0 {
 		timer := time.NewTimer(c.Timeout)
 		defer timer.Stop()
 		timeout = timer.C
 	}
-	if limit != nil {
+	if l.Limit != nil {
 		ticker := time.NewTicker(limitPoll)
 		defer ticker.Stop()
 		poll = ticker.C
@@ -204,7 +213,7 @@ func await(ctx context.Context, c Cmd, limit func(bool) string, target int, done
 		case <-ctx.Done():
 			return &StoppedError{Cause: context.Cause(ctx)}, stop(target, done, grace)
 		case <-poll:
-			if why := limit(false); why != "" {
+			if why := l.limit(false); why != "" {
 				return &StoppedError{Limit: why, Cause: errors.New(why)}, stop(target, done, grace)
 			}
 		}

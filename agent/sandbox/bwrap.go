@@ -44,7 +44,7 @@ func (b Bwrap) Launch(l proc.Launch) (proc.Launch, error) {
 	var removeCgroup func()
 	out.Argv, out.Limit, removeCgroup = limitArgv(b.Policy.Limits, out.Argv)
 	if removeCgroup != nil {
-		out.Done = chain(out.Done, removeCgroup)
+		out.Done = proc.Then(out.Done, removeCgroup)
 	}
 	return out, nil
 }
@@ -109,14 +109,6 @@ func (b Bwrap) Args(l proc.Launch) []string {
 		a = append(a, "--chdir", real(l.Dir))
 	}
 	return append(a, "--")
-}
-
-// chain is f then g, where f may be nil.
-func chain(f, g func()) func() {
-	if f == nil {
-		return g
-	}
-	return func() { f(); g() }
 }
 
 func depth(p string) int { return strings.Count(p, "/") }

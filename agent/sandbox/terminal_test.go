@@ -41,7 +41,7 @@ func TestNoTerminalInTheSandbox(t *testing.T) {
 		out := filepath.Join(wt, name)
 		c := proc.Cmd{Argv: []string{self}, Env: []string{pushEnv + "=" + out}, Launcher: l, Stdin: tty, Stdout: tty, Stderr: tty}
 		if onTTY {
-			c.TTY = tty
+			c.Attach = func() (*os.File, func(), error) { return tty, func() {}, nil }
 		}
 		if res, err := proc.Run(context.Background(), c); err != nil || res.ExitCode != 0 {
 			t.Fatalf("%s: %v, exit %d", name, err, res.ExitCode)
