@@ -16,16 +16,13 @@ import (
 // gave up may exit by itself first), and the control group is gone
 // afterwards.
 func TestLimitsEndTheirOwnRun(t *testing.T) {
-	st := Detect()
-	if st.Bwrap == "" {
-		t.Fatal("bubblewrap is needed: ", st.Why)
-	}
+	bwrap := needBwrap(t)
 	c := openCgroup(Limits{Processes: 8})
 	if c == nil {
 		t.Skip("no control group can be made here: processes are capped per user by RLIMIT_NPROC alone")
 	}
 	c.remove()
-	b := Bwrap{Path: st.Bwrap, Policy: Policy{Env: DefaultEnv, Limits: Limits{Memory: 64 << 20, Processes: 32}}}
+	b := Bwrap{Path: bwrap, Policy: Policy{Env: DefaultEnv, Limits: Limits{Memory: 64 << 20, Processes: 32}}}
 	for _, tt := range []struct{ name, script, want string }{
 		{"fork bomb", `b() { b | b & }; b; wait`, "the run passed its process cap (32 at once)"},
 		{"allocation", `x=$(head -c 200000000 /dev/zero | tr '\0' a); echo survived`, "the run passed its memory cap (64 MiB)"},

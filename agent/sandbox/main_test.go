@@ -26,3 +26,13 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(fakeapi.Isolated(m.Run))
 }
+
+// needBwrap is bubblewrap's path, and fails the test where it cannot run.
+func needBwrap(t *testing.T) string {
+	t.Helper()
+	st := Detect()
+	if st.Bwrap == "" {
+		t.Fatal("bubblewrap is needed: ", st.Why)
+	}
+	return st.Bwrap
+}

@@ -19,16 +19,13 @@ import (
 // refuses TIOCSTI, with the request's high bits set too, and TIOCLINUX.
 // Outside the sandbox the same attack pushes its line: the attack works.
 func TestNoTerminalInTheSandbox(t *testing.T) {
-	st := Detect()
-	if st.Bwrap == "" {
-		t.Fatal("bubblewrap is needed: ", st.Why)
-	}
+	bwrap := needBwrap(t)
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	wt := t.TempDir()
-	b := Bwrap{Path: st.Bwrap, Policy: Policy{Readable: []string{filepath.Dir(self)}, Writable: []string{wt}, Env: append(DefaultEnv, pushEnv)}}
+	b := Bwrap{Path: bwrap, Policy: Policy{Readable: []string{filepath.Dir(self)}, Writable: []string{wt}, Env: append(DefaultEnv, pushEnv)}}
 	run := func(name string, l proc.Launcher, onTTY bool) string {
 		t.Helper()
 		ptm, tty, err := pty.Open()
