@@ -133,8 +133,11 @@ func (c *cgroup) passed() string {
 // kernel empties a control group a moment after they exit).
 func (c *cgroup) remove() {
 	for _, d := range c.dirs {
-		for i := 0; i < 50 && os.Remove(d) != nil && !errors.Is(os.Remove(d), os.ErrNotExist); i++ {
-			time.Sleep(20 * time.Millisecond)
+		for i := 0; i < 100; i++ { // a second at most
+			if err := os.Remove(d); err == nil || errors.Is(err, os.ErrNotExist) {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
 		}
 	}
 }
