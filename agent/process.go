@@ -56,6 +56,12 @@ func (p proc) run(ctx context.Context) (procResult, error) {
 	res := procResult{stdout: stdout.Bytes(), stderr: stderr.Bytes(), exitCode: r.ExitCode, duration: r.Duration}
 	var stopped *xproc.StoppedError
 	switch {
+	case errors.As(err, &stopped) && stopped.Limit != "":
+		return res, &RunError{Reason: "agent stopped: " + stopped.Limit, Raw: res.stdout,
+			Stderr: res.stderr, ExitCode: -1, Err: stopped}
+	case err == nil && r.Limit != "": // something in the run was refused or killed: what it reports is not to be trusted
+		return res, &RunError{Reason: fmt.Sprintf("agent exited with status %d, but %s", r.ExitCode, r.Limit), Raw: res.stdout,
+			Stderr: res.stderr, ExitCode: r.ExitCode}
 	case errors.As(err, &stopped) && stopped.Timeout > 0:
 		return res, &RunError{Reason: fmt.Sprintf("agent timed out after %s", p.timeout), Raw: res.stdout,
 			Stderr: res.stderr, ExitCode: -1, Err: context.DeadlineExceeded}

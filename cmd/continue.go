@@ -51,7 +51,7 @@ func continueRun(opts *ContinueOptions) error {
 	if err != nil {
 		return err
 	}
-	term := worker.Terminal{In: opts.IO.In, Out: opts.IO.Terminal(), Err: opts.IO.Terminal()}
+	term := worker.Terminal{In: opts.IO.In, Out: opts.IO.Terminal(), Err: opts.IO.Terminal(), Attach: opts.IO.AttachPTY}
 	taken, err := worker.Continue(opts.Ctx, s, id, term, worker.Options{Name: "continue:" + config.UserName()})
 	switch {
 	case errors.Is(err, worker.ErrNotStarted):

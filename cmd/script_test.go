@@ -36,6 +36,7 @@ func TestMain(m *testing.M) {
 			os.Exit(run(scriptFactory(), os.Args[1:]))
 		},
 		"fakeagent": func() { os.Exit(e2e.FakeAgent()) },
+		"ttypush":   func() { os.Exit(e2e.TTYPush()) },
 	})
 }
 

@@ -22,10 +22,11 @@ import (
 	"github.com/bh-tracker/bh/worker/slots"
 )
 
-// Terminal is the human's terminal, handed to the agent for a takeover.
+// Terminal is the human's terminal, for a takeover.
 type Terminal struct {
 	In       io.Reader
-	Out, Err io.Writer
+	Out, Err io.Writer   // Err: bh's own words before and after the session
+	Attach   proc.Attach // a terminal of bh's own for the session, never the human's; nil: none
 }
 
 // Taken is how a takeover ended.
@@ -137,9 +138,8 @@ func (w *worker) talk(ctx context.Context, t *task.Task, tk *takeoverAgent, tv *
 	}
 	file := tk.runner.SessionFile(req)
 	before, _ := untrusted.ReadFile(file, jail.MaxSession) // the agent's file: no link followed
-	// The human's session needs the terminal: it stays in bh's process group.
 	res, runErr := proc.Run(ctx, proc.Cmd{Argv: append([]string{tk.binary}, tk.runner.TakeoverArgs(req)...),
-		Dir: req.Dir, Env: req.Env, Stdin: term.In, Stdout: term.Out, Stderr: term.Err, Terminal: true,
+		Dir: req.Dir, Env: req.Env, Stdin: term.In, Stdout: term.Out, Stderr: term.Err, Attach: term.Attach,
 		Launcher: tv.launch})
 	after, _ := untrusted.ReadFile(file, jail.MaxSession)
 	w.keepSession(&run{t: t, session: t.SessionID, runner: tk.runner}, req)

@@ -12,16 +12,17 @@ import (
 	"syscall"
 )
 
-// sysProcAttr puts the child in its own process group (unless it needs
-// the terminal), and has the kernel signal it when bh dies, even by
-// SIGKILL. (The signal comes when the thread that started the child ends;
-// Go ends threads only with the process, unless a goroutine exits while
-// locked to one.)
-func sysProcAttr(terminal bool) *syscall.SysProcAttr {
+// sysProcAttr puts the child in a session and process group of its own,
+// without a controlling terminal, or with tty (its fd 0) as one (unless it
+// needs bh's terminal, whose group it stays in), and has the kernel
+// signal it when bh dies, even by SIGKILL. (The signal comes when the
+// thread that started the child ends; Go ends threads only with the
+// process, unless a goroutine exits while locked to one.)
+func sysProcAttr(terminal, tty bool) *syscall.SysProcAttr {
 	if terminal {
 		return &syscall.SysProcAttr{Pdeathsig: syscall.SIGHUP}
 	}
-	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	return &syscall.SysProcAttr{Setsid: true, Setctty: tty, Ctty: 0, Pdeathsig: syscall.SIGKILL}
 }
 
 // KillGroup kills with SIGKILL what is left of process group pgid, a

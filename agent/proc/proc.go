@@ -14,6 +14,8 @@ import (
 	"os/exec"
 	"syscall"
 	"time"
+
+	"golang.org/x/term"
 )
 
 // DefaultGrace is how long a child gets between SIGTERM and SIGKILL.
@@ -32,7 +34,14 @@ type Cmd struct {
 	// Terminal keeps the child in bh's own process group so that it can
 	// read the terminal (an editor): cancelling then signals the child
 	// alone, and bh's death hangs it up (SIGHUP) rather than killing it.
+	// Any other child starts a session of its own, without a controlling
+	// terminal, and gets no terminal as its stdin, stdout or stderr: so it
+	// cannot push input into the user's terminal (TIOCSTI), nor write to
+	// it but through bh.
 	Terminal bool
+	// Attach, if set, gives the child a pseudo-terminal bh owns (a
+	// takeover) in place of Stdin, Stdout and Stderr.
+	Attach Attach
 	// Launcher, if set, wraps the child (a sandbox); Writable are paths
 	// it must still be able to write, Readable paths it must still read
 	// (the user's hooks folder, for a commit hook).
@@ -41,20 +50,33 @@ type Cmd struct {
 	Readable []string
 }
 
+// Attach opens a pseudo-terminal: its far end tty, the child's stdin,
+// stdout, stderr and the controlling terminal of its session, and
+// detach, which Run calls once the child is gone.
+type Attach func() (tty *os.File, detach func(), err error)
+
 // Result is how a child ended.
 type Result struct {
 	PID      int // 0 when it never started
 	ExitCode int // -1 when a signal ended it
 	Duration time.Duration
+	Limit    string // a limit its launcher set that it passed (the kernel ended one of its processes), or ""
 }
+
+// limitPoll is how often Run asks whether a child passed a limit.
+const limitPoll = time.Second
 
 // StoppedError is a child bh ended before it exited by itself.
 type StoppedError struct {
 	Timeout time.Duration // its own timeout passed; 0 when its context ended
 	Cause   error         // context.DeadlineExceeded, or the context's cause
+	Limit   string        // the limit it passed (Launch.Limit), or ""
 }
 
 func (e *StoppedError) Error() string {
+	if e.Limit != "" {
+		return e.Limit
+	}
 	if e.Timeout > 0 {
 		return fmt.Sprintf("timed out after %s", e.Timeout)
 	}
@@ -80,16 +102,11 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 		return Result{}, err
 	}
 	Starting(l.Argv)
-	if l.Done != nil {
-		defer l.Done()
+	defer l.end()
+	cmd, err := c.command(&l, grace)
+	if err != nil {
+		return Result{}, err
 	}
-	cmd := exec.Command(l.Argv[0], l.Argv[1:]...)
-	cmd.Dir = c.Dir
-	cmd.Env = l.Env
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Stdin, c.Stdout, c.Stderr
-	cmd.SysProcAttr = sysProcAttr(c.Terminal)
-	// A grandchild that left the group could hold the pipes open forever.
-	cmd.WaitDelay = grace
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return Result{}, fmt.Errorf("start %s: %w", c.Argv[0], err)
@@ -103,7 +120,7 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 	if c.Started != nil {
 		c.Started(cmd.Process.Pid)
 	}
-	stopped, waitErr := await(ctx, c, target, done, grace)
+	stopped, waitErr := await(ctx, c, l, target, done, grace)
 	if !c.Terminal {
 		_ = syscall.Kill(target, syscall.SIGKILL) // what the child left behind dies with it
 	}
@@ -111,11 +128,55 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 	if stopped != nil {
 		return res, stopped
 	}
+	res.Limit = l.limit(true)
 	var exitErr *exec.ExitError
 	if waitErr != nil && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, exec.ErrWaitDelay) {
 		return res, fmt.Errorf("wait for %s: %w", c.Argv[0], waitErr)
 	}
 	return res, nil
+}
+
+// command is the child c as l launches it: its standard files (a
+// terminal of bh's own, or none of the user's), its inherited
+// descriptors, its session and group.
+func (c Cmd) command(l *Launch, grace time.Duration) (*exec.Cmd, error) {
+	cmd := exec.Command(l.Argv[0], l.Argv[1:]...)
+	cmd.Dir, cmd.Env, cmd.ExtraFiles = c.Dir, l.Env, l.Files
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Stdin, c.Stdout, c.Stderr
+	switch {
+	case c.Attach != nil:
+		tty, detach, err := c.Attach()
+		if err != nil {
+			return nil, fmt.Errorf("start %s: %w", c.Argv[0], err)
+		}
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+		l.Done = Then(detach, l.Done)
+	case !c.Terminal:
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = noTerminal(c.Stdin), pipeTerminal(c.Stdout), pipeTerminal(c.Stderr)
+	}
+	cmd.SysProcAttr = sysProcAttr(c.Terminal, c.Attach != nil)
+	// A grandchild that left the group could hold the pipes open forever.
+	cmd.WaitDelay = grace
+	return cmd, nil
+}
+
+// noTerminal is r, or nothing (/dev/null) when r is a terminal: a child
+// that is not given the terminal gets no keys from it.
+func noTerminal(r io.Reader) io.Reader {
+	if f, ok := r.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	return r
+}
+
+// pipeTerminal is w, or w behind a pipe when w is a terminal, so that the
+// child holds no descriptor of the terminal itself (for its ioctls, or
+// bubblewrap's /dev/console, which it binds from its stdout's terminal).
+func pipeTerminal(w io.Writer) io.Writer {
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return struct{ io.Writer }{f}
+	}
+	return w
 }
 
 // launch returns how to start c, rewritten by its launcher if it has one.
@@ -132,22 +193,34 @@ func (c Cmd) launch() (Launch, error) {
 	return l, nil
 }
 
-// await waits for the started child until it exits, its timeout passes or
-// ctx ends, and stops it in the last two cases.
-func await(ctx context.Context, c Cmd, target int, done <-chan error, grace time.Duration) (*StoppedError, error) {
-	var timeout <-chan time.Time
+// await waits for the started child until it exits, its timeout passes,
+// ctx ends or it passes a limit (limit, if set), and stops it in the last
+// three cases.
+func await(ctx context.Context, c Cmd, l Launch, target int, done <-chan error, grace time.Duration) (*StoppedError, error) {
+	var timeout, poll <-chan time.Time
 	if c.Timeout > 0 {
 		timer := time.NewTimer(c.Timeout)
 		defer timer.Stop()
 		timeout = timer.C
 	}
-	select {
-	case err := <-done:
-		return nil, err
-	case <-timeout:
-		return &StoppedError{Timeout: c.Timeout, Cause: context.DeadlineExceeded}, stop(target, done, grace)
-	case <-ctx.Done():
-		return &StoppedError{Cause: context.Cause(ctx)}, stop(target, done, grace)
+	if l.Limit != nil {
+		ticker := time.NewTicker(limitPoll)
+		defer ticker.Stop()
+		poll = ticker.C
+	}
+	for {
+		select {
+		case err := <-done:
+			return nil, err
+		case <-timeout:
+			return &StoppedError{Timeout: c.Timeout, Cause: context.DeadlineExceeded}, stop(target, done, grace)
+		case <-ctx.Done():
+			return &StoppedError{Cause: context.Cause(ctx)}, stop(target, done, grace)
+		case <-poll:
+			if why := l.limit(false); why != "" {
+				return &StoppedError{Limit: why, Cause: errors.New(why)}, stop(target, done, grace)
+			}
+		}
 	}
 }
 

@@ -2,9 +2,11 @@ package sandbox
 
 import (
 	"maps"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/bh-tracker/bh/agent/proc"
@@ -18,7 +20,7 @@ type Bwrap struct {
 
 // Launch wraps l: bwrap's arguments, then l's own command line (behind
 // the network's bridge), with the environment cut down to the policy's
-// variables.
+// variables, under the seccomp filter (seccomp_linux.go).
 func (b Bwrap) Launch(l proc.Launch) (proc.Launch, error) {
 	args := b.Args(l)
 	env := append(FilterEnv(l.Env, b.Policy.Env), b.Policy.SetEnv...)
@@ -29,7 +31,23 @@ func (b Bwrap) Launch(l proc.Launch) (proc.Launch, error) {
 			return l, err
 		}
 	}
+	filter, err := seccompFile()
+	if err != nil {
+		if out.Done != nil {
+			out.Done()
+		}
+		return l, fmt.Errorf("seccomp filter: %w", err)
+	}
+	if filter != nil {
+		args = slices.Insert(args, len(args)-1, "--seccomp", strconv.Itoa(3+len(out.Files)))
+		out.Files = append(out.Files, filter)
+	}
 	out.Argv = append(append([]string{b.Path}, args...), out.Argv...)
+	var removeCgroup func()
+	out.Argv, out.Limit, removeCgroup = limitArgv(b.Policy.Limits, out.Argv)
+	if removeCgroup != nil {
+		out.Done = proc.Then(out.Done, removeCgroup)
+	}
 	return out, nil
 }
 
@@ -43,7 +61,7 @@ func (b Bwrap) Launch(l proc.Launch) (proc.Launch, error) {
 func (b Bwrap) Args(l proc.Launch) []string {
 	a := append(systemArgs(), "--dev", "/dev", "--proc", "/proc")
 	a = append(a, tmpArgs(b.Path, b.Policy.TmpSize)...)
-	a = append(a, "--new-session", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net", "--die-with-parent", "--cap-drop", "ALL")
+	a = append(a, "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net", "--die-with-parent", "--cap-drop", "ALL")
 	if os.Geteuid() == 0 {
 		// Mapping uid 0 into a user namespace takes CAP_SETFCAP: codex
 		// sandboxes its commands in a namespace of its own. No new

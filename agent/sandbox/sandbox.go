@@ -31,6 +31,7 @@ type Policy struct {
 	// git files). A missing one is bound from an empty file.
 	ReadOnly []string
 	TmpSize  int64 // bytes of the private /tmp, kept in memory; 0: the kernel's default, half the RAM
+	Limits   Limits
 }
 
 // Status says whether runs here can be sandboxed.

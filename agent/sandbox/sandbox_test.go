@@ -56,7 +56,8 @@ func TestArgsMountOrder(t *testing.T) {
 // BenchmarkSandboxStart is what the sandbox adds to starting a process:
 // /bin/true plainly; inside bubblewrap under a policy like a run's on
 // the host's network (as before the sandbox had a network of its own),
-// in a network namespace with no way out (network: false), and with
+// in a network namespace with no way out (network: false), the same in
+// a control group of its own with memory and processes capped, and with
 // the way out: bh's proxy started and stopped, and the bridge (this
 // test binary, as bh) between bubblewrap and the child.
 func BenchmarkSandboxStart(b *testing.B) {
@@ -74,10 +75,13 @@ func BenchmarkSandboxStart(b *testing.B) {
 			Writable: []string{wt}, Env: DefaultEnv}
 		launchers["bwrap-hostnet"] = hostNet{Bwrap{Path: st.Bwrap, Policy: p}}
 		launchers["bwrap"] = Bwrap{Path: st.Bwrap, Policy: p}
+		limited := p
+		limited.Limits = Limits{Memory: 1 << 30, Processes: 256}
+		launchers["bwrap+limits"] = Bwrap{Path: st.Bwrap, Policy: limited}
 		p.Egress = &Egress{Bridge: self, Policy: egress.Policy{API: []string{"api.anthropic.com:443"}}}
 		launchers["bwrap+proxy"] = Bwrap{Path: st.Bwrap, Policy: p}
 	}
-	for _, name := range []string{"plain", "bwrap-hostnet", "bwrap", "bwrap+proxy"} {
+	for _, name := range []string{"plain", "bwrap-hostnet", "bwrap", "bwrap+limits", "bwrap+proxy"} {
 		l, ok := launchers[name]
 		if !ok {
 			continue
@@ -120,7 +124,9 @@ func TestTmpIsCapped(t *testing.T) {
 	if !strings.Contains(strings.Join(l.Argv, " "), "--size 1048576 --tmpfs /tmp") {
 		t.Errorf("no cap on /tmp: %q", l.Argv)
 	}
-	out, err := exec.Command(l.Argv[0], l.Argv[1:]...).CombinedOutput()
+	c := exec.Command(l.Argv[0], l.Argv[1:]...)
+	c.ExtraFiles = l.Files // the seccomp filter
+	out, err := c.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "No space left") {
 		t.Errorf("2 MiB into a 1 MiB /tmp: %v, %s", err, out)
 	}

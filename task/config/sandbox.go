@@ -28,6 +28,12 @@ type SandboxConfig struct {
 	AllowEnv []string `yaml:"allowEnv,omitempty" json:"allowEnv,omitempty"`
 	// TmpSize caps the sandbox's /tmp, kept in memory (see TmpBytes).
 	TmpSize string `yaml:"tmpSize,omitempty" json:"tmpSize,omitempty"`
+	// Memory caps the memory of a run's processes together (see Limits).
+	Memory string `yaml:"memory,omitempty" json:"memory,omitempty"`
+	// Processes caps how many processes a run has at once (see Limits).
+	Processes int `yaml:"processes,omitempty" json:"processes,omitempty"`
+	// DiskSize caps the disk a run's worktree takes (see Limits).
+	DiskSize string `yaml:"diskSize,omitempty" json:"diskSize,omitempty"`
 }
 
 // UnmarshalYAML takes a mode alone or the mapping, strictly: an unknown

@@ -32,6 +32,13 @@ func TestSandboxConfig(t *testing.T) {
 		{"a URL in the list", "sandbox:\n  network:\n    - github.com\n    - https://x.org/a\n", SandboxConfig{},
 			`config.yaml:2: sandbox.network: "https://x.org/a": want a host`},
 		{"a cap on /tmp", "sandbox:\n  tmpSize: 16MiB\n", SandboxConfig{TmpSize: "16MiB"}, ""},
+		{"caps on memory and processes", "sandbox:\n  memory: 1GiB\n  processes: 64\n", SandboxConfig{Memory: "1GiB", Processes: 64}, ""},
+		{"a bad cap on memory", "prefix: tm\nsandbox:\n  memory: much\n", SandboxConfig{},
+			`config.yaml:3: sandbox.memory: "much": want a size`},
+		{"a bad cap on the worktree's disk", "prefix: tm\nsandbox:\n  diskSize: big\n", SandboxConfig{},
+			`config.yaml:3: sandbox.diskSize: "big": want a size`},
+		{"a bad cap on processes", "prefix: tm\nsandbox:\n  processes: -1\n", SandboxConfig{},
+			`config.yaml:3: sandbox.processes: -1: want a number`},
 		{"a bad cap on /tmp", "prefix: tm\nsandbox:\n  tmpSize: lots\n", SandboxConfig{},
 			`config.yaml:3: sandbox.tmpSize: "lots": want a size`},
 		{"a misspelt key", "sandbox:\n  mode: auto\n  nework: false\n", SandboxConfig{}, `config.yaml:3: unknown key "nework" (did you mean "network"?)`},
@@ -63,12 +70,12 @@ func TestTmpBytes(t *testing.T) {
 		want int64
 	}{{"", DefaultTmpSize}, {"16MiB", 16 << 20}, {"16M", 16 << 20}, {"2 GiB", 2 << 30}, {"4096", 4096}, {"1K", 1024}} {
 		c := SandboxConfig{TmpSize: tt.size}
-		if err := c.CheckTmpSize(); err != nil || c.TmpBytes() != tt.want {
+		if err := CheckSize(c.TmpSize); err != nil || c.TmpBytes() != tt.want {
 			t.Errorf("%q: %d, %v; want %d", tt.size, c.TmpBytes(), err, tt.want)
 		}
 	}
 	for _, bad := range []string{"0", "-1", "lots", "1TB", "1.5GiB", "99999999999GiB"} {
-		if err := (SandboxConfig{TmpSize: bad}).CheckTmpSize(); err == nil {
+		if err := CheckSize(bad); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
 	}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -16,23 +17,50 @@ var tmpUnits = []struct {
 	shift  uint
 }{{"GiB", 30}, {"MiB", 20}, {"KiB", 10}, {"G", 30}, {"M", 20}, {"K", 10}, {"", 0}}
 
+// DefaultMemory and DefaultProcesses cap a run's processes together, and
+// DefaultDiskSize its worktree: a runaway allocation, a fork bomb or a
+// runaway download fails its own run, and the worker, the other runs and
+// the machine go on.
+const (
+	DefaultMemory    = 8 << 30
+	DefaultProcesses = 4096
+	DefaultDiskSize  = 50 << 30
+)
+
 // TmpBytes is sandbox.tmpSize in bytes (default DefaultTmpSize); the
 // config's check has refused what it cannot read.
-func (c SandboxConfig) TmpBytes() int64 {
-	n, err := parseTmpSize(c.TmpSize)
+func (c SandboxConfig) TmpBytes() int64 { return sizeOr(c.TmpSize, DefaultTmpSize) }
+
+// Limits are sandbox.memory and sandbox.diskSize in bytes and
+// sandbox.processes (defaults DefaultMemory, DefaultDiskSize,
+// DefaultProcesses).
+func (c SandboxConfig) Limits() (memory, disk int64, processes int) {
+	return sizeOr(c.Memory, DefaultMemory), sizeOr(c.DiskSize, DefaultDiskSize), cmp.Or(c.Processes, DefaultProcesses)
+}
+
+// CheckSize reports a size (sandbox.tmpSize, memory, diskSize) bh cannot use.
+func CheckSize(s string) error {
+	_, err := parseSize(s)
+	return err
+}
+
+// CheckProcesses reports a sandbox.processes bh cannot use.
+func (c SandboxConfig) CheckProcesses() error {
+	if c.Processes < 0 {
+		return fmt.Errorf("%d: want a number of processes, such as 4096", c.Processes)
+	}
+	return nil
+}
+
+func sizeOr(s string, def int64) int64 {
+	n, err := parseSize(s)
 	if err != nil || n == 0 {
-		return DefaultTmpSize
+		return def
 	}
 	return n
 }
 
-// CheckTmpSize reports a sandbox.tmpSize bh cannot use.
-func (c SandboxConfig) CheckTmpSize() error {
-	_, err := parseTmpSize(c.TmpSize)
-	return err
-}
-
-func parseTmpSize(s string) (int64, error) {
+func parseSize(s string) (int64, error) {
 	if s == "" {
 		return 0, nil
 	}

@@ -43,6 +43,8 @@ func (j *Jail) Policy(t *task.Task, wt, wtGitDir string, cfg config.AgentConfig)
 	p := sandbox.Policy{Egress: j.egress(cfg), Env: append(slices.Clone(sandbox.DefaultEnv), sc.AllowEnv...), TmpSize: sc.TmpBytes(),
 		SetEnv: []string{"TMPDIR=/tmp", "CLAUDE_CODE_TMPDIR=/tmp"}} // temporary files in the run's own /tmp
 	p.Hidden = append([]string{home, j.Store.Root, j.Worktrees}, bhPrivate(getenv, home)...)
+	p.Limits.Memory, p.Limits.Disk, p.Limits.Processes = sc.Limits()
+	p.Limits.Worktree = wt
 	p.Hidden = append(p.Hidden, ex(sc.Hide)...)
 	p.Readable = append(Toolchains(getenv), j.CommonDir, j.Store.Dir)
 	p.Readable = append(p.Readable, ProgramDirs(cfg, j.MCP)...)

@@ -31,6 +31,8 @@ func Main(m interface{ Run() int }, bhMain func() int) {
 		os.Exit(bhMain())
 	case "fakeagent":
 		os.Exit(FakeAgent())
+	case "ttypush":
+		os.Exit(TTYPush())
 	}
 	if SelfIsBh() {
 		os.Exit(bhMain())
@@ -47,7 +49,7 @@ func SelfIsBh() bool {
 	return len(os.Args) > 1 && (os.Args[1] == "mcp" || os.Args[1] == "continue" || os.Args[1] == "sandbox-bridge" || os.Args[1] == "sandbox-gocache")
 }
 
-// Bin makes root/bin, a folder for PATH where the test binary is bh and
+// Bin makes root/bin, a folder for PATH where the test binary is bh, ttypush and
 // fakeagent, and returns it.
 func Bin(t testing.TB, root string) string {
 	t.Helper()
@@ -57,7 +59,7 @@ func Bin(t testing.TB, root string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"bh", "fakeagent"} {
+	for _, name := range []string{"bh", "fakeagent", "ttypush"} {
 		if err := os.Symlink(self, filepath.Join(bin, name)); err != nil {
 			t.Fatal(err)
 		}
