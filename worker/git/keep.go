@@ -88,7 +88,18 @@ func (k *Keep) Record(files map[string][]byte) error {
 	if err != nil || len(changes) == 0 {
 		return err
 	}
-	for range 100 { // other bh processes keep their files too: compare and swap
+	if err := k.swapTree(changes); err != nil {
+		return err
+	}
+	k.dropPending(ps)
+	return nil
+}
+
+// swapTree applies changes to the keep's tree, by compare and swap of its
+// ref: other bh processes keep their files too.
+func (k *Keep) swapTree(changes map[string]treeChange) error {
+	var err error
+	for range 100 {
 		var base *object.Tree
 		if base, err = k.tree(); err != nil {
 			return err
@@ -98,17 +109,10 @@ func (k *Keep) Record(files map[string][]byte) error {
 			old = base.Hash.String()
 		}
 		var tree plumbing.Hash
-		if tree, err = k.r.buildTree(base, changes); err != nil {
+		if tree, err = k.r.buildTree(base, changes); err != nil || base != nil && base.Hash == tree {
 			return err
 		}
-		if base != nil && base.Hash == tree {
-			k.dropPending(ps)
-			return nil
-		}
 		if err = k.r.swapRef(KeepRef, tree.String(), old); !errors.Is(err, ErrStale) {
-			if err == nil {
-				k.dropPending(ps)
-			}
 			return err
 		}
 	}
@@ -197,6 +201,12 @@ func (k *Keep) Files() (map[string]string, error) {
 			}
 		}
 	}
+	overlay(files, ps)
+	return files, nil
+}
+
+// overlay puts the pending copies ps over the kept files, newest last.
+func overlay(files map[string]string, ps []pendingCopy) {
 	for _, p := range ps {
 		if p.data == nil {
 			delete(files, p.rel)
@@ -204,7 +214,6 @@ func (k *Keep) Files() (map[string]string, error) {
 			files[p.rel] = BlobOf(p.data)
 		}
 	}
-	return files, nil
 }
 
 // Read is a kept file's content, by the hash Files gave.
@@ -394,15 +403,21 @@ func (k *Keep) IndexBlobs() (map[string]string, error) {
 	}
 	out := map[string]string{}
 	for _, line := range SplitNul(staged) {
-		// <mode> SP <object> SP <stage> TAB <file>
-		meta, path, ok := strings.Cut(line, "\t")
-		f := strings.Fields(meta)
-		if !ok || len(f) != 3 || f[0] != "100644" || f[2] != "0" || skip[path] {
-			continue
-		}
-		if rel, ok := strings.CutPrefix(path, k.Dir+"/"); ok {
-			out[rel] = f[1]
+		path, blob, ok := stagedFile(line)
+		if rel, in := strings.CutPrefix(path, k.Dir+"/"); ok && in && !skip[path] {
+			out[rel] = blob
 		}
 	}
 	return out, nil
+}
+
+// stagedFile is a line of ls-files -s (<mode> SP <object> SP <stage> TAB
+// <file>): a plain file's path and blob, merged (stage 0).
+func stagedFile(line string) (path, blob string, ok bool) {
+	meta, path, ok := strings.Cut(line, "\t")
+	f := strings.Fields(meta)
+	if !ok || len(f) != 3 || f[0] != "100644" || f[2] != "0" {
+		return "", "", false
+	}
+	return path, f[1], true
 }

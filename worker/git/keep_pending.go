@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -76,28 +75,33 @@ func (k *Keep) pending() ([]pendingCopy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read bh's pending copies: %w", err)
 	}
-	var out []pendingCopy
+	var out []pendingCopy // ReadDir's order, by name: oldest first
 	for _, e := range ents {
-		name := e.Name()
-		_, esc, ok := strings.Cut(name, ".")
-		if !ok || strings.HasPrefix(name, ".") || !e.Type().IsRegular() {
+		rel, gone, ok := pendingName(e.Name())
+		if !ok || !e.Type().IsRegular() {
 			continue
 		}
-		gone := strings.HasSuffix(esc, ".gone")
-		rel, err := url.PathUnescape(strings.TrimSuffix(esc, ".gone"))
-		if err != nil {
-			continue
-		}
-		p := pendingCopy{name: name, rel: rel}
+		p := pendingCopy{name: e.Name(), rel: rel}
 		if !gone {
-			if p.data, err = os.ReadFile(filepath.Join(k.pendingDir(), name)); err != nil {
+			if p.data, err = os.ReadFile(filepath.Join(k.pendingDir(), p.name)); err != nil {
 				continue // folded meanwhile
 			}
 		}
 		out = append(out, p)
 	}
-	slices.SortFunc(out, func(a, b pendingCopy) int { return strings.Compare(a.name, b.name) })
 	return out, nil
+}
+
+// pendingName is the store file a pending copy's name is of, and whether
+// it forgets it; not ok for a file being written (".tmp-…").
+func pendingName(name string) (rel string, gone, ok bool) {
+	_, esc, ok := strings.Cut(name, ".")
+	if !ok || strings.HasPrefix(name, ".") {
+		return "", false, false
+	}
+	gone = strings.HasSuffix(esc, ".gone")
+	rel, err := url.PathUnescape(strings.TrimSuffix(esc, ".gone"))
+	return rel, gone, err == nil
 }
 
 // newestPending is the newest pending copy of rel; ok is false when there
