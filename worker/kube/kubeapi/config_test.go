@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"errors"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -164,6 +166,70 @@ users: [{name: u, user: {exec: {apiVersion: client.authentication.k8s.io/v1, com
 	}
 	if strings.Join(*tokens, ",") != "from-plugin" {
 		t.Fatalf("tokens sent: %v", *tokens)
+	}
+}
+
+// TestKubeconfigProxyAndServerName: the cluster's proxy-url carries the
+// requests (an HTTP CONNECT proxy here), and its tls-server-name is the
+// name the server's certificate is checked against (the test server's
+// holds example.com, not localhost).
+func TestKubeconfigProxyAndServerName(t *testing.T) {
+	srv, tokens := apiServer(t)
+	var mu sync.Mutex
+	var tunnels []string
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodConnect {
+			http.Error(w, "CONNECT only", http.StatusMethodNotAllowed)
+			return
+		}
+		mu.Lock()
+		tunnels = append(tunnels, r.Host)
+		mu.Unlock()
+		up, err := net.Dial("tcp", r.Host)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+		down, _, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			up.Close()
+			return
+		}
+		go func() { io.Copy(up, down); up.Close() }()
+		io.Copy(down, up)
+		down.Close()
+	}))
+	t.Cleanup(proxy.Close)
+	server := strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
+	dir := t.TempDir()
+	config := `current-context: x
+contexts: [{name: x, context: {cluster: c, user: u}}]
+clusters: [{name: c, cluster: {server: "` + server + `", proxy-url: "` + proxy.URL + `", tls-server-name: example.com,
+  certificate-authority-data: ` + base64.StdEncoding.EncodeToString(caPEM(srv)) + `}}]
+users: [{name: u, user: {token: sekrit}}]
+`
+	write(t, dir, "config", config)
+	kubeconfig(t, dir, "config")
+	c, _, err := Client()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Get(t.Context(), Pods, "bh", "p1"); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	via := strings.Join(tunnels, ",")
+	mu.Unlock()
+	if len(*tokens) != 1 || via != strings.TrimPrefix(server, "https://") {
+		t.Fatalf("tokens %v, tunnels %s", *tokens, via)
+	}
+	write(t, dir, "config", strings.Replace(config, "tls-server-name: example.com,", "", 1))
+	if c, _, err = Client(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Get(t.Context(), Pods, "bh", "p1"); err == nil {
+		t.Fatal("a server whose certificate does not name it was trusted")
 	}
 }
 
