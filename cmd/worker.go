@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -163,11 +164,13 @@ func (opts *WorkerOptions) options(s *store.Store, report func(worker.Event)) (w
 	if s.Config.Runner != config.RunnerK8s || opts.task != "" {
 		return wo, nil
 	}
-	client, err := kubeapi.Client()
+	client, ns, err := kubeapi.Client()
 	if err != nil {
 		return wo, err
 	}
-	wo.Place = &kube.Runner{Client: client, K8s: s.Config.K8s, Store: s, Lease: s.Config.LeaseTTL(),
+	k := s.Config.K8s
+	k.Namespace = cmp.Or(k.Namespace, ns) // the config's, else the kubeconfig context's (in a pod: its own)
+	wo.Place = &kube.Runner{Client: client, K8s: k, Store: s, Lease: s.Config.LeaseTTL(),
 		Sync: func() error { _, err := worker.Sync(s, "", true); return err },
 		Warn: func(format string, args ...any) {
 			report(worker.Event{Kind: worker.Warning, Summary: fmt.Sprintf(format, args...)})

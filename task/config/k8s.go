@@ -17,7 +17,7 @@ const (
 // K8sConfig is where runner: k8s takes its pods. Unset fields take the
 // defaults of its methods.
 type K8sConfig struct {
-	Namespace string `yaml:"namespace,omitempty" json:"namespace,omitempty"` // default bh
+	Namespace string `yaml:"namespace,omitempty" json:"namespace,omitempty"` // default: the kubeconfig context's (in a pod its own), else bh
 	WarmPool  string `yaml:"warmPool,omitempty" json:"warmPool,omitempty"`   // the SandboxWarmPool; default bh-task
 	// ClaimTTL is a SandboxClaim's life at most: the cluster deletes it
 	// then, whatever its worker does; default 2h.

@@ -14,7 +14,7 @@ import (
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/gittest"
 	"github.com/bh-tracker/bh/worker/kube"
-	"github.com/bh-tracker/bh/worker/kube/kubetest"
+	"github.com/bh-tracker/bh/worker/kube/kubeapi"
 	"github.com/bh-tracker/bh/worker/storegit"
 	"github.com/bh-tracker/bh/worker/storegit/storetest"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -61,9 +61,9 @@ func newCluster(t *testing.T) *cluster {
 		t.Fatal(err)
 	}
 	client := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
-		kubetest.GVR(kube.SandboxClaims): "SandboxClaimList", kubetest.GVR(kube.Sandboxes): "SandboxList", kubetest.GVR(kube.Pods): "PodList"})
+		kube.SandboxClaims.GVR(): "SandboxClaimList", kube.Sandboxes.GVR(): "SandboxList", kube.Pods.GVR(): "PodList"})
 	cl := &cluster{s: s, c: claims.NewRemote(r, "origin", time.Minute, time.Now), bare: bare, tk: tk, client: client}
-	cl.r = &kube.Runner{Client: kubetest.API(client), Store: s, Lease: time.Minute, Poll: 5 * time.Millisecond,
+	cl.r = &kube.Runner{Client: kubeapi.Dynamic(client), Store: s, Lease: time.Minute, Poll: 5 * time.Millisecond,
 		Sync: func() error { _, err := storegit.Sync(s, "", true); return err }, Warn: t.Logf}
 	cl.r.K8s.BindTimeout.D = time.Hour
 	return cl
@@ -108,7 +108,7 @@ func deleted(t *testing.T, w kwatch.Interface) {
 
 func (cl *cluster) watchClaims(t *testing.T) kwatch.Interface {
 	t.Helper()
-	w, err := cl.client.Resource(kubetest.GVR(kube.SandboxClaims)).Namespace("bh").Watch(context.Background(), metav1.ListOptions{})
+	w, err := cl.client.Resource(kube.SandboxClaims.GVR()).Namespace("bh").Watch(context.Background(), metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,17 +122,17 @@ func (cl *cluster) bind(t *testing.T, claim *unstructured.Unstructured, podStatu
 	t.Helper()
 	ctx := context.Background()
 	unstructured.SetNestedField(claim.Object, "sb-1", "status", "sandbox", "name")
-	if _, err := cl.client.Resource(kubetest.GVR(kube.SandboxClaims)).Namespace("bh").Update(ctx, claim, metav1.UpdateOptions{}); err != nil {
+	if _, err := cl.client.Resource(kube.SandboxClaims.GVR()).Namespace("bh").Update(ctx, claim, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	sb := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "agents.x-k8s.io/v1beta1", "kind": "Sandbox",
 		"metadata": map[string]any{"name": "sb-1", "namespace": "bh", "annotations": map[string]any{"agents.x-k8s.io/pod-name": "pod-1"}}}}
-	if _, err := cl.client.Resource(kubetest.GVR(kube.Sandboxes)).Namespace("bh").Create(ctx, sb, metav1.CreateOptions{}); err != nil {
+	if _, err := cl.client.Resource(kube.Sandboxes.GVR()).Namespace("bh").Create(ctx, sb, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	p := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Pod",
 		"metadata": map[string]any{"name": "pod-1", "namespace": "bh"}, "status": podStatus}}
-	if _, err := cl.client.Resource(kubetest.GVR(kube.Pods)).Namespace("bh").Create(ctx, p, metav1.CreateOptions{}); err != nil {
+	if _, err := cl.client.Resource(kube.Pods.GVR()).Namespace("bh").Create(ctx, p, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -140,12 +140,12 @@ func (cl *cluster) bind(t *testing.T, claim *unstructured.Unstructured, podStatu
 // setPod changes the pod's status.
 func (cl *cluster) setPod(t *testing.T, status map[string]any) {
 	t.Helper()
-	p, err := cl.client.Resource(kubetest.GVR(kube.Pods)).Namespace("bh").Get(context.Background(), "pod-1", metav1.GetOptions{})
+	p, err := cl.client.Resource(kube.Pods.GVR()).Namespace("bh").Get(context.Background(), "pod-1", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p.Object["status"] = status
-	if _, err := cl.client.Resource(kubetest.GVR(kube.Pods)).Namespace("bh").Update(context.Background(), p, metav1.UpdateOptions{}); err != nil {
+	if _, err := cl.client.Resource(kube.Pods.GVR()).Namespace("bh").Update(context.Background(), p, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }

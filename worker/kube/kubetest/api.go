@@ -1,61 +1,68 @@
 package kubetest
 
 import (
-	"context"
 	"fmt"
-	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/bh-tracker/bh/worker/kube/kubeapi"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/rest"
 )
 
-// API is the runner's kubeapi.API over a client-go dynamic client: tests
-// give the runner client-go's fake.
-func API(d dynamic.Interface) kubeapi.API { return dynAPI{d} }
-
-// GVR is client-go's name of r.
-func GVR(r kubeapi.Resource) schema.GroupVersionResource {
-	return schema.GroupVersionResource{Group: r.Group, Version: r.Version, Resource: r.Resource}
-}
-
-type dynAPI struct{ d dynamic.Interface }
-
-func (a dynAPI) Create(ctx context.Context, r kubeapi.Resource, ns string, obj map[string]any) error {
-	_, err := a.d.Resource(GVR(r)).Namespace(ns).Create(ctx, &unstructured.Unstructured{Object: obj}, metav1.CreateOptions{})
-	return notFound(err)
-}
-
-func (a dynAPI) Get(ctx context.Context, r kubeapi.Resource, ns, name string) (map[string]any, error) {
-	u, err := a.d.Resource(GVR(r)).Namespace(ns).Get(ctx, name, metav1.GetOptions{})
-	if err != nil {
-		return nil, notFound(err)
-	}
-	return u.Object, nil
-}
-
-func (a dynAPI) Delete(ctx context.Context, r kubeapi.Resource, ns, name string) error {
-	return notFound(a.d.Resource(GVR(r)).Namespace(ns).Delete(ctx, name, metav1.DeleteOptions{}))
-}
-
-func notFound(err error) error {
-	if apierrors.IsNotFound(err) {
-		return fmt.Errorf("%w (%w)", kubeapi.ErrNotFound, err)
-	}
-	return err
-}
-
-// REST is bh's own client of the test's cluster, as the runner uses it.
-func (c *Cluster) REST(t testing.TB) *kubeapi.REST {
+// REST is bh's own client of the test's cluster, loaded as the runner
+// loads it (kubeapi.Client, through clientcmd) from the two files of
+// Kubeconfig(t, ns): it fails the test unless the context's namespace
+// came with it.
+func (c *Cluster) REST(t testing.TB, ns string) kubeapi.API {
 	t.Helper()
-	tc, err := rest.TLSConfigFor(c.Config)
+	t.Setenv("KUBECONFIG", c.Kubeconfig(t, ns))
+	r, got, err := kubeapi.Client()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &kubeapi.REST{Host: c.Config.Host, Token: c.Config.BearerToken, HTTP: &http.Client{Transport: &http.Transport{TLSClientConfig: tc}}}
+	if got != ns {
+		t.Fatalf("kubetest: the context's namespace is %q, not %q", got, ns)
+	}
+	return r
+}
+
+// Kubeconfig writes what a user of the test's cluster has, as two files
+// for KUBECONFIG (its value returned), which a client must merge: the
+// first names the cluster, trusted through the API server's own
+// certificate under a tls-server-name it holds, and a user who logs in
+// through an exec plugin (a script that prints an ExecCredential whose
+// token the API server's token file accepts); the second the current
+// context, in namespace ns.
+func (c *Cluster) Kubeconfig(t testing.TB, ns string) string {
+	t.Helper()
+	dir := t.TempDir()
+	plugin := filepath.Join(dir, "plugin")
+	script := fmt.Sprintf("#!/bin/sh\necho run >>%q\n"+
+		`printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"%%s"}}\n' %q`+"\n",
+		plugin+".runs", c.plane.plugin)
+	clusters := fmt.Sprintf(`apiVersion: v1
+kind: Config
+clusters:
+- name: test
+  cluster: {server: %q, certificate-authority: %q, tls-server-name: kubernetes.default.svc}
+users:
+- name: plugin
+  user:
+    exec: {apiVersion: client.authentication.k8s.io/v1, command: %q, interactiveMode: Never}
+`, c.Config.Host, c.plane.file("certs/apiserver.crt"), plugin)
+	contexts := fmt.Sprintf(`apiVersion: v1
+kind: Config
+contexts:
+- name: other
+  context: {cluster: test, user: plugin, namespace: elsewhere}
+- name: test
+  context: {cluster: test, user: plugin, namespace: %q}
+current-context: test
+`, ns)
+	for name, content := range map[string]string{"plugin": script, "clusters": clusters, "contexts": contexts} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(dir, "clusters") + string(os.PathListSeparator) + filepath.Join(dir, "contexts")
 }

@@ -3,8 +3,11 @@ package kubetest
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bh-tracker/bh/worker/kube/kubeapi"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -111,5 +114,30 @@ func TestMissingBinariesNameSetup(t *testing.T) {
 	_, err := startPlane()
 	if err == nil || !strings.Contains(err.Error(), "worker/kube/kubetest/setup.sh") {
 		t.Fatalf("startPlane without binaries: %v", err)
+	}
+}
+
+// TestK8sKubeconfig: the runner's client, loaded by clientcmd from two
+// KUBECONFIG files merged, logs in through the exec plugin of the
+// context's user and takes the context's namespace.
+func TestK8sKubeconfig(t *testing.T) {
+	k := Start(t)
+	kc := k.Kubeconfig(t, k.Namespace)
+	t.Setenv("KUBECONFIG", kc)
+	api, ns, err := kubeapi.Client()
+	if err != nil || ns != k.Namespace {
+		t.Fatalf("client: namespace %q, %v", ns, err)
+	}
+	pod := map[string]any{"apiVersion": "v1", "kind": "Pod", "metadata": map[string]any{"name": "p"},
+		"spec": map[string]any{"containers": []any{map[string]any{"name": "c", "image": "bh:test"}}}}
+	if err := api.Create(t.Context(), kubeapi.Resource{Version: "v1", Resource: "pods"}, ns, pod); err != nil {
+		t.Fatal(err)
+	}
+	if got := k.Pod(t, "p"); got.GetName() != "p" {
+		t.Fatalf("the pod: %v", got)
+	}
+	plugin := strings.SplitN(kc, string(os.PathListSeparator), 2)[0]
+	if runs, err := os.ReadFile(filepath.Join(filepath.Dir(plugin), "plugin.runs")); err != nil || len(runs) == 0 {
+		t.Fatalf("the exec plugin did not run: %v", err)
 	}
 }

@@ -34,6 +34,7 @@ type plane struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	config *rest.Config
+	plugin string // the token the exec plugin of Kubeconfig's user prints
 	dyn    dynamic.Interface
 	mapper *restmapper.DeferredDiscoveryRESTMapper
 }
@@ -116,15 +117,17 @@ func (p *plane) boot(bin string) error {
 
 func (p *plane) file(name string) string { return filepath.Join(p.dir, name) }
 
-// secrets writes the admin's token file and the service-account key, and
-// returns the token.
+// secrets writes the token file (the admin's and the plugin user's
+// tokens) and the service-account key, and returns the admin's token.
 func (p *plane) secrets() (string, error) {
-	raw := make([]byte, 16)
+	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
 		return "", err
 	}
-	token := hex.EncodeToString(raw)
-	if err := os.WriteFile(p.file("tokens.csv"), []byte(token+",admin,admin,system:masters\n"), 0o600); err != nil {
+	token, plugin := hex.EncodeToString(raw[:16]), hex.EncodeToString(raw[16:])
+	p.plugin = plugin
+	tokens := token + ",admin,admin,system:masters\n" + plugin + ",plugin,plugin,system:masters\n"
+	if err := os.WriteFile(p.file("tokens.csv"), []byte(tokens), 0o600); err != nil {
 		return "", err
 	}
 	key, err := rsa.GenerateKey(rand.Reader, 2048)

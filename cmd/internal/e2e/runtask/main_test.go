@@ -63,8 +63,8 @@ type cluster struct {
 // ids returned), and the worker's clone of it, with a fake cluster.
 func newCluster(t *testing.T, config string, titles ...string) (*cluster, []string) {
 	client := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
-		kubetest.GVR(kube.SandboxClaims): "SandboxClaimList", kubetest.GVR(kube.Sandboxes): "SandboxList", kubetest.GVR(kube.Pods): "PodList"})
-	return newClusterOn(t, client, kubetest.API(client), "bh", config, titles...)
+		kube.SandboxClaims.GVR(): "SandboxClaimList", kube.Sandboxes.GVR(): "SandboxList", kube.Pods.GVR(): "PodList"})
+	return newClusterOn(t, client, kubeapi.Dynamic(client), "bh", config, titles...)
 }
 
 // newK8sCluster is newCluster on a real API server and agent-sandbox
@@ -74,7 +74,7 @@ func newCluster(t *testing.T, config string, titles ...string) (*cluster, []stri
 func newK8sCluster(t *testing.T, config string, titles ...string) (*cluster, []string) {
 	k := kubetest.Start(t)
 	ns := k.Namespace + "-run"
-	cl, ids := newClusterOn(t, k.Dynamic, k.REST(t), ns, config, titles...)
+	cl, ids := newClusterOn(t, k.Dynamic, k.REST(t, ns), ns, config, titles...)
 	k.Apply(t, []byte(e2e.Process(t, cl.root, "k8s", "manifests", "--mode", "pods", "--namespace", ns, "--remote", "https://git.example.com/app.git")))
 	in := *k // MarkReady and WaitFor in the namespace the manifests made
 	in.Namespace = ns
@@ -181,7 +181,7 @@ func (cl *cluster) hand(t *testing.T, tk *task.Task) *pod {
 // claimOf is the SandboxClaim of task id that is not being deleted; nil
 // for none.
 func (cl *cluster) claimOf(t *testing.T, id string) *unstructured.Unstructured {
-	l, err := cl.client.Resource(kubetest.GVR(kube.SandboxClaims)).Namespace(cl.ns).List(context.Background(), metav1.ListOptions{})
+	l, err := cl.client.Resource(kube.SandboxClaims.GVR()).Namespace(cl.ns).List(context.Background(), metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,12 +200,12 @@ func (cl *cluster) bind(t *testing.T, p *pod) map[string]string {
 	ctx := context.Background()
 	name := fmt.Sprintf("pod-%d", cl.pods)
 	unstructured.SetNestedField(p.claim.Object, name, "status", "sandbox", "name")
-	if _, err := cl.client.Resource(kubetest.GVR(kube.SandboxClaims)).Namespace(cl.ns).Update(ctx, p.claim, metav1.UpdateOptions{}); err != nil {
+	if _, err := cl.client.Resource(kube.SandboxClaims.GVR()).Namespace(cl.ns).Update(ctx, p.claim, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	pd := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Pod",
 		"metadata": map[string]any{"name": name, "namespace": cl.ns}, "status": map[string]any{"phase": "Running"}}}
-	if _, err := cl.client.Resource(kubetest.GVR(kube.Pods)).Namespace(cl.ns).Create(ctx, pd, metav1.CreateOptions{}); err != nil {
+	if _, err := cl.client.Resource(kube.Pods.GVR()).Namespace(cl.ns).Create(ctx, pd, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	ann, _, _ := unstructured.NestedStringMap(p.claim.Object, "spec", "additionalPodMetadata", "annotations")
@@ -217,7 +217,7 @@ func (cl *cluster) readyPool(t *testing.T) {
 	t.Helper()
 	var pods []unstructured.Unstructured
 	cl.real.WaitFor(t, "the warm pool's pod", func() bool {
-		l, err := cl.client.Resource(kubetest.GVR(kube.Pods)).Namespace(cl.ns).List(context.Background(),
+		l, err := cl.client.Resource(kube.Pods.GVR()).Namespace(cl.ns).List(context.Background(),
 			metav1.ListOptions{LabelSelector: "app.kubernetes.io/name=bh-task"})
 		if err == nil {
 			pods = l.Items
@@ -238,19 +238,19 @@ func (cl *cluster) bound(t *testing.T, p *pod) (string, map[string]string) {
 	ctx := context.Background()
 	var name string
 	cl.real.WaitFor(t, "the SandboxClaim bound", func() bool {
-		c, err := cl.client.Resource(kubetest.GVR(kube.SandboxClaims)).Namespace(cl.ns).Get(ctx, p.claim.GetName(), metav1.GetOptions{})
+		c, err := cl.client.Resource(kube.SandboxClaims.GVR()).Namespace(cl.ns).Get(ctx, p.claim.GetName(), metav1.GetOptions{})
 		if err == nil {
 			name, _, _ = unstructured.NestedString(c.Object, "status", "sandbox", "name")
 		}
 		return name != ""
 	})
-	if sb, err := cl.client.Resource(kubetest.GVR(kube.Sandboxes)).Namespace(cl.ns).Get(ctx, name, metav1.GetOptions{}); err == nil &&
+	if sb, err := cl.client.Resource(kube.Sandboxes.GVR()).Namespace(cl.ns).Get(ctx, name, metav1.GetOptions{}); err == nil &&
 		sb.GetAnnotations()["agents.x-k8s.io/pod-name"] != "" {
 		name = sb.GetAnnotations()["agents.x-k8s.io/pod-name"]
 	}
 	var ann map[string]string
 	cl.real.WaitFor(t, "the pod's annotations", func() bool {
-		pd, err := cl.client.Resource(kubetest.GVR(kube.Pods)).Namespace(cl.ns).Get(ctx, name, metav1.GetOptions{})
+		pd, err := cl.client.Resource(kube.Pods.GVR()).Namespace(cl.ns).Get(ctx, name, metav1.GetOptions{})
 		if err == nil {
 			ann = pd.GetAnnotations()
 		}
@@ -263,7 +263,7 @@ func (cl *cluster) bound(t *testing.T, p *pod) (string, map[string]string) {
 func (cl *cluster) fail(t *testing.T, p *pod) {
 	t.Helper()
 	patch := []byte(`{"status":{"phase":"Failed","reason":"Error","message":"killed"}}`)
-	if _, err := cl.client.Resource(kubetest.GVR(kube.Pods)).Namespace(cl.ns).Patch(context.Background(), p.name, types.MergePatchType, patch,
+	if _, err := cl.client.Resource(kube.Pods.GVR()).Namespace(cl.ns).Patch(context.Background(), p.name, types.MergePatchType, patch,
 		metav1.PatchOptions{}, "status"); err != nil {
 		t.Fatal(err)
 	}
@@ -326,6 +326,6 @@ func openClaims(t *testing.T, s *store.Store, ttl time.Duration) *claims.Remote 
 // claimGone reports whether p's SandboxClaim is deleted (or, its
 // finalizers still at work, being deleted).
 func (cl *cluster) claimGone(t *testing.T, p *pod) bool {
-	c, err := cl.client.Resource(kubetest.GVR(kube.SandboxClaims)).Namespace(cl.ns).Get(t.Context(), p.claim.GetName(), metav1.GetOptions{})
+	c, err := cl.client.Resource(kube.SandboxClaims.GVR()).Namespace(cl.ns).Get(t.Context(), p.claim.GetName(), metav1.GetOptions{})
 	return apierrors.IsNotFound(err) || err == nil && c.GetDeletionTimestamp() != nil
 }
