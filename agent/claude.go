@@ -153,9 +153,6 @@ func (c *Claude) sessionArgs(req Request) []string {
 // which bh status shows. CLAUDE_CODE_MAX_RETRIES in the environment wins.
 const ClaudeRetries = 3
 
-// errRefused stops a claude that retries an authentication failure.
-var errRefused = errors.New("the API refuses the credentials")
-
 // mcpTools are bh's MCP tools the agent may call without asking.
 func (c *Claude) mcpTools() []string {
 	if c.cfg.MCP == nil {

@@ -9,25 +9,6 @@ import (
 	"strings"
 )
 
-// Outage is trouble with the agent itself, its installation or its
-// service, rather than with the task: no run can succeed until it passes.
-type Outage string
-
-const (
-	OutageMissing    Outage = "missing"     // the agent's binary is not installed
-	OutageAuth       Outage = "auth"        // the service refuses the credentials (401, 403)
-	OutageOverloaded Outage = "overloaded"  // the service is down or overloaded (500, 502, 503, 529)
-	OutageLimit      Outage = "usage_limit" // the account's rate or usage limit (429)
-	// OutageUnreachable: the API cannot be reached at all (a refused
-	// connection, a failed DNS lookup, a request that timed out): there
-	// is no HTTP status to classify.
-	OutageUnreachable Outage = "unreachable"
-)
-
-// Lasting reports whether the outage needs a human (credentials, an
-// install) rather than time.
-func (o Outage) Lasting() bool { return o == OutageMissing || o == OutageAuth }
-
 // OutageOf is err's outage, "" when err is the task's own trouble.
 func OutageOf(err error) Outage {
 	var re *RunError

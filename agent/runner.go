@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 	"time"
 
 	xproc "github.com/bh-tracker/bh/agent/proc"
@@ -112,4 +114,38 @@ func (e *RunError) Unwrap() error { return e.Err }
 
 func runErrorf(err error, format string, args ...any) *RunError {
 	return &RunError{Reason: fmt.Sprintf(format, args...), Err: err, ExitCode: -1}
+}
+
+// Outage is trouble with the agent itself, its installation or its
+// service, rather than with the task: no run can succeed until it passes.
+type Outage string
+
+const (
+	OutageMissing    Outage = "missing"     // the agent's binary is not installed
+	OutageAuth       Outage = "auth"        // the service refuses the credentials (401, 403)
+	OutageOverloaded Outage = "overloaded"  // the service is down or overloaded (500, 502, 503, 529)
+	OutageLimit      Outage = "usage_limit" // the account's rate or usage limit (429)
+	// OutageUnreachable: the API cannot be reached at all (a refused
+	// connection, a failed DNS lookup, a request that timed out): there
+	// is no HTTP status to classify.
+	OutageUnreachable Outage = "unreachable"
+)
+
+// Lasting reports whether the outage needs a human (credentials, an
+// install) rather than time.
+func (o Outage) Lasting() bool { return o == OutageMissing || o == OutageAuth }
+
+// errRefused stops a claude that retries an authentication failure.
+var errRefused = errors.New("the API refuses the credentials")
+
+// LookupEnv reads key from env ("KEY=value", the last one wins), else from
+// the process's environment: what a process started with env appended to
+// the inherited environment sees.
+func LookupEnv(env []string, key string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], key+"="); ok {
+			return v
+		}
+	}
+	return os.Getenv(key)
 }

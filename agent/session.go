@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -49,18 +48,6 @@ func projectSlug(dir string) string {
 
 // maxSlug is where claude cuts a long project folder name.
 const maxSlug = 200
-
-// LookupEnv reads key from env ("KEY=value", the last one wins), else from
-// the process's environment: what a process started with env appended to
-// the inherited environment sees.
-func LookupEnv(env []string, key string) string {
-	for i := len(env) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(env[i], key+"="); ok {
-			return v
-		}
-	}
-	return os.Getenv(key)
-}
 
 // SessionFile is where codex keeps req's thread (req.SessionID):
 // $CODEX_HOME (else $HOME/.codex) /sessions/<y>/<m>/<d>/rollout-<time>-<thread>.jsonl.

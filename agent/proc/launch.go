@@ -19,7 +19,7 @@ type Launch struct {
 	// temporary files), on top of what the launcher's policy allows.
 	Writable []string
 	Readable []string // paths this child must read, on top of the policy's
-	Terminal bool // the child reads bh's terminal
+	Terminal bool     // the child reads bh's terminal
 	// Files, set by a launcher, are more descriptors the child inherits,
 	// as 3, 4 and on (a sandbox's seccomp program); Run closes them once
 	// the child started or failed to.

@@ -1,8 +1,8 @@
 package sandbox
 
 import (
-	"maps"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
