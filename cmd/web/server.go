@@ -14,6 +14,7 @@ import (
 	"github.com/bh-tracker/bh/cmd/undo"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/storegit"
 )
 
 //go:embed assets
@@ -75,6 +76,14 @@ func (s *Server) store(key string) (*store.Store, error) {
 				return nil, err
 			}
 			st.Now = s.o.Now
+			// What the page writes (an answer, a stop) is kept as every
+			// bh write is: else the next command would take the tree's
+			// copy for one git took back, or miss one git did.
+			st.Keep = storegit.NewKeeper(st, func(err error) {
+				if s.o.Warnf != nil {
+					s.o.Warnf("%v", err)
+				}
+			}).Write
 			return st, nil
 		}
 	}
