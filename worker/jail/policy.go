@@ -139,7 +139,14 @@ func ProgramDirs(cfg config.AgentConfig, mcp *agent.MCPServer) []string {
 	if len(cfg.Command) > 0 {
 		out = programDir(LookPath(cfg.Command[0]))
 		for _, a := range cfg.Command[1:] {
-			out = append(out, programDir(a)...) // a script it runs, by its path
+			// A script it runs, by its path: the file itself, not its
+			// folder, which may be the home or a repository's.
+			if filepath.IsAbs(a) {
+				out = append(out, a)
+				if real, err := filepath.EvalSymlinks(a); err == nil {
+					out = append(out, real)
+				}
+			}
 		}
 	}
 	switch cfg.Kind {

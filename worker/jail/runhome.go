@@ -41,9 +41,13 @@ func RunHomesOf(s *store.Store, commonDir string) string {
 func (j *Jail) RunHome(id string) string { return filepath.Join(RunHomesOf(j.Store, j.CommonDir), id) }
 
 // runCaches are the run's caches: the variable that names each, and its
-// folder under cache/.
+// folder under cache/. The run's temporary files go there too, not to the
+// sandbox's /tmp: codex's own sandbox mounts a /tmp of its own over it,
+// where the helper it starts its commands through (codex-linux-sandbox,
+// under TMPDIR) would not be found.
 var runCaches = [][2]string{{"GOMODCACHE", "gomod"}, {"GOCACHE", "gobuild"}, {"npm_config_cache", "npm"},
-	{"GOTMPDIR", "gotmp"}, {"PIP_CACHE_DIR", "pip"}, {"CARGO_HOME", "cargo"}, {"XDG_CACHE_HOME", "xdg"}}
+	{"GOTMPDIR", "gotmp"}, {"PIP_CACHE_DIR", "pip"}, {"CARGO_HOME", "cargo"}, {"XDG_CACHE_HOME", "xdg"},
+	{"TMPDIR", "tmp"}, {"CLAUDE_CODE_TMPDIR", "tmp"}}
 
 // runHome puts task id's own folder into p: its caches writable and named
 // in the environment, its .gitconfig in the home. bh's own check of an
