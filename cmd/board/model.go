@@ -114,6 +114,10 @@ func (m *boardModel) reload() {
 	if m.text != nil && m.text.run && m.readRun(m.text) != nil {
 		m.text = nil
 	}
+	if m.text != nil && !m.text.run && m.staleChange() {
+		m.say(m.text.t.ID+" has moved on: the change shown was another round's (d shows the new one)", true)
+		m.text = nil
+	}
 	m.move(0)
 }
 
@@ -207,6 +211,21 @@ func (m *boardModel) move(by int) {
 	}
 	i := max(m.selected(), 0) + by
 	m.sel = m.rows[min(max(i, 0), len(m.rows)-1)].t.ID
+}
+
+// staleChange says the change shown is not the one the task waits on now:
+// the task was answered, or it asks again about another round.
+func (m *boardModel) staleChange() bool {
+	r, ok := m.rowOf(m.text.t.ID)
+	return !ok || r.section != secWaiting || !r.t.UpdatedAt.Equal(m.text.t.UpdatedAt)
+}
+
+// rowOf is task id's row, if it is on the board.
+func (m *boardModel) rowOf(id string) (boardRow, bool) {
+	if i := slices.IndexFunc(m.rows, func(r boardRow) bool { return r.t.ID == id }); i >= 0 {
+		return m.rows[i], true
+	}
+	return boardRow{}, false
 }
 
 // current is the selected row, if any.
