@@ -42,6 +42,9 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	step := undo.Record
 	if err == nil {
 		if ans, err = formAnswers(id, r.PostForm); err == nil {
+			err = notify.CheckComments(st, id, ans) // now, not when a held answer's window ends
+		}
+		if err == nil {
 			step = s.decide(st, id, ans, r.PostForm)
 		}
 		if err == nil && step == undo.Record {

@@ -65,9 +65,24 @@ func TestGateAsksThenHolds(t *testing.T) {
 
 // An approval that is not a gate, and a gate's rejection, are recorded at
 // once; comments on lines go with the rejection, each with its file and
-// line, and the page shows them.
+// line, and the page shows them; a comment on a line the change does not
+// show is refused, saying which it shows, and nothing is recorded.
 func TestRejectWithLineComments(t *testing.T) {
 	s := newSite(t)
+	s.park()
+	waiting := s.file()
+	for lc, why := range map[string]string{
+		`{"path":"schema.sql","line":999,"text":"x"}`: "line 999 is not in tm-ask1&#39;s change, which shows line 1 of schema.sql",
+		`{"path":"nosuch.sql","line":1,"text":"x"}`:   "nosuch.sql is not a file of tm-ask1&#39;s change, whose files are schema.sql",
+	} {
+		resp, body := s.answer(url.Values{"q": {"q2"}, "answer": {"no"}, "lc": {lc}}, nil)
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, why) {
+			t.Errorf("%s: %d, want 400 saying %q:\n%s", lc, resp.StatusCode, why, body)
+		}
+		if s.file() != waiting {
+			t.Fatalf("%s: something was recorded", lc)
+		}
+	}
 	resp, body := s.answer(url.Values{"q": {"q1", "q2", "q3"}, "answer.q1": {"SQLite"}, "text.q3": {"no"},
 		"answer.q2": {"no"}, "lc.q2": {`{"path":"schema.sql","line":1,"text":"name it b2"}`}}, nil)
 	if resp.StatusCode != http.StatusSeeOther {
