@@ -52,9 +52,9 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	switch {
-	case step == undo.AskFirst:
+	case step == undo.AskFirst, step == undo.AskWhy:
 		v, code := s.taskView(r)
-		v.Confirm, v.Kept = true, r.PostForm
+		v.Confirm, v.ConfirmReject, v.Kept = step == undo.AskFirst, step == undo.AskWhy, r.PostForm
 		s.render(w, r, code, "task", v.Title, v)
 		return
 	case step == undo.HoldBack:

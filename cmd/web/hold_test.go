@@ -130,3 +130,24 @@ func TestInboxCardHeld(t *testing.T) {
 		t.Errorf("the held task's card:\n%s", body)
 	}
 }
+
+// A gate rejected with no reason and no comment on a line is asked about
+// once, with nothing recorded; confirmed, it is recorded.
+func TestBareRejectAsks(t *testing.T) {
+	s := newSite(t)
+	waiting := s.file()
+	resp, body := s.answer(url.Values{"q": {"q2"}, "answer": {"no"}, "comment": {"  "}}, nil)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "You gave no reason and no comment on a line") ||
+		!strings.Contains(body, `<input type="hidden" name="answer" value="no">`) || strings.Contains(body, "You have not opened this change") {
+		t.Fatalf("a bare reject: %d\n%s", resp.StatusCode, body)
+	}
+	if s.file() != waiting {
+		t.Fatal("asking recorded something")
+	}
+	if resp, body := s.answer(url.Values{"q": {"q2"}, "answer": {"no"}, "confirm": {"1"}}, nil); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("confirmed: %d %s", resp.StatusCode, body)
+	}
+	if q := s.task().Questions[1]; q.Status != task.QuestionAnswered || q.Answer[0] != "no" {
+		t.Fatalf("the confirmed reject: %+v", q)
+	}
+}
