@@ -111,14 +111,21 @@ func (m *boardModel) reload() {
 	if m.selected() < 0 && was >= 0 { // it left the board: its neighbour, not the top
 		m.sel = m.successor(old, was)
 	}
-	if m.text != nil && m.text.run && m.readRun(m.text) != nil {
+	m.refreshText()
+	m.move(0)
+}
+
+// refreshText reads the run shown again; a change shown closes once its
+// task has moved on from it.
+func (m *boardModel) refreshText() {
+	switch {
+	case m.text == nil:
+	case m.text.run && m.readRun(m.text) != nil:
 		m.text = nil
-	}
-	if m.text != nil && !m.text.run && m.staleChange() {
+	case !m.text.run && m.staleChange():
 		m.say(m.text.t.ID+" has moved on: the change shown was another round's (d shows the new one)", true)
 		m.text = nil
 	}
-	m.move(0)
 }
 
 // forget drops what the board kept of tasks that moved on: the steps of
