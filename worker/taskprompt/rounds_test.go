@@ -14,10 +14,8 @@ func TestRoundsMarkEarlier(t *testing.T) {
 			Comments: []task.LineComment{{Path: "a.go", Line: 9, Text: "old"}}},
 		{ID: "q2", Question: "Approve?", Gate: true, Status: task.QuestionAnswered, Answer: []string{"no"}},
 		{ID: "q3", Question: "Which?", Status: task.QuestionAnswered, Answer: []string{"B"}}}}
-	for _, e := range []task.Event{{Kind: task.EventRunStarted}, {Kind: task.EventInputRequested, QuestionID: "q1"},
-		{Kind: task.EventRunStarted}, {Kind: task.EventInputRequested, QuestionID: "q2"}, {Kind: task.EventInputRequested, QuestionID: "q3"}} {
-		tk.History = append(tk.History, e)
-	}
+	tk.History = []task.Event{{Kind: task.EventRunStarted}, {Kind: task.EventInputRequested, QuestionID: "q1"},
+		{Kind: task.EventRunStarted}, {Kind: task.EventInputRequested, QuestionID: "q2"}, {Kind: task.EventInputRequested, QuestionID: "q3"}}
 	rs := rounds(tk)
 	if len(rs) != 3 || !rs[0].Earlier || rs[1].Earlier || rs[2].Earlier {
 		t.Fatalf("rounds: %+v", rs)
