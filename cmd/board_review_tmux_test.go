@@ -14,9 +14,10 @@ import (
 )
 
 // A gate reviewed on bh board, as on the web: approving it unopened asks
-// once; d opens its change, where c comments on a line; the approval is
-// held with a countdown and u undoes it, nothing recorded or landed; the
-// cursor goes on to the next task waiting, not elsewhere; a no carries the
+// once; d opens its change, where c comments on a line; the approval,
+// given there, is held with a countdown, the cursor and the pane go on to
+// the next task waiting, and u undoes it, in the change's view too,
+// nothing recorded or landed; a no carries the
 // comment to the resumed agent with its file and line (and the history
 // keeps it); the next round's approval, asked about again since its change
 // is another, is recorded once its window ends and lands.
@@ -78,24 +79,40 @@ print {"status":"needs_input","summary":"drafted","questions":[{"question":"Whic
 	term.waitFor("Comment on report.txt:1")
 	term.keys("say final", "Enter")
 	term.waitFor("✎ say final")
-	term.keys("Escape")
-	term.waitFor("q quit") // the board again: a key sent with the Escape would read as alt+key
-	approve()
+	approve() // from the diff view, where the reviewer is
 	p := term.waitFor("your approval lands in")
-	term.keys("u") // within its window: the checks of the held state come after
-	if !strings.Contains(p, "u undo") || !strings.Contains(p, "› "+ask) || strings.Contains(p, "Approve anyway") {
-		t.Errorf("the held approval, the cursor on the next task waiting:\n%s", p)
+	term.keys("k", "d") // back to the gate's change, within the window: the checks of the held state come after
+	if !strings.Contains(p, "u undo") || !strings.Contains(p, "› "+ask) || strings.Contains(p, "Approve anyway") ||
+		!strings.Contains(p, "Which database?") || strings.Contains(p, "+first draft") {
+		t.Errorf("the held approval, the cursor and the pane on the next task waiting:\n%s", p)
 	}
+	p = term.waitFor("+first draft")
+	if !strings.Contains(p, "u undo") {
+		t.Errorf("the change's view does not say u undoes the held approval:\n%s", p)
+	}
+	term.keys("u")
 	term.waitFor("undone: nothing was recorded or landed")
-	waiting("undone")
+	waiting("undone in the change's view")
 
-	// A no, with the line's comment: the resumed agent gets it with its file and line.
-	term.keys("k", "Enter")
+	// A no from the change's view, with the line's comment: the resumed
+	// agent gets it with its file and line; enter then answers the task
+	// the cursor went on to, the one the pane shows.
+	term.keys("Enter")
 	term.waitFor("y Yes • n No")
 	term.keys("n")
 	term.waitFor("Feedback for the agent (optional)")
 	term.keys("rename it to final.txt", "Enter")
-	term.waitFor("answered " + gate + ": it is open again")
+	p = term.waitFor("answered " + gate + ": it is open again")
+	if !strings.Contains(p, "› "+ask) || !strings.Contains(p, "Which database?") || strings.Contains(p, "+first draft") {
+		t.Errorf("after the no, the cursor and the pane on the next task waiting:\n%s", p)
+	}
+	term.keys("Enter")
+	term.waitFor("Other…") // ask's question, in its field
+	term.keys("Escape")
+	term.waitFor("q quit")
+	if tk := bhTask(t, dir, ask); tk.State != task.AwaitingInput {
+		t.Errorf("%s after a question left: %s", ask, tk.State)
+	}
 	q := bhTask(t, dir, gate).Questions[0]
 	if len(q.Comments) != 1 || q.Comments[0] != (task.LineComment{Path: "report.txt", Line: 1, Text: "say final"}) {
 		t.Fatalf("the no's comments: %+v", q)

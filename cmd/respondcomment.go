@@ -1,18 +1,17 @@
 package cmd
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/act"
 )
 
 // lineComments reads the --comment flags (PATH:LINE=TEXT), given with --no
-// or not, and checks that each names a file of t's change, before anything
-// is saved.
+// or not, and checks that each is on a line of t's change (as every
+// answer's are), before anything is saved.
 func lineComments(flags []string, no bool, s *store.Store, t *task.Task) ([]task.LineComment, error) {
 	if len(flags) == 0 {
 		return nil, nil
@@ -22,44 +21,22 @@ func lineComments(flags []string, no bool, s *store.Store, t *task.Task) ([]task
 	}
 	var out []task.LineComment
 	for _, f := range flags {
-		where, text, ok := strings.Cut(f, "=")
-		path, num, _ := cutLast(where, ":")
-		line, err := strconv.Atoi(strings.TrimSpace(num))
-		switch {
-		case !ok || path == "" || num == "":
-			return nil, usageErrorf("--comment %q: write it PATH:LINE=TEXT, as in --comment main.go:12=\"check the error\"", f)
-		case err != nil || line < 1:
-			return nil, usageErrorf("--comment %q: the line is a number from 1, not %q", f, num)
+		c, err := parseComment(f)
+		if err != nil {
+			return nil, err
 		}
-		out = append(out, task.LineComment{Path: path, Line: line, Text: text})
+		out = append(out, c)
 	}
-	paths, err := changedPaths(s, t.ID)
+	lines, err := act.ChangeLines(s.Root, t.ID)
 	if err != nil {
 		return nil, err
 	}
 	for _, c := range out {
-		if !slices.Contains(paths, c.Path) {
-			return nil, withHint(usageErrorf("--comment %s:%d: %s is not a file of %s's change", c.Path, c.Line, c.Path, t.ID),
-				changeHint(t.ID, paths))
+		if why := act.OffChange(lines, c, t.ID); why != "" {
+			return nil, withHint(usageErrorf("--comment %s:%d: %s", c.Path, c.Line, why), "bh diff "+t.ID+" shows the change")
 		}
 	}
 	return out, nil
-}
-
-// changedPaths are the files the agent changed in task id's parked work.
-func changedPaths(s *store.Store, id string) ([]string, error) {
-	p, err := git.FindParked(s.Root, id)
-	if err != nil || p.Commit == "" {
-		return nil, err
-	}
-	return p.Repo.ChangedPaths(p.Base, p.Commit)
-}
-
-func changeHint(id string, paths []string) string {
-	if len(paths) == 0 {
-		return id + " has no change to comment on"
-	}
-	return "the files of the change (bh diff " + id + " --stat): " + strings.Join(paths, ", ")
 }
 
 // cutLast is strings.Cut at the last sep: a path may hold colons itself.
@@ -68,4 +45,18 @@ func cutLast(s, sep string) (before, after string, found bool) {
 		return s[:i], s[i+len(sep):], true
 	}
 	return s, "", false
+}
+
+// parseComment is one --comment PATH:LINE=TEXT.
+func parseComment(f string) (task.LineComment, error) {
+	where, text, ok := strings.Cut(f, "=")
+	path, num, _ := cutLast(where, ":")
+	line, err := strconv.Atoi(strings.TrimSpace(num))
+	switch {
+	case !ok || path == "" || num == "":
+		return task.LineComment{}, usageErrorf("--comment %q: write it PATH:LINE=TEXT, as in --comment main.go:12=\"check the error\"", f)
+	case err != nil || line < 1:
+		return task.LineComment{}, usageErrorf("--comment %q: the line is a number from 1, not %q", f, num)
+	}
+	return task.LineComment{Path: path, Line: line, Text: text}, nil
 }

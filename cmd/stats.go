@@ -136,15 +136,19 @@ func statsTable(w io.Writer, rs []repoFigures) error {
 		[]string{"cost per landed task"}, []string{"usage-limit pauses"})
 	for _, r := range rs {
 		f := r.Figures
-		col := []string{r.Repo, strconv.Itoa(f.Landed), fmt.Sprintf("%.1f", f.QuestionsPerTask),
-			fmt.Sprintf("%.0f%%", 100*f.AskedWhen.FirstTenth),
+		asked := 0
+		for _, n := range f.AskedWhen.Tenths {
+			asked += n
+		}
+		col := []string{r.Repo, strconv.Itoa(f.Landed), averaged("%.1f", f.QuestionsPerTask, f.Landed),
+			averaged("%.0f%%", 100*f.AskedWhen.FirstTenth, asked),
 			quantText(f.TimeToFirstQuestion), quantText(f.HumanLatency.Quantiles)}
 		for _, ch := range channels {
 			col = append(col, quantText(f.HumanLatency.ByChannel[ch]))
 		}
-		col = append(col, fmt.Sprintf("%.0f%%", 100*f.BlockedShare),
-			fmt.Sprintf("%.1f, %.1f", f.RoundsToGreen.Checks, f.RoundsToGreen.Feedback),
-			fmt.Sprintf("$%.2f", f.CostPerLanded), strconv.Itoa(f.LimitPauses))
+		col = append(col, averaged("%.0f%%", 100*f.BlockedShare, f.Landed),
+			averaged("%.1f", f.RoundsToGreen.Checks, f.RoundsToGreen.Checked)+", "+averaged("%.1f", f.RoundsToGreen.Feedback, f.RoundsToGreen.Reviewed),
+			averaged("$%.2f", f.CostPerLanded, f.Landed), strconv.Itoa(f.LimitPauses))
 		for i := range rows {
 			rows[i] = append(rows[i], col[i])
 		}
@@ -156,10 +160,22 @@ func statsTable(w io.Writer, rs []repoFigures) error {
 	return tw.Flush()
 }
 
+// averaged is a figure drawn from n tasks or questions, with n: "2.0 (1)";
+// "no data" when there are none, rather than a 0 that claims some.
+func averaged(format string, v float64, n int) string {
+	if n == 0 {
+		return noData
+	}
+	return fmt.Sprintf(format+" (%d)", v, n)
+}
+
+// noData is a figure that nothing in the window measures.
+const noData = "no data"
+
 // quantText says quantiles in seconds as people say times: "10m, 30m (3)".
 func quantText(q stats.Quantiles) string {
 	if q.Count == 0 {
-		return "-"
+		return noData
 	}
 	dur := func(s float64) string { return task.ShortDur(time.Duration(s * float64(time.Second))) }
 	return fmt.Sprintf("%s, %s (%d)", dur(q.P50), dur(q.P90), q.Count)

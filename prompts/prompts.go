@@ -30,6 +30,9 @@ type Dep struct{ ID, Title, Summary string }
 type Round struct {
 	Header, Question, Context, Answer string
 	Comments                          []Comment
+	// Earlier: asked in a run before the latest, and answered then; its
+	// comments' lines are of that round's change, not of the work now.
+	Earlier bool
 }
 
 // Comment is a reviewer's remark on one line of a file of the change.

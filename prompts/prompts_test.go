@@ -112,3 +112,21 @@ func TestAskingOverride(t *testing.T) {
 		t.Errorf("the user's test.md without the partial still asks (%v):\n%s", err, got)
 	}
 }
+
+// An earlier round says so, and that its comments' lines are of its own
+// change; this round's reads as before.
+func TestResumeMarksEarlierRounds(t *testing.T) {
+	got, err := Set{}.Resume(Data{ID: "tm-x", Title: "T", Rounds: []Round{
+		{Question: "Approve?", Answer: "no", Earlier: true, Comments: []Comment{{Path: "a.go", Line: 9, Text: "old"}}},
+		{Question: "Approve?", Answer: "no", Comments: []Comment{{Path: "a.go", Line: 2, Text: "new"}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"### Question 1 — an earlier round, answered already\n",
+		"Comments on lines of your change as it was then (its line numbers, not today's):\n- a.go, line 9: old",
+		"### Question 2\n", "Comments on lines of your change:\n- a.go, line 2: new"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("resume lacks %q:\n%s", want, got)
+		}
+	}
+}

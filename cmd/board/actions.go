@@ -16,14 +16,14 @@ import (
 )
 
 // answerTask answers the questions of t through the board's picker, as bh
-// respond does; the board's review saves the answers. The cursor moves on
-// once they are.
+// respond does; the board's review saves the answers. The cursor, and the
+// pane with it, move on once they are.
 func (m *boardModel) answerTask(t *task.Task) tea.Cmd {
 	opened, notes, next := m.opened[t.ID], m.notes[t.ID], m.waitingAfter(t.ID)
 	cmd := m.startDialog(t, func(io *ui.IOStreams, p ui.Picker) error {
 		return m.b.Answer(io, p, t.ID, m.review(io, p, opened, notes))
 	})
-	m.dlg.after = func() { m.answered(t.ID, next) }
+	m.dlg.after, m.dlg.answers = func() { m.answered(t.ID, next) }, true
 	return cmd
 }
 

@@ -26,6 +26,7 @@ type boardDialog struct {
 	scroll  int    // the first line of cur's text shown (pgup/pgdn)
 	pending []rune // keys typed before the next field came
 	after   func() // what the board does once the exchange has done what it asked
+	answers bool   // it answers the task: once it has, the pane follows the cursor on
 }
 
 // boardField is the exchange asking one question.
@@ -121,6 +122,9 @@ func (m *boardModel) finish(res boardDone) {
 		m.say(text, true)
 	default:
 		m.say(res.text, false)
+	}
+	if res.err == nil && d != nil && d.answers {
+		m.text = nil // not the answered task's change: the pane follows the cursor to the next task
 	}
 	m.reload()
 	if res.err == nil && d != nil && d.after != nil {

@@ -111,10 +111,21 @@ func (m *boardModel) reload() {
 	if m.selected() < 0 && was >= 0 { // it left the board: its neighbour, not the top
 		m.sel = m.successor(old, was)
 	}
-	if m.text != nil && m.text.run && m.readRun(m.text) != nil {
+	m.refreshText()
+	m.move(0)
+}
+
+// refreshText reads the run shown again; a change shown closes once its
+// task has moved on from it.
+func (m *boardModel) refreshText() {
+	switch {
+	case m.text == nil:
+	case m.text.run && m.readRun(m.text) != nil:
+		m.text = nil
+	case !m.text.run && m.staleChange():
+		m.say(m.text.t.ID+" has moved on: the change shown was another round's (d shows the new one)", true)
 		m.text = nil
 	}
-	m.move(0)
 }
 
 // forget drops what the board kept of tasks that moved on: the steps of
@@ -207,6 +218,21 @@ func (m *boardModel) move(by int) {
 	}
 	i := max(m.selected(), 0) + by
 	m.sel = m.rows[min(max(i, 0), len(m.rows)-1)].t.ID
+}
+
+// staleChange says the change shown is not the one the task waits on now:
+// the task was answered, or it asks again about another round.
+func (m *boardModel) staleChange() bool {
+	r, ok := m.rowOf(m.text.t.ID)
+	return !ok || r.section != secWaiting || !r.t.UpdatedAt.Equal(m.text.t.UpdatedAt)
+}
+
+// rowOf is task id's row, if it is on the board.
+func (m *boardModel) rowOf(id string) (boardRow, bool) {
+	if i := slices.IndexFunc(m.rows, func(r boardRow) bool { return r.t.ID == id }); i >= 0 {
+		return m.rows[i], true
+	}
+	return boardRow{}, false
 }
 
 // current is the selected row, if any.

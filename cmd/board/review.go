@@ -26,13 +26,21 @@ type Review func(t *task.Task, ans []task.Answer, save func(*ui.IOStreams) error
 func (m *boardModel) review(io *ui.IOStreams, p ui.Picker, opened bool, notes []task.LineComment) Review {
 	return func(t *task.Task, ans []task.Answer, save func(*ui.IOStreams) error) error {
 		withNotes(t, ans, notes)
-		step := undo.Decide(m.s, t.ID, ans, m.b.Now(), "board", opened)
-		if step == undo.AskFirst {
+		step := undo.Decide(m.s, t.ID, ans, m.b.Now(), "board", opened, false)
+		switch step {
+		case undo.AskFirst:
 			ok, err := p.Confirm("You have not opened the change. Approve anyway?", "d on the board shows it", false)
 			if err != nil || !ok {
 				return errors.New("not approved: d shows the change, then enter answers again")
 			}
-			step = undo.Decide(m.s, t.ID, ans, m.b.Now(), "board", true)
+			step = undo.Decide(m.s, t.ID, ans, m.b.Now(), "board", opened, true)
+		case undo.AskWhy:
+			ok, err := p.Confirm("Reject with no reason? The agent runs again without knowing what to change.",
+				"a reason, or a comment on a line of the change (d, then c), tells it", false)
+			if err != nil || !ok {
+				return errors.New("not rejected: enter answers again, with a reason")
+			}
+			step = undo.Decide(m.s, t.ID, ans, m.b.Now(), "board", opened, true)
 		}
 		if step != undo.HoldBack {
 			return save(io)

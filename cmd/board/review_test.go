@@ -94,3 +94,31 @@ func TestWithNotes(t *testing.T) {
 		t.Errorf("the gate's no: %+v", ans)
 	}
 }
+
+// A change left open is another round's once its task moved on (answered,
+// or asking again): the board closes it, and enter on a change answers
+// the task as it is now, never the one the change was opened on.
+func TestBoardChangeFollowsItsTask(t *testing.T) {
+	at := time.Now()
+	shown := &task.Task{ID: "tm-g", State: task.AwaitingInput, UpdatedAt: at}
+	m := boardOf()
+	m.rows = []boardRow{{secWaiting, shown}}
+	m.text = &boardText{t: shown, lines: []textLine{{text: "+x", class: "add", path: "x", line: 1}}}
+	if m.staleChange() {
+		t.Error("the change of the round waiting is stale")
+	}
+	again := *shown
+	again.UpdatedAt = at.Add(time.Minute)
+	m.rows = []boardRow{{secWaiting, &again}}
+	if !m.staleChange() {
+		t.Error("the change of the round before is not stale")
+	}
+	m.rows = []boardRow{{secReady, &again}}
+	if !m.staleChange() {
+		t.Error("the change of an answered task is not stale")
+	}
+	m.rows = nil
+	if m.textKey("enter"); m.dlg != nil || !m.noteErr || !strings.Contains(m.note, "has left the board") {
+		t.Errorf("enter on the change of a task gone: %q", m.note)
+	}
+}

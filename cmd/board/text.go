@@ -113,8 +113,13 @@ func (m *boardModel) textKey(k string) tea.Cmd {
 		if !bt.run {
 			return m.comment(bt)
 		}
+	case "u":
+		m.undoHeld()
 	case "enter":
-		return m.act(k, bt.t)
+		if r, ok := m.rowOf(bt.t.ID); ok { // the task as it is now, not as it was when opened
+			return m.act(k, r.t)
+		}
+		m.say(bt.t.ID+" has left the board: esc goes back to the list", true)
 	}
 	return nil
 }

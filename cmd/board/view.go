@@ -46,18 +46,24 @@ func (m *boardModel) keys() []string {
 	case m.dlg != nil:
 		return []string{"esc leave the questions", "the field's own keys below it"}
 	case m.text != nil && m.text.run:
-		return []string{"↑/↓ j/k scroll", "esc back"}
+		return m.undoKey([]string{"↑/↓ j/k scroll", "esc back"})
 	case m.text != nil:
-		return []string{"↑/↓ j/k line", "c comment on it", "enter answer", "esc back"}
+		return m.undoKey([]string{"↑/↓ j/k line", "c comment on it", "enter answer", "esc back"})
 	}
 	k := []string{"↑/↓ j/k move", "enter answer", "d change", "l run", "s stop", "c continue"}
 	if m.held != "" {
 		k = append(k, "r resume")
 	}
+	return append(m.undoKey(k), "q quit")
+}
+
+// undoKey adds u's hint to k while an answer is held: u undoes it in
+// every view that says so.
+func (m *boardModel) undoKey(k []string) []string {
 	if m.heldLeft() > 0 {
-		k = append(k, "u undo")
+		return append(k, "u undo")
 	}
-	return append(k, "q quit")
+	return k
 }
 
 // fit puts the hints on as few lines of w columns as they take, each

@@ -25,21 +25,27 @@ type Step int
 const (
 	Record   Step = iota
 	AskFirst      // a gate approved without its change opened: asked once
+	AskWhy        // a gate rejected with no reason nor comment on a line: asked once
 	HoldBack      // an answer that lands work: held for Window
 )
 
 // Decide is the one place that says so. A gate approved is asked about
-// first unless its change was opened (reviewed) or the human confirmed.
+// first unless its change was opened (reviewed) or the human confirmed; a
+// gate rejected with no reason and no comment on a line (the agent would
+// run again not knowing what to change) unless the human confirmed.
 // The answers are tried on a fresh copy of task id: one that opens it for
 // the worker to act on without the agent (ending.Settles: a gate
 // approved, a landing decided) is held.
-func Decide(st *store.Store, id string, ans []task.Answer, now time.Time, by string, reviewed bool) Step {
+func Decide(st *store.Store, id string, ans []task.Answer, now time.Time, by string, reviewed, confirmed bool) Step {
 	t, err := st.Get(id)
 	if err != nil {
 		return Record // the answer's door says why it is refused
 	}
-	if !reviewed && approvesGate(t, ans) {
+	if !reviewed && !confirmed && gateAnswer(t, ans, "yes") != nil {
 		return AskFirst
+	}
+	if a := gateAnswer(t, ans, "no"); !confirmed && a != nil && strings.TrimSpace(a.Comment) == "" && len(a.Comments) == 0 {
+		return AskWhy
 	}
 	if t.Answer(ans, now, by) != nil || t.State != task.Open {
 		return Record
@@ -50,16 +56,17 @@ func Decide(st *store.Store, id string, ans []task.Answer, now time.Time, by str
 	return Record
 }
 
-// approvesGate says whether ans says yes to a gate of t.
-func approvesGate(t *task.Task, ans []task.Answer) bool {
-	for _, a := range ans {
+// gateAnswer is the answer of ans that says v (yes or no) to a gate of t;
+// nil when none does.
+func gateAnswer(t *task.Task, ans []task.Answer, v string) *task.Answer {
+	for i, a := range ans {
 		for _, q := range t.OpenQuestions() {
-			if q.Gate && q.ID == a.QuestionID && len(a.Values) == 1 && strings.EqualFold(a.Values[0], "yes") {
-				return true
+			if q.Gate && q.ID == a.QuestionID && len(a.Values) == 1 && strings.EqualFold(strings.TrimSpace(a.Values[0]), v) {
+				return &ans[i]
 			}
 		}
 	}
-	return false
+	return nil
 }
 
 // Holds are the answers waiting out their window, by a key of the

@@ -3,6 +3,9 @@ package undo
 import (
 	"testing"
 	"time"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/worker/storegit/storetest"
 )
 
 // clock runs the windows' ends when the test says.
@@ -52,5 +55,41 @@ func TestHolds(t *testing.T) {
 	c.elapse()
 	if got["c"] != 1 || !hs.Until("c").IsZero() {
 		t.Fatalf("flushed: %v", got)
+	}
+}
+
+// A gate approved unopened, and a gate rejected with no reason nor
+// comment on a line, are asked about once; confirmed, they go on; a no
+// with a reason or a comment is recorded at once.
+func TestDecideAsks(t *testing.T) {
+	s := storetest.New(t)
+	tk := storetest.Add(t, s, "Write the report")
+	tk.State, tk.Gate = task.AwaitingInput, "approval"
+	tk.Questions = []task.Question{{ID: "q1", Question: "Approve?", Gate: true, Status: task.QuestionPending}}
+	if err := s.Put(tk); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	no := func(comment string, cs ...task.LineComment) []task.Answer {
+		return []task.Answer{{QuestionID: "q1", Values: []string{"no"}, Comment: comment, Comments: cs}}
+	}
+	yes := []task.Answer{{QuestionID: "q1", Values: []string{"yes"}}}
+	for _, c := range []struct {
+		what                string
+		ans                 []task.Answer
+		reviewed, confirmed bool
+		want                Step
+	}{
+		{"yes unopened", yes, false, false, AskFirst},
+		{"yes unopened, confirmed", yes, false, true, HoldBack},
+		{"yes opened", yes, true, false, HoldBack},
+		{"a bare no", no("  "), true, false, AskWhy},
+		{"a bare no, confirmed", no(""), false, true, Record},
+		{"a no with a reason", no("rename it"), false, false, Record},
+		{"a no with a comment on a line", no("", task.LineComment{Path: "a", Line: 1, Text: "x"}), false, false, Record},
+	} {
+		if got := Decide(s, tk.ID, c.ans, now, "web", c.reviewed, c.confirmed); got != c.want {
+			t.Errorf("%s: %v, want %v", c.what, got, c.want)
+		}
 	}
 }

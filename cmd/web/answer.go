@@ -42,6 +42,9 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	step := undo.Record
 	if err == nil {
 		if ans, err = formAnswers(id, r.PostForm); err == nil {
+			err = act.CheckComments(st, id, ans) // now, not when a held answer's window ends
+		}
+		if err == nil {
 			step = s.decide(st, id, ans, r.PostForm)
 		}
 		if err == nil && step == undo.Record {
@@ -49,9 +52,9 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	switch {
-	case step == undo.AskFirst:
+	case step == undo.AskFirst, step == undo.AskWhy:
 		v, code := s.taskView(r)
-		v.Confirm, v.Kept = true, r.PostForm
+		v.Confirm, v.ConfirmReject, v.Kept = step == undo.AskFirst, step == undo.AskWhy, r.PostForm
 		s.render(w, r, code, "task", v.Title, v)
 		return
 	case step == undo.HoldBack:

@@ -15,7 +15,7 @@ import (
 // form says whether the gate's change was opened (reviewed) or the human
 // confirmed.
 func (s *Server) decide(st *store.Store, id string, ans []task.Answer, f url.Values) undo.Step {
-	return undo.Decide(st, id, ans, s.o.Now(), s.o.By, f.Get("reviewed") == "1" || f.Get("confirm") == "1")
+	return undo.Decide(st, id, ans, s.o.Now(), s.o.By, f.Get("reviewed") == "1", f.Get("confirm") == "1")
 }
 
 // hold keeps an answer back for undo.Window, then records it (record:
@@ -59,9 +59,9 @@ func (s *Server) drop(key, id string) string {
 // recording now.
 func (s *Server) linkHeld(w http.ResponseWriter, r *http.Request, l config.Link, conf config.WebConfig, step undo.Step, ans []task.Answer) bool {
 	switch step {
-	case undo.AskFirst:
+	case undo.AskFirst, undo.AskWhy:
 		v, code := s.linkView(r, l, conf)
-		v.Confirm, v.Kept = true, r.PostForm
+		v.Confirm, v.ConfirmReject, v.Kept = step == undo.AskFirst, step == undo.AskWhy, r.PostForm
 		s.render(w, r, code, "task", v.Title, v)
 	case undo.HoldBack:
 		s.hold(l.Repo, l.Task, func() error { return s.answerOnce(l, ans) })

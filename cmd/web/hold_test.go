@@ -65,9 +65,24 @@ func TestGateAsksThenHolds(t *testing.T) {
 
 // An approval that is not a gate, and a gate's rejection, are recorded at
 // once; comments on lines go with the rejection, each with its file and
-// line, and the page shows them.
+// line, and the page shows them; a comment on a line the change does not
+// show is refused, saying which it shows, and nothing is recorded.
 func TestRejectWithLineComments(t *testing.T) {
 	s := newSite(t)
+	s.park()
+	waiting := s.file()
+	for lc, why := range map[string]string{
+		`{"path":"schema.sql","line":999,"text":"x"}`: "line 999 is not in tm-ask1&#39;s change, which shows line 1 of schema.sql",
+		`{"path":"nosuch.sql","line":1,"text":"x"}`:   "nosuch.sql is not a file of tm-ask1&#39;s change, whose files are schema.sql",
+	} {
+		resp, body := s.answer(url.Values{"q": {"q2"}, "answer": {"no"}, "lc": {lc}}, nil)
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, why) {
+			t.Errorf("%s: %d, want 400 saying %q:\n%s", lc, resp.StatusCode, why, body)
+		}
+		if s.file() != waiting {
+			t.Fatalf("%s: something was recorded", lc)
+		}
+	}
 	resp, body := s.answer(url.Values{"q": {"q1", "q2", "q3"}, "answer.q1": {"SQLite"}, "text.q3": {"no"},
 		"answer.q2": {"no"}, "lc.q2": {`{"path":"schema.sql","line":1,"text":"name it b2"}`}}, nil)
 	if resp.StatusCode != http.StatusSeeOther {
@@ -113,5 +128,26 @@ func TestInboxCardHeld(t *testing.T) {
 	_, body := s.do("GET", "/", nil, nil)
 	if !strings.Contains(body, `action="`+s.base+`/undo" class="quick held-card"`) || strings.Contains(body, `data-key="a"`) {
 		t.Errorf("the held task's card:\n%s", body)
+	}
+}
+
+// A gate rejected with no reason and no comment on a line is asked about
+// once, with nothing recorded; confirmed, it is recorded.
+func TestBareRejectAsks(t *testing.T) {
+	s := newSite(t)
+	waiting := s.file()
+	resp, body := s.answer(url.Values{"q": {"q2"}, "answer": {"no"}, "comment": {"  "}}, nil)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "You gave no reason and no comment on a line") ||
+		!strings.Contains(body, `<input type="hidden" name="answer" value="no">`) || strings.Contains(body, "You have not opened this change") {
+		t.Fatalf("a bare reject: %d\n%s", resp.StatusCode, body)
+	}
+	if s.file() != waiting {
+		t.Fatal("asking recorded something")
+	}
+	if resp, body := s.answer(url.Values{"q": {"q2"}, "answer": {"no"}, "confirm": {"1"}}, nil); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("confirmed: %d %s", resp.StatusCode, body)
+	}
+	if q := s.task().Questions[1]; q.Status != task.QuestionAnswered || q.Answer[0] != "no" {
+		t.Fatalf("the confirmed reject: %+v", q)
 	}
 }

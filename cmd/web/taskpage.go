@@ -44,6 +44,8 @@ type taskView struct {
 	Held      time.Time  // when the answer held for its undo window is recorded
 	UndoURL   string     // where its Undo posts
 	Me        string     // the user answering here, as web:<user> names them
+
+	ConfirmReject bool // a gate rejected with no reason nor comment on a line: asked once (Kept holds it)
 }
 
 // Opened says whether the page shows some of the change open.

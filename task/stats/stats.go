@@ -62,6 +62,8 @@ type AskedWhen struct {
 type Rounds struct {
 	Checks   float64 `json:"checks"`
 	Feedback float64 `json:"feedback"`
+	Checked  int     `json:"checked"`  // the landed tasks Checks is averaged over
+	Reviewed int     `json:"reviewed"` // the landed tasks Feedback is averaged over
 }
 
 // The channels an answer comes through, from its input.received event's By.
@@ -121,7 +123,8 @@ func (a *tally) figures(since, until time.Time) Figures {
 		TimeToFirstQuestion: quantiles(a.firstQ),
 		HumanLatency:        Latency{Quantiles: quantiles(a.latency), ByChannel: map[string]Quantiles{}},
 		QuestionsPerTask:    ratio(float64(a.questions), a.landed), CostPerLanded: ratio(a.cost, a.landed),
-		RoundsToGreen: Rounds{Checks: ratio(float64(a.checks), a.checked), Feedback: ratio(float64(a.feedback), a.reviewed)}}
+		RoundsToGreen: Rounds{Checks: ratio(float64(a.checks), a.checked), Feedback: ratio(float64(a.feedback), a.reviewed),
+			Checked: a.checked, Reviewed: a.reviewed}}
 	for ch, v := range a.byChannel {
 		f.HumanLatency.ByChannel[ch] = quantiles(v)
 	}

@@ -33,6 +33,9 @@ const answerWait = 5 * time.Second
 // recorded by store.Store.Answer; a notification that cannot go out is
 // logged through logf and never undoes it. Next says what follows.
 func Answer(s *store.Store, id string, ans []task.Answer, by string, logf func(format string, args ...any)) (*task.Task, error) {
+	if err := CheckComments(s, id, ans); err != nil {
+		return nil, err
+	}
 	t, n, err := s.Answer(id, ans, by)
 	if err != nil {
 		return nil, err

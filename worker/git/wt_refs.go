@@ -109,7 +109,7 @@ func (r *Repo) DeleteRef(ref string) error {
 
 // Diff is `git diff --no-color --no-ext-diff [--stat] from to`, for bh diff.
 func (r *Repo) Diff(from, to string, stat bool) (string, error) {
-	args := []string{"diff", "--no-color", "--no-ext-diff"}
+	args := []string{"-c", "core.quotepath=false", "diff", "--no-color", "--no-ext-diff"} // paths as they are, in UTF-8
 	if stat {
 		args = append(args, "--stat")
 	}

@@ -63,22 +63,28 @@ func Data(s *store.Store, t *task.Task) prompts.Data {
 
 // rounds lists every question asked and every answer given so far, in the
 // order asked: typed questions from t.Questions, and flat ones (a task
-// answered by an older bh or by hand) from the history.
+// answered by an older bh or by hand) from the history. Those asked
+// before the latest run are marked Earlier: this round's answers are the
+// others.
 func rounds(t *task.Task) []prompts.Round {
 	var out []prompts.Round
+	var runOf []int // the run each round was asked in
 	seen := map[string]bool{}
 	flat := -1 // the flat question still waiting for its answer
+	run := 0
 	for _, e := range t.History {
 		switch e.Kind {
+		case task.EventRunStarted:
+			run++
 		case task.EventInputRequested:
 			if e.QuestionID != "" {
 				if q := t.QuestionByID(e.QuestionID); q != nil && !seen[q.ID] {
 					seen[q.ID] = true
-					out = append(out, round(q))
+					out, runOf = append(out, round(q)), append(runOf, run)
 				}
 				continue
 			}
-			out = append(out, prompts.Round{Question: e.Text})
+			out, runOf = append(out, prompts.Round{Question: e.Text}), append(runOf, run)
 			flat = len(out) - 1
 		case task.EventInputReceived:
 			if e.QuestionID == "" && flat >= 0 {
@@ -87,11 +93,18 @@ func rounds(t *task.Task) []prompts.Round {
 			}
 		}
 	}
-	// Questions no event mentions (hand-edited files) still count.
+	// Questions no event mentions (hand-edited files) still count, as this round's.
 	for _, q := range t.Questions {
 		if !seen[q.ID] {
-			out = append(out, round(&q))
+			out, runOf = append(out, round(&q)), append(runOf, run)
 		}
+	}
+	latest := 0
+	for _, r := range runOf {
+		latest = max(latest, r)
+	}
+	for i := range out {
+		out[i].Earlier = runOf[i] < latest
 	}
 	return out
 }

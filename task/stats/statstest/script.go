@@ -117,7 +117,7 @@ const Want = `{
     "takeover": {"count": 1, "p50": 300, "p90": 300},
     "default": {"count": 1, "p50": 3600, "p90": 3600}}},
   "blockedShare": 0.2866666666666667,
-  "roundsToGreen": {"checks": 2, "feedback": 1},
+  "roundsToGreen": {"checks": 2, "feedback": 1, "checked": 1, "reviewed": 1},
   "costPerLanded": 2,
   "limitPauses": 2
 }`
