@@ -68,12 +68,18 @@ func (c *cgroup) make(hs map[string]hierarchy, v2 bool) error {
 // prelude is what starts argv inside the control group: a shell that
 // moves itself in, then becomes argv.
 func (c *cgroup) prelude(argv []string) []string {
-	out := []string{"/bin/sh", "-c", `while [ "$1" != -- ]; do echo $$ >"$1" || exit 125; shift; done; shift; exec "$@"`, "sh"}
+	out := []string{"/bin/sh", "-c", CgroupStep, "sh"}
 	for _, d := range c.dirs {
 		out = append(out, filepath.Join(d, "cgroup.procs"))
 	}
 	return append(append(out, "--"), argv...)
 }
+
+// CgroupStep is the shell bh starts bubblewrap through where it caps a
+// run by a control group: it writes its own pid into the group's
+// cgroup.procs files, its arguments up to "--", then becomes bwrap, so
+// that the run's first process is in the group before it forks.
+const CgroupStep = `while [ "$1" != -- ]; do echo $$ >"$1" || exit 125; shift; done; shift; exec "$@"`
 
 // passed says which limit the run passed, or "".
 func (c *cgroup) passed() string {
