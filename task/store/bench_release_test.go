@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/internal/tasktest"
 )
 
@@ -137,29 +136,14 @@ func buildBh(b *testing.B, root, rev, out string) string {
 	return out
 }
 
-// releaseStore writes the store of n tasks into a repository of its own
-// and commits it, as a team's repository holds it.
+// releaseStore is the side-by-side store of n tasks (writeVsStores),
+// committed, as a team's repository holds it.
 func releaseStore(b *testing.B, dir string, n int) string {
 	b.Helper()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		b.Fatal(err)
-	}
-	gitInit(b, dir)
-	s, _, err := Init(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for i := range n {
-		t := tasktest.VsTask(i)
-		data, err := task.Render(t, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		writeFile(b, s.Path(t.ID), string(data))
-	}
-	git(b, dir, "add", "-A")
-	git(b, dir, "commit", "-q", "-m", "tasks")
-	return dir
+	root, _ := writeVsStores(b, dir, n)
+	git(b, root, "add", "-A")
+	git(b, root, "commit", "-q", "-m", "tasks")
+	return root
 }
 
 func clone(b *testing.B, src, dst string) string {
