@@ -14,7 +14,7 @@ func newCmdSandboxGocache(f *Factory) *cobra.Command {
 		Use:     gocache.Command + " USER-GOCACHE OWN-FOLDER",
 		Short:   "Serve a sandboxed run's Go build cache over the user's (started by go in the sandbox)",
 		Hidden:  true,
-		Example: `  GOCACHEPROG="bh sandbox-gocache ~/.cache/go-build /state/sandbox/repo/tm-ab12/cache/go-build" go build ./...`,
+		Example: `  GOCACHEPROG="bh sandbox-gocache ~/.cache/go-build $RUN/cache/go-build" go build ./...`,
 		Args:    cobra.ExactArgs(2),
 		RunE: func(_ *cobra.Command, args []string) error {
 			// go's own pipes, as they are: Out would filter the protocol as text.
