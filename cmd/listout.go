@@ -127,10 +127,16 @@ func printAwaiting(o base, tasks []*task.Task) error {
 // warnFiles reports the task files a listing had to skip, one line each,
 // and what to do about them once.
 func warnFiles(io *IOStreams, jsonMode bool, errs []error) {
-	for _, err := range errs {
-		warn(io, jsonMode, err)
+	if jsonMode {
+		for _, err := range errs {
+			warn(io, jsonMode, err)
+		}
+		return
 	}
-	if len(errs) > 0 && !jsonMode {
+	for _, err := range errs { // each file named, and what to do said once
+		fmt.Fprintf(io.ErrOut, "bh: warning: %s\n", err)
+	}
+	if len(errs) > 0 {
 		if h := hintFor(errs[0]); h != "" {
 			fmt.Fprintf(io.ErrOut, "hint: %s\n", h)
 		}
