@@ -87,6 +87,10 @@ func (c *Codex) TakeoverArgs(req Request) []string {
 func (c *Codex) configArgs(req Request) []string {
 	args := []string{"-c", "sandbox_mode=" + tomlString(c.cfg.Sandbox),
 		"-c", fmt.Sprintf("sandbox_workspace_write.network_access=%t", c.cfg.Network),
+		// Its commands write temporary files in the run's own TMPDIR; /tmp
+		// left out, lest codex's sandbox try to guard a /tmp/.git in a /tmp
+		// bh's sandbox mounts ("bwrap: Can't mkdir /tmp/.git").
+		"-c", "sandbox_workspace_write.exclude_slash_tmp=true",
 		// bh is not at the terminal to approve a command: a denied one is
 		// reported to the model, which can ask the human through bh.
 		"-c", `approval_policy="never"`}

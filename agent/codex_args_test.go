@@ -12,7 +12,7 @@ func TestCodexArgs(t *testing.T) {
 	c := NewCodex(CodexConfig{Model: "gpt-5-codex", ExtraArgs: []string{"--skip-git-repo-check"}})
 	got := c.Args(Request{Prompt: "-not an arg"}, "/s.json", "/last.txt")
 	want := []string{"exec", "--json", "--color", "never", "--output-schema", "/s.json", "-o", "/last.txt",
-		"-c", `sandbox_mode="workspace-write"`, "-c", "sandbox_workspace_write.network_access=false",
+		"-c", `sandbox_mode="workspace-write"`, "-c", "sandbox_workspace_write.network_access=false", "-c", "sandbox_workspace_write.exclude_slash_tmp=true",
 		"-c", `approval_policy="never"`, "-m", "gpt-5-codex", "--skip-git-repo-check", "-"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("first run args =\n%q\nwant\n%q", got, want)
@@ -20,7 +20,7 @@ func TestCodexArgs(t *testing.T) {
 	got = NewCodex(CodexConfig{Sandbox: "read-only", Network: true}).Args(
 		Request{SessionID: "01a20a75-0504-7662-83d0-d34dafed0869", Resume: true}, "/s.json", "/last.txt")
 	want = []string{"exec", "--json", "--color", "never", "--output-schema", "/s.json", "-o", "/last.txt",
-		"-c", `sandbox_mode="read-only"`, "-c", "sandbox_workspace_write.network_access=true",
+		"-c", `sandbox_mode="read-only"`, "-c", "sandbox_workspace_write.network_access=true", "-c", "sandbox_workspace_write.exclude_slash_tmp=true",
 		"-c", `approval_policy="never"`, "resume", "01a20a75-0504-7662-83d0-d34dafed0869", "-"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("resume args =\n%q\nwant\n%q", got, want)
