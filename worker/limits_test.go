@@ -12,7 +12,7 @@ import (
 // past the disk cap, or does its task, by the task's title in its prompt.
 const limitsAgent = `p=$(cat)
 case "$p" in
-*"Fork bomb"*) b() { b | b & }; b; wait ;;
+*"Fork bomb"*) b() { b | b; }; while :; do b; done ;;
 *"Allocate"*) x=$(head -c 300000000 /dev/zero | tr '\0' a) ;;
 *"Fill the disk"*) head -c 67108864 /dev/urandom >big ;;
 esac
