@@ -2,6 +2,8 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
+	"math"
 	"regexp"
 	"time"
 )
@@ -23,7 +25,8 @@ const ExitOutage = 75
 // Command runs any program as the agent. It gets the prompt on stdin and
 // BH_TASK_ID, BH_SESSION_ID and BH_RESUME (1 when resuming) in its
 // environment, runs in the repository root, and must print a result object
-// (see Result) on stdout.
+// (see Result) on stdout; the object may say what the run cost (see
+// reportedSpend).
 type Command struct {
 	cfg   CommandConfig
 	grace time.Duration // SIGTERM to SIGKILL; tests shorten it
@@ -53,12 +56,31 @@ func (c *Command) Run(ctx context.Context, req Request) (*Outcome, error) {
 	if res.exitCode != 0 {
 		return nil, c.outage(res, res.exitError())
 	}
-	result, err := ParseResult(res.stdout)
+	result, obj, err := parseResult(res.stdout)
 	if err != nil {
 		return nil, c.outage(res, &RunError{Reason: "agent output: " + err.Error(), Raw: res.stdout, Stderr: res.stderr, Err: err})
 	}
 	return &Outcome{Result: result, SessionID: req.SessionID, Raw: res.stdout, Stderr: res.stderr,
-		Duration: res.duration}, nil
+		Duration: res.duration, Spend: reportedSpend(obj)}, nil
+}
+
+// reportedSpend is what a command agent's result object says its run
+// cost: "costUsd" and the token counts, named as Spend names them. A
+// program that says nothing of it reports no cost (bh stats counts its
+// tasks' cost as unknown, not as free); a figure that is no finite
+// amount of at least 0 is dropped.
+func reportedSpend(obj []byte) Spend {
+	var s Spend
+	if json.Unmarshal(obj, &s) != nil {
+		return Spend{}
+	}
+	if math.IsNaN(s.CostUSD) || math.IsInf(s.CostUSD, 0) || s.CostUSD < 0 {
+		s.CostUSD = 0
+	}
+	for _, n := range []*int64{&s.InputTokens, &s.OutputTokens, &s.CacheReadTokens, &s.CacheWriteTokens} {
+		*n = max(*n, 0)
+	}
+	return s
 }
 
 // outage marks re, a run of the command that gave no result, as an outage

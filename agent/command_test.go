@@ -225,3 +225,30 @@ func TestCommandOutages(t *testing.T) {
 		}
 	}
 }
+
+// A command agent may say what its run cost in its result object; one
+// that says nothing, or no amount, reports no cost.
+func TestCommandReportsCost(t *testing.T) {
+	for _, c := range []struct {
+		result string
+		want   Spend
+	}{
+		{`{"status":"completed","summary":"s","costUsd":0.42,"inputTokens":1000,"outputTokens":20}`,
+			Spend{CostUSD: 0.42, InputTokens: 1000, OutputTokens: 20}},
+		{`{"status":"completed","summary":"s"}`, Spend{}},
+		{`{"status":"completed","summary":"s","costUsd":-3}`, Spend{}},
+		{`{"status":"completed","summary":"s","costUsd":"a lot","inputTokens":5}`, Spend{}},
+		// the cost is read from the object the result is: not an earlier one
+		{`{"costUsd":9}` + "\n" + `{"status":"completed","summary":"s","costUsd":1}`, Spend{CostUSD: 1}},
+	} {
+		agent := script(t, "cat >/dev/null\ncat <<'EOF'\n"+c.result+"\nEOF\n")
+		out, err := NewCommand(CommandConfig{Argv: []string{agent}}).Run(context.Background(),
+			Request{Prompt: "p", Dir: t.TempDir(), SessionID: "s-1", TaskID: "bh-abc"})
+		if err != nil {
+			t.Fatalf("%s: %v", c.result, err)
+		}
+		if out.Spend != c.want {
+			t.Errorf("%s: spend %+v, want %+v", c.result, out.Spend, c.want)
+		}
+	}
+}

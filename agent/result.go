@@ -61,21 +61,27 @@ var ErrNoResult = errors.New("no result object with a valid status")
 // It then normalises questions so that callers can rely on them, and caps
 // each text field at ask.MaxTextBytes.
 func ParseResult(text []byte) (Result, error) {
+	r, _, err := parseResult(text)
+	return r, err
+}
+
+// parseResult is ParseResult, with the object the result was read from.
+func parseResult(text []byte) (Result, []byte, error) {
 	objs := jsonObjects(text)
 	var firstErr error
 	for i := len(objs) - 1; i >= 0; i-- {
 		r, err := decodeResult(objs[i])
 		if err == nil {
-			return r, nil
+			return r, objs[i], nil
 		}
 		if firstErr == nil {
 			firstErr = err
 		}
 	}
 	if firstErr != nil {
-		return Result{}, fmt.Errorf("%w: %w", ErrNoResult, firstErr)
+		return Result{}, nil, fmt.Errorf("%w: %w", ErrNoResult, firstErr)
 	}
-	return Result{}, fmt.Errorf("%w in %s", ErrNoResult, snippet(text, 120))
+	return Result{}, nil, fmt.Errorf("%w in %s", ErrNoResult, snippet(text, 120))
 }
 
 // decodeResult decodes one object and checks and completes it. Fields are

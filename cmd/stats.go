@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
@@ -37,7 +36,10 @@ how long people took to answer (p50 and p90, by channel: cli, board, web,
 link, ntfy, slack, takeover, and default when a question expired); the
 share of the landed tasks' time spent awaiting a human; rounds of checks
 and of pull request feedback to green; cost per landed task; runs paused
-by a usage limit.
+by a usage limit. Each figure says in brackets how many tasks or answers
+it rests on, and "no data" when there are none. Cost is averaged over the
+landed tasks whose agent reported one (a command agent may report none:
+"unknown" says how many did not).
 
 --all shows every registered repository (see bh inbox), each apart. With
 --json, one object of figures (an array of them, each with repo and
@@ -140,15 +142,15 @@ func statsTable(w io.Writer, rs []repoFigures) error {
 		for _, n := range f.AskedWhen.Tenths {
 			asked += n
 		}
-		col := []string{r.Repo, strconv.Itoa(f.Landed), averaged("%.1f", f.QuestionsPerTask, f.Landed),
-			averaged("%.0f%%", 100*f.AskedWhen.FirstTenth, asked),
-			quantText(f.TimeToFirstQuestion), quantText(f.HumanLatency.Quantiles)}
+		col := []string{r.Repo, strconv.Itoa(f.Landed), stats.Averaged("%.1f", f.QuestionsPerTask, f.Landed),
+			stats.Averaged("%.0f%%", 100*f.AskedWhen.FirstTenth, asked),
+			stats.Times(f.TimeToFirstQuestion), stats.Times(f.HumanLatency.Quantiles)}
 		for _, ch := range channels {
-			col = append(col, quantText(f.HumanLatency.ByChannel[ch]))
+			col = append(col, stats.Times(f.HumanLatency.ByChannel[ch]))
 		}
-		col = append(col, averaged("%.0f%%", 100*f.BlockedShare, f.Landed),
-			averaged("%.1f", f.RoundsToGreen.Checks, f.RoundsToGreen.Checked)+", "+averaged("%.1f", f.RoundsToGreen.Feedback, f.RoundsToGreen.Reviewed),
-			averaged("$%.2f", f.CostPerLanded, f.Landed), strconv.Itoa(f.LimitPauses))
+		col = append(col, stats.Averaged("%.0f%%", 100*f.BlockedShare, f.Landed),
+			stats.Averaged("%.1f", f.RoundsToGreen.Checks, f.RoundsToGreen.Checked)+", "+stats.Averaged("%.1f", f.RoundsToGreen.Feedback, f.RoundsToGreen.Reviewed),
+			f.Cost(), strconv.Itoa(f.LimitPauses))
 		for i := range rows {
 			rows[i] = append(rows[i], col[i])
 		}
@@ -158,25 +160,4 @@ func statsTable(w io.Writer, rs []repoFigures) error {
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
 	return tw.Flush()
-}
-
-// averaged is a figure drawn from n tasks or questions, with n: "2.0 (1)";
-// "no data" when there are none, rather than a 0 that claims some.
-func averaged(format string, v float64, n int) string {
-	if n == 0 {
-		return noData
-	}
-	return fmt.Sprintf(format+" (%d)", v, n)
-}
-
-// noData is a figure that nothing in the window measures.
-const noData = "no data"
-
-// quantText says quantiles in seconds as people say times: "10m, 30m (3)".
-func quantText(q stats.Quantiles) string {
-	if q.Count == 0 {
-		return noData
-	}
-	dur := func(s float64) string { return task.ShortDur(time.Duration(s * float64(time.Second))) }
-	return fmt.Sprintf("%s, %s (%d)", dur(q.P50), dur(q.P90), q.Count)
 }

@@ -14,6 +14,7 @@ type life struct {
 	blocked         time.Duration
 	asks            []time.Duration // the agent's time, from claim, at each question
 	cost            float64
+	costKnown       bool // a run reported what it cost
 	committed       bool
 	asked, expired  map[string]time.Time // by question id
 }
@@ -41,13 +42,21 @@ var lifeSteps = map[string]func(l *life, a *tally, e task.Event){
 	task.EventInputRequested: func(l *life, a *tally, e task.Event) { l.ask(a, e) },
 	task.EventInputExpired:   func(l *life, _ *tally, e task.Event) { l.expired[e.QuestionID] = e.At },
 	task.EventInputReceived:  func(l *life, a *tally, e task.Event) { l.answer(a, e) },
-	task.EventRunFinished:    func(l *life, _ *tally, e task.Event) { l.cost += e.CostUSD },
+	task.EventRunFinished:    func(l *life, _ *tally, e task.Event) { l.ran(e) },
 	task.EventCommit:         func(l *life, _ *tally, _ task.Event) { l.committed = true },
 	task.EventLimitPaused: func(_ *life, a *tally, e task.Event) {
 		if a.in(e.At) {
 			a.pauses++
 		}
 	},
+}
+
+// ran adds a run's cost. A run that reported none (a command agent that
+// says nothing of it) records no costUsd, as one that cost nothing would:
+// the task's cost is known when one of its runs reported some.
+func (l *life) ran(e task.Event) {
+	l.cost += e.CostUSD
+	l.costKnown = l.costKnown || e.CostUSD > 0
 }
 
 func (l *life) claimed(at time.Time) {
@@ -112,7 +121,9 @@ func (a *tally) addLanded(t *task.Task, l *life, until time.Time) {
 	work := l.landed.Sub(l.claim)
 	a.landed++
 	a.questions += len(l.asks)
-	a.cost += l.cost
+	if l.costKnown {
+		a.cost, a.costKnown = a.cost+l.cost, a.costKnown+1
+	}
 	a.worked += work
 	a.blocked += l.blocked
 	if active := (work - l.blocked).Seconds(); active > 0 {

@@ -28,8 +28,12 @@ type Figures struct {
 	// to landing.
 	BlockedShare  float64 `json:"blockedShare"`
 	RoundsToGreen Rounds  `json:"roundsToGreen"`
-	CostPerLanded float64 `json:"costPerLanded"` // USD the landed tasks' runs cost, on average
-	LimitPauses   int     `json:"limitPauses"`   // runs cut short by a usage limit in the window
+	// USD the landed tasks' runs cost, on average over the CostKnown of
+	// them whose agent reported a cost (a command agent may report none:
+	// its tasks count as unknown, not as free).
+	CostPerLanded float64 `json:"costPerLanded"`
+	CostKnown     int     `json:"costKnown"`
+	LimitPauses   int     `json:"limitPauses"` // runs cut short by a usage limit in the window
 }
 
 // Quantiles are the median and 90th percentile (nearest rank) of Count
@@ -113,7 +117,8 @@ type tally struct {
 	landed, questions, pauses int
 	askedAt                   []float64 // shares of the work elapsed
 	blocked, worked           time.Duration
-	cost                      float64
+	cost                      float64 // of the landed tasks whose cost is known
+	costKnown                 int
 	checks, checked           int
 	feedback, reviewed        int
 }
@@ -122,7 +127,8 @@ func (a *tally) figures(since, until time.Time) Figures {
 	f := Figures{Since: since.UTC(), Until: until.UTC(), Landed: a.landed, LimitPauses: a.pauses,
 		TimeToFirstQuestion: quantiles(a.firstQ),
 		HumanLatency:        Latency{Quantiles: quantiles(a.latency), ByChannel: map[string]Quantiles{}},
-		QuestionsPerTask:    ratio(float64(a.questions), a.landed), CostPerLanded: ratio(a.cost, a.landed),
+		QuestionsPerTask:    ratio(float64(a.questions), a.landed),
+		CostPerLanded:       ratio(a.cost, a.costKnown), CostKnown: a.costKnown,
 		RoundsToGreen: Rounds{Checks: ratio(float64(a.checks), a.checked), Feedback: ratio(float64(a.feedback), a.reviewed),
 			Checked: a.checked, Reviewed: a.reviewed}}
 	for ch, v := range a.byChannel {

@@ -1,9 +1,13 @@
 package stats_test
 
 import (
+	"fmt"
+
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/bh-tracker/bh/task"
 
 	"github.com/bh-tracker/bh/task/stats"
 	"github.com/bh-tracker/bh/task/stats/statstest"
@@ -34,5 +38,27 @@ func TestQuiet(t *testing.T) {
 	f := stats.Compute(nil, statstest.Since, statstest.Now)
 	if _, err := json.Marshal(f); err != nil || f.Landed != 0 || f.HumanLatency.P90 != 0 || f.BlockedShare != 0 {
 		t.Errorf("figures %+v: %v", f, err)
+	}
+}
+
+// A landed task whose agent reported no cost is no free task: the cost
+// per landed task is averaged over the others, and says how many were
+// unknown.
+func TestCostUnknown(t *testing.T) {
+	for _, c := range []struct {
+		tasks     []*task.Task
+		known     int
+		per, said string
+	}{
+		{nil, 0, "0.00", stats.NoData},
+		{[]*task.Task{statstest.Uncosted()}, 0, "0.00", "unknown (1)"},
+		{append(statstest.Tasks(), statstest.Uncosted()), 2, "2.00", "$2.00 (2; 1 unknown)"},
+		{statstest.Tasks(), 2, "2.00", "$2.00 (2)"},
+	} {
+		f := stats.Compute(c.tasks, statstest.Since, statstest.Now)
+		if f.CostKnown != c.known || fmt.Sprintf("%.2f", f.CostPerLanded) != c.per || f.Cost() != c.said {
+			t.Errorf("%d tasks: cost known for %d, %.2f per landed task, said %q; want %d, %s, %q",
+				len(c.tasks), f.CostKnown, f.CostPerLanded, f.Cost(), c.known, c.per, c.said)
+		}
 	}
 }

@@ -119,5 +119,14 @@ const Want = `{
   "blockedShare": 0.2866666666666667,
   "roundsToGreen": {"checks": 2, "feedback": 1, "checked": 1, "reviewed": 1},
   "costPerLanded": 2,
+  "costKnown": 2,
   "limitPauses": 2
 }`
+
+// Uncosted is a task a command agent landed in the window, its runs
+// reporting no cost: claimed at 400, landed at 420.
+func Uncosted() *task.Task {
+	return newTask("bh-ffff", "Landed by a command agent").claim(400).
+		at(420, task.Event{Kind: task.EventRunFinished}).at(420, task.Event{Kind: task.EventCommit}).
+		move(420, task.Closed, "w1").t
+}
