@@ -114,6 +114,40 @@ func TestMetricsScripted(t *testing.T) {
 	if n := fams["bh_human_latency_seconds"].GetMetric(); len(n) != 7 || n[0].GetSummary().GetSampleCount() != 5 {
 		t.Errorf("human latency: %d series (all and 6 channels), the first of %d answers", len(n), n[0].GetSummary().GetSampleCount())
 	}
+	for _, name := range []string{"bh_time_to_first_question_seconds", "bh_human_latency_seconds"} {
+		for _, suffix := range []string{"_sum{", "_count{"} {
+			if !strings.Contains(body, "\n"+name+suffix) {
+				t.Errorf("no %s%s in:\n%s", name, suffix, body)
+			}
+		}
+	}
+	if s := fams["bh_time_to_first_question_seconds"].GetMetric()[0].GetSummary(); s.GetSampleSum() != want.TimeToFirstQuestion.Sum ||
+		s.GetSampleCount() != 3 {
+		t.Errorf("time to first question: sum %v of %d, want %v of 3", s.GetSampleSum(), s.GetSampleCount(), want.TimeToFirstQuestion.Sum)
+	}
+	// A day's window holds nothing: empty summaries' quantiles, and
+	// averages over nothing, are NaN, not 0.
+	_, day := getWith(t, ts.URL+"/metrics?since=1d", token)
+	dayFams, err := p.TextToMetricFamilies(strings.NewReader(day))
+	if err != nil {
+		t.Fatalf("not Prometheus text: %v\n%s", err, day)
+	}
+	for _, c := range []struct {
+		name   string
+		labels map[string]string
+	}{
+		{"bh_time_to_first_question_seconds", map[string]string{"quantile": "0.5"}},
+		{"bh_human_latency_seconds", map[string]string{"channel": "all", "quantile": "0.9"}},
+		{"bh_questions_per_task", nil}, {"bh_blocked_share", nil}, {"bh_cost_per_landed_usd", nil},
+		{"bh_rounds_to_green", map[string]string{"kind": "checks"}},
+	} {
+		if v, ok := metricValue(dayFams[c.name], c.labels); !ok || !math.IsNaN(v) {
+			t.Errorf("the last day's %s%v = %v (found %v), want NaN", c.name, c.labels, v, ok)
+		}
+	}
+	if s := dayFams["bh_time_to_first_question_seconds"].GetMetric()[0].GetSummary(); s.GetSampleCount() != 0 || s.GetSampleSum() != 0 {
+		t.Errorf("the last day's time to first question: %v", s)
+	}
 	// The whole history counts the task landed ten days before as well.
 	_, all := getWith(t, ts.URL+"/metrics", token)
 	if fams, err := p.TextToMetricFamilies(strings.NewReader(all)); err != nil {
@@ -168,17 +202,30 @@ func TestInsightsScripted(t *testing.T) {
 		t.Fatalf("/insights: %d %s", code, page)
 	}
 	for _, want := range []string{
-		"<dt>landed</dt><dd>2</dd>", "<dd>29%</dd>", "<dd>$2.00</dd>", "<dd>5m · 30m</dd>", "25% in the first 10%",
-		`<svg class="chart" role="img" aria-label="answer times by channel: p50 · p90"`,
+		"the last 7d: from 2025-12-31 09:00 UTC to 2026-01-07 09:00 UTC",
+		"<dt>landed</dt><dd>2</dd>", "<dd>29% (2)</dd>", "<dd>$2.00 (2)</dd>", "<dd>5m, 30m (5)</dd>", "25% in the first 10% (4)",
+		"<dt>rounds to green: checks</dt><dd>2.0 (1)</dd>",
+		`<svg class="chart" role="img" aria-label="answer times by channel: p50 · p90 (answers)"`,
 		// the latency chart: p90 bars scaled to the longest (default, 1h),
 		// each with its median inside; board's 2m of 1h is 8 px of 240
-		`<text class="label" x="0" y="15">board</text><rect class="bar" x="80" y="3" width="8" height="16"/><rect class="inner" x="80" y="3" width="8" height="16"/><text class="value" x="94" y="15">2m · 2m</text>`,
+		`<text class="label" x="0" y="15">board</text><rect class="bar" x="80" y="3" width="8" height="16"/><rect class="inner" x="80" y="3" width="8" height="16"/><text class="value" x="94" y="15">2m · 2m (1)</text>`,
 		// the tenths: one question in each of the first three and the fifth
 		`<text class="label" x="0" y="15">40–50%</text><rect class="bar" x="80" y="3" width="240" height="16"/>`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("no %q in the page:\n%s", want, page)
 		}
+	}
+	// A day's window holds nothing, and says so rather than 0.
+	_, day := getWith(t, ts.URL+"/insights?since=1d", token)
+	for _, want := range []string{"<dt>questions per landed task</dt><dd>no data</dd>", "<dt>cost per landed task</dt><dd>no data</dd>",
+		"<dt>blocked on a human</dt><dd>no data</dd>", "(no data)"} {
+		if !strings.Contains(day, want) {
+			t.Errorf("no %q in the last day's page:\n%s", want, day)
+		}
+	}
+	if _, all := getWith(t, ts.URL+"/insights", token); !strings.Contains(all, "over the whole history, to 2026-01-07 09:00 UTC") {
+		t.Errorf("the whole history's page does not say its window:\n%s", all)
 	}
 	if code, _ := getWith(t, ts.URL+"/insights?since=soon", token); code != http.StatusBadRequest {
 		t.Errorf("since=soon: %d", code)

@@ -1,91 +1,141 @@
 package web
 
 import (
-	"fmt"
-	"io"
 	"maps"
+	"math"
 	"net/http"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/bh-tracker/bh/task/stats"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
 )
 
 // metrics serves every registered repository's figures (over its whole
-// history, or ?since=) as Prometheus text: a family per figure, a series
-// per repository.
+// history, or ?since=) as Prometheus text, written by Prometheus's own
+// encoder: a family per figure, a series per repository. A figure that
+// nothing measures is NaN, as Prometheus's summaries say an empty
+// quantile, rather than a 0 that claims data.
 func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
 	since, ok := s.window(w, r)
 	if !ok {
 		return
 	}
 	repos, _ := s.figures(since)
-	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-	writeMetrics(w, repos)
+	format := expfmt.NewFormat(expfmt.TypeTextPlain)
+	w.Header().Set("Content-Type", string(format))
+	enc := expfmt.NewEncoder(w, format)
+	for _, fam := range metricFamilies(repos) {
+		if err := enc.Encode(fam); err != nil {
+			return // the client went away (the status is sent, nothing more can be said)
+		}
+	}
 }
 
-// sample is one line of a family: a suffix to its name (_count), labels
-// besides the repository's, and its value.
-type sample struct {
-	suffix string
+// series is one repository's sample of a family: its labels besides the
+// repository's, and its value.
+type series struct {
 	labels []string // name, value, ...
-	v      float64
+	m      *dto.Metric
 }
 
 type family struct {
-	name, typ, help string
-	samples         func(f stats.Figures) []sample
+	name, help string
+	typ        dto.MetricType
+	series     func(f stats.Figures) []series
 }
 
-func gauge(v func(f stats.Figures) float64) func(stats.Figures) []sample {
-	return func(f stats.Figures) []sample { return []sample{{v: v(f)}} }
+func value(v float64) []series { return []series{{m: &dto.Metric{Gauge: &dto.Gauge{Value: new(v)}}}} }
+
+// averaged is a gauge drawn from n tasks, NaN when there are none.
+func averaged(v float64, n int) float64 {
+	if n == 0 {
+		return math.NaN()
+	}
+	return v
 }
 
-func summary(q stats.Quantiles, labels ...string) []sample {
-	return []sample{{"", append([]string{"quantile", "0.5"}, labels...), q.P50},
-		{"", append([]string{"quantile", "0.9"}, labels...), q.P90}, {"_count", labels, float64(q.Count)}}
+// summary is q as a Prometheus summary: quantiles NaN when it is empty.
+func summary(q stats.Quantiles, labels ...string) series {
+	p50, p90 := q.P50, q.P90
+	if q.Count == 0 {
+		p50, p90 = math.NaN(), math.NaN()
+	}
+	return series{labels, &dto.Metric{Summary: &dto.Summary{SampleCount: new(uint64(q.Count)), SampleSum: new(q.Sum),
+		Quantile: []*dto.Quantile{{Quantile: new(0.5), Value: new(p50)}, {Quantile: new(0.9), Value: new(p90)}}}}}
 }
+
+var (
+	gauge   = dto.MetricType_GAUGE
+	counter = dto.MetricType_COUNTER
+)
 
 var families = []family{
-	{"bh_tasks_landed_total", "counter", "Tasks whose work landed.", gauge(func(f stats.Figures) float64 { return float64(f.Landed) })},
-	{"bh_time_to_first_question_seconds", "summary", "From a task's claim to its first question.",
-		func(f stats.Figures) []sample { return summary(f.TimeToFirstQuestion) }},
-	{"bh_questions_per_task", "gauge", "Questions each landed task asked, on average.", gauge(func(f stats.Figures) float64 { return f.QuestionsPerTask })},
-	{"bh_questions_first_tenth_ratio", "gauge", "Share of the landed tasks' questions asked in the first 10% of their work.",
-		gauge(func(f stats.Figures) float64 { return f.AskedWhen.FirstTenth })},
-	{"bh_human_latency_seconds", "summary", "From a question asked to its answer, by channel (all: every human answer).", latencySamples},
-	{"bh_blocked_share", "gauge", "The landed tasks' time awaiting a human over their time from claim to landing.",
-		gauge(func(f stats.Figures) float64 { return f.BlockedShare })},
-	{"bh_rounds_to_green", "gauge", "Rounds of checks and of pull request feedback to green, on average.", func(f stats.Figures) []sample {
-		return []sample{{"", []string{"kind", "checks"}, f.RoundsToGreen.Checks}, {"", []string{"kind", "feedback"}, f.RoundsToGreen.Feedback}}
+	{"bh_tasks_landed_total", "Tasks whose work landed.", counter, func(f stats.Figures) []series {
+		return []series{{m: &dto.Metric{Counter: &dto.Counter{Value: new(float64(f.Landed))}}}}
 	}},
-	{"bh_cost_per_landed_usd", "gauge", "What the landed tasks' runs cost, per landed task, in USD.", gauge(func(f stats.Figures) float64 { return f.CostPerLanded })},
-	{"bh_limit_pauses_total", "counter", "Runs cut short by a usage limit.", gauge(func(f stats.Figures) float64 { return float64(f.LimitPauses) })},
+	{"bh_time_to_first_question_seconds", "From a task's claim to its first question.", dto.MetricType_SUMMARY,
+		func(f stats.Figures) []series { return []series{summary(f.TimeToFirstQuestion)} }},
+	{"bh_questions_per_task", "Questions each landed task asked, on average.", gauge,
+		func(f stats.Figures) []series { return value(averaged(f.QuestionsPerTask, f.Landed)) }},
+	{"bh_questions_first_tenth_ratio", "Share of the landed tasks' questions asked in the first 10% of their work.", gauge,
+		func(f stats.Figures) []series { return value(averaged(f.AskedWhen.FirstTenth, asked(f))) }},
+	{"bh_human_latency_seconds", "From a question asked to its answer, by channel (all: every human answer).",
+		dto.MetricType_SUMMARY, latencySeries},
+	{"bh_blocked_share", "The landed tasks' time awaiting a human over their time from claim to landing.", gauge,
+		func(f stats.Figures) []series { return value(averaged(f.BlockedShare, f.Landed)) }},
+	{"bh_rounds_to_green", "Rounds of checks and of pull request feedback to green, on average.", gauge,
+		func(f stats.Figures) []series {
+			checks, feedback := value(averaged(f.RoundsToGreen.Checks, f.RoundsToGreen.Checked)),
+				value(averaged(f.RoundsToGreen.Feedback, f.RoundsToGreen.Reviewed))
+			checks[0].labels, feedback[0].labels = []string{"kind", "checks"}, []string{"kind", "feedback"}
+			return append(checks, feedback...)
+		}},
+	{"bh_cost_per_landed_usd", "What the landed tasks' runs cost, per landed task whose agent reported a cost, in USD.", gauge,
+		func(f stats.Figures) []series { return value(averaged(f.CostPerLanded, f.CostKnown)) }},
+	{"bh_tasks_landed_cost_unknown", "Landed tasks whose agent reported no cost.", gauge,
+		func(f stats.Figures) []series { return value(float64(f.Landed - f.CostKnown)) }},
+	{"bh_limit_pauses_total", "Runs cut short by a usage limit.", counter, func(f stats.Figures) []series {
+		return []series{{m: &dto.Metric{Counter: &dto.Counter{Value: new(float64(f.LimitPauses))}}}}
+	}},
 }
 
-func latencySamples(f stats.Figures) []sample {
-	out := summary(f.HumanLatency.Quantiles, "channel", "all")
+// asked is how many questions the landed tasks asked in their work.
+func asked(f stats.Figures) int {
+	n := 0
+	for _, c := range f.AskedWhen.Tenths {
+		n += c
+	}
+	return n
+}
+
+func latencySeries(f stats.Figures) []series {
+	out := []series{summary(f.HumanLatency.Quantiles, "channel", "all")}
 	for _, ch := range slices.Sorted(maps.Keys(f.HumanLatency.ByChannel)) {
-		out = append(out, summary(f.HumanLatency.ByChannel[ch], "channel", ch)...)
+		out = append(out, summary(f.HumanLatency.ByChannel[ch], "channel", ch))
 	}
 	return out
 }
 
-var labelEscape = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
-
-func writeMetrics(w io.Writer, repos []repoStats) {
+// metricFamilies are the families of repos' figures, each series labelled
+// with its repository's name and path.
+func metricFamilies(repos []repoStats) []*dto.MetricFamily {
+	var out []*dto.MetricFamily
 	for _, fam := range families {
-		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n", fam.name, fam.help, fam.name, fam.typ)
+		mf := &dto.MetricFamily{Name: new(fam.name), Help: new(fam.help), Type: new(fam.typ)}
 		for _, r := range repos {
-			for _, s := range fam.samples(r.Figures) {
+			for _, s := range fam.series(r.Figures) {
 				kv := append([]string{"repo", r.Repo, "path", r.Path}, s.labels...)
-				var labels []string
 				for i := 0; i < len(kv); i += 2 {
-					labels = append(labels, kv[i]+`="`+labelEscape.Replace(kv[i+1])+`"`)
+					s.m.Label = append(s.m.Label, &dto.LabelPair{Name: new(kv[i]), Value: new(kv[i+1])})
 				}
-				fmt.Fprintf(w, "%s%s{%s} %s\n", fam.name, s.suffix, strings.Join(labels, ","), strconv.FormatFloat(s.v, 'g', -1, 64))
+				mf.Metric = append(mf.Metric, s.m)
 			}
 		}
+		if len(mf.Metric) > 0 { // expfmt writes no family without a series
+			out = append(out, mf)
+		}
 	}
+	return out
 }
+

@@ -37,9 +37,10 @@ type Figures struct {
 }
 
 // Quantiles are the median and 90th percentile (nearest rank) of Count
-// durations, in seconds.
+// durations, and their sum, in seconds.
 type Quantiles struct {
 	Count int     `json:"count"`
+	Sum   float64 `json:"sum"`
 	P50   float64 `json:"p50"`
 	P90   float64 `json:"p90"`
 }
@@ -159,5 +160,9 @@ func quantiles(v []float64) Quantiles {
 	}
 	s := slices.Sorted(slices.Values(v))
 	rank := func(pct int) float64 { return s[(pct*len(s)+99)/100-1] } // ceil(pct% of n), in integers
-	return Quantiles{Count: len(s), P50: rank(50), P90: rank(90)}
+	sum := 0.0
+	for _, x := range s {
+		sum += x
+	}
+	return Quantiles{Count: len(s), Sum: sum, P50: rank(50), P90: rank(90)}
 }
