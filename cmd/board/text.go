@@ -8,7 +8,6 @@ import (
 	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/runlog"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -21,46 +20,19 @@ type boardText struct {
 	t     *task.Task
 	run   bool
 	lines []textLine
-	at    int // the cursor's line
+	at    int          // the cursor's line
+	files []changeFile // the change's files, each under its header (change.go)
+	cut   bool         // the change is longer than it shows
 }
 
 // textLine is a line of it; a line of the change's new file says which
-// (path, line), for comments.
+// (path, line), for comments, and each line of a change its file (1 for
+// the first, 0 for none).
 type textLine struct {
 	text, class string
 	path        string
 	line        int
-}
-
-// openChange shows t's change: the work parked for its review.
-func (m *boardModel) openChange(t *task.Task) {
-	p, err := git.FindParked(m.s.Root, t.ID)
-	if err == nil && p.Commit == "" {
-		err = errors.New(t.ID + " has no change to show")
-	}
-	var d string
-	if err == nil {
-		d, err = p.Diff(false)
-	}
-	if err != nil {
-		m.say(err.Error(), true)
-		return
-	}
-	files, cut := git.DiffFiles(d)
-	bt := &boardText{t: t}
-	for _, f := range files {
-		for _, l := range f.Lines {
-			bt.lines = append(bt.lines, textLine{l.Text, l.Class, f.Name, l.Line})
-		}
-	}
-	if len(bt.lines) == 0 {
-		m.say(t.ID+"'s change is empty", true)
-		return
-	}
-	if cut {
-		bt.lines = append(bt.lines, textLine{text: "… the change is cut here: bh diff " + t.ID + " shows all of it", class: "meta"})
-	}
-	m.opened[t.ID], m.text = true, bt
+	file        int
 }
 
 // openRun shows the steps of t's latest run, live while it runs.
@@ -112,6 +84,10 @@ func (m *boardModel) textKey(k string) tea.Cmd {
 	case "c":
 		if !bt.run {
 			return m.comment(bt)
+		}
+	case "f", "]", "[":
+		if !bt.run {
+			bt.foldKey(k)
 		}
 	case "u":
 		m.undoHeld()
@@ -180,6 +156,8 @@ func classed(io *ui.IOStreams, l textLine) string {
 		return io.Red(text)
 	case "hunk":
 		return io.Cyan(text)
+	case "file":
+		return io.Bold(text)
 	case "meta":
 		return io.Faint(text)
 	}

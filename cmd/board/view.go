@@ -48,7 +48,7 @@ func (m *boardModel) keys() []string {
 	case m.text != nil && m.text.run:
 		return m.undoKey([]string{"↑/↓ j/k scroll", "esc back"})
 	case m.text != nil:
-		return m.undoKey([]string{"↑/↓ j/k line", "c comment on it", "enter answer", "esc back"})
+		return m.undoKey([]string{"↑/↓ j/k line", "]/[ next/previous file", "f fold/unfold it", "c comment on it", "enter answer", "esc back"})
 	}
 	k := []string{"↑/↓ j/k move", "enter answer", "d change", "l run", "s stop", "c continue"}
 	if m.held != "" {
