@@ -138,4 +138,3 @@ func metricFamilies(repos []repoStats) []*dto.MetricFamily {
 	}
 	return out
 }
-
