@@ -13,7 +13,7 @@ import (
 
 // scripted is a picker that plays back answers and records what it was
 // asked: "confirm <title> default=<bool>", "select <title> [values] default=<v>",
-// "multi <title> [values]", "input <title>".
+// "multi <title> [values]", "input <title>", "edit <title> value=<v>".
 type scripted struct {
 	answers []any // bool, string or []string, or an error
 	asked   []string
@@ -64,12 +64,19 @@ func (p *scripted) Input(title, _ string) (string, error) {
 	return s, err
 }
 
+func (p *scripted) Edit(title, _, value string) (string, error) {
+	a, err := p.next(fmt.Sprintf("edit %s value=%s", title, value))
+	s, _ := a.(string)
+	return s, err
+}
+
 func TestAskOne(t *testing.T) {
 	approval := task.Question{ID: "q1", Question: "Ship it?", Header: "Ship", Type: "approval", Default: "yes"}
 	choice := task.Question{ID: "q2", Question: "Which?", Type: "choice", Default: "B",
 		Options: []task.Option{{Label: "A", Description: "first"}, {Label: "B"}}}
 	multi := choice
 	multi.MultiSelect, multi.Default = true, ""
+	words := task.Question{ID: "q3", Question: "When?", Default: "ship it Monday"}
 	for _, tc := range []struct {
 		name    string
 		q       task.Question
@@ -108,6 +115,9 @@ func TestAskOne(t *testing.T) {
 			[]string{"multi Which? [A B OTHER]", "input Your answer"}},
 		{"multi picking nothing skips", multi, false, []any{[]string{}}, nil,
 			[]string{"multi Which? [A B OTHER]"}},
+		{"words start from the default", words, false, []any{"ship it Friday"},
+			&task.Answer{QuestionID: "q3", Values: []string{"ship it Friday"}},
+			[]string{"edit When? value=ship it Monday"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &scripted{answers: tc.answers}

@@ -76,9 +76,10 @@ func askOne(p picker, q task.Question, skip bool) (*task.Answer, error) {
 	return askChoice(p, q, skip)
 }
 
-// askWords asks a question in words on one line; nil when left empty.
+// askWords asks a question in words on one line, its default (if any)
+// already typed; nil when left empty.
 func askWords(p picker, q task.Question) (*task.Answer, error) {
-	text, err := p.Input(questionTitle(q), q.Context)
+	text, err := p.Edit(questionTitle(q), q.Context, q.Default)
 	if err != nil || text == "" {
 		return nil, err
 	}

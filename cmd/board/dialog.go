@@ -35,6 +35,9 @@ type boardField struct {
 	title string // the question and its description, shown above
 	desc  string // the field (boardPicker)
 	reply chan error
+	// keys pick a value at once (an approval's y, n, s), through set.
+	keys map[string]string
+	set  func(value string)
 }
 
 // boardDone is the exchange's end: what it did, in bh's words, or why not.
@@ -91,6 +94,10 @@ func (m *boardModel) updateForm(msg tea.Msg) tea.Cmd {
 	if k, ok := msg.(tea.KeyMsg); ok && (k.String() == "pgup" || k.String() == "pgdown") {
 		d.scroll += map[string]int{"pgup": -1, "pgdown": 1}[k.String()] * max(m.height/2, 1)
 		return nil // the pane keeps the scroll within the text
+	}
+	if k, ok := msg.(tea.KeyMsg); ok && d.cur.keys[k.String()] != "" {
+		d.cur.set(d.cur.keys[k.String()])
+		return d.answer(nil)
 	}
 	f, cmd := d.form.Update(msg)
 	d.form = f.(*huh.Form)

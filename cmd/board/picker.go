@@ -16,7 +16,7 @@ type boardPicker struct{ d *boardDialog }
 // ask sends each field to the board with its words, and waits for its answer.
 func (p boardPicker) ask(title, desc string) ui.FieldPicker {
 	return func(f huh.Field) error {
-		r := boardField{f, title, desc, make(chan error, 1)}
+		r := boardField{field: f, title: title, desc: desc, reply: make(chan error, 1)}
 		p.d.reqs <- r
 		return <-r.reply
 	}
@@ -26,8 +26,45 @@ func (p boardPicker) Confirm(title, desc string, def bool) (bool, error) {
 	return p.ask(title, desc).Confirm("", "", def)
 }
 
+// Select asks as ui.FieldPicker does; an approval's choice of yes, no
+// or skip (a task that asks several questions) takes y, n and s as well,
+// as a lone approval's yes or no does.
 func (p boardPicker) Select(title, desc string, opts []ui.PickOpt, def string) (string, error) {
-	return p.ask(title, desc).Select("", "", opts, def)
+	keys := approvalKeys(opts)
+	if keys == nil {
+		return p.ask(title, desc).Select("", "", opts, def)
+	}
+	v := opts[0].Value
+	options := make([]huh.Option[string], len(opts))
+	for i, o := range opts {
+		options[i] = huh.NewOption(ui.Clean(o.Label), o.Value)
+		if o.Value == def {
+			v = def
+		}
+	}
+	r := boardField{huh.NewSelect[string]().Options(options...).Value(&v), title, desc, make(chan error, 1), keys,
+		func(to string) { v = to }}
+	p.d.reqs <- r
+	err := <-r.reply // v is set, by the field or by set, before the reply
+	return v, err
+}
+
+// approvalKeys are the keys of an approval's options (y yes, n no, s
+// skip for now), by key; nil when opts are no approval's.
+func approvalKeys(opts []ui.PickOpt) map[string]string {
+	keys := map[string]string{}
+	for _, o := range opts {
+		switch {
+		case o.Value == "yes" && o.Label == "Yes", o.Value == "no" && o.Label == "No", o.Label == "Skip for now":
+			keys[strings.ToLower(o.Label[:1])] = o.Value
+		default:
+			return nil
+		}
+	}
+	if keys["y"] == "" || keys["n"] == "" {
+		return nil
+	}
+	return keys
 }
 
 func (p boardPicker) MultiSelect(title, desc string, opts []ui.PickOpt) ([]string, error) {
@@ -36,6 +73,10 @@ func (p boardPicker) MultiSelect(title, desc string, opts []ui.PickOpt) ([]strin
 
 func (p boardPicker) Input(title, desc string) (string, error) {
 	return p.ask(title, desc).Input("", "")
+}
+
+func (p boardPicker) Edit(title, desc, value string) (string, error) {
+	return p.ask(title, desc).Edit("", "", value)
 }
 
 // dialogPane is the question being asked: its words, scrolled (pgup/pgdn)

@@ -43,6 +43,8 @@ func (m *boardModel) View() string {
 // keys are the hints of what the keys do now.
 func (m *boardModel) keys() []string {
 	switch {
+	case m.dlg != nil && m.dlg.form != nil && m.dlg.cur.keys != nil:
+		return []string{"y yes", "n no", "s skip for now", "esc leave the questions"}
 	case m.dlg != nil:
 		return []string{"esc leave the questions", "the field's own keys below it"}
 	case m.text != nil && m.text.run:

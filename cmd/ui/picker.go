@@ -21,6 +21,9 @@ type Picker interface {
 	MultiSelect(title, desc string, opts []PickOpt) ([]string, error)
 	// Input reads one line of text, which may be empty.
 	Input(title, desc string) (string, error)
+	// Edit reads one line of text that starts as value (a question's
+	// default, which enter takes as it is).
+	Edit(title, desc, value string) (string, error)
 }
 
 // PickOpt is one entry of a picker: what is shown, and what it stands for.
@@ -96,8 +99,10 @@ func (ask FieldPicker) MultiSelect(title, desc string, opts []PickOpt) ([]string
 	return v, err
 }
 
-func (ask FieldPicker) Input(title, desc string) (string, error) {
-	var v string
+func (ask FieldPicker) Input(title, desc string) (string, error) { return ask.Edit(title, desc, "") }
+
+func (ask FieldPicker) Edit(title, desc, value string) (string, error) {
+	v := value
 	err := ask(huh.NewInput().Title(Clean(title)).Description(Clean(desc)).Value(&v))
 	return v, err
 }
