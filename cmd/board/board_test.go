@@ -59,3 +59,34 @@ func TestBoardMultiRuneKeys(t *testing.T) {
 		t.Errorf("after esc: %+v", res)
 	}
 }
+
+// Two titles cut at a word to the same text are told apart by their
+// ends; a title cut alone, or one that fits, keeps its start.
+func TestBoardTitlesCutApart(t *testing.T) {
+	yaml := &task.Task{ID: "tm-a", Title: "Fix the parser so that it reads YAML anchors", State: task.InProgress}
+	json := &task.Task{ID: "tm-b", Title: "Fix the parser so that it reads JSON numbers", State: task.InProgress}
+	other := &task.Task{ID: "tm-c", Title: "Write the release notes for the next version", State: task.InProgress}
+	short := &task.Task{ID: "tm-d", Title: "Short", State: task.InProgress}
+	m := boardOf(yaml, json, other, short)
+	titles := m.titles()
+	a, b := titles["tm-a"], titles["tm-b"]
+	if a == b || !strings.HasPrefix(a, "Fix the") || !strings.HasSuffix(a, "…anchors") || !strings.HasSuffix(b, "…numbers") {
+		t.Errorf("the clashing titles: %q and %q", a, b)
+	}
+	if c := titles["tm-c"]; !strings.HasPrefix(c, "Write the release") || !strings.HasSuffix(c, "…") {
+		t.Errorf("a title cut alone: %q", c)
+	}
+	if titles["tm-d"] != "Short" {
+		t.Errorf("a title that fits: %q", titles["tm-d"])
+	}
+	for id, title := range titles {
+		room, d := m.rowRoom(boardRow{secRunning, &task.Task{ID: id}})
+		if ui.Width(title) > room-ui.Width(d) {
+			t.Errorf("%s: %q is wider than its %d columns", id, title, room-ui.Width(d))
+		}
+	}
+	v := m.list(20)
+	if !strings.Contains(v, a) || !strings.Contains(v, b) {
+		t.Errorf("the list does not show %q and %q:\n%s", a, b, v)
+	}
+}

@@ -99,7 +99,7 @@ func (m *boardModel) list(h int) string {
 		return io.Red(m.loadErr.Error())
 	}
 	var lines []string
-	at := 0
+	at, titles := 0, m.titles()
 	for _, sec := range []struct{ name, icon string }{
 		{secWaiting, ui.StateIcon(io, task.AwaitingInput)}, {secRunning, io.Cyan("▶")},
 		{secReview, ui.StateIcon(io, task.InReview)}, {secReady, ui.StateIcon(io, task.Open)},
@@ -122,23 +122,18 @@ func (m *boardModel) list(h int) string {
 			if r.t.ID == m.sel {
 				mark, at = io.Bold("› "), len(lines)
 			}
-			lines = append(lines, mark+m.row(r))
+			lines = append(lines, mark+m.row(r, titles[r.t.ID]))
 		}
 	}
 	from := max(0, at-h+1)
 	return ui.Clean(strings.Join(lines[from:], "\n"))
 }
 
-// row is a task's line in the list, after its mark: its id, its title cut
-// at a word to fit, and its detail at the right edge.
-func (m *boardModel) row(r boardRow) string {
+// row is a task's line in the list, after its mark: its id, its title
+// (cut to fit, see titles), and its detail at the right edge.
+func (m *boardModel) row(r boardRow, title string) string {
 	io := m.b.IO
-	room := m.listWidth() - 2 - ui.Width(r.t.ID) - 2 // the mark, and a space either side of the title
-	d := m.detail(r, false)
-	if room-ui.Width(d) < 12 { // a title needs some room: the detail in brief
-		d = m.detail(r, true)
-	}
-	title := ui.CutWords(ui.Flatten(r.t.Title), room-ui.Width(d))
+	room, d := m.rowRoom(r)
 	pad := strings.Repeat(" ", max(room-ui.Width(d)-ui.Width(title), 0))
 	if r.t.ID == m.sel {
 		title = io.Bold(title)
