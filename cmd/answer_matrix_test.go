@@ -231,6 +231,12 @@ func TestAnswerMatrixCLI(t *testing.T) {
 		{name: "arg/choice+comment", asks: asksChoice, give: args("ID", "--choice", "sqlite", tricky), want: []task.Question{said([]string{"SQLite"}, tricky)}},
 		{name: "arg/list-after-dashes", asks: asksWords, give: args("ID", "--", list), want: []task.Question{text(list)}},
 		{name: "arg/list-as-flags", asks: asksWords, give: args("ID", list), refused: &given{2, `"- one, with $x …" reads as flags, not as your answer`}},
+		{name: "arg/dashes-after-dashes", asks: asksWords, give: args("ID", "--", "--force is fine"), want: []task.Question{text("--force is fine")}},
+		{name: "arg/dashes-word-after-dashes", asks: asksWords, give: args("ID", "--", "--force"), want: []task.Question{text("--force")}},
+		{name: "arg/no+dashes-after-dashes", asks: asksApproval, give: args("ID", "--no", "--", "--force was wrong"),
+			want: []task.Question{said([]string{"no"}, "--force was wrong")}},
+		{name: "arg/dashes-as-flag", asks: asksWords, give: args("ID", "--force is fine"), refused: &given{2, `"--force is fine" reads as a flag, not as your answer`}},
+		{name: "arg/dashes-word-as-flag", asks: asksWords, give: args("ID", "--force"), refused: &given{2, `unknown flag: --force`}},
 		{name: "arg/words-for-a-choice", asks: asksChoice, give: args("ID", "SQLite"), refused: &given{2, "a reply in words cannot answer"}},
 		// Flags.
 		{name: "flags/yes", asks: asksApproval, give: args("ID", "--yes"), want: []task.Question{said([]string{"yes"}, "")}},

@@ -72,6 +72,10 @@ editor for questions in words (write the answer below the marker line). ACCESSIB
 turns the picker into plain numbered prompts. --all walks every waiting task
 in priority order; an empty answer skips a task.
 
+An answer that starts with "-" (a list, "--force is fine") goes after --,
+which ends the flags: bh respond a1b2 -- "--force is fine", or
+bh respond a1b2 --no -- "--force was wrong"; or give it on stdin with "-".
+
 Templates are answers you give often, kept as .bh/templates/<name>.md.
 --template NAME sends one; with --edit, or on a terminal, it opens in your
 editor first so that you can change it.`
@@ -89,6 +93,7 @@ func newCmdRespond(f *Factory, runF func(*RespondOptions) error) *cobra.Command 
   bh respond a1b2 --no "close to it" --comment db/migrate.go:41="roll back here too"
   bh respond a1b2 --choice GitHub --choice Google
   bh respond a1b2 --question 2 --other "neither: use GitLab"
+  bh respond a1b2 -- "--force is fine here"
   bh respond a1b2 --template lgtm
   bh respond --all`,
 		Args:              argsRange(0, 2, "task id, then the answer"),
@@ -118,14 +123,22 @@ func newCmdRespond(f *Factory, runF func(*RespondOptions) error) *cobra.Command 
 }
 
 // answerAsFlags explains the flag error of an answer that starts with "-"
-// (a list, a diff): cobra reads it as flags.
+// (a list, a diff, "--force is fine"): cobra reads it as flags. A lone
+// unknown --word may be a mistyped flag as well: it keeps cobra's words,
+// with the hint.
 func answerAsFlags(_ *cobra.Command, err error) error {
+	const hint = `an answer that starts with "-" goes after --: bh respond <id> -- "--your answer"`
+	if name, ok := strings.CutPrefix(err.Error(), "unknown flag: --"); ok {
+		if !strings.ContainsAny(name, " \t\n") {
+			return withHint(&usageError{err}, "bh respond --help lists the flags; "+hint)
+		}
+		return withHint(usageErrorf("%q reads as a flag, not as your answer", firstLine("--"+name)), hint)
+	}
 	msg, arg, ok := strings.Cut(err.Error(), " in -")
 	if !ok || !strings.HasPrefix(msg, "unknown shorthand flag") || !strings.ContainsAny(arg, " \t\n") {
 		return &usageError{err}
 	}
-	return withHint(usageErrorf("%q reads as flags, not as your answer", firstLine("-"+arg)),
-		`an answer that starts with "-" goes after --: bh respond <id> -- "- your answer"`)
+	return withHint(usageErrorf("%q reads as flags, not as your answer", firstLine("-"+arg)), hint)
 }
 
 func respondRun(opts *RespondOptions) error {
