@@ -61,9 +61,15 @@ type shownTask struct {
 	Budget  float64 `json:"budget,omitempty"`
 }
 
-// spentText is what t's runs cost in all, against its budget if it has one.
+// spentText is what t's runs cost in all, against its budget if it has
+// one; unknown when it ran and its agent reported no cost.
 func spentText(t *task.Task, limit float64) string {
+	ran, reported := t.Ran()
 	switch spent := t.Spent(); {
+	case ran && !reported && limit > 0:
+		return fmt.Sprintf("unknown: its agent reports no cost (its budget: %s)", ending.USD(limit))
+	case ran && !reported:
+		return "unknown: its agent reports no cost"
 	case limit > 0:
 		return fmt.Sprintf("%s of its %s budget", ending.USD(spent), ending.USD(limit))
 	case spent > 0:

@@ -282,6 +282,19 @@ func CheckBudget(usd float64) error {
 	return nil
 }
 
+// CostReported says whether e is a run that reported what it cost. A run
+// whose agent reports none (a command agent that says nothing of it)
+// records no costUsd, as one that cost nothing would: its cost is unknown.
+func (e Event) CostReported() bool { return e.Kind == EventRunFinished && e.CostUSD > 0 }
+
+// Ran says whether t has had a run, and whether one reported its cost.
+func (t *Task) Ran() (ran, costReported bool) {
+	for _, e := range t.History {
+		ran, costReported = ran || e.Kind == EventRunFinished, costReported || e.CostReported()
+	}
+	return ran, costReported
+}
+
 // Spent is what t's runs have cost so far, in USD, as its history records
 // each run's cost.
 func (t *Task) Spent() float64 {

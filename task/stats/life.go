@@ -51,12 +51,11 @@ var lifeSteps = map[string]func(l *life, a *tally, e task.Event){
 	},
 }
 
-// ran adds a run's cost. A run that reported none (a command agent that
-// says nothing of it) records no costUsd, as one that cost nothing would:
-// the task's cost is known when one of its runs reported some.
+// ran adds a run's cost: the task's cost is known when one of its runs
+// reported some (task.Event.CostReported).
 func (l *life) ran(e task.Event) {
 	l.cost += e.CostUSD
-	l.costKnown = l.costKnown || e.CostUSD > 0
+	l.costKnown = l.costKnown || e.CostReported()
 }
 
 func (l *life) claimed(at time.Time) {
