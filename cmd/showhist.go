@@ -87,7 +87,11 @@ func eventText(io *IOStreams, t *task.Task, e task.Event) string {
 		fmt.Fprintf(&b, " [%s]", e.Stats)
 	}
 	if e.CostUSD != 0 || e.Tokens != 0 {
-		fmt.Fprintf(&b, " (%s%s)", ending.USD(e.CostUSD), strings.TrimSuffix(fmt.Sprintf(", %d tokens", e.Tokens), ", 0 tokens"))
+		cost := ending.USD(e.CostUSD)
+		if e.Kind == task.EventRunFinished && !e.CostReported() {
+			cost = "cost unknown" // tokens, but no price: its agent reported none
+		}
+		fmt.Fprintf(&b, " (%s%s)", cost, strings.TrimSuffix(fmt.Sprintf(", %d tokens", e.Tokens), ", 0 tokens"))
 	}
 	if e.Sandbox != "" {
 		fmt.Fprintf(&b, " (sandbox: %s)", e.Sandbox)
