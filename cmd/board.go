@@ -27,9 +27,12 @@ the tasks ready for the worker. The right pane shows the selected task: its
 questions, or the running agent's latest steps.
 
 Keys: ↑/↓ or j/k move, enter answers the selected task's questions (as
-bh respond does, and with the same checks and history), d opens the change
-a gate waits on (there c comments on the line under the cursor: the
-comments go with your no), l shows the task's run, live, s stops the task
+bh respond does, and with the same checks and history; among several
+questions, y, n and s answer an approval), d opens the change a gate waits
+on, a header per file, generated and long files folded (there f folds or
+unfolds the file under the cursor, ] and [ go from file to file, and c
+comments on the line under the cursor: the comments go with your no),
+l shows the task's run, live, s stops the task
 (bh stop, after you confirm and say why), c opens its agent session
 (bh continue; the board comes back when you leave it), q quits. While
 answering, esc leaves the questions unanswered. Approving a gate whose
