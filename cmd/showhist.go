@@ -87,11 +87,7 @@ func eventText(io *IOStreams, t *task.Task, e task.Event) string {
 		fmt.Fprintf(&b, " [%s]", e.Stats)
 	}
 	if e.CostUSD != 0 || e.Tokens != 0 {
-		cost := ending.USD(e.CostUSD)
-		if e.Kind == task.EventRunFinished && !e.CostReported() {
-			cost = "cost unknown" // tokens, but no price: its agent reported none
-		}
-		fmt.Fprintf(&b, " (%s%s)", cost, strings.TrimSuffix(fmt.Sprintf(", %d tokens", e.Tokens), ", 0 tokens"))
+		fmt.Fprintf(&b, " (%s%s)", costText(e), strings.TrimSuffix(fmt.Sprintf(", %d tokens", e.Tokens), ", 0 tokens"))
 	}
 	if e.Sandbox != "" {
 		fmt.Fprintf(&b, " (sandbox: %s)", e.Sandbox)
@@ -110,4 +106,13 @@ func lastLines(text string, n int) string {
 		lines = append([]string{"…"}, lines[len(lines)-n:]...)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// costText is what an event says a run cost: unknown for a run with
+// tokens but no cost, whose agent reported none.
+func costText(e task.Event) string {
+	if e.Kind == task.EventRunFinished && !e.CostReported() {
+		return "cost unknown"
+	}
+	return ending.USD(e.CostUSD)
 }

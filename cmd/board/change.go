@@ -108,12 +108,13 @@ func gitHeader(l string) bool {
 }
 
 // foldKey acts on a key of the change's files: f folds or unfolds the
-// file under the cursor, ] and [ go to the next and the previous file.
+// file under the cursor, ] and [ go to the next and the previous file. A
+// run's text has no files.
 func (bt *boardText) foldKey(k string) {
 	file := bt.lines[bt.at].file
 	switch k {
 	case "f":
-		if file == 0 {
+		if file == 0 { // a run's line, or the change's last
 			return
 		}
 		bt.files[file-1].folded = !bt.files[file-1].folded

@@ -88,16 +88,10 @@ func (m *boardModel) show(r boardField) tea.Cmd {
 // once given, to the exchange.
 func (m *boardModel) updateForm(msg tea.Msg) tea.Cmd {
 	d := m.dlg
-	if k, ok := msg.(tea.KeyMsg); ok && (k.String() == "esc" || k.String() == "ctrl+c") {
-		return d.answer(ui.ErrAborted)
-	}
-	if k, ok := msg.(tea.KeyMsg); ok && (k.String() == "pgup" || k.String() == "pgdown") {
-		d.scroll += map[string]int{"pgup": -1, "pgdown": 1}[k.String()] * max(m.height/2, 1)
-		return nil // the pane keeps the scroll within the text
-	}
-	if k, ok := msg.(tea.KeyMsg); ok && d.cur.keys[k.String()] != "" {
-		d.cur.set(d.cur.keys[k.String()])
-		return d.answer(nil)
+	if k, ok := msg.(tea.KeyMsg); ok {
+		if cmd, kept := m.formKey(k.String()); kept {
+			return cmd
+		}
 	}
 	f, cmd := d.form.Update(msg)
 	d.form = f.(*huh.Form)
@@ -108,6 +102,24 @@ func (m *boardModel) updateForm(msg tea.Msg) tea.Cmd {
 		return d.answer(ui.ErrAborted)
 	}
 	return cmd
+}
+
+// formKey acts on the keys the board keeps for itself while a field is
+// on screen: esc leaves, pgup and pgdown scroll the question's words, and
+// a key of the field's own (an approval's y, n, s) picks its value.
+func (m *boardModel) formKey(k string) (cmd tea.Cmd, kept bool) {
+	d := m.dlg
+	switch {
+	case k == "esc" || k == "ctrl+c":
+		return d.answer(ui.ErrAborted), true
+	case k == "pgup" || k == "pgdown":
+		d.scroll += map[string]int{"pgup": -1, "pgdown": 1}[k] * max(m.height/2, 1)
+		return nil, true // the pane keeps the scroll within the text
+	case d.cur.keys[k] != "":
+		d.cur.set(d.cur.keys[k])
+		return d.answer(nil), true
+	}
+	return nil, false
 }
 
 func (d *boardDialog) answer(err error) tea.Cmd {

@@ -86,9 +86,7 @@ func (m *boardModel) textKey(k string) tea.Cmd {
 			return m.comment(bt)
 		}
 	case "f", "]", "[":
-		if !bt.run {
-			bt.foldKey(k)
-		}
+		bt.foldKey(k)
 	case "u":
 		m.undoHeld()
 	case "enter":

@@ -6,36 +6,22 @@ import (
 	"github.com/bh-tracker/bh/cmd/ui"
 )
 
-// rowRoom is the room for a row's title and detail, and its detail: in
-// brief when the whole one leaves a title too little room.
-func (m *boardModel) rowRoom(r boardRow) (int, string) {
-	room := m.listWidth() - 2 - ui.Width(r.t.ID) - 2 // the mark, and a space either side of the title
-	d := m.detail(r, false)
-	if room-ui.Width(d) < 12 { // a title needs some room: the detail in brief
-		d = m.detail(r, true)
-	}
-	return room, d
-}
-
-// titles are the rows' titles cut at a word to fit, by task id. Two
-// different titles cut to the same words are told apart by their ends:
-// "Fix the parser…anchors", "Fix the parser…numbers".
-func (m *boardModel) titles() map[string]string {
-	out := map[string]string{}
+// cutTitles cuts each title at a word to fit its room. Two different
+// titles cut to the same words are told apart by their ends: "Fix the
+// parser…anchors", "Fix the parser…numbers".
+func cutTitles(titles []string, rooms []int) []string {
+	out := make([]string, len(titles))
 	byCut := map[string]map[string]bool{} // a cut title: the whole titles cut to it
-	for _, r := range m.rows {
-		room, d := m.rowRoom(r)
-		title := ui.Flatten(r.t.Title)
-		cut := ui.CutWords(title, room-ui.Width(d))
-		if byCut[cut] == nil {
-			byCut[cut] = map[string]bool{}
+	for i, title := range titles {
+		out[i] = ui.CutWords(title, rooms[i])
+		if byCut[out[i]] == nil {
+			byCut[out[i]] = map[string]bool{}
 		}
-		out[r.t.ID], byCut[cut][title] = cut, true
+		byCut[out[i]][title] = true
 	}
-	for _, r := range m.rows {
-		if len(byCut[out[r.t.ID]]) > 1 {
-			room, d := m.rowRoom(r)
-			out[r.t.ID] = cutApart(ui.Flatten(r.t.Title), room-ui.Width(d))
+	for i, title := range titles {
+		if len(byCut[out[i]]) > 1 {
+			out[i] = cutApart(title, rooms[i])
 		}
 	}
 	return out

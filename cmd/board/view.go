@@ -141,6 +141,31 @@ func (m *boardModel) row(r boardRow, title string) string {
 	return io.Cyan(r.t.ID) + " " + title + pad + " " + io.Faint(d)
 }
 
+// rowRoom is the room for a row's title and detail, and its detail: in
+// brief when the whole one leaves a title too little room.
+func (m *boardModel) rowRoom(r boardRow) (int, string) {
+	room := m.listWidth() - 2 - ui.Width(r.t.ID) - 2 // the mark, and a space either side of the title
+	d := m.detail(r, false)
+	if room-ui.Width(d) < 12 { // a title needs some room: the detail in brief
+		d = m.detail(r, true)
+	}
+	return room, d
+}
+
+// titles are the rows' titles cut to fit (cutTitles), by task id.
+func (m *boardModel) titles() map[string]string {
+	titles, rooms := make([]string, len(m.rows)), make([]int, len(m.rows))
+	for i, r := range m.rows {
+		room, d := m.rowRoom(r)
+		titles[i], rooms[i] = ui.Flatten(r.t.Title), room-ui.Width(d)
+	}
+	out := map[string]string{}
+	for i, cut := range cutTitles(titles, rooms) {
+		out[m.rows[i].t.ID] = cut
+	}
+	return out
+}
+
 // detail is what a row says beside its title: how many questions, for how
 // long; in brief, "2q 5m".
 func (m *boardModel) detail(r boardRow, brief bool) string {
