@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,14 +12,9 @@ import (
 // as the hint says; a question in words starts from its default, which
 // enter takes as it is.
 func TestBoardMultiQuestionKeysInTmux(t *testing.T) {
-	findTmux(t)
-	root := t.TempDir()
-	termEnv(t, root)
-	writeE2E(t, root, "agent/two.plan", `match Plan the release
+	dir := boardRepo(t, `match Plan the release
 print {"status":"needs_input","summary":"two things","questions":[{"question":"Ship the release?","type":"approval"},{"question":"Which day?","type":"freeform","default":"next Monday"}]}
 `)
-	dir := filepath.Join(root, "repo")
-	repoE2E(t, dir, "prefix: tm\nagent:\n  kind: command\n  command: [fakeagent]\n")
 	id := strings.TrimSpace(bhE2E(t, dir, "add", "Plan the release"))
 	bhE2E(t, dir, "worker", "--once")
 
