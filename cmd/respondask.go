@@ -171,6 +171,8 @@ func questionTitle(q task.Question) string {
 	return q.Question
 }
 
+// askApproval asks yes or no; with skip, a choice of yes, no or skip for
+// now, whose labels the board's picker knows (y, n and s pick them).
 func askApproval(p picker, title string, q task.Question, skip bool) (string, error) {
 	if skip {
 		return p.Select(title, q.Context, []pickOpt{{Label: "Yes", Value: "yes"}, {Label: "No", Value: "no"}, {Label: "Skip for now", Value: pickSkip}},

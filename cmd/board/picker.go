@@ -49,8 +49,9 @@ func (p boardPicker) Select(title, desc string, opts []ui.PickOpt, def string) (
 	return v, err
 }
 
-// approvalKeys are the keys of an approval's options (y yes, n no, s
-// skip for now), by key; nil when opts are no approval's.
+// approvalKeys are the keys of an approval's options as bh respond's
+// askApproval offers them (y yes, n no, s skip for now), by key; nil when
+// opts are no approval's.
 func approvalKeys(opts []ui.PickOpt) map[string]string {
 	keys := map[string]string{}
 	for _, o := range opts {
