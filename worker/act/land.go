@@ -36,21 +36,21 @@ func Land(ctx context.Context, s *store.Store, id, by string, l Landing) error {
 	if err != nil {
 		return err
 	}
-	q := ending.PendingLand(t)
+	if q := ending.PendingLand(t); q != nil {
+		if err := l.InTheWay(t); err != nil {
+			return err
+		}
+		if _, err := Answer(s, id, []task.Answer{{QuestionID: q.ID, Values: []string{ending.LandNow}}}, by, nil); err != nil {
+			return fmt.Errorf("respond: %w", err)
+		}
+		return l.Settled(ctx, t) // the answer lands it: as approved work would
+	}
 	switch {
-	case q == nil && t.State == task.Open && ending.LandsSettled(t):
+	case t.State == task.Open && ending.LandsSettled(t):
 		return l.Settled(ctx, t) // approved, say: landed now, as the worker would
-	case q == nil && t.State == task.Closed:
+	case t.State == task.Closed:
 		return l.Kept(ctx, t)
-	case q == nil:
-		return &ending.NotLandedError{ID: id, State: t.State, Reason: "it is " + string(t.State) + ", with no finished work waiting to land",
-			Err: ending.ErrNothingToLand}
 	}
-	if err := l.InTheWay(t); err != nil {
-		return err
-	}
-	if _, err := Answer(s, id, []task.Answer{{QuestionID: q.ID, Values: []string{ending.LandNow}}}, by, nil); err != nil {
-		return fmt.Errorf("respond: %w", err)
-	}
-	return l.Settled(ctx, t) // the answer lands it: as approved work would
+	return &ending.NotLandedError{ID: id, State: t.State, Reason: "it is " + string(t.State) + ", with no finished work waiting to land",
+		Err: ending.ErrNothingToLand}
 }
