@@ -92,17 +92,9 @@ func (r *Tree) trackOwnCopy(commit, taskPath string) {
 	if taskPath == "" || !occupied(r.Root, taskPath) {
 		return
 	}
-	blob, err := r.blobAt(commit, taskPath)
-	if err != nil || blob == "" {
-		return
+	if blob := r.untrackedNew(r.Root, "HEAD", commit, taskPath); blob != "" {
+		r.Write(nil, "update-index", "--add", "--cacheinfo", "100644,"+blob+","+taskPath)
 	}
-	if in, err := r.blobAt("HEAD", taskPath); err != nil || in != "" {
-		return // tracked here (or no HEAD to read): checkout handles it as any tracked file
-	}
-	if out, err := r.Run(r.Root, git.Env("LC_ALL=C"), nil, "--no-optional-locks", "ls-files", "-z", "--", taskPath); err != nil || len(out) > 0 {
-		return
-	}
-	r.Write(nil, "update-index", "--add", "--cacheinfo", "100644,"+blob+","+taskPath)
 }
 
 // moveBranch lands on a branch checked out nowhere: nothing to merge, the
