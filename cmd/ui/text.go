@@ -11,7 +11,7 @@ import (
 // CutWords shortens s to n columns, ending in "…" after the last whole word
 // that fits; a first word too long for n is cut at the column.
 func CutWords(s string, n int) string {
-	if runewidth.StringWidth(s) <= n {
+	if width(s) <= n {
 		return s
 	}
 	if n < 1 {
@@ -23,7 +23,7 @@ func CutWords(s string, n int) string {
 		if out != "" {
 			next = out + " " + w
 		}
-		if runewidth.StringWidth(strings.TrimRight(next, ",;:.-–—"))+1 > n {
+		if width(strings.TrimRight(next, ",;:.-–—"))+1 > n {
 			break
 		}
 		out = next

@@ -49,7 +49,7 @@ func (r *Repo) CurrentBranch() (string, error) {
 // refTip reads ref in-process, and asks git when the refs are in a form
 // go-git cannot read. "" when the ref does not exist.
 func (r *Repo) refTip(ref string) (string, error) {
-	got, err := storer.ResolveReference(r.storage(), plumbing.ReferenceName(ref))
+	got, err := storer.ResolveReference(r.refStorage(), plumbing.ReferenceName(ref))
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return "", nil
 	}
