@@ -122,6 +122,10 @@ func notReady(s *store.Store, e *claims.NotReadyError) error {
 		}
 		return withHint(fmt.Errorf("cannot claim %s: it is %s, not open", e.ID, e.State), hint)
 	}
+	if !e.NotBefore.IsZero() {
+		return withHint(fmt.Errorf("cannot claim %s: it is not to run before %s", e.ID, ui.NextRun(e.NotBefore)),
+			"bh edit "+e.ID+" and change its notBefore to run it sooner")
+	}
 	deps := make([]string, len(e.Waiting))
 	for i, d := range e.Waiting {
 		dep, err := s.Get(d)

@@ -54,7 +54,7 @@ func readyRun(opts *ReadyOptions) error {
 		return err
 	}
 	warnCycles(opts.IO, opts.JSON, tasks)
-	queue := task.Ready(tasks)
+	queue := task.Ready(tasks, opts.Now())
 	if queue == nil {
 		queue = []*task.Task{}
 	}

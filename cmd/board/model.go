@@ -102,7 +102,7 @@ func (m *boardModel) reload() {
 	for _, sec := range []struct {
 		name  string
 		tasks []*task.Task
-	}{{secWaiting, waiting}, {secRunning, running}, {secReview, review}, {secReady, task.Ready(tasks)}} {
+	}{{secWaiting, waiting}, {secRunning, running}, {secReview, review}, {secReady, task.Ready(tasks, m.now)}} {
 		for _, t := range sec.tasks {
 			m.rows = append(m.rows, boardRow{sec.name, t})
 		}
