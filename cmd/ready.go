@@ -3,7 +3,9 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"time"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
@@ -76,7 +78,7 @@ func readyWhy(opts *ReadyOptions) error {
 		return err
 	}
 	id := t.ID
-	out := readyJSON{TaskID: id, State: t.State, Reasons: whyNotReady(s, t)}
+	out := readyJSON{TaskID: id, State: t.State, Reasons: whyNotReady(s, t, opts.Now())}
 	out.Ready = len(out.Reasons) == 0
 	if opts.JSON {
 		if out.Reasons == nil {
@@ -97,10 +99,13 @@ func readyWhy(opts *ReadyOptions) error {
 
 // whyNotReady lists what keeps t out of the ready queue, nothing when it
 // is in it.
-func whyNotReady(s *store.Store, t *task.Task) []string {
+func whyNotReady(s *store.Store, t *task.Task, now time.Time) []string {
 	var why []string
 	if t.State != task.Open {
 		why = append(why, fmt.Sprintf("it is %s, not open", t.State))
+	} else if t.Waits(now) {
+		why = append(why, fmt.Sprintf("it is not to run before %s (bh edit %s and change its notBefore to run it sooner)",
+			ui.NextRun(*t.NotBefore), t.ID))
 	} else if w := ending.Settled(t); w != "" {
 		why = append(why, fmt.Sprintf("it holds %s, which the worker lands without the agent (bh land %s lands it now)", w, t.ID))
 	}

@@ -1,6 +1,7 @@
 package task
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -20,10 +21,13 @@ type Schedule struct {
 // robfig/cron (five fields, the @ descriptors, a CRON_TZ= prefix).
 func ParseSchedule(s string) (Schedule, error) {
 	s = strings.TrimSpace(s)
+	if s == "" {
+		return Schedule{}, errors.New("an empty schedule: want a period such as 1w, or a cron line")
+	}
 	if d, ok := parsePeriod(s); ok {
 		return Schedule{period: d}, nil
 	}
-	if strings.ContainsAny(s, " @") {
+	if f := strings.Fields(s); len(f) >= 5 || strings.HasPrefix(s, "@") || strings.Contains(f[0], "TZ=") {
 		c, err := cron.ParseStandard(s)
 		if err != nil {
 			return Schedule{}, fmt.Errorf("%q is not a cron line: %v", s, err)
