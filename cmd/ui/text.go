@@ -121,11 +121,19 @@ func NextRun(at time.Time) string { return at.Local().Format("Mon 2 Jan 15:04") 
 // ("next: Mon 9 Dec 09:00"), or its schedule ("every 1w") when it may run
 // now; "" for a task with neither.
 func ScheduleTag(t *task.Task, now time.Time) string {
-	switch {
-	case t.State == task.Open && t.Waits(now):
-		return "next: " + NextRun(*t.NotBefore)
-	case t.Every != "":
+	if n := NextText(t, now); n != "" {
+		return "next: " + n
+	}
+	if t.Every != "" {
 		return "every " + t.Every
 	}
 	return ""
+}
+
+// NextText is when t, open, runs next, if that is still ahead at now.
+func NextText(t *task.Task, now time.Time) string {
+	if t.State != task.Open || !t.Waits(now) {
+		return ""
+	}
+	return NextRun(*t.NotBefore)
 }
