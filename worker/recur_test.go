@@ -1,13 +1,16 @@
 package worker
 
 import (
+	"context"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/ending"
 )
 
 // setClock gives s a clock the test moves by hand, starting at now.
@@ -109,5 +112,41 @@ func TestFutureTaskIsNotTaken(t *testing.T) {
 	set(monday9)
 	if evs := finishedEvents(runOnce(t, s, weeklyAgent())); len(evs) != 1 || evs[0].Task != tk.ID {
 		t.Fatalf("at its time the worker ran %v", evs)
+	}
+}
+
+// A running worker takes a scheduled task at its time: the tick here is
+// an hour, so only the worker's timer can wake it.
+func TestWorkerWakesAtAScheduledTime(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	at := time.Now().Add(2 * time.Second).Truncate(time.Second) // in whole seconds, as bh writes it
+	tk, err := s.Create(&task.Task{Title: "Soon", NotBefore: &at})
+	if err != nil {
+		t.Fatal(err)
+	}
+	finished := make(chan Event, 1)
+	report := func(e Event) {
+		if e.Kind == Finished {
+			finished <- e
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errc := make(chan error, 1)
+	go func() { errc <- Run(ctx, ctx, s, Options{Runner: weeklyAgent(), Tick: time.Hour, Report: report}) }()
+	select {
+	case e := <-finished:
+		if e.Task != tk.ID || e.Outcome != ending.Completed {
+			t.Fatalf("finished: %+v", e)
+		}
+	case err := <-errc:
+		t.Fatalf("worker ended: %v", err)
+	case <-time.After(fakeapi.Patience(20 * time.Second)):
+		t.Fatal("the worker did not wake at the task's time")
+	}
+	cancel()
+	if err := <-errc; err != nil {
+		t.Fatal(err)
 	}
 }

@@ -29,7 +29,7 @@ func (w *worker) timeouts(force bool) error {
 }
 
 // checkTimeouts handles every expired question and returns the earliest
-// expiry still ahead (zero if none).
+// expiry still ahead, or time a scheduled task waits for (zero if none).
 func (w *worker) checkTimeouts() (time.Time, error) {
 	tasks, _, err := w.s.List() // unreadable files are bh list's to report
 	if err != nil {
@@ -43,6 +43,9 @@ func (w *worker) checkTimeouts() (time.Time, error) {
 			if e, err = w.expire(t.ID, now); err != nil {
 				return time.Time{}, err
 			}
+		}
+		if t.State == task.Open && t.Waits(now) && (e.IsZero() || t.NotBefore.Before(e)) {
+			e = *t.NotBefore
 		}
 		if !e.IsZero() && e.After(now) && (next.IsZero() || e.Before(next)) {
 			next = e
