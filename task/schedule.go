@@ -101,3 +101,14 @@ func (t *Task) Recur(now time.Time) *Task {
 func (t *Task) Waits(now time.Time) bool {
 	return t.NotBefore != nil && now.Before(*t.NotBefore)
 }
+
+// Followers are the tasks that follow id (Follows: id).
+func Followers(tasks []*Task, id string) []*Task {
+	var out []*Task
+	for _, t := range tasks {
+		if t.Follows == id {
+			out = append(out, t)
+		}
+	}
+	return out
+}

@@ -33,12 +33,7 @@ func next(t *testing.T, s *store.Store, id string) *task.Task {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []*task.Task
-	for _, o := range tasks {
-		if o.Follows == id {
-			out = append(out, o)
-		}
-	}
+	out := task.Followers(tasks, id)
 	if len(out) != 1 {
 		t.Fatalf("%d tasks follow %s, want 1 (of %d tasks)", len(out), id, len(tasks))
 	}

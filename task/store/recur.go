@@ -27,10 +27,8 @@ func (s *Store) recur(was task.State, t *task.Task) (undo func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s recurs: %w", t.ID, err)
 	}
-	for _, o := range tasks {
-		if o.Follows == t.ID {
-			return noop, nil
-		}
+	if len(task.Followers(tasks, t.ID)) > 0 {
+		return noop, nil
 	}
 	n, err := s.Create(next)
 	if err != nil {

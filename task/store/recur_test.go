@@ -16,13 +16,7 @@ func followers(t *testing.T, s *Store, id string) []*task.Task {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []*task.Task
-	for _, o := range tasks {
-		if o.Follows == id {
-			out = append(out, o)
-		}
-	}
-	return out
+	return task.Followers(tasks, id)
 }
 
 func TestClosingARecurringTaskMakesTheNext(t *testing.T) {
