@@ -114,6 +114,7 @@ func (opts *AddOptions) newTask() (*task.Task, error) {
 	if strings.ContainsAny(opts.Title, "\r\n") {
 		return nil, usageErrorf("the title must be one line: put the rest in the description (-d)")
 	}
+	var err error
 	t := &task.Task{Title: opts.Title, Description: opts.Description, Labels: cleanLabels(opts.Labels),
 		Checks: opts.Checks, Human: opts.Human, AgentSettings: opts.Agent, Budget: opts.Budget, Every: opts.Every}
 	if err := task.CheckCommands(t.Checks); err != nil {
@@ -122,10 +123,9 @@ func (opts *AddOptions) newTask() (*task.Task, error) {
 	if err := task.CheckBudget(t.Budget); err != nil {
 		return nil, usageErrorf("--budget: %v", err)
 	}
-	if err := task.CheckSchedule(t.Every); err != nil {
+	if t.NotBefore, err = task.StartAt(t.Every, opts.Now().Local()); err != nil {
 		return nil, usageErrorf("--every: %v", err)
 	}
-	var err error
 	if t.Type, err = parseEnum("type", opts.Type, task.ParseType); err != nil {
 		return nil, err
 	}

@@ -112,3 +112,18 @@ func Followers(tasks []*Task, id string) []*Task {
 	}
 	return out
 }
+
+// StartAt is when a new task with schedule every first runs, made at
+// now: at once for a period or no schedule (nil), at its first time after
+// now for a cron line, whose times are the point of it.
+func StartAt(every string, now time.Time) (*time.Time, error) {
+	if every == "" {
+		return nil, nil
+	}
+	sc, err := ParseSchedule(every)
+	if err != nil || sc.cron == nil {
+		return nil, err
+	}
+	at := sc.cron.Next(now).UTC()
+	return &at, nil
+}

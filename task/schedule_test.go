@@ -90,3 +90,19 @@ func TestReadyWaitsForNotBefore(t *testing.T) {
 		t.Fatal("a task is not ready at its time")
 	}
 }
+
+func TestStartAt(t *testing.T) {
+	wed := time.Date(2026, 12, 9, 15, 0, 0, 0, time.UTC)
+	if at, err := StartAt("1w", wed); at != nil || err != nil {
+		t.Errorf("a period starts at once: %v, %v", at, err)
+	}
+	if at, err := StartAt("", wed); at != nil || err != nil {
+		t.Errorf("no schedule: %v, %v", at, err)
+	}
+	if at, err := StartAt("0 9 * * 1", wed); err != nil || !at.Equal(time.Date(2026, 12, 14, 9, 0, 0, 0, time.UTC)) {
+		t.Errorf("a cron line starts at its first time: %v, %v", at, err)
+	}
+	if _, err := StartAt("0 9 * *", wed); err == nil {
+		t.Error("a bad cron line accepted")
+	}
+}
