@@ -22,11 +22,13 @@ func newCmdReady(f *Factory, runF func(*ReadyOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "ready [--why <id>]",
 		Short: "Show the tasks the worker may take now, in the order it takes them",
-		Long: `Show the ready queue: open tasks whose dependencies are all closed, by
-priority, then age. This is the order in which bh worker takes them.
+		Long: `Show the ready queue: open tasks whose dependencies are all closed (and
+whose notBefore, if any, has come), by priority, then age. This is the
+order in which bh worker takes them.
 
---why <id> says why one task is ready or not: its state, each dependency
-that is not closed (or does not exist), work of its own waiting to land.
+--why <id> says why one task is ready or not: its state, its time still
+ahead (a recurring task), each dependency that is not closed (or does not
+exist), work of its own waiting to land.
 With --json: {"taskId": .., "ready": true|false, "state": .., "reason": [..]}.`,
 		Example: `  bh ready
   bh ready --json | jq -r '.[0].id'
