@@ -53,16 +53,18 @@ func readyRun(opts *ReadyOptions) error {
 	if err != nil {
 		return err
 	}
-	tasks, err := opts.listing(s)
-	if err != nil {
-		return err
-	}
-	warnCycles(opts.IO, opts.JSON, tasks)
-	queue := task.Ready(tasks, opts.Now())
-	if queue == nil {
-		queue = []*task.Task{}
-	}
-	return printTasks(opts.base, queue, "nothing is ready: no open task has all its dependencies closed")
+	return opts.memoView(s, "ready", func(list func() ([]*task.Task, error)) error {
+		tasks, err := list()
+		if err != nil {
+			return err
+		}
+		warnCycles(opts.IO, opts.JSON, tasks)
+		queue := task.Ready(tasks, opts.Now())
+		if queue == nil {
+			queue = []*task.Task{}
+		}
+		return printTasks(opts.base, queue, "nothing is ready: no open task has all its dependencies closed")
+	})
 }
 
 // readyJSON is bh ready --why --json.

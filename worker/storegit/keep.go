@@ -1,6 +1,7 @@
 package storegit
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -84,7 +85,10 @@ func (kp *Keeper) Write(rel string, data []byte, write func() error) error {
 // bh's bookkeeping (a lease renewed: see bookkeeping).
 func (kp *Keeper) heartbeat(k *git.Keep, rel string, data []byte) bool {
 	id, ok := taskFileID(rel)
-	if !ok || data == nil {
+	// Without a lease it is no renewal, and the kept copy need not be
+	// found: a new task's file (bh add) then costs no read of the pack's
+	// index, a tenth of bh add at 10k tasks.
+	if !ok || data == nil || !bytes.Contains(data, []byte("\nlease:")) {
 		return false
 	}
 	blob, err := k.Lookup(rel)
