@@ -127,3 +127,15 @@ func StartAt(every string, now time.Time) (*time.Time, error) {
 	at := sc.cron.Next(now).UTC()
 	return &at, nil
 }
+
+// Soonest is the earliest time an open task waits for at now (zero if
+// none): what is ready changes then.
+func Soonest(tasks []*Task, now time.Time) time.Time {
+	var at time.Time
+	for _, t := range tasks {
+		if t.State == Open && t.Waits(now) && (at.IsZero() || t.NotBefore.Before(at)) {
+			at = *t.NotBefore
+		}
+	}
+	return at
+}

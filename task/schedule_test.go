@@ -106,3 +106,16 @@ func TestStartAt(t *testing.T) {
 		t.Error("a bad cron line accepted")
 	}
 }
+
+func TestSoonest(t *testing.T) {
+	now := time.Date(2026, 12, 7, 9, 0, 0, 0, time.UTC)
+	a, b, past := now.Add(time.Hour), now.Add(2*time.Hour), now.Add(-time.Hour)
+	tasks := []*Task{{State: Open, NotBefore: &b}, {State: Closed, NotBefore: &past}, {State: Open, NotBefore: &a},
+		{State: Deferred, NotBefore: &now}, {State: Open}}
+	if got := Soonest(tasks, now); !got.Equal(a) {
+		t.Fatalf("soonest %v, want %v", got, a)
+	}
+	if got := Soonest(tasks[3:], now); !got.IsZero() {
+		t.Fatalf("soonest of none: %v", got)
+	}
+}

@@ -31,10 +31,18 @@ type State struct {
 	dir   stamp
 	names []string
 	sum   uint64
+	until time.Time // the memo holds before it only (zero: for ever)
 }
 
 // Valid reports whether s can vouch for a later listing.
 func (s State) Valid() bool { return s.names != nil }
+
+// Until is s for an output that holds before at only (the time a
+// scheduled task becomes ready); a zero at changes nothing.
+func (s State) Until(at time.Time) State {
+	s.until = at
+	return s
+}
 
 // seen is every task file stamped by a memo that did not hold, handed to
 // the listing that follows so that it need not stamp them again.
@@ -107,7 +115,7 @@ func (s *Store) digest(start time.Time, stamps []stamp) (uint64, bool) {
 	return uint64(c)<<32 | uint64(ieee), true
 }
 
-const memoMagic = "bhmemo2\n"
+const memoMagic = "bhmemo3\n"
 
 func (s *Store) memoPath(name string) string { return s.Local("cache", "memo-"+name+".bin") }
 
@@ -126,6 +134,7 @@ func (s *Store) SaveMemo(name, key string, st State, out []byte) error {
 		e.str(key)
 		e.stamp(st.dir)
 		e.uint(st.sum)
+		e.time(st.until)
 		e.str(strings.Join(st.names, "\n"))
 		e.uint(uint64(len(out)))
 		all.Write(e.b)
@@ -156,8 +165,8 @@ func (s *Store) memo(name, key string) ([]byte, *seen) {
 	if crc32.Checksum(body, castagnoli()) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
 		return nil, nil
 	}
-	dir, sum, names, out := d.stamp(), d.uint(), d.str(), d.str()
-	if d.bad || d.i != len(d.s) {
+	dir, sum, until, names, out := d.stamp(), d.uint(), d.time(), d.str(), d.str()
+	if d.bad || d.i != len(d.s) || !until.IsZero() && !s.Now().Before(until) {
 		return nil, nil
 	}
 	at := &seen{start: time.Now()}

@@ -98,3 +98,28 @@ func TestEditClosingMakesTheNext(t *testing.T) {
 		t.Fatalf("followers after bh edit: %v", next)
 	}
 }
+
+// A memo made while a task waits for its time holds until that time only:
+// what is ready changes then, though no file does.
+func TestMemoHoldsUntilAScheduledTime(t *testing.T) {
+	s := newStore(t)
+	writeStore(t, s, 10)
+	settle()
+	_, _, _, st, err := s.ListMemo("list", "", true)
+	if err != nil || !st.Valid() {
+		t.Fatalf("no state to keep a memo with: %v", err)
+	}
+	at := time.Date(2026, 12, 14, 9, 0, 0, 0, time.UTC)
+	now := at.Add(-time.Minute)
+	s.Now = func() time.Time { return now }
+	if err := s.SaveMemo("list", "k", st.Until(at), []byte("before\n")); err != nil {
+		t.Fatal(err)
+	}
+	if got := memo(s, "k"); got != "before\n" {
+		t.Fatalf("memo before its time: %q", got)
+	}
+	now = at
+	if got := memo(s, "k"); got != "(none)" {
+		t.Fatalf("memo at its time: %q", got)
+	}
+}
