@@ -132,9 +132,9 @@ func (s *Store) SaveMemo(name, key string, st State, out []byte) error {
 		var e enc
 		e.b = append(e.b, memoMagic...)
 		e.str(key)
+		e.time(st.until)
 		e.stamp(st.dir)
 		e.uint(st.sum)
-		e.time(st.until)
 		e.str(strings.Join(st.names, "\n"))
 		e.uint(uint64(len(out)))
 		all.Write(e.b)
@@ -159,14 +159,14 @@ func (s *Store) memo(name, key string) ([]byte, *seen) {
 	}
 	body := b[:len(b)-4]
 	d := &dec{s: unsafe.String(unsafe.SliceData(body), len(body)), i: len(memoMagic)}
-	if d.str() != key {
-		return nil, nil // another command line's: not checked, nothing stamped
+	if !d.memoFor(key, s.Now()) {
+		return nil, nil // another command line's, or out of time: not checked, nothing stamped
 	}
 	if crc32.Checksum(body, castagnoli()) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
 		return nil, nil
 	}
-	dir, sum, until, names, out := d.stamp(), d.uint(), d.time(), d.str(), d.str()
-	if d.bad || d.i != len(d.s) || !until.IsZero() && !s.Now().Before(until) {
+	dir, sum, names, out := d.stamp(), d.uint(), d.str(), d.str()
+	if d.bad || d.i != len(d.s) {
 		return nil, nil
 	}
 	at := &seen{start: time.Now()}
@@ -191,4 +191,13 @@ func (s *Store) memo(name, key string) ([]byte, *seen) {
 		return []byte{}, nil // still a memo
 	}
 	return unsafe.Slice(unsafe.StringData(out), len(out)), nil // only read
+}
+
+// memoFor reads a memo's head: whether it is key's, and holds at now.
+func (d *dec) memoFor(key string, now time.Time) bool {
+	if d.str() != key {
+		return false
+	}
+	until := d.time()
+	return until.IsZero() || now.Before(until)
 }
