@@ -127,7 +127,7 @@ func (s *Store) listFrom(brief bool, pre *seen) (tasks []*task.Task, errs []erro
 	<-stated
 
 	miss, repair := l.misses()
-	l.parsed = s.parseMissing(l.names, miss, l.pool, brief)
+	l.parsed = s.parseMissing(d, l.names, miss, l.pool, brief)
 	l.bad = l.parsed.errs
 	r.parsed = len(miss)
 	tasks, errs = l.results()
