@@ -133,9 +133,17 @@ func StartAt(every string, now time.Time) (*time.Time, error) {
 func Soonest(tasks []*Task, now time.Time) time.Time {
 	var at time.Time
 	for _, t := range tasks {
-		if t.State == Open && t.Waits(now) && (at.IsZero() || t.NotBefore.Before(at)) {
-			at = *t.NotBefore
+		if t.State == Open && t.Waits(now) {
+			at = Earliest(at, *t.NotBefore)
 		}
 	}
 	return at
+}
+
+// Earliest is the earlier of a and b, a zero time counting as none.
+func Earliest(a, b time.Time) time.Time {
+	if a.IsZero() || !b.IsZero() && b.Before(a) {
+		return b
+	}
+	return a
 }

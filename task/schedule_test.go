@@ -119,3 +119,12 @@ func TestSoonest(t *testing.T) {
 		t.Fatalf("soonest of none: %v", got)
 	}
 }
+
+func TestEarliest(t *testing.T) {
+	a, b := time.Date(2026, 12, 7, 9, 0, 0, 0, time.UTC), time.Date(2026, 12, 8, 9, 0, 0, 0, time.UTC)
+	for _, c := range [][3]time.Time{{a, b, a}, {b, a, a}, {{}, b, b}, {a, {}, a}, {{}, {}, {}}} {
+		if got := Earliest(c[0], c[1]); !got.Equal(c[2]) {
+			t.Errorf("Earliest(%v, %v) = %v", c[0], c[1], got)
+		}
+	}
+}

@@ -44,14 +44,11 @@ func (w *worker) checkTimeouts() (time.Time, error) {
 				return time.Time{}, err
 			}
 		}
-		if t.State == task.Open && t.Waits(now) && (e.IsZero() || t.NotBefore.Before(e)) {
-			e = *t.NotBefore
-		}
-		if !e.IsZero() && e.After(now) && (next.IsZero() || e.Before(next)) {
-			next = e
+		if e.After(now) {
+			next = task.Earliest(next, e)
 		}
 	}
-	return next, nil
+	return task.Earliest(next, task.Soonest(tasks, now)), nil
 }
 
 var errNothingDue = errors.New("nothing expired")
