@@ -85,7 +85,7 @@ func listRun(opts *ListOptions) error {
 			return err
 		}
 		if opts.Ready {
-			tasks = task.Ready(tasks)
+			tasks = task.Ready(tasks, opts.Now())
 		}
 		shown := make([]*task.Task, 0, len(tasks))
 		for _, t := range tasks {

@@ -37,6 +37,8 @@ func (b base) memoView(s *store.Store, name string, view func(list func() ([]*ta
 	err := view(list)
 	b.IO.Out, b.IO.ErrOut = out, errOut
 	if err == nil && len(warned.b) == 0 && !warned.failed && !kept.failed {
+		// What is ready changes when a scheduled task's time comes.
+		st = st.Until(task.Soonest(tasks, b.Now()))
 		_ = s.SaveMemo(name, key, st, kept.b) // one not kept costs the next run time only
 	}
 	return err

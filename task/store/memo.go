@@ -31,10 +31,18 @@ type State struct {
 	dir   stamp
 	names []string
 	sum   uint64
+	until time.Time // the memo holds before it only (zero: for ever)
 }
 
 // Valid reports whether s can vouch for a later listing.
 func (s State) Valid() bool { return s.names != nil }
+
+// Until is s for an output that holds before at only (the time a
+// scheduled task becomes ready); a zero at changes nothing.
+func (s State) Until(at time.Time) State {
+	s.until = at
+	return s
+}
 
 // seen is every task file stamped by a memo that did not hold, handed to
 // the listing that follows so that it need not stamp them again.
@@ -107,7 +115,7 @@ func (s *Store) digest(start time.Time, stamps []stamp) (uint64, bool) {
 	return uint64(c)<<32 | uint64(ieee), true
 }
 
-const memoMagic = "bhmemo2\n"
+const memoMagic = "bhmemo3\n"
 
 func (s *Store) memoPath(name string) string { return s.Local("cache", "memo-"+name+".bin") }
 
@@ -124,6 +132,7 @@ func (s *Store) SaveMemo(name, key string, st State, out []byte) error {
 		var e enc
 		e.b = append(e.b, memoMagic...)
 		e.str(key)
+		e.time(st.until)
 		e.stamp(st.dir)
 		e.uint(st.sum)
 		e.str(strings.Join(st.names, "\n"))
@@ -150,8 +159,8 @@ func (s *Store) memo(name, key string) ([]byte, *seen) {
 	}
 	body := b[:len(b)-4]
 	d := &dec{s: unsafe.String(unsafe.SliceData(body), len(body)), i: len(memoMagic)}
-	if d.str() != key {
-		return nil, nil // another command line's: not checked, nothing stamped
+	if !d.memoFor(key, s.Now()) {
+		return nil, nil // another command line's, or out of time: not checked, nothing stamped
 	}
 	if crc32.Checksum(body, castagnoli()) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
 		return nil, nil
@@ -182,4 +191,13 @@ func (s *Store) memo(name, key string) ([]byte, *seen) {
 		return []byte{}, nil // still a memo
 	}
 	return unsafe.Slice(unsafe.StringData(out), len(out)), nil // only read
+}
+
+// memoFor reads a memo's head: whether it is key's, and holds at now.
+func (d *dec) memoFor(key string, now time.Time) bool {
+	if d.str() != key {
+		return false
+	}
+	until := d.time()
+	return until.IsZero() || now.Before(until)
 }
