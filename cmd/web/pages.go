@@ -35,6 +35,10 @@ func parsePages(now func() time.Time) (pages, error) {
 		},
 		"key":    config.RepoKey,
 		"fileOf": fileOf,
+		"state":  stateText,
+		"event":  eventKind,
+		"said":   eventText,
+		"words":  entries,
 		"base":   filepath.Base,
 		// respond is the command that answers a question from a terminal.
 		"respond": task.RespondCommand,

@@ -116,7 +116,7 @@ func TestTaskPageUnusedAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, body := s.do("GET", s.base, nil, nil)
-	want := `<td class="ev">input.unused</td><td>bob</td><td>question 3</td><td class="text">port 9090<br><small>not used: given in another clone after the answer ann gave at 2026-01-01T12:00:00Z, which was used instead</small></td>`
+	want := `<td class="ev">answer not used</td><td>bob</td><td>question 3</td><td class="text">port 9090<br><small>not used: given in another clone after the answer ann gave at 2026-01-01T12:00:00Z, which was used instead</small></td>`
 	if !strings.Contains(body, want) {
 		t.Errorf("the page lacks %q", want)
 	}
