@@ -2,9 +2,11 @@ package web
 
 import (
 	"bytes"
+	"compress/gzip"
 	"log"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/bh-tracker/bh/cmd/web/diffview"
 	"github.com/bh-tracker/bh/task"
@@ -74,7 +76,18 @@ func (s *Server) fileOf(w http.ResponseWriter, r *http.Request, v *taskView, cod
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
-		w.Write([]byte(task.SafeText(b.String())))
+		w.Header().Set("Vary", "Accept-Encoding")
+		shown := []byte(task.SafeText(b.String()))
+		// A long file's markup (two numbers and coloured tokens a line)
+		// repeats itself: gzip sends a tenth of it.
+		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+			w.Header().Set("Content-Encoding", "gzip")
+			z := gzip.NewWriter(w)
+			z.Write(shown)
+			z.Close()
+			return
+		}
+		w.Write(shown)
 		return
 	}
 	http.Error(w, "bh serve: the change has no file "+name, http.StatusNotFound)

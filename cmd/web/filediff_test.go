@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -44,6 +45,21 @@ func TestTaskPageBigFileFolded(t *testing.T) {
 		t.Fatalf("the big file: %d %.200s", resp.StatusCode, part)
 	}
 	t.Logf("the big file, fetched: %d bytes", len(part))
+	zipped, err := http.DefaultTransport.RoundTrip(func() *http.Request {
+		r, _ := http.NewRequest("GET", s.ts.URL+src, nil)
+		r.AddCookie(&http.Cookie{Name: cookieName, Value: token})
+		r.Header.Set("Accept-Encoding", "gzip")
+		return r
+	}())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := io.Copy(io.Discard, zipped.Body)
+	zipped.Body.Close()
+	t.Logf("the big file, fetched with gzip: %d bytes", n)
+	if zipped.Header.Get("Content-Encoding") != "gzip" || n > int64(len(part))/5 {
+		t.Errorf("the big file with gzip: %d bytes, %q", n, zipped.Header.Get("Content-Encoding"))
+	}
 	want := `<span class="add" data-line="1500" tabindex="-1"><span class="lno"></span><span class="lno">1500</span><span class="sign">&#43;</span><span class="kd">const</span> <span class="nx">Generated1500</span>`
 	if !strings.Contains(part, want) {
 		t.Errorf("the big file lacks %q", want)
