@@ -71,7 +71,7 @@ func TestServeReviewInBrowser(t *testing.T) {
 	}
 	turns := []fakeapi.Turn{
 		fakeapi.Reply(fakeapi.Text("Reading the parser, then writing it."), fakeapi.Write("parser.go", "package parser\n"),
-			fakeapi.Write("docs/café.md", "# Café\n\nThe menu, in short.\n"), fakeapi.Write("gen/consts.go", "package gen\n\n"+generated.String())),
+			fakeapi.Write("docs/café.md", "# Café\nThe menu, in short.\n"), fakeapi.Write("gen/consts.go", "package gen\n\n"+generated.String())),
 		completed("Wrote parser.go."),
 		fakeapi.Reply(fakeapi.Write("parser.go", "package tidy\n")),
 		completed("Renamed the package."),

@@ -73,8 +73,8 @@ var entryWho = map[string]string{"user": "bh", "assistant": "agent", "output": "
 
 // entries are a run's transcript in words: a JSON object the agent
 // printed (its result, read into the task's summary and questions) is
-// left out, and the run's last line says how it ended without the
-// result's JSON.
+// left out, and the run's last line says how it ended with the result's
+// summary, not its JSON.
 func entries(in []agent.Entry) []entryView {
 	var out []entryView
 	for _, e := range in {
@@ -92,7 +92,11 @@ func entries(in []agent.Entry) []entryView {
 			if e.Text == "" {
 				e.Text = "ended: " + strings.ReplaceAll(how, "_", " ")
 			}
-			if rest = strings.TrimSpace(rest); rest != "" && !jsonObject(rest) {
+			var result struct{ Summary string }
+			switch rest = strings.TrimSpace(rest); {
+			case json.Unmarshal([]byte(rest), &result) == nil && result.Summary != "":
+				e.Text += ": " + result.Summary
+			case rest != "" && !jsonObject(rest):
 				e.Text += ": " + rest
 			}
 		}

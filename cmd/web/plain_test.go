@@ -56,7 +56,7 @@ func TestPagesSayItInWords(t *testing.T) {
 		`<td class="text">go test ./...: failed</td>`,
 		`<td class="ev">moved at work → waiting on an answer</td>`,
 		`<b>agent:</b> <span class="text">Reading the schema.</span>`,
-		`<b>run:</b> <span class="text">ended</span>`,
+		`<b>run:</b> <span class="text">ended: asks</span>`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q", want)
