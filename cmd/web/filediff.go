@@ -37,6 +37,9 @@ func fileOf(f git.FileDiff, review string) fileView {
 	return fileView{lines, review != ""}
 }
 
+// FileView is f as the page shows it.
+func (v *taskView) FileView(f git.FileDiff) fileView { return fileOf(f, v.Reviewing()) }
+
 // FileURL is where a folded file's diff is fetched when it is opened.
 func (v *taskView) FileURL(name string) string { return v.fileBase + "?path=" + url.QueryEscape(name) }
 

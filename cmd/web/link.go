@@ -21,7 +21,7 @@ import (
 //
 //	GET  /l/{link}         the task's page, with a form for the questions the link covers
 //	POST /l/{link}/answer  that form (Origin and the link's own CSRF value checked)
-//	GET  /l/{link}/file    one file of its change (?path=), fetched when its fold opens
+//	GET  /l/{link}/file    one file of its change (?path=), fetched when its fold opens (routes.go)
 //	POST /l/{link}/act     one tap in a notification (ntfy's http action): q and
 //	                       answer, form-encoded, for an approval (no gate) or a single choice
 //
@@ -32,7 +32,6 @@ func (s *Server) linkRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /l/{link}/answer", s.linkAnswer)
 	mux.HandleFunc("POST /l/{link}/act", s.linkAct)
 	mux.HandleFunc("POST /l/{link}/undo", s.linkUndo)
-	mux.HandleFunc("GET /l/{link}/file", s.linkFile)
 }
 
 // linkError is a link refused, with the status that says why.

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"encoding/json"
 	"strings"
 
@@ -78,35 +79,35 @@ var entryWho = map[string]string{"user": "bh", "assistant": "agent", "output": "
 func entries(in []agent.Entry) []entryView {
 	var out []entryView
 	for _, e := range in {
-		switch e.Role {
-		case "tool":
+		switch {
+		case e.Role == "tool":
 			out = append(out, entryView{Text: e.Text, Code: true})
-			continue
-		case "output":
-			if jsonObject(e.Text) {
-				continue
-			}
-		case "result":
-			how, rest, _ := strings.Cut(e.Text, " ")
-			e.Text = map[string]string{"success": "ended"}[how]
-			if e.Text == "" {
-				e.Text = "ended: " + strings.ReplaceAll(how, "_", " ")
-			}
-			var result struct{ Summary string }
-			switch rest = strings.TrimSpace(rest); {
-			case json.Unmarshal([]byte(rest), &result) == nil && result.Summary != "":
-				e.Text += ": " + result.Summary
-			case rest != "" && !jsonObject(rest):
-				e.Text += ": " + rest
-			}
+		case e.Role == "output" && jsonObject(e.Text):
+		case e.Role == "result":
+			out = append(out, entryView{Who: entryWho[e.Role], Text: ended(e.Text)})
+		default:
+			out = append(out, entryView{Who: cmp.Or(entryWho[e.Role], e.Role), Text: e.Text})
 		}
-		who := entryWho[e.Role]
-		if who == "" {
-			who = e.Role
-		}
-		out = append(out, entryView{Who: who, Text: e.Text})
 	}
 	return out
+}
+
+// ended says how a run ended from its result line ("success {json}"):
+// "ended", with the result's summary, never its JSON.
+func ended(result string) string {
+	how, rest, _ := strings.Cut(result, " ")
+	text := "ended"
+	if how != "success" {
+		text += ": " + strings.ReplaceAll(how, "_", " ")
+	}
+	var r struct{ Summary string }
+	switch rest = strings.TrimSpace(rest); {
+	case json.Unmarshal([]byte(rest), &r) == nil && r.Summary != "":
+		text += ": " + r.Summary
+	case rest != "" && !jsonObject(rest):
+		text += ": " + rest
+	}
+	return text
 }
 
 // jsonObject says whether s is a JSON object, whole or cut at 200 bytes

@@ -61,6 +61,7 @@ func (s *Server) Handler() http.Handler {
 	open.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
 	open.HandleFunc("GET /static/code.css", s.codeCSS)
 	s.linkRoutes(open)
+	open.HandleFunc("GET /l/{link}/file", s.linkFile)
 	open.Handle("/", s.auth(mux))
 	return headers(open)
 }

@@ -49,6 +49,9 @@ type taskView struct {
 	ConfirmReject bool // a gate rejected with no reason nor comment on a line: asked once (Kept holds it)
 }
 
+// LinkPage says whether the page is an answer link's (opened without the token).
+func (v *taskView) LinkPage() bool { return v.Link }
+
 // Opened says whether the page shows some of the change open.
 func (v *taskView) Opened() bool { return slices.ContainsFunc(v.Files, git.FileDiff.Short) }
 

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"html/template"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -44,26 +45,18 @@ func Lines(f git.FileDiff) []Line {
 	old := 0
 	for i, l := range f.Lines {
 		out[i] = Line{Class: l.Class, New: l.Line, Code: template.HTML(template.HTMLEscapeString(l.Text))}
-		switch l.Class {
-		case "hunk":
+		if l.Class == "hunk" {
 			old = hunkOld(l.Text)
-			continue
-		case "add":
-		case "del":
-			out[i].Old, old = old, old+1
-		case "ctx":
-			if !strings.HasPrefix(l.Text, " ") { // "\ No newline at end of file", a header's "rename from"
-				continue
-			}
-			out[i].Old, old = old, old+1
-		default:
+		}
+		sign, ok := signs[l.Class]
+		if !ok || !strings.HasPrefix(l.Text, sign.diff) { // a ctx line that is none: "\ No newline…", "rename from"
 			continue
 		}
-		out[i].Sign, code = l.Text[:1], append(code, l.Text[1:])
+		if l.Class != "add" {
+			out[i].Old, old = old, old+1
+		}
+		out[i].Sign, code = sign.shown, append(code, l.Text[1:])
 		out[i].Code = template.HTML(template.HTMLEscapeString(l.Text[1:]))
-		if out[i].Sign == "-" {
-			out[i].Sign = "−"
-		}
 	}
 	coloured := colour(path.Base(f.Name), code)
 	for i, n := range out {
@@ -73,6 +66,10 @@ func Lines(f git.FileDiff) []Line {
 	}
 	return out
 }
+
+// signs are the first characters of the lines of code, by class: in the
+// diff, and as shown (a minus sign, not a hyphen).
+var signs = map[string]struct{ diff, shown string }{"add": {"+", "+"}, "del": {"-", "−"}, "ctx": {" ", " "}}
 
 // hunkOld is the first old line a hunk header (@@ -a,b +c,d @@) names.
 func hunkOld(h string) int {
@@ -92,13 +89,9 @@ func hunkOld(h string) int {
 func colour(name string, code []string) []template.HTML {
 	lexer := lexers.Match(name)
 	text := strings.Join(code, "\n")
-	if lexer == nil || len(text) > maxColoured || len(code) == 0 {
+	if lexer == nil || len(text) > maxColoured || len(code) == 0 ||
+		slices.ContainsFunc(code, func(l string) bool { return len(l) > maxLine }) {
 		return nil
-	}
-	for _, l := range code {
-		if len(l) > maxLine {
-			return nil
-		}
 	}
 	it, err := chroma.Coalesce(lexer).Tokenise(nil, text+"\n")
 	if err != nil {
@@ -109,19 +102,23 @@ func colour(name string, code []string) []template.HTML {
 		return nil
 	}
 	out := make([]template.HTML, len(code))
-	var b strings.Builder
 	for i := range code {
-		b.Reset()
-		for _, tok := range lines[i] {
-			text := template.HTMLEscapeString(strings.TrimSuffix(tok.Value, "\n"))
-			if cls := class(tok.Type); cls != "" && cls != "w" && text != "" { // spaces: no colour
-				text = `<span class="` + cls + `">` + text + `</span>`
-			}
-			b.WriteString(text)
-		}
-		out[i] = template.HTML(b.String())
+		out[i] = lineHTML(lines[i])
 	}
 	return out
+}
+
+// lineHTML is one line's tokens, escaped, each in its class (spaces in none).
+func lineHTML(tokens []chroma.Token) template.HTML {
+	var b strings.Builder
+	for _, tok := range tokens {
+		text := template.HTMLEscapeString(strings.TrimSuffix(tok.Value, "\n"))
+		if cls := class(tok.Type); cls != "" && cls != "w" && text != "" {
+			text = `<span class="` + cls + `">` + text + `</span>`
+		}
+		b.WriteString(text)
+	}
+	return template.HTML(b.String())
 }
 
 // class is a token's CSS class, as chroma's HTML formatter names it: its
