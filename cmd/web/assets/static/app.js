@@ -160,6 +160,8 @@
     busy = true;
     try {
       const before = new Set([...main.querySelectorAll("[data-question]")].map(e => e.dataset.question));
+      // Long files opened stay open (fetched again) across the refresh.
+      const opened = new Set([...main.querySelectorAll("details.file[data-src]")].filter(d => d.open).map(d => d.dataset.path));
       const u = new URL(location.href);
       u.searchParams.set("part", "main");
       const r = await fetch(u, { credentials: "same-origin", cache: "no-store" });
@@ -168,6 +170,7 @@
         main.dataset.version = version;
         main.innerHTML = await r.text();
         bind(main);
+        for (const d of main.querySelectorAll("details.file[data-src]")) if (opened.has(d.dataset.path)) d.open = true;
         for (const e of main.querySelectorAll("[data-question]")) {
           if (!before.has(e.dataset.question)) e.classList.add("fresh");
         }
