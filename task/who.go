@@ -7,7 +7,7 @@ import "strings"
 // board), and userChannels those that record a user ("web:<user>").
 var (
 	channelNames = map[string]string{"link": "phone link", "ntfy": "ntfy", "slack": "slack", "board": "board"}
-	userChannels = map[string]string{"web:": "web", "continue:": "bh continue"}
+	userChannels = map[string]string{"web:": "web", "continue:": "bh continue", "github:": "github"}
 )
 
 // Who is the name people are shown for an event's By: "you" for this

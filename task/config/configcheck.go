@@ -61,6 +61,7 @@ func decodeConfig(path string, b []byte, c *Config) error {
 		{[]string{"k8s", "warmPool"}, checkEmpty(c.K8s.WarmPool, checkPool)},
 		{[]string{"k8s", "claimTTL"}, c.K8s.ClaimTTL.Check()},
 		{[]string{"k8s", "bindTimeout"}, c.K8s.BindTimeout.Check()},
+		{[]string{"github"}, c.GitHub.check()},
 	} {
 		if v.err != nil {
 			return configError(path, &root, v.key, v.err)

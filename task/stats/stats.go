@@ -75,6 +75,7 @@ const (
 	channelNtfy     = "ntfy"     // an ntfy action
 	channelSlack    = "slack"    // a Slack link
 	channelTakeover = "takeover" // bh continue ("continue:<user>")
+	channelGitHub   = "github"   // a reply on the task's issue ("github:<login>")
 	channelDefault  = "default"  // the question's default, used when it expired
 	channelOther    = "other"
 )
@@ -90,6 +91,8 @@ func channel(by string) string {
 		return channelWeb
 	case strings.HasPrefix(by, "continue:"):
 		return channelTakeover
+	case strings.HasPrefix(by, "github:"):
+		return channelGitHub
 	}
 	return channelOther
 }
