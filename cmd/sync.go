@@ -9,6 +9,7 @@ import (
 	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/github"
 	"github.com/bh-tracker/bh/worker/git/usertree"
 	"github.com/bh-tracker/bh/worker/storegit"
 	"github.com/spf13/cobra"
@@ -71,6 +72,11 @@ func syncRun(opts *SyncOptions) error {
 	// Pull requests in review are polled too (land: pr); gh's trouble is a warning.
 	if err := worker.Shepherd(context.Background(), s, worker.Options{}); err != nil {
 		fmt.Fprintf(opts.IO.ErrOut, "bh: %v\n", err)
+	}
+	if c := s.Config.GitHub; c != nil { // issues too; GitHub's trouble is a warning
+		if _, err := github.Sync(context.Background(), s, *c, github.Options{By: "human"}); err != nil {
+			fmt.Fprintf(opts.IO.ErrOut, "bh: %v\n", err)
+		}
 	}
 	if opts.JSON {
 		return writeJSON(opts.IO.Out, res)

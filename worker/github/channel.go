@@ -22,12 +22,7 @@ func (x *syncer) ask(ctx context.Context) error {
 		if t.State != task.AwaitingInput || n == 0 {
 			continue
 		}
-		var qs []task.Question
-		for _, q := range t.Pending() {
-			if _, ok := x.st.Posted[t.ID][q.ID]; !ok {
-				qs = append(qs, q)
-			}
-		}
+		qs := x.unasked(t)
 		if len(qs) == 0 {
 			continue
 		}
@@ -46,6 +41,17 @@ func (x *syncer) ask(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// unasked are the questions t waits on that its issue has not been asked.
+func (x *syncer) unasked(t *task.Task) []task.Question {
+	var qs []task.Question
+	for _, q := range t.Pending() {
+		if _, ok := x.st.Posted[t.ID][q.ID]; !ok {
+			qs = append(qs, q)
+		}
+	}
+	return qs
 }
 
 // replies reads the comments new since the last poll and takes those that
@@ -72,22 +78,9 @@ func (x *syncer) replies(ctx context.Context) error {
 // asked there before c was written, not bh's own, and by an account with
 // write access. It goes through the one door (act.Answer) as given.
 func (x *syncer) Reply(ctx context.Context, c Comment) error {
-	if x.st.Seen[c.ID] {
+	t := x.repliesTo(c)
+	if t == nil {
 		return nil
-	}
-	x.st.Seen[c.ID] = true
-	t := x.byIssue(IssueNumber(c.IssueURL))
-	if t == nil || strings.Contains(c.Body, marker) || c.User.Login == x.st.Self {
-		return nil
-	}
-	asked := time.Time{}
-	for _, p := range x.st.Posted[t.ID] {
-		if p.At.After(asked) {
-			asked = p.At
-		}
-	}
-	if asked.IsZero() || c.CreatedAt.Before(asked) {
-		return nil // older than the question: not a reply to it
 	}
 	ans, ok := ParseReply(c.Body, t.Pending())
 	if !ok && t.State == task.AwaitingInput {
@@ -96,11 +89,8 @@ func (x *syncer) Reply(ctx context.Context, c Comment) error {
 	if ok, err := x.writer(ctx, c.User.Login); err != nil || !ok {
 		return err
 	}
-	if len(ans) == 0 {
-		if !strings.Contains(c.Body, "/bh") {
-			return nil
-		}
-		ans = []task.Answer{{}} // a /bh reply after the questions: told it is late
+	if len(ans) == 0 && !strings.Contains(c.Body, "/bh") {
+		return nil
 	}
 	done, err := act.Answer(x.s, t.ID, ans, Via+c.User.Login, x.logf)
 	if err == nil {
@@ -109,6 +99,25 @@ func (x *syncer) Reply(ctx context.Context, c Comment) error {
 		return nil
 	}
 	return x.refusedReply(ctx, t, c, err)
+}
+
+// repliesTo is the task comment c may answer: c is new, not bh's, and on
+// the issue of a task that asked there before c was written.
+func (x *syncer) repliesTo(c Comment) *task.Task {
+	if x.st.Seen[c.ID] {
+		return nil // an edit of a comment read before
+	}
+	x.st.Seen[c.ID] = true
+	t := x.byIssue(IssueNumber(c.IssueURL))
+	if t == nil || strings.Contains(c.Body, marker) || c.User.Login == x.st.Self {
+		return nil
+	}
+	for _, p := range x.st.Posted[t.ID] {
+		if !c.CreatedAt.Before(p.At) {
+			return t
+		}
+	}
+	return nil // older than every question: not a reply to one
 }
 
 // refusedReply tells the issue why a reply was not taken: too late, or

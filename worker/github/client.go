@@ -74,14 +74,7 @@ func apiBase(host string) string {
 
 // ParseRepo reads [HOST/]OWNER/REPO, or a remote's URL (https, ssh, scp).
 func ParseRepo(s string) (host, owner, repo string, err error) {
-	u := strings.TrimSuffix(strings.TrimSpace(s), ".git")
-	if rest, ok := strings.CutPrefix(u, "git@"); ok { // git@github.com:owner/repo
-		u = strings.Replace(rest, ":", "/", 1)
-	}
-	for _, p := range []string{"https://", "http://", "ssh://git@", "ssh://"} {
-		u = strings.TrimPrefix(u, p)
-	}
-	parts := strings.Split(strings.Trim(u, "/"), "/")
+	parts := strings.Split(strings.Trim(bareURL(s), "/"), "/")
 	switch {
 	case len(parts) == 2 && parts[0] != "" && parts[1] != "":
 		return "github.com", parts[0], parts[1], nil
@@ -89,6 +82,18 @@ func ParseRepo(s string) (host, owner, repo string, err error) {
 		return parts[0], parts[1], parts[2], nil
 	}
 	return "", "", "", fmt.Errorf("github: %q is no repository: want [HOST/]OWNER/REPO", s)
+}
+
+// bareURL is a remote's URL without its scheme, user and .git.
+func bareURL(s string) string {
+	u := strings.TrimSuffix(strings.TrimSpace(s), ".git")
+	if rest, ok := strings.CutPrefix(u, "git@"); ok { // git@github.com:owner/repo
+		u = strings.Replace(rest, ":", "/", 1)
+	}
+	for _, p := range []string{"https://", "http://", "ssh://git@", "ssh://"} {
+		u = strings.TrimPrefix(u, p)
+	}
+	return u
 }
 
 // Slug is the repository as [HOST/]OWNER/REPO.

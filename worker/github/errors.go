@@ -71,13 +71,10 @@ func (c *Client) refused(method, path string, resp *http.Response, body []byte) 
 	_ = json.Unmarshal(body, &msg)
 	e := APIError{Method: method, Path: path, Status: resp.StatusCode, Message: msg.Message}
 	h := resp.Header
+	if rl := c.rateLimited(resp); rl != nil {
+		return rl
+	}
 	switch {
-	case (resp.StatusCode == 403 || resp.StatusCode == 429) && (h.Get("X-RateLimit-Remaining") == "0" || h.Get("Retry-After") != ""):
-		reset := c.Limit.Reset
-		if d, err := time.ParseDuration(h.Get("Retry-After") + "s"); err == nil && h.Get("Retry-After") != "" {
-			reset = time.Now().Add(d)
-		}
-		return &RateLimitError{Reset: reset}
 	case resp.StatusCode == 401:
 		return &NoLoginError{Host: c.Host, Err: &e}
 	case resp.StatusCode == 403 && h.Get("X-Accepted-OAuth-Scopes") != "":
@@ -86,6 +83,18 @@ func (c *Client) refused(method, path string, resp *http.Response, body []byte) 
 		return &NotVisibleError{Repo: c.Slug()}
 	}
 	return &e
+}
+
+// rateLimited is the rate limit a 403 or 429 says is spent, nil for another.
+func (c *Client) rateLimited(resp *http.Response) *RateLimitError {
+	h := resp.Header
+	if resp.StatusCode != 403 && resp.StatusCode != 429 || h.Get("X-RateLimit-Remaining") != "0" && h.Get("Retry-After") == "" {
+		return nil
+	}
+	if d, err := time.ParseDuration(h.Get("Retry-After") + "s"); err == nil {
+		return &RateLimitError{Reset: time.Now().Add(d)}
+	}
+	return &RateLimitError{Reset: c.Limit.Reset}
 }
 
 // ghTimeout bounds gh auth token.

@@ -27,6 +27,22 @@ type Result struct {
 
 // importIssues makes tasks of the issues the config picks, once each.
 func (x *syncer) importIssues(ctx context.Context) error {
+	issues, newest, err := x.fetchIssues(ctx)
+	if err != nil {
+		return err
+	}
+	for _, is := range issues {
+		if err := x.importOne(is); err != nil {
+			return err
+		}
+	}
+	x.st.IssuesSince = newest
+	return nil
+}
+
+// fetchIssues lists the issues changed since the last pass, and the newest
+// change among them.
+func (x *syncer) fetchIssues(ctx context.Context) ([]Issue, string, error) {
 	queries := []url.Values{{"labels": {x.cfg.IssueLabel()}}}
 	if x.cfg.Assignee != "" {
 		queries = append(queries, url.Values{"assignee": {x.cfg.Assignee}})
@@ -36,7 +52,7 @@ func (x *syncer) importIssues(ctx context.Context) error {
 	for _, q := range queries {
 		got, changed, err := x.c.Issues(ctx, q, x.st.IssuesSince)
 		if err != nil {
-			return err
+			return nil, "", err
 		}
 		if changed {
 			x.res.Polls++
@@ -50,13 +66,7 @@ func (x *syncer) importIssues(ctx context.Context) error {
 			}
 		}
 	}
-	for _, is := range issues {
-		if err := x.importOne(is); err != nil {
-			return err
-		}
-	}
-	x.st.IssuesSince = newest
-	return nil
+	return issues, newest, nil
 }
 
 // importOne makes or updates the task of is.

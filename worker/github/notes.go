@@ -66,26 +66,27 @@ func questionOf(t *task.Task, qid string) string {
 // closes its issue itself, through its Closes #N.
 func (x *syncer) noteEndings(ctx context.Context) error {
 	for _, t := range x.bySource {
-		n := IssueNumber(t.Source)
-		if n == 0 || (t.State != task.Closed && t.State != task.Failed) {
-			continue
-		}
 		key := fmt.Sprintf("end:%s:%s:%s", t.ID, t.State, t.UpdatedAt.UTC().Format("20060102T150405"))
-		if x.st.Noted[key] {
+		if IssueNumber(t.Source) == 0 || (t.State != task.Closed && t.State != task.Failed) || x.st.Noted[key] {
 			continue
 		}
 		x.st.Noted[key] = true
-		target, land := config.Delivery(t, x.s.Config)
-		commit := lastCommit(t)
-		text, closeIt := endText(t, target, land, commit), x.cfg.Close && land != task.LandPR && commit != ""
-		if _, err := x.c.Comment(ctx, n, text); err != nil {
+		if err := x.noteEnding(ctx, t); err != nil {
 			return err
 		}
-		if closeIt {
-			if err := x.c.Close(ctx, n); err != nil {
-				return err
-			}
-		}
+	}
+	return nil
+}
+
+func (x *syncer) noteEnding(ctx context.Context, t *task.Task) error {
+	n := IssueNumber(t.Source)
+	target, land := config.Delivery(t, x.s.Config)
+	commit := lastCommit(t)
+	if _, err := x.c.Comment(ctx, n, endText(t, target, land, commit)); err != nil {
+		return err
+	}
+	if x.cfg.Close && land != task.LandPR && commit != "" {
+		return x.c.Close(ctx, n)
 	}
 	return nil
 }

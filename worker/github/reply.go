@@ -17,15 +17,11 @@ func ParseReply(body string, qs []task.Question) (ans []task.Answer, ok bool) {
 	if len(qs) == 0 {
 		return nil, false
 	}
-	for _, line := range strings.Split(body, "\n") {
-		rest, found := strings.CutPrefix(strings.TrimSpace(line), "/bh")
-		if !found || rest != "" && rest[0] != ' ' && rest[0] != '\t' {
-			continue
-		}
+	for _, words := range commands(body) {
 		if len(ans) == len(qs) {
 			break
 		}
-		ans = append(ans, answerOf(qs[len(ans)], strings.TrimSpace(rest)))
+		ans = append(ans, answerOf(qs[len(ans)], words))
 	}
 	if len(ans) > 0 {
 		return ans, true
@@ -34,6 +30,18 @@ func ParseReply(body string, qs []task.Question) (ans []task.Answer, ok bool) {
 		return []task.Answer{{QuestionID: qs[0].ID, Values: []string{task.TrimAnswer(body)}}}, true
 	}
 	return nil, false
+}
+
+// commands are the words of body's /bh lines.
+func commands(body string) []string {
+	var out []string
+	for _, line := range strings.Split(body, "\n") {
+		rest, found := strings.CutPrefix(strings.TrimSpace(line), "/bh")
+		if found && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
+			out = append(out, strings.TrimSpace(rest))
+		}
+	}
+	return out
 }
 
 // answerOf is one /bh line's answer to q, as given: what does not fit is
@@ -45,27 +53,32 @@ func answerOf(q task.Question, words string) task.Answer {
 		verdict, feedback, _ := strings.Cut(words, " ")
 		a.Values, a.Comment = []string{strings.ToLower(verdict)}, strings.TrimSpace(feedback)
 	case task.ChoiceQuestion:
-		for _, f := range strings.FieldsFunc(words, func(r rune) bool { return r == ',' || r == ' ' }) {
-			if n, err := strconv.Atoi(f); err == nil && n >= 1 && n <= len(q.Options) {
-				f = q.Options[n-1].Label
-			}
-			a.Values = append(a.Values, f)
-		}
-		if len(a.Values) == 0 || !allNumbers(words) {
-			a.Values = []string{words} // a label said in words, spaces and all
-			if n, err := strconv.Atoi(words); err == nil && n >= 1 && n <= len(q.Options) {
-				a.Values = []string{q.Options[n-1].Label}
-			}
-		}
+		a.Values = picks(q, words)
 	default:
 		a.Values = []string{words}
 	}
 	return a
 }
 
-// allNumbers says whether words are option numbers only ("1, 3").
-func allNumbers(words string) bool {
+// picks are the options words pick: numbers ("2", "1, 3") name them in
+// order; anything else is a label said in words, spaces and all.
+func picks(q task.Question, words string) []string {
 	fs := strings.FieldsFunc(words, func(r rune) bool { return r == ',' || r == ' ' })
+	if !allNumbers(fs) {
+		return []string{words}
+	}
+	var out []string
+	for _, f := range fs {
+		if n, _ := strconv.Atoi(f); n >= 1 && n <= len(q.Options) {
+			f = q.Options[n-1].Label
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// allNumbers says whether fs are all numbers.
+func allNumbers(fs []string) bool {
 	for _, f := range fs {
 		if _, err := strconv.Atoi(f); err != nil {
 			return false

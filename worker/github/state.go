@@ -69,6 +69,11 @@ func loadState(s *store.Store, repo string) (*state, error) {
 		}
 	}
 	st.Repo = repo
+	st.init()
+	return st, nil
+}
+
+func (st *state) init() {
 	if st.Cache == nil {
 		st.Cache = map[string]Cached{}
 	}
@@ -81,7 +86,6 @@ func loadState(s *store.Store, repo string) (*state, error) {
 	if st.Noted == nil {
 		st.Noted = map[string]bool{}
 	}
-	return st, nil
 }
 
 func (st *state) save(s *store.Store) error {

@@ -42,14 +42,7 @@ func Sync(ctx context.Context, s *store.Store, cfg config.GitHubConfig, opt Opti
 	if err != nil {
 		return Result{}, err
 	}
-	x := &syncer{s: s, st: st, cfg: cfg, by: cmp.Or(opt.By, "github"), logf: opt.Logf, now: opt.Now,
-		res: Result{Repo: repo}, writers: map[string]bool{}}
-	if x.logf == nil {
-		x.logf = func(string, ...any) {}
-	}
-	if x.now == nil {
-		x.now = time.Now
-	}
+	x := newSyncer(s, st, cfg, opt)
 	if x.now().Before(st.Paused) {
 		return x.res, &RateLimitError{Reset: st.Paused}
 	}
@@ -70,6 +63,18 @@ func Sync(ctx context.Context, s *store.Store, cfg config.GitHubConfig, opt Opti
 		err = serr
 	}
 	return x.res, err
+}
+
+func newSyncer(s *store.Store, st *state, cfg config.GitHubConfig, opt Options) *syncer {
+	x := &syncer{s: s, st: st, cfg: cfg, by: cmp.Or(opt.By, "github"), logf: opt.Logf, now: opt.Now,
+		res: Result{Repo: st.Repo}, writers: map[string]bool{}}
+	if x.logf == nil {
+		x.logf = func(string, ...any) {}
+	}
+	if x.now == nil {
+		x.now = time.Now
+	}
+	return x
 }
 
 // pass is one sync's steps, in order; hear, if set, replaces the polls.

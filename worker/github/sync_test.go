@@ -113,7 +113,7 @@ func asked(t *testing.T) (*store.Store, *githubtest.API, string) {
 		tk.Summary = "Two fit."
 		tk.Questions = []task.Question{{ID: "q1", Question: "Which database?", Type: task.ChoiceQuestion,
 			Options: []task.Option{{Label: "PostgreSQL"}, {Label: "SQLite", Description: "one file"}},
-			Status: task.QuestionPending, AskedAt: at}}
+			Status:  task.QuestionPending, AskedAt: at}}
 		tk.State = task.AwaitingInput // as a run that asked leaves it
 		return nil
 	}); err != nil {

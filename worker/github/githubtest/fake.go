@@ -180,19 +180,7 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
-	if r.Header.Get("Authorization") != "Bearer fake-token" {
-		a.answer(w, r, 401, map[string]any{"message": "Bad credentials"})
-		return
-	}
-	if a.Limit <= 0 {
-		w.Header().Set("X-RateLimit-Remaining", "0")
-		w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(a.clock.Add(time.Hour).Unix(), 10))
-		w.WriteHeader(http.StatusForbidden)
-		fmt.Fprint(w, `{"message":"API rate limit exceeded"}`)
-		return
-	}
-	if r.URL.Path == "/user" {
-		a.answer(w, r, 200, map[string]any{"login": Bot})
+	if !a.admit(w, r) {
 		return
 	}
 	m := route.FindStringSubmatch(r.URL.Path)
@@ -206,28 +194,57 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 		a.answer(w, r, 200, a.listIssues(r))
 	case m[1] == "issues/comments" && r.Method == http.MethodGet:
 		a.answer(w, r, 200, a.listComments(r))
+	case m[4] != "":
+		a.permission(w, r, m[4])
+	default:
+		a.write(w, r, m)
+	}
+}
+
+// write closes an issue (PATCH) or comments on one (POST), as bh.
+func (a *API) write(w http.ResponseWriter, r *http.Request, m []string) {
+	var in struct{ State, Body string }
+	json.NewDecoder(r.Body).Decode(&in)
+	switch {
 	case m[2] != "" && r.Method == http.MethodPatch:
 		n, _ := strconv.Atoi(m[2])
-		var in struct{ State string }
-		json.NewDecoder(r.Body).Decode(&in)
 		a.issues[n-1].State, a.issues[n-1].UpdatedAt = in.State, a.tick()
 		a.answer(w, r, 200, a.issueJSON(a.issues[n-1]))
 	case m[3] != "" && r.Method == http.MethodPost:
 		n, _ := strconv.Atoi(m[3])
-		var in struct{ Body string }
-		json.NewDecoder(r.Body).Decode(&in)
 		a.answer(w, r, 201, a.commentJSON(a.addComment(n, Bot, in.Body)))
-	case m[4] != "":
-		perm, ok := a.Perms[m[4]]
-		if !ok {
-			a.answer(w, r, 404, map[string]any{"message": "Not Found"})
-			return
-		}
-		a.answer(w, r, 200, map[string]any{"permission": perm, "user": map[string]any{"login": m[4]}})
 	default:
 		a.t.Errorf("fake GitHub: unexpected %s %s", r.Method, r.URL)
 		a.answer(w, r, 404, map[string]any{"message": "Not Found"})
 	}
+}
+
+// permission answers login's permission on the repository.
+func (a *API) permission(w http.ResponseWriter, r *http.Request, login string) {
+	perm, ok := a.Perms[login]
+	if !ok {
+		a.answer(w, r, 404, map[string]any{"message": "Not Found"})
+		return
+	}
+	a.answer(w, r, 200, map[string]any{"permission": perm, "user": map[string]any{"login": login}})
+}
+
+// admit refuses a bad token and a spent rate limit, and answers /user.
+func (a *API) admit(w http.ResponseWriter, r *http.Request) bool {
+	switch {
+	case r.Header.Get("Authorization") != "Bearer fake-token":
+		a.answer(w, r, 401, map[string]any{"message": "Bad credentials"})
+	case a.Limit <= 0:
+		w.Header().Set("X-RateLimit-Remaining", "0")
+		w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(a.clock.Add(time.Hour).Unix(), 10))
+		w.WriteHeader(http.StatusForbidden)
+		fmt.Fprint(w, `{"message":"API rate limit exceeded"}`)
+	case r.URL.Path == "/user":
+		a.answer(w, r, 200, map[string]any{"login": Bot})
+	default:
+		return true
+	}
+	return false
 }
 
 // answer writes v with its ETag, or 304 when the client has it: only a
