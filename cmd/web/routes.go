@@ -54,6 +54,9 @@ func (s *Server) Handler() http.Handler {
 	static, _ := fs.Sub(assets, "assets/static")
 	open.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
 	s.linkRoutes(open)
+	if s.o.GitHub != nil {
+		open.Handle("POST /github/webhook", s.o.GitHub)
+	}
 	open.Handle("/", s.auth(mux))
 	return headers(open)
 }

@@ -19,6 +19,7 @@ type Issue struct {
 	URL         string    `json:"html_url"`
 	UpdatedAt   time.Time `json:"updated_at"`
 	Labels      []Label   `json:"labels"`
+	Assignees   []User    `json:"assignees"`
 	PullRequest *struct{} `json:"pull_request,omitempty"`
 }
 

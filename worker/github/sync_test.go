@@ -1,7 +1,15 @@
 package github_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -205,5 +213,63 @@ func TestQuietPollsCostNothing(t *testing.T) {
 	after, notModified := api.Costs()
 	if after != spent || notModified < 2000 {
 		t.Fatalf("1,000 quiet polls spent %d of the rate limit (%d answered 304), want 0", after-spent, notModified)
+	}
+}
+
+// TestWebhookAnswers: a signed issue_comment webhook answers before its
+// request returns; a badly signed one is refused and changes nothing.
+func TestWebhookAnswers(t *testing.T) {
+	s, api, id := asked(t)
+	cfgFile := s.ConfigPath()
+	b, err := os.ReadFile(cfgFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfgFile, append(b, "github:\n  label: bh\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	api.SetPerm("dev", "write")
+	hook := httptest.NewServer(github.Webhook{Secret: "s3cret", Repos: func() ([]string, error) { return []string{s.Root}, nil }})
+	defer hook.Close()
+	c := api.AddComment(1, "dev", "/bh 2")
+	payload, _ := json.Marshal(map[string]any{"action": "created",
+		"issue": map[string]any{"number": 1, "html_url": "http://github.localhost/owner/repo/issues/1"},
+		"comment": map[string]any{"id": c.ID, "body": c.Body, "user": map[string]any{"login": "dev"},
+			"issue_url":  "http://api.github.localhost/repos/owner/repo/issues/1",
+			"created_at": c.CreatedAt.Format(time.RFC3339), "updated_at": c.UpdatedAt.Format(time.RFC3339)},
+		"repository": map[string]any{"full_name": "owner/repo", "html_url": "http://github.localhost/owner/repo"}})
+	post := func(sig string) int {
+		req, _ := http.NewRequest("POST", hook.URL, bytes.NewReader(payload))
+		req.Header.Set("X-GitHub-Event", "issue_comment")
+		req.Header.Set("X-Hub-Signature-256", sig)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	bad := hmac.New(sha256.New, []byte("guess"))
+	bad.Write(payload)
+	if code := post("sha256=" + hex.EncodeToString(bad.Sum(nil))); code != http.StatusUnauthorized {
+		t.Fatalf("a badly signed webhook answered %d, want 401", code)
+	}
+	if got, _ := s.Get(id); got.State != task.AwaitingInput {
+		t.Fatalf("a badly signed webhook changed the task: %s", got.State)
+	}
+	mac := hmac.New(sha256.New, []byte("s3cret"))
+	mac.Write(payload)
+	if code := post("sha256=" + hex.EncodeToString(mac.Sum(nil))); code != http.StatusNoContent {
+		t.Fatalf("a signed webhook answered %d, want 204", code)
+	}
+	if got, _ := s.Get(id); got.State != task.Open || got.Questions[0].Answer[0] != "SQLite" {
+		t.Fatalf("when the signed webhook's request returned: %s %+v", got.State, got.Questions)
+	}
+	// The poll that follows sees the same comment, and takes it no second time.
+	sync(t, s, config.GitHubConfig{})
+	for _, body := range api.Bodies(1) {
+		if strings.Contains(body, "answered already") {
+			t.Errorf("the poll after the webhook took the comment again: %q", body)
+		}
 	}
 }
