@@ -95,14 +95,24 @@ func endText(t *task.Task, target, land, commit string) string {
 	switch {
 	case t.State == task.Failed:
 		return fmt.Sprintf("%s\n%s failed: %s", marker, t.ID, oneLine(t.Summary))
+	case land == task.LandPR && strings.HasPrefix(lastReason(t), "pull request merged"):
+		return fmt.Sprintf("%s\n%s landed through its pull request (%s).", marker, t.ID, lastReason(t))
 	case commit == "":
 		return fmt.Sprintf("%s\n%s was closed without landing.", marker, t.ID)
 	case land == task.LandBranch:
 		return fmt.Sprintf("%s\n%s is done: its work is on branch `bh/%s` (%s).", marker, t.ID, t.ID, commit)
-	case land == task.LandPR:
-		return fmt.Sprintf("%s\n%s landed through its pull request as %s.", marker, t.ID, commit)
 	}
 	return fmt.Sprintf("%s\n%s landed on `%s` as %s.", marker, t.ID, target, commit)
+}
+
+// lastReason is the reason t's last change of state gave.
+func lastReason(t *task.Task) string {
+	for i := len(t.History) - 1; i >= 0; i-- {
+		if e := t.History[i]; e.Kind == task.EventState {
+			return e.Text
+		}
+	}
+	return ""
 }
 
 func lastCommit(t *task.Task) string {

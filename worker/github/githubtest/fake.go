@@ -68,7 +68,7 @@ type Comment struct {
 func New(t testing.TB) *API {
 	a := &API{t: t, Perms: map[string]string{Bot: "write"}, Limit: 5000,
 		clock: time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)}
-	srv := httptest.NewServer(http.HandlerFunc(a.serve))
+	srv := httptest.NewServer(a)
 	t.Cleanup(srv.Close)
 	a.URL = srv.URL
 	return a
@@ -176,7 +176,9 @@ func (a *API) SetPerm(login, perm string) {
 
 var route = regexp.MustCompile(`^/repos/owner/repo/(issues|issues/comments|issues/(\d+)|issues/(\d+)/comments|collaborators/([^/]+)/permission)$`)
 
-func (a *API) serve(w http.ResponseWriter, r *http.Request) {
+// ServeHTTP answers one request: the fake's own server, or another fake
+// passing on what it does not serve.
+func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
@@ -312,6 +314,20 @@ func (a *API) commentJSON(c *Comment) map[string]any {
 	return map[string]any{"id": c.ID, "body": c.Body, "user": map[string]any{"login": c.User},
 		"issue_url":  fmt.Sprintf("http://api.%s/repos/owner/repo/issues/%d", Host, c.Issue),
 		"created_at": c.CreatedAt.Format(time.RFC3339), "updated_at": c.UpdatedAt.Format(time.RFC3339)}
+}
+
+var closes = regexp.MustCompile(`(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?) #(\d+)\b`)
+
+// Merged is GitHub merging a pull request with body: the issues it names
+// with a closing keyword (Closes #N) close.
+func (a *API) Merged(body string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, m := range closes.FindAllStringSubmatch(body, -1) {
+		if n, _ := strconv.Atoi(m[1]); n >= 1 && n <= len(a.issues) {
+			a.issues[n-1].State, a.issues[n-1].UpdatedAt = "closed", a.tick()
+		}
+	}
 }
 
 // Bodies are the words of issue n's comments, oldest first.

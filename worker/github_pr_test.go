@@ -1,0 +1,48 @@
+package worker
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/worker/github"
+	"github.com/bh-tracker/bh/worker/github/githubtest"
+)
+
+// A task imported from an issue lands by pull request through the real
+// gh: its body says Closes #N, so that merging it closes the issue, and
+// the issue is told how the task landed.
+func TestPullRequestClosesItsIssue(t *testing.T) {
+	s, gh, tk := prTask(t, "Add greeting")
+	api := githubtest.New(t)
+	gh.Issues = api // no request yet: set without the lock
+	n := api.AddIssue("Add greeting", "Say hello.", "bh")
+	if _, err := s.Update(tk.ID, func(t *task.Task) error {
+		t.Source = fmt.Sprintf("http://%s/owner/repo/issues/%d", githubtest.Host, n)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	runOnce(t, s, &fake{steps: []stepFn{step(map[string]string{"hello.go": "package hello\n"}, done("adds it"))}})
+	wantState(t, s, tk.ID, task.InReview)
+	pull := gh.Pulls()[0]
+	if !strings.Contains(pull.Body, fmt.Sprintf("Closes #%d", n)) {
+		t.Fatalf("the pull request's body does not close the issue:\n%s", pull.Body)
+	}
+	gh.Edit(1, func(p *Pull) { p.Merged, p.State = true, "closed" })
+	api.Merged(pull.Body)
+	shepherdT(t, s)
+	wantState(t, s, tk.ID, task.Closed)
+	if _, err := github.Sync(context.Background(), s, config.GitHubConfig{}, github.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if is := api.Issue(n); is.State != "closed" {
+		t.Fatalf("issue #%d is %s after its pull request merged", n, is.State)
+	}
+	if bodies := api.Bodies(n); len(bodies) != 1 || !strings.Contains(bodies[0], "landed through its pull request") {
+		t.Fatalf("the issue was not told how its task landed: %q", bodies)
+	}
+}
