@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -271,5 +272,71 @@ func TestWebhookAnswers(t *testing.T) {
 		if strings.Contains(body, "answered already") {
 			t.Errorf("the poll after the webhook took the comment again: %q", body)
 		}
+	}
+}
+
+// TestIssueToldHowItEnded: a task landed by merge comments its commit on
+// the issue and closes it (close: true); a failed one says so; each once.
+func TestIssueToldHowItEnded(t *testing.T) {
+	s, api := fakeRepo(t)
+	api.AddIssue("Fix the login", "body", "bh")
+	api.AddIssue("Fix the logout", "body", "bh")
+	cfg := config.GitHubConfig{Close: true}
+	sync(t, s, cfg)
+	byTitle := map[string]string{}
+	for _, tk := range tasks(t, s) {
+		byTitle[tk.Title] = tk.ID
+	}
+	end := func(id string, st task.State, commit string) {
+		if _, err := s.Update(id, func(tk *task.Task) error {
+			if commit != "" {
+				tk.Record(time.Now(), task.Event{Kind: task.EventCommit, Commit: commit})
+			}
+			tk.State, tk.Summary = st, "the tests would not pass"
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	end(byTitle["Fix the login"], task.Closed, "abc1234")
+	end(byTitle["Fix the logout"], task.Failed, "")
+	sync(t, s, cfg)
+	sync(t, s, cfg)
+	if b := api.Bodies(1); len(b) != 1 || !strings.Contains(b[0], "abc1234") || api.Issue(1).State != "closed" {
+		t.Fatalf("landed: %q, issue %s", b, api.Issue(1).State)
+	}
+	if b := api.Bodies(2); len(b) != 1 || !strings.Contains(b[0], "failed: the tests would not pass") || api.Issue(2).State != "open" {
+		t.Fatalf("failed: %q, issue %s", b, api.Issue(2).State)
+	}
+}
+
+// TestRateLimitPauses: a spent rate limit is a *RateLimitError, and no
+// request is made until its reset.
+func TestRateLimitPauses(t *testing.T) {
+	s, api := fakeRepo(t)
+	api.AddIssue("Fix the login", "body", "bh")
+	api.Limit = 0 // no request yet: set without the lock
+	_, err := github.Sync(context.Background(), s, config.GitHubConfig{}, github.Options{
+		Now: func() time.Time { return time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC) }})
+	var rl *github.RateLimitError
+	if !errors.As(err, &rl) || rl.Reset.IsZero() {
+		t.Fatalf("a spent rate limit: %v", err)
+	}
+	before := api.Requests()
+	_, err = github.Sync(context.Background(), s, config.GitHubConfig{}, github.Options{
+		Now: func() time.Time { return time.Date(2026, 1, 5, 9, 1, 0, 0, time.UTC) }})
+	if after := api.Requests(); !errors.As(err, &rl) || after != before {
+		t.Fatalf("before the reset: %v, %d requests", err, after-before)
+	}
+}
+
+func TestNoLogin(t *testing.T) {
+	s, _ := fakeRepo(t)
+	t.Setenv("GH_TOKEN", "")
+	t.Setenv("PATH", t.TempDir()) // no gh either
+	_, err := github.Sync(context.Background(), s, config.GitHubConfig{}, github.Options{})
+	var nl *github.NoLoginError
+	if !errors.As(err, &nl) || !strings.Contains(err.Error(), "gh auth login") {
+		t.Fatalf("without a login: %v", err)
 	}
 }

@@ -44,6 +44,7 @@ type API struct {
 	// Limit is the rate limit left; Spent counts the answers that cost
 	// one, NotModified the 304s.
 	Limit, Spent, NotModified int
+	requests                  int
 	clock                     time.Time
 }
 
@@ -167,6 +168,13 @@ func (a *API) Costs() (spent, notModified int) {
 	return a.Spent, a.NotModified
 }
 
+// Requests counts every request made, refused ones too.
+func (a *API) Requests() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.requests
+}
+
 // SetPerm sets login's permission on the repository.
 func (a *API) SetPerm(login, perm string) {
 	a.mu.Lock()
@@ -182,6 +190,7 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
+	a.requests++
 	if !a.admit(w, r) {
 		return
 	}
