@@ -61,7 +61,6 @@ func decodeConfig(path string, b []byte, c *Config) error {
 		{[]string{"k8s", "warmPool"}, checkEmpty(c.K8s.WarmPool, checkPool)},
 		{[]string{"k8s", "claimTTL"}, c.K8s.ClaimTTL.Check()},
 		{[]string{"k8s", "bindTimeout"}, c.K8s.BindTimeout.Check()},
-		{[]string{"github"}, c.GitHub.check()},
 	} {
 		if v.err != nil {
 			return configError(path, &root, v.key, v.err)
@@ -87,6 +86,9 @@ func decodeConfig(path string, b []byte, c *Config) error {
 		if k, err := c.Agent.Types[typ].Check(); err != nil {
 			return configError(path, &root, append(key, k), err)
 		}
+	}
+	if key, err := c.GitHub.check(); err != nil {
+		return configError(path, &root, key, err)
 	}
 	if typ, err := c.Budget.checkTypes(); err != nil {
 		return configError(path, &root, []string{"budget", "types", typ}, err)

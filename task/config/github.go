@@ -3,6 +3,9 @@ package config
 import (
 	"cmp"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/bh-tracker/bh/task"
 )
@@ -28,20 +31,35 @@ type GitHubConfig struct {
 // IssueLabel is the label that makes an issue a task.
 func (g GitHubConfig) IssueLabel() string { return cmp.Or(g.Label, "bh") }
 
-// check refuses a priority or type that is none of bh's.
-func (g *GitHubConfig) check() error {
+// check refuses a priority or type that is none of bh's, and the key of
+// the label that maps to it.
+func (g *GitHubConfig) check() ([]string, error) {
 	if g == nil {
-		return nil
+		return nil, nil
 	}
-	for label, p := range g.Priority {
-		if _, err := task.ParsePriority(p); err != nil {
-			return fmt.Errorf("label %q: %w", label, err)
+	if err := checkEmpty(g.Repo, checkRepo); err != nil {
+		return []string{"github", "repo"}, err
+	}
+	for _, label := range slices.Sorted(maps.Keys(g.Priority)) {
+		if _, err := task.ParsePriority(g.Priority[label]); err != nil {
+			return []string{"github", "priority", label}, err
 		}
 	}
-	for label, ty := range g.Type {
-		if _, err := task.ParseType(ty); err != nil {
-			return fmt.Errorf("label %q: %w", label, err)
+	for _, label := range slices.Sorted(maps.Keys(g.Type)) {
+		if _, err := task.ParseType(g.Type[label]); err != nil {
+			return []string{"github", "type", label}, err
 		}
+	}
+	return nil, nil
+}
+
+// checkRepo refuses what is not [HOST/]OWNER/REPO (worker/github reads it).
+func checkRepo(s string) error {
+	parts := strings.Split(s, "/")
+	if len(parts) < 2 || len(parts) > 3 || slices.ContainsFunc(parts, func(p string) bool {
+		return p == "" || strings.ContainsAny(p, " :@")
+	}) {
+		return fmt.Errorf("%q: want [HOST/]OWNER/REPO", s)
 	}
 	return nil
 }
