@@ -9,8 +9,8 @@ import (
 	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/git"
-	"github.com/bh-tracker/bh/worker/github"
 	"github.com/bh-tracker/bh/worker/git/usertree"
+	"github.com/bh-tracker/bh/worker/github"
 	"github.com/bh-tracker/bh/worker/storegit"
 	"github.com/spf13/cobra"
 )
