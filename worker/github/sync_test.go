@@ -177,7 +177,7 @@ func TestReplyByCollaboratorAnswers(t *testing.T) {
 		t.Fatalf("a later reply changed the answer: %+v", got.Questions[0])
 	}
 	bodies := api.Bodies(1)
-	if last := bodies[len(bodies)-1]; !strings.Contains(last, "answered already") || !strings.Contains(last, "dev (github)") {
+	if last := bodies[len(bodies)-1]; !strings.Contains(last, `answered already ("SQLite")`) || !strings.Contains(last, "dev (github)") {
 		t.Errorf("the late reply was not told: %q", last)
 	}
 	if strings.Count(strings.Join(bodies, "\n"), "answered already") != 1 {

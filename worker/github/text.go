@@ -61,8 +61,8 @@ func gateText(b *strings.Builder, e notify.Event) {
 func lateText(who string, t *task.Task) string {
 	for i := len(t.History) - 1; i >= 0; i-- {
 		if e := t.History[i]; e.Kind == task.EventInputReceived {
-			return fmt.Sprintf("%s\n@%s this was answered already, by %s at %s; your reply changed nothing.",
-				marker, who, task.Who(e.By, ""), e.At.UTC().Format("2006-01-02 15:04 UTC"))
+			return fmt.Sprintf("%s\n@%s this was answered already (%q), by %s at %s; your reply changed nothing.",
+				marker, who, oneLine(e.Text), task.Who(e.By, ""), e.At.UTC().Format("2006-01-02 15:04 UTC"))
 		}
 	}
 	return fmt.Sprintf("%s\n@%s %s no longer waits on an answer (it is %s); your reply changed nothing.", marker, who, t.ID, t.State)
