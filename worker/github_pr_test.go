@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/bh-tracker/bh/agent/fakeapi"
+	"github.com/bh-tracker/bh/agent/proc/proctest"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/github"
@@ -44,5 +47,47 @@ func TestPullRequestClosesItsIssue(t *testing.T) {
 	}
 	if bodies := api.Bodies(n); len(bodies) != 1 || !strings.Contains(bodies[0], "landed through its pull request") {
 		t.Fatalf("the issue was not told how its task landed: %q", bodies)
+	}
+}
+
+// The running worker polls the config's issues on its beat: a labelled
+// issue becomes a task, the task runs and lands, and the issue is told
+// its commit and closed (close: true), the token from the real gh's login.
+func TestWorkerTakesIssues(t *testing.T) {
+	fakeapi.Real(t, "gh")
+	s := newStore(t)
+	api := githubtest.New(t)
+	for _, kv := range githubtest.Env(t, api) {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	s.Config.GitHub = &config.GitHubConfig{Close: true}
+	n := api.AddIssue("Greet", "Say hello in hello.txt.", "bh")
+	f := &fake{steps: []stepFn{step(map[string]string{"hello.txt": "hello\n"}, done("greets"))}}
+	stop, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ended := make(chan error, 1)
+	go func() {
+		ended <- Run(stop, stop, s, Options{Runner: f, Tick: 10 * time.Millisecond, ReviewPoll: time.Millisecond,
+			Report: func(e Event) {
+				if e.Kind == Warning {
+					t.Logf("worker: %s", e.Summary)
+				}
+			}})
+	}()
+	proctest.WaitFor(t, fakeapi.Patience(time.Minute), "the issue closed with its task's commit", func() bool {
+		return api.Issue(n).State == "closed"
+	})
+	cancel()
+	if err := <-ended; err != nil {
+		t.Fatal(err)
+	}
+	all, _, _ := s.List()
+	if len(all) != 1 || all[0].State != task.Closed {
+		t.Fatalf("tasks: %+v", all)
+	}
+	landed := gitT(t, s.Root, "log", "-1", "--format=%H", "--grep=^bh-task: "+all[0].ID+"$")
+	if b := api.Bodies(n); len(b) != 1 || landed == "" || !strings.Contains(b[0], "landed as "+landed[:12]) {
+		t.Fatalf("the issue's comments: %q", b)
 	}
 }

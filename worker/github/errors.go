@@ -32,7 +32,11 @@ type NoLoginError struct {
 }
 
 func (e *NoLoginError) Error() string {
-	return fmt.Sprintf("github: no login for %s (run gh auth login --hostname %s, or set GH_TOKEN)", e.Host, e.Host)
+	why := ""
+	if e.Err != nil {
+		why = ": " + e.Err.Error()
+	}
+	return fmt.Sprintf("github: no login for %s%s (run gh auth login --hostname %s, or set GH_TOKEN)", e.Host, why, e.Host)
 }
 
 func (e *NoLoginError) Unwrap() error { return e.Err }

@@ -1,12 +1,15 @@
 package github
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // Via prefixes the By of an answer given on the issue ("github:<login>").
@@ -81,7 +84,7 @@ func (x *syncer) noteEndings(ctx context.Context) error {
 func (x *syncer) noteEnding(ctx context.Context, t *task.Task) error {
 	n := IssueNumber(t.Source)
 	target, land := config.Delivery(t, x.s.Config)
-	commit := lastCommit(t)
+	commit := x.landedAs(t, target, land)
 	if _, err := x.c.Comment(ctx, n, endText(t, target, land, commit)); err != nil {
 		return err
 	}
@@ -102,6 +105,9 @@ func endText(t *task.Task, target, land, commit string) string {
 	case land == task.LandBranch:
 		return fmt.Sprintf("%s\n%s is done: its work is on branch `bh/%s` (%s).", marker, t.ID, t.ID, commit)
 	}
+	if target == "" {
+		return fmt.Sprintf("%s\n%s landed as %s.", marker, t.ID, commit)
+	}
 	return fmt.Sprintf("%s\n%s landed on `%s` as %s.", marker, t.ID, target, commit)
 }
 
@@ -115,11 +121,31 @@ func lastReason(t *task.Task) string {
 	return ""
 }
 
-func lastCommit(t *task.Task) string {
+// landedAs is the commit t's work landed as: the one its history names
+// (bh land), else the one on target (the branch bh/<id> for land: branch)
+// that carries its trailer, as git log --grep finds it; "" when its work
+// never landed.
+func (x *syncer) landedAs(t *task.Task, target, land string) string {
+	committed := false
 	for i := len(t.History) - 1; i >= 0; i-- {
-		if e := t.History[i]; e.Kind == task.EventCommit && e.Commit != "" {
-			return e.Commit
+		if e := t.History[i]; e.Kind == task.EventCommit {
+			if e.Commit != "" {
+				return e.Commit
+			}
+			committed = true
 		}
 	}
-	return ""
+	if !committed {
+		return ""
+	}
+	ref := cmp.Or(target, "HEAD")
+	if land == task.LandBranch {
+		ref = "refs/heads/" + slots.Branch(t.ID)
+	}
+	if r, err := git.Open(x.s.Root); err == nil {
+		if c, err := r.TaskCommit(ref, t.ID); err == nil && c != "" {
+			return c[:min(len(c), 12)]
+		}
+	}
+	return "its commit" // landed, but not found here (another clone's, not pulled yet)
 }
