@@ -340,3 +340,30 @@ func TestNoLogin(t *testing.T) {
 		t.Fatalf("without a login: %v", err)
 	}
 }
+
+// A repository the token cannot see, and a token without the scope to
+// comment, are said as such.
+func TestNotVisibleAndScopes(t *testing.T) {
+	s, api := fakeRepo(t)
+	_, err := github.Sync(context.Background(), s, config.GitHubConfig{Repo: "github.localhost/owner/secret"}, github.Options{})
+	var nv *github.NotVisibleError
+	if !errors.As(err, &nv) || !strings.Contains(err.Error(), "not visible") {
+		t.Fatalf("another repository: %v", err)
+	}
+	api.AddIssue("Pick a database", "We need one.", "bh")
+	sync(t, s, config.GitHubConfig{})
+	id := tasks(t, s)[0].ID
+	if _, err := s.Update(id, func(tk *task.Task) error {
+		tk.Questions = []task.Question{{ID: "q1", Question: "Which?", Type: task.FreeformQuestion, Status: task.QuestionPending}}
+		tk.State = task.AwaitingInput
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	api.ReadOnly = true // between requests: no lock needed
+	_, err = github.Sync(context.Background(), s, config.GitHubConfig{}, github.Options{})
+	var se *github.ScopeError
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "gh auth refresh -s repo") {
+		t.Fatalf("a token without the scope: %v", err)
+	}
+}

@@ -45,6 +45,9 @@ type API struct {
 	// one, NotModified the 304s.
 	Limit, Spent, NotModified int
 	requests                  int
+	// ReadOnly plays a token with read scopes only: writes are refused
+	// for the scope they need.
+	ReadOnly bool
 	clock                     time.Time
 }
 
@@ -252,6 +255,12 @@ func (a *API) admit(w http.ResponseWriter, r *http.Request) bool {
 		fmt.Fprint(w, `{"message":"API rate limit exceeded"}`)
 	case r.URL.Path == "/user":
 		a.answer(w, r, 200, map[string]any{"login": Bot})
+	case !strings.HasPrefix(r.URL.Path, "/repos/owner/repo/"):
+		a.answer(w, r, 404, map[string]any{"message": "Not Found"}) // another repository: not visible
+	case a.ReadOnly && r.Method != http.MethodGet:
+		w.Header().Set("X-OAuth-Scopes", "read:org")
+		w.Header().Set("X-Accepted-OAuth-Scopes", "repo")
+		a.answer(w, r, 403, map[string]any{"message": "Resource not accessible by integration"})
 	default:
 		return true
 	}
