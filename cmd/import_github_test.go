@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -82,5 +83,33 @@ func TestGitHubIssueAnsweredByCollaborator(t *testing.T) {
 	}
 	if st := bhTask(t, dir, id).State; st == task.AwaitingInput || st == task.Open {
 		t.Errorf("%s after the resumed run", st)
+	}
+}
+
+// bh sync takes the issues too when the config names github:, and
+// commits the tasks it made in the same sync.
+func TestSyncImportsIssues(t *testing.T) {
+	api := githubtest.New(t)
+	for _, kv := range githubtest.Env(t, api) {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	api.AddIssue("Store the sessions", "Pick a database.", "agents")
+	api.AddIssue("Labelled bh, not agents", "no", "bh")
+	dir := t.TempDir()
+	repoE2E(t, dir, "prefix: tm\ngithub:\n  label: agents\n  priority:\n    agents: P1\n")
+	remote := filepath.Join(t.TempDir(), "remote.git")
+	gitE2E(t, dir, "init", "-q", "--bare", "-b", "main", remote)
+	gitE2E(t, dir, "remote", "add", "origin", remote)
+	bhE2E(t, dir, "sync")
+	var got []task.Task
+	if err := json.Unmarshal([]byte(bhE2E(t, dir, "list", "--json")), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Title != "Store the sessions" || got[0].Priority != "P1" {
+		t.Fatalf("tasks after bh sync: %+v", got)
+	}
+	if out := gitE2E(t, dir, "status", "--porcelain", ".bh"); strings.TrimSpace(out) != "" {
+		t.Errorf("the imported task is not committed by the sync that made it: %s", out)
 	}
 }

@@ -62,6 +62,13 @@ func syncRun(opts *SyncOptions) error {
 	if err != nil {
 		return err
 	}
+	// Issues first (github:), so that what they changed is committed now;
+	// GitHub's trouble is a warning.
+	if c := s.Config.GitHub; c != nil {
+		if _, err := github.Sync(context.Background(), s, *c, github.Options{By: "human"}); err != nil {
+			fmt.Fprintf(opts.IO.ErrOut, "bh: %v\n", err)
+		}
+	}
 	res, err := worker.Sync(s, opts.Remote, !opts.NoPush)
 	if err != nil {
 		return syncHint(err, res)
@@ -72,11 +79,6 @@ func syncRun(opts *SyncOptions) error {
 	// Pull requests in review are polled too (land: pr); gh's trouble is a warning.
 	if err := worker.Shepherd(context.Background(), s, worker.Options{}); err != nil {
 		fmt.Fprintf(opts.IO.ErrOut, "bh: %v\n", err)
-	}
-	if c := s.Config.GitHub; c != nil { // issues too; GitHub's trouble is a warning
-		if _, err := github.Sync(context.Background(), s, *c, github.Options{By: "human"}); err != nil {
-			fmt.Fprintf(opts.IO.ErrOut, "bh: %v\n", err)
-		}
 	}
 	if opts.JSON {
 		return writeJSON(opts.IO.Out, res)
