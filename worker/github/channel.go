@@ -66,18 +66,18 @@ func (x *syncer) replies(ctx context.Context) error {
 		if u := c.UpdatedAt.UTC().Format(time.RFC3339); u > x.st.CommentsSince {
 			x.st.CommentsSince = u
 		}
-		if err := x.Reply(ctx, c); err != nil {
+		if err := x.takeReply(ctx, c); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// Reply takes comment c as an answer when it is one: new (an edit of a
+// takeReply takes comment c as an answer when it is one: new (an edit of a
 // comment seen before never answers again), on the issue of a task that
 // asked there before c was written, not bh's own, and by an account with
 // write access. It goes through the one door (act.Answer) as given.
-func (x *syncer) Reply(ctx context.Context, c Comment) error {
+func (x *syncer) takeReply(ctx context.Context, c Comment) error {
 	t := x.repliesTo(c)
 	if t == nil {
 		return nil

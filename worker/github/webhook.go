@@ -114,7 +114,7 @@ func (x *syncer) event(ctx context.Context, event string, p hook) error {
 		if p.Comment.IssueURL == "" {
 			p.Comment.IssueURL = p.Issue.URL
 		}
-		return x.Reply(ctx, p.Comment)
+		return x.takeReply(ctx, p.Comment)
 	case event == "issues" && p.Issue.PullRequest == nil && x.picks(p.Issue):
 		return x.importOne(p.Issue)
 	}
