@@ -48,7 +48,7 @@ type API struct {
 	// ReadOnly plays a token with read scopes only: writes are refused
 	// for the scope they need.
 	ReadOnly bool
-	clock                     time.Time
+	clock    time.Time
 }
 
 // Issue is an issue of the repository.
