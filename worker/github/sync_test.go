@@ -56,16 +56,19 @@ func tasks(t *testing.T, s *store.Store) []*task.Task {
 
 func TestImportOncePerIssue(t *testing.T) {
 	s, api := fakeRepo(t)
-	cfg := config.GitHubConfig{Priority: map[string]string{"urgent": "P0"}, Type: map[string]string{"documentation": "docs"}}
+	cfg := config.GitHubConfig{Priority: map[string]string{"urgent": "P0"}, Type: map[string]string{"documentation": "docs"},
+		Assignee: "bh-bot"}
 	one := api.AddIssue("Fix the login", "It fails on Sundays.", "bh", "urgent")
 	api.AddIssue("Not for bh", "talk", "question")
 	api.AddIssue("Write the guide", "Chapter one.", "bh", "documentation")
+	mine := api.AddIssue("Assigned, not labelled", "For the bot.")
+	api.EditIssue(mine, func(is *githubtest.Issue) { is.Assignee = "bh-bot" })
 	for range 3 {
 		sync(t, s, cfg)
 	}
 	all := tasks(t, s)
-	if len(all) != 2 {
-		t.Fatalf("%d tasks after three imports, want 2 (one per labelled issue)", len(all))
+	if len(all) != 3 {
+		t.Fatalf("%d tasks after three imports, want 3 (one per labelled or assigned issue)", len(all))
 	}
 	var login *task.Task
 	for _, tk := range all {
@@ -105,8 +108,8 @@ func TestImportOncePerIssue(t *testing.T) {
 	if got, _ := s.Get(login.ID); got.State != task.Deferred {
 		t.Fatalf("task of a closed issue is %s, want deferred", got.State)
 	}
-	if n := len(tasks(t, s)); n != 2 {
-		t.Fatalf("%d tasks at the end, want 2", n)
+	if n := len(tasks(t, s)); n != 3 {
+		t.Fatalf("%d tasks at the end, want 3", n)
 	}
 }
 
