@@ -76,6 +76,11 @@ func TestImportOncePerIssue(t *testing.T) {
 			login = tk
 		}
 	}
+	for _, tk := range all {
+		if tk.Title == "Write the guide" && tk.Type != "docs" {
+			t.Errorf("the guide's type is %s, want docs (its label's)", tk.Type)
+		}
+	}
 	if login == nil || login.Description != "It fails on Sundays." || login.Priority != "P0" ||
 		!strings.HasSuffix(login.Source, "/owner/repo/issues/1") {
 		t.Fatalf("imported task: %+v", login)
