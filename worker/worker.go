@@ -262,6 +262,7 @@ func (w *worker) shepherdDue(ctx context.Context) {
 		if err := w.shepherd().Poll(ctx); err != nil {
 			w.warnf("%v", err)
 		}
+		w.issues(ctx)
 	}()
 }
 
