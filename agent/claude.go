@@ -116,7 +116,14 @@ func (c *Claude) TakeoverArgs(req Request) []string {
 
 // sessionArgs are the flags every claude bh starts gets, print mode or not.
 func (c *Claude) sessionArgs(req Request) []string {
-	args := []string{"--permission-mode", c.cfg.PermissionMode}
+	mode, allowed := c.cfg.PermissionMode, append(c.cfg.AllowedTools, req.AllowTools...)
+	if req.ReadOnly {
+		// Plan mode refuses edits, and no rule of the user's allows one;
+		// its ExitPlanMode would ask bh's permission tool to leave plan
+		// mode: the plan goes in the result instead.
+		mode, allowed = "plan", nil
+	}
+	args := []string{"--permission-mode", mode}
 	if c.cfg.Model != "" {
 		args = append(args, "--model", c.cfg.Model)
 	}
@@ -128,11 +135,14 @@ func (c *Claude) sessionArgs(req Request) []string {
 	}
 	// One --allowedTools=<tool> each: the bare flag is variadic and would
 	// swallow the next argument, and a tool rule may hold commas or spaces.
-	for _, t := range append(append(c.cfg.AllowedTools, req.AllowTools...), c.mcpTools()...) {
+	for _, t := range append(allowed, c.mcpTools()...) {
 		args = append(args, "--allowedTools="+t)
 	}
 	for _, t := range outsideTools {
 		args = append(args, "--disallowedTools="+t)
+	}
+	if req.ReadOnly {
+		args = append(args, "--disallowedTools=ExitPlanMode")
 	}
 	if !c.cfg.AllowGitWrites {
 		for _, g := range gitWrites {
