@@ -7,6 +7,7 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/task/plan"
 	"github.com/bh-tracker/bh/worker/budget"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/outage"
@@ -32,6 +33,9 @@ func (w *worker) decide(r *run, out *agent.Outcome, runErr error, killed bool) e
 	default:
 		w.limits.Back()
 		f.What, f.Result, f.Policy = ending.AgentAnswered, out.Result, w.policy(r.t)
+		if f.Planning = plan.Planning(r.t, w.s.Config.Plan); f.Planning {
+			f.Wrote, _ = w.changed(r) // a planning run must change no file
+		}
 		if out.Result.Status == agent.StatusCompleted {
 			if f.Review = w.reviewReason(r, f.Policy, out); f.Review != "" {
 				f.Stat = w.diffStat(r)
@@ -70,13 +74,18 @@ func reason(err error) string {
 // where its work starts (mid-rebase, the commits replayed so far): a
 // completion that changed nothing. Unknown counts as changed.
 func (w *worker) unchanged(r *run) bool {
+	paths, err := w.changed(r)
+	return err == nil && len(paths) == 0
+}
+
+// changed is the paths r's agent changed from where its work starts.
+func (w *worker) changed(r *run) ([]string, error) {
 	if r.wt == nil {
-		return false
+		return nil, errors.New("no worktree")
 	}
 	base, err := r.wt.RebaseHead()
 	if err != nil {
-		return false
+		return nil, err
 	}
-	paths, err := r.wt.Changed(cmp.Or(base, r.j.Base))
-	return err == nil && len(paths) == 0
+	return r.wt.Changed(cmp.Or(base, r.j.Base))
 }
