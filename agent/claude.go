@@ -42,6 +42,9 @@ func (m *MCPServer) env(req Request) map[string]string {
 	if req.Outbox != "" {
 		env["BH_OUTBOX"] = req.Outbox
 	}
+	if req.ReadOnly {
+		env["BH_PHASE"] = "plan" // bh mcp denies its permission prompts (mcp.PhaseEnv)
+	}
 	maps.Copy(env, m.Env)
 	return env
 }

@@ -23,6 +23,7 @@ type AddOptions struct {
 	// Human-in-the-loop settings; empty (nil) follows the config.
 	Gate, HumanTimeout, OnTimeout string
 	Human                         *bool
+	Plan                          *bool // plan before coding; nil follows the config
 	Agent                         *task.AgentSettings // nil follows the config
 }
 
@@ -30,6 +31,7 @@ func newCmdAdd(f *Factory, runF func(*AddOptions) error) *cobra.Command {
 	opts := &AddOptions{}
 	var h hitlFlags
 	var a agentFlags
+	var plan bool
 	c := &cobra.Command{
 		Use:   "add <title>",
 		Short: "Create a task",
@@ -41,7 +43,8 @@ The words of the title may be given unquoted.`,
   bh add "Bump the deps" --human=false
   bh add "Port the parser" --agent codex --model gpt-5-codex --dir parser
   bh add "Fix the flaky test" --check 'go test -count=3 ./store'
-  bh add "Rewrite the parser" --budget 5`,
+  bh add "Rewrite the parser" --budget 5
+  bh add "Split the store package" --plan`,
 		Args: argsRange(1, -1, "title"),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.base = f.base()
@@ -53,6 +56,9 @@ The words of the title may be given unquoted.`,
 			}
 			if opts.Agent, err = a.settings(); err != nil {
 				return err
+			}
+			if c.Flags().Changed("plan") {
+				opts.Plan = &plan
 			}
 			return runWith(runF, addRun, opts)
 		},
@@ -67,6 +73,7 @@ The words of the title may be given unquoted.`,
 	fl.StringArrayVar(&opts.Labels, "label", nil, "label the task (repeatable)")
 	fl.StringArrayVar(&opts.Checks, "check", nil, "shell command that must pass before the work lands, besides the config's checks (repeatable)")
 	fl.Float64Var(&opts.Budget, "budget", 0, "what its runs may spend in all, in `USD`; past it, you are asked whether to go on (default: the config's budget)")
+	fl.BoolVar(&plan, "plan", false, "plan first: the agent reads and asks, read-only, and a human approves its plan before it codes")
 	h.register(c, "")
 	a.register(c)
 	completeEnums(c)
@@ -111,7 +118,7 @@ func (opts *AddOptions) newTask() (*task.Task, error) {
 		return nil, usageErrorf("the title must be one line: put the rest in the description (-d)")
 	}
 	t := &task.Task{Title: opts.Title, Description: opts.Description, Labels: cleanLabels(opts.Labels),
-		Checks: opts.Checks, Human: opts.Human, AgentSettings: opts.Agent, Budget: opts.Budget}
+		Checks: opts.Checks, Human: opts.Human, AgentSettings: opts.Agent, Budget: opts.Budget, Plan: opts.Plan}
 	if err := task.CheckCommands(t.Checks); err != nil {
 		return nil, usageErrorf("--check: %v", err)
 	}

@@ -47,6 +47,9 @@ func answeredNumber(t *task.Task, n int) error {
 // freeform questions.
 func fromFlags(o *RespondOptions, s *store.Store, t *task.Task, qs []task.Question) (*reply, error) {
 	rep := &reply{byFlags: true, by: o.by}
+	if o.Edit && !o.decided() && len(ofPlan(qs)) == 1 {
+		o.Yes = true // --edit on a plan: approve it as edited (answerText opens it)
+	}
 	var err error
 	if rep.answers, err = flagDecisions(o, t, qs); err != nil {
 		return nil, err
@@ -181,6 +184,17 @@ func dryRun(t *task.Task, ans []task.Answer) error {
 		return withHint(&usageError{err}, pendingHint(t))
 	}
 	return nil
+}
+
+// ofPlan are the plan questions among qs (a planning run's plan).
+func ofPlan(qs []task.Question) []task.Question {
+	var out []task.Question
+	for _, q := range qs {
+		if q.Plan != "" {
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 func ofKind(qs []task.Question, kind string) []task.Question {

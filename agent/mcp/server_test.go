@@ -38,7 +38,7 @@ func connect(t *testing.T, s *store.Store, id string) *sdk.ClientSession {
 	ct, st := sdk.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	go Serve(ctx, s, id, testOutbox(s, id), st)
+	go Serve(ctx, s, id, testOutbox(s, id), false, st)
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)

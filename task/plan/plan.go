@@ -81,3 +81,22 @@ func Text(summary, details string) string {
 	}
 	return strings.TrimSpace(summary)
 }
+
+// Shown is t's latest plan as its page shows it, with a title that says
+// where it stands; "" when t has none.
+func Shown(t *task.Task) (title, text string) {
+	q := Gate(t)
+	switch {
+	case q == nil:
+		return "", ""
+	case approved(q):
+		text, edited, _ := Approved(t)
+		if edited {
+			return "plan (approved as edited)", text
+		}
+		return "plan (approved)", text
+	case q.Status == task.QuestionPending:
+		return "plan (waiting for approval)", q.Plan
+	}
+	return "plan (sent back)", q.Plan
+}
