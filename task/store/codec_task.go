@@ -12,7 +12,7 @@ import (
 
 // cacheLayout names the shape of Task that the codec below writes. Caches
 // written for another shape are ignored and rebuilt.
-const cacheLayout uint64 = 0x6448ec8fbc830fce
+const cacheLayout uint64 = 0xe29d884c4b715bbd
 
 func encodeTask(e *enc, t *task.Task) {
 	e.str(t.ID)
@@ -66,6 +66,10 @@ func encodeTask(e *enc, t *task.Task) {
 	e.strs(t.Checks)
 	e.str(t.Sandbox)
 	e.float(t.Budget)
+	e.bool(t.Plan != nil)
+	if t.Plan != nil {
+		e.bool(*t.Plan)
+	}
 	e.time(t.CreatedAt)
 	e.time(t.UpdatedAt)
 	// The last question asked goes twice: alone, for ListBrief, which stops
@@ -100,6 +104,8 @@ func encodeQuestion(e *enc, q *task.Question) {
 	e.str(q.Comment)
 	encodeComments(e, q.Comments)
 	e.bool(q.Gate)
+	e.bool(q.Planning)
+	e.str(q.Plan)
 	e.time(q.AskedAt)
 	e.timePtr(q.AnsweredAt)
 	e.timePtr(q.ExpiresAt)
@@ -189,6 +195,10 @@ func decodeTask(d *dec, t *task.Task, brief bool) bool {
 	t.Checks = d.strs()
 	t.Sandbox = d.str()
 	t.Budget = d.float()
+	if d.bool() {
+		p := d.bool()
+		t.Plan = &p
+	}
 	t.CreatedAt = d.time()
 	t.UpdatedAt = d.time()
 	var ask task.Event
@@ -233,6 +243,8 @@ func decodeQuestion(d *dec, q *task.Question) {
 	q.Comment = d.str()
 	q.Comments = decodeComments(d)
 	q.Gate = d.bool()
+	q.Planning = d.bool()
+	q.Plan = d.str()
 	q.AskedAt = d.time()
 	q.AnsweredAt = d.timePtr()
 	q.ExpiresAt = d.timePtr()
