@@ -12,6 +12,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/plan"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/runlog"
@@ -36,6 +37,8 @@ type taskView struct {
 	Saved     []string           // the questions just answered here, in words
 	Notice    string             // what a stop or a reopen did
 	Measured  string             // rounds to green, time in checks and waiting on review
+	PlanTitle string             // its plan's standing, once approved or sent back: "approved as edited" (task/plan)
+	Plan      string             // that plan: as approved, or as edited
 	Next      *store.RunningTask // the next task waiting on an answer
 	Error     string
 	Kept      url.Values // a refused answer's form, to fill in again
@@ -179,6 +182,9 @@ func (s *Server) taskView(r *http.Request) (*taskView, int) {
 	t := v.Task
 	v.Title = id + " " + t.Title
 	v.Measured = t.Measure(s.o.Now()).Text()
+	if title, text := plan.Shown(t); !strings.HasSuffix(title, "(waiting for approval)") { // else its question shows it, to edit in place
+		v.PlanTitle, v.Plan = strings.TrimSuffix(strings.TrimPrefix(title, "plan ("), ")"), text
+	}
 	v.AnswerURL = "/r/" + url.PathEscape(key) + "/t/" + url.PathEscape(id) + "/answer"
 	v.Questions, v.Open = round(t)
 	v.Held, v.UndoURL = s.heldUntil(key, id), "/r/"+url.PathEscape(key)+"/t/"+url.PathEscape(id)+"/undo"
