@@ -23,7 +23,7 @@ type AddOptions struct {
 	// Human-in-the-loop settings; empty (nil) follows the config.
 	Gate, HumanTimeout, OnTimeout string
 	Human                         *bool
-	Plan                          *bool // plan before coding; nil follows the config
+	Plan                          *bool               // plan before coding; nil follows the config
 	Agent                         *task.AgentSettings // nil follows the config
 }
 

@@ -47,9 +47,6 @@ func answeredNumber(t *task.Task, n int) error {
 // freeform questions.
 func fromFlags(o *RespondOptions, s *store.Store, t *task.Task, qs []task.Question) (*reply, error) {
 	rep := &reply{byFlags: true, by: o.by}
-	if o.Edit && !o.decided() && len(ofPlan(qs)) == 1 {
-		o.Yes = true // --edit on a plan: approve it as edited (answerText opens it)
-	}
 	var err error
 	if rep.answers, err = flagDecisions(o, t, qs); err != nil {
 		return nil, err
