@@ -23,10 +23,7 @@ J
 `), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	editor := filepath.Join(t.TempDir(), "editor")
-	if err := os.WriteFile(editor, []byte(planEditor), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	editor := planEditorFile(t)
 	repoE2E(t, dir, "prefix: tm\nagent:\n  kind: command\n  command: ["+agent+"]\n")
 	id := strings.TrimSpace(bhE2E(t, dir, "add", "Plan the flag", "--plan"))
 	bhE2E(t, dir, "worker", "--once")

@@ -14,6 +14,39 @@ import (
 // step two becomes the human's own.
 const planEditor = "#!/bin/sh\nsed -i 's/2. Add the flag\\./2. Add the flag, named --shout (edited)./' \"$1\"\n"
 
+// planAsks is the planning run's result that asks two questions.
+var planAsks = map[string]any{"status": "needs_input", "summary": "two questions", "questions": []any{
+	map[string]any{"question": "Which name?", "type": "choice", "options": []any{
+		map[string]any{"label": "shout"}, map[string]any{"label": "loud"}}},
+	map[string]any{"question": "What should it print?", "type": "freeform"}}}
+
+// planRepo is a repository holding notes.txt, with config's agent (and
+// its environment, env, set for the test), its editor planEditor, and a
+// task added with add's arguments; it returns its dir and the task's id.
+func planRepo(t *testing.T, env []string, config string, add ...string) (dir, id string) {
+	t.Helper()
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	t.Setenv("VISUAL", "")
+	t.Setenv("EDITOR", planEditorFile(t))
+	dir = t.TempDir()
+	writeE2E(t, dir, "notes.txt", "NOTES-SAY-SHOUT\n")
+	repoE2E(t, dir, "prefix: tm\n"+config+"  timeout: "+realTimeout+"\n")
+	return dir, strings.TrimSpace(bhE2E(t, dir, append([]string{"add"}, add...)...))
+}
+
+// planEditorFile is planEditor, written as a program.
+func planEditorFile(t *testing.T) string {
+	t.Helper()
+	editor := filepath.Join(t.TempDir(), "editor")
+	if err := os.WriteFile(editor, []byte(planEditor), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return editor
+}
+
 // A plan: true task with the real Claude Code: its planning run, in plan
 // mode, reads a file, tries to write one (plan mode refuses it) and asks
 // two questions; answered, the same session ends with a plan; the plan,
@@ -38,29 +71,12 @@ func TestPlanClaude(t *testing.T) {
 			return fakeapi.Reply(fakeapi.ToolUse("Read", map[string]any{"file_path": "notes.txt"}),
 				fakeapi.Write("early.txt", "too soon\n"))
 		case strings.Contains(prompt, "This is a planning run"):
-			return fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "needs_input", "summary": "two questions",
-				"questions": []any{
-					map[string]any{"question": "Which name?", "type": "choice", "options": []any{
-						map[string]any{"label": "shout"}, map[string]any{"label": "loud"}}},
-					map[string]any{"question": "What should it print?", "type": "freeform"}}}))
+			return fakeapi.Reply(fakeapi.StructuredOutput(planAsks))
 		}
 		t.Errorf("unexpected request #%d, prompt %q", req.N, prompt)
 		return fakeapi.Fail(400, "invalid_request_error", "unexpected prompt")
 	})
-	for _, kv := range fakeapi.Env(t, srv) {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-	editor := filepath.Join(t.TempDir(), "editor")
-	if err := os.WriteFile(editor, []byte(planEditor), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("VISUAL", "")
-	t.Setenv("EDITOR", editor)
-	dir := t.TempDir()
-	writeE2E(t, dir, "notes.txt", "NOTES-SAY-SHOUT\n")
-	repoE2E(t, dir, "prefix: tm\nagent:\n  kind: claude\n  binary: "+fakeapi.Claude(t)+"\n  timeout: "+realTimeout+"\n")
-	id := strings.TrimSpace(bhE2E(t, dir, "add", title, "--plan"))
+	dir, id := planRepo(t, fakeapi.Env(t, srv), "agent:\n  kind: claude\n  binary: "+fakeapi.Claude(t)+"\n", title, "--plan")
 
 	bhE2E(t, dir, "worker", "--once")
 	tk := bhTask(t, dir, id)

@@ -31,29 +31,13 @@ func TestPlanCodex(t *testing.T) {
 		case strings.Contains(p, "This is a planning run") && outs == 0:
 			return fakeapi.Reply(fakeapi.Exec("cat notes.txt; printf 'too soon\\n' > early.txt"))
 		case strings.Contains(p, "This is a planning run"):
-			return fakeapi.Reply(fakeapi.Final(map[string]any{"status": "needs_input", "summary": "two questions",
-				"questions": []any{
-					map[string]any{"question": "Which name?", "type": "choice", "options": []any{
-						map[string]any{"label": "shout"}, map[string]any{"label": "loud"}}},
-					map[string]any{"question": "What should it print?", "type": "freeform"}}}))
+			return fakeapi.Reply(fakeapi.Final(planAsks))
 		}
 		t.Errorf("unexpected request #%d, prompt %q", req.N, p)
 		return fakeapi.Fail(400, "invalid_request_error", "unexpected prompt")
 	})
-	for _, kv := range fakeapi.CodexEnv(t, srv) {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-	editor := filepath.Join(t.TempDir(), "editor")
-	if err := os.WriteFile(editor, []byte(planEditor), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("VISUAL", "")
-	t.Setenv("EDITOR", editor)
-	dir := t.TempDir()
-	writeE2E(t, dir, "notes.txt", "NOTES-SAY-SHOUT\n")
-	repoE2E(t, dir, "prefix: tm\nplan: true\nagent:\n  kind: codex\n  binary: "+fakeapi.Codex(t)+"\n  timeout: "+realTimeout+"\n")
-	id := strings.TrimSpace(bhE2E(t, dir, "add", title)) // plans by the config's default
+	// plan: true in the config: the task plans by its default
+	dir, id := planRepo(t, fakeapi.CodexEnv(t, srv), "plan: true\nagent:\n  kind: codex\n  binary: "+fakeapi.Codex(t)+"\n", title)
 
 	bhE2E(t, dir, "worker", "--once")
 	tk := bhTask(t, dir, id)
