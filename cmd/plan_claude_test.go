@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -148,5 +149,33 @@ func TestPlanClaude(t *testing.T) {
 	}
 	if !denied {
 		t.Errorf("claude was never told that its write was refused in a planning run")
+	}
+}
+
+// A yes to a plan takes no words beside it (a yes's comment on a plan is
+// the plan as edited); the picker asks for none after a yes; --no TEXT
+// sends it back with TEXT.
+func TestRespondToPlan(t *testing.T) {
+	s := newTestStore(t)
+	tk := &task.Task{ID: "tm-pl12", Title: "Planned", Type: "code", Priority: "P2", State: task.AwaitingInput,
+		Questions: []task.Question{{ID: "qp", Question: "Approve this plan?", Type: task.ApprovalQuestion,
+			Plan: "1. do it", Status: task.QuestionPending}}}
+	if err := s.Put(tk); err != nil {
+		t.Fatal(err)
+	}
+	f := newFactory()
+	var errOut *bytes.Buffer
+	f.IO, _, _, errOut = testIO()
+	f.WorkDir = func() (string, error) { return s.Root, nil }
+	if code := run(f, []string{"respond", tk.ID, "--yes", "looks good"}); code == 0 ||
+		!strings.Contains(errOut.String(), "a yes to a plan takes no words") {
+		t.Errorf("--yes with words: exit %d\n%s", code, errOut)
+	}
+	if a, err := askOne(&scripted{answers: []any{true}}, tk.Questions[0], false); err != nil || a.Comment != "" {
+		t.Errorf("the picker's yes to a plan: %+v, %v", a, err)
+	}
+	bhE2E(t, s.Root, "respond", tk.ID, "--no", "smaller steps")
+	if q := bhTask(t, s.Root, tk.ID).Questions[0]; q.Answer[0] != "no" || q.Comment != "smaller steps" {
+		t.Errorf("sent back: %+v", q)
 	}
 }

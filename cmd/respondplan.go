@@ -47,6 +47,10 @@ func answeredNumber(t *task.Task, n int) error {
 // freeform questions.
 func fromFlags(o *RespondOptions, s *store.Store, t *task.Task, qs []task.Question) (*reply, error) {
 	rep := &reply{byFlags: true, by: o.by}
+	if o.Yes && !o.Edit && (o.HasAnswer || o.Template != "") && len(ofPlan(qs)) > 0 {
+		return nil, withHint(usageErrorf("a yes to a plan takes no words: they would replace the plan"),
+			"bh respond "+t.ID+" --edit edits the plan and approves it; --no TEXT sends it back with TEXT")
+	}
 	var err error
 	if rep.answers, err = flagDecisions(o, t, qs); err != nil {
 		return nil, err
