@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -119,13 +120,7 @@ func (c *Claude) TakeoverArgs(req Request) []string {
 
 // sessionArgs are the flags every claude bh starts gets, print mode or not.
 func (c *Claude) sessionArgs(req Request) []string {
-	mode, allowed := c.cfg.PermissionMode, append(c.cfg.AllowedTools, req.AllowTools...)
-	if req.ReadOnly {
-		// Plan mode refuses edits, and no rule of the user's allows one;
-		// its ExitPlanMode would ask bh's permission tool to leave plan
-		// mode: the plan goes in the result instead.
-		mode, allowed = "plan", nil
-	}
+	mode, allowed, barred := c.permissions(req)
 	args := []string{"--permission-mode", mode}
 	if c.cfg.Model != "" {
 		args = append(args, "--model", c.cfg.Model)
@@ -141,11 +136,8 @@ func (c *Claude) sessionArgs(req Request) []string {
 	for _, t := range append(allowed, c.mcpTools()...) {
 		args = append(args, "--allowedTools="+t)
 	}
-	for _, t := range outsideTools {
+	for _, t := range barred {
 		args = append(args, "--disallowedTools="+t)
-	}
-	if req.ReadOnly {
-		args = append(args, "--disallowedTools=ExitPlanMode")
 	}
 	if !c.cfg.AllowGitWrites {
 		for _, g := range gitWrites {
@@ -158,6 +150,18 @@ func (c *Claude) sessionArgs(req Request) []string {
 		args = append(args, "--mcp-config", string(cfg), "--permission-prompt-tool", "mcp__bh__permission_prompt")
 	}
 	return append(args, c.cfg.ExtraArgs...)
+}
+
+// permissions are the permission mode, the tools allowed and those
+// disallowed (but git's writes) for req. A read-only request (a planning
+// run) is plan mode, which refuses edits, with no rule of the user's to
+// allow one; its ExitPlanMode would ask bh's permission tool to leave plan
+// mode: the plan goes in the result instead.
+func (c *Claude) permissions(req Request) (mode string, allowed, barred []string) {
+	if req.ReadOnly {
+		return "plan", nil, append(slices.Clone(outsideTools), "ExitPlanMode")
+	}
+	return c.cfg.PermissionMode, append(c.cfg.AllowedTools, req.AllowTools...), outsideTools
 }
 
 // ClaudeRetries caps claude's own retries of a failed API call (it would

@@ -183,8 +183,8 @@ func respondRun(opts *RespondOptions) error {
 // flags give. Left midway, it keeps the answers given (keepGiven), or
 // hands them to the board's review.
 func (opts *RespondOptions) reply(s *store.Store, t *task.Task, qs []task.Question) (*reply, error) {
-	if opts.Edit && !opts.decided() && len(ofPlan(qs)) == 1 {
-		opts.Yes = true // --edit on a plan: approve it as edited (answerText opens it)
+	if err := planFlags(opts, t, qs); err != nil {
+		return nil, err
 	}
 	if opts.decided() || opts.HasAnswer || !opts.IO.IsStdinTTY {
 		return fromFlags(opts, s, t, qs)

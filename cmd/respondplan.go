@@ -47,10 +47,6 @@ func answeredNumber(t *task.Task, n int) error {
 // freeform questions.
 func fromFlags(o *RespondOptions, s *store.Store, t *task.Task, qs []task.Question) (*reply, error) {
 	rep := &reply{byFlags: true, by: o.by}
-	if o.Yes && !o.Edit && (o.HasAnswer || o.Template != "") && len(ofPlan(qs)) > 0 {
-		return nil, withHint(usageErrorf("a yes to a plan takes no words: they would replace the plan"),
-			"bh respond "+t.ID+" --edit edits the plan and approves it; --no TEXT sends it back with TEXT")
-	}
 	var err error
 	if rep.answers, err = flagDecisions(o, t, qs); err != nil {
 		return nil, err
@@ -185,6 +181,29 @@ func dryRun(t *task.Task, ans []task.Answer) error {
 		return withHint(&usageError{err}, pendingHint(t))
 	}
 	return nil
+}
+
+// planFlags reads the flags for a plan among qs (a planning run's): --edit
+// alone approves it as edited (answerText opens it in the editor), and a
+// yes takes no words, which would replace the plan.
+func planFlags(o *RespondOptions, t *task.Task, qs []task.Question) error {
+	switch plans := len(ofPlan(qs)); {
+	case plans == 1 && o.Edit && !o.decided():
+		o.Yes = true
+	case plans > 0 && o.Yes && !o.Edit && (o.HasAnswer || o.Template != ""):
+		return withHint(usageErrorf("a yes to a plan takes no words: they would replace the plan"),
+			"bh respond "+t.ID+" --edit edits the plan and approves it; --no TEXT sends it back with TEXT")
+	}
+	return nil
+}
+
+// planText is the text the editor opens with for qs, given text: a plan
+// approved with --edit opens as it is, to edit in place.
+func planText(o *RespondOptions, qs []task.Question, text string) string {
+	if p := ofPlan(qs); o.Edit && o.Yes && text == "" && len(p) == 1 {
+		return p[0].Plan
+	}
+	return text
 }
 
 // ofPlan are the plan questions among qs (a planning run's plan).

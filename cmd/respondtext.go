@@ -93,9 +93,7 @@ func answerText(o *RespondOptions, s *store.Store, t *task.Task, qs []task.Quest
 			return "", draft{}, err
 		}
 	}
-	if p := ofPlan(qs); o.Edit && o.Yes && text == "" && len(p) == 1 {
-		text = p[0].Plan // the plan approved as edited: edit it in place
-	}
+	text = planText(o, qs, text)
 	if o.Edit || o.Template != "" && o.IO.IsStdinTTY {
 		return editText(o, s, t, qs, text)
 	}

@@ -73,6 +73,10 @@ func (m *boardModel) continueTask(t *task.Task) tea.Cmd {
 // editPlan opens the plan t waits on in the editor, with bh respond
 // --edit in the board's terminal: saved, the plan is approved as edited.
 func (m *boardModel) editPlan(t *task.Task) tea.Cmd {
+	if !waitsOnPlan(t) {
+		m.say(t.ID+" waits on no plan: e edits a planning run's plan", true)
+		return nil
+	}
 	c := exec.Command(m.b.Self, "respond", t.ID, "--edit")
 	c.Dir = m.s.Root
 	return tea.Exec(&pausedCmd{Cmd: c}, func(err error) tea.Msg { return continued{"respond", t.ID, err} })

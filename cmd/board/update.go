@@ -98,7 +98,11 @@ func (m *boardModel) key(k string) tea.Cmd {
 		m.resume()
 	case "u":
 		m.undoHeld()
-	case "enter", "s", "c", "d", "l", "e":
+	case "e":
+		if row, ok := m.current(); ok {
+			return m.editPlan(row.t)
+		}
+	case "enter", "s", "c", "d", "l":
 		if row, ok := m.current(); ok {
 			return m.act(k, row.t)
 		}
@@ -129,11 +133,6 @@ func (m *boardModel) act(k string, t *task.Task) tea.Cmd {
 		m.openChange(t)
 	case "l":
 		m.openRun(t)
-	case "e":
-		if waitsOnPlan(t) {
-			return m.editPlan(t)
-		}
-		m.say(t.ID+" waits on no plan: e edits a planning run's plan", true)
 	}
 	return nil
 }

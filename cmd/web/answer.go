@@ -143,9 +143,7 @@ func given(a task.Answer, f url.Values) bool {
 func formAnswer(id string, f url.Values) (task.Answer, error) {
 	field := func(name string) string { return strings.ReplaceAll(f.Get(name), "\r\n", "\n") }
 	a := task.Answer{QuestionID: f.Get("q"), Values: f["answer"], Comment: field("comment")}
-	if plan := field("plan"); strings.TrimSpace(plan) != "" && slices.Equal(a.Values, []string{"yes"}) {
-		a.Comment = plan
-	}
+	a.Comment = planEdited(a, field("plan"))
 	if text := field("text"); strings.TrimSpace(text) != "" {
 		a.Values = append(a.Values, text)
 	}
@@ -169,6 +167,15 @@ func formAnswer(id string, f url.Values) (task.Answer, error) {
 			Reason: "you wrote words for Other but did not pick Other: pick it, or clear its box (a comment goes in the comment box)"}
 	}
 	return a, nil
+}
+
+// planEdited is answer a's comment, given the plan as the human left it
+// in place: a yes approves that text.
+func planEdited(a task.Answer, plan string) string {
+	if strings.TrimSpace(plan) != "" && slices.Equal(a.Values, []string{"yes"}) {
+		return plan
+	}
+	return a.Comment
 }
 
 // answerStatus: a question answered already is a conflict; an answer that

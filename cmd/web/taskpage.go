@@ -182,9 +182,7 @@ func (s *Server) taskView(r *http.Request) (*taskView, int) {
 	t := v.Task
 	v.Title = id + " " + t.Title
 	v.Measured = t.Measure(s.o.Now()).Text()
-	if title, text := plan.Shown(t); !strings.HasSuffix(title, "(waiting for approval)") { // else its question shows it, to edit in place
-		v.PlanTitle, v.Plan = strings.TrimSuffix(strings.TrimPrefix(title, "plan ("), ")"), text
-	}
+	v.PlanTitle, v.Plan = shownPlan(t)
 	v.AnswerURL = "/r/" + url.PathEscape(key) + "/t/" + url.PathEscape(id) + "/answer"
 	v.Questions, v.Open = round(t)
 	v.Held, v.UndoURL = s.heldUntil(key, id), "/r/"+url.PathEscape(key)+"/t/"+url.PathEscape(id)+"/undo"
@@ -208,6 +206,17 @@ func (s *Server) taskView(r *http.Request) (*taskView, int) {
 		}
 	}
 	return v, http.StatusOK
+}
+
+// shownPlan is t's plan and where it stands ("approved as edited"), once
+// approved or sent back; a plan waiting for approval is its question's,
+// to edit in place.
+func shownPlan(t *task.Task) (standing, text string) {
+	title, text := plan.Shown(t)
+	if strings.HasSuffix(title, "(waiting for approval)") {
+		return "", ""
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(title, "plan ("), ")"), text
 }
 
 // round is the questions of the task's latest round of asking: the ones
