@@ -1,7 +1,6 @@
 package worker
 
 import (
-	"cmp"
 	"errors"
 
 	"github.com/bh-tracker/bh/agent"
@@ -33,8 +32,8 @@ func (w *worker) decide(r *run, out *agent.Outcome, runErr error, killed bool) e
 	default:
 		w.limits.Back()
 		f.What, f.Result, f.Policy = ending.AgentAnswered, out.Result, w.policy(r.t)
-		if f.Planning = plan.Planning(r.t, w.s.Config.Plan); f.Planning {
-			f.Wrote, _ = w.changed(r) // a planning run must change no file
+		if f.Planning = plan.Planning(r.t, w.s.Config.Plan); f.Planning && r.wt != nil {
+			f.Wrote, _ = r.wt.Touched(r.j.Base) // a planning run must change no file
 		}
 		if out.Result.Status == agent.StatusCompleted {
 			if f.Review = w.reviewReason(r, f.Policy, out); f.Review != "" {
@@ -74,18 +73,9 @@ func reason(err error) string {
 // where its work starts (mid-rebase, the commits replayed so far): a
 // completion that changed nothing. Unknown counts as changed.
 func (w *worker) unchanged(r *run) bool {
-	paths, err := w.changed(r)
-	return err == nil && len(paths) == 0
-}
-
-// changed is the paths r's agent changed from where its work starts.
-func (w *worker) changed(r *run) ([]string, error) {
 	if r.wt == nil {
-		return nil, errors.New("no worktree")
+		return false
 	}
-	base, err := r.wt.RebaseHead()
-	if err != nil {
-		return nil, err
-	}
-	return r.wt.Changed(cmp.Or(base, r.j.Base))
+	paths, err := r.wt.Touched(r.j.Base)
+	return err == nil && len(paths) == 0
 }
