@@ -38,6 +38,24 @@ func planRepo(t *testing.T, env []string, config string, add ...string) (dir, id
 	return dir, strings.TrimSpace(bhE2E(t, dir, append([]string{"add"}, add...)...))
 }
 
+// implemented runs the worker on task id, whose plan is approved, and
+// checks that its work landed, and none of its planning run's.
+func implemented(t *testing.T, dir, id string) *task.Task {
+	t.Helper()
+	bhE2E(t, dir, "worker", "--once")
+	tk := bhTask(t, dir, id)
+	if tk.State != task.Closed {
+		t.Fatalf("after the implementing run: %s (%s)", tk.State, tk.Summary)
+	}
+	if got := readE2E(t, dir, "shout.txt"); got != "shout\n" {
+		t.Errorf("landed shout.txt = %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "early.txt")); err == nil {
+		t.Errorf("the planning run's write landed")
+	}
+	return tk
+}
+
 // planEditorFile is planEditor, written as a program.
 func planEditorFile(t *testing.T) string {
 	t.Helper()
@@ -107,17 +125,7 @@ func TestPlanClaude(t *testing.T) {
 		t.Errorf("bh show does not show the edited plan:\n%s", show)
 	}
 
-	bhE2E(t, dir, "worker", "--once")
-	tk = bhTask(t, dir, id)
-	if tk.State != task.Closed {
-		t.Fatalf("after the implementing run: %s (%s)", tk.State, tk.Summary)
-	}
-	if got := readE2E(t, dir, "shout.txt"); got != "shout\n" {
-		t.Errorf("landed shout.txt = %q", got)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "early.txt")); err == nil {
-		t.Errorf("the planning run's write landed")
-	}
+	tk = implemented(t, dir, id)
 	impl := requestsFor(srv, "Your plan is approved")
 	if len(impl) == 0 {
 		t.Fatal("no implementing request")

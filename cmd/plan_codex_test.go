@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -55,18 +53,7 @@ func TestPlanCodex(t *testing.T) {
 		t.Fatalf("after planning: questions %+v", open)
 	}
 	bhE2E(t, dir, "respond", id, "--edit")
-	bhE2E(t, dir, "worker", "--once")
-
-	tk = bhTask(t, dir, id)
-	if tk.State != task.Closed {
-		t.Fatalf("after the implementing run: %s (%s)", tk.State, tk.Summary)
-	}
-	if got := readE2E(t, dir, "shout.txt"); got != "shout\n" {
-		t.Errorf("landed shout.txt = %q", got)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "early.txt")); err == nil {
-		t.Errorf("the planning run's write landed")
-	}
+	tk = implemented(t, dir, id)
 	var impl *fakeapi.ResponsesRequest
 	for _, req := range srv.Requests() {
 		if impl == nil && strings.Contains(req.Prompt(), "Your plan is approved") {
