@@ -12,7 +12,7 @@ import (
 
 // cacheLayout names the shape of Task that the codec below writes. Caches
 // written for another shape are ignored and rebuilt.
-const cacheLayout uint64 = 0x59847f0895931166
+const cacheLayout uint64 = 0xa3dae9cf3c25c425
 
 func encodeTask(e *enc, t *task.Task) {
 	e.str(t.ID)
@@ -70,6 +70,10 @@ func encodeTask(e *enc, t *task.Task) {
 	e.str(t.Every)
 	e.timePtr(t.NotBefore)
 	e.str(t.Follows)
+	e.bool(t.Plan != nil)
+	if t.Plan != nil {
+		e.bool(*t.Plan)
+	}
 	e.time(t.CreatedAt)
 	e.time(t.UpdatedAt)
 	// The last question asked goes twice: alone, for ListBrief, which stops
@@ -104,6 +108,8 @@ func encodeQuestion(e *enc, q *task.Question) {
 	e.str(q.Comment)
 	encodeComments(e, q.Comments)
 	e.bool(q.Gate)
+	e.bool(q.Planning)
+	e.str(q.Plan)
 	e.time(q.AskedAt)
 	e.timePtr(q.AnsweredAt)
 	e.timePtr(q.ExpiresAt)
@@ -197,6 +203,10 @@ func decodeTask(d *dec, t *task.Task, brief bool) bool {
 	t.Every = d.str()
 	t.NotBefore = d.timePtr()
 	t.Follows = d.str()
+	if d.bool() {
+		p := d.bool()
+		t.Plan = &p
+	}
 	t.CreatedAt = d.time()
 	t.UpdatedAt = d.time()
 	var ask task.Event
@@ -241,6 +251,8 @@ func decodeQuestion(d *dec, q *task.Question) {
 	q.Comment = d.str()
 	q.Comments = decodeComments(d)
 	q.Gate = d.bool()
+	q.Planning = d.bool()
+	q.Plan = d.str()
 	q.AskedAt = d.time()
 	q.AnsweredAt = d.timePtr()
 	q.ExpiresAt = d.timePtr()
