@@ -1,0 +1,88 @@
+package git
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// A task pod's result (runner: k8s). The pod's agent holds no credential
+// that can push: it writes its result as a bundle, a helper container
+// beside it that holds one pushes that bundle's one ref
+// (RelayBundle), and the worker takes it from there as hostile input
+// (FetchResult, Parents, ChangedPaths).
+
+// ResultRef is the one ref task id's pod may push.
+func ResultRef(id string) string { return "refs/bh/results/" + id }
+
+// ErrNoResult is a remote that holds no result for the task (yet).
+var ErrNoResult = errors.New("no result on the remote")
+
+// RelayBundle is the helper container's one act. In a new bare
+// repository at dir, hooks off as every git command of bh's, it fetches
+// have (the run's input, which a thin bundle builds on) from remote,
+// takes ref alone from bundle, refusing a bundle that names any other
+// ref or more than one, and pushes it, forced, to the same ref on remote:
+// the one push it makes, whatever the bundle says. It returns the
+// commit pushed.
+func RelayBundle(dir, bundle, remote, ref string, have ...string) (string, error) {
+	if _, err := hooklessGit("", "init", "-q", "--bare", dir); err != nil {
+		return "", err
+	}
+	for _, h := range have {
+		if _, err := hooklessGit(dir, "fetch", "-q", "--no-write-fetch-head", remote, "+"+h+":"+h); err != nil {
+			return "", &RemoteError{remote, err}
+		}
+	}
+	out, err := hooklessGit(dir, "bundle", "list-heads", bundle)
+	if err != nil {
+		return "", fmt.Errorf("read the result bundle: %w", err)
+	}
+	heads := strings.Split(strings.TrimSpace(string(out)), "\n")
+	oid, name, _ := strings.Cut(heads[0], " ")
+	if len(heads) != 1 || name != ref {
+		return "", fmt.Errorf("the result bundle must hold %s alone, not %q", ref, strings.TrimSpace(string(out)))
+	}
+	if _, err := hooklessGit(dir, "fetch", "-q", "--no-write-fetch-head", bundle, "+"+ref+":"+ref); err != nil {
+		return "", fmt.Errorf("take the result out of its bundle: %w", err)
+	}
+	if got, err := hooklessGit(dir, "rev-parse", "--verify", "-q", ref+"^{commit}"); err != nil || strings.TrimSpace(string(got)) != oid {
+		return "", fmt.Errorf("the result bundle's %s is no commit %s", ref, oid)
+	}
+	if _, err := hooklessGit(dir, "push", "--porcelain", remote, "+"+oid+":"+ref); err != nil {
+		return "", pushError(remote, err)
+	}
+	return oid, nil
+}
+
+// FetchResult fetches remote's ResultRef(id) alone, forced, to the same
+// name here, and returns the commit it names: ErrNoResult when the remote
+// has none. Nothing of it is checked out or trusted: see Parents and
+// ChangedPaths.
+func (r *Repo) FetchResult(remote, id string) (string, error) {
+	ref := ResultRef(id)
+	if err := r.FetchInto(remote, "+"+ref+":"+ref); err != nil {
+		if s, _ := Stderr(err); strings.Contains(s, "couldn't find remote ref") {
+			return "", ErrNoResult
+		}
+		return "", err
+	}
+	out, err := r.Read(nil, "rev-parse", "--verify", "-q", ref+"^{commit}")
+	if err != nil {
+		return "", fmt.Errorf("the result %s is no commit: %w", ref, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// Parents are commit's parents, in order.
+func (r *Repo) Parents(commit string) ([]string, error) {
+	out, err := r.Read(nil, "rev-list", "--parents", "-n", "1", commit, "--")
+	if err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", commit, err)
+	}
+	f := strings.Fields(string(out))
+	if len(f) == 0 {
+		return nil, fmt.Errorf("read commit %s: no such commit", commit)
+	}
+	return f[1:], nil
+}
