@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"time"
 
@@ -15,6 +16,9 @@ type RunTaskOptions struct {
 	Ctx  context.Context
 	Dir  string
 	Wait time.Duration
+	// Result, when set, makes this the pod's helper container: it pushes
+	// the result the agent's container left in that folder, and nothing else.
+	Result string
 }
 
 func newCmdRunTask(f *Factory, runF func(*RunTaskOptions) error) *cobra.Command {
@@ -30,6 +34,12 @@ over from the worker that handed it, and run it as bh worker --once runs
 a task: its parked work and session restored, its result landed and
 pushed, or its question parked and pushed, and its claim released.
 
+With --push-result DIR it is the pod's other container, the only one that
+holds the credential that can push: it waits for the agent's container to
+leave its result in DIR (result.bundle, then done), and pushes that
+bundle's one ref, refs/bh/results/<task>, refusing a bundle that names any
+other. The worker checks what that ref holds before it takes it.
+
 Exit codes:
   0  the task was run, or was not this pod's to run any more
   1  error: no task given in --wait, the remote cannot be cloned, ...
@@ -43,6 +53,7 @@ Exit codes:
 		},
 	}
 	c.Flags().StringVar(&opts.Dir, "dir", "repo", "clone the remote into `DIR`")
+	c.Flags().StringVar(&opts.Result, "push-result", "", "push the result the agent's container left in `DIR`, and nothing else")
 	c.Flags().DurationVar(&opts.Wait, "wait", 24*time.Hour, "give up when no task is given within `DURATION` (a warm pod waits long)")
 	return c
 }
@@ -53,6 +64,14 @@ func runTaskRun(opts *RunTaskOptions) error {
 		return usageErrorf("BH_REMOTE names no git remote to clone")
 	}
 	ctx, cancel := context.WithTimeout(opts.Ctx, opts.Wait)
+	if opts.Result != "" {
+		defer cancel()
+		oid, err := kube.PushResult(ctx, kube.PodInfo(), opts.Result, opts.Dir, remote)
+		if err == nil {
+			fmt.Fprintf(opts.IO.Out, "pushed the result %s\n", oid)
+		}
+		return err
+	}
 	h, err := kube.WaitHanded(ctx, kube.PodInfo())
 	cancel()
 	if err != nil {

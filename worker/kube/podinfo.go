@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -31,18 +32,24 @@ type Handed struct{ Task, Token string }
 // WaitHanded waits, until ctx ends, for the annotations file in dir to
 // name the pod's task: a warm pod starts long before a claim binds it.
 func WaitHanded(ctx context.Context, dir string) (Handed, error) {
+	a, err := waitAnnotations(ctx, dir, AnnotationTask, AnnotationClaim)
+	return Handed{Task: a[AnnotationTask], Token: a[AnnotationClaim]}, err
+}
+
+// waitAnnotations waits, until ctx ends, for the annotations file in dir
+// to hold every key, and returns them all.
+func waitAnnotations(ctx context.Context, dir string, keys ...string) (map[string]string, error) {
 	tick := time.NewTicker(200 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		b, _ := os.ReadFile(filepath.Join(dir, "annotations")) // not there yet: wait for it
 		a := annotations(b)
-		if h := (Handed{Task: a[AnnotationTask], Token: a[AnnotationClaim]}); h.Task != "" && h.Token != "" {
-			return h, nil
+		if !slices.ContainsFunc(keys, func(k string) bool { return a[k] == "" }) {
+			return a, nil
 		}
 		select {
 		case <-ctx.Done():
-			return Handed{}, fmt.Errorf("no task was given to this pod (%s and %s in %s/annotations)",
-				AnnotationTask, AnnotationClaim, dir)
+			return nil, fmt.Errorf("no task was given to this pod (%s in %s/annotations)", strings.Join(keys, " and "), dir)
 		case <-tick.C:
 		}
 	}
