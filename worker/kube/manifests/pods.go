@@ -11,7 +11,7 @@ const (
 	podinfoDir = "/etc/bh/podinfo"
 	gitDir     = "/etc/bh/git"
 	outDir     = "/var/lib/bh-out" // a task pod's result, from its agent's container to its helper
-	uid        = 10001 // the image's user bh
+	uid        = 10001             // the image's user bh
 )
 
 // gracePeriod is how long a worker pod has after SIGTERM to stop its
