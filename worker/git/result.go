@@ -3,6 +3,10 @@ package git
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -85,4 +89,70 @@ func (r *Repo) Parents(commit string) ([]string, error) {
 		return nil, fmt.Errorf("read commit %s: no such commit", commit)
 	}
 	return f[1:], nil
+}
+
+// CheckoutRun is the pod's side of a run's input: a new repository in
+// dir with remote's ref checked out, refused unless it is commit, the
+// run the pod was given (a ref that moved since is another run's).
+func CheckoutRun(dir, remote, ref, commit string) error {
+	if _, err := hooklessGit("", "init", "-q", dir); err != nil {
+		return err
+	}
+	if _, err := hooklessGit(dir, "fetch", "-q", "--no-write-fetch-head", remote, "+"+ref+":"+ref); err != nil {
+		return &RemoteError{remote, err}
+	}
+	got, err := hooklessGit(dir, "rev-parse", "--verify", "-q", ref+"^{commit}")
+	if err != nil || strings.TrimSpace(string(got)) != commit {
+		return fmt.Errorf("%s on %s is %.12s, not the run %.12s this pod was given", ref, remote, got, commit)
+	}
+	_, err = hooklessGit(dir, "checkout", "-q", "--detach", commit)
+	return err
+}
+
+// BundleResult is the pod's side of a run's result: dir's tree as git
+// add -A sees it, with files (the run's own data) put in, committed as
+// one child of input on ref, and written to bundle (thin: the remote has
+// input). It uses an index of its own; dir's stays as it was.
+func BundleResult(dir, input, ref, bundle string, files map[string][]byte) (string, error) {
+	tmp, err := os.MkdirTemp("", "bh-result-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	env := Env("GIT_INDEX_FILE="+filepath.Join(tmp, "index"), "GIT_AUTHOR_NAME=bh", "GIT_AUTHOR_EMAIL=bh@result.invalid",
+		"GIT_COMMITTER_NAME=bh", "GIT_COMMITTER_EMAIL=bh@result.invalid")
+	run := func(stdin []byte, args ...string) (string, error) {
+		out, err := execGit(dir, env, stdin, append(slices.Clip(noHooks), args...)...)
+		return strings.TrimSpace(string(out)), err
+	}
+	if _, err := run(nil, "read-tree", input); err != nil {
+		return "", err
+	}
+	if _, err := run(nil, "add", "-A", "--", "."); err != nil {
+		return "", err
+	}
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		blob, err := run(files[p], "hash-object", "-w", "--stdin")
+		if err == nil {
+			_, err = run(nil, "update-index", "--add", "--cacheinfo", "100644,"+blob+","+p)
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	tree, err := run(nil, "write-tree")
+	if err != nil {
+		return "", err
+	}
+	commit, err := run(nil, "commit-tree", tree, "-p", input, "-m", "bh: a run's result")
+	if err != nil {
+		return "", err
+	}
+	if _, err := run(nil, "update-ref", ref, commit); err != nil {
+		return "", err
+	}
+	if _, err := run(nil, "bundle", "create", "-q", bundle, ref, "^"+input); err != nil {
+		return "", err
+	}
+	return commit, nil
 }

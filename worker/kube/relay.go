@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/kube/result"
 )
 
 // The task pod's result, written by its agent's container into the
@@ -21,6 +22,26 @@ const (
 	ResultBundle = "result.bundle"
 	ResultDone   = "done"
 )
+
+// LeaveResult is the agent's container's end of a run: its work in dir
+// (a git.CheckoutRun of input), the agent's outcome as it printed it and
+// its session's transcript, as one commit bundled into out for the
+// helper container, then marked whole. It returns the commit.
+func LeaveResult(dir, input, id, out string, outcome, session []byte) (string, error) {
+	tmp := filepath.Join(out, ResultBundle+".new")
+	commit, err := git.BundleResult(dir, input, git.ResultRef(id), tmp,
+		map[string][]byte{result.OutcomeFile: outcome, result.SessionFile: session})
+	if err == nil {
+		err = os.Rename(tmp, filepath.Join(out, ResultBundle))
+	}
+	if err == nil {
+		err = os.WriteFile(filepath.Join(out, ResultDone), nil, 0o644)
+	}
+	if err != nil {
+		return "", fmt.Errorf("%s: leave the result: %w", id, err)
+	}
+	return commit, nil
+}
 
 // RunRef is where the worker pushes task id's run input, which the pod
 // fetches and the result builds on.

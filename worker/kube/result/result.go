@@ -20,8 +20,12 @@ import (
 // It is data for bh, never part of the task's work.
 const Dir = ".bh-run"
 
-// OutcomeFile is the agent's answer, as it printed it, in the result.
-const OutcomeFile = Dir + "/outcome.json"
+// In the result: the agent's answer as it printed it, and its session's
+// transcript.
+const (
+	OutcomeFile = Dir + "/outcome.json"
+	SessionFile = Dir + "/session"
+)
 
 // Result is a pod's result that passed the checks.
 type Result struct {
