@@ -19,6 +19,28 @@ import (
 // ResultRef is the one ref task id's pod may push.
 func ResultRef(id string) string { return "refs/bh/results/" + id }
 
+// RunRef is where the worker pushes task id's run input, which the pod
+// fetches and its result builds on.
+func RunRef(id string) string { return "refs/bh/runs/" + id }
+
+// PushRun points RunRef(id) at commit here and on remote, forced: the
+// worker that holds the task's claim owns it.
+func (r *Repo) PushRun(remote, id, commit string) error {
+	if _, err := r.Write(nil, "update-ref", RunRef(id), commit); err != nil {
+		return err
+	}
+	return r.PushRefs(remote, RunRef(id))
+}
+
+// DropRun deletes task id's run and result refs, here and on remote.
+func (r *Repo) DropRun(remote, id string) error {
+	_, err := r.Write(nil, "push", "--porcelain", remote, ":"+RunRef(id), ":"+ResultRef(id))
+	for _, ref := range []string{RunRef(id), ResultRef(id)} {
+		r.Write(nil, "update-ref", "-d", ref) // absent: nothing to drop
+	}
+	return pushError(remote, err)
+}
+
 // ErrNoResult is a remote that holds no result for the task (yet).
 var ErrNoResult = errors.New("no result on the remote")
 
@@ -91,9 +113,10 @@ func (r *Repo) Parents(commit string) ([]string, error) {
 	return f[1:], nil
 }
 
-// CheckoutRun is the pod's side of a run's input: a new repository in
-// dir with remote's ref checked out, refused unless it is commit, the
-// run the pod was given (a ref that moved since is another run's).
+// CheckoutRun is the pod's side of a run's input: a repository in dir
+// (a new one, or the one a restarted pod left, made clean) with remote's
+// ref checked out, refused unless it is commit, the run the pod was
+// given (a ref that moved since is another run's).
 func CheckoutRun(dir, remote, ref, commit string) error {
 	if _, err := hooklessGit("", "init", "-q", dir); err != nil {
 		return err
@@ -105,7 +128,9 @@ func CheckoutRun(dir, remote, ref, commit string) error {
 	if err != nil || strings.TrimSpace(string(got)) != commit {
 		return fmt.Errorf("%s on %s is %.12s, not the run %.12s this pod was given", ref, remote, got, commit)
 	}
-	_, err = hooklessGit(dir, "checkout", "-q", "--detach", commit)
+	if _, err = hooklessGit(dir, "checkout", "-q", "-f", "--detach", commit); err == nil {
+		_, err = hooklessGit(dir, "clean", "-q", "-f", "-f", "-d", "-x")
+	}
 	return err
 }
 

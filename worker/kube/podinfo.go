@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,10 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker/git"
-	"github.com/bh-tracker/bh/worker/storegit"
 )
 
 // The pod's side: bh run-task, the entrypoint of a warm pool's pods.
@@ -25,15 +20,14 @@ import (
 // file); BH_PODINFO names another.
 func PodInfo() string { return cmp.Or(os.Getenv("BH_PODINFO"), "/etc/bh/podinfo") }
 
-// Handed is what a pod is given: its task, and the token it takes the
-// task's claim by.
-type Handed struct{ Task, Token string }
+// Handed is what a pod is given: its task, and its run's input commit.
+type Handed struct{ Task, Run string }
 
 // WaitHanded waits, until ctx ends, for the annotations file in dir to
 // name the pod's task: a warm pod starts long before a claim binds it.
 func WaitHanded(ctx context.Context, dir string) (Handed, error) {
-	a, err := waitAnnotations(ctx, dir, AnnotationTask, AnnotationClaim)
-	return Handed{Task: a[AnnotationTask], Token: a[AnnotationClaim]}, err
+	a, err := waitAnnotations(ctx, dir, AnnotationTask, AnnotationRun)
+	return Handed{Task: a[AnnotationTask], Run: a[AnnotationRun]}, err
 }
 
 // waitAnnotations waits, until ctx ends, for the annotations file in dir
@@ -66,25 +60,4 @@ func annotations(b []byte) map[string]string {
 		}
 	}
 	return out
-}
-
-// Checkout is the store of a clone of remote in dir, which shares its
-// tasks through origin: cloned, or, when dir holds one, brought up to date.
-func Checkout(remote, dir string) (*store.Store, error) {
-	_, err := os.Stat(filepath.Join(dir, ".git"))
-	fresh := errors.Is(err, os.ErrNotExist)
-	if fresh {
-		if err := git.Clone(remote, dir); err != nil {
-			return nil, fmt.Errorf("clone %s: %w", remote, err)
-		}
-	}
-	s, err := store.Find(dir)
-	if err != nil {
-		return nil, err
-	}
-	s.Config.Remote = "origin"
-	if !fresh {
-		_, err = storegit.Sync(s, "", false)
-	}
-	return s, err
 }

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/worker/git"
-	"github.com/bh-tracker/bh/worker/kube/result"
 )
 
 // The task pod's result, written by its agent's container into the
@@ -24,13 +23,12 @@ const (
 )
 
 // LeaveResult is the agent's container's end of a run: its work in dir
-// (a git.CheckoutRun of input), the agent's outcome as it printed it and
-// its session's transcript, as one commit bundled into out for the
-// helper container, then marked whole. It returns the commit.
-func LeaveResult(dir, input, id, out string, outcome, session []byte) (string, error) {
+// (a git.CheckoutRun of input) with files (the outcome, the session), as
+// one commit bundled into out for the helper container, then marked
+// whole. It returns the commit.
+func LeaveResult(dir, input, id, out string, files map[string][]byte) (string, error) {
 	tmp := filepath.Join(out, ResultBundle+".new")
-	commit, err := git.BundleResult(dir, input, git.ResultRef(id), tmp,
-		map[string][]byte{result.OutcomeFile: outcome, result.SessionFile: session})
+	commit, err := git.BundleResult(dir, input, git.ResultRef(id), tmp, files)
 	if err == nil {
 		err = os.Rename(tmp, filepath.Join(out, ResultBundle))
 	}
@@ -42,10 +40,6 @@ func LeaveResult(dir, input, id, out string, outcome, session []byte) (string, e
 	}
 	return commit, nil
 }
-
-// RunRef is where the worker pushes task id's run input, which the pod
-// fetches and the result builds on.
-func RunRef(id string) string { return "refs/bh/runs/" + id }
 
 // PushResult is the helper container's whole work: once the pod has a
 // task (its annotations, which the agent's container cannot change) and
@@ -75,7 +69,7 @@ func PushResult(ctx context.Context, podinfo, out, scratch, remote string) (stri
 	if err != nil {
 		return "", err
 	}
-	return git.RelayBundle(relay, bundle, remote, git.ResultRef(id), RunRef(id))
+	return git.RelayBundle(relay, bundle, remote, git.ResultRef(id), git.RunRef(id))
 }
 
 // waitFile waits, until ctx ends, for path to exist.

@@ -28,21 +28,22 @@ func TestPodResultRoundTrip(t *testing.T) {
 	gittest.Git(t, root, "init", "-q", "--bare", remote)
 	gittest.Git(t, worker, "push", "-q", remote, "HEAD:refs/heads/main")
 	input := gittest.Rev(t, worker, "HEAD")
-	gittest.Git(t, worker, "push", "-q", remote, "HEAD:"+kube.RunRef(id))
+	gittest.Git(t, worker, "push", "-q", remote, "HEAD:"+git.RunRef(id))
 	before := gittest.Git(t, remote, "for-each-ref")
 	for _, d := range []string{out, info} {
 		os.MkdirAll(d, 0o755)
 	}
 
-	if err := git.CheckoutRun(podDir, remote, kube.RunRef(id), gittest.Rev(t, worker, "HEAD^{tree}")); err == nil {
+	if err := git.CheckoutRun(podDir, remote, git.RunRef(id), gittest.Rev(t, worker, "HEAD^{tree}")); err == nil {
 		t.Fatal("the pod checked out a run it was not given")
 	}
 	os.RemoveAll(podDir)
-	if err := git.CheckoutRun(podDir, remote, kube.RunRef(id), input); err != nil {
+	if err := git.CheckoutRun(podDir, remote, git.RunRef(id), input); err != nil {
 		t.Fatal(err)
 	}
 	gittest.Write(t, podDir, "a.txt", "b\n")
-	if _, err := kube.LeaveResult(podDir, input, id, out, []byte(`done: {"status":"completed","summary":"b it is"}`), []byte("{}\n")); err != nil {
+	if _, err := kube.LeaveResult(podDir, input, id, out, map[string][]byte{
+		result.OutcomeFile: []byte(`done: {"status":"completed","summary":"b it is"}`), result.SessionFile: []byte("{}\n")}); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(info, "annotations"), []byte(kube.AnnotationTask+`="`+id+`"`+"\n"), 0o644)

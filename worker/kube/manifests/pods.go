@@ -54,19 +54,19 @@ func workerSet(o Options) statefulSetSpec {
 	return spec
 }
 
-// taskPod is one task's pod: bh run-task waits for its task in the
-// annotations the claim gives it, runs it and leaves its result in the
-// folder it shares with the helper container, which alone holds the
+// taskPod is one task's pod: bh run-task waits for its run in the
+// annotations the claim gives it, runs the agent on it and leaves its
+// result in the folder it shares with the helper container, which alone holds the
 // credential that can push and pushes that result's one ref (bh run-task
 // --push-result). The agent's container reads the remote with bh-git-read
 // (a credential that can only fetch; none for a public remote). A warm
 // pod that waited a day, or a run killed in it, starts again in place
 // (the clone kept on its volume); one that finished stays done until the
-// worker deletes its claim.
+// worker deletes its claim. No pod pushes: the worker lands.
 func taskPod(o Options) podTemplate {
 	no := false
 	c := base(o, "task", "work", "read")
-	c.Args = []string{"run-task", "--wait", "24h"}
+	c.Args = []string{"run-task", "--wait", "24h", "--dir", home + "/run", "--out", outDir}
 	c.VolumeMounts = append(c.VolumeMounts, mount{Name: "podinfo", MountPath: podinfoDir, ReadOnly: true},
 		mount{Name: "out", MountPath: outDir})
 	return podTemplate{Metadata: meta{Labels: map[string]string{"app.kubernetes.io/name": task, "app.kubernetes.io/part-of": "bh"}},
