@@ -34,11 +34,15 @@ func (r *Repo) PushRun(remote, id, commit string) error {
 
 // DropRun deletes task id's run and result refs, here and on remote.
 func (r *Repo) DropRun(remote, id string) error {
-	_, err := r.Write(nil, "push", "--porcelain", remote, ":"+RunRef(id), ":"+ResultRef(id))
+	var errs []error
 	for _, ref := range []string{RunRef(id), ResultRef(id)} {
-		r.Write(nil, "update-ref", "-d", ref) // absent: nothing to drop
+		r.Write(nil, "update-ref", "-d", ref) // absent here: nothing to drop
+		_, err := r.Write(nil, "push", "--porcelain", remote, ":"+ref)
+		if s, _ := Stderr(err); err != nil && !strings.Contains(s, "remote ref does not exist") {
+			errs = append(errs, pushError(remote, err))
+		}
 	}
-	return pushError(remote, err)
+	return errors.Join(errs...)
 }
 
 // ErrNoResult is a remote that holds no result for the task (yet).
@@ -60,14 +64,9 @@ func RelayBundle(dir, bundle, remote, ref string, have ...string) (string, error
 			return "", &RemoteError{remote, err}
 		}
 	}
-	out, err := hooklessGit(dir, "bundle", "list-heads", bundle)
+	oid, err := bundleHead(dir, bundle, ref)
 	if err != nil {
-		return "", fmt.Errorf("read the result bundle: %w", err)
-	}
-	heads := strings.Split(strings.TrimSpace(string(out)), "\n")
-	oid, name, _ := strings.Cut(heads[0], " ")
-	if len(heads) != 1 || name != ref {
-		return "", fmt.Errorf("the result bundle must hold %s alone, not %q", ref, strings.TrimSpace(string(out)))
+		return "", err
 	}
 	if _, err := hooklessGit(dir, "fetch", "-q", "--no-write-fetch-head", bundle, "+"+ref+":"+ref); err != nil {
 		return "", fmt.Errorf("take the result out of its bundle: %w", err)
@@ -77,6 +76,20 @@ func RelayBundle(dir, bundle, remote, ref string, have ...string) (string, error
 	}
 	if _, err := hooklessGit(dir, "push", "--porcelain", remote, "+"+oid+":"+ref); err != nil {
 		return "", pushError(remote, err)
+	}
+	return oid, nil
+}
+
+// bundleHead is the commit bundle names ref: the one ref it may name.
+func bundleHead(dir, bundle, ref string) (string, error) {
+	out, err := hooklessGit(dir, "bundle", "list-heads", bundle)
+	if err != nil {
+		return "", fmt.Errorf("read the result bundle: %w", err)
+	}
+	heads := strings.Split(strings.TrimSpace(string(out)), "\n")
+	oid, name, _ := strings.Cut(heads[0], " ")
+	if len(heads) != 1 || name != ref {
+		return "", fmt.Errorf("the result bundle must hold %s alone, not %q", ref, strings.TrimSpace(string(out)))
 	}
 	return oid, nil
 }
@@ -156,14 +169,8 @@ func BundleResult(dir, input, ref, bundle string, files map[string][]byte) (stri
 	if _, err := run(nil, "add", "-A", "--", "."); err != nil {
 		return "", err
 	}
-	for _, p := range slices.Sorted(maps.Keys(files)) {
-		blob, err := run(files[p], "hash-object", "-w", "--stdin")
-		if err == nil {
-			_, err = run(nil, "update-index", "--add", "--cacheinfo", "100644,"+blob+","+p)
-		}
-		if err != nil {
-			return "", err
-		}
+	if err := addFiles(run, files); err != nil {
+		return "", err
 	}
 	tree, err := run(nil, "write-tree")
 	if err != nil {
@@ -180,4 +187,18 @@ func BundleResult(dir, input, ref, bundle string, files map[string][]byte) (stri
 		return "", err
 	}
 	return commit, nil
+}
+
+// addFiles puts files into the index run's git uses.
+func addFiles(run func(stdin []byte, args ...string) (string, error), files map[string][]byte) error {
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		blob, err := run(files[p], "hash-object", "-w", "--stdin")
+		if err == nil {
+			_, err = run(nil, "update-index", "--add", "--cacheinfo", "100644,"+blob+","+p)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

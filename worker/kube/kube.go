@@ -55,6 +55,7 @@ var (
 // agent.Request, less what only a local process has.
 type Request struct {
 	Prompt     string        `json:"prompt"`
+	Dir        string        `json:"dir,omitempty"` // the agent's folder in the worktree (agent.dir:), relative
 	System     string        `json:"system,omitempty"`
 	SessionID  string        `json:"sessionId,omitempty"`
 	Resume     bool          `json:"resume,omitempty"`
@@ -87,10 +88,7 @@ func (r *Runner) SessionFile(req agent.Request) string {
 func (r *Runner) Run(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
 	start := time.Now()
 	id := req.TaskID
-	wt, err := r.Repo.OpenWorktree(req.Dir, slots.Branch(id))
-	if err == nil && wt == nil {
-		err = fmt.Errorf("%s is not its worktree", req.Dir)
-	}
+	wt, err := r.worktree(req)
 	if err != nil {
 		return nil, runError(id, "open its worktree", err)
 	}
@@ -122,6 +120,22 @@ func (r *Runner) Run(ctx context.Context, req agent.Request) (*agent.Outcome, er
 	return out, nil
 }
 
+// worktree is req's task's worktree: BH_WORKTREE in its environment,
+// of which the agent's folder may be a part, else the agent's folder.
+func (r *Runner) worktree(req agent.Request) (*git.Worktree, error) {
+	root := req.Dir
+	for _, e := range req.Env {
+		if v, ok := strings.CutPrefix(e, "BH_WORKTREE="); ok {
+			root = v
+		}
+	}
+	wt, err := r.Repo.OpenWorktree(root, slots.Branch(req.TaskID))
+	if err == nil && wt == nil {
+		err = fmt.Errorf("%s is not its worktree", root)
+	}
+	return wt, err
+}
+
 // input is the run's input commit: the worktree's state, the request,
 // and the session's transcript to resume.
 func (r *Runner) input(wt *git.Worktree, req agent.Request) (string, error) {
@@ -129,7 +143,11 @@ func (r *Runner) input(wt *git.Worktree, req agent.Request) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	b, err := json.Marshal(Request{Prompt: req.Prompt, System: req.System, SessionID: req.SessionID, Resume: req.Resume,
+	sub, err := filepath.Rel(wt.Path, req.Dir)
+	if err != nil || !filepath.IsLocal(sub) {
+		return "", fmt.Errorf("the agent's folder %s is not in its worktree %s", req.Dir, wt.Path)
+	}
+	b, err := json.Marshal(Request{Prompt: req.Prompt, Dir: filepath.ToSlash(sub), System: req.System, SessionID: req.SessionID, Resume: req.Resume,
 		Name: req.Name, AllowTools: req.AllowTools, Timeout: req.Timeout})
 	if err != nil {
 		return "", err
@@ -152,7 +170,7 @@ func (r *Runner) keepSession(req agent.Request, sid, commit string) {
 	}
 	req.SessionID = sid
 	path := r.SessionFile(req)
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err == nil {
+	if err = os.MkdirAll(filepath.Dir(path), 0o700); err == nil {
 		err = os.WriteFile(path, s, 0o600)
 	}
 	if err != nil {
@@ -184,17 +202,8 @@ func (r *Runner) wait(ctx context.Context, id, name, input string) (result.Resul
 			r.warnf("%s: look at its result: %v (looked at again)", id, err)
 		}
 		p = r.look(ctx, name, p)
-		if p.trouble != "" || late && !p.bound {
-			why := p.trouble
-			if why == "" {
-				why = fmt.Sprintf("was not bound within %s", r.K8s.BindTimeoutOr())
-			}
-			err := fmt.Errorf("%s: its pod %s", id, why)
-			e := &agent.RunError{Reason: err.Error(), ExitCode: -1, Err: err}
-			if !p.bound || p.pull {
-				e.Outage = agent.OutageOverloaded
-			}
-			return result.Result{}, e
+		if err := r.podError(id, p, late); err != nil {
+			return result.Result{}, err
 		}
 		select {
 		case <-ctx.Done():
@@ -204,6 +213,25 @@ func (r *Runner) wait(ctx context.Context, id, name, input string) (result.Resul
 		case <-tick.C:
 		}
 	}
+}
+
+// podError is the run's end when its pod will not give a result: it
+// cannot pull its image or was not bound in time (an outage), or it
+// failed; nil while it may.
+func (r *Runner) podError(id string, p pod, late bool) error {
+	if p.trouble == "" && (!late || p.bound) {
+		return nil
+	}
+	why := p.trouble
+	if why == "" {
+		why = fmt.Sprintf("was not bound within %s", r.K8s.BindTimeoutOr())
+	}
+	err := fmt.Errorf("%s: its pod %s", id, why)
+	e := &agent.RunError{Reason: err.Error(), ExitCode: -1, Err: err}
+	if !p.bound || p.pull {
+		e.Outage = agent.OutageOverloaded
+	}
+	return e
 }
 
 // end deletes the SandboxClaim, and with it the pod, and the run's refs.

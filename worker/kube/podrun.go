@@ -43,45 +43,20 @@ func RunPod(ctx context.Context, h Handed, remote, dir, out string, newAgent New
 
 // runAgent runs the request in dir and returns the result's own files.
 func runAgent(ctx context.Context, h Handed, dir string, newAgent NewAgent) (map[string][]byte, error) {
-	b, err := os.ReadFile(filepath.Join(dir, RequestFile))
-	var rq Request
-	if err == nil {
-		err = json.Unmarshal(b, &rq)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read the run's request: %w", err)
-	}
-	s, err := store.Find(dir)
+	req, runner, err := request(h, dir, newAgent)
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.Get(h.Task)
-	if err != nil {
-		return nil, err
-	}
-	runner, err := newAgent(s, t)
-	if err != nil {
-		return nil, err
-	}
-	req := agent.Request{Prompt: rq.Prompt, Dir: dir, SessionID: rq.SessionID, Resume: rq.Resume, TaskID: h.Task,
-		Timeout: rq.Timeout, Name: rq.Name, System: rq.System, AllowTools: rq.AllowTools}
 	sf, _ := runner.(sessionFiler)
-	files := map[string][]byte{}
-	if session, err := os.ReadFile(filepath.Join(dir, result.SessionFile)); err == nil && sf != nil && rq.Resume {
-		path := sf.SessionFile(req)
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err == nil {
-			os.WriteFile(path, session, 0o600) // none: the agent says it has no such session
-		}
+	if sf != nil && req.Resume {
+		restoreSession(sf.SessionFile(req), filepath.Join(dir, result.SessionFile))
 	}
 	o, err := runner.Run(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	res, err := json.Marshal(o.Result)
-	if err != nil {
-		return nil, err
-	}
-	files[result.OutcomeFile] = res
+	res, _ := json.Marshal(o.Result) // plain fields: it cannot fail
+	files := map[string][]byte{result.OutcomeFile: res}
 	if o.SessionID != "" {
 		files[SessionIDFile] = []byte(o.SessionID)
 		req.SessionID = o.SessionID
@@ -92,6 +67,40 @@ func runAgent(ctx context.Context, h Handed, dir string, newAgent NewAgent) (map
 		}
 	}
 	return files, nil
+}
+
+// request is the run's request in dir, as the agent's, and its agent.
+func request(h Handed, dir string, newAgent NewAgent) (agent.Request, agent.Runner, error) {
+	b, err := os.ReadFile(filepath.Join(dir, RequestFile))
+	var rq Request
+	if err == nil {
+		err = json.Unmarshal(b, &rq)
+	}
+	if err == nil && rq.Dir != "" && !filepath.IsLocal(rq.Dir) {
+		err = fmt.Errorf("its folder %q is not in its checkout", rq.Dir)
+	}
+	if err != nil {
+		return agent.Request{}, nil, fmt.Errorf("read the run's request: %w", err)
+	}
+	s, err := store.Find(dir)
+	var t *task.Task
+	if err == nil {
+		t, err = s.Get(h.Task)
+	}
+	var runner agent.Runner
+	if err == nil {
+		runner, err = newAgent(s, t)
+	}
+	return agent.Request{Prompt: rq.Prompt, Dir: filepath.Join(dir, rq.Dir), SessionID: rq.SessionID, Resume: rq.Resume,
+		TaskID: h.Task, Timeout: rq.Timeout, Name: rq.Name, System: rq.System, AllowTools: rq.AllowTools}, runner, err
+}
+
+// restoreSession puts the transcript the input brought (from) where the
+// agent keeps it (to); none: the agent says it has no such session.
+func restoreSession(to, from string) {
+	if session, err := os.ReadFile(from); err == nil && os.MkdirAll(filepath.Dir(to), 0o700) == nil {
+		os.WriteFile(to, session, 0o600)
+	}
 }
 
 // failed is the outcome of a run that gave none.

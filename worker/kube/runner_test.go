@@ -136,3 +136,26 @@ func TestRunnerPodTrouble(t *testing.T) {
 		})
 	}
 }
+
+// TestRunnerAgentDir: an agent that works in a folder of the worktree
+// (agent.dir:) works in the same folder of the pod's checkout.
+func TestRunnerAgentDir(t *testing.T) {
+	cl := newCluster(t)
+	gittest.Write(t, cl.wt, "web/index.html", "<p>\n")
+	w := cl.watchClaims(t)
+	done := make(chan outcome, 1)
+	go func() {
+		o, err := cl.r.Run(context.Background(), agent.Request{Prompt: "do it", SessionID: "s1", TaskID: cl.tk.ID,
+			Dir: filepath.Join(cl.wt, "web"), Env: []string{"BH_WORKTREE=" + cl.wt}})
+		done <- outcome{o, err}
+	}()
+	claim := cl.created(t, w)
+	cl.bind(t, claim, running, 0)
+	cl.pod(t, claim, &sessionAgent{dir: t.TempDir(), write: map[string]string{"app.js": "1\n"}})
+	if got := <-done; got.err != nil {
+		t.Fatal(got.err)
+	}
+	if gittest.Read(t, cl.wt, "web/app.js") != "1\n" {
+		t.Fatal("the agent did not work in its folder")
+	}
+}

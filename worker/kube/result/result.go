@@ -72,14 +72,9 @@ func Accept(r *git.Repo, remote, id, input string) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	var work []string
-	for _, p := range changed {
-		switch {
-		case store(p):
-			return Result{}, refuse("it changes %s, in bh's store", p)
-		case p != Dir && !strings.HasPrefix(p, Dir+"/"):
-			work = append(work, p)
-		}
+	work, bad := split(changed)
+	if bad != "" {
+		return Result{}, refuse("it changes %s, in bh's store", bad)
 	}
 	text, err := r.FileAt(commit, OutcomeFile)
 	if err != nil {
@@ -90,6 +85,20 @@ func Accept(r *git.Repo, remote, id, input string) (Result, error) {
 		return Result{}, refuse("%s: %v", OutcomeFile, err)
 	}
 	return Result{Commit: commit, Outcome: out, Paths: work}, nil
+}
+
+// split is the task's work among the changed paths (Dir's left out),
+// or the first in bh's store.
+func split(changed []string) (work []string, bad string) {
+	for _, p := range changed {
+		switch {
+		case store(p):
+			return nil, p
+		case p != Dir && !strings.HasPrefix(p, Dir+"/"):
+			work = append(work, p)
+		}
+	}
+	return work, ""
 }
 
 // store reports whether path p is bh's store or in it, spelt in any case
