@@ -61,14 +61,15 @@ func PushResult(ctx context.Context, podinfo, out, scratch, remote string) (stri
 	if err := os.MkdirAll(scratch, 0o700); err != nil {
 		return "", err
 	}
-	bundle := filepath.Join(scratch, ResultBundle)
-	if err := copyRegular(filepath.Join(out, ResultBundle), bundle); err != nil {
-		return "", fmt.Errorf("%s: the result: %w", id, err)
-	}
-	relay, err := os.MkdirTemp(scratch, "relay-*.git")
+	own, err := os.MkdirTemp(scratch, "relay-") // its own each time: a restarted container starts afresh
 	if err != nil {
 		return "", err
 	}
+	bundle := filepath.Join(own, ResultBundle)
+	if err := copyRegular(filepath.Join(out, ResultBundle), bundle); err != nil {
+		return "", fmt.Errorf("%s: the result: %w", id, err)
+	}
+	relay := filepath.Join(own, "relay.git")
 	return git.RelayBundle(relay, bundle, remote, git.ResultRef(id), git.RunRef(id))
 }
 
