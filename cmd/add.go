@@ -24,6 +24,7 @@ type AddOptions struct {
 	// Human-in-the-loop settings; empty (nil) follows the config.
 	Gate, HumanTimeout, OnTimeout string
 	Human                         *bool
+	Plan                          *bool               // plan before coding; nil follows the config
 	Agent                         *task.AgentSettings // nil follows the config
 }
 
@@ -31,6 +32,7 @@ func newCmdAdd(f *Factory, runF func(*AddOptions) error) *cobra.Command {
 	opts := &AddOptions{}
 	var h hitlFlags
 	var a agentFlags
+	var plan bool
 	c := &cobra.Command{
 		Use:   "add <title>",
 		Short: "Create a task",
@@ -44,7 +46,8 @@ The words of the title may be given unquoted.`,
   bh add "Fix the flaky test" --check 'go test -count=3 ./store'
   bh add "Rewrite the parser" --budget 5
   bh add "Bump the deps" --every 1w
-  bh add "Triage new issues" --every "0 9 * * 1"`,
+  bh add "Triage new issues" --every "0 9 * * 1"
+  bh add "Split the store package" --plan`,
 		Args: argsRange(1, -1, "title"),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.base = f.base()
@@ -56,6 +59,9 @@ The words of the title may be given unquoted.`,
 			}
 			if opts.Agent, err = a.settings(); err != nil {
 				return err
+			}
+			if c.Flags().Changed("plan") {
+				opts.Plan = &plan
 			}
 			return runWith(runF, addRun, opts)
 		},
@@ -71,6 +77,7 @@ The words of the title may be given unquoted.`,
 	fl.StringArrayVar(&opts.Checks, "check", nil, "shell command that must pass before the work lands, besides the config's checks (repeatable)")
 	fl.Float64Var(&opts.Budget, "budget", 0, "what its runs may spend in all, in `USD`; past it, you are asked whether to go on (default: the config's budget)")
 	fl.StringVar(&opts.Every, "every", "", "make it recur: once it lands or closes, the next one is made for the next time, by a `SCHEDULE` such as 1w, 1d, 12h or a cron line (\"0 9 * * 1\")")
+	fl.BoolVar(&plan, "plan", false, "plan first: the agent reads and asks, read-only, and a human approves its plan before it codes")
 	h.register(c, "")
 	a.register(c)
 	completeEnums(c)
@@ -116,7 +123,8 @@ func (opts *AddOptions) newTask() (*task.Task, error) {
 	}
 	var err error
 	t := &task.Task{Title: opts.Title, Description: opts.Description, Labels: cleanLabels(opts.Labels),
-		Checks: opts.Checks, Human: opts.Human, AgentSettings: opts.Agent, Budget: opts.Budget, Every: opts.Every}
+		Checks: opts.Checks, Human: opts.Human, AgentSettings: opts.Agent, Budget: opts.Budget, Every: opts.Every,
+		Plan: opts.Plan}
 	if err := task.CheckCommands(t.Checks); err != nil {
 		return nil, usageErrorf("--check: %v", err)
 	}

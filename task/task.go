@@ -22,6 +22,9 @@ type Task struct {
 	Parent      string   `yaml:"parent,omitempty" json:"parent,omitempty"`
 	DependsOn   []string `yaml:"dependsOn,omitempty" json:"dependsOn,omitempty"`
 	Labels      []string `yaml:"labels,omitempty" json:"labels,omitempty"`
+	// Source is the link of the issue the task was imported from (bh
+	// import github): the one key that finds it again.
+	Source string `yaml:"source,omitempty" json:"source,omitempty"`
 
 	// The current question, kept flat for the simple one-question case.
 	Question         string     `yaml:"question,omitempty" json:"question,omitempty"`
@@ -65,6 +68,9 @@ type Task struct {
 	Every     string     `yaml:"every,omitempty" json:"every,omitempty"`
 	NotBefore *time.Time `yaml:"notBefore,omitempty" json:"notBefore,omitempty"`
 	Follows   string     `yaml:"follows,omitempty" json:"follows,omitempty"`
+	// Plan runs the agent read-only first, to ask and to plan; a human
+	// approves the plan before it codes (bh add --plan), over the config's.
+	Plan *bool `yaml:"plan,omitempty" json:"plan,omitempty"`
 
 	CreatedAt time.Time `yaml:"createdAt" json:"createdAt"`
 	UpdatedAt time.Time `yaml:"updatedAt" json:"updatedAt"`
@@ -114,7 +120,12 @@ type Question struct {
 	// Comments are a reviewer's remarks on lines of the change, beside a no.
 	Comments []LineComment `yaml:"comments,omitempty" json:"comments,omitempty"`
 	// Gate marks the approval question the worker asks before committing.
-	Gate       bool       `yaml:"gate,omitempty" json:"gate,omitempty"`
+	Gate bool `yaml:"gate,omitempty" json:"gate,omitempty"`
+	// Planning marks a question asked in a planning run (plan: true);
+	// Plan, the plan a planning run ended with, marks the question that
+	// asks a human to approve it (task/plan).
+	Planning   bool       `yaml:"planning,omitempty" json:"planning,omitempty"`
+	Plan       string     `yaml:"plan,omitempty" json:"plan,omitempty"`
 	AskedAt    time.Time  `yaml:"askedAt" json:"askedAt"`
 	AnsweredAt *time.Time `yaml:"answeredAt,omitempty" json:"answeredAt,omitempty"`
 	ExpiresAt  *time.Time `yaml:"expiresAt,omitempty" json:"expiresAt,omitempty"`
@@ -201,6 +212,9 @@ const (
 	// what was spent), each parked to go on in the same session.
 	EventLimitPaused   = "limit.paused"
 	EventBudgetCrossed = "budget.crossed"
+	// EventPlan is the plan a planning run ended with (Text), asked for
+	// a human's approval.
+	EventPlan = "plan"
 )
 
 // Notification events that are no history kinds; worker/notify sends them

@@ -20,12 +20,13 @@
 //	worker/storegit   .bh/ in git: bh sync, bh init's commit, bh's kept copies
 //	worker/doctor     bh doctor's findings and fixes, over what ForDoctor hands it
 //	worker/notify     notifications (desktop, webhook, command)
+//	worker/github     GitHub issues as tasks and as the channel of their questions; its webhooks
 //	worker/outage     the pause after an agent outage; usage limits shared as a ref
 //	worker/budget     spend budgets per task and per window
 //	worker/runlog     one run's log and its transcript
 //	worker/slots      the pool of warm worktree slots
 //	worker/watch      the task files' watcher that wakes the loop
-//	worker/kube       runner: k8s, a pod per task, and bh run-task's side of it
+//	worker/kube       runner: k8s: each run's agent in a pod that cannot push, and bh run-task
 //
 // What only the command line uses lives under cmd: the web inbox (cmd/web),
 // the undo window (cmd/undo) and bh demo's agent (cmd/demoagent).

@@ -12,12 +12,15 @@ import (
 
 // Config is .bh/config.yaml. Unset fields take the defaults below.
 type Config struct {
-	Prefix       string         `yaml:"prefix" json:"prefix"`
-	Agent        AgentConfig    `yaml:"agent,omitempty" json:"agent"`
-	HumanTimeout Duration       `yaml:"humanTimeout,omitempty" json:"humanTimeout,omitzero"`
-	OnTimeout    string         `yaml:"onTimeout,omitempty" json:"onTimeout,omitempty"`
-	Gate         GateConfig     `yaml:"gate,omitempty" json:"gate"`
-	Notify       []NotifyConfig `yaml:"notify,omitempty" json:"notify,omitempty"`
+	Prefix       string      `yaml:"prefix" json:"prefix"`
+	Agent        AgentConfig `yaml:"agent,omitempty" json:"agent"`
+	HumanTimeout Duration    `yaml:"humanTimeout,omitempty" json:"humanTimeout,omitzero"`
+	OnTimeout    string      `yaml:"onTimeout,omitempty" json:"onTimeout,omitempty"`
+	Gate         GateConfig  `yaml:"gate,omitempty" json:"gate"`
+	// Plan makes every task plan before it codes, unless its own plan:
+	// says otherwise (task/plan).
+	Plan   bool           `yaml:"plan,omitempty" json:"plan,omitempty"`
+	Notify []NotifyConfig `yaml:"notify,omitempty" json:"notify,omitempty"`
 	// Workers is how many agents run at once (bh worker -j); 0 means 1.
 	Workers int    `yaml:"workers,omitempty" json:"workers,omitempty"`
 	Target  string `yaml:"target,omitempty" json:"target,omitempty"` // branch to land on; default: the checked-out one
@@ -57,6 +60,9 @@ type Config struct {
 	// default) or k8s, a pod of its own (K8s says where).
 	Runner string    `yaml:"runner,omitempty" json:"runner,omitempty"`
 	K8s    K8sConfig `yaml:"k8s,omitempty" json:"k8s"`
+	// GitHub makes a repository's issues a source of tasks and their
+	// channel (bh import github); nil: not used.
+	GitHub *GitHubConfig `yaml:"github,omitempty" json:"github,omitempty"`
 }
 
 // LimitsConfig is what the worker does at the agent's usage limit.

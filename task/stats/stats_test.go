@@ -1,14 +1,12 @@
 package stats_test
 
 import (
-	"fmt"
-
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 
 	"github.com/bh-tracker/bh/task"
-
 	"github.com/bh-tracker/bh/task/stats"
 	"github.com/bh-tracker/bh/task/stats/statstest"
 )
@@ -60,5 +58,20 @@ func TestCostUnknown(t *testing.T) {
 			t.Errorf("%d tasks: cost known for %d, %.2f per landed task, said %q; want %d, %s, %q",
 				len(c.tasks), f.CostKnown, f.CostPerLanded, f.Cost(), c.known, c.per, c.said)
 		}
+	}
+}
+
+// TestPlanned marks the questions asked in planning runs, and compares
+// how early the tasks that planned asked with the others.
+func TestPlanned(t *testing.T) {
+	f := stats.Compute(statstest.Planned(), statstest.Since, statstest.Now)
+	b, _ := json.Marshal(f.AskedWhen)
+	var got, want any
+	json.Unmarshal(b, &got)
+	if err := json.Unmarshal([]byte(statstest.WantPlanned), &want); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) || f.Landed != 2 {
+		t.Errorf("askedWhen\n%s\nwant\n%s (landed %d)", b, statstest.WantPlanned, f.Landed)
 	}
 }

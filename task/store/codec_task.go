@@ -12,7 +12,7 @@ import (
 
 // cacheLayout names the shape of Task that the codec below writes. Caches
 // written for another shape are ignored and rebuilt.
-const cacheLayout uint64 = 0x314c3fb0d94bdbf5
+const cacheLayout uint64 = 0xa3dae9cf3c25c425
 
 func encodeTask(e *enc, t *task.Task) {
 	e.str(t.ID)
@@ -25,6 +25,7 @@ func encodeTask(e *enc, t *task.Task) {
 	e.str(t.Parent)
 	e.strs(t.DependsOn)
 	e.strs(t.Labels)
+	e.str(t.Source)
 	e.str(t.Question)
 	e.str(t.QuestionContext)
 	e.str(t.HumanResponse)
@@ -69,6 +70,10 @@ func encodeTask(e *enc, t *task.Task) {
 	e.str(t.Every)
 	e.timePtr(t.NotBefore)
 	e.str(t.Follows)
+	e.bool(t.Plan != nil)
+	if t.Plan != nil {
+		e.bool(*t.Plan)
+	}
 	e.time(t.CreatedAt)
 	e.time(t.UpdatedAt)
 	// The last question asked goes twice: alone, for ListBrief, which stops
@@ -103,6 +108,8 @@ func encodeQuestion(e *enc, q *task.Question) {
 	e.str(q.Comment)
 	encodeComments(e, q.Comments)
 	e.bool(q.Gate)
+	e.bool(q.Planning)
+	e.str(q.Plan)
 	e.time(q.AskedAt)
 	e.timePtr(q.AnsweredAt)
 	e.timePtr(q.ExpiresAt)
@@ -154,6 +161,7 @@ func decodeTask(d *dec, t *task.Task, brief bool) bool {
 	t.Parent = d.str()
 	t.DependsOn = d.strs()
 	t.Labels = d.strs()
+	t.Source = d.str()
 	t.Question = d.str()
 	t.QuestionContext = d.str()
 	t.HumanResponse = d.str()
@@ -195,6 +203,10 @@ func decodeTask(d *dec, t *task.Task, brief bool) bool {
 	t.Every = d.str()
 	t.NotBefore = d.timePtr()
 	t.Follows = d.str()
+	if d.bool() {
+		p := d.bool()
+		t.Plan = &p
+	}
 	t.CreatedAt = d.time()
 	t.UpdatedAt = d.time()
 	var ask task.Event
@@ -239,6 +251,8 @@ func decodeQuestion(d *dec, q *task.Question) {
 	q.Comment = d.str()
 	q.Comments = decodeComments(d)
 	q.Gate = d.bool()
+	q.Planning = d.bool()
+	q.Plan = d.str()
 	q.AskedAt = d.time()
 	q.AnsweredAt = d.timePtr()
 	q.ExpiresAt = d.timePtr()
