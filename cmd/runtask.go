@@ -48,7 +48,7 @@ Exit codes:
   0  the run's result was left (or pushed)
   1  error: no run given in --wait, the input cannot be fetched, ...
 `,
-		Example: `  BH_REMOTE=https://git.example.com/team/app.git bh run-task --dir /var/lib/bh/run --out /var/lib/bh-out`,
+		Example: `  BH_REMOTE=https://git.example.com/app.git bh run-task --dir /var/lib/bh/run --out /var/lib/bh-out`,
 		Args:    argsRange(0, 0, "no arguments"),
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.base, opts.Ctx = f.base(), c.Context()
