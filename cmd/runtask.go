@@ -29,7 +29,7 @@ func newCmdRunTask(f *Factory, runF func(*RunTaskOptions) error) *cobra.Command 
 	opts := &RunTaskOptions{}
 	c := &cobra.Command{
 		Use:   "run-task",
-		Short: "Run the agent of the one run this pod was given (the entrypoint of runner: k8s's pods)",
+		Short: "Run the one agent run a task pod was given (runner: k8s pods start here)",
 		Long: `Wait until this pod is given a run (the annotations bh.dev/task and
 bh.dev/run in $BH_PODINFO/annotations, default /etc/bh/podinfo, which the
 downward API fills when a SandboxClaim binds the pod), check out the run's
