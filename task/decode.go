@@ -112,6 +112,8 @@ func (t *Task) normalize() (key, sub string, err error) {
 		{"checks", func() error { return wrapf("checks", CheckCommands(t.Checks)) }},
 		{"sandbox", func() error { return CheckSandboxMode(t.Sandbox) }},
 		{"budget", func() error { return CheckBudget(t.Budget) }},
+		{"attempts", func() error { return CheckAttempts(t.Attempts) }},
+		{"agents", func() error { return CheckAgents(t.Agents) }},
 	} {
 		if err := c.check(); err != nil {
 			return c.key, "", err

@@ -58,6 +58,13 @@ type Task struct {
 	// Budget is what this task's runs may spend in all, in USD, over the
 	// config's (bh add --budget); 0: the config's.
 	Budget float64 `yaml:"budget,omitempty" json:"budget,omitempty"`
+	// Attempts is how many agents try the task side by side (bh add
+	// --attempts 3), the human picking one; Agents mixes their agents, in
+	// turn. Attempt is an attempt task's number (1 is the first), its
+	// Parent the task tried (see attempts.go).
+	Attempts int      `yaml:"attempts,omitempty" json:"attempts,omitempty"`
+	Agents   []string `yaml:"agents,omitempty" json:"agents,omitempty"`
+	Attempt  int      `yaml:"attempt,omitempty" json:"attempt,omitempty"`
 
 	CreatedAt time.Time `yaml:"createdAt" json:"createdAt"`
 	UpdatedAt time.Time `yaml:"updatedAt" json:"updatedAt"`

@@ -12,7 +12,7 @@ import (
 
 // cacheLayout names the shape of Task that the codec below writes. Caches
 // written for another shape are ignored and rebuilt.
-const cacheLayout uint64 = 0x6448ec8fbc830fce
+const cacheLayout uint64 = 0x7fd3964f93897fbf
 
 func encodeTask(e *enc, t *task.Task) {
 	e.str(t.ID)
@@ -66,6 +66,9 @@ func encodeTask(e *enc, t *task.Task) {
 	e.strs(t.Checks)
 	e.str(t.Sandbox)
 	e.float(t.Budget)
+	e.int(int64(t.Attempts))
+	e.strs(t.Agents)
+	e.int(int64(t.Attempt))
 	e.time(t.CreatedAt)
 	e.time(t.UpdatedAt)
 	// The last question asked goes twice: alone, for ListBrief, which stops
@@ -189,6 +192,9 @@ func decodeTask(d *dec, t *task.Task, brief bool) bool {
 	t.Checks = d.strs()
 	t.Sandbox = d.str()
 	t.Budget = d.float()
+	t.Attempts = int(d.int())
+	t.Agents = d.strs()
+	t.Attempt = int(d.int())
 	t.CreatedAt = d.time()
 	t.UpdatedAt = d.time()
 	var ask task.Event
