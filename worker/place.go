@@ -10,6 +10,9 @@ import (
 
 // place runs t where Options.Place says; an outage it meets pauses claims.
 func (w *worker) place(kill context.Context, t *task.Task) error {
+	if done, err := w.tried(t); done { // its attempts run, not it
+		return err
+	}
 	if w.opt.Place == nil {
 		return w.work(kill, t)
 	}

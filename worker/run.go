@@ -180,6 +180,9 @@ func (w *worker) request(r *run, resume bool) agent.Request {
 func (w *worker) agentEnv(r *run) []string {
 	env := append([]string{"BH_WORKTREE=" + r.wt.Path, "BH_ROOT=" + w.s.Root, "BH_TARGET=" + r.j.Target,
 		mcp.OutboxEnv + "=" + w.jail().Outbox(r.t.ID)}, w.opt.Env...)
+	if r.t.Attempt > 0 {
+		env = append(env, fmt.Sprintf("BH_ATTEMPT=%d", r.t.Attempt)) // which of the attempts side by side
+	}
 	return append(env, w.jail().StateEnv(r.t.ID, r.cfg)...)
 }
 

@@ -1,0 +1,129 @@
+package worker
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/attempts"
+	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/slots"
+)
+
+// attemptAgent is a command agent that writes a file of its own attempt
+// (BH_ATTEMPT) on its first run, and on a resume what it was told and the
+// session and resume flag bh gave it.
+const attemptAgent = `if [ "$BH_RESUME" = 1 ]; then
+  { cat; echo "session=$BH_SESSION_ID resume=$BH_RESUME"; } > resumed$BH_ATTEMPT.txt
+else
+  cat >/dev/null; echo "attempt $BH_ATTEMPT" > attempt$BH_ATTEMPT.txt
+fi
+printf '{"status":"completed","summary":"attempt %s did it"}\n' "$BH_ATTEMPT"`
+
+// threeAttempts runs a task with attempts: 3 (three command agents at
+// once) to its pick, and returns it with its attempts.
+func threeAttempts(t *testing.T) (*store.Store, *task.Task, []*task.Task) {
+	t.Helper()
+	s := newStore(t)
+	s.Config.Agent = config.AgentConfig{Kind: "command", Command: []string{"sh", "-c", attemptAgent}}
+	tk, err := s.Create(&task.Task{Title: "write a file", Attempts: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runWith(t, s, Options{Jobs: 3, Env: []string{"HOME=" + t.TempDir()}})
+	got := getTask(t, s, tk.ID)
+	as, err := attempts.Of(s, got)
+	if err != nil || len(as) != 3 {
+		t.Fatalf("%s has attempts %v (%v), want 3", tk.ID, as, err)
+	}
+	for i, a := range as {
+		if a.State != task.Closed || a.Attempt != i+1 || !strings.HasPrefix(a.Title, "attempt ") {
+			t.Fatalf("attempt %d: %s %q is %s (%s), want closed with its work on its branch", i+1, a.ID, a.Title, a.State, lastNote(a))
+		}
+	}
+	if got.State != task.AwaitingInput {
+		t.Fatalf("%s is %s (%s), want awaiting its pick", tk.ID, got.State, lastNote(got))
+	}
+	return s, got, as
+}
+
+// TestAttemptsPickLandsOneAndKeepsTheOthers: three attempts end in one
+// gate with three diffstats; picking 2 lands exactly attempt 2's file,
+// and the others are on no branch but still shown by their refs.
+func TestAttemptsPickLandsOneAndKeepsTheOthers(t *testing.T) {
+	s, tk, as := threeAttempts(t)
+	pending := tk.Pending()
+	if len(pending) != 1 || !attempts.IsPick(&pending[0]) || len(pending[0].Options) != 4 {
+		t.Fatalf("%s waits on %+v, want one pick of 3 attempts and none", tk.ID, pending)
+	}
+	for k := 1; k <= 3; k++ {
+		file := "attempt" + string(rune('0'+k)) + ".txt | +1 -0"
+		if strings.Count(pending[0].Context, file) != 1 {
+			t.Errorf("the pick's context shows %q not once:\n%s", file, pending[0].Context)
+		}
+	}
+	kept := map[int]string{}
+	for _, a := range as {
+		kept[a.Attempt] = gitT(t, s.Root, "rev-parse", slots.Branch(a.ID))
+	}
+	if _, err := Respond(s, tk.ID, []task.Answer{{Values: []string{"2"}}}, ""); err != nil {
+		t.Fatal(err)
+	}
+	runWith(t, s, Options{Env: []string{"HOME=" + t.TempDir()}})
+	if got := getTask(t, s, tk.ID); got.State != task.Closed {
+		t.Fatalf("%s is %s (%s), want closed with attempt 2 landed", tk.ID, got.State, lastNote(got))
+	}
+	if !exists(s.Root, "attempt2.txt") || exists(s.Root, "attempt1.txt") || exists(s.Root, "attempt3.txt") {
+		t.Fatalf("the tree holds attempt1 %v, attempt2 %v, attempt3 %v: want exactly attempt 2's file",
+			exists(s.Root, "attempt1.txt"), exists(s.Root, "attempt2.txt"), exists(s.Root, "attempt3.txt"))
+	}
+	for _, k := range []int{1, 3} {
+		if on := gitT(t, s.Root, "branch", "--all", "--contains", kept[k]); on != "" {
+			t.Errorf("attempt %d (%s) is still on branches %q", k, kept[k], on)
+		}
+		if ref := git.AttemptRef(tk.ID, k); gitT(t, s.Root, "rev-parse", ref) != kept[k] {
+			t.Errorf("%s does not keep attempt %d", ref, k)
+		}
+	}
+	r, err := git.Open(s.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	commit, base, err := attempts.Work(r, tk.ID, as[2], "master")
+	if err != nil || commit != kept[3] {
+		t.Fatalf("attempt 3's work is %s on %s (%v), want %s", commit, base, err, kept[3])
+	}
+	if d, err := r.Diff(base, commit, false); err != nil || !strings.Contains(d, "+attempt 3") {
+		t.Fatalf("attempt 3's diff: %v\n%s", err, d)
+	}
+}
+
+// TestAttemptsNoneResumesEachInItsSession: "none of these" with feedback
+// resumes all three attempts, each in its own session with the feedback,
+// and asks the pick again once they ended.
+func TestAttemptsNoneResumesEachInItsSession(t *testing.T) {
+	s, tk, as := threeAttempts(t)
+	const feedback = "use a longer name for the file"
+	if _, err := Respond(s, tk.ID, []task.Answer{{Values: []string{attempts.None}, Comment: feedback}}, ""); err != nil {
+		t.Fatal(err)
+	}
+	runWith(t, s, Options{Jobs: 3, Env: []string{"HOME=" + t.TempDir()}})
+	sessions := map[string]bool{}
+	for _, a := range as {
+		a = getTask(t, s, a.ID)
+		told := gitT(t, s.Root, "show", slots.Branch(a.ID)+":resumed"+string(rune('0'+a.Attempt))+".txt")
+		if !strings.Contains(told, feedback) || !strings.Contains(told, "session="+a.SessionID+" resume=1") {
+			t.Errorf("attempt %d (session %s) was resumed with:\n%s", a.Attempt, a.SessionID, told)
+		}
+		sessions[a.SessionID] = true
+	}
+	if len(sessions) != 3 {
+		t.Errorf("the attempts ran in sessions %v, want three of their own", sessions)
+	}
+	got := getTask(t, s, tk.ID)
+	if pending := got.Pending(); got.State != task.AwaitingInput || len(pending) != 1 || !attempts.IsPick(&pending[0]) {
+		t.Fatalf("%s is %s waiting on %+v, want the pick asked again", tk.ID, got.State, pending)
+	}
+}
