@@ -20,6 +20,8 @@ type AddOptions struct {
 	Labels      []string
 	Checks      []string // commands that must pass before it lands, over the config's
 	Budget      float64  // what its runs may spend in all, in USD; 0 follows the config
+	Attempts    int      // agents that try it side by side, the human picking one; 0 or 1: one run
+	Agents      []string // the agents the attempts take in turn
 	// Human-in-the-loop settings; empty (nil) follows the config.
 	Gate, HumanTimeout, OnTimeout string
 	Human                         *bool
@@ -41,7 +43,8 @@ The words of the title may be given unquoted.`,
   bh add "Bump the deps" --human=false
   bh add "Port the parser" --agent codex --model gpt-5-codex --dir parser
   bh add "Fix the flaky test" --check 'go test -count=3 ./store'
-  bh add "Rewrite the parser" --budget 5`,
+  bh add "Rewrite the parser" --budget 5
+  bh add "Speed up the parser" --attempts 3 --agents claude,codex`,
 		Args: argsRange(1, -1, "title"),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.base = f.base()
@@ -67,6 +70,8 @@ The words of the title may be given unquoted.`,
 	fl.StringArrayVar(&opts.Labels, "label", nil, "label the task (repeatable)")
 	fl.StringArrayVar(&opts.Checks, "check", nil, "shell command that must pass before the work lands, besides the config's checks (repeatable)")
 	fl.Float64Var(&opts.Budget, "budget", 0, "what its runs may spend in all, in `USD`; past it, you are asked whether to go on (default: the config's budget)")
+	fl.IntVar(&opts.Attempts, "attempts", 0, "agents that try it side by side, each in its own worktree; you pick the one that lands")
+	fl.StringSliceVar(&opts.Agents, "agents", nil, "the agents the attempts take in turn: claude, codex, command (comma-separated)")
 	h.register(c, "")
 	a.register(c)
 	completeEnums(c)
@@ -111,7 +116,14 @@ func (opts *AddOptions) newTask() (*task.Task, error) {
 		return nil, usageErrorf("the title must be one line: put the rest in the description (-d)")
 	}
 	t := &task.Task{Title: opts.Title, Description: opts.Description, Labels: cleanLabels(opts.Labels),
-		Checks: opts.Checks, Human: opts.Human, AgentSettings: opts.Agent, Budget: opts.Budget}
+		Checks: opts.Checks, Human: opts.Human, AgentSettings: opts.Agent, Budget: opts.Budget,
+		Attempts: opts.Attempts, Agents: opts.Agents}
+	if err := task.CheckAttempts(t.Attempts); err != nil {
+		return nil, usageErrorf("--attempts: %v", err)
+	}
+	if err := task.CheckAgents(t.Agents); err != nil {
+		return nil, usageErrorf("--agents: %v", err)
+	}
 	if err := task.CheckCommands(t.Checks); err != nil {
 		return nil, usageErrorf("--check: %v", err)
 	}

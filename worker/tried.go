@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -56,7 +57,7 @@ func (w *worker) askPick(t *task.Task, as []*task.Task) error {
 	return w.settleTried(t, task.AwaitingInput, func(t *task.Task) {
 		at := w.now()
 		ask(t, at, []task.Question{q}, context, w.expiry(w.policy(t), at))
-	}, fmt.Sprintf("its %d attempts ended: the human picks one", len(as)), task.EventInputRequested)
+	}, fmt.Sprintf("its %d attempts ended: the human picks one", len(as)), task.EventInputRequested, ending.NeedsInput)
 }
 
 // pick lands attempt k of t as bh land lands a kept branch; the others
@@ -73,7 +74,7 @@ func (w *worker) pick(t *task.Task, as []*task.Task, k int, q *task.Question) er
 	if errors.As(err, &nl) {
 		return w.settleTried(t, task.AwaitingInput, func(t *task.Task) {
 			repend(t, q.ID, w.expiry(w.policy(t), w.now()))
-		}, fmt.Sprintf("attempt %d did not land: %s", k, nl.Reason), task.EventInputRequested)
+		}, fmt.Sprintf("attempt %d did not land: %s", k, nl.Reason), task.EventInputRequested, ending.NeedsInput)
 	}
 	if err != nil {
 		return w.release(t.ID, err)
@@ -90,7 +91,7 @@ func (w *worker) pick(t *task.Task, as []*task.Task, k int, q *task.Question) er
 		t.Summary, t.Details, t.Agent = picked.Summary, picked.Details, picked.Agent
 		t.Record(w.now(), task.Event{Kind: task.EventCommit, By: w.opt.Name,
 			Text: fmt.Sprintf("attempt %d (%s) landed", k, picked.ID)})
-	}, fmt.Sprintf("picked attempt %d (%s)", k, picked.ID), task.EventTaskCompleted)
+	}, fmt.Sprintf("picked attempt %d (%s)", k, picked.ID), task.EventTaskCompleted, ending.Completed)
 }
 
 // keepAttempt moves attempt a of task id off its branch to the ref it is
@@ -117,12 +118,12 @@ func (w *worker) retryAll(t *task.Task, as []*task.Task, feedback string) error 
 	return w.settleTried(t, task.Open, func(t *task.Task) {
 		t.Record(w.now(), task.Event{Kind: task.EventFeedback, By: w.opt.Name, Text: feedback,
 			Context: "sent to every attempt"})
-	}, "none of the attempts was picked: the feedback went to each", "")
+	}, "none of the attempts was picked: the feedback went to each", "", "")
 }
 
 // settleTried records what t's turn did and moves it to state, no longer
 // the worker's, then notifies.
-func (w *worker) settleTried(t *task.Task, to task.State, change func(*task.Task), note, notify string) error {
+func (w *worker) settleTried(t *task.Task, to task.State, change func(*task.Task), note, notify string, out ending.Outcome) error {
 	got, err := w.s.Update(t.ID, func(t *task.Task) error {
 		if !w.owns(t) {
 			return errNotOurs
@@ -139,7 +140,11 @@ func (w *worker) settleTried(t *task.Task, to task.State, change func(*task.Task
 	}
 	w.claims.Unclaim(got, w.lease())
 	w.notify(notify, got)
-	w.report(Event{Kind: Finished, Task: t.ID, Title: t.Title, Summary: note, Questions: pendingTexts(got)})
+	if out != "" {
+		qs := pendingTexts(got)
+		w.report(Event{Kind: Finished, Task: t.ID, Title: t.Title, Outcome: out, Summary: cmp.Or(got.Summary, note),
+			Questions: qs, Question: strings.Join(qs[:min(1, len(qs))], "")})
+	}
 	return nil
 }
 

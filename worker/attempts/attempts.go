@@ -163,3 +163,16 @@ func Pending(as []*task.Task) []string {
 	}
 	return out
 }
+
+// Next says what the worker does with t once its pick is answered, ""
+// when no pick waits to be acted on.
+func Next(t *task.Task) string {
+	switch k, _, q := Picked(t); {
+	case q == nil:
+		return ""
+	case k == 0:
+		return "the worker sends your feedback to every attempt, each resumed in its own session"
+	default:
+		return fmt.Sprintf("the worker lands attempt %d as a single run would, and keeps the others under refs/bh/attempts/%s for a week", k, t.ID)
+	}
+}

@@ -3,11 +3,14 @@ package attempts
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/slots"
 )
@@ -54,6 +57,7 @@ func Compare(r *git.Repo, id string, as []*task.Task, target string) ([]Row, err
 			if row.Files, err = r.NumStat(row.Base, row.Commit); err != nil {
 				return nil, err
 			}
+			row.Files = slices.DeleteFunc(row.Files, func(f git.FileStat) bool { return strings.HasPrefix(f.Path, ".bh/") })
 		}
 		rows = append(rows, row)
 	}
@@ -119,4 +123,45 @@ func took(a *task.Task) time.Duration {
 		}
 	}
 	return sum
+}
+
+// Shown is attempt k of task t as bh diff --attempt shows it: the ref
+// that holds it, its commit and base, and the diff (or its stat).
+type Shown struct {
+	Ref, Commit, Base, Diff string
+	Paths                   []string
+}
+
+// Show is attempt k of t's work, from its branch while it has one, else
+// from the ref it is kept under.
+func Show(s *store.Store, r *git.Repo, t *task.Task, k int, stat bool) (*Shown, error) {
+	as, err := Of(s, t)
+	if err != nil {
+		return nil, err
+	}
+	if k < 1 || k > len(as) {
+		return nil, fmt.Errorf("%s has no attempt %d (it has %d)", t.ID, k, len(as))
+	}
+	target, _ := config.Delivery(t, s.Config)
+	if target == "" {
+		if target, err = r.CurrentBranch(); err != nil {
+			return nil, err
+		}
+	}
+	a := as[k-1]
+	sh := &Shown{Ref: "refs/heads/" + slots.Branch(a.ID)}
+	if sh.Commit, sh.Base, err = Work(r, t.ID, a, target); err != nil {
+		return nil, err
+	}
+	if sh.Commit == "" {
+		return nil, fmt.Errorf("attempt %d of %s (%s) has no work left: no branch, and its ref went after a week", k, t.ID, a.ID)
+	}
+	if tip, _ := r.BranchTip(slots.Branch(a.ID)); tip != sh.Commit {
+		sh.Ref = git.AttemptRef(t.ID, k)
+	}
+	if sh.Paths, err = r.ChangedPaths(sh.Base, sh.Commit); err != nil {
+		return nil, err
+	}
+	sh.Diff, err = r.Diff(sh.Base, sh.Commit, stat)
+	return sh, err
 }
