@@ -118,8 +118,8 @@ func TestMetricsScripted(t *testing.T) {
 	_, all := getWith(t, ts.URL+"/metrics", token)
 	if fams, err := p.TextToMetricFamilies(strings.NewReader(all)); err != nil {
 		t.Errorf("not Prometheus text: %v", err)
-	} else if v, _ := metricValue(fams["bh_tasks_landed_total"], nil); v != 3 {
-		t.Errorf("landed over the whole history: %v, want 3", v)
+	} else if v, _ := metricValue(fams["bh_tasks_landed_total"], nil); v != 4 {
+		t.Errorf("landed over the whole history: %v, want 4", v)
 	}
 }
 
@@ -168,7 +168,7 @@ func TestInsightsScripted(t *testing.T) {
 		t.Fatalf("/insights: %d %s", code, page)
 	}
 	for _, want := range []string{
-		"<dt>landed</dt><dd>2</dd>", "<dd>29%</dd>", "<dd>$2.00</dd>", "<dd>5m · 30m</dd>", "25% in the first 10%",
+		"<dt>landed</dt><dd>3</dd>", "<dd>20%</dd>", "<dd>$2.00</dd>", "<dd>5m · 30m</dd>", "25% in the first 10%",
 		`<svg class="chart" role="img" aria-label="answer times by channel: p50 · p90"`,
 		// the latency chart: p90 bars scaled to the longest (default, 1h),
 		// each with its median inside; board's 2m of 1h is 8 px of 240
