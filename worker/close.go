@@ -104,9 +104,9 @@ func (w *worker) recordSaid(t *task.Task, at time.Time, e *ending.Ending) {
 	case e.State == task.Blocked:
 		block(t, e.Result)
 	case e.Repend != "":
-		repend(t, e.Repend, w.expiry(w.policy(t), at))
+		ending.Repend(t, e.Repend, w.expiry(w.policy(t), at))
 	case len(e.Ask) > 0:
-		ask(t, at, e.Ask, e.Context, w.expiry(w.policy(t), at))
+		ending.Ask(t, at, e.Ask, e.Context, w.expiry(w.policy(t), at))
 		if e.Result.Question != "" {
 			t.Question = e.Result.Question
 		}

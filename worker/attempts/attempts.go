@@ -75,39 +75,43 @@ func New(t *task.Task, k int, limit float64) *task.Task {
 // Fan creates t's attempts (those a crash left made are taken again) and
 // gives t back, open, waiting on them.
 func Fan(s *store.Store, t *task.Task, limit float64, at time.Time, by string) error {
-	made := map[int]string{}
-	all, _, err := s.List()
+	ids, err := made(s, t)
 	if err != nil {
 		return err
 	}
-	for _, a := range all {
-		if a.Parent == t.ID && a.Attempt > 0 && a.Attempt <= t.Attempts {
-			made[a.Attempt] = a.ID
+	for k, id := range ids {
+		if id == "" {
+			a, err := s.Create(New(t, k+1, limit))
+			if err != nil {
+				return fmt.Errorf("attempt %d of %s: %w", k+1, t.ID, err)
+			}
+			ids[k] = a.ID
 		}
-	}
-	for k := 1; k <= t.Attempts; k++ {
-		if made[k] != "" {
-			continue
-		}
-		a, err := s.Create(New(t, k, limit))
-		if err != nil {
-			return fmt.Errorf("attempt %d of %s: %w", k, t.ID, err)
-		}
-		made[k] = a.ID
 	}
 	_, err = s.Update(t.ID, func(t *task.Task) error {
-		ids := make([]string, 0, len(made))
-		for k := 1; k <= t.Attempts; k++ {
-			if !slices.Contains(t.DependsOn, made[k]) {
-				t.DependsOn = append(t.DependsOn, made[k])
-			}
-			ids = append(ids, made[k])
-		}
+		t.DependsOn = slices.Concat(t.DependsOn, slices.DeleteFunc(slices.Clone(ids), func(id string) bool {
+			return slices.Contains(t.DependsOn, id)
+		}))
 		t.Lease = nil
 		return t.SetState(task.Open, at, by, fmt.Sprintf("tried by %d attempts side by side: %s", t.Attempts,
 			strings.Join(ids, ", ")))
 	})
 	return err
+}
+
+// made is the id of each attempt of t made already, "" for those not.
+func made(s *store.Store, t *task.Task) ([]string, error) {
+	all, _, err := s.List()
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, t.Attempts)
+	for _, a := range all {
+		if a.Parent == t.ID && a.Attempt > 0 && a.Attempt <= t.Attempts {
+			ids[a.Attempt-1] = a.ID
+		}
+	}
+	return ids, nil
 }
 
 // Picked is the human's answer to t's latest pick, once given and not

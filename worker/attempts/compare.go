@@ -144,20 +144,14 @@ func Show(s *store.Store, r *git.Repo, t *task.Task, k int, stat bool) (*Shown, 
 	}
 	target, _ := config.Delivery(t, s.Config)
 	if target == "" {
-		if target, err = r.CurrentBranch(); err != nil {
-			return nil, err
-		}
+		target, _ = r.CurrentBranch() // none: MergeBase says so
 	}
-	a := as[k-1]
-	sh := &Shown{Ref: "refs/heads/" + slots.Branch(a.ID)}
-	if sh.Commit, sh.Base, err = Work(r, t.ID, a, target); err != nil {
-		return nil, err
+	a, sh := as[k-1], &Shown{Ref: git.AttemptRef(t.ID, k)}
+	if sh.Commit, sh.Base, err = Work(r, t.ID, a, target); err != nil || sh.Commit == "" {
+		return nil, cmp.Or(err, fmt.Errorf("attempt %d of %s (%s) has no work left: no branch, and its ref went after a week", k, t.ID, a.ID))
 	}
-	if sh.Commit == "" {
-		return nil, fmt.Errorf("attempt %d of %s (%s) has no work left: no branch, and its ref went after a week", k, t.ID, a.ID)
-	}
-	if tip, _ := r.BranchTip(slots.Branch(a.ID)); tip != sh.Commit {
-		sh.Ref = git.AttemptRef(t.ID, k)
+	if tip, _ := r.BranchTip(slots.Branch(a.ID)); tip == sh.Commit {
+		sh.Ref = "refs/heads/" + slots.Branch(a.ID)
 	}
 	if sh.Paths, err = r.ChangedPaths(sh.Base, sh.Commit); err != nil {
 		return nil, err
