@@ -3,6 +3,7 @@ package worker
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
@@ -97,6 +98,15 @@ func TestAttemptsPickLandsOneAndKeepsTheOthers(t *testing.T) {
 	}
 	if d, err := r.Diff(base, commit, false); err != nil || !strings.Contains(d, "+attempt 3") {
 		t.Fatalf("attempt 3's diff: %v\n%s", err, d)
+	}
+	// Kept a week, then gone.
+	for _, days := range []int{6, 8} {
+		if err := attempts.Prune(s, r, now(s).Add(time.Duration(days)*24*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		if kept := refExists(s.Root, git.AttemptRef(tk.ID, 3)); kept != (days < 7) {
+			t.Errorf("%d days on, attempt 3 kept: %v", days, kept)
+		}
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // Header marks the pick question.
@@ -179,4 +180,32 @@ func Next(t *task.Task) string {
 	default:
 		return fmt.Sprintf("the worker lands attempt %d as a single run would, and keeps the others under refs/bh/attempts/%s for a week", k, t.ID)
 	}
+}
+
+// Prune deletes the kept attempts of the tasks whose pick landed more
+// than Kept ago, as of now.
+func Prune(s *store.Store, r *git.Repo, now time.Time) error {
+	ts, _, err := s.List()
+	if err != nil {
+		return err
+	}
+	for _, t := range ts {
+		if e, ok := landed(t); ok && t.Tried() && now.Sub(e.At) > Kept {
+			if err := r.PruneAttempts(t.ID); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// landed is the commit event of t's pick (a tried task commits nothing
+// else), if it landed.
+func landed(t *task.Task) (task.Event, bool) {
+	for i := len(t.History) - 1; i >= 0; i-- {
+		if e := t.History[i]; e.Kind == task.EventCommit {
+			return e, true
+		}
+	}
+	return task.Event{}, false
 }
