@@ -137,3 +137,50 @@ func TestAttemptsNoneResumesEachInItsSession(t *testing.T) {
 		t.Fatalf("%s is %s waiting on %+v, want the pick asked again", tk.ID, got.State, pending)
 	}
 }
+
+// askingAgent asks which name to use on its first run, and writes the
+// file it was told on the next.
+const askingAgent = `if [ "$BH_RESUME" = 1 ]; then
+  cat > answer$BH_ATTEMPT.txt
+  printf '{"status":"completed","summary":"attempt %s did it"}\n' "$BH_ATTEMPT"
+else
+  cat >/dev/null
+  echo '{"status":"needs_input","summary":"asks","question":"Which name?"}'
+fi`
+
+// TestAttemptsAskEachTheirOwnQuestions: questions an attempt asks on the
+// way are asked once per attempt, on the attempt marked with its number;
+// the task tried asks nothing until they all ended.
+func TestAttemptsAskEachTheirOwnQuestions(t *testing.T) {
+	s := newStore(t)
+	s.Config.Agent = config.AgentConfig{Kind: "command", Command: []string{"sh", "-c", askingAgent}}
+	tk, err := s.Create(&task.Task{Title: "name a file", Attempts: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runWith(t, s, Options{Jobs: 2, Env: []string{"HOME=" + t.TempDir()}})
+	got := getTask(t, s, tk.ID)
+	as, err := attempts.Of(s, got)
+	if err != nil || len(as) != 2 || got.State != task.Open || len(got.Pending()) != 0 {
+		t.Fatalf("%s is %s asking %v, with attempts %v (%v)", tk.ID, got.State, got.Pending(), as, err)
+	}
+	for _, a := range as {
+		p := a.Pending()
+		if a.State != task.AwaitingInput || len(p) != 1 || p[0].Question != "Which name?" ||
+			!strings.HasPrefix(a.Title, "attempt "+string(rune('0'+a.Attempt))+"/2: ") {
+			t.Fatalf("attempt %d %q is %s asking %+v, want its one question", a.Attempt, a.Title, a.State, p)
+		}
+		if _, err := Respond(s, a.ID, []task.Answer{{Values: []string{"name" + a.ID}}}, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runWith(t, s, Options{Jobs: 2, Env: []string{"HOME=" + t.TempDir()}})
+	for _, a := range as {
+		if told := gitT(t, s.Root, "show", slots.Branch(a.ID)+":answer"+string(rune('0'+a.Attempt))+".txt"); !strings.Contains(told, "name"+a.ID) {
+			t.Errorf("attempt %d was told:\n%s", a.Attempt, told)
+		}
+	}
+	if got := getTask(t, s, tk.ID); got.State != task.AwaitingInput || len(got.Pending()) != 1 || !attempts.IsPick(&got.Pending()[0]) {
+		t.Fatalf("%s is %s asking %+v, want the pick", tk.ID, got.State, got.Pending())
+	}
+}
