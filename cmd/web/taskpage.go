@@ -45,7 +45,8 @@ type taskView struct {
 	UndoURL   string     // where its Undo posts
 	Me        string     // the user answering here, as web:<user> names them
 
-	ConfirmReject bool // a gate rejected with no reason nor comment on a line: asked once (Kept holds it)
+	ConfirmReject bool          // a gate rejected with no reason nor comment on a line: asked once (Kept holds it)
+	Attempts      []attemptView // a task tried side by side: each attempt's diff, for the pick
 }
 
 // Opened says whether the page shows some of the change open.
@@ -201,6 +202,7 @@ func (s *Server) taskView(r *http.Request) (*taskView, int) {
 			v.Files, v.DiffCut = git.DiffFiles(d)
 		}
 	}
+	v.Attempts = attemptViews(st, t)
 	return v, http.StatusOK
 }
 
