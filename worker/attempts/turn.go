@@ -86,12 +86,12 @@ func (tu Turn) pick(t *task.Task, as []*task.Task, k int, q *task.Question) erro
 		return tu.Release(t.ID, fmt.Errorf("no attempt %d: it has %d", k, len(as)))
 	}
 	picked := as[k-1]
-	err := tu.Land(picked)
-	if nl := (*ending.NotLandedError)(nil); errors.As(err, &nl) {
+	if why := notLanded(tu.Land(picked)); why != nil {
+		if why.Reason == "" {
+			return tu.Release(t.ID, why.Err) // git's trouble, not the attempt's
+		}
 		return tu.settle(t, task.AwaitingInput, func(t *task.Task, at time.Time) { ending.Repend(t, q.ID, tu.Until(t, at)) },
-			fmt.Sprintf("attempt %d did not land: %s", k, nl.Reason), task.EventInputRequested, ending.NeedsInput)
-	} else if err != nil {
-		return tu.Release(t.ID, err)
+			fmt.Sprintf("attempt %d did not land: %s", k, why.Reason), task.EventInputRequested, ending.NeedsInput)
 	}
 	for _, a := range as {
 		if a != picked {
@@ -153,4 +153,20 @@ func (tu Turn) settle(t *task.Task, to task.State, change func(*task.Task, time.
 	}
 	tu.Settled(got, notify, out, note)
 	return nil
+}
+
+// notLanded is why the work of a picked attempt did not land: with a
+// Reason when the human is to pick again (a check failed on the tree that
+// would land, the user's changes in the way, no work to land), without
+// one for trouble to retry. nil when it landed.
+func notLanded(err error) *ending.NotLandedError {
+	nl := &ending.NotLandedError{Err: err}
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &nl):
+	case errors.Is(err, ending.ErrNothingToLand):
+		nl.Reason = err.Error()
+	}
+	return nl
 }
