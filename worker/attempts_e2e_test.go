@@ -1,10 +1,15 @@
 package worker
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
@@ -182,5 +187,49 @@ func TestAttemptsAskEachTheirOwnQuestions(t *testing.T) {
 	}
 	if got := getTask(t, s, tk.ID); got.State != task.AwaitingInput || len(got.Pending()) != 1 || !attempts.IsPick(&got.Pending()[0]) {
 		t.Fatalf("%s is %s asking %+v, want the pick", tk.ID, got.State, got.Pending())
+	}
+}
+
+// TestAttemptsTakeWorkerSlots: attempts take worker slots as tasks do:
+// with -j 2, three attempts run two at a time, each once, in the pool's
+// two warm worktrees. The first two wait for each other, so two at once is what
+// happens on any machine.
+func TestAttemptsTakeWorkerSlots(t *testing.T) {
+	s := newStore(t)
+	tk, err := s.Create(&task.Task{Title: "write a file", Attempts: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	cur, peak, started := 0, 0, 0
+	two := make(chan struct{})
+	dirs := map[string]bool{}
+	r := agent.RunnerFunc(func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
+		mu.Lock()
+		cur++
+		peak, dirs[req.Dir] = max(peak, cur), true
+		if started++; started == 2 {
+			close(two)
+		}
+		first := started <= 2
+		mu.Unlock()
+		if first {
+			select {
+			case <-two:
+			case <-ctx.Done():
+			}
+		}
+		err := os.WriteFile(filepath.Join(req.Dir, req.TaskID+".txt"), []byte(req.TaskID+"\n"), 0o644)
+		mu.Lock()
+		cur--
+		mu.Unlock()
+		return &agent.Outcome{Result: done("wrote " + req.TaskID), SessionID: req.SessionID}, err
+	})
+	runWith(t, s, Options{Runner: r, Jobs: 2})
+	if peak != 2 || started != 3 || len(dirs) != 2 || dirs[s.Root] {
+		t.Errorf("%d attempts ran, at most %d at once, in worktrees %v: want 3, 2 at once, in the pool's 2", started, peak, dirs)
+	}
+	if got := getTask(t, s, tk.ID); got.State != task.AwaitingInput {
+		t.Errorf("%s is %s (%s), want its pick asked", tk.ID, got.State, lastNote(got))
 	}
 }
