@@ -70,6 +70,11 @@ func TestAttemptsPickLandsOneAndKeepsTheOthers(t *testing.T) {
 			t.Errorf("the pick's context shows %q not once:\n%s", file, pending[0].Context)
 		}
 	}
+	// bh land does not land an attempt: the pick does.
+	if err := LandTask(context.Background(), s, as[0].ID, "ann", Options{Name: "bh land"}); err == nil ||
+		!strings.Contains(err.Error(), "pick it with bh respond "+tk.ID+" --pick 1") {
+		t.Errorf("bh land %s: %v", as[0].ID, err)
+	}
 	kept := map[int]string{}
 	for _, a := range as {
 		kept[a.Attempt] = gitT(t, s.Root, "rev-parse", slots.Branch(a.ID))

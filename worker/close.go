@@ -145,7 +145,7 @@ func block(t *task.Task, res agent.Result) {
 // finished reports the end of r's run.
 func (w *worker) finished(r *run, e ending.Ending) {
 	ev := Event{Kind: Finished, Task: r.t.ID, Title: r.t.Title, Session: e.Session, Outcome: e.Outcome,
-		Summary: cmp.Or(e.Summary, e.Result.Summary), Paths: e.Paths, Elapsed: time.Since(r.started)}
+		Summary: cmp.Or(e.Summary, e.Result.Summary), Paths: e.Paths, Elapsed: time.Since(r.started), Attempt: r.t.Attempt}
 	switch {
 	case e.Outcome == ending.Completed || e.Outcome == ending.Kept || e.Outcome == ending.InReview:
 		ev.Commit, ev.PR = e.Commit, e.PR

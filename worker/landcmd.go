@@ -32,6 +32,10 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 	if err != nil {
 		return err
 	}
+	if t.Attempt > 0 { // the pick lands it, and keeps the others
+		return &ending.NotLandedError{ID: id, State: t.State, Err: ending.ErrNothingToLand, Reason: fmt.Sprintf(
+			"it is attempt %d of %s: pick it with bh respond %s --pick %d", t.Attempt, t.Parent, t.Parent, t.Attempt)}
+	}
 	q := ending.PendingLand(t)
 	if q == nil && t.State == task.Open && ending.LandsSettled(t) {
 		return w.landSettled(ctx, t) // approved, say: landed now, as the worker would
