@@ -148,8 +148,12 @@ func actedOn(t *task.Task, qid string) bool {
 
 // Retry sends feedback to attempt a, closed with its work on its branch:
 // it opens again, and its agent resumes in its own session with the
-// feedback as a reviewer's.
+// feedback as a reviewer's. One no longer closed has it already (a crash
+// cut the round short).
 func Retry(s *store.Store, a *task.Task, feedback string, at time.Time, by string) error {
+	if a.State != task.Closed {
+		return nil
+	}
 	_, err := s.Update(a.ID, func(t *task.Task) error {
 		t.Record(at, task.Event{Kind: task.EventFeedback, By: by, Text: feedback, Context: "none of the attempts was picked"})
 		return t.SetState(task.Open, at, by, "none of the attempts was picked: resumed with the feedback")

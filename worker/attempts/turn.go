@@ -86,7 +86,7 @@ func (tu Turn) pick(t *task.Task, as []*task.Task, k int, q *task.Question) erro
 		return tu.Release(t.ID, fmt.Errorf("no attempt %d: it has %d", k, len(as)))
 	}
 	picked := as[k-1]
-	if why := notLanded(tu.Land(picked)); why != nil {
+	if why := notLanded(land(tu.Land, picked)); why != nil {
 		if why.Reason == "" {
 			return tu.Release(t.ID, why.Err) // git's trouble, not the attempt's
 		}
@@ -169,4 +169,15 @@ func notLanded(err error) *ending.NotLandedError {
 		nl.Reason = err.Error()
 	}
 	return nl
+}
+
+// land lands attempt a's work unless it landed already, before a crash
+// that left its task's turn to take again (bh land's record says so).
+func land(lands func(*task.Task) error, a *task.Task) error {
+	for _, e := range a.History {
+		if e.Kind == task.EventCommit && strings.HasPrefix(e.Text, "landed on ") {
+			return nil
+		}
+	}
+	return lands(a)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
+	"github.com/bh-tracker/bh/worker/git"
 )
 
 // TestPickThatDoesNotLandIsAskedAgain: a picked attempt whose work does
@@ -27,7 +28,7 @@ func TestPickThatDoesNotLandIsAskedAgain(t *testing.T) {
 		{"git trouble", errors.New("index.lock"), task.Open},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s, tk := picked(t)
+			s, tk := picked(t, false)
 			var released error
 			tu := Turn{S: s, By: "w1", Now: time.Now, Owns: func(*task.Task) bool { return true },
 				Until: func(*task.Task, time.Time) *time.Time { return nil },
@@ -55,9 +56,31 @@ func TestPickThatDoesNotLandIsAskedAgain(t *testing.T) {
 	}
 }
 
+// TestPickLandedBeforeACrashCloses: a worker killed after the pick
+// landed (bh land recorded it on the attempt) and before its task closed
+// closes it when it takes the turn again, landing nothing twice.
+func TestPickLandedBeforeACrashCloses(t *testing.T) {
+	s, tk := picked(t, true)
+	r, err := git.Open(s.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tu := Turn{S: s, Repo: r, By: "w1", Now: time.Now, Owns: func(*task.Task) bool { return true },
+		Land:    func(a *task.Task) error { t.Errorf("%s landed again", a.ID); return nil },
+		Release: func(_ string, err error) error { t.Errorf("released: %v", err); return err },
+		Settled: func(*task.Task, string, ending.Outcome, string) {}, Warnf: t.Logf}
+	if _, err := tu.Take(tk); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Get(tk.ID); got.State != task.Closed {
+		t.Errorf("%s is %s, want closed", tk.ID, got.State)
+	}
+}
+
 // picked is a task tried by two attempts, both ended, whose pick of
-// attempt 1 the worker has claimed to act on.
-func picked(t *testing.T) (*store.Store, *task.Task) {
+// attempt 1 the worker has claimed to act on; landed: bh land recorded
+// attempt 1 landed.
+func picked(t *testing.T, landed bool) (*store.Store, *task.Task) {
 	dir := t.TempDir()
 	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v %s", err, out)
@@ -76,7 +99,12 @@ func picked(t *testing.T) (*store.Store, *task.Task) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.Update(a.ID, func(a *task.Task) error { return a.SetState(task.Closed, time.Now(), "w1", "") }); err != nil {
+		if _, err := s.Update(a.ID, func(a *task.Task) error {
+			if landed && k == 1 {
+				a.Record(time.Now(), task.Event{Kind: task.EventCommit, Text: "landed on main"})
+			}
+			return a.SetState(task.Closed, time.Now(), "w1", "")
+		}); err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, a.ID)
