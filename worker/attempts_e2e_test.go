@@ -238,3 +238,30 @@ func TestAttemptsTakeWorkerSlots(t *testing.T) {
 		t.Errorf("%s is %s (%s), want its pick asked", tk.ID, got.State, lastNote(got))
 	}
 }
+
+// TestAttemptsOneFailedStillPicks: an attempt that fails ends too: the
+// pick is asked with it marked failed, and another lands.
+func TestAttemptsOneFailedStillPicks(t *testing.T) {
+	s := newStore(t)
+	s.Config.Agent = config.AgentConfig{Kind: "command", Command: []string{"sh", "-c", `cat >/dev/null
+if [ "$BH_ATTEMPT" = 2 ]; then echo '{"status":"failed","summary":"could not"}'; exit 0; fi
+echo "attempt $BH_ATTEMPT" > attempt$BH_ATTEMPT.txt
+echo '{"status":"completed","summary":"did it"}'`}}
+	tk, err := s.Create(&task.Task{Title: "write a file", Attempts: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runWith(t, s, Options{Jobs: 2, Env: []string{"HOME=" + t.TempDir()}})
+	got := getTask(t, s, tk.ID)
+	p := got.Pending()
+	if got.State != task.AwaitingInput || len(p) != 1 || !strings.HasPrefix(p[0].Options[1].Description, "attempt 2: failed, ") {
+		t.Fatalf("%s is %s asking %+v, want the pick with attempt 2 failed", tk.ID, got.State, p)
+	}
+	if _, err := Respond(s, tk.ID, []task.Answer{{Values: []string{"1"}}}, ""); err != nil {
+		t.Fatal(err)
+	}
+	runWith(t, s, Options{Env: []string{"HOME=" + t.TempDir()}})
+	if got := getTask(t, s, tk.ID); got.State != task.Closed || !exists(s.Root, "attempt1.txt") {
+		t.Fatalf("%s is %s (%s), want attempt 1 landed", tk.ID, got.State, lastNote(got))
+	}
+}

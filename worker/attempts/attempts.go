@@ -146,12 +146,12 @@ func actedOn(t *task.Task, qid string) bool {
 	return false
 }
 
-// Retry sends feedback to attempt a, closed with its work on its branch:
-// it opens again, and its agent resumes in its own session with the
+// Retry sends feedback to attempt a, closed with its work on its branch
+// or failed: it opens again, and its agent resumes in its own session with the
 // feedback as a reviewer's. One no longer closed has it already (a crash
 // cut the round short).
 func Retry(s *store.Store, a *task.Task, feedback string, at time.Time, by string) error {
-	if a.State != task.Closed {
+	if a.State != task.Closed && a.State != task.Failed {
 		return nil
 	}
 	_, err := s.Update(a.ID, func(t *task.Task) error {
@@ -162,11 +162,11 @@ func Retry(s *store.Store, a *task.Task, feedback string, at time.Time, by strin
 }
 
 // Pending is the attempts not yet at their end (closed, their work on
-// their branch): the pick waits for them.
+// their branch, or failed): the pick waits for them.
 func Pending(as []*task.Task) []string {
 	var out []string
 	for _, a := range as {
-		if a.State != task.Closed {
+		if a.State != task.Closed && a.State != task.Failed {
 			out = append(out, a.ID)
 		}
 	}

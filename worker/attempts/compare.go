@@ -25,6 +25,7 @@ type Row struct {
 	Base    string         `json:"base,omitempty"`   // where its work starts from
 	Files   []git.FileStat `json:"files"`
 	Checks  string         `json:"checks"` // passed, failed: <command>, or none
+	Failed  bool           `json:"failed,omitempty"` // the attempt failed: no work of its to land
 	CostUSD float64        `json:"costUsd"`
 	Took    time.Duration  `json:"-"`
 }
@@ -48,7 +49,7 @@ func Compare(r *git.Repo, id string, as []*task.Task, target string) ([]Row, err
 	rows := make([]Row, 0, len(as))
 	for _, a := range as {
 		row := Row{K: a.Attempt, ID: a.ID, Agent: a.Agent, Summary: a.Summary, Checks: checks(a), CostUSD: a.Spent(),
-			Took: took(a)}
+			Took: took(a), Failed: a.State == task.Failed}
 		var err error
 		if row.Commit, row.Base, err = Work(r, id, a, target); err != nil {
 			return nil, err
@@ -90,8 +91,12 @@ func (row Row) Line() string {
 	for _, f := range row.Files {
 		added, removed = added+f.Added, removed+f.Removed
 	}
-	return fmt.Sprintf("%d files +%d -%d, checks %s, $%.2f, %s", len(row.Files), added, removed, row.Checks,
+	line := fmt.Sprintf("%d files +%d -%d, checks %s, $%.2f, %s", len(row.Files), added, removed, row.Checks,
 		row.CostUSD, row.Took.Round(time.Second))
+	if row.Failed {
+		return "failed, " + line
+	}
+	return line
 }
 
 // checks is how a's last round of checks went.
