@@ -265,3 +265,23 @@ echo '{"status":"completed","summary":"did it"}'`}}
 		t.Fatalf("%s is %s (%s), want attempt 1 landed", tk.ID, got.State, lastNote(got))
 	}
 }
+
+// TestAttemptsNoHumanPicksTheBest: with human: false no one is asked: the
+// worker picks the first attempt that did not fail, and lands it.
+func TestAttemptsNoHumanPicksTheBest(t *testing.T) {
+	s := newStore(t)
+	s.Config.Agent = config.AgentConfig{Kind: "command", Command: []string{"sh", "-c", `cat >/dev/null
+if [ "$BH_ATTEMPT" = 1 ]; then echo '{"status":"failed","summary":"could not"}'; exit 0; fi
+echo "attempt $BH_ATTEMPT" > attempt$BH_ATTEMPT.txt
+echo '{"status":"completed","summary":"did it"}'`}}
+	no := false
+	tk, err := s.Create(&task.Task{Title: "write a file", Attempts: 3, Human: &no})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runWith(t, s, Options{Jobs: 3, Env: []string{"HOME=" + t.TempDir()}})
+	got := getTask(t, s, tk.ID)
+	if got.State != task.Closed || len(got.Questions) != 0 || !exists(s.Root, "attempt2.txt") || exists(s.Root, "attempt3.txt") {
+		t.Fatalf("%s is %s (%s) asking %v: want attempt 2 landed, no one asked", tk.ID, got.State, lastNote(got), got.Questions)
+	}
+}

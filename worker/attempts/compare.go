@@ -24,7 +24,7 @@ type Row struct {
 	Commit  string         `json:"commit,omitempty"` // its work: the tip of its branch, or its kept ref
 	Base    string         `json:"base,omitempty"`   // where its work starts from
 	Files   []git.FileStat `json:"files"`
-	Checks  string         `json:"checks"` // passed, failed: <command>, or none
+	Checks  string         `json:"checks"`           // passed, failed: <command>, or none
 	Failed  bool           `json:"failed,omitempty"` // the attempt failed: no work of its to land
 	CostUSD float64        `json:"costUsd"`
 	Took    time.Duration  `json:"-"`
@@ -83,6 +83,18 @@ func Ask(rows []Row) (task.Question, string) {
 	q.Options = append(q.Options, task.Option{Label: None,
 		Description: "none of these: your comment goes to every attempt, each resumed in its own session"})
 	return q, strings.TrimRight(b.String(), "\n")
+}
+
+// Best is the attempt the worker picks when no human may (human: false):
+// the first that changed files, did not fail, and whose checks did not
+// fail; 0 when none did.
+func Best(rows []Row) int {
+	for _, row := range rows {
+		if !row.Failed && len(row.Files) > 0 && !strings.HasPrefix(row.Checks, "failed") {
+			return row.K
+		}
+	}
+	return 0
 }
 
 // Line is the row in one line: its diffstat, checks, cost and time.

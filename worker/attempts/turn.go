@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
@@ -71,6 +72,9 @@ func (tu Turn) ask(t *task.Task, as []*task.Task) error {
 	if err != nil {
 		return tu.Release(t.ID, err)
 	}
+	if p, _ := config.Policy(t, tu.S.Config); !p.Allowed { // human: false: the worker picks
+		return tu.pick(t, as, Best(rows), nil)
+	}
 	q, context := Ask(rows)
 	return tu.settle(t, task.AwaitingInput, func(t *task.Task, at time.Time) {
 		ending.Ask(t, at, []task.Question{q}, context, tu.Until(t, at))
@@ -81,17 +85,16 @@ func (tu Turn) ask(t *task.Task, as []*task.Task) error {
 // leave their branches for refs kept a week. Work that does not land (a
 // check failing on the tree that would land, the user's changes in the
 // way) asks the pick again, saying why.
+// With no human to ask (q nil), a pick that does not land fails t.
 func (tu Turn) pick(t *task.Task, as []*task.Task, k int, q *task.Question) error {
 	if k < 1 || k > len(as) {
-		return tu.Release(t.ID, fmt.Errorf("no attempt %d: it has %d", k, len(as)))
+		return tu.unpicked(t, q, fmt.Sprintf("no attempt %d to land, of %d", k, len(as)))
 	}
 	picked := as[k-1]
-	if why := notLanded(land(tu.Land, picked)); why != nil {
-		if why.Reason == "" {
-			return tu.Release(t.ID, why.Err) // git's trouble, not the attempt's
-		}
-		return tu.settle(t, task.AwaitingInput, func(t *task.Task, at time.Time) { ending.Repend(t, q.ID, tu.Until(t, at)) },
-			fmt.Sprintf("attempt %d did not land: %s", k, why.Reason), task.EventInputRequested, ending.NeedsInput)
+	if why := notLanded(land(tu.Land, picked)); why != nil && why.Reason == "" {
+		return tu.Release(t.ID, why.Err) // git's trouble, not the attempt's
+	} else if why != nil {
+		return tu.unpicked(t, q, fmt.Sprintf("attempt %d did not land: %s", k, why.Reason))
 	}
 	for _, a := range as {
 		if a != picked {
@@ -104,6 +107,17 @@ func (tu Turn) pick(t *task.Task, as []*task.Task, k int, q *task.Question) erro
 		t.Summary, t.Details, t.Agent = picked.Summary, picked.Details, picked.Agent
 		t.Record(at, task.Event{Kind: task.EventCommit, By: tu.By, Text: fmt.Sprintf("attempt %d (%s) landed", k, picked.ID)})
 	}, fmt.Sprintf("picked attempt %d (%s)", k, picked.ID), task.EventTaskCompleted, ending.Completed)
+}
+
+// unpicked asks pick q again, saying why the last did not land; with no
+// human to ask (q nil), t fails.
+func (tu Turn) unpicked(t *task.Task, q *task.Question, why string) error {
+	if q == nil {
+		return tu.settle(t, task.Failed, func(*task.Task, time.Time) {}, why+" (human: false: the worker picked)",
+			task.EventTaskFailed, ending.Failed)
+	}
+	return tu.settle(t, task.AwaitingInput, func(t *task.Task, at time.Time) { ending.Repend(t, q.ID, tu.Until(t, at)) },
+		why, task.EventInputRequested, ending.NeedsInput)
 }
 
 // keep moves attempt a of task id off its branch to the ref it is kept
