@@ -2,10 +2,8 @@ package worker
 
 import (
 	"context"
-	"os"
-	"path/filepath"
+	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -28,18 +26,35 @@ else
 fi
 printf '{"status":"completed","summary":"attempt %s did it"}\n' "$BH_ATTEMPT"`
 
+// tried runs a worker with -j jobs on tk, a task tried side by side by
+// command agents running script, and returns it as they left it.
+func tried(t *testing.T, script string, tk *task.Task, jobs int) (*store.Store, *task.Task) {
+	t.Helper()
+	s := newStore(t)
+	s.Config.Agent = config.AgentConfig{Kind: "command", Command: []string{"sh", "-c", script}}
+	tk, err := s.Create(tk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runWith(t, s, Options{Jobs: jobs, Env: []string{"HOME=" + t.TempDir()}})
+	return s, getTask(t, s, tk.ID)
+}
+
+// failing is a command agent whose attempt n fails; the others write
+// attempt<K>.txt.
+func failing(n int) string {
+	return fmt.Sprintf(`cat >/dev/null
+if [ "$BH_ATTEMPT" = %d ]; then echo '{"status":"failed","summary":"could not"}'; exit 0; fi
+echo "attempt $BH_ATTEMPT" > attempt$BH_ATTEMPT.txt
+echo '{"status":"completed","summary":"did it"}'`, n)
+}
+
 // threeAttempts runs a task with attempts: 3 (three command agents at
 // once) to its pick, and returns it with its attempts.
 func threeAttempts(t *testing.T) (*store.Store, *task.Task, []*task.Task) {
 	t.Helper()
-	s := newStore(t)
-	s.Config.Agent = config.AgentConfig{Kind: "command", Command: []string{"sh", "-c", attemptAgent}}
-	tk, err := s.Create(&task.Task{Title: "write a file", Attempts: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	runWith(t, s, Options{Jobs: 3, Env: []string{"HOME=" + t.TempDir()}})
-	got := getTask(t, s, tk.ID)
+	s, tk := tried(t, attemptAgent, &task.Task{Title: "write a file", Attempts: 3}, 3)
+	got := tk
 	as, err := attempts.Of(s, got)
 	if err != nil || len(as) != 3 {
 		t.Fatalf("%s has attempts %v (%v), want 3", tk.ID, as, err)
@@ -162,14 +177,8 @@ fi`
 // way are asked once per attempt, on the attempt marked with its number;
 // the task tried asks nothing until they all ended.
 func TestAttemptsAskEachTheirOwnQuestions(t *testing.T) {
-	s := newStore(t)
-	s.Config.Agent = config.AgentConfig{Kind: "command", Command: []string{"sh", "-c", askingAgent}}
-	tk, err := s.Create(&task.Task{Title: "name a file", Attempts: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	runWith(t, s, Options{Jobs: 2, Env: []string{"HOME=" + t.TempDir()}})
-	got := getTask(t, s, tk.ID)
+	s, tk := tried(t, askingAgent, &task.Task{Title: "name a file", Attempts: 2}, 2)
+	got := tk
 	as, err := attempts.Of(s, got)
 	if err != nil || len(as) != 2 || got.State != task.Open || len(got.Pending()) != 0 {
 		t.Fatalf("%s is %s asking %v, with attempts %v (%v)", tk.ID, got.State, got.Pending(), as, err)
@@ -205,34 +214,14 @@ func TestAttemptsTakeWorkerSlots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	cur, peak, started := 0, 0, 0
-	two := make(chan struct{})
-	dirs := map[string]bool{}
-	r := agent.RunnerFunc(func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
-		mu.Lock()
-		cur++
-		peak, dirs[req.Dir] = max(peak, cur), true
-		if started++; started == 2 {
-			close(two)
-		}
-		first := started <= 2
-		mu.Unlock()
-		if first {
-			select {
-			case <-two:
-			case <-ctx.Done():
-			}
-		}
-		err := os.WriteFile(filepath.Join(req.Dir, req.TaskID+".txt"), []byte(req.TaskID+"\n"), 0o644)
-		mu.Lock()
-		cur--
-		mu.Unlock()
-		return &agent.Outcome{Result: done("wrote " + req.TaskID), SessionID: req.SessionID}, err
-	})
-	runWith(t, s, Options{Runner: r, Jobs: 2})
-	if peak != 2 || started != 3 || len(dirs) != 2 || dirs[s.Root] {
-		t.Errorf("%d attempts ran, at most %d at once, in worktrees %v: want 3, 2 at once, in the pool's 2", started, peak, dirs)
+	a := newAtOnce(t, s, 2)
+	runWith(t, s, Options{Runner: agent.RunnerFunc(a.run), Jobs: 2})
+	slots := map[string]bool{}
+	for _, dir := range a.dirs {
+		slots[dir] = true
+	}
+	if a.peak != 2 || a.started != 3 || len(a.runs) != 3 || len(slots) != 2 {
+		t.Errorf("%d attempts ran, at most %d at once, in worktrees %v: want 3, 2 at once, in the pool's 2", a.started, a.peak, slots)
 	}
 	if got := getTask(t, s, tk.ID); got.State != task.AwaitingInput {
 		t.Errorf("%s is %s (%s), want its pick asked", tk.ID, got.State, lastNote(got))
@@ -242,17 +231,8 @@ func TestAttemptsTakeWorkerSlots(t *testing.T) {
 // TestAttemptsOneFailedStillPicks: an attempt that fails ends too: the
 // pick is asked with it marked failed, and another lands.
 func TestAttemptsOneFailedStillPicks(t *testing.T) {
-	s := newStore(t)
-	s.Config.Agent = config.AgentConfig{Kind: "command", Command: []string{"sh", "-c", `cat >/dev/null
-if [ "$BH_ATTEMPT" = 2 ]; then echo '{"status":"failed","summary":"could not"}'; exit 0; fi
-echo "attempt $BH_ATTEMPT" > attempt$BH_ATTEMPT.txt
-echo '{"status":"completed","summary":"did it"}'`}}
-	tk, err := s.Create(&task.Task{Title: "write a file", Attempts: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	runWith(t, s, Options{Jobs: 2, Env: []string{"HOME=" + t.TempDir()}})
-	got := getTask(t, s, tk.ID)
+	s, got := tried(t, failing(2), &task.Task{Title: "write a file", Attempts: 2}, 2)
+	tk := got
 	p := got.Pending()
 	if got.State != task.AwaitingInput || len(p) != 1 || !strings.HasPrefix(p[0].Options[1].Description, "attempt 2: failed, ") {
 		t.Fatalf("%s is %s asking %+v, want the pick with attempt 2 failed", tk.ID, got.State, p)
@@ -269,18 +249,9 @@ echo '{"status":"completed","summary":"did it"}'`}}
 // TestAttemptsNoHumanPicksTheBest: with human: false no one is asked: the
 // worker picks the first attempt that did not fail, and lands it.
 func TestAttemptsNoHumanPicksTheBest(t *testing.T) {
-	s := newStore(t)
-	s.Config.Agent = config.AgentConfig{Kind: "command", Command: []string{"sh", "-c", `cat >/dev/null
-if [ "$BH_ATTEMPT" = 1 ]; then echo '{"status":"failed","summary":"could not"}'; exit 0; fi
-echo "attempt $BH_ATTEMPT" > attempt$BH_ATTEMPT.txt
-echo '{"status":"completed","summary":"did it"}'`}}
 	no := false
-	tk, err := s.Create(&task.Task{Title: "write a file", Attempts: 3, Human: &no})
-	if err != nil {
-		t.Fatal(err)
-	}
-	runWith(t, s, Options{Jobs: 3, Env: []string{"HOME=" + t.TempDir()}})
-	got := getTask(t, s, tk.ID)
+	s, got := tried(t, failing(1), &task.Task{Title: "write a file", Attempts: 3, Human: &no}, 3)
+	tk := got
 	if got.State != task.Closed || len(got.Questions) != 0 || !exists(s.Root, "attempt2.txt") || exists(s.Root, "attempt3.txt") {
 		t.Fatalf("%s is %s (%s) asking %v: want attempt 2 landed, no one asked", tk.ID, got.State, lastNote(got), got.Questions)
 	}
