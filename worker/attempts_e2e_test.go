@@ -256,3 +256,27 @@ func TestAttemptsNoHumanPicksTheBest(t *testing.T) {
 		t.Fatalf("%s is %s (%s) asking %v: want attempt 2 landed, no one asked", tk.ID, got.State, lastNote(got), got.Questions)
 	}
 }
+
+// TestAttemptsPickKeptOnItsBranch: with land: branch the pick stays on
+// its branch, as a single run's work would, and bh land lands it from
+// there; the others are kept under their refs.
+func TestAttemptsPickKeptOnItsBranch(t *testing.T) {
+	s, tk := tried(t, attemptAgent, &task.Task{Title: "write a file", Attempts: 2, Land: task.LandBranch}, 2)
+	as, err := attempts.Of(s, tk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Respond(s, tk.ID, []task.Answer{{Values: []string{"2"}}}, ""); err != nil {
+		t.Fatal(err)
+	}
+	runWith(t, s, Options{Env: []string{"HOME=" + t.TempDir()}})
+	if got := getTask(t, s, tk.ID); got.State != task.Closed || exists(s.Root, "attempt2.txt") || !refExists(s.Root, git.AttemptRef(tk.ID, 1)) {
+		t.Fatalf("%s is %s (%s), want closed with the pick on its branch, the other kept", tk.ID, got.State, lastNote(got))
+	}
+	if err := LandTask(context.Background(), s, as[1].ID, "ann", Options{Name: "bh land"}); err != nil {
+		t.Fatalf("bh land %s: %v", as[1].ID, err)
+	}
+	if !exists(s.Root, "attempt2.txt") || exists(s.Root, "attempt1.txt") {
+		t.Fatal("bh land did not land exactly attempt 2's file")
+	}
+}

@@ -32,7 +32,7 @@ func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) e
 	if err != nil {
 		return err
 	}
-	if t.Attempt > 0 { // the pick lands it, and keeps the others
+	if p, _ := s.Get(t.Parent); t.Attempt > 0 && (p == nil || p.State != task.Closed) { // the pick lands it
 		return &ending.NotLandedError{ID: id, State: t.State, Err: ending.ErrNothingToLand, Reason: fmt.Sprintf(
 			"it is attempt %d of %s: pick it with bh respond %s --pick %d", t.Attempt, t.Parent, t.Parent, t.Attempt)}
 	}

@@ -34,13 +34,20 @@ type Row struct {
 // its branch while it has one, else the ref it is kept under once another
 // was picked. "" when neither is left.
 func Work(r *git.Repo, id string, a *task.Task, target string) (commit, base string, err error) {
-	if commit, err = r.BranchTip(slots.Branch(a.ID)); err != nil || commit == "" {
-		if commit, err = r.Ref(git.AttemptRef(id, a.Attempt)); err != nil || commit == "" {
-			return "", "", err
-		}
+	if commit, err = tip(r, id, a); err != nil || commit == "" {
+		return "", "", err
 	}
 	base, err = r.MergeBase(target, commit)
 	return commit, base, err
+}
+
+// tip is attempt a of task id's commit: its branch's tip while it has
+// one, else its ref's; "" when neither is left.
+func tip(r *git.Repo, id string, a *task.Task) (string, error) {
+	if commit, err := r.BranchTip(slots.Branch(a.ID)); err != nil || commit != "" {
+		return commit, err
+	}
+	return r.Ref(git.AttemptRef(id, a.Attempt))
 }
 
 // Compare is the attempts side by side, their work measured against

@@ -81,32 +81,38 @@ func (tu Turn) ask(t *task.Task, as []*task.Task) error {
 	}, fmt.Sprintf("its %d attempts ended: the human picks one", len(as)), task.EventInputRequested, ending.NeedsInput)
 }
 
-// pick lands attempt k of t as bh land lands a kept branch; the others
-// leave their branches for refs kept a week. Work that does not land (a
-// check failing on the tree that would land, the user's changes in the
-// way) asks the pick again, saying why.
-// With no human to ask (q nil), a pick that does not land fails t.
+// pick lands attempt k of t as bh land lands a kept branch (land:
+// merge); with land: branch (or pr) its work stays on its branch, for bh
+// land. The others leave their branches for refs kept a week. Work that
+// does not land (a check failing on the tree that would land, the user's
+// changes in the way) asks the pick again, saying why. With no human to
+// ask (q nil), a pick that does not land fails t.
 func (tu Turn) pick(t *task.Task, as []*task.Task, k int, q *task.Question) error {
 	if k < 1 || k > len(as) {
 		return tu.unpicked(t, q, fmt.Sprintf("no attempt %d to land, of %d", k, len(as)))
 	}
-	picked := as[k-1]
-	if why := notLanded(land(tu.Land, picked)); why != nil && why.Reason == "" {
+	picked, lands, done := as[k-1], tu.Land, "landed"
+	if _, mode := config.Delivery(t, tu.S.Config); mode != task.LandMerge {
+		lands = func(*task.Task) error { return nil }
+		done = "kept on branch " + slots.Branch(picked.ID) + " (bh land " + picked.ID + ")"
+	}
+	if why := notLanded(land(lands, picked)); why != nil && why.Reason == "" {
 		return tu.Release(t.ID, why.Err) // git's trouble, not the attempt's
 	} else if why != nil {
 		return tu.unpicked(t, q, fmt.Sprintf("attempt %d did not land: %s", k, why.Reason))
 	}
 	for _, a := range as {
-		if a != picked {
-			if err := keep(tu.Repo, t.ID, a); err != nil {
-				tu.Warnf("%s: %v", t.ID, err)
-			}
+		if a == picked && done != "landed" {
+			continue // its branch holds the work until bh land
+		}
+		if err := keep(tu.Repo, t.ID, a); err != nil { // the picked one's branch is gone once it landed
+			tu.Warnf("%s: %v", t.ID, err)
 		}
 	}
 	return tu.settle(t, task.Closed, func(t *task.Task, at time.Time) {
 		t.Summary, t.Details, t.Agent = picked.Summary, picked.Details, picked.Agent
-		t.Record(at, task.Event{Kind: task.EventCommit, By: tu.By, Text: fmt.Sprintf("attempt %d (%s) landed", k, picked.ID)})
-	}, fmt.Sprintf("picked attempt %d (%s)", k, picked.ID), task.EventTaskCompleted, ending.Completed)
+		t.Record(at, task.Event{Kind: task.EventCommit, By: tu.By, Text: fmt.Sprintf("attempt %d (%s) %s", k, picked.ID, done)})
+	}, fmt.Sprintf("picked attempt %d (%s): %s", k, picked.ID, done), task.EventTaskCompleted, ending.Completed)
 }
 
 // unpicked asks pick q again, saying why the last did not land; with no
