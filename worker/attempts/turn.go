@@ -89,21 +89,19 @@ func (tu Turn) ask(t *task.Task, as []*task.Task) error {
 // ask (q nil), a pick that does not land fails t.
 func (tu Turn) pick(t *task.Task, as []*task.Task, k int, q *task.Question) error {
 	if k < 1 || k > len(as) {
-		return tu.unpicked(t, q, fmt.Sprintf("no attempt %d to land, of %d", k, len(as)))
+		return tu.unpicked(t, q, k, &ending.NotLandedError{Reason: fmt.Sprintf("there are %d", len(as))})
 	}
 	picked, lands, done := as[k-1], tu.Land, "landed"
 	if _, mode := config.Delivery(t, tu.S.Config); mode != task.LandMerge {
-		lands = func(*task.Task) error { return nil }
+		lands = func(*task.Task) error { return nil } // its branch holds the work until bh land
 		done = "kept on branch " + slots.Branch(picked.ID) + " (bh land " + picked.ID + ")"
 	}
-	if why := notLanded(land(lands, picked)); why != nil && why.Reason == "" {
-		return tu.Release(t.ID, why.Err) // git's trouble, not the attempt's
-	} else if why != nil {
-		return tu.unpicked(t, q, fmt.Sprintf("attempt %d did not land: %s", k, why.Reason))
+	if why := notLanded(land(lands, picked)); why != nil {
+		return tu.unpicked(t, q, k, why)
 	}
 	for _, a := range as {
 		if a == picked && done != "landed" {
-			continue // its branch holds the work until bh land
+			continue
 		}
 		if err := keep(tu.Repo, t.ID, a); err != nil { // the picked one's branch is gone once it landed
 			tu.Warnf("%s: %v", t.ID, err)
@@ -115,15 +113,20 @@ func (tu Turn) pick(t *task.Task, as []*task.Task, k int, q *task.Question) erro
 	}, fmt.Sprintf("picked attempt %d (%s): %s", k, picked.ID, done), task.EventTaskCompleted, ending.Completed)
 }
 
-// unpicked asks pick q again, saying why the last did not land; with no
-// human to ask (q nil), t fails.
-func (tu Turn) unpicked(t *task.Task, q *task.Question, why string) error {
+// unpicked is a pick of attempt k that did not land, why: git's trouble
+// (no reason) gives t back to retry; else pick q is asked again, saying
+// why, or with no human to ask (q nil) t fails.
+func (tu Turn) unpicked(t *task.Task, q *task.Question, k int, why *ending.NotLandedError) error {
+	if why.Reason == "" {
+		return tu.Release(t.ID, why.Err)
+	}
+	note := fmt.Sprintf("attempt %d did not land: %s", k, why.Reason)
 	if q == nil {
-		return tu.settle(t, task.Failed, func(*task.Task, time.Time) {}, why+" (human: false: the worker picked)",
+		return tu.settle(t, task.Failed, func(*task.Task, time.Time) {}, note+" (human: false: the worker picked)",
 			task.EventTaskFailed, ending.Failed)
 	}
 	return tu.settle(t, task.AwaitingInput, func(t *task.Task, at time.Time) { ending.Repend(t, q.ID, tu.Until(t, at)) },
-		why, task.EventInputRequested, ending.NeedsInput)
+		note, task.EventInputRequested, ending.NeedsInput)
 }
 
 // keep moves attempt a of task id off its branch to the ref it is kept
