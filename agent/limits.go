@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -47,23 +48,29 @@ func epoch(sec int64) time.Time {
 	return time.Unix(sec, 0)
 }
 
+// The patterns compile on first use: most bh commands never read an
+// agent's limit, and compiled at start they were most of agent's init.
 var (
 	// claude before 2.1: "Claude AI usage limit reached|<epoch>".
-	limitEpoch = regexp.MustCompile(`(?i)usage limit reached\|(\d{9,})`)
+	limitEpoch = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)usage limit reached\|(\d{9,})`) })
 	// claude 2.1.330: "You've hit your 5-hour limit · resets 10:05am (UTC)";
 	// codex 0.169: "You’ve hit your usage limit. … or try again at 10:06 AM.",
 	// and when the reset falls on another day (its local one) "… try again
 	// at Nov 29th, 2026 12:28 AM." (chrono's "%b %-d<suffix>, %Y %-I:%M %p").
-	limitClock = regexp.MustCompile(`(?i)(?:resets|try again at) (?:([a-z]{3}) (\d{1,2})(?:st|nd|rd|th)?, (\d{4}) )?` +
-		`(\d{1,2})(?::(\d\d))? ?([ap]m)(?: \(([^)]+)\))?`)
-	limitWords = regexp.MustCompile(`(?i)usage limit reached|hit your (?:[\w-]+ )?(?:usage )?limit`)
+	limitClock = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(?:resets|try again at) (?:([a-z]{3}) (\d{1,2})(?:st|nd|rd|th)?, (\d{4}) )?` +
+			`(\d{1,2})(?::(\d\d))? ?([ap]m)(?: \(([^)]+)\))?`)
+	})
+	limitWords = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)usage limit reached|hit your (?:[\w-]+ )?(?:usage )?limit`)
+	})
 )
 
 // limitOfText reads a usage-limit message of claude's or codex's (nil when
 // msg is none): rejected, with the reset it names, a clock time taken as
 // its next occurrence after now (in the zone it names, else the local one).
 func limitOfText(msg string, now time.Time) *Limit {
-	if !limitWords.MatchString(msg) {
+	if !limitWords().MatchString(msg) {
 		return nil
 	}
 	l := &Limit{Status: LimitRejected, Said: msg}
@@ -73,10 +80,10 @@ func limitOfText(msg string, now time.Time) *Limit {
 	case strings.Contains(m, "weekly") || strings.Contains(m, "7-day"):
 		l.Window = "seven_day"
 	}
-	if m := limitEpoch.FindStringSubmatch(msg); m != nil {
+	if m := limitEpoch().FindStringSubmatch(msg); m != nil {
 		sec, _ := strconv.ParseInt(m[1], 10, 64)
 		l.ResetsAt = epoch(sec)
-	} else if m := limitClock.FindStringSubmatch(msg); m != nil {
+	} else if m := limitClock().FindStringSubmatch(msg); m != nil {
 		l.ResetsAt = resetOf(m[1:], now)
 	}
 	return l

@@ -55,7 +55,7 @@ func outageOfText(msg string) Outage {
 	switch {
 	case strings.Contains(m, "not logged in") || strings.Contains(m, "please run /login"):
 		return OutageAuth
-	case limitWords.MatchString(msg):
+	case limitWords().MatchString(msg):
 		return OutageLimit
 	case slices.ContainsFunc(unreachableWords, func(w string) bool { return strings.Contains(m, w) }):
 		return OutageUnreachable

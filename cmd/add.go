@@ -20,6 +20,7 @@ type AddOptions struct {
 	Labels      []string
 	Checks      []string // commands that must pass before it lands, over the config's
 	Budget      float64  // what its runs may spend in all, in USD; 0 follows the config
+	Every       string   // its schedule: once it ends, the next one is made for the next time
 	Attempts    int      // agents that try it side by side, the human picking one; 0 or 1: one run
 	Agents      []string // the agents the attempts take in turn
 	// Human-in-the-loop settings; empty (nil) follows the config.
@@ -44,6 +45,8 @@ The words of the title may be given unquoted.`,
   bh add "Port the parser" --agent codex --model gpt-5-codex --dir parser
   bh add "Fix the flaky test" --check 'go test -count=3 ./store'
   bh add "Rewrite the parser" --budget 5
+  bh add "Bump the deps" --every 1w
+  bh add "Triage new issues" --every "0 9 * * 1"
   bh add "Speed up the parser" --attempts 3 --agents claude,codex`,
 		Args: argsRange(1, -1, "title"),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -70,6 +73,7 @@ The words of the title may be given unquoted.`,
 	fl.StringArrayVar(&opts.Labels, "label", nil, "label the task (repeatable)")
 	fl.StringArrayVar(&opts.Checks, "check", nil, "shell command that must pass before the work lands, besides the config's checks (repeatable)")
 	fl.Float64Var(&opts.Budget, "budget", 0, "what its runs may spend in all, in `USD`; past it, you are asked whether to go on (default: the config's budget)")
+	fl.StringVar(&opts.Every, "every", "", "make it recur: once it lands or closes, the next one is made for the next time, by a `SCHEDULE` such as 1w, 1d, 12h or a cron line (\"0 9 * * 1\")")
 	fl.IntVar(&opts.Attempts, "attempts", 0, "agents that try it side by side, each in its own worktree; you pick the one that lands")
 	fl.StringSliceVar(&opts.Agents, "agents", nil, "the agents the attempts take in turn: claude, codex, command (comma-separated)")
 	h.register(c, "")
@@ -115,8 +119,9 @@ func (opts *AddOptions) newTask() (*task.Task, error) {
 	if strings.ContainsAny(opts.Title, "\r\n") {
 		return nil, usageErrorf("the title must be one line: put the rest in the description (-d)")
 	}
+	var err error
 	t := &task.Task{Title: opts.Title, Description: opts.Description, Labels: cleanLabels(opts.Labels),
-		Checks: opts.Checks, Human: opts.Human, AgentSettings: opts.Agent, Budget: opts.Budget,
+		Checks: opts.Checks, Human: opts.Human, AgentSettings: opts.Agent, Budget: opts.Budget, Every: opts.Every,
 		Attempts: opts.Attempts, Agents: opts.Agents}
 	if err := task.CheckAttempts(t.Attempts); err != nil {
 		return nil, usageErrorf("--attempts: %v", err)
@@ -130,7 +135,9 @@ func (opts *AddOptions) newTask() (*task.Task, error) {
 	if err := task.CheckBudget(t.Budget); err != nil {
 		return nil, usageErrorf("--budget: %v", err)
 	}
-	var err error
+	if t.NotBefore, err = task.StartAt(t.Every, opts.Now().Local()); err != nil {
+		return nil, usageErrorf("--every: %v", err)
+	}
 	if t.Type, err = parseEnum("type", opts.Type, task.ParseType); err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -103,6 +104,13 @@ func claimRun(opts *ClaimOptions) error {
 	return nil
 }
 
+// claimHints say what to do about a task that is not open, by its state
+// (others: reopen it).
+var claimHints = map[task.State]string{
+	task.InProgress:    "someone works on it already: bh status %s",
+	task.AwaitingInput: "it waits for your answer: bh respond %s",
+}
+
 // notReady says why a task cannot be claimed: its state, or each
 // dependency it waits on with that one's state.
 func notReady(s *store.Store, e *claims.NotReadyError) error {
@@ -111,16 +119,12 @@ func notReady(s *store.Store, e *claims.NotReadyError) error {
 			"bh land "+e.ID+" lands it now (or a running worker does)")
 	}
 	if e.State != task.Open {
-		hint := "only open tasks can be claimed"
-		switch e.State {
-		case task.InProgress:
-			hint = "someone works on it already: bh status " + e.ID
-		case task.AwaitingInput:
-			hint = "it waits for your answer: bh respond " + e.ID
-		case task.Blocked, task.Deferred, task.Failed, task.Closed, task.InReview:
-			hint = "bh reopen " + e.ID + " makes it open again"
-		}
-		return withHint(fmt.Errorf("cannot claim %s: it is %s, not open", e.ID, e.State), hint)
+		hint := cmp.Or(claimHints[e.State], "bh reopen %s makes it open again")
+		return withHint(fmt.Errorf("cannot claim %s: it is %s, not open", e.ID, e.State), fmt.Sprintf(hint, e.ID))
+	}
+	if !e.NotBefore.IsZero() {
+		return withHint(fmt.Errorf("cannot claim %s: it is not to run before %s", e.ID, ui.NextRun(e.NotBefore)),
+			"bh edit "+e.ID+" and change its notBefore to run it sooner")
 	}
 	deps := make([]string, len(e.Waiting))
 	for i, d := range e.Waiting {

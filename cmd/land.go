@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bh-tracker/bh/worker/act"
 	"github.com/bh-tracker/bh/worker/ending"
 
 	"github.com/bh-tracker/bh/task"
@@ -63,7 +64,11 @@ func landRun(opts *LandOptions) error {
 	if err != nil {
 		return err
 	}
-	err = worker.LandTask(opts.Ctx, s, id, "human", worker.Options{Name: "bh land"})
+	l, err := worker.NewLanding(s, worker.Options{Name: "bh land"})
+	if err != nil {
+		return err
+	}
+	err = act.Land(opts.Ctx, s, id, "human", l)
 	out := landJSON{TaskID: id, Landed: err == nil}
 	var nl *ending.NotLandedError
 	switch {

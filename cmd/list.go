@@ -79,26 +79,28 @@ func listRun(opts *ListOptions) error {
 		}
 		keep = append(keep, func(t *task.Task) bool { return t.Parent == p })
 	}
-	tasks, err := opts.listing(s)
-	if err != nil {
-		return err
-	}
-	if opts.Ready {
-		tasks = task.Ready(tasks)
-	}
-	shown := make([]*task.Task, 0, len(tasks))
-	for _, t := range tasks {
-		if all(keep, t) {
-			shown = append(shown, t)
+	return opts.memoView(s, "list", func(list func() ([]*task.Task, error)) error {
+		tasks, err := list()
+		if err != nil {
+			return err
 		}
-	}
-	if !opts.Ready {
-		task.SortQueue(shown) // shown is our own slice; filtering first sorts fewer
-	}
-	if opts.Awaiting {
-		return printAwaiting(opts.base, shown)
-	}
-	return printTasks(opts.base, shown, "no tasks match")
+		if opts.Ready {
+			tasks = task.Ready(tasks, opts.Now())
+		}
+		shown := make([]*task.Task, 0, len(tasks))
+		for _, t := range tasks {
+			if all(keep, t) {
+				shown = append(shown, t)
+			}
+		}
+		if !opts.Ready {
+			task.SortQueue(shown) // shown is our own slice; filtering first sorts fewer
+		}
+		if opts.Awaiting {
+			return printAwaiting(opts.base, shown)
+		}
+		return printTasks(opts.base, shown, "no tasks match")
+	})
 }
 
 // listFilter turns the flags into tests a listed task must pass.

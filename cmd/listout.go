@@ -3,6 +3,7 @@ package cmd
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,6 +32,7 @@ func printTasks(o base, tasks []*task.Task, empty string) error {
 		return nil
 	}
 	rows := make([][]string, 0, len(tasks))
+	now := o.Now()
 	for _, t := range tasks {
 		title := t.Title
 		if t.State == task.Closed {
@@ -38,7 +40,8 @@ func printTasks(o base, tasks []*task.Task, empty string) error {
 		}
 		rows = append(rows, []string{ui.StateIcon(o.IO, t.State) + " " + o.IO.Cyan(t.ID),
 			ui.PriorityText(o.IO, t.Priority), string(t.Type), string(t.Size), title,
-			strings.TrimSpace(labelText(o.IO, t.Labels) + " " + hitlTags(o.IO, t))})
+			strings.Join(slices.DeleteFunc([]string{labelText(o.IO, t.Labels), hitlTags(o.IO, t),
+				o.IO.Yellow(ui.ScheduleTag(t, now))}, func(s string) bool { return s == "" }), " ")})
 	}
 	ui.FitTable(o.IO.Out, rows, o.IO.Cols, 4)
 	return nil

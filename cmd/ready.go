@@ -3,7 +3,9 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"time"
 
+	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
@@ -20,11 +22,13 @@ func newCmdReady(f *Factory, runF func(*ReadyOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "ready [--why <id>]",
 		Short: "Show the tasks the worker may take now, in the order it takes them",
-		Long: `Show the ready queue: open tasks whose dependencies are all closed, by
-priority, then age. This is the order in which bh worker takes them.
+		Long: `Show the ready queue: open tasks whose dependencies are all closed (and
+whose notBefore, if any, has come), by priority, then age. This is the
+order in which bh worker takes them.
 
---why <id> says why one task is ready or not: its state, each dependency
-that is not closed (or does not exist), work of its own waiting to land.
+--why <id> says why one task is ready or not: its state, its time still
+ahead (a recurring task), each dependency that is not closed (or does not
+exist), work of its own waiting to land.
 With --json: {"taskId": .., "ready": true|false, "state": .., "reason": [..]}.`,
 		Example: `  bh ready
   bh ready --json | jq -r '.[0].id'
@@ -49,16 +53,18 @@ func readyRun(opts *ReadyOptions) error {
 	if err != nil {
 		return err
 	}
-	tasks, err := opts.listing(s)
-	if err != nil {
-		return err
-	}
-	warnCycles(opts.IO, opts.JSON, tasks)
-	queue := task.Ready(tasks)
-	if queue == nil {
-		queue = []*task.Task{}
-	}
-	return printTasks(opts.base, queue, "nothing is ready: no open task has all its dependencies closed")
+	return opts.memoView(s, "ready", func(list func() ([]*task.Task, error)) error {
+		tasks, err := list()
+		if err != nil {
+			return err
+		}
+		warnCycles(opts.IO, opts.JSON, tasks)
+		queue := task.Ready(tasks, opts.Now())
+		if queue == nil {
+			queue = []*task.Task{}
+		}
+		return printTasks(opts.base, queue, "nothing is ready: no open task has all its dependencies closed")
+	})
 }
 
 // readyJSON is bh ready --why --json.
@@ -76,7 +82,7 @@ func readyWhy(opts *ReadyOptions) error {
 		return err
 	}
 	id := t.ID
-	out := readyJSON{TaskID: id, State: t.State, Reasons: whyNotReady(s, t)}
+	out := readyJSON{TaskID: id, State: t.State, Reasons: whyNotReady(s, t, opts.Now())}
 	out.Ready = len(out.Reasons) == 0
 	if opts.JSON {
 		if out.Reasons == nil {
@@ -97,10 +103,13 @@ func readyWhy(opts *ReadyOptions) error {
 
 // whyNotReady lists what keeps t out of the ready queue, nothing when it
 // is in it.
-func whyNotReady(s *store.Store, t *task.Task) []string {
+func whyNotReady(s *store.Store, t *task.Task, now time.Time) []string {
 	var why []string
 	if t.State != task.Open {
 		why = append(why, fmt.Sprintf("it is %s, not open", t.State))
+	} else if t.Waits(now) {
+		why = append(why, fmt.Sprintf("it is not to run before %s (bh edit %s and change its notBefore to run it sooner)",
+			ui.NextRun(*t.NotBefore), t.ID))
 	} else if w := ending.Settled(t); w != "" {
 		why = append(why, fmt.Sprintf("it holds %s, which the worker lands without the agent (bh land %s lands it now)", w, t.ID))
 	}

@@ -5,14 +5,12 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker/act"
 )
 
 // lineComments reads the --comment flags (PATH:LINE=TEXT), given with --no
-// or not, and checks that each is on a line of t's change (as every
-// answer's are), before anything is saved.
-func lineComments(flags []string, no bool, s *store.Store, t *task.Task) ([]task.LineComment, error) {
+// or not. That each is on a line of the task's change is the door's to
+// check (act.Answer), as every channel's comments are.
+func lineComments(flags []string, no bool) ([]task.LineComment, error) {
 	if len(flags) == 0 {
 		return nil, nil
 	}
@@ -26,15 +24,6 @@ func lineComments(flags []string, no bool, s *store.Store, t *task.Task) ([]task
 			return nil, err
 		}
 		out = append(out, c)
-	}
-	lines, err := act.ChangeLines(s.Root, t.ID)
-	if err != nil {
-		return nil, err
-	}
-	for _, c := range out {
-		if why := act.OffChange(lines, c, t.ID); why != "" {
-			return nil, withHint(usageErrorf("--comment %s:%d: %s", c.Path, c.Line, why), "bh diff "+t.ID+" shows the change")
-		}
 	}
 	return out, nil
 }

@@ -51,7 +51,7 @@ func fromFlags(o *RespondOptions, s *store.Store, t *task.Task, qs []task.Questi
 	if rep.answers, err = flagDecisions(o, t, qs); err != nil {
 		return nil, err
 	}
-	comments, err := lineComments(o.Comments, o.No, s, t)
+	comments, err := lineComments(o.Comments, o.No)
 	if err != nil {
 		return nil, err
 	}

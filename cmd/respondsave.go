@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/bh-tracker/bh/worker/act"
 
@@ -51,6 +52,9 @@ func saveAnswers(o base, s *store.Store, before *task.Task, rep *reply) (*task.T
 		}
 		if errors.As(err, &ae) && ae.AnsweredBy != "" {
 			return nil, withHint(err, "bh show "+before.ID+" shows the answer")
+		}
+		if errors.As(err, &ae) && slices.ContainsFunc(rep.answers, func(a task.Answer) bool { return len(a.Comments) > 0 }) {
+			return nil, withHint(err, "bh diff "+before.ID+" shows the change")
 		}
 		if errors.As(err, &ae) {
 			return nil, withHint(err, "bh status "+before.ID+" shows what it asks")

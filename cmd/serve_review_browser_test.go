@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -60,12 +61,17 @@ func (c *undoClock) elapse() {
 // window ends.
 func TestServeReviewInBrowser(t *testing.T) {
 	chrome := findChromium(t)
-	const review = "parser.go, line 1: name it tidy"
+	const review, café = "parser.go, line 1: name it tidy", "docs/café.md, line 2: say it plainly"
+	var generated strings.Builder // a generated file, long: folded, and fetched when opened
+	for i := 1; i <= 1500; i++ {
+		fmt.Fprintf(&generated, "const Generated%04d = %d\n", i, i)
+	}
 	completed := func(summary string) fakeapi.Turn {
 		return fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "completed", "summary": summary, "confidence": 0.9}))
 	}
 	turns := []fakeapi.Turn{
-		fakeapi.Reply(fakeapi.Text("Reading the parser, then writing it."), fakeapi.Write("parser.go", "package parser\n")),
+		fakeapi.Reply(fakeapi.Text("Reading the parser, then writing it."), fakeapi.Write("parser.go", "package parser\n"),
+			fakeapi.Write("docs/café.md", "# Café\nThe menu, in short.\n"), fakeapi.Write("gen/consts.go", "package gen\n\n"+generated.String())),
 		completed("Wrote parser.go."),
 		fakeapi.Reply(fakeapi.Write("parser.go", "package tidy\n")),
 		completed("Renamed the package."),
@@ -137,6 +143,39 @@ func TestServeReviewInBrowser(t *testing.T) {
 	}
 	run("the gate comes, the run kept above it", chromedp.WaitVisible(css(`pre.diff span.add`)),
 		until(`document.querySelector("ol.transcript").innerText.includes("Wrote parser.go")`))
+	// The diff's lines are numbered and coloured; the generated file is
+	// folded, its lines not on the page until it is opened.
+	const big = `details.file[data-path="gen/consts.go"]`
+	run("numbered, coloured, the long file folded", chromedp.WaitVisible(css(`details.file[data-path="parser.go"] span[data-line="1"] span.lno`)),
+		until(`document.querySelector('details.file[data-path="parser.go"] span[data-line="1"] .kn').textContent === "package"`),
+		until(`!document.querySelector('`+big+`').open && !document.querySelector('`+big+` pre')`),
+		until(`!document.documentElement.outerHTML.includes("Generated0001")`))
+	if size, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.documentElement.outerHTML.length`)); err == nil {
+		t.Logf("the gate's page, its long file folded: %d characters", size)
+	}
+	run("the long file opened is fetched", chromedp.Click(css(big+` summary`)),
+		chromedp.WaitVisible(css(big+` span[data-line="1502"]`)), chromedp.Click(css(big+` summary`)))
+
+	// The gate's answer link, as a phone opens it: the page looked at, and
+	// each address it names opens without the token.
+	linkConf, err := config.LoadWebConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, ok := linkConf.NewLink(dir, bhTask(t, dir, id), time.Now())
+	if !ok {
+		t.Fatal("no link for the gate")
+	}
+	run("open the answer link", chromedp.Navigate(linkConf.LinkURL(l, config.ViaLink)), chromedp.WaitVisible(css(`form.answer`)),
+		chromedp.Click(css(big+` summary`)), chromedp.WaitVisible(css(big+` span[data-line="1502"]`)))
+	lookAt(t, ctx, "link")
+	refused, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Promise.all([...document.querySelectorAll("a[href], link[href], script[src]")]
+		.map(e => e.href || e.src).filter(u => u.startsWith(location.origin))
+		.map(u => fetch(u, {credentials: "omit"}).then(r => r.status === 401 || r.status === 404 ? u + ": " + r.status : "")))
+		.then(all => all.filter(Boolean))`, chromedp.EvalAwaitPromise))
+	if err != nil || len(refused) > 0 {
+		t.Errorf("the link's page names addresses it cannot open: %v %v", refused, err)
+	}
 
 	// j then a on the inbox: the change was not opened, so it asks.
 	before := readE2E(t, dir, ".bh/tasks/"+id+".yaml")
@@ -157,34 +196,43 @@ func TestServeReviewInBrowser(t *testing.T) {
 	waiting("undone, and a worker ran")
 
 	// A comment on a line, a file viewed, then Reject.
-	run("comment on line 1", chromedp.Click(css(`details.file[data-path="parser.go"] span[data-line="1"]`)),
+	const parser = `details.file[data-path="parser.go"]`
+	run("comment on line 1", chromedp.Click(css(parser+` span[data-line="1"]`)),
 		chromedp.SendKeys(css(`.lc-edit textarea`), "name it tidy"), chromedp.Click(css(`.lc-edit button`)),
-		until(`document.querySelector("ul.lcs").innerText.includes("line 1: name it tidy")`))
+		until(`document.querySelector('`+parser+` ul.lcs').innerText.includes("line 1: name it tidy")`))
 	lookAt(t, ctx, "review")
-	run("mark it viewed", chromedp.Click(css(`input[data-viewed]`)), until(`!document.querySelector("details.file").open`),
+	const viewed = `document.querySelector('` + parser + `').previousElementSibling.querySelector("input[data-viewed]")`
+	run("mark it viewed", until(viewed+`.click() || true`), until(`!document.querySelector('`+parser+`').open`),
 		chromedp.Reload(), chromedp.WaitVisible(css(`form.answer`)),
-		until(`document.querySelector("input[data-viewed]").checked && !document.querySelector("details.file").open`))
-	run("comment again, after the reload, by keyboard", until(`document.querySelector("details.file").open = true`),
-		until(`document.querySelector("pre.diff").focus() || true`), chromedp.KeyEvent("\r"),
+		until(viewed+`.checked && !document.querySelector('`+parser+`').open`))
+	run("comment again, after the reload, by keyboard", until(`document.querySelector('`+parser+`').open = true`),
+		until(`document.querySelector('`+parser+` pre.diff').focus() || true`), chromedp.KeyEvent("\r"),
 		until(`document.activeElement.dataset.line === "1"`), chromedp.KeyEvent("\r"),
 		until(`document.activeElement.matches(".lc-edit textarea")`), chromedp.SendKeys(css(`.lc-edit textarea`), "name it tidy"),
-		chromedp.Click(css(`.lc-edit button`)), chromedp.Click(css(`form.answer button.no`)),
-		until(`document.body.innerText.includes("is saved")`))
+		chromedp.Click(css(`.lc-edit button`)))
+	run("comment on line 2 of docs/café.md: the editor names the line", chromedp.Click(css(`details.file[data-path="docs/café.md"] span[data-line="2"]`)),
+		until(`document.querySelector(".lc-edit label").innerText.includes("line 2 of docs/café.md")`),
+		chromedp.SendKeys(css(`.lc-edit textarea`), "say it plainly"), chromedp.Click(css(`.lc-edit button`)),
+		until(`document.querySelector('details.file[data-path="docs/café.md"] ul.lcs').innerText.includes("line 2: say it plainly")`))
+	run("reject", chromedp.Click(css(`form.answer button.no`)), until(`document.body.innerText.includes("is saved")`))
 	tk := bhTask(t, dir, id)
-	if q := tk.Questions[len(tk.Questions)-1]; len(q.Comments) != 1 || q.Comments[0] != (task.LineComment{Path: "parser.go", Line: 1, Text: "name it tidy"}) {
+	if q := tk.Questions[len(tk.Questions)-1]; len(q.Comments) != 2 || q.Comments[0] != (task.LineComment{Path: "parser.go", Line: 1, Text: "name it tidy"}) ||
+		q.Comments[1] != (task.LineComment{Path: "docs/café.md", Line: 2, Text: "say it plainly"}) {
 		t.Fatalf("the rejection's comments: %+v", q)
 	}
 	bhE2E(t, dir, "worker", "--once")
 	// The comment is in the request of the resumed session: the one that
 	// carries the first run's tool calls.
-	resumed := false
-	for _, req := range srv.Requests() {
-		if strings.Contains(req.Prompt(), review) {
-			resumed = resumed || slices.ContainsFunc(req.ToolUses(), func(b fakeapi.Block) bool { return b.Name == "Write" })
+	for _, said := range []string{review, café} {
+		resumed := false
+		for _, req := range srv.Requests() {
+			if strings.Contains(req.Prompt(), said) {
+				resumed = resumed || slices.ContainsFunc(req.ToolUses(), func(b fakeapi.Block) bool { return b.Name == "Write" })
+			}
 		}
-	}
-	if !resumed {
-		t.Errorf("no request of claude's resumed session has %q", review)
+		if !resumed {
+			t.Errorf("no request of claude's resumed session has %q", said)
+		}
 	}
 
 	// Approved on its page, the change open: held, then recorded and landed.

@@ -50,6 +50,11 @@ func showFields(io *IOStreams, now time.Time, t *task.Task, lookup func(string) 
 		field(k, showRef(io, lookup, d))
 	}
 	field("labels", strings.Join(t.Labels, ", "))
+	field("every", t.Every)
+	field("next", ui.NextText(t, now))
+	if t.Follows != "" {
+		field("follows", showRef(io, lookup, t.Follows))
+	}
 	if url, rounds := ending.PullRequest(t); url != "" {
 		field("pull request", fmt.Sprintf("%s (feedback rounds: %d)", url, rounds))
 	}

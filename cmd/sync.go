@@ -29,7 +29,9 @@ func newCmdSync(f *Factory, runF func(*SyncOptions) error) *cobra.Command {
 or not, stay as they are), pull the checked-out branch with rebase (task
 files merge field by field through bh's merge driver), and push it. Parked
 work and agent sessions other machines pushed are fetched too, so that a
-question asked elsewhere can be answered and resumed here. When this clone
+question asked elsewhere can be answered and resumed here; without remote:
+in .bh/config.yaml, this clone's parked work is pushed with it (bh diff
+shows it in every clone). When this clone
 and another answered one question, the earlier answer is used in both; a
 sync that sets one of your answers aside says so on stderr.
 

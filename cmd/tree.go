@@ -48,31 +48,33 @@ func treeRun(opts *TreeOptions) error {
 			return err
 		}
 	}
-	tasks, err := opts.listing(s)
-	if err != nil {
-		return err
-	}
-	warnCycles(opts.IO, opts.JSON, tasks)
-	forest := buildForest(tasks)
-	if id != "" {
-		n := findNode(forest, id)
-		if n == nil {
-			_, err := s.Get(id) // unreadable: say why
+	return opts.memoView(s, "tree", func(list func() ([]*task.Task, error)) error {
+		tasks, err := list()
+		if err != nil {
 			return err
 		}
-		if opts.JSON {
-			return writeJSON(opts.IO.Out, n)
+		warnCycles(opts.IO, opts.JSON, tasks)
+		forest := buildForest(tasks)
+		if id != "" {
+			n := findNode(forest, id)
+			if n == nil {
+				_, err := s.Get(id) // unreadable: say why
+				return err
+			}
+			if opts.JSON {
+				return writeJSON(opts.IO.Out, n)
+			}
+			forest = []*treeNode{n}
 		}
-		forest = []*treeNode{n}
-	}
-	if opts.JSON {
-		return writeJSON(opts.IO.Out, forest)
-	}
-	if len(forest) == 0 && opts.IO.IsTTY {
-		fmt.Fprintln(opts.IO.ErrOut, "no tasks yet: add one with bh add")
-	}
-	printTree(opts.IO, forest)
-	return nil
+		if opts.JSON {
+			return writeJSON(opts.IO.Out, forest)
+		}
+		if len(forest) == 0 && opts.IO.IsTTY {
+			fmt.Fprintln(opts.IO.ErrOut, "no tasks yet: add one with bh add")
+		}
+		printTree(opts.IO, forest)
+		return nil
+	})
 }
 
 // treeNode is a task with its subtasks; in JSON the task's fields and a

@@ -112,6 +112,13 @@ func (t *Task) normalize() (key, sub string, err error) {
 		{"checks", func() error { return wrapf("checks", CheckCommands(t.Checks)) }},
 		{"sandbox", func() error { return CheckSandboxMode(t.Sandbox) }},
 		{"budget", func() error { return CheckBudget(t.Budget) }},
+		{"every", func() error { return CheckSchedule(t.Every) }},
+		{"follows", func() error {
+			if t.Follows != "" && !ValidID(t.Follows) {
+				return fmt.Errorf("%q is not a task id", t.Follows)
+			}
+			return nil
+		}},
 		{"attempts", func() error { return CheckAttempts(t.Attempts) }},
 		{"agents", func() error { return CheckAgents(t.Agents) }},
 	} {

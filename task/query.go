@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Index gives quick lookups over a listing.
@@ -19,10 +20,11 @@ func NewIndex(tasks []*Task) Index {
 	return ix
 }
 
-// IsReady reports whether the worker may take t now: open, and every
-// dependency ended (closed, or a failed attempt). A dependency bh cannot find holds the task back.
-func (ix Index) IsReady(t *Task) bool {
-	if t.State != Open {
+// IsReady reports whether the worker may take t at now: open, not
+// scheduled later (NotBefore), and every dependency ended (closed, or a
+// failed attempt). A dependency bh cannot find holds the task back.
+func (ix Index) IsReady(t *Task, now time.Time) bool {
+	if t.State != Open || t.Waits(now) {
 		return false
 	}
 	for _, d := range t.DependsOn {
@@ -37,9 +39,9 @@ func (ix Index) IsReady(t *Task) bool {
 // or an attempt that failed (its task's pick shows it failed).
 func (t *Task) Ended() bool { return t.State == Closed || t.State == Failed && t.Attempt > 0 }
 
-// Ready is the queue in the order a worker takes it: priority, then age,
-// then ID so that the order is total.
-func Ready(tasks []*Task) []*Task {
+// Ready is the queue at now in the order a worker takes it: priority,
+// then age, then ID so that the order is total.
+func Ready(tasks []*Task, now time.Time) []*Task {
 	// Only an ended dependency lets a task be ready: the index needs no other.
 	ix := make(Index, len(tasks)/2)
 	for _, t := range tasks {
@@ -49,7 +51,7 @@ func Ready(tasks []*Task) []*Task {
 	}
 	var out []*Task
 	for _, t := range tasks {
-		if ix.IsReady(t) {
+		if ix.IsReady(t, now) {
 			out = append(out, t)
 		}
 	}

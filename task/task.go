@@ -58,6 +58,13 @@ type Task struct {
 	// Budget is what this task's runs may spend in all, in USD, over the
 	// config's (bh add --budget); 0: the config's.
 	Budget float64 `yaml:"budget,omitempty" json:"budget,omitempty"`
+	// A recurring task: Every is its schedule (1w, 12h, or a cron line such
+	// as "0 9 * * 1"); when it ends, a task following it (Follows: its id)
+	// is made for the next time, which the worker does not take before
+	// NotBefore. See schedule.go.
+	Every     string     `yaml:"every,omitempty" json:"every,omitempty"`
+	NotBefore *time.Time `yaml:"notBefore,omitempty" json:"notBefore,omitempty"`
+	Follows   string     `yaml:"follows,omitempty" json:"follows,omitempty"`
 	// Attempts is how many agents try the task side by side (bh add
 	// --attempts 3), the human picking one; Agents mixes their agents, in
 	// turn. Attempt is an attempt task's number (1 is the first), its

@@ -90,3 +90,25 @@ func agentFinding(t *testing.T, s *store.Store) doctor.Finding {
 	t.Fatalf("bh doctor has no word on the agent: %+v", r.Findings)
 	return doctor.Finding{}
 }
+
+// TestPreflightNamesAPrivilegedAPIPort: an ANTHROPIC_BASE_URL on a port
+// below 1024 cannot be bridged into the sandbox, which opens none there:
+// the worker stops before any task is claimed, and says to move the API
+// to a port from 1024 up (not to make folders readable).
+func TestPreflightNamesAPrivilegedAPIPort(t *testing.T) {
+	t.Parallel()
+	needBwrap(t)
+	s := newStore(t)
+	claude := filepath.Join(t.TempDir(), "claude")
+	writeFile(t, filepath.Dir(claude), "claude", "#!/bin/sh\necho '2.1.330 (Claude Code)'\n")
+	os.Chmod(claude, 0o755)
+	s.Config.Agent = config.AgentConfig{Kind: "claude", Binary: claude}
+	addTask(t, s, "never claimed")
+	ctx := context.Background()
+	err := Run(ctx, ctx, s, Options{Once: true, Env: []string{"ANTHROPIC_BASE_URL=http://127.0.0.1:80"}})
+	var pe *PreflightError
+	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "127.0.0.1:80") ||
+		!strings.Contains(pe.Hint(), "a port from 1024 up") || strings.Contains(pe.Hint(), "readable") {
+		t.Fatalf("worker with its API on port 80: %v (hint %q)", err, hint(pe))
+	}
+}

@@ -86,7 +86,7 @@ func TestAttemptsPickLandsOneAndKeepsTheOthers(t *testing.T) {
 		}
 	}
 	// bh land does not land an attempt: the pick does.
-	if err := LandTask(context.Background(), s, as[0].ID, "ann", Options{Name: "bh land"}); err == nil ||
+	if err := landTask(context.Background(), s, as[0].ID, "ann", Options{Name: "bh land"}); err == nil ||
 		!strings.Contains(err.Error(), "pick it with bh respond "+tk.ID+" --pick 1") {
 		t.Errorf("bh land %s: %v", as[0].ID, err)
 	}
@@ -273,7 +273,7 @@ func TestAttemptsPickKeptOnItsBranch(t *testing.T) {
 	if got := getTask(t, s, tk.ID); got.State != task.Closed || exists(s.Root, "attempt2.txt") || !refExists(s.Root, git.AttemptRef(tk.ID, 1)) {
 		t.Fatalf("%s is %s (%s), want closed with the pick on its branch, the other kept", tk.ID, got.State, lastNote(got))
 	}
-	if err := LandTask(context.Background(), s, as[1].ID, "ann", Options{Name: "bh land"}); err != nil {
+	if err := landTask(context.Background(), s, as[1].ID, "ann", Options{Name: "bh land"}); err != nil {
 		t.Fatalf("bh land %s: %v", as[1].ID, err)
 	}
 	if !exists(s.Root, "attempt2.txt") || exists(s.Root, "attempt1.txt") {

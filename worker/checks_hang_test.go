@@ -123,7 +123,7 @@ func TestChecksInLandBranch(t *testing.T) {
 	land := func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), fakeapi.Patience(time.Minute))
 		defer cancel()
-		return LandTask(ctx, s, tk.ID, "ann", Options{Name: "bh land"})
+		return landTask(ctx, s, tk.ID, "ann", Options{Name: "bh land"})
 	}
 	var nl *ending.NotLandedError
 	if err := land(); !errors.As(err, &nl) || !strings.Contains(nl.Reason, "block.txt") {

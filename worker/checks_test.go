@@ -98,7 +98,7 @@ func TestCheckNeverPassesKeepOnBranch(t *testing.T) {
 		t.Errorf("branch %s holds file.txt %q", slots.Branch(tk.ID), body)
 	}
 	checked := len(checkEvents(got))
-	if err := LandTask(context.Background(), s, tk.ID, "ann", Options{Name: "bh land"}); err != nil {
+	if err := landTask(context.Background(), s, tk.ID, "ann", Options{Name: "bh land"}); err != nil {
 		t.Fatalf("bh land: %v", err)
 	}
 	if readFile(t, s.Root, "file.txt") != "still broken\n" || len(checkEvents(getTask(t, s, tk.ID))) != checked {

@@ -233,3 +233,13 @@ func Respond(s *store.Store, id string, answers []task.Answer, by string) (*task
 
 // now is s's clock, to the second, as claims reads it.
 func now(s *store.Store) time.Time { return claims.Clock(s)() }
+
+// landTask is bh land: task id's finished work landed now through the
+// door (act.Land), by the worker's landing with opt.
+func landTask(ctx context.Context, s *store.Store, id, by string, opt Options) error {
+	l, err := NewLanding(s, opt)
+	if err != nil {
+		return err
+	}
+	return act.Land(ctx, s, id, by, l)
+}

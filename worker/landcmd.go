@@ -9,6 +9,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/attempts"
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git/usertree"
@@ -16,46 +17,38 @@ import (
 	"github.com/bh-tracker/bh/worker/slots"
 )
 
-// LandTask lands a task's finished work by hand (bh land): work that git
-// would not land over the user's changes (the task waits on a landing
-// question: it is answered "land" and landed now), or work kept on its
-// branch (land: branch). Landing takes the same lock as the worker's, and
-// the checks run on the tree that lands as the worker's do; ctx ends them.
-// It returns nil only when the work landed, else a *ending.NotLandedError.
-func LandTask(ctx context.Context, s *store.Store, id, by string, opt Options) error {
+// NewLanding is the worker's landing for land now (act.Land, bh land):
+// it lands as the worker does, under the same lock, and runs the checks on
+// the tree that lands as the worker's do; the context of each call ends
+// them.
+func NewLanding(s *store.Store, opt Options) (act.Landing, error) {
 	w, err := newWorker(s, opt)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	return (*landNow)(w), nil
+}
+
+// landNow is the worker as act.Landing.
+type landNow worker
+
+func (l *landNow) InTheWay(t *task.Task) error {
+	return landing.InTheWay(l.s, l.repo, t, (*worker)(l).target)
+}
+
+func (l *landNow) Settled(ctx context.Context, t *task.Task) error {
+	w := (*worker)(l)
 	w.stop = ctx
-	t, err := s.Get(id)
-	if err != nil {
-		return err
+	return w.landSettled(ctx, t)
+}
+
+func (l *landNow) Kept(ctx context.Context, t *task.Task) error {
+	if err := attempts.Unpicked(l.s, t); err != nil {
+		return err // its task's pick lands it
 	}
-	if p, _ := s.Get(t.Parent); t.Attempt > 0 && (p == nil || p.State != task.Closed) { // the pick lands it
-		return &ending.NotLandedError{ID: id, State: t.State, Err: ending.ErrNothingToLand, Reason: fmt.Sprintf(
-			"it is attempt %d of %s: pick it with bh respond %s --pick %d", t.Attempt, t.Parent, t.Parent, t.Attempt)}
-	}
-	q := ending.PendingLand(t)
-	if q == nil && t.State == task.Open && ending.LandsSettled(t) {
-		return w.landSettled(ctx, t) // approved, say: landed now, as the worker would
-	}
-	if q == nil {
-		if t.State != task.Closed {
-			return &ending.NotLandedError{ID: id, State: t.State, Reason: "it is " + string(t.State) + ", with no finished work waiting to land",
-				Err: ending.ErrNothingToLand}
-		}
-		return w.landKept(t)
-	}
-	// Git is asked first, so that a refusal answers nothing and asks
-	// nothing again: the landing question stays as it was.
-	if err := landing.InTheWay(w.s, w.repo, t, w.target); err != nil {
-		return err
-	}
-	if _, err := act.Answer(s, id, []task.Answer{{QuestionID: q.ID, Values: []string{ending.LandNow}}}, by, nil); err != nil {
-		return fmt.Errorf("respond: %w", err)
-	}
-	return w.landSettled(ctx, t) // the answer lands it: as approved work would
+	w := (*worker)(l)
+	w.stop = ctx
+	return w.landKept(t)
 }
 
 // landKept lands the commit a closed task keeps on its branch.

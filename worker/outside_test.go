@@ -91,7 +91,7 @@ func TestWhatRunsOutsideTheSandbox(t *testing.T) {
 	if got := getTask(t, s, kept.ID); got.State != task.Closed {
 		t.Fatalf("%s is %s (%s), want kept", kept.ID, got.State, lastNote(got))
 	}
-	if err := LandTask(context.Background(), s, kept.ID, "ann", Options{Name: "bh land"}); err != nil {
+	if err := landTask(context.Background(), s, kept.ID, "ann", Options{Name: "bh land"}); err != nil {
 		t.Fatalf("bh land %s: %v", kept.ID, err)
 	}
 	stopProcs()

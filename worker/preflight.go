@@ -79,6 +79,7 @@ func (w *worker) checkConfig() error {
 		if b == "" {
 			return &PreflightError{Err: errNoTarget}
 		}
+		w.home.Branch = b
 	}
 	return w.checkGH()
 }

@@ -147,6 +147,9 @@ func (w *worker) parkedStart(id, tip string) (snap, start string, err error) {
 // the branch checked out in the main tree.
 func (w *worker) target(t *task.Task) (string, error) {
 	target, _ := config.Delivery(t, w.s.Config)
+	if target == "" {
+		target = w.home.Of(w.repo, w.warnf) // the branch the worker started on
+	}
 	if target != "" {
 		return target, nil
 	}

@@ -44,6 +44,7 @@ type worker struct {
 	kick     chan struct{}  // asks the syncer for a sync; nil without autoSync:
 	reportMu sync.Mutex
 	landMu   sync.Mutex // landings go one at a time
+	home     landing.Home
 	pool     slots.Pool // takes and gives back the worktree pool's slots
 	mu       sync.Mutex // guards active, cooled, next and the outage state below
 	active   map[string]bool

@@ -29,7 +29,7 @@ func (w *worker) timeouts(force bool) error {
 }
 
 // checkTimeouts handles every expired question and returns the earliest
-// expiry still ahead (zero if none).
+// expiry still ahead, or time a scheduled task waits for (zero if none).
 func (w *worker) checkTimeouts() (time.Time, error) {
 	tasks, _, err := w.s.List() // unreadable files are bh list's to report
 	if err != nil {
@@ -44,11 +44,11 @@ func (w *worker) checkTimeouts() (time.Time, error) {
 				return time.Time{}, err
 			}
 		}
-		if !e.IsZero() && e.After(now) && (next.IsZero() || e.Before(next)) {
-			next = e
+		if e.After(now) {
+			next = task.Earliest(next, e)
 		}
 	}
-	return next, nil
+	return task.Earliest(next, task.Soonest(tasks, now)), nil
 }
 
 var errNothingDue = errors.New("nothing expired")

@@ -106,7 +106,7 @@ func TestMergeBegunDuringRunHoldsTheLanding(t *testing.T) {
 		t.Fatal("bh touched the tree during the merge")
 	}
 	os.Remove(mergeHead)
-	if err := LandTask(context.Background(), s, tk.ID, "alice", Options{Runner: f}); err != nil {
+	if err := landTask(context.Background(), s, tk.ID, "alice", Options{Runner: f}); err != nil {
 		t.Fatal(err)
 	}
 	if len(f.requests()) != 1 {

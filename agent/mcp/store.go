@@ -33,7 +33,7 @@ func (h *handlers) ready(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.
 		return nil, nil, err
 	}
 	out := []brief{}
-	for _, t := range task.Ready(tasks) {
+	for _, t := range task.Ready(tasks, h.s.Now()) {
 		out = append(out, briefOf(t))
 	}
 	res, err := jsonText(out)

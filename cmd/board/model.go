@@ -52,6 +52,7 @@ const (
 	secRunning = "running"
 	secReady   = "ready"
 	secReview  = "in review" // pull requests the worker shepherds (land: pr)
+	secLater   = "scheduled" // open, not to run before their time (every:)
 )
 
 // stepsKept is how many of a running agent's steps the pane can show.
@@ -102,7 +103,8 @@ func (m *boardModel) reload() {
 	for _, sec := range []struct {
 		name  string
 		tasks []*task.Task
-	}{{secWaiting, waiting}, {secRunning, running}, {secReview, review}, {secReady, task.Ready(tasks)}} {
+	}{{secWaiting, waiting}, {secRunning, running}, {secReview, review}, {secReady, task.Ready(tasks, m.now)},
+		{secLater, scheduled(tasks, m.now)}} {
 		for _, t := range sec.tasks {
 			m.rows = append(m.rows, boardRow{sec.name, t})
 		}
@@ -244,3 +246,16 @@ func (m *boardModel) current() (boardRow, bool) {
 }
 
 func (m *boardModel) say(text string, isErr bool) { m.note, m.noteErr = text, isErr }
+
+// scheduled are the open tasks not to run before a time still ahead, the
+// soonest first.
+func scheduled(tasks []*task.Task, now time.Time) []*task.Task {
+	var out []*task.Task
+	for _, t := range tasks {
+		if t.State == task.Open && t.Waits(now) {
+			out = append(out, t)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *task.Task) int { return a.NotBefore.Compare(*b.NotBefore) })
+	return out
+}

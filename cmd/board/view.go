@@ -100,7 +100,7 @@ func (m *boardModel) list(h int) string {
 	at := 0
 	for _, sec := range []struct{ name, icon string }{
 		{secWaiting, ui.StateIcon(io, task.AwaitingInput)}, {secRunning, io.Cyan("▶")},
-		{secReview, ui.StateIcon(io, task.InReview)}, {secReady, ui.StateIcon(io, task.Open)},
+		{secReview, ui.StateIcon(io, task.InReview)}, {secReady, ui.StateIcon(io, task.Open)}, {secLater, io.Faint("◷")},
 	} {
 		n := 0
 		for _, r := range m.rows {
@@ -108,7 +108,7 @@ func (m *boardModel) list(h int) string {
 				n++
 			}
 		}
-		if n == 0 && sec.name == secReview { // shown only when pull requests are in review
+		if n == 0 && (sec.name == secReview || sec.name == secLater) { // shown only when some are
 			continue
 		}
 		lines = append(lines, fmt.Sprintf("%s %s %s", sec.icon, io.Bold(sec.name), io.Faint(fmt.Sprintf("(%d)", n))))
@@ -158,6 +158,11 @@ func (m *boardModel) detail(r boardRow, brief bool) string {
 		return task.ShortDur(m.now.Sub(runningSince(r.t)))
 	case secReview:
 		return task.ShortDur(m.now.Sub(r.t.UpdatedAt))
+	case secLater:
+		if brief {
+			return "in " + task.ShortDur(r.t.NotBefore.Sub(m.now))
+		}
+		return ui.ScheduleTag(r.t, m.now)
 	}
 	return string(r.t.Priority)
 }

@@ -11,7 +11,20 @@ import (
 var ansiRe = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 
 // Width is how many terminal columns s takes, colour codes aside.
-func Width(s string) int { return runewidth.StringWidth(ansiRe.ReplaceAllString(s, "")) }
+func Width(s string) int { return width(ansiRe.ReplaceAllString(s, "")) }
+
+// width is runewidth's StringWidth with a path for plain ASCII, which is
+// one column a byte: runewidth splits every string into graphemes first,
+// and bh's help text alone (bh worker's, built at every start) cost a
+// third of a millisecond that way.
+func width(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return runewidth.StringWidth(s)
+		}
+	}
+	return len(s)
+}
 
 // PrintTable writes rows with aligned columns two spaces apart. Cells may
 // be coloured; the last column is not padded, and empty columns are left out.
@@ -78,7 +91,7 @@ func Wrap(s string, n int) string {
 	}
 	var out []string
 	for _, line := range strings.Split(ExpandTabs(s), "\n") {
-		if runewidth.StringWidth(line) <= n { // code keeps its spacing
+		if width(line) <= n { // code keeps its spacing
 			out = append(out, line)
 			continue
 		}
@@ -88,7 +101,7 @@ func Wrap(s string, n int) string {
 			switch {
 			case cur == "":
 				cur = indent + word
-			case runewidth.StringWidth(cur)+1+runewidth.StringWidth(word) > n:
+			case width(cur)+1+width(word) > n:
 				out, cur = append(out, cur), indent+word
 			default:
 				cur += " " + word

@@ -5,13 +5,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bh-tracker/bh/task"
 	"github.com/mattn/go-runewidth"
 )
 
 // CutWords shortens s to n columns, ending in "…" after the last whole word
 // that fits; a first word too long for n is cut at the column.
 func CutWords(s string, n int) string {
-	if runewidth.StringWidth(s) <= n {
+	if width(s) <= n {
 		return s
 	}
 	if n < 1 {
@@ -23,7 +24,7 @@ func CutWords(s string, n int) string {
 		if out != "" {
 			next = out + " " + w
 		}
-		if runewidth.StringWidth(strings.TrimRight(next, ",;:.-–—"))+1 > n {
+		if width(strings.TrimRight(next, ",;:.-–—"))+1 > n {
 			break
 		}
 		out = next
@@ -110,4 +111,29 @@ func Plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// NextRun says when a scheduled task runs, in the local time: "Mon 9 Dec
+// 09:00".
+func NextRun(at time.Time) string { return at.Local().Format("Mon 2 Jan 15:04") }
+
+// ScheduleTag says when a recurring or scheduled task runs next at now
+// ("next: Mon 9 Dec 09:00"), or its schedule ("every 1w") when it may run
+// now; "" for a task with neither.
+func ScheduleTag(t *task.Task, now time.Time) string {
+	if n := NextText(t, now); n != "" {
+		return "next: " + n
+	}
+	if t.Every != "" {
+		return "every " + t.Every
+	}
+	return ""
+}
+
+// NextText is when t, open, runs next, if that is still ahead at now.
+func NextText(t *task.Task, now time.Time) string {
+	if t.State != task.Open || !t.Waits(now) {
+		return ""
+	}
+	return NextRun(*t.NotBefore)
 }

@@ -21,6 +21,7 @@ import (
 //
 //	GET  /l/{link}         the task's page, with a form for the questions the link covers
 //	POST /l/{link}/answer  that form (Origin and the link's own CSRF value checked)
+//	GET  /l/{link}/file    one file of its change (?path=), fetched when its fold opens (routes.go)
 //	POST /l/{link}/act     one tap in a notification (ntfy's http action): q and
 //	                       answer, form-encoded, for an approval (no gate) or a single choice
 //
@@ -99,6 +100,7 @@ func (s *Server) linkView(r *http.Request, l config.Link, conf config.WebConfig)
 	}
 	v.AnswerURL = "/l/" + url.PathEscape(r.PathValue("link")) + "/answer"
 	v.UndoURL = "/l/" + url.PathEscape(r.PathValue("link")) + "/undo"
+	v.fileBase = "/l/" + url.PathEscape(r.PathValue("link")) + "/file"
 	v.CSRF = conf.LinkSecret(l, "csrf")
 	return v, code
 }

@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/base64"
 	"encoding/json"
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -239,7 +240,7 @@ func TestLinkPageShowsTheGatesChange(t *testing.T) {
 	s := newLinkSite(t)
 	s.park()
 	_, body := s.do("GET", s.notified(), nil, phone)
-	diff, decide := strings.Index(body, `<span class="add" data-line="1" tabindex="-1">&#43;create table b;</span>`), strings.Index(body, `name="answer.q2" value="yes"`)
+	diff, decide := strings.Index(body, `<span class="add" data-line="1" tabindex="-1">`), strings.Index(body, `name="answer.q2" value="yes"`)
 	if diff < 0 || decide < 0 || diff > decide {
 		t.Errorf("the gate's change is not above its decision (%d, %d):\n%s", diff, decide, body)
 	}
@@ -265,5 +266,35 @@ func TestLinkPageShowsItsTaskAlone(t *testing.T) {
 		if strings.Contains(body, leak) {
 			t.Errorf("the link's page shows %q:\n%s", leak, body)
 		}
+	}
+}
+
+// A link's page, opened without the token, points only where it can go:
+// every address it names (links, scripts, styles, a folded file's diff)
+// answers it, none with 401; the folded file comes through the link.
+func TestLinkPageLinksOpen(t *testing.T) {
+	s := newLinkSite(t)
+	s.parkFiles(map[string]string{"schema.sql": "create table b;\n", "gen.txt": strings.Repeat("line\n", 500)})
+	link := s.notified()
+	_, body := s.do("GET", link, nil, phone)
+	refs := regexp.MustCompile(`(?:href|src|data-src|action)="(/[^"]*)"`).FindAllStringSubmatch(body, -1)
+	if len(refs) < 4 {
+		t.Fatalf("the page names too few addresses (%d):\n%s", len(refs), body)
+	}
+	for _, m := range refs {
+		ref := html.UnescapeString(m[1])
+		method := "GET"
+		if strings.HasSuffix(ref, "/answer") || strings.HasSuffix(ref, "/undo") {
+			method = "POST" // a form's: refused for its missing fields, not for the token
+		}
+		if resp, got := s.do(method, ref, nil, phone); resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusNotFound {
+			t.Errorf("%s %s: %d %.200s", method, ref, resp.StatusCode, got)
+		}
+	}
+	if !strings.Contains(body, `data-src="`+link+`/file?path=gen.txt"`) {
+		t.Errorf("the big file is not fetched through the link:\n%s", body)
+	}
+	if _, got := s.do("GET", link+"/file?path=gen.txt", nil, phone); !strings.Contains(got, `data-line="500"`) {
+		t.Errorf("the big file through the link: %.300s", got)
 	}
 }

@@ -33,8 +33,12 @@ func parsePages(now func() time.Time) (pages, error) {
 			}
 			return strconv.Itoa(n) + " " + many
 		},
-		"key":  config.RepoKey,
-		"base": filepath.Base,
+		"key":   config.RepoKey,
+		"state": stateText,
+		"event": eventKind,
+		"said":  eventText,
+		"words": entries,
+		"base":  filepath.Base,
 		// respond is the command that answers a question from a terminal.
 		"respond": task.RespondCommand,
 		"when":    func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
@@ -87,11 +91,15 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, page, 
 		w.Write(shown)
 		return
 	}
+	// An answer link's page is opened without the token: it links to no
+	// page behind it, and has no live updates (they are behind it too).
+	link, _ := data.(interface{ LinkPage() bool })
 	var b bytes.Buffer
 	err := s.page[page].ExecuteTemplate(&b, "layout", struct {
 		Title, Version string
 		Main           template.HTML // rendered by html/template above: escaped already
-	}{task.SafeText(title), version, template.HTML(shown)})
+		Link           bool
+	}{task.SafeText(title), version, template.HTML(shown), link != nil && link.LinkPage()})
 	if err != nil {
 		http.Error(w, "bh serve: "+err.Error(), http.StatusInternalServerError)
 		return

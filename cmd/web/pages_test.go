@@ -15,7 +15,11 @@ import (
 )
 
 // park parks a change to schema.sql for tm-ask1, as the worker does.
-func (s *site) park() {
+func (s *site) park() { s.parkFiles(map[string]string{"schema.sql": "create table b;\n"}) }
+
+// parkFiles parks a change for tm-ask1 over a base where schema.sql holds
+// "create table a;": each file of files written with its text.
+func (s *site) parkFiles(files map[string]string) {
 	git := func(args ...string) string {
 		c := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
 		c.Dir = s.root
@@ -28,8 +32,11 @@ func (s *site) park() {
 	os.WriteFile(filepath.Join(s.root, "schema.sql"), []byte("create table a;\n"), 0o644)
 	git("add", "schema.sql")
 	git("commit", "-q", "-m", "base")
-	os.WriteFile(filepath.Join(s.root, "schema.sql"), []byte("create table b;\n"), 0o644)
-	git("add", "schema.sql")
+	for name, text := range files {
+		os.MkdirAll(filepath.Dir(filepath.Join(s.root, name)), 0o755)
+		os.WriteFile(filepath.Join(s.root, name), []byte(text), 0o644)
+		git("add", name)
+	}
 	parked := git("commit-tree", git("write-tree"), "-p", "HEAD", "-m", "parked")
 	git("update-ref", "refs/bh/parked/tm-ask1", parked)
 }
@@ -58,10 +65,9 @@ func TestTaskPage(t *testing.T) {
 		`<button class="send">Send 3 answers</button>`,
 		`<option value="Looks good.">lgtm</option>`,
 		`<input type="hidden" name="csrf" value="` + csrfValue(token) + `">`,
-		`<span class="meta">diff --git a/schema.sql b/schema.sql</span>`,
-		`<span class="hunk">@@ -1 &#43;1 @@</span>`,
-		`<span class="del">-create table a;</span>`,
-		`<span class="add" data-line="1" tabindex="-1">&#43;create table b;</span>`,
+		`<pre class="diff chroma" tabindex="0"><span class="hunk">@@ -1 +1 @@</span>`,
+		`<span class="del"><span class="lno">1</span><span class="lno"></span><span class="sign">−</span><span class="k">create</span> <span class="k">table</span> <span class="n">a</span><span class="p">;</span></span>`,
+		`<span class="add" data-line="1" tabindex="-1"><span class="lno"></span><span class="lno">1</span><span class="sign">&#43;</span><span class="k">create</span>`,
 		`<summary><code>schema.sql</code> <span class="plus">+1<span class="vh"> added</span></span> <span class="minus">−1<span class="vh"> deleted</span></span></summary>`,
 		`<label class="viewed"><input type="checkbox" data-viewed> Viewed<span class="vh"> schema.sql</span></label>`,
 		`<section class="parked" id="changes" data-review="q2">`,
@@ -110,7 +116,7 @@ func TestTaskPageUnusedAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, body := s.do("GET", s.base, nil, nil)
-	want := `<td class="ev">input.unused</td><td>bob</td><td>question 3</td><td class="text">port 9090<br><small>not used: given in another clone after the answer ann gave at 2026-01-01T12:00:00Z, which was used instead</small></td>`
+	want := `<td class="ev">answer not used</td><td>bob</td><td>question 3</td><td class="text">port 9090<br><small>not used: given in another clone after the answer ann gave at 2026-01-01T12:00:00Z, which was used instead</small></td>`
 	if !strings.Contains(body, want) {
 		t.Errorf("the page lacks %q", want)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/cmd/undo"
+	"github.com/bh-tracker/bh/cmd/web/diffview"
 	"github.com/bh-tracker/bh/task/config"
 )
 
@@ -29,7 +30,11 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv := &Server{o: o, csrf: csrfValue(o.Token), hub: newHub(), page: p, holds: undo.New(o.Now, o.AfterFunc)}
+	css, err := diffview.CSS()
+	if err != nil {
+		return nil, err
+	}
+	srv := &Server{o: o, csrf: csrfValue(o.Token), hub: newHub(), page: p, holds: undo.New(o.Now, o.AfterFunc), css: css}
 	if u, err := url.Parse(o.URL); err == nil {
 		srv.publicHost = u.Host
 	}
@@ -42,6 +47,7 @@ func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", s.inbox)
 	mux.HandleFunc("GET /r/{repo}/t/{id}", s.taskPage)
+	mux.HandleFunc("GET /r/{repo}/t/{id}/file", s.file)
 	mux.HandleFunc("POST /r/{repo}/t/{id}/answer", s.answer)
 	mux.HandleFunc("POST /r/{repo}/t/{id}/stop", s.stop)
 	mux.HandleFunc("POST /r/{repo}/t/{id}/reopen", s.reopen)
@@ -53,7 +59,9 @@ func (s *Server) Handler() http.Handler {
 	open := http.NewServeMux()
 	static, _ := fs.Sub(assets, "assets/static")
 	open.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	open.HandleFunc("GET /static/code.css", s.codeCSS)
 	s.linkRoutes(open)
+	open.HandleFunc("GET /l/{link}/file", s.linkFile)
 	open.Handle("/", s.auth(mux))
 	return headers(open)
 }

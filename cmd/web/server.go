@@ -61,6 +61,7 @@ type Server struct {
 	// one step.
 	linkMu sync.Mutex
 	holds  *undo.Holds // answers waiting out their undo window
+	css    []byte      // the code's colours in a diff (/static/code.css)
 }
 
 // store opens the registered repository whose RepoKey is key.

@@ -44,10 +44,14 @@ type taskView struct {
 	Held      time.Time  // when the answer held for its undo window is recorded
 	UndoURL   string     // where its Undo posts
 	Me        string     // the user answering here, as web:<user> names them
+	fileBase  string     // where a folded file's diff is fetched (FileURL)
 
 	ConfirmReject bool          // a gate rejected with no reason nor comment on a line: asked once (Kept holds it)
 	Attempts      []attemptView // a task tried side by side: each attempt's diff, for the pick
 }
+
+// LinkPage says whether the page is an answer link's (opened without the token).
+func (v *taskView) LinkPage() bool { return v.Link }
 
 // Opened says whether the page shows some of the change open.
 func (v *taskView) Opened() bool { return slices.ContainsFunc(v.Files, git.FileDiff.Short) }
@@ -183,6 +187,7 @@ func (s *Server) taskView(r *http.Request) (*taskView, int) {
 	v.AnswerURL = "/r/" + url.PathEscape(key) + "/t/" + url.PathEscape(id) + "/answer"
 	v.Questions, v.Open = round(t)
 	v.Held, v.UndoURL = s.heldUntil(key, id), "/r/"+url.PathEscape(key)+"/t/"+url.PathEscape(id)+"/undo"
+	v.fileBase = "/r/" + url.PathEscape(key) + "/t/" + url.PathEscape(id) + "/file"
 	if v.Open > 0 {
 		for _, name := range st.TemplateNames() {
 			if text, err := st.Template(name); err == nil {

@@ -23,7 +23,7 @@ func TestUsedLinkAndInboxSayWhy(t *testing.T) {
 		t.Fatalf("answer: %d\n%s", resp.StatusCode, body)
 	}
 	resp, body := s.raw("GET", link, "")
-	if want := "“Approve this change and land it on main?” was answered yes by you (phone link) at 2026-01-01 12:00 UTC"; resp.StatusCode != http.StatusGone || !strings.Contains(body, want) {
+	if want := "“Approve this change and land it on main?” was answered yes by you (link) at 2026-01-01 12:00 UTC"; resp.StatusCode != http.StatusGone || !strings.Contains(body, want) {
 		t.Errorf("the used link: %d, want %q in\n%s", resp.StatusCode, want, body)
 	}
 	resp, body = s.do("GET", "/", nil, func(r *http.Request) { phone(r); r.Header.Set("Accept", "text/html") })

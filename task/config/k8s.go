@@ -27,10 +27,13 @@ type K8sConfig struct {
 	BindTimeout Duration `yaml:"bindTimeout,omitempty" json:"bindTimeout,omitzero"`
 }
 
-// Namespaces and pools are Kubernetes names: a DNS label, a DNS subdomain.
+// Namespaces and pools are Kubernetes names: a DNS label (at most 63
+// characters), a DNS subdomain (at most 253). The lengths are checked
+// apart: a bounded repetition ({0,251}) compiled at every bh's start cost
+// a fifth of a millisecond and 200 KB.
 var (
-	dnsLabel     = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
-	dnsSubdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$`)
+	dnsLabel     = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+	dnsSubdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$`)
 )
 
 // NamespaceOr is the namespace, bh by default.
@@ -63,14 +66,14 @@ func checkRunner(c *Config) error {
 }
 
 func checkNamespace(ns string) error {
-	if !dnsLabel.MatchString(ns) {
+	if len(ns) > 63 || !dnsLabel.MatchString(ns) {
 		return fmt.Errorf("%q: want a Kubernetes namespace (lower-case letters, digits and -)", ns)
 	}
 	return nil
 }
 
 func checkPool(pool string) error {
-	if !dnsSubdomain.MatchString(pool) {
+	if len(pool) > 253 || !dnsSubdomain.MatchString(pool) {
 		return fmt.Errorf("%q: want a SandboxWarmPool's name (lower-case letters, digits, - and .)", pool)
 	}
 	return nil

@@ -6,7 +6,6 @@ package stats
 
 import (
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/bh-tracker/bh/task"
@@ -66,30 +65,17 @@ type Rounds struct {
 	Reviewed int     `json:"reviewed"` // the landed tasks Feedback is averaged over
 }
 
-// The channels an answer comes through, from its input.received event's By.
+// The channels of answers that are none of task.Channel's.
 const (
-	channelCLI      = "cli"      // bh respond ("human")
-	channelBoard    = "board"    // bh board
-	channelWeb      = "web"      // bh serve's inbox ("web:<user>")
-	channelLink     = "link"     // a phone's answer link
-	channelNtfy     = "ntfy"     // an ntfy action
-	channelSlack    = "slack"    // a Slack link
-	channelTakeover = "takeover" // bh continue ("continue:<user>")
-	channelDefault  = "default"  // the question's default, used when it expired
-	channelOther    = "other"
+	channelDefault = "default" // the question's default, used when it expired
+	channelOther   = "other"
 )
 
-// channel names the channel of an answer recorded by by.
+// channel names the channel of an answer recorded by by, in the words
+// every output uses (task.Channel).
 func channel(by string) string {
-	switch {
-	case by == "human":
-		return channelCLI
-	case by == channelBoard, by == channelLink, by == channelNtfy, by == channelSlack:
-		return by
-	case strings.HasPrefix(by, "web:"):
-		return channelWeb
-	case strings.HasPrefix(by, "continue:"):
-		return channelTakeover
+	if ch := task.Channel(by); ch != "" {
+		return ch
 	}
 	return channelOther
 }

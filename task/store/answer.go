@@ -38,7 +38,7 @@ func (s *Store) Replace(t *task.Task, old, edited []byte) error {
 	if _, err := task.Decode(s.RelPath(t.ID), b, t.ID); err != nil {
 		return fmt.Errorf("write %s: %w", t.ID, err)
 	}
-	return s.writeFile(t.ID, b)
+	return s.writeEnding(t, b)
 }
 
 // Answer records a human's answers to task id under its lock, stamped

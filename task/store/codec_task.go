@@ -12,7 +12,7 @@ import (
 
 // cacheLayout names the shape of Task that the codec below writes. Caches
 // written for another shape are ignored and rebuilt.
-const cacheLayout uint64 = 0x7fd3964f93897fbf
+const cacheLayout uint64 = 0x1f176c4207f5c5f6
 
 func encodeTask(e *enc, t *task.Task) {
 	e.str(t.ID)
@@ -66,6 +66,9 @@ func encodeTask(e *enc, t *task.Task) {
 	e.strs(t.Checks)
 	e.str(t.Sandbox)
 	e.float(t.Budget)
+	e.str(t.Every)
+	e.timePtr(t.NotBefore)
+	e.str(t.Follows)
 	e.int(int64(t.Attempts))
 	e.strs(t.Agents)
 	e.int(int64(t.Attempt))
@@ -192,6 +195,9 @@ func decodeTask(d *dec, t *task.Task, brief bool) bool {
 	t.Checks = d.strs()
 	t.Sandbox = d.str()
 	t.Budget = d.float()
+	t.Every = d.str()
+	t.NotBefore = d.timePtr()
+	t.Follows = d.str()
 	t.Attempts = int(d.int())
 	t.Agents = d.strs()
 	t.Attempt = int(d.int())

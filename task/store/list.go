@@ -17,7 +17,7 @@ import (
 // It parses only the files whose stamp changed since the list cache was
 // written, and rewrites the cache once enough did.
 func (s *Store) List() ([]*task.Task, []error, error) {
-	tasks, bad, _, err := s.list(false)
+	tasks, bad, _, err := s.listFrom(false, nil)
 	return tasks, bad, err
 }
 
@@ -26,7 +26,7 @@ func (s *Store) List() ([]*task.Task, []error, error) {
 // most of the memory and time. Brief tasks cannot be written back: Get the
 // task to change it.
 func (s *Store) ListBrief() ([]*task.Task, []error, error) {
-	tasks, bad, _, err := s.list(true)
+	tasks, bad, _, err := s.listFrom(true, nil)
 	return tasks, bad, err
 }
 
@@ -35,6 +35,7 @@ type listReport struct {
 	parsed  int  // files read and decoded
 	saved   bool // the cache was rewritten
 	readDir bool // the folder was read, not known from the cache
+	l       *listing
 }
 
 // listing is one List call's view of the tasks folder, by name index.
@@ -54,7 +55,14 @@ type listing struct {
 
 // list lists the tasks.
 func (s *Store) list(brief bool) (tasks []*task.Task, errs []error, r listReport, err error) {
+	return s.listFrom(brief, nil)
+}
+
+// listFrom lists the tasks, with the stamps a memo that did not hold took
+// (pre, when it has them) in place of its own.
+func (s *Store) listFrom(brief bool, pre *seen) (tasks []*task.Task, errs []error, r listReport, err error) {
 	l := &listing{start: time.Now()}
+	r.l = l
 	d, err := os.Open(filepath.Join(s.Dir, "tasks"))
 	if err != nil {
 		return nil, nil, r, fmt.Errorf("read tasks: %w", err)
@@ -82,7 +90,11 @@ func (s *Store) list(brief bool) (tasks []*task.Task, errs []error, r listReport
 	// cores the two halves take about as long.
 	var readErr error
 	named, stated := make(chan struct{}), make(chan struct{})
-	if o := l.old; o != nil && o.dirSettled && l.dirOK && o.dir == l.dir {
+	if pre != nil && l.dirOK && pre.dir == l.dir {
+		l.start, l.names, l.stamps = pre.start, pre.names, pre.stamps
+		close(named)
+		close(stated)
+	} else if o := l.old; o != nil && o.dirSettled && l.dirOK && o.dir == l.dir {
 		l.names = o.ids()
 		close(named)
 		go func() {
@@ -115,7 +127,7 @@ func (s *Store) list(brief bool) (tasks []*task.Task, errs []error, r listReport
 	<-stated
 
 	miss, repair := l.misses()
-	l.parsed = s.parseMissing(l.names, miss, l.pool, brief)
+	l.parsed = s.parseMissing(d, l.names, miss, l.pool, brief)
 	l.bad = l.parsed.errs
 	r.parsed = len(miss)
 	tasks, errs = l.results()

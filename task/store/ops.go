@@ -133,6 +133,7 @@ func (s *Store) UpdateThen(id string, fn func(t *task.Task) error, then func(dat
 	if err != nil {
 		return nil, err
 	}
+	was := t.State
 	if err := fn(t); err != nil {
 		return nil, err
 	}
@@ -141,18 +142,28 @@ func (s *Store) UpdateThen(id string, fn func(t *task.Task) error, then func(dat
 	if err != nil {
 		return nil, err
 	}
-	if then != nil {
-		if err := then(b); err != nil {
-			return nil, err
-		}
+	undo, err := s.recur(was, t)
+	if err != nil {
+		return nil, err
 	}
-	return t, s.writeFile(t.ID, b)
+	if then != nil {
+		err = then(b)
+	}
+	if err == nil {
+		err = s.writeFile(t.ID, b)
+	}
+	if err != nil {
+		undo()
+		return nil, err
+	}
+	return t, nil
 }
 
 // PutFile replaces a task's file with data, which must decode as that task:
 // recovery writes back the bytes a landed commit holds.
 func (s *Store) PutFile(id string, data []byte) error {
-	if _, err := task.Decode(s.RelPath(id), data, id); err != nil {
+	t, err := task.Decode(s.RelPath(id), data, id)
+	if err != nil {
 		return fmt.Errorf("write %s: %w", id, err)
 	}
 	l, err := s.lock(id)
@@ -160,7 +171,25 @@ func (s *Store) PutFile(id string, data []byte) error {
 		return err
 	}
 	defer l.Unlock()
-	return s.writeFile(id, data)
+	return s.writeEnding(t, data)
+}
+
+// writeEnding writes data, the file of t, over the file as it is, and
+// makes the task that follows t if the write closes it.
+func (s *Store) writeEnding(t *task.Task, data []byte) error {
+	was := task.State("")
+	if cur, err := s.Get(t.ID); err == nil {
+		was = cur.State
+	}
+	undo, err := s.recur(was, t)
+	if err != nil {
+		return err
+	}
+	if err := s.writeFile(t.ID, data); err != nil {
+		undo()
+		return err
+	}
+	return nil
 }
 
 // Put replaces a task's file with t as given (bh edit), after checking that

@@ -3,8 +3,8 @@
 // queue a usage limit paused. bh's faces (the CLI's verbs, the board, the
 // web inbox and its phone links) call it and do none of it themselves;
 // each action says what it settled and what happens next, so that every
-// face tells the human the same. Landing now runs the worker's landing
-// (worker.LandTask), whose answer comes through here.
+// face tells the human the same. Landing now (Land) decides here and has
+// the worker's landing, handed in (worker.NewLanding), land the work.
 package act
 
 import (

@@ -21,13 +21,13 @@ func CheckComments(s *store.Store, id string, ans []task.Answer) error {
 	if !slices.ContainsFunc(ans, func(a task.Answer) bool { return len(a.Comments) > 0 }) {
 		return nil
 	}
-	lines, err := ChangeLines(s.Root, id)
+	lines, err := changeLines(s.Root, id)
 	if err != nil {
 		return err
 	}
 	for _, a := range ans {
 		for _, c := range a.Comments {
-			if why := OffChange(lines, c, id); why != "" {
+			if why := offChange(lines, c, id); why != "" {
 				return &task.AnswerError{ID: id, QuestionID: a.QuestionID,
 					Reason: fmt.Sprintf("the comment on %s:%d: %s", strings.TrimSpace(c.Path), c.Line, why)}
 			}
@@ -36,9 +36,9 @@ func CheckComments(s *store.Store, id string, ans []task.Answer) error {
 	return nil
 }
 
-// ChangeLines are the lines of task id's change a comment may go on, by
+// changeLines are the lines of task id's change a comment may go on, by
 // file (git.Commentable): none when it has no change.
-func ChangeLines(root, id string) (map[string][]int, error) {
+func changeLines(root, id string) (map[string][]int, error) {
 	p, err := git.FindParked(root, id)
 	if err != nil || p.Commit == "" {
 		return nil, err
@@ -50,9 +50,9 @@ func ChangeLines(root, id string) (map[string][]int, error) {
 	return git.Commentable(d), nil
 }
 
-// OffChange says why comment c is not on a line of task id's change, whose
+// offChange says why comment c is not on a line of task id's change, whose
 // lines are lines; "" when it is.
-func OffChange(lines map[string][]int, c task.LineComment, id string) string {
+func offChange(lines map[string][]int, c task.LineComment, id string) string {
 	path := strings.TrimSpace(c.Path)
 	ls, ok := lines[path]
 	switch {

@@ -17,11 +17,11 @@ func TestOffChange(t *testing.T) {
 		{Path: "docs/café.md", Line: 3}:  "line 3 is not in tm-a's change, which shows lines 2, 4-6 of docs/café.md",
 		{Path: "nosuch.md", Line: 1}:     "nosuch.md is not a file of tm-a's change, whose files are README.md, docs/café.md",
 	} {
-		if got := OffChange(lines, c, "tm-a"); got != want {
+		if got := offChange(lines, c, "tm-a"); got != want {
 			t.Errorf("%+v: %q, want %q", c, got, want)
 		}
 	}
-	if got := OffChange(nil, task.LineComment{Path: "a", Line: 1}, "tm-a"); got != "tm-a has no change to comment on" {
+	if got := offChange(nil, task.LineComment{Path: "a", Line: 1}, "tm-a"); got != "tm-a has no change to comment on" {
 		t.Errorf("no change: %q", got)
 	}
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
 )
 
@@ -212,4 +213,14 @@ func landed(t *task.Task) (task.Event, bool) {
 		}
 	}
 	return task.Event{}, false
+}
+
+// Unpicked is why bh land does not land attempt t: its task's pick lands
+// it. nil for a task that is no attempt, or once its task's pick was made.
+func Unpicked(s *store.Store, t *task.Task) error {
+	if p, _ := s.Get(t.Parent); t.Attempt == 0 || p != nil && p.State == task.Closed {
+		return nil
+	}
+	return &ending.NotLandedError{ID: t.ID, State: t.State, Err: ending.ErrNothingToLand, Reason: fmt.Sprintf(
+		"it is attempt %d of %s: pick it with bh respond %s --pick %d", t.Attempt, t.Parent, t.Parent, t.Attempt)}
 }

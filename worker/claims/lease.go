@@ -141,10 +141,14 @@ func (e *BusyError) Error() string {
 		h.PID, h.Host, h.Since.Local().Format("2006-01-02 15:04:05"))
 }
 
-// LockWorker takes worker.lock in local (store.Local, out of git clean's
-// reach) for the life of a worker, so two workers never race over one
-// index and working tree. The flock goes away with the process, so a
-// crashed worker never leaves a stale lock.
+// LockWorker takes the worker lock of local (store.Local, out of git
+// clean's reach) for the life of a worker, so two workers never race over
+// one index and working tree, and writes who holds it to worker.lock
+// there. The flock is on the folder itself, not on that file: a file
+// removed by hand (rm, a tidy-up script) would leave the lock on a name
+// nobody can open again, and a second worker would take a new one. The
+// flock goes away with the process, so a crashed worker never leaves a
+// stale lock.
 func LockWorker(local string, now time.Time) (unlock func(), err error) {
 	path := filepath.Join(local, "worker.lock")
 	if err := os.MkdirAll(local, 0o755); err != nil {
@@ -153,7 +157,7 @@ func LockWorker(local string, now time.Time) (unlock func(), err error) {
 	if err := store.ClearLockPath(path); err != nil {
 		return nil, fmt.Errorf("worker lock: %w", err)
 	}
-	l := flock.New(path, flock.SetPermissions(0o644))
+	l := WorkerFlock(local)
 	ok, err := l.TryLock()
 	if err != nil {
 		return nil, fmt.Errorf("worker lock: %w", err)
@@ -163,13 +167,16 @@ func LockWorker(local string, now time.Time) (unlock func(), err error) {
 	}
 	h := Holder{PID: os.Getpid(), Host: Hostname(), Since: now.UTC()}
 	b, _ := json.Marshal(h)
-	// Rewriting in place keeps the inode the flock is on.
 	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
 		l.Unlock()
 		return nil, fmt.Errorf("worker lock: %w", err)
 	}
 	return func() { l.Unlock() }, nil
 }
+
+// WorkerFlock is the worker lock of local: a flock on the folder, opened
+// read-only (a folder opens no other way).
+func WorkerFlock(local string) *flock.Flock { return flock.New(local, flock.SetFlag(os.O_RDONLY)) }
 
 // ReadHolder is who the worker lock says holds it; zero when it cannot
 // be read (best effort: a busy lock stands without it).

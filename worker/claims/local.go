@@ -26,6 +26,8 @@ type NotReadyError struct {
 	State   task.State
 	Waiting []string // dependencies not closed yet (or missing)
 	Settled string   // a hand claim of work a human's answer settled: what it is (see settled)
+	// NotBefore is when a recurring task may be taken, still ahead.
+	NotBefore time.Time
 }
 
 func (e *NotReadyError) Error() string {
@@ -34,6 +36,9 @@ func (e *NotReadyError) Error() string {
 	}
 	if e.State != task.Open {
 		return fmt.Sprintf("%s is %s, not open", e.ID, e.State)
+	}
+	if !e.NotBefore.IsZero() {
+		return fmt.Sprintf("%s is not to run before %s", e.ID, e.NotBefore.Format(time.RFC3339))
 	}
 	return fmt.Sprintf("%s waits on %s", e.ID, strings.Join(e.Waiting, ", "))
 }
@@ -87,7 +92,7 @@ func claimLocal(s *store.Store, lease task.Lease, skip func(string) bool, settle
 	if err != nil {
 		return nil, err
 	}
-	for _, c := range without(task.Ready(tasks), skip) {
+	for _, c := range without(task.Ready(tasks, now(s)), skip) {
 		t, err := Claim(s, c.ID, lease, settled)
 		if _, ok := errors.AsType[*NotReadyError](err); ok {
 			continue // lost the race, or changed since the listing
@@ -101,6 +106,9 @@ func claimLocal(s *store.Store, lease task.Lease, skip func(string) bool, settle
 func ready(s *store.Store, t *task.Task) error {
 	if t.State != task.Open {
 		return &NotReadyError{ID: t.ID, State: t.State}
+	}
+	if t.Waits(now(s)) {
+		return &NotReadyError{ID: t.ID, State: t.State, NotBefore: *t.NotBefore}
 	}
 	var waiting []string
 	for _, d := range t.DependsOn {

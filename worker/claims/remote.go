@@ -38,7 +38,7 @@ func Next(s *store.Store, c *Remote, lease task.Lease, skip func(string) bool, s
 	if err != nil {
 		return nil, err
 	}
-	ready := without(task.Ready(tasks), skip)
+	ready := without(task.Ready(tasks, now(s)), skip)
 	if len(ready) == 0 {
 		return nil, ErrNothingReady // no round trip to the remote for nothing
 	}

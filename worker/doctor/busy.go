@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/worker/claims"
-	"github.com/gofrs/flock"
 )
 
 // busyWorker is the worker holding the worker lock, nil when none does;
@@ -29,7 +28,7 @@ func busyWorker(dir string, take bool, now time.Time) (*claims.Holder, func(), e
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 		return nil, nil, nil // no worker ever ran here
 	}
-	l := flock.New(path)
+	l := claims.WorkerFlock(dir)
 	ok, err := l.TryLock()
 	if err != nil {
 		return nil, nil, fmt.Errorf("worker lock: %w", err)

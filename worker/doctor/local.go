@@ -143,7 +143,11 @@ func (d *doctor) leftovers(recover func() error) (found bool, err error) {
 // of writes a killed process cut short. A lock file nobody holds is no
 // problem in itself (flock locks go with their process): only clutter.
 func (d *doctor) checkLocks() error {
-	if h := d.busy; h != nil {
+	if h := d.busy; h != nil && h.PID == 0 {
+		d.found(Finding{Check: "locks", Status: Warn, Subject: d.rel(d.s.Local("worker.lock")),
+			Message: "a worker runs here, but the file that names it is gone (removed by hand?): it still holds the worker lock, and a second worker is still refused",
+			Fix:     "nothing is lost: stop that worker when you wish (Ctrl-C in its terminal), and its next start writes the file again"}, nil)
+	} else if h != nil {
 		d.ok("locks", fmt.Sprintf("a worker runs here: pid %d on %s, since %s", h.PID, h.Host, h.Since.Format(time.RFC3339)))
 	}
 	paths, err := filepath.Glob(d.s.Local("locks", "*.lock"))

@@ -49,7 +49,7 @@ func (r *Repo) CurrentBranch() (string, error) {
 // refTip reads ref in-process, and asks git when the refs are in a form
 // go-git cannot read. "" when the ref does not exist.
 func (r *Repo) refTip(ref string) (string, error) {
-	got, err := storer.ResolveReference(r.storage(), plumbing.ReferenceName(ref))
+	got, err := storer.ResolveReference(r.refStorage(), plumbing.ReferenceName(ref))
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return "", nil
 	}
@@ -182,14 +182,20 @@ type Parked struct {
 	Base   string
 }
 
-// FindParked looks up the parked work of task id in the repository at root.
+// FindParked looks up the parked work of task id in the repository at root:
+// this clone's, else the copy bh sync fetched of another clone's (to show,
+// never to resume from: that is the claim's, worker/claims).
 func FindParked(root, id string) (Parked, error) {
 	r, err := Open(root)
 	if err != nil {
 		return Parked{}, err
 	}
 	p := Parked{Repo: r, Ref: ParkRef(id)}
-	if p.Commit, err = r.Ref(p.Ref); err != nil || p.Commit == "" {
+	if p.Commit, err = r.Ref(p.Ref); err == nil && p.Commit == "" {
+		p.Ref = RemoteCopy(p.Ref) // parked by another clone, fetched by bh sync
+		p.Commit, err = r.Ref(p.Ref)
+	}
+	if err != nil || p.Commit == "" {
 		return p, err
 	}
 	p.Base, err = r.Parent(p.Commit)

@@ -41,9 +41,13 @@ type Event struct {
 	// Every question of the ask (the fields above repeat the first), or
 	// for input.received every question answered, with the answer.
 	Questions []Question `json:"questions,omitempty"`
-	// input.received: who answered, and (as for the first question) what.
-	By     string `json:"by,omitempty"`
-	Answer string `json:"answer,omitempty"`
+	// input.received: who answered (By as recorded: "human" for bh
+	// respond), through which channel in the word every output uses
+	// (task.Channel: cli, board, web, link, ntfy, slack, takeover), and
+	// (as for the first question) what.
+	By      string `json:"by,omitempty"`
+	Channel string `json:"channel,omitempty"`
+	Answer  string `json:"answer,omitempty"`
 	// Diffstat is the change a waiting gate asks about.
 	Diffstat *Diffstat `json:"diffstat,omitempty"`
 }
@@ -166,6 +170,7 @@ func (e Event) env() []string {
 		"BH_CHOICES=" + strings.Join(e.Choices, ", "),
 		"BH_RESPOND=" + e.Respond,
 		"BH_ANSWERED_BY=" + e.By,
+		"BH_ANSWERED_VIA=" + e.Channel,
 		"BH_ANSWER=" + e.Answer,
 		"BH_URL=" + e.URL,
 		"BH_LINK=" + e.Link,

@@ -12,7 +12,7 @@ import (
 // has them.
 func Received(t *task.Task, n int, by, root string, web config.WebConfig) Event {
 	e := FromTask(task.EventInputReceived, t, root, web, time.Time{})
-	e.By, e.Questions = by, nil
+	e.By, e.Channel, e.Questions = by, task.Channel(by), nil
 	for i := len(t.History) - 1; i >= 0 && n > 0; i-- {
 		h := t.History[i]
 		if h.Kind != task.EventInputReceived {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -106,5 +107,22 @@ func TestReceivedNamesWhoAnswered(t *testing.T) {
 		if blocks, _ := json.Marshal(slack(e)); !strings.Contains(msg, want) || !strings.Contains(string(blocks), want) {
 			t.Errorf("by %s: want %q in ntfy's\n%s\nand in slack's %s", by, want, msg, blocks)
 		}
+	}
+}
+
+// An answer's channel is the word every output uses (task.Channel, as bh
+// stats counts it): a bh respond answer, recorded as by "human", goes out
+// as channel "cli" in the JSON and BH_ANSWERED_VIA.
+func TestReceivedNamesTheChannel(t *testing.T) {
+	s, _ := asking(t)
+	tk, err := s.Get("tm-ask1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk.Record(tk.UpdatedAt, task.Event{Kind: task.EventInputReceived, By: "human", QuestionID: "q1", Text: "yes"})
+	e := Received(tk, 1, "human", s.Root, config.WebConfig{})
+	b, _ := json.Marshal(e)
+	if !strings.Contains(string(b), `"by":"human","channel":"cli"`) || !slices.Contains(e.env(), "BH_ANSWERED_VIA=cli") {
+		t.Errorf("the event: %s\n%q", b, e.env())
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/bh-tracker/bh/task/store"
@@ -64,7 +65,7 @@ func Sync(s *store.Store, remote string, push bool) (SyncResult, error) {
 	}
 	before := answersHere(s)
 	for try := 1; ; try++ {
-		err := syncOnce(r, &res, push, c.beforePull)
+		err := syncOnce(r, &res, push, s.Config.Remote == "", c.beforePull)
 		if err == nil {
 			res.Lost = lostAnswers(s, before)
 		}
@@ -133,9 +134,10 @@ func (c *storeCommit) beforePull(base, theirs string) error {
 	return err
 }
 
-// syncOnce is one fetch, integrate and push; beforePull hears what the
-// pull brings (from the merge base to theirs) before it changes anything.
-func syncOnce(r *git.Repo, res *SyncResult, push bool, beforePull func(base, theirs string) error) error {
+// syncOnce is one fetch, integrate and push (with parked, this clone's
+// parked work first: pushParked); beforePull hears what the pull brings
+// (from the merge base to theirs) before it changes anything.
+func syncOnce(r *git.Repo, res *SyncResult, push, parked bool, beforePull func(base, theirs string) error) error {
 	if err := r.Fetch(res.Remote, SharedRefspecs(res.Remote)...); err != nil {
 		if push {
 			return fmt.Errorf("sync: %w", err)
@@ -154,7 +156,44 @@ func syncOnce(r *git.Repo, res *SyncResult, push bool, beforePull func(base, the
 	if !push {
 		return nil
 	}
+	if parked {
+		if err := pushParked(r, res.Remote); err != nil {
+			return fmt.Errorf("sync: push parked work: %w", err)
+		}
+	}
 	return pushBranch(r, res, theirs)
+}
+
+// pushParked pushes this clone's parked work (refs/bh/parked/*) that the
+// remote does not hold as it is here, before the task files that wait on
+// it: a clone then has it after its own bh sync, and its doctor does not
+// report it gone. Without remote: (with one, each task's claim publishes
+// its own, worker/claims) no other machine works a task this clone parked,
+// so this clone's copy is the one; each still goes with a lease on the
+// copy fetched just before, so that a push made since is never overwritten
+// (ErrStale: the sync fetches and tries again).
+func pushParked(r *git.Repo, remote string) error {
+	mine, err := r.Refs("refs/bh/parked/")
+	if err != nil {
+		return err
+	}
+	theirs, err := r.Refs(git.RemoteCopy("refs/bh/parked/"))
+	if err != nil {
+		return err
+	}
+	for _, ref := range slices.Sorted(maps.Keys(mine)) {
+		had := theirs[git.RemoteCopy(ref)]
+		if had == mine[ref] {
+			continue
+		}
+		if err := r.PushCAS(remote, ref, mine[ref], had); err != nil {
+			return err
+		}
+		if err := r.SetRef(git.RemoteCopy(ref), mine[ref], "bh sync: pushed"); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // pull integrates theirs into the checked-out branch.

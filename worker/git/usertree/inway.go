@@ -106,18 +106,28 @@ func (r *Tree) removeOwnCopies(dir, tip, commit string, paths []string) bool {
 // the file commit adds (tip has none): not in the way of landing commit,
 // which writes the same bytes there. Nothing of the user's is lost.
 func (r *Tree) ownCopy(dir, tip, commit, p string) bool {
-	want, err := r.blobAt(commit, p)
-	if err != nil || want == "" {
-		return false
-	}
-	if in, err := r.blobAt(tip, p); err != nil || in != "" {
-		return false
-	}
-	if out, err := r.Run(dir, git.Env("LC_ALL=C"), nil, "--no-optional-locks", "ls-files", "-z", "--", p); err != nil || len(out) > 0 {
+	want := r.untrackedNew(dir, tip, commit, p)
+	if want == "" {
 		return false
 	}
 	out, err := r.Run(dir, git.Env("LC_ALL=C"), nil, "hash-object", "--", p)
 	return err == nil && strings.TrimSpace(string(out)) == want
+}
+
+// untrackedNew is the blob of the file p that commit adds and tip has
+// not, when the index of the tree at dir has no p either; "" otherwise.
+func (r *Tree) untrackedNew(dir, tip, commit, p string) string {
+	want, err := r.blobAt(commit, p)
+	if err != nil || want == "" {
+		return ""
+	}
+	if in, err := r.blobAt(tip, p); err != nil || in != "" {
+		return ""
+	}
+	if out, err := r.Run(dir, git.Env("LC_ALL=C"), nil, "--no-optional-locks", "ls-files", "-z", "--", p); err != nil || len(out) > 0 {
+		return ""
+	}
+	return want
 }
 
 // checkoutOf is the working tree that has target checked out, "" when

@@ -70,9 +70,31 @@ func (r *Tree) land(target, commit, taskPath string) error {
 		return err
 	}
 	if dir == "" {
-		return r.moveBranch(target, commit, tip)
+		if err := r.moveBranch(target, commit, tip); err != nil {
+			return err
+		}
+		r.trackOwnCopy(commit, taskPath)
+		return nil
 	}
 	return r.mergeIn(dir, target, tip, commit, taskPath)
+}
+
+// trackOwnCopy stages in the user's checkout the task file that a landing
+// on target, checked out nowhere, just committed, when the checkout has
+// it untracked (the task was added on target, then the user checked out
+// another branch): left so, it would stop git checkout target ("untracked
+// working tree files would be overwritten"). Staged at the bytes the
+// landing committed, which bh writes there next, it lets git checkout
+// target through, and the file is then clean there. Best effort: the
+// branch has moved already, and what a failure leaves is git's own
+// refusal, which names the file.
+func (r *Tree) trackOwnCopy(commit, taskPath string) {
+	if taskPath == "" || !occupied(r.Root, taskPath) {
+		return
+	}
+	if blob := r.untrackedNew(r.Root, "HEAD", commit, taskPath); blob != "" {
+		r.Write(nil, "update-index", "--add", "--cacheinfo", "100644,"+blob+","+taskPath)
+	}
 }
 
 // moveBranch lands on a branch checked out nowhere: nothing to merge, the

@@ -56,7 +56,10 @@
         if (box.checked) { localStorage.setItem(key, "1"); d.open = false; } else localStorage.removeItem(key);
         if (seen) seen.value = "1";
       });
-      d.addEventListener("toggle", () => { if (d.open && seen) seen.value = "1"; });
+      d.addEventListener("toggle", () => {
+        if (d.open && seen) seen.value = "1";
+        if (d.open) fetchFile(d);
+      });
     }
     const sec = root.querySelector("section[data-review]");
     if (!sec || !form) return;
@@ -79,6 +82,19 @@
       else lines[Math.max(i - 1, 0)]?.focus();
       e.preventDefault();
     });
+  }
+
+  // A big file is folded with none of its lines on the page: opened, its
+  // diff is fetched (once) and put in place of the note that says so.
+  function fetchFile(d) {
+    const note = d.querySelector("p.fetch");
+    if (!d.dataset.src || !note || note.dataset.busy) return;
+    note.dataset.busy = "1";
+    note.textContent = "Reading the file’s diff…";
+    fetch(d.dataset.src, { credentials: "same-origin", cache: "no-store" })
+      .then(r => r.ok ? r.text() : Promise.reject(new Error(r.status + " " + r.statusText)))
+      .then(html => { note.insertAdjacentHTML("afterend", html); note.remove(); })
+      .catch(err => { note.textContent = "Could not read the file’s diff: " + err.message; delete note.dataset.busy; });
   }
 
   function editComment(d, line, qid, form, sec) {
@@ -144,6 +160,8 @@
     busy = true;
     try {
       const before = new Set([...main.querySelectorAll("[data-question]")].map(e => e.dataset.question));
+      // Long files opened stay open (fetched again) across the refresh.
+      const opened = new Set([...main.querySelectorAll("details.file[data-src]")].filter(d => d.open).map(d => d.dataset.path));
       const u = new URL(location.href);
       u.searchParams.set("part", "main");
       const r = await fetch(u, { credentials: "same-origin", cache: "no-store" });
@@ -152,6 +170,7 @@
         main.dataset.version = version;
         main.innerHTML = await r.text();
         bind(main);
+        for (const d of main.querySelectorAll("details.file[data-src]")) if (opened.has(d.dataset.path)) d.open = true;
         for (const e of main.querySelectorAll("[data-question]")) {
           if (!before.has(e.dataset.question)) e.classList.add("fresh");
         }
@@ -168,6 +187,7 @@
     history.replaceState(null, "", location.pathname.slice(0, -"/answer".length));
   }
   bind(document);
+  if (!conn) return; // an answer link's page: no live updates without the token
   const es = new EventSource("/events");
   // Changes may have been missed before the stream was ready: between the
   // page's render and the first connection (an undo window ending), or
