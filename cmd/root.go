@@ -133,6 +133,7 @@ func newRootCmd(f *Factory) *cobra.Command {
 		newCmdMergeFile(f, nil),
 		newCmdInbox(f, nil),
 		newCmdSync(f, nil),
+		newCmdImport(f, nil),
 		newCmdBoard(f, nil),
 		newCmdDoctor(f, nil),
 		newCmdServe(f, nil),

@@ -18,6 +18,7 @@ import (
 
 	"github.com/bh-tracker/bh/cmd/web"
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/worker/github"
 	"github.com/spf13/cobra"
 )
 
@@ -47,6 +48,10 @@ its questions with their context, its history and its parked work; answers
 given there go through the same checks as bh respond and are recorded as
 answered by web:<your user name>. New questions, answers given elsewhere and
 runs starting or finishing appear without a reload.
+
+With BH_GITHUB_SECRET set, GitHub's webhooks (issues, issue_comment) signed
+with it are taken at /github/webhook: replies on an issue answer at once,
+without waiting for the worker's poll (bh import github).
 
 Every request needs a token, made on the first start and kept with the
 address in ~/.config/bh/web.json (readable by you alone): open the address
@@ -124,10 +129,13 @@ func serveRun(opts *ServeOptions) error {
 		warn(opts.IO, false, withHint(fmt.Errorf("links in notifications point at %s, which a phone cannot open", conf.URL),
 			"set --public-url to an address the phone reaches (a tailnet's, a reverse proxy's)"))
 	}
-	srv, err := web.New(web.Options{Token: conf.Token, URL: opts.PublicURL, LocalLinks: local, By: "web:" + config.UserName(), Repos: config.Registered,
-		Now: opts.Now, AfterFunc: opts.AfterFunc, TLS: opts.TLSCert != "", Warnf: func(format string, args ...any) {
-			warn(opts.IO, false, fmt.Errorf(format, args...))
-		}})
+	warnf := func(format string, args ...any) { warn(opts.IO, false, fmt.Errorf(format, args...)) }
+	wo := web.Options{Token: conf.Token, URL: opts.PublicURL, LocalLinks: local, By: "web:" + config.UserName(), Repos: config.Registered,
+		Now: opts.Now, AfterFunc: opts.AfterFunc, TLS: opts.TLSCert != "", Warnf: warnf}
+	if secret := os.Getenv("BH_GITHUB_SECRET"); secret != "" { // GitHub's webhooks, signed with it
+		wo.GitHub = github.Webhook{Secret: secret, Repos: config.Registered, Logf: warnf}
+	}
+	srv, err := web.New(wo)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/usertree"
+	"github.com/bh-tracker/bh/worker/github"
 	"github.com/bh-tracker/bh/worker/storegit"
 	"github.com/spf13/cobra"
 )
@@ -62,6 +63,13 @@ func syncRun(opts *SyncOptions) error {
 	s, err := opts.Store()
 	if err != nil {
 		return err
+	}
+	// Issues first (github:), so that what they changed is committed now;
+	// GitHub's trouble is a warning.
+	if c := s.Config.GitHub; c != nil {
+		if _, err := github.Sync(context.Background(), s, *c, github.Options{By: "human"}); err != nil {
+			fmt.Fprintf(opts.IO.ErrOut, "bh: %v\n", err)
+		}
 	}
 	res, err := worker.Sync(s, opts.Remote, !opts.NoPush)
 	if err != nil {

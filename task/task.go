@@ -22,6 +22,9 @@ type Task struct {
 	Parent      string   `yaml:"parent,omitempty" json:"parent,omitempty"`
 	DependsOn   []string `yaml:"dependsOn,omitempty" json:"dependsOn,omitempty"`
 	Labels      []string `yaml:"labels,omitempty" json:"labels,omitempty"`
+	// Source is the link of the issue the task was imported from (bh
+	// import github): the one key that finds it again.
+	Source string `yaml:"source,omitempty" json:"source,omitempty"`
 
 	// The current question, kept flat for the simple one-question case.
 	Question         string     `yaml:"question,omitempty" json:"question,omitempty"`

@@ -6,7 +6,8 @@ import "strings"
 // (or an act) came through, by the By it was recorded with: cli (bh
 // respond, recorded as "human"), board, web ("web:<user>"), link (a
 // phone's answer link), ntfy, slack, takeover (bh continue,
-// "continue:<user>"); "" for anything else (a worker, a user's name).
+// "continue:<user>"), github (a reply on the task's issue,
+// "github:<login>"); "" for anything else (a worker, a user's name).
 // bh stats counts answers by it, the webhook JSON carries it beside by,
 // and Who names it beside "you".
 func Channel(by string) string {
@@ -19,6 +20,8 @@ func Channel(by string) string {
 		return "web"
 	case strings.HasPrefix(by, "continue:"):
 		return "takeover"
+	case strings.HasPrefix(by, "github:"):
+		return "github"
 	}
 	return ""
 }

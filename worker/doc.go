@@ -20,6 +20,7 @@
 //	worker/storegit   .bh/ in git: bh sync, bh init's commit, bh's kept copies
 //	worker/doctor     bh doctor's findings and fixes, over what ForDoctor hands it
 //	worker/notify     notifications (desktop, webhook, command)
+//	worker/github     GitHub issues as tasks and as the channel of their questions; its webhooks
 //	worker/outage     the pause after an agent outage; usage limits shared as a ref
 //	worker/budget     spend budgets per task and per window
 //	worker/runlog     one run's log and its transcript

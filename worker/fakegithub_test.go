@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/bh-tracker/bh/worker/github/githubtest"
 )
 
 // GitHub is a fake GitHub API for the real gh CLI (Debian's gh 2.23),
@@ -29,6 +31,8 @@ type GitHub struct {
 	// mergeWhen and check play the reviewer and CI: see PlayCI.
 	mergeWhen func(*Pull) bool
 	check     func(*Pull) []CheckRun
+	// Issues, if set, serves what this fake does not (issues, comments).
+	Issues *githubtest.API
 }
 
 // PlayCI makes the server play CI and a reviewer: check, if not nil, gives
@@ -124,6 +128,10 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m := restPath.FindStringSubmatch(r.URL.Path)
+	if m == nil && g.Issues != nil {
+		g.Issues.ServeHTTP(w, r)
+		return
+	}
 	if r.Method != http.MethodGet || m == nil {
 		g.t.Errorf("fake GitHub: unexpected %s %s", r.Method, r.URL)
 		http.Error(w, `{"message":"Not Found"}`, http.StatusNotFound)

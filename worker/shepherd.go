@@ -7,6 +7,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
+	"github.com/bh-tracker/bh/worker/github"
 	"github.com/bh-tracker/bh/worker/landing"
 )
 
@@ -30,4 +31,14 @@ func (w *worker) shepherd() landing.Shepherd {
 		Ask: func(t *task.Task, at time.Time, qs []task.Question, context string, p task.HumanPolicy) {
 			ending.Ask(t, at, qs, context, w.expiry(p, at))
 		}}
+}
+
+// issues is one pass over the config's GitHub issues (worker/github) on
+// the shepherd's beat; its trouble (a rate limit's pause too) is a warning.
+func (w *worker) issues(ctx context.Context) {
+	if c := w.s.Config.GitHub; c != nil {
+		if _, err := github.Sync(ctx, w.s, *c, github.Options{GH: w.opt.GH, By: w.opt.Name, Logf: w.warnf}); err != nil {
+			w.warnf("%v", err)
+		}
+	}
 }

@@ -2,7 +2,6 @@ package worker
 
 import (
 	"cmp"
-	"strings"
 	"time"
 
 	"github.com/bh-tracker/bh/task"
@@ -21,9 +20,9 @@ func (w *worker) tried(t *task.Task) (done bool, err error) {
 		Settled: func(t *task.Task, notify string, out ending.Outcome, note string) {
 			w.claims.Unclaim(t, w.lease())
 			w.notify(notify, t)
-			if qs := ending.QuestionTexts(t.Pending()); out != "" {
+			if out != "" {
 				w.report(Event{Kind: Finished, Task: t.ID, Title: t.Title, Outcome: out, Summary: cmp.Or(t.Summary, note),
-					Questions: qs, Question: strings.Join(qs[:min(1, len(qs))], "")})
+					Questions: ending.QuestionTexts(t.Pending())})
 			}
 		}}.Take(t)
 }

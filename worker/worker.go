@@ -266,6 +266,7 @@ func (w *worker) shepherdDue(ctx context.Context) {
 		if err := w.shepherd().Poll(ctx); err != nil {
 			w.warnf("%v", err)
 		}
+		w.issues(ctx)
 	}()
 }
 

@@ -62,6 +62,9 @@ func (s *Server) Handler() http.Handler {
 	open.HandleFunc("GET /static/code.css", s.codeCSS)
 	s.linkRoutes(open)
 	open.HandleFunc("GET /l/{link}/file", s.linkFile)
+	if s.o.GitHub != nil {
+		open.Handle("POST /github/webhook", s.o.GitHub)
+	}
 	open.Handle("/", s.auth(mux))
 	return headers(open)
 }

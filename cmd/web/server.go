@@ -8,6 +8,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"sync"
 	"time"
 
@@ -47,6 +48,9 @@ type Options struct {
 	// config.SaveWebConfig unless set.
 	WebConfig     func() (config.WebConfig, error)
 	SaveWebConfig func(config.WebConfig) error
+	// GitHub, if set, takes GitHub's webhooks at POST /github/webhook,
+	// outside the token: they are signed with their own secret.
+	GitHub http.Handler
 }
 
 // Server serves the web inbox.

@@ -57,6 +57,9 @@ type Config struct {
 	// default) or k8s, a pod of its own (K8s says where).
 	Runner string    `yaml:"runner,omitempty" json:"runner,omitempty"`
 	K8s    K8sConfig `yaml:"k8s,omitempty" json:"k8s"`
+	// GitHub makes a repository's issues a source of tasks and their
+	// channel (bh import github); nil: not used.
+	GitHub *GitHubConfig `yaml:"github,omitempty" json:"github,omitempty"`
 }
 
 // LimitsConfig is what the worker does at the agent's usage limit.

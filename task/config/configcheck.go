@@ -87,6 +87,9 @@ func decodeConfig(path string, b []byte, c *Config) error {
 			return configError(path, &root, append(key, k), err)
 		}
 	}
+	if key, err := c.GitHub.check(); err != nil {
+		return configError(path, &root, key, err)
+	}
 	if typ, err := c.Budget.checkTypes(); err != nil {
 		return configError(path, &root, []string{"budget", "types", typ}, err)
 	}

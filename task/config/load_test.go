@@ -25,6 +25,9 @@ func TestLoadRefusesAtItsLine(t *testing.T) {
 			`config.yaml:3: notify entry 1: webhook must be an http or https URL`},
 		{"ntfy topic", "notify:\n  - events: ['*']\n    webhook: https://ntfy.sh/\n    format: ntfy\n",
 			`config.yaml:3: notify entry 1: an ntfy webhook names its topic`},
+		{"github priority", "github:\n  priority:\n    urgent: P0\n    later: P9\n",
+			`config.yaml:4: github.priority.later: unknown priority "P9"`},
+		{"github repo", "github:\n  repo: just-a-name\n", `config.yaml:2: github.repo: "just-a-name": want [HOST/]OWNER/REPO`},
 		{"format without webhook", "notify:\n  - events: ['*']\n    desktop: true\n    format: slack\n",
 			`config.yaml:4: notify entry 1: format "slack" shapes a webhook's body`},
 	} {

@@ -12,7 +12,7 @@ import (
 
 // cacheLayout names the shape of Task that the codec below writes. Caches
 // written for another shape are ignored and rebuilt.
-const cacheLayout uint64 = 0x1f176c4207f5c5f6
+const cacheLayout uint64 = 0xcbb7a42db3404a27
 
 func encodeTask(e *enc, t *task.Task) {
 	e.str(t.ID)
@@ -25,6 +25,7 @@ func encodeTask(e *enc, t *task.Task) {
 	e.str(t.Parent)
 	e.strs(t.DependsOn)
 	e.strs(t.Labels)
+	e.str(t.Source)
 	e.str(t.Question)
 	e.str(t.QuestionContext)
 	e.str(t.HumanResponse)
@@ -157,6 +158,7 @@ func decodeTask(d *dec, t *task.Task, brief bool) bool {
 	t.Parent = d.str()
 	t.DependsOn = d.strs()
 	t.Labels = d.strs()
+	t.Source = d.str()
 	t.Question = d.str()
 	t.QuestionContext = d.str()
 	t.HumanResponse = d.str()

@@ -2,6 +2,7 @@ package git
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -210,4 +211,11 @@ func (r *Repo) Maintain() error {
 		return fmt.Errorf("git maintenance: %w", err)
 	}
 	return nil
+}
+
+// TaskCommit is the newest commit on ref whose message carries task id's
+// trailer ("bh-task: <id>", as a landing writes it), "" when none does.
+func (r *Repo) TaskCommit(ref, id string) (string, error) {
+	out, err := r.Read(nil, "log", "-1", "--format=%H", "--grep=^bh-task: "+regexp.QuoteMeta(id)+"$", ref, "--")
+	return strings.TrimSpace(string(out)), err
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/github"
 )
 
 // OpenPR pushes branch to remote and opens a pull request for it onto
@@ -137,6 +138,9 @@ func PRBody(t *task.Task, summary, details string, checks []task.Event) string {
 		for _, c := range passed {
 			fmt.Fprintf(&b, "- `%s`\n", c)
 		}
+	}
+	if n := github.IssueNumber(t.Source); n > 0 { // merging the pull request closes the task's issue
+		fmt.Fprintf(&b, "\nCloses #%d\n", n)
 	}
 	fmt.Fprintf(&b, "\nbh-task: %s\n", t.ID)
 	return b.String()
