@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,6 +42,9 @@ func (m *MCPServer) env(req Request) map[string]string {
 	env := map[string]string{"BH_TASK_ID": req.TaskID}
 	if req.Outbox != "" {
 		env["BH_OUTBOX"] = req.Outbox
+	}
+	if req.ReadOnly {
+		env["BH_PHASE"] = "plan" // bh mcp denies its permission prompts (mcp.PhaseEnv)
 	}
 	maps.Copy(env, m.Env)
 	return env
@@ -116,7 +120,8 @@ func (c *Claude) TakeoverArgs(req Request) []string {
 
 // sessionArgs are the flags every claude bh starts gets, print mode or not.
 func (c *Claude) sessionArgs(req Request) []string {
-	args := []string{"--permission-mode", c.cfg.PermissionMode}
+	mode, allowed, barred := c.permissions(req)
+	args := []string{"--permission-mode", mode}
 	if c.cfg.Model != "" {
 		args = append(args, "--model", c.cfg.Model)
 	}
@@ -128,10 +133,10 @@ func (c *Claude) sessionArgs(req Request) []string {
 	}
 	// One --allowedTools=<tool> each: the bare flag is variadic and would
 	// swallow the next argument, and a tool rule may hold commas or spaces.
-	for _, t := range append(append(c.cfg.AllowedTools, req.AllowTools...), c.mcpTools()...) {
+	for _, t := range append(allowed, c.mcpTools()...) {
 		args = append(args, "--allowedTools="+t)
 	}
-	for _, t := range outsideTools {
+	for _, t := range barred {
 		args = append(args, "--disallowedTools="+t)
 	}
 	if !c.cfg.AllowGitWrites {
@@ -145,6 +150,18 @@ func (c *Claude) sessionArgs(req Request) []string {
 		args = append(args, "--mcp-config", string(cfg), "--permission-prompt-tool", "mcp__bh__permission_prompt")
 	}
 	return append(args, c.cfg.ExtraArgs...)
+}
+
+// permissions are the permission mode, the tools allowed and those
+// disallowed (but git's writes) for req. A read-only request (a planning
+// run) is plan mode, which refuses edits, with no rule of the user's to
+// allow one; its ExitPlanMode would ask bh's permission tool to leave plan
+// mode: the plan goes in the result instead.
+func (c *Claude) permissions(req Request) (mode string, allowed, barred []string) {
+	if req.ReadOnly {
+		return "plan", nil, append(slices.Clone(outsideTools), "ExitPlanMode")
+	}
+	return c.cfg.PermissionMode, append(c.cfg.AllowedTools, req.AllowTools...), outsideTools
 }
 
 // ClaudeRetries caps claude's own retries of a failed API call (it would

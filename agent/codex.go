@@ -85,7 +85,11 @@ func (c *Codex) TakeoverArgs(req Request) []string {
 
 // configArgs are the -c settings (and model) of every codex bh starts.
 func (c *Codex) configArgs(req Request) []string {
-	args := []string{"-c", "sandbox_mode=" + tomlString(c.cfg.Sandbox),
+	sandbox := c.cfg.Sandbox
+	if req.ReadOnly {
+		sandbox = "read-only" // a planning run
+	}
+	args := []string{"-c", "sandbox_mode=" + tomlString(sandbox),
 		"-c", fmt.Sprintf("sandbox_workspace_write.network_access=%t", c.cfg.Network),
 		// Its commands write temporary files in the run's own TMPDIR; /tmp
 		// left out, lest codex's sandbox try to guard a /tmp/.git in a /tmp

@@ -21,8 +21,8 @@ type CommandConfig struct {
 const ExitOutage = 75
 
 // Command runs any program as the agent. It gets the prompt on stdin and
-// BH_TASK_ID, BH_SESSION_ID and BH_RESUME (1 when resuming) in its
-// environment, runs in the repository root, and must print a result object
+// BH_TASK_ID, BH_SESSION_ID, BH_RESUME (1 when resuming) and BH_PHASE
+// (plan in a planning run, which must change no file) in its environment, runs in the repository root, and must print a result object
 // (see Result) on stdout.
 type Command struct {
 	cfg   CommandConfig
@@ -41,8 +41,12 @@ func (c *Command) Run(ctx context.Context, req Request) (*Outcome, error) {
 	if req.Resume {
 		resume = "1"
 	}
-	env := append([]string{"BH_TASK_ID=" + req.TaskID, "BH_SESSION_ID=" + req.SessionID, "BH_RESUME=" + resume},
-		req.Env...)
+	phase := ""
+	if req.ReadOnly {
+		phase = "plan"
+	}
+	env := append([]string{"BH_TASK_ID=" + req.TaskID, "BH_SESSION_ID=" + req.SessionID, "BH_RESUME=" + resume,
+		"BH_PHASE=" + phase}, req.Env...)
 	p := proc{argv: c.cfg.Argv, dir: req.Dir, env: env, stdin: req.Prompt,
 		timeout: timeoutOf(req, c.cfg.Timeout), grace: c.grace, started: req.Started, live: req.Live,
 		launch: req.Launcher}

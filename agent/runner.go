@@ -23,6 +23,10 @@ type Request struct {
 	Env       []string      // extra environment, "KEY=value", overriding the inherited one
 	Name      string        // a title for the session, shown by claude --resume
 	System    string        // appended to the agent's system prompt (the result contract), if it has one
+	// ReadOnly is a planning run (plan: true): the agent reads and asks,
+	// and may not write. Claude runs in its plan mode, codex in its
+	// read-only sandbox, a command agent gets BH_PHASE=plan.
+	ReadOnly bool
 	// Outbox is the run's one folder of bh's that the agent may write: bh's
 	// MCP server records the questions there ($BH_OUTBOX).
 	Outbox string

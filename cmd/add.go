@@ -26,6 +26,7 @@ type AddOptions struct {
 	// Human-in-the-loop settings; empty (nil) follows the config.
 	Gate, HumanTimeout, OnTimeout string
 	Human                         *bool
+	Plan                          *bool               // plan before coding; nil follows the config
 	Agent                         *task.AgentSettings // nil follows the config
 }
 
@@ -33,6 +34,7 @@ func newCmdAdd(f *Factory, runF func(*AddOptions) error) *cobra.Command {
 	opts := &AddOptions{}
 	var h hitlFlags
 	var a agentFlags
+	var plan bool
 	c := &cobra.Command{
 		Use:   "add <title>",
 		Short: "Create a task",
@@ -47,7 +49,8 @@ The words of the title may be given unquoted.`,
   bh add "Rewrite the parser" --budget 5
   bh add "Bump the deps" --every 1w
   bh add "Triage new issues" --every "0 9 * * 1"
-  bh add "Speed up the parser" --attempts 3 --agents claude,codex`,
+  bh add "Speed up the parser" --attempts 3 --agents claude,codex
+  bh add "Split the store package" --plan`,
 		Args: argsRange(1, -1, "title"),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.base = f.base()
@@ -59,6 +62,9 @@ The words of the title may be given unquoted.`,
 			}
 			if opts.Agent, err = a.settings(); err != nil {
 				return err
+			}
+			if c.Flags().Changed("plan") {
+				opts.Plan = &plan
 			}
 			return runWith(runF, addRun, opts)
 		},
@@ -76,6 +82,7 @@ The words of the title may be given unquoted.`,
 	fl.StringVar(&opts.Every, "every", "", "make it recur: once it lands or closes, the next one is made for the next time, by a `SCHEDULE` such as 1w, 1d, 12h or a cron line (\"0 9 * * 1\")")
 	fl.IntVar(&opts.Attempts, "attempts", 0, "agents that try it side by side, each in its own worktree; you pick the one that lands")
 	fl.StringSliceVar(&opts.Agents, "agents", nil, "the agents the attempts take in turn: claude, codex, command (comma-separated)")
+	fl.BoolVar(&plan, "plan", false, "plan first: the agent reads and asks, read-only, and a human approves its plan before it codes")
 	h.register(c, "")
 	a.register(c)
 	completeEnums(c)
@@ -122,7 +129,7 @@ func (opts *AddOptions) newTask() (*task.Task, error) {
 	var err error
 	t := &task.Task{Title: opts.Title, Description: opts.Description, Labels: cleanLabels(opts.Labels),
 		Checks: opts.Checks, Human: opts.Human, AgentSettings: opts.Agent, Budget: opts.Budget, Every: opts.Every,
-		Attempts: opts.Attempts, Agents: opts.Agents}
+		Attempts: opts.Attempts, Agents: opts.Agents, Plan: opts.Plan}
 	if err := task.CheckAttempts(t.Attempts); err != nil {
 		return nil, usageErrorf("--attempts: %v", err)
 	}

@@ -39,15 +39,18 @@ volume of its own (cloned on the first start, fetched on the next). The
 pods coordinate through the remote alone, as machines do: the repository's
 .bh/config.yaml must name it (remote:) and sync with it (autoSync:).
 
-With --mode pods, each task runs in a pod of its own: the worker (runner:
-k8s in the config) claims one from agent-sandbox's warm pool, printed here
-as the SandboxTemplate and SandboxWarmPool bh-task, with the Role that
-lets the worker claim them.
+With --mode pods, each task's agent runs in a pod of its own: the worker
+(runner: k8s in the config) claims one from agent-sandbox's warm pool,
+printed here as the SandboxTemplate and SandboxWarmPool bh-task, with the
+Role that lets the worker claim them. The pod's agent cannot push: its
+helper container alone holds bh-git and pushes one ref, the result, which
+the worker checks and lands.
 
 The Secrets are referenced, not printed: bh-git (key credentials, a
-git-credential-store line that may push) and bh-agent (the agents' keys,
-such as ANTHROPIC_API_KEY); the output's first lines show how to create
-them.`,
+git-credential-store line that may push: the worker pods and the task
+pods' helper), bh-git-read (one that can only fetch, for the task pods'
+agent; optional) and bh-agent (the agents' keys, such as
+ANTHROPIC_API_KEY); the output's first lines show how to create them.`,
 		Example: `  bh k8s manifests --image registry.example.com/bh:1 | kubectl apply -f -
   bh k8s manifests --mode pods --warm 3 --remote https://github.com/acme/app.git`,
 		Args: noArgs,

@@ -14,6 +14,8 @@ type MCPOptions struct {
 	Ctx    context.Context
 	Task   string
 	Outbox string
+	// Planning denies every permission prompt but the agent's questions.
+	Planning bool
 }
 
 func newCmdMCP(f *Factory, runF func(*MCPOptions) error) *cobra.Command {
@@ -50,6 +52,8 @@ Exit codes:
 	}
 	c.Flags().StringVar(&opts.Task, "task", os.Getenv("BH_TASK_ID"), "the `ID` of the task the agent works on")
 	c.Flags().StringVar(&opts.Outbox, "outbox", os.Getenv(mcp.OutboxEnv), "the run's outbox `folder`, where questions go")
+	c.Flags().BoolVar(&opts.Planning, "planning", os.Getenv(mcp.PhaseEnv) == mcp.PhasePlan,
+		"a planning run: deny every permission prompt but the agent's questions ($BH_PHASE=plan)")
 	return c
 }
 
@@ -59,5 +63,5 @@ func mcpRun(opts *MCPOptions) error {
 		return err
 	}
 	warn := func(msg string) { fmt.Fprintln(opts.IO.ErrOut, msg) }
-	return mcp.Serve(opts.Ctx, s, id, opts.Outbox, mcp.GuardedTransport(os.Stdin, os.Stdout, warn))
+	return mcp.Serve(opts.Ctx, s, id, opts.Outbox, opts.Planning, mcp.GuardedTransport(os.Stdin, os.Stdout, warn))
 }

@@ -53,6 +53,10 @@ questions at once, each of one type:
   freeform  in words:           the answer argument, "-" to read it from stdin,
                                 --edit, or --template NAME
 
+A planning run's plan (plan: true) is an approval: --yes carries it out as
+it is, --edit opens it in your editor and approves it as you leave it, --no
+"feedback" sends it back to planning.
+
 Text given beside --yes, --no or --choice is a comment on that decision: for
 a rejected approval gate, the reviewer's feedback. With --no, --comment
 PATH:LINE=TEXT also comments on one line of a file of the change (bh diff
@@ -96,6 +100,7 @@ func newCmdRespond(f *Factory, runF func(*RespondOptions) error) *cobra.Command 
   bh respond a1b2 --template lgtm
   bh respond a1b2 --pick 2
   bh respond a1b2 --pick none "each of you: keep the old API"
+  bh respond a1b2 --edit          # a plan: approve it as you edit it
   bh respond --all`,
 		Args:              argsRange(0, 2, "task id, then the answer"),
 		ValidArgsFunction: completeIDs(f, 1, func(t *task.Task) bool { return t.State == task.AwaitingInput }),
@@ -189,6 +194,9 @@ func respondRun(opts *RespondOptions) error {
 // flags give. Left midway, it keeps the answers given (keepGiven), or
 // hands them to the board's review.
 func (opts *RespondOptions) reply(s *store.Store, t *task.Task, qs []task.Question) (*reply, error) {
+	if err := planFlags(opts, t, qs); err != nil {
+		return nil, err
+	}
 	if opts.decided() || opts.HasAnswer || !opts.IO.IsStdinTTY {
 		return fromFlags(opts, s, t, qs)
 	}

@@ -92,6 +92,9 @@ func askApprovalAnswer(p picker, q task.Question, skip bool) (*task.Answer, erro
 		return nil, err
 	}
 	a := &task.Answer{QuestionID: q.ID, Values: []string{v}}
+	if v == "yes" && q.Plan != "" {
+		return a, nil // a yes's comment on a plan is the plan as edited (bh respond --edit, the board's e)
+	}
 	ask, hint := commentTitle, commentHint
 	if v == "no" {
 		ask, hint = "Feedback for the agent (optional)", "what should change"

@@ -183,6 +183,40 @@ func dryRun(t *task.Task, ans []task.Answer) error {
 	return nil
 }
 
+// planFlags reads the flags for a plan among qs (a planning run's): --edit
+// alone approves it as edited (answerText opens it in the editor), and a
+// yes takes no words, which would replace the plan.
+func planFlags(o *RespondOptions, t *task.Task, qs []task.Question) error {
+	switch plans := len(ofPlan(qs)); {
+	case plans == 1 && o.Edit && !o.decided():
+		o.Yes = true
+	case plans > 0 && o.Yes && !o.Edit && (o.HasAnswer || o.Template != ""):
+		return withHint(usageErrorf("a yes to a plan takes no words: they would replace the plan"),
+			"bh respond "+t.ID+" --edit edits the plan and approves it; --no TEXT sends it back with TEXT")
+	}
+	return nil
+}
+
+// planText is the text the editor opens with for qs, given text: a plan
+// approved with --edit opens as it is, to edit in place.
+func planText(o *RespondOptions, qs []task.Question, text string) string {
+	if p := ofPlan(qs); o.Edit && o.Yes && text == "" && len(p) == 1 {
+		return p[0].Plan
+	}
+	return text
+}
+
+// ofPlan are the plan questions among qs (a planning run's plan).
+func ofPlan(qs []task.Question) []task.Question {
+	var out []task.Question
+	for _, q := range qs {
+		if q.Plan != "" {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
 func ofKind(qs []task.Question, kind string) []task.Question {
 	var out []task.Question
 	for _, q := range qs {

@@ -93,6 +93,7 @@ func answerText(o *RespondOptions, s *store.Store, t *task.Task, qs []task.Quest
 			return "", draft{}, err
 		}
 	}
+	text = planText(o, qs, text)
 	if o.Edit || o.Template != "" && o.IO.IsStdinTTY {
 		return editText(o, s, t, qs, text)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/plan"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
 )
@@ -95,6 +96,8 @@ func showRef(io *IOStreams, lookup func(string) (*task.Task, error), id string) 
 func showSections(io *IOStreams, now time.Time, t *task.Task) {
 	w := io.Out
 	section(io, "description", t.Description)
+	planTitle, planText := plan.Shown(t)
+	section(io, planTitle, planText)
 	if t.AgentSettings != nil {
 		section(io, "agent instructions", t.AgentSettings.System)
 	}

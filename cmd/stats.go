@@ -128,7 +128,7 @@ func statsTable(w io.Writer, rs []repoFigures) error {
 	}
 	channels := slices.Sorted(maps.Keys(chans))
 	rows := [][]string{{""}, {"landed"}, {"questions per landed task"}, {"asked in the first 10% of the work"},
-		{"time to first question (p50, p90)"}, {"human latency (p50, p90)"}}
+		{"asked in a planning run"}, {"time to first question (p50, p90)"}, {"human latency (p50, p90)"}}
 	for _, ch := range channels {
 		rows = append(rows, []string{"  by " + ch})
 	}
@@ -141,7 +141,7 @@ func statsTable(w io.Writer, rs []repoFigures) error {
 			asked += n
 		}
 		col := []string{r.Repo, strconv.Itoa(f.Landed), averaged("%.1f", f.QuestionsPerTask, f.Landed),
-			averaged("%.0f%%", 100*f.AskedWhen.FirstTenth, asked),
+			averaged("%.0f%%", 100*f.AskedWhen.FirstTenth, asked), averaged("%.0f%%", 100*f.AskedWhen.PlanningShare, asked),
 			quantText(f.TimeToFirstQuestion), quantText(f.HumanLatency.Quantiles)}
 		for _, ch := range channels {
 			col = append(col, quantText(f.HumanLatency.ByChannel[ch]))

@@ -8,16 +8,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/stats"
 	"github.com/bh-tracker/bh/task/stats/statstest"
 )
 
 // statsRepo is a git repository whose committed tasks hold the scripted
 // history (statstest.Tasks).
-func statsRepo(t *testing.T) string {
+func statsRepo(t *testing.T) string { return statsRepoOf(t, statstest.Tasks()) }
+
+// statsRepoOf is a git repository whose committed tasks are tasks.
+func statsRepoOf(t *testing.T, tasks []*task.Task) string {
 	t.Helper()
 	s := newTestStore(t)
-	for _, tk := range statstest.Tasks() {
+	for _, tk := range tasks {
 		if err := s.Put(tk); err != nil {
 			t.Fatal(err)
 		}
@@ -75,5 +79,22 @@ func TestStatsScripted(t *testing.T) {
 	if err := json.Unmarshal([]byte(bhAt(t, dir, "stats", "--json", "--since", "1d")), &day); err != nil ||
 		day.Landed != 0 || day.LimitPauses != 0 || day.HumanLatency.Count != 0 {
 		t.Errorf("the last day's figures: %+v, %v", day, err)
+	}
+}
+
+// bh stats --json on a scripted history of planning: the questions asked
+// in planning runs are counted, with their share, and the share asked in
+// the first 10 % of the tasks that planned and of the others.
+func TestStatsPlanned(t *testing.T) {
+	var f struct {
+		AskedWhen json.RawMessage `json:"askedWhen"`
+	}
+	if err := json.Unmarshal([]byte(bhAt(t, statsRepoOf(t, statstest.Planned()), "stats", "--json")), &f); err != nil {
+		t.Fatal(err)
+	}
+	sameJSON(t, string(f.AskedWhen), statstest.WantPlanned)
+	if text := bhAt(t, statsRepoOf(t, statstest.Planned()), "stats"); !strings.Contains(text, "asked in a planning run") ||
+		!strings.Contains(text, "60% (5)") {
+		t.Errorf("bh stats does not show the planning share:\n%s", text)
 	}
 }

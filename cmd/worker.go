@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/worker/act"
+	"github.com/bh-tracker/bh/worker/git"
 
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
@@ -29,8 +30,6 @@ type WorkerOptions struct {
 	Timeout  time.Duration
 	AgentCmd string
 	Resume   bool
-	// task and token: bh run-task's one task, handed to it (runtask.go).
-	task, token string
 }
 
 func newCmdWorker(f *Factory, runF func(*WorkerOptions) error) *cobra.Command {
@@ -152,16 +151,16 @@ func workerRun(opts *WorkerOptions) error {
 	return nil
 }
 
-// options is what the worker is told: the flags', and where its tasks
-// run (runner: k8s: pods of their own, but bh run-task's one task here).
+// options is what the worker is told: the flags', and where its agents
+// run (runner: k8s: in pods of their own).
 func (opts *WorkerOptions) options(s *store.Store, report func(worker.Event)) (worker.Options, error) {
 	if opts.AgentCmd != "" {
 		// sh -c keeps the command's own quoting, as a user typed it.
 		s.Config.Agent = config.AgentConfig{Kind: "command", Command: []string{"sh", "-c", opts.AgentCmd},
 			Timeout: s.Config.Agent.Timeout}
 	}
-	wo := worker.Options{Report: report, Once: opts.Once, Jobs: opts.Jobs, Timeout: opts.Timeout, Task: opts.task, Token: opts.token}
-	if s.Config.Runner != config.RunnerK8s || opts.task != "" {
+	wo := worker.Options{Report: report, Once: opts.Once, Jobs: opts.Jobs, Timeout: opts.Timeout}
+	if s.Config.Runner != config.RunnerK8s {
 		return wo, nil
 	}
 	client, ns, err := kubeapi.Client()
@@ -170,8 +169,11 @@ func (opts *WorkerOptions) options(s *store.Store, report func(worker.Event)) (w
 	}
 	k := s.Config.K8s
 	k.Namespace = cmp.Or(k.Namespace, ns) // the config's, else the kubeconfig context's (in a pod: its own)
-	wo.Place = &kube.Runner{Client: client, K8s: k, Store: s, Lease: s.Config.LeaseTTL(),
-		Sync: func() error { _, err := worker.Sync(s, "", true); return err },
+	repo, err := git.Open(s.Root)
+	if err != nil {
+		return wo, err
+	}
+	wo.Runner = &kube.Runner{Client: client, K8s: k, Repo: repo, Remote: s.Config.Remote, State: s.Local("pods"),
 		Warn: func(format string, args ...any) {
 			report(worker.Event{Kind: worker.Warning, Summary: fmt.Sprintf(format, args...)})
 		}}

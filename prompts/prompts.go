@@ -56,6 +56,10 @@ type Data struct {
 	// logs, review comments with file and line, a conflict) that resumes
 	// a task in review, and PR its URL.
 	Review, PR string
+	// Plan is the plan a human approved (plan: true), as they edited it
+	// when PlanEdited.
+	Plan       string
+	PlanEdited bool
 }
 
 // Check is a check that failed on the tree that would land.
@@ -113,6 +117,20 @@ func Nudge(id, title string) string {
 // answered (or a reviewer rejected the result).
 func (s Set) Resume(d Data) (string, error) {
 	out, err := s.render("resume", d)
+	return strings.TrimSpace(out) + "\n", err
+}
+
+// Planning is what a planning run (plan: true) is told after its task or
+// resume prompt: change nothing, ask now, and end with a plan.
+func (s Set) Planning(d Data) (string, error) {
+	out, err := s.render("plan", d)
+	return strings.TrimSpace(out) + "\n", err
+}
+
+// Implement is the prompt that resumes a planning session once a human
+// approved its plan: carry out d.Plan.
+func (s Set) Implement(d Data) (string, error) {
+	out, err := s.render("implement", d)
 	return strings.TrimSpace(out) + "\n", err
 }
 

@@ -75,6 +75,9 @@ type Task struct {
 	Attempts int      `yaml:"attempts,omitempty" json:"attempts,omitempty"`
 	Agents   []string `yaml:"agents,omitempty" json:"agents,omitempty"`
 	Attempt  int      `yaml:"attempt,omitempty" json:"attempt,omitempty"`
+	// Plan runs the agent read-only first, to ask and to plan; a human
+	// approves the plan before it codes (bh add --plan), over the config's.
+	Plan *bool `yaml:"plan,omitempty" json:"plan,omitempty"`
 
 	CreatedAt time.Time `yaml:"createdAt" json:"createdAt"`
 	UpdatedAt time.Time `yaml:"updatedAt" json:"updatedAt"`
@@ -124,7 +127,12 @@ type Question struct {
 	// Comments are a reviewer's remarks on lines of the change, beside a no.
 	Comments []LineComment `yaml:"comments,omitempty" json:"comments,omitempty"`
 	// Gate marks the approval question the worker asks before committing.
-	Gate       bool       `yaml:"gate,omitempty" json:"gate,omitempty"`
+	Gate bool `yaml:"gate,omitempty" json:"gate,omitempty"`
+	// Planning marks a question asked in a planning run (plan: true);
+	// Plan, the plan a planning run ended with, marks the question that
+	// asks a human to approve it (task/plan).
+	Planning   bool       `yaml:"planning,omitempty" json:"planning,omitempty"`
+	Plan       string     `yaml:"plan,omitempty" json:"plan,omitempty"`
 	AskedAt    time.Time  `yaml:"askedAt" json:"askedAt"`
 	AnsweredAt *time.Time `yaml:"answeredAt,omitempty" json:"answeredAt,omitempty"`
 	ExpiresAt  *time.Time `yaml:"expiresAt,omitempty" json:"expiresAt,omitempty"`
@@ -211,6 +219,9 @@ const (
 	// what was spent), each parked to go on in the same session.
 	EventLimitPaused   = "limit.paused"
 	EventBudgetCrossed = "budget.crossed"
+	// EventPlan is the plan a planning run ended with (Text), asked for
+	// a human's approval.
+	EventPlan = "plan"
 )
 
 // Notification events that are no history kinds; worker/notify sends them

@@ -1,12 +1,12 @@
 package worker
 
 import (
-	"cmp"
 	"errors"
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/task/plan"
 	"github.com/bh-tracker/bh/worker/budget"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/outage"
@@ -32,6 +32,9 @@ func (w *worker) decide(r *run, out *agent.Outcome, runErr error, killed bool) e
 	default:
 		w.limits.Back()
 		f.What, f.Result, f.Policy = ending.AgentAnswered, out.Result, w.policy(r.t)
+		if f.Planning = plan.Planning(r.t, w.s.Config.Plan); f.Planning && r.wt != nil {
+			f.Wrote, _ = r.wt.Touched(r.j.Base) // a planning run must change no file
+		}
 		if out.Result.Status == agent.StatusCompleted {
 			if f.Review = w.reviewReason(r, f.Policy, out); f.Review != "" {
 				f.Stat = w.diffStat(r)
@@ -73,10 +76,6 @@ func (w *worker) unchanged(r *run) bool {
 	if r.wt == nil {
 		return false
 	}
-	base, err := r.wt.RebaseHead()
-	if err != nil {
-		return false
-	}
-	paths, err := r.wt.Changed(cmp.Or(base, r.j.Base))
+	paths, err := r.wt.Touched(r.j.Base)
 	return err == nil && len(paths) == 0
 }

@@ -76,7 +76,8 @@ func helperHang() int {
 func helperMCP() int {
 	s, err := store.Find(".")
 	if err == nil {
-		err = mcp.Serve(context.Background(), s, os.Getenv("BH_TASK_ID"), os.Getenv(mcp.OutboxEnv), &sdk.StdioTransport{})
+		err = mcp.Serve(context.Background(), s, os.Getenv("BH_TASK_ID"), os.Getenv(mcp.OutboxEnv),
+			os.Getenv(mcp.PhaseEnv) == mcp.PhasePlan, &sdk.StdioTransport{})
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bh mcp:", err)

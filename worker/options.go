@@ -2,13 +2,10 @@ package worker
 
 import (
 	"cmp"
-	"context"
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
-	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
-	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/notify"
 )
@@ -23,10 +20,6 @@ type Options struct {
 	Jobs   int              // how many agents run at once; default the config's workers, else 1
 	Name   string           // the lease's worker name; default "worker"
 	Env    []string         // extra environment for the agent
-	// Task limits the worker to that one task (bh run-task, in the task's
-	// pod), and Token lets it take the claim handed to it (claims.Accept).
-	Task, Token string
-	Place       Place // where claimed tasks run; nil: here
 	// Timeout bounds each agent run on top of the runner's own limit, so
 	// that even a runner that ignores its config cannot hang the worker.
 	Timeout time.Duration
@@ -82,10 +75,3 @@ const (
 	defaultBackoff = 30 * time.Second
 	maxBackoff     = 15 * time.Minute
 )
-
-// Place runs a claimed task elsewhere than here (worker/kube: a pod of
-// its own), and returns once the task has left the worker's hands. It
-// gets the shared remote's claims, whose claim of the task it holds.
-type Place interface {
-	Run(ctx context.Context, t *task.Task, c *claims.Remote) error
-}

@@ -12,6 +12,7 @@ import (
 	"github.com/bh-tracker/bh/agent/mcp"
 	"github.com/bh-tracker/bh/prompts"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/plan"
 	"github.com/bh-tracker/bh/worker/budget"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
@@ -25,6 +26,9 @@ import (
 // Only trouble the worker cannot pin on the task (git, the file system) is
 // returned; the task is then back to open or left to recovery.
 func (w *worker) work(kill context.Context, t *task.Task) error {
+	if done, err := w.tried(t); done { // its attempts run, not it
+		return err
+	}
 	r := &run{t: t, started: time.Now()}
 	if err := w.prepare(r); err != nil {
 		return w.unprepared(r, err)
@@ -167,7 +171,7 @@ func (w *worker) request(r *run, resume bool) agent.Request {
 	req := agent.Request{Prompt: r.prompt, Dir: r.dir(), SessionID: r.session, Resume: resume, TaskID: id, Outbox: w.jail().Outbox(id),
 		Env: w.agentEnv(r), Timeout: w.opt.Timeout, Started: w.started(r), Name: "bh " + id + ": " + r.t.Title,
 		AllowTools: grantedTools(r.t), Step: func(step string) { w.step(id, step) }, Session: w.named(r),
-		Launcher: r.launch, Limit: w.limits.Said}
+		Launcher: r.launch, Limit: w.limits.Said, ReadOnly: plan.Planning(r.t, w.s.Config.Plan)}
 	var err error
 	if req.System, err = taskprompt.Contract(w.s, r.t); err != nil {
 		w.warnf("%s: %v", id, err)

@@ -119,7 +119,6 @@ func newWorker(s *store.Store, opt Options) (*worker, error) {
 	w.day.Tell, w.day.Send = w.limits.Tell, w.limits.Send
 	if s.Config.Remote != "" {
 		w.claims = openClaims(s, rp, s.Config.Remote, opt.LeaseTTL, w.now, w.warnf)
-		w.claims.Accept(opt.Task, opt.Token)
 	}
 	return w, nil
 }
@@ -242,7 +241,7 @@ func (w *worker) fill(kill context.Context, running *int, done chan<- runEnd) (b
 		*running++
 		w.setActive(t.ID, true)
 		go func() {
-			err := w.place(kill, t)
+			err := w.work(kill, t)
 			w.setActive(t.ID, false) // before the loop hears of the end: its next claim may take t again
 			done <- runEnd{t.ID, err}
 		}()
@@ -289,3 +288,7 @@ func (w *worker) armExpiry(t *time.Timer) {
 		t.Reset(max(next.Sub(w.clock()), 0))
 	}
 }
+
+// skip passes over the tasks that cool after a failed run, and those
+// running here.
+func (w *worker) skip(id string) bool { return w.cooling(id) || w.isActive(id) }

@@ -27,7 +27,7 @@ func TestMalformedLinesDoNotEndTheServer(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		done <- Serve(ctx, s, me.ID, testOutbox(s, me.ID), GuardedTransport(inR, outW, func(w string) { warned = append(warned, w) }))
+		done <- Serve(ctx, s, me.ID, testOutbox(s, me.ID), false, GuardedTransport(inR, outW, func(w string) { warned = append(warned, w) }))
 	}()
 	replies := bufio.NewReader(outR)
 	send := func(line string) {

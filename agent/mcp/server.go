@@ -25,11 +25,24 @@ const (
 const stopNow = "bh has put your question to the human. Stop working now and end your turn " +
 	"(status needs_input); you will be resumed in this same session with the answer."
 
+// PhaseEnv tells bh mcp that the run is a planning run (PhasePlan).
+const (
+	PhaseEnv  = "BH_PHASE"
+	PhasePlan = "plan"
+)
+
+// planningDenied is what a planning run's agent is told of a call its
+// read-only mode refused: no question goes to the human.
+const planningDenied = "This is a planning run, which is read-only: change no file. " +
+	"Put the change in your plan instead; you carry it out once a human approves the plan."
+
 // Serve runs the MCP server for task id's run over t until the agent
-// closes it. The questions go to the run's outbox folder.
-func Serve(ctx context.Context, s *store.Store, id, outbox string, t sdk.Transport) error {
+// closes it. The questions go to the run's outbox folder. planning: a
+// planning run, whose permission prompts are denied without asking, but
+// for the agent's own questions (AskUserQuestion).
+func Serve(ctx context.Context, s *store.Store, id, outbox string, planning bool, t sdk.Transport) error {
 	srv := sdk.NewServer(&sdk.Implementation{Name: ServerName, Version: "1"}, nil)
-	h := &handlers{s: s, id: id, outbox: outbox}
+	h := &handlers{s: s, id: id, outbox: outbox, planning: planning}
 	sdk.AddTool(srv, &sdk.Tool{Name: PermissionPrompt, Description: "Decides the agent's permission prompts. " +
 		"AskUserQuestion and tools the mode would deny become questions for the human."}, h.permission)
 	sdk.AddTool(srv, &sdk.Tool{Name: AskHuman, Description: "Ask the human a question you cannot answer " +
@@ -45,9 +58,10 @@ func Serve(ctx context.Context, s *store.Store, id, outbox string, t sdk.Transpo
 }
 
 type handlers struct {
-	s      *store.Store
-	id     string
-	outbox string
+	s        *store.Store
+	id       string
+	outbox   string
+	planning bool
 }
 
 func text(s string) *sdk.CallToolResult {
@@ -72,6 +86,10 @@ type PermissionInput struct {
 // permission turns a permission prompt into questions for the human and
 // denies the call, telling the agent to stop.
 func (h *handlers) permission(_ context.Context, _ *sdk.CallToolRequest, in PermissionInput) (*sdk.CallToolResult, any, error) {
+	if h.planning && in.ToolName != "AskUserQuestion" {
+		res, err := jsonText(map[string]string{"behavior": "deny", "message": planningDenied})
+		return res, nil, err
+	}
 	qs := permissionQuestions(in)
 	if err := record(h.outbox, qs...); err != nil {
 		return nil, nil, err

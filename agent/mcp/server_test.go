@@ -34,11 +34,16 @@ func testOutbox(s *store.Store, id string) string {
 
 // connect serves the MCP tools of task id in-process and returns a client.
 func connect(t *testing.T, s *store.Store, id string) *sdk.ClientSession {
+	return connectAs(t, s, id, false)
+}
+
+// connectAs is connect for a planning run, or not.
+func connectAs(t *testing.T, s *store.Store, id string, planning bool) *sdk.ClientSession {
 	t.Helper()
 	ct, st := sdk.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	go Serve(ctx, s, id, testOutbox(s, id), st)
+	go Serve(ctx, s, id, testOutbox(s, id), planning, st)
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -120,5 +125,27 @@ func TestToolsRecordQuestionsAndReadTheStore(t *testing.T) {
 	json.Unmarshal([]byte(call(t, cs, ShowTask, map[string]any{"id": added.ID})), &shown)
 	if shown.Title != "Fix the flaky test" {
 		t.Errorf("show_task: %+v", shown)
+	}
+}
+
+// In a planning run, a tool call the agent's plan mode refused is denied
+// without a question (it is to plan the change, not make it); its own
+// questions are asked as in any run.
+func TestPlanningDeniesPermissionPrompts(t *testing.T) {
+	s := newStore(t)
+	me, err := s.Create(&task.Task{Title: "Mine"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connectAs(t, s, me.ID, true)
+	out := call(t, cs, PermissionPrompt, map[string]any{"tool_name": "Write", "input": map[string]any{"file_path": "a.go"}})
+	var decision map[string]string
+	if json.Unmarshal([]byte(out), &decision) != nil || decision["behavior"] != "deny" || !strings.Contains(decision["message"], "planning run") {
+		t.Fatalf("permission answer %s", out)
+	}
+	call(t, cs, PermissionPrompt, map[string]any{"tool_name": "AskUserQuestion", "input": map[string]any{
+		"questions": []any{map[string]any{"question": "Tabs?", "options": []any{map[string]any{"label": "tabs"}}}}}})
+	if qs, err := TakeAsked(testOutbox(s, me.ID)); err != nil || len(qs) != 1 || qs[0].Question != "Tabs?" {
+		t.Errorf("asked in planning: %+v %v", qs, err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bh-tracker/bh/cmd/ui"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/plan"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -66,13 +67,32 @@ func (m *boardModel) resume() {
 func (m *boardModel) continueTask(t *task.Task) tea.Cmd {
 	c := exec.Command(m.b.Self, "continue", t.ID)
 	c.Dir = m.s.Root
-	return tea.Exec(&pausedCmd{Cmd: c}, func(err error) tea.Msg { return continued{t.ID, err} })
+	return tea.Exec(&pausedCmd{Cmd: c}, func(err error) tea.Msg { return continued{"continue", t.ID, err} })
 }
 
-// continued is bh continue's end.
+// editPlan opens the plan t waits on in the editor, with bh respond
+// --edit in the board's terminal: saved, the plan is approved as edited.
+func (m *boardModel) editPlan(t *task.Task) tea.Cmd {
+	if !waitsOnPlan(t) {
+		m.say(t.ID+" waits on no plan: e edits a planning run's plan", true)
+		return nil
+	}
+	c := exec.Command(m.b.Self, "respond", t.ID, "--edit")
+	c.Dir = m.s.Root
+	return tea.Exec(&pausedCmd{Cmd: c}, func(err error) tea.Msg { return continued{"respond", t.ID, err} })
+}
+
+// waitsOnPlan reports whether t waits on the approval of its plan.
+func waitsOnPlan(t *task.Task) bool {
+	q := plan.Gate(t)
+	return t.State == task.AwaitingInput && q != nil && q.Status == task.QuestionPending
+}
+
+// continued is the end of the bh command (verb) the board ran in its
+// terminal: bh continue, or bh respond --edit.
 type continued struct {
-	id  string
-	err error
+	verb, id string
+	err      error
 }
 
 // pausedCmd runs a command in the terminal; when it fails, it waits for

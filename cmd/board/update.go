@@ -28,9 +28,12 @@ func (m *boardModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.reload()
 		return m, m.waitRecorded
 	case continued:
-		if msg.err != nil {
-			m.say("bh continue "+msg.id+": "+msg.err.Error(), true)
-		} else {
+		switch {
+		case msg.err != nil:
+			m.say("bh "+msg.verb+" "+msg.id+": "+msg.err.Error(), true)
+		case msg.verb == "respond":
+			m.say("approved the plan of "+msg.id+" as you left it: the worker resumes its session to carry it out", false)
+		default:
 			m.say("left the session of "+msg.id+": it is open again, and the worker resumes it", false)
 		}
 		m.reload()
@@ -95,6 +98,10 @@ func (m *boardModel) key(k string) tea.Cmd {
 		m.resume()
 	case "u":
 		m.undoHeld()
+	case "e":
+		if row, ok := m.current(); ok {
+			return m.editPlan(row.t)
+		}
 	case "enter", "s", "c", "d", "l":
 		if row, ok := m.current(); ok {
 			return m.act(k, row.t)

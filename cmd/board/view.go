@@ -51,6 +51,9 @@ func (m *boardModel) keys() []string {
 		return m.undoKey([]string{"↑/↓ j/k line", "c comment on it", "enter answer", "esc back"})
 	}
 	k := []string{"↑/↓ j/k move", "enter answer", "d change", "l run", "s stop", "c continue"}
+	if r, ok := m.current(); ok && waitsOnPlan(r.t) {
+		k = append(k, "e edit the plan")
+	}
 	if m.held != "" {
 		k = append(k, "r resume")
 	}

@@ -91,7 +91,7 @@ func formAnswers(id string, f url.Values) ([]task.Answer, error) {
 	var all, picked []task.Answer
 	for _, qid := range qids {
 		one := url.Values{"q": {qid}}
-		for _, name := range []string{"answer", "other", "comment", "text", "lc", "default"} {
+		for _, name := range []string{"answer", "other", "comment", "text", "lc", "default", "plan"} {
 			if v, ok := f[name+"."+qid]; ok {
 				one[name] = v
 			} else if len(qids) == 1 {
@@ -131,6 +131,8 @@ func given(a task.Answer, f url.Values) bool {
 //	comment  a comment beside the decision (an approval's feedback)
 //	text     the answer in words, for a freeform question
 //	lc       comments on lines of the diff, each {"path","line","text"} in JSON
+//	plan     a planning run's plan, as the human edited it in place: a
+//	         yes approves this text (the answer's comment, task/plan)
 //
 // Picking an option never becomes Other. Other's words are the answer's
 // Comment (task.OtherChoice); a comment given as well follows them on a
@@ -141,6 +143,7 @@ func given(a task.Answer, f url.Values) bool {
 func formAnswer(id string, f url.Values) (task.Answer, error) {
 	field := func(name string) string { return strings.ReplaceAll(f.Get(name), "\r\n", "\n") }
 	a := task.Answer{QuestionID: f.Get("q"), Values: f["answer"], Comment: field("comment")}
+	a.Comment = planEdited(a, field("plan"))
 	if text := field("text"); strings.TrimSpace(text) != "" {
 		a.Values = append(a.Values, text)
 	}
@@ -164,6 +167,15 @@ func formAnswer(id string, f url.Values) (task.Answer, error) {
 			Reason: "you wrote words for Other but did not pick Other: pick it, or clear its box (a comment goes in the comment box)"}
 	}
 	return a, nil
+}
+
+// planEdited is answer a's comment, given the plan as the human left it
+// in place: a yes approves that text.
+func planEdited(a task.Answer, plan string) string {
+	if strings.TrimSpace(plan) != "" && slices.Equal(a.Values, []string{"yes"}) {
+		return plan
+	}
+	return a.Comment
 }
 
 // answerStatus: a question answered already is a conflict; an answer that

@@ -102,6 +102,10 @@ func TestFormAnswer(t *testing.T) {
 			task.Answer{QuestionID: "q4", Values: []string{"Linux", "Windows"}}},
 		{"no with feedback", url.Values{"q": {"q2"}, "answer": {"no"}, "comment": {"keep the table:\r\nreports read it"}},
 			task.Answer{QuestionID: "q2", Values: []string{"no"}, Comment: "keep the table:\nreports read it"}},
+		{"a plan approved as edited in place", url.Values{"q": {"q5"}, "answer": {"yes"}, "plan": {"1. read\r\n2. write less"}, "comment": {""}},
+			task.Answer{QuestionID: "q5", Values: []string{"yes"}, Comment: "1. read\n2. write less"}},
+		{"a plan sent back", url.Values{"q": {"q5"}, "answer": {"no"}, "plan": {"1. read"}, "comment": {"smaller steps"}},
+			task.Answer{QuestionID: "q5", Values: []string{"no"}, Comment: "smaller steps"}},
 		{"words", url.Values{"q": {"q3"}, "text": {"Call it  Kestrel\r\n\r\nafter the bird"}},
 			task.Answer{QuestionID: "q3", Values: []string{"Call it  Kestrel\n\nafter the bird"}}},
 	} {

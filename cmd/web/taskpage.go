@@ -12,6 +12,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/plan"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/runlog"
@@ -36,6 +37,8 @@ type taskView struct {
 	Saved     []string           // the questions just answered here, in words
 	Notice    string             // what a stop or a reopen did
 	Measured  string             // rounds to green, time in checks and waiting on review
+	PlanTitle string             // its plan's standing, once approved or sent back: "approved as edited" (task/plan)
+	Plan      string             // that plan: as approved, or as edited
 	Next      *store.RunningTask // the next task waiting on an answer
 	Error     string
 	Kept      url.Values // a refused answer's form, to fill in again
@@ -184,6 +187,7 @@ func (s *Server) taskView(r *http.Request) (*taskView, int) {
 	t := v.Task
 	v.Title = id + " " + t.Title
 	v.Measured = t.Measure(s.o.Now()).Text()
+	v.PlanTitle, v.Plan = shownPlan(t)
 	v.AnswerURL = "/r/" + url.PathEscape(key) + "/t/" + url.PathEscape(id) + "/answer"
 	v.Questions, v.Open = round(t)
 	v.Held, v.UndoURL = s.heldUntil(key, id), "/r/"+url.PathEscape(key)+"/t/"+url.PathEscape(id)+"/undo"
@@ -209,6 +213,17 @@ func (s *Server) taskView(r *http.Request) (*taskView, int) {
 	}
 	v.Attempts = attemptViews(st, t)
 	return v, http.StatusOK
+}
+
+// shownPlan is t's plan and where it stands ("approved as edited"), once
+// approved or sent back; a plan waiting for approval is its question's,
+// to edit in place.
+func shownPlan(t *task.Task) (standing, text string) {
+	title, text := plan.Shown(t)
+	if strings.HasSuffix(title, "(waiting for approval)") {
+		return "", ""
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(title, "plan ("), ")"), text
 }
 
 // round is the questions of the task's latest round of asking: the ones

@@ -12,12 +12,15 @@ import (
 
 // Config is .bh/config.yaml. Unset fields take the defaults below.
 type Config struct {
-	Prefix       string         `yaml:"prefix" json:"prefix"`
-	Agent        AgentConfig    `yaml:"agent,omitempty" json:"agent"`
-	HumanTimeout Duration       `yaml:"humanTimeout,omitempty" json:"humanTimeout,omitzero"`
-	OnTimeout    string         `yaml:"onTimeout,omitempty" json:"onTimeout,omitempty"`
-	Gate         GateConfig     `yaml:"gate,omitempty" json:"gate"`
-	Notify       []NotifyConfig `yaml:"notify,omitempty" json:"notify,omitempty"`
+	Prefix       string      `yaml:"prefix" json:"prefix"`
+	Agent        AgentConfig `yaml:"agent,omitempty" json:"agent"`
+	HumanTimeout Duration    `yaml:"humanTimeout,omitempty" json:"humanTimeout,omitzero"`
+	OnTimeout    string      `yaml:"onTimeout,omitempty" json:"onTimeout,omitempty"`
+	Gate         GateConfig  `yaml:"gate,omitempty" json:"gate"`
+	// Plan makes every task plan before it codes, unless its own plan:
+	// says otherwise (task/plan).
+	Plan   bool           `yaml:"plan,omitempty" json:"plan,omitempty"`
+	Notify []NotifyConfig `yaml:"notify,omitempty" json:"notify,omitempty"`
 	// Workers is how many agents run at once (bh worker -j); 0 means 1.
 	Workers int    `yaml:"workers,omitempty" json:"workers,omitempty"`
 	Target  string `yaml:"target,omitempty" json:"target,omitempty"` // branch to land on; default: the checked-out one

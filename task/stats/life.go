@@ -13,13 +13,20 @@ type life struct {
 	awaiting        time.Time // since when it awaits a human, zero if it does not
 	blocked         time.Duration
 	asks            []time.Duration // the agent's time, from claim, at each question
+	planning        []bool          // whether each was asked in a planning run
 	cost            float64
 	committed       bool
 	asked, expired  map[string]time.Time // by question id
+	inPlanning      map[string]bool      // the questions asked in a planning run, by id
+	planned         bool                 // it had a planning run (a plan asked for approval)
 }
 
 func (a *tally) add(t *task.Task, until time.Time) {
-	l := life{asked: map[string]time.Time{}, expired: map[string]time.Time{}}
+	l := life{asked: map[string]time.Time{}, expired: map[string]time.Time{}, inPlanning: map[string]bool{}}
+	for _, q := range t.Questions {
+		l.inPlanning[q.ID] = q.Planning
+		l.planned = l.planned || q.Plan != ""
+	}
 	for _, e := range t.History {
 		if step := lifeSteps[e.Kind]; step != nil {
 			step(&l, a, e)
@@ -88,6 +95,7 @@ func (l *life) ask(a *tally, e task.Event) {
 		return
 	}
 	l.asks = append(l.asks, e.At.Sub(l.claim)-l.blockedAt(e.At))
+	l.planning = append(l.planning, l.inPlanning[e.QuestionID])
 	if l.firstAsk.IsZero() {
 		l.firstAsk = e.At
 		if a.in(e.At) {
@@ -118,8 +126,8 @@ func (a *tally) addLanded(t *task.Task, l *life, until time.Time) {
 	a.worked += work
 	a.blocked += l.blocked
 	if active := (work - l.blocked).Seconds(); active > 0 {
-		for _, d := range l.asks {
-			a.askedAt = append(a.askedAt, d.Seconds()/active)
+		for i, d := range l.asks {
+			a.askedAt = append(a.askedAt, asked{share: d.Seconds() / active, planning: l.planning[i], planned: l.planned})
 		}
 	}
 	m := t.Measure(until)

@@ -50,9 +50,19 @@ type Latency struct {
 // AskedWhen is where in their work the landed tasks asked their questions:
 // the share of the agent's time from claim to landing (time awaiting a
 // human left out) elapsed when each was asked, counted in tenths.
+//
+// Planning counts those asked in a planning run (plan: true: the
+// agent's questions there and the plan's approval), PlanningShare their
+// share of all; FirstTenthPlanned and FirstTenthUnplanned are FirstTenth
+// for the tasks that planned and for the others: whether planning moved
+// the questions earlier.
 type AskedWhen struct {
-	Tenths     [10]int `json:"tenths"`
-	FirstTenth float64 `json:"firstTenth"` // the share of questions asked in the first 10%
+	Tenths              [10]int `json:"tenths"`
+	FirstTenth          float64 `json:"firstTenth"` // the share of questions asked in the first 10%
+	Planning            int     `json:"planning"`
+	PlanningShare       float64 `json:"planningShare"`
+	FirstTenthPlanned   float64 `json:"firstTenthPlanned"`
+	FirstTenthUnplanned float64 `json:"firstTenthUnplanned"`
 }
 
 // Rounds are the rounds the landed tasks took to get to green, on average:
@@ -102,7 +112,7 @@ type tally struct {
 	firstQ, latency           []float64
 	byChannel                 map[string][]float64
 	landed, questions, pauses int
-	askedAt                   []float64 // shares of the work elapsed
+	askedAt                   []asked
 	blocked, worked           time.Duration
 	cost                      float64
 	attempts                  map[string]float64 // what the attempts of each task tried side by side cost
@@ -123,11 +133,37 @@ func (a *tally) figures(since, until time.Time) Figures {
 	if a.worked > 0 {
 		f.BlockedShare = a.blocked.Seconds() / a.worked.Seconds()
 	}
-	for _, s := range a.askedAt {
-		f.AskedWhen.Tenths[max(0, min(int(s*10), 9))]++
-	}
-	f.AskedWhen.FirstTenth = ratio(float64(f.AskedWhen.Tenths[0]), len(a.askedAt))
+	f.AskedWhen = askedWhen(a.askedAt)
 	return f
+}
+
+// asked is one question of a landed task: the share of its work elapsed
+// when it was asked, whether in a planning run, and whether its task
+// planned.
+type asked struct {
+	share             float64
+	planning, planned bool
+}
+
+func askedWhen(qs []asked) AskedWhen {
+	var w AskedWhen
+	var early, planned [2]int // by whether the task planned: early ones, all
+	for _, q := range qs {
+		tenth := max(0, min(int(q.share*10), 9))
+		w.Tenths[tenth]++
+		i := map[bool]int{false: 0, true: 1}[q.planned]
+		planned[i]++
+		if tenth == 0 {
+			early[i]++
+		}
+		if q.planning {
+			w.Planning++
+		}
+	}
+	w.FirstTenth = ratio(float64(w.Tenths[0]), len(qs))
+	w.PlanningShare = ratio(float64(w.Planning), len(qs))
+	w.FirstTenthUnplanned, w.FirstTenthPlanned = ratio(float64(early[0]), planned[0]), ratio(float64(early[1]), planned[1])
+	return w
 }
 
 func ratio(x float64, n int) float64 {

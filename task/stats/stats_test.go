@@ -36,3 +36,18 @@ func TestQuiet(t *testing.T) {
 		t.Errorf("figures %+v: %v", f, err)
 	}
 }
+
+// TestPlanned marks the questions asked in planning runs, and compares
+// how early the tasks that planned asked with the others.
+func TestPlanned(t *testing.T) {
+	f := stats.Compute(statstest.Planned(), statstest.Since, statstest.Now)
+	b, _ := json.Marshal(f.AskedWhen)
+	var got, want any
+	json.Unmarshal(b, &got)
+	if err := json.Unmarshal([]byte(statstest.WantPlanned), &want); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) || f.Landed != 2 {
+		t.Errorf("askedWhen\n%s\nwant\n%s (landed %d)", b, statstest.WantPlanned, f.Landed)
+	}
+}

@@ -12,7 +12,7 @@ import (
 
 // cacheLayout names the shape of Task that the codec below writes. Caches
 // written for another shape are ignored and rebuilt.
-const cacheLayout uint64 = 0xcbb7a42db3404a27
+const cacheLayout uint64 = 0x5ba0226e02634fa4
 
 func encodeTask(e *enc, t *task.Task) {
 	e.str(t.ID)
@@ -73,6 +73,10 @@ func encodeTask(e *enc, t *task.Task) {
 	e.int(int64(t.Attempts))
 	e.strs(t.Agents)
 	e.int(int64(t.Attempt))
+	e.bool(t.Plan != nil)
+	if t.Plan != nil {
+		e.bool(*t.Plan)
+	}
 	e.time(t.CreatedAt)
 	e.time(t.UpdatedAt)
 	// The last question asked goes twice: alone, for ListBrief, which stops
@@ -107,6 +111,8 @@ func encodeQuestion(e *enc, q *task.Question) {
 	e.str(q.Comment)
 	encodeComments(e, q.Comments)
 	e.bool(q.Gate)
+	e.bool(q.Planning)
+	e.str(q.Plan)
 	e.time(q.AskedAt)
 	e.timePtr(q.AnsweredAt)
 	e.timePtr(q.ExpiresAt)
@@ -203,6 +209,10 @@ func decodeTask(d *dec, t *task.Task, brief bool) bool {
 	t.Attempts = int(d.int())
 	t.Agents = d.strs()
 	t.Attempt = int(d.int())
+	if d.bool() {
+		p := d.bool()
+		t.Plan = &p
+	}
 	t.CreatedAt = d.time()
 	t.UpdatedAt = d.time()
 	var ask task.Event
@@ -247,6 +257,8 @@ func decodeQuestion(d *dec, q *task.Question) {
 	q.Comment = d.str()
 	q.Comments = decodeComments(d)
 	q.Gate = d.bool()
+	q.Planning = d.bool()
+	q.Plan = d.str()
 	q.AskedAt = d.time()
 	q.AnsweredAt = d.timePtr()
 	q.ExpiresAt = d.timePtr()

@@ -64,7 +64,6 @@ type Remote struct {
 	now    func() time.Time
 	mu     sync.Mutex
 	held   map[string]string // task id -> the claim commit we pushed last
-	handed map[string]string // task id -> the hand-over claim this process may take (hand.go)
 	// waits holds the claims of runs that ended with the task not closed:
 	// held until the task file with its new state is on the remote (handoff.go).
 	waits map[string]bool
@@ -134,7 +133,7 @@ func (c *Remote) take(id string, lease task.Lease) (*RemoteClaim, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !c.mayTake(id, old, cl, lease) {
+	if !c.free(cl, lease) {
 		return cl, ErrClaimed
 	}
 	if err := c.Push(id, old, Held, lease); err != nil {

@@ -109,7 +109,7 @@ func (c *Remote) Unclaim(t *task.Task, lease task.Lease) {
 	if c == nil || c.Mine(t.ID) == "" {
 		return
 	}
-	if t.State != task.Closed || c.accepted(t.ID) != "" {
+	if t.State != task.Closed {
 		c.wait(t.ID)
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/plan"
 )
 
 // What a human's answer settles, read from the task alone: the pure part
@@ -124,6 +125,9 @@ func NextStep(t *task.Task, branch string) string {
 	}
 	if BudgetRaised(t) {
 		return "the worker will resume its session, free to spend as much again as its budget"
+	}
+	if plan.Fresh(t) {
+		return "the worker will resume its session to carry out the plan as approved"
 	}
 	return "the worker will resume it with your answer"
 }

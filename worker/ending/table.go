@@ -75,6 +75,10 @@ type Facts struct {
 	// BudgetCrossed: what the task has spent, its earlier runs and this
 	// one, and its budget, in USD.
 	Spent, Budget float64
+	// Planning: the run was a planning run (plan: true); Wrote, the files
+	// it changed all the same.
+	Planning bool
+	Wrote    []string
 }
 
 // Decide is how a task ends, given what happened: the one decision
@@ -104,6 +108,9 @@ func unasked(p task.HumanPolicy, e Ending) Ending {
 // table is every ending a happening can have, for a task that may ask:
 // endings picks the function that makes it.
 func table(f Facts) Ending {
+	if f.Planning && f.What == AgentAnswered {
+		return planned(f)
+	}
 	if end := endings[f.What]; end != nil {
 		return end(f)
 	}

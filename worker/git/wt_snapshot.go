@@ -1,6 +1,7 @@
 package git
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -41,6 +42,16 @@ func (w *Worktree) Changed(base string) ([]string, error) {
 	}
 	k.Close()
 	return k.Paths, nil
+}
+
+// Touched is the paths changed from where the work starts: base, or the
+// commit a rebase in progress has reached (RebaseHead).
+func (w *Worktree) Touched(base string) ([]string, error) {
+	head, err := w.RebaseHead()
+	if err != nil {
+		return nil, err
+	}
+	return w.Changed(cmp.Or(head, base))
 }
 
 // changedFrom is the paths where tree differs from base's, sorted.

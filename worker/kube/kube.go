@@ -1,32 +1,47 @@
-// Package kube runs each task the worker claims in a pod of its own
-// (runner: k8s): it hands the task's git claim to a pod that an
-// agent-sandbox SandboxClaim takes from the warm pool, watches the claim
-// and the pod, and deletes the SandboxClaim once the task has left the
-// pod; and it is how that pod's entrypoint (bh run-task) finds its task.
+// Package kube runs the agent of each task the worker runs in a pod of
+// its own (runner: k8s), an agent.Runner: the worker claims the task,
+// prepares its worktree, and decides, checks and lands after the run as
+// for a local one; only the agent runs in the pod, which an
+// agent-sandbox SandboxClaim takes from the warm pool. The pod holds no
+// credential that can push: it gets the run's input as a commit the
+// worker pushed (refs/bh/runs/<id>) and hands its result back through a
+// helper container that pushes one ref (refs/bh/results/<id>), which the
+// worker checks as hostile input (package result). It is also how the
+// pod's two containers (bh run-task) find their run and hand it back.
 package kube
 
 import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 
-	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task/config"
-	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker/claims"
+	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/kube/kubeapi"
+	"github.com/bh-tracker/bh/worker/kube/result"
+	"github.com/bh-tracker/bh/worker/slots"
 )
 
-// The annotations a task's pod reads: its task, and the token it takes
-// the task's claim by (the hand-over claim's commit, claims.HandOver).
+// The annotations a task's pod reads: its task, and its run's input
+// commit (refs/bh/runs/<task> on the remote).
 const (
-	AnnotationTask  = "bh.dev/task"
-	AnnotationClaim = "bh.dev/claim"
+	AnnotationTask = "bh.dev/task"
+	AnnotationRun  = "bh.dev/run"
+)
+
+// The run's own files in its input and result (see result.Dir).
+const (
+	RequestFile   = result.Dir + "/request.json"
+	SessionIDFile = result.Dir + "/session-id"
 )
 
 // The resources the runner reads and writes.
@@ -36,67 +51,207 @@ var (
 	Pods          = kubeapi.Resource{Version: "v1", Resource: "pods"}
 )
 
-// Runner runs claimed tasks in pods of their own (worker.Place).
+// Request is what the pod's agent is asked (RequestFile): the worker's
+// agent.Request, less what only a local process has.
+type Request struct {
+	Prompt     string        `json:"prompt"`
+	Dir        string        `json:"dir,omitempty"` // the agent's folder in the worktree (agent.dir:), relative
+	System     string        `json:"system,omitempty"`
+	SessionID  string        `json:"sessionId,omitempty"`
+	Resume     bool          `json:"resume,omitempty"`
+	Name       string        `json:"name,omitempty"`
+	AllowTools []string      `json:"allowTools,omitempty"`
+	Timeout    time.Duration `json:"timeout,omitempty"`
+}
+
+// Runner runs agents in task pods (an agent.Runner).
 type Runner struct {
 	Client kubeapi.API
 	K8s    config.K8sConfig
-	Store  *store.Store
-	// Lease is how long a pod's claim holds without a heartbeat (the
-	// config's lease:): a hand-over claim lasts BindTimeout longer.
-	Lease time.Duration
-	// Sync shares the store with the remote, pulling and pushing (bh sync).
-	Sync func() error
-	Poll time.Duration // how often the claim and the pod are looked at; default 2s
-	Warn func(format string, args ...any)
+	Repo   *git.Repo     // the worker's repository
+	Remote string        // the shared remote, as Repo names it
+	State  string        // where the pods' session transcripts are kept here
+	Poll   time.Duration // how often the result and the pod are looked at; default 2s
+	Warn   func(format string, args ...any)
 }
 
-// Run hands t, whose claim c holds, to a pod of the warm pool, and
-// returns once the task has left it: the pod released its claim (the
-// task ended or parked, its file and work pushed), or the pod failed.
-// Until a pod has taken the claim the task can be taken back; after,
-// the pod holds it until its lease runs out, and nothing runs it twice.
-func (r *Runner) Run(ctx context.Context, t *task.Task, c *claims.Remote) error {
-	if c == nil {
-		return errors.New("runner: k8s needs remote: in the config")
-	}
-	name := claimName(t.ID)
-	lease := task.Lease{Worker: name, Host: claims.Hostname()} // PID 0: no process's own
-	token, err := r.handOver(ctx, t, c, name, lease)
-	if err != nil {
-		if back := c.TakeBack(t.ID, lease); back != nil {
-			r.warnf("%s: take the claim back: %v (it runs out on its own)", t.ID, back)
-		}
-		return fmt.Errorf("%s: hand it to a pod: %w", t.ID, err)
-	}
-	w := &watch{r: r, c: c, id: t.ID, name: name, token: token, lease: lease}
-	return w.run(ctx)
+// SessionFile is where the runner keeps req's session transcript here:
+// the pod's, brought back with its result, sent with the next input.
+func (r *Runner) SessionFile(req agent.Request) string {
+	return filepath.Join(r.State, req.TaskID, req.SessionID+".jsonl")
 }
 
-// handOver makes t open again here (the pod claims it in its own clone),
-// pushes the hand-over claim and the task file, and asks for a pod whose
-// annotations carry the token.
-func (r *Runner) handOver(ctx context.Context, t *task.Task, c *claims.Remote, name string, lease task.Lease) (string, error) {
-	if _, err := r.Store.Update(t.ID, func(t *task.Task) error {
-		if t.State != task.InProgress {
-			return fmt.Errorf("%s is %s: a human took it back", t.ID, t.State)
-		}
-		t.Lease = nil
-		return t.SetState(task.Open, time.Now(), lease.Worker, "handed to a pod")
-	}); err != nil {
-		return "", err
+// Run runs req's agent in a pod of the warm pool on the worktree's state
+// and brings its result back into the worktree. A result the checks
+// refuse, a pod that fails or is not bound in time, are a RunError (an
+// outage when no pod could be had); nothing of theirs is taken.
+func (r *Runner) Run(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
+	start := time.Now()
+	id := req.TaskID
+	wt, err := r.worktree(req)
+	if err != nil {
+		return nil, runError(id, "open its worktree", err)
 	}
-	token, err := c.HandOver(t.ID, lease, r.K8s.BindTimeoutOr()+r.Lease)
+	input, err := r.input(wt, req)
+	if err != nil {
+		return nil, runError(id, "write the run's input", err)
+	}
+	if err := r.Repo.PushRun(r.Remote, id, input); err != nil {
+		return nil, runError(id, "push the run's input", err)
+	}
+	name := claimName(id)
+	defer r.end(id, name)
+	if err := r.Client.Create(ctx, SandboxClaims, r.K8s.NamespaceOr(), r.sandboxClaim(id, name, input)); err != nil {
+		return nil, runError(id, "ask for a pod", err)
+	}
+	res, err := r.wait(ctx, id, name, input)
+	if err != nil {
+		return nil, err
+	}
+	if err := wt.TakeResult(res.Commit, res.Paths); err != nil {
+		return nil, runError(id, "take the pod's result", err)
+	}
+	raw, _ := r.Repo.FileAt(res.Commit, result.OutcomeFile)
+	out := &agent.Outcome{Result: res.Outcome, SessionID: req.SessionID, Raw: raw, Duration: time.Since(start)}
+	if sid, err := r.Repo.FileAt(res.Commit, SessionIDFile); err == nil && validSession(string(sid)) {
+		out.SessionID = string(sid)
+	}
+	r.keepSession(req, out.SessionID, res.Commit)
+	return out, nil
+}
+
+// worktree is req's task's worktree: BH_WORKTREE in its environment,
+// of which the agent's folder may be a part, else the agent's folder.
+func (r *Runner) worktree(req agent.Request) (*git.Worktree, error) {
+	root := req.Dir
+	for _, e := range req.Env {
+		if v, ok := strings.CutPrefix(e, "BH_WORKTREE="); ok {
+			root = v
+		}
+	}
+	wt, err := r.Repo.OpenWorktree(root, slots.Branch(req.TaskID))
+	if err == nil && wt == nil {
+		err = fmt.Errorf("%s is not its worktree", root)
+	}
+	return wt, err
+}
+
+// input is the run's input commit: the worktree's state, the request,
+// and the session's transcript to resume.
+func (r *Runner) input(wt *git.Worktree, req agent.Request) (string, error) {
+	head, err := wt.Head()
 	if err != nil {
 		return "", err
 	}
-	if err := r.Sync(); err != nil {
+	sub, err := filepath.Rel(wt.Path, req.Dir)
+	if err != nil || !filepath.IsLocal(sub) {
+		return "", fmt.Errorf("the agent's folder %s is not in its worktree %s", req.Dir, wt.Path)
+	}
+	b, err := json.Marshal(Request{Prompt: req.Prompt, Dir: filepath.ToSlash(sub), System: req.System, SessionID: req.SessionID, Resume: req.Resume,
+		Name: req.Name, AllowTools: req.AllowTools, Timeout: req.Timeout})
+	if err != nil {
 		return "", err
 	}
-	return token, r.Client.Create(ctx, SandboxClaims, r.K8s.NamespaceOr(), r.sandboxClaim(t.ID, name, token))
+	files := map[string][]byte{RequestFile: b}
+	if req.Resume && req.SessionID != "" {
+		if s, err := os.ReadFile(r.SessionFile(req)); err == nil {
+			files[result.SessionFile] = s
+		}
+	}
+	return wt.RunInput(head, files)
+}
+
+// keepSession keeps the result's session transcript where SessionFile
+// says, for the worker to copy (as it copies a local agent's, untrusted).
+func (r *Runner) keepSession(req agent.Request, sid, commit string) {
+	s, err := r.Repo.FileAt(commit, result.SessionFile)
+	if err != nil || len(s) == 0 || sid == "" {
+		return
+	}
+	req.SessionID = sid
+	path := r.SessionFile(req)
+	if err = os.MkdirAll(filepath.Dir(path), 0o700); err == nil {
+		err = os.WriteFile(path, s, 0o600)
+	}
+	if err != nil {
+		r.warnf("%s: keep the session's transcript: %v", req.TaskID, err)
+	}
+}
+
+var sessionID = regexp.MustCompile(`^[A-Za-z0-9-]{1,64}$`)
+
+func validSession(s string) bool { return sessionID.MatchString(s) }
+
+// wait waits for the pod's result and checks it; a pod that is not bound
+// in time, or fails before it gave one, ends the wait.
+func (r *Runner) wait(ctx context.Context, id, name, input string) (result.Result, error) {
+	bind := time.NewTimer(r.K8s.BindTimeoutOr())
+	defer bind.Stop()
+	tick := time.NewTicker(r.poll())
+	defer tick.Stop()
+	var p pod
+	late := false
+	for {
+		res, err := result.Accept(r.Repo, r.Remote, id, input)
+		switch {
+		case err == nil:
+			return res, nil
+		case result.IsRefused(err):
+			return res, &agent.RunError{Reason: err.Error(), ExitCode: -1, Err: err}
+		case !errors.Is(err, result.ErrNone):
+			r.warnf("%s: look at its result: %v (looked at again)", id, err)
+		}
+		p = r.look(ctx, name, p)
+		if err := r.podError(id, p, late); err != nil {
+			return result.Result{}, err
+		}
+		select {
+		case <-ctx.Done():
+			return result.Result{}, &agent.RunError{Reason: "stopped", ExitCode: -1, Err: ctx.Err()}
+		case <-bind.C:
+			late = true
+		case <-tick.C:
+		}
+	}
+}
+
+// podError is the run's end when its pod will not give a result: it
+// cannot pull its image or was not bound in time (an outage), or it
+// failed; nil while it may.
+func (r *Runner) podError(id string, p pod, late bool) error {
+	if p.trouble == "" && (!late || p.bound) {
+		return nil
+	}
+	why := p.trouble
+	if why == "" {
+		why = fmt.Sprintf("was not bound within %s", r.K8s.BindTimeoutOr())
+	}
+	err := fmt.Errorf("%s: its pod %s", id, why)
+	e := &agent.RunError{Reason: err.Error(), ExitCode: -1, Err: err}
+	if !p.bound || p.pull {
+		e.Outage = agent.OutageOverloaded
+	}
+	return e
+}
+
+// end deletes the SandboxClaim, and with it the pod, and the run's refs.
+func (r *Runner) end(id, name string) {
+	err := r.Client.Delete(context.Background(), SandboxClaims, r.K8s.NamespaceOr(), name)
+	if err != nil && !errors.Is(err, kubeapi.ErrNotFound) {
+		r.warnf("%s: delete its SandboxClaim %s: %v (its TTL ends it)", id, name, err)
+	}
+	if err := r.Repo.DropRun(r.Remote, id); err != nil {
+		r.warnf("%s: delete the run's refs: %v", id, err)
+	}
+}
+
+func runError(id, what string, err error) error {
+	err = fmt.Errorf("%s: %s: %w", id, what, err)
+	return &agent.RunError{Reason: err.Error(), ExitCode: -1, Err: err}
 }
 
 // sandboxClaim is the SandboxClaim of task id's pod.
-func (r *Runner) sandboxClaim(id, name, token string) map[string]any {
+func (r *Runner) sandboxClaim(id, name, input string) map[string]any {
 	return map[string]any{
 		"apiVersion": SandboxClaims.APIVersion(),
 		"kind":       "SandboxClaim",
@@ -106,7 +261,7 @@ func (r *Runner) sandboxClaim(id, name, token string) map[string]any {
 			// The cluster deletes it by then whatever happens to this worker.
 			"lifecycle": map[string]any{"shutdownPolicy": "Delete",
 				"shutdownTime": time.Now().Add(r.K8s.ClaimTTLOr()).UTC().Format(time.RFC3339)},
-			"additionalPodMetadata": map[string]any{"annotations": map[string]any{AnnotationTask: id, AnnotationClaim: token}},
+			"additionalPodMetadata": map[string]any{"annotations": map[string]any{AnnotationTask: id, AnnotationRun: input}},
 		},
 	}
 }
@@ -115,6 +270,13 @@ func (r *Runner) warnf(format string, args ...any) {
 	if r.Warn != nil {
 		r.Warn(format, args...)
 	}
+}
+
+func (r *Runner) poll() time.Duration {
+	if r.Poll > 0 {
+		return r.Poll
+	}
+	return 2 * time.Second
 }
 
 var notName = regexp.MustCompile(`[^a-z0-9-]+`)

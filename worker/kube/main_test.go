@@ -2,20 +2,21 @@ package kube_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/gittest"
 	"github.com/bh-tracker/bh/worker/kube"
 	"github.com/bh-tracker/bh/worker/kube/kubeapi"
-	"github.com/bh-tracker/bh/worker/storegit"
+	"github.com/bh-tracker/bh/worker/slots"
 	"github.com/bh-tracker/bh/worker/storegit/storetest"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -30,13 +31,14 @@ func TestMain(m *testing.M) {
 	os.Exit(fakeapi.Isolated(m.Run))
 }
 
-// cluster is a worker's clone sharing one task through a bare remote,
-// with a fake cluster to run it in.
+// cluster is a worker's repository sharing one task through a bare
+// remote, the task's worktree, and a fake cluster to run its agent in.
 type cluster struct {
 	s      *store.Store
-	c      *claims.Remote
+	repo   *git.Repo
 	bare   string
 	tk     *task.Task
+	wt     string // the task's worktree
 	client *dynamicfake.FakeDynamicClient
 	r      *kube.Runner
 }
@@ -60,28 +62,31 @@ func newCluster(t *testing.T) *cluster {
 	if err != nil {
 		t.Fatal(err)
 	}
+	wt := filepath.Join(t.TempDir(), "wt")
+	gittest.Out(t, dir, "worktree", "add", "-q", "-b", slots.Branch(tk.ID), wt)
 	client := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
 		kube.SandboxClaims.GVR(): "SandboxClaimList", kube.Sandboxes.GVR(): "SandboxList", kube.Pods.GVR(): "PodList"})
-	cl := &cluster{s: s, c: claims.NewRemote(r, "origin", time.Minute, time.Now), bare: bare, tk: tk, client: client}
-	cl.r = &kube.Runner{Client: kubeapi.Dynamic(client), Store: s, Lease: time.Minute, Poll: 5 * time.Millisecond,
-		Sync: func() error { _, err := storegit.Sync(s, "", true); return err }, Warn: t.Logf}
+	cl := &cluster{s: s, repo: r, bare: bare, tk: tk, wt: wt, client: client}
+	cl.r = &kube.Runner{Client: kubeapi.Dynamic(client), Repo: r, Remote: "origin", State: filepath.Join(t.TempDir(), "pods"),
+		Poll: 5 * time.Millisecond, Warn: t.Logf}
 	cl.r.K8s.BindTimeout.D = time.Hour
 	return cl
 }
 
-// claim claims the task as the worker's loop does.
-func (cl *cluster) claim(t *testing.T) {
-	t.Helper()
-	if _, err := claims.Next(cl.s, cl.c, claims.WorkerLease("worker", time.Now()), nil, nil); err != nil {
-		t.Fatal(err)
-	}
+// run runs the task's agent as the worker does, beside the test.
+func (cl *cluster) run(t *testing.T, req agent.Request) <-chan outcome {
+	req.Dir, req.TaskID = cl.wt, cl.tk.ID
+	done := make(chan outcome, 1)
+	go func() {
+		o, err := cl.r.Run(context.Background(), req)
+		done <- outcome{o, err}
+	}()
+	return done
 }
 
-// run runs the task's pod as the worker does, beside the test.
-func (cl *cluster) run(t *testing.T) <-chan error {
-	done := make(chan error, 1)
-	go func() { done <- cl.r.Run(context.Background(), cl.tk, cl.c) }()
-	return done
+type outcome struct {
+	o   *agent.Outcome
+	err error
 }
 
 // created waits for the SandboxClaim the runner creates.
@@ -117,69 +122,51 @@ func (cl *cluster) watchClaims(t *testing.T) kwatch.Interface {
 }
 
 // bind does what the controller does: the claim gets a Sandbox, which
-// adopted a warm pod, in phase.
-func (cl *cluster) bind(t *testing.T, claim *unstructured.Unstructured, podStatus map[string]any) {
+// adopted a warm pod (the n-th), in phase.
+func (cl *cluster) bind(t *testing.T, claim *unstructured.Unstructured, podStatus map[string]any, n int) {
 	t.Helper()
 	ctx := context.Background()
-	unstructured.SetNestedField(claim.Object, "sb-1", "status", "sandbox", "name")
+	sb, pod := fmt.Sprintf("sb-%d", n), fmt.Sprintf("pod-%d", n)
+	unstructured.SetNestedField(claim.Object, sb, "status", "sandbox", "name")
 	if _, err := cl.client.Resource(kube.SandboxClaims.GVR()).Namespace("bh").Update(ctx, claim, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	sb := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "agents.x-k8s.io/v1beta1", "kind": "Sandbox",
-		"metadata": map[string]any{"name": "sb-1", "namespace": "bh", "annotations": map[string]any{"agents.x-k8s.io/pod-name": "pod-1"}}}}
-	if _, err := cl.client.Resource(kube.Sandboxes.GVR()).Namespace("bh").Create(ctx, sb, metav1.CreateOptions{}); err != nil {
+	obj := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "agents.x-k8s.io/v1beta1", "kind": "Sandbox",
+		"metadata": map[string]any{"name": sb, "namespace": "bh", "annotations": map[string]any{"agents.x-k8s.io/pod-name": pod}}}}
+	if _, err := cl.client.Resource(kube.Sandboxes.GVR()).Namespace("bh").Create(ctx, obj, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	p := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Pod",
-		"metadata": map[string]any{"name": "pod-1", "namespace": "bh"}, "status": podStatus}}
+		"metadata": map[string]any{"name": pod, "namespace": "bh"}, "status": podStatus}}
 	if _, err := cl.client.Resource(kube.Pods.GVR()).Namespace("bh").Create(ctx, p, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }
 
-// setPod changes the pod's status.
-func (cl *cluster) setPod(t *testing.T, status map[string]any) {
+// pod runs what a task pod runs, given claim's annotations: the agent's
+// container with runner as its agent (it pushes nothing), then the
+// helper's push of the result.
+func (cl *cluster) pod(t *testing.T, claim *unstructured.Unstructured, runner agent.Runner) {
 	t.Helper()
-	p, err := cl.client.Resource(kube.Pods.GVR()).Namespace("bh").Get(context.Background(), "pod-1", metav1.GetOptions{})
+	ann, _, _ := unstructured.NestedStringMap(claim.Object, "spec", "additionalPodMetadata", "annotations")
+	h := kube.Handed{Task: ann[kube.AnnotationTask], Run: ann[kube.AnnotationRun]}
+	root := t.TempDir()
+	out, info := filepath.Join(root, "out"), filepath.Join(root, "podinfo")
+	for _, d := range []string{out, info} {
+		os.MkdirAll(d, 0o755)
+	}
+	_, err := kube.RunPod(context.Background(), h, cl.bare, filepath.Join(root, "run"), out,
+		func(*store.Store, *task.Task) (agent.Runner, error) { return runner, nil })
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.Object["status"] = status
-	if _, err := cl.client.Resource(kube.Pods.GVR()).Namespace("bh").Update(context.Background(), p, metav1.UpdateOptions{}); err != nil {
+	os.WriteFile(filepath.Join(info, "annotations"), []byte(kube.AnnotationTask+"=\""+h.Task+"\"\n"), 0o644)
+	if _, err := kube.PushResult(context.Background(), info, out, filepath.Join(root, "scratch"), cl.bare); err != nil {
 		t.Fatal(err)
 	}
 }
 
-// podClone is the pod's side: a fresh clone of the remote, whose claims
-// accept the token.
-func (cl *cluster) podClone(t *testing.T, token string) (*store.Store, *claims.Remote) {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "pod")
-	if err := git.Clone(cl.bare, dir); err != nil {
-		t.Fatal(err)
-	}
-	s, err := store.Find(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := git.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := claims.NewRemote(r, "origin", time.Minute, time.Now)
-	c.Accept(cl.tk.ID, token)
-	return s, c
-}
-
-// remoteClaim is the task's claim on the remote, as the worker fetches it.
-func (cl *cluster) remoteClaim(t *testing.T) (string, *claims.RemoteClaim) {
-	t.Helper()
-	if err := cl.c.Fetch(); err != nil {
-		t.Fatal(err)
-	}
-	oid, c, err := cl.c.Current(cl.tk.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return oid, c
+// remoteRefs are the remote's refs under refs/bh/runs and refs/bh/results.
+func (cl *cluster) remoteRefs(t *testing.T) string {
+	return gittest.Out(t, cl.bare, "for-each-ref", "refs/bh/runs", "refs/bh/results")
 }

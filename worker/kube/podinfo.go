@@ -5,17 +5,13 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/bh-tracker/bh/task/store"
-	"github.com/bh-tracker/bh/worker/git"
-	"github.com/bh-tracker/bh/worker/storegit"
 )
 
 // The pod's side: bh run-task, the entrypoint of a warm pool's pods.
@@ -24,25 +20,30 @@ import (
 // file); BH_PODINFO names another.
 func PodInfo() string { return cmp.Or(os.Getenv("BH_PODINFO"), "/etc/bh/podinfo") }
 
-// Handed is what a pod is given: its task, and the token it takes the
-// task's claim by.
-type Handed struct{ Task, Token string }
+// Handed is what a pod is given: its task, and its run's input commit.
+type Handed struct{ Task, Run string }
 
 // WaitHanded waits, until ctx ends, for the annotations file in dir to
 // name the pod's task: a warm pod starts long before a claim binds it.
 func WaitHanded(ctx context.Context, dir string) (Handed, error) {
+	a, err := waitAnnotations(ctx, dir, AnnotationTask, AnnotationRun)
+	return Handed{Task: a[AnnotationTask], Run: a[AnnotationRun]}, err
+}
+
+// waitAnnotations waits, until ctx ends, for the annotations file in dir
+// to hold every key, and returns them all.
+func waitAnnotations(ctx context.Context, dir string, keys ...string) (map[string]string, error) {
 	tick := time.NewTicker(200 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		b, _ := os.ReadFile(filepath.Join(dir, "annotations")) // not there yet: wait for it
 		a := annotations(b)
-		if h := (Handed{Task: a[AnnotationTask], Token: a[AnnotationClaim]}); h.Task != "" && h.Token != "" {
-			return h, nil
+		if !slices.ContainsFunc(keys, func(k string) bool { return a[k] == "" }) {
+			return a, nil
 		}
 		select {
 		case <-ctx.Done():
-			return Handed{}, fmt.Errorf("no task was given to this pod (%s and %s in %s/annotations)",
-				AnnotationTask, AnnotationClaim, dir)
+			return nil, fmt.Errorf("no task was given to this pod (%s in %s/annotations)", strings.Join(keys, " and "), dir)
 		case <-tick.C:
 		}
 	}
@@ -59,25 +60,4 @@ func annotations(b []byte) map[string]string {
 		}
 	}
 	return out
-}
-
-// Checkout is the store of a clone of remote in dir, which shares its
-// tasks through origin: cloned, or, when dir holds one, brought up to date.
-func Checkout(remote, dir string) (*store.Store, error) {
-	_, err := os.Stat(filepath.Join(dir, ".git"))
-	fresh := errors.Is(err, os.ErrNotExist)
-	if fresh {
-		if err := git.Clone(remote, dir); err != nil {
-			return nil, fmt.Errorf("clone %s: %w", remote, err)
-		}
-	}
-	s, err := store.Find(dir)
-	if err != nil {
-		return nil, err
-	}
-	s.Config.Remote = "origin"
-	if !fresh {
-		_, err = storegit.Sync(s, "", false)
-	}
-	return s, err
 }

@@ -1,148 +1,161 @@
 package kube_test
 
 import (
+	"context"
 	"errors"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
-	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/worker/claims"
-	"github.com/bh-tracker/bh/worker/kube"
-	"github.com/bh-tracker/bh/worker/storegit"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"github.com/bh-tracker/bh/worker/git/gittest"
+	"github.com/bh-tracker/bh/worker/kube/result"
 )
 
 var running = map[string]any{"phase": "Running"}
 
-// TestRunnerHandsTaskToPod: the worker asks the warm pool for a pod with
-// the task and its token as annotations; the pod takes the claim with
-// the token, ends or parks the task and releases the claim; the worker
-// then deletes the SandboxClaim and has the task's new state.
-func TestRunnerHandsTaskToPod(t *testing.T) {
-	for _, end := range []task.State{task.Closed, task.AwaitingInput} {
-		t.Run(string(end), func(t *testing.T) {
+// sessionAgent is an agent that writes its work, and keeps its sessions
+// in files (as claude does): it appends a line to the session it resumes.
+type sessionAgent struct {
+	dir   string // its sessions
+	write map[string]string
+	seen  string // the session as it found it
+}
+
+func (a *sessionAgent) SessionFile(req agent.Request) string {
+	return filepath.Join(a.dir, req.SessionID+".jsonl")
+}
+
+func (a *sessionAgent) Run(_ context.Context, req agent.Request) (*agent.Outcome, error) {
+	for rel, c := range a.write {
+		os.WriteFile(filepath.Join(req.Dir, rel), []byte(c), 0o644)
+	}
+	b, _ := os.ReadFile(a.SessionFile(req))
+	a.seen = string(b)
+	os.WriteFile(a.SessionFile(req), append(b, "turn\n"...), 0o600)
+	return &agent.Outcome{Result: agent.Result{Status: agent.StatusCompleted, Summary: "done in a pod"}, SessionID: req.SessionID}, nil
+}
+
+// TestRunnerRunsAgentInPod: the worker pushes the worktree's state as
+// the run's input and asks for a pod with it as an annotation; the pod
+// runs the agent and hands its result back through its helper; the
+// worker takes the work into the worktree and the outcome, keeps the
+// session's transcript (sent again with the next, resumed, run), and
+// deletes the SandboxClaim and the run's refs.
+func TestRunnerRunsAgentInPod(t *testing.T) {
+	cl := newCluster(t)
+	gittest.Write(t, cl.wt, "draft.txt", "the worker's uncommitted draft\n")
+	w := cl.watchClaims(t)
+	a := &sessionAgent{dir: t.TempDir(), write: map[string]string{"pod.txt": "from the pod\n"}}
+	for i, resume := range []bool{false, true} {
+		done := cl.run(t, agent.Request{Prompt: "do it", SessionID: "5e55-10", Resume: resume})
+		claim := cl.created(t, w)
+		cl.bind(t, claim, running, i)
+		os.RemoveAll(a.dir) // another pod: the session only as the input brings it
+		os.MkdirAll(a.dir, 0o700)
+		cl.pod(t, claim, a)
+		got := <-done
+		if got.err != nil {
+			t.Fatal(got.err)
+		}
+		if got.o.Result.Summary != "done in a pod" || got.o.SessionID != "5e55-10" {
+			t.Fatalf("outcome %+v", got.o)
+		}
+		if gittest.Read(t, cl.wt, "pod.txt") != "from the pod\n" || gittest.Read(t, cl.wt, "draft.txt") != "the worker's uncommitted draft\n" {
+			t.Fatal("the pod's work did not reach the worktree beside the draft")
+		}
+		if want := strings.Repeat("turn\n", i); a.seen != want {
+			t.Fatalf("run %d: the pod's agent found the session %q, want %q", i, a.seen, want)
+		}
+		deleted(t, w)
+		if refs := cl.remoteRefs(t); refs != "" {
+			t.Fatalf("the run's refs are left on the remote:\n%s", refs)
+		}
+	}
+	if s, _ := os.ReadFile(cl.r.SessionFile(agent.Request{TaskID: cl.tk.ID, SessionID: "5e55-10"})); string(s) != "turn\nturn\n" {
+		t.Fatalf("the session kept here: %q", s)
+	}
+}
+
+// TestRunnerRefusesTamperedResult: a pod whose agent wrote into bh's
+// store gets a refused run, and nothing of its work reaches the worktree.
+func TestRunnerRefusesTamperedResult(t *testing.T) {
+	cl := newCluster(t)
+	w := cl.watchClaims(t)
+	done := cl.run(t, agent.Request{Prompt: "do it", SessionID: "s1"})
+	claim := cl.created(t, w)
+	cl.bind(t, claim, running, 0)
+	a := &sessionAgent{dir: t.TempDir(), write: map[string]string{"pod.txt": "x\n", ".bh/tasks/" + cl.tk.ID + ".yaml": "state: closed\n"}}
+	cl.pod(t, claim, a)
+	got := <-done
+	var re *agent.RunError
+	if !errors.As(got.err, &re) || !result.IsRefused(got.err) {
+		t.Fatalf("ran with %v, want the result refused", got.err)
+	}
+	if gittest.Exists(cl.wt, "pod.txt") {
+		t.Fatal("a refused result's work reached the worktree")
+	}
+	deleted(t, w)
+}
+
+// TestRunnerPodTrouble: a pod that cannot pull its image, or is not
+// bound in time, is an outage (claims pause); one that fails after it
+// was bound is the run's failure. The SandboxClaim goes either way.
+func TestRunnerPodTrouble(t *testing.T) {
+	pull := map[string]any{"phase": "Pending", "containerStatuses": []any{map[string]any{
+		"state": map[string]any{"waiting": map[string]any{"reason": "ImagePullBackOff", "message": "no such image"}}}}}
+	failed := map[string]any{"phase": "Failed", "reason": "Evicted", "message": "the node ran out of memory"}
+	for name, tc := range map[string]struct {
+		status map[string]any // nil: never bound
+		outage bool
+		why    string
+	}{
+		"image":   {status: pull, outage: true, why: "cannot pull its image"},
+		"unbound": {outage: true, why: "was not bound within"},
+		"evicted": {status: failed, why: "failed (Evicted"},
+	} {
+		t.Run(name, func(t *testing.T) {
 			cl := newCluster(t)
-			cl.claim(t)
+			if tc.status == nil {
+				cl.r.K8s.BindTimeout.D = 10 * time.Millisecond
+			}
 			w := cl.watchClaims(t)
-			done := cl.run(t)
-			obj := cl.created(t, w)
-			ann, _, _ := unstructured.NestedStringMap(obj.Object, "spec", "additionalPodMetadata", "annotations")
-			oid, held := cl.remoteClaim(t)
-			if ann[kube.AnnotationTask] != cl.tk.ID || ann[kube.AnnotationClaim] != oid || held.PID != 0 {
-				t.Fatalf("annotations %v, the claim %s %+v", ann, oid, held)
+			done := cl.run(t, agent.Request{Prompt: "do it", SessionID: "s1"})
+			claim := cl.created(t, w)
+			if tc.status != nil {
+				cl.bind(t, claim, tc.status, 0)
 			}
-			if pool, _, _ := unstructured.NestedString(obj.Object, "spec", "warmPoolRef", "name"); pool != "bh-task" {
-				t.Fatalf("warm pool %q", pool)
-			}
-			if ttl, _, _ := unstructured.NestedString(obj.Object, "spec", "lifecycle", "shutdownTime"); ttl == "" {
-				t.Fatal("no TTL on the claim")
-			}
-			cl.bind(t, obj, running)
-
-			s2, c2 := cl.podClone(t, ann[kube.AnnotationClaim])
-			lease := task.Lease{Worker: "worker", Host: "pod-1", PID: os.Getpid()}
-			if _, err := claims.Next(s2, c2, lease, nil, nil); err != nil {
-				t.Fatalf("the pod takes its task: %v", err)
-			}
-			tk, err := s2.Update(cl.tk.ID, func(t *task.Task) error { return t.SetState(end, time.Now(), "worker", "ran") })
-			if err != nil {
-				t.Fatal(err)
-			}
-			c2.Unclaim(tk, lease)
-			if _, err := storegit.Sync(s2, "", true); err != nil {
-				t.Fatal(err)
-			}
-			c2.HandOff(s2, []string{tk.ID}, lease)
-
-			if err := <-done; err != nil {
-				t.Fatalf("the run: %v", err)
+			got := <-done
+			var re *agent.RunError
+			if !errors.As(got.err, &re) || (re.Outage != "") != tc.outage || !strings.Contains(re.Reason, tc.why) {
+				t.Fatalf("ran with %v (outage %q), want %q, outage %v", got.err, re.Outage, tc.why, tc.outage)
 			}
 			deleted(t, w)
-			if got, err := cl.s.Get(cl.tk.ID); err != nil || got.State != end {
-				t.Fatalf("the worker's task after: %v %v", got.State, err)
-			}
 		})
 	}
 }
 
-// TestRunnerBindTimeoutHandsTaskBack: a claim no pod binds in time is
-// deleted and the task taken back (an outage of the pool: claims
-// pause), and a pod bound late cannot take it with the old token.
-func TestRunnerBindTimeoutHandsTaskBack(t *testing.T) {
+// TestRunnerAgentDir: an agent that works in a folder of the worktree
+// (agent.dir:) works in the same folder of the pod's checkout.
+func TestRunnerAgentDir(t *testing.T) {
 	cl := newCluster(t)
-	cl.r.K8s.BindTimeout.D = 50 * time.Millisecond
-	cl.claim(t)
+	gittest.Write(t, cl.wt, "web/index.html", "<p>\n")
 	w := cl.watchClaims(t)
-	done := cl.run(t)
-	obj := cl.created(t, w)
-	err := <-done
-	if re := (*agent.RunError)(nil); !errors.As(err, &re) || re.Outage == "" {
-		t.Fatalf("want an outage, got %v", err)
+	done := make(chan outcome, 1)
+	go func() {
+		o, err := cl.r.Run(context.Background(), agent.Request{Prompt: "do it", SessionID: "s1", TaskID: cl.tk.ID,
+			Dir: filepath.Join(cl.wt, "web"), Env: []string{"BH_WORKTREE=" + cl.wt}})
+		done <- outcome{o, err}
+	}()
+	claim := cl.created(t, w)
+	cl.bind(t, claim, running, 0)
+	cl.pod(t, claim, &sessionAgent{dir: t.TempDir(), write: map[string]string{"app.js": "1\n"}})
+	if got := <-done; got.err != nil {
+		t.Fatal(got.err)
 	}
-	deleted(t, w)
-	if _, held := cl.remoteClaim(t); held == nil || held.State != claims.Released {
-		t.Fatalf("the claim after: %+v", held)
-	}
-	if got, _ := cl.s.Get(cl.tk.ID); got.State != task.Open {
-		t.Fatalf("the task is %s here", got.State)
-	}
-	ann, _, _ := unstructured.NestedStringMap(obj.Object, "spec", "additionalPodMetadata", "annotations")
-	s2, c2 := cl.podClone(t, ann[kube.AnnotationClaim])
-	if _, err := claims.Next(s2, c2, task.Lease{Worker: "worker", Host: "late", PID: 3}, nil, nil); !errors.Is(err, claims.ErrNothingReady) {
-		t.Fatalf("a late pod took the task: %v", err)
-	}
-}
-
-// TestRunnerImagePullHandsTaskBack: a pod whose image cannot be pulled
-// never takes its task: the worker takes it back at once, an outage.
-func TestRunnerImagePullHandsTaskBack(t *testing.T) {
-	cl := newCluster(t)
-	cl.claim(t)
-	w := cl.watchClaims(t)
-	done := cl.run(t)
-	cl.bind(t, cl.created(t, w), map[string]any{"phase": "Pending", "containerStatuses": []any{
-		map[string]any{"name": "bh", "state": map[string]any{"waiting": map[string]any{"reason": "ImagePullBackOff", "message": "no such image"}}}}})
-	err := <-done
-	if re := (*agent.RunError)(nil); !errors.As(err, &re) || re.Outage == "" {
-		t.Fatalf("want an outage, got %v", err)
-	}
-	deleted(t, w)
-	if _, held := cl.remoteClaim(t); held == nil || held.State != claims.Released {
-		t.Fatalf("the claim after: %+v", held)
-	}
-}
-
-// TestRunnerPodFailureRunsNothingTwice: a pod evicted after it took its
-// task keeps the claim until its lease runs out: the SandboxClaim is
-// deleted, the run returns an error, and neither the worker nor another
-// pod with the same token takes the task meanwhile.
-func TestRunnerPodFailureRunsNothingTwice(t *testing.T) {
-	cl := newCluster(t)
-	cl.claim(t)
-	w := cl.watchClaims(t)
-	done := cl.run(t)
-	obj := cl.created(t, w)
-	cl.bind(t, obj, running)
-	ann, _, _ := unstructured.NestedStringMap(obj.Object, "spec", "additionalPodMetadata", "annotations")
-	s2, c2 := cl.podClone(t, ann[kube.AnnotationClaim])
-	if _, err := claims.Next(s2, c2, task.Lease{Worker: "worker", Host: "pod-1", PID: 2}, nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	cl.setPod(t, map[string]any{"phase": "Failed", "reason": "Evicted", "message": "the node ran out of memory"})
-	if err := <-done; err == nil {
-		t.Fatal("a failed pod's run returned no error")
-	}
-	deleted(t, w)
-	if _, held := cl.remoteClaim(t); held == nil || held.State != claims.Held || held.Host != "pod-1" {
-		t.Fatalf("the claim after: %+v", held)
-	}
-	if got, err := claims.Next(cl.s, cl.c, claims.WorkerLease("worker", time.Now()), nil, nil); !errors.Is(err, claims.ErrNothingReady) {
-		t.Fatalf("the worker took the task again at once: %v %v", got, err)
-	}
-	s3, c3 := cl.podClone(t, ann[kube.AnnotationClaim])
-	if _, err := claims.Next(s3, c3, task.Lease{Worker: "worker", Host: "pod-2", PID: 3}, nil, nil); !errors.Is(err, claims.ErrNothingReady) {
-		t.Fatalf("a second pod took the task: %v", err)
+	if gittest.Read(t, cl.wt, "web/app.js") != "1\n" {
+		t.Fatal("the agent did not work in its folder")
 	}
 }

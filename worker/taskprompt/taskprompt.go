@@ -5,9 +5,11 @@ package taskprompt
 
 import (
 	"path/filepath"
+	"strings"
 
 	"github.com/bh-tracker/bh/prompts"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/plan"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/ending"
 )
@@ -17,12 +19,29 @@ import (
 // reviewer's feedback on a rejected completion) when resume.
 // A resume with nothing answered yet (after a crash or a stop) repeats the
 // task prompt in the same session.
+// A planning run (plan: true) is told so after it; the run after its
+// plan's approval is told to carry out the plan.
 func Prompt(s *store.Store, t *task.Task, resume bool) (string, error) {
 	set := prompts.Set{Dir: filepath.Join(s.Dir, "prompts")}
 	d := Data(s, t)
+	if resume && plan.Fresh(t) {
+		d.Plan, d.PlanEdited, _ = plan.Approved(t)
+		return set.Implement(d)
+	}
+	out, err := prompt(set, d, t, resume, s.Config.Rounds())
+	if err != nil || !plan.Planning(t, s.Config.Plan) {
+		return out, err
+	}
+	more, err := set.Planning(d)
+	return strings.TrimSpace(out) + "\n\n" + more, err
+}
+
+// prompt is the task, check, review or resume prompt, as t's history
+// asks; rounds is how many check rounds go to the agent.
+func prompt(set prompts.Set, d prompts.Data, t *task.Task, resume bool, rounds int) (string, error) {
 	if ev, ran := ending.FailedCheck(t); resume && ev != nil && !ran {
 		d.Check = &prompts.Check{Command: ev.Command, ExitCode: ev.ExitCode, Output: ev.Output, Round: ev.Round,
-			Rounds: s.Config.Rounds()}
+			Rounds: rounds}
 		return set.CheckFailed(d)
 	}
 	if review, url := ending.PendingFeedback(t); resume && review != "" {

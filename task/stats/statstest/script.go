@@ -126,7 +126,8 @@ const Want = `{
   "landed": 3,
   "timeToFirstQuestion": {"count": 3, "p50": 600, "p90": 1800},
   "questionsPerTask": 1.3333333333333333,
-  "askedWhen": {"tenths": [1, 1, 1, 0, 1, 0, 0, 0, 0, 0], "firstTenth": 0.25},
+  "askedWhen": {"tenths": [1, 1, 1, 0, 1, 0, 0, 0, 0, 0], "firstTenth": 0.25, "planning": 0, "planningShare": 0,
+    "firstTenthPlanned": 0, "firstTenthUnplanned": 0.25},
   "humanLatency": {"count": 5, "p50": 300, "p90": 1800, "byChannel": {
     "cli": {"count": 1, "p50": 1800, "p90": 1800},
     "web": {"count": 1, "p50": 600, "p90": 600},
@@ -139,3 +140,32 @@ const Want = `{
   "costPerLanded": 2,
   "limitPauses": 2
 }`
+
+// Planned is a scripted history of planning, read at Now:
+//   - f plans (plan: true): claimed at 0, asks q1 and q2 in its planning
+//     run at 2 (answered at 10), asks for its plan's approval (q3) at 15
+//     (approved at 20), asks q4 while carrying it out at 80 (answered at
+//     85), lands at 100: 82 minutes of the agent's time, its questions at
+//     2, 2, 7 and 67 of them;
+//   - g does not plan: claimed at 0, asks q1 at 50 (answered at 60), lands
+//     at 100: 90 minutes, its question at 50.
+func Planned() []*task.Task {
+	f := newTask("bh-ffff", "Planned first").claim(0).
+		ask(2, "q1", 0.1).at(2, task.Event{Kind: task.EventInputRequested, QuestionID: "q2"}).
+		answer(10, "q1", "human").at(10, task.Event{Kind: task.EventInputReceived, QuestionID: "q2", By: "human"}).claim(10).
+		ask(15, "q3", 0.1).answer(20, "q3", "human").claim(20).
+		ask(80, "q4", 0.5).answer(85, "q4", "human").claim(85).
+		at(100, task.Event{Kind: task.EventCommit}).move(100, task.Closed, "w1")
+	f.t.Questions = []task.Question{{ID: "q1", Planning: true}, {ID: "q2", Planning: true},
+		{ID: "q3", Planning: true, Plan: "1. do it"}, {ID: "q4"}}
+	g := newTask("bh-gggg", "Not planned").claim(0).ask(50, "q1", 0.5).answer(60, "q1", "human").claim(60).
+		at(100, task.Event{Kind: task.EventCommit}).move(100, task.Closed, "w1")
+	return []*task.Task{f.t, g.t}
+}
+
+// WantPlanned is where Planned's questions were asked, as bh stats --json
+// prints its askedWhen: three of the five in planning, all three in the
+// first tenth of f's time, which asked three of its four there; g's one
+// question came at 50/90.
+const WantPlanned = `{"tenths": [3, 0, 0, 0, 0, 1, 0, 0, 1, 0], "firstTenth": 0.6, "planning": 3, "planningShare": 0.6,
+  "firstTenthPlanned": 0.75, "firstTenthUnplanned": 0}`

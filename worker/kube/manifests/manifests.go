@@ -104,7 +104,20 @@ func header(o Options) string {
 #     --from-literal=credentials='https://USER:TOKEN@HOST'   # a git-credential-store line that may push
 #   kubectl -n %[3]s create secret generic bh-agent \
 #     --from-literal=ANTHROPIC_API_KEY=...   # or CLAUDE_CODE_OAUTH_TOKEN, OPENAI_API_KEY
-`, o.Mode, config, o.Namespace)
+%[4]s`, o.Mode, config, o.Namespace, readSecret(o))
+}
+
+// readSecret is the task pods' own credential, which can only fetch: no
+// agent's container holds bh-git.
+func readSecret(o Options) string {
+	if o.Mode != Pods {
+		return ""
+	}
+	return fmt.Sprintf(`#   kubectl -n %[1]s create secret generic bh-git-read \
+#     --from-literal=credentials='https://USER:TOKEN@HOST'   # one that can only fetch (none for a public remote)
+# A task pod's agent holds bh-git-read alone; bh-git is in its helper
+# container, which pushes one ref, refs/bh/results/<task>.
+`, o.Namespace)
 }
 
 func remoteName(o Options) string {

@@ -140,6 +140,7 @@ type volume struct {
 type secretVolume struct {
 	SecretName  string `yaml:"secretName"`
 	DefaultMode int    `yaml:"defaultMode"`
+	Optional    bool   `yaml:"optional,omitempty"`
 }
 
 type downwardVolume struct {

@@ -1,15 +1,17 @@
 // Package runtask runs bh run-task, the entrypoint of runner: k8s's task
-// pods, as local processes: the worker's side (worker/kube's runner) in
-// the test, against a fake cluster whose pods the test binds and starts
-// itself, with the annotations the SandboxClaim carried; each pod a fresh
-// clone of one bare remote. Heavy tests, in a test binary of their own.
+// pods, as local processes: the worker (with worker/kube's runner) in the
+// test, against a fake cluster whose pods the test binds and starts
+// itself, with the annotations the SandboxClaim carried. A pod's agent
+// container reads the remote through git daemon, which takes no push;
+// its helper container alone writes the remote. Heavy tests, in a test
+// binary of their own.
 package runtask
 
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,7 +25,6 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
-	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/kube"
 	"github.com/bh-tracker/bh/worker/kube/kubeapi"
@@ -33,7 +34,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
 )
@@ -45,18 +45,19 @@ type k8sMain struct{ m *testing.M }
 
 func (k k8sMain) Run() int { return kubetest.Main(k.m) }
 
-// cluster is the shared remote, the worker's clone with its runner (in
-// this process), a fake cluster, and the pods run so far.
+// cluster is the shared remote (and a read-only way to it), the worker's
+// clone with its runner, a fake or real cluster, and the pods run so far.
 type cluster struct {
 	root, bin, remote string
+	readURL           string // the remote through git daemon: fetch only
 	s                 *store.Store
-	c                 *claims.Remote
 	client            dynamic.Interface
 	ns                string
 	real              *kubetest.Cluster // nil: a fake cluster, bound by the test
 	r                 *kube.Runner
 	pods              int
 	env               []string // every pod's
+	stop              func()   // stops the worker work started
 }
 
 // newCluster makes the remote with config and one task per title (their
@@ -88,8 +89,9 @@ func newClusterOn(t *testing.T, client dynamic.Interface, api kubeapi.API, ns, c
 	cl := &cluster{root: root, bin: e2e.Bin(t, root), remote: filepath.Join(root, "remote.git")}
 	t.Setenv("PATH", cl.bin+string(os.PathListSeparator)+os.Getenv("PATH")) // git's merge driver is bh
 	e2e.Write(t, root, "gitconfig", "[user]\n\tname = pod\n\temail = pod@bh.invalid\n")
-	cl.env = []string{"PATH=" + os.Getenv("PATH"), "GIT_CONFIG_GLOBAL=" + filepath.Join(root, "gitconfig"),
-		"GIT_CONFIG_NOSYSTEM=1", "BH_SANDBOX=off", "BH_REMOTE=" + cl.remote}
+	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(root, "gitconfig"))
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	cl.env = []string{"PATH=" + os.Getenv("PATH"), "BH_SANDBOX=off"}
 	e2e.Git(t, root, "init", "-q", "--bare", "-b", "main", cl.remote)
 	seed := filepath.Join(root, "seed")
 	e2e.Process.Repo(t, seed, config)
@@ -107,60 +109,84 @@ func newClusterOn(t *testing.T, client dynamic.Interface, api kubeapi.API, ns, c
 		t.Fatal(err)
 	}
 	cl.s = s
-	lease := s.Config.Lease.Or(time.Minute)
-	cl.c = openClaims(t, s, lease)
+	repo, err := git.Open(s.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl.readURL = readOnly(t, root)
 	cl.client, cl.ns = client, ns
-	cl.r = &kube.Runner{Client: api, Store: s, Lease: lease, Poll: 20 * time.Millisecond, Warn: t.Logf,
-		Sync: func() error { _, err := worker.Sync(s, "", true); return err }}
+	cl.r = &kube.Runner{Client: api, Repo: repo, Remote: "origin", State: filepath.Join(root, "pod-sessions"),
+		Poll: 20 * time.Millisecond, Warn: t.Logf}
 	cl.r.K8s.BindTimeout.D, cl.r.K8s.Namespace = time.Hour, ns
 	return cl, ids
 }
 
-// pod is one task pod: its SandboxClaim's run on the worker's side, its
-// name (BH_HOST), and the folders bh run-task reads and clones into.
-type pod struct {
-	name, podinfo, dir string
-	done               <-chan error // the worker's run of it
-	claim              *unstructured.Unstructured
-}
-
-// handOut claims the next ready task as the worker's loop does, and
-// hands it out (hand).
-func (cl *cluster) handOut(t *testing.T) *pod {
+// readOnly serves the repositories in root through git daemon, which
+// takes fetches alone (receive-pack is off unless enabled), and returns
+// the remote's URL there.
+func readOnly(t *testing.T, root string) string {
 	t.Helper()
-	tk, err := claims.Next(cl.s, cl.c, claims.WorkerLease("worker", time.Now()), nil, nil)
-	// A claim held by a dead pod holds until its lease runs out.
-	for end := time.Now().Add(2 * time.Minute); errors.Is(err, claims.ErrNothingReady) && time.Now().Before(end); {
-		time.Sleep(200 * time.Millisecond)
-		tk, err = claims.Next(cl.s, cl.c, claims.WorkerLease("worker", time.Now()), nil, nil)
-	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatalf("the worker claims: %v", err)
+		t.Fatal(err)
 	}
-	return cl.hand(t, tk)
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	d := exec.Command("git", "daemon", "--export-all", "--reuseaddr", "--listen=127.0.0.1", "--port="+strconv.Itoa(port),
+		"--base-path="+root, root)
+	if err := d.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Process.Kill(); d.Wait() })
+	url := fmt.Sprintf("git://127.0.0.1:%d/remote.git", port)
+	for end := time.Now().Add(time.Minute); exec.Command("git", "ls-remote", url).Run() != nil; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("git daemon does not serve %s", url)
+		}
+	}
+	return url
 }
 
-// hand runs claimed task tk as runner: k8s does; the fake controller
-// binds its SandboxClaim to a new running pod, whose annotations file it
-// writes.
-func (cl *cluster) hand(t *testing.T, tk *task.Task) *pod {
+// work runs the worker in the worker's clone, --once, with the k8s
+// runner, beside the test, until it ends or the test does.
+func (cl *cluster) work(t *testing.T) <-chan error {
+	done, ended := make(chan error, 1), make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(func() { cancel(); <-ended })
+	cl.stop = cancel
+	go func() {
+		defer close(ended)
+		done <- worker.Run(ctx, ctx, cl.s, worker.Options{Runner: cl.r, Once: true,
+			Report: func(e worker.Event) { t.Logf("worker: %s %s %s", e.Kind, e.Task, e.Summary) }})
+	}()
+	return done
+}
+
+// pod is one task pod: its SandboxClaim, its name (BH_HOST), and the
+// folders bh run-task reads, checks out into and leaves its result in.
+type pod struct {
+	name, podinfo, dir, out string
+	claim                   *unstructured.Unstructured
+}
+
+// next waits for the SandboxClaim of task id the worker asks for, and
+// binds it to a new running pod whose annotations file it writes.
+func (cl *cluster) next(t *testing.T, id string, worker <-chan error) *pod {
 	t.Helper()
 	if cl.real != nil {
 		cl.readyPool(t)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cl.r.Run(context.Background(), tk, cl.c) }()
 	cl.pods++
-	p := &pod{done: done, podinfo: filepath.Join(cl.root, fmt.Sprintf("pod-%d-info", cl.pods)),
-		dir: filepath.Join(cl.root, fmt.Sprintf("pod-%d", cl.pods))}
+	p := &pod{podinfo: filepath.Join(cl.root, fmt.Sprintf("pod-%d-info", cl.pods)),
+		dir: filepath.Join(cl.root, fmt.Sprintf("pod-%d", cl.pods)), out: filepath.Join(cl.root, fmt.Sprintf("pod-%d-out", cl.pods))}
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for p.claim == nil {
 		select {
 		case <-tick.C:
-			p.claim = cl.claimOf(t, tk.ID)
-		case err := <-done:
-			t.Fatalf("no SandboxClaim was made: %v", err)
+			p.claim = cl.claimOf(t, id)
+		case err := <-worker:
+			t.Fatalf("the worker asked for no pod: %v", err)
 		}
 	}
 	var ann map[string]string
@@ -254,42 +280,36 @@ func (cl *cluster) bound(t *testing.T, p *pod) (string, map[string]string) {
 		if err == nil {
 			ann = pd.GetAnnotations()
 		}
-		return ann[kube.AnnotationClaim] != ""
+		return ann[kube.AnnotationRun] != ""
 	})
 	return name, ann
 }
 
-// fail marks p's pod failed, as the kubelet does when it dies.
-func (cl *cluster) fail(t *testing.T, p *pod) {
-	t.Helper()
-	patch := []byte(`{"status":{"phase":"Failed","reason":"Error","message":"killed"}}`)
-	if _, err := cl.client.Resource(kube.Pods.GVR()).Namespace(cl.ns).Patch(context.Background(), p.name, types.MergePatchType, patch,
-		metav1.PatchOptions{}, "status"); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// runTask is p's entrypoint, bh run-task, as a local process with the
-// pod's environment (and env's).
-func (cl *cluster) runTask(p *pod, env ...string) *exec.Cmd {
-	c := exec.Command(filepath.Join(cl.bin, "bh"), "run-task", "--dir", p.dir, "--wait", "1m")
-	c.Dir = cl.root
-	c.Env = append(append(os.Environ(), cl.env...), "BH_PODINFO="+p.podinfo, "BH_HOST="+p.name,
-		"XDG_STATE_HOME="+filepath.Join(cl.root, p.name+"-state"))
-	c.Env = append(c.Env, env...)
-	return c
-}
-
-// run runs p's entrypoint to its end: it must exit 0.
+// run runs p's two containers to their end, as local processes with the
+// pod's environment (and env's, the agent's only): bh run-task, which
+// reads the remote through git daemon and can push nothing, then bh
+// run-task --push-result, the helper, which alone may write the remote.
 func (cl *cluster) run(t *testing.T, p *pod, env ...string) {
 	t.Helper()
-	c := cl.runTask(p, env...)
+	state := "XDG_STATE_HOME=" + filepath.Join(cl.root, p.name+"-state")
+	cl.process(t, p, "agent", append([]string{"BH_REMOTE=" + cl.readURL, state, "HOME=" + filepath.Join(cl.root, p.name+"-home")}, env...),
+		"run-task", "--dir", p.dir, "--out", p.out, "--wait", "1m")
+	cl.process(t, p, "result", []string{"BH_REMOTE=" + cl.remote, state},
+		"run-task", "--push-result", p.out, "--dir", filepath.Join(cl.root, p.name+"-relay"), "--wait", "1m")
+}
+
+func (cl *cluster) process(t *testing.T, p *pod, name string, env []string, args ...string) {
+	t.Helper()
+	c := exec.Command(filepath.Join(cl.bin, "bh"), args...)
+	c.Dir = cl.root
+	c.Env = append(append(os.Environ(), cl.env...), "BH_PODINFO="+p.podinfo, "BH_HOST="+p.name)
+	c.Env = append(c.Env, env...)
 	var out bytes.Buffer
 	c.Stdout, c.Stderr = &out, &out
 	if err := c.Run(); err != nil {
-		t.Fatalf("bh run-task in %s: %v\n%s", p.name, err, out.String())
+		t.Fatalf("bh %s in %s's %s container: %v\n%s", strings.Join(args, " "), p.name, name, err, out.String())
 	}
-	t.Logf("bh run-task in %s:\n%s", p.name, out.String())
+	t.Logf("bh %s in %s's %s container:\n%s", args[0], p.name, name, out.String())
 }
 
 // remoteTask is task id as the remote's main holds it.
@@ -307,20 +327,6 @@ func (cl *cluster) remoteTask(t *testing.T, id string) *task.Task {
 func (cl *cluster) landed(t *testing.T, id string) int {
 	t.Helper()
 	return strings.Count(e2e.Git(t, cl.root, "--git-dir", cl.remote, "log", "--format=%B", "main"), "bh-task: "+id)
-}
-
-func openClaims(t *testing.T, s *store.Store, ttl time.Duration) *claims.Remote {
-	t.Helper()
-	r, err := git.Open(s.Root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := claims.NewRemote(r, "origin", ttl, time.Now)
-	// The worker's side runs nothing: what a claim carries is the pods'.
-	c.Files = claims.Files{DropWorktree: func(string) error { return nil },
-		ReadSession:  func(string, string) ([]byte, error) { return nil, os.ErrNotExist },
-		WriteSession: func(string, string, []byte) error { return nil }}
-	return c
 }
 
 // claimGone reports whether p's SandboxClaim is deleted (or, its

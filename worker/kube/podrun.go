@@ -1,0 +1,110 @@
+package kube
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/kube/result"
+)
+
+// NewAgent makes the agent task t runs with, as the repository's config
+// in s says (worker.NewRunner: a parent package's, so it is passed in).
+type NewAgent func(s *store.Store, t *task.Task) (agent.Runner, error)
+
+// sessionFiler is an agent whose sessions live in files (the worker's
+// interface of the same name).
+type sessionFiler interface {
+	SessionFile(req agent.Request) string
+}
+
+// RunPod is the agent's container's whole run (bh run-task): it checks
+// out in dir, a new folder, the run it was given, runs the agent the
+// input's config names on the input's request, and leaves the result in
+// out for the helper container. It pushes nothing and needs no
+// credential that can. Trouble after the checkout is a failed outcome,
+// so that the worker hears of it.
+func RunPod(ctx context.Context, h Handed, remote, dir, out string, newAgent NewAgent) (string, error) {
+	if err := git.CheckoutRun(dir, remote, git.RunRef(h.Task), h.Run); err != nil {
+		return "", err
+	}
+	files, err := runAgent(ctx, h, dir, newAgent)
+	if err != nil {
+		files = map[string][]byte{result.OutcomeFile: failed(err)}
+	}
+	return LeaveResult(dir, h.Run, h.Task, out, files)
+}
+
+// runAgent runs the request in dir and returns the result's own files.
+func runAgent(ctx context.Context, h Handed, dir string, newAgent NewAgent) (map[string][]byte, error) {
+	req, runner, err := request(h, dir, newAgent)
+	if err != nil {
+		return nil, err
+	}
+	sf, _ := runner.(sessionFiler)
+	if sf != nil && req.Resume {
+		restoreSession(sf.SessionFile(req), filepath.Join(dir, result.SessionFile))
+	}
+	o, err := runner.Run(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	res, _ := json.Marshal(o.Result) // plain fields: it cannot fail
+	files := map[string][]byte{result.OutcomeFile: res}
+	if o.SessionID != "" {
+		files[SessionIDFile] = []byte(o.SessionID)
+		req.SessionID = o.SessionID
+	}
+	if sf != nil && req.SessionID != "" {
+		if s, err := os.ReadFile(sf.SessionFile(req)); err == nil {
+			files[result.SessionFile] = s
+		}
+	}
+	return files, nil
+}
+
+// request is the run's request in dir, as the agent's, and its agent.
+func request(h Handed, dir string, newAgent NewAgent) (agent.Request, agent.Runner, error) {
+	b, err := os.ReadFile(filepath.Join(dir, RequestFile))
+	var rq Request
+	if err == nil {
+		err = json.Unmarshal(b, &rq)
+	}
+	if err == nil && rq.Dir != "" && !filepath.IsLocal(rq.Dir) {
+		err = fmt.Errorf("its folder %q is not in its checkout", rq.Dir)
+	}
+	if err != nil {
+		return agent.Request{}, nil, fmt.Errorf("read the run's request: %w", err)
+	}
+	s, err := store.Find(dir)
+	var t *task.Task
+	if err == nil {
+		t, err = s.Get(h.Task)
+	}
+	var runner agent.Runner
+	if err == nil {
+		runner, err = newAgent(s, t)
+	}
+	return agent.Request{Prompt: rq.Prompt, Dir: filepath.Join(dir, rq.Dir), SessionID: rq.SessionID, Resume: rq.Resume,
+		TaskID: h.Task, Timeout: rq.Timeout, Name: rq.Name, System: rq.System, AllowTools: rq.AllowTools}, runner, err
+}
+
+// restoreSession puts the transcript the input brought (from) where the
+// agent keeps it (to); none: the agent says it has no such session.
+func restoreSession(to, from string) {
+	if session, err := os.ReadFile(from); err == nil && os.MkdirAll(filepath.Dir(to), 0o700) == nil {
+		os.WriteFile(to, session, 0o600)
+	}
+}
+
+// failed is the outcome of a run that gave none.
+func failed(err error) []byte {
+	b, _ := json.Marshal(agent.Result{Status: agent.StatusFailed, Summary: "the agent's run in its pod: " + err.Error()})
+	return b
+}

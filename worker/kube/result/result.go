@@ -1,0 +1,115 @@
+// Package result is how a worker takes a task pod's result (runner:
+// k8s): the pod cannot push, a helper beside it pushed one ref,
+// refs/bh/results/<id>, which anyone who took the pod's agent over
+// could fill with anything. The worker, which runs no agent code,
+// fetches that ref alone and refuses what a run could not have made.
+package result
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/worker/git"
+)
+
+// Dir is the run's own folder in the input and result commits: the
+// request the worker wrote, the outcome and the session the pod wrote.
+// It is data for bh, never part of the task's work.
+const Dir = ".bh-run"
+
+// In the result: the agent's answer as it printed it, and its session's
+// transcript.
+const (
+	OutcomeFile = Dir + "/outcome.json"
+	SessionFile = Dir + "/session"
+)
+
+// Result is a pod's result that passed the checks.
+type Result struct {
+	Commit  string       // the result commit, a child of the run's input
+	Outcome agent.Result // the agent's answer, as its own parser reads it
+	Paths   []string     // the task's work: the paths the run changed, Dir's left out
+}
+
+// Refused is a result the worker will not take: only a pod whose agent
+// went where it must not makes one. Nothing of it is checked out.
+type Refused struct {
+	Task, Commit, Why string
+}
+
+func (e *Refused) Error() string {
+	return fmt.Sprintf("%s: the pod's result %.12s is refused: %s", e.Task, e.Commit, e.Why)
+}
+
+// ErrNone is a remote with no result for the task yet.
+var ErrNone = git.ErrNoResult
+
+// Accept fetches task id's result from remote and checks it against
+// input, the commit the worker pushed as the run's input: the result
+// must be one commit whose one parent is input (not another branch's
+// work, nor a history of its own), change nothing in bh's store (.bh/:
+// refused, not dropped, as only a tampered pod writes there), and carry
+// an outcome the agents' own parser reads.
+func Accept(r *git.Repo, remote, id, input string) (Result, error) {
+	commit, err := r.FetchResult(remote, id)
+	if err != nil {
+		return Result{}, err
+	}
+	refuse := func(format string, args ...any) error {
+		return &Refused{Task: id, Commit: commit, Why: fmt.Sprintf(format, args...)}
+	}
+	parents, err := r.Parents(commit)
+	if err != nil {
+		return Result{}, err
+	}
+	if len(parents) != 1 || parents[0] != input {
+		return Result{}, refuse("it is not one commit on the run's input %.12s (its parents: %v)", input, parents)
+	}
+	changed, err := r.ChangedPaths(input, commit)
+	if err != nil {
+		return Result{}, err
+	}
+	work, bad := split(changed)
+	if bad != "" {
+		return Result{}, refuse("it changes %s, in bh's store", bad)
+	}
+	text, err := r.FileAt(commit, OutcomeFile)
+	if err != nil {
+		return Result{}, refuse("it has no %s: %v", OutcomeFile, err)
+	}
+	out, err := agent.ParseResult(text)
+	if err != nil {
+		return Result{}, refuse("%s: %v", OutcomeFile, err)
+	}
+	return Result{Commit: commit, Outcome: out, Paths: work}, nil
+}
+
+// split is the task's work among the changed paths (Dir's left out),
+// or the first in bh's store.
+func split(changed []string) (work []string, bad string) {
+	for _, p := range changed {
+		switch {
+		case store(p):
+			return nil, p
+		case p != Dir && !strings.HasPrefix(p, Dir+"/"):
+			work = append(work, p)
+		}
+	}
+	return work, ""
+}
+
+// store reports whether path p is bh's store or in it, spelt in any case
+// (a case-insensitive checkout would write .BH/ into .bh/).
+func store(p string) bool {
+	first, _, _ := strings.Cut(path.Clean(p), "/")
+	return strings.EqualFold(first, ".bh")
+}
+
+// IsRefused reports whether err is a refused result.
+func IsRefused(err error) bool {
+	_, ok := errors.AsType[*Refused](err)
+	return ok
+}
