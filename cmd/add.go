@@ -21,6 +21,8 @@ type AddOptions struct {
 	Checks      []string // commands that must pass before it lands, over the config's
 	Budget      float64  // what its runs may spend in all, in USD; 0 follows the config
 	Every       string   // its schedule: once it ends, the next one is made for the next time
+	Attempts    int      // agents that try it side by side, the human picking one; 0 or 1: one run
+	Agents      []string // the agents the attempts take in turn
 	// Human-in-the-loop settings; empty (nil) follows the config.
 	Gate, HumanTimeout, OnTimeout string
 	Human                         *bool
@@ -47,6 +49,7 @@ The words of the title may be given unquoted.`,
   bh add "Rewrite the parser" --budget 5
   bh add "Bump the deps" --every 1w
   bh add "Triage new issues" --every "0 9 * * 1"
+  bh add "Speed up the parser" --attempts 3 --agents claude,codex
   bh add "Split the store package" --plan`,
 		Args: argsRange(1, -1, "title"),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -77,6 +80,8 @@ The words of the title may be given unquoted.`,
 	fl.StringArrayVar(&opts.Checks, "check", nil, "shell command that must pass before the work lands, besides the config's checks (repeatable)")
 	fl.Float64Var(&opts.Budget, "budget", 0, "what its runs may spend in all, in `USD`; past it, you are asked whether to go on (default: the config's budget)")
 	fl.StringVar(&opts.Every, "every", "", "make it recur: once it lands or closes, the next one is made for the next time, by a `SCHEDULE` such as 1w, 1d, 12h or a cron line (\"0 9 * * 1\")")
+	fl.IntVar(&opts.Attempts, "attempts", 0, "agents that try it side by side, each in its own worktree; you pick the one that lands")
+	fl.StringSliceVar(&opts.Agents, "agents", nil, "the agents the attempts take in turn: claude, codex, command (comma-separated)")
 	fl.BoolVar(&plan, "plan", false, "plan first: the agent reads and asks, read-only, and a human approves its plan before it codes")
 	h.register(c, "")
 	a.register(c)
@@ -124,7 +129,13 @@ func (opts *AddOptions) newTask() (*task.Task, error) {
 	var err error
 	t := &task.Task{Title: opts.Title, Description: opts.Description, Labels: cleanLabels(opts.Labels),
 		Checks: opts.Checks, Human: opts.Human, AgentSettings: opts.Agent, Budget: opts.Budget, Every: opts.Every,
-		Plan: opts.Plan}
+		Attempts: opts.Attempts, Agents: opts.Agents, Plan: opts.Plan}
+	if err := task.CheckAttempts(t.Attempts); err != nil {
+		return nil, usageErrorf("--attempts: %v", err)
+	}
+	if err := task.CheckAgents(t.Agents); err != nil {
+		return nil, usageErrorf("--agents: %v", err)
+	}
 	if err := task.CheckCommands(t.Checks); err != nil {
 		return nil, usageErrorf("--check: %v", err)
 	}

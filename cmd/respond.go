@@ -65,6 +65,9 @@ and line. A yes lands the change as it is, so it takes no line comments.
 When several questions wait, each flag goes to the question of its type;
 when that is not clear, say which with --question N (as bh status numbers
 them) or --question ID.
+A task tried by several attempts side by side asks which one lands:
+--pick K lands attempt K, --pick none sends the answer text to every
+attempt, each resumed in its own session.
 Questions left unanswered keep the task waiting. Once every one is answered
 the task is open again, and the worker resumes the agent's session with
 your answers.
@@ -86,6 +89,7 @@ editor first so that you can change it.`
 
 func newCmdRespond(f *Factory, runF func(*RespondOptions) error) *cobra.Command {
 	opts := &RespondOptions{}
+	var pick string
 	c := &cobra.Command{
 		Use:   "respond {<id> [<answer> | -] | --all}",
 		Short: "Answer the questions a task is waiting on",
@@ -99,6 +103,8 @@ func newCmdRespond(f *Factory, runF func(*RespondOptions) error) *cobra.Command 
   bh respond a1b2 --question 2 --other "neither: use GitLab"
   bh respond a1b2 -- "--force is fine here"
   bh respond a1b2 --template lgtm
+  bh respond a1b2 --pick 2
+  bh respond a1b2 --pick none "each of you: keep the old API"
   bh respond a1b2 --edit          # a plan: approve it as you edit it
   bh respond --all`,
 		Args:              argsRange(0, 2, "task id, then the answer"),
@@ -107,6 +113,9 @@ func newCmdRespond(f *Factory, runF func(*RespondOptions) error) *cobra.Command 
 			opts.base, opts.Editor, opts.Picker = f.base(), f.Editor, f.Picker
 			opts.ID, opts.Answer, opts.HasAnswer = argAt(args, 0), argAt(args, 1), len(args) == 2
 			opts.HasOther = c.Flags().Changed("other")
+			if pick != "" { // the pick among attempts is a choice question
+				opts.Choices = append(opts.Choices, pick)
+			}
 			return runWith(runF, respondRun, opts)
 		},
 	}
@@ -118,6 +127,8 @@ func newCmdRespond(f *Factory, runF func(*RespondOptions) error) *cobra.Command 
 	fl.StringArrayVar(&opts.Comments, "comment", nil,
 		"with --no, comment on a line of the change: `PATH:LINE=TEXT` (repeatable)")
 	fl.StringArrayVarP(&opts.Choices, "choice", "c", nil, "pick the option with this `LABEL` (a choice question; repeatable)")
+	fl.StringVar(&pick, "pick", "", "pick attempt `K` of a task tried side by side (attempts: N) to land; none: none of them, "+
+		"the answer text your feedback to every attempt")
 	fl.StringVar(&opts.Other, "other", "", "answer a choice question in your own words: `TEXT`")
 	fl.StringVarP(&opts.Question, "question", "q", "", "answer only question `N|ID`, by its number or id")
 	fl.StringVarP(&opts.Template, "template", "t", "", "answer with .bh/templates/`NAME`.md")

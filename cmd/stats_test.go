@@ -69,7 +69,7 @@ func TestStatsScripted(t *testing.T) {
 
 	text := bhAt(t, dir, "stats")
 	for _, want := range []string{"since 2025-12-31 09:00 UTC (7d)", "landed  ", "human latency (p50, p90) ", "5m, 30m (5)",
-		"  by board", "2m, 2m (1)", "blocked share", "29%", "$2.00"} {
+		"  by board", "2m, 2m (1)", "blocked share", "20%", "$2.00"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no %q in:\n%s", want, text)
 		}

@@ -59,7 +59,7 @@ func waitsFor(t *task.Task, get func(string) (*task.Task, error)) []string {
 			out = append(out, "it waits for "+d+", which does not exist: bh edit "+t.ID+" to drop it")
 		case err != nil:
 			out = append(out, "it waits for "+d+", which bh cannot read: bh show "+d)
-		case dep.State != task.Closed:
+		case !dep.Ended():
 			out = append(out, "it waits for "+d+" ("+string(dep.State)+") to be closed")
 		}
 	}

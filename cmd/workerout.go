@@ -143,6 +143,11 @@ func (p *progress) done(e worker.Event) {
 		}
 		fmt.Fprintln(w, line)
 	case ending.Kept:
+		if e.Attempt > 0 {
+			fmt.Fprintf(w, "%s %s completed in %s — attempt %d, kept on branch bh/%s for the pick\n", io.Green("✓"), id, took,
+				e.Attempt, e.Task)
+			return
+		}
 		fmt.Fprintf(w, "%s %s completed in %s — kept on branch bh/%s%s\n", io.Green("✓"), id, took, e.Task,
 			io.Faint(fmt.Sprintf(" (commit %.7s; land it with: bh land %s)", e.Commit, e.Task)))
 	case ending.InReview:

@@ -119,6 +119,8 @@ func (t *Task) normalize() (key, sub string, err error) {
 			}
 			return nil
 		}},
+		{"attempts", func() error { return CheckAttempts(t.Attempts) }},
+		{"agents", func() error { return CheckAgents(t.Agents) }},
 	} {
 		if err := c.check(); err != nil {
 			return c.key, "", err

@@ -36,6 +36,7 @@ func fullTask() *task.Task {
 	full.ID, full.State, full.Type, full.Priority, full.Size = "tm-full1", task.Open, "code", "P1", "small"
 	full.Sandbox = task.SandboxRequired
 	full.Every, full.Follows = "0 9 * * 1", "tm-prev1"
+	full.Attempts, full.Agents, full.Attempt = 3, []string{"claude", "codex"}, 2
 	a := full.AgentSettings
 	a.Agent, a.Model, a.Timeout, a.PermissionMode, a.Sandbox, a.Dir = "claude", "opus", "10m", "plan", "read-only", "sub"
 	utc := func(v reflect.Value) {}

@@ -21,27 +21,31 @@ func NewIndex(tasks []*Task) Index {
 }
 
 // IsReady reports whether the worker may take t at now: open, not
-// scheduled later (NotBefore), and every dependency closed. A dependency
-// bh cannot find holds the task back.
+// scheduled later (NotBefore), and every dependency ended (closed, or a
+// failed attempt). A dependency bh cannot find holds the task back.
 func (ix Index) IsReady(t *Task, now time.Time) bool {
 	if t.State != Open || t.Waits(now) {
 		return false
 	}
 	for _, d := range t.DependsOn {
-		if dep, ok := ix[d]; !ok || dep.State != Closed {
+		if dep, ok := ix[d]; !ok || !dep.Ended() {
 			return false
 		}
 	}
 	return true
 }
 
+// Ended reports whether t lets the tasks that depend on it go: closed,
+// or an attempt that failed (its task's pick shows it failed).
+func (t *Task) Ended() bool { return t.State == Closed || t.State == Failed && t.Attempt > 0 }
+
 // Ready is the queue at now in the order a worker takes it: priority,
 // then age, then ID so that the order is total.
 func Ready(tasks []*Task, now time.Time) []*Task {
-	// Only a closed dependency lets a task be ready: the index needs no other.
+	// Only an ended dependency lets a task be ready: the index needs no other.
 	ix := make(Index, len(tasks)/2)
 	for _, t := range tasks {
-		if t.State == Closed {
+		if t.Ended() {
 			ix[t.ID] = t
 		}
 	}

@@ -68,6 +68,13 @@ type Task struct {
 	Every     string     `yaml:"every,omitempty" json:"every,omitempty"`
 	NotBefore *time.Time `yaml:"notBefore,omitempty" json:"notBefore,omitempty"`
 	Follows   string     `yaml:"follows,omitempty" json:"follows,omitempty"`
+	// Attempts is how many agents try the task side by side (bh add
+	// --attempts 3), the human picking one; Agents mixes their agents, in
+	// turn. Attempt is an attempt task's number (1 is the first), its
+	// Parent the task tried (see attempts.go).
+	Attempts int      `yaml:"attempts,omitempty" json:"attempts,omitempty"`
+	Agents   []string `yaml:"agents,omitempty" json:"agents,omitempty"`
+	Attempt  int      `yaml:"attempt,omitempty" json:"attempt,omitempty"`
 	// Plan runs the agent read-only first, to ask and to plan; a human
 	// approves the plan before it codes (bh add --plan), over the config's.
 	Plan *bool `yaml:"plan,omitempty" json:"plan,omitempty"`

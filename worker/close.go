@@ -104,9 +104,9 @@ func (w *worker) recordSaid(t *task.Task, at time.Time, e *ending.Ending) {
 	case e.State == task.Blocked:
 		block(t, e.Result)
 	case e.Repend != "":
-		repend(t, e.Repend, w.expiry(w.policy(t), at))
+		ending.Repend(t, e.Repend, w.expiry(w.policy(t), at))
 	case len(e.Ask) > 0:
-		ask(t, at, e.Ask, e.Context, w.expiry(w.policy(t), at))
+		ending.Ask(t, at, e.Ask, e.Context, w.expiry(w.policy(t), at))
 		if e.Result.Question != "" {
 			t.Question = e.Result.Question
 		}
@@ -145,7 +145,7 @@ func block(t *task.Task, res agent.Result) {
 // finished reports the end of r's run.
 func (w *worker) finished(r *run, e ending.Ending) {
 	ev := Event{Kind: Finished, Task: r.t.ID, Title: r.t.Title, Session: e.Session, Outcome: e.Outcome,
-		Summary: cmp.Or(e.Summary, e.Result.Summary), Paths: e.Paths, Elapsed: time.Since(r.started)}
+		Summary: cmp.Or(e.Summary, e.Result.Summary), Paths: e.Paths, Elapsed: time.Since(r.started), Attempt: r.t.Attempt}
 	switch {
 	case e.Outcome == ending.Completed || e.Outcome == ending.Kept || e.Outcome == ending.InReview:
 		ev.Commit, ev.PR = e.Commit, e.PR

@@ -44,5 +44,6 @@ type Event struct {
 	PR        string   // InReview: the pull request's URL
 	Paths     []string // the agent's changed paths (committed, rolled back or parked)
 	Elapsed   time.Duration
+	Attempt   int   // Finished: the run's attempt of a task tried side by side (worker/attempts), else 0
 	Err       error // AgentError: what went wrong
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/attempts"
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git/usertree"
@@ -42,6 +43,9 @@ func (l *landNow) Settled(ctx context.Context, t *task.Task) error {
 }
 
 func (l *landNow) Kept(ctx context.Context, t *task.Task) error {
+	if err := attempts.Unpicked(l.s, t); err != nil {
+		return err // its task's pick lands it
+	}
 	w := (*worker)(l)
 	w.stop = ctx
 	return w.landKept(t)

@@ -25,41 +25,12 @@ func TestJobsRunTasksAtOnceEachInItsWorktree(t *testing.T) {
 	for i := range 12 {
 		addTask(t, s, fmt.Sprintf("task %02d", i))
 	}
-	var mu sync.Mutex
-	cur, peak, started := 0, 0, 0
-	three := make(chan struct{})
-	runs, dirs, busy := map[string]int{}, map[string]string{}, map[string]string{}
-	r := agent.RunnerFunc(func(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
-		mu.Lock()
-		if other := busy[req.Dir]; other != "" || req.Dir == s.Root {
-			t.Errorf("%s runs in %s, where %q runs: want a worktree of its own", req.TaskID, req.Dir, other)
-		}
-		busy[req.Dir] = req.TaskID
-		cur++
-		peak = max(peak, cur)
-		runs[req.TaskID]++
-		dirs[req.TaskID] = req.Dir
-		if started++; started == 3 {
-			close(three)
-		}
-		first := started <= 3
-		mu.Unlock()
-		if first {
-			select {
-			case <-three:
-			case <-ctx.Done():
-			}
-		}
-		err := os.WriteFile(filepath.Join(req.Dir, req.TaskID+".txt"), []byte(req.TaskID+"\n"), 0o644)
-		mu.Lock()
-		cur--
-		delete(busy, req.Dir)
-		mu.Unlock()
-		return &agent.Outcome{Result: done("wrote " + req.TaskID), SessionID: req.SessionID}, err
-	})
+	a := newAtOnce(t, s, 3)
+	r := agent.RunnerFunc(a.run)
 	runWith(t, s, Options{Runner: r, Once: true, Jobs: 3})
-	if peak != 3 {
-		t.Errorf("at most %d agents ran at once, want 3", peak)
+	runs, dirs := a.runs, a.dirs
+	if a.peak != 3 {
+		t.Errorf("at most %d agents ran at once, want 3", a.peak)
 	}
 	slots := map[string]bool{}
 	for id, n := range runs {
@@ -239,4 +210,53 @@ func twoEditsOfOneLine(t *testing.T) (*store.Store, *task.Task, *task.Task) {
 	gitT(t, s.Root, "add", "shared.txt")
 	gitT(t, s.Root, "commit", "-q", "-m", "shared")
 	return s, addTask(t, s, "first edit"), addTask(t, s, "second edit")
+}
+
+// atOnce is an agent that writes <task>.txt in its worktree and counts
+// how many of its runs overlap: its first n runs wait for each other, so
+// n at once is what happens on any machine. Two runs in one directory at
+// once, or one in the user's tree, fail the test.
+type atOnce struct {
+	t                  testing.TB
+	root               string
+	n                  int
+	mu                 sync.Mutex
+	cur, peak, started int
+	all                chan struct{} // closed once the first n started
+	runs               map[string]int
+	dirs, busy         map[string]string
+}
+
+func newAtOnce(t testing.TB, s *store.Store, n int) *atOnce {
+	return &atOnce{t: t, root: s.Root, n: n, all: make(chan struct{}), runs: map[string]int{}, dirs: map[string]string{},
+		busy: map[string]string{}}
+}
+
+func (a *atOnce) run(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
+	a.mu.Lock()
+	if other := a.busy[req.Dir]; other != "" || req.Dir == a.root {
+		a.t.Errorf("%s runs in %s, where %q runs: want a worktree of its own", req.TaskID, req.Dir, other)
+	}
+	a.busy[req.Dir] = req.TaskID
+	a.cur++
+	a.peak = max(a.peak, a.cur)
+	a.runs[req.TaskID]++
+	a.dirs[req.TaskID] = req.Dir
+	if a.started++; a.started == a.n {
+		close(a.all)
+	}
+	first := a.started <= a.n
+	a.mu.Unlock()
+	if first {
+		select {
+		case <-a.all:
+		case <-ctx.Done():
+		}
+	}
+	err := os.WriteFile(filepath.Join(req.Dir, req.TaskID+".txt"), []byte(req.TaskID+"\n"), 0o644)
+	a.mu.Lock()
+	a.cur--
+	delete(a.busy, req.Dir)
+	a.mu.Unlock()
+	return &agent.Outcome{Result: done("wrote " + req.TaskID), SessionID: req.SessionID}, err
 }

@@ -26,6 +26,9 @@ import (
 // Only trouble the worker cannot pin on the task (git, the file system) is
 // returned; the task is then back to open or left to recovery.
 func (w *worker) work(kill context.Context, t *task.Task) error {
+	if done, err := w.tried(t); done { // its attempts run, not it
+		return err
+	}
 	r := &run{t: t, started: time.Now()}
 	if err := w.prepare(r); err != nil {
 		return w.unprepared(r, err)
@@ -181,6 +184,9 @@ func (w *worker) request(r *run, resume bool) agent.Request {
 func (w *worker) agentEnv(r *run) []string {
 	env := append([]string{"BH_WORKTREE=" + r.wt.Path, "BH_ROOT=" + w.s.Root, "BH_TARGET=" + r.j.Target,
 		mcp.OutboxEnv + "=" + w.jail().Outbox(r.t.ID)}, w.opt.Env...)
+	if r.t.Attempt > 0 {
+		env = append(env, fmt.Sprintf("BH_ATTEMPT=%d", r.t.Attempt)) // which of the attempts side by side
+	}
 	return append(env, w.jail().StateEnv(r.t.ID, r.cfg)...)
 }
 

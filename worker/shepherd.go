@@ -6,6 +6,7 @@ import (
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/github"
 	"github.com/bh-tracker/bh/worker/landing"
 )
@@ -28,7 +29,7 @@ func (w *worker) shepherd() landing.Shepherd {
 	return landing.Shepherd{Store: w.s, GH: w.opt.GH, By: w.opt.Name, ReviewRounds: w.opt.ReviewRounds,
 		Now: w.now, Policy: w.policy, Notify: w.notify,
 		Ask: func(t *task.Task, at time.Time, qs []task.Question, context string, p task.HumanPolicy) {
-			ask(t, at, qs, context, w.expiry(p, at))
+			ending.Ask(t, at, qs, context, w.expiry(p, at))
 		}}
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/attempts"
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
@@ -53,6 +54,9 @@ func Run(stop, kill context.Context, s *store.Store, opt Options) error {
 		w.warnf("%v", err)
 	}
 	store.TrimSteps(s)
+	if err := attempts.Prune(s, w.repo, w.now()); err != nil {
+		w.warnf("attempts kept a week: %v", err)
+	}
 	w.claims.AdoptOrphans(w.lease()) // first: a worker killed again and again still renews the claims its runs keep
 	closeNotifier, err := w.openNotifier()
 	if err != nil {

@@ -152,8 +152,8 @@ func TestMetricsScripted(t *testing.T) {
 	_, all := getWith(t, ts.URL+"/metrics", token)
 	if fams, err := p.TextToMetricFamilies(strings.NewReader(all)); err != nil {
 		t.Errorf("not Prometheus text: %v", err)
-	} else if v, _ := metricValue(fams["bh_tasks_landed_total"], nil); v != 3 {
-		t.Errorf("landed over the whole history: %v, want 3", v)
+	} else if v, _ := metricValue(fams["bh_tasks_landed_total"], nil); v != 4 {
+		t.Errorf("landed over the whole history: %v, want 4", v)
 	}
 }
 
@@ -203,7 +203,7 @@ func TestInsightsScripted(t *testing.T) {
 	}
 	for _, want := range []string{
 		"the last 7d: from 2025-12-31 09:00 UTC to 2026-01-07 09:00 UTC",
-		"<dt>landed</dt><dd>2</dd>", "<dd>29% (2)</dd>", "<dd>$2.00 (2)</dd>", "<dd>5m, 30m (5)</dd>", "25% in the first 10% (4)",
+		"<dt>landed</dt><dd>3</dd>", "<dd>20% (3)</dd>", "<dd>$2.00 (3)</dd>", "<dd>5m, 30m (5)</dd>", "25% in the first 10% (4)",
 		"<dt>rounds to green: checks</dt><dd>2.0 (1)</dd>",
 		`<svg class="chart" role="img" aria-label="answer times by channel: p50 · p90 (answers)"`,
 		// the latency chart: p90 bars scaled to the longest (default, 1h),

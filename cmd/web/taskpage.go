@@ -49,7 +49,8 @@ type taskView struct {
 	Me        string     // the user answering here, as web:<user> names them
 	fileBase  string     // where a folded file's diff is fetched (FileURL)
 
-	ConfirmReject bool // a gate rejected with no reason nor comment on a line: asked once (Kept holds it)
+	ConfirmReject bool          // a gate rejected with no reason nor comment on a line: asked once (Kept holds it)
+	Attempts      []attemptView // a task tried side by side: each attempt's diff, for the pick
 }
 
 // LinkPage says whether the page is an answer link's (opened without the token).
@@ -210,6 +211,7 @@ func (s *Server) taskView(r *http.Request) (*taskView, int) {
 			v.Files, v.DiffCut = git.DiffFiles(d)
 		}
 	}
+	v.Attempts = attemptViews(st, t)
 	return v, http.StatusOK
 }
 

@@ -34,8 +34,12 @@ func (a *tally) add(t *task.Task, until time.Time) {
 		}
 	}
 	// Landed: closed with its work committed (a task closed by hand, or
-	// with nothing to commit, landed nothing).
-	if t.State == task.Closed && l.committed && !l.claim.IsZero() && a.in(l.landed) {
+	// with nothing to commit, landed nothing); an attempt lands as its
+	// task, which counts its cost.
+	if c := a.attempts[t.ID]; c > 0 {
+		l.cost, l.costKnown = l.cost+c, true
+	}
+	if t.Attempt == 0 && t.State == task.Closed && l.committed && !l.claim.IsZero() && a.in(l.landed) {
 		a.addLanded(t, &l, until)
 	}
 }

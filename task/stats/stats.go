@@ -99,7 +99,12 @@ func channel(by string) string {
 // histories.
 func Compute(tasks []*task.Task, since, until time.Time) Figures {
 	a := tally{in: func(t time.Time) bool { return !t.Before(since) && !t.After(until) },
-		byChannel: map[string][]float64{}}
+		byChannel: map[string][]float64{}, attempts: map[string]float64{}}
+	for _, t := range tasks {
+		if t.Attempt > 0 { // an attempt's cost is its task's: a landed task costs every attempt
+			a.attempts[t.Parent] += t.Spent()
+		}
+	}
 	for _, t := range tasks {
 		a.add(t, until)
 	}
@@ -116,6 +121,7 @@ type tally struct {
 	blocked, worked           time.Duration
 	cost                      float64 // of the landed tasks whose cost is known
 	costKnown                 int
+	attempts                  map[string]float64 // what the attempts of each task tried side by side cost
 	checks, checked           int
 	feedback, reviewed        int
 }

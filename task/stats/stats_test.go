@@ -50,8 +50,8 @@ func TestCostUnknown(t *testing.T) {
 	}{
 		{nil, 0, "0.00", stats.NoData},
 		{[]*task.Task{statstest.Uncosted()}, 0, "0.00", "unknown (1)"},
-		{append(statstest.Tasks(), statstest.Uncosted()), 2, "2.00", "$2.00 (2; 1 unknown)"},
-		{statstest.Tasks(), 2, "2.00", "$2.00 (2)"},
+		{append(statstest.Tasks(), statstest.Uncosted()), 3, "2.00", "$2.00 (3; 1 unknown)"},
+		{statstest.Tasks(), 3, "2.00", "$2.00 (3)"},
 	} {
 		f := stats.Compute(c.tasks, statstest.Since, statstest.Now)
 		if f.CostKnown != c.known || fmt.Sprintf("%.2f", f.CostPerLanded) != c.per || f.Cost() != c.said {

@@ -12,7 +12,7 @@ import (
 
 // cacheLayout names the shape of Task that the codec below writes. Caches
 // written for another shape are ignored and rebuilt.
-const cacheLayout uint64 = 0xa3dae9cf3c25c425
+const cacheLayout uint64 = 0x5ba0226e02634fa4
 
 func encodeTask(e *enc, t *task.Task) {
 	e.str(t.ID)
@@ -70,6 +70,9 @@ func encodeTask(e *enc, t *task.Task) {
 	e.str(t.Every)
 	e.timePtr(t.NotBefore)
 	e.str(t.Follows)
+	e.int(int64(t.Attempts))
+	e.strs(t.Agents)
+	e.int(int64(t.Attempt))
 	e.bool(t.Plan != nil)
 	if t.Plan != nil {
 		e.bool(*t.Plan)
@@ -203,6 +206,9 @@ func decodeTask(d *dec, t *task.Task, brief bool) bool {
 	t.Every = d.str()
 	t.NotBefore = d.timePtr()
 	t.Follows = d.str()
+	t.Attempts = int(d.int())
+	t.Agents = d.strs()
+	t.Attempt = int(d.int())
 	if d.bool() {
 		p := d.bool()
 		t.Plan = &p

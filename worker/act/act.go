@@ -15,6 +15,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/attempts"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/notify"
@@ -65,7 +66,12 @@ func Answer(s *store.Store, id string, ans []task.Answer, by string, logf func(f
 
 // Next says what a worker does with t, answered and open again: the
 // ending its answer settles, else resuming the agent with the answer.
-func Next(t *task.Task) string { return ending.NextStep(t, slots.Branch(t.ID)) }
+func Next(t *task.Task) string {
+	if next := attempts.Next(t); next != "" {
+		return next
+	}
+	return ending.NextStep(t, slots.Branch(t.ID))
+}
 
 // Stop stops task id for reason (task.Task.Stop): it is deferred, and a
 // worker running it stops the agent and parks its work (running says so).

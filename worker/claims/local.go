@@ -113,7 +113,7 @@ func ready(s *store.Store, t *task.Task) error {
 	var waiting []string
 	for _, d := range t.DependsOn {
 		dep, err := s.Get(d)
-		if err != nil || dep.State != task.Closed {
+		if err != nil || !dep.Ended() {
 			waiting = append(waiting, d)
 		}
 	}

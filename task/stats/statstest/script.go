@@ -65,7 +65,10 @@ func (s script) check(min, round, exit int) script {
 //     default is used when it expires at 300; a usage limit at 301; not
 //     landed;
 //   - d: like a, ten days earlier: outside the window;
-//   - e: claimed and closed by hand with nothing committed: not landed.
+//   - e: claimed and closed by hand with nothing committed: not landed;
+//   - f: tried by two attempts side by side from 200, which cost 0.50 and
+//     1.50 (not landed themselves: their task lands), its pick landed at
+//     260: it cost 2.00, every attempt counted.
 func Tasks() []*task.Task {
 	a := newTask("bh-aaaa", "Landed after two answers").claim(0).
 		ask(10, "q1", 0.25).answer(40, "q1", "human").claim(40).
@@ -94,7 +97,22 @@ func Tasks() []*task.Task {
 		at(-14380, task.Event{Kind: task.EventCommit}).move(-14380, task.Closed, "w1")
 
 	e := newTask("bh-eeee", "Closed by hand").claim(30).move(31, task.Closed, "human")
-	return []*task.Task{a.t, b.t, c.t, d.t, e.t}
+
+	f := newTask("bh-ffff", "Tried by two attempts").move(200, task.InProgress, "w1").move(200, task.Open, "w1").
+		move(260, task.InProgress, "w1").at(260, task.Event{Kind: task.EventCommit, Text: "attempt 2 (bh-fff2) landed"}).
+		move(260, task.Closed, "w1")
+	f.t.Attempts = 2
+	f1, f2 := attempt(f.t, 1, "bh-fff1", 230, 0.5), attempt(f.t, 2, "bh-fff2", 250, 1.5)
+	return []*task.Task{a.t, b.t, c.t, d.t, e.t, f.t, f1.t, f2.t}
+}
+
+// attempt is attempt k of t, run from t's claim (200) to min at cost,
+// kept on its branch.
+func attempt(t *task.Task, k int, id string, min int, cost float64) script {
+	a := newTask(id, "attempt of "+t.Title).claim(200).at(min, task.Event{Kind: task.EventRunFinished, CostUSD: cost}).
+		at(min, task.Event{Kind: task.EventCommit}).move(min, task.Closed, "w1")
+	a.t.Parent, a.t.Attempt = t.ID, k
+	return a
 }
 
 // Since is the start of the window bh stats --since 7d reads at Now.
@@ -105,9 +123,9 @@ var Since = Now.Add(-7 * 24 * time.Hour)
 const Want = `{
   "since": "2025-12-31T09:00:00Z",
   "until": "2026-01-07T09:00:00Z",
-  "landed": 2,
+  "landed": 3,
   "timeToFirstQuestion": {"count": 3, "sum": 2460, "p50": 600, "p90": 1800},
-  "questionsPerTask": 2,
+  "questionsPerTask": 1.3333333333333333,
   "askedWhen": {"tenths": [1, 1, 1, 0, 1, 0, 0, 0, 0, 0], "firstTenth": 0.25, "planning": 0, "planningShare": 0,
     "firstTenthPlanned": 0, "firstTenthUnplanned": 0.25},
   "humanLatency": {"count": 5, "sum": 2880, "p50": 300, "p90": 1800, "byChannel": {
@@ -117,10 +135,10 @@ const Want = `{
     "link": {"count": 1, "sum": 60, "p50": 60, "p90": 60},
     "takeover": {"count": 1, "sum": 300, "p50": 300, "p90": 300},
     "default": {"count": 1, "sum": 3600, "p50": 3600, "p90": 3600}}},
-  "blockedShare": 0.2866666666666667,
+  "blockedShare": 0.20476190476190476,
   "roundsToGreen": {"checks": 2, "feedback": 1, "checked": 1, "reviewed": 1},
   "costPerLanded": 2,
-  "costKnown": 2,
+  "costKnown": 3,
   "limitPauses": 2
 }`
 

@@ -1,4 +1,4 @@
-package worker
+package ending
 
 import (
 	"time"
@@ -6,9 +6,9 @@ import (
 	"github.com/bh-tracker/bh/task"
 )
 
-// ask makes qs the task's pending questions, each with its own
+// Ask makes qs the task's pending questions, each with its own
 // correlation id and an input.requested event, and returns their texts.
-func ask(t *task.Task, at time.Time, qs []task.Question, context string, expires *time.Time) []string {
+func Ask(t *task.Task, at time.Time, qs []task.Question, context string, expires *time.Time) []string {
 	t.Question, t.QuestionContext = qs[0].Question, context
 	t.HumanResponse, t.HumanRespondedAt = "", nil
 	texts := make([]string, len(qs))
@@ -25,9 +25,9 @@ func ask(t *task.Task, at time.Time, qs []task.Question, context string, expires
 	return texts
 }
 
-// repend makes t wait again on its answered question qid, with a fresh
+// Repend makes t wait again on its answered question qid, with a fresh
 // expiry: nothing is asked anew, so nothing is notified or recorded twice.
-func repend(t *task.Task, qid string, expires *time.Time) {
+func Repend(t *task.Task, qid string, expires *time.Time) {
 	for i := range t.Questions {
 		if q := &t.Questions[i]; q.ID == qid {
 			q.Status, q.Answer, q.Comment, q.AnsweredAt, q.ExpiresAt = task.QuestionPending, nil, "", nil, nil
