@@ -257,15 +257,16 @@ func TestAttemptsNoHumanPicksTheBest(t *testing.T) {
 	}
 }
 
-// TestAttemptsPickKeptOnItsBranch: with land: branch the pick stays on
-// its branch, as a single run's work would, and bh land lands it from
-// there; the others are kept under their refs.
+// TestAttemptsPickKeptOnItsBranch: with land: branch the pick goes on
+// the task's own branch, as a single run's work would, and bh land of
+// the task lands it from there; the others are kept under their refs.
 func TestAttemptsPickKeptOnItsBranch(t *testing.T) {
 	s, tk := tried(t, attemptAgent, &task.Task{Title: "write a file", Attempts: 2, Land: task.LandBranch}, 2)
 	as, err := attempts.Of(s, tk)
 	if err != nil {
 		t.Fatal(err)
 	}
+	picked := gitT(t, s.Root, "rev-parse", slots.Branch(as[1].ID))
 	if _, err := Respond(s, tk.ID, []task.Answer{{Values: []string{"2"}}}, ""); err != nil {
 		t.Fatal(err)
 	}
@@ -273,10 +274,54 @@ func TestAttemptsPickKeptOnItsBranch(t *testing.T) {
 	if got := getTask(t, s, tk.ID); got.State != task.Closed || exists(s.Root, "attempt2.txt") || !refExists(s.Root, git.AttemptRef(tk.ID, 1)) {
 		t.Fatalf("%s is %s (%s), want closed with the pick on its branch, the other kept", tk.ID, got.State, lastNote(got))
 	}
-	if err := landTask(context.Background(), s, as[1].ID, "ann", Options{Name: "bh land"}); err != nil {
-		t.Fatalf("bh land %s: %v", as[1].ID, err)
+	if on := gitT(t, s.Root, "rev-parse", slots.Branch(tk.ID)); on != picked || refExists(s.Root, "refs/heads/"+slots.Branch(as[1].ID)) {
+		t.Fatalf("%s is at %s, want attempt 2's %s, and no branch of the attempt's", slots.Branch(tk.ID), on, picked)
+	}
+	if err := landTask(context.Background(), s, tk.ID, "ann", Options{Name: "bh land"}); err != nil {
+		t.Fatalf("bh land %s: %v", tk.ID, err)
 	}
 	if !exists(s.Root, "attempt2.txt") || exists(s.Root, "attempt1.txt") {
-		t.Fatal("bh land did not land exactly attempt 2's file")
+		t.Fatalf("bh land did not land exactly attempt 2's file: %s", gitT(t, s.Root, "log", "--stat", "--oneline", "-2"))
 	}
+}
+
+// TestAttemptsPickOpensItsPullRequest: with land: pr the pick goes to the
+// task's pull request as a single run's work would, through the real gh
+// against the fake GitHub: the task's branch pushed with exactly attempt
+// 2's file, one pull request with the attempt's summary, the task in
+// review; the merge closes it.
+func TestAttemptsPickOpensItsPullRequest(t *testing.T) {
+	s := newStore(t)
+	gh := withGitHub(t, s)
+	bare := gitT(t, s.Root, "remote", "get-url", "origin")
+	s.Config.Agent = config.AgentConfig{Kind: "command", Command: []string{"sh", "-c", attemptAgent}}
+	tk, err := s.Create(&task.Task{Title: "write a file", Attempts: 2, Land: task.LandPR})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runWith(t, s, Options{Jobs: 2, Env: []string{"HOME=" + t.TempDir()}})
+	if got := getTask(t, s, tk.ID); got.State != task.AwaitingInput {
+		t.Fatalf("%s is %s (%s), want its pick asked", tk.ID, got.State, lastNote(got))
+	}
+	if _, err := Respond(s, tk.ID, []task.Answer{{Values: []string{"2"}}}, ""); err != nil {
+		t.Fatal(err)
+	}
+	runWith(t, s, Options{Env: []string{"HOME=" + t.TempDir()}})
+	got := wantState(t, s, tk.ID, task.InReview)
+	branch := slots.Branch(tk.ID)
+	pulls := gh.Pulls()
+	if len(pulls) != 1 || pulls[0].Head != branch || got.PullRequest() != "http://github.localhost/owner/repo/pull/1" ||
+		!strings.Contains(pulls[0].Body, "attempt 2 did it") || !strings.Contains(pulls[0].Body, "bh-task: "+tk.ID) {
+		t.Fatalf("pulls %+v, task's PR %q", pulls, got.PullRequest())
+	}
+	if files := gitT(t, bare, "ls-tree", "--name-only", branch); !strings.Contains(files, "attempt2.txt") ||
+		strings.Contains(files, "attempt1.txt") || exists(s.Root, "attempt2.txt") {
+		t.Fatalf("the pushed %s holds %q: want exactly attempt 2's file, none in the user's tree", branch, files)
+	}
+	if !refExists(s.Root, git.AttemptRef(tk.ID, 1)) {
+		t.Errorf("attempt 1 is not kept")
+	}
+	gh.Edit(1, func(p *Pull) { p.Merged, p.State = true, "closed" })
+	shepherdT(t, s)
+	wantState(t, s, tk.ID, task.Closed)
 }

@@ -28,6 +28,11 @@ type Turn struct {
 	// kept on its branch (bh land), a *ending.NotLandedError when it did not.
 	Target func(*task.Task) (string, error)
 	Land   func(*task.Task) error
+	// PR opens the pull request of a task whose work is on its branch
+	// (land: pr) as a single run's is opened: caught up with the remote,
+	// checked, pushed; it returns the branch's tip and the pull request's
+	// URL, a *ending.NotLandedError when a check failed.
+	PR func(t *task.Task, summary, details string) (head, url string, err error)
 	// Release gives the task back, open, after trouble, and returns it;
 	// Settled tells of the task as the turn left it: its claim goes,
 	// notify is sent, out is reported (none when "").
@@ -40,7 +45,7 @@ type Turn struct {
 // once they all ended, or acts on the pick. done is false for a task that
 // is not tried side by side.
 func (tu Turn) Take(t *task.Task) (done bool, err error) {
-	if !t.Tried() {
+	if !t.Tried() || t.PullRequest() != "" { // its pick's pull request: reviewed as a single run's
 		return false, nil
 	}
 	as, err := Of(tu.S, t)
@@ -81,36 +86,80 @@ func (tu Turn) ask(t *task.Task, as []*task.Task) error {
 	}, fmt.Sprintf("its %d attempts ended: the human picks one", len(as)), task.EventInputRequested, ending.NeedsInput)
 }
 
-// pick lands attempt k of t as bh land lands a kept branch (land:
-// merge); with land: branch (or pr) its work stays on its branch, for bh
-// land. The others leave their branches for refs kept a week. Work that
-// does not land (a check failing on the tree that would land, the user's
-// changes in the way) asks the pick again, saying why. With no human to
-// ask (q nil), a pick that does not land fails t.
+// pick lands attempt k of t as a single run of t would: with land: merge
+// as bh land lands a kept branch; with land: branch its work goes on t's
+// own branch, for bh land t; with land: pr that branch goes to t's pull
+// request, t in review. The others leave their branches for refs kept a
+// week. Work that does not land (a check failing on the tree that would
+// land, the user's changes in the way) asks the pick again, saying why.
+// With no human to ask (q nil), a pick that does not land fails t.
 func (tu Turn) pick(t *task.Task, as []*task.Task, k int, q *task.Question) error {
 	if k < 1 || k > len(as) {
 		return tu.unpicked(t, q, k, &ending.NotLandedError{Reason: fmt.Sprintf("there are %d", len(as))})
 	}
-	picked, lands, done := as[k-1], tu.Land, "landed"
-	if _, mode := config.Delivery(t, tu.S.Config); mode != task.LandMerge {
-		lands = func(*task.Task) error { return nil } // its branch holds the work until bh land
-		done = "kept on branch " + slots.Branch(picked.ID) + " (bh land " + picked.ID + ")"
+	picked := as[k-1]
+	_, mode := config.Delivery(t, tu.S.Config)
+	var head, url string
+	var err error
+	if mode == task.LandMerge {
+		err = land(tu.Land, picked)
+	} else if target, terr := tu.Target(t); terr != nil {
+		err = terr
+	} else {
+		err = onBranch(tu.Repo, t, picked, target)
 	}
-	if why := notLanded(land(lands, picked)); why != nil {
+	if err == nil && mode == task.LandPR {
+		head, url, err = tu.PR(t, picked.Summary, picked.Details)
+	}
+	if why := notLanded(err); why != nil {
 		return tu.unpicked(t, q, k, why)
 	}
 	for _, a := range as {
-		if a == picked && done != "landed" {
-			continue
-		}
 		if err := keep(tu.Repo, t.ID, a); err != nil { // the picked one's branch is gone once it landed
 			tu.Warnf("%s: %v", t.ID, err)
 		}
 	}
-	return tu.settle(t, task.Closed, func(t *task.Task, at time.Time) {
+	to, done, notify, out := task.Closed, "landed", task.EventTaskCompleted, ending.Completed
+	switch mode {
+	case task.LandBranch:
+		done = "kept on branch " + slots.Branch(t.ID) + " (bh land " + t.ID + ")"
+	case task.LandPR:
+		to, done, out = task.InReview, "in review: a pull request for "+slots.Branch(t.ID), ending.InReview
+	}
+	return tu.settle(t, to, func(t *task.Task, at time.Time) {
 		t.Summary, t.Details, t.Agent = picked.Summary, picked.Details, picked.Agent
 		t.Record(at, task.Event{Kind: task.EventCommit, By: tu.By, Text: fmt.Sprintf("attempt %d (%s) %s", k, picked.ID, done)})
-	}, fmt.Sprintf("picked attempt %d (%s): %s", k, picked.ID, done), task.EventTaskCompleted, ending.Completed)
+		if url != "" {
+			t.Record(at, task.Event{Kind: task.EventPR, By: tu.By, Text: url, Commit: head})
+		}
+	}, fmt.Sprintf("picked attempt %d (%s): %s", k, picked.ID, done), notify, out)
+}
+
+// onBranch puts the work of attempt a on t's own branch, where a single
+// run of t keeps it: made at the commit the work forks from (git's reflog
+// then tells the branch's base, see git.Worktree.Base), then moved to the
+// work; a crash in between leaves it to move.
+func onBranch(r *git.Repo, t, a *task.Task, target string) error {
+	tip, base, err := Work(r, t.ID, a, target)
+	if err != nil {
+		return err
+	}
+	branch := slots.Branch(t.ID)
+	had, err := r.BranchTip(branch)
+	switch {
+	case err != nil:
+		return err
+	case tip == "" && had == "":
+		return fmt.Errorf("attempt %d has no branch %s: %w", a.Attempt, slots.Branch(a.ID), ending.ErrNothingToLand)
+	case tip == "" || tip == had:
+		return nil
+	case had == "":
+		if err := r.SetBranch(branch, base, ""); err != nil {
+			return err
+		}
+		had = base
+	}
+	return r.SetBranch(branch, tip, had)
 }
 
 // unpicked is a pick of attempt k that did not land, why: git's trouble
