@@ -321,7 +321,32 @@ func TestAttemptsPickOpensItsPullRequest(t *testing.T) {
 	if !refExists(s.Root, git.AttemptRef(tk.ID, 1)) {
 		t.Errorf("attempt 1 is not kept")
 	}
+	// A review comment resumes the picked attempt's session on the task's
+	// branch, whose new work goes to the same pull request.
+	session := attemptsOf(t, s, got)[1].SessionID
+	gh.Edit(1, func(p *Pull) {
+		p.SHA = gitT(t, s.Root, "rev-parse", branch)
+		p.Checks = []CheckRun{{ID: 12, Name: "test", Conclusion: "success"}}
+		p.Comments = []ReviewComment{{ID: 21, Path: "attempt2.txt", Line: 1, Body: "Say more.", User: "rev"}}
+	})
+	shepherdT(t, s)
+	wantState(t, s, tk.ID, task.Open)
+	runWith(t, s, Options{Env: []string{"HOME=" + t.TempDir()}})
+	wantState(t, s, tk.ID, task.InReview)
+	told := gitT(t, bare, "show", branch+":resumed.txt")
+	if !strings.Contains(told, "Say more.") || !strings.Contains(told, "session="+session+" resume=1") || len(gh.Pulls()) != 1 {
+		t.Fatalf("the review round (attempt 2's session %s) was told:\n%s\nwith %d pulls", session, told, len(gh.Pulls()))
+	}
 	gh.Edit(1, func(p *Pull) { p.Merged, p.State = true, "closed" })
 	shepherdT(t, s)
 	wantState(t, s, tk.ID, task.Closed)
+}
+
+func attemptsOf(t *testing.T, s *store.Store, tk *task.Task) []*task.Task {
+	t.Helper()
+	as, err := attempts.Of(s, tk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return as
 }

@@ -62,21 +62,13 @@ func (w *worker) landKept(t *task.Task) error {
 		return err
 	}
 	defer unlock()
-	r := &run{t: t, j: &journal{Task: t.ID, Worktree: slots.WorktreePath(w.s, w.repo, t.ID), Branch: slots.Branch(t.ID),
-		Target: target}}
-	if r.wt, _, err = w.repo.EnsureWorktree(r.j.Worktree, r.j.Branch, head, w.s.Root); err != nil {
-		return err
-	}
-	if r.j.Base, err = r.wt.Base(target); err != nil {
-		return err
-	}
-	if err := w.rebased(r)(landing.CatchUp(w.repo, r.wt, r.j.Target, r.j.Base)); err != nil {
+	r, _, err := w.keptRun(t, head, target, func(r *run) (string, error) {
+		return landing.CatchUp(w.repo, r.wt, r.j.Target, r.j.Base)
+	})
+	if err != nil {
 		return err
 	}
 	if head, err = w.repo.BranchTip(r.j.Branch); err != nil {
-		return err
-	}
-	if err := w.checkKept(r); err != nil {
 		return err
 	}
 	if err := usertree.Of(w.repo).Land(target, head, w.s.RelPath(t.ID)); err != nil {
@@ -91,19 +83,38 @@ func (w *worker) landKept(t *task.Task) error {
 	return w.pool.Drop(w.s, w.repo, t.ID, r.j.Worktree, r.j.Branch)
 }
 
+// keptRun is the run of t's work kept on its branch at head, that lands
+// on target: in its worktree, caught up, checked there (checkKept).
+func (w *worker) keptRun(t *task.Task, head, target string, catchUp func(*run) (string, error)) (*run, []task.Event, error) {
+	r := &run{t: t, j: &journal{Task: t.ID, Worktree: slots.WorktreePath(w.s, w.repo, t.ID), Branch: slots.Branch(t.ID),
+		Target: target}}
+	var err error
+	if r.wt, _, err = w.repo.EnsureWorktree(r.j.Worktree, r.j.Branch, head, w.s.Root); err != nil {
+		return nil, nil, err
+	}
+	if r.j.Base, err = r.wt.Base(target); err != nil {
+		return nil, nil, err
+	}
+	if err := w.rebased(r)(catchUp(r)); err != nil {
+		return nil, nil, err
+	}
+	evs, err := w.checkKept(r)
+	return r, evs, err
+}
+
 // checkKept runs the checks of a task closed with its work on its branch
-// on the tree bh land is about to land, and records them in its history;
-// a *ending.NotLandedError when one failed. A human who answered the checks
-// question since they last ran has decided (keep on branch says bh land
-// lands it): none runs.
-func (w *worker) checkKept(r *run) error {
+// on the tree bh land is about to land, records them in its history, and
+// returns them; a *ending.NotLandedError when one failed. A human who
+// answered the checks question since they last ran has decided (keep on
+// branch says bh land lands it): none runs.
+func (w *worker) checkKept(r *run) ([]task.Event, error) {
 	checks := w.s.Config.ChecksFor(r.t)
 	if len(checks) == 0 || ending.ChecksAnswered(r.t) {
-		return nil
+		return nil, nil
 	}
 	evs, err := w.checker(r).Check(w.stopping(), r.t.ID, r.j.Target, checks, ending.NextRound(r.t), nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if _, err := w.s.Update(r.t.ID, func(t *task.Task) error {
 		for _, ev := range evs {
@@ -111,14 +122,14 @@ func (w *worker) checkKept(r *run) error {
 		}
 		return nil
 	}); err != nil {
-		return err
+		return nil, err
 	}
 	if n := len(evs); n > 0 && evs[n-1].ExitCode != 0 {
 		ev := evs[n-1]
-		return &ending.NotLandedError{ID: r.t.ID, State: r.t.State, Reason: fmt.Sprintf("check %s %s: %s",
+		return nil, &ending.NotLandedError{ID: r.t.ID, State: r.t.State, Reason: fmt.Sprintf("check %s %s: %s",
 			ev.Command, ending.Failure(ev), ev.Output)}
 	}
-	return nil
+	return evs, nil
 }
 
 // landSettled lands at once the work of t, open with a human's answer

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -284,17 +285,13 @@ func grantedTools(t *task.Task) []string {
 }
 
 // sessionRan reports whether the task's session was handed to an agent
-// before, so that this run must resume it rather than create it.
+// before, so that this run must resume it rather than create it. A task
+// tried side by side has one once its pick went to its pull request: the
+// picked attempt's, which ran (worker/attempts).
 func sessionRan(t *task.Task) bool {
-	if t.SessionID == "" {
-		return false
-	}
-	for _, e := range t.History {
-		if (e.Kind == task.EventRunStarted || e.Kind == task.EventRunFinished) && e.Session == t.SessionID {
-			return true
-		}
-	}
-	return false
+	return t.SessionID != "" && (t.Tried() || slices.ContainsFunc(t.History, func(e task.Event) bool {
+		return (e.Kind == task.EventRunStarted || e.Kind == task.EventRunFinished) && e.Session == t.SessionID
+	}))
 }
 
 // release puts a claimed task back to open after trouble before its agent

@@ -5,12 +5,11 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/attempts"
 	"github.com/bh-tracker/bh/worker/budget"
 	"github.com/bh-tracker/bh/worker/ending"
+	"github.com/bh-tracker/bh/worker/jail"
 	"github.com/bh-tracker/bh/worker/landing"
-	"github.com/bh-tracker/bh/worker/slots"
 )
 
 // tried takes the turn of t, claimed, when several attempts try it side
@@ -30,16 +29,11 @@ func (w *worker) tried(t *task.Task) (done bool, err error) {
 		}}.Take(t)
 }
 
-// prKept opens the pull request of t, its work on its branch, as landPR
-// opens a single run's: caught up with the remote's base, checked on the
-// tree the pull request gets (checkKept), pushed. Its worktree goes back
-// to the pool; its branch stays for the review rounds.
-func (w *worker) prKept(t *task.Task, summary, details string) (head, url string, err error) {
-	target, err := w.target(t)
+// prKept opens t's pull request, picked's work on t's branch, as landPR
+// does (caught up, checked, pushed); its review rounds resume picked's session.
+func (w *worker) prKept(t, picked *task.Task) (head, url string, err error) {
+	head, target, err := landing.KeptWork(w.repo, t, w.target)
 	if err != nil {
-		return "", "", err
-	}
-	if head, err = w.repo.BranchTip(slots.Branch(t.ID)); err != nil {
 		return "", "", err
 	}
 	unlock, err := w.lockLanding()
@@ -47,44 +41,18 @@ func (w *worker) prKept(t *task.Task, summary, details string) (head, url string
 		return "", "", err
 	}
 	defer unlock()
-	r := &run{t: t, j: &journal{Task: t.ID, Worktree: slots.WorktreePath(w.s, w.repo, t.ID), Branch: slots.Branch(t.ID),
-		Target: target}}
-	if r.wt, _, err = w.repo.EnsureWorktree(r.j.Worktree, r.j.Branch, head, w.s.Root); err != nil {
-		return "", "", err
-	}
-	if r.j.Base, err = r.wt.Base(target); err != nil {
-		return "", "", err
-	}
-	if err := w.rebased(r)(landing.CatchUpRemote(w.repo, r.wt, landing.Remote(w.s), target, r.j.Base)); err != nil {
-		return "", "", err
-	}
-	if err := w.checkKept(r); err != nil {
-		return "", "", err
-	}
-	gh := landing.GH{Bin: w.opt.GH, Dir: w.s.Root}
-	if head, url, err = gh.OpenPR(w.stopping(), w.repo, landing.Remote(w.s), r.j.Branch, target, t,
-		landing.PRBody(t, cmp.Or(summary, t.Title), details, checksOf(w.s, t.ID))); err != nil {
-		return "", "", err
-	}
-	return head, url, w.pool.Drop(w.s, w.repo, t.ID, r.j.Worktree, "")
-}
-
-// checksOf is the last round of checks task id recorded (checkKept's), for
-// its pull request's description.
-func checksOf(s *store.Store, id string) []task.Event {
-	t, err := s.Get(id)
+	r, checks, err := w.keptRun(t, head, target, func(r *run) (string, error) {
+		return landing.CatchUpRemote(w.repo, r.wt, landing.Remote(w.s), target, r.j.Base)
+	})
 	if err != nil {
-		return nil
+		return "", "", err
 	}
-	var out []task.Event
-	for _, e := range t.History {
-		if e.Kind != task.EventCheck {
-			continue
-		}
-		if len(out) > 0 && e.Round != out[0].Round {
-			out = out[:0]
-		}
-		out = append(out, e)
+	if head, url, err = (landing.GH{Bin: w.opt.GH, Dir: w.s.Root}).OpenPR(w.stopping(), w.repo, landing.Remote(w.s), r.j.Branch, target, t,
+		landing.PRBody(t, cmp.Or(picked.Summary, t.Title), picked.Details, checks)); err != nil {
+		return "", "", err
 	}
-	return out
+	if _, err := jail.OwnRunDir(w.s, t.ID, "sessions"); err == nil && picked.SessionID != "" {
+		_ = jail.CopyUntrusted(sessionCopy(w.s, picked.ID, picked.SessionID), sessionCopy(w.s, t.ID, picked.SessionID))
+	} // else the review round starts a fresh session (freshSession), as for any session lost
+	return head, url, w.pool.Drop(w.s, w.repo, t.ID, r.j.Worktree, "")
 }

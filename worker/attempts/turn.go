@@ -28,11 +28,12 @@ type Turn struct {
 	// kept on its branch (bh land), a *ending.NotLandedError when it did not.
 	Target func(*task.Task) (string, error)
 	Land   func(*task.Task) error
-	// PR opens the pull request of a task whose work is on its branch
-	// (land: pr) as a single run's is opened: caught up with the remote,
-	// checked, pushed; it returns the branch's tip and the pull request's
-	// URL, a *ending.NotLandedError when a check failed.
-	PR func(t *task.Task, summary, details string) (head, url string, err error)
+	// PR opens the pull request of a task whose work, picked's, is on its
+	// branch (land: pr) as a single run's is opened: caught up with the
+	// remote, checked, pushed; it returns the branch's tip and the pull
+	// request's URL, a *ending.NotLandedError when a check failed. Its
+	// review rounds resume picked's session, which it hands to the task.
+	PR func(t, picked *task.Task) (head, url string, err error)
 	// Release gives the task back, open, after trouble, and returns it;
 	// Settled tells of the task as the turn left it: its claim goes,
 	// notify is sent, out is reported (none when "").
@@ -99,18 +100,7 @@ func (tu Turn) pick(t *task.Task, as []*task.Task, k int, q *task.Question) erro
 	}
 	picked := as[k-1]
 	_, mode := config.Delivery(t, tu.S.Config)
-	var head, url string
-	var err error
-	if mode == task.LandMerge {
-		err = land(tu.Land, picked)
-	} else if target, terr := tu.Target(t); terr != nil {
-		err = terr
-	} else {
-		err = onBranch(tu.Repo, t, picked, target)
-	}
-	if err == nil && mode == task.LandPR {
-		head, url, err = tu.PR(t, picked.Summary, picked.Details)
-	}
+	head, url, err := tu.deliver(t, picked, mode)
 	if why := notLanded(err); why != nil {
 		return tu.unpicked(t, q, k, why)
 	}
@@ -119,7 +109,7 @@ func (tu Turn) pick(t *task.Task, as []*task.Task, k int, q *task.Question) erro
 			tu.Warnf("%s: %v", t.ID, err)
 		}
 	}
-	to, done, notify, out := task.Closed, "landed", task.EventTaskCompleted, ending.Completed
+	to, done, out := task.Closed, "landed", ending.Completed
 	switch mode {
 	case task.LandBranch:
 		done = "kept on branch " + slots.Branch(t.ID) + " (bh land " + t.ID + ")"
@@ -129,10 +119,28 @@ func (tu Turn) pick(t *task.Task, as []*task.Task, k int, q *task.Question) erro
 	return tu.settle(t, to, func(t *task.Task, at time.Time) {
 		t.Summary, t.Details, t.Agent = picked.Summary, picked.Details, picked.Agent
 		t.Record(at, task.Event{Kind: task.EventCommit, By: tu.By, Text: fmt.Sprintf("attempt %d (%s) %s", k, picked.ID, done)})
-		if url != "" {
+		if url != "" { // reviewed as a single run's: its rounds resume the picked attempt's session
+			t.SessionID = picked.SessionID
 			t.Record(at, task.Event{Kind: task.EventPR, By: tu.By, Text: url, Commit: head})
 		}
-	}, fmt.Sprintf("picked attempt %d (%s): %s", k, picked.ID, done), notify, out)
+	}, fmt.Sprintf("picked attempt %d (%s): %s", k, picked.ID, done), task.EventTaskCompleted, out)
+}
+
+// deliver delivers the work of attempt picked of t as mode says: landed
+// (merge), on t's branch (branch), or on it and to t's pull request (pr):
+// its tip and the pull request's URL then.
+func (tu Turn) deliver(t, picked *task.Task, mode string) (head, url string, err error) {
+	if mode == task.LandMerge {
+		return "", "", land(tu.Land, picked)
+	}
+	target, err := tu.Target(t)
+	if err == nil {
+		err = onBranch(tu.Repo, t, picked, target)
+	}
+	if err != nil || mode != task.LandPR {
+		return "", "", err
+	}
+	return tu.PR(t, picked)
 }
 
 // onBranch puts the work of attempt a on t's own branch, where a single
