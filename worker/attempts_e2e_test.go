@@ -350,3 +350,36 @@ func attemptsOf(t *testing.T, s *store.Store, tk *task.Task) []*task.Task {
 	}
 	return as
 }
+
+// TestAttemptsPickToAPullRequestChecksOnTheRemote: with land: pr the pick
+// is caught up with the remote's base and checked there before its pull
+// request opens, as a single run's is: a check that fails on that tree
+// opens none and asks the pick again, saying why.
+func TestAttemptsPickToAPullRequestChecksOnTheRemote(t *testing.T) {
+	s := newStore(t)
+	gh := withGitHub(t, s)
+	s.Config.Agent = config.AgentConfig{Kind: "command", Command: []string{"sh", "-c", attemptAgent}}
+	s.Config.Checks = []string{"! test -e remote.txt"}
+	tk, err := s.Create(&task.Task{Title: "write a file", Attempts: 2, Land: task.LandPR})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runWith(t, s, Options{Jobs: 2, Env: []string{"HOME=" + t.TempDir()}})
+	wantState(t, s, tk.ID, task.AwaitingInput)
+	// Meanwhile the remote's base gains what the check refuses.
+	clone := t.TempDir()
+	gitT(t, clone, "clone", "-q", gitT(t, s.Root, "remote", "get-url", "origin"), ".")
+	writeFile(t, clone, "remote.txt", "from the remote\n")
+	gitT(t, clone, "add", "remote.txt")
+	gitT(t, clone, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "remote")
+	gitT(t, clone, "push", "-q", "origin", "HEAD:"+gitT(t, s.Root, "rev-parse", "--abbrev-ref", "HEAD"))
+	if _, err := Respond(s, tk.ID, []task.Answer{{Values: []string{"2"}}}, ""); err != nil {
+		t.Fatal(err)
+	}
+	runWith(t, s, Options{Env: []string{"HOME=" + t.TempDir()}})
+	got := wantState(t, s, tk.ID, task.AwaitingInput)
+	if p := got.Pending(); len(p) != 1 || !attempts.IsPick(&p[0]) || !strings.Contains(lastNote(got), "attempt 2 did not land: check ! test -e remote.txt") ||
+		len(gh.Pulls()) != 0 {
+		t.Fatalf("%s waits on %+v (%s) with %d pulls: want the pick asked again, none opened", tk.ID, p, lastNote(got), len(gh.Pulls()))
+	}
+}
