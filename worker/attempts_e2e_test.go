@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
@@ -381,5 +382,70 @@ func TestAttemptsPickToAPullRequestChecksOnTheRemote(t *testing.T) {
 	if p := got.Pending(); len(p) != 1 || !attempts.IsPick(&p[0]) || !strings.Contains(lastNote(got), "attempt 2 did not land: check ! test -e remote.txt") ||
 		len(gh.Pulls()) != 0 {
 		t.Fatalf("%s waits on %+v (%s) with %d pulls: want the pick asked again, none opened", tk.ID, p, lastNote(got), len(gh.Pulls()))
+	}
+}
+
+// TestClaudePickedPullRequestResumesTheAttempt: the real Claude Code CLI
+// against the fake API: two attempts, attempt 2 picked with land: pr; a
+// failed check on the task's pull request resumes attempt 2's session,
+// whose request carries attempt 2's earlier turns, and its fix goes to the
+// same pull request.
+func TestClaudePickedPullRequestResumesTheAttempt(t *testing.T) {
+	fakeapi.Real(t, "claude")
+	srv := fakeapi.New(t, func(req *fakeapi.Request) fakeapi.Turn {
+		k := "1"
+		if strings.Contains(req.Prompt(), "attempt 2/2") {
+			k = "2"
+		}
+		switch p := req.Prompt(); {
+		case strings.Contains(p, "--- FAIL: TestHello") && len(req.ToolResults()) == 0:
+			return fakeapi.Reply(fakeapi.Write("fixed.txt", "fixed\n"))
+		case strings.Contains(p, "--- FAIL: TestHello"):
+			return fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "completed", "summary": "fixed the test"}))
+		case len(req.ToolResults()) == 0:
+			return fakeapi.Reply(fakeapi.Write("attempt"+k+".txt", "attempt "+k+"\n"))
+		}
+		return fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "completed", "summary": "attempt " + k + " did it"}))
+	})
+	s := newStore(t)
+	gh := withGitHub(t, s)
+	bare := gitT(t, s.Root, "remote", "get-url", "origin")
+	s.Config.Agent = config.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
+	opt := Options{Jobs: 2, Env: fakeapi.Env(t, srv)}
+	tk, err := s.Create(&task.Task{Title: "Say hello", Attempts: 2, Land: task.LandPR})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runWith(t, s, opt)
+	got := wantState(t, s, tk.ID, task.AwaitingInput)
+	second := attemptsOf(t, s, got)[1]
+	if _, err := Respond(s, tk.ID, []task.Answer{{Values: []string{"2"}}}, ""); err != nil {
+		t.Fatal(err)
+	}
+	runWith(t, s, opt)
+	got = wantState(t, s, tk.ID, task.InReview)
+	if got.SessionID != second.SessionID || len(gh.Pulls()) != 1 {
+		t.Fatalf("%s in review in session %s with %d pulls: want attempt 2's session %s and one pull",
+			tk.ID, got.SessionID, len(gh.Pulls()), second.SessionID)
+	}
+	gh.Edit(1, func(p *Pull) {
+		p.Checks = []CheckRun{{ID: 11, Name: "test", Conclusion: "failure",
+			Log: "--- FAIL: TestHello (0.00s)\n    hello_test.go:9: no greeting\n"}}
+	})
+	shepherdT(t, s)
+	n := len(srv.Requests())
+	runWith(t, s, opt)
+	got = wantState(t, s, tk.ID, task.InReview)
+	resumed := srv.Requests()[n] // the first request of the resumed run
+	if !strings.Contains(resumed.Prompt(), "hello_test.go:9: no greeting") || got.SessionID != second.SessionID {
+		t.Fatalf("session %s -> %s; resumed request's prompt:\n%s", second.SessionID, got.SessionID, resumed.Prompt())
+	}
+	if calls := resumed.ToolUses(); len(calls) == 0 || calls[0].Name != "Write" ||
+		!strings.Contains(string(calls[0].Input), "attempt2.txt") {
+		t.Errorf("the resumed request lacks attempt 2's earlier turns: %+v", calls)
+	}
+	if files := gitT(t, bare, "ls-tree", "--name-only", slots.Branch(tk.ID)); !strings.Contains(files, "fixed.txt") ||
+		!strings.Contains(files, "attempt2.txt") || strings.Contains(files, "attempt1.txt") || len(gh.Pulls()) != 1 {
+		t.Fatalf("the pull request's branch holds %q (%d pulls)", files, len(gh.Pulls()))
 	}
 }
