@@ -102,11 +102,9 @@ func (w *worker) keptRun(t *task.Task, head, target string, catchUp func(*run) (
 	return r, evs, err
 }
 
-// checkKept runs the checks of a task closed with its work on its branch
-// on the tree bh land is about to land, records them in its history, and
-// returns them; a *ending.NotLandedError when one failed. A human who
-// answered the checks question since they last ran has decided (keep on
-// branch says bh land lands it): none runs.
+// checkKept runs and records the checks of work kept on its branch on the
+// tree about to land; a *ending.NotLandedError when one failed. None runs
+// once a human answered the checks question (keep on branch: bh land lands).
 func (w *worker) checkKept(r *run) ([]task.Event, error) {
 	checks := w.s.Config.ChecksFor(r.t)
 	if len(checks) == 0 || ending.ChecksAnswered(r.t) {

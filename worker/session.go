@@ -9,7 +9,6 @@ import (
 	"github.com/bh-tracker/bh/worker/taskprompt"
 
 	"github.com/bh-tracker/bh/agent"
-	"github.com/bh-tracker/bh/agent/untrusted"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/google/uuid"
@@ -43,16 +42,18 @@ func (w *worker) keepSession(r *run, req agent.Request) {
 		return
 	}
 	req.SessionID = r.session
-	_, err := jail.OwnRunDir(w.s, r.t.ID, "sessions")
+	w.copySession(r.t.ID, sf.SessionFile(req), r.session)
+}
+
+// copySession copies the (hostile) transcript at from to task id's copy
+// of session; a missing one is no trouble.
+func (w *worker) copySession(id, from, session string) {
+	_, err := jail.OwnRunDir(w.s, id, "sessions")
 	if err == nil {
-		err = jail.CopyUntrusted(sf.SessionFile(req), sessionCopy(w.s, r.t.ID, r.session))
+		err = jail.CopyUntrusted(from, sessionCopy(w.s, id, session))
 	}
-	var bad *untrusted.Error
-	switch {
-	case errors.As(err, &bad):
-		w.warnf("%s: the session's transcript is not copied: %v", r.t.ID, err)
-	case err != nil && !errors.Is(err, os.ErrNotExist):
-		w.warnf("%s: keep the session's transcript: %v", r.t.ID, err)
+	if err != nil && !errors.Is(err, os.ErrNotExist) { // a hostile one among them (*untrusted.Error)
+		w.warnf("%s: the session's transcript is not copied: %v", id, err)
 	}
 }
 

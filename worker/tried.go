@@ -8,7 +8,6 @@ import (
 	"github.com/bh-tracker/bh/worker/attempts"
 	"github.com/bh-tracker/bh/worker/budget"
 	"github.com/bh-tracker/bh/worker/ending"
-	"github.com/bh-tracker/bh/worker/jail"
 	"github.com/bh-tracker/bh/worker/landing"
 )
 
@@ -51,8 +50,8 @@ func (w *worker) prKept(t, picked *task.Task) (head, url string, err error) {
 		landing.PRBody(t, cmp.Or(picked.Summary, t.Title), picked.Details, checks)); err != nil {
 		return "", "", err
 	}
-	if _, err := jail.OwnRunDir(w.s, t.ID, "sessions"); err == nil && picked.SessionID != "" {
-		_ = jail.CopyUntrusted(sessionCopy(w.s, picked.ID, picked.SessionID), sessionCopy(w.s, t.ID, picked.SessionID))
-	} // else the review round starts a fresh session (freshSession), as for any session lost
+	if picked.SessionID != "" { // else, or not copied, a review round starts afresh (freshSession)
+		w.copySession(t.ID, sessionCopy(w.s, picked.ID, picked.SessionID), picked.SessionID)
+	}
 	return head, url, w.pool.Drop(w.s, w.repo, t.ID, r.j.Worktree, "")
 }
