@@ -84,7 +84,8 @@ func (r *Runner) SessionFile(req agent.Request) string {
 // Run runs req's agent in a pod of the warm pool on the worktree's state
 // and brings its result back into the worktree. A result the checks
 // refuse, a pod that fails or is not bound in time, are a RunError (an
-// outage when no pod could be had); nothing of theirs is taken.
+// outage when no pod could be had, or when the pod's agent met one);
+// nothing of theirs is taken.
 func (r *Runner) Run(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
 	start := time.Now()
 	id := req.TaskID
@@ -107,6 +108,9 @@ func (r *Runner) Run(ctx context.Context, req agent.Request) (*agent.Outcome, er
 	res, err := r.wait(ctx, id, name, input)
 	if err != nil {
 		return nil, err
+	}
+	if res.Outage != nil { // as a local agent's: the worker pauses, the task is not failed
+		return nil, res.Outage.RunError(id)
 	}
 	if err := wt.TakeResult(res.Commit, res.Paths); err != nil {
 		return nil, runError(id, "take the pod's result", err)

@@ -29,7 +29,8 @@ type sessionFiler interface {
 // input's config names on the input's request, and leaves the result in
 // out for the helper container. It pushes nothing and needs no
 // credential that can. Trouble after the checkout is a failed outcome,
-// so that the worker hears of it.
+// so that the worker hears of it; an outage of the agent's (its limit,
+// its API) is carried beside it, so that the worker pauses on it.
 func RunPod(ctx context.Context, h Handed, remote, dir, out string, newAgent NewAgent) (string, error) {
 	if err := git.CheckoutRun(dir, remote, git.RunRef(h.Task), h.Run); err != nil {
 		return "", err
@@ -37,6 +38,9 @@ func RunPod(ctx context.Context, h Handed, remote, dir, out string, newAgent New
 	files, err := runAgent(ctx, h, dir, newAgent)
 	if err != nil {
 		files = map[string][]byte{result.OutcomeFile: failed(err)}
+	}
+	if o := result.OutageOf(err); o != nil {
+		files[result.OutageFile], _ = json.Marshal(o) // plain fields: it cannot fail
 	}
 	return LeaveResult(dir, h.Run, h.Task, out, files)
 }

@@ -159,3 +159,38 @@ func TestRunnerAgentDir(t *testing.T) {
 		t.Fatal("the agent did not work in its folder")
 	}
 }
+
+// outageAgent meets its usage limit after it wrote some work.
+type outageAgent struct{ resets time.Time }
+
+func (a outageAgent) Run(_ context.Context, req agent.Request) (*agent.Outcome, error) {
+	os.WriteFile(filepath.Join(req.Dir, "half.txt"), []byte("half done\n"), 0o644)
+	return nil, &agent.RunError{Reason: "Claude AI usage limit reached", ExitCode: 1, Outage: agent.OutageLimit,
+		Limit: &agent.Limit{Status: agent.LimitRejected, ResetsAt: a.resets, Window: "five_hour"}}
+}
+
+// TestRunnerCarriesOutage: an agent that meets its usage limit in its
+// pod is, for the worker, what it is for a local run: an outage with its
+// reset (the worker pauses, the task is not failed), not a failed run;
+// none of its work is taken.
+func TestRunnerCarriesOutage(t *testing.T) {
+	cl := newCluster(t)
+	w := cl.watchClaims(t)
+	done := cl.run(t, agent.Request{Prompt: "do it", SessionID: "s1"})
+	claim := cl.created(t, w)
+	cl.bind(t, claim, running, 0)
+	resets := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+	cl.pod(t, claim, outageAgent{resets: resets})
+	got := <-done
+	var re *agent.RunError
+	if !errors.As(got.err, &re) || agent.OutageOf(got.err) != agent.OutageLimit || re.Limit == nil || !re.Limit.ResetsAt.Equal(resets) {
+		t.Fatalf("ran with %v, want the usage limit that resets at %s", got.err, resets)
+	}
+	if !strings.Contains(re.Reason, "usage limit reached") {
+		t.Fatalf("reason %q, want the agent's words", re.Reason)
+	}
+	if gittest.Exists(cl.wt, "half.txt") {
+		t.Fatal("an outage's work reached the worktree")
+	}
+	deleted(t, w)
+}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/bh-tracker/bh/agent"
@@ -32,6 +33,7 @@ type Result struct {
 	Commit  string       // the result commit, a child of the run's input
 	Outcome agent.Result // the agent's answer, as its own parser reads it
 	Paths   []string     // the task's work: the paths the run changed, Dir's left out
+	Outage  *Outage      // the agent's outage in the pod, nil when none: then no work is the task's
 }
 
 // Refused is a result the worker will not take: only a pod whose agent
@@ -52,7 +54,8 @@ var ErrNone = git.ErrNoResult
 // must be one commit whose one parent is input (not another branch's
 // work, nor a history of its own), change nothing in bh's store (.bh/:
 // refused, not dropped, as only a tampered pod writes there), and carry
-// an outcome the agents' own parser reads.
+// an outcome the agents' own parser reads, and an outage (OutageFile)
+// only of a kind bh knows.
 func Accept(r *git.Repo, remote, id, input string) (Result, error) {
 	commit, err := r.FetchResult(remote, id)
 	if err != nil {
@@ -84,7 +87,17 @@ func Accept(r *git.Repo, remote, id, input string) (Result, error) {
 	if err != nil {
 		return Result{}, refuse("%s: %v", OutcomeFile, err)
 	}
-	return Result{Commit: commit, Outcome: out, Paths: work}, nil
+	res := Result{Commit: commit, Outcome: out, Paths: work}
+	if slices.Contains(changed, OutageFile) {
+		b, err := r.FileAt(commit, OutageFile)
+		if err == nil {
+			res.Outage, err = readOutage(b)
+		}
+		if err != nil {
+			return Result{}, refuse("%s: %v", OutageFile, err)
+		}
+	}
+	return res, nil
 }
 
 // split is the task's work among the changed paths (Dir's left out),

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/gittest"
 )
@@ -125,6 +126,8 @@ func TestResultRefusedOutsideItsRun(t *testing.T) {
 		"a merge":           {files: map[string]string{OutcomeFile: done}, parents: func(p *pod) []string { return []string{p.input, gittest.Rev(p.t, p.work, "origin/main")} }, why: "not one commit on the run's input"},
 		"no outcome":        {files: map[string]string{"main.go": "x\n"}, why: "no " + OutcomeFile},
 		"garbled outcome":   {files: map[string]string{OutcomeFile: `{"status":"landed"}`}, why: OutcomeFile},
+		"unknown outage":    {files: map[string]string{OutcomeFile: failedOutcome, OutageFile: `{"outage":"landed"}`}, why: "no outage bh knows"},
+		"garbled outage":    {files: map[string]string{OutcomeFile: failedOutcome, OutageFile: `not json`}, why: OutageFile},
 	} {
 		t.Run(name, func(t *testing.T) {
 			p := newPod(t)
@@ -141,6 +144,36 @@ func TestResultRefusedOutsideItsRun(t *testing.T) {
 				t.Fatalf("accepted with %v, want refused: %s", err, tc.why)
 			}
 		})
+	}
+}
+
+const failedOutcome = `{"status":"failed","summary":"the agent's run in its pod: usage limit"}`
+
+// TestResultCarriesOutage: a pod's agent outage comes back as what it
+// is, read as a description only: its kind and reset, its words on one
+// bounded line, a limit's reset kept only for a usage limit.
+func TestResultCarriesOutage(t *testing.T) {
+	p := newPod(t)
+	long := strings.Repeat("x", 2*maxWords)
+	out := `{"outage":"usage_limit","reason":"limit reached\n\u001b[31mreset at 5pm` + long + `",` +
+		`"limit":{"status":"rejected","resetsAt":"2030-01-02T03:04:05Z","window":"five_hour"}}`
+	if _, err := p.relay(p.result(map[string]string{OutcomeFile: failedOutcome, OutageFile: out}, git.ResultRef(id))); err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := res.Outage
+	if o == nil || o.Outage != agent.OutageLimit || o.Limit == nil || o.Limit.ResetsAt.Unix() != 1893553445 || o.Limit.Window != "five_hour" {
+		t.Fatalf("outage %+v, want the usage limit with its reset", o)
+	}
+	if strings.ContainsAny(o.Reason, "\n\x1b") || len([]rune(o.Reason)) > maxWords+1 {
+		t.Fatalf("the pod's words were taken as they came: %q", o.Reason)
+	}
+	re := o.RunError(id)
+	if agent.OutageOf(re) != agent.OutageLimit || re.Limit != o.Limit {
+		t.Fatalf("run error %+v, want a usage limit as a local run's", re)
 	}
 }
 
