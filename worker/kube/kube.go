@@ -196,7 +196,7 @@ func (r *Runner) wait(ctx context.Context, id, name, input string) (result.Resul
 	var p pod
 	late := false
 	for {
-		res, err := result.Accept(r.Repo, r.Remote, id, input)
+		res, err := result.Accept(r.Repo, r.Remote, id, input, r.K8s.MaxResultOr())
 		switch {
 		case err == nil:
 			return res, nil

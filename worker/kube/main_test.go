@@ -11,6 +11,7 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/gittest"
@@ -161,7 +162,7 @@ func (cl *cluster) pod(t *testing.T, claim *unstructured.Unstructured, runner ag
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(info, "annotations"), []byte(kube.AnnotationTask+"=\""+h.Task+"\"\n"), 0o644)
-	if _, err := kube.PushResult(context.Background(), info, out, filepath.Join(root, "scratch"), cl.bare); err != nil {
+	if _, err := kube.PushResult(context.Background(), info, out, filepath.Join(root, "scratch"), cl.bare, config.DefaultMaxResult); err != nil {
 		t.Fatal(err)
 	}
 }

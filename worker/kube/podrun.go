@@ -3,12 +3,14 @@ package kube
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/kube/result"
@@ -29,12 +31,15 @@ type sessionFiler interface {
 // input's config names on the input's request, and leaves the result in
 // out for the helper container. It pushes nothing and needs no
 // credential that can. Trouble after the checkout is a failed outcome,
-// so that the worker hears of it; an outage of the agent's (its limit,
-// its API) is carried beside it, so that the worker pauses on it.
+// so that the worker hears of it, and so is a result over its limit
+// (k8s.maxResult in the input's config, the worker's: none of its work
+// is kept); an outage of the agent's (its usage limit, its API) is
+// carried beside it, so that the worker pauses on it.
 func RunPod(ctx context.Context, h Handed, remote, dir, out string, newAgent NewAgent) (string, error) {
 	if err := git.CheckoutRun(dir, remote, git.RunRef(h.Task), h.Run); err != nil {
 		return "", err
 	}
+	max := maxResult(dir) // read before the agent can change it
 	files, err := runAgent(ctx, h, dir, newAgent)
 	if err != nil {
 		files = map[string][]byte{result.OutcomeFile: failed(err)}
@@ -42,7 +47,13 @@ func RunPod(ctx context.Context, h Handed, remote, dir, out string, newAgent New
 	if o := result.OutageOf(err); o != nil {
 		files[result.OutageFile], _ = json.Marshal(o) // plain fields: it cannot fail
 	}
-	return LeaveResult(dir, h.Run, h.Task, out, files)
+	commit, err := LeaveResult(dir, h.Run, h.Task, out, files, max)
+	if big, ok := errors.AsType[*TooBig](err); ok { // a failed run, its work left out, so that the worker hears why
+		if err = git.CheckoutRun(dir, remote, git.RunRef(h.Task), h.Run); err == nil {
+			commit, err = LeaveResult(dir, h.Run, h.Task, out, map[string][]byte{result.OutcomeFile: failed(big)}, max)
+		}
+	}
+	return commit, err
 }
 
 // runAgent runs the request in dir and returns the result's own files.
@@ -97,6 +108,15 @@ func request(h Handed, dir string, newAgent NewAgent) (agent.Request, agent.Runn
 	}
 	return agent.Request{Prompt: rq.Prompt, Dir: filepath.Join(dir, rq.Dir), SessionID: rq.SessionID, Resume: rq.Resume,
 		TaskID: h.Task, Timeout: rq.Timeout, Name: rq.Name, System: rq.System, AllowTools: rq.AllowTools}, runner, err
+}
+
+// maxResult is the bound on the result of the run checked out in dir:
+// its config's, which is the worker's (the default when it has none).
+func maxResult(dir string) int64 {
+	if s, err := store.Find(dir); err == nil {
+		return s.Config.K8s.MaxResultOr()
+	}
+	return config.DefaultMaxResult
 }
 
 // restoreSession puts the transcript the input brought (from) where the

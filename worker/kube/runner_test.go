@@ -2,6 +2,7 @@ package kube_test
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"os"
 	"path/filepath"
@@ -10,7 +11,11 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/store"
+	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/gittest"
+	"github.com/bh-tracker/bh/worker/kube"
 	"github.com/bh-tracker/bh/worker/kube/result"
 )
 
@@ -193,4 +198,60 @@ func TestRunnerCarriesOutage(t *testing.T) {
 		t.Fatal("an outage's work reached the worktree")
 	}
 	deleted(t, w)
+}
+
+// bigAgent writes more than a result may hold.
+type bigAgent struct{}
+
+func (bigAgent) Run(_ context.Context, req agent.Request) (*agent.Outcome, error) {
+	big := make([]byte, 64<<10)
+	rand.Read(big) // does not compress
+	os.WriteFile(filepath.Join(req.Dir, "big.bin"), big, 0o644)
+	return &agent.Outcome{Result: agent.Result{Status: agent.StatusCompleted, Summary: "all of it"}}, nil
+}
+
+// TestRunnerRefusesResultOverLimit: a result over the worker's
+// k8s.maxResult is refused, naming the limit, and none of it is taken.
+func TestRunnerRefusesResultOverLimit(t *testing.T) {
+	cl := newCluster(t)
+	cl.r.K8s.MaxResult = "16KiB"
+	w := cl.watchClaims(t)
+	done := cl.run(t, agent.Request{Prompt: "do it", SessionID: "s1"})
+	claim := cl.created(t, w)
+	cl.bind(t, claim, running, 0)
+	cl.pod(t, claim, bigAgent{})
+	got := <-done
+	if !result.IsRefused(got.err) || !strings.Contains(got.err.Error(), "more than its limit 16 KiB (k8s.maxResult)") {
+		t.Fatalf("ran with %v, want the result refused over 16 KiB", got.err)
+	}
+	if gittest.Exists(cl.wt, "big.bin") {
+		t.Fatal("a refused result's work reached the worktree")
+	}
+	deleted(t, w)
+}
+
+// TestPodLeavesNoResultOverLimit: the pod's own run bounds its result by
+// the input's k8s.maxResult (the worker's config): over it, it leaves a
+// failed outcome that says so, and none of the work.
+func TestPodLeavesNoResultOverLimit(t *testing.T) {
+	const id = "tm-9"
+	root := t.TempDir()
+	remote, out := filepath.Join(root, "remote.git"), filepath.Join(root, "out")
+	worker := gittest.Init(t, map[string]string{".bh/tasks/tm-9.yaml": "id: tm-9\ntitle: t\ntype: code\npriority: P2\nsize: small\nstate: open\ncreatedAt: 2026-11-22T05:14:01Z\nupdatedAt: 2026-11-22T05:14:01Z\n", ".bh/config.yaml": "prefix: tm\nk8s:\n  maxResult: 16KiB\n",
+		kube.RequestFile: `{"prompt":"do it"}`})
+	gittest.Git(t, root, "init", "-q", "--bare", remote)
+	gittest.Git(t, worker, "push", "-q", remote, "HEAD:"+git.RunRef(id))
+	os.MkdirAll(out, 0o755)
+	h := kube.Handed{Task: id, Run: gittest.Rev(t, worker, "HEAD")}
+	pod := filepath.Join(root, "run")
+	commit, err := kube.RunPod(context.Background(), h, remote, pod, out,
+		func(*store.Store, *task.Task) (agent.Runner, error) { return bigAgent{}, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := gittest.Git(t, pod, "ls-tree", "-r", "--name-only", commit)
+	outcome := gittest.Git(t, pod, "show", commit+":"+result.OutcomeFile)
+	if strings.Contains(files, "big.bin") || !strings.Contains(outcome, `"status":"failed"`) || !strings.Contains(outcome, "more than its limit 16 KiB (k8s.maxResult)") {
+		t.Fatalf("left %s with files\n%s\nand outcome %s", commit, files, outcome)
+	}
 }

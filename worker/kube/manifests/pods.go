@@ -83,6 +83,9 @@ func taskPod(o Options) podTemplate {
 func resultContainer(o Options) container {
 	c := base(o, "result", "relay", "push")
 	c.Args = []string{"run-task", "--wait", "24h", "--push-result", outDir, "--dir", home}
+	if o.MaxResult != "" {
+		c.Args = append(c.Args, "--max-result", o.MaxResult)
+	}
 	c.EnvFrom = nil // the agent's keys are the agent's
 	c.Resources = resources{Requests: map[string]string{"cpu": "50m", "memory": "64Mi"}}
 	c.VolumeMounts = append(c.VolumeMounts, mount{Name: "podinfo", MountPath: podinfoDir, ReadOnly: true},

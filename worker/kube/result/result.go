@@ -14,6 +14,7 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/dustin/go-humanize"
 )
 
 // Dir is the run's own folder in the input and result commits: the
@@ -55,8 +56,8 @@ var ErrNone = git.ErrNoResult
 // work, nor a history of its own), change nothing in bh's store (.bh/:
 // refused, not dropped, as only a tampered pod writes there), and carry
 // an outcome the agents' own parser reads, and an outage (OutageFile)
-// only of a kind bh knows.
-func Accept(r *git.Repo, remote, id, input string) (Result, error) {
+// only of a kind bh knows; nor be bigger than max bytes as its pod bundled it.
+func Accept(r *git.Repo, remote, id, input string, max int64) (Result, error) {
 	commit, err := r.FetchResult(remote, id)
 	if err != nil {
 		return Result{}, err
@@ -70,6 +71,13 @@ func Accept(r *git.Repo, remote, id, input string) (Result, error) {
 	}
 	if len(parents) != 1 || parents[0] != input {
 		return Result{}, refuse("it is not one commit on the run's input %.12s (its parents: %v)", input, parents)
+	}
+	size, err := r.ResultSize(id, input)
+	if err != nil {
+		return Result{}, err
+	}
+	if size > max {
+		return Result{}, refuse("it is %s, more than its limit %s (k8s.maxResult)", Bytes(size), Bytes(max))
 	}
 	changed, err := r.ChangedPaths(input, commit)
 	if err != nil {
@@ -120,6 +128,9 @@ func store(p string) bool {
 	first, _, _ := strings.Cut(path.Clean(p), "/")
 	return strings.EqualFold(first, ".bh")
 }
+
+// Bytes is n bytes for a human: 12 B, 3.4 MiB.
+func Bytes(n int64) string { return humanize.IBytes(uint64(max(n, 0))) }
 
 // IsRefused reports whether err is a refused result.
 func IsRefused(err error) bool {

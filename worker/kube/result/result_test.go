@@ -1,6 +1,7 @@
 package result
 
 import (
+	"crypto/rand"
 	"errors"
 	"os"
 	"path/filepath"
@@ -23,11 +24,12 @@ type pod struct {
 	t                    *testing.T
 	remote, worker, work string
 	input                string
+	limit                int64 // the result's bound, k8s.maxResult
 }
 
 func newPod(t *testing.T) *pod {
 	root := t.TempDir()
-	p := &pod{t: t, remote: filepath.Join(root, "remote.git"), work: filepath.Join(root, "pod")}
+	p := &pod{t: t, remote: filepath.Join(root, "remote.git"), work: filepath.Join(root, "pod"), limit: 1 << 20}
 	p.worker = gittest.Init(t, map[string]string{".bh/tasks/tm-1.yaml": "id: tm-1\n", "main.go": "package main\n"})
 	gittest.Git(t, root, "init", "-q", "--bare", p.remote)
 	gittest.Git(t, p.worker, "push", "-q", p.remote, "HEAD:refs/heads/main")
@@ -83,7 +85,7 @@ func (p *pod) accept() (Result, error) {
 	if err != nil {
 		p.t.Fatal(err)
 	}
-	return Accept(r, p.remote, id, p.input)
+	return Accept(r, p.remote, id, p.input, p.limit)
 }
 
 const done = `{"status":"completed","summary":"fixed"}`
@@ -174,6 +176,27 @@ func TestResultCarriesOutage(t *testing.T) {
 	re := o.RunError(id)
 	if agent.OutageOf(re) != agent.OutageLimit || re.Limit != o.Limit {
 		t.Fatalf("run error %+v, want a usage limit as a local run's", re)
+	}
+}
+
+// TestResultRefusedOverItsLimit: a result bigger than k8s.maxResult is
+// refused, naming the limit; one within it is taken.
+func TestResultRefusedOverItsLimit(t *testing.T) {
+	p := newPod(t)
+	big := make([]byte, 64<<10)
+	rand.Read(big) // does not compress
+	if _, err := p.relay(p.result(map[string]string{"blob.bin": string(big), OutcomeFile: done}, git.ResultRef(id))); err != nil {
+		t.Fatal(err)
+	}
+	p.limit = 32 << 10
+	_, err := p.accept()
+	var ref *Refused
+	if !errors.As(err, &ref) || !strings.Contains(ref.Why, "more than its limit 32 KiB (k8s.maxResult)") {
+		t.Fatalf("accepted with %v, want refused over 32 KiB", err)
+	}
+	p.limit = 1 << 20
+	if _, err := p.accept(); err != nil {
+		t.Fatalf("within its limit: %v", err)
 	}
 }
 
