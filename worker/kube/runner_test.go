@@ -107,11 +107,17 @@ func TestRunnerRefusesTamperedResult(t *testing.T) {
 
 // TestRunnerPodTrouble: a pod that cannot pull its image, or is not
 // bound in time, is an outage (claims pause); one that fails after it
-// was bound is the run's failure. The SandboxClaim goes either way.
+// was bound is the run's failure, and so is one whose helper fails to
+// hand its result back (one over its limit): its words say why. The
+// SandboxClaim goes either way.
 func TestRunnerPodTrouble(t *testing.T) {
 	pull := map[string]any{"phase": "Pending", "containerStatuses": []any{map[string]any{
 		"state": map[string]any{"waiting": map[string]any{"reason": "ImagePullBackOff", "message": "no such image"}}}}}
 	failed := map[string]any{"phase": "Failed", "reason": "Evicted", "message": "the node ran out of memory"}
+	helper := map[string]any{"phase": "Running", "containerStatuses": []any{map[string]any{"name": "task", "state": map[string]any{}},
+		map[string]any{"name": "result", "state": map[string]any{"waiting": map[string]any{"reason": "CrashLoopBackOff"}},
+			"lastState": map[string]any{"terminated": map[string]any{"exitCode": int64(1),
+				"message": "Error: tm-1: the result: the result is 1.0 GiB, more than its limit 256 MiB (k8s.maxResult)\n\x1b[0m"}}}}}
 	for name, tc := range map[string]struct {
 		status map[string]any // nil: never bound
 		outage bool
@@ -120,6 +126,7 @@ func TestRunnerPodTrouble(t *testing.T) {
 		"image":   {status: pull, outage: true, why: "cannot pull its image"},
 		"unbound": {outage: true, why: "was not bound within"},
 		"evicted": {status: failed, why: "failed (Evicted"},
+		"helper":  {status: helper, why: "could not hand its result back: Error: tm-1: the result: the result is 1.0 GiB, more than its limit 256 MiB (k8s.maxResult)"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			cl := newCluster(t)

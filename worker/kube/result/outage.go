@@ -53,13 +53,13 @@ func readOutage(b []byte) (*Outage, error) {
 	default:
 		return nil, fmt.Errorf("no outage bh knows: %.40q", o.Outage)
 	}
-	o.Reason = plain(o.Reason)
+	o.Reason = Plain(o.Reason)
 	if l := o.Limit; l != nil {
 		if l.Status != agent.LimitRejected || o.Outage != agent.OutageLimit {
 			o.Limit = nil
 		} else {
-			o.Limit = &agent.Limit{Status: l.Status, ResetsAt: l.ResetsAt.Round(time.Second), Window: plain(l.Window),
-				Account: plain(l.Account), Said: plain(l.Said)}
+			o.Limit = &agent.Limit{Status: l.Status, ResetsAt: l.ResetsAt.Round(time.Second), Window: Plain(l.Window),
+				Account: Plain(l.Account), Said: Plain(l.Said)}
 		}
 	}
 	return &o, nil
@@ -71,8 +71,8 @@ func (o *Outage) RunError(id string) *agent.RunError {
 	return &agent.RunError{Reason: why, ExitCode: -1, Outage: o.Outage, Limit: o.Limit}
 }
 
-// plain is s cut to maxWords runes, on one line, without control runes.
-func plain(s string) string {
+// Plain is s cut to maxWords runes, on one line, without control runes.
+func Plain(s string) string {
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) || !unicode.IsPrint(r) && r != ' ' {
 			return ' '
