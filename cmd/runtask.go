@@ -11,6 +11,7 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/jail"
 	"github.com/bh-tracker/bh/worker/kube"
 	"github.com/spf13/cobra"
 )
@@ -92,7 +93,8 @@ func runTaskRun(opts *RunTaskOptions) error {
 		return err
 	}
 	commit, err := kube.RunPod(opts.Ctx, h, remote, opts.Dir, opts.Out, func(s *store.Store, t *task.Task) (agent.Runner, error) {
-		return worker.NewRunner(s.Config.Agent.For(t), nil)
+		// bh mcp as for a local run: the questions go to the run's outbox, carried in its result.
+		return worker.NewRunner(s.Config.Agent.For(t), jail.MCPCommand())
 	})
 	if err == nil {
 		fmt.Fprintf(opts.IO.Out, "left the result %s\n", commit)

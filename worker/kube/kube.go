@@ -18,12 +18,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/mcp"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/kube/kubeapi"
@@ -109,6 +111,9 @@ func (r *Runner) Run(ctx context.Context, req agent.Request) (*agent.Outcome, er
 	if err != nil {
 		return nil, err
 	}
+	if err := r.carryOutbox(req, res.Commit); err != nil {
+		return nil, runError(id, "carry the questions its agent asked", err)
+	}
 	if res.Outage != nil { // as a local agent's: the worker pauses, the task is not failed
 		return nil, res.Outage.RunError(id)
 	}
@@ -163,6 +168,23 @@ func (r *Runner) input(wt *git.Worktree, req agent.Request) (string, error) {
 		}
 	}
 	return wt.RunInput(head, files)
+}
+
+// carryOutbox puts the outbox the pod's bh mcp wrote (the questions its
+// agent asked, the tasks it added), as the result commit carries it,
+// into req's outbox, where the worker takes it as it takes a local run's
+// (as hostile input: it parks the task with those questions).
+func (r *Runner) carryOutbox(req agent.Request, commit string) error {
+	for _, name := range mcp.OutboxFiles {
+		b, err := r.Repo.FileAt(commit, path.Join(result.OutboxDir, name))
+		if err != nil || len(b) == 0 { // none: it asked nothing
+			continue
+		}
+		if err := mcp.PutOutbox(req.Outbox, name, b); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // keepSession keeps the result's session transcript where SessionFile

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 
 	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/mcp"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
@@ -42,7 +44,7 @@ func RunPod(ctx context.Context, h Handed, remote, dir, out string, newAgent New
 	max := maxResult(dir) // read before the agent can change it
 	files, err := runAgent(ctx, h, dir, newAgent)
 	if err != nil {
-		files = map[string][]byte{result.OutcomeFile: failed(err)}
+		files[result.OutcomeFile] = failed(err)
 	}
 	if o := result.OutageOf(err); o != nil {
 		files[result.OutageFile], _ = json.Marshal(o) // plain fields: it cannot fail
@@ -56,22 +58,38 @@ func RunPod(ctx context.Context, h Handed, remote, dir, out string, newAgent New
 	return commit, err
 }
 
-// runAgent runs the request in dir and returns the result's own files.
+// runAgent runs the request in dir and returns the result's own files:
+// those of the run's outbox (the questions the agent asked through bh
+// mcp, the tasks it added) even when it failed.
 func runAgent(ctx context.Context, h Handed, dir string, newAgent NewAgent) (map[string][]byte, error) {
+	files := map[string][]byte{}
 	req, runner, err := request(h, dir, newAgent)
 	if err != nil {
-		return nil, err
+		return files, err
 	}
+	// bh mcp's outbox: the pod's own, outside the checkout, carried in the result.
+	if req.Outbox, err = os.MkdirTemp("", "bh-outbox-"); err != nil {
+		return files, err
+	}
+	defer os.RemoveAll(req.Outbox)
+	req.Env = append(req.Env, mcp.OutboxEnv+"="+req.Outbox)
 	sf, _ := runner.(sessionFiler)
 	if sf != nil && req.Resume {
 		restoreSession(sf.SessionFile(req), filepath.Join(dir, result.SessionFile))
 	}
 	o, err := runner.Run(ctx, req)
+	outbox, oerr := mcp.ReadOutbox(req.Outbox)
+	for name, b := range outbox {
+		files[path.Join(result.OutboxDir, name)] = b
+	}
 	if err != nil {
-		return nil, err
+		return files, err
+	}
+	if oerr != nil {
+		return files, oerr
 	}
 	res, _ := json.Marshal(o.Result) // plain fields: it cannot fail
-	files := map[string][]byte{result.OutcomeFile: res}
+	files[result.OutcomeFile] = res
 	if o.SessionID != "" {
 		files[SessionIDFile] = []byte(o.SessionID)
 		req.SessionID = o.SessionID

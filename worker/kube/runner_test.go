@@ -4,13 +4,16 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/mcp"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
@@ -260,5 +263,56 @@ func TestPodLeavesNoResultOverLimit(t *testing.T) {
 	outcome := gittest.Git(t, pod, "show", commit+":"+result.OutcomeFile)
 	if strings.Contains(files, "big.bin") || !strings.Contains(outcome, `"status":"failed"`) || !strings.Contains(outcome, "more than its limit 16 KiB (k8s.maxResult)") {
 		t.Fatalf("left %s with files\n%s\nand outcome %s", commit, files, outcome)
+	}
+}
+
+// askingAgent asks through bh's MCP server, which records the question
+// in the run's outbox (BH_OUTBOX, as bh mcp has it), then ends as end says.
+type askingAgent struct{ end error }
+
+func (a askingAgent) Run(_ context.Context, req agent.Request) (*agent.Outcome, error) {
+	if req.Outbox == "" || !slices.Contains(req.Env, mcp.OutboxEnv+"="+req.Outbox) || strings.HasPrefix(req.Outbox, req.Dir) {
+		return nil, fmt.Errorf("no outbox of its own outside the checkout: %q", req.Outbox)
+	}
+	q := `{"question":"Allow Bash(make deploy)?","type":"approval","tool":"Bash(make deploy)"}` + "\n"
+	os.WriteFile(filepath.Join(req.Outbox, "asked.jsonl"), []byte(q), 0o600)
+	os.WriteFile(filepath.Join(req.Outbox, "added.jsonl"), []byte(`{"title":"Write the deploy doc"}`+"\n"), 0o600)
+	if a.end != nil {
+		return nil, a.end
+	}
+	return &agent.Outcome{Result: agent.Result{Status: agent.StatusCompleted, Summary: "asked"}, SessionID: req.SessionID}, nil
+}
+
+// TestRunnerCarriesAskedQuestions: what the pod's agent asked through bh
+// mcp (a permission prompt, ask_human), and the tasks it added, reach
+// the worker's outbox, where the worker takes them as a local run's and
+// parks the task with those questions; whether the agent then answered
+// or failed. None of it is the task's work.
+func TestRunnerCarriesAskedQuestions(t *testing.T) {
+	for name, end := range map[string]error{"answered": nil, "failed": errors.New("the agent crashed")} {
+		t.Run(name, func(t *testing.T) {
+			cl := newCluster(t)
+			w := cl.watchClaims(t)
+			outbox := t.TempDir()
+			done := cl.run(t, agent.Request{Prompt: "do it", SessionID: "s1", Outbox: outbox})
+			claim := cl.created(t, w)
+			cl.bind(t, claim, running, 0)
+			cl.pod(t, claim, askingAgent{end: end})
+			got := <-done
+			if got.err != nil {
+				t.Fatal(got.err)
+			}
+			qs, err := mcp.TakeAsked(outbox)
+			if err != nil || len(qs) != 1 || qs[0].Tool != "Bash(make deploy)" {
+				t.Fatalf("the worker's outbox has %+v (%v), want the question asked in the pod", qs, err)
+			}
+			if added, err := mcp.TakeAdded(outbox); err != nil || len(added) != 1 || added[0].Title != "Write the deploy doc" {
+				t.Fatalf("the worker's outbox adds %+v (%v), want the task added in the pod", added, err)
+			}
+			if gittest.Exists(cl.wt, result.OutboxDir) {
+				t.Fatal("the pod's outbox reached the worktree")
+			}
+			deleted(t, w)
+		})
 	}
 }

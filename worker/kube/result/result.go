@@ -27,6 +27,9 @@ const Dir = ".bh-run"
 const (
 	OutcomeFile = Dir + "/outcome.json"
 	SessionFile = Dir + "/session"
+	// OutboxDir holds the run's outbox, as the pod's bh mcp wrote it (the
+	// questions asked, the tasks added), for the worker's outbox.
+	OutboxDir = Dir + "/outbox"
 )
 
 // Result is a pod's result that passed the checks.
