@@ -111,14 +111,8 @@ func (r *Runner) Run(ctx context.Context, req agent.Request) (*agent.Outcome, er
 	if err != nil {
 		return nil, err
 	}
-	if err := r.carryOutbox(req, res.Commit); err != nil {
-		return nil, runError(id, "carry the questions its agent asked", err)
-	}
-	if res.Outage != nil { // as a local agent's: the worker pauses, the task is not failed
-		return nil, res.Outage.RunError(id)
-	}
-	if err := wt.TakeResult(res.Commit, res.Paths); err != nil {
-		return nil, runError(id, "take the pod's result", err)
+	if err := r.take(wt, req, res); err != nil {
+		return nil, err
 	}
 	raw, _ := r.Repo.FileAt(res.Commit, result.OutcomeFile)
 	out := &agent.Outcome{Result: res.Outcome, SessionID: req.SessionID, Raw: raw, Duration: time.Since(start)}
@@ -168,6 +162,22 @@ func (r *Runner) input(wt *git.Worktree, req agent.Request) (string, error) {
 		}
 	}
 	return wt.RunInput(head, files)
+}
+
+// take takes the accepted result res: its outbox into req's; its outage
+// as a local agent's (the worker pauses, the task is not failed), its
+// work left; else its work into the worktree.
+func (r *Runner) take(wt *git.Worktree, req agent.Request, res result.Result) error {
+	if err := r.carryOutbox(req, res.Commit); err != nil {
+		return runError(req.TaskID, "carry the questions its agent asked", err)
+	}
+	if res.Outage != nil {
+		return res.Outage.RunError(req.TaskID)
+	}
+	if err := wt.TakeResult(res.Commit, res.Paths); err != nil {
+		return runError(req.TaskID, "take the pod's result", err)
+	}
+	return nil
 }
 
 // carryOutbox puts the outbox the pod's bh mcp wrote (the questions its

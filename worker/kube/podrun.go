@@ -64,11 +64,10 @@ func RunPod(ctx context.Context, h Handed, remote, dir, out string, newAgent New
 func runAgent(ctx context.Context, h Handed, dir string, newAgent NewAgent) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	req, runner, err := request(h, dir, newAgent)
-	if err != nil {
-		return files, err
+	if err == nil { // bh mcp's outbox: the pod's own, outside the checkout, carried in the result
+		req.Outbox, err = os.MkdirTemp("", "bh-outbox-")
 	}
-	// bh mcp's outbox: the pod's own, outside the checkout, carried in the result.
-	if req.Outbox, err = os.MkdirTemp("", "bh-outbox-"); err != nil {
+	if err != nil {
 		return files, err
 	}
 	defer os.RemoveAll(req.Outbox)
@@ -78,28 +77,38 @@ func runAgent(ctx context.Context, h Handed, dir string, newAgent NewAgent) (map
 		restoreSession(sf.SessionFile(req), filepath.Join(dir, result.SessionFile))
 	}
 	o, err := runner.Run(ctx, req)
-	outbox, oerr := mcp.ReadOutbox(req.Outbox)
-	for name, b := range outbox {
-		files[path.Join(result.OutboxDir, name)] = b
+	if oerr := carryOutbox(files, req.Outbox); err == nil {
+		err = oerr
 	}
 	if err != nil {
 		return files, err
 	}
-	if oerr != nil {
-		return files, oerr
-	}
-	res, _ := json.Marshal(o.Result) // plain fields: it cannot fail
-	files[result.OutcomeFile] = res
-	if o.SessionID != "" {
-		files[SessionIDFile] = []byte(o.SessionID)
-		req.SessionID = o.SessionID
+	files[result.OutcomeFile], _ = json.Marshal(o.Result) // plain fields: it cannot fail
+	leaveSession(files, sf, req, o.SessionID)
+	return files, nil
+}
+
+// leaveSession puts the run's session (sid, else req's) and, when the
+// agent keeps it in a file (sf), its transcript into the result's files.
+func leaveSession(files map[string][]byte, sf sessionFiler, req agent.Request, sid string) {
+	if sid != "" {
+		files[SessionIDFile] = []byte(sid)
+		req.SessionID = sid
 	}
 	if sf != nil && req.SessionID != "" {
 		if s, err := os.ReadFile(sf.SessionFile(req)); err == nil {
 			files[result.SessionFile] = s
 		}
 	}
-	return files, nil
+}
+
+// carryOutbox puts what the run's outbox holds into the result's files.
+func carryOutbox(files map[string][]byte, outbox string) error {
+	got, err := mcp.ReadOutbox(outbox)
+	for name, b := range got {
+		files[path.Join(result.OutboxDir, name)] = b
+	}
+	return err
 }
 
 // request is the run's request in dir, as the agent's, and its agent.

@@ -65,50 +65,67 @@ func Accept(r *git.Repo, remote, id, input string, max int64) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	refuse := func(format string, args ...any) error {
-		return &Refused{Task: id, Commit: commit, Why: fmt.Sprintf(format, args...)}
+	why, err := shape(r, id, input, commit, max)
+	res := Result{Commit: commit}
+	if why == "" && err == nil {
+		why, err = content(r, input, &res)
 	}
+	if why != "" {
+		return Result{}, &Refused{Task: id, Commit: commit, Why: why}
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	return res, nil
+}
+
+// shape is why commit is no result of the run on input ("": it is
+// one): not one commit on it, or bigger than max.
+func shape(r *git.Repo, id, input, commit string, max int64) (string, error) {
 	parents, err := r.Parents(commit)
 	if err != nil {
-		return Result{}, err
+		return "", err
 	}
 	if len(parents) != 1 || parents[0] != input {
-		return Result{}, refuse("it is not one commit on the run's input %.12s (its parents: %v)", input, parents)
+		return fmt.Sprintf("it is not one commit on the run's input %.12s (its parents: %v)", input, parents), nil
 	}
 	size, err := r.ResultSize(id, input)
-	if err != nil {
-		return Result{}, err
+	if err != nil || size <= max {
+		return "", err
 	}
-	if size > max {
-		return Result{}, refuse("it is %s, more than its limit %s (k8s.maxResult)", Bytes(size), Bytes(max))
-	}
-	changed, err := r.ChangedPaths(input, commit)
+	return fmt.Sprintf("it is %s, more than its limit %s (k8s.maxResult)", Bytes(size), Bytes(max)), nil
+}
+
+// content reads res's commit into res (its work, outcome and outage), or
+// says why it is refused.
+func content(r *git.Repo, input string, res *Result) (string, error) {
+	changed, err := r.ChangedPaths(input, res.Commit)
 	if err != nil {
-		return Result{}, err
+		return "", err
 	}
 	work, bad := split(changed)
 	if bad != "" {
-		return Result{}, refuse("it changes %s, in bh's store", bad)
+		return fmt.Sprintf("it changes %s, in bh's store", bad), nil
 	}
-	text, err := r.FileAt(commit, OutcomeFile)
+	res.Paths = work
+	text, err := r.FileAt(res.Commit, OutcomeFile)
 	if err != nil {
-		return Result{}, refuse("it has no %s: %v", OutcomeFile, err)
+		return fmt.Sprintf("it has no %s: %v", OutcomeFile, err), nil
 	}
-	out, err := agent.ParseResult(text)
+	if res.Outcome, err = agent.ParseResult(text); err != nil {
+		return fmt.Sprintf("%s: %v", OutcomeFile, err), nil
+	}
+	if !slices.Contains(changed, OutageFile) {
+		return "", nil
+	}
+	b, err := r.FileAt(res.Commit, OutageFile)
+	if err == nil {
+		res.Outage, err = readOutage(b)
+	}
 	if err != nil {
-		return Result{}, refuse("%s: %v", OutcomeFile, err)
+		return fmt.Sprintf("%s: %v", OutageFile, err), nil
 	}
-	res := Result{Commit: commit, Outcome: out, Paths: work}
-	if slices.Contains(changed, OutageFile) {
-		b, err := r.FileAt(commit, OutageFile)
-		if err == nil {
-			res.Outage, err = readOutage(b)
-		}
-		if err != nil {
-			return Result{}, refuse("%s: %v", OutageFile, err)
-		}
-	}
-	return res, nil
+	return "", nil
 }
 
 // split is the task's work among the changed paths (Dir's left out),
