@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/mcp"
@@ -46,16 +47,26 @@ func RunPod(ctx context.Context, h Handed, remote, dir, out string, newAgent New
 	if err != nil {
 		files[result.OutcomeFile] = failed(err)
 	}
-	if o := result.OutageOf(err); o != nil {
-		files[result.OutageFile], _ = json.Marshal(o) // plain fields: it cannot fail
-	}
 	commit, err := LeaveResult(dir, h.Run, h.Task, out, files, max)
 	if big, ok := errors.AsType[*TooBig](err); ok { // a failed run, its work left out, so that the worker hears why
 		if err = git.CheckoutRun(dir, remote, git.RunRef(h.Task), h.Run); err == nil {
-			commit, err = LeaveResult(dir, h.Run, h.Task, out, map[string][]byte{result.OutcomeFile: failed(big)}, max)
+			commit, err = LeaveResult(dir, h.Run, h.Task, out, slim(files, big), max)
 		}
 	}
 	return commit, err
+}
+
+// slim is the result's own files for a result over its limit (big): a
+// failed outcome that says so, and what the worker must still hear of
+// (the agent's outage, its questions), bounded; no work, no transcript.
+func slim(files map[string][]byte, big error) map[string][]byte {
+	out := map[string][]byte{result.OutcomeFile: failed(big)}
+	for name, b := range files {
+		if name == result.OutageFile || strings.HasPrefix(name, result.OutboxDir+"/") {
+			out[name] = b
+		}
+	}
+	return out
 }
 
 // runAgent runs the request in dir and returns the result's own files:
@@ -77,7 +88,7 @@ func runAgent(ctx context.Context, h Handed, dir string, newAgent NewAgent) (map
 		restoreSession(sf.SessionFile(req), filepath.Join(dir, result.SessionFile))
 	}
 	o, err := runner.Run(ctx, req)
-	if oerr := carryOutbox(files, req.Outbox); err == nil {
+	if oerr := carry(files, req.Outbox, err); err == nil {
 		err = oerr
 	}
 	if err != nil {
@@ -102,8 +113,13 @@ func leaveSession(files map[string][]byte, sf sessionFiler, req agent.Request, s
 	}
 }
 
-// carryOutbox puts what the run's outbox holds into the result's files.
-func carryOutbox(files map[string][]byte, outbox string) error {
+// carry puts what the run's outbox holds into the result's files, and
+// the agent's outage when its run (runErr) met one: its own trouble, not
+// the pod's (a request it cannot read is none).
+func carry(files map[string][]byte, outbox string, runErr error) error {
+	if o := result.OutageOf(runErr); o != nil {
+		files[result.OutageFile], _ = json.Marshal(o) // plain fields: it cannot fail
+	}
 	got, err := mcp.ReadOutbox(outbox)
 	for name, b := range got {
 		files[path.Join(result.OutboxDir, name)] = b

@@ -210,10 +210,11 @@ func TestRunnerCarriesOutage(t *testing.T) {
 	deleted(t, w)
 }
 
-// bigAgent writes more than a result may hold.
+// bigAgent writes more than a result may hold, and asks a question.
 type bigAgent struct{}
 
 func (bigAgent) Run(_ context.Context, req agent.Request) (*agent.Outcome, error) {
+	os.WriteFile(filepath.Join(req.Outbox, "asked.jsonl"), []byte(`{"question":"Keep the blob?"}`+"\n"), 0o600)
 	big := make([]byte, 64<<10)
 	rand.Read(big) // does not compress
 	os.WriteFile(filepath.Join(req.Dir, "big.bin"), big, 0o644)
@@ -242,7 +243,8 @@ func TestRunnerRefusesResultOverLimit(t *testing.T) {
 
 // TestPodLeavesNoResultOverLimit: the pod's own run bounds its result by
 // the input's k8s.maxResult (the worker's config): over it, it leaves a
-// failed outcome that says so, and none of the work.
+// failed outcome that says so, and none of the work; the question its
+// agent asked still goes with it.
 func TestPodLeavesNoResultOverLimit(t *testing.T) {
 	const id = "tm-9"
 	root := t.TempDir()
@@ -261,7 +263,7 @@ func TestPodLeavesNoResultOverLimit(t *testing.T) {
 	}
 	files := gittest.Git(t, pod, "ls-tree", "-r", "--name-only", commit)
 	outcome := gittest.Git(t, pod, "show", commit+":"+result.OutcomeFile)
-	if strings.Contains(files, "big.bin") || !strings.Contains(outcome, `"status":"failed"`) || !strings.Contains(outcome, "more than its limit 16 KiB (k8s.maxResult)") {
+	if strings.Contains(files, "big.bin") || !strings.Contains(files, result.OutboxDir+"/asked.jsonl") || !strings.Contains(outcome, `"status":"failed"`) || !strings.Contains(outcome, "more than its limit 16 KiB (k8s.maxResult)") {
 		t.Fatalf("left %s with files\n%s\nand outcome %s", commit, files, outcome)
 	}
 }
