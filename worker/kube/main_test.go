@@ -167,6 +167,21 @@ func (cl *cluster) pod(t *testing.T, claim *unstructured.Unstructured, runner ag
 	}
 }
 
+// inPod runs req as the worker does, in a pod, bound when the runner
+// asks for it, whose agent is runner, and returns the run's end once
+// the SandboxClaim is deleted.
+func (cl *cluster) inPod(t *testing.T, req agent.Request, runner agent.Runner) outcome {
+	t.Helper()
+	w := cl.watchClaims(t)
+	done := cl.run(t, req)
+	claim := cl.created(t, w)
+	cl.bind(t, claim, map[string]any{"phase": "Running"}, 0)
+	cl.pod(t, claim, runner)
+	got := <-done
+	deleted(t, w)
+	return got
+}
+
 // remoteRefs are the remote's refs under refs/bh/runs and refs/bh/results.
 func (cl *cluster) remoteRefs(t *testing.T) string {
 	return gittest.Out(t, cl.bare, "for-each-ref", "refs/bh/runs", "refs/bh/results")

@@ -91,13 +91,8 @@ func TestRunnerRunsAgentInPod(t *testing.T) {
 // store gets a refused run, and nothing of its work reaches the worktree.
 func TestRunnerRefusesTamperedResult(t *testing.T) {
 	cl := newCluster(t)
-	w := cl.watchClaims(t)
-	done := cl.run(t, agent.Request{Prompt: "do it", SessionID: "s1"})
-	claim := cl.created(t, w)
-	cl.bind(t, claim, running, 0)
 	a := &sessionAgent{dir: t.TempDir(), write: map[string]string{"pod.txt": "x\n", ".bh/tasks/" + cl.tk.ID + ".yaml": "state: closed\n"}}
-	cl.pod(t, claim, a)
-	got := <-done
+	got := cl.inPod(t, agent.Request{Prompt: "do it", SessionID: "s1"}, a)
 	var re *agent.RunError
 	if !errors.As(got.err, &re) || !result.IsRefused(got.err) {
 		t.Fatalf("ran with %v, want the result refused", got.err)
@@ -105,7 +100,6 @@ func TestRunnerRefusesTamperedResult(t *testing.T) {
 	if gittest.Exists(cl.wt, "pod.txt") {
 		t.Fatal("a refused result's work reached the worktree")
 	}
-	deleted(t, w)
 }
 
 // TestRunnerPodTrouble: a pod that cannot pull its image, or is not
@@ -190,13 +184,8 @@ func (a outageAgent) Run(_ context.Context, req agent.Request) (*agent.Outcome, 
 // none of its work is taken.
 func TestRunnerCarriesOutage(t *testing.T) {
 	cl := newCluster(t)
-	w := cl.watchClaims(t)
-	done := cl.run(t, agent.Request{Prompt: "do it", SessionID: "s1"})
-	claim := cl.created(t, w)
-	cl.bind(t, claim, running, 0)
 	resets := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
-	cl.pod(t, claim, outageAgent{resets: resets})
-	got := <-done
+	got := cl.inPod(t, agent.Request{Prompt: "do it", SessionID: "s1"}, outageAgent{resets: resets})
 	var re *agent.RunError
 	if !errors.As(got.err, &re) || agent.OutageOf(got.err) != agent.OutageLimit || re.Limit == nil || !re.Limit.ResetsAt.Equal(resets) {
 		t.Fatalf("ran with %v, want the usage limit that resets at %s", got.err, resets)
@@ -207,7 +196,6 @@ func TestRunnerCarriesOutage(t *testing.T) {
 	if gittest.Exists(cl.wt, "half.txt") {
 		t.Fatal("an outage's work reached the worktree")
 	}
-	deleted(t, w)
 }
 
 // bigAgent writes more than a result may hold, and asks a question.
@@ -226,19 +214,13 @@ func (bigAgent) Run(_ context.Context, req agent.Request) (*agent.Outcome, error
 func TestRunnerRefusesResultOverLimit(t *testing.T) {
 	cl := newCluster(t)
 	cl.r.K8s.MaxResult = "16KiB"
-	w := cl.watchClaims(t)
-	done := cl.run(t, agent.Request{Prompt: "do it", SessionID: "s1"})
-	claim := cl.created(t, w)
-	cl.bind(t, claim, running, 0)
-	cl.pod(t, claim, bigAgent{})
-	got := <-done
+	got := cl.inPod(t, agent.Request{Prompt: "do it", SessionID: "s1"}, bigAgent{})
 	if !result.IsRefused(got.err) || !strings.Contains(got.err.Error(), "more than its limit 16 KiB (k8s.maxResult)") {
 		t.Fatalf("ran with %v, want the result refused over 16 KiB", got.err)
 	}
 	if gittest.Exists(cl.wt, "big.bin") {
 		t.Fatal("a refused result's work reached the worktree")
 	}
-	deleted(t, w)
 }
 
 // TestPodLeavesNoResultOverLimit: the pod's own run bounds its result by
@@ -294,13 +276,8 @@ func TestRunnerCarriesAskedQuestions(t *testing.T) {
 	for name, end := range map[string]error{"answered": nil, "failed": errors.New("the agent crashed")} {
 		t.Run(name, func(t *testing.T) {
 			cl := newCluster(t)
-			w := cl.watchClaims(t)
 			outbox := t.TempDir()
-			done := cl.run(t, agent.Request{Prompt: "do it", SessionID: "s1", Outbox: outbox})
-			claim := cl.created(t, w)
-			cl.bind(t, claim, running, 0)
-			cl.pod(t, claim, askingAgent{end: end})
-			got := <-done
+			got := cl.inPod(t, agent.Request{Prompt: "do it", SessionID: "s1", Outbox: outbox}, askingAgent{end: end})
 			if got.err != nil {
 				t.Fatal(got.err)
 			}
@@ -314,7 +291,6 @@ func TestRunnerCarriesAskedQuestions(t *testing.T) {
 			if gittest.Exists(cl.wt, result.OutboxDir) {
 				t.Fatal("the pod's outbox reached the worktree")
 			}
-			deleted(t, w)
 		})
 	}
 }
