@@ -115,6 +115,7 @@ func fromRepo(opts *K8sManifestsOptions, s *store.Store, o *manifests.Options) {
 			"add remote: origin and autoSync: 1m to .bh/config.yaml, and commit it"))
 	}
 	k := s.Config.K8s
+	o.MaxResult = k.MaxResult
 	if o.Mode == manifests.Pods && (s.Config.Runner != config.RunnerK8s || k.NamespaceOr() != o.Namespace || k.WarmPoolOr() != "bh-task") {
 		warn(opts.IO, opts.JSON, withHint(errors.New(".bh/config.yaml does not run tasks in these pods"),
 			"say runner: k8s there (and k8s: {namespace: "+o.Namespace+"} unless it is bh, with no other warmPool:), and commit it"))

@@ -8,8 +8,10 @@ import (
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
+	"github.com/bh-tracker/bh/worker/jail"
 	"github.com/bh-tracker/bh/worker/kube"
 	"github.com/spf13/cobra"
 )
@@ -20,6 +22,7 @@ type RunTaskOptions struct {
 	Dir  string
 	Out  string
 	Wait time.Duration
+	Max  string // the bound on the result the helper pushes
 	// Result, when set, makes this the pod's helper container: it pushes
 	// the result the agent's container left in that folder, and nothing else.
 	Result string
@@ -41,8 +44,9 @@ done). It pushes nothing: it needs a credential that can fetch, or none.
 With --push-result DIR it is the pod's other container, the only one that
 holds the credential that can push: it waits for the agent's container to
 leave its result in DIR, and pushes that bundle's one ref,
-refs/bh/results/<task>, refusing a bundle that names any other. The
-worker checks what that ref holds before it takes it.
+refs/bh/results/<task>, refusing a bundle that names any other or is
+bigger than --max-result. The worker checks what that ref holds before
+it takes it.
 
 Exit codes:
   0  the run's result was left (or pushed)
@@ -58,6 +62,7 @@ Exit codes:
 	c.Flags().StringVar(&opts.Dir, "dir", "run", "check the run out into `DIR` (the helper's: its scratch folder)")
 	c.Flags().StringVar(&opts.Out, "out", "out", "leave the result in `DIR`, for the helper container")
 	c.Flags().StringVar(&opts.Result, "push-result", "", "push the result the agent's container left in `DIR`, and nothing else")
+	c.Flags().StringVar(&opts.Max, "max-result", fmt.Sprintf("%dMiB", config.DefaultMaxResult>>20), "with --push-result: push no result bigger than `SIZE` (k8s.maxResult)")
 	c.Flags().DurationVar(&opts.Wait, "wait", 24*time.Hour, "give up when no run is given within `DURATION` (a warm pod waits long)")
 	return c
 }
@@ -70,7 +75,11 @@ func runTaskRun(opts *RunTaskOptions) error {
 	ctx, cancel := context.WithTimeout(opts.Ctx, opts.Wait)
 	defer cancel()
 	if opts.Result != "" {
-		oid, err := kube.PushResult(ctx, kube.PodInfo(), opts.Result, opts.Dir, remote)
+		max, err := config.ParseSize(opts.Max)
+		if err != nil || max == 0 {
+			return usageErrorf("--max-result %q: want a size such as 256MiB", opts.Max)
+		}
+		oid, err := kube.PushResult(ctx, kube.PodInfo(), opts.Result, opts.Dir, remote, max)
 		if err == nil {
 			fmt.Fprintf(opts.IO.Out, "pushed the result %s\n", oid)
 		}
@@ -84,7 +93,8 @@ func runTaskRun(opts *RunTaskOptions) error {
 		return err
 	}
 	commit, err := kube.RunPod(opts.Ctx, h, remote, opts.Dir, opts.Out, func(s *store.Store, t *task.Task) (agent.Runner, error) {
-		return worker.NewRunner(s.Config.Agent.For(t), nil)
+		// bh mcp as for a local run: the questions go to the run's outbox, carried in its result.
+		return worker.NewRunner(s.Config.Agent.For(t), jail.MCPCommand())
 	})
 	if err == nil {
 		fmt.Fprintf(opts.IO.Out, "left the result %s\n", commit)

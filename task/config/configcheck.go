@@ -61,6 +61,7 @@ func decodeConfig(path string, b []byte, c *Config) error {
 		{[]string{"k8s", "warmPool"}, checkEmpty(c.K8s.WarmPool, checkPool)},
 		{[]string{"k8s", "claimTTL"}, c.K8s.ClaimTTL.Check()},
 		{[]string{"k8s", "bindTimeout"}, c.K8s.BindTimeout.Check()},
+		{[]string{"k8s", "maxResult"}, CheckSize(c.K8s.MaxResult)},
 	} {
 		if v.err != nil {
 			return configError(path, &root, v.key, v.err)

@@ -25,7 +25,17 @@ type K8sConfig struct {
 	// BindTimeout is how long a claimed pod may take to take the task
 	// over before the task is taken back; default 2m.
 	BindTimeout Duration `yaml:"bindTimeout,omitempty" json:"bindTimeout,omitzero"`
+	// MaxResult bounds a pod's result (its work, outcome and session, as
+	// git packs them): its pod leaves, pushes, and the worker takes no
+	// more; default DefaultMaxResult. A size: 256MiB, 1GiB.
+	MaxResult string `yaml:"maxResult,omitempty" json:"maxResult,omitempty"`
 }
+
+// DefaultMaxResult bounds a task pod's result unless k8s.maxResult says.
+const DefaultMaxResult = 256 << 20
+
+// MaxResultOr is the bound on a pod's result, in bytes.
+func (k K8sConfig) MaxResultOr() int64 { return sizeOr(k.MaxResult, DefaultMaxResult) }
 
 // Namespaces and pools are Kubernetes names: a DNS label (at most 63
 // characters), a DNS subdomain (at most 253). The lengths are checked

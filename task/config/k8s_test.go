@@ -18,11 +18,16 @@ func TestK8sConfig(t *testing.T) {
 		{"k8s:\n  warmPool: -pool\n", "config.yaml:2: k8s.warmPool:"},
 		{"k8s:\n  claimTTL: forever\n", "config.yaml:2: k8s.claimTTL:"},
 		{"k8s:\n  bindTimeout: soon\n", "config.yaml:2: k8s.bindTimeout:"},
+		{"k8s:\n  maxResult: 64MiB\n", ""},
+		{"k8s:\n  maxResult: huge\n", `config.yaml:2: k8s.maxResult: "huge": want a size`},
 		{"k8s:\n  warmpool: x\n", `unknown key "warmpool" (did you mean "warmPool"?)`},
 	}
 	loads(t, cases)
 	var k K8sConfig
 	if k.NamespaceOr() != "bh" || k.WarmPoolOr() != "bh-task" || k.ClaimTTLOr() != 2*time.Hour || k.BindTimeoutOr() != 2*time.Minute {
 		t.Errorf("defaults: %s %s %s %s", k.NamespaceOr(), k.WarmPoolOr(), k.ClaimTTLOr(), k.BindTimeoutOr())
+	}
+	if k.MaxResultOr() != DefaultMaxResult || (K8sConfig{MaxResult: "64MiB"}).MaxResultOr() != 64<<20 {
+		t.Errorf("maxResult: %d, %d", k.MaxResultOr(), (K8sConfig{MaxResult: "64MiB"}).MaxResultOr())
 	}
 }

@@ -40,7 +40,7 @@ func (c SandboxConfig) Limits() (memory, disk int64, processes int) {
 
 // CheckSize reports a size (sandbox.tmpSize, memory, diskSize) bh cannot use.
 func CheckSize(s string) error {
-	_, err := parseSize(s)
+	_, err := ParseSize(s)
 	return err
 }
 
@@ -53,14 +53,15 @@ func (c SandboxConfig) CheckProcesses() error {
 }
 
 func sizeOr(s string, def int64) int64 {
-	n, err := parseSize(s)
+	n, err := ParseSize(s)
 	if err != nil || n == 0 {
 		return def
 	}
 	return n
 }
 
-func parseSize(s string) (int64, error) {
+// ParseSize reads a size such as 2GiB, 512MiB or a number of bytes; "" is 0.
+func ParseSize(s string) (int64, error) {
 	if s == "" {
 		return 0, nil
 	}

@@ -113,6 +113,27 @@ func (r *Repo) FetchResult(remote, id string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
+// ResultSize is the size of task id's fetched result (FetchResult) as
+// its pod bundled it, on input: the measure its pod and its helper bound
+// it by. Not the objects on disk here: a small edit of a big file is a
+// small delta in a bundle, and a whole object once unpacked.
+func (r *Repo) ResultSize(id, input string) (int64, error) {
+	tmp, err := os.MkdirTemp("", "bh-result-size-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(tmp)
+	bundle := filepath.Join(tmp, "result.bundle")
+	if _, err := r.Read(nil, "bundle", "create", "-q", bundle, ResultRef(id), "^"+input); err != nil {
+		return 0, fmt.Errorf("measure the result %s: %w", ResultRef(id), err)
+	}
+	fi, err := os.Stat(bundle)
+	if err != nil {
+		return 0, err
+	}
+	return fi.Size(), nil
+}
+
 // Parents are commit's parents, in order.
 func (r *Repo) Parents(commit string) ([]string, error) {
 	out, err := r.Read(nil, "rev-list", "--parents", "-n", "1", commit, "--")

@@ -18,12 +18,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
+	"github.com/bh-tracker/bh/agent/mcp"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/kube/kubeapi"
@@ -84,7 +86,8 @@ func (r *Runner) SessionFile(req agent.Request) string {
 // Run runs req's agent in a pod of the warm pool on the worktree's state
 // and brings its result back into the worktree. A result the checks
 // refuse, a pod that fails or is not bound in time, are a RunError (an
-// outage when no pod could be had); nothing of theirs is taken.
+// outage when no pod could be had, or when the pod's agent met one);
+// nothing of theirs is taken.
 func (r *Runner) Run(ctx context.Context, req agent.Request) (*agent.Outcome, error) {
 	start := time.Now()
 	id := req.TaskID
@@ -108,8 +111,8 @@ func (r *Runner) Run(ctx context.Context, req agent.Request) (*agent.Outcome, er
 	if err != nil {
 		return nil, err
 	}
-	if err := wt.TakeResult(res.Commit, res.Paths); err != nil {
-		return nil, runError(id, "take the pod's result", err)
+	if err := r.take(wt, req, res); err != nil {
+		return nil, err
 	}
 	raw, _ := r.Repo.FileAt(res.Commit, result.OutcomeFile)
 	out := &agent.Outcome{Result: res.Outcome, SessionID: req.SessionID, Raw: raw, Duration: time.Since(start)}
@@ -161,6 +164,39 @@ func (r *Runner) input(wt *git.Worktree, req agent.Request) (string, error) {
 	return wt.RunInput(head, files)
 }
 
+// take takes the accepted result res: its outbox into req's; its outage
+// as a local agent's (the worker pauses, the task is not failed), its
+// work left; else its work into the worktree.
+func (r *Runner) take(wt *git.Worktree, req agent.Request, res result.Result) error {
+	if err := r.carryOutbox(req, res.Commit); err != nil {
+		return runError(req.TaskID, "carry the questions its agent asked", err)
+	}
+	if res.Outage != nil {
+		return res.Outage.RunError(req.TaskID)
+	}
+	if err := wt.TakeResult(res.Commit, res.Paths); err != nil {
+		return runError(req.TaskID, "take the pod's result", err)
+	}
+	return nil
+}
+
+// carryOutbox puts the outbox the pod's bh mcp wrote (the questions its
+// agent asked, the tasks it added), as the result commit carries it,
+// into req's outbox, where the worker takes it as it takes a local run's
+// (as hostile input: it parks the task with those questions).
+func (r *Runner) carryOutbox(req agent.Request, commit string) error {
+	for _, name := range mcp.OutboxFiles {
+		b, err := r.Repo.FileAt(commit, path.Join(result.OutboxDir, name))
+		if err != nil || len(b) == 0 { // none: it asked nothing
+			continue
+		}
+		if err := mcp.PutOutbox(req.Outbox, name, b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // keepSession keeps the result's session transcript where SessionFile
 // says, for the worker to copy (as it copies a local agent's, untrusted).
 func (r *Runner) keepSession(req agent.Request, sid, commit string) {
@@ -192,7 +228,7 @@ func (r *Runner) wait(ctx context.Context, id, name, input string) (result.Resul
 	var p pod
 	late := false
 	for {
-		res, err := result.Accept(r.Repo, r.Remote, id, input)
+		res, err := result.Accept(r.Repo, r.Remote, id, input, r.K8s.MaxResultOr())
 		switch {
 		case err == nil:
 			return res, nil

@@ -11,6 +11,7 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/task"
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/gittest"
@@ -161,9 +162,24 @@ func (cl *cluster) pod(t *testing.T, claim *unstructured.Unstructured, runner ag
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(info, "annotations"), []byte(kube.AnnotationTask+"=\""+h.Task+"\"\n"), 0o644)
-	if _, err := kube.PushResult(context.Background(), info, out, filepath.Join(root, "scratch"), cl.bare); err != nil {
+	if _, err := kube.PushResult(context.Background(), info, out, filepath.Join(root, "scratch"), cl.bare, config.DefaultMaxResult); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// inPod runs req as the worker does, in a pod, bound when the runner
+// asks for it, whose agent is runner, and returns the run's end once
+// the SandboxClaim is deleted.
+func (cl *cluster) inPod(t *testing.T, req agent.Request, runner agent.Runner) outcome {
+	t.Helper()
+	w := cl.watchClaims(t)
+	done := cl.run(t, req)
+	claim := cl.created(t, w)
+	cl.bind(t, claim, map[string]any{"phase": "Running"}, 0)
+	cl.pod(t, claim, runner)
+	got := <-done
+	deleted(t, w)
+	return got
 }
 
 // remoteRefs are the remote's refs under refs/bh/runs and refs/bh/results.

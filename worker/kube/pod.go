@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/bh-tracker/bh/worker/kube/kubeapi"
+	"github.com/bh-tracker/bh/worker/kube/result"
 )
 
 // pod is what the cluster says of a SandboxClaim's pod.
@@ -48,7 +49,8 @@ func (r *Runner) look(ctx context.Context, name string, was pod) pod {
 }
 
 // podTrouble is why pod p will not run its task: failed (evicted), being
-// deleted, or its image cannot be pulled (pull).
+// deleted, its image cannot be pulled (pull), or its helper failed to
+// push the result (one over its limit, say: its last words say why).
 func podTrouble(p map[string]any) (string, bool) {
 	if kubeapi.Value(p, "metadata", "deletionTimestamp") != nil {
 		return "is being deleted", false
@@ -63,6 +65,27 @@ func podTrouble(p map[string]any) (string, bool) {
 		case "ErrImagePull", "ImagePullBackOff", "InvalidImageName":
 			return fmt.Sprintf("cannot pull its image (%s: %s)", reason, kubeapi.String(st, "state", "waiting", "message")), true
 		}
+		if why := helperFailed(st); why != "" {
+			return why, false
+		}
 	}
 	return "", false
+}
+
+// helperFailed is why a pod's helper container (manifests' "result")
+// that exited in error did: the end of its log, as the cluster keeps it
+// (terminationMessagePolicy: FallbackToLogsOnError), read as words only;
+// "" when it did not fail. It pushes nothing it refused: waiting on it
+// would be waiting for the claim's TTL.
+func helperFailed(st map[string]any) string {
+	if kubeapi.String(st, "name") != "result" {
+		return ""
+	}
+	for _, state := range []string{"state", "lastState"} {
+		t, _ := kubeapi.Value(st, state, "terminated").(map[string]any)
+		if t != nil && fmt.Sprint(t["exitCode"]) != "0" { // an int64, or a float64 as JSON has it
+			return "could not hand its result back: " + result.Plain(kubeapi.String(t, "message"))
+		}
+	}
+	return ""
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/kube/result"
 )
 
 // The task pod's result, written by its agent's container into the
@@ -22,13 +23,23 @@ const (
 	ResultDone   = "done"
 )
 
+// TooBig is a result bundle over its limit (k8s.maxResult).
+type TooBig struct{ Size, Max int64 }
+
+func (e *TooBig) Error() string {
+	return fmt.Sprintf("the result is %s, more than its limit %s (k8s.maxResult)", result.Bytes(e.Size), result.Bytes(e.Max))
+}
+
 // LeaveResult is the agent's container's end of a run: its work in dir
 // (a git.CheckoutRun of input) with files (the outcome, the session), as
 // one commit bundled into out for the helper container, then marked
-// whole. It returns the commit.
-func LeaveResult(dir, input, id, out string, files map[string][]byte) (string, error) {
+// whole. It returns the commit; a bundle over max is a TooBig, left not.
+func LeaveResult(dir, input, id, out string, files map[string][]byte, max int64) (string, error) {
 	tmp := filepath.Join(out, ResultBundle+".new")
 	commit, err := git.BundleResult(dir, input, git.ResultRef(id), tmp, files)
+	if err == nil {
+		err = bounded(tmp, max)
+	}
 	if err == nil {
 		err = os.Rename(tmp, filepath.Join(out, ResultBundle))
 	}
@@ -47,9 +58,10 @@ func LeaveResult(dir, input, id, out string, files map[string][]byte) (string, e
 // the bundle out of that shared folder into scratch, its own, and
 // pushes the bundle's one ref, git.ResultRef(task), to remote with the
 // credential only this container holds. A bundle that names any other
-// ref is refused: the agent can fill that ref with anything, and only
-// that ref; the worker checks what it holds (package result).
-func PushResult(ctx context.Context, podinfo, out, scratch, remote string) (string, error) {
+// ref is refused, and so is one over max bytes (a TooBig): the agent can
+// fill that ref with anything, and only that ref; the worker checks what
+// it holds (package result).
+func PushResult(ctx context.Context, podinfo, out, scratch, remote string, max int64) (string, error) {
 	a, err := waitAnnotations(ctx, podinfo, AnnotationTask)
 	if err != nil {
 		return "", err
@@ -66,7 +78,7 @@ func PushResult(ctx context.Context, podinfo, out, scratch, remote string) (stri
 		return "", err
 	}
 	bundle := filepath.Join(own, ResultBundle)
-	if err := copyRegular(filepath.Join(out, ResultBundle), bundle); err != nil {
+	if err := copyRegular(filepath.Join(out, ResultBundle), bundle, max); err != nil {
 		return "", fmt.Errorf("%s: the result: %w", id, err)
 	}
 	relay := filepath.Join(own, "relay.git")
@@ -89,9 +101,19 @@ func waitFile(ctx context.Context, path string) error {
 	}
 }
 
+// bounded refuses file path over max bytes.
+func bounded(path string, max int64) error {
+	fi, err := os.Stat(path)
+	if err == nil && fi.Size() > max {
+		err = &TooBig{Size: fi.Size(), Max: max}
+	}
+	return err
+}
+
 // copyRegular copies the regular file src (the agent's: never followed
-// as a link, never a fifo that blocks) to dst, a new file.
-func copyRegular(src, dst string) error {
+// as a link, never a fifo that blocks) to dst, a new file, refusing it
+// over max bytes (a TooBig) however it grows while it is read.
+func copyRegular(src, dst string, max int64) error {
 	in, err := os.OpenFile(src, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return err
@@ -104,10 +126,16 @@ func copyRegular(src, dst string) error {
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s is not a regular file", src)
 	}
+	if fi.Size() > max {
+		return &TooBig{Size: fi.Size(), Max: max}
+	}
 	outf, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
-	_, err = io.Copy(outf, in)
+	n, err := io.Copy(outf, io.LimitReader(in, max+1))
+	if err == nil && n > max {
+		err = &TooBig{Size: n, Max: max}
+	}
 	return errors.Join(err, outf.Close())
 }

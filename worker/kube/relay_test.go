@@ -2,11 +2,13 @@ package kube_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/gittest"
 	"github.com/bh-tracker/bh/worker/kube"
@@ -43,11 +45,11 @@ func TestPodResultRoundTrip(t *testing.T) {
 	}
 	gittest.Write(t, podDir, "a.txt", "b\n")
 	if _, err := kube.LeaveResult(podDir, input, id, out, map[string][]byte{
-		result.OutcomeFile: []byte(`done: {"status":"completed","summary":"b it is"}`), result.SessionFile: []byte("{}\n")}); err != nil {
+		result.OutcomeFile: []byte(`done: {"status":"completed","summary":"b it is"}`), result.SessionFile: []byte("{}\n")}, config.DefaultMaxResult); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(info, "annotations"), []byte(kube.AnnotationTask+`="`+id+`"`+"\n"), 0o644)
-	oid, err := kube.PushResult(context.Background(), info, out, filepath.Join(root, "scratch"), remote)
+	oid, err := kube.PushResult(context.Background(), info, out, filepath.Join(root, "scratch"), remote, config.DefaultMaxResult)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +63,7 @@ func TestPodResultRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := result.Accept(r, remote, id, input)
+	res, err := result.Accept(r, remote, id, input, config.DefaultMaxResult)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,8 +86,29 @@ func TestPushResultTakesNoLink(t *testing.T) {
 	os.Symlink(secret, filepath.Join(out, kube.ResultBundle))
 	os.WriteFile(filepath.Join(out, kube.ResultDone), nil, 0o644)
 	os.WriteFile(filepath.Join(info, "annotations"), []byte(kube.AnnotationTask+`="tm-1"`+"\n"), 0o644)
-	_, err := kube.PushResult(context.Background(), info, out, filepath.Join(root, "scratch"), filepath.Join(root, "none.git"))
+	_, err := kube.PushResult(context.Background(), info, out, filepath.Join(root, "scratch"), filepath.Join(root, "none.git"), config.DefaultMaxResult)
 	if err == nil || !strings.Contains(err.Error(), "symbolic link") && !strings.Contains(err.Error(), "too many levels") {
 		t.Fatalf("pushed through a link: %v", err)
+	}
+}
+
+// TestPushResultBounded: the helper pushes no bundle over its limit, and
+// says which limit; the remote gets nothing.
+func TestPushResultBounded(t *testing.T) {
+	root := t.TempDir()
+	out, info, remote := filepath.Join(root, "out"), filepath.Join(root, "podinfo"), filepath.Join(root, "remote.git")
+	for _, d := range []string{out, info} {
+		os.MkdirAll(d, 0o755)
+	}
+	gittest.Git(t, root, "init", "-q", "--bare", remote)
+	os.WriteFile(filepath.Join(out, kube.ResultBundle), make([]byte, 4096), 0o644)
+	os.WriteFile(filepath.Join(out, kube.ResultDone), nil, 0o644)
+	os.WriteFile(filepath.Join(info, "annotations"), []byte(kube.AnnotationTask+`="tm-1"`+"\n"), 0o644)
+	_, err := kube.PushResult(context.Background(), info, out, filepath.Join(root, "scratch"), remote, 1024)
+	if _, ok := errors.AsType[*kube.TooBig](err); !ok || !strings.Contains(err.Error(), "more than its limit 1.0 KiB (k8s.maxResult)") {
+		t.Fatalf("pushed a bundle over its limit: %v", err)
+	}
+	if refs := gittest.Git(t, remote, "for-each-ref"); refs != "" {
+		t.Fatalf("the remote got %s", refs)
 	}
 }

@@ -35,6 +35,9 @@ type Options struct {
 	Mode       string
 	Replicas   int // worker pods
 	Warm       int // idle task pods kept ready (Pods)
+	// MaxResult is k8s.maxResult, the bound on what a task pod's helper
+	// pushes; "": its default (the worker's).
+	MaxResult string
 }
 
 var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`) // at most 63: checked apart, cheaper to compile

@@ -83,7 +83,13 @@ func taskPod(o Options) podTemplate {
 func resultContainer(o Options) container {
 	c := base(o, "result", "relay", "push")
 	c.Args = []string{"run-task", "--wait", "24h", "--push-result", outDir, "--dir", home}
+	if o.MaxResult != "" {
+		c.Args = append(c.Args, "--max-result", o.MaxResult)
+	}
 	c.EnvFrom = nil // the agent's keys are the agent's
+	// Why it refused a result (over its limit, say) is the worker's to
+	// read in its status: it fails the run rather than wait on the claim.
+	c.TerminationMessagePolicy = "FallbackToLogsOnError"
 	c.Resources = resources{Requests: map[string]string{"cpu": "50m", "memory": "64Mi"}}
 	c.VolumeMounts = append(c.VolumeMounts, mount{Name: "podinfo", MountPath: podinfoDir, ReadOnly: true},
 		mount{Name: "out", MountPath: outDir, ReadOnly: true})

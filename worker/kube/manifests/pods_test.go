@@ -76,3 +76,16 @@ func gitIn(t *testing.T, dir string, args ...string) {
 		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 }
+
+// TestResultContainerBounded: the helper pushes no result over
+// k8s.maxResult, when the config says one; else over its own default.
+func TestResultContainerBounded(t *testing.T) {
+	o := Options{Image: "bh", Remote: "https://git.example.com/a.git", Namespace: "bh", Mode: Pods}
+	if args := strings.Join(resultContainer(o).Args, " "); strings.Contains(args, "--max-result") {
+		t.Fatalf("args %s: want the helper's default", args)
+	}
+	o.MaxResult = "1GiB"
+	if args := strings.Join(resultContainer(o).Args, " "); !strings.HasSuffix(args, "--max-result 1GiB") {
+		t.Fatalf("args %s: want --max-result 1GiB", args)
+	}
+}

@@ -90,6 +90,9 @@ type container struct {
 	Resources       resources         `yaml:"resources"`
 	VolumeMounts    []mount           `yaml:"volumeMounts"`
 	SecurityContext containerSecurity `yaml:"securityContext"`
+	// TerminationMessagePolicy FallbackToLogsOnError: the end of the log
+	// of a container that failed is its status' message.
+	TerminationMessagePolicy string `yaml:"terminationMessagePolicy,omitempty"`
 }
 
 type env struct {

@@ -9,10 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/dustin/go-humanize"
 )
 
 // Dir is the run's own folder in the input and result commits: the
@@ -25,6 +27,9 @@ const Dir = ".bh-run"
 const (
 	OutcomeFile = Dir + "/outcome.json"
 	SessionFile = Dir + "/session"
+	// OutboxDir holds the run's outbox, as the pod's bh mcp wrote it (the
+	// questions asked, the tasks added), for the worker's outbox.
+	OutboxDir = Dir + "/outbox"
 )
 
 // Result is a pod's result that passed the checks.
@@ -32,6 +37,7 @@ type Result struct {
 	Commit  string       // the result commit, a child of the run's input
 	Outcome agent.Result // the agent's answer, as its own parser reads it
 	Paths   []string     // the task's work: the paths the run changed, Dir's left out
+	Outage  *Outage      // the agent's outage in the pod, nil when none: then no work is the task's
 }
 
 // Refused is a result the worker will not take: only a pod whose agent
@@ -52,39 +58,74 @@ var ErrNone = git.ErrNoResult
 // must be one commit whose one parent is input (not another branch's
 // work, nor a history of its own), change nothing in bh's store (.bh/:
 // refused, not dropped, as only a tampered pod writes there), and carry
-// an outcome the agents' own parser reads.
-func Accept(r *git.Repo, remote, id, input string) (Result, error) {
+// an outcome the agents' own parser reads, and an outage (OutageFile)
+// only of a kind bh knows; nor be bigger than max bytes as its pod bundled it.
+func Accept(r *git.Repo, remote, id, input string, max int64) (Result, error) {
 	commit, err := r.FetchResult(remote, id)
 	if err != nil {
 		return Result{}, err
 	}
-	refuse := func(format string, args ...any) error {
-		return &Refused{Task: id, Commit: commit, Why: fmt.Sprintf(format, args...)}
+	why, err := shape(r, id, input, commit, max)
+	res := Result{Commit: commit}
+	if why == "" && err == nil {
+		why, err = content(r, input, &res)
 	}
+	if why != "" {
+		return Result{}, &Refused{Task: id, Commit: commit, Why: why}
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	return res, nil
+}
+
+// shape is why commit is no result of the run on input ("": it is
+// one): not one commit on it, or bigger than max.
+func shape(r *git.Repo, id, input, commit string, max int64) (string, error) {
 	parents, err := r.Parents(commit)
 	if err != nil {
-		return Result{}, err
+		return "", err
 	}
 	if len(parents) != 1 || parents[0] != input {
-		return Result{}, refuse("it is not one commit on the run's input %.12s (its parents: %v)", input, parents)
+		return fmt.Sprintf("it is not one commit on the run's input %.12s (its parents: %v)", input, parents), nil
 	}
-	changed, err := r.ChangedPaths(input, commit)
+	size, err := r.ResultSize(id, input)
+	if err != nil || size <= max {
+		return "", err
+	}
+	return fmt.Sprintf("it is %s, more than its limit %s (k8s.maxResult)", Bytes(size), Bytes(max)), nil
+}
+
+// content reads res's commit into res (its work, outcome and outage), or
+// says why it is refused.
+func content(r *git.Repo, input string, res *Result) (string, error) {
+	changed, err := r.ChangedPaths(input, res.Commit)
 	if err != nil {
-		return Result{}, err
+		return "", err
 	}
 	work, bad := split(changed)
 	if bad != "" {
-		return Result{}, refuse("it changes %s, in bh's store", bad)
+		return fmt.Sprintf("it changes %s, in bh's store", bad), nil
 	}
-	text, err := r.FileAt(commit, OutcomeFile)
+	res.Paths = work
+	text, err := r.FileAt(res.Commit, OutcomeFile)
 	if err != nil {
-		return Result{}, refuse("it has no %s: %v", OutcomeFile, err)
+		return fmt.Sprintf("it has no %s: %v", OutcomeFile, err), nil
 	}
-	out, err := agent.ParseResult(text)
+	if res.Outcome, err = agent.ParseResult(text); err != nil {
+		return fmt.Sprintf("%s: %v", OutcomeFile, err), nil
+	}
+	if !slices.Contains(changed, OutageFile) {
+		return "", nil
+	}
+	b, err := r.FileAt(res.Commit, OutageFile)
+	if err == nil {
+		res.Outage, err = readOutage(b)
+	}
 	if err != nil {
-		return Result{}, refuse("%s: %v", OutcomeFile, err)
+		return fmt.Sprintf("%s: %v", OutageFile, err), nil
 	}
-	return Result{Commit: commit, Outcome: out, Paths: work}, nil
+	return "", nil
 }
 
 // split is the task's work among the changed paths (Dir's left out),
@@ -107,6 +148,9 @@ func store(p string) bool {
 	first, _, _ := strings.Cut(path.Clean(p), "/")
 	return strings.EqualFold(first, ".bh")
 }
+
+// Bytes is n bytes for a human: 12 B, 3.4 MiB.
+func Bytes(n int64) string { return humanize.IBytes(uint64(max(n, 0))) }
 
 // IsRefused reports whether err is a refused result.
 func IsRefused(err error) bool {

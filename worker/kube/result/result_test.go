@@ -1,12 +1,14 @@
 package result
 
 import (
+	"crypto/rand"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/gittest"
 )
@@ -22,11 +24,12 @@ type pod struct {
 	t                    *testing.T
 	remote, worker, work string
 	input                string
+	limit                int64 // the result's bound, k8s.maxResult
 }
 
 func newPod(t *testing.T) *pod {
 	root := t.TempDir()
-	p := &pod{t: t, remote: filepath.Join(root, "remote.git"), work: filepath.Join(root, "pod")}
+	p := &pod{t: t, remote: filepath.Join(root, "remote.git"), work: filepath.Join(root, "pod"), limit: 1 << 20}
 	p.worker = gittest.Init(t, map[string]string{".bh/tasks/tm-1.yaml": "id: tm-1\n", "main.go": "package main\n"})
 	gittest.Git(t, root, "init", "-q", "--bare", p.remote)
 	gittest.Git(t, p.worker, "push", "-q", p.remote, "HEAD:refs/heads/main")
@@ -82,7 +85,7 @@ func (p *pod) accept() (Result, error) {
 	if err != nil {
 		p.t.Fatal(err)
 	}
-	return Accept(r, p.remote, id, p.input)
+	return Accept(r, p.remote, id, p.input, p.limit)
 }
 
 const done = `{"status":"completed","summary":"fixed"}`
@@ -125,6 +128,8 @@ func TestResultRefusedOutsideItsRun(t *testing.T) {
 		"a merge":           {files: map[string]string{OutcomeFile: done}, parents: func(p *pod) []string { return []string{p.input, gittest.Rev(p.t, p.work, "origin/main")} }, why: "not one commit on the run's input"},
 		"no outcome":        {files: map[string]string{"main.go": "x\n"}, why: "no " + OutcomeFile},
 		"garbled outcome":   {files: map[string]string{OutcomeFile: `{"status":"landed"}`}, why: OutcomeFile},
+		"unknown outage":    {files: map[string]string{OutcomeFile: failedOutcome, OutageFile: `{"outage":"landed"}`}, why: "no outage bh knows"},
+		"garbled outage":    {files: map[string]string{OutcomeFile: failedOutcome, OutageFile: `not json`}, why: OutageFile},
 	} {
 		t.Run(name, func(t *testing.T) {
 			p := newPod(t)
@@ -141,6 +146,57 @@ func TestResultRefusedOutsideItsRun(t *testing.T) {
 				t.Fatalf("accepted with %v, want refused: %s", err, tc.why)
 			}
 		})
+	}
+}
+
+const failedOutcome = `{"status":"failed","summary":"the agent's run in its pod: usage limit"}`
+
+// TestResultCarriesOutage: a pod's agent outage comes back as what it
+// is, read as a description only: its kind and reset, its words on one
+// bounded line, a limit's reset kept only for a usage limit.
+func TestResultCarriesOutage(t *testing.T) {
+	p := newPod(t)
+	long := strings.Repeat("x", 2*maxWords)
+	out := `{"outage":"usage_limit","reason":"limit reached\n\u001b[31mreset at 5pm` + long + `",` +
+		`"limit":{"status":"rejected","resetsAt":"2030-01-02T03:04:05Z","window":"five_hour"}}`
+	if _, err := p.relay(p.result(map[string]string{OutcomeFile: failedOutcome, OutageFile: out}, git.ResultRef(id))); err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := res.Outage
+	if o == nil || o.Outage != agent.OutageLimit || o.Limit == nil || o.Limit.ResetsAt.Unix() != 1893553445 || o.Limit.Window != "five_hour" {
+		t.Fatalf("outage %+v, want the usage limit with its reset", o)
+	}
+	if strings.ContainsAny(o.Reason, "\n\x1b") || len([]rune(o.Reason)) > maxWords+1 {
+		t.Fatalf("the pod's words were taken as they came: %q", o.Reason)
+	}
+	re := o.RunError(id)
+	if agent.OutageOf(re) != agent.OutageLimit || re.Limit != o.Limit {
+		t.Fatalf("run error %+v, want a usage limit as a local run's", re)
+	}
+}
+
+// TestResultRefusedOverItsLimit: a result bigger than k8s.maxResult is
+// refused, naming the limit; one within it is taken.
+func TestResultRefusedOverItsLimit(t *testing.T) {
+	p := newPod(t)
+	big := make([]byte, 64<<10)
+	rand.Read(big) // does not compress
+	if _, err := p.relay(p.result(map[string]string{"blob.bin": string(big), OutcomeFile: done}, git.ResultRef(id))); err != nil {
+		t.Fatal(err)
+	}
+	p.limit = 32 << 10
+	_, err := p.accept()
+	var ref *Refused
+	if !errors.As(err, &ref) || !strings.Contains(ref.Why, "more than its limit 32 KiB (k8s.maxResult)") {
+		t.Fatalf("accepted with %v, want refused over 32 KiB", err)
+	}
+	p.limit = 1 << 20
+	if _, err := p.accept(); err != nil {
+		t.Fatalf("within its limit: %v", err)
 	}
 }
 

@@ -56,8 +56,9 @@ type cluster struct {
 	real              *kubetest.Cluster // nil: a fake cluster, bound by the test
 	r                 *kube.Runner
 	pods              int
-	env               []string // every pod's
-	stop              func()   // stops the worker work started
+	env               []string          // every pod's
+	stop              func()            // stops the worker work started
+	events            chan worker.Event // nil: not told; else every event of the worker's, when there is room
 }
 
 // newCluster makes the remote with config and one task per title (their
@@ -157,7 +158,13 @@ func (cl *cluster) work(t *testing.T) <-chan error {
 	go func() {
 		defer close(ended)
 		done <- worker.Run(ctx, ctx, cl.s, worker.Options{Runner: cl.r, Once: true,
-			Report: func(e worker.Event) { t.Logf("worker: %s %s %s", e.Kind, e.Task, e.Summary) }})
+			Report: func(e worker.Event) {
+				t.Logf("worker: %s %s %s", e.Kind, e.Task, e.Summary)
+				select {
+				case cl.events <- e:
+				default:
+				}
+			}})
 	}()
 	return done
 }

@@ -92,3 +92,56 @@ func testAskParks(t *testing.T, newCluster newFunc) {
 		}
 	}
 }
+
+// TestRunTaskAskUserQuestionParks: the real Claude Code CLI in a pod
+// asks through bh's MCP server (AskUserQuestion, which bh mcp in the
+// agent's container takes as its permission-prompt tool); the question
+// comes back in the pod's result, not pushed anywhere else, and the
+// worker parks the task with it, whatever the agent answered after, as
+// for a local run.
+func TestRunTaskAskUserQuestionParks(t *testing.T) { testAskUserQuestion(t, newCluster) }
+
+// TestK8sAskUserQuestionParks is TestRunTaskAskUserQuestionParks against
+// a real API server.
+func TestK8sAskUserQuestionParks(t *testing.T) { testAskUserQuestion(t, newK8sCluster) }
+
+func testAskUserQuestion(t *testing.T, newCluster newFunc) {
+	srv := fakeapi.New(t, func(req *fakeapi.Request) fakeapi.Turn {
+		if len(req.ToolResults()) == 0 {
+			return fakeapi.Reply(fakeapi.ToolUse("AskUserQuestion", map[string]any{"questions": []any{map[string]any{
+				"question": "Which database?", "header": "Database", "multiSelect": false,
+				"options": []any{map[string]any{"label": "Postgres", "description": "the usual"},
+					map[string]any{"label": "SQLite", "description": "one file"}}}}}))
+		}
+		// The model ignores the deny and says it is done: bh must not believe it.
+		return fakeapi.Reply(fakeapi.StructuredOutput(map[string]any{"status": "completed", "summary": "guessed"}))
+	})
+	config := "agent:\n  kind: claude\n  binary: " + fakeapi.Claude(t) + "\n  timeout: " + e2e.RealTimeout + "\nremote: origin\nlease: 1m\n"
+	cl, ids := newCluster(t, config, "Pick a database")
+	id := ids[0]
+	done := cl.work(t)
+	p := cl.next(t, id, done)
+	cl.run(t, p, fakeapi.Env(t, srv)...)
+	if err := <-done; err != nil {
+		t.Fatalf("the worker's run: %v", err)
+	}
+	if _, err := worker.Sync(cl.s, "", true); err != nil {
+		t.Fatal(err)
+	}
+	got := cl.remoteTask(t, id)
+	if got.State != task.AwaitingInput {
+		t.Fatalf("after AskUserQuestion in a pod: %s (%s)", got.State, got.Summary)
+	}
+	var q *task.Question
+	for i := range got.Questions {
+		if got.Questions[i].Status != task.QuestionAnswered {
+			q = &got.Questions[i]
+		}
+	}
+	if q == nil || q.Question != "Which database?" || len(q.Options) != 2 || q.Options[1].Label != "SQLite" {
+		t.Fatalf("the parked task's questions: %+v", got.Questions)
+	}
+	if !cl.claimGone(t, p) {
+		t.Fatal("the parked task's SandboxClaim is still there")
+	}
+}
