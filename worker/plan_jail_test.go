@@ -1,10 +1,6 @@
 package worker
 
 import (
-	"bytes"
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -57,27 +53,9 @@ func TestPlanningRunCannotWriteInTheSandbox(t *testing.T) {
 	}
 }
 
-// planningClaude asks a question in print mode; taken over, it says in
-// its session the permission mode it was given and whether it could
-// write its worktree.
-const planningClaude = `#!/bin/sh
-case "$1" in --version) echo "2.1.330 (Claude Code)"; exit 0;; esac
-c=$CLAUDE_CONFIG_DIR
-sid=; mode=; prev=
-for a in "$@"; do
-	{ [ "$prev" = --session-id ] || [ "$prev" = --resume ]; } && sid=$a
-	[ "$prev" = --permission-mode ] && mode=$a
-	prev=$a
-done
-slug=$(printf %s "$PWD" | tr -c 'A-Za-z0-9' '-')
-mkdir -p "$c/projects/$slug"
-if [ "$1" = -p ]; then
-	cat >/dev/null
-	echo '{"type":"assistant"}' >"$c/projects/$slug/$sid.jsonl"
-	echo "{\"type\":\"result\",\"subtype\":\"success\",\"session_id\":\"$sid\",\"structured_output\":{\"status\":\"needs_input\",\"summary\":\"asked\",\"question\":\"Which way?\"}}"
-	exit 0
-fi
-if (echo x >taken.txt) 2>/dev/null; then w=wrote; else w="could not write"; fi
+// takenOverClaude says in its session the permission mode it was given
+// and whether it could write its worktree.
+const takenOverClaude = askingClaude + `if (echo x >taken.txt) 2>/dev/null; then w=wrote; else w="could not write"; fi
 echo "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"$mode, $w\"}}" >>"$c/projects/$slug/$sid.jsonl"
 `
 
@@ -95,26 +73,10 @@ func TestTakeoverOfAPlanningSession(t *testing.T) {
 	} {
 		t.Run(map[bool]string{true: "planning", false: "not planning"}[tt.plan], func(t *testing.T) {
 			s := newStore(t)
-			home := t.TempDir()
-			bin := filepath.Join(t.TempDir(), "claude")
-			writeFile(t, filepath.Dir(bin), "claude", planningClaude)
-			os.Chmod(bin, 0o755)
-			s.Config.Agent = config.AgentConfig{Kind: "claude", Binary: bin}
-			tk, err := s.Create(&task.Task{Title: "Ask first", Plan: &tt.plan})
-			if err != nil {
-				t.Fatal(err)
-			}
-			runWith(t, s, Options{Env: []string{"HOME=" + home, "CLAUDE_CONFIG_DIR="}})
-			if got := getTask(t, s, tk.ID); got.State != task.AwaitingInput {
-				t.Fatalf("the task is %s: %s", got.State, got.Summary)
-			}
-			t.Setenv("HOME", home)
-			t.Setenv("CLAUDE_CONFIG_DIR", "")
-			var out bytes.Buffer
-			taken, err := Continue(context.Background(), s, tk.ID, Terminal{In: strings.NewReader(""), Out: &out, Err: &out},
-				Options{Name: "continue:me"})
+			tk := askedByClaude(t, s, takenOverClaude, &task.Task{Title: "Ask first", Plan: &tt.plan})
+			taken, out, err := takeOver(s, tk.ID)
 			if err != nil || len(taken.Said) != 1 || taken.Said[0] != tt.said {
-				t.Fatalf("continue: %+v %v, want said %q\n%s", taken, err, tt.said, out.String())
+				t.Fatalf("continue: %+v %v, want said %q\n%s", taken, err, tt.said, out)
 			}
 		})
 	}
