@@ -82,7 +82,7 @@ The words of the title may be given unquoted.`,
 	fl.StringVar(&opts.Every, "every", "", "make it recur: once it lands or closes, the next one is made for the next time, by a `SCHEDULE` such as 1w, 1d, 12h or a cron line (\"0 9 * * 1\")")
 	fl.IntVar(&opts.Attempts, "attempts", 0, "agents that try it side by side, each in its own worktree; you pick the one that lands")
 	fl.StringSliceVar(&opts.Agents, "agents", nil, "the agents the attempts take in turn: claude, codex, command (comma-separated)")
-	fl.BoolVar(&plan, "plan", false, "plan first: the agent reads and asks, read-only, and a human approves its plan before it codes")
+	fl.BoolVar(&plan, "plan", false, "plan first: the agent reads and asks, read-only, and a human approves its plan before it codes (with --attempts, each attempt plans)")
 	h.register(c, "")
 	a.register(c)
 	completeEnums(c)

@@ -126,6 +126,30 @@ func TestContinueInTmux(t *testing.T) {
 	}
 }
 
+// bh continue of a session that is still planning opens the real claude
+// in its plan mode, in the worker's sandbox with bh's MCP server, as the
+// planning run ran; left without a word, the task waits as it did.
+func TestContinuePlanningInTmux(t *testing.T) {
+	dir, asked := awaitingTakeover(t, "--plan")
+	id := asked.ID
+	term := newTmuxPane(t, dir, "bh continue "+id+"; echo EXITED $?; sleep 60")
+	term.waitWithin("plan mode on", claudePatience)
+	argvs, _ := takeoverArgv(t, asked.SessionID)
+	argv := strings.Join(argvs, " ")
+	for _, want := range []string{"--permission-mode plan", "--disallowedTools=ExitPlanMode", "--mcp-config"} {
+		if !strings.Contains(argv, want) {
+			t.Errorf("the takeover's claude lacks %q: %s", want, argv)
+		}
+	}
+	term.exitClaude()
+	if p := term.waitWithin("EXITED", claudePatience); !strings.Contains(p, "EXITED 0") {
+		t.Errorf("the pane after the session:\n%s", p)
+	}
+	if tk := bhTask(t, dir, id); tk.State != task.AwaitingInput || len(tk.Pending()) != 1 {
+		t.Fatalf("after the takeover: %s, pending %+v", tk.State, tk.Pending())
+	}
+}
+
 // takeoverArgv is the command line and pid of the running interactive
 // claude --resume session (not a print-mode run).
 func takeoverArgv(t *testing.T, session string) ([]string, string) {
@@ -157,7 +181,8 @@ func (p *tmuxPane) exitClaude() {
 // In the session, claude answers takeoverSaid with "Going left."; the
 // worker's resume, whose prompt must carry those words as the answer, then
 // writes final.txt and completes.
-func awaitingTakeover(t *testing.T) (dir string, asked *task.Task) {
+// add are bh add's flags for the task (--plan).
+func awaitingTakeover(t *testing.T, add ...string) (dir string, asked *task.Task) {
 	t.Helper()
 	srv := fakeapi.New(t, func(req *fakeapi.Request) fakeapi.Turn {
 		last := req.Prompt()
@@ -189,7 +214,7 @@ func awaitingTakeover(t *testing.T) (dir string, asked *task.Task) {
 	writeE2E(t, conf, ".claude.json", userClaudeJSON)
 	dir = filepath.Join(root, "repo")
 	repoE2E(t, dir, "prefix: tm\nagent:\n  kind: claude\n  binary: "+claude+"\n  timeout: "+realTimeout+"\n")
-	id := strings.TrimSpace(bhE2E(t, dir, "add", takeoverTitle))
+	id := strings.TrimSpace(bhE2E(t, dir, append([]string{"add", takeoverTitle}, add...)...))
 	bhE2E(t, dir, "worker", "--once")
 	asked = bhTask(t, dir, id)
 	if asked.State != task.AwaitingInput {

@@ -449,3 +449,47 @@ func TestClaudePickedPullRequestResumesTheAttempt(t *testing.T) {
 		t.Fatalf("the pull request's branch holds %q (%d pulls)", files, len(gh.Pulls()))
 	}
 }
+
+// planningAgent plans read-only (BH_PHASE=plan) and, resumed once its plan
+// is approved, writes down what it was told and its session.
+const planningAgent = `if [ "$BH_PHASE" = plan ]; then
+  cat >/dev/null
+  printf '{"status":"completed","summary":"a plan","details":"1. write impl%s.txt"}\n' "$BH_ATTEMPT"
+else
+  { cat; echo "session=$BH_SESSION_ID resume=$BH_RESUME"; } > impl$BH_ATTEMPT.txt
+  printf '{"status":"completed","summary":"attempt %s did it"}\n' "$BH_ATTEMPT"
+fi`
+
+// TestAttemptsEachPlanThenCarryOutTheirOwnPlan: with plan: true each
+// attempt plans in its own session, its plan waiting on the human marked
+// with its number; approved, the same session carries it out, and the
+// pick comes once they all ended.
+func TestAttemptsEachPlanThenCarryOutTheirOwnPlan(t *testing.T) {
+	yes := true
+	s, tk := tried(t, planningAgent, &task.Task{Title: "write a file", Attempts: 2, Plan: &yes}, 2)
+	as, err := attempts.Of(s, tk)
+	if err != nil || len(as) != 2 || tk.State != task.Open {
+		t.Fatalf("%s is %s, with attempts %v (%v)", tk.ID, tk.State, as, err)
+	}
+	for _, a := range as {
+		q := planQuestion(t, a)
+		if want := fmt.Sprintf("1. write impl%d.txt", a.Attempt); q.Plan != want ||
+			!strings.HasPrefix(a.Title, fmt.Sprintf("attempt %d/2: ", a.Attempt)) {
+			t.Fatalf("attempt %d %q waits on the plan %q, want %q", a.Attempt, a.Title, q.Plan, want)
+		}
+		if _, err := Respond(s, a.ID, []task.Answer{{QuestionID: q.ID, Values: []string{"yes"}}}, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runWith(t, s, Options{Jobs: 2, Env: []string{"HOME=" + t.TempDir()}})
+	for _, a := range as {
+		told := gitT(t, s.Root, "show", slots.Branch(a.ID)+fmt.Sprintf(":impl%d.txt", a.Attempt))
+		if !strings.Contains(told, fmt.Sprintf("1. write impl%d.txt", a.Attempt)) ||
+			!strings.Contains(told, "session="+a.SessionID+" resume=1") {
+			t.Errorf("attempt %d (session %s) carried out:\n%s", a.Attempt, a.SessionID, told)
+		}
+	}
+	if got := getTask(t, s, tk.ID); got.State != task.AwaitingInput || len(got.Pending()) != 1 || !attempts.IsPick(&got.Pending()[0]) {
+		t.Fatalf("%s is %s asking %+v, want the pick", tk.ID, got.State, got.Pending())
+	}
+}

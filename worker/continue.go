@@ -16,6 +16,7 @@ import (
 	"github.com/bh-tracker/bh/agent/untrusted"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
+	"github.com/bh-tracker/bh/task/plan"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/jail"
@@ -112,7 +113,11 @@ func (w *worker) takeover(t *task.Task, tk *takeoverAgent) (*takeoverRun, error)
 		return nil, err
 	}
 	req := agent.Request{Dir: filepath.Join(wt, w.s.Config.Agent.For(t).Dir), SessionID: t.SessionID, TaskID: id,
-		Outbox: w.jail().Outbox(id), Env: append([]string{"BH_TASK_ID=" + id, "BH_WORKTREE=" + wt}, w.jail().StateEnv(id, tk.cfg)...)}
+		Outbox: w.jail().Outbox(id), Env: append([]string{"BH_TASK_ID=" + id, "BH_WORKTREE=" + wt}, w.jail().StateEnv(id, tk.cfg)...),
+		ReadOnly: plan.Planning(t, w.s.Config.Plan)}
+	if req.ReadOnly { // a session still planning is taken over as it ran: plan mode, its worktree read-only
+		launch = jail.Planning(launch, wt, tree.GitDir())
+	}
 	if err := w.jail().FreshState(id, tk.cfg, tk.runner.SessionFile(req)); err != nil {
 		return nil, err
 	}

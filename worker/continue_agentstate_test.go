@@ -1,15 +1,11 @@
 package worker
 
 import (
-	"bytes"
-	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/bh-tracker/bh/task"
-	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/slots"
 )
 
@@ -43,26 +39,13 @@ echo '{"hasCompletedOnboarding":true,"lastOnboardingVersion":"2.1.330","theme":"
 func TestContinueSetsUpClaudeOnce(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir()) // bh remembers the setup there, for every repository
 	s := newStore(t)
-	home := t.TempDir()
-	bin := filepath.Join(t.TempDir(), "claude")
-	writeFile(t, filepath.Dir(bin), "claude", setupClaude)
-	os.Chmod(bin, 0o755)
-	s.Config.Agent = config.AgentConfig{Kind: "claude", Binary: bin}
-	opt := Options{Env: []string{"HOME=" + home, "CLAUDE_CONFIG_DIR="}}
-	tk := addTask(t, s, "ask first")
-	runWith(t, s, opt)
-	if got := getTask(t, s, tk.ID); got.State != task.AwaitingInput {
-		t.Fatalf("the task is %s: %s", got.State, got.Summary)
-	}
-	t.Setenv("HOME", home) // the takeover's environment is the terminal's
-	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	tk := askedByClaude(t, s, setupClaude, &task.Task{Title: "ask first"})
+	home := os.Getenv("HOME")
 	var notices []string
 	for range 2 {
-		var out bytes.Buffer
-		taken, err := Continue(context.Background(), s, tk.ID, Terminal{In: strings.NewReader(""), Out: &out, Err: &out},
-			Options{Name: "continue:me"})
+		taken, out, err := takeOver(s, tk.ID)
 		if err != nil {
-			t.Fatalf("continue: %v\n%s", err, out.String())
+			t.Fatalf("continue: %v\n%s", err, out)
 		}
 		notices = append(notices, taken.Notice)
 	}

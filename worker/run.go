@@ -17,6 +17,7 @@ import (
 	"github.com/bh-tracker/bh/worker/budget"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/jail"
 	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/runlog"
 	"github.com/bh-tracker/bh/worker/taskprompt"
@@ -173,6 +174,9 @@ func (w *worker) request(r *run, resume bool) agent.Request {
 		Env: w.agentEnv(r), Timeout: w.opt.Timeout, Started: w.started(r), Name: "bh " + id + ": " + r.t.Title,
 		AllowTools: grantedTools(r.t), Step: func(step string) { w.step(id, step) }, Session: w.named(r),
 		Launcher: r.launch, Limit: w.limits.Said, ReadOnly: plan.Planning(r.t, w.s.Config.Plan)}
+	if req.ReadOnly {
+		req.Launcher = jail.Planning(r.launch, r.wt.Path, r.wt.GitDir()) // setup and checks wrote; the agent may not
+	}
 	var err error
 	if req.System, err = taskprompt.Contract(w.s, r.t); err != nil {
 		w.warnf("%s: %v", id, err)

@@ -11,6 +11,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/bh-tracker/bh/agent/proc"
@@ -99,4 +101,19 @@ func exists(p string) (ok, dir bool) {
 		return false, false
 	}
 	return true, fi.IsDir()
+}
+
+// Reading is p with the writable folders ps made read-only: a planning
+// run's worktree and its git dir, which it may read but not change (a
+// write there fails with EROFS). What else was writable stays so. The
+// ReadOnly files inside them are read-only with them, and left out: bwrap
+// could not make a missing one's mount point in a read-only folder.
+func (p Policy) Reading(ps ...string) Policy {
+	in := func(f string) bool {
+		return slices.ContainsFunc(ps, func(d string) bool { return f == d || strings.HasPrefix(f, d+string(filepath.Separator)) })
+	}
+	p.Writable = slices.DeleteFunc(slices.Clone(p.Writable), func(w string) bool { return slices.Contains(ps, w) })
+	p.Readable = append(slices.Clone(p.Readable), ps...)
+	p.ReadOnly = slices.DeleteFunc(slices.Clone(p.ReadOnly), in)
+	return p
 }

@@ -56,12 +56,18 @@ func Of(s *store.Store, t *task.Task) ([]*task.Task, error) {
 // New is attempt k of n of t: t's work and policy, its agent in turn,
 // kept on its own branch for the pick, and its share of t's budget
 // (limit, what t may spend in all): all attempts together keep to it.
+// With t's plan: each attempt plans, in its own session, which then
+// carries out its own plan once approved: a plan belongs to the session
+// that made it, and the task tried runs no agent of its own.
 func New(t *task.Task, k int, limit float64) *task.Task {
 	a := &task.Task{Title: task.AttemptTitle(k, t.Attempts, t.Title), Description: t.Description, Type: t.Type,
 		Priority: t.Priority, Size: t.Size, Parent: t.ID, Labels: slices.Clone(t.Labels), Attempt: k,
 		Human: t.Human, HumanTimeout: t.HumanTimeout, OnTimeout: t.OnTimeout, Target: t.Target,
 		Land: task.LandBranch, Gate: task.GateNone, Checks: slices.Clone(t.Checks), Sandbox: t.Sandbox,
 		Budget: limit / float64(t.Attempts)}
+	if t.Plan != nil {
+		a.Plan = new(*t.Plan)
+	}
 	if t.AgentSettings != nil {
 		s := *t.AgentSettings
 		a.AgentSettings = &s

@@ -120,3 +120,16 @@ func MCPCommand() *agent.MCPServer {
 // Getenv looks a variable up in the environment the agent gets: the
 // worker's own, then the options' (tests give the agent its own HOME).
 func (j *Jail) Getenv(name string) string { return agent.LookupEnv(j.Env, name) }
+
+// Planning is launch for a planning run's agent (plan: true): its worktree
+// wt and git dir bound read-only, so that an agent ignoring its phase
+// cannot write them. Unsandboxed (nil), bh's check after the run alone
+// refuses a run that wrote. worktree.setup and the checks keep launch.
+func Planning(launch proc.Launcher, wt, wtGitDir string) proc.Launcher {
+	b, ok := launch.(sandbox.Bwrap)
+	if !ok {
+		return launch
+	}
+	b.Policy = b.Policy.Reading(wt, wtGitDir)
+	return b
+}
