@@ -6,7 +6,7 @@
 package diffview
 
 import (
-	"bytes"
+	_ "embed"
 	"html/template"
 	"path"
 	"slices"
@@ -14,9 +14,6 @@ import (
 	"strings"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/formatters/html"
-	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/alecthomas/chroma/v2/styles"
 
 	"github.com/bh-tracker/bh/worker/git"
 )
@@ -87,7 +84,7 @@ func hunkOld(h string) int {
 // one; the old and new lines of a change then share one reading, as on
 // GitHub.
 func colour(name string, code []string) []template.HTML {
-	lexer := lexers.Match(name)
+	lexer := match(name)
 	text := strings.Join(code, "\n")
 	if lexer == nil || len(text) > maxColoured || len(code) == 0 ||
 		slices.ContainsFunc(code, func(l string) bool { return len(l) > maxLine }) {
@@ -135,17 +132,11 @@ func class(t chroma.TokenType) string {
 }
 
 // CSS is the stylesheet of the code's colours: chroma's GitHub style, and
-// its GitHub dark style where the browser prefers a dark scheme.
-func CSS() ([]byte, error) {
-	f := html.New(html.WithClasses(true))
-	var b bytes.Buffer
-	if err := f.WriteCSS(&b, styles.Get("github")); err != nil {
-		return nil, err
-	}
-	b.WriteString("@media (prefers-color-scheme: dark) {\n")
-	if err := f.WriteCSS(&b, styles.Get("github-dark")); err != nil {
-		return nil, err
-	}
-	b.WriteString("}\n")
-	return b.Bytes(), nil
-}
+// its GitHub dark style where the browser prefers a dark scheme, written
+// by chroma once (TestCSSAsChromas) rather than at every start: chroma's
+// styles package, like its lexers, builds all its styles when a program
+// starts.
+func CSS() ([]byte, error) { return codeCSS, nil }
+
+//go:embed code.css
+var codeCSS []byte
