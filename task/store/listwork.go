@@ -96,7 +96,9 @@ func (s *Store) parseMissing(dir *os.File, names []string, miss []int, pool []ta
 					e.b = e.b[:0]
 					encodeTask(&e, t)
 					p.recs[i] = string(e.b)
-					pool[i] = task.Task{} // it may hold the cache's older version
+					if pool[i].ID != "" { // the cache's older version; a zero one stays (clearing 10k costs GC barriers)
+						pool[i] = task.Task{}
+					}
 					decodeTask(&dec{s: p.recs[i]}, &pool[i], brief)
 					continue
 				}
