@@ -64,7 +64,7 @@ func Continue(ctx context.Context, s *store.Store, id string, term Terminal, opt
 	if err := t.Continuable(); err != nil {
 		return nil, err
 	}
-	if t.SessionID == "" || !sessionRan(t) {
+	if t.SessionID == "" || !t.SessionRan() {
 		return nil, fmt.Errorf("%s has no agent session to continue", id)
 	}
 	tk, err := w.takeoverAgent(t)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -86,7 +85,7 @@ func (w *worker) unprepared(r *run, err error) error {
 // errNotOurs: a human took the task back meanwhile.
 func (w *worker) ready(r *run) (resume bool, err error) {
 	t := r.t
-	resume = sessionRan(t)
+	resume = t.SessionRan()
 	if r.runner, r.agent, r.cfg, err = w.runnerFor(t); err != nil {
 		return false, err
 	}
@@ -172,7 +171,7 @@ func (w *worker) request(r *run, resume bool) agent.Request {
 	id := r.t.ID
 	req := agent.Request{Prompt: r.prompt, Dir: r.dir(), SessionID: r.session, Resume: resume, TaskID: id, Outbox: w.jail().Outbox(id),
 		Env: w.agentEnv(r), Timeout: w.opt.Timeout, Started: w.started(r), Name: "bh " + id + ": " + r.t.Title,
-		AllowTools: grantedTools(r.t), Step: func(step string) { w.step(id, step) }, Session: w.named(r),
+		AllowTools: r.t.GrantedTools(), Step: func(step string) { w.step(id, step) }, Session: w.named(r),
 		Launcher: r.launch, Limit: w.limits.Said, ReadOnly: plan.Planning(r.t, w.s.Config.Plan)}
 	if req.ReadOnly {
 		req.Launcher = jail.Planning(r.launch, r.wt.Path, r.wt.GitDir()) // setup and checks wrote; the agent may not
@@ -274,28 +273,6 @@ func askedOutcome(out *agent.Outcome, qs []agent.Question, session string) *agen
 	}
 	res.Summary = "asked the human"
 	return &agent.Outcome{Result: res, SessionID: session}
-}
-
-// grantedTools are the tool rules a human allowed in answer to the agent's
-// permission prompts.
-func grantedTools(t *task.Task) []string {
-	var out []string
-	for _, q := range t.Questions {
-		if q.Tool != "" && q.Status == task.QuestionAnswered && len(q.Answer) > 0 && q.Answer[0] == "yes" {
-			out = append(out, q.Tool)
-		}
-	}
-	return out
-}
-
-// sessionRan reports whether the task's session was handed to an agent
-// before, so that this run must resume it rather than create it. A task
-// tried side by side has one once its pick went to its pull request: the
-// picked attempt's, which ran (worker/attempts).
-func sessionRan(t *task.Task) bool {
-	return t.SessionID != "" && (t.Tried() || slices.ContainsFunc(t.History, func(e task.Event) bool {
-		return (e.Kind == task.EventRunStarted || e.Kind == task.EventRunFinished) && e.Session == t.SessionID
-	}))
 }
 
 // release puts a claimed task back to open after trouble before its agent
