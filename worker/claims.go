@@ -3,6 +3,7 @@ package worker
 import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/worker/claims"
+	"github.com/bh-tracker/bh/worker/storegit"
 )
 
 // The worker's side of the claim protocol (worker/claims): its lease and
@@ -16,7 +17,17 @@ func (w *worker) heartbeat(id string, lost func()) (stop func()) {
 	if w.wt != nil {
 		wake, unsubscribe = w.wt.Subscribe()
 	}
-	beat := claims.Heartbeat(w.s, w.claims, id, claims.Beat{Name: w.opt.Name, Now: w.now, Every: w.opt.Heartbeat, Wake: wake, Lost: lost})
+	// A file git took back (git reset --hard while the task ran) says the
+	// task is open: bh's copy is put back, and the run goes on.
+	restored := func() {
+		for _, say := range storegit.RestoreOlder(w.s) {
+			w.warnf("%s", say)
+		}
+		if t, err := w.s.Get(id); err != nil || !w.owns(t) {
+			lost()
+		}
+	}
+	beat := claims.Heartbeat(w.s, w.claims, id, claims.Beat{Name: w.opt.Name, Now: w.now, Every: w.opt.Heartbeat, Wake: wake, Lost: restored})
 	return func() { beat(); unsubscribe() }
 }
 
