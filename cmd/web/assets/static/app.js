@@ -160,15 +160,17 @@
     busy = true;
     try {
       const before = new Set([...main.querySelectorAll("[data-question]")].map(e => e.dataset.question));
-      // Long files opened stay open (fetched again) across the refresh.
-      const opened = new Set([...main.querySelectorAll("details.file[data-src]")].filter(d => d.open).map(d => d.dataset.path));
       const u = new URL(location.href);
       u.searchParams.set("part", "main");
       const r = await fetch(u, { credentials: "same-origin", cache: "no-store" });
       const version = r.headers.get("X-Bh-Version");
       if ((r.ok || r.status === 404) && version !== main.dataset.version) {
         main.dataset.version = version;
-        main.innerHTML = await r.text();
+        const html = await r.text();
+        // Long files opened stay open (fetched again) across the refresh:
+        // those open now, a click made while the page was read included.
+        const opened = new Set([...main.querySelectorAll("details.file[data-src]")].filter(d => d.open).map(d => d.dataset.path));
+        main.innerHTML = html;
         bind(main);
         for (const d of main.querySelectorAll("details.file[data-src]")) if (opened.has(d.dataset.path)) d.open = true;
         for (const e of main.querySelectorAll("[data-question]")) {
