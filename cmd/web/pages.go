@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"html/template"
 	"log"
 	"net/http"
@@ -45,8 +44,6 @@ func parsePages(now func() time.Time) (pages, error) {
 		"sub":     func(a, b int) int { return a - b },
 		"clock":   func(t time.Time) string { return t.UTC().Format("15:04:05 UTC") },
 		"add":     func(a, b int) int { return a + b },
-		"secs":    seconds,
-		"pct":     func(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) },
 		"iso":     func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 		"since": func(t *task.Task) time.Time { // when its run began
 			if t.Lease != nil {
