@@ -1,6 +1,7 @@
 package storegit
 
 import (
+	"fmt"
 	"os"
 
 	"sync"
@@ -114,5 +115,45 @@ func TestLostStateIsRemembered(t *testing.T) {
 	gittest.Write(t, s.Dir, "tasks/stray.txt", "the user's\n")
 	if after, err := NewKeeper(s, func(error) {}).Check(); err != nil || after != nil {
 		t.Fatalf("after the tree changed: %v, %v; want it compared afresh", after, err)
+	}
+}
+
+// TestFirstCheckTrustsTheIndex: a clone's first command takes the files
+// git's index holds as git's to keep, without asking git which of them
+// changed (which hashes every file of a fresh clone: issue 44's first
+// command after a clone); from the next check on, a file of the index
+// that the tree holds changed is bh's to keep.
+func TestFirstCheckTrustsTheIndex(t *testing.T) {
+	kp, k := keptStore(t)
+	s := kp.s
+	for i := range manyUnkept + 1 {
+		gittest.Write(t, s.Dir, fmt.Sprintf("tasks/tm-%05d.yaml", i), fmt.Sprintf("id: tm-%05d\ntitle: cloned\n", i))
+	}
+	gittest.Git(t, s.Root, "add", "-A")
+	gittest.Git(t, s.Root, "commit", "-q", "-m", "tasks")
+	// As a fresh clone stands: no copies, no stamp.
+	gittest.Git(t, s.Root, "update-ref", "-d", git.KeepRef)
+	if err := os.Remove(k.StampPath()); err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	edited := "tasks/tm-00007.yaml"
+	gittest.Write(t, s.Dir, edited, "id: tm-00007\ntitle: edited by hand before bh ran\n")
+	if lost, err := kp.Check(); err != nil || lost != nil {
+		t.Fatalf("first check: %v, %v", lost, err)
+	}
+	if blob, _ := k.Lookup(edited); blob != "" {
+		t.Errorf("the first check kept %s (%s): it should leave the index's files to git", edited, blob)
+	}
+	gittest.Write(t, s.Dir, "tasks/tm-99999.yaml", "id: tm-99999\ntitle: new\n") // the tree changes
+	if lost, err := kp.Check(); err != nil || lost != nil {
+		t.Fatalf("next check: %v, %v", lost, err)
+	}
+	for _, rel := range []string{edited, "tasks/tm-99999.yaml"} {
+		if blob, _ := k.Lookup(rel); blob == "" {
+			t.Errorf("the next check did not keep %s, which git's index does not hold as it is", rel)
+		}
+	}
+	if blob, _ := k.Lookup("tasks/tm-00008.yaml"); blob != "" {
+		t.Errorf("an unchanged file of the index was kept: %s", blob)
 	}
 }
