@@ -23,13 +23,10 @@ func main() {
 	// turns the collector back on while it does (store.parseMissing).
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
-		if len(os.Args) > 1 && quick[os.Args[1]] && os.Getenv("GOMEMLIMIT") == "" {
+		if cmd.OneShot(os.Args[1:]) && os.Getenv("GOMEMLIMIT") == "" {
 			debug.SetGCPercent(-1)
 			debug.SetMemoryLimit(1 << 30)
 		}
 	}
 	os.Exit(cmd.Main())
 }
-
-// quick are the commands that read, print and exit.
-var quick = map[string]bool{"list": true, "ls": true, "ready": true, "tree": true, "show": true, "status": true, "add": true}

@@ -52,6 +52,7 @@ func newFactory() *Factory {
 			return nil, lostStore(dir, err)
 		}
 		s.Now = f.Now
+		s.Mapped = OneShot(f.Args)
 		config.Register(s.Root) // for bh inbox
 		f.keep(s)
 		return s, nil

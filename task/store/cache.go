@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"unsafe"
 
 	"github.com/bh-tracker/bh/task"
@@ -53,13 +54,16 @@ type listCache struct {
 
 func (s *Store) cachePath() string { return s.Local("cache", "tasks.bin") }
 
-// cacheFile is an open cache, read with ReadAt.
+// cacheFile is an open cache, read with ReadAt, or mapped whole on its
+// first read when the store is Mapped.
 type cacheFile struct {
 	*os.File
-	size int64
+	size   int64
+	mapped bool
+	m      []byte // the mapping, once made
 }
 
-func openCache(path string) (*cacheFile, error) {
+func (s *Store) openCache(path string) (*cacheFile, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -69,7 +73,7 @@ func openCache(path string) (*cacheFile, error) {
 		f.Close()
 		return nil, err
 	}
-	return &cacheFile{File: f, size: fi.Size()}, nil
+	return &cacheFile{File: f, size: fi.Size(), mapped: s.Mapped}, nil
 }
 
 // bytes are the n bytes at off, or nil when the file is shorter. Nothing
@@ -77,6 +81,15 @@ func openCache(path string) (*cacheFile, error) {
 func (f *cacheFile) bytes(off, n int64) []byte {
 	if off < 0 || n < 0 || off+n > f.size {
 		return nil
+	}
+	if f.mapped && f.m == nil && f.size > 0 {
+		// Never unmapped: Mapped is for a process that exits after one
+		// command. bh writes a cache by renaming a new file over it, so
+		// what is mapped is never cut short.
+		f.m, _ = syscall.Mmap(int(f.Fd()), 0, int(f.size), syscall.PROT_READ, syscall.MAP_SHARED)
+	}
+	if f.m != nil {
+		return f.m[off : off+n : off+n]
 	}
 	b := make([]byte, n)
 	if _, err := f.ReadAt(b, off); err != nil {

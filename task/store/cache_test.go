@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -118,14 +119,18 @@ func TestListCacheDamaged(t *testing.T) {
 		"other format": func(b []byte) []byte { b[7] = '0'; return b },
 		"garbage":      func([]byte) []byte { return []byte(strings.Repeat("not a cache ", 100)) },
 	} {
-		t.Run(name, func(t *testing.T) {
-			writeFile(t, s.cachePath(), string(damage(append([]byte(nil), good...))))
-			if r := listed(t, s, 30, 0); !r.saved {
-				t.Fatalf("damaged cache was not rebuilt: %+v", r)
-			}
-			listed(t, s, 0, 0)
-		})
+		for _, mapped := range []bool{false, true} { // read, and mapped (a quick command's)
+			t.Run(fmt.Sprintf("%s/mapped=%v", name, mapped), func(t *testing.T) {
+				s.Mapped = mapped
+				writeFile(t, s.cachePath(), string(damage(append([]byte(nil), good...))))
+				if r := listed(t, s, 30, 0); !r.saved {
+					t.Fatalf("damaged cache was not rebuilt: %+v", r)
+				}
+				listed(t, s, 0, 0)
+			})
+		}
 	}
+	s.Mapped = false
 	// A cache whose records are wrong although its checksum holds.
 	c := loadCache(s.cachePath())
 	c.entries[4].rec = c.entries[4].rec[:10]
@@ -152,7 +157,7 @@ func TestListWithoutCacheFolder(t *testing.T) {
 
 // loadCache returns nil for a missing or unusable cache.
 func loadCache(path string) *listCache {
-	f, err := openCache(path)
+	f, err := (&Store{}).openCache(path)
 	if err != nil {
 		return nil
 	}

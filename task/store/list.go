@@ -74,7 +74,7 @@ func (s *Store) listFrom(brief bool, pre *seen) (tasks []*task.Task, errs []erro
 	// The records are read and checked while the index is.
 	var recs []byte
 	loaded := make(chan struct{})
-	cache, err := openCache(s.cachePath())
+	cache, err := s.openCache(s.cachePath())
 	if err == nil {
 		defer cache.Close()
 		go func() {

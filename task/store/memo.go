@@ -148,7 +148,7 @@ func (s *Store) SaveMemo(name, key string, st State, out []byte) error {
 // folder or config.yaml, changed since it was kept. When it does not, but
 // the folder kept its stamp, the files stamped to find out.
 func (s *Store) memo(name, key string) ([]byte, *seen) {
-	f, err := openCache(s.memoPath(name))
+	f, err := s.openCache(s.memoPath(name))
 	if err != nil {
 		return nil, nil
 	}

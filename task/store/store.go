@@ -22,6 +22,11 @@ type Store struct {
 	Now func() time.Time
 	// Keep, when set, is told of every file the store writes (keep.go).
 	Keep Keeper
+	// Mapped maps the list cache and the output memos into memory rather
+	// than reading them: for a process that reads, prints and exits (the
+	// mappings last until it does). A listing at 10k tasks after an edit
+	// costs 5-8 % less CPU so (bh list, bh ready: cmp.py's pairs).
+	Mapped bool
 }
 
 // ErrNoStore means no .bh/ was found from the working directory up.
