@@ -60,6 +60,13 @@ func newFactory() *Factory {
 	return f
 }
 
+// OneShot reports whether args (after "bh") name a command that reads,
+// prints and exits: main runs it without a collector, and its store maps
+// its caches rather than reading them (store.Store.Mapped).
+func OneShot(args []string) bool { return len(args) > 0 && oneShot[args[0]] }
+
+var oneShot = map[string]bool{"list": true, "ls": true, "ready": true, "tree": true, "show": true, "status": true, "add": true}
+
 // editorFromEnv picks the user's editor the way git does.
 func editorFromEnv() string {
 	for _, v := range []string{"VISUAL", "EDITOR"} {

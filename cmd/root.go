@@ -21,13 +21,6 @@ func Main() int {
 	return run(newFactory(), os.Args[1:])
 }
 
-// OneShot reports whether args (after "bh") name a command that reads,
-// prints and exits: main runs it without a collector, and its store maps
-// its caches rather than reading them (store.Store.Mapped).
-func OneShot(args []string) bool { return len(args) > 0 && oneShot[args[0]] }
-
-var oneShot = map[string]bool{"list": true, "ls": true, "ready": true, "tree": true, "show": true, "status": true, "add": true}
-
 func run(f *Factory, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
