@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -36,8 +37,9 @@ var (
 )
 
 // fastFields are the fields of Task and of the structs in it, by type and
-// YAML key.
-var fastFields = func() map[reflect.Type]map[string]int {
+// YAML key; found on first use, which most commands (a listing from the
+// cache) never make.
+var fastFields = sync.OnceValue(func() map[reflect.Type]map[string]int {
 	out := map[reflect.Type]map[string]int{}
 	var walk func(t reflect.Type)
 	walk = func(t reflect.Type) {
@@ -57,7 +59,7 @@ var fastFields = func() map[reflect.Type]map[string]int {
 	}
 	walk(reflect.TypeFor[Task]())
 	return out
-}()
+})
 
 // fill sets rv from v, as yaml.v3 would, or reports false for a value
 // written otherwise than bh writes it.
@@ -121,7 +123,7 @@ func fillStruct(v *ynode, rv reflect.Value) bool {
 	if v.kind != 'm' {
 		return false
 	}
-	keys := fastFields[rv.Type()]
+	keys := fastFields()[rv.Type()]
 	for i := 0; i+1 < len(v.kids); i += 2 {
 		f, ok := keys[v.kids[i].val]
 		if !ok || !fill(&v.kids[i+1], rv.Field(f)) {

@@ -55,7 +55,7 @@ func denied(w http.ResponseWriter, r *http.Request) {
 	if strings.Contains(r.Header.Get("Accept"), "text/html") { // a browser, a phone that followed a link here
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.WriteHeader(http.StatusUnauthorized)
-		notePage.Execute(w, struct{ Title, Text string }{"The inbox needs bh serve's token",
+		notePage().Execute(w, struct{ Title, Text string }{"The inbox needs bh serve's token",
 			"This page is bh serve's inbox, which shows every task: " + how + " on the machine that runs it. " +
 				"A link from a notification answers its own task without the token."})
 		return

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/bh-tracker/bh/worker/act"
 
@@ -242,11 +243,13 @@ func (s *Server) answerOnce(l config.Link, ans []task.Answer) error {
 	return nil
 }
 
-var notePage = template.Must(template.New("note").Parse(`<!doctype html>
+var notePage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("note").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title><link rel="stylesheet" href="/static/style.css"></head>
 <body><main><h1>{{.Title}}</h1><p>{{.Text}}</p></main></body></html>
 `))
+})
 
 // usedText says what a used link answered: each question it covers, with
 // its answer, when and through which channel.
@@ -274,7 +277,7 @@ func (s *Server) linkNote(w http.ResponseWriter, code int, title, text string) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)
-	notePage.Execute(w, struct{ Title, Text string }{task.SafeText(title), task.SafeText(text)}) // text may quote questions
+	notePage().Execute(w, struct{ Title, Text string }{task.SafeText(title), task.SafeText(text)}) // text may quote questions
 }
 
 func (s *Server) linkRefused(w http.ResponseWriter, err error) {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/bh-tracker/bh/task"
 	"gopkg.in/yaml.v3"
@@ -156,12 +157,14 @@ func checkWorkers(n int) error {
 	return nil
 }
 
-var unknownField = regexp.MustCompile(`line (\d+): field (\S+) not found in type (\S+)`)
+var unknownField = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`line (\d+): field (\S+) not found in type (\S+)`)
+})
 
 // unknownKeyError turns yaml's "field x not found" into file:line and a
 // suggestion among the keys bh knows there.
 func unknownKeyError(path string, err error) error {
-	m := unknownField.FindStringSubmatch(err.Error())
+	m := unknownField().FindStringSubmatch(err.Error())
 	if m == nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sync"
 	"time"
 )
 
@@ -42,8 +43,8 @@ func (k K8sConfig) MaxResultOr() int64 { return sizeOr(k.MaxResult, DefaultMaxRe
 // apart: a bounded repetition ({0,251}) compiled at every bh's start cost
 // a fifth of a millisecond and 200 KB.
 var (
-	dnsLabel     = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
-	dnsSubdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$`)
+	dnsLabel     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`) })
+	dnsSubdomain = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$`) })
 )
 
 // NamespaceOr is the namespace, bh by default.
@@ -76,14 +77,14 @@ func checkRunner(c *Config) error {
 }
 
 func checkNamespace(ns string) error {
-	if len(ns) > 63 || !dnsLabel.MatchString(ns) {
+	if len(ns) > 63 || !dnsLabel().MatchString(ns) {
 		return fmt.Errorf("%q: want a Kubernetes namespace (lower-case letters, digits and -)", ns)
 	}
 	return nil
 }
 
 func checkPool(pool string) error {
-	if len(pool) > 253 || !dnsSubdomain.MatchString(pool) {
+	if len(pool) > 253 || !dnsSubdomain().MatchString(pool) {
 		return fmt.Errorf("%q: want a SandboxWarmPool's name (lower-case letters, digits, - and .)", pool)
 	}
 	return nil

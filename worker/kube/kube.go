@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bh-tracker/bh/agent"
@@ -214,9 +215,17 @@ func (r *Runner) keepSession(req agent.Request, sid, commit string) {
 	}
 }
 
-var sessionID = regexp.MustCompile(`^[A-Za-z0-9-]{1,64}$`)
-
-func validSession(s string) bool { return sessionID.MatchString(s) }
+func validSession(s string) bool {
+	if len(s) == 0 || len(s) > 64 {
+		return false
+	}
+	for _, c := range s {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // wait waits for the pod's result and checks it; a pod that is not bound
 // in time, or fails before it gave one, ends the wait.
@@ -315,13 +324,15 @@ func (r *Runner) poll() time.Duration {
 	return 2 * time.Second
 }
 
-var notName = regexp.MustCompile(`[^a-z0-9-]+`)
+// notName is compiled on first use: every bh command pays for package
+// initialisation, and few run pods.
+var notName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9-]+`) })
 
 // claimName is a new SandboxClaim's name for task id: its own each time,
 // so that one deleted a moment ago never stands in the way.
 func claimName(id string) string {
 	b := make([]byte, 3)
 	rand.Read(b)
-	n := strings.Trim(notName.ReplaceAllString(strings.ToLower(id), "-"), "-")
+	n := strings.Trim(notName().ReplaceAllString(strings.ToLower(id), "-"), "-")
 	return "bh-" + n[:min(len(n), 48)] + "-" + hex.EncodeToString(b)
 }
