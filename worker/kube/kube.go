@@ -216,16 +216,11 @@ func (r *Runner) keepSession(req agent.Request, sid, commit string) {
 }
 
 func validSession(s string) bool {
-	if len(s) == 0 || len(s) > 64 {
-		return false
-	}
-	for _, c := range s {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return true
+	return len(s) > 0 && len(s) <= 64 && strings.Trim(s, sessionChars) == ""
 }
+
+// sessionChars are what the agents' session ids are made of.
+const sessionChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-"
 
 // wait waits for the pod's result and checks it; a pod that is not bound
 // in time, or fails before it gave one, ends the wait.
