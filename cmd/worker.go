@@ -12,13 +12,13 @@ import (
 
 	"github.com/bh-tracker/bh/worker/act"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/kube/kubeapi/remote"
 
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker"
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/kube"
-	"github.com/bh-tracker/bh/worker/kube/kubeapi"
 	"github.com/spf13/cobra"
 )
 
@@ -129,7 +129,7 @@ func workerRun(opts *WorkerOptions) error {
 	defer cancelStop()
 	defer onInterrupt(opts.Ctx, p, cancelStop, cancelKill)()
 
-	wo, err := opts.options(s, p.report)
+	wo, err := opts.options(kill, s, p.report)
 	if err != nil {
 		return err
 	}
@@ -153,7 +153,7 @@ func workerRun(opts *WorkerOptions) error {
 
 // options is what the worker is told: the flags', and where its agents
 // run (runner: k8s: in pods of their own).
-func (opts *WorkerOptions) options(s *store.Store, report func(worker.Event)) (worker.Options, error) {
+func (opts *WorkerOptions) options(ctx context.Context, s *store.Store, report func(worker.Event)) (worker.Options, error) {
 	if opts.AgentCmd != "" {
 		// sh -c keeps the command's own quoting, as a user typed it.
 		s.Config.Agent = config.AgentConfig{Kind: "command", Command: []string{"sh", "-c", opts.AgentCmd},
@@ -163,7 +163,7 @@ func (opts *WorkerOptions) options(s *store.Store, report func(worker.Event)) (w
 	if s.Config.Runner != config.RunnerK8s {
 		return wo, nil
 	}
-	client, ns, err := kubeapi.Client()
+	client, ns, err := remote.Connect(ctx) // bh-kube lives as long as the worker
 	if err != nil {
 		return wo, err
 	}

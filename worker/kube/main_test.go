@@ -16,7 +16,7 @@ import (
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/git/gittest"
 	"github.com/bh-tracker/bh/worker/kube"
-	"github.com/bh-tracker/bh/worker/kube/kubeapi"
+	"github.com/bh-tracker/bh/worker/kube/kubeapi/clientgo"
 	"github.com/bh-tracker/bh/worker/slots"
 	"github.com/bh-tracker/bh/worker/storegit/storetest"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -66,9 +66,9 @@ func newCluster(t *testing.T) *cluster {
 	wt := filepath.Join(t.TempDir(), "wt")
 	gittest.Out(t, dir, "worktree", "add", "-q", "-b", slots.Branch(tk.ID), wt)
 	client := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
-		kube.SandboxClaims.GVR(): "SandboxClaimList", kube.Sandboxes.GVR(): "SandboxList", kube.Pods.GVR(): "PodList"})
+		clientgo.GVR(kube.SandboxClaims): "SandboxClaimList", clientgo.GVR(kube.Sandboxes): "SandboxList", clientgo.GVR(kube.Pods): "PodList"})
 	cl := &cluster{s: s, repo: r, bare: bare, tk: tk, wt: wt, client: client}
-	cl.r = &kube.Runner{Client: kubeapi.Dynamic(client), Repo: r, Remote: "origin", State: filepath.Join(t.TempDir(), "pods"),
+	cl.r = &kube.Runner{Client: clientgo.Dynamic(client), Repo: r, Remote: "origin", State: filepath.Join(t.TempDir(), "pods"),
 		Poll: 5 * time.Millisecond, Warn: t.Logf}
 	cl.r.K8s.BindTimeout.D = time.Hour
 	return cl
@@ -114,7 +114,7 @@ func deleted(t *testing.T, w kwatch.Interface) {
 
 func (cl *cluster) watchClaims(t *testing.T) kwatch.Interface {
 	t.Helper()
-	w, err := cl.client.Resource(kube.SandboxClaims.GVR()).Namespace("bh").Watch(context.Background(), metav1.ListOptions{})
+	w, err := cl.client.Resource(clientgo.GVR(kube.SandboxClaims)).Namespace("bh").Watch(context.Background(), metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,17 +129,17 @@ func (cl *cluster) bind(t *testing.T, claim *unstructured.Unstructured, podStatu
 	ctx := context.Background()
 	sb, pod := fmt.Sprintf("sb-%d", n), fmt.Sprintf("pod-%d", n)
 	unstructured.SetNestedField(claim.Object, sb, "status", "sandbox", "name")
-	if _, err := cl.client.Resource(kube.SandboxClaims.GVR()).Namespace("bh").Update(ctx, claim, metav1.UpdateOptions{}); err != nil {
+	if _, err := cl.client.Resource(clientgo.GVR(kube.SandboxClaims)).Namespace("bh").Update(ctx, claim, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	obj := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "agents.x-k8s.io/v1beta1", "kind": "Sandbox",
 		"metadata": map[string]any{"name": sb, "namespace": "bh", "annotations": map[string]any{"agents.x-k8s.io/pod-name": pod}}}}
-	if _, err := cl.client.Resource(kube.Sandboxes.GVR()).Namespace("bh").Create(ctx, obj, metav1.CreateOptions{}); err != nil {
+	if _, err := cl.client.Resource(clientgo.GVR(kube.Sandboxes)).Namespace("bh").Create(ctx, obj, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	p := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Pod",
 		"metadata": map[string]any{"name": pod, "namespace": "bh"}, "status": podStatus}}
-	if _, err := cl.client.Resource(kube.Pods.GVR()).Namespace("bh").Create(ctx, p, metav1.CreateOptions{}); err != nil {
+	if _, err := cl.client.Resource(clientgo.GVR(kube.Pods)).Namespace("bh").Create(ctx, p, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -1,25 +1,15 @@
 // Package kubeapi is the little of the Kubernetes API that bh's runner: k8s
-// uses: create, get and delete an object, through client-go's dynamic
-// client, as kubectl would reach the cluster (config.go).
+// uses: create, get and delete an object, by its JSON. The client itself,
+// client-go's, runs in a process of its own, bh-kube (remote, clientgo):
+// linked into bh, client-go's package initialisation cost every bh command
+// about 1 ms of CPU, a tenth of bh show (perf record of 40 bh show and 40
+// bh add at 10k tasks: its packages' init 12 % of show's samples, 11 % of
+// add's), for a runner few commands start.
 package kubeapi
-
-// client-go's dynamic client rather than a REST client of bh's own on
-// client-go's transport: clientcmd, which the kubeconfig needs, links most
-// of what it needs, and the dynamic client adds little to that (measured,
-// medians, bh --version: binary 29.9 MB without client-go → 36.3 MB with
-// clientcmd → 36.9 MB with the dynamic client too; 2 more packages, one
-// more package init of 29 KiB; wall 15.1 → 17.0 → 17.3 ms, 400 runs).
 
 import (
 	"context"
 	"errors"
-	"fmt"
-
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
 )
 
 // API is what the runner asks of the cluster; objects are their JSON.
@@ -34,48 +24,18 @@ var ErrNotFound = errors.New("not found")
 
 // Resource names a kind of object by its API group ("" the core group),
 // version and plural resource name.
-type Resource struct{ Group, Version, Resource string }
+type Resource struct {
+	Group    string `json:"group,omitempty"`
+	Version  string `json:"version"`
+	Resource string `json:"resource"`
+}
 
 // APIVersion is the apiVersion of the resource's objects.
-func (r Resource) APIVersion() string { return r.GVR().GroupVersion().String() }
-
-// GVR is client-go's name of r.
-func (r Resource) GVR() schema.GroupVersionResource {
-	return schema.GroupVersionResource{Group: r.Group, Version: r.Version, Resource: r.Resource}
-}
-
-// Dynamic is API over client-go's dynamic client (a real cluster's, or
-// its fake in tests).
-func Dynamic(d dynamic.Interface) API { return dynAPI{d} }
-
-type dynAPI struct{ d dynamic.Interface }
-
-func (a dynAPI) Create(ctx context.Context, r Resource, ns string, obj map[string]any) error {
-	_, err := a.d.Resource(r.GVR()).Namespace(ns).Create(ctx, &unstructured.Unstructured{Object: obj}, metav1.CreateOptions{})
-	return wrap(err)
-}
-
-func (a dynAPI) Get(ctx context.Context, r Resource, ns, name string) (map[string]any, error) {
-	u, err := a.d.Resource(r.GVR()).Namespace(ns).Get(ctx, name, metav1.GetOptions{})
-	if err != nil {
-		return nil, wrap(err)
+func (r Resource) APIVersion() string {
+	if r.Group == "" {
+		return r.Version
 	}
-	return u.Object, nil
-}
-
-func (a dynAPI) Delete(ctx context.Context, r Resource, ns, name string) error {
-	return wrap(a.d.Resource(r.GVR()).Namespace(ns).Delete(ctx, name, metav1.DeleteOptions{}))
-}
-
-// wrap is err with ErrNotFound for a 404.
-func wrap(err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case apierrors.IsNotFound(err):
-		return fmt.Errorf("%w (kubernetes: %w)", ErrNotFound, err)
-	}
-	return fmt.Errorf("kubernetes: %w", err)
+	return r.Group + "/" + r.Version
 }
 
 // String is the string at path in obj; "" when absent.

@@ -3,20 +3,24 @@ package kubetest
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/bh-tracker/bh/worker/kube/kubeapi"
+	"github.com/bh-tracker/bh/worker/kube/kubeapi/remote"
 )
 
-// REST is bh's own client of the test's cluster, loaded as the runner
-// loads it (kubeapi.Client, through clientcmd) from the two files of
-// Kubeconfig(t, ns): it fails the test unless the context's namespace
-// came with it.
+// REST is bh's own client of the test's cluster, bh-kube, started as the
+// runner starts it (remote.Connect; bh-kube built by BhKube), which loads
+// the two files of Kubeconfig(t, ns) through clientcmd: it fails the test
+// unless the context's namespace came with it.
 func (c *Cluster) REST(t testing.TB, ns string) kubeapi.API {
 	t.Helper()
+	BhKube(t)
 	t.Setenv("KUBECONFIG", c.Kubeconfig(t, ns))
-	r, got, err := kubeapi.Client()
+	r, got, err := remote.Connect(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,4 +69,27 @@ current-context: test
 		}
 	}
 	return filepath.Join(dir, "clusters") + string(os.PathListSeparator) + filepath.Join(dir, "contexts")
+}
+
+var bhKube = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "bh-kube-")
+	if err != nil {
+		return "", err
+	}
+	out, err := exec.Command("go", "build", "-o", dir, "github.com/bh-tracker/bh/worker/kube/kubeapi/bh-kube").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("build bh-kube: %w\n%s", err, out)
+	}
+	return dir, nil
+})
+
+// BhKube builds bh-kube once per test binary and puts it first on PATH
+// for t, where remote.Connect finds it.
+func BhKube(t testing.TB) {
+	t.Helper()
+	dir, err := bhKube()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bh-tracker/bh/worker/kube/kubeapi"
+	"github.com/bh-tracker/bh/worker/kube/kubeapi/remote"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -117,14 +118,16 @@ func TestMissingBinariesNameSetup(t *testing.T) {
 	}
 }
 
-// TestK8sKubeconfig: the runner's client, loaded by clientcmd from two
-// KUBECONFIG files merged, logs in through the exec plugin of the
-// context's user and takes the context's namespace.
+// TestK8sKubeconfig: the runner's client, bh-kube, which loads the
+// kubeconfig through clientcmd from two KUBECONFIG files merged, logs in
+// through the exec plugin of the context's user and takes the context's
+// namespace.
 func TestK8sKubeconfig(t *testing.T) {
 	k := Start(t)
 	kc := k.Kubeconfig(t, k.Namespace)
+	BhKube(t)
 	t.Setenv("KUBECONFIG", kc)
-	api, ns, err := kubeapi.Client()
+	api, ns, err := remote.Connect(t.Context())
 	if err != nil || ns != k.Namespace {
 		t.Fatalf("client: namespace %q, %v", ns, err)
 	}

@@ -28,6 +28,7 @@ import (
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/kube"
 	"github.com/bh-tracker/bh/worker/kube/kubeapi"
+	"github.com/bh-tracker/bh/worker/kube/kubeapi/clientgo"
 	"github.com/bh-tracker/bh/worker/kube/kubetest"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -65,8 +66,8 @@ type cluster struct {
 // ids returned), and the worker's clone of it, with a fake cluster.
 func newCluster(t *testing.T, config string, titles ...string) (*cluster, []string) {
 	client := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
-		kube.SandboxClaims.GVR(): "SandboxClaimList", kube.Sandboxes.GVR(): "SandboxList", kube.Pods.GVR(): "PodList"})
-	return newClusterOn(t, client, kubeapi.Dynamic(client), "bh", config, titles...)
+		clientgo.GVR(kube.SandboxClaims): "SandboxClaimList", clientgo.GVR(kube.Sandboxes): "SandboxList", clientgo.GVR(kube.Pods): "PodList"})
+	return newClusterOn(t, client, clientgo.Dynamic(client), "bh", config, titles...)
 }
 
 // newK8sCluster is newCluster on a real API server and agent-sandbox
@@ -214,7 +215,7 @@ func (cl *cluster) next(t *testing.T, id string, worker <-chan error) *pod {
 // claimOf is the SandboxClaim of task id that is not being deleted; nil
 // for none.
 func (cl *cluster) claimOf(t *testing.T, id string) *unstructured.Unstructured {
-	l, err := cl.client.Resource(kube.SandboxClaims.GVR()).Namespace(cl.ns).List(context.Background(), metav1.ListOptions{})
+	l, err := cl.client.Resource(clientgo.GVR(kube.SandboxClaims)).Namespace(cl.ns).List(context.Background(), metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,12 +234,12 @@ func (cl *cluster) bind(t *testing.T, p *pod) map[string]string {
 	ctx := context.Background()
 	name := fmt.Sprintf("pod-%d", cl.pods)
 	unstructured.SetNestedField(p.claim.Object, name, "status", "sandbox", "name")
-	if _, err := cl.client.Resource(kube.SandboxClaims.GVR()).Namespace(cl.ns).Update(ctx, p.claim, metav1.UpdateOptions{}); err != nil {
+	if _, err := cl.client.Resource(clientgo.GVR(kube.SandboxClaims)).Namespace(cl.ns).Update(ctx, p.claim, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	pd := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Pod",
 		"metadata": map[string]any{"name": name, "namespace": cl.ns}, "status": map[string]any{"phase": "Running"}}}
-	if _, err := cl.client.Resource(kube.Pods.GVR()).Namespace(cl.ns).Create(ctx, pd, metav1.CreateOptions{}); err != nil {
+	if _, err := cl.client.Resource(clientgo.GVR(kube.Pods)).Namespace(cl.ns).Create(ctx, pd, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	ann, _, _ := unstructured.NestedStringMap(p.claim.Object, "spec", "additionalPodMetadata", "annotations")
@@ -250,7 +251,7 @@ func (cl *cluster) readyPool(t *testing.T) {
 	t.Helper()
 	var pods []unstructured.Unstructured
 	cl.real.WaitFor(t, "the warm pool's pod", func() bool {
-		l, err := cl.client.Resource(kube.Pods.GVR()).Namespace(cl.ns).List(context.Background(),
+		l, err := cl.client.Resource(clientgo.GVR(kube.Pods)).Namespace(cl.ns).List(context.Background(),
 			metav1.ListOptions{LabelSelector: "app.kubernetes.io/name=bh-task"})
 		if err == nil {
 			pods = l.Items
@@ -271,19 +272,19 @@ func (cl *cluster) bound(t *testing.T, p *pod) (string, map[string]string) {
 	ctx := context.Background()
 	var name string
 	cl.real.WaitFor(t, "the SandboxClaim bound", func() bool {
-		c, err := cl.client.Resource(kube.SandboxClaims.GVR()).Namespace(cl.ns).Get(ctx, p.claim.GetName(), metav1.GetOptions{})
+		c, err := cl.client.Resource(clientgo.GVR(kube.SandboxClaims)).Namespace(cl.ns).Get(ctx, p.claim.GetName(), metav1.GetOptions{})
 		if err == nil {
 			name, _, _ = unstructured.NestedString(c.Object, "status", "sandbox", "name")
 		}
 		return name != ""
 	})
-	if sb, err := cl.client.Resource(kube.Sandboxes.GVR()).Namespace(cl.ns).Get(ctx, name, metav1.GetOptions{}); err == nil &&
+	if sb, err := cl.client.Resource(clientgo.GVR(kube.Sandboxes)).Namespace(cl.ns).Get(ctx, name, metav1.GetOptions{}); err == nil &&
 		sb.GetAnnotations()["agents.x-k8s.io/pod-name"] != "" {
 		name = sb.GetAnnotations()["agents.x-k8s.io/pod-name"]
 	}
 	var ann map[string]string
 	cl.real.WaitFor(t, "the pod's annotations", func() bool {
-		pd, err := cl.client.Resource(kube.Pods.GVR()).Namespace(cl.ns).Get(ctx, name, metav1.GetOptions{})
+		pd, err := cl.client.Resource(clientgo.GVR(kube.Pods)).Namespace(cl.ns).Get(ctx, name, metav1.GetOptions{})
 		if err == nil {
 			ann = pd.GetAnnotations()
 		}
@@ -339,6 +340,6 @@ func (cl *cluster) landed(t *testing.T, id string) int {
 // claimGone reports whether p's SandboxClaim is deleted (or, its
 // finalizers still at work, being deleted).
 func (cl *cluster) claimGone(t *testing.T, p *pod) bool {
-	c, err := cl.client.Resource(kube.SandboxClaims.GVR()).Namespace(cl.ns).Get(t.Context(), p.claim.GetName(), metav1.GetOptions{})
+	c, err := cl.client.Resource(clientgo.GVR(kube.SandboxClaims)).Namespace(cl.ns).Get(t.Context(), p.claim.GetName(), metav1.GetOptions{})
 	return apierrors.IsNotFound(err) || err == nil && c.GetDeletionTimestamp() != nil
 }

@@ -1,4 +1,4 @@
-package kubeapi
+package clientgo
 
 import (
 	"encoding/base64"
@@ -15,12 +15,14 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/bh-tracker/bh/worker/kube/kubeapi"
 )
 
 var (
-	SandboxClaims = Resource{Group: "extensions.agents.x-k8s.io", Version: "v1beta1", Resource: "sandboxclaims"}
-	Sandboxes     = Resource{Group: "agents.x-k8s.io", Version: "v1beta1", Resource: "sandboxes"}
-	Pods          = Resource{Version: "v1", Resource: "pods"}
+	SandboxClaims = kubeapi.Resource{Group: "extensions.agents.x-k8s.io", Version: "v1beta1", Resource: "sandboxclaims"}
+	Sandboxes     = kubeapi.Resource{Group: "agents.x-k8s.io", Version: "v1beta1", Resource: "sandboxes"}
+	Pods          = kubeapi.Resource{Version: "v1", Resource: "pods"}
 )
 
 // apiServer is a TLS server answering as kube-apiserver does for one
@@ -41,7 +43,7 @@ func apiServer(t *testing.T) (*httptest.Server, *[]string) {
 		switch {
 		case r.Method == http.MethodPost && r.URL.Path == claims:
 			var obj map[string]any
-			if json.NewDecoder(r.Body).Decode(&obj) != nil || String(obj, "metadata", "name") != "c1" {
+			if json.NewDecoder(r.Body).Decode(&obj) != nil || kubeapi.String(obj, "metadata", "name") != "c1" {
 				status(http.StatusBadRequest, "bad object")
 				return
 			}
@@ -66,7 +68,7 @@ func caPEM(srv *httptest.Server) []byte {
 // TestClientFromKubeconfig: every KUBECONFIG file merged (a missing one
 // skipped): the current context gives the server, its CA (the client
 // trusts it and nothing else), the token and the namespace; a 404 is
-// ErrNotFound, a refusal carries the server's message.
+// kubeapi.ErrNotFound, a refusal carries the server's message.
 func TestClientFromKubeconfig(t *testing.T) {
 	srv, tokens := apiServer(t)
 	dir := t.TempDir()
@@ -105,13 +107,13 @@ contexts:
 		t.Fatalf("create: %v", err)
 	}
 	p, err := c.Get(ctx, Pods, "bh", "p1")
-	if err != nil || String(p, "status", "phase") != "Running" {
+	if err != nil || kubeapi.String(p, "status", "phase") != "Running" {
 		t.Fatalf("get: %v %v", p, err)
 	}
-	if _, err := c.Get(ctx, Sandboxes, "bh", "s1"); !errors.Is(err, ErrNotFound) {
+	if _, err := c.Get(ctx, Sandboxes, "bh", "s1"); !errors.Is(err, kubeapi.ErrNotFound) {
 		t.Fatalf("get a missing sandbox: %v", err)
 	}
-	if err := c.Delete(ctx, SandboxClaims, "bh", "c1"); err == nil || errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "no delete for you") {
+	if err := c.Delete(ctx, SandboxClaims, "bh", "c1"); err == nil || errors.Is(err, kubeapi.ErrNotFound) || !strings.Contains(err.Error(), "no delete for you") {
 		t.Fatalf("a refused delete: %v", err)
 	}
 	if strings.Join(*tokens, ",") != "sekrit,sekrit,sekrit,sekrit" {
