@@ -122,7 +122,7 @@ func (s *Store) listFrom(brief bool, pre *seen) (tasks []*task.Task, errs []erro
 		return nil, nil, r, fmt.Errorf("read tasks: %w", readErr)
 	}
 	l.at = l.old.match(l.names)
-	l.pool = make([]task.Task, len(l.names))
+	l.pool = bigSlice[task.Task](len(l.names))
 	l.old.decode(l.at, l.pool, brief)
 	<-stated
 
