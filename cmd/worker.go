@@ -131,7 +131,7 @@ func workerRun(opts *WorkerOptions) error {
 
 	wo, err := opts.options(kill, s, p.report)
 	if err != nil {
-		return err
+		return &exitCodeError{err, exitCannotStart} // no cluster to run in: as no agent to run
 	}
 	err = worker.Run(stop, kill, s, wo)
 	var busy *claims.BusyError
