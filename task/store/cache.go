@@ -60,7 +60,8 @@ type cacheFile struct {
 	*os.File
 	size   int64
 	mapped bool
-	m      []byte // the mapping, once made
+	once   sync.Once // records and loadIndex read at once
+	m      []byte    // the mapping, once made
 }
 
 func (s *Store) openCache(path string) (*cacheFile, error) {
@@ -82,11 +83,13 @@ func (f *cacheFile) bytes(off, n int64) []byte {
 	if off < 0 || n < 0 || off+n > f.size {
 		return nil
 	}
-	if f.mapped && f.m == nil && f.size > 0 {
+	if f.mapped && f.size > 0 {
 		// Never unmapped: Mapped is for a process that exits after one
 		// command. bh writes a cache by renaming a new file over it, so
 		// what is mapped is never cut short.
-		f.m, _ = syscall.Mmap(int(f.Fd()), 0, int(f.size), syscall.PROT_READ, syscall.MAP_SHARED)
+		f.once.Do(func() {
+			f.m, _ = syscall.Mmap(int(f.Fd()), 0, int(f.size), syscall.PROT_READ, syscall.MAP_SHARED)
+		})
 	}
 	if f.m != nil {
 		return f.m[off : off+n : off+n]
