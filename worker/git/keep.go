@@ -2,6 +2,7 @@ package git
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/gofrs/flock"
 )
 
 // KeepRef holds bh's own copy of the store's files (tasks/<id>.yaml and
@@ -144,29 +146,25 @@ func (k *Keep) changes(ps []pendingCopy, files map[string][]byte) (map[string]tr
 
 // lockFold makes this process the only one folding pending copies into
 // the tree (two folds at once could put an older copy over a newer one),
-// by a lock file beside them; one older than any fold is stale.
+// by a flock beside them: it goes with its process, so a bh killed while
+// folding holds nobody up (a lock file of its own was waited out for 10 s,
+// keepMu held all along). A live holder is waited for, within a bound.
 func (k *Keep) lockFold() (func(), error) {
 	lock := filepath.Join(k.r.commonDir, "bh", "keep-fold.lock")
 	if err := os.MkdirAll(filepath.Dir(lock), 0o755); err != nil {
 		return nil, fmt.Errorf("keep: %w", err)
 	}
-	for range 10000 {
-		f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err == nil {
-			f.Close()
-			return func() { os.Remove(lock) }, nil
-		}
-		if !errors.Is(err, os.ErrExist) {
-			return nil, fmt.Errorf("keep: %w", err)
-		}
-		if fi, serr := os.Stat(lock); serr == nil && time.Since(fi.ModTime()) > 10*time.Second {
-			os.Remove(lock)
-			continue
-		}
-		time.Sleep(time.Millisecond) // another bh folds: contention, waited out
+	ctx, cancel := context.WithTimeout(context.Background(), foldWait)
+	defer cancel()
+	l := flock.New(lock)
+	if ok, err := l.TryLockContext(ctx, time.Millisecond); !ok {
+		return nil, fmt.Errorf("keep: %s is held: %w", lock, cmp.Or(err, ctx.Err()))
 	}
-	return nil, fmt.Errorf("keep: %s is held", lock)
+	return func() { l.Unlock() }, nil
 }
+
+// foldWait bounds the wait for another bh's fold, a few writes long.
+const foldWait = 10 * time.Second
 
 // Files lists what the keep holds, by path relative to the store's
 // folder, pending copies included.
