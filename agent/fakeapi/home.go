@@ -67,7 +67,17 @@ const memoryTemp = "/dev/shm"
 // in TestMain: a sandbox's private /dev (bubblewrap's --dev, codex's own)
 // hides /dev/shm, and a real codex's writes there were lost.
 func MemoryTemp() {
-	if os.Getenv("TMPDIR") == "" && roomy(memoryTemp) {
-		os.Setenv("TMPDIR", memoryTemp)
+	if dir := MemoryDir(); dir != "" {
+		os.Setenv("TMPDIR", dir)
 	}
+}
+
+// MemoryDir is the memory file system MemoryTemp would use, or "" (no
+// roomy one, or the user chose a TMPDIR): for a test binary that runs
+// some agents in a sandbox, to put only its other tests' files there.
+func MemoryDir() string {
+	if os.Getenv("TMPDIR") == "" && roomy(memoryTemp) {
+		return memoryTemp
+	}
+	return ""
 }
