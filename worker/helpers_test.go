@@ -48,15 +48,16 @@ func newStore(t testing.TB) *store.Store {
 }
 
 // storeDir is where newStore makes t's repository: in memory
-// (fakeapi.MemoryDir) unless t runs agents in bubblewrap (needBwrap), whose
-// own /dev hides /dev/shm: what the sandbox refused there would be refused
-// for the wrong reason. Git's small writes and fsyncs on disk were half of
-// the package's time under -short (61 s, 43 s with the repositories in
-// memory, measured on 2 cores).
+// (fakeapi.MemoryDir) under -short, which runs no real CLI (a real codex's
+// own sandbox hides /dev/shm), unless t runs agents in bubblewrap
+// (needBwrap), whose own /dev hides it too: what the sandbox refused there
+// would be refused for the wrong reason. Git's small writes and fsyncs on
+// disk were a third of the package's time under -short (61 s, 44 s with
+// the repositories in memory, measured on 2 cores).
 func storeDir(t testing.TB) string {
 	mem := fakeapi.MemoryDir()
 	top, _, _ := strings.Cut(t.Name(), "/")
-	if _, inBwrap := sandboxed.Load(top); inBwrap || mem == "" {
+	if _, inBwrap := sandboxed.Load(top); inBwrap || mem == "" || !testing.Short() {
 		return t.TempDir()
 	}
 	dir, err := os.MkdirTemp(mem, "bh-worker-test-")
