@@ -75,6 +75,7 @@ func threeAttempts(t *testing.T) (*store.Store, *task.Task, []*task.Task) {
 // gate with three diffstats; picking 2 lands exactly attempt 2's file,
 // and the others are on no branch but still shown by their refs.
 func TestAttemptsPickLandsOneAndKeepsTheOthers(t *testing.T) {
+	t.Parallel()
 	s, tk, as := threeAttempts(t)
 	pending := tk.Pending()
 	if len(pending) != 1 || !attempts.IsPick(&pending[0]) || len(pending[0].Options) != 4 {
@@ -140,6 +141,7 @@ func TestAttemptsPickLandsOneAndKeepsTheOthers(t *testing.T) {
 // resumes all three attempts, each in its own session with the feedback,
 // and asks the pick again once they ended.
 func TestAttemptsNoneResumesEachInItsSession(t *testing.T) {
+	t.Parallel()
 	s, tk, as := threeAttempts(t)
 	const feedback = "use a longer name for the file"
 	if _, err := Respond(s, tk.ID, []task.Answer{{Values: []string{attempts.None}, Comment: feedback}}, ""); err != nil {
@@ -178,6 +180,7 @@ fi`
 // way are asked once per attempt, on the attempt marked with its number;
 // the task tried asks nothing until they all ended.
 func TestAttemptsAskEachTheirOwnQuestions(t *testing.T) {
+	t.Parallel()
 	s, tk := tried(t, askingAgent, &task.Task{Title: "name a file", Attempts: 2}, 2)
 	got := tk
 	as, err := attempts.Of(s, got)
@@ -210,6 +213,7 @@ func TestAttemptsAskEachTheirOwnQuestions(t *testing.T) {
 // two warm worktrees. The first two wait for each other, so two at once is what
 // happens on any machine.
 func TestAttemptsTakeWorkerSlots(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	tk, err := s.Create(&task.Task{Title: "write a file", Attempts: 3})
 	if err != nil {
@@ -232,6 +236,7 @@ func TestAttemptsTakeWorkerSlots(t *testing.T) {
 // TestAttemptsOneFailedStillPicks: an attempt that fails ends too: the
 // pick is asked with it marked failed, and another lands.
 func TestAttemptsOneFailedStillPicks(t *testing.T) {
+	t.Parallel()
 	s, got := tried(t, failing(2), &task.Task{Title: "write a file", Attempts: 2}, 2)
 	tk := got
 	p := got.Pending()
@@ -250,6 +255,7 @@ func TestAttemptsOneFailedStillPicks(t *testing.T) {
 // TestAttemptsNoHumanPicksTheBest: with human: false no one is asked: the
 // worker picks the first attempt that did not fail, and lands it.
 func TestAttemptsNoHumanPicksTheBest(t *testing.T) {
+	t.Parallel()
 	no := false
 	s, got := tried(t, failing(1), &task.Task{Title: "write a file", Attempts: 3, Human: &no}, 3)
 	tk := got
@@ -262,6 +268,7 @@ func TestAttemptsNoHumanPicksTheBest(t *testing.T) {
 // the task's own branch, as a single run's work would, and bh land of
 // the task lands it from there; the others are kept under their refs.
 func TestAttemptsPickKeptOnItsBranch(t *testing.T) {
+	t.Parallel()
 	s, tk := tried(t, attemptAgent, &task.Task{Title: "write a file", Attempts: 2, Land: task.LandBranch}, 2)
 	as, err := attempts.Of(s, tk)
 	if err != nil {
@@ -465,6 +472,7 @@ fi`
 // with its number; approved, the same session carries it out, and the
 // pick comes once they all ended.
 func TestAttemptsEachPlanThenCarryOutTheirOwnPlan(t *testing.T) {
+	t.Parallel()
 	yes := true
 	s, tk := tried(t, planningAgent, &task.Task{Title: "write a file", Attempts: 2, Plan: &yes}, 2)
 	as, err := attempts.Of(s, tk)

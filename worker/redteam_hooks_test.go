@@ -104,6 +104,7 @@ func writeHook(t *testing.T, root, name, body string) {
 // agent's next round passes it. Outside -short, the same run with the
 // sandbox off (the user's choice) proves the program would drop them.
 func TestRedteamCommitHooks(t *testing.T) {
+	t.Parallel()
 	needBwrap(t)
 	for _, mode := range []string{"sandboxed", task.SandboxOff} {
 		if mode == task.SandboxOff && testing.Short() {
