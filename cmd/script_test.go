@@ -76,6 +76,7 @@ func scriptFactory() *Factory {
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
+		WorkdirRoot:         t.TempDir(), // removed with the test (testscript's own root was left behind empty)
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
