@@ -26,7 +26,8 @@
 //	worker/runlog     one run's log and its transcript
 //	worker/slots      the pool of warm worktree slots
 //	worker/watch      the task files' watcher that wakes the loop
-//	worker/kube       runner: k8s: each run's agent in a pod that cannot push, and bh run-task
+//	worker/kube       runner: k8s: each run's agent in a pod that cannot push, and bh run-task;
+//	                  its cluster client runs apart, in bh-kube (worker/kube/kubeapi)
 //
 // What only the command line uses lives under cmd: the web inbox (cmd/web),
 // the undo window (cmd/undo) and bh demo's agent (cmd/demoagent).
