@@ -44,9 +44,9 @@ func (r Response) AsError() error {
 	return nil
 }
 
-// maxLine bounds a line either side reads: an object bh asks for is a pod
+// MaxLine bounds a line either side reads: an object bh asks for is a pod
 // or a claim, a few KiB.
-const maxLine = 16 << 20
+const MaxLine = 16 << 20
 
 // Serve answers the requests read from in with api, each as it comes
 // (a slow one holds up no other), until in ends.
@@ -61,7 +61,7 @@ func Serve(ctx context.Context, api API, in io.Reader, out io.Writer) error {
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	sc := bufio.NewScanner(in)
-	sc.Buffer(nil, maxLine)
+	sc.Buffer(nil, MaxLine)
 	for sc.Scan() {
 		var req Request
 		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {

@@ -71,11 +71,15 @@ current-context: test
 	return filepath.Join(dir, "clusters") + string(os.PathListSeparator) + filepath.Join(dir, "contexts")
 }
 
+// bhKubeDir holds the bh-kube BhKube built, until Main removes it.
+var bhKubeDir string
+
 var bhKube = sync.OnceValues(func() (string, error) {
 	dir, err := os.MkdirTemp("", "bh-kube-")
 	if err != nil {
 		return "", err
 	}
+	bhKubeDir = dir
 	out, err := exec.Command("go", "build", "-o", dir, "github.com/bh-tracker/bh/worker/kube/kubeapi/bh-kube").CombinedOutput()
 	if err != nil {
 		return "", fmt.Errorf("build bh-kube: %w\n%s", err, out)

@@ -52,12 +52,16 @@ var (
 )
 
 // Main runs the package's tests and then stops the control plane the
-// first Start started. Call it from TestMain.
+// first Start started, and removes the bh-kube BhKube built. Call it from
+// TestMain.
 func Main(m *testing.M) int {
 	inMain = true
 	code := m.Run()
 	if shared != nil {
 		shared.stop()
+	}
+	if bhKubeDir != "" {
+		os.RemoveAll(bhKubeDir)
 	}
 	return code
 }

@@ -80,7 +80,7 @@ func newClient(in io.WriteCloser) *client {
 // returns the context's namespace.
 func (c *client) start(out io.Reader) (string, error) {
 	sc := bufio.NewScanner(out)
-	sc.Buffer(nil, 16<<20)
+	sc.Buffer(nil, kubeapi.MaxLine)
 	var hello kubeapi.Response
 	if !sc.Scan() || json.Unmarshal(sc.Bytes(), &hello) != nil {
 		c.in.Close()
