@@ -106,10 +106,12 @@ func latencySeries(f stats.Figures) []series {
 // write writes the family's series of repos, each labelled with its
 // repository's name and path; nothing for a family without one.
 func (fam family) write(w *bufio.Writer, repos []repoStats) {
-	for i, r := range repos {
-		for j, s := range fam.series(r.Figures) {
-			if i == 0 && j == 0 {
+	headed := false
+	for _, r := range repos {
+		for _, s := range fam.series(r.Figures) {
+			if !headed {
 				w.WriteString("# HELP " + fam.name + " " + helpEscaper.Replace(fam.help) + "\n# TYPE " + fam.name + " " + fam.typ + "\n")
+				headed = true
 			}
 			kv := append([]string{"repo", r.Repo, "path", r.Path}, s.labels...)
 			if s.q == nil {
