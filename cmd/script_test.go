@@ -3,7 +3,6 @@ package cmd
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -46,7 +45,7 @@ type isolated struct{ m *testing.M }
 func (i isolated) Run() int {
 	// Scratch in memory under -short, which runs no real CLI: a real
 	// codex's writes there were lost (its own sandbox's /dev hides it).
-	if flag.Parse(); testing.Short() {
+	if fakeapi.Overlap(4); testing.Short() {
 		fakeapi.MemoryTemp()
 	}
 	return fakeapi.Isolated(i.m.Run)

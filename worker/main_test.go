@@ -34,6 +34,7 @@ func TestMain(m *testing.M) {
 	case "":
 		// Task worktrees, bh serve's web config and the registry are the
 		// tests' own, in a home of their own.
+		fakeapi.Overlap(4)
 		os.Exit(fakeapi.Isolated(m.Run))
 	case "hang":
 		os.Exit(helperHang())

@@ -62,14 +62,17 @@ git -C sub config core.fsmonitor "$evil" && git -C sub config filter.evil.clean 
 // slot runs clean, in a slot with bh's git files.
 func TestRedteamGit(t *testing.T) {
 	needBwrap(t)
+	// One marker for every attack, that they may run side by side: a line
+	// in it names the admin dir, and so the attack, whose program ran.
+	marker := filepath.Join(t.TempDir(), "ran")
+	t.Setenv("REDTEAM_MARKER", marker)
 	for _, mode := range []string{"sandboxed", task.SandboxOff} {
 		if mode == task.SandboxOff && testing.Short() {
 			continue
 		}
 		for _, at := range redteamGitAttacks {
 			t.Run(mode+"/"+at.name, func(t *testing.T) {
-				marker := filepath.Join(t.TempDir(), "ran")
-				t.Setenv("REDTEAM_MARKER", marker)
+				t.Parallel()
 				s := newStore(t)
 				if at.userWtConfig {
 					gitT(t, s.Root, "config", "extensions.worktreeConfig", "true")

@@ -7,13 +7,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/bh-tracker/bh/cmd/web/gfm"
 )
 
 // markdown renders an agent's text (a task's description, a question, a
-// summary) as GitHub-flavoured markdown through goldmark with its safe
+// summary) as GitHub-flavoured markdown (gfm) through goldmark with its safe
 // defaults: no raw HTML (html.WithUnsafe is not set), and a link to a
 // javascript:, vbscript:, file: or data: address gets an empty one. Raw
 // HTML is not even parsed: "<script>" shows as the text it is, as the
@@ -35,9 +36,7 @@ func newMarkdown() *markdown {
 	p.AddOptions(parser.WithBlockParsers(blocks...), parser.WithInlineParsers(inlines...),
 		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
 		parser.WithParagraphTransformers(paragraphBounds))
-	return &markdown{goldmark.New(goldmark.WithParser(p), goldmark.WithExtensions(
-		extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignNone)),
-		extension.Strikethrough, extension.Linkify, extension.TaskList))}
+	return &markdown{goldmark.New(goldmark.WithParser(p), goldmark.WithExtensions(gfm.Extensions))}
 }
 
 // maxMarkdown is how much of a text is rendered: a task file can hold
