@@ -38,18 +38,24 @@ func (k *Keep) pendingDir() string { return filepath.Join(k.r.commonDir, "bh", "
 // Note keeps data as rel (forgets rel when data is nil), lazily.
 func (k *Keep) Note(rel string, data []byte) error {
 	dir := k.pendingDir()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		err = os.MkdirAll(dir, 0o755)
+	}
+	if err != nil {
 		return fmt.Errorf("keep %s: %w", rel, err)
 	}
 	name := fmt.Sprintf("%020d-%d-%d.%s", time.Now().UnixNano(), os.Getpid(), pendingSeq.Add(1), url.PathEscape(rel))
 	if data == nil {
 		name += ".gone"
 	}
-	tmp, err := os.CreateTemp(dir, ".tmp-*")
-	if err != nil {
-		return fmt.Errorf("keep %s: %w", rel, err)
+	tmp, err := spare(dir, ents)
+	if err == nil {
+		_, err = tmp.WriteAt(data, 0)
 	}
-	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Truncate(int64(len(data)))
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -60,10 +66,47 @@ func (k *Keep) Note(rel string, data []byte) error {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("keep %s: %w", rel, err)
 	}
-	if ents, err := os.ReadDir(dir); err == nil && len(ents) >= foldAt {
+	if pendingCount(ents)+1 >= foldAt {
 		return k.Record(nil)
 	}
 	return nil
+}
+
+// A fold leaves the files it read as spares (".spare-…"), and a pending
+// copy is written into one of them, renamed aside, rather than a new
+// file: on ext4, in a file system where files come and go (a worker's,
+// a test suite's), making an inode searched past every one deleted in
+// the last moments, 0.45 ms of bh add's 10 at 10k tasks (perf).
+const sparePrefix = ".spare-"
+
+// spare is a file to write a pending copy in, under a name of its own:
+// a spare of ents taken, or a new one.
+func spare(dir string, ents []os.DirEntry) (*os.File, error) {
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), sparePrefix) {
+			continue
+		}
+		tmp := filepath.Join(dir, fmt.Sprintf(".tmp-%d-%d", os.Getpid(), pendingSeq.Add(1)))
+		if os.Rename(filepath.Join(dir, e.Name()), tmp) != nil {
+			continue // another bh took it
+		}
+		if f, err := os.OpenFile(tmp, os.O_WRONLY, 0); err == nil {
+			return f, nil
+		}
+		os.Remove(tmp)
+	}
+	return os.CreateTemp(dir, ".tmp-*")
+}
+
+// pendingCount is how many of ents are pending copies.
+func pendingCount(ents []os.DirEntry) int {
+	n := 0
+	for _, e := range ents {
+		if _, _, ok := pendingName(e.Name()); ok {
+			n++
+		}
+	}
+	return n
 }
 
 // pending are the pending copies, oldest first.
@@ -115,9 +158,13 @@ func newestPending(ps []pendingCopy, rel string) (data []byte, ok bool) {
 	return nil, false
 }
 
-// dropPending removes the pending copies a fold put in the tree.
+// dropPending removes the pending copies a fold put in the tree: up to
+// foldAt of them are kept as spares.
 func (k *Keep) dropPending(ps []pendingCopy) {
-	for _, p := range ps {
-		os.Remove(filepath.Join(k.pendingDir(), p.name))
+	for i, p := range ps {
+		path := filepath.Join(k.pendingDir(), p.name)
+		if i >= foldAt || os.Rename(path, filepath.Join(k.pendingDir(), sparePrefix+p.name)) != nil {
+			os.Remove(path)
+		}
 	}
 }

@@ -3,6 +3,9 @@ package git
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/bh-tracker/bh/worker/git/gittest"
@@ -57,8 +60,24 @@ func TestPendingCopiesFoldIntoTheTree(t *testing.T) {
 	if tip, _ := k.r.Ref(KeepRef); tip == "" {
 		t.Fatal("foldAt pending copies were not folded into the tree")
 	}
-	if ents, _ := os.ReadDir(k.pendingDir()); len(ents) >= foldAt-4 {
-		t.Errorf("%d pending copies left after the fold", len(ents))
+	if ps, _ := k.pending(); len(ps) >= foldAt-4 {
+		t.Errorf("%d pending copies left after the fold", len(ps))
+	}
+	// The next copy is written in a file the fold left, not a new one.
+	spares := map[uint64]bool{}
+	ents, _ := os.ReadDir(k.pendingDir())
+	for _, e := range ents {
+		if fi, err := e.Info(); err == nil && strings.HasPrefix(e.Name(), sparePrefix) {
+			spares[fi.Sys().(*syscall.Stat_t).Ino] = true
+		}
+	}
+	if err := k.Note("tasks/tm-cc.yaml", []byte("see\n")); err != nil {
+		t.Fatal(err)
+	}
+	ps, _ := k.pending()
+	fi, err := os.Stat(filepath.Join(k.pendingDir(), ps[len(ps)-1].name))
+	if err != nil || !spares[fi.Sys().(*syscall.Stat_t).Ino] || string(ps[len(ps)-1].data) != "see\n" {
+		t.Errorf("the copy after the fold is %+v (%v), not in a spare of %d", ps[len(ps)-1], err, len(spares))
 	}
 	tr, err := k.tree()
 	if e, ok := treeFile(tr, keptPath("tasks/tm-aa.yaml")); err != nil || !ok || e.Hash.String() != BlobOf([]byte("two\n")) {
