@@ -79,6 +79,14 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			// git's own housekeeping after each commit, fetch and push (a
+			// process or two each: a twentieth of the scripts' processes)
+			// has nothing to do in repositories this small.
+			conf := filepath.Join(env.WorkDir, ".gitconfig-tests")
+			if err := os.WriteFile(conf, []byte(fakeapi.QuietGit), 0o644); err != nil {
+				return err
+			}
+			env.Setenv("GIT_CONFIG_GLOBAL", conf)
 			// The task worktrees live in bh's state dir: inside $WORK, not the real home.
 			env.Setenv("XDG_STATE_HOME", filepath.Join(env.WorkDir, ".state"))
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config")) // bh's registry of repositories

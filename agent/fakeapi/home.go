@@ -35,10 +35,15 @@ func Isolated(run func() int) int {
 	// git commits need a name; nothing else of the machine's git settings
 	// (signing, hooks, templates) reaches a test. No git command starts
 	// another for auto-maintenance: the tests' repositories are tiny.
-	os.WriteFile(filepath.Join(home, ".gitconfig"),
-		[]byte("[user]\n\tname = bh tests\n\temail = tests@bh.invalid\n[maintenance]\n\tauto = false\n"), 0o644)
+	os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[user]\n\tname = bh tests\n\temail = tests@bh.invalid\n"+QuietGit), 0o644)
 	return run()
 }
+
+// QuietGit is git configuration that starts no housekeeping (git
+// maintenance, gc --auto, a push's gc in the repository pushed to):
+// a process or two after every commit, fetch and push, with nothing to
+// do in a test's tiny repositories.
+const QuietGit = "[maintenance]\n\tauto = false\n[gc]\n\tauto = 0\n[receive]\n\tautogc = false\n"
 
 // keepTools pins what go and npm find through the home before it moves.
 func keepTools() {

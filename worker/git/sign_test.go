@@ -102,3 +102,21 @@ func TestCommitsSignedAsTheConfigSays(t *testing.T) {
 		})
 	}
 }
+
+// TestIdentity: the user's name and email as git config --get gives them,
+// the last of several values, and none when unset.
+func TestIdentity(t *testing.T) {
+	dir := gittest.Init(t, map[string]string{"README": "hi\n"})
+	r, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name, email := r.Identity(); name != "Test User" || email != "test@example.com" {
+		t.Errorf("identity %q %q", name, email)
+	}
+	gittest.Git(t, dir, "config", "--add", "user.name", "Second Name")
+	gittest.Git(t, dir, "config", "--unset", "user.email")
+	if name, email := r.Identity(); name != "Second Name" || email != "" {
+		t.Errorf("identity %q %q, want the last name and no email", name, email)
+	}
+}

@@ -79,9 +79,22 @@ func (r *Repo) ConfigValue(key string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// Identity is the user's git name and email, as the repository sees them.
+// Identity is the user's git name and email, as the repository sees them
+// (the last of each, as git config --get says), read in one git process.
 func (r *Repo) Identity() (name, email string) {
-	return r.ConfigValue("user.name"), r.ConfigValue("user.email")
+	out, err := r.Read(nil, "config", "-z", "--get-regexp", `^user\.(name|email)$`)
+	if err != nil {
+		return "", ""
+	}
+	for _, rec := range SplitNul(out) {
+		switch key, val, _ := strings.Cut(rec, "\n"); key {
+		case "user.name":
+			name = strings.TrimSpace(val)
+		case "user.email":
+			email = strings.TrimSpace(val)
+		}
+	}
+	return name, email
 }
 
 // MoveWorktree moves the linked worktree at from to to (which must not
