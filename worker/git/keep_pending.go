@@ -49,21 +49,7 @@ func (k *Keep) Note(rel string, data []byte) error {
 	if data == nil {
 		name += ".gone"
 	}
-	tmp, err := spare(dir, ents)
-	if err == nil {
-		_, err = tmp.WriteAt(data, 0)
-	}
-	if err == nil {
-		err = tmp.Truncate(int64(len(data)))
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), filepath.Join(dir, name))
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := writeSpare(dir, ents, filepath.Join(dir, name), data); err != nil {
 		return fmt.Errorf("keep %s: %w", rel, err)
 	}
 	if pendingCount(ents)+1 >= foldAt {
@@ -96,6 +82,29 @@ func spare(dir string, ents []os.DirEntry) (*os.File, error) {
 		os.Remove(tmp)
 	}
 	return os.CreateTemp(dir, ".tmp-*")
+}
+
+// writeSpare writes data into a spare of ents (or a new file) and renames
+// it to path.
+func writeSpare(dir string, ents []os.DirEntry, path string, data []byte) error {
+	tmp, err := spare(dir, ents)
+	if err != nil {
+		return err
+	}
+	_, err = tmp.WriteAt(data, 0)
+	if err == nil {
+		err = tmp.Truncate(int64(len(data)))
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
 }
 
 // pendingCount is how many of ents are pending copies.
