@@ -35,12 +35,13 @@ func TestAsGoldmarks(t *testing.T) {
 		"mail a.b@c.de or x@y, a@b.c. and -a@b.cd- a@b.cd_x",
 		"http://a.b/c&amp; http://a.b/c&x; http://a.b/&; [http://in.link](http://x.y)",
 		"https://x.yz:8080/p?q=1#frag! http://nodot",
+		"a\n---", "a\n---\n", "| a |\n--- \n| b |", "> | a | b |\n> |---|---|\n> | c | d |", "- | a |\n  |---|\n  | b |",
 	}
 	pieces := strings.Fields("| || --- :-- --: :-: - ~ ~~ ~~~ [ ] [x] [X] ] ( ) * _ ` \\| \\ . , ? ! ; & &amp; " +
 		"http:// https:// ftp:// www. example.com a@b.cd x.y word 1.")
-	pieces = append(pieces, "\n", "\n", "\n", " ", " ", " ", "- ", "1. ", "    ", "\n\n")
+	pieces = append(pieces, "\n", "\n", "\n", " ", " ", " ", "- ", "1. ", "    ", "\n\n", "> ", "# ", "\t", "\r\n")
 	r := rand.New(rand.NewPCG(1, 2))
-	for range 3000 {
+	for range 20000 {
 		var b strings.Builder
 		for range 1 + r.IntN(30) {
 			b.WriteString(pieces[r.IntN(len(pieces))])

@@ -50,7 +50,7 @@ func (tableParagraphs) Transform(node *gast.Paragraph, reader text.Reader, pc pa
 // has; 0 when line is none.
 func delimiterColumns(line []byte) int {
 	if w, _ := util.IndentWidth(line, 0); w > 3 || len(bytes.Trim(line, "|-: \t\r\n\v\f")) > 0 ||
-		len(bytes.Trim(line, "- \t\r\n\v\f")) == 0 {
+		len(bytes.Trim(line, "-")) == 0 {
 		return 0
 	}
 	cols := bytes.Split(line, []byte{'|'})
