@@ -77,9 +77,25 @@ func (kp *Keeper) Write(rel string, data []byte, write func() error) error {
 		}
 	}
 	if known { // what was lost stays lost, but rel: bh just wrote it
-		kp.save(k, kp.stamp(), slices.DeleteFunc(lost, func(l Lost) bool { return l.Rel == rel }))
+		kp.restamp(k, slices.DeleteFunc(lost, func(l Lost) bool { return l.Rel == rel }))
 	}
 	return nil
+}
+
+// restamp saves the stamp after bh's own write, with lost, but keeps the
+// time the tree was last found whole (verifiedAt): a change from outside
+// during the write (git reset --hard beside a worker's heartbeat) goes
+// into the new stamp unseen, and a folder's mtime, at the kernel's tick,
+// cannot tell it from bh's own. The next comparison, at the next change
+// from outside, then reads every file changed since that time, that one
+// included, instead of taking it as whole for good; and a worker
+// compares a tree it has only re-stamped every recompare (RestoreOlder).
+func (kp *Keeper) restamp(k *git.Keep, lost []Lost) {
+	whole := kp.verifiedAt(k)
+	kp.save(k, kp.stamp(), lost)
+	if !whole.IsZero() {
+		os.Chtimes(k.StampPath(), whole, whole)
+	}
 }
 
 // heartbeat reports whether data differs from the kept copy of rel only in
@@ -156,13 +172,17 @@ func plural(n int, what string) string {
 // copies, and saves the stamp with what was lost, so that a tree that
 // lost files is compared once, not on every command, until it changes
 // (bh doctor --fix, a restore, the user's git) or is repaired.
-func (kp *Keeper) Check() (*LostError, error) {
+func (kp *Keeper) Check() (*LostError, error) { return kp.check(0) }
+
+// check is Check; a whole tree last compared more than maxAge ago (0:
+// whenever) is compared again, whatever its stamp (see restamp).
+func (kp *Keeper) check(maxAge time.Duration) (*LostError, error) {
 	k, err := kp.keep()
 	if err != nil {
 		return nil, nil
 	}
 	cur := kp.stamp()
-	if lost, ok := kp.saved(k, cur); ok {
+	if lost, ok := kp.saved(k, cur); ok && (maxAge == 0 || len(lost) > 0 || time.Since(kp.verifiedAt(k)) < maxAge) {
 		return lostError(lost), nil
 	}
 	lost, err := kp.Compare(true)

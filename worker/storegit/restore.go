@@ -2,9 +2,16 @@ package storegit
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/bh-tracker/bh/task/store"
 )
+
+// recompare is how long a worker trusts a stamp its own writes moved on
+// (restamp) before it compares the tree again: a git reset during one of
+// its writes is caught within it. At 10k tasks a comparison of a whole
+// tree reads no file, about 20 ms.
+const recompare = 10 * time.Second
 
 // RestoreOlder puts back, for a worker about to claim, each task file
 // that git took back to an older version than bh wrote (git reset --hard,
@@ -15,7 +22,7 @@ import (
 func RestoreOlder(s *store.Store) []string {
 	var said []string
 	kp := NewKeeper(s, func(err error) { said = append(said, err.Error()) })
-	lost, err := kp.Check()
+	lost, err := kp.check(recompare)
 	if err != nil {
 		return append(said, fmt.Sprintf("compare the task files with bh's copies: %v", err))
 	}
