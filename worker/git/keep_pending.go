@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -76,8 +77,11 @@ func spare(dir string, ents []os.DirEntry) (*os.File, error) {
 		if os.Rename(filepath.Join(dir, e.Name()), tmp) != nil {
 			continue // another bh took it
 		}
-		if f, err := os.OpenFile(tmp, os.O_WRONLY, 0); err == nil {
-			return f, nil
+		if f, err := os.OpenFile(tmp, os.O_WRONLY|syscall.O_NOFOLLOW, 0); err == nil {
+			if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Sys().(*syscall.Stat_t).Nlink == 1 {
+				return f, nil // bh's own: never a link to a file elsewhere
+			}
+			f.Close()
 		}
 		os.Remove(tmp)
 	}

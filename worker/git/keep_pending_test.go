@@ -85,3 +85,42 @@ func TestPendingCopiesFoldIntoTheTree(t *testing.T) {
 	}
 	check("folded")
 }
+
+// TestSparesAreNeverLinks: a spare that is a link (symbolic or hard) to a
+// file elsewhere is not written through: the file stays as it was.
+func TestSparesAreNeverLinks(t *testing.T) {
+	dir := gittest.Init(t, map[string]string{"README": "hi\n"})
+	k, err := OpenKeep(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := k.Note("tasks/tm-aa.yaml", []byte("one\n")); err != nil { // makes the folder
+		t.Fatal(err)
+	}
+	victim := filepath.Join(t.TempDir(), "victim")
+	hard := filepath.Join(t.TempDir(), "hard")
+	for _, f := range []string{victim, hard} {
+		if err := os.WriteFile(f, []byte("the user's\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(victim, filepath.Join(k.pendingDir(), sparePrefix+"sym")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(hard, filepath.Join(k.pendingDir(), sparePrefix+"hard")); err != nil {
+		t.Skipf("no hard link here: %v", err)
+	}
+	for i := range 3 {
+		if err := k.Note(fmt.Sprintf("tasks/tm-b%d.yaml", i), []byte("bh's\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{victim, hard} {
+		if b, _ := os.ReadFile(f); string(b) != "the user's\n" {
+			t.Errorf("%s was written through a spare: %q", filepath.Base(f), b)
+		}
+	}
+	if blob, err := k.Lookup("tasks/tm-b2.yaml"); err != nil || blob != BlobOf([]byte("bh's\n")) {
+		t.Errorf("the copies beside the links: %q, %v", blob, err)
+	}
+}
