@@ -23,12 +23,11 @@ func (tableParagraphs) Transform(node *gast.Paragraph, reader text.Reader, pc pa
 			continue
 		}
 		header := parseRow(lines.At(i-1), cols, true, reader, pc)
-		if header == nil || cols != header.ChildCount() {
+		if cols != header.ChildCount() {
 			return
 		}
-		aligns := make([]ast.Alignment, cols) // AlignNone
 		table := ast.NewTable()
-		table.Alignments = aligns
+		table.Alignments = make([]ast.Alignment, cols) // AlignNone
 		table.SetPos(node.Pos())
 		table.AppendChild(table, ast.NewTableHeader(header))
 		for j := i + 1; j < lines.Len(); j++ {
