@@ -117,9 +117,24 @@ func (r *Repo) refStorage() *filesystem.Storage {
 // objects git packs afterwards (a fetch, an automatic gc moving loose
 // objects into a pack) would stay unseen, "object not found" for good in a
 // long-running worker. A missing object is looked for again after a rescan.
+// go-git's store is not safe for writers at once (each write resets its
+// object list): a worker's runs, which each write their snapshot's trees
+// and commits, take turns.
 type objectStore struct {
 	*filesystem.Storage
-	mu sync.RWMutex // the rescan against readers of the pack list
+	mu sync.RWMutex // writes and the rescan against readers
+}
+
+func (s *objectStore) SetEncodedObject(o plumbing.EncodedObject) (plumbing.Hash, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.Storage.SetEncodedObject(o)
+}
+
+func (s *objectStore) HasEncodedObject(h plumbing.Hash) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.Storage.HasEncodedObject(h)
 }
 
 func (s *objectStore) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
