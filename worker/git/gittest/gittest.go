@@ -14,11 +14,23 @@ import (
 	"testing"
 )
 
-// Isolate keeps the machine's git configuration out of a test.
+// Isolate keeps the machine's git configuration out of a test; a test
+// binary whose TestMain isolated every test already (IsolateAll) may run
+// its tests in parallel, which t.Setenv refuses.
 func Isolate(t testing.TB) {
 	t.Helper()
+	if os.Getenv("GIT_CONFIG_GLOBAL") == os.DevNull && os.Getenv("GIT_CONFIG_NOSYSTEM") == "1" {
+		return
+	}
 	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+}
+
+// IsolateAll keeps the machine's git configuration out of every test of
+// the binary: call it in TestMain.
+func IsolateAll() {
+	os.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	os.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 }
 
 // Init makes a repository on main with files committed (an empty commit

@@ -15,9 +15,8 @@ import (
 // TestMain keeps the machine's own git configuration (hooks, signing,
 // templates) out of the tests.
 func TestMain(m *testing.M) {
-	os.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	gittest.IsolateAll()
 	fakeapi.MemoryTemp() // no agent runs in a sandbox here
-	os.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	os.Exit(fakeapi.Isolated(m.Run))
 }
 

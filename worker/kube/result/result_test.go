@@ -15,6 +15,13 @@ import (
 
 const id = "tm-1"
 
+// TestMain keeps the machine's git configuration out of the tests, which
+// run in parallel: each pod is a folder of its own.
+func TestMain(m *testing.M) {
+	gittest.IsolateAll()
+	os.Exit(m.Run())
+}
+
 // pod is a task pod's round trip with real git: the worker's repository
 // pushed the run's input to a shared remote; the pod's agent builds a
 // result on it in a clone of its own and bundles it; the helper relays
@@ -94,6 +101,7 @@ const done = `{"status":"completed","summary":"fixed"}`
 // through the helper's one push, and the worker reads its work and its
 // outcome; until then there is none.
 func TestResultRelayedAndAccepted(t *testing.T) {
+	t.Parallel()
 	p := newPod(t)
 	if _, err := p.accept(); !errors.Is(err, ErrNone) {
 		t.Fatalf("before the pod pushed: %v, want ErrNone", err)
@@ -116,6 +124,7 @@ func TestResultRelayedAndAccepted(t *testing.T) {
 // ref is refused unless it is the run's one commit on its input, with
 // bh's store untouched and an outcome.
 func TestResultRefusedOutsideItsRun(t *testing.T) {
+	t.Parallel()
 	for name, tc := range map[string]struct {
 		files   map[string]string
 		parents func(p *pod) []string
@@ -132,6 +141,7 @@ func TestResultRefusedOutsideItsRun(t *testing.T) {
 		"garbled outage":    {files: map[string]string{OutcomeFile: failedOutcome, OutageFile: `not json`}, why: OutageFile},
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			p := newPod(t)
 			var parents []string
 			if tc.parents != nil {
@@ -155,6 +165,7 @@ const failedOutcome = `{"status":"failed","summary":"the agent's run in its pod:
 // is, read as a description only: its kind and reset, its words on one
 // bounded line, a limit's reset kept only for a usage limit.
 func TestResultCarriesOutage(t *testing.T) {
+	t.Parallel()
 	p := newPod(t)
 	long := strings.Repeat("x", 2*maxWords)
 	out := `{"outage":"usage_limit","reason":"limit reached\n\u001b[31mreset at 5pm` + long + `",` +
@@ -182,6 +193,7 @@ func TestResultCarriesOutage(t *testing.T) {
 // TestResultRefusedOverItsLimit: a result bigger than k8s.maxResult is
 // refused, naming the limit; one within it is taken.
 func TestResultRefusedOverItsLimit(t *testing.T) {
+	t.Parallel()
 	p := newPod(t)
 	big := make([]byte, 64<<10)
 	rand.Read(big) // does not compress
@@ -204,6 +216,7 @@ func TestResultRefusedOverItsLimit(t *testing.T) {
 // branch, another task's result) or more than its one is not pushed,
 // and the remote keeps every ref it had.
 func TestRelayPushesOneRefOnly(t *testing.T) {
+	t.Parallel()
 	for name, refs := range map[string][]string{
 		"the target branch":     {"refs/heads/main"},
 		"another task's result": {git.ResultRef("tm-2")},
@@ -211,6 +224,7 @@ func TestRelayPushesOneRefOnly(t *testing.T) {
 		"its own and main":      {git.ResultRef(id), "refs/heads/main"},
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			p := newPod(t)
 			before := gittest.Git(t, p.remote, "for-each-ref")
 			b := p.result(map[string]string{"main.go": "evil\n", OutcomeFile: done}, refs[0])
