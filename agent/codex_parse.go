@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // ErrCodexReported is the cause of a RunError for a turn codex itself
@@ -112,11 +113,11 @@ func codexOutage(msg string) Outage {
 	return outageOfText(msg)
 }
 
-var httpStatus = regexp.MustCompile(`\b([45]\d\d)\b`)
+var httpStatus = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b([45]\d\d)\b`) })
 
 // httpStatusIn finds the HTTP status an error message quotes, 0 if none.
 func httpStatusIn(msg string) int {
-	m := httpStatus.FindStringSubmatch(msg)
+	m := httpStatus().FindStringSubmatch(msg)
 	if m == nil {
 		return 0
 	}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"sync"
 )
 
 // Tested is what bh knows of an agent CLI's releases: the range its tests
@@ -28,12 +29,12 @@ var (
 		Broken: map[string]string{}}
 )
 
-var semver = regexp.MustCompile(`\b(\d+)\.(\d+)\.(\d+)\b`)
+var semver = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(\d+)\.(\d+)\.(\d+)\b`) })
 
 // release is the first x.y.z in a --version line ("2.1.330 (Claude Code)",
 // "codex-cli 0.169.0"), and its numbers.
 func release(line string) (string, [3]int, bool) {
-	m := semver.FindStringSubmatch(line)
+	m := semver().FindStringSubmatch(line)
 	if m == nil {
 		return "", [3]int{}, false
 	}

@@ -233,10 +233,10 @@ type keyProblem struct{ key, msg string }
 func typoKey(m *yaml.Node) *keyProblem {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k := m.Content[i].Value
-		if taskKeys[k] {
+		if taskKeys()[k] {
 			continue
 		}
-		known := slices.Sorted(maps.Keys(taskKeys))
+		known := slices.Sorted(maps.Keys(taskKeys()))
 		if s := NearestKey(k, known); s != "" && editDistance(k, s) <= 2 {
 			return &keyProblem{k, fmt.Sprintf("unknown key %q (did you mean %q?)", k, s)}
 		}

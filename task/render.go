@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"reflect"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -39,13 +40,13 @@ func Render(t *Task, base []byte) ([]byte, error) {
 }
 
 // taskKeys are the keys of a task file that bh writes.
-var taskKeys = func() map[string]bool {
+var taskKeys = sync.OnceValue(func() map[string]bool {
 	out := map[string]bool{}
 	for _, k := range YAMLKeys(reflect.TypeOf(Task{}))["task.Task"] {
 		out[k] = true
 	}
 	return out
-}()
+})
 
 // mergeMapping makes old say what upd says, in old's order and with old's
 // comments: a value that did not change keeps its node (and style), a
@@ -69,7 +70,7 @@ func mergeMapping(old, upd *yaml.Node) {
 		case ok:
 			nv.HeadComment, nv.LineComment, nv.FootComment = cmp.Or(nv.HeadComment, v.HeadComment),
 				cmp.Or(nv.LineComment, v.LineComment), cmp.Or(nv.FootComment, v.FootComment)
-		case taskKeys[k.Value]:
+		case taskKeys()[k.Value]:
 			continue // emptied: omitted, as bh writes it
 		default:
 			nv = v // not bh's: kept as the user wrote it

@@ -4,14 +4,15 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/mattn/go-runewidth"
 )
 
-var ansiRe = regexp.MustCompile(`\x1b\[[0-9;]*m`)
+var ansiRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[[0-9;]*m`) })
 
 // Width is how many terminal columns s takes, colour codes aside.
-func Width(s string) int { return width(ansiRe.ReplaceAllString(s, "")) }
+func Width(s string) int { return width(ansiRe().ReplaceAllString(s, "")) }
 
 // width is runewidth's StringWidth with a path for plain ASCII, which is
 // one column a byte: runewidth splits every string into graphemes first,
@@ -80,7 +81,7 @@ func colWidths(rows [][]string) []int {
 
 // Cut shortens s to n columns, ending in "…" (colour codes are dropped).
 func Cut(s string, n int) string {
-	return runewidth.Truncate(ansiRe.ReplaceAllString(s, ""), n, "…")
+	return runewidth.Truncate(ansiRe().ReplaceAllString(s, ""), n, "…")
 }
 
 // Wrap breaks text into lines of at most n columns, at spaces; lines it

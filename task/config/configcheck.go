@@ -170,11 +170,11 @@ func unknownKeyError(path string, err error) error {
 	}
 	line, _ := strconv.Atoi(m[1])
 	msg := fmt.Sprintf("%s:%d: unknown key %q", path, line, m[2])
-	if s := task.NearestKey(m[2], configKeys[m[3]]); s != "" {
+	if s := task.NearestKey(m[2], configKeys()[m[3]]); s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	return errors.New(msg)
 }
 
 // configKeys are the keys each part of the config knows, by Go type name.
-var configKeys = task.YAMLKeys(reflect.TypeOf(Config{}))
+var configKeys = sync.OnceValue(func() map[string][]string { return task.YAMLKeys(reflect.TypeOf(Config{})) })

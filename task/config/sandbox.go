@@ -48,7 +48,7 @@ func (c *SandboxConfig) UnmarshalYAML(n *yaml.Node) error {
 	}
 	if n.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if k := n.Content[i]; !slices.Contains(configKeys["config.SandboxConfig"], k.Value) {
+			if k := n.Content[i]; !slices.Contains(configKeys()["config.SandboxConfig"], k.Value) {
 				return fmt.Errorf("line %d: field %s not found in type config.SandboxConfig", k.Line, k.Value)
 			}
 		}

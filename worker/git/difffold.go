@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Generated says whether the file is one a tool wrote, which a reviewer
@@ -19,7 +20,7 @@ func (f FileDiff) Generated() bool {
 		if l.Line == 0 {
 			continue
 		}
-		if text := l.Text[min(1, len(l.Text)):]; generatedMark.MatchString(text) || strings.Contains(text, "@generated") {
+		if text := l.Text[min(1, len(l.Text)):]; generatedMark().MatchString(text) || strings.Contains(text, "@generated") {
 			return true
 		}
 		if seen++; seen == 10 { // a mark comes at the top of the file
@@ -33,7 +34,7 @@ func (f FileDiff) Generated() bool {
 // too long to read whole, or generated.
 func (f FileDiff) Folded() bool { return !f.Short() || f.Generated() }
 
-var generatedMark = regexp.MustCompile(`^// Code generated .* DO NOT EDIT\.$`)
+var generatedMark = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^// Code generated .* DO NOT EDIT\.$`) })
 
 // lockFiles are the names of the files package managers write whole.
 var lockFiles = []string{"go.sum", "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "Cargo.lock", "poetry.lock",

@@ -6,6 +6,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"sync"
 
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/sandbox"
@@ -80,10 +81,12 @@ func tomlBaseURLs(path string) []string {
 		return nil
 	}
 	var out []string
-	for _, m := range baseURLLine.FindAllStringSubmatch(string(b), -1) {
+	for _, m := range baseURLLine().FindAllStringSubmatch(string(b), -1) {
 		out = append(out, m[1])
 	}
 	return out
 }
 
-var baseURLLine = regexp.MustCompile(`(?m)^\s*[\w.-]*base_url\s*=\s*["']([^"'\n]*)["']`)
+var baseURLLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^\s*[\w.-]*base_url\s*=\s*["']([^"'\n]*)["']`)
+})

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bh-tracker/bh/agent/proc"
@@ -212,10 +213,12 @@ type prRef struct {
 	Number            int
 }
 
-var prURL = regexp.MustCompile(`^https?://([^/]+)/([^/]+)/([^/]+)/pull/(\d+)`)
+var prURL = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^https?://([^/]+)/([^/]+)/([^/]+)/pull/(\d+)`)
+})
 
 func parsePR(url string) (prRef, bool) {
-	m := prURL.FindStringSubmatch(strings.TrimSpace(url))
+	m := prURL().FindStringSubmatch(strings.TrimSpace(url))
 	if m == nil {
 		return prRef{}, false
 	}

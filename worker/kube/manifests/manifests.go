@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -40,7 +41,7 @@ type Options struct {
 	MaxResult string
 }
 
-var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`) // at most 63: checked apart, cheaper to compile
+var dnsLabel = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`) }) // at most 63: checked apart, cheaper to compile
 
 // Check refuses options that could not make a working cluster.
 func (o Options) Check() error {
@@ -49,7 +50,7 @@ func (o Options) Check() error {
 		return fmt.Errorf("--mode must be %s or %s, not %q", Workers, Pods, o.Mode)
 	case o.Remote == "":
 		return errors.New("no remote to clone: pass --remote URL (or run this in a repository whose config names its remote:)")
-	case len(o.Namespace) > 63 || !dnsLabel.MatchString(o.Namespace):
+	case len(o.Namespace) > 63 || !dnsLabel().MatchString(o.Namespace):
 		return fmt.Errorf("--namespace %q is not a Kubernetes name (lower-case letters, digits and -, at most 63)", o.Namespace)
 	case o.Image == "" || strings.ContainsAny(o.Image, " \t\n"):
 		return fmt.Errorf("--image %q is not an image reference", o.Image)
