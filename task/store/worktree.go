@@ -15,9 +15,13 @@ const StoreMarker = "bh-store"
 // markedRoot returns the main tree named by d's worktree marker, if d is
 // the top of a bh worktree.
 func markedRoot(d string) (string, bool) {
-	b, err := os.ReadFile(filepath.Join(d, ".git"))
+	p := filepath.Join(d, ".git")
+	if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+		return "", false // a directory (a main tree) or nothing: no marker (and no open of a folder)
+	}
+	b, err := os.ReadFile(p)
 	if err != nil {
-		return "", false // a directory (a main tree) or nothing: no marker
+		return "", false
 	}
 	gitDir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
 	if !ok {
