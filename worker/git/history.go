@@ -184,13 +184,20 @@ func (r *Repo) Ahead(a, b string) (int, int, error) {
 // driver that .bh/.gitattributes names for task files. A fresh clone lacks
 // it until bh init or bh sync runs there.
 func (r *Repo) RegisterMergeDriver(name string) error {
+	// Read first, both keys in one process: writing takes config.lock,
+	// which every sync would otherwise wait on, and the user's config is
+	// left alone.
+	out, _ := r.Read(nil, "config", "-z", "--get-regexp", `^merge\.`+regexp.QuoteMeta(name)+`\.(name|driver)$`)
+	have := map[string]string{}
+	for _, rec := range SplitNul(out) { // the last of each wins, as with git config --get
+		key, val, _ := strings.Cut(rec, "\n")
+		have[key] = strings.TrimSpace(val)
+	}
 	for _, kv := range [][2]string{
 		{"merge." + name + ".name", "bh task files, field by field"},
 		{"merge." + name + ".driver", "bh merge-file %O %A %B %P"},
 	} {
-		// Read first: writing takes config.lock, which every sync would
-		// otherwise wait on, and the user's config is left alone.
-		if out, err := r.Read(nil, "config", "--get", kv[0]); err == nil && strings.TrimSpace(string(out)) == kv[1] {
+		if have[kv[0]] == kv[1] {
 			continue
 		}
 		if _, err := r.Write(nil, "config", kv[0], kv[1]); err != nil {
