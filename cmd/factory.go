@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/cmd/ui"
+	"github.com/bh-tracker/bh/cmd/web/webopts"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
@@ -24,6 +25,9 @@ type Factory struct {
 	// AfterFunc is bh serve's undo window's timer (web.Options.AfterFunc);
 	// nil: the real one, worker/undo's Window.
 	AfterFunc func(time.Duration, func()) func() bool
+	// Inbox is bh serve's web inbox: bh-web's (MainInbox). bh has none,
+	// and its serve runs bh-web.
+	Inbox webopts.New
 
 	// Global flags, set by the root command before any command runs.
 	JSON    bool

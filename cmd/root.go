@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/bh-tracker/bh/cmd/web/webopts"
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/spf13/cobra"
@@ -19,6 +20,13 @@ import (
 // Main runs bh with the process's arguments and returns its exit code.
 func Main() int {
 	return run(newFactory(), os.Args[1:])
+}
+
+// MainInbox is bh-web's Main: bh, with inbox as bh serve's web inbox.
+func MainInbox(inbox webopts.New) int {
+	f := newFactory()
+	f.Inbox = inbox
+	return run(f, os.Args[1:])
 }
 
 func run(f *Factory, args []string) int {

@@ -15,6 +15,7 @@ import (
 	"github.com/bh-tracker/bh/agent"
 	"github.com/bh-tracker/bh/agent/fakeapi"
 	"github.com/bh-tracker/bh/cmd/internal/e2e"
+	"github.com/bh-tracker/bh/cmd/web"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -33,6 +34,12 @@ func TestMain(m *testing.M) {
 			// No claude release is known to be broken: a test entry stands in.
 			agent.ClaudeTested.Broken = map[string]string{"2.1.1": "a test entry"}
 			os.Exit(run(scriptFactory(), os.Args[1:]))
+		},
+		// bh as built: no web inbox linked, so that its serve runs bh-web.
+		"bh-plain": func() {
+			f := scriptFactory()
+			f.Inbox = nil
+			os.Exit(run(f, os.Args[1:]))
 		},
 		"fakeagent": func() { os.Exit(e2e.FakeAgent()) },
 		"ttypush":   func() { os.Exit(e2e.TTYPush()) },
@@ -56,6 +63,7 @@ func (i isolated) Run() int {
 // window by BH_TEST_UNDO_WINDOW.
 func scriptFactory() *Factory {
 	f := newFactory()
+	f.Inbox = web.Inbox // bh-web's, linked here: the scripts' bh serve runs in-process
 	if v := os.Getenv("BH_NOW"); v != "" {
 		now, err := time.Parse(time.RFC3339, v)
 		if err != nil {

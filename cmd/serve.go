@@ -16,7 +16,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bh-tracker/bh/cmd/web"
+	"github.com/bh-tracker/bh/agent/proc"
+	"github.com/bh-tracker/bh/cmd/web/webopts"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/github"
 	"github.com/spf13/cobra"
@@ -32,6 +33,8 @@ type ServeOptions struct {
 	RevokeLinks     bool
 	// AfterFunc is the undo window's timer, for tests: web.Options.AfterFunc.
 	AfterFunc func(time.Duration, func()) func() bool
+	// Inbox makes the web inbox (Factory.Inbox); nil runs bh-web instead.
+	Inbox webopts.New
 }
 
 // defaultListen is bh serve's address: this machine only.
@@ -47,7 +50,8 @@ page, on ` + defaultListen + ` unless --listen says otherwise. A task's page sho
 its questions with their context, its history and its parked work; answers
 given there go through the same checks as bh respond and are recorded as
 answered by web:<your user name>. New questions, answers given elsewhere and
-runs starting or finishing appear without a reload.
+runs starting or finishing appear without a reload. It runs bh-web, bh
+with the web inbox linked, found beside bh or on PATH.
 
 With BH_GITHUB_SECRET set, GitHub's webhooks (issues, issue_comment) signed
 with it are taken at /github/webhook: replies on an issue answer at once,
@@ -68,7 +72,7 @@ sent before is refused, even by a bh serve already running.
 
 Exit codes:
   0  stopped (Ctrl-C)
-  1  cannot listen, or the web config cannot be read or written
+  1  cannot listen, the web config cannot be read or written, or no bh-web
   2  usage error: a bad --listen, or another address without TLS or --insecure`,
 		Example: `  bh serve
   bh serve --listen 127.0.0.1:8080
@@ -80,6 +84,9 @@ Exit codes:
 			opts.base, opts.Ctx = f.base(), c.Context()
 			if opts.AfterFunc == nil {
 				opts.AfterFunc = f.AfterFunc
+			}
+			if opts.Inbox == nil {
+				opts.Inbox = f.Inbox
 			}
 			return runWith(runF, serveRun, opts)
 		},
@@ -95,6 +102,9 @@ Exit codes:
 }
 
 func serveRun(opts *ServeOptions) error {
+	if opts.Inbox == nil {
+		return runBhWeb(opts.Args)
+	}
 	if err := checkListen(opts); err != nil {
 		return err
 	}
@@ -106,11 +116,9 @@ func serveRun(opts *ServeOptions) error {
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", opts.Listen)
-	if err != nil && opts.RevokeLinks {
-		return withHint(fmt.Errorf("listen: %w", err), "the links are revoked all the same: a bh serve running already refuses them")
-	} else if err != nil {
-		return fmt.Errorf("listen: %w", err)
+	ln, err := listen(opts)
+	if err != nil {
+		return err
 	}
 	defer ln.Close()
 	conf.URL = serveURL(opts, ln.Addr().(*net.TCPAddr))
@@ -130,12 +138,12 @@ func serveRun(opts *ServeOptions) error {
 			"set --public-url to an address the phone reaches (a tailnet's, a reverse proxy's)"))
 	}
 	warnf := func(format string, args ...any) { warn(opts.IO, false, fmt.Errorf(format, args...)) }
-	wo := web.Options{Token: conf.Token, URL: opts.PublicURL, LocalLinks: local, By: "web:" + config.UserName(), Repos: config.Registered,
+	wo := webopts.Options{Token: conf.Token, URL: opts.PublicURL, LocalLinks: local, By: "web:" + config.UserName(), Repos: config.Registered,
 		Now: opts.Now, AfterFunc: opts.AfterFunc, TLS: opts.TLSCert != "", Warnf: warnf}
 	if secret := os.Getenv("BH_GITHUB_SECRET"); secret != "" { // GitHub's webhooks, signed with it
 		wo.GitHub = github.Webhook{Secret: secret, Repos: config.Registered, Logf: warnf}
 	}
-	srv, err := web.New(wo)
+	srv, err := opts.Inbox(wo)
 	if err != nil {
 		return err
 	}
@@ -151,6 +159,39 @@ func serveRun(opts *ServeOptions) error {
 	fmt.Fprintf(opts.IO.ErrOut, "the inbox is at the address above (the token is in %s); Ctrl-C stops\n", config.WebConfigPath())
 	defer srv.Flush() // an approval held when bh serve stops is recorded: the human never undid it
 	return serveUntil(ctx, hs, ln)
+}
+
+// webBinary is bh with the web inbox linked (cmd/web/bh-web), which bh
+// serve runs in its place. bh does not link the inbox: goldmark's and
+// chroma's tables, built when a program starts, cost every bh command
+// 0.3-0.9 ms of its 6-8 (bh --version built with and without it, 300
+// pairs, medians 7.30 and 6.44 ms).
+const webBinary = "bh-web"
+
+// runBhWeb runs bh-web with bh's command line in bh's place: its output,
+// signals and exit code are bh serve's.
+func runBhWeb(args []string) error {
+	if os.Getenv("BH_SERVE_VIA") != "" { // a bh-web that is not one, running bh-web again
+		return fmt.Errorf("%s (%s) cannot serve the inbox: it is not bh-web", os.Args[0], os.Getenv("BH_SERVE_VIA"))
+	}
+	path, ok := proc.Beside(webBinary)
+	if !ok {
+		return withHint(fmt.Errorf("bh serve needs %s, bh with its web inbox, beside bh or on PATH", webBinary),
+			`build it beside bh, from bh's repository: go build -o "$(dirname "$(command -v bh)")" ./cmd/web/bh-web`)
+	}
+	err := proc.Become(append([]string{path}, args...), append(os.Environ(), "BH_SERVE_VIA="+path))
+	return fmt.Errorf("run %s: %w", path, err)
+}
+
+// listen listens at --listen.
+func listen(opts *ServeOptions) (net.Listener, error) {
+	ln, err := net.Listen("tcp", opts.Listen)
+	if err != nil && opts.RevokeLinks {
+		return nil, withHint(fmt.Errorf("listen: %w", err), "the links are revoked all the same: a bh serve running already refuses them")
+	} else if err != nil {
+		return nil, fmt.Errorf("listen: %w", err)
+	}
+	return ln, nil
 }
 
 // loadTLS is the TLS configuration of --tls-cert and --tls-key, or nil.
@@ -259,8 +300,8 @@ func shortIPv4(host string) (net.IP, bool) {
 	}
 	var nums []uint64
 	for _, p := range parts {
-		n, err := strconv.ParseUint(p, 10, 32)
-		if err != nil || p == "" {
+		n, err := strconv.ParseUint(p, 10, 32) // "" too is refused
+		if err != nil {
 			return nil, false
 		}
 		nums = append(nums, n)

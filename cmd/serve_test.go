@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/bh-tracker/bh/agent/fakeapi"
+	"github.com/bh-tracker/bh/cmd/web"
 	"github.com/bh-tracker/bh/task/config"
 )
 
@@ -85,7 +86,7 @@ func serveInProcess(t *testing.T, dir string, opts *ServeOptions) config.WebConf
 	f.IO, _, _, _ = testIO()
 	f.WorkDir = func() (string, error) { return dir, nil }
 	ctx, stop := context.WithCancel(context.Background())
-	opts.base, opts.Ctx = f.base(), ctx
+	opts.base, opts.Ctx, opts.Inbox = f.base(), ctx, web.Inbox
 	done := make(chan error, 1)
 	go func() { done <- serveRun(opts) }()
 	t.Cleanup(func() {

@@ -148,6 +148,7 @@ func TestWhatRunsOutsideTheSandbox(t *testing.T) {
 // sandbox already.
 var observedStarts = map[string]string{
 	"agent/proc/proc.go":             "Run itself",
+	"agent/proc/beside.go":           "Become: bh serve running bh-web in its place (proc.Starting)",
 	"worker/git/exec.go":             "bh's git (git.Observe: a leaf, worker/git imports no proc)",
 	"agent/sandbox/sandbox.go":       "bubblewrap's probe (proc.Starting)",
 	"agent/sandbox/tmpsize.go":       "bubblewrap's --help (proc.Starting)",

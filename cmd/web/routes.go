@@ -9,8 +9,18 @@ import (
 
 	"github.com/bh-tracker/bh/cmd/undo"
 	"github.com/bh-tracker/bh/cmd/web/diffview"
+	"github.com/bh-tracker/bh/cmd/web/webopts"
 	"github.com/bh-tracker/bh/task/config"
 )
+
+// Inbox is New as bh serve takes it (webopts.New).
+func Inbox(o Options) (webopts.Server, error) {
+	s, err := New(o)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
 
 // New makes a server; Watch starts its live updates.
 func New(o Options) (*Server, error) {

@@ -8,11 +8,10 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
-	"net/http"
 	"sync"
-	"time"
 
 	"github.com/bh-tracker/bh/cmd/undo"
+	"github.com/bh-tracker/bh/cmd/web/webopts"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/storegit"
@@ -22,36 +21,7 @@ import (
 var assets embed.FS
 
 // Options configure a Server.
-type Options struct {
-	Token string // required on every request
-	By    string // who answers, in the history: "web:<user>"
-	// Repos lists the repositories to show: config.Registered.
-	Repos func() ([]string, error)
-	Now   func() time.Time
-	// AfterFunc runs f after d unless stopped: time.AfterFunc unless set
-	// (a test's clock for the undo window).
-	AfterFunc func(d time.Duration, f func()) (stop func() bool)
-	TLS       bool // served over TLS: the cookie is Secure
-	// URL is the address bh serve is reachable at when a proxy (tailscale
-	// serve, a TLS front) forwards to it: forms posted from its pages
-	// carry that origin.
-	URL string
-	// LocalLinks is the loopback address answer links point at when no
-	// public address is set: the inbox warns that a phone cannot open them.
-	LocalLinks string
-	// Warnf reports what went wrong beside a request, such as a
-	// notification that could not go out; nil discards.
-	Warnf func(format string, args ...any)
-	// WebConfig reads the key of answer links and the links used, on each
-	// link's request (a key rotated meanwhile revokes at once);
-	// SaveWebConfig records a link used. config.LoadWebConfig and
-	// config.SaveWebConfig unless set.
-	WebConfig     func() (config.WebConfig, error)
-	SaveWebConfig func(config.WebConfig) error
-	// GitHub, if set, takes GitHub's webhooks at POST /github/webhook,
-	// outside the token: they are signed with their own secret.
-	GitHub http.Handler
-}
+type Options = webopts.Options
 
 // Server serves the web inbox.
 type Server struct {

@@ -28,10 +28,7 @@ func decodeConfig(path string, b []byte, c *Config) error {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) { // EOF: an empty file
-		if err := yaml.Unmarshal(b, &root); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		return unknownKeyError(path, err)
+		return unknownKeyError(path, err) // or yaml's syntax error, as it is
 	}
 	nodes := func() *yaml.Node {
 		yaml.Unmarshal(b, &root)

@@ -9,9 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -35,13 +32,7 @@ func (MissingError) Hint() string {
 
 // Find is bh-kube's path: beside bh's own executable, else on PATH.
 func Find() (string, error) {
-	if self, err := os.Executable(); err == nil {
-		p := filepath.Join(filepath.Dir(self), Binary)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-			return p, nil
-		}
-	}
-	if p, err := exec.LookPath(Binary); err == nil {
+	if p, ok := proc.Beside(Binary); ok {
 		return p, nil
 	}
 	return "", MissingError{}
