@@ -7,11 +7,12 @@
 // It is carried rather than imported because of what goldmark's package
 // costs a program that merely links it: its regular expressions are
 // compiled when the program starts, and the link finder's
-// "{1,256}" grows the stack by megabytes doing so. That was 0.9 ms of
-// CPU at every bh command, bh add's and bh list's included (bh
-// --version: 8.1 against 7.2 ms, medians of 41 pairs), for a page that
-// only bh serve renders. Here the link finder's expressions are compiled
-// on the first bare link, and the rest needs none.
+// "{1,256}" grows the stack by megabytes doing so: 0.9 ms of CPU (bh
+// --version: 8.1 against 7.2 ms, medians of 41 pairs, when bh linked the
+// inbox). bh no longer does (bh-web does), but cmd's tests link it, and
+// their scripts start that test binary as bh thousands of times. Here the
+// link finder's expressions are compiled on the first bare link, and the
+// rest needs none.
 package gfm
 
 import (
