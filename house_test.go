@@ -20,13 +20,14 @@ import (
 // files (cmd's verbs reach the factory, not each other), gocyclo 15
 // exceeded only by the hand-written YAML reader, kept for speed, and
 // fewer functions between gocyclo 10 and 15 than the 205 of issue 39's
-// start. A function that meets a limit gets simpler (a table, a type that
-// makes a state impossible, a step that goes), not split in two.
+// start (179 on 2026-11-29). A function that meets a limit gets simpler
+// (a table, a type that makes a state impossible, a step that goes), not
+// split in two.
 const (
 	maxWorkerLines = 4000 // the top worker package: the loop and one run's life (its doc.go map included)
 	maxKnot        = 10   // files of one package that all reach each other by name
 	maxComplex     = 5    // functions over gocyclo 15, in all non-test code (the issue asked 25 at most)
-	maxBranchy     = 200  // functions of gocyclo 10 to 15, in all non-test code
+	maxBranchy     = 190  // functions of gocyclo 10 to 15, in all non-test code
 )
 
 // knotsAllowed are the packages whose knot may be larger: none now

@@ -1,6 +1,9 @@
 package agent
 
-import "time"
+import (
+	"cmp"
+	"time"
+)
 
 // meter follows a run's usage limit and spend as the CLI streams them.
 type meter struct {
@@ -143,14 +146,10 @@ func (m *meter) finish(out *Outcome, err error) (*Outcome, error) {
 	switch {
 	case m.refused != nil:
 		l := *m.refused
-		if l.Said == "" { // the event has no words; the run's end has
-			l.Said = re.Reason
-		}
+		l.Said = cmp.Or(l.Said, re.Reason) // where the event has no words, the run's end has
 		re.Limit = &l
 	default:
-		if re.Limit = limitOfText(re.Reason, time.Now()); re.Limit == nil {
-			re.Limit = &Limit{Status: LimitRejected, Said: re.Reason}
-		}
+		re.Limit = cmp.Or(limitOfText(re.Reason, time.Now()), &Limit{Status: LimitRejected, Said: re.Reason})
 		re.Limit.Account = m.account
 	}
 	return out, err

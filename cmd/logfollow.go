@@ -56,12 +56,13 @@ func (l *logger) catchUp() error {
 // print writes the events of tasks that are new since the last print.
 func (l *logger) print(tasks []*task.Task) {
 	from := make(map[string]int, len(tasks))
+	byID := make(map[string]*task.Task, len(tasks))
 	for _, t := range tasks {
 		n := l.shown[t.ID]
 		if len(t.History) < n {
 			n = 0 // rewritten by hand: take it as it is now, from the start
 		}
-		from[t.ID], l.shown[t.ID] = n, len(t.History)
+		from[t.ID], l.shown[t.ID], byID[t.ID] = n, len(t.History), t
 	}
 	var out []task.Entry
 	for _, e := range task.Timeline(tasks, l.since) {
@@ -73,10 +74,6 @@ func (l *logger) print(tasks []*task.Task) {
 		out = out[len(out)-n:] // the last n, as tail -n: before --follow's new ones
 	}
 	l.tailed = true
-	byID := make(map[string]*task.Task, len(tasks))
-	for _, t := range tasks {
-		byID[t.ID] = t
-	}
 	for _, e := range out {
 		l.write(byID[e.TaskID], e)
 	}

@@ -87,7 +87,7 @@ func answerText(o *RespondOptions, s *store.Store, t *task.Task, qs []task.Quest
 		text = string(b)
 	case o.HasAnswer:
 		text = o.Answer
-	case o.Template != "":
+	default: // a template, if any: no name, no text
 		var err error
 		if text, err = readTemplate(s, o.Template); err != nil {
 			return "", draft{}, err

@@ -45,11 +45,11 @@ func rmRun(opts *RmOptions) error {
 		id, err := s.Resolve(ref)
 		var nf *task.NotFoundError
 		if errors.As(err, &nf) && task.ValidID(ref) {
-			if forgot, ferr := storegit.ForgetKept(s, ref); ferr != nil || forgot {
-				if ferr == nil {
-					fmt.Fprintf(opts.IO.ErrOut, "forgot bh's copy of %s\n", ref)
-				}
+			if forgot, ferr := storegit.ForgetKept(s, ref); ferr != nil {
 				err = ferr
+			} else if forgot {
+				fmt.Fprintf(opts.IO.ErrOut, "forgot bh's copy of %s\n", ref)
+				err = nil
 			}
 		} else if err == nil {
 			err = rmOne(opts, s, id)

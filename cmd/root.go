@@ -51,7 +51,8 @@ func run(f *Factory, args []string) int {
 		ae.AnsweredBy = task.Who(ae.AnsweredBy, config.UserName()) // one person, one name
 	}
 	hint := hintFor(err)
-	if hint == "" && exitCode(err) == exitUsage && c != nil {
+	// With every error, cobra returns the command that failed, or root.
+	if hint == "" && exitCode(err) == exitUsage {
 		hint = "run '" + c.CommandPath() + " --help' for usage"
 	}
 	jsonMode := f.JSON || slices.Contains(beforeDashDash(args), "--json")

@@ -33,10 +33,9 @@ func Cycles(tasks []*Task) [][]string {
 		path = append(path, id)
 		for _, d := range deps[id] {
 			switch mark[d] {
-			case onPath:
-				if i := slices.Index(path, d); i >= 0 { // ids on the path are unique
-					out = append(out, rotate(slices.Clone(path[i:])))
-				}
+			case onPath: // d is on the path, once: the cycle starts there
+				i := slices.Index(path, d)
+				out = append(out, rotate(slices.Clone(path[i:])))
 			case unseen:
 				if _, ok := deps[d]; ok {
 					visit(d)

@@ -122,15 +122,8 @@ var runKeys = map[string]bool{"state": true, "lease": true, "sessionId": true, "
 // settleRun resolves the clashes among runKeys and returns the others:
 // fields a human changed on both sides, which stay conflicts.
 func settleRun(merged map[string]*yaml.Node, clashes []string, b, o, t *yaml.Node) []string {
-	var rest, run []string
-	for _, k := range clashes {
-		if runKeys[k] {
-			run = append(run, k)
-		} else {
-			rest = append(rest, k)
-		}
-	}
-	if len(run) == 0 {
+	isRun := func(k string) bool { return runKeys[k] }
+	if !slices.ContainsFunc(clashes, isRun) {
 		return clashes
 	}
 	last := func(m *yaml.Node) string { // the side's latest event of its own in this round
@@ -151,7 +144,7 @@ func settleRun(merged map[string]*yaml.Node, clashes []string, b, o, t *yaml.Nod
 	for k := range runKeys { // all of one run, even those only the other side changed
 		merged[k] = valueOf(win, k)
 	}
-	return rest
+	return slices.DeleteFunc(clashes, isRun)
 }
 
 func mappings(docs ...[]byte) (b, o, t *yaml.Node, err error) {

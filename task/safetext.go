@@ -74,7 +74,7 @@ func csiLen(s string) int {
 		switch c := s[i]; {
 		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
 			return i + 1
-		case c < '0' || c > '?' || c == '<' || c == '=' || c == '>':
+		case strings.IndexByte("0123456789;:?", c) < 0:
 			return 0
 		}
 	}

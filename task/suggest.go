@@ -93,11 +93,8 @@ func RespondCommands(t *Task, q Question, repo string) []string {
 		head += " --repo " + ShellQuote(repo)
 	}
 	if qs := t.Numbered(); len(qs) > 1 {
-		for _, n := range qs {
-			if n.Q.ID == q.ID {
-				head += " --question " + strconv.Itoa(n.N)
-				break
-			}
+		if i := slices.IndexFunc(qs, func(n Numbered) bool { return n.Q.ID == q.ID }); i >= 0 {
+			head += " --question " + strconv.Itoa(qs[i].N)
 		}
 	}
 	switch q.Kind() {

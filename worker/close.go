@@ -69,9 +69,7 @@ func (w *worker) record(t *task.Task, at time.Time, r *run, e *ending.Ending) er
 	if e.Paused != "" {
 		t.Record(at, task.Event{Kind: task.EventLimitPaused, By: by, Text: e.Paused})
 	}
-	if e.Session != "" {
-		t.SessionID = e.Session
-	}
+	t.SessionID = cmp.Or(e.Session, t.SessionID)
 	if e.State != "" || claims.Ours(t.Lease, w.opt.Name) {
 		t.Lease = nil
 	}
@@ -107,9 +105,7 @@ func (w *worker) recordSaid(t *task.Task, at time.Time, e *ending.Ending) {
 		ending.Repend(t, e.Repend, w.expiry(w.policy(t), at))
 	case len(e.Ask) > 0:
 		ending.Ask(t, at, e.Ask, e.Context, w.expiry(w.policy(t), at))
-		if e.Result.Question != "" {
-			t.Question = e.Result.Question
-		}
+		t.Question = cmp.Or(e.Result.Question, t.Question)
 	}
 }
 

@@ -107,9 +107,7 @@ func (w *worker) autoSync() {
 	unlock()
 	if err != nil {
 		w.report(Event{Kind: Warning, Summary: fmt.Sprintf("sync: %v (retried on the next)", err)})
-		if len(waits) > 0 {
-			w.claims.KeepWaiting(waits, w.lease())
-		}
+		w.claims.KeepWaiting(waits, w.lease())
 		return
 	}
 	w.limits.Share(res.Remote)
@@ -119,9 +117,7 @@ func (w *worker) autoSync() {
 	if res.Pulled > 0 || res.Pushed > 0 {
 		w.report(Event{Kind: Synced, Summary: fmt.Sprintf("synced %s with %s: pulled %d, pushed %d", res.Branch, res.Remote, res.Pulled, res.Pushed)})
 	}
-	if len(ready) > 0 {
-		w.claims.HandOff(w.s, ready, w.lease())
-	}
+	w.claims.HandOff(w.s, ready, w.lease())
 }
 
 // kickSync asks the syncer for a sync soon; kicks coalesce.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -68,10 +69,8 @@ func groupWorksIn(pgid int, dir string) bool {
 		if err != nil { // gone, a zombie, or not ours to read
 			continue
 		}
-		for _, d := range dirs {
-			if within(cwd, d) {
-				return true
-			}
+		if slices.ContainsFunc(dirs, func(d string) bool { return within(cwd, d) }) {
+			return true
 		}
 	}
 	return false

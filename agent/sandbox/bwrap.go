@@ -98,32 +98,30 @@ func paths(ps []string) []string {
 // mounts are the policy's folders as bwrap's arguments, from the
 // shallowest to the deepest, and the hidden ones (see Args).
 func (b Bwrap) mounts(l proc.Launch) (a, hidden []string) {
-	type mount struct{ flag, path string }
+	type mount struct {
+		path string
+		args []string // its bwrap arguments
+	}
 	var ms []mount
 	for _, h := range paths(b.Policy.Hidden) {
 		switch ok, dir := exists(h); {
 		case ok && dir:
-			ms = append(ms, mount{"--tmpfs", h})
-		case ok:
-			ms = append(ms, mount{"--ro-bind", h})
+			ms = append(ms, mount{h, []string{"--tmpfs", h}})
+		case ok: // a hidden file
+			ms = append(ms, mount{h, []string{"--ro-bind", "/dev/null", h}})
 		}
 	}
 	for _, r := range paths(append(slices.Clone(b.Policy.Readable), l.Readable...)) {
-		ms = append(ms, mount{"--ro-bind-try", r})
+		ms = append(ms, mount{r, []string{"--ro-bind-try", r, r}})
 	}
 	for _, w := range paths(append(slices.Clone(b.Policy.Writable), l.Writable...)) {
-		ms = append(ms, mount{"--bind-try", w})
+		ms = append(ms, mount{w, []string{"--bind-try", w, w}})
 	}
 	slices.SortStableFunc(ms, func(x, y mount) int { return depth(x.path) - depth(y.path) })
 	for _, m := range ms {
-		switch m.flag {
-		case "--tmpfs":
-			a = append(a, m.flag, m.path)
+		a = append(a, m.args...)
+		if m.args[0] == "--tmpfs" {
 			hidden = append(hidden, m.path)
-		case "--ro-bind": // a hidden file
-			a = append(a, m.flag, "/dev/null", m.path)
-		default:
-			a = append(a, m.flag, m.path, m.path)
 		}
 	}
 	return a, hidden

@@ -156,12 +156,10 @@ func formAnswer(id string, f url.Values) (task.Answer, error) {
 	}
 	words, other := strings.TrimSpace(field("other")), slices.Contains(a.Values, task.OtherChoice)
 	switch {
-	case other && words == "":
-		a.Comment = "" // Other is answered in its own box, not the comment's
-	case other && strings.TrimSpace(a.Comment) != "":
-		a.Comment = words + "\n" + strings.TrimSpace(a.Comment)
+	case other && words != "":
+		a.Comment = strings.TrimSpace(words + "\n" + strings.TrimSpace(a.Comment)) // a comment, if any, on a line of its own
 	case other:
-		a.Comment = words
+		a.Comment = "" // Other is answered in its own box, not the comment's
 	case words != "":
 		return a, &task.AnswerError{ID: id, QuestionID: a.QuestionID,
 			Reason: "you wrote words for Other but did not pick Other: pick it, or clear its box (a comment goes in the comment box)"}

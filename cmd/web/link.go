@@ -187,34 +187,31 @@ func (s *Server) oneTap(l config.Link, qid, value string) error {
 	if err != nil {
 		return err
 	}
-	for _, q := range t.Questions {
-		if q.ID != qid {
-			continue
-		}
-		if q.Gate {
-			return &task.AnswerError{ID: l.Task, QuestionID: qid, Reason: "a gate is answered on its page, where its change is shown: open the link"}
-		}
-		opts := []string{"yes", "no"}
-		if q.Kind() == task.ChoiceQuestion && !q.MultiSelect {
-			opts = q.Labels()
-		} else if q.Kind() != task.ApprovalQuestion {
-			break
-		}
-		if !slices.Contains(opts, value) {
-			return &task.AnswerError{ID: l.Task, QuestionID: qid, Reason: fmt.Sprintf("%q is not an option (%s)", value, strings.Join(opts, ", "))}
-		}
-		return s.answerOnce(l, []task.Answer{{QuestionID: qid, Values: []string{value}}})
+	inWords := &task.AnswerError{ID: l.Task, QuestionID: qid, Reason: "one tap answers an approval or a single choice only: open the link to answer in words"}
+	q := t.QuestionByID(qid)
+	if q == nil {
+		return inWords
 	}
-	return &task.AnswerError{ID: l.Task, QuestionID: qid, Reason: "one tap answers an approval or a single choice only: open the link to answer in words"}
+	if q.Gate {
+		return &task.AnswerError{ID: l.Task, QuestionID: qid, Reason: "a gate is answered on its page, where its change is shown: open the link"}
+	}
+	opts := []string{"yes", "no"}
+	if q.Kind() == task.ChoiceQuestion && !q.MultiSelect {
+		opts = q.Labels()
+	} else if q.Kind() != task.ApprovalQuestion {
+		return inWords
+	}
+	if !slices.Contains(opts, value) {
+		return &task.AnswerError{ID: l.Task, QuestionID: qid, Reason: fmt.Sprintf("%q is not an option (%s)", value, strings.Join(opts, ", "))}
+	}
+	return s.answerOnce(l, []task.Answer{{QuestionID: qid, Values: []string{value}}})
 }
 
 // answerOnce records ans through act.Answer and marks l used, one link
 // at a time, so that two taps of one link cannot both answer.
 func (s *Server) answerOnce(l config.Link, ans []task.Answer) error {
-	for _, a := range ans {
-		if !l.Covers(a.QuestionID) {
-			return &linkError{http.StatusForbidden, "this link answers only the questions it was sent for, of " + l.Task}
-		}
+	if slices.ContainsFunc(ans, func(a task.Answer) bool { return !l.Covers(a.QuestionID) }) {
+		return &linkError{http.StatusForbidden, "this link answers only the questions it was sent for, of " + l.Task}
 	}
 	st, err := s.store(l.Repo)
 	if err != nil {

@@ -41,24 +41,25 @@ func Answer(s *store.Store, id string, ans []task.Answer, by string, logf func(f
 	if err != nil {
 		return nil, err
 	}
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
 	nf, err := notify.New(s.Config.Notify, logf)
 	if err != nil {
-		if logf != nil {
-			logf("notify: %v", err)
-		}
+		logf("notify: %v", err)
 		return t, nil
 	}
 	if !nf.Wants(task.EventInputReceived) {
 		return t, nil
 	}
 	web, err := config.LoadWebConfig()
-	if err != nil && logf != nil {
+	if err != nil {
 		logf("notify: %v", err) // the notification goes without its link
 	}
 	nf.Send(notify.Received(t, n, by, s.Root, web))
 	ctx, cancel := context.WithTimeout(context.Background(), answerWait)
 	defer cancel()
-	if err := nf.Close(ctx); err != nil && logf != nil {
+	if err := nf.Close(ctx); err != nil {
 		logf("%v", err)
 	}
 	return t, nil

@@ -2,6 +2,7 @@ package ending
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bh-tracker/bh/task"
@@ -70,12 +71,9 @@ func Failure(ev task.Event) string {
 // when no check is failing.
 func CheckRound(t *task.Task, rounds int) string {
 	ev, _ := FailedCheck(t)
-	asked := false
-	for i := range t.Questions {
-		if q := &t.Questions[i]; IsCheckQuestion(q) && q.Status == task.QuestionPending {
-			asked = true
-		}
-	}
+	asked := slices.ContainsFunc(t.Questions, func(q task.Question) bool {
+		return IsCheckQuestion(&q) && q.Status == task.QuestionPending
+	})
 	for i := len(t.History) - 1; ev == nil && asked && i >= 0; i-- {
 		if t.History[i].Kind == task.EventCheck {
 			ev = &t.History[i] // the failed check the human is asked about

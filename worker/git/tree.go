@@ -73,7 +73,7 @@ func applyHere(entries map[string]object.TreeEntry, changes map[string]treeChang
 func (r *Repo) buildNested(entries map[string]object.TreeEntry, dir string, sub map[string]treeChange) error {
 	var subBase *object.Tree
 	e, ok := entries[dir]
-	isDir := ok && e.Mode == filemode.Dir
+	isDir := e.Mode == filemode.Dir // a missing one is the zero entry: no directory
 	if isDir {
 		t, err := object.GetTree(r.storage(), e.Hash)
 		if err != nil {

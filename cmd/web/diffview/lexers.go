@@ -12,7 +12,7 @@ import (
 // program starts: 2.7 MB and about 9 ms of CPU at every start (a bh
 // --version at 5.5 ms of CPU took 22 with it, when bh linked the inbox).
 // bh-web links the inbox now, not bh, but so do cmd's tests, whose
-// scripts start that test binary as bh thousands of times. So bh carries the lexers of the
+// scripts start that test binary as bh over a thousand times. So bh carries the lexers of the
 // languages most diffs are in, chroma's own definitions copied from
 // chroma v2.27.0 (lexers/, with chroma's licence, COPYING), and reads them
 // the first time a diff is coloured. TestLexersAsChromas holds them to

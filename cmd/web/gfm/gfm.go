@@ -10,7 +10,7 @@
 // "{1,256}" grows the stack by megabytes doing so: 0.9 ms of CPU (bh
 // --version: 8.1 against 7.2 ms, medians of 41 pairs, when bh linked the
 // inbox). bh no longer does (bh-web does), but cmd's tests link it, and
-// their scripts start that test binary as bh thousands of times. Here the
+// their scripts start that test binary as bh over a thousand times. Here the
 // link finder's expressions are compiled on the first bare link, and the
 // rest needs none.
 package gfm

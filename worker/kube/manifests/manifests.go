@@ -54,7 +54,7 @@ func (o Options) Check() error {
 		return fmt.Errorf("--namespace %q is not a Kubernetes name (lower-case letters, digits and -, at most 63)", o.Namespace)
 	case o.Image == "" || strings.ContainsAny(o.Image, " \t\n"):
 		return fmt.Errorf("--image %q is not an image reference", o.Image)
-	case o.Replicas < 0 || o.Warm < 0:
+	case min(o.Replicas, o.Warm) < 0:
 		return errors.New("--replicas and --warm cannot be negative")
 	}
 	return secretFree(o.Remote)
