@@ -13,6 +13,7 @@
 //	worker/act        the one door for what a human does: answer, stop, reopen, resume
 //	worker/landing    commit, checks, catch-up, landing, pull requests; typed trouble
 //	worker/claims     local claims, leases, heartbeats, the remote's claim refs
+//	worker/journal    each run's intent, written before each step a crash could cut in two
 //	worker/git        every git call bh makes and every ref it reads
 //	worker/git/usertree  the one writer of the user's checkout and index
 //	worker/jail       one run's sandbox policy: the config, egress, agent state, outbox
@@ -29,6 +30,7 @@
 //	worker/kube       runner: k8s: each run's agent in a pod that cannot push, and bh run-task;
 //	                  its cluster client runs apart, in bh-kube (worker/kube/kubeapi)
 //
-// What only the command line uses lives under cmd: the web inbox (cmd/web),
-// the undo window (cmd/undo) and bh demo's agent (cmd/demoagent).
+// What only the command line uses lives under cmd: the web inbox (cmd/web,
+// which bh-web links and bh does not), the undo window (cmd/undo) and bh
+// demo's agent (cmd/demoagent).
 package worker

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/bh-tracker/bh/worker/ending"
+	"github.com/bh-tracker/bh/worker/journal"
 )
 
 // end carries out an ending, a small state machine: each step journals
@@ -27,7 +28,7 @@ func (w *worker) end(r *run, e ending.Ending) error {
 // endStep carries out one ending; next, when it is not final.
 func (w *worker) endStep(r *run, e ending.Ending) (next *ending.Ending, err error) {
 	r.j.Ending = &e
-	if err := saveJournal(w.s, r.j); err != nil {
+	if err := journal.Save(w.s, r.j); err != nil {
 		return nil, fmt.Errorf("%s: %w", r.t.ID, err)
 	}
 	switch e.Fate {

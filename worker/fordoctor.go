@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/bh-tracker/bh/worker/jail"
+	"github.com/bh-tracker/bh/worker/journal"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
@@ -38,7 +39,7 @@ func ForDoctor(s *store.Store) (doctor.Worker, error) {
 			err := w.recoverDead(func(e runEnd) { errs = append(errs, e.err) })
 			return errors.Join(append(errs, err)...)
 		},
-		Journaled: func() ([]string, error) { return journaled(s) },
+		Journaled: func() ([]string, error) { return journal.List(s) },
 	}, nil
 }
 

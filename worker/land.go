@@ -10,6 +10,7 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git/usertree"
+	"github.com/bh-tracker/bh/worker/journal"
 	"github.com/bh-tracker/bh/worker/landing"
 )
 
@@ -113,7 +114,7 @@ func (w *worker) landPR(r *run, e ending.Ending, checks []string) (next *ending.
 			cmp.Or(e.Details, e.Result.Details), e.Checks))
 	if err == nil {
 		e.Commit, e.PR = head, url
-		err = saveJournal(w.s, r.j)
+		err = journal.Save(w.s, r.j)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: pull request: %w", r.t.ID, err) // still in progress: recovery tries again
@@ -159,7 +160,7 @@ func (w *worker) rebased(r *run) func(string, error) error {
 			return err
 		}
 		r.j.Base = base
-		return saveJournal(w.s, r.j)
+		return journal.Save(w.s, r.j)
 	}
 }
 
@@ -202,7 +203,7 @@ func (w *worker) landFile(r *run, e *ending.Ending, mode, msg string, data []byt
 		return landing.TroubleOf(err) // a commit git could not sign waits
 	}
 	r.j.Final = final
-	if err := saveJournal(w.s, r.j); err != nil {
+	if err := journal.Save(w.s, r.j); err != nil {
 		return err
 	}
 	e.Commit = final

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/bh-tracker/bh/worker/act"
+	"github.com/bh-tracker/bh/worker/journal"
 
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/store"
@@ -86,7 +87,7 @@ func (w *worker) landKept(t *task.Task) error {
 // keptRun is the run of t's work kept on its branch at head, that lands
 // on target: in its worktree, caught up, checked there (checkKept).
 func (w *worker) keptRun(t *task.Task, head, target string, catchUp func(*run) (string, error)) (*run, []task.Event, error) {
-	r := &run{t: t, j: &journal{Task: t.ID, Worktree: slots.WorktreePath(w.s, w.repo, t.ID), Branch: slots.Branch(t.ID),
+	r := &run{t: t, j: &journal.Journal{Task: t.ID, Worktree: slots.WorktreePath(w.s, w.repo, t.ID), Branch: slots.Branch(t.ID),
 		Target: target}}
 	var err error
 	if r.wt, _, err = w.repo.EnsureWorktree(r.j.Worktree, r.j.Branch, head, w.s.Root); err != nil {

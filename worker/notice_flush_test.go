@@ -1,13 +1,14 @@
 package worker
 
 import (
-	"github.com/bh-tracker/bh/task"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/bh-tracker/bh/task"
 
 	"github.com/bh-tracker/bh/task/config"
 )

@@ -8,6 +8,7 @@ import (
 	"github.com/bh-tracker/bh/task"
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/journal"
 	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/slots"
 )
@@ -25,7 +26,7 @@ func (w *worker) prepare(r *run) error {
 	}
 	// The base journaled before the worktree is touched is where a branch
 	// made now starts: a kill before the worktree records it leaves it here.
-	if old, _ := loadJournal(w.s, id); old != nil && old.PGID > 0 {
+	if old, _ := journal.Load(w.s, id); old != nil && old.PGID > 0 {
 		w.killLeftover(old) // never two agents in one worktree
 	}
 	created, err := w.placeWorktree(r, target, snap, start)
@@ -40,7 +41,7 @@ func (w *worker) prepare(r *run) error {
 			return err
 		}
 	}
-	if err := saveJournal(w.s, r.j); err != nil {
+	if err := journal.Save(w.s, r.j); err != nil {
 		return err
 	}
 	if created {
@@ -84,8 +85,8 @@ func (w *worker) placeWorktree(r *run, target, snap, start string) (created bool
 	if err != nil {
 		return false, err
 	}
-	r.j = &journal{Task: id, Lease: *r.t.Lease, Worktree: path, Branch: slots.Branch(id), Target: target, Base: start}
-	if err := saveJournal(w.s, r.j); err != nil {
+	r.j = &journal.Journal{Task: id, Lease: *r.t.Lease, Worktree: path, Branch: slots.Branch(id), Target: target, Base: start}
+	if err := journal.Save(w.s, r.j); err != nil {
 		return false, err
 	}
 	r.wt, created, r.restored, err = w.ensureWorktree(id, path, pooled, snap, start)
@@ -164,7 +165,7 @@ func (w *worker) target(t *task.Task) (string, error) {
 }
 
 // killLeftover stops an agent a dead worker left running in its worktree.
-func (w *worker) killLeftover(j *journal) {
+func (w *worker) killLeftover(j *journal.Journal) {
 	if j.PGID > 0 {
 		if err := proc.KillGroup(j.PGID, j.Worktree); err != nil {
 			w.warnf("%s: stop the agent left running: %v", j.Task, err)

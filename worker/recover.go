@@ -9,6 +9,7 @@ import (
 	"github.com/bh-tracker/bh/worker/claims"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/journal"
 	"github.com/bh-tracker/bh/worker/slots"
 )
 
@@ -28,7 +29,7 @@ func (w *worker) recoverDead(failed func(runEnd)) error {
 	if !w.recoverLeased(tasks, failed) {
 		return nil
 	}
-	ids, err := journaled(w.s)
+	ids, err := journal.List(w.s)
 	if err != nil {
 		return err
 	}
@@ -67,7 +68,7 @@ func (w *worker) recoverLeased(tasks []*task.Task, failed func(runEnd)) bool {
 // recoverTask takes over a dead worker's task: its leftover agent is
 // stopped, the lease becomes this worker's, and the run ends as journaled.
 func (w *worker) recoverTask(id string, lease task.Lease) error {
-	j, err := loadJournal(w.s, id)
+	j, err := journal.Load(w.s, id)
 	if err != nil {
 		return err
 	}
@@ -109,7 +110,7 @@ func (w *worker) recoverTask(id string, lease task.Lease) error {
 
 // recoveryNote says, in the task's history, why a dead lease's run is
 // recovered.
-func (w *worker) recoveryNote(lease task.Lease, j *journal) string {
+func (w *worker) recoveryNote(lease task.Lease, j *journal.Journal) string {
 	switch {
 	case claims.Ours(&lease, w.opt.Name):
 		note := "retrying the ending that waited"
@@ -166,7 +167,7 @@ func (w *worker) reopenWorktree(r *run) error {
 // work restored first (never lost to an empty snapshot), or the journal's
 // (the start prepare wrote before making the worktree), recorded then, so
 // that later runs in the worktree measure the work from it too.
-func (w *worker) keepBase(wt *git.Worktree, j *journal) error {
+func (w *worker) keepBase(wt *git.Worktree, j *journal.Journal) error {
 	if b := wt.RecordedBase(); b != "" {
 		j.Base = b
 		return nil
@@ -194,7 +195,7 @@ func (w *worker) keepBase(wt *git.Worktree, j *journal) error {
 
 // tidy finishes the cleanup of a run whose task already records its end.
 func (w *worker) tidy(t *task.Task) {
-	j, err := loadJournal(w.s, t.ID)
+	j, err := journal.Load(w.s, t.ID)
 	if err != nil || j == nil {
 		return
 	}

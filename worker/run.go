@@ -17,6 +17,7 @@ import (
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
 	"github.com/bh-tracker/bh/worker/jail"
+	"github.com/bh-tracker/bh/worker/journal"
 	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/runlog"
 	"github.com/bh-tracker/bh/worker/taskprompt"
@@ -278,7 +279,7 @@ func askedOutcome(out *agent.Outcome, qs []agent.Question, session string) *agen
 // release puts a claimed task back to open after trouble before its agent
 // ran, and returns the trouble.
 func (w *worker) release(id string, cause error) error {
-	removeJournal(w.s, id)
+	journal.Remove(w.s, id)
 	_, err := w.s.Update(id, func(t *task.Task) error {
 		if !w.owns(t) {
 			return errNotOurs // a human took it back: theirs to decide

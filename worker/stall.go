@@ -7,6 +7,7 @@ import (
 
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/journal"
 )
 
 // runEnd is what a run's goroutine hands back to the loop.
@@ -40,9 +41,9 @@ func (w *worker) runFailed(end runEnd) {
 	msg := fmt.Sprintf("%s: not started (%s); it is claimed again %s", end.id, cause, when)
 	if t, err := w.s.Get(end.id); err == nil && w.owns(t) {
 		msg = fmt.Sprintf("%s: its ending waits (%s); it is retried %s", end.id, cause, when)
-		if j, err := loadJournal(w.s, end.id); err == nil && j != nil && j.Ending != nil {
+		if j, err := journal.Load(w.s, end.id); err == nil && j != nil && j.Ending != nil {
 			j.Waiting = cause
-			if err := saveJournal(w.s, j); err != nil {
+			if err := journal.Save(w.s, j); err != nil {
 				msg += fmt.Sprintf(" (and journaling it: %v)", err)
 			}
 		}
@@ -75,7 +76,7 @@ func (w *worker) cooling(id string) bool {
 // EndingWaits is why task id's decided ending could not be carried out
 // yet (a git lock, say), "" when none waits.
 func EndingWaits(s *store.Store, id string) string {
-	j, err := loadJournal(s, id)
+	j, err := journal.Load(s, id)
 	if err != nil || j == nil || j.Ending == nil {
 		return ""
 	}

@@ -15,8 +15,8 @@ import (
 	"github.com/bh-tracker/bh/task/store"
 	"github.com/bh-tracker/bh/worker/budget"
 	"github.com/bh-tracker/bh/worker/claims"
-	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/journal"
 	"github.com/bh-tracker/bh/worker/landing"
 	"github.com/bh-tracker/bh/worker/notify"
 	"github.com/bh-tracker/bh/worker/outage"
@@ -135,7 +135,7 @@ func (w *worker) lockLanding() (func(), error) {
 type run struct {
 	t        *task.Task
 	wt       *git.Worktree // nil once removed
-	j        *journal
+	j        *journal.Journal
 	prompt   string
 	session  string
 	restored string // the snapshot a recreated worktree was restored from
@@ -151,22 +151,3 @@ type run struct {
 // dir is the agent's working directory: the worktree, or the directory
 // inside it the task's settings name.
 func (r *run) dir() string { return filepath.Join(r.wt.Path, r.cfg.Dir) }
-
-// journal is a run's intent, written down before each step that a crash
-// could cut in two: where its worktree is, what it builds on, the agent's
-// process group while it runs, the ending once decided, and the commit
-// being landed. A restarted worker reads it to finish what the dead one
-// began (recoverTask). It lives in .git/bh/runs/<id>/ (git-ignored).
-type journal struct {
-	Version  int            `json:"version"` // journalVersion
-	Task     string         `json:"task"`
-	Lease    task.Lease     `json:"lease"`
-	Worktree string         `json:"worktree"`
-	Branch   string         `json:"branch"`
-	Target   string         `json:"target"`
-	Base     string         `json:"base"`
-	PGID     int            `json:"pgid,omitempty"`
-	Ending   *ending.Ending `json:"ending,omitempty"`
-	Final    string         `json:"final,omitempty"`   // the commit being landed
-	Waiting  string         `json:"waiting,omitempty"` // why the ending could not be carried out yet
-}

@@ -9,6 +9,7 @@ import (
 	"github.com/bh-tracker/bh/task/config"
 	"github.com/bh-tracker/bh/worker/ending"
 	"github.com/bh-tracker/bh/worker/git"
+	"github.com/bh-tracker/bh/worker/journal"
 )
 
 // keep snapshots the worktree under the task's park ref and leaves it as
@@ -49,7 +50,7 @@ func (w *worker) discard(r *run, e *ending.Ending) error {
 		}
 		e.Paths = paths
 		r.j.Ending = e // a retried discard still names what went
-		if err := saveJournal(w.s, r.j); err != nil {
+		if err := journal.Save(w.s, r.j); err != nil {
 			return err
 		}
 	}
@@ -78,7 +79,7 @@ func (w *worker) cleanup(r *run, e ending.Ending) {
 			w.warnf("%s: %v", r.t.ID, err)
 		}
 	}
-	removeJournal(w.s, r.t.ID)
+	journal.Remove(w.s, r.t.ID)
 }
 
 // diffStat is the --stat of the work in r's worktree, for an approval.
