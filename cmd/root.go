@@ -5,6 +5,7 @@ package cmd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/signal"
 	"slices"
@@ -23,9 +24,15 @@ func Main() int {
 }
 
 // MainInbox is bh-web's Main: bh, with inbox as bh serve's web inbox.
+// Run by a bh of another build (BH_SERVE_VERSION), it says so: the two
+// are built from one checkout.
 func MainInbox(inbox webopts.New) int {
 	f := newFactory()
 	f.Inbox = inbox
+	if bh, web := os.Getenv("BH_SERVE_VERSION"), buildName(); bh != "" && bh != web {
+		warn(f.IO, false, withHint(fmt.Errorf("bh-web is %s, bh is %s", web, bh),
+			`build both from one checkout: go build -o "$(dirname "$(command -v bh)")" . ./cmd/web/bh-web`))
+	}
 	return run(f, os.Args[1:])
 }
 

@@ -41,8 +41,9 @@ func TestMain(m *testing.M) {
 			f.Inbox = nil
 			os.Exit(run(f, os.Args[1:]))
 		},
-		"fakeagent": func() { os.Exit(e2e.FakeAgent()) },
-		"ttypush":   func() { os.Exit(e2e.TTYPush()) },
+		"bh-web-inbox": func() { os.Exit(MainInbox(web.Inbox)) }, // bh-web's main
+		"fakeagent":    func() { os.Exit(e2e.FakeAgent()) },
+		"ttypush":      func() { os.Exit(e2e.TTYPush()) },
 	})
 }
 

@@ -179,7 +179,7 @@ func runBhWeb(args []string) error {
 		return withHint(fmt.Errorf("bh serve needs %s, bh with its web inbox, beside bh or on PATH", webBinary),
 			`build it beside bh, from bh's repository: go build -o "$(dirname "$(command -v bh)")" ./cmd/web/bh-web`)
 	}
-	err := proc.Become(append([]string{path}, args...), append(os.Environ(), "BH_SERVE_VIA="+path))
+	err := proc.Become(append([]string{path}, args...), append(os.Environ(), "BH_SERVE_VIA="+path, "BH_SERVE_VERSION="+buildName()))
 	return fmt.Errorf("run %s: %w", path, err)
 }
 

@@ -7,11 +7,16 @@ import (
 	"github.com/bh-tracker/bh/agent"
 )
 
-// version is bh's release for --version: the module's version when built
-// from a tagged module, else "devel", with the commit it was built from
-// (and "+dirty" for uncommitted changes), then the agent CLI releases bh
-// was tested with, from agent's one list of them.
+// version is bh's release for --version (buildName), then the agent CLI
+// releases bh was tested with, from agent's one list of them.
 func version() string {
+	return fmt.Sprintf("bh %s\ntested with %s\ntested with %s\n", buildName(), tested(agent.ClaudeTested), tested(agent.CodexTested))
+}
+
+// buildName is the module's version when built from a tagged module, else
+// "devel", with the commit it was built from (and "+dirty" for
+// uncommitted changes).
+func buildName() string {
 	v, rev := "devel", ""
 	if info, ok := debug.ReadBuildInfo(); ok {
 		if m := info.Main.Version; m != "" && m != "(devel)" {
@@ -36,7 +41,7 @@ func version() string {
 	if rev != "" {
 		v += " (" + rev + ")"
 	}
-	return fmt.Sprintf("bh %s\ntested with %s\ntested with %s\n", v, tested(agent.ClaudeTested), tested(agent.CodexTested))
+	return v
 }
 
 func tested(t agent.Tested) string {
