@@ -187,12 +187,7 @@ func (r *Repo) RegisterMergeDriver(name string) error {
 	// Read first, both keys in one process: writing takes config.lock,
 	// which every sync would otherwise wait on, and the user's config is
 	// left alone.
-	out, _ := r.Read(nil, "config", "-z", "--get-regexp", `^merge\.`+regexp.QuoteMeta(name)+`\.(name|driver)$`)
-	have := map[string]string{}
-	for _, rec := range SplitNul(out) { // the last of each wins, as with git config --get
-		key, val, _ := strings.Cut(rec, "\n")
-		have[key] = strings.TrimSpace(val)
-	}
+	have := r.configMatching(`^merge\.` + regexp.QuoteMeta(name) + `\.(name|driver)$`)
 	for _, kv := range [][2]string{
 		{"merge." + name + ".name", "bh task files, field by field"},
 		{"merge." + name + ".driver", "bh merge-file %O %A %B %P"},

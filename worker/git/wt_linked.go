@@ -82,19 +82,21 @@ func (r *Repo) ConfigValue(key string) string {
 // Identity is the user's git name and email, as the repository sees them
 // (the last of each, as git config --get says), read in one git process.
 func (r *Repo) Identity() (name, email string) {
-	out, err := r.Read(nil, "config", "-z", "--get-regexp", `^user\.(name|email)$`)
-	if err != nil {
-		return "", ""
-	}
+	v := r.configMatching(`^user\.(name|email)$`)
+	return v["user.name"], v["user.email"]
+}
+
+// configMatching is the repository's git config values whose keys match
+// pattern (git's lower-case spelling of them), read in one git process:
+// the last of each, as git config --get says, spaces trimmed.
+func (r *Repo) configMatching(pattern string) map[string]string {
+	out, _ := r.Read(nil, "config", "-z", "--get-regexp", pattern) // none: exit 1, no output
+	v := map[string]string{}
 	for _, rec := range SplitNul(out) {
-		switch key, val, _ := strings.Cut(rec, "\n"); key {
-		case "user.name":
-			name = strings.TrimSpace(val)
-		case "user.email":
-			email = strings.TrimSpace(val)
-		}
+		key, val, _ := strings.Cut(rec, "\n")
+		v[key] = strings.TrimSpace(val)
 	}
-	return name, email
+	return v
 }
 
 // MoveWorktree moves the linked worktree at from to to (which must not
