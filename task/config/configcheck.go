@@ -24,13 +24,13 @@ import (
 func decodeConfig(path string, b []byte, c *Config) error {
 	// The file's nodes say where a wrong value is: read only then, as
 	// every bh command loads the config (twice the parse, 0.05 ms).
-	var root yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) { // EOF: an empty file
 		return unknownKeyError(path, err) // or yaml's syntax error, as it is
 	}
 	nodes := func() *yaml.Node {
+		var root yaml.Node
 		yaml.Unmarshal(b, &root)
 		return &root
 	}

@@ -23,7 +23,7 @@ import (
 // being landed. A restarted worker reads it to finish what the dead one
 // began (worker's recoverTask). It lives in .git/bh/runs/<id>/ (git-ignored).
 type Journal struct {
-	Version  int            `json:"version"` // Version
+	Version  int            `json:"version"` // its format: Version
 	Task     string         `json:"task"`
 	Lease    task.Lease     `json:"lease"`
 	Worktree string         `json:"worktree"`
