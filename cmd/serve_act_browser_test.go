@@ -163,7 +163,7 @@ func TestServeActsInBrowser(t *testing.T) {
 	if got := text("main"); !strings.Contains(got, "May I drop the legacy table?") {
 		t.Errorf("the link's page:\n%s", got)
 	}
-	run("approve through the link", chromedp.Click(chromedp.CSS(`form.answer button.yes`)),
+	run("approve through the link", click(`form.answer button.yes`),
 		chromedp.WaitVisible(chromedp.CSS(`main`)))
 	run("the answer is recorded", until(`document.body.innerText.includes("Your answer is recorded")`))
 	if tk := stateOf("tm-ask1"); tk.State != task.Open || tk.Questions[0].Status != task.QuestionAnswered {
@@ -187,7 +187,7 @@ func TestServeActsInBrowser(t *testing.T) {
 	run("the next step comes without a reload", until(
 		`document.querySelector("ol.steps").innerText.includes("Edit parser.go")`))
 	run("stop it", chromedp.SendKeys(chromedp.CSS(`form[action$="/stop"] input[name=reason]`), "the spec changes"),
-		chromedp.Click(chromedp.CSS(`form[action$="/stop"] button`)),
+		click(`form[action$="/stop"] button`),
 		until(`document.body.innerText.includes("Stopped")`))
 	if tk := stateOf("tm-run1"); tk.State != task.Deferred {
 		t.Errorf("after Stop: %s", tk.State)
@@ -198,7 +198,7 @@ func TestServeActsInBrowser(t *testing.T) {
 	if got := text("section.agent"); !strings.Contains(got, "the tests do not pass") || !strings.Contains(got, "go vet fails on parser.go") {
 		t.Errorf("the failed task's report: %q", got)
 	}
-	run("reopen it", chromedp.Click(chromedp.CSS(`form[action$="/reopen"] button`)),
+	run("reopen it", click(`form[action$="/reopen"] button`),
 		chromedp.WaitNotPresent(chromedp.CSS(`form[action$="/reopen"]`)))
 	if tk := stateOf("tm-fail1"); tk.State != task.Open {
 		t.Errorf("after Reopen: %s", tk.State)

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -25,7 +26,26 @@ type webRow struct {
 // send submits the task's form: every answer given on the page at once.
 var send = click(`form.answer button.send`)
 
-func click(sel string) chromedp.Action[chromedp.Void] { return chromedp.Click(chromedp.CSS(sel)) }
+// click clicks sel with the mouse, as a user does. A node the live page
+// replaced between finding it and clicking it (an update arriving then)
+// is found again and clicked: chromedp finds the node's box by its id
+// before it sends the click, so a node gone is a click not yet made.
+func click(sel string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		for {
+			_, err := chromedp.Click(chromedp.CSS(sel))(ctx, tg)
+			if err == nil || ctx.Err() != nil || !nodeGone(err) {
+				return err
+			}
+		}
+	})
+}
+
+// nodeGone reports whether err is the browser's "that node is gone".
+func nodeGone(err error) bool {
+	return strings.Contains(err.Error(), "Could not find node with given id") ||
+		strings.Contains(err.Error(), "No node with given id found")
+}
 
 func typeIn(sel, text string) chromedp.Action[chromedp.Void] {
 	return chromedp.SendKeys(chromedp.CSS(sel), text)

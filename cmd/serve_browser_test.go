@@ -151,13 +151,13 @@ func TestServeInBrowser(t *testing.T) {
 	}
 	run("the question answered elsewhere leaves", chromedp.WaitNotPresent(css(`li[data-task="`+release+`"]`)))
 
-	run("open the gate", chromedp.Click(css(`li[data-task="`+report+`"] a`)),
+	run("open the gate", click(`li[data-task="`+report+`"] a`),
 		chromedp.WaitVisible(css(`pre.diff span.add`)))
 	screenshot(t, ctx, "task.png")
 	lookAt(t, ctx, "task")
 	// The approval lands: held for its undo window (shortened: whether
 	// the page shows it held is TestServeReviewInBrowser's), then recorded.
-	run("approve the gate", chromedp.Click(css(`button.yes`)), chromedp.WaitVisible(css(`p.answered`)))
+	run("approve the gate", click(`button.yes`), chromedp.WaitVisible(css(`p.answered`)))
 	// A page of four questions, and one of markdown, looked at before
 	// they are answered.
 	for i, name := range map[int]string{6: "questions", 7: "markdown"} {
@@ -169,7 +169,7 @@ func TestServeInBrowser(t *testing.T) {
 		t.Errorf("the question's <script> ran (%v)", err)
 	}
 	// The figures of the answers just given, linked from every page.
-	run("open the insights", chromedp.Navigate(site+"/"), chromedp.Click(css(`header a[href="/insights"]`)),
+	run("open the insights", chromedp.Navigate(site+"/"), click(`header a[href="/insights"]`),
 		chromedp.WaitVisible(css(`svg.chart rect.bar`)))
 	lookAt(t, ctx, "insights")
 

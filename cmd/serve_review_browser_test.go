@@ -153,8 +153,8 @@ func TestServeReviewInBrowser(t *testing.T) {
 	if size, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.documentElement.outerHTML.length`)); err == nil {
 		t.Logf("the gate's page, its long file folded: %d characters", size)
 	}
-	run("the long file opened is fetched", chromedp.Click(css(big+` summary`)),
-		chromedp.WaitVisible(css(big+` span[data-line="1502"]`)), chromedp.Click(css(big+` summary`)))
+	run("the long file opened is fetched", click(big+` summary`),
+		chromedp.WaitVisible(css(big+` span[data-line="1502"]`)), click(big+` summary`))
 
 	// The gate's answer link, as a phone opens it: the page looked at, and
 	// each address it names opens without the token.
@@ -167,7 +167,7 @@ func TestServeReviewInBrowser(t *testing.T) {
 		t.Fatal("no link for the gate")
 	}
 	run("open the answer link", chromedp.Navigate(linkConf.LinkURL(l, config.ViaLink)), chromedp.WaitVisible(css(`form.answer`)),
-		chromedp.Click(css(big+` summary`)), chromedp.WaitVisible(css(big+` span[data-line="1502"]`)))
+		click(big+` summary`), chromedp.WaitVisible(css(big+` span[data-line="1502"]`)))
 	lookAt(t, ctx, "link")
 	refused, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Promise.all([...document.querySelectorAll("a[href], link[href], script[src]")]
 		.map(e => e.href || e.src).filter(u => u.startsWith(location.origin))
@@ -186,7 +186,7 @@ func TestServeReviewInBrowser(t *testing.T) {
 	run("confirm by keyboard", chromedp.KeyEvent("\r"), chromedp.WaitVisible(css(`form.held`)))
 	waiting("held for its undo window")
 	lookAt(t, ctx, "held")
-	run("undo", chromedp.Click(css(`form.held button`)), until(`document.body.innerText.includes("Undone")`))
+	run("undo", click(`form.held button`), until(`document.body.innerText.includes("Undone")`))
 	clock.elapse()
 	waiting("undone")
 	if after := readE2E(t, dir, ".bh/tasks/"+id+".yaml"); after != before {
@@ -197,8 +197,8 @@ func TestServeReviewInBrowser(t *testing.T) {
 
 	// A comment on a line, a file viewed, then Reject.
 	const parser = `details.file[data-path="parser.go"]`
-	run("comment on line 1", chromedp.Click(css(parser+` span[data-line="1"]`)),
-		chromedp.SendKeys(css(`.lc-edit textarea`), "name it tidy"), chromedp.Click(css(`.lc-edit button`)),
+	run("comment on line 1", click(parser+` span[data-line="1"]`),
+		chromedp.SendKeys(css(`.lc-edit textarea`), "name it tidy"), click(`.lc-edit button`),
 		until(`document.querySelector('`+parser+` ul.lcs').innerText.includes("line 1: name it tidy")`))
 	lookAt(t, ctx, "review")
 	const viewed = `document.querySelector('` + parser + `').previousElementSibling.querySelector("input[data-viewed]")`
@@ -209,12 +209,12 @@ func TestServeReviewInBrowser(t *testing.T) {
 		until(`document.querySelector('`+parser+` pre.diff').focus() || true`), chromedp.KeyEvent("\r"),
 		until(`document.activeElement.dataset.line === "1"`), chromedp.KeyEvent("\r"),
 		until(`document.activeElement.matches(".lc-edit textarea")`), chromedp.SendKeys(css(`.lc-edit textarea`), "name it tidy"),
-		chromedp.Click(css(`.lc-edit button`)))
-	run("comment on line 2 of docs/café.md: the editor names the line", chromedp.Click(css(`details.file[data-path="docs/café.md"] span[data-line="2"]`)),
+		click(`.lc-edit button`))
+	run("comment on line 2 of docs/café.md: the editor names the line", click(`details.file[data-path="docs/café.md"] span[data-line="2"]`),
 		until(`document.querySelector(".lc-edit label").innerText.includes("line 2 of docs/café.md")`),
-		chromedp.SendKeys(css(`.lc-edit textarea`), "say it plainly"), chromedp.Click(css(`.lc-edit button`)),
+		chromedp.SendKeys(css(`.lc-edit textarea`), "say it plainly"), click(`.lc-edit button`),
 		until(`document.querySelector('details.file[data-path="docs/café.md"] ul.lcs').innerText.includes("line 2: say it plainly")`))
-	run("reject", chromedp.Click(css(`form.answer button.no`)), until(`document.body.innerText.includes("is saved")`))
+	run("reject", click(`form.answer button.no`), until(`document.body.innerText.includes("is saved")`))
 	tk := bhTask(t, dir, id)
 	if q := tk.Questions[len(tk.Questions)-1]; len(q.Comments) != 2 || q.Comments[0] != (task.LineComment{Path: "parser.go", Line: 1, Text: "name it tidy"}) ||
 		q.Comments[1] != (task.LineComment{Path: "docs/café.md", Line: 2, Text: "say it plainly"}) {
@@ -237,7 +237,7 @@ func TestServeReviewInBrowser(t *testing.T) {
 
 	// Approved on its page, the change open: held, then recorded and landed.
 	run("approve on the page", chromedp.Navigate(page), chromedp.WaitVisible(css(`pre.diff span.add`)),
-		chromedp.Click(css(`form.answer button.yes`)), chromedp.WaitVisible(css(`form.held`)))
+		click(`form.answer button.yes`), chromedp.WaitVisible(css(`form.held`)))
 	waiting("the second approval, held")
 	clock.elapse()
 	run("recorded once its window ends", until(`!document.querySelector("form.held")`))
