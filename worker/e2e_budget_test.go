@@ -110,8 +110,11 @@ func TestClaudeBudgetStopsAsksAndResumes(t *testing.T) {
 }
 
 // firstReplyOverBudget is a fake API whose first reply writes wip.txt at
-// a cost past any budget; after the human's yes, it writes rest.txt and
-// completes.
+// a cost past parkedOverBudget's budget (100,000 tokens, some $0.90: a
+// turn of millions, saved in the session before claude is stopped, as
+// it is under load, makes the resumed claude compact its conversation
+// first, which the fake does not answer); after the human's yes, it
+// writes rest.txt and completes.
 func firstReplyOverBudget(t *testing.T) *fakeapi.Server {
 	return fakeapi.New(t, func(req *fakeapi.Request) fakeapi.Turn {
 		again := strings.Contains(req.Prompt(), "Continue with")
@@ -122,7 +125,7 @@ func firstReplyOverBudget(t *testing.T) *fakeapi.Server {
 			return fakeapi.Turn{Parts: []fakeapi.Part{fakeapi.StructuredOutput(map[string]any{"status": "completed",
 				"summary": "wrote rest.txt"})}, Tokens: 2}
 		case len(req.ToolResults()) == 0:
-			return fakeapi.Turn{Parts: []fakeapi.Part{fakeapi.Write("wip.txt", "wip\n")}, Tokens: 10_000_000}
+			return fakeapi.Turn{Parts: []fakeapi.Part{fakeapi.Write("wip.txt", "wip\n")}, Tokens: 100_000}
 		}
 		return fakeapi.Hang() // had the budget not stopped it
 	})
@@ -180,7 +183,7 @@ func parkedOverBudget(t *testing.T) (*store.Store, *task.Task, Options) {
 	srv := firstReplyOverBudget(t)
 	s := newStore(t)
 	s.Config.Agent = config.AgentConfig{Binary: fakeapi.Claude(t), Timeout: realTimeout}
-	s.Config.Budget.PerTask = 1
+	s.Config.Budget.PerTask = 0.01
 	opt := Options{Env: fakeapi.Env(t, srv)}
 	tk := addTask(t, s, "Spend at once")
 	runWith(t, s, opt)
